@@ -1,0 +1,151 @@
+"""Event store benchmark: our appends beside raw psycopg inserts, and load times.
+
+Run: python bench/eventstore.py   (PostgreSQL at BENCH_DATABASE_URL, default
+postgres://postgres@127.0.0.1:5432/kriegsbrief_bench). Prints figures and ends
+with one key=value summary line. No assertions: figures, side by side.
+"""
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _setup import setup_django  # noqa: E402
+
+URL = setup_django()
+
+import psycopg  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402
+
+from campaigns import eventstore, turns  # noqa: E402
+from campaigns.eventstore import Draft  # noqa: E402
+from campaigns.models import Campaign  # noqa: E402
+from rules.core.protocol import RuleEvent, side_audience  # noqa: E402
+
+N_SINGLE = 2000
+N_SPREAD = 2000
+BATCH = 50
+
+
+def new_game(campaign, i):
+    return turns.create_game(campaign=campaign, name=f"bench {i}", ruleset="civilwar", seats=[
+        {"role": "umpire", "email": "u@example.org"},
+        {"role": "player", "side": "red", "email": "r@example.org"},
+        {"role": "player", "side": "blue", "email": "b@example.org"},
+    ])
+
+
+def order_event(i):
+    return RuleEvent("orders.submitted", {"turn": 1, "side": "red", "text": f"# bench order {i}",
+                                          "source": "bench", "by": "bench"}, audience=side_audience("red"))
+
+
+def bench_ours_single(game):
+    stream = eventstore.load(game)
+    t0 = time.perf_counter()
+    for i in range(N_SINGLE):
+        stream = eventstore.append(stream, [Draft(1, order_event(i))])
+    return N_SINGLE / (time.perf_counter() - t0)
+
+
+def bench_ours_spread(games):
+    streams = {g.pk: eventstore.load(g) for g in games}
+    t0 = time.perf_counter()
+    for i in range(N_SPREAD):
+        g = games[i % len(games)]
+        streams[g.pk] = eventstore.append(streams[g.pk], [Draft(1, order_event(i))])
+    return N_SPREAD / (time.perf_counter() - t0)
+
+
+def bench_ours_batch(game):
+    stream = eventstore.load(game)
+    t0 = time.perf_counter()
+    for b in range(N_SINGLE // BATCH):
+        stream = eventstore.append(stream, [Draft(1, order_event(b * BATCH + i)) for i in range(BATCH)])
+    return N_SINGLE / (time.perf_counter() - t0)
+
+
+RAW_TABLE = """CREATE TABLE IF NOT EXISTS bench_raw_event (
+  id bigserial PRIMARY KEY, game_id bigint NOT NULL, seq bigint NOT NULL, turn int NOT NULL,
+  type varchar(80) NOT NULL, version smallint NOT NULL, payload jsonb NOT NULL, audience varchar(40) NOT NULL,
+  created_at timestamptz NOT NULL, prev_hash varchar(64) NOT NULL, hash varchar(64) NOT NULL,
+  UNIQUE (game_id, seq))"""
+RAW_INSERT = ("INSERT INTO bench_raw_event (game_id, seq, turn, type, version, payload, audience, created_at, prev_hash, hash)"
+              " VALUES (%s,%s,%s,%s,%s,%s,%s,now(),%s,%s)")
+
+
+def raw_rows(n, game_id):
+    return [(game_id, i + 1, 1, "orders.submitted", 1, json.dumps(dict(order_event(i).payload)), "side:red", "0" * 64, "f" * 64)
+            for i in range(n)]
+
+
+def bench_raw_autocommit():
+    with psycopg.connect(URL, autocommit=True) as conn:
+        conn.execute(RAW_TABLE)
+        conn.execute("TRUNCATE bench_raw_event")
+        rows = raw_rows(N_SINGLE, 1)
+        t0 = time.perf_counter()
+        for row in rows:
+            conn.execute(RAW_INSERT, row)
+        return N_SINGLE / (time.perf_counter() - t0)
+
+
+def bench_raw_executemany():
+    with psycopg.connect(URL) as conn:
+        conn.execute(RAW_TABLE)
+        conn.execute("TRUNCATE bench_raw_event")
+        conn.commit()
+        rows = raw_rows(N_SINGLE, 2)
+        t0 = time.perf_counter()
+        for b in range(N_SINGLE // BATCH):
+            with conn.cursor() as cur:
+                cur.executemany(RAW_INSERT, rows[b * BATCH:(b + 1) * BATCH])
+            conn.commit()
+        return N_SINGLE / (time.perf_counter() - t0)
+
+
+def grow(game, n):
+    stream = eventstore.load(game)
+    while stream.seq < n:
+        k = min(1000, n - stream.seq)
+        stream = eventstore.append(stream, [Draft(1, order_event(stream.seq + i)) for i in range(k)])
+
+
+def load_ms(game, repeats=15):
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        eventstore.load(game.pk)
+        times.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(times)
+
+
+def main():
+    user_model = get_user_model()
+    del user_model
+    campaign = Campaign.objects.create(name=f"bench {time.time()}")
+    raw = bench_raw_autocommit()
+    ours = bench_ours_single(new_game(campaign, 0))
+    spread = bench_ours_spread([new_game(campaign, i) for i in range(1, 101)])
+    raw_many = bench_raw_executemany()
+    ours_batch = bench_ours_batch(new_game(campaign, 200))
+    print(f"{'appends/s, one event per transaction':48} {'ours':>10} {'raw psycopg':>12}")
+    print(f"{'  one game':48} {ours:10.0f} {raw:12.0f}")
+    print(f"{'  spread over 100 games':48} {spread:10.0f} {raw:12.0f}")
+    print(f"{'  batches of %d (a turn of results) vs executemany' % BATCH:48} {ours_batch:10.0f} {raw_many:12.0f}")
+    loads = {}
+    for n in (1000, 10000, 100000):
+        g = new_game(campaign, 300 + n)
+        grow(g, n)
+        loads[n] = load_ms(g)
+        print(f"load current state, {n:>6} events: {loads[n]:7.2f} ms (median of 15)")
+    print(" ".join([
+        f"append_ratio={ours / raw:.2f}", f"append_per_s={ours:.0f}", f"raw_per_s={raw:.0f}",
+        f"spread_per_s={spread:.0f}", f"batch_ratio={ours_batch / raw_many:.2f}",
+        f"load_ms_1k={loads[1000]:.2f}", f"load_ms_10k={loads[10000]:.2f}", f"load_ms_100k={loads[100000]:.2f}",
+    ]))
+
+
+if __name__ == "__main__":
+    main()

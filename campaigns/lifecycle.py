@@ -1,0 +1,264 @@
+"""The turn lifecycle as a pure fold over a game's whole log.
+
+No Django here: this module folds platform events (game.*, turn.*, orders.*,
+seed.*, results.*) and hands rule-set events to the game's rule set. The state
+is a plain JSON value, so snapshots are canonical JSON and replays are
+byte-identical.
+
+Result events appended while a turn awaits publication are kept aside in
+``pending`` and only folded into ``rules`` when ``turn.published`` arrives: so
+an umpire can void and re-adjudicate a turn, and no player ever sees state
+that was not published.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from rules.core import registry
+from rules.core.protocol import RuleEvent, UMPIRE, Viewer
+
+LIFECYCLE_PREFIXES = ("game.", "turn.", "orders.", "side.", "seed.", "results.")
+
+DEFAULT_SETTINGS = {
+    "deadline_hours": 72.0,
+    "decision_deadline_hours": 24.0,
+    "ready_delay_seconds": 0,
+    "require_approval": False,
+}
+
+
+def is_lifecycle(event_type: str) -> bool:
+    return event_type.startswith(LIFECYCLE_PREFIXES)
+
+
+def empty_state() -> dict:
+    return {
+        "ruleset": None,
+        "settings": {},
+        "rules": None,
+        "status": "new",
+        "turn": _empty_turn(0),
+        "pending": [],
+        "pending_from": None,
+        "voided": [],
+        "missed": {},
+        "result": None,
+    }
+
+
+def _empty_turn(number: int) -> dict:
+    return {
+        "number": number,
+        "status": "",
+        "kind": "orders",
+        "sides": [],
+        "deadline": None,
+        "commitment": None,
+        "seed": None,
+        "prompt": "",
+        "orders": {},
+        "ready": {},
+        "defaulted": {},
+        "close_reason": None,
+        "orders_used": None,
+        "opened_at": None,
+    }
+
+
+def fold(state: dict, event_type: str, payload: Mapping[str, Any], seq: int, at: str) -> dict:
+    """Return the state after one event; never mutates ``state``."""
+    handler = _HANDLERS.get(event_type)
+    if handler is not None:
+        return handler(dict(state), payload, seq, at)
+    if is_lifecycle(event_type):
+        raise ValueError(f"unknown lifecycle event type {event_type!r}")
+    if state["turn"]["status"] == "adjudicated":
+        # Results awaiting publication: keep them aside (see module doc).
+        new = dict(state)
+        new["pending"] = state["pending"] + [{"type": event_type, "payload": payload, "seq": seq}]
+        if new["pending_from"] is None:
+            new["pending_from"] = seq
+        return new
+    return _fold_rules(state, event_type, payload)
+
+
+def _fold_rules(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
+    new = dict(state)
+    new["rules"] = registry.get(state["ruleset"]).fold(state["rules"], event_type, payload)
+    return new
+
+
+def _turn(state: dict, **changes) -> dict:
+    turn = dict(state["turn"])
+    turn.update(changes)
+    state["turn"] = turn
+    return state
+
+
+def _game_created(s, p, seq, at):
+    s["ruleset"] = p["ruleset"]
+    s["settings"] = {**DEFAULT_SETTINGS, **p.get("settings", {})}
+    s["rules"] = registry.get(p["ruleset"]).initial_state()
+    s["status"] = "active"
+    return s
+
+
+def _seed_sealed(s, p, seq, at):
+    return _turn(s, seed=p["seed"]) if p["turn"] == s["turn"]["number"] else s
+
+
+def _seed_revealed(s, p, seq, at):
+    return s
+
+
+def _turn_opened(s, p, seq, at):
+    turn = _empty_turn(p["turn"])
+    turn.update(status="open", kind=p["kind"], sides=list(p["sides"]), deadline=p["deadline"],
+                commitment=p["commitment"], prompt=p.get("prompt", ""), opened_at=at)
+    s["turn"] = turn
+    return s
+
+
+def _orders_submitted(s, p, seq, at):
+    orders = dict(s["turn"]["orders"])
+    orders[p["side"]] = {"text": p["text"], "source": p["source"], "seq": seq, "at": at, "by": p.get("by")}
+    return _turn(s, orders=orders)
+
+
+def _side_ready(s, p, seq, at):
+    ready = dict(s["turn"]["ready"])
+    if p.get("ready", True):
+        ready[p["side"]] = at
+    else:
+        ready.pop(p["side"], None)
+    return _turn(s, ready=ready)
+
+
+def _turn_closed(s, p, seq, at):
+    return _turn(s, status="closed", close_reason=p["reason"])
+
+
+def _orders_defaulted(s, p, seq, at):
+    defaulted = dict(s["turn"]["defaulted"])
+    defaulted[p["side"]] = p["text"]
+    missed = dict(s["missed"])
+    missed[p["side"]] = missed.get(p["side"], 0) + 1
+    s["missed"] = missed
+    return _turn(s, defaulted=defaulted)
+
+
+def _turn_adjudicated(s, p, seq, at):
+    s["pending"] = []
+    s["pending_from"] = None
+    return _turn(s, status="adjudicated", orders_used=p["orders"])
+
+
+def _results_voided(s, p, seq, at):
+    if s["pending_from"] is not None:
+        s["voided"] = s["voided"] + [[s["pending_from"], seq]]
+    s["pending"] = []
+    s["pending_from"] = None
+    return _turn(s, status="closed", orders_used=None)
+
+
+def _turn_published(s, p, seq, at):
+    rs = registry.get(s["ruleset"])
+    rules_state = s["rules"]
+    for ev in s["pending"]:
+        rules_state = rs.fold(rules_state, ev["type"], ev["payload"])
+    s["rules"] = rules_state
+    s["pending"] = []
+    s["pending_from"] = None
+    s["result"] = rs.result(rules_state)
+    return _turn(s, status="published")
+
+
+def _game_finished(s, p, seq, at):
+    s["status"] = "finished"
+    s["result"] = p["result"]
+    return _turn(s, status="finished")
+
+
+_HANDLERS = {
+    "game.created": _game_created,
+    "seed.sealed": _seed_sealed,
+    "seed.revealed": _seed_revealed,
+    "turn.opened": _turn_opened,
+    "orders.submitted": _orders_submitted,
+    "side.ready": _side_ready,
+    "turn.closed": _turn_closed,
+    "orders.defaulted": _orders_defaulted,
+    "turn.adjudicated": _turn_adjudicated,
+    "results.voided": _results_voided,
+    "turn.published": _turn_published,
+    "game.finished": _game_finished,
+}
+
+
+def preview_rules(state: dict) -> Any:
+    """The rules state with pending results applied: for the umpire's review only."""
+    rs = registry.get(state["ruleset"])
+    rules_state = state["rules"]
+    for ev in state["pending"]:
+        rules_state = rs.fold(rules_state, ev["type"], ev["payload"])
+    return rules_state
+
+
+def effective_orders(state: dict) -> dict[str, str]:
+    """Orders that count for the closed turn: latest submitted, else the default."""
+    turn = state["turn"]
+    out = {}
+    for side in turn["sides"]:
+        if side in turn["orders"]:
+            out[side] = turn["orders"][side]["text"]
+        else:
+            out[side] = turn["defaulted"].get(side, "")
+    return out
+
+
+def hidden_from(state: dict, viewer: Viewer):
+    """A predicate on seq: True for events this viewer may not see yet."""
+    if viewer.is_umpire:
+        return lambda seq: False
+    ranges = [tuple(r) for r in state["voided"]]
+    pending_from = state["pending_from"]
+
+    def hidden(seq: int) -> bool:
+        if pending_from is not None and seq >= pending_from:
+            return True
+        return any(a <= seq <= b for a, b in ranges)
+
+    return hidden
+
+
+def lifecycle_view(state: dict, viewer: Viewer) -> dict:
+    """What a viewer may know of the turn machinery (an allow-list)."""
+    turn = state["turn"]
+    out = {
+        "number": turn["number"],
+        "status": turn["status"],
+        "kind": turn["kind"],
+        "sides": list(turn["sides"]),
+        "deadline": turn["deadline"],
+        "commitment": turn["commitment"],
+        "prompt": turn["prompt"],
+        "ready": sorted(turn["ready"]),
+        "missed": dict(state["missed"]),
+        "game_status": state["status"],
+        "result": state["result"],
+    }
+    if viewer.is_umpire:
+        out["orders"] = {side: o["text"] for side, o in turn["orders"].items()}
+        out["pending_results"] = len(state["pending"])
+    elif viewer.side and viewer.side in turn["orders"]:
+        out["orders"] = {viewer.side: turn["orders"][viewer.side]["text"]}
+    else:
+        out["orders"] = {}
+    return out
+
+
+def rule_events_from(pending: list[dict]) -> list[RuleEvent]:
+    return [RuleEvent(type=e["type"], payload=e["payload"]) for e in pending]
+
+
+__all__ = ["fold", "empty_state", "effective_orders", "hidden_from", "lifecycle_view", "preview_rules", "UMPIRE"]

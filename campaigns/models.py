@@ -1,0 +1,135 @@
+"""Campaigns, games, seats; the append-only event table; snapshots; the mail outbox.
+
+Only ``Event`` is the truth about a game. ``Game``'s turn columns are a
+projection kept in the same transaction as each append (so the deadline
+sweeper can query them); ``Snapshot`` is a cache that can be dropped.
+"""
+import uuid
+
+import pgtrigger
+from django.conf import settings
+from django.db import models
+
+
+class Campaign(models.Model):
+    name = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return self.name
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        FINISHED = "finished"
+
+    uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    campaign = models.ForeignKey(Campaign, on_delete=models.PROTECT, related_name="games")
+    name = models.CharField(max_length=200)
+    ruleset = models.CharField(max_length=50)
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Stream head: the append lock row. seq 0 means an empty stream.
+    head_seq = models.BigIntegerField(default=0)
+    head_hash = models.CharField(max_length=64, default="")
+    # Projection of the folded log, updated in the append transaction.
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE)
+    turn_number = models.IntegerField(default=0)
+    turn_status = models.CharField(max_length=20, default="")
+    deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    close_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    def __str__(self):
+        return f"{self.name} ({self.ruleset})"
+
+
+class Profile(models.Model):
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    timezone = models.CharField(max_length=64, default="UTC")
+
+
+class Seat(models.Model):
+    class Role(models.TextChoices):
+        PLAYER = "player"
+        UMPIRE = "umpire"
+        OBSERVER = "observer"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats")
+    role = models.CharField(max_length=10, choices=Role.choices)
+    side = models.CharField(max_length=30, blank=True, help_text="The side a player holds; blank for umpire and observers.")
+    email = models.EmailField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "side"], condition=models.Q(role="player"), name="one_player_per_side"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.game_id}:{self.role}:{self.side or '-'}"
+
+
+class Event(models.Model):
+    """One entry of a game's append-only log. Never updated, never deleted."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    seq = models.BigIntegerField()
+    turn = models.IntegerField()
+    type = models.CharField(max_length=80)
+    version = models.PositiveSmallIntegerField(default=1)
+    payload = models.JSONField()
+    audience = models.CharField(max_length=40)
+    created_at = models.DateTimeField()
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="event_game_seq_unique")]
+        indexes = [models.Index(fields=["game", "turn"])]
+        triggers = [
+            # Immutability lives in the database, not in Python: any UPDATE or
+            # DELETE on this table fails whoever issues it.
+            pgtrigger.Protect(name="event_append_only", operation=pgtrigger.Update | pgtrigger.Delete),
+        ]
+
+    def __str__(self):
+        return f"{self.game_id}#{self.seq} {self.type}"
+
+
+class Snapshot(models.Model):
+    """Folded state at ``seq``, as canonical JSON text. A cache: safe to drop."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    seq = models.BigIntegerField()
+    state = models.TextField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="snapshot_game_seq_unique")]
+
+
+class OutboxMail(models.Model):
+    """A message to send; written in the transaction that caused it."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        SENDING = "sending"
+        SENT = "sent"
+        FAILED = "failed"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="outbox")
+    seat = models.ForeignKey(Seat, null=True, on_delete=models.SET_NULL, related_name="+")
+    key = models.CharField(max_length=200, unique=True, help_text="Idempotency key: one message per key.")
+    to = models.EmailField()
+    subject = models.CharField(max_length=300)
+    body = models.TextField()
+    svg = models.TextField(blank=True)
+    message_id = models.CharField(max_length=200)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    attempts = models.IntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)

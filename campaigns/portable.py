@@ -1,0 +1,92 @@
+"""Export a game as JSON Lines and import it elsewhere with identical hashes.
+
+Line 1 is a header (format, game, seats); every further line is one event
+exactly as stored. An export for a viewer holds only what that viewer may see
+(and is then not importable: its chain has holes).
+"""
+from __future__ import annotations
+
+import json
+from typing import IO, Iterable
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils.dateparse import parse_datetime
+
+from rules.core.protocol import Viewer
+
+from . import eventstore, viewing
+from .models import Campaign, Event, Game, Seat
+from .verify import verify_game
+
+FORMAT = "kriegsbrief-game"
+
+
+class ImportRejected(Exception):
+    pass
+
+
+def export_lines(game: Game, viewer: Viewer | None = None) -> Iterable[str]:
+    header = {"format": FORMAT, "version": 1, "complete": viewer is None or viewer.is_umpire,
+              "game": {"uid": str(game.uid), "name": game.name, "ruleset": game.ruleset,
+                       "campaign": game.campaign.name}}
+    if viewer is None or viewer.is_umpire:
+        header["seats"] = [{"role": s.role, "side": s.side, "email": s.email,
+                            "username": s.user.username if s.user else None}
+                           for s in game.seats.select_related("user").order_by("pk")]
+        events = Event.objects.filter(game=game).order_by("seq")
+    else:
+        header["viewer"] = {"role": viewer.role, "side": viewer.side}
+        events = viewing.visible_events(game, eventstore.load(game).state, viewer)
+    yield json.dumps(header, sort_keys=True)
+    for ev in events.iterator(chunk_size=2000):
+        yield json.dumps({"seq": ev.seq, "turn": ev.turn, "type": ev.type, "version": ev.version,
+                          "payload": ev.payload, "audience": ev.audience,
+                          "created_at": ev.created_at.isoformat(), "prev_hash": ev.prev_hash,
+                          "hash": ev.hash}, sort_keys=True, ensure_ascii=False)
+
+
+def import_stream(fh: IO[str]) -> Game:
+    lines = (line for line in fh if line.strip())
+    try:
+        header = json.loads(next(lines))
+    except (StopIteration, json.JSONDecodeError) as exc:
+        raise ImportRejected(f"line 1: not a {FORMAT} header ({exc})") from None
+    if header.get("format") != FORMAT or header.get("version") != 1:
+        raise ImportRejected(f"line 1: expected format {FORMAT} version 1")
+    if not header.get("complete"):
+        raise ImportRejected("this is a single viewer's export; only a complete export can be imported")
+    meta = header["game"]
+    if Game.objects.filter(uid=meta["uid"]).exists():
+        raise ImportRejected(f"game {meta['uid']} already exists in this database")
+    User = get_user_model()
+    with transaction.atomic():
+        campaign, _ = Campaign.objects.get_or_create(name=meta["campaign"])
+        game = Game.objects.create(uid=meta["uid"], campaign=campaign, name=meta["name"], ruleset=meta["ruleset"])
+        for s in header.get("seats", []):
+            user = User.objects.filter(username=s["username"]).first() if s.get("username") else None
+            Seat.objects.create(game=game, role=s["role"], side=s["side"], email=s["email"], user=user)
+        rows = []
+        for lineno, line in enumerate(lines, start=2):
+            try:
+                e = json.loads(line)
+                rows.append(Event(game=game, seq=e["seq"], turn=e["turn"], type=e["type"], version=e["version"],
+                                  payload=e["payload"], audience=e["audience"],
+                                  created_at=parse_datetime(e["created_at"]), prev_hash=e["prev_hash"], hash=e["hash"]))
+            except (json.JSONDecodeError, KeyError, TypeError) as exc:
+                raise ImportRejected(f"line {lineno}: not an event ({type(exc).__name__}: {exc})") from None
+        Event.objects.bulk_create(rows, batch_size=1000)
+        state = eventstore.lifecycle.empty_state()
+        for row in rows:
+            state = eventstore.fold_event(state, row)
+        from .turns import projection
+
+        head = rows[-1] if rows else None
+        Game.objects.filter(pk=game.pk).update(head_seq=head.seq if head else 0, head_hash=head.hash if head else "",
+                                               **projection(state))
+        game.refresh_from_db()
+        eventstore.rebuild_snapshots(game.pk)
+        report = verify_game(game)
+        if not report.ok:
+            raise ImportRejected("the imported log does not verify: " + "; ".join(report.problems[:5]))
+    return game

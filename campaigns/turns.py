@@ -1,0 +1,317 @@
+"""The few commands that change a game. Each is one transaction that appends events.
+
+Every command locks the game row (the stream head) before it reads state, so
+commands on one game are serialized; the expected-sequence check in the event
+store is the backstop. Work that must follow a commit (adjudication, mail) is
+queued with ``transaction.on_commit`` so a rolled-back command queues nothing.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from rules.core import dice, registry
+from rules.core.protocol import PUBLIC, UMPIRE, LineError, RuleEvent, side_audience
+
+from . import eventstore, lifecycle
+from .eventstore import Draft, Stream
+from .models import Campaign, Game, Seat
+
+log = logging.getLogger(__name__)
+
+
+class TurnError(Exception):
+    """A command that cannot be applied now; the message says why, in the player's terms."""
+
+
+@dataclass
+class SubmitResult:
+    accepted: bool
+    errors: list[LineError] = field(default_factory=list)
+    closed: bool = False
+
+
+def projection(state: dict) -> dict:
+    """Game columns the sweeper and lists need, derived from the folded log."""
+    turn = state["turn"]
+    deadline = parse_datetime(turn["deadline"]) if turn["deadline"] and turn["status"] == "open" else None
+    close_due = None
+    if turn["status"] == "open" and turn["sides"] and all(s in turn["ready"] for s in turn["sides"]):
+        last_ready = max(parse_datetime(turn["ready"][s]) for s in turn["sides"])
+        close_due = last_ready + timedelta(seconds=state["settings"]["ready_delay_seconds"])
+    return {
+        "status": Game.Status.FINISHED if state["status"] == "finished" else Game.Status.ACTIVE,
+        "turn_number": turn["number"],
+        "turn_status": turn["status"],
+        "deadline_at": deadline,
+        "close_due_at": close_due,
+    }
+
+
+def _append(stream: Stream, drafts: list[Draft]) -> Stream:
+    return eventstore.append(stream, drafts, projection=projection)
+
+
+# --- creating a game ------------------------------------------------------
+
+def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict],
+                scenario=None, settings: dict | None = None) -> Game:
+    """Create a game with its seats, set it up from the scenario and open turn 1.
+
+    ``seats``: dicts with role, side (players), user, email.
+    """
+    rs = registry.get(ruleset)
+    scenario = rs.load_scenario(scenario)
+    settings = {**lifecycle.DEFAULT_SETTINGS, **(settings or {})}
+    sides = {s["side"] for s in seats if s["role"] == Seat.Role.PLAYER}
+    if sides != set(rs.sides):
+        raise TurnError(f"{rs.title} needs exactly one player for each of: {', '.join(rs.sides)}")
+    with transaction.atomic():
+        game = Game.objects.create(campaign=campaign, name=name, ruleset=ruleset)
+        for s in seats:
+            Seat.objects.create(game=game, role=s["role"], side=s.get("side", ""), user=s.get("user"), email=s["email"])
+        stream = eventstore.load(game, lock=True)
+        seed = dice.new_seed()
+        drafts = [
+            Draft(0, RuleEvent("game.created", {"ruleset": ruleset, "name": name, "settings": settings,
+                                                "setup_commitment": dice.commitment(seed)})),
+            Draft(0, RuleEvent("seed.sealed", {"turn": 0, "seed": seed}, audience=UMPIRE)),
+        ]
+        drafts += [Draft(0, ev) for ev in rs.setup(scenario, dice.rng_for(seed, "setup"))]
+        drafts.append(Draft(0, RuleEvent("seed.revealed", {"turn": 0, "seed": seed})))
+        stream = _append(stream, drafts)
+        _append(stream, _open_next_turn(stream.state))
+    game.refresh_from_db()
+    return game
+
+
+def _open_next_turn(state: dict) -> list[Draft]:
+    rs = registry.get(state["ruleset"])
+    result = rs.result(state["rules"])
+    spec = rs.next_turn(state["rules"])
+    number = state["turn"]["number"] + 1
+    if result is not None or not spec.sides:
+        return [Draft(state["turn"]["number"], RuleEvent("game.finished", {"result": result}))]
+    hours = state["settings"]["decision_deadline_hours" if spec.kind == "decision" else "deadline_hours"]
+    deadline = timezone.now() + timedelta(hours=float(hours))
+    seed = dice.new_seed()
+    # The commitment is public with the turn; the seed itself is umpire-only
+    # until turn.published reveals it.
+    return [
+        Draft(number, RuleEvent("turn.opened", {
+            "turn": number, "kind": spec.kind, "sides": list(spec.sides), "prompt": spec.prompt,
+            "deadline": deadline.isoformat(), "commitment": dice.commitment(seed)})),
+        Draft(number, RuleEvent("seed.sealed", {"turn": number, "seed": seed}, audience=UMPIRE)),
+    ]
+
+
+# --- orders -----------------------------------------------------------------
+
+def check_orders(state: dict, side: str, text: str) -> tuple[list, list[LineError]]:
+    rs = registry.get(state["ruleset"])
+    kind = state["turn"]["kind"]
+    parsed = rs.parse_orders(state["rules"], side, text, kind)
+    errors = list(parsed.errors) + list(rs.validate(state["rules"], side, parsed.orders, kind))
+    return list(parsed.orders), sorted(errors, key=lambda e: e.line)
+
+
+def clean_text(text: str) -> str:
+    # NUL cannot be stored in PostgreSQL JSON and is never part of an order.
+    return text.replace("\x00", "").replace("\r\n", "\n").strip()
+
+
+def submit_orders(game_id: int, side: str, text: str, *, source: str, by: str = "", ready: bool = True) -> SubmitResult:
+    """Record a side's orders for the open turn; the latest before the close counts.
+
+    Orders with any error are refused whole, and the orders accepted before
+    stay in force: the player fixes the lines and sends again.
+    """
+    text = clean_text(text)
+    with transaction.atomic():
+        stream = eventstore.load(game_id, lock=True)
+        turn = _require_open_for(stream.state, side)
+        orders, errors = check_orders(stream.state, side, text)
+        if errors:
+            return SubmitResult(accepted=False, errors=errors)
+        if not orders:
+            return SubmitResult(accepted=False, errors=[LineError(0, "", "no orders found")])
+        drafts = [Draft(turn["number"], RuleEvent("orders.submitted", {
+            "turn": turn["number"], "side": side, "text": text, "source": source, "by": by},
+            audience=side_audience(side)))]
+        if ready != (side in turn["ready"]):
+            drafts.append(Draft(turn["number"], RuleEvent("side.ready", {"turn": turn["number"], "side": side, "ready": ready})))
+        stream = _append(stream, drafts)
+        closed = _close_if_due(stream)
+    return SubmitResult(accepted=True, closed=closed)
+
+
+def set_ready(game_id: int, side: str, ready: bool) -> bool:
+    with transaction.atomic():
+        stream = eventstore.load(game_id, lock=True)
+        turn = _require_open_for(stream.state, side)
+        if ready and side not in turn["orders"]:
+            raise TurnError("send your orders before marking your side ready")
+        if ready != (side in turn["ready"]):
+            stream = _append(stream, [Draft(turn["number"], RuleEvent(
+                "side.ready", {"turn": turn["number"], "side": side, "ready": ready}))])
+        return _close_if_due(stream)
+
+
+def _require_open_for(state: dict, side: str) -> dict:
+    turn = state["turn"]
+    if state["status"] != "active":
+        raise TurnError("the game is over")
+    if turn["status"] != "open":
+        raise TurnError(f"turn {turn['number']} is closed; orders for the next turn open with it")
+    if side not in turn["sides"]:
+        raise TurnError(f"{side} has no orders to give in turn {turn['number']}")
+    return turn
+
+
+def _close_if_due(stream: Stream) -> bool:
+    due = stream.game.close_due_at
+    if due is not None and due <= timezone.now():
+        close_turn_locked(stream, "all sides ready")
+        return True
+    return False
+
+
+# --- closing, adjudicating, publishing ------------------------------------
+
+def close_turn(game_id: int, reason: str, *, turn_number: int | None = None) -> bool:
+    """Close the open turn (deadline, all ready, or umpire). False if nothing to close."""
+    with transaction.atomic():
+        stream = eventstore.load(game_id, lock=True)
+        turn = stream.state["turn"]
+        if turn["status"] != "open" or (turn_number is not None and turn["number"] != turn_number):
+            return False
+        close_turn_locked(stream, reason)
+        return True
+
+
+def close_turn_locked(stream: Stream, reason: str) -> Stream:
+    state = stream.state
+    turn = state["turn"]
+    rs = registry.get(state["ruleset"])
+    drafts = [Draft(turn["number"], RuleEvent("turn.closed", {"turn": turn["number"], "reason": reason}))]
+    for side in turn["sides"]:
+        if side not in turn["orders"]:
+            # A side that sent nothing gets the rule set's default, shown to all as missed.
+            text = rs.default_orders(state["rules"], side, turn["kind"])
+            drafts.append(Draft(turn["number"], RuleEvent("orders.defaulted", {"turn": turn["number"], "side": side, "text": text})))
+    stream = _append(stream, drafts)
+    game_id, number = stream.game.pk, turn["number"]
+    transaction.on_commit(lambda: _enqueue_adjudication(game_id, number))
+    return stream
+
+
+def _enqueue_adjudication(game_id: int, turn: int) -> None:
+    from .tasks import adjudicate_turn
+
+    adjudicate_turn.delay(game_id, turn)
+
+
+def adjudicate(game_id: int, turn_number: int) -> bool:
+    """Adjudicate a closed turn exactly once: a second run finds it done and does nothing."""
+    with transaction.atomic():
+        stream = eventstore.load(game_id, lock=True)
+        turn = stream.state["turn"]
+        if turn["number"] != turn_number or turn["status"] != "closed":
+            return False
+        stream = _append(stream, adjudication_drafts(stream.state, lifecycle.effective_orders(stream.state)))
+        if not stream.state["settings"]["require_approval"]:
+            publish_locked(stream)
+    return True
+
+
+def adjudication_drafts(state: dict, orders_text: dict[str, str]) -> list[Draft]:
+    """The adjudication of the closed turn from its sealed seed: pure given state and orders."""
+    rs = registry.get(state["ruleset"])
+    turn = state["turn"]
+    orders = {side: rs.parse_orders(state["rules"], side, text, turn["kind"]).orders for side, text in orders_text.items()}
+    events = rs.adjudicate(state["rules"], orders, dice.rng_for(turn["seed"], "turn"), turn["kind"])
+    head = Draft(turn["number"], RuleEvent("turn.adjudicated", {
+        "turn": turn["number"], "orders": orders_text, "count": len(events)}, audience=UMPIRE))
+    return [head] + [Draft(turn["number"], ev) for ev in events]
+
+
+def publish_locked(stream: Stream, *, amended: bool = False, note: str = "") -> Stream:
+    turn = stream.state["turn"]
+    drafts = [Draft(turn["number"], RuleEvent("turn.published", {
+        "turn": turn["number"], "seed": turn["seed"], "amended": amended, "note": note}))]
+    stream = _append(stream, drafts)
+    stream = _append(stream, _open_next_turn(stream.state))
+    from .reports import queue_turn_reports
+
+    queue_turn_reports(stream, turn["number"])
+    return stream
+
+
+def approve(game_id: int, turn_number: int, note: str = "") -> None:
+    with transaction.atomic():
+        stream = eventstore.load(game_id, lock=True)
+        turn = stream.state["turn"]
+        if turn["number"] != turn_number or turn["status"] != "adjudicated":
+            raise TurnError(f"turn {turn_number} has no results awaiting approval")
+        amended = any(e.type == "results.voided" for e in stream.game.events.filter(turn=turn_number))
+        publish_locked(stream, amended=amended, note=note)
+
+
+def amend(game_id: int, turn_number: int, orders_text: dict[str, str], reason: str) -> list[LineError]:
+    """Umpire: void the pending results and adjudicate again with amended orders.
+
+    The same sealed seed is used, so only the orders change. Returns per-line
+    errors (nothing is changed if any).
+    """
+    with transaction.atomic():
+        stream = eventstore.load(game_id, lock=True)
+        state = stream.state
+        turn = state["turn"]
+        if turn["number"] != turn_number or turn["status"] != "adjudicated":
+            raise TurnError(f"turn {turn_number} has no results awaiting approval")
+        merged = {**turn["orders_used"], **orders_text}
+        errors = []
+        for side, text in orders_text.items():
+            errors += check_orders(state, side, clean_text(text))[1]
+        if errors:
+            return errors
+        merged = {side: clean_text(t) for side, t in merged.items()}
+        stream = _append(stream, [Draft(turn_number, RuleEvent("results.voided", {"turn": turn_number, "reason": reason}, audience=UMPIRE))])
+        _append(stream, adjudication_drafts(stream.state, merged))
+    return []
+
+
+# --- the sweep --------------------------------------------------------------
+
+STUCK_AFTER = timedelta(minutes=2)
+
+
+def sweep(now: datetime | None = None) -> dict:
+    """Close due turns and re-queue adjudications a lost worker left behind.
+
+    Deadlines live in the database; this runs every SWEEP_INTERVAL_SECONDS
+    (Celery beat, or the embedded server's own thread).
+    """
+    from django.db.models import Q
+
+    now = now or timezone.now()
+    closed = 0
+    due = Game.objects.filter(status=Game.Status.ACTIVE, turn_status="open").filter(
+        Q(deadline_at__lte=now) | Q(close_due_at__lte=now))
+    for game_id, deadline, number in due.values_list("pk", "deadline_at", "turn_number"):
+        reason = "deadline passed" if deadline and deadline <= now else "all sides ready"
+        closed += close_turn(game_id, reason, turn_number=number)
+    requeued = 0
+    for game_id, number in Game.objects.filter(status=Game.Status.ACTIVE, turn_status="closed").values_list("pk", "turn_number"):
+        last = Game.objects.get(pk=game_id).events.order_by("-seq").values_list("created_at", flat=True).first()
+        if last and now - last >= STUCK_AFTER:
+            _enqueue_adjudication(game_id, number)
+            requeued += 1
+    from .reports import requeue_unsent
+
+    return {"closed": closed, "requeued": requeued, "mail_requeued": requeue_unsent(now)}

@@ -1,0 +1,78 @@
+"""Shared fixtures: named people (alice the umpire, bob plays red, carol plays blue,
+dave holds no seat) and a Civil War game between them."""
+import pytest
+from django.contrib.auth import get_user_model
+
+from campaigns import turns
+from campaigns.models import Campaign, Profile
+
+PASSWORD = "correct horse battery staple"
+
+
+def make_user(username: str, tz: str = "UTC"):
+    user = get_user_model().objects.create_user(username, f"{username}@example.org", PASSWORD)
+    Profile.objects.create(user=user, timezone=tz)
+    return user
+
+
+@pytest.fixture
+def people(db):
+    return {
+        "alice": make_user("alice", "Europe/Berlin"),
+        "bob": make_user("bob", "America/New_York"),
+        "carol": make_user("carol", "Asia/Tokyo"),
+        "dave": make_user("dave"),
+    }
+
+
+def new_civilwar_game(people, **settings):
+    campaign = Campaign.objects.create(name="Test campaign")
+    return turns.create_game(
+        campaign=campaign, name="Test game", ruleset="civilwar", settings=settings,
+        seats=[
+            {"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
+            {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
+            {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"},
+        ],
+    )
+
+
+@pytest.fixture
+def game(people):
+    return new_civilwar_game(people)
+
+
+@pytest.fixture
+def approval_game(people):
+    return new_civilwar_game(people, require_approval=True)
+
+
+@pytest.fixture(autouse=True)
+def _sqlite_event_triggers(request):
+    """Keep SQLite's append-only triggers in place for every test, yet let
+    pytest-django empty the database after a transactional test.
+
+    Django flushes SQLite with DELETE, which the triggers refuse (PostgreSQL
+    uses TRUNCATE, which row triggers do not see). This fixture sets up after
+    the database fixture, so its teardown runs before the flush.
+    """
+    from django.conf import settings
+
+    uses_db = request.node.get_closest_marker("django_db") or {"db", "transactional_db"} & set(request.fixturenames)
+    if not uses_db or settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+        yield
+        return
+    request.getfixturevalue("_django_db_helper")
+    from django.db import connection
+
+    from campaigns import sqlite_triggers
+
+    transactional = not connection.in_atomic_block
+    with connection.cursor() as cur:
+        for sql in sqlite_triggers.create_sql():
+            cur.execute(sql)
+    yield
+    if transactional:
+        with connection.cursor() as cur:
+            for sql in sqlite_triggers.drop_sql():
+                cur.execute(sql)

@@ -1,0 +1,21 @@
+"""Small helpers for platform tests: playing Civil War turns through the commands."""
+from campaigns import eventstore, turns
+from rules.civilwar import legal_operations
+
+
+def state_of(game):
+    return eventstore.load(game.pk).state
+
+
+def play_one(game, source="web"):
+    """Submit a legal order for the side to move; return the order text."""
+    state = state_of(game)
+    side = state["turn"]["sides"][0]
+    text = legal_operations(state["rules"], side)[0] if state["turn"]["kind"] == "orders" else None
+    if text is None:
+        from rules.core import registry
+
+        text = registry.get("civilwar").default_orders(state["rules"], side, "decision")
+    result = turns.submit_orders(game.pk, side, text, source=source, by="test")
+    assert result.accepted, result.errors
+    return side, text

@@ -1,0 +1,109 @@
+"""The event store: append with expected seq, hash chain, snapshots, immutability."""
+import json
+
+import pytest
+from django.db import DatabaseError, connection, transaction
+
+from campaigns import eventstore
+from campaigns.eventstore import ConcurrencyConflict, Draft
+from campaigns.models import Event, Snapshot
+from rules.core.canonical import canonical_json
+from rules.core.protocol import RuleEvent, side_audience
+from tests.services import postgres_only
+
+
+def note(i):
+    return Draft(1, RuleEvent("orders.submitted", {"turn": 1, "side": "red", "text": f"# note {i}", "source": "test"},
+                              audience=side_audience("red")))
+
+
+def test_append_gives_gapless_hash_chained_sequence(game):
+    stream = eventstore.load(game.pk)
+    start = stream.seq
+    stream = eventstore.append(stream, [note(i) for i in range(5)])
+    events = list(Event.objects.filter(game=game).order_by("seq"))
+    assert [e.seq for e in events] == list(range(1, start + 6))
+    for prev, ev in zip(events, events[1:]):
+        assert ev.prev_hash == prev.hash
+    game.refresh_from_db()
+    assert (game.head_seq, game.head_hash) == (events[-1].seq, events[-1].hash)
+
+
+def test_stale_writer_gets_conflict_and_nothing_is_written(game):
+    stale = eventstore.load(game.pk)
+    eventstore.append(eventstore.load(game.pk), [note(1)])
+    count = Event.objects.filter(game=game).count()
+    with pytest.raises(ConcurrencyConflict, match="expected to append after seq"):
+        eventstore.append(stale, [note(2)])
+    assert Event.objects.filter(game=game).count() == count
+
+
+def test_append_retrying_rebuilds_from_fresh_state(game):
+    stream = eventstore.append_retrying(game.pk, lambda s: [note(s.seq)])
+    assert Event.objects.get(game=game, seq=stream.seq).payload["text"] == f"# note {stream.seq - 1}"
+
+
+def test_load_from_snapshot_equals_full_replay(game, settings):
+    settings.SNAPSHOT_EVERY = 7
+    eventstore.append(eventstore.load(game.pk), [note(i) for i in range(30)])
+    assert Snapshot.objects.filter(game=game).exists()
+    *_, (last, replayed) = eventstore.replay(game.pk)
+    assert canonical_json(eventstore.load(game.pk).state) == canonical_json(replayed)
+
+
+def test_snapshots_rebuild_byte_identical(people, settings):
+    from tests.conftest import new_civilwar_game
+
+    settings.SNAPSHOT_EVERY = 5
+    game = new_civilwar_game(people)
+    eventstore.append(eventstore.load(game.pk), [note(i) for i in range(23)])
+    before = list(Snapshot.objects.filter(game=game).order_by("seq").values_list("seq", "state"))
+    eventstore.rebuild_snapshots(game.pk)
+    after = list(Snapshot.objects.filter(game=game).order_by("seq").values_list("seq", "state"))
+    assert before and before == after
+
+
+@pytest.mark.parametrize("sql", ["UPDATE campaigns_event SET type = 'x'", "DELETE FROM campaigns_event"])
+def test_database_refuses_update_and_delete(game, sql):
+    with pytest.raises(DatabaseError):
+        with transaction.atomic(), connection.cursor() as cur:
+            cur.execute(sql)
+    assert Event.objects.filter(game=game).exclude(type="x").count() == game.head_seq
+
+
+def test_orm_update_and_delete_are_refused_too(game):
+    with pytest.raises(DatabaseError):
+        with transaction.atomic():
+            Event.objects.filter(game=game).update(payload={"forged": True})
+    with pytest.raises(DatabaseError):
+        with transaction.atomic():
+            Event.objects.filter(game=game, seq=1).delete()
+
+
+@postgres_only
+def test_runtime_role_cannot_truncate_update_or_delete(game):
+    """deploy/db-roles.sql: the runtime role may only read and append to the log."""
+    with connection.cursor() as cur:
+        cur.execute("DROP ROLE IF EXISTS kb_runtime_test")
+        cur.execute("CREATE ROLE kb_runtime_test")
+        cur.execute("GRANT SELECT, INSERT ON campaigns_event TO kb_runtime_test")
+        for sql in ("TRUNCATE campaigns_event", "UPDATE campaigns_event SET type='x'", "DELETE FROM campaigns_event"):
+            cur.execute("SAVEPOINT s")
+            cur.execute("SET ROLE kb_runtime_test")
+            with pytest.raises(DatabaseError, match="permission denied"):
+                cur.execute(sql)
+            cur.execute("ROLLBACK TO SAVEPOINT s")
+            cur.execute("RESET ROLE")
+        cur.execute("SELECT count(*) FROM campaigns_event")
+        assert cur.fetchone()[0] == game.head_seq
+
+
+def test_payload_round_trip_keeps_hashes_valid(game):
+    """Cyrillic, nested JSON and numbers come back from the database hashing the same."""
+    payload = {"turn": 1, "side": "red", "text": "Красные: form C1 — «вперёд»", "source": "test",
+               "nested": {"b": [1, 2.5, None, True], "a": "z"}}
+    eventstore.append(eventstore.load(game.pk), [Draft(1, RuleEvent("orders.submitted", payload, audience="side:red"))])
+    ev = Event.objects.filter(game=game).order_by("-seq").first()
+    assert json.loads(canonical_json(ev.payload)) == payload
+    assert eventstore.event_hash(ev.prev_hash, game.uid, ev.seq, ev.turn, ev.type, ev.version, ev.payload,
+                                 ev.audience, ev.created_at) == ev.hash

@@ -1,0 +1,29 @@
+"""Which real services the suite can reach, and markers that skip only when allowed.
+
+Under CI (KRIEGSBRIEF_REQUIRE_SERVICES=1) nothing is skipped: a missing
+service makes the tests that need it fail.
+"""
+import os
+import shutil
+import socket
+
+import pytest
+from django.conf import settings
+
+REQUIRE = os.environ.get("KRIEGSBRIEF_REQUIRE_SERVICES") == "1"
+IS_POSTGRES = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+def _port_open(host: str, port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(0.5)
+        return s.connect_ex((host, port)) == 0
+
+
+postgres_only = pytest.mark.skipif(not IS_POSTGRES and not REQUIRE,
+                                   reason="needs PostgreSQL: set DATABASE_URL=postgres://…")
+needs_redis = pytest.mark.skipif(not REQUIRE and not (IS_POSTGRES and _port_open("127.0.0.1", 6379)),
+                                 reason="needs PostgreSQL and Redis on 127.0.0.1")
+needs_chromium = pytest.mark.skipif(not REQUIRE and not shutil.which("chromium"),
+                                    reason="needs Debian chromium at /usr/bin/chromium")
