@@ -60,9 +60,17 @@ def broker():
     redis.Redis.from_url(REDIS_URL).flushdb()
     old = {k: app.conf[k] for k in ("task_always_eager", "broker_url", "task_default_queue")}
     app.conf.update(task_always_eager=False, broker_url=REDIS_URL, task_default_queue=QUEUE)
-    app.pool.force_close_all()
+    _reset_connections()
     yield
     app.conf.update(old)
+    _reset_connections()
+
+
+def _reset_connections():
+    # The connection and producer pools are built lazily from the conf: drop
+    # them so the next task is sent with the conf we just set.
+    app._pool = None
+    app.amqp._producer_pool = None
 
 
 @pytest.fixture
@@ -114,30 +122,32 @@ def test_a_worker_killed_mid_adjudication_is_recovered_exactly_once(game, broker
     """The worker is SIGKILLed while it waits on the game lock inside adjudication."""
     import psycopg
 
-    worker = Worker()
-    try:
-        child = worker.child_pid()
-        with psycopg.connect(_db_url()) as blocker:
-            # Hold the stream head so the task is stuck mid-adjudication.
-            close_with_orders(game)
-            blocker.execute("SELECT 1 FROM campaigns_game WHERE id = %s FOR UPDATE", [game.pk])
-            assert wait_for(lambda: _waiting_on_lock(blocker), 30), "the task never reached the lock"
+    close_with_orders(game)  # the task waits in Redis: no worker yet
+    with psycopg.connect(_db_url()) as blocker:
+        # Hold the stream head so the task is stuck mid-adjudication.
+        blocker.execute("SELECT 1 FROM campaigns_game WHERE id = %s FOR UPDATE", [game.pk])
+        worker = Worker()
+        try:
+            child = worker.child_pid()
+            assert wait_for(lambda: _waiting_on_lock(game), 60), "the task never reached the lock"
             os.kill(child, signal.SIGKILL)
             time.sleep(1)
             blocker.rollback()
-        assert wait_for(lambda: state_of(game)["turn"]["number"] == 2, 90), "the killed task was not redelivered"
-    finally:
-        worker.stop()
+            assert wait_for(lambda: state_of(game)["turn"]["number"] == 2, 90), "the killed task was not redelivered"
+        finally:
+            worker.stop()
     assert adjudications(game) == 1
     from campaigns.verify import verify_game
 
-    game.refresh_from_db()
     assert verify_game(game).ok
 
 
-def _waiting_on_lock(conn) -> bool:
-    row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                       "AND query ILIKE '%%campaigns_game%%'").fetchone()
+def _waiting_on_lock(game) -> bool:
+    import psycopg
+
+    with psycopg.connect(_db_url(), autocommit=True) as conn:
+        row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                           "AND query ILIKE '%%campaigns_game%%'").fetchone()
     return row[0] > 0
 
 

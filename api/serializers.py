@@ -1,0 +1,221 @@
+"""Strict request serializers and documented response shapes.
+
+Response data are always built from ``campaigns.viewing.game_view`` and
+``visible_events`` for the requesting viewer; the response serializers here
+are a second allow-list on top (unknown keys are dropped) and the schema.
+"""
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from campaigns import viewing
+from campaigns.models import Event, Seat
+
+MAX_ORDERS_CHARS = 20000
+MAX_NOTE_CHARS = 2000
+SIDE_MAX = 30
+
+
+class StrictSerializer(serializers.Serializer):
+    """Refuses fields it does not know, so typos ("redy") are not silently ignored."""
+
+    def validate(self, attrs):
+        unknown = sorted(set(getattr(self, "initial_data", {}) or {}) - set(self.fields))
+        if unknown:
+            raise serializers.ValidationError({name: ["unknown field"] for name in unknown})
+        return attrs
+
+    def to_internal_value(self, data):
+        if not isinstance(data, dict):
+            raise serializers.ValidationError({"non_field_errors": ["expected a JSON object"]})
+        return super().to_internal_value(data)
+
+
+def _check_side(serializer, side: str) -> str:
+    sides = serializer.context.get("sides") or ()
+    if side not in sides:
+        raise serializers.ValidationError(f"unknown side {side!r}; this game's sides are: {', '.join(sides)}")
+    return side
+
+
+# --- requests ---------------------------------------------------------------
+
+class OrdersRequestSerializer(StrictSerializer):
+    side = serializers.CharField(
+        max_length=SIDE_MAX, required=False,
+        help_text="The side the orders are for. Players may leave it out (their own side) and may only "
+                  "give their own side's orders; the umpire must name the side.")
+    text = serializers.CharField(
+        max_length=MAX_ORDERS_CHARS, trim_whitespace=True,
+        help_text="The orders, one per line, in the rule set's order language.")
+    ready = serializers.BooleanField(
+        default=True, help_text="Mark the side ready with these orders (default true).")
+
+    def validate_side(self, value):
+        return _check_side(self, value)
+
+
+class ReadyRequestSerializer(StrictSerializer):
+    side = serializers.CharField(max_length=SIDE_MAX, required=False,
+                                 help_text="As for orders: players default to their own side; the umpire must name it.")
+    ready = serializers.BooleanField(help_text="True to mark the side ready, false to withdraw it.")
+
+    def validate_side(self, value):
+        return _check_side(self, value)
+
+
+class ApproveRequestSerializer(StrictSerializer):
+    turn = serializers.IntegerField(min_value=1, help_text="The turn whose results are approved.")
+    note = serializers.CharField(max_length=MAX_NOTE_CHARS, required=False, allow_blank=True, default="")
+
+
+class AmendRequestSerializer(StrictSerializer):
+    turn = serializers.IntegerField(min_value=1, help_text="The turn whose pending results are voided and redone.")
+    orders = serializers.DictField(
+        child=serializers.CharField(max_length=MAX_ORDERS_CHARS, allow_blank=False),
+        allow_empty=False,
+        help_text='Amended orders by side, e.g. {"red": "..."}; sides left out keep the orders used.')
+    reason = serializers.CharField(max_length=MAX_NOTE_CHARS, help_text="Why the umpire amends (kept in the umpire's log).")
+
+    def validate_orders(self, value):
+        for side in value:
+            if len(side) > SIDE_MAX:
+                raise serializers.ValidationError("side name too long")
+            _check_side(self, side)
+        return value
+
+
+class CloseRequestSerializer(StrictSerializer):
+    turn = serializers.IntegerField(min_value=1, required=False,
+                                    help_text="Only close if this is the open turn (guards against double clicks).")
+
+
+# --- responses --------------------------------------------------------------
+
+class ErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+
+
+class LineErrorSerializer(serializers.Serializer):
+    line = serializers.IntegerField(help_text="1-based line of the orders text; 0 for the orders as a whole.")
+    text = serializers.CharField(allow_blank=True)
+    message = serializers.CharField()
+
+
+class OrdersAcceptedSerializer(serializers.Serializer):
+    accepted = serializers.BooleanField(help_text="Always true here.")
+    closed = serializers.BooleanField(help_text="True if these orders closed the turn (all sides ready).")
+
+
+class OrdersRejectedSerializer(serializers.Serializer):
+    accepted = serializers.BooleanField(help_text="Always false here; the orders accepted before stay in force.")
+    errors = LineErrorSerializer(many=True)
+
+
+class ValidationErrorSerializer(serializers.Serializer):
+    """DRF's standard validation error: field name -> list of messages.
+
+    Documentation only; its schema comes from ``api.schema.ValidationErrorExtension``.
+    """
+
+
+class ReadyResultSerializer(serializers.Serializer):
+    closed = serializers.BooleanField(help_text="True if this closed the turn.")
+
+
+class ApproveResultSerializer(serializers.Serializer):
+    turn = serializers.IntegerField()
+    published = serializers.BooleanField()
+
+
+class AmendResultSerializer(serializers.Serializer):
+    accepted = serializers.BooleanField(help_text="True: results voided and re-adjudicated, awaiting approval again.")
+
+
+class CloseResultSerializer(serializers.Serializer):
+    closed = serializers.BooleanField()
+    turn = serializers.IntegerField()
+
+
+class GameInfoSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    ruleset = serializers.CharField()
+    title = serializers.CharField()
+    sides = serializers.ListField(child=serializers.CharField())
+
+
+class ViewerSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=Seat.Role.choices)
+    side = serializers.CharField(allow_null=True)
+
+
+class TurnViewSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    status = serializers.CharField(allow_blank=True)
+    kind = serializers.CharField()
+    sides = serializers.ListField(child=serializers.CharField(), help_text="Sides that must order this turn.")
+    deadline = serializers.DateTimeField(allow_null=True)
+    commitment = serializers.CharField(allow_null=True, help_text="Hash commitment to the turn's sealed dice seed.")
+    prompt = serializers.CharField(allow_blank=True)
+    ready = serializers.ListField(child=serializers.CharField())
+    missed = serializers.DictField(child=serializers.IntegerField())
+    game_status = serializers.CharField()
+    result = serializers.JSONField(allow_null=True)
+    orders = serializers.DictField(
+        child=serializers.CharField(allow_blank=True),
+        help_text="Orders the viewer may see: the umpire sees every side's, a player only their own.")
+    pending_results = serializers.IntegerField(required=False, help_text="Umpire only.")
+
+
+class GameViewSerializer(serializers.Serializer):
+    game = GameInfoSerializer()
+    viewer = ViewerSerializer()
+    turn = TurnViewSerializer()
+    board = serializers.DictField(help_text="The rule set's view of the board for this viewer.")
+    preview = serializers.DictField(required=False,
+                                    help_text="Umpire only: the board with results awaiting approval applied.")
+
+
+class GameSummarySerializer(serializers.Serializer):
+    """One of my games: built from the game row and my view's turn."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    ruleset = serializers.CharField()
+    campaign = serializers.CharField(help_text="Campaign name.")
+    campaign_id = serializers.IntegerField()
+    status = serializers.CharField()
+    turn_number = serializers.IntegerField()
+    turn_status = serializers.CharField(allow_blank=True)
+    turn_kind = serializers.CharField()
+    turn_sides = serializers.ListField(child=serializers.CharField())
+    deadline = serializers.DateTimeField(allow_null=True)
+    role = serializers.ChoiceField(choices=Seat.Role.choices, help_text="My role in the game.")
+    side = serializers.CharField(allow_null=True, help_text="My side (players only).")
+
+
+class GameDetailSerializer(GameSummarySerializer):
+    view = GameViewSerializer()
+
+
+class SeatSerializer(serializers.ModelSerializer):
+    game_name = serializers.CharField(source="game.name", read_only=True)
+    ruleset = serializers.CharField(source="game.ruleset", read_only=True)
+
+    class Meta:
+        model = Seat
+        fields = ["id", "game", "game_name", "ruleset", "role", "side", "email"]
+        read_only_fields = fields
+
+
+class EventSerializer(serializers.ModelSerializer):
+    text = serializers.SerializerMethodField(help_text="The event in one readable line (or a few).")
+
+    class Meta:
+        model = Event
+        fields = ["seq", "turn", "type", "audience", "payload", "created_at", "text"]
+        read_only_fields = fields
+
+    def get_text(self, obj) -> str:
+        return viewing.describe(self.context["game"], obj)

@@ -1,0 +1,337 @@
+"""The REST API: my games and seats, orders, readiness, the umpire's commands,
+and per-viewer views, maps and event logs.
+
+THE RULE: every response about a game is built only from
+``viewing.game_view`` and ``viewing.visible_events`` for the requesting
+viewer, never from the folded state or raw events. Games are looked up only
+among those where the user holds a seat, so everyone else gets 404.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer, extend_schema, extend_schema_view
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.generics import GenericAPIView
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.response import Response
+
+from campaigns import eventstore, turns, viewing
+from campaigns.models import Game, Seat
+from campaigns.turns import TurnError
+from rules.core import registry
+
+from . import schema  # noqa: F401  (registers the schema extensions)
+from . import serializers as s
+from .pagination import GamePagination, SeqCursorPagination
+from .permissions import HoldsSeat, IsUmpire, MayGiveOrders
+
+# --- documented error responses ----------------------------------------------
+
+NOT_AUTH = OpenApiResponse(s.ErrorSerializer, description="Not authenticated, or the role may not do this.")
+NOT_FOUND = OpenApiResponse(s.ErrorSerializer, description="No such game among those where you hold a seat.")
+CONFLICT = OpenApiResponse(s.ErrorSerializer, description="The game is not in a state that allows this now "
+                                                          "(e.g. the turn is closed, or not this side's turn).")
+INVALID = OpenApiResponse(s.ValidationErrorSerializer, description="Invalid request body or query.")
+ORDERS_ERROR = OpenApiResponse(
+    PolymorphicProxySerializer(
+        component_name="OrdersError",
+        serializers=[s.OrdersRejectedSerializer, s.ValidationErrorSerializer],
+        resource_type_field_name=None,
+    ),
+    description="Orders refused with per-line errors (orders accepted before stay in force), "
+                "or an invalid request body (e.g. unknown side).",
+)
+READ_ERRORS = {403: NOT_AUTH, 404: NOT_FOUND}
+
+
+def _turn_error(exc: TurnError) -> Response:
+    return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+
+
+def _line_errors(errors) -> list[dict]:
+    return [asdict(e) for e in errors]
+
+
+class SeatedGameMixin:
+    """Looks games up only among the requesting user's; resolves the viewer."""
+
+    viewer = None
+    seat = None
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # schema generation
+            return Game.objects.none()
+        mine = Seat.objects.filter(user=self.request.user).values("game_id")
+        return Game.objects.filter(pk__in=mine).select_related("campaign").order_by("-pk")
+
+    def get_object(self) -> Game:
+        game = get_object_or_404(self.get_queryset(), pk=self.kwargs["pk"])
+        found = viewing.viewer_for(game, self.request.user)
+        if found is None:  # cannot happen given the queryset; deny anyway
+            raise Http404
+        self.viewer, self.seat = found
+        self.check_object_permissions(self.request, game)
+        return game
+
+    def my_view(self, game: Game) -> tuple[dict, dict]:
+        """The state (for visible_events only) and this viewer's game_view."""
+        state = eventstore.load(game).state
+        return state, viewing.game_view(game, state, self.viewer)
+
+
+def _summary(game: Game, view: dict) -> dict:
+    turn = view["turn"]
+    return {
+        "id": view["game"]["id"],
+        "name": view["game"]["name"],
+        "ruleset": view["game"]["ruleset"],
+        "campaign": game.campaign.name,
+        "campaign_id": game.campaign_id,
+        "status": turn["game_status"],
+        "turn_number": turn["number"],
+        "turn_status": turn["status"],
+        "turn_kind": turn["kind"],
+        "turn_sides": turn["sides"],
+        "deadline": turn["deadline"],
+        "role": view["viewer"]["role"],
+        "side": view["viewer"]["side"],
+    }
+
+
+READ_ACTIONS = {"list", "retrieve", "view", "events"}
+ORDER_ACTIONS = {"orders", "ready"}
+UMPIRE_ACTIONS = {"approve", "amend", "close"}
+
+
+@extend_schema_view(
+    list=extend_schema(summary="My games", description="Games where I hold a seat, newest first.",
+                       responses={200: s.GameSummarySerializer(many=True), 403: NOT_AUTH}),
+    retrieve=extend_schema(summary="One of my games, with my view of it",
+                           responses={200: s.GameDetailSerializer, **READ_ERRORS}),
+)
+class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
+    serializer_class = s.GameSummarySerializer
+    pagination_class = GamePagination
+    lookup_value_converter = "int"
+    queryset = Game.objects.none()
+
+    def get_permissions(self):
+        if self.action in ORDER_ACTIONS:
+            extra = [MayGiveOrders()]
+        elif self.action in UMPIRE_ACTIONS:
+            extra = [IsUmpire()]
+        else:
+            extra = [HoldsSeat()]
+        return [IsAuthenticated(), *extra]
+
+    def _body(self, serializer_class, game: Game) -> dict:
+        sides = tuple(registry.get(game.ruleset).sides)
+        raw_side = self.request.data.get("side") if isinstance(self.request.data, dict) else None
+        if "side" in serializer_class().fields and raw_side in sides:
+            # A player naming another side is refused as such, whatever else is wrong.
+            self._acting_side(raw_side)
+        context = {"request": self.request, "view": self, "sides": sides}
+        ser = serializer_class(data=self.request.data, context=context)
+        ser.is_valid(raise_exception=True)
+        return ser.validated_data
+
+    def _acting_side(self, side: str | None) -> str:
+        """The side a command acts for: players only their own, the umpire any named side."""
+        if self.viewer.is_umpire:
+            if not side:
+                raise ValidationError({"side": ["the umpire must name the side to act for"]})
+            return side
+        if side and side != self.viewer.side:
+            raise PermissionDenied(f"you play {self.viewer.side}; you cannot act for {side}")
+        return self.viewer.side
+
+    # --- reading ----------------------------------------------------------
+
+    def list(self, request):
+        games = self.paginate_queryset(self.get_queryset())
+        out = []
+        for game in games:
+            found = viewing.viewer_for(game, request.user)
+            if found is None:
+                continue
+            state = eventstore.load(game).state
+            out.append(_summary(game, viewing.game_view(game, state, found[0])))
+        return self.get_paginated_response(s.GameSummarySerializer(out, many=True).data)
+
+    def retrieve(self, request, pk=None):
+        game = self.get_object()
+        _, view = self.my_view(game)
+        return Response(s.GameDetailSerializer({**_summary(game, view), "view": view}).data)
+
+    @extend_schema(summary="My view of the game", responses={200: s.GameViewSerializer, **READ_ERRORS})
+    @action(detail=True, methods=["get"])
+    def view(self, request, pk=None):
+        game = self.get_object()
+        _, view = self.my_view(game)
+        return Response(s.GameViewSerializer(view).data)
+
+    @extend_schema(
+        summary="The events I may see, oldest first",
+        description="Cursor pagination on seq: pass `after` (the last seq you have) and `limit`; "
+                    "follow `next` until it is null.",
+        responses={200: s.EventSerializer(many=True), 400: INVALID, **READ_ERRORS},
+    )
+    @action(detail=True, methods=["get"], pagination_class=SeqCursorPagination)
+    def events(self, request, pk=None):
+        game = self.get_object()
+        state = eventstore.load(game).state
+        page = self.paginate_queryset(viewing.visible_events(game, state, self.viewer))
+        data = s.EventSerializer(page, many=True, context={"game": game}).data
+        return self.get_paginated_response(data)
+
+    # --- players (and the umpire on a side's behalf) --------------------------
+
+    @extend_schema(
+        summary="Send a side's orders for the open turn",
+        description="The latest orders before the turn closes count. Orders with any error are refused "
+                    "whole (400 with per-line errors) and the orders accepted before stay in force.",
+        request=s.OrdersRequestSerializer,
+        responses={201: s.OrdersAcceptedSerializer, 400: ORDERS_ERROR, 409: CONFLICT, **READ_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def orders(self, request, pk=None):
+        game = self.get_object()
+        data = self._body(s.OrdersRequestSerializer, game)
+        side = self._acting_side(data.get("side"))
+        source = "umpire" if self.viewer.is_umpire else "api"
+        try:
+            result = turns.submit_orders(game.pk, side, data["text"], source=source,
+                                         by=request.user.get_username(), ready=data["ready"])
+        except TurnError as exc:
+            return _turn_error(exc)
+        if not result.accepted:
+            return Response({"accepted": False, "errors": _line_errors(result.errors)},
+                            status=status.HTTP_400_BAD_REQUEST)
+        return Response({"accepted": True, "closed": result.closed}, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        summary="Mark a side ready (or not ready)",
+        request=s.ReadyRequestSerializer,
+        responses={200: s.ReadyResultSerializer, 400: INVALID, 409: CONFLICT, **READ_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def ready(self, request, pk=None):
+        game = self.get_object()
+        data = self._body(s.ReadyRequestSerializer, game)
+        side = self._acting_side(data.get("side"))
+        try:
+            closed = turns.set_ready(game.pk, side, data["ready"])
+        except TurnError as exc:
+            return _turn_error(exc)
+        return Response({"closed": closed})
+
+    # --- the umpire -------------------------------------------------------
+
+    @extend_schema(
+        summary="Umpire: approve and publish a turn's results",
+        request=s.ApproveRequestSerializer,
+        responses={200: s.ApproveResultSerializer, 400: INVALID, 409: CONFLICT, **READ_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def approve(self, request, pk=None):
+        game = self.get_object()
+        data = self._body(s.ApproveRequestSerializer, game)
+        try:
+            turns.approve(game.pk, data["turn"], data.get("note", ""))
+        except TurnError as exc:
+            return _turn_error(exc)
+        return Response({"turn": data["turn"], "published": True})
+
+    @extend_schema(
+        summary="Umpire: void pending results and adjudicate again with amended orders",
+        description="The same sealed dice seed is used, so only the orders change. The new results "
+                    "await approval again.",
+        request=s.AmendRequestSerializer,
+        responses={200: s.AmendResultSerializer, 400: ORDERS_ERROR, 409: CONFLICT, **READ_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def amend(self, request, pk=None):
+        game = self.get_object()
+        data = self._body(s.AmendRequestSerializer, game)
+        try:
+            errors = turns.amend(game.pk, data["turn"], dict(data["orders"]), data["reason"])
+        except TurnError as exc:
+            return _turn_error(exc)
+        if errors:
+            return Response({"accepted": False, "errors": _line_errors(errors)}, status=status.HTTP_400_BAD_REQUEST)
+        return Response({"accepted": True})
+
+    @extend_schema(
+        summary="Umpire: close the open turn now",
+        description="Sides without orders get the rule set's default orders; adjudication follows.",
+        request=s.CloseRequestSerializer,
+        responses={200: s.CloseResultSerializer, 400: INVALID, 409: CONFLICT, **READ_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def close(self, request, pk=None):
+        game = self.get_object()
+        data = self._body(s.CloseRequestSerializer, game)
+        number = data.get("turn") or game.turn_number
+        if not turns.close_turn(game.pk, "closed by the umpire", turn_number=number):
+            return Response({"detail": f"turn {number} is not open"}, status=status.HTTP_409_CONFLICT)
+        return Response({"closed": True, "turn": number})
+
+
+class SVGRenderer(BaseRenderer):
+    media_type = "image/svg+xml"
+    format = "svg"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        if isinstance(data, str):
+            return data.encode(self.charset)
+        return JSONRenderer().render(data)
+
+
+class GameMapView(SeatedGameMixin, GenericAPIView):
+    """The board as I may see it, as an SVG image."""
+
+    permission_classes = [IsAuthenticated, HoldsSeat]
+    renderer_classes = [JSONRenderer, SVGRenderer]  # JSON first: errors come back as JSON
+    queryset = Game.objects.none()
+    serializer_class = None
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if isinstance(response, Response) and response.status_code >= 400:
+            # Errors are JSON even when the client only accepts SVG.
+            response.accepted_renderer = JSONRenderer()
+            response.accepted_media_type = JSONRenderer.media_type
+        return response
+
+    @extend_schema(
+        summary="My view of the board as SVG",
+        operation_id="games_map_svg",
+        parameters=[OpenApiParameter("format", exclude=True)],
+        responses={(200, "image/svg+xml"): OpenApiResponse(OpenApiTypes.STR, description="An SVG image."),
+                   (403, "application/json"): NOT_AUTH, (404, "application/json"): NOT_FOUND},
+    )
+    def get(self, request, pk=None):
+        game = self.get_object()
+        _, view = self.my_view(game)
+        svg = registry.get(game.ruleset).render_svg(view["board"])
+        return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+
+
+@extend_schema_view(list=extend_schema(summary="My seats", responses={200: s.SeatSerializer(many=True), 403: NOT_AUTH}))
+class SeatViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+    serializer_class = s.SeatSerializer
+    permission_classes = [IsAuthenticated]
+    queryset = Seat.objects.none()
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Seat.objects.none()
+        return Seat.objects.filter(user=self.request.user).select_related("game").order_by("-game_id", "pk")

@@ -1,0 +1,1 @@
+"""Server-rendered web pages: sign in, my games, a new game, the game and umpire pages."""

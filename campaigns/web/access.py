@@ -1,0 +1,103 @@
+"""Who may open a game page, and what they are shown.
+
+A page gets a ``Seen``: the game, the viewer and that viewer's ``game_view``
+and ``visible_events``. The folded state stays private to this module; pages
+never receive it. Anyone without a seat gets 404, so a game's existence is not
+confirmed to strangers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import wraps
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+
+from campaigns import eventstore, viewing
+from campaigns.models import Game, Seat
+from campaigns.reports import local_time
+from rules.core import registry
+from rules.core.protocol import Viewer
+
+
+def user_timezone(user) -> str:
+    profile = getattr(user, "profile", None) if user.is_authenticated else None
+    return profile.timezone if profile and profile.timezone else "UTC"
+
+
+@dataclass
+class Seen:
+    """One viewer's window on one game."""
+
+    game: Game
+    viewer: Viewer
+    seat: Seat
+    tz: str
+    _state: dict = field(repr=False)
+
+    @property
+    def view(self) -> dict:
+        if not hasattr(self, "_view"):
+            self._view = viewing.game_view(self.game, self._state, self.viewer)
+        return self._view
+
+    def events(self):
+        return viewing.visible_events(self.game, self._state, self.viewer)
+
+    @property
+    def ruleset(self):
+        return registry.get(self.game.ruleset)
+
+    def svg(self, board_key: str = "board") -> str:
+        return self.ruleset.render_svg(self.view[board_key])
+
+    def local(self, iso: str | None) -> str:
+        return local_time(iso, self.tz)
+
+    # Umpire-only details (the umpire sees everything).
+    def pending_events(self):
+        self._require_umpire()
+        start = self._state["pending_from"]
+        return self.events().none() if start is None else self.events().filter(seq__gte=start)
+
+    def orders_used(self) -> dict[str, str]:
+        self._require_umpire()
+        return dict(self._state["turn"]["orders_used"] or {})
+
+    def _require_umpire(self) -> None:
+        if not self.viewer.is_umpire:
+            raise Http404
+
+
+def seen_for(game: Game, user) -> Seen | None:
+    """This user's window on the game, or None without a seat."""
+    found = viewing.viewer_for(game, user)
+    if found is None:
+        return None
+    viewer, seat = found
+    return Seen(game=game, viewer=viewer, seat=seat, tz=user_timezone(user), _state=eventstore.load(game).state)
+
+
+def load_seen(game_id: int, user) -> Seen:
+    seen = seen_for(get_object_or_404(Game, pk=game_id), user)
+    if seen is None:
+        raise Http404("No such game")
+    return seen
+
+
+def seat_required(umpire_only: bool = False):
+    """Decorator: sign-in required; the view gets ``seen`` instead of ``game_id``."""
+
+    def decorate(view):
+        @login_required
+        @wraps(view)
+        def wrapper(request, game_id: int, *args, **kwargs):
+            seen = load_seen(game_id, request.user)
+            if umpire_only and not seen.viewer.is_umpire:
+                raise Http404("No such game")
+            return view(request, seen, *args, **kwargs)
+
+        return wrapper
+
+    return decorate

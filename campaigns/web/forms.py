@@ -1,0 +1,160 @@
+"""Forms of the web pages: orders, the umpire's commands, a new game."""
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import get_user_model
+
+from campaigns.lifecycle import DEFAULT_SETTINGS
+from campaigns.models import Campaign
+from rules.core import registry
+
+ORDERS_WIDGET = forms.Textarea(attrs={"rows": 8, "spellcheck": "false", "autocomplete": "off", "class": "orders"})
+
+
+class OrdersForm(forms.Form):
+    text = forms.CharField(label="Your orders", widget=ORDERS_WIDGET, required=False)
+    ready = forms.BooleanField(label="Ready: close the turn when every side is ready", required=False, initial=True)
+
+
+class ReadyForm(forms.Form):
+    ready = forms.BooleanField(required=False)
+
+
+class ApproveForm(forms.Form):
+    note = forms.CharField(label="Note to the players (optional)", required=False, max_length=500)
+
+
+class AmendForm(forms.Form):
+    """One textarea per side whose orders were used, plus the reason."""
+
+    reason = forms.CharField(label="Reason (kept in the umpire's log)", max_length=500)
+
+    def __init__(self, *args, orders_used: dict[str, str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.sides = list(orders_used)
+        for side, text in orders_used.items():
+            self.fields[f"orders_{side}"] = forms.CharField(
+                label=f"Orders of {side}", initial=text, required=False, widget=ORDERS_WIDGET)
+
+    def side_fields(self):
+        return [self[f"orders_{side}"] for side in self.sides]
+
+    def orders(self, original: dict[str, str]) -> dict[str, str]:
+        """Only the sides the umpire changed."""
+        out = {}
+        for side in self.sides:
+            text = self.cleaned_data[f"orders_{side}"]
+            if text.replace("\r\n", "\n").strip() != (original.get(side) or "").strip():
+                out[side] = text
+        return out
+
+
+class OnBehalfForm(forms.Form):
+    side = forms.ChoiceField(label="Side")
+    text = forms.CharField(label="Orders", widget=ORDERS_WIDGET)
+    ready = forms.BooleanField(label="Mark the side ready", required=False, initial=True)
+
+    def __init__(self, *args, sides: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["side"].choices = [(s, s) for s in sides]
+
+
+# --- a new game -----------------------------------------------------------
+
+def _usernames(text: str) -> list[str]:
+    return [u for u in (part.strip() for part in text.replace(",", " ").split()) if u]
+
+
+def all_sides() -> list[str]:
+    """Every side of every rule set, in a stable order (fields are per side)."""
+    out: list[str] = []
+    for name in registry.names():
+        out += [s for s in registry.get(name).sides if s not in out]
+    return out
+
+
+class NewGameForm(forms.Form):
+    campaign = forms.ModelChoiceField(queryset=Campaign.objects.none(), required=False,
+                                      empty_label="— a new campaign —", label="Campaign")
+    new_campaign = forms.CharField(label="New campaign name", max_length=200, required=False)
+    name = forms.CharField(label="Game name", max_length=200)
+    ruleset = forms.ChoiceField(label="Rule set")
+    umpire = forms.CharField(label="Umpire (username)", max_length=150)
+    observers = forms.CharField(label="Observers (usernames, comma separated)", required=False)
+    deadline_hours = forms.FloatField(label="Deadline for a turn (hours)", min_value=0.01,
+                                      initial=DEFAULT_SETTINGS["deadline_hours"])
+    decision_deadline_hours = forms.FloatField(label="Deadline for a decision turn (hours)", min_value=0.01,
+                                               initial=DEFAULT_SETTINGS["decision_deadline_hours"])
+    ready_delay_seconds = forms.IntegerField(label="Delay after all sides are ready (seconds)", min_value=0,
+                                             initial=DEFAULT_SETTINGS["ready_delay_seconds"])
+    require_approval = forms.BooleanField(label="The umpire approves every turn's results before they are published",
+                                          required=False, initial=DEFAULT_SETTINGS["require_approval"])
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.fields["campaign"].queryset = (
+            Campaign.objects.filter(created_by=user) | Campaign.objects.filter(games__seats__user=user)
+        ).distinct().order_by("name")
+        self.fields["ruleset"].choices = [(n, f"{registry.get(n).title} ({n})") for n in registry.names()]
+        self.fields["umpire"].initial = user.get_username()
+        self.sides = all_sides()
+        for side in self.sides:
+            self.fields[f"player_{side}"] = forms.CharField(label=f"{side.capitalize()} player (username)",
+                                                            max_length=150, required=False)
+            self.fields[f"email_{side}"] = forms.EmailField(label=f"{side.capitalize()} player's email",
+                                                            required=False,
+                                                            help_text="Blank: the player's own address.")
+
+    def side_rows(self):
+        return [(side, self[f"player_{side}"], self[f"email_{side}"]) for side in self.sides]
+
+    # -- validation ------------------------------------------------------
+    def _user(self, field: str, username: str):
+        try:
+            return get_user_model().objects.get(**{get_user_model().USERNAME_FIELD: username})
+        except get_user_model().DoesNotExist:
+            self.add_error(field, f"There is no user called '{username}'.")
+            return None
+
+    def _email(self, field: str, user, given: str) -> str:
+        email = given or (user.email if user else "")
+        if user and not email:
+            self.add_error(field, f"{user.get_username()} has no email address on file; give one here.")
+        return email
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("campaign") and not data.get("new_campaign", "").strip():
+            self.add_error("new_campaign", "Choose a campaign or name a new one.")
+        ruleset = data.get("ruleset")
+        seats = []
+        if data.get("umpire"):
+            umpire = self._user("umpire", data["umpire"].strip())
+            if umpire:
+                seats.append({"role": "umpire", "user": umpire, "email": self._email("umpire", umpire, "")})
+        if ruleset:
+            for side in registry.get(ruleset).sides:
+                username = (data.get(f"player_{side}") or "").strip()
+                if not username:
+                    self.add_error(f"player_{side}", f"{registry.get(ruleset).title} needs a {side} player.")
+                    continue
+                user = self._user(f"player_{side}", username)
+                if user:
+                    email = self._email(f"email_{side}", user, data.get(f"email_{side}") or "")
+                    seats.append({"role": "player", "side": side, "user": user, "email": email})
+        for username in _usernames(data.get("observers") or ""):
+            user = self._user("observers", username)
+            if user:
+                seats.append({"role": "observer", "user": user, "email": self._email("observers", user, "")})
+        data["seats"] = seats
+        return data
+
+    def settings(self) -> dict:
+        d = self.cleaned_data
+        return {key: d[key] for key in ("deadline_hours", "decision_deadline_hours",
+                                         "ready_delay_seconds", "require_approval")}
+
+    def campaign_obj(self) -> Campaign:
+        d = self.cleaned_data
+        return d["campaign"] or Campaign.objects.create(name=d["new_campaign"].strip(), created_by=self.user)

@@ -1,0 +1,15 @@
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.my_games, name="my_games"),
+    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("games/new/", views.new_game, name="new_game"),
+    path("games/<int:game_id>/", views.game_page, name="game"),
+    path("games/<int:game_id>/ready/", views.set_ready, name="set_ready"),
+    path("games/<int:game_id>/map.svg", views.game_map, name="game_map"),
+    path("games/<int:game_id>/umpire/", views.umpire_page, name="umpire"),
+]

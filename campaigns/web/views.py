@@ -1,0 +1,234 @@
+"""The web pages. Each page is built from one viewer's ``Seen`` (see access.py)."""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from campaigns import turns, viewing
+from campaigns.models import Game
+from rules.core.protocol import RulesError
+
+from . import present
+from .access import Seen, seat_required, seen_for
+from .forms import AmendForm, ApproveForm, NewGameForm, OnBehalfForm, OrdersForm, ReadyForm
+
+
+def _game_url(seen: Seen) -> str:
+    return reverse("game", args=[seen.game.pk])
+
+
+def _umpire_url(seen: Seen) -> str:
+    return reverse("umpire", args=[seen.game.pk])
+
+
+def _accepted_message(result: turns.SubmitResult, ready: bool) -> str:
+    if result.closed:
+        return "Orders accepted. Every side was ready, so the turn has closed."
+    return "Orders accepted" + (" and marked ready." if ready else "; not marked ready yet.")
+
+
+# --- my games ---------------------------------------------------------------
+
+@login_required
+def my_games(request):
+    games = Game.objects.filter(seats__user=request.user).distinct().select_related("campaign").order_by("-created_at")
+    rows = []
+    for game in games:
+        seen = seen_for(game, request.user)
+        rows.append({"game": game, "seen": seen, "turn": present.turn_summary(seen)})
+    return render(request, "web/my_games.html", {"rows": rows})
+
+
+# --- a new game -------------------------------------------------------------
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def new_game(request):
+    form = NewGameForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = turns.create_game(campaign=form.campaign_obj(), name=form.cleaned_data["name"],
+                                     ruleset=form.cleaned_data["ruleset"], seats=form.cleaned_data["seats"],
+                                     settings=form.settings())
+        except (turns.TurnError, RulesError) as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, f"Game '{game.name}' created; turn 1 is open.")
+            if viewing.viewer_for(game, request.user) is None:
+                return redirect("my_games")
+            return redirect("game", game.pk)
+    return render(request, "web/new_game.html", {"form": form})
+
+
+# --- the game page ----------------------------------------------------------
+
+def game_context(seen: Seen, **extra) -> dict:
+    return {
+        "seen": seen, "view": seen.view, "viewer": seen.viewer, "game": seen.game,
+        "turn": present.turn_summary(seen), "svg": present.svg(seen),
+        "log": present.log_by_turn(seen), "orders_help": seen.ruleset.orders_help,
+        "may_order": present.may_order(seen), "own_orders": present.own_orders(seen),
+        **present.board_extras(seen), **extra,
+    }
+
+
+@require_http_methods(["GET", "POST"])
+@seat_required()
+def game_page(request, seen: Seen):
+    if request.method == "GET":
+        form = OrdersForm(initial={"text": present.own_orders(seen), "ready": True}) if present.may_order(seen) else None
+        return render(request, "web/game.html", game_context(seen, form=form))
+    if not present.may_order(seen):
+        messages.error(request, "You have no orders to give now.")
+        return redirect(_game_url(seen))
+    form = OrdersForm(request.POST)
+    if not form.is_valid():
+        return render(request, "web/game.html", game_context(seen, form=form))
+    ready = form.cleaned_data["ready"]
+    try:
+        result = turns.submit_orders(seen.game.pk, seen.viewer.side, form.cleaned_data["text"],
+                                     source="web", by=request.user.get_username(), ready=ready)
+    except turns.TurnError as exc:
+        messages.error(request, str(exc))
+        return redirect(_game_url(seen))
+    if not result.accepted:
+        return render(request, "web/game.html", game_context(
+            seen, form=form, order_errors=present.line_errors(result.errors)))
+    messages.success(request, _accepted_message(result, ready))
+    return redirect(_game_url(seen))
+
+
+@require_POST
+@seat_required()
+def set_ready(request, seen: Seen):
+    form = ReadyForm(request.POST)
+    if seen.viewer.role != "player" or not form.is_valid():
+        return HttpResponseBadRequest("not a player")
+    ready = form.cleaned_data["ready"]
+    try:
+        closed = turns.set_ready(seen.game.pk, seen.viewer.side, ready)
+    except turns.TurnError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, "Every side was ready: the turn has closed." if closed
+                         else ("Marked ready." if ready else "No longer marked ready."))
+    return redirect(_game_url(seen))
+
+
+@seat_required()
+def game_map(request, seen: Seen):
+    response = HttpResponse(seen.svg(), content_type="image/svg+xml; charset=utf-8")
+    response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+# --- the umpire's page ------------------------------------------------------
+
+class UmpireForms:
+    """The umpire's forms, unbound until the one that was posted is bound."""
+
+    def __init__(self, seen: Seen, data=None, action: str = ""):
+        turn = seen.view["turn"]
+        self.used = seen.orders_used() if turn["status"] == "adjudicated" else {}
+        bound = lambda name: data if action == name else None  # noqa: E731
+        self.approve = ApproveForm(bound("approve"), prefix="approve")
+        self.amend = AmendForm(bound("amend"), prefix="amend", orders_used=self.used)
+        self.submit = OnBehalfForm(bound("submit"), prefix="submit", sides=list(turn["sides"]))
+        self.amend_errors: list[str] = []
+
+
+def _approve(request, seen: Seen, forms: UmpireForms):
+    if not forms.approve.is_valid():
+        return None
+    turns.approve(seen.game.pk, seen.view["turn"]["number"], note=forms.approve.cleaned_data["note"])
+    messages.success(request, f"Turn {seen.view['turn']['number']} published.")
+    return redirect(_umpire_url(seen))
+
+
+def _require_status(seen: Seen, status: str, message: str) -> None:
+    if seen.view["turn"]["status"] != status or seen.view["turn"]["game_status"] != "active":
+        raise turns.TurnError(message)
+
+
+def _amend(request, seen: Seen, forms: UmpireForms):
+    _require_status(seen, "adjudicated", f"turn {seen.view['turn']['number']} has no results awaiting approval")
+    if not forms.amend.is_valid():
+        return None
+    changed = forms.amend.orders(forms.used)
+    if not changed:
+        forms.amend.add_error(None, "Change some side's orders to amend, or approve the results as they are.")
+        return None
+    errors = turns.amend(seen.game.pk, seen.view["turn"]["number"], changed, forms.amend.cleaned_data["reason"])
+    if errors:
+        # Errors carry line numbers, not sides: name the side when only one was changed.
+        prefix = f"{next(iter(changed))}, " if len(changed) == 1 else ""
+        forms.amend_errors = [prefix + line for line in present.line_errors(errors)]
+        return None
+    messages.success(request, "Results voided and the turn adjudicated again with the amended orders.")
+    return redirect(_umpire_url(seen))
+
+
+def _close(request, seen: Seen, forms: UmpireForms):
+    if turns.close_turn(seen.game.pk, "closed by the umpire"):
+        messages.success(request, "Turn closed.")
+    else:
+        messages.error(request, "There is no open turn to close.")
+    return redirect(_umpire_url(seen))
+
+
+def _submit(request, seen: Seen, forms: UmpireForms):
+    _require_status(seen, "open", f"turn {seen.view['turn']['number']} is not open for orders")
+    form = forms.submit
+    if not form.is_valid():
+        return None
+    side, ready = form.cleaned_data["side"], form.cleaned_data["ready"]
+    result = turns.submit_orders(seen.game.pk, side, form.cleaned_data["text"], source="umpire",
+                                 by=request.user.get_username(), ready=ready)
+    if not result.accepted:
+        for line in present.line_errors(result.errors):
+            form.add_error("text", line)
+        return None
+    messages.success(request, f"{side}: " + _accepted_message(result, ready))
+    return redirect(_umpire_url(seen))
+
+
+UMPIRE_ACTIONS = {"approve": _approve, "amend": _amend, "close": _close, "submit": _submit}
+
+
+@require_http_methods(["GET", "POST"])
+@seat_required(umpire_only=True)
+def umpire_page(request, seen: Seen):
+    action = request.POST.get("action", "") if request.method == "POST" else ""
+    forms = UmpireForms(seen, request.POST if action else None, action)
+    if request.method == "POST":
+        handler = UMPIRE_ACTIONS.get(action)
+        if handler is None:
+            return HttpResponseBadRequest("unknown action")
+        try:
+            response = handler(request, seen, forms)
+        except turns.TurnError as exc:
+            messages.error(request, str(exc))
+            return redirect(_umpire_url(seen))
+        if response is not None:
+            return response
+    return render(request, "web/umpire.html", umpire_context(seen, forms))
+
+
+def umpire_context(seen: Seen, forms: UmpireForms) -> dict:
+    turn = present.turn_summary(seen)
+    awaiting = turn["status"] == "adjudicated"
+    return {
+        "seen": seen, "view": seen.view, "game": seen.game, "turn": turn, "forms": forms,
+        "awaiting_approval": awaiting,
+        "preview_svg": present.svg(seen, "preview") if "preview" in seen.view else "",
+        "svg": "" if awaiting else present.svg(seen),
+        "pending_log": present.log_by_turn(seen, seen.pending_events()) if awaiting else [],
+        "orders_used": sorted(forms.used.items()),
+        "submitted": sorted(seen.view["turn"]["orders"].items()),
+        "orders_help": seen.ruleset.orders_help,
+    }

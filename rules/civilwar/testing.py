@@ -1,0 +1,90 @@
+"""Helpers for tests and puzzles: toy maps, building positions, playing orders.
+
+Pure Python (no pytest); used by tests/rules/civilwar and usable by platform tests.
+"""
+from __future__ import annotations
+
+import random
+
+from rules.civilwar import RULESET as RS, build_state
+from rules.core.canonical import canonical_json
+
+
+def _city(cid, x, y):
+    return {"id": cid, "name": cid.title(), "x": x, "y": y}
+
+
+def star_map(max_units=30):
+    """The digest's toy graph: C1 with roads R12, R14, R15, R16; C2-R23-C3."""
+    return {
+        "name": "star",
+        "max_units": max_units,
+        "cities": [_city("C1", 200, 200), _city("C2", 300, 200), _city("C3", 400, 200),
+                   _city("C4", 100, 200), _city("C5", 200, 100), _city("C6", 200, 300)],
+        "roads": [{"id": "R12", "joins": ["C1", "C2"]}, {"id": "R14", "joins": ["C1", "C4"]},
+                  {"id": "R15", "joins": ["C1", "C5"]}, {"id": "R16", "joins": ["C1", "C6"]},
+                  {"id": "R23", "joins": ["C2", "C3"]}],
+        "lines": [{"id": "L1", "points": ["C4", "R14", "C1", "R12", "C2", "R23", "C3"]},
+                  {"id": "L2", "points": ["C5", "R15", "C1", "R16", "C6"]}],
+    }
+
+
+def row_map():
+    """C1..C6 in a straight row (line L1), with spurs C3-R37-C7 and C4-R48-C8."""
+    cities = [_city(f"C{i}", 100 * i, 100) for i in range(1, 7)] + [_city("C7", 300, 200), _city("C8", 400, 200)]
+    roads = [{"id": f"R{i}{i + 1}", "joins": [f"C{i}", f"C{i + 1}"]} for i in range(1, 6)]
+    roads += [{"id": "R37", "joins": ["C3", "C7"]}, {"id": "R48", "joins": ["C4", "C8"]}]
+    line = []
+    for i in range(1, 7):
+        line.append(f"C{i}")
+        if i < 6:
+            line.append(f"R{i}{i + 1}")
+    return {"name": "row", "cities": cities, "roads": roads, "lines": [{"id": "L1", "points": line}]}
+
+
+def state(mapdef=None, tokens=None, units=None, to_move="red", just=None, standing=None):
+    return build_state(mapdef or star_map(), tokens=tokens, units=units, to_move=to_move,
+                       just_occupied=just, standing=standing)
+
+
+def errors(st, side, text, kind=None):
+    """All messages (parse + validate) for ``text``; kind defaults to the current turn's kind."""
+    kind = kind or (RS.next_turn(st).kind if RS.next_turn(st).sides else "orders")
+    parsed = RS.parse_orders(st, side, text, kind)
+    msgs = [e.message for e in parsed.errors]
+    msgs += [e.message for e in RS.validate(st, side, parsed.orders, kind)]
+    return msgs
+
+
+def fold_all(st, events):
+    for ev in events:
+        st = RS.fold(st, ev.type, ev.payload)
+    return st
+
+
+def play(st, side, text, kind=None, check=True):
+    """Parse, validate (must be clean), adjudicate and fold; returns (state, events)."""
+    kind = kind or RS.next_turn(st).kind
+    parsed = RS.parse_orders(st, side, text, kind)
+    if check:
+        assert parsed.ok, parsed.errors
+        errs = RS.validate(st, side, parsed.orders, kind)
+        assert not errs, errs
+    events = RS.adjudicate(st, {side: parsed.orders}, random.Random(0), kind)
+    new = fold_all(st, events)
+    assert RS.check_invariants(new) == []
+    return new, events
+
+
+def types(events):
+    return [e.type.removeprefix("civilwar.") for e in events]
+
+
+def new_game(seed=1, scenario=None):
+    st = RS.initial_state()
+    events = RS.setup(RS.load_scenario(scenario), random.Random(seed))
+    return fold_all(st, events), events
+
+
+def cj(value):
+    return canonical_json(value)

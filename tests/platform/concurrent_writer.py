@@ -1,0 +1,35 @@
+"""One writer process for the concurrency test: append EACH events to a game.
+
+Run as: python -m tests.platform.concurrent_writer DB_URL GAME_ID WRITER EACH
+Prints the number of conflicts it met (and retried).
+"""
+import os
+import sys
+
+
+def main(db_url: str, game_id: int, writer: int, each: int) -> int:
+    os.environ["DATABASE_URL"] = db_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kriegsbrief.settings")
+    import django
+
+    django.setup()
+    from campaigns import eventstore
+    from campaigns.eventstore import Draft
+    from rules.core.protocol import RuleEvent
+
+    conflicts = 0
+    for i in range(each):
+        draft = Draft(1, RuleEvent("orders.submitted", {"turn": 1, "side": "red", "source": "test",
+                                                        "text": f"# writer {writer} item {i}"}, audience="side:red"))
+        while True:
+            try:
+                eventstore.append(eventstore.load(game_id), [draft])
+                break
+            except eventstore.ConcurrencyConflict:
+                conflicts += 1
+    return conflicts
+
+
+if __name__ == "__main__":
+    url, game, writer, each = sys.argv[1:5]
+    print(main(url, int(game), int(writer), int(each)))

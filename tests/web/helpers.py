@@ -1,0 +1,32 @@
+"""Helpers for the web page tests."""
+import html
+
+from django.urls import reverse
+
+from campaigns import eventstore
+from rules.civilwar import legal_operations
+
+
+def state_of(game):
+    return eventstore.load(game.pk).state
+
+
+def legal_op(game, side="red", index=0):
+    return legal_operations(state_of(game)["rules"], side)[index]
+
+
+def game_url(game, name="game"):
+    return reverse(name, args=[game.pk])
+
+
+def page(client, game, name="game") -> str:
+    response = client.get(game_url(game, name))
+    assert response.status_code == 200
+    return html.unescape(response.content.decode())
+
+
+def post_orders(client, game, text, ready=True):
+    data = {"text": text}
+    if ready:
+        data["ready"] = "on"
+    return client.post(game_url(game), data)

@@ -1,0 +1,65 @@
+"""One real-browser run: sign in as bob, send orders, see the turn resolve on the page."""
+import os
+from pathlib import Path
+
+import pytest
+
+from .helpers import legal_op, state_of
+from tests.conftest import PASSWORD
+
+CHROMIUM = "/usr/bin/chromium"
+# The live server runs in a thread while playwright's sync API runs an event loop.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                       reason="Debian chromium is not installed at /usr/bin/chromium"),
+]
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture
+def browser_page():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page()
+            page.set_default_timeout(20_000)
+            yield page
+        finally:
+            browser.close()
+
+
+def test_bob_signs_in_sends_orders_and_sees_the_result(live_server, browser_page, game):
+    page = browser_page
+    op = legal_op(game)
+    page.goto(live_server.url + "/")
+    assert "/accounts/login/" in page.url
+    page.fill("#id_username", "bob")
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]:has-text('Sign in')")
+    page.wait_for_url(live_server.url + "/")
+    assert page.locator("text=your orders are awaited").count() == 1
+    page.click("text=Test game")
+    page.wait_for_url(f"{live_server.url}/games/{game.pk}/")
+    assert page.locator("section.map svg").count() == 1
+    page.fill("#id_text", op)
+    assert page.is_checked("#id_ready")
+    page.click("button:has-text('Send orders')")
+    page.wait_for_url(f"{live_server.url}/games/{game.pk}/")
+    page.locator(".messages").wait_for()
+    assert "Orders accepted" in page.inner_text(".messages")
+    log = page.inner_text(".log")
+    assert "Turn 1 published" in log and "Turn 2 opened for blue" in log
+    assert page.locator("#id_text").count() == 0  # blue's turn now
+    assert page.locator("section.map svg").count() == 1
+    state = state_of(game)
+    assert state["turn"]["number"] == 2
+    svg = page.request.get(f"{live_server.url}/games/{game.pk}/map.svg")
+    assert svg.status == 200 and svg.headers["content-type"].startswith("image/svg+xml")

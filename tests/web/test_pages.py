@@ -1,0 +1,312 @@
+"""The web pages: sign in, my games, 404 for strangers, orders, the umpire's commands."""
+import html
+
+import pytest
+from django.urls import reverse
+
+from campaigns import turns, viewing
+from campaigns.models import Campaign, Event, Game
+from rules.core.protocol import Viewer
+from tests.conftest import PASSWORD
+
+from .helpers import game_url, legal_op, page, post_orders, state_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_sign_in_lands_on_my_games_and_sign_out_needs_post(client, game):
+    assert client.get(reverse("my_games")).status_code == 302
+    response = client.post(reverse("login"), {"username": "bob", "password": PASSWORD})
+    assert response.status_code == 302 and response.url == reverse("my_games")
+    assert "Test game" in client.get(reverse("my_games")).content.decode()
+    assert client.get(reverse("logout")).status_code == 405
+    assert client.post(reverse("logout")).status_code == 302
+    assert client.get(reverse("my_games")).status_code == 302
+
+
+def test_wrong_password_is_refused(client, people):
+    response = client.post(reverse("login"), {"username": "bob", "password": "nope"})
+    assert response.status_code == 200 and "didn't match" in response.content.decode()
+
+
+def test_my_games_lists_only_the_users_games(client, people, game):
+    other = turns.create_game(
+        campaign=Campaign.objects.create(name="Elsewhere"), name="Other game", ruleset="civilwar",
+        seats=[{"role": "umpire", "user": people["alice"], "email": "a@example.org"},
+               {"role": "player", "side": "red", "user": people["carol"], "email": "c@example.org"},
+               {"role": "player", "side": "blue", "user": people["dave"], "email": "d@example.org"}])
+    client.force_login(people["bob"])
+    text = client.get(reverse("my_games")).content.decode()
+    assert "Test game" in text and "Other game" not in text
+    assert "your orders are awaited" in text and "America/New_York" in text
+    client.force_login(people["dave"])
+    text = client.get(reverse("my_games")).content.decode()
+    assert "Other game" in text and "Test game" not in text
+    assert other.pk != game.pk
+
+
+@pytest.mark.parametrize("name", ["game", "game_map", "umpire"])
+def test_a_user_without_a_seat_gets_404(client, people, game, name):
+    client.force_login(people["dave"])
+    assert client.get(game_url(game, name)).status_code == 404
+    assert client.get(reverse(name, args=[game.pk + 1000])).status_code == 404
+
+
+def test_strangers_cannot_post_orders_or_ready(client, people, game):
+    client.force_login(people["dave"])
+    assert post_orders(client, game, legal_op(game)).status_code == 404
+    assert client.post(game_url(game, "set_ready"), {"ready": "on"}).status_code == 404
+    assert "orders.submitted" not in set(Event.objects.filter(game=game).values_list("type", flat=True))
+
+
+def test_only_the_umpire_gets_the_umpire_page(client, people, game):
+    for name in ("bob", "carol"):
+        client.force_login(people[name])
+        assert client.get(game_url(game, "umpire")).status_code == 404
+        assert client.post(game_url(game, "umpire"), {"action": "close"}).status_code == 404
+    client.force_login(people["alice"])
+    assert client.get(game_url(game, "umpire")).status_code == 200
+    assert state_of(game)["turn"]["status"] == "open"
+
+
+def test_game_page_shows_turn_map_help_and_the_orders_box(client, people, game):
+    client.force_login(people["bob"])
+    text = page(client, game)
+    assert "<svg" in text and "ORDER LANGUAGE" in text
+    assert 'name="text"' in text and "Send orders" in text
+    assert "(America/New_York)" in text
+    client.force_login(people["carol"])
+    text = page(client, game)
+    assert "<svg" in text and 'name="text"' not in text  # blue does not order in turn 1
+    assert "(Asia/Tokyo)" in text
+
+
+def test_map_endpoint_is_the_viewers_svg(client, people, game):
+    client.force_login(people["carol"])
+    response = client.get(game_url(game, "game_map"))
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("image/svg+xml")
+    assert response.content.decode().lstrip().startswith("<svg")
+
+
+def test_player_submits_orders_and_the_turn_is_adjudicated(client, people, game):
+    op = legal_op(game)
+    client.force_login(people["bob"])
+    response = post_orders(client, game, op)
+    assert response.status_code == 302 and response.url == game_url(game)
+    state = state_of(game)
+    assert state["turn"]["number"] == 2 and state["turn"]["sides"] == ["blue"]
+    published = Event.objects.get(game=game, type="turn.published", turn=1)
+    text = page(client, game)
+    assert "Orders accepted" in text
+    assert viewing.describe(game, published) in text
+    rule_events = Event.objects.filter(game=game, turn=1, type__startswith="civilwar.", audience="public")
+    assert all(viewing.describe(game, e) in text for e in rule_events)
+    assert 'name="text"' not in text  # it is blue's turn now
+
+
+def test_invalid_orders_show_line_errors_keep_the_text_and_earlier_orders(client, people, game):
+    good = legal_op(game)
+    client.force_login(people["bob"])
+    assert post_orders(client, game, good, ready=False).status_code == 302
+    bad = f"{good}\nfly to the moon"
+    response = post_orders(client, game, bad)
+    assert response.status_code == 200
+    text = html.unescape(response.content.decode())
+    assert "line 2:" in text and "fly to the moon" in text
+    assert f"{bad}</textarea>" in text.replace("\r\n", "\n")
+    state = state_of(game)
+    assert state["turn"]["orders"]["red"]["text"] == good and state["turn"]["status"] == "open"
+
+
+def test_orders_without_ready_then_the_ready_button_closes_the_turn(client, people, game):
+    client.force_login(people["bob"])
+    post_orders(client, game, legal_op(game), ready=False)
+    text = page(client, game)
+    assert "not marked ready" in text and "Mark ready" in text
+    assert state_of(game)["turn"]["number"] == 1
+    response = client.post(game_url(game, "set_ready"), {"ready": "on"})
+    assert response.status_code == 302
+    assert state_of(game)["turn"]["number"] == 2
+
+
+def test_wrong_side_sees_a_message_not_an_error(client, people, game):
+    client.force_login(people["carol"])
+    response = post_orders(client, game, "pass")
+    assert response.status_code == 302
+    assert "no orders to give" in page(client, game)
+
+
+def test_umpire_approves_pending_results_and_players_do_not_see_them_before(client, people, approval_game):
+    game = approval_game
+    client.force_login(people["bob"])
+    post_orders(client, game, legal_op(game))
+    state = state_of(game)
+    assert state["turn"]["status"] == "adjudicated"
+    pending = Event.objects.filter(game=game, seq__gte=state["pending_from"])
+    pending_lines = [viewing.describe(game, e) for e in pending]
+    for name in ("bob", "carol"):
+        client.force_login(people[name])
+        text = page(client, game)
+        assert not any(line in text for line in pending_lines), name
+    client.force_login(people["alice"])
+    text = page(client, game, "umpire")
+    assert "Pending results of turn 1" in text and "<svg" in text
+    assert all(line in text for line in pending_lines)
+    response = client.post(game_url(game, "umpire"), {"action": "approve", "approve-note": "fine"})
+    assert response.status_code == 302
+    state = state_of(game)
+    assert state["turn"]["number"] == 2 and state["turn"]["status"] == "open"
+    client.force_login(people["carol"])
+    assert all(line in page(client, game) for line in pending_lines)
+
+
+def test_umpire_amend_shows_line_errors_then_readjudicates(client, people, approval_game):
+    game = approval_game
+    first, second = legal_op(game, index=0), legal_op(game, index=1)
+    turns.submit_orders(game.pk, "red", first, source="web")
+    client.force_login(people["alice"])
+    text = page(client, game, "umpire")
+    assert f"{first}</textarea>" in text.replace("\r\n", "\n")
+    response = client.post(game_url(game, "umpire"),
+                           {"action": "amend", "amend-orders_red": "nonsense order", "amend-reason": "typo"})
+    assert response.status_code == 200 and "line 1:" in html.unescape(response.content.decode())
+    assert state_of(game)["voided"] == []
+    response = client.post(game_url(game, "umpire"),
+                           {"action": "amend", "amend-orders_red": second, "amend-reason": "player's typo"})
+    assert response.status_code == 302
+    state = state_of(game)
+    assert state["turn"]["status"] == "adjudicated" and state["turn"]["orders_used"]["red"] == second
+    client.post(game_url(game, "umpire"), {"action": "approve"})
+    assert Event.objects.get(game=game, type="turn.published", turn=1).payload["amended"] is True
+
+
+def test_approve_when_nothing_is_pending_is_a_message(client, people, approval_game):
+    client.force_login(people["alice"])
+    response = client.post(game_url(approval_game, "umpire"), {"action": "approve"}, follow=True)
+    assert response.status_code == 200
+    assert "no results awaiting approval" in response.content.decode()
+
+
+def test_umpire_submits_on_behalf_and_closes_the_turn(client, people, game):
+    client.force_login(people["alice"])
+    op = legal_op(game)
+    response = client.post(game_url(game, "umpire"),
+                           {"action": "submit", "submit-side": "red", "submit-text": op, "submit-ready": "on"})
+    assert response.status_code == 302
+    assert Event.objects.get(game=game, type="orders.submitted", turn=1).payload["source"] == "umpire"
+    state = state_of(game)
+    assert state["turn"]["number"] == 2 and state["turn"]["sides"] == ["blue"]
+    response = client.post(game_url(game, "umpire"), {"action": "close"})
+    assert response.status_code == 302
+    state = state_of(game)
+    assert state["turn"]["number"] == 3 and state["missed"] == {"blue": 1}
+    assert "blue: 1" in page(client, game)
+
+
+def test_umpire_on_behalf_errors_are_per_line(client, people, game):
+    client.force_login(people["alice"])
+    response = client.post(game_url(game, "umpire"), {
+        "action": "submit", "submit-side": "red", "submit-text": f"{legal_op(game)}\nfly", "submit-ready": "on"})
+    assert response.status_code == 200 and "line 2:" in response.content.decode()
+
+
+def test_blue_sees_nothing_red_only(client, people, game):
+    """Leak scan: red's order text, standing instructions and unready orders never reach blue."""
+    marker = "xyzzy-red-secret-plan"
+    op = legal_op(game)
+    client.force_login(people["bob"])
+    post_orders(client, game, f"# {marker}\n{op}\nif attacked retreat", ready=False)
+    bob_page = page(client, game)
+    assert marker in bob_page
+    client.force_login(people["carol"])
+    for name in ("game", "game_map"):
+        assert marker not in page(client, game, name)
+    assert marker not in client.get(reverse("my_games")).content.decode()
+    # After publication: red's own events (orders, standing instructions) stay red's.
+    client.force_login(people["bob"])
+    client.post(game_url(game, "set_ready"), {"ready": "on"})
+    assert state_of(game)["turn"]["number"] == 2
+    red_only = viewing.visible_events(game, state_of(game), Viewer("player", "red")).filter(audience="side:red")
+    secrets = [viewing.describe(game, e) for e in red_only]
+    assert any(marker in s for s in secrets) and any(e.type == "civilwar.standing_instructions" for e in red_only)
+    client.force_login(people["carol"])
+    carol_pages = page(client, game) + page(client, game, "game_map")
+    assert marker not in carol_pages
+    assert not any(s in carol_pages for s in secrets)
+    assert "Your standing instructions" not in carol_pages
+    client.force_login(people["bob"])
+    assert "Your standing instructions" in page(client, game)
+
+
+def test_create_game_form(client, people):
+    client.force_login(people["bob"])
+    url = reverse("new_game")
+    text = client.get(url).content.decode()
+    assert "Civil War" in text and 'name="player_red"' in text
+    data = {"new_campaign": "Spring", "name": "Web game", "ruleset": "civilwar", "umpire": "bob",
+            "player_red": "carol", "player_blue": "zed", "observers": "dave, nobody",
+            "deadline_hours": "48", "decision_deadline_hours": "12", "ready_delay_seconds": "0"}
+    response = client.post(url, data)
+    text = html.unescape(response.content.decode())
+    assert response.status_code == 200
+    assert "There is no user called 'zed'" in text and "There is no user called 'nobody'" in text
+    assert not Game.objects.filter(name="Web game").exists()
+    data.update(player_blue="dave", observers="", email_red="carol@elsewhere.example", require_approval="on")
+    response = client.post(url, data)
+    game = Game.objects.get(name="Web game")
+    assert response.status_code == 302 and response.url == game_url(game)
+    seats = {(s.role, s.side): (s.user.username, s.email) for s in game.seats.select_related("user")}
+    assert seats == {("umpire", ""): ("bob", "bob@example.org"),
+                     ("player", "red"): ("carol", "carol@elsewhere.example"),
+                     ("player", "blue"): ("dave", "dave@example.org")}
+    settings = state_of(game)["settings"]
+    assert settings["deadline_hours"] == 48 and settings["require_approval"] is True
+    assert game.campaign.name == "Spring" and game.campaign.created_by == people["bob"]
+
+
+def test_create_game_needs_a_campaign_and_every_side(client, people):
+    client.force_login(people["bob"])
+    response = client.post(reverse("new_game"), {"name": "X", "ruleset": "civilwar", "umpire": "bob",
+                                                 "player_red": "carol", "deadline_hours": "1",
+                                                 "decision_deadline_hours": "1", "ready_delay_seconds": "0"})
+    text = response.content.decode()
+    assert "Choose a campaign or name a new one." in text and "needs a blue player" in text
+
+
+def test_existing_campaign_can_be_chosen(client, people, game):
+    client.force_login(people["bob"])
+    data = {"campaign": str(game.campaign.pk), "name": "Second", "ruleset": "civilwar", "umpire": "alice",
+            "player_red": "bob", "player_blue": "carol", "deadline_hours": "1",
+            "decision_deadline_hours": "1", "ready_delay_seconds": "0"}
+    response = client.post(reverse("new_game"), data)
+    assert response.status_code == 302
+    assert Game.objects.get(name="Second").campaign == game.campaign
+
+
+def test_users_without_profile_see_utc(client, game):
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.create_user("erin", "erin@example.org", PASSWORD)
+    game.seats.create(role="observer", user=user, email="erin@example.org")
+    client.force_login(user)
+    text = page(client, game)
+    assert "observer" in text and 'name="text"' not in text
+    assert "(UTC)" in text
+
+
+def test_umpire_commands_out_of_turn_are_messages(client, people, approval_game):
+    game = approval_game
+    client.force_login(people["alice"])
+    url = game_url(game, "umpire")
+    response = client.post(url, {"action": "amend", "amend-reason": "x"}, follow=True)
+    assert "no results awaiting approval" in response.content.decode()
+    assert client.post(url, {"action": "bogus"}).status_code == 400
+    response = client.post(url, {"action": "submit", "submit-side": "blue", "submit-text": "pass"})
+    assert "Select a valid choice" in response.content.decode()  # only red orders in turn 1
+    turns.close_turn(game.pk, "test")
+    assert state_of(game)["turn"]["status"] == "adjudicated"
+    response = client.post(url, {"action": "submit", "submit-side": "red", "submit-text": "pass"}, follow=True)
+    assert "turn 1 is not open for orders" in response.content.decode()
+    response = client.post(url, {"action": "close"}, follow=True)
+    assert "There is no open turn to close." in response.content.decode()
