@@ -72,7 +72,8 @@ def queue_turn_reports(stream, turn_number: int) -> None:
         })
         if created:
             ids.append(row.pk)
-    transaction.on_commit(lambda: _enqueue(ids))
+    # robust: a mail failure must never undo or fail the command that published.
+    transaction.on_commit(lambda: _enqueue(ids), robust=True)
 
 
 def _enqueue(ids) -> None:

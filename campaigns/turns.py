@@ -206,7 +206,8 @@ def close_turn_locked(stream: Stream, reason: str) -> Stream:
             drafts.append(Draft(turn["number"], RuleEvent("orders.defaulted", {"turn": turn["number"], "side": side, "text": text})))
     stream = _append(stream, drafts)
     game_id, number = stream.game.pk, turn["number"]
-    transaction.on_commit(lambda: _enqueue_adjudication(game_id, number))
+    # robust: if queueing fails the turn stays closed and the sweep queues it again.
+    transaction.on_commit(lambda: _enqueue_adjudication(game_id, number), robust=True)
     return stream
 
 

@@ -1,0 +1,71 @@
+"""A demo campaign ready to play: a Civil War game with a few turns behind it.
+
+Safe to run twice: an existing demo is left as it is.
+"""
+import random
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from campaigns import eventstore, turns
+from campaigns.models import Campaign, Game, Profile
+from rules.core import registry
+
+PASSWORD = "kriegsbrief"
+DEMO_GAME = "Demo: Civil War"
+PEOPLE = [("umpire", "UTC"), ("red", "Europe/Berlin"), ("blue", "America/New_York")]
+
+
+def demo_user(username: str, tz: str):
+    User = get_user_model()
+    user, created = User.objects.get_or_create(username=username, defaults={"email": f"{username}@demo.localhost"})
+    if created:
+        user.set_password(PASSWORD)
+        user.save()
+    Profile.objects.get_or_create(user=user, defaults={"timezone": tz})
+    return user
+
+
+def play_turns(game: Game, count: int, seed: int = 2) -> None:
+    """Play ``count`` turns with a fixed choice of legal orders, as players would."""
+    rs = registry.get(game.ruleset)
+    choose = random.Random(seed)
+    for _ in range(count):
+        state = eventstore.load(game.pk).state
+        turn = state["turn"]
+        if turn["status"] != "open":
+            return
+        side = turn["sides"][0]
+        if turn["kind"] == "orders":
+            options = rs.legal_operations(state["rules"], side)
+            forms = [o for o in options if o.startswith("form")]
+            text = choose.choice(options if choose.random() < 0.6 or not forms else forms)
+        else:
+            text = rs.default_orders(state["rules"], side, turn["kind"])
+        turns.submit_orders(game.pk, side, text, source="web", by=side)
+
+
+class Command(BaseCommand):
+    help = "Load the demo campaign: users umpire, red, blue (password 'kriegsbrief') and a Civil War game."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--turns", type=int, default=4, help="turns to play before handing over")
+
+    def handle(self, *args, **opts):
+        users = {name: demo_user(name, tz) for name, tz in PEOPLE}
+        if Game.objects.filter(name=DEMO_GAME).exists():
+            self.stdout.write("The demo is already loaded.")
+            return
+        with transaction.atomic():
+            campaign, _ = Campaign.objects.get_or_create(name="Demo campaign", defaults={
+                "description": "A campaign to try Kriegsbrief with.", "created_by": users["umpire"]})
+            game = turns.create_game(campaign=campaign, name=DEMO_GAME, ruleset="civilwar", settings={
+                "deadline_hours": 72, "decision_deadline_hours": 24}, seats=[
+                {"role": "umpire", "user": users["umpire"], "email": "umpire@demo.localhost"},
+                {"role": "player", "side": "red", "user": users["red"], "email": "red@demo.localhost"},
+                {"role": "player", "side": "blue", "user": users["blue"], "email": "blue@demo.localhost"},
+            ])
+        play_turns(game, opts["turns"])
+        game.refresh_from_db()
+        self.stdout.write(f"Loaded '{DEMO_GAME}' (game {game.pk}), now at turn {game.turn_number}.")

@@ -1,0 +1,21 @@
+"""load_demo gives a playable game with turns behind it, and is safe to run twice."""
+import io
+
+import pytest
+from django.core.management import call_command
+
+from campaigns.models import Game
+from campaigns.verify import verify_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_load_demo_twice_gives_one_verified_game_with_turns_played():
+    call_command("load_demo", stdout=io.StringIO())
+    out = io.StringIO()
+    call_command("load_demo", stdout=out)
+    assert "already loaded" in out.getvalue()
+    game = Game.objects.get(name="Demo: Civil War")
+    assert game.turn_number >= 4 and game.turn_status == "open"
+    assert verify_game(game).ok
+    assert game.outbox.filter(status="sent").count() >= 9
