@@ -88,6 +88,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(exist_ok=True)
 
 # Requests are small: orders are text. Cap bodies so nobody can flood us.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
@@ -124,9 +125,11 @@ SNAPSHOT_EVERY = env.int("SNAPSHOT_EVERY", default=100)
 
 # --- API ----------------------------------------------------------------
 REST_FRAMEWORK = {
+    # Token first, so an API client without credentials gets 401 with
+    # WWW-Authenticate; browsers still authenticate by session.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],

@@ -107,3 +107,10 @@ def test_payload_round_trip_keeps_hashes_valid(game):
     assert json.loads(canonical_json(ev.payload)) == payload
     assert eventstore.event_hash(ev.prev_hash, game.uid, ev.seq, ev.turn, ev.type, ev.version, ev.payload,
                                  ev.audience, ev.created_at) == ev.hash
+
+
+def test_admin_shows_the_log_read_only(game, admin_client):
+    ev = Event.objects.filter(game=game).first()
+    assert admin_client.get(f"/admin/campaigns/event/{ev.pk}/change/").status_code == 200
+    assert admin_client.post(f"/admin/campaigns/event/{ev.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert Event.objects.filter(pk=ev.pk).exists()

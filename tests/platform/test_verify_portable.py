@@ -57,6 +57,7 @@ def test_export_import_into_another_database_keeps_every_hash(game, tmp_path):
                                        capture_output=True, text=True, check=True)
     run("migrate", "-v", "0")
     imported = run("import_game", str(export)).stdout
+    game.refresh_from_db()
     assert game.head_hash in imported
     again = run("export_game", "1").stdout
     assert again == export.read_text()

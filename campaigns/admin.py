@@ -1,0 +1,53 @@
+"""Django admin for staff. The event log is read-only here as everywhere."""
+from django.contrib import admin
+
+from .models import Campaign, Event, Game, OutboxMail, Profile, Seat, Snapshot
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+
+
+@admin.register(Campaign)
+class CampaignAdmin(admin.ModelAdmin):
+    list_display = ("name", "created_by", "created_at")
+    search_fields = ("name",)
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("name", "ruleset", "campaign", "status", "turn_number", "turn_status", "deadline_at", "head_seq")
+    list_filter = ("ruleset", "status", "turn_status")
+    search_fields = ("name", "uid")
+    inlines = [SeatInline]
+    # The stream head and the projection are written only by the event store.
+    readonly_fields = ("uid", "ruleset", "head_seq", "head_hash", "status", "turn_number", "turn_status",
+                       "deadline_at", "close_due_at")
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    list_display = ("game", "seq", "turn", "type", "audience", "created_at")
+    list_filter = ("type", "audience")
+    search_fields = ("game__name", "type")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(OutboxMail)
+class OutboxMailAdmin(admin.ModelAdmin):
+    list_display = ("to", "subject", "status", "attempts", "created_at", "sent_at")
+    list_filter = ("status",)
+    readonly_fields = ("key", "message_id", "body", "svg", "last_error")
+
+
+admin.site.register(Profile)
+admin.site.register(Snapshot)
