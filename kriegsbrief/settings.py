@@ -98,7 +98,7 @@ CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
 # No broker configured means the embedded mode: run tasks in-process.
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not CELERY_BROKER_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
-CELERY_BROKER_URL = CELERY_BROKER_URL or "memory://"
+CELERY_BROKER_URL = CELERY_BROKER_URL or "memory://localhost/"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
