@@ -52,11 +52,18 @@ class Stream:
 
 
 def event_hash(prev_hash: str, game_uid, seq: int, turn: int, type_: str, version: int,
-               payload, audience: str, created_at: datetime) -> str:
-    body = canonical_json({
-        "game": str(game_uid), "seq": seq, "turn": turn, "type": type_, "version": version,
-        "payload": payload, "audience": audience, "at": created_at.isoformat(),
-    })
+               payload, audience: str, created_at: datetime, *, payload_json: str | None = None) -> str:
+    """sha256(prev_hash + canonical JSON of the event), the event's fields as keys.
+
+    The body is written out key by key in sorted order so that an append can
+    pass the payload it has already serialized; it equals
+    ``canonical_json({"at": …, "audience": …, "game": …, "payload": …, "seq": …,
+    "turn": …, "type": …, "version": …})`` byte for byte.
+    """
+    c = canonical_json
+    pj = payload_json if payload_json is not None else c(payload)
+    body = (f'{{"at":{c(created_at.isoformat())},"audience":{c(audience)},"game":{c(str(game_uid))},'
+            f'"payload":{pj},"seq":{c(seq)},"turn":{c(turn)},"type":{c(type_)},"version":{c(version)}}}')
     return hashlib.sha256((prev_hash + body).encode()).hexdigest()
 
 
@@ -108,10 +115,13 @@ def append(stream: Stream, drafts: Sequence[Draft], projection=None) -> Stream:
     for draft in drafts:
         seq += 1
         ev = draft.event
-        payload = json.loads(canonical_json(dict(ev.payload)))  # plain JSON, no tuples
-        digest = event_hash(prev, game.uid, seq, draft.turn, ev.type, ev.version, payload, ev.audience, now)
+        payload_json = canonical_json(dict(ev.payload))
+        payload = json.loads(payload_json)  # plain JSON, no tuples
+        digest = event_hash(prev, game.uid, seq, draft.turn, ev.type, ev.version, payload, ev.audience, now,
+                            payload_json=payload_json)
         row = Event(game_id=game.pk, seq=seq, turn=draft.turn, type=ev.type, version=ev.version,
                     payload=payload, audience=ev.audience, created_at=now, prev_hash=prev, hash=digest)
+        row.payload_json = payload_json  # reused by the PostgreSQL insert
         rows.append(row)
         state = fold_event(state, row)
         if seq % settings.SNAPSHOT_EVERY == 0:
@@ -153,7 +163,7 @@ def _write(game_id: int, expected: int, columns: dict, rows: list[Event]) -> boo
            f"SELECT head.id, v.* FROM head, (VALUES {values}) AS v")
     params = [v.value if isinstance(v, Enum) else v for v in columns.values()] + [game_id, expected]
     for r in rows:
-        params += [r.seq, r.turn, r.type, r.version, json.dumps(r.payload), r.audience, r.created_at, r.prev_hash, r.hash]
+        params += [r.seq, r.turn, r.type, r.version, r.payload_json, r.audience, r.created_at, r.prev_hash, r.hash]
     with connection.cursor() as cur:
         cur.execute(sql, params)
         return cur.rowcount == len(rows)

@@ -114,3 +114,17 @@ def test_admin_shows_the_log_read_only(game, admin_client):
     assert admin_client.get(f"/admin/campaigns/event/{ev.pk}/change/").status_code == 200
     assert admin_client.post(f"/admin/campaigns/event/{ev.pk}/delete/", {"post": "yes"}).status_code == 403
     assert Event.objects.filter(pk=ev.pk).exists()
+
+
+def test_event_hash_is_sha256_over_canonical_json_of_the_whole_event():
+    import hashlib
+    import uuid
+
+    from django.utils import timezone
+
+    uid, at = uuid.uuid4(), timezone.now()
+    payload = {"z": [1, "ä"], "a": {"y": None}}
+    whole = canonical_json({"game": str(uid), "seq": 3, "turn": 1, "type": "t.x", "version": 2,
+                            "payload": payload, "audience": "public", "at": at.isoformat()})
+    expected = hashlib.sha256(("p" * 64 + whole).encode()).hexdigest()
+    assert eventstore.event_hash("p" * 64, uid, 3, 1, "t.x", 2, payload, "public", at) == expected
