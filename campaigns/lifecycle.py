@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from rules.core import registry
-from rules.core.protocol import RuleEvent, UMPIRE, Viewer
+from rules.core.protocol import Viewer
 
 LIFECYCLE_PREFIXES = ("game.", "turn.", "orders.", "side.", "seed.", "results.")
 
@@ -257,8 +257,4 @@ def lifecycle_view(state: dict, viewer: Viewer) -> dict:
     return out
 
 
-def rule_events_from(pending: list[dict]) -> list[RuleEvent]:
-    return [RuleEvent(type=e["type"], payload=e["payload"]) for e in pending]
-
-
-__all__ = ["fold", "empty_state", "effective_orders", "hidden_from", "lifecycle_view", "preview_rules", "UMPIRE"]
+__all__ = ["fold", "empty_state", "effective_orders", "hidden_from", "lifecycle_view", "preview_rules"]

@@ -22,7 +22,7 @@ from django.utils.dateparse import parse_datetime
 from rules.core import registry
 
 from . import viewing
-from .models import Event, OutboxMail, Seat
+from .models import OutboxMail, Seat
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 8

@@ -7,7 +7,6 @@ queued with ``transaction.on_commit`` so a rolled-back command queues nothing.
 """
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -16,13 +15,11 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from rules.core import dice, registry
-from rules.core.protocol import PUBLIC, UMPIRE, LineError, RuleEvent, side_audience
+from rules.core.protocol import UMPIRE, LineError, RuleEvent, side_audience
 
 from . import eventstore, lifecycle
 from .eventstore import Draft, Stream
-from .models import Campaign, Game, Seat
-
-log = logging.getLogger(__name__)
+from .models import Campaign, Event, Game, Seat
 
 
 class TurnError(Exception):
@@ -309,7 +306,7 @@ def sweep(now: datetime | None = None) -> dict:
         closed += close_turn(game_id, reason, turn_number=number)
     requeued = 0
     for game_id, number in Game.objects.filter(status=Game.Status.ACTIVE, turn_status="closed").values_list("pk", "turn_number"):
-        last = Game.objects.get(pk=game_id).events.order_by("-seq").values_list("created_at", flat=True).first()
+        last = Event.objects.filter(game_id=game_id).order_by("-seq").values_list("created_at", flat=True).first()
         if last and now - last >= STUCK_AFTER:
             _enqueue_adjudication(game_id, number)
             requeued += 1

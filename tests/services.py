@@ -27,3 +27,11 @@ needs_redis = pytest.mark.skipif(not REQUIRE and not (IS_POSTGRES and _port_open
                                  reason="needs PostgreSQL and Redis on 127.0.0.1")
 needs_chromium = pytest.mark.skipif(not REQUIRE and not shutil.which("chromium"),
                                     reason="needs Debian chromium at /usr/bin/chromium")
+
+
+def database_url() -> str:
+    """The URL of the test database, for processes the tests start themselves."""
+    from django.db import connection
+
+    s = connection.settings_dict
+    return f"postgres://{s['USER']}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"

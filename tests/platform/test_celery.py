@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 import redis
-from django.db import connection
 
 from campaigns import turns
 from campaigns.models import Event
 from kriegsbrief.celery import app
-from tests.services import REDIS_URL, needs_redis
+from tests.services import REDIS_URL, database_url, needs_redis
 
 from .helpers import state_of
 
@@ -22,14 +21,10 @@ ROOT = Path(__file__).resolve().parents[2]
 QUEUE = f"kb-test-{os.getpid()}"
 
 
-def _db_url() -> str:
-    s = connection.settings_dict
-    return f"postgres://{s['USER']}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
-
 
 class Worker:
     def __init__(self):
-        env = {**os.environ, "DATABASE_URL": _db_url(), "CELERY_BROKER_URL": REDIS_URL,
+        env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": REDIS_URL,
                "CELERY_TASK_ALWAYS_EAGER": "false", "LOG_LEVEL": "INFO"}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "kriegsbrief", "worker", "-Q", QUEUE, "--pool=prefork",
@@ -123,7 +118,7 @@ def test_a_worker_killed_mid_adjudication_is_recovered_exactly_once(game, broker
     import psycopg
 
     close_with_orders(game)  # the task waits in Redis: no worker yet
-    with psycopg.connect(_db_url()) as blocker:
+    with psycopg.connect(database_url()) as blocker:
         # Hold the stream head so the task is stuck mid-adjudication.
         blocker.execute("SELECT 1 FROM campaigns_game WHERE id = %s FOR UPDATE", [game.pk])
         worker = Worker()
@@ -145,7 +140,7 @@ def test_a_worker_killed_mid_adjudication_is_recovered_exactly_once(game, broker
 def _waiting_on_lock(game) -> bool:
     import psycopg
 
-    with psycopg.connect(_db_url(), autocommit=True) as conn:
+    with psycopg.connect(database_url(), autocommit=True) as conn:
         row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
                            "AND query ILIKE '%%campaigns_game%%'").fetchone()
     return row[0] > 0

@@ -4,18 +4,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.db import connection
 
 from campaigns.models import Event
-from tests.services import postgres_only
+from tests.services import database_url, postgres_only
 
 WRITERS, EACH = 16, 25
 ROOT = Path(__file__).resolve().parents[2]
 
-
-def _db_url() -> str:
-    s = connection.settings_dict
-    return f"postgres://{s['USER']}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
 
 
 @postgres_only
@@ -25,7 +20,7 @@ def test_sixteen_processes_append_to_one_game(people):
 
     game = new_civilwar_game(people)
     start = game.head_seq
-    procs = [subprocess.Popen([sys.executable, "-m", "tests.platform.concurrent_writer", _db_url(), str(game.pk),
+    procs = [subprocess.Popen([sys.executable, "-m", "tests.platform.concurrent_writer", database_url(), str(game.pk),
                                str(w), str(EACH)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
              for w in range(WRITERS)]
     conflicts = []

@@ -4,7 +4,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from campaigns import eventstore, turns, viewing
+from campaigns import turns, viewing
 from campaigns.models import Event, OutboxMail
 from campaigns.verify import verify_game
 from rules.core import dice
