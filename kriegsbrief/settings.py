@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "pgtrigger",
     "campaigns",
     "api",
+    "campaigns.mailin",
 ]
 
 MIDDLEWARE = [
@@ -118,6 +119,19 @@ if env.str("EMAIL_URL", default=""):
 else:
     EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="campaigns.mail.eml_backend.EmlFileBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Kriegsbrief <umpire@kriegsbrief.localhost>")
+
+# --- Mail in (campaigns.mailin) -------------------------------------------
+# Seat reply addresses are INBOUND_LOCAL_PART+<token>@INBOUND_DOMAIN.
+INBOUND_DOMAIN = env.str("INBOUND_DOMAIN", default="kriegsbrief.localhost")
+INBOUND_LOCAL_PART = env.str("INBOUND_LOCAL_PART", default="orders")
+# Authentication-Results are trusted only when our own MTA wrote them.
+MAIL_AUTHSERV_ID = env.str("MAIL_AUTHSERV_ID", default="mx.kriegsbrief.localhost")
+MAIL_MAX_BYTES = env.int("MAIL_MAX_BYTES", default=1024 * 1024)
+MAIL_MAX_PARTS = env.int("MAIL_MAX_PARTS", default=20)
+MAIL_REPLIES_PER_THREAD_HOUR = env.int("MAIL_REPLIES_PER_THREAD_HOUR", default=10)
+# IMAP poller (Celery beat); unset host means no polling.
+MAIL_IMAP_URL = env.str("MAIL_IMAP_URL", default="")  # imap://user:pw@host:143/INBOX or imaps://
+MAIL_IMAP_INTERVAL_SECONDS = env.int("MAIL_IMAP_INTERVAL_SECONDS", default=60)
 
 # --- Event store --------------------------------------------------------
 # A snapshot every N events keeps loading flat in log length.

@@ -1,0 +1,77 @@
+"""Each seat's secret reply address.
+
+The local part carries a random token of 128 bits: ``orders+<token>@domain``
+(``orders.<token>`` is accepted too, for providers that drop ``+`` tags). The
+token alone decides the seat; the sender must also be the seat's registered
+address (checked in ``authn``). Tokens are lower-case hex so that mail systems
+that fold the case of local parts cannot break them.
+"""
+from __future__ import annotations
+
+import re
+import secrets
+from email.utils import getaddresses
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from campaigns.models import Seat
+
+from .models import SeatAddress
+
+TOKEN_BYTES = 16  # 128 bits
+
+__all__ = ["SeatAddress", "reply_address", "revoke", "seat_for_address", "lookup", "parse_token"]
+
+
+def _local() -> str:
+    return settings.INBOUND_LOCAL_PART
+
+
+def _domain() -> str:
+    return settings.INBOUND_DOMAIN.lower()
+
+
+def reply_address(seat: Seat) -> str:
+    """The seat's reply address; creates its token on first use."""
+    row = SeatAddress.objects.filter(seat=seat, revoked_at__isnull=True).first()
+    if row is None:
+        try:
+            with transaction.atomic():
+                row = SeatAddress.objects.create(seat=seat, token=secrets.token_hex(TOKEN_BYTES))
+        except IntegrityError:
+            # Another process created the live address first: use that one.
+            row = SeatAddress.objects.get(seat=seat, revoked_at__isnull=True)
+    return f"{_local()}+{row.token}@{_domain()}"
+
+
+def revoke(seat: Seat) -> int:
+    """Revoke the seat's live address; the next ``reply_address`` makes a new one."""
+    return SeatAddress.objects.filter(seat=seat, revoked_at__isnull=True).update(revoked_at=timezone.now())
+
+
+def parse_token(addr: str) -> str | None:
+    """The token in one of our addresses (any display name, any case), else None."""
+    pairs = getaddresses([addr or ""])
+    if len(pairs) != 1:
+        return None
+    local, at, domain = pairs[0][1].rpartition("@")
+    if not at or domain.lower() != _domain():
+        return None
+    m = re.fullmatch(rf"{re.escape(_local())}[+.]([0-9a-f]{{{TOKEN_BYTES * 2}}})", local, re.IGNORECASE)
+    return m.group(1).lower() if m else None
+
+
+def lookup(addr: str) -> SeatAddress | None:
+    """The address row (live or revoked) an address names, or None."""
+    token = parse_token(addr)
+    if token is None:
+        return None
+    return SeatAddress.objects.select_related("seat", "seat__game").filter(token=token).first()
+
+
+def seat_for_address(addr: str) -> Seat | None:
+    """The seat a live reply address belongs to; None if unknown or revoked."""
+    row = lookup(addr)
+    return row.seat if row is not None and row.revoked_at is None else None

@@ -1,0 +1,64 @@
+"""Seat reply addresses and the inbound message store.
+
+``InboundMessage`` is written before anything else is done with a message, in
+its own transaction, so nothing accepted is ever lost: whatever fails later
+is recorded on the row (status + error) and the row can be processed again.
+"""
+from django.db import models
+
+from campaigns.models import Seat
+
+
+class SeatAddress(models.Model):
+    """A seat's secret reply address: ``orders+<token>@INBOUND_DOMAIN``."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="mail_addresses")
+    token = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            # At most one live address per seat; revoked ones stay for clear errors.
+            models.UniqueConstraint(fields=["seat"], condition=models.Q(revoked_at__isnull=True),
+                                    name="one_live_address_per_seat"),
+        ]
+
+    def __str__(self):
+        # Never the token: this string ends up in logs and the admin.
+        return f"address of seat {self.seat_id}{' (revoked)' if self.revoked_at else ''}"
+
+
+class InboundMessage(models.Model):
+    class Status(models.TextChoices):
+        RECEIVED = "received"      # stored, not processed yet (or processing crashed: retry)
+        APPLIED = "applied"        # commands carried out (some lines may have had errors)
+        REJECTED = "rejected"      # failed a check; the sender was told why (if answerable)
+        HELD = "held"              # authentication failed: waits for the umpire
+        IGNORED = "ignored"        # auto-reply, bounce, list mail: recorded, never answered
+        FAILED = "failed"          # an internal error; ``error`` says which, retryable
+
+    dedupe_key = models.CharField(max_length=300, unique=True,
+                                  help_text="Message-ID, or sha256 of the raw bytes when there is none.")
+    message_id = models.CharField(max_length=300, blank=True)
+    raw = models.BinaryField()
+    size = models.IntegerField()
+    via = models.CharField(max_length=20)
+    envelope_to = models.CharField(max_length=300, blank=True)
+    received_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RECEIVED, db_index=True)
+    error = models.TextField(blank=True)
+    attempts = models.IntegerField(default=0)
+    processed_at = models.DateTimeField(null=True, blank=True)
+    seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    from_addr = models.CharField(max_length=300, blank=True)
+    subject = models.CharField(max_length=300, blank=True)
+    thread_key = models.CharField(max_length=64, blank=True, db_index=True)
+    replied_at = models.DateTimeField(null=True, blank=True)
+    result = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["thread_key", "replied_at"])]
+
+    def __str__(self):
+        return f"inbound #{self.pk} {self.status}"
