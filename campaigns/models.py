@@ -112,24 +112,41 @@ class Snapshot(models.Model):
 
 
 class OutboxMail(models.Model):
-    """A message to send; written in the transaction that caused it."""
+    """A message to send; written in the transaction that caused it (campaigns.outbox).
+
+    ``next_attempt_at`` is when the sweep may queue the row again: after a
+    failure it is the backoff time, while SENDING it is the end of the
+    sender's lease, so a row a crashed worker left in SENDING is retried.
+    """
 
     class Status(models.TextChoices):
         PENDING = "pending"
         SENDING = "sending"
         SENT = "sent"
         FAILED = "failed"
+        DEAD = "dead"  # gave up after MAX_ATTEMPTS; kept, visible in the admin
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="outbox")
-    seat = models.ForeignKey(Seat, null=True, on_delete=models.SET_NULL, related_name="+")
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="outbox")
+    seat = models.ForeignKey(Seat, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    kind = models.CharField(max_length=30, default="notice", db_index=True)
     key = models.CharField(max_length=200, unique=True, help_text="Idempotency key: one message per key.")
     to = models.EmailField()
+    reply_to = models.CharField(max_length=320, blank=True)
     subject = models.CharField(max_length=300)
     body = models.TextField()
-    svg = models.TextField(blank=True)
+    html = models.TextField(blank=True)
+    svg = models.TextField(blank=True, help_text="A map, attached as PNG (rendered when sent).")
+    attachments = models.JSONField(default=list, blank=True,
+                                   help_text="[{filename, mimetype, content_b64}]")
     message_id = models.CharField(max_length=200)
+    in_reply_to = models.CharField(max_length=998, blank=True)
+    references = models.JSONField(default=list, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     attempts = models.IntegerField(default=0)
     last_error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    next_attempt_at = models.DateTimeField(null=True, blank=True, db_index=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"{self.kind} to {self.to} ({self.status})"

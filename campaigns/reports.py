@@ -1,46 +1,36 @@
-"""Turn reports by mail: one per seat, built only from that seat's view.
+"""Turn reports and the game-over summary by mail: one per seat, built only from that seat's view.
 
-Rows go into the durable outbox in the publishing transaction; a Celery task
-sends each after commit. A row is claimed with a conditional update, so two
-workers never send the same row at once.
+Everything a report says comes from ``viewing.game_view`` and
+``viewing.visible_events`` for the seat's viewer, so a player's mail can
+never carry what only the other side or the umpire may see. Rows go into the
+durable outbox (``outbox.queue_mail``) in the publishing transaction.
 """
 from __future__ import annotations
 
-import hashlib
-import logging
 import zoneinfo
-from datetime import timedelta
 
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
-from django.db import transaction
-from django.db.models import F
 from django.template.loader import render_to_string
-from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from rules.core import registry
 
-from . import viewing
-from .models import OutboxMail, Seat
+from . import outbox, viewing
+from .models import Seat
 
-log = logging.getLogger(__name__)
-MAX_ATTEMPTS = 8
-
-
-def thread_id(game) -> str:
-    """One Message-ID per game that every report refers to: one thread per game."""
-    return f"<game-{game.uid}@kriegsbrief>"
+# Not news in a report: the sealed seed is only a commitment, shown by turn.opened.
+SKIPPED_TYPES = ("seed.sealed",)
 
 
 def local_time(iso: str | None, tz_name: str) -> str:
+    """A deadline in the reader's zone, e.g. '2026-11-25 07:21 (America/New_York)'."""
     if not iso:
         return "none"
     try:
         tz = zoneinfo.ZoneInfo(tz_name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         tz = zoneinfo.ZoneInfo("UTC")
-    return parse_datetime(iso).astimezone(tz).strftime(f"%Y-%m-%d %H:%M ({tz.key})")
+    return parse_datetime(iso).astimezone(tz).strftime(f"%Y-%m-%d %H:%M %Z ({tz.key})")
 
 
 def seat_timezone(seat: Seat) -> str:
@@ -48,89 +38,64 @@ def seat_timezone(seat: Seat) -> str:
     return profile.timezone if profile else "UTC"
 
 
-def queue_turn_reports(stream, turn_number: int) -> None:
-    game, state = stream.game, stream.state
+def seat_label(seat: Seat) -> str:
+    return seat.side if seat.role == Seat.Role.PLAYER else seat.role
+
+
+def orders_as_executed(events, viewer) -> dict[str, str]:
+    """The orders that counted in the turn, per side, from events this viewer may see.
+
+    The umpire reads them from turn.adjudicated; a player sees its own last
+    submission (side audience) or the public default it was given.
+    """
+    out: dict[str, str] = {}
+    for e in events:
+        if e.type == "turn.adjudicated":
+            out.update(e.payload["orders"])
+        elif e.type == "orders.submitted":
+            out[e.payload["side"]] = e.payload["text"]
+        elif e.type == "orders.defaulted":
+            out[e.payload["side"]] = f"(none received; default applied) {e.payload['text']}"
+    if not viewer.is_umpire:
+        out = {side: text for side, text in out.items() if side == viewer.side}
+    return dict(sorted(out.items()))
+
+
+def seat_context(game, state, seat: Seat, turn_number: int) -> dict:
+    """What one seat's report says about a turn, from that seat's view only."""
+    viewer = viewing.viewer_of_seat(seat)
+    view = viewing.game_view(game, state, viewer)
+    turn_events = list(viewing.visible_events(game, state, viewer).filter(turn=turn_number))
+    later = viewing.visible_events(game, state, viewer).filter(turn__gt=turn_number)
     rs = registry.get(game.ruleset)
-    ids = []
-    for seat in game.seats.select_related("user").all():
-        viewer = viewing.viewer_of_seat(seat)
-        view = viewing.game_view(game, state, viewer)
-        events = viewing.visible_events(game, state, viewer).filter(turn__gte=turn_number)
-        body = render_to_string("mail/turn_report.txt", {
-            "game": game, "seat": seat, "turn_number": turn_number, "view": view,
-            "lines": [viewing.describe(game, e) for e in events if e.type not in ("seed.sealed",)],
-            "deadline": local_time(view["turn"]["deadline"], seat_timezone(seat)),
-            "orders_help": rs.orders_help, "site_url": settings.SITE_URL,
-            "result": viewing.describe_result(view["turn"]["result"]) if view["turn"]["result"] else "",
-        })
-        key = f"report:{game.uid}:{turn_number}:{seat.pk}"
-        row, created = OutboxMail.objects.get_or_create(key=key, defaults={
-            "game": game, "seat": seat, "to": seat.email,
-            "subject": f"[Kriegsbrief] {game.name}: turn {turn_number} results",
-            "body": body, "svg": rs.render_svg(view["board"]),
-            "message_id": f"<{hashlib.sha256(key.encode()).hexdigest()[:32]}@kriegsbrief>",
-        })
-        if created:
-            ids.append(row.pk)
-    # robust: a mail failure must never undo or fail the command that published.
-    transaction.on_commit(lambda: _enqueue(ids), robust=True)
+    return {
+        "game": game, "seat": seat, "you": seat_label(seat), "turn_number": turn_number, "view": view,
+        "lines": [viewing.describe(game, e) for e in [*turn_events, *later] if e.type not in SKIPPED_TYPES],
+        "orders": orders_as_executed(turn_events, viewer),
+        "deadline": local_time(view["turn"]["deadline"], seat_timezone(seat)),
+        "orders_help": rs.orders_help, "site_url": settings.SITE_URL,
+        "result": viewing.describe_result(view["turn"]["result"]) if view["turn"]["result"] else "",
+        "svg": rs.render_svg(view["board"]),
+    }
 
 
-def _enqueue(ids) -> None:
-    from .tasks import send_outbox_mail
-
-    for pk in ids:
-        send_outbox_mail.delay(pk)
-
-
-def svg_to_png(svg: str) -> bytes | None:
-    """PNG for mail clients; None where the cairo library is not installed."""
-    try:
-        import cairosvg
-    except (ImportError, OSError):  # cairocffi raises OSError without libcairo
-        return None
-    return cairosvg.svg2png(bytestring=svg.encode())
-
-
-def build_message(row: OutboxMail) -> EmailMultiAlternatives:
-    root = thread_id(row.game)
-    msg = EmailMultiAlternatives(
-        subject=row.subject, body=row.body, to=[row.to],
-        headers={"Message-ID": row.message_id, "In-Reply-To": root, "References": root,
-                 "Auto-Submitted": "auto-generated", "X-Kriegsbrief-Game": str(row.game.uid)},
+def _queue_for_seat(key: str, subject: str, template: str, ctx: dict, kind: str) -> None:
+    seat = ctx["seat"]
+    outbox.queue_mail(
+        key=key, game=seat.game, seat=seat, to=seat.email, kind=kind, subject=subject,
+        body=render_to_string(f"mail/{template}.txt", ctx), html=render_to_string(f"mail/{template}.html", ctx),
+        map_svg=ctx["svg"],
     )
-    if row.svg:
-        png = svg_to_png(row.svg)
-        if png is not None:
-            msg.attach("map.png", png, "image/png")
-        else:
-            msg.attach("map.svg", row.svg, "image/svg+xml")
-    return msg
 
 
-def send(row_id: int) -> bool:
-    """Send one outbox row; True once sent. Raises on failure so Celery retries."""
-    claimed = OutboxMail.objects.filter(
-        pk=row_id, status__in=[OutboxMail.Status.PENDING, OutboxMail.Status.FAILED]
-    ).update(status=OutboxMail.Status.SENDING, attempts=F("attempts") + 1)
-    if not claimed:
-        return False
-    row = OutboxMail.objects.select_related("game").get(pk=row_id)
-    try:
-        build_message(row).send()
-    except Exception as exc:
-        OutboxMail.objects.filter(pk=row_id).update(status=OutboxMail.Status.FAILED, last_error=f"{type(exc).__name__}: {exc}")
-        log.warning("outbox mail %s failed (attempt %s): %s", row_id, row.attempts, type(exc).__name__)
-        raise
-    OutboxMail.objects.filter(pk=row_id).update(status=OutboxMail.Status.SENT, sent_at=timezone.now(), last_error="")
-    return True
-
-
-def requeue_unsent(now) -> int:
-    """Rows a lost worker left pending, sending or failed: queue them again."""
-    stale = now - timedelta(minutes=5)
-    rows = OutboxMail.objects.filter(attempts__lt=MAX_ATTEMPTS, created_at__lte=stale).exclude(status=OutboxMail.Status.SENT)
-    ids = list(rows.values_list("pk", flat=True))
-    OutboxMail.objects.filter(pk__in=ids, status=OutboxMail.Status.SENDING).update(status=OutboxMail.Status.FAILED)
-    _enqueue(ids)
-    return len(ids)
+def queue_turn_reports(stream, turn_number: int) -> None:
+    """Every seat's report of a published turn; after the last turn also the game-over summary."""
+    game, state = stream.game, stream.state
+    for seat in game.seats.select_related("user__profile").all():
+        ctx = seat_context(game, state, seat, turn_number)
+        _queue_for_seat(f"report:{game.uid}:{turn_number}:{seat.pk}",
+                        f"[Kriegsbrief] {outbox.one_line(game.name)}: turn {turn_number} results", "turn_report", ctx, "report")
+        if state["status"] == "finished":
+            ctx["missed"] = ctx["view"]["turn"]["missed"]
+            _queue_for_seat(f"gameover:{game.uid}:{seat.pk}",
+                            f"[Kriegsbrief] {outbox.one_line(game.name)}: game over, {ctx['result']}", "game_over", ctx, "game_over")

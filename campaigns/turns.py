@@ -310,6 +310,6 @@ def sweep(now: datetime | None = None) -> dict:
         if last and now - last >= STUCK_AFTER:
             _enqueue_adjudication(game_id, number)
             requeued += 1
-    from .reports import requeue_unsent
+    from .reminders import mail_sweep
 
-    return {"closed": closed, "requeued": requeued, "mail_requeued": requeue_unsent(now)}
+    return {"closed": closed, "requeued": requeued, **mail_sweep(now)}

@@ -75,7 +75,7 @@ def test_a_report_never_carries_the_other_sides_secrets(game, smtp):
 
 def test_a_failed_send_stays_in_the_outbox_and_is_retried(game, settings):
     from campaigns.models import OutboxMail
-    from campaigns.reports import send
+    from campaigns.outbox import send
 
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", 9  # nothing listens: connection refused

@@ -1,0 +1,209 @@
+"""The durable outbox: every outgoing message is a row before it is a send.
+
+``queue_mail`` writes the row in the caller's transaction (so a rolled-back
+command mails nothing) and queues a Celery send after commit. ``send`` claims
+a row with a conditional update (two workers never send one row at once),
+sends it, and records the outcome. A failure sets ``next_attempt_at`` by
+exponential backoff; ``requeue_due`` (run by the periodic sweep) queues rows
+that are due again, including rows a crashed worker left in SENDING once their
+lease has run out. After ``MAX_ATTEMPTS`` a row is marked DEAD, never deleted.
+
+Headers: a Message-ID derived from the idempotency key, In-Reply-To and
+References that put every message of a game into one thread, Reply-To (the
+seat's secret address), and ``Auto-Submitted: auto-generated`` (RFC 3834).
+Nothing here logs an address or a header: Reply-To carries a secret token.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import logging
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
+
+from django.core.mail import EmailMultiAlternatives
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from .models import OutboxMail
+
+log = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 10
+BACKOFF_BASE = timedelta(seconds=30)
+BACKOFF_MAX = timedelta(hours=1)
+# A sender holds a row this long; after that the sweep assumes it died.
+SEND_LEASE = timedelta(minutes=10)
+# A PENDING row whose after-commit queueing was lost is picked up after this.
+PENDING_GRACE = timedelta(minutes=1)
+MESSAGE_ID_DOMAIN = "kriegsbrief"
+
+
+class SendFailed(Exception):
+    """One attempt failed; the row is recorded as FAILED and will be retried."""
+
+    def __init__(self, row_id: int, attempts: int, error: str):
+        super().__init__(f"outbox row {row_id}, attempt {attempts}: {error}")
+        self.row_id, self.attempts = row_id, attempts
+
+
+def thread_root(game) -> str:
+    """The Message-ID every message of a game refers to: one thread per game."""
+    return f"<game-{game.uid}@{MESSAGE_ID_DOMAIN}>"
+
+
+def one_line(text: str) -> str:
+    """Text fit for a header (e.g. a game name in a subject): whitespace runs become one space."""
+    return " ".join(text.split())
+
+
+def message_id_for(key: str) -> str:
+    # Derived from the key, so a resent row keeps its Message-ID (receivers dedupe).
+    return f"<{hashlib.sha256(key.encode()).hexdigest()[:32]}@{MESSAGE_ID_DOMAIN}>"
+
+
+def queue_mail(*, key: str, to: str, subject: str, body: str, game=None, seat=None,
+               in_reply_to: str | None = None, references: Sequence[str] = (), reply_to: str | None = None,
+               kind: str = "notice", attachments: Iterable[tuple[str, bytes | str, str]] = (),
+               html: str = "", map_svg: str = "") -> OutboxMail | None:
+    """Write one outbox row (None if ``key`` was queued before) and send it after commit.
+
+    ``attachments``: (filename, content, mimetype) triples. ``map_svg`` is
+    attached as a PNG rendered at send time, outside the caller's transaction.
+    A message to a seat gets the seat's secret reply address as Reply-To
+    unless ``reply_to`` is given.
+    """
+    if not key or not to:
+        raise ValueError("queue_mail needs a non-empty key and recipient")
+    if "\n" in subject or "\r" in subject:
+        raise ValueError("a mail subject must be one line")
+    if reply_to is None and seat is not None:
+        from .mailin.addresses import reply_address
+
+        reply_to = reply_address(seat)
+    refs, parent = _threading(game, in_reply_to, references)
+    fields = {
+        "key": key, "game": game, "seat": seat, "kind": kind, "to": to, "reply_to": reply_to or "",
+        "subject": subject, "body": body, "html": html, "svg": map_svg,
+        "attachments": [_attachment_json(a) for a in attachments],
+        "message_id": message_id_for(key), "in_reply_to": parent, "references": refs,
+        "next_attempt_at": timezone.now() + PENDING_GRACE,
+    }
+    if OutboxMail.objects.filter(key=key).exists():
+        return None
+    try:
+        with transaction.atomic():  # a savepoint: a lost race must not poison the caller's transaction
+            row = OutboxMail.objects.create(**fields)
+    except IntegrityError:
+        if OutboxMail.objects.filter(key=key).exists():
+            return None
+        raise
+    row_id = row.pk
+    # robust: a broker failure must never undo or fail the command that queued
+    # the mail; the row stays PENDING and the sweep queues it again.
+    transaction.on_commit(lambda: enqueue([row_id]), robust=True)
+    return row
+
+
+def _threading(game, in_reply_to: str | None, references: Sequence[str]) -> tuple[list[str], str]:
+    refs = [r for r in references if r]
+    if game is not None and thread_root(game) not in refs:
+        refs.insert(0, thread_root(game))
+    parent = in_reply_to or (refs[-1] if refs else "")
+    if parent and parent not in refs:
+        refs.append(parent)
+    return refs, parent
+
+
+def _attachment_json(item: tuple[str, bytes | str, str]) -> dict:
+    filename, content, mimetype = item
+    data = content.encode() if isinstance(content, str) else bytes(content)
+    return {"filename": filename, "mimetype": mimetype, "content_b64": base64.b64encode(data).decode("ascii")}
+
+
+def enqueue(ids: Iterable[int]) -> None:
+    from .tasks import send_outbox_mail
+
+    for pk in ids:
+        send_outbox_mail.delay(pk)
+
+
+# --- sending ----------------------------------------------------------------
+
+def svg_to_png(svg: str) -> bytes:
+    import cairosvg
+
+    return cairosvg.svg2png(bytestring=svg.encode())
+
+
+def build_message(row: OutboxMail) -> EmailMultiAlternatives:
+    headers = {"Message-ID": row.message_id, "Auto-Submitted": "auto-generated",
+               # Asks Exchange/Outlook not to answer with out-of-office replies.
+               "X-Auto-Response-Suppress": "All"}
+    if row.in_reply_to:
+        headers["In-Reply-To"] = row.in_reply_to
+    if row.references:
+        headers["References"] = " ".join(row.references)
+    if row.game_id:
+        headers["X-Kriegsbrief-Game"] = str(row.game.uid)
+    msg = EmailMultiAlternatives(subject=row.subject, body=row.body, to=[row.to], headers=headers,
+                                 reply_to=[row.reply_to] if row.reply_to else None)
+    if row.html:
+        msg.attach_alternative(row.html, "text/html")
+    if row.svg:
+        msg.attach("map.png", svg_to_png(row.svg), "image/png")
+    for a in row.attachments:
+        msg.attach(a["filename"], base64.b64decode(a["content_b64"]), a["mimetype"])
+    return msg
+
+
+def backoff(attempts: int) -> timedelta:
+    """30 s, 1 min, 2 min, … doubling per failed attempt, at most an hour."""
+    return min(BACKOFF_BASE * (2 ** max(attempts - 1, 0)), BACKOFF_MAX)
+
+
+def claim(row_id: int, now: datetime) -> bool:
+    """Take the row for one attempt if it is PENDING or FAILED; False if not ours to send.
+
+    The backoff decides when a retry is queued (Celery countdown, sweep), not
+    whether a queued one may run: an early duplicate finds the row SENDING or SENT.
+    """
+    sendable = [OutboxMail.Status.PENDING, OutboxMail.Status.FAILED]
+    return bool(OutboxMail.objects.filter(pk=row_id, status__in=sendable, attempts__lt=MAX_ATTEMPTS).update(
+        status=OutboxMail.Status.SENDING, attempts=F("attempts") + 1, next_attempt_at=now + SEND_LEASE))
+
+
+def send(row_id: int, now: datetime | None = None) -> bool:
+    """Send one row; True once sent, False if not claimable. Raises SendFailed after recording it."""
+    now = now or timezone.now()
+    if not claim(row_id, now):
+        return False
+    row = OutboxMail.objects.select_related("game").get(pk=row_id)
+    try:
+        build_message(row).send()
+    except Exception as exc:  # any failure: record it, never drop the row
+        error = f"{type(exc).__name__}: {exc}"[:2000]
+        OutboxMail.objects.filter(pk=row_id).update(
+            status=OutboxMail.Status.FAILED, last_error=error, next_attempt_at=now + backoff(row.attempts))
+        log.warning("outbox row %s (%s) failed on attempt %s: %s", row_id, row.kind, row.attempts, type(exc).__name__)
+        raise SendFailed(row_id, row.attempts, error) from exc
+    OutboxMail.objects.filter(pk=row_id).update(
+        status=OutboxMail.Status.SENT, sent_at=timezone.now(), last_error="", next_attempt_at=None)
+    return True
+
+
+def requeue_due(now: datetime) -> int:
+    """Queue every row that is due: failed past its backoff, pending past its grace,
+    or left in SENDING by a lost worker past its lease. Returns how many were queued."""
+    S = OutboxMail.Status
+    expired = OutboxMail.objects.filter(status=S.SENDING, next_attempt_at__lte=now)
+    expired.update(status=S.FAILED, last_error="sender lost before it finished (lease expired)")
+    spent = OutboxMail.objects.filter(status=S.FAILED, attempts__gte=MAX_ATTEMPTS)
+    for row_id, kind in spent.values_list("pk", "kind"):
+        log.error("outbox row %s (%s) gave up after %s attempts", row_id, kind, MAX_ATTEMPTS)
+    spent.update(status=S.DEAD)
+    due = OutboxMail.objects.filter(status__in=[S.PENDING, S.FAILED], next_attempt_at__lte=now)
+    ids = list(due.values_list("pk", flat=True))
+    enqueue(ids)
+    return len(ids)

@@ -1,0 +1,111 @@
+"""Reminders before a deadline, and a notice when the game waits for someone.
+
+Run by the periodic sweep (Celery beat, or the embedded server's sweeper
+thread), never as long ETA tasks: deadlines live in the database and the
+sweep reads them as they are now.
+
+Lead times scale with the turn's length L (from turn.opened to its deadline):
+
+    leads = L / 3 and L / 36
+
+so a 3-day turn is reminded 24 h and 2 h before its deadline and a 24-hour
+decision turn 8 h and 40 min before. A lead under MIN_LEAD is dropped: too
+short to act on. Each reminder's idempotency key names game, turn, seat and
+lead, so each is mailed exactly once per seat per turn per lead; a sweep that
+runs late past both points sends only the nearer one.
+
+A seat is reminded only while its side must order and has sent nothing. The
+waiting notice goes to each side that is not ready while every other side of
+the turn is: once per seat per turn.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils.dateparse import parse_datetime
+
+from . import eventstore, outbox
+from .models import Game, Seat
+from .reports import local_time, seat_timezone
+
+LEAD_FRACTIONS = (3, 36)  # lead = turn length / fraction
+MIN_LEAD = timedelta(minutes=5)
+
+
+def leads(length: timedelta) -> list[timedelta]:
+    """Lead times for a turn of this length, longest first."""
+    return [length / f for f in LEAD_FRACTIONS if length / f >= MIN_LEAD]
+
+
+def due_lead(opened: datetime, deadline: datetime, now: datetime) -> int | None:
+    """Index into ``leads`` of the reminder due at ``now``, or None before the first or after the deadline."""
+    if now >= deadline:
+        return None
+    due = [i for i, lead in enumerate(leads(deadline - opened)) if now >= deadline - lead]
+    return due[-1] if due else None
+
+
+def _remaining(delta: timedelta) -> str:
+    minutes = max(int(delta.total_seconds() // 60), 0)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+
+
+def _player_seats(game: Game, sides) -> list[Seat]:
+    return list(game.seats.select_related("user__profile").filter(role=Seat.Role.PLAYER, side__in=sides))
+
+
+def _queue(game: Game, seat: Seat, key: str, subject: str, template: str, ctx: dict, kind: str) -> bool:
+    ctx = {**ctx, "game": game, "seat": seat, "deadline": local_time(ctx["turn"]["deadline"], seat_timezone(seat))}
+    return outbox.queue_mail(key=key, game=game, seat=seat, to=seat.email, kind=kind,
+                             subject=f"[Kriegsbrief] {outbox.one_line(game.name)}: {subject}",
+                             body=render_to_string(f"mail/{template}.txt", ctx)) is not None
+
+
+def remind(game: Game, turn: dict, now: datetime) -> int:
+    """Queue the reminder due now to each side of the open turn that has sent no orders."""
+    deadline = parse_datetime(turn["deadline"])
+    lead = due_lead(parse_datetime(turn["opened_at"]), deadline, now)
+    if lead is None:
+        return 0
+    missing = [s for s in turn["sides"] if s not in turn["orders"]]
+    ctx = {"turn": turn, "remaining": _remaining(deadline - now)}
+    return sum(
+        _queue(game, seat, f"reminder:{game.uid}:{turn['number']}:{seat.pk}:{lead}",
+               f"orders for turn {turn['number']} due in {ctx['remaining']}", "reminder", ctx, "reminder")
+        for seat in _player_seats(game, missing))
+
+
+def notify_waiting(game: Game, turn: dict) -> int:
+    """Tell the sides not yet ready that every other side is and the game waits for them."""
+    waiting = [s for s in turn["sides"] if s not in turn["ready"]]
+    if len(turn["sides"]) < 2 or len(waiting) != 1:
+        return 0
+    ctx = {"turn": turn, "ready": sorted(turn["ready"])}
+    return sum(
+        _queue(game, seat, f"waiting:{game.uid}:{turn['number']}:{seat.pk}",
+               f"turn {turn['number']} waits for you", "waiting", ctx, "waiting")
+        for seat in _player_seats(game, waiting))
+
+
+def sweep(now: datetime) -> dict:
+    """Reminders and waiting notices for every open turn whose deadline is ahead."""
+    reminded = waiting = 0
+    games = Game.objects.filter(status=Game.Status.ACTIVE, turn_status="open", deadline_at__gt=now)
+    for game_id in games.values_list("pk", flat=True):
+        with transaction.atomic():
+            # Locked like a command, so a reminder never races the orders it asks for.
+            stream = eventstore.load(game_id, lock=True)
+            turn = stream.state["turn"]
+            if turn["status"] != "open":
+                continue
+            reminded += remind(stream.game, turn, now)
+            waiting += notify_waiting(stream.game, turn)
+    return {"reminders": reminded, "waiting_notices": waiting}
+
+
+def mail_sweep(now: datetime) -> dict:
+    """The mail part of the periodic sweep: reminders, waiting notices, outbox retries."""
+    return {**sweep(now), "mail_requeued": outbox.requeue_due(now)}
