@@ -62,3 +62,12 @@ class InboundMessage(models.Model):
 
     def __str__(self):
         return f"inbound #{self.pk} {self.status}"
+
+
+class Absence(models.Model):
+    """A seat's ABSENT UNTIL: recorded and passed to the umpire."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="absences")
+    until = models.DateField()
+    inbound = models.ForeignKey(InboundMessage, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)

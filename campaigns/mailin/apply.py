@@ -1,0 +1,233 @@
+"""Carrying out an authenticated seat's mail: orders and commands.
+
+Orders go through ``campaigns.turns.submit_orders`` (the function the web
+uses) with source "mail"; the acknowledgement lists every order line as the
+rule set understood it, or that line's error. Everything runs inside the
+caller's transaction, so a failure part-way leaves nothing half-applied.
+"""
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+
+from django.utils import timezone
+
+from campaigns import eventstore, turns, viewing
+from campaigns.models import OutboxMail, Seat
+from campaigns.outbox import queue_mail
+from campaigns.reports import local_time, seat_timezone
+from rules.core import registry
+
+from . import commands, quotes, replies
+from .mime import Parsed
+from .models import Absence, InboundMessage
+
+MAX_ABSENCE_DAYS = 30
+# Who a seat may write to with MESSAGE, by the game's "press" setting.
+PRESS_DEFAULT = "umpire"  # none | umpire | all
+
+
+@dataclass
+class Outcome:
+    sections: list[str] = field(default_factory=list)
+    errors: int = 0
+
+    def add(self, text: str, error: bool = False) -> None:
+        self.sections.append(text.rstrip())
+        self.errors += error
+
+
+def read_request(msg: Parsed) -> commands.Request:
+    """Commands and orders from the new text of the body and any .txt attachments."""
+    req = commands.parse(quotes.new_text(msg.body))
+    for filename, text in msg.text_attachments:
+        extra = commands.parse(text)
+        if extra.orders.strip() and req.orders.strip():
+            req.errors.append(f"orders both in the mail and in {filename}: send them once")
+            continue
+        if extra.orders.strip():
+            req.orders, req.orders_lines = extra.orders, extra.orders_lines
+        req.commands += extra.commands
+        req.messages += extra.messages
+        req.errors += [f"{filename}: {e}" for e in extra.errors]
+    for att in msg.other_attachments:
+        req.errors.append(f"attachment '{att.filename}' ({att.content_type}) ignored: only .txt attachments are read")
+    return req
+
+
+def carry_out(row: InboundMessage, seat: Seat, msg: Parsed) -> Outcome:
+    req = read_request(msg)
+    out = Outcome()
+    for error in req.errors:
+        out.add(f"! {error}", error=True)
+    if req.empty:
+        out.add("No orders and no commands were found above the quoted text.\n\n" + commands.COMMANDS_HELP, error=True)
+        return out
+    wait = req.has("WAIT")
+    if req.orders.strip():
+        _orders(row, seat, req.orders, ready=not wait, out=out)
+    for name, arg in req.commands:
+        HANDLERS[name](row, seat, arg, out, req)
+    for to, text in req.messages:
+        _message(row, seat, to, text, out)
+    return out
+
+
+def _orders(row, seat, text, *, ready, out) -> None:
+    if seat.role != Seat.Role.PLAYER:
+        out.add(f"! orders: the {seat.role} seat gives no orders", error=True)
+        return
+    text = turns.clean_text(text)
+    try:
+        result = turns.submit_orders(seat.game_id, seat.side, text, source="mail", by=row.from_addr, ready=ready)
+    except turns.TurnError as exc:
+        out.add(f"! orders not accepted: {exc}", error=True)
+        return
+    listing = _understood(seat, text)
+    if result.accepted:
+        head = "ORDERS ACCEPTED: they replace any orders you sent before for this turn."
+        if result.closed:
+            head += "\nEvery side is ready: the turn is closed and being adjudicated."
+        out.add(f"{head}\n{listing}")
+    else:
+        errors = "\n".join(f"  line {e.line}: {e.message}" if e.line else f"  {e.message}" for e in result.errors)
+        out.add(f"ORDERS NOT ACCEPTED (your earlier orders, if any, stay in force). Fix these and send again:\n"
+                f"{errors}\n{listing}", error=True)
+
+
+def _understood(seat, text: str) -> str:
+    """Each line as the rule set read it, or its error."""
+    state = eventstore.load(seat.game_id).state
+    orders, errors = turns.check_orders(state, seat.side, text)
+    by_line = {getattr(o, "line", 0): o for o in orders}
+    err_by_line = {}
+    for e in errors:
+        err_by_line.setdefault(e.line, []).append(e.message)
+    lines = ["As understood:"]
+    for n, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        if n in err_by_line:
+            lines.append(f"  {n:>2}. {line.strip()}\n      ERROR: {'; '.join(err_by_line[n])}")
+        elif n in by_line and hasattr(by_line[n], "to_text"):
+            lines.append(f"  {n:>2}. {line.strip()}  ->  {by_line[n].to_text()}")
+        else:
+            lines.append(f"  {n:>2}. {line.strip()}")
+    return "\n".join(lines)
+
+
+def _ready(row, seat, arg, out, req) -> None:
+    if req.orders.strip():
+        return  # READY with orders: submit_orders already marked the side ready
+    _set_ready(seat, True, out)
+
+
+def _wait(row, seat, arg, out, req) -> None:
+    if req.orders.strip():
+        out.add("WAIT: your side is not marked ready; the turn waits for its deadline.")
+        return
+    _set_ready(seat, False, out)
+
+
+def _set_ready(seat, ready: bool, out) -> None:
+    word = "READY" if ready else "WAIT"
+    if seat.role != Seat.Role.PLAYER:
+        out.add(f"! {word}: only players can be ready", error=True)
+        return
+    try:
+        closed = turns.set_ready(seat.game_id, seat.side, ready)
+    except turns.TurnError as exc:
+        out.add(f"! {word}: {exc}", error=True)
+        return
+    if ready:
+        out.add("READY: your side is ready." + (" Every side is ready: the turn is closed." if closed else ""))
+    else:
+        out.add("WAIT: your side is not ready; the turn waits for its deadline.")
+
+
+def status_text(seat: Seat) -> str:
+    game = seat.game
+    state = eventstore.load(game.pk).state
+    view = viewing.game_view(game, state, viewing.viewer_of_seat(seat))["turn"]
+    lines = [f"STATUS of {game.name}: turn {view['number']} ({view['kind']}), {view['status']}",
+             f"  deadline: {local_time(view['deadline'], seat_timezone(seat))}",
+             f"  to order: {', '.join(view['sides']) or 'nobody'}; ready: {', '.join(view['ready']) or 'nobody'}"]
+    if view["game_status"] == "finished":
+        lines.append(f"  game over: {viewing.describe_result(view['result'])}")
+    for side, text in sorted(view["orders"].items()):
+        indented = "\n".join("      " + line for line in text.split("\n"))
+        lines.append(f"  orders in force for {side}:\n{indented}")
+    if seat.side and seat.side in view["sides"] and seat.side not in view["orders"]:
+        lines.append("  you have sent no orders for this turn yet")
+    return "\n".join(lines)
+
+
+def _status(row, seat, arg, out, req) -> None:
+    out.add(status_text(seat))
+
+
+def _resend(row, seat, arg, out, req) -> None:
+    last = OutboxMail.objects.filter(seat=seat, kind__in=("report", "gameover")).order_by("-created_at", "-pk").first()
+    if last is None:
+        out.add("RESEND: there is no report for you yet.", error=True)
+        return
+    queue_mail(key=f"mailin:{row.pk}:resend", to=seat.email, subject=last.subject, body=last.body, html=last.html,
+               game=seat.game, seat=seat, kind="resend", map_svg=last.svg,
+               attachments=[(a["filename"], base64.b64decode(a["content_b64"]), a["mimetype"]) for a in last.attachments])
+    out.add(f"RESEND: your latest report ({last.subject}) is on its way again.")
+
+
+def _help(row, seat, arg, out, req) -> None:
+    out.add(commands.COMMANDS_HELP + "\n" + registry.get(seat.game.ruleset).orders_help)
+
+
+def _absent(row, seat, arg, out, req) -> None:
+    until = date.fromisoformat(arg)
+    today = timezone.now().date()
+    if until <= today:
+        out.add(f"! ABSENT UNTIL {arg}: that date is not in the future", error=True)
+        return
+    if until > today + timedelta(days=MAX_ABSENCE_DAYS):
+        out.add(f"! ABSENT UNTIL {arg}: at most {MAX_ABSENCE_DAYS} days ahead; ask the umpire for longer", error=True)
+        return
+    Absence.objects.create(seat=seat, until=until, inbound=row)
+    umpire = seat.game.seats.filter(role=Seat.Role.UMPIRE).first()
+    if umpire is not None and umpire.pk != seat.pk:
+        replies.notify(row, seat=umpire, purpose="absence", subject=f"[Kriegsbrief] {seat.game.name}: {_who(seat)} absent",
+                       body=f"{_who(seat)} says they are away until {arg}.\nDeadlines are yours to extend.")
+    out.add(f"ABSENT UNTIL {arg}: recorded, and the umpire has been told. Deadlines move only if the umpire extends them.")
+
+
+def _replace(row, seat, arg, out, req) -> None:
+    if not req.orders.strip():
+        out.add("! REPLACE: no orders followed; your orders in force stay as they are", error=True)
+
+
+def _who(seat: Seat) -> str:
+    return seat.side or seat.role
+
+
+def _message(row, seat, to, text, out) -> None:
+    game = seat.game
+    press = eventstore.load(game.pk).state["settings"].get("press", PRESS_DEFAULT)
+    if to == "umpire":
+        target = game.seats.filter(role=Seat.Role.UMPIRE).first()
+        allowed = press in ("umpire", "all") or seat.role == Seat.Role.UMPIRE
+    else:
+        target = game.seats.filter(role=Seat.Role.PLAYER, side__iexact=to).first()
+        allowed = press == "all" or seat.role == Seat.Role.UMPIRE
+    if target is None:
+        out.add(f"! MESSAGE {to[:30]}: no such seat in this game (write umpire or a side)", error=True)
+        return
+    if not allowed:
+        out.add(f"! MESSAGE {to[:30]}: this game does not allow messages to {to[:30]}", error=True)
+        return
+    replies.notify(row, seat=target, purpose=f"message:{target.pk}",
+                   subject=f"[Kriegsbrief] {game.name}: message from {_who(seat)}",
+                   body=f"{_who(seat)} writes:\n\n{text}\n")
+    out.add(f"MESSAGE to {_who(target)}: sent.")
+
+
+HANDLERS = {"READY": _ready, "WAIT": _wait, "STATUS": _status, "RESEND": _resend, "HELP": _help,
+            "ABSENT": _absent, "REPLACE": _replace}

@@ -1,0 +1,219 @@
+"""The one ingestion function every way in ends at (stdin, webhook, IMAP).
+
+1. ``store``: the raw bytes are written and committed first, keyed by
+   Message-ID (sha256 of the bytes when there is none), so a redelivery
+   changes nothing and nothing accepted can be lost.
+2. ``process``: in a second transaction, with the row locked: size and MIME
+   caps, automatic mail (recorded, never answered), the sender (exactly one
+   From; the seat token in the recipient; From = the seat's registered
+   address; our MTA's DMARC/DKIM verdict), then orders and commands, and a
+   reply. Any exception rolls the work back and marks the row FAILED with
+   the error; ``retry_pending`` runs it again.
+
+Logs name rows by id and status only: addresses carry secret tokens.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+from datetime import timedelta
+from email.parser import BytesHeaderParser
+from email.policy import compat32
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from . import addresses, apply, replies, screen
+from .mime import MimeError, Parsed, addresses as parse_addresses, message_id, one_line, parse
+from .models import InboundMessage
+
+log = logging.getLogger(__name__)
+Status = InboundMessage.Status
+MAX_ATTEMPTS = 5
+HEADER_KEEP = 64 * 1024
+RECIPIENT_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "To", "Cc")
+UNKNOWN_SENDER = ("Your message was not accepted: this address does not take mail from your address.\n"
+                  "Players send orders by replying to their own game reports, from the address they registered.")
+
+
+def ingest(raw: bytes, *, via: str, envelope_to: str = "") -> InboundMessage:
+    """Store one raw message and process it; a message seen before is returned untouched."""
+    row, created = store(raw, via=via, envelope_to=envelope_to)
+    if created:
+        row = process(row.pk)
+    return row
+
+
+def store(raw: bytes, *, via: str, envelope_to: str = "") -> tuple[InboundMessage, bool]:
+    try:
+        mid = message_id(raw)
+    except Exception:  # the header block itself is unreadable: key by content
+        mid = ""
+    key = mid or "sha256:" + hashlib.sha256(raw).hexdigest()
+    # An oversized message is kept as its header block only: enough to answer it.
+    kept = raw if len(raw) <= settings.MAIL_MAX_BYTES else raw[:HEADER_KEEP]
+    with transaction.atomic():
+        return InboundMessage.objects.get_or_create(dedupe_key=key, defaults={
+            "message_id": mid, "raw": kept, "size": len(raw), "via": via[:20], "envelope_to": envelope_to[:300]})
+
+
+def process(pk: int) -> InboundMessage:
+    with transaction.atomic():
+        row = InboundMessage.objects.select_for_update().get(pk=pk)
+        if row.status not in (Status.RECEIVED, Status.FAILED):
+            return row
+        row.attempts += 1
+        row.result = {}
+        try:
+            with transaction.atomic():  # a savepoint: a failure undoes this attempt's effects and mail
+                _handle(row)
+        except Exception as exc:
+            row.status, row.error = Status.FAILED, f"{type(exc).__name__}: {exc}"[:4000]
+            row.result = {"failed_attempt": row.attempts}
+            log.error("inbound message %s failed on attempt %s (%s)", row.pk, row.attempts, type(exc).__name__)
+        row.processed_at = timezone.now()
+        row.save()
+    log.info("inbound message %s: %s", row.pk, row.status)
+    return row
+
+
+def retry_pending(now=None) -> int:
+    """Process rows that failed, or that a crash left unprocessed; returns how many were tried."""
+    now = now or timezone.now()
+    stuck = InboundMessage.objects.filter(status=Status.RECEIVED, received_at__lte=now - timedelta(minutes=1))
+    failed = InboundMessage.objects.filter(status=Status.FAILED, attempts__lt=MAX_ATTEMPTS)
+    ids = list(stuck.values_list("pk", flat=True)) + list(failed.values_list("pk", flat=True))
+    for pk in ids:
+        process(pk)
+    return len(ids)
+
+
+# --- the checks --------------------------------------------------------------
+
+def _finish(row: InboundMessage, status: str, error: str = "") -> None:
+    row.status, row.error = status, error
+
+
+def _reject(row: InboundMessage, reason: str, *, to: str | None, seat=None, detail: str | None = None) -> None:
+    """Record why the message was refused and tell the sender, if there is one to tell."""
+    _finish(row, Status.REJECTED, reason)
+    if to:
+        replies.reply(row, to=to, seat=seat, purpose="rejected", body=detail or f"Your message was not accepted: {reason}\n")
+    else:
+        row.result["replies"] = ["none: no sender address to answer"]
+
+
+def _handle(row: InboundMessage) -> None:
+    raw = bytes(row.raw)
+    if row.size > settings.MAIL_MAX_BYTES:
+        msg = _headers_only(raw)
+        return _reject(row, f"the message is too large ({row.size} bytes; at most {settings.MAIL_MAX_BYTES}); "
+                            "send your orders as plain text without attachments", to=_sender(msg) if msg else None)
+    try:
+        msg = parse(raw, max_parts=settings.MAIL_MAX_PARTS)
+    except MimeError as exc:
+        return _reject(row, str(exc), to=_sender(_headers_only(raw)))
+    row.subject = one_line(msg.first("Subject"), 300)
+    row.from_addr = ", ".join(parse_addresses(msg.all("From")))[:300]
+    auto = screen.automatic(msg)
+    if auto:
+        return _finish(row, Status.IGNORED, f"automatic mail ({auto}): recorded, not answered")
+    _authenticated(row, msg)
+
+
+def _headers_only(raw: bytes) -> Parsed | None:
+    try:
+        headers = BytesHeaderParser(policy=compat32).parsebytes(raw[:HEADER_KEEP])
+        return Parsed(headers=[(k, str(v)) for k, v in headers.items()])
+    except Exception:
+        return None
+
+
+def _sender(msg: Parsed | None) -> str | None:
+    """Whom to answer: the one From address, else a single envelope sender, else nobody."""
+    if msg is None:
+        return None
+    froms = parse_addresses(msg.all("From"))
+    if len(msg.all("From")) == 1 and len(froms) == 1:
+        return froms[0]
+    paths = parse_addresses(msg.all("Return-Path"))
+    return paths[0] if len(paths) == 1 else None
+
+
+def _authenticated(row: InboundMessage, msg: Parsed) -> None:
+    froms = parse_addresses(msg.all("From"))
+    if len(msg.all("From")) != 1 or len(froms) != 1:
+        return _reject(row, "a message must have exactly one From header with one address", to=_sender(msg))
+    sender = froms[0]
+    address = _seat_address(row, msg)
+    if address is None or sender.lower() != address.seat.email.lower():
+        # Unknown token and wrong sender get the same words: nothing about any game.
+        return _reject(row, "unknown reply address or sender", to=sender, detail=UNKNOWN_SENDER)
+    seat = address.seat
+    row.seat = seat
+    if address.revoked_at is not None:
+        return _reject(row, "this reply address has been revoked", to=sender, seat=seat,
+                       detail="Your message was not accepted: this reply address has been revoked.\n"
+                              "Reply to your latest report instead: it carries your current address.\n")
+    held = screen.authentication(msg)
+    if held:
+        return _hold(row, seat, held)
+    _apply(row, seat, msg)
+
+
+def _seat_address(row: InboundMessage, msg: Parsed):
+    candidates = [row.envelope_to] if row.envelope_to else []
+    for name in RECIPIENT_HEADERS:
+        candidates += parse_addresses(msg.all(name))
+    for addr in candidates:
+        found = addresses.lookup(addr)
+        if found is not None:
+            return found
+    return None
+
+
+def _hold(row: InboundMessage, seat, reason: str) -> None:
+    _finish(row, Status.HELD, reason)
+    replies.reply(row, to=seat.email, seat=seat, purpose="held",
+                  body=f"Your message is held for the umpire and not applied yet: {reason}.\n"
+                       "The umpire will release or reject it; you will hear either way.\n")
+    umpire = seat.game.seats.filter(role="umpire").first()
+    if umpire is not None:
+        replies.notify(row, seat=umpire, purpose="held-umpire",
+                       subject=f"[Kriegsbrief] {seat.game.name}: a message from {seat.side or seat.role} is held",
+                       body=f"Inbound message #{row.pk} from the {seat.side or seat.role} seat is held: {reason}.\n"
+                            "Release or reject it in the admin (Mail in > Inbound messages).\n")
+
+
+def _apply(row: InboundMessage, seat, msg: Parsed) -> None:
+    outcome = apply.carry_out(row, seat, msg)
+    _finish(row, Status.APPLIED, f"{outcome.errors} error(s) reported to the sender" if outcome.errors else "")
+    row.result["sections"] = len(outcome.sections)
+    body = "\n\n".join(outcome.sections) + "\n"
+    replies.reply(row, to=seat.email, seat=seat, purpose="ack", body=body)
+
+
+def release(row: InboundMessage) -> InboundMessage:
+    """Umpire: apply a held message as if it had passed authentication."""
+    with transaction.atomic():
+        row = InboundMessage.objects.select_for_update().get(pk=row.pk)
+        if row.status != Status.HELD:
+            raise ValueError(f"inbound message {row.pk} is {row.status}, not held")
+        msg = parse(bytes(row.raw), max_parts=settings.MAIL_MAX_PARTS)
+        _apply(row, row.seat, msg)
+        row.result["released"] = True
+        row.save()
+    return row
+
+
+def reject_held(row: InboundMessage, reason: str = "rejected by the umpire") -> InboundMessage:
+    with transaction.atomic():
+        row = InboundMessage.objects.select_for_update().get(pk=row.pk)
+        if row.status != Status.HELD:
+            raise ValueError(f"inbound message {row.pk} is {row.status}, not held")
+        _finish(row, Status.REJECTED, reason)
+        replies.reply(row, to=row.seat.email, seat=row.seat, purpose="held-rejected",
+                      body=f"Your held message was not applied: {reason}.\n")
+        row.save()
+    return row

@@ -1,0 +1,144 @@
+"""Raw MIME bytes to what the rest of mail-in needs, never raising on bad input.
+
+Parsing uses the stdlib ``email`` package with ``policy.default`` through
+``AnymailInboundMessage.parse_raw_mime_bytes`` (the webhook hands us the same
+class). Header values are read raw and decoded here, because the modern
+policy's header objects can raise on malformed input; the body is the
+plain-text part, or the HTML part turned into text; ``.txt`` attachments are
+kept apart. Parts are counted and capped: nothing here ever opens an archive.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from email.header import decode_header, make_header
+from email.message import Message
+from email.parser import BytesHeaderParser
+from email.policy import compat32
+from email.utils import getaddresses
+
+from anymail.inbound import AnymailInboundMessage
+
+from .htmltext import html_to_text
+
+MSGID_RE = re.compile(r"<[^<>\s\x00-\x1f]{1,250}>")
+TEXT_ATTACHMENT_MAX = 64 * 1024
+
+
+class MimeError(Exception):
+    """The message cannot be read; the text says why, for the sender."""
+
+
+@dataclass
+class Attachment:
+    filename: str
+    content_type: str
+    size: int
+
+
+@dataclass
+class Parsed:
+    headers: list[tuple[str, str]]  # raw (name, value) pairs, in order
+    body: str = ""
+    text_attachments: list[tuple[str, str]] = field(default_factory=list)  # (filename, text)
+    other_attachments: list[Attachment] = field(default_factory=list)
+    parts: int = 0
+
+    def all(self, name: str) -> list[str]:
+        name = name.lower()
+        return [decode(v) for k, v in self.headers if k.lower() == name]
+
+    def first(self, name: str) -> str:
+        values = self.all(name)
+        return values[0] if values else ""
+
+
+def decode(value: str) -> str:
+    """A header value with RFC 2047 words decoded; never raises."""
+    value = str(value)
+    try:
+        value = str(make_header(decode_header(value)))
+    except Exception:  # malformed encoded words: keep the raw text
+        pass
+    return " ".join(value.split())
+
+
+def one_line(text: str, limit: int = 150) -> str:
+    """Text safe to echo in a header: no control characters, one line, bounded."""
+    text = "".join(ch if ch.isprintable() else " " for ch in text)
+    return " ".join(text.split())[:limit]
+
+
+def message_id(raw: bytes) -> str:
+    """The Message-ID from the raw header block, '' if missing or malformed."""
+    headers = BytesHeaderParser(policy=compat32).parsebytes(raw[:256 * 1024])
+    value = headers.get("Message-ID", "") or ""
+    m = MSGID_RE.search(str(value))
+    return m.group(0) if m else ""
+
+
+def addresses(values: list[str]) -> list[str]:
+    """Bare addresses from address headers, lower-cased domain; junk dropped."""
+    out = []
+    for _, addr in getaddresses(values):
+        if "@" in addr and not any(ch.isspace() or not ch.isprintable() for ch in addr):
+            local, _, domain = addr.rpartition("@")
+            out.append(f"{local}@{domain.lower()}")
+    return out
+
+
+def parse(raw: bytes, *, max_parts: int) -> Parsed:
+    msg = AnymailInboundMessage.parse_raw_mime_bytes(raw)
+    out = Parsed(headers=[(k, str(v)) for k, v in msg.raw_items()])
+    plain, html = [], []
+    for part in msg.walk():
+        out.parts += 1
+        if out.parts > max_parts:
+            raise MimeError(f"the message has more than {max_parts} MIME parts; send your orders as plain text")
+        if part.is_multipart():
+            continue
+        _sort_part(part, out, plain, html)
+    if plain:
+        out.body = plain[0]
+    elif html:
+        out.body = html_to_text(html[0])
+    return out
+
+
+def _sort_part(part: Message, out: Parsed, plain: list, html: list) -> None:
+    ctype = part.get_content_type()
+    filename = _filename(part)
+    disposition = (part.get_content_disposition() or "").lower()
+    if disposition == "attachment" or (filename and disposition != "inline"):
+        size = len(part.get_payload(decode=True) or b"")
+        if ctype == "text/plain" and filename.lower().endswith(".txt") and size <= TEXT_ATTACHMENT_MAX:
+            out.text_attachments.append((filename, _text(part)))
+        else:
+            out.other_attachments.append(Attachment(one_line(filename or "(no name)", 80), ctype, size))
+    elif ctype == "text/plain":
+        plain.append(_text(part))
+    elif ctype == "text/html":
+        html.append(_text(part))
+
+
+def _filename(part: Message) -> str:
+    try:
+        return part.get_filename() or ""
+    except Exception:
+        return ""
+
+
+def _text(part: Message) -> str:
+    """A text part decoded from its transfer encoding and charset, whatever they claim."""
+    payload = part.get_payload(decode=True) or b""
+    charset = "utf-8"
+    try:
+        charset = part.get_content_charset() or "utf-8"
+    except Exception:
+        pass
+    for cs in (charset, "utf-8", "cp1252"):
+        try:
+            return payload.decode(cs)
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return payload.decode("latin-1")

@@ -1,0 +1,52 @@
+"""Building real MIME messages for the mail-in tests."""
+from __future__ import annotations
+
+import itertools
+from email.message import EmailMessage
+from email.policy import SMTP
+from email.utils import formatdate
+
+from campaigns.mailin import addresses
+from campaigns.models import OutboxMail
+
+_ids = itertools.count(1)
+
+
+def mail(*, to: str, frm: str, body: str = "", subject: str = "Re: turn report", html: str | None = None,
+         headers: dict | None = None, attachments=(), msgid: str | None = None, charset: str = "utf-8") -> bytes:
+    msg = EmailMessage()
+    msg["From"] = frm
+    msg["To"] = to
+    msg["Subject"] = subject
+    msg["Date"] = formatdate()
+    msg["Message-ID"] = msgid or f"<test-{next(_ids)}-{id(msg)}@client.example>"
+    for name, value in (headers or {}).items():
+        msg[name] = value
+    if html is not None and not body:
+        msg.set_content(html, subtype="html", charset=charset)
+    else:
+        msg.set_content(body, charset=charset)
+        if html is not None:
+            msg.add_alternative(html, subtype="html")
+    for filename, content, mimetype in attachments:
+        maintype, subtype = mimetype.split("/")
+        if isinstance(content, str):
+            msg.add_attachment(content, subtype=subtype, filename=filename)
+        else:
+            msg.add_attachment(content, maintype=maintype, subtype=subtype, filename=filename)
+    return msg.as_bytes(policy=SMTP)
+
+
+def seat_mail(seat, body: str = "", **kw) -> bytes:
+    """A message from the seat's registered address to its reply address."""
+    return mail(to=addresses.reply_address(seat), frm=f"Player <{seat.email}>", body=body, **kw)
+
+
+def replies_to(addr: str, kind: str = "mail-reply") -> list[OutboxMail]:
+    return list(OutboxMail.objects.filter(to=addr, kind=kind).order_by("pk"))
+
+
+def last_reply(addr: str) -> OutboxMail:
+    rows = replies_to(addr)
+    assert rows, f"no reply to {addr}"
+    return rows[-1]
