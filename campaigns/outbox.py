@@ -183,14 +183,27 @@ def send(row_id: int, now: datetime | None = None) -> bool:
     try:
         build_message(row).send()
     except Exception as exc:  # any failure: record it, never drop the row
-        error = f"{type(exc).__name__}: {exc}"[:2000]
-        OutboxMail.objects.filter(pk=row_id).update(
-            status=OutboxMail.Status.FAILED, last_error=error, next_attempt_at=now + backoff(row.attempts))
-        log.warning("outbox row %s (%s) failed on attempt %s: %s", row_id, row.kind, row.attempts, type(exc).__name__)
-        raise SendFailed(row_id, row.attempts, error) from exc
+        _record_failure(row, now, f"{type(exc).__name__}: {exc}"[:2000])
+        raise SendFailed(row_id, row.attempts, type(exc).__name__) from exc
     OutboxMail.objects.filter(pk=row_id).update(
         status=OutboxMail.Status.SENT, sent_at=timezone.now(), last_error="", next_attempt_at=None)
     return True
+
+
+def _record_failure(row: OutboxMail, now: datetime, error: str) -> None:
+    # The log gets the exception type only: an SMTP error can echo addresses.
+    log.warning("outbox row %s (%s) failed on attempt %s: %s", row.pk, row.kind, row.attempts, error.split(":")[0])
+    if row.attempts >= MAX_ATTEMPTS:
+        _give_up(OutboxMail.objects.filter(pk=row.pk), last_error=error)
+    else:
+        OutboxMail.objects.filter(pk=row.pk).update(
+            status=OutboxMail.Status.FAILED, last_error=error, next_attempt_at=now + backoff(row.attempts))
+
+
+def _give_up(rows, **fields) -> None:
+    for row_id, kind in rows.values_list("pk", "kind"):
+        log.error("outbox row %s (%s) gave up after %s attempts", row_id, kind, MAX_ATTEMPTS)
+    rows.update(status=OutboxMail.Status.DEAD, next_attempt_at=None, **fields)
 
 
 def requeue_due(now: datetime) -> int:
@@ -199,10 +212,7 @@ def requeue_due(now: datetime) -> int:
     S = OutboxMail.Status
     expired = OutboxMail.objects.filter(status=S.SENDING, next_attempt_at__lte=now)
     expired.update(status=S.FAILED, last_error="sender lost before it finished (lease expired)")
-    spent = OutboxMail.objects.filter(status=S.FAILED, attempts__gte=MAX_ATTEMPTS)
-    for row_id, kind in spent.values_list("pk", "kind"):
-        log.error("outbox row %s (%s) gave up after %s attempts", row_id, kind, MAX_ATTEMPTS)
-    spent.update(status=S.DEAD)
+    _give_up(OutboxMail.objects.filter(status=S.FAILED, attempts__gte=MAX_ATTEMPTS))
     due = OutboxMail.objects.filter(status__in=[S.PENDING, S.FAILED], next_attempt_at__lte=now)
     ids = list(due.values_list("pk", flat=True))
     enqueue(ids)

@@ -1,40 +1,12 @@
 """Each published turn mails every seat its own report over real SMTP (aiosmtpd)."""
-import email
-import socket
-from email import policy
-
 import pytest
-from aiosmtpd.controller import Controller
 
 from campaigns import turns
+from tests.mail.outbound.smtp_sink import smtp  # noqa: F401  (the fixture)
 
 from .helpers import play_one, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-class Sink:
-    def __init__(self):
-        self.messages = []
-
-    async def handle_DATA(self, server, session, envelope):
-        self.messages.append((envelope.rcpt_tos, email.message_from_bytes(envelope.content, policy=policy.default)))
-        return "250 OK"
-
-
-@pytest.fixture
-def smtp(settings):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    sink = Sink()
-    controller = Controller(sink, hostname="127.0.0.1", port=port)
-    controller.start()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
-    settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
-    yield sink
-    controller.stop()
 
 
 def by_recipient(sink):

@@ -1,0 +1,1 @@
+from .smtp_sink import smtp  # noqa: F401  (the fixture)

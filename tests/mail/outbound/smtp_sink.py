@@ -1,0 +1,44 @@
+"""A real SMTP server on loopback (aiosmtpd) that keeps what it receives,
+and can refuse the first N messages with a temporary error."""
+import email
+import logging
+import socket
+from email import policy
+
+import pytest
+from aiosmtpd.controller import Controller
+
+
+class Sink:
+    def __init__(self):
+        self.messages = []  # (envelope recipients, parsed message)
+        self.refuse = 0
+
+    async def handle_DATA(self, server, session, envelope):
+        if self.refuse > 0:
+            self.refuse -= 1
+            return "451 4.3.0 try again later"
+        self.messages.append((envelope.rcpt_tos, email.message_from_bytes(envelope.content, policy=policy.default)))
+        return "250 OK"
+
+    def to(self, address: str) -> list:
+        return [msg for rcpt, msg in self.messages if address in rcpt]
+
+    def clear(self):
+        self.messages.clear()
+
+
+@pytest.fixture
+def smtp(settings):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd narrates every command
+    sink = Sink()
+    controller = Controller(sink, hostname="127.0.0.1", port=port)
+    controller.start()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
+    settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
+    yield sink
+    controller.stop()

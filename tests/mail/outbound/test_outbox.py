@@ -1,0 +1,158 @@
+"""The durable outbox over real SMTP: exactly once per key, nothing queued by a rolled-back
+transaction, failures recorded and retried with backoff, rows a crashed sender left behind
+picked up again, and a row that never goes out kept as DEAD, never dropped."""
+import logging
+from datetime import timedelta
+
+import pytest
+from django.db import transaction
+from django.utils import timezone
+from kombu.exceptions import OperationalError
+
+from campaigns import outbox
+from campaigns.mailin.models import SeatAddress
+from campaigns.models import OutboxMail
+from tests.platform.helpers import play_one
+
+from .helpers import plain
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def queue(game, key="k1", **kw):
+    fields = {"key": key, "to": "bob@example.org", "subject": "Hello", "body": "Body text", "game": game}
+    return outbox.queue_mail(**{**fields, **kw})
+
+
+def test_one_message_per_key_whatever_the_number_of_calls(game, smtp):
+    first = queue(game)
+    assert first is not None and queue(game) is None and queue(game, subject="other") is None
+    assert OutboxMail.objects.filter(key="k1").count() == 1
+    assert len(smtp.messages) == 1 and smtp.messages[0][1]["Subject"] == "Hello"
+    first.refresh_from_db()
+    assert first.status == "sent" and first.attempts == 1 and first.sent_at is not None
+
+
+def test_a_rolled_back_transaction_queues_and_sends_nothing(game, smtp):
+    with pytest.raises(RuntimeError), transaction.atomic():
+        queue(game)
+        raise RuntimeError("the command failed")
+    assert not OutboxMail.objects.exists() and smtp.messages == []
+
+
+def test_mail_to_nobodys_game_threads_on_the_message_it_answers(smtp):
+    queue(None, to="stranger@example.net", in_reply_to="<abc@mail.example.net>",
+          references=["<root@mail.example.net>"], kind="reply")
+    msg = smtp.messages[0][1]
+    assert msg["In-Reply-To"] == "<abc@mail.example.net>"
+    assert msg["References"] == "<root@mail.example.net> <abc@mail.example.net>"
+    assert msg["Reply-To"] is None and msg["X-Kriegsbrief-Game"] is None
+    assert msg["Auto-Submitted"] == "auto-generated"
+
+
+def test_a_message_to_a_seat_carries_its_reply_address_and_attachments(game, smtp):
+    red = game.seats.get(side="red")
+    queue(game, seat=red, attachments=[("orders.txt", "form C2\n", "text/plain"), ("x.bin", b"\x00\x01", "application/octet-stream")])
+    msg = smtp.messages[0][1]
+    token = SeatAddress.objects.get(seat=red).token
+    assert token in msg["Reply-To"]
+    files = {p.get_filename(): p.get_content() for p in msg.walk() if p.get_filename()}
+    assert files == {"orders.txt": "form C2\r\n", "x.bin": b"\x00\x01"}  # CRLF: text on the wire
+
+
+def test_bad_input_is_refused_clearly(game):
+    with pytest.raises(ValueError, match="one line"):
+        queue(game, subject="a\nBcc: victim@example.org")
+    with pytest.raises(ValueError, match="non-empty key"):
+        queue(game, key="")
+
+
+def test_a_refused_send_is_recorded_then_retried_after_its_backoff(game, smtp):
+    smtp.refuse = 1
+    row = queue(game)  # the after-commit send meets a 451
+    row.refresh_from_db()
+    assert row.status == "failed" and row.attempts == 1 and "451" in row.last_error
+    now = timezone.now()
+    assert timedelta(seconds=25) < row.next_attempt_at - now <= timedelta(seconds=30)
+    assert outbox.requeue_due(now + timedelta(seconds=10)) == 0  # still backing off
+    assert smtp.messages == []
+    assert outbox.requeue_due(now + timedelta(seconds=31)) == 1
+    row.refresh_from_db()
+    assert row.status == "sent" and row.attempts == 2 and row.last_error == ""
+    assert len(smtp.messages) == 1
+    assert outbox.requeue_due(now + timedelta(days=1)) == 0  # sent rows are never sent again
+
+
+def test_backoff_doubles_up_to_an_hour():
+    assert [outbox.backoff(n).total_seconds() for n in (1, 2, 3, 4)] == [30, 60, 120, 240]
+    assert outbox.backoff(20) == timedelta(hours=1)
+
+
+def _unreachable(ids):
+    raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+
+def queue_while_broker_down(game, monkeypatch):
+    """Queue a row while the after-commit queueing fails as it does when Redis is down."""
+    with monkeypatch.context() as m:
+        m.setattr(outbox, "enqueue", _unreachable)
+        return queue(game)  # robust on_commit: the failure is logged, the caller goes on
+
+
+def test_a_row_left_in_sending_by_a_crashed_worker_is_sent_after_its_lease(game, smtp, monkeypatch):
+    row = queue_while_broker_down(game, monkeypatch)
+    now = timezone.now()
+    assert outbox.claim(row.pk, now)  # a worker takes the row ... and dies before sending
+    assert outbox.send(row.pk) is False  # nobody else may send it meanwhile
+    assert outbox.requeue_due(now + timedelta(minutes=9)) == 0
+    assert outbox.requeue_due(now + timedelta(minutes=11)) == 1
+    row.refresh_from_db()
+    assert row.status == "sent" and row.attempts == 2 and len(smtp.messages) == 1
+
+
+def test_a_pending_row_whose_queueing_was_lost_is_sent_by_the_sweep(game, smtp, monkeypatch):
+    row = queue_while_broker_down(game, monkeypatch)
+    assert row.status == "pending" and smtp.messages == []
+    assert outbox.requeue_due(timezone.now()) == 0  # the after-commit send may still be on its way
+    assert outbox.requeue_due(timezone.now() + outbox.PENDING_GRACE) == 1
+    row.refresh_from_db()
+    assert row.status == "sent" and len(smtp.messages) == 1
+
+
+def test_a_row_that_never_goes_out_is_kept_as_dead_and_logged(game, smtp, caplog):
+    smtp.refuse = 10**6
+    row = queue(game)  # attempt 1
+    now = timezone.now()
+    with caplog.at_level(logging.ERROR, logger="campaigns.outbox"):
+        for _ in range(outbox.MAX_ATTEMPTS - 1):
+            now += timedelta(hours=1)
+            assert outbox.requeue_due(now) == 1
+    row.refresh_from_db()
+    assert row.status == "dead" and row.attempts == outbox.MAX_ATTEMPTS and "451" in row.last_error
+    assert f"outbox row {row.pk} (notice) gave up after {outbox.MAX_ATTEMPTS} attempts" in caplog.text
+    assert outbox.requeue_due(now + timedelta(days=1)) == 0 and outbox.send(row.pk) is False
+    assert OutboxMail.objects.filter(pk=row.pk).exists() and smtp.messages == []
+
+
+def test_a_lease_expiring_on_the_last_attempt_also_ends_dead(game, smtp, monkeypatch):
+    row = queue_while_broker_down(game, monkeypatch)
+    OutboxMail.objects.filter(pk=row.pk).update(attempts=outbox.MAX_ATTEMPTS - 1)
+    now = timezone.now()
+    assert outbox.claim(row.pk, now)  # the last attempt's worker dies
+    assert outbox.requeue_due(now + outbox.SEND_LEASE + timedelta(seconds=1)) == 0
+    row.refresh_from_db()
+    assert row.status == "dead" and "lease expired" in row.last_error
+
+
+def test_no_secret_token_reaches_any_log(game, smtp, caplog):
+    smtp.refuse = 1  # a failure path too: it logs
+    with caplog.at_level(logging.DEBUG):
+        play_one(game)
+        play_one(game)
+        outbox.requeue_due(timezone.now() + timedelta(hours=1))
+    tokens = list(SeatAddress.objects.values_list("token", flat=True))
+    assert len(tokens) == 3 and all(len(t) == 32 for t in tokens)
+    mailed = "".join(plain(m) + m["Reply-To"] for _, m in smtp.messages)
+    assert all(t in mailed for t in tokens)  # positive control: the tokens were really in play
+    logged = caplog.text + "".join(str(r.args) for r in caplog.records)
+    assert caplog.records and not [t for t in tokens if t in logged]

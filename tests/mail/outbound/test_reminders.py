@@ -1,0 +1,94 @@
+"""Reminders at leads scaled to the turn length and waiting notices, driven through the
+periodic sweep with an explicit clock, delivered to a real SMTP sink."""
+import zoneinfo
+from datetime import timedelta
+
+import pytest
+from django.utils.dateparse import parse_datetime
+
+from campaigns import reminders, turns
+from campaigns.models import OutboxMail
+from tests.platform.helpers import state_of
+
+from .helpers import plain
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_leads_are_a_third_and_a_thirty_sixth_of_the_turn():
+    assert reminders.leads(timedelta(days=3)) == [timedelta(hours=24), timedelta(hours=2)]
+    assert reminders.leads(timedelta(hours=24)) == [timedelta(hours=8), timedelta(minutes=40)]
+    assert reminders.leads(timedelta(hours=1)) == [timedelta(minutes=20)]  # 100 s is too short to act on
+    assert reminders.leads(timedelta(minutes=10)) == []
+
+
+def clock(game):
+    """(opened, deadline) of the open turn."""
+    turn = state_of(game)["turn"]
+    return parse_datetime(turn["opened_at"]), parse_datetime(turn["deadline"])
+
+
+def reminders_to(smtp, address):
+    return [m for m in smtp.to(address) if "due in" in m["Subject"]]
+
+
+def test_each_lead_reminds_the_side_without_orders_exactly_once(game, smtp):
+    opened, deadline = clock(game)  # turn 1: red to move, 72 h
+    assert abs(deadline - opened - timedelta(hours=72)) < timedelta(seconds=1)
+    turns.sweep(deadline - timedelta(hours=24, seconds=1))
+    assert smtp.messages == []  # before the first lead
+    for now in (deadline - timedelta(hours=23, minutes=59), deadline - timedelta(hours=12)):
+        turns.sweep(now)
+    [first] = reminders_to(smtp, "bob@example.org")
+    assert first["Subject"] == "[Kriegsbrief] Test game: orders for turn 1 due in 23 h 59 min"
+    body = plain(first)
+    assert "We have no orders from red for turn 1 yet." in body
+    local = deadline.astimezone(zoneinfo.ZoneInfo("America/New_York"))
+    assert f"Deadline: {local:%Y-%m-%d %H:%M} {local.tzname()} (America/New_York)" in body
+    for now in (deadline - timedelta(hours=1, minutes=59), deadline - timedelta(minutes=5)):
+        turns.sweep(now)
+    second = reminders_to(smtp, "bob@example.org")[1]
+    assert second["Subject"].endswith("due in 1 h 59 min")
+    assert len(reminders_to(smtp, "bob@example.org")) == 2
+    assert {rcpt[0] for rcpt, _ in smtp.messages} == {"bob@example.org"}  # blue does not move, umpire has no orders
+    assert first["References"] == second["References"] and first["Reply-To"] == second["Reply-To"]
+
+
+def test_a_late_sweep_sends_only_the_nearer_reminder(game, smtp):
+    _, deadline = clock(game)
+    turns.sweep(deadline - timedelta(minutes=30))
+    [only] = reminders_to(smtp, "bob@example.org")
+    assert only["Subject"].endswith("orders for turn 1 due in 30 min")
+    turns.sweep(deadline - timedelta(minutes=20))
+    assert len(smtp.messages) == 1
+
+
+def test_a_side_that_sent_orders_is_not_reminded(game, smtp):
+    _, deadline = clock(game)
+    assert turns.submit_orders(game.pk, "red", "pass", source="mail", ready=False).accepted
+    turns.sweep(deadline - timedelta(hours=1))
+    assert reminders_to(smtp, "bob@example.org") == []
+
+
+def test_no_reminder_after_the_deadline_and_each_key_once(game, smtp):
+    _, deadline = clock(game)
+    turns.sweep(deadline - timedelta(hours=1))
+    turns.sweep(deadline - timedelta(hours=1))
+    assert OutboxMail.objects.filter(kind="reminder").count() == 1
+    assert reminders.sweep(deadline) == {"reminders": 0, "waiting_notices": 0}
+
+
+def test_the_side_everyone_waits_for_is_told_once(game, smtp):
+    """Civil War moves one side at a time, so the two-sided turn is given as the fold would
+    have it; the notice itself goes through the outbox and SMTP like any other."""
+    turn = {**state_of(game)["turn"], "sides": ["red", "blue"], "ready": {"red": "2026-01-01T00:00:00+00:00"}}
+    assert reminders.notify_waiting(game, turn) == 1
+    assert reminders.notify_waiting(game, turn) == 0
+    [notice] = smtp.to("carol@example.org")
+    assert notice["Subject"] == "[Kriegsbrief] Test game: turn 1 waits for you"
+    assert "Every other side is ready (red); the game waits for blue." in plain(notice)
+    assert "Asia/Tokyo" in plain(notice)
+    nobody_ready = {**turn, "ready": {}}
+    assert reminders.notify_waiting(game, nobody_ready) == 0
+    one_side = {**turn, "sides": ["blue"], "ready": {}}
+    assert reminders.notify_waiting(game, one_side) == 0

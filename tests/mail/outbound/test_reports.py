@@ -1,0 +1,99 @@
+"""Turn reports over real SMTP: one per seat, threaded, with Reply-To, a PNG map and the
+deadline in the seat's own time zone."""
+import io
+import zoneinfo
+
+import pytest
+from django.utils.dateparse import parse_datetime
+from PIL import Image
+
+from campaigns import turns
+from campaigns.mailin.addresses import reply_address
+from campaigns.outbox import thread_root
+from tests.platform.helpers import play_one, state_of
+
+from .helpers import part, plain
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+EMAILS = {"umpire": "alice@example.org", "red": "bob@example.org", "blue": "carol@example.org"}
+
+
+def seat(game, who):
+    return game.seats.get(side=who) if who in ("red", "blue") else game.seats.get(role="umpire")
+
+
+def test_each_seat_gets_one_threaded_report_with_its_reply_address(game, smtp):
+    play_one(game)
+    assert sorted(r[0] for r, _ in smtp.messages) == sorted(EMAILS.values())
+    ids = set()
+    for who, address in EMAILS.items():
+        [msg] = smtp.to(address)
+        assert msg["Reply-To"] == reply_address(seat(game, who))
+        assert msg["Auto-Submitted"] == "auto-generated"
+        assert msg["In-Reply-To"] == thread_root(game)
+        assert msg["References"] == thread_root(game)
+        assert msg["Subject"] == "[Kriegsbrief] Test game: turn 1 results"
+        ids.add(msg["Message-ID"])
+    assert len(ids) == 3  # each message its own id, all in one thread
+
+
+def test_the_map_is_a_real_png_and_there_is_an_html_alternative(game, smtp):
+    play_one(game)
+    msg = smtp.to(EMAILS["blue"])[0]
+    png = part(msg, "image/png")
+    assert png.get_filename() == "map.png"
+    image = Image.open(io.BytesIO(png.get_content()))
+    image.verify()
+    assert image.format == "PNG" and image.size[0] > 100 and image.size[1] > 100
+    html = part(msg, "text/html").get_content()
+    assert "<h2>Test game" in html and "You are: <b>blue</b>" in html
+
+
+def test_the_deadline_is_given_in_each_seats_time_zone(game, smtp):
+    play_one(game)
+    deadline = parse_datetime(state_of(game)["turn"]["deadline"])
+    for who, tz in (("umpire", "Europe/Berlin"), ("red", "America/New_York"), ("blue", "Asia/Tokyo")):
+        body = plain(smtp.to(EMAILS[who])[0])
+        local = deadline.astimezone(zoneinfo.ZoneInfo(tz))
+        assert f"Deadline: {local:%Y-%m-%d %H:%M} {local.tzname()} ({tz})" in body
+
+
+def test_orders_as_executed_own_side_for_players_all_sides_for_the_umpire(game, smtp):
+    side, text = play_one(game)  # red moves first in the Civil War
+    assert side == "red"
+    red = plain(smtp.to(EMAILS["red"])[0])
+    assert f"Orders as executed:\n[red]\n{text}" in red
+    umpire = plain(smtp.to(EMAILS["umpire"])[0])
+    assert f"[red]\n{text}" in umpire
+    blue = plain(smtp.to(EMAILS["blue"])[0])
+    assert "Orders as executed" not in blue  # blue gave no orders in turn 1 and sees none of red's
+
+
+def test_a_missed_turn_reports_the_default_that_was_applied(game, smtp):
+    turns.close_turn(game.pk, "deadline passed")
+    red = plain(smtp.to(EMAILS["red"])[0])
+    assert "[red]\n(none received; default applied) pass" in red
+
+
+def test_every_turn_of_a_game_stays_in_one_thread(game, smtp):
+    for _ in range(3):
+        play_one(game)
+    reports = smtp.to(EMAILS["blue"])
+    assert [m["Subject"].split(": ")[1] for m in reports] == ["turn 1 results", "turn 2 results", "turn 3 results"]
+    assert {m["References"] for m in reports} == {thread_root(game)}
+    assert len({m["Message-ID"] for m in reports}) == 3
+
+
+def test_game_over_summary_goes_to_every_seat(game, smtp):
+    # Six passed turns in a row end a Civil War game as a draw (CW rules).
+    while state_of(game)["status"] == "active":
+        side = state_of(game)["turn"]["sides"][0]
+        assert turns.submit_orders(game.pk, side, "pass", source="mail").accepted
+    for address in EMAILS.values():
+        summaries = [m for m in smtp.to(address) if "game over" in m["Subject"]]
+        assert len(summaries) == 1
+        body = plain(summaries[0])
+        assert "Result: draw (6 turns in a row were passed: a draw)." in body
+        assert summaries[0]["References"] == thread_root(game)
+        assert part(summaries[0], "image/png")
