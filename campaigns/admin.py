@@ -1,6 +1,7 @@
 """Django admin for staff. The event log is read-only here as everywhere."""
 from django.contrib import admin
 
+from .eventstore import head
 from .models import Campaign, Event, Game, OutboxMail, Profile, Seat, Snapshot
 
 
@@ -17,13 +18,17 @@ class CampaignAdmin(admin.ModelAdmin):
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ("name", "ruleset", "campaign", "status", "turn_number", "turn_status", "deadline_at", "head_seq")
+    list_display = ("name", "ruleset", "campaign", "status", "turn_number", "turn_status", "deadline_at", "events")
     list_filter = ("ruleset", "status", "turn_status")
     search_fields = ("name", "uid")
     inlines = [SeatInline]
-    # The stream head and the projection are written only by the event store.
-    readonly_fields = ("uid", "ruleset", "head_seq", "head_hash", "status", "turn_number", "turn_status",
+    # The projection is written only by the event store.
+    readonly_fields = ("uid", "ruleset", "events", "status", "turn_number", "turn_status",
                        "deadline_at", "close_due_at")
+
+    @admin.display(description="events")
+    def events(self, game):
+        return head(game.pk)[0]
 
 
 @admin.register(Event)

@@ -1,9 +1,10 @@
 """The one way to read and write a game's log.
 
-Append takes the sequence number the writer last saw; the game row is the
-stream head and is locked (``SELECT ... FOR UPDATE``) for the append, so two
-writers can never interleave: the loser gets ``ConcurrencyConflict`` and
-retries from fresh state. The unique (game, seq) constraint is the backstop.
+Append takes the sequence number (and hash) of the last event the writer saw.
+The log is its own stream head: an append inserts only after that very event,
+and the unique (game, seq) index turns a concurrent writer into a
+``ConcurrencyConflict``, after which it retries from fresh state. Commands
+that must decide on current state also lock the game row (``load(lock=True)``).
 Every event carries the hash of its predecessor, over canonical JSON.
 """
 from __future__ import annotations
@@ -11,13 +12,13 @@ from __future__ import annotations
 import hashlib
 import json
 from contextlib import nullcontext
-from enum import Enum
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Iterable, Sequence
 
+import psycopg
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from rules.core.canonical import canonical_json
@@ -71,23 +72,36 @@ def fold_event(state: dict, ev: Event) -> dict:
     return lifecycle.fold(state, ev.type, ev.payload, ev.seq, ev.created_at.isoformat())
 
 
+def head(game_id: int) -> tuple[int, str]:
+    """The stream head: (seq, hash) of the game's last event, (0, "") if none."""
+    last = Event.objects.filter(game_id=game_id).order_by("-seq").values_list("seq", "hash").first()
+    return (last[0], last[1]) if last else (0, "")
+
+
 def load(game: Game | int, *, lock: bool = False) -> Stream:
     """Current state: the latest snapshot plus the events after it.
 
     With ``lock`` the game row is locked first (inside the caller's
-    transaction), so the returned state stays current until commit.
+    transaction), so the returned state stays current until commit. Without
+    it the result is still a consistent prefix of the log: an event can only
+    commit after its predecessor has (see ``_write``).
     """
     game_id = game if isinstance(game, int) else game.pk
     if lock:
         game = Game.objects.select_for_update().get(pk=game_id)
     elif isinstance(game, int):
         game = Game.objects.get(pk=game_id)
-    snap = Snapshot.objects.filter(game_id=game_id, seq__lte=game.head_seq).order_by("-seq").first()
-    state, seq = (json.loads(snap.state), snap.seq) if snap else (lifecycle.empty_state(), 0)
-    for ev in Event.objects.filter(game_id=game_id, seq__gt=seq, seq__lte=game.head_seq).order_by("seq"):
-        state = fold_event(state, ev)
-        seq = ev.seq
-    return Stream(game=game, seq=seq, head_hash=game.head_hash, state=state)
+    snap = Snapshot.objects.filter(game_id=game_id).order_by("-seq").first()
+    state, seq, head_hash = (json.loads(snap.state), snap.seq, None) if snap else (lifecycle.empty_state(), 0, "")
+    # From the snapshot's own event on: its hash is the head if nothing follows.
+    for ev in Event.objects.filter(game_id=game_id, seq__gte=seq).order_by("seq"):
+        if ev.seq > seq:
+            state = fold_event(state, ev)
+            seq = ev.seq
+        head_hash = ev.hash
+    if head_hash is None:
+        raise ValueError(f"game {game_id}: snapshot at seq {seq} has no event (was the log imported partly?)")
+    return Stream(game=game, seq=seq, head_hash=head_hash, state=state)
 
 
 def replay(game_id: int, upto: int | None = None) -> Iterable[tuple[Event, dict]]:
@@ -104,7 +118,8 @@ def replay(game_id: int, upto: int | None = None) -> Iterable[tuple[Event, dict]
 def append(stream: Stream, drafts: Sequence[Draft], projection=None) -> Stream:
     """Append ``drafts`` after ``stream.seq`` in one transaction; return the new stream.
 
-    ``projection(state) -> dict`` gives Game columns to keep in step with the log.
+    ``projection(state) -> dict`` gives Game columns to keep in step with the
+    log; they are written only when the drafts change them.
     """
     if not drafts:
         return stream
@@ -119,53 +134,84 @@ def append(stream: Stream, drafts: Sequence[Draft], projection=None) -> Stream:
         payload = json.loads(payload_json)  # plain JSON, no tuples
         digest = event_hash(prev, game.uid, seq, draft.turn, ev.type, ev.version, payload, ev.audience, now,
                             payload_json=payload_json)
-        row = Event(game_id=game.pk, seq=seq, turn=draft.turn, type=ev.type, version=ev.version,
-                    payload=payload, audience=ev.audience, created_at=now, prev_hash=prev, hash=digest)
-        row.payload_json = payload_json  # reused by the PostgreSQL insert
-        rows.append(row)
-        state = fold_event(state, row)
+        rows.append(_Row(seq, draft.turn, ev.type, ev.version, payload, payload_json, ev.audience, now, prev, digest))
+        state = lifecycle.fold(state, ev.type, payload, seq, now.isoformat())
         if seq % settings.SNAPSHOT_EVERY == 0:
             snaps.append(Snapshot(game_id=game.pk, seq=seq, state=canonical_json(state)))
         prev = digest
-    columns = {"head_seq": seq, "head_hash": prev}
+    columns = {}
     if projection is not None:
-        columns.update(projection(state))
-    # One statement needs no transaction of its own; anything more does.
-    single = connection.vendor == "postgresql" and not snaps
-    with nullcontext() if single else transaction.atomic():
-        if not _write(game.pk, stream.seq, columns, rows):
-            actual = Game.objects.filter(pk=game.pk).values_list("head_seq", flat=True).first()
-            raise ConcurrencyConflict(game.pk, stream.seq, actual)
-        if snaps:
-            Snapshot.objects.bulk_create(snaps, ignore_conflicts=True)
+        after = projection(state)
+        # The game row holds projection(stream.state): this stream is the only
+        # one that can append after stream.seq, so compare with that, not
+        # with a possibly older copy of the row.
+        columns = {k: v for k, v in after.items() if projection(stream.state).get(k) != v}
+    # One statement needs no transaction of its own; anything more does. Inside
+    # a caller's transaction the savepoint keeps a lost race from aborting it.
+    single = connection.vendor == "postgresql" and not snaps and not columns and not connection.in_atomic_block
+    try:
+        with nullcontext() if single else transaction.atomic():
+            if not _write(game.pk, stream.seq, stream.head_hash, rows):
+                raise IntegrityError("the predecessor event is not the one this writer saw")
+            if columns:
+                Game.objects.filter(pk=game.pk).update(**columns)
+            if snaps:
+                Snapshot.objects.bulk_create(snaps, ignore_conflicts=True)
+    except IntegrityError:
+        raise ConcurrencyConflict(game.pk, stream.seq, head(game.pk)[0]) from None
     for key, value in columns.items():
         setattr(game, key, value)
     return Stream(game=game, seq=seq, head_hash=prev, state=state)
 
 
-def _write(game_id: int, expected: int, columns: dict, rows: list[Event]) -> bool:
-    """Move the head from ``expected`` and insert ``rows``; False if the head had moved.
+@dataclass(frozen=True)
+class _Row:
+    seq: int
+    turn: int
+    type: str
+    version: int
+    payload: object
+    payload_json: str
+    audience: str
+    created_at: datetime
+    prev_hash: str
+    hash: str
 
-    The conditional update is the optimistic check and the lock at once: a
-    concurrent writer blocks on the game row, then finds head_seq moved on and
-    updates nothing. On PostgreSQL both go in one statement (a data-modifying
-    CTE), so an append costs one round trip, as a bare INSERT does.
+
+_COLUMNS = "game_id, seq, turn, type, version, payload, audience, created_at, prev_hash, hash"
+
+
+def _write(game_id: int, expected: int, expected_hash: str, rows: list[_Row]) -> bool:
+    """Insert ``rows`` after event ``expected``; False if that event is not the head we saw.
+
+    The log is its own stream head, so an append is a single INSERT, as cheap
+    as a bare one. Two guards make it safe without a lock: the insert happens
+    only if event ``expected`` exists with the hash this writer chained to (no
+    gap, no fork), and the unique (game, seq) index makes a concurrent writer
+    wait for the first and then fail (IntegrityError: a conflict), so a seq is
+    never written twice. An event can therefore only commit after its
+    predecessor has.
     """
-    if connection.vendor != "postgresql":
-        if not Game.objects.filter(pk=game_id, head_seq=expected).update(**columns):
-            return False
-        Event.objects.bulk_create(rows)
-        return True
-    sets = ", ".join(f"{name} = %s" for name in columns)
-    values = ", ".join(["(%s, %s, %s, %s, %s::jsonb, %s, %s, %s, %s)"] * len(rows))
-    sql = (f"WITH head AS (UPDATE campaigns_game SET {sets} WHERE id = %s AND head_seq = %s RETURNING id) "
-           "INSERT INTO campaigns_event (game_id, seq, turn, type, version, payload, audience, created_at, prev_hash, hash) "
-           f"SELECT head.id, v.* FROM head, (VALUES {values}) AS v")
-    params = [v.value if isinstance(v, Enum) else v for v in columns.values()] + [game_id, expected]
+    values = ", ".join(["(%s, %s, %s, %s, %s, %s::jsonb, %s, %s, %s, %s)"] * len(rows))
+    guard = "%s = 0 OR EXISTS (SELECT 1 FROM campaigns_event WHERE game_id = %s AND seq = %s AND hash = %s)"
+    sql = f"INSERT INTO campaigns_event ({_COLUMNS}) SELECT v.* FROM (VALUES {values}) AS v WHERE {guard}"
+    params = []
     for r in rows:
-        params += [r.seq, r.turn, r.type, r.version, r.payload_json, r.audience, r.created_at, r.prev_hash, r.hash]
-    with connection.cursor() as cur:
-        cur.execute(sql, params)
+        params += [game_id, r.seq, r.turn, r.type, r.version, r.payload_json, r.audience, r.created_at, r.prev_hash, r.hash]
+    params += [expected, game_id, expected, expected_hash]
+    if connection.vendor != "postgresql":
+        adapt = connection.ops.adapt_datetimefield_value
+        params = [adapt(p) if isinstance(p, datetime) else p for p in params]
+        with connection.cursor() as cur:
+            cur.execute(sql.replace("::jsonb", ""), params)
+            return cur.rowcount == len(rows)
+    # Django binds parameters client-side and never prepares statements, so
+    # the server would parse and plan this hot statement on every append. A
+    # plain psycopg cursor on the same connection (same transaction) binds on
+    # the server and keeps it prepared.
+    connection.ensure_connection()
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cur:
+        cur.execute(sql, params, prepare=True)
         return cur.rowcount == len(rows)
 
 

@@ -1,7 +1,8 @@
 """Campaigns, games, seats; the append-only event table; snapshots; the mail outbox.
 
-Only ``Event`` is the truth about a game. ``Game``'s turn columns are a
-projection kept in the same transaction as each append (so the deadline
+Only ``Event`` is the truth about a game; its last event is the stream head.
+``Game``'s turn columns are a projection kept in the same transaction as each
+append that changes them (so the deadline
 sweeper can query them); ``Snapshot`` is a cache that can be dropped.
 """
 import uuid
@@ -31,9 +32,7 @@ class Game(models.Model):
     name = models.CharField(max_length=200)
     ruleset = models.CharField(max_length=50)
     created_at = models.DateTimeField(auto_now_add=True)
-    # Stream head: the append lock row. seq 0 means an empty stream.
-    head_seq = models.BigIntegerField(default=0)
-    head_hash = models.CharField(max_length=64, default="")
+    # The row commands lock to decide on current state (eventstore.load(lock=True)).
     # Projection of the folded log, updated in the append transaction.
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE)
     turn_number = models.IntegerField(default=0)

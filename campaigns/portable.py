@@ -81,9 +81,7 @@ def import_stream(fh: IO[str]) -> Game:
             state = eventstore.fold_event(state, row)
         from .turns import projection
 
-        head = rows[-1] if rows else None
-        Game.objects.filter(pk=game.pk).update(head_seq=head.seq if head else 0, head_hash=head.hash if head else "",
-                                               **projection(state))
+        Game.objects.filter(pk=game.pk).update(**projection(state))
         game.refresh_from_db()
         eventstore.rebuild_snapshots(game.pk)
         report = verify_game(game)

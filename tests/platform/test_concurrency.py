@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from campaigns import eventstore
 from campaigns.models import Event
 from tests.services import database_url, postgres_only
 
@@ -19,7 +20,7 @@ def test_sixteen_processes_append_to_one_game(people):
     from tests.conftest import new_civilwar_game
 
     game = new_civilwar_game(people)
-    start = game.head_seq
+    start = eventstore.head(game.pk)[0]
     procs = [subprocess.Popen([sys.executable, "-m", "tests.platform.concurrent_writer", database_url(), str(game.pk),
                                str(w), str(EACH)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
              for w in range(WRITERS)]

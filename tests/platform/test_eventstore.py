@@ -25,8 +25,39 @@ def test_append_gives_gapless_hash_chained_sequence(game):
     assert [e.seq for e in events] == list(range(1, start + 6))
     for prev, ev in zip(events, events[1:]):
         assert ev.prev_hash == prev.hash
+    assert eventstore.head(game.pk) == (events[-1].seq, events[-1].hash) == (stream.seq, stream.head_hash)
+
+
+def test_writer_that_skips_ahead_or_forks_is_refused(game):
+    """The guard on the predecessor event: no gap, and no second branch of the chain."""
+    stream = eventstore.load(game.pk)
+    count = Event.objects.filter(game=game).count()
+    ahead = eventstore.Stream(game=stream.game, seq=stream.seq + 3, head_hash=stream.head_hash, state=stream.state)
+    forked = eventstore.Stream(game=stream.game, seq=stream.seq, head_hash="f" * 64, state=stream.state)
+    for bad in (ahead, forked):
+        with pytest.raises(ConcurrencyConflict):
+            eventstore.append(bad, [note(1)])
+    assert Event.objects.filter(game=game).count() == count
+
+
+def test_conflict_inside_a_transaction_leaves_it_usable(game):
+    """A lost race rolls back to a savepoint, so the caller's transaction goes on."""
+    stale = eventstore.load(game.pk)
+    eventstore.append(eventstore.load(game.pk), [note(1)])
+    with transaction.atomic():
+        with pytest.raises(ConcurrencyConflict):
+            eventstore.append(stale, [note(2)])
+        eventstore.append(eventstore.load(game.pk), [note(3)])
+    texts = list(Event.objects.filter(game=game, type="orders.submitted").values_list("payload__text", flat=True))
+    assert "# note 3" in texts and "# note 2" not in texts
+
+
+def test_projection_columns_follow_the_log(game):
+    from campaigns.turns import projection
+
     game.refresh_from_db()
-    assert (game.head_seq, game.head_hash) == (events[-1].seq, events[-1].hash)
+    stream = eventstore.load(game.pk)
+    assert {k: getattr(game, k) for k in projection(stream.state)} == projection(stream.state)
 
 
 def test_stale_writer_gets_conflict_and_nothing_is_written(game):
@@ -68,7 +99,7 @@ def test_database_refuses_update_and_delete(game, sql):
     with pytest.raises(DatabaseError):
         with transaction.atomic(), connection.cursor() as cur:
             cur.execute(sql)
-    assert Event.objects.filter(game=game).exclude(type="x").count() == game.head_seq
+    assert Event.objects.filter(game=game).exclude(type="x").count() == eventstore.head(game.pk)[0]
 
 
 def test_orm_update_and_delete_are_refused_too(game):
@@ -95,7 +126,7 @@ def test_runtime_role_cannot_truncate_update_or_delete(game):
             cur.execute("ROLLBACK TO SAVEPOINT s")
             cur.execute("RESET ROLE")
         cur.execute("SELECT count(*) FROM campaigns_event")
-        assert cur.fetchone()[0] == game.head_seq
+        assert cur.fetchone()[0] == eventstore.head(game.pk)[0]
 
 
 def test_payload_round_trip_keeps_hashes_valid(game):

@@ -2,6 +2,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
+from campaigns.eventstore import head
 from campaigns.portable import ImportRejected, import_stream
 
 
@@ -20,4 +21,5 @@ class Command(BaseCommand):
                     game = import_stream(fh)
         except (ImportRejected, OSError) as exc:
             raise CommandError(str(exc)) from None
-        self.stdout.write(f"imported game {game.pk} {game.uid}: {game.head_seq} events, head {game.head_hash}")
+        seq, digest = head(game.pk)
+        self.stdout.write(f"imported game {game.pk} {game.uid}: {seq} events, head {digest}")

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 from tqdm import tqdm
 
-from campaigns.eventstore import rebuild_snapshots
+from campaigns.eventstore import head, rebuild_snapshots
 from campaigns.models import Game
 
 from ._common import game_arg, get_game
@@ -16,6 +16,6 @@ class Command(BaseCommand):
     def handle(self, *args, **opts):
         games = Game.objects.order_by("pk") if opts["game"] == "all" else [get_game(opts["game"])]
         for game in games:
-            with tqdm(total=game.head_seq, desc=f"game {game.pk}", disable=not opts["progress"]) as bar:
+            with tqdm(total=head(game.pk)[0], desc=f"game {game.pk}", disable=not opts["progress"]) as bar:
                 made = rebuild_snapshots(game.pk, progress=bar.update)
-            self.stdout.write(f"game {game.pk}: {made} snapshots rebuilt from {game.head_seq} events")
+            self.stdout.write(f"game {game.pk}: {made} snapshots rebuilt from {head(game.pk)[0]} events")

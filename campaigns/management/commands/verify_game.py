@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
+from campaigns.eventstore import head
 from campaigns.models import Game
 from campaigns.verify import verify_game
 
@@ -17,7 +18,7 @@ class Command(BaseCommand):
         games = Game.objects.order_by("pk") if opts["game"] == "all" else [get_game(opts["game"])]
         failed = 0
         for game in games:
-            with tqdm(total=game.head_seq, desc=f"game {game.pk}", disable=not opts["progress"]) as bar:
+            with tqdm(total=head(game.pk)[0], desc=f"game {game.pk}", disable=not opts["progress"]) as bar:
                 report = verify_game(game, progress=bar.update)
             status = "OK" if report.ok else "FAILED"
             self.stdout.write(f"game {game.pk} {game.uid}: {status} — {report.events} events, "
