@@ -31,6 +31,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from here, not from a CDN
     "pgtrigger",
     "campaigns",
     "api",
@@ -90,6 +91,9 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)
+# Serve app static files (admin, Swagger UI) even before collectstatic has run;
+# deploy/ runs collectstatic at release, where this can be turned off.
+WHITENOISE_USE_FINDERS = env.bool("WHITENOISE_USE_FINDERS", default=True)
 
 # Requests are small: orders are text. Cap bodies so nobody can flood us.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
@@ -153,6 +157,9 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Kriegsbrief API",
     "DESCRIPTION": "Play-by-email wargame campaigns: games, seats, orders and per-viewer views.",
     "VERSION": "1",
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 LOGGING = {

@@ -16,6 +16,19 @@ class OrdersForm(forms.Form):
     ready = forms.BooleanField(label="Ready: close the turn when every side is ready", required=False, initial=True)
 
 
+class ProfileForm(forms.Form):
+    """A player's own settings: the time zone deadlines are shown in, on the web and in mail."""
+
+    timezone = forms.ChoiceField(label="Time zone", help_text="Deadlines on every page and in every report use it.")
+
+    def __init__(self, *args, **kwargs):
+        import zoneinfo
+
+        super().__init__(*args, **kwargs)
+        zones = sorted(z for z in zoneinfo.available_timezones() if "/" in z or z == "UTC")
+        self.fields["timezone"].choices = [(z, z) for z in zones]
+
+
 class ReadyForm(forms.Form):
     ready = forms.BooleanField(required=False)
 

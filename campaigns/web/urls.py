@@ -7,6 +7,7 @@ urlpatterns = [
     path("", views.my_games, name="my_games"),
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/settings/", views.my_settings, name="my_settings"),
     path("games/new/", views.new_game, name="new_game"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/ready/", views.set_ready, name="set_ready"),

@@ -14,7 +14,7 @@ from rules.core.protocol import RulesError
 
 from . import present
 from .access import Seen, seat_required, seen_for
-from .forms import AmendForm, ApproveForm, NewGameForm, OnBehalfForm, OrdersForm, ReadyForm
+from .forms import AmendForm, ApproveForm, NewGameForm, OnBehalfForm, OrdersForm, ProfileForm, ReadyForm
 
 
 def _game_url(seen: Seen) -> str:
@@ -41,6 +41,23 @@ def my_games(request):
         seen = seen_for(game, request.user)
         rows.append({"game": game, "seen": seen, "turn": present.turn_summary(seen)})
     return render(request, "web/my_games.html", {"rows": rows})
+
+
+# --- my settings ------------------------------------------------------------
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def my_settings(request):
+    from campaigns.models import Profile
+
+    profile, _ = Profile.objects.get_or_create(user=request.user)
+    form = ProfileForm(request.POST or None, initial={"timezone": profile.timezone})
+    if request.method == "POST" and form.is_valid():
+        profile.timezone = form.cleaned_data["timezone"]
+        profile.save(update_fields=["timezone"])
+        messages.success(request, f"Time zone set to {profile.timezone}.")
+        return redirect("my_settings")
+    return render(request, "web/settings.html", {"form": form})
 
 
 # --- a new game -------------------------------------------------------------

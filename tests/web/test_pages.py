@@ -310,3 +310,19 @@ def test_umpire_commands_out_of_turn_are_messages(client, people, approval_game)
     assert "turn 1 is not open for orders" in response.content.decode()
     response = client.post(url, {"action": "close"}, follow=True)
     assert "There is no open turn to close." in response.content.decode()
+
+
+def test_a_player_sets_their_time_zone_and_deadlines_follow_it(client, people, game):
+    client.force_login(people["bob"])
+    assert "(America/New_York)" in page(client, game)
+    response = client.post(reverse("my_settings"), {"timezone": "Asia/Kolkata"})
+    assert response.status_code == 302
+    assert "(Asia/Kolkata)" in page(client, game)
+    bad = client.post(reverse("my_settings"), {"timezone": "Mars/Olympus_Mons"})
+    assert bad.status_code == 200 and "Select a valid choice" in bad.content.decode()
+    people["bob"].profile.refresh_from_db()
+    assert people["bob"].profile.timezone == "Asia/Kolkata"
+
+
+def test_settings_page_needs_sign_in(client):
+    assert client.get(reverse("my_settings")).status_code == 302
