@@ -123,6 +123,8 @@ if env.str("EMAIL_URL", default=""):
 else:
     EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="campaigns.mail.eml_backend.EmlFileBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Kriegsbrief <umpire@kriegsbrief.localhost>")
+# Outbox retries back off from this base, doubling per failure (campaigns.outbox.backoff).
+OUTBOX_RETRY_BASE_SECONDS = env.int("OUTBOX_RETRY_BASE_SECONDS", default=30)
 
 # --- Mail in (campaigns.mailin) -------------------------------------------
 # Seat reply addresses are INBOUND_LOCAL_PART+<token>@INBOUND_DOMAIN.
@@ -136,6 +138,14 @@ MAIL_REPLIES_PER_THREAD_HOUR = env.int("MAIL_REPLIES_PER_THREAD_HOUR", default=1
 # IMAP poller (Celery beat); unset host means no polling.
 MAIL_IMAP_URL = env.str("MAIL_IMAP_URL", default="")  # imap://user:pw@host:143/INBOX or imaps://
 MAIL_IMAP_INTERVAL_SECONDS = env.int("MAIL_IMAP_INTERVAL_SECONDS", default=60)
+CELERY_BEAT_SCHEDULE["mail-imap-poll"] = {"task": "campaigns.mailin.tasks.poll_imap",
+                                          "schedule": float(MAIL_IMAP_INTERVAL_SECONDS)}
+CELERY_BEAT_SCHEDULE["mail-retry-inbound"] = {"task": "campaigns.mailin.tasks.retry_inbound", "schedule": 120.0}
+# Inbound webhook (anymail, Mailgun raw MIME): refused while either is unset.
+ANYMAIL = {
+    "MAILGUN_WEBHOOK_SIGNING_KEY": env.str("MAILGUN_WEBHOOK_SIGNING_KEY", default=""),
+    "WEBHOOK_SECRET": env.str("ANYMAIL_WEBHOOK_SECRET", default=""),  # "user:password" for basic auth
+}
 
 # --- Event store --------------------------------------------------------
 # A snapshot every N events keeps loading flat in log length.

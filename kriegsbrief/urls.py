@@ -4,5 +4,6 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("api.urls")),
+    path("mail/", include("campaigns.mailin.urls")),
     path("", include("campaigns.web.urls")),
 ]

@@ -52,10 +52,16 @@ def store(raw: bytes, *, via: str, envelope_to: str = "") -> tuple[InboundMessag
         mid = ""
     key = mid or "sha256:" + hashlib.sha256(raw).hexdigest()
     # An oversized message is kept as its header block only: enough to answer it.
-    kept = raw if len(raw) <= settings.MAIL_MAX_BYTES else raw[:HEADER_KEEP]
+    kept = raw if len(raw) <= settings.MAIL_MAX_BYTES else _header_block(raw)
     with transaction.atomic():
         return InboundMessage.objects.get_or_create(dedupe_key=key, defaults={
             "message_id": mid, "raw": kept, "size": len(raw), "via": via[:20], "envelope_to": envelope_to[:300]})
+
+
+def _header_block(raw: bytes) -> bytes:
+    head = raw[:HEADER_KEEP]
+    ends = [i for i in (head.find(b"\r\n\r\n"), head.find(b"\n\n")) if i >= 0]
+    return head[:min(ends) + 2] if ends else head
 
 
 def process(pk: int) -> InboundMessage:

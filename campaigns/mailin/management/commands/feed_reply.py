@@ -1,0 +1,69 @@
+"""Play by "mail" with no mail server: feed a reply to a report in the outbox folder.
+
+  ./kb feed_reply var/outbox/<report>.eml orders.txt     reply with the text of a file
+  ./kb feed_reply var/outbox/<report>.eml -              ... or of standard input
+  ./kb feed_reply --eml reply.eml                        a whole message written elsewhere
+
+A reply is built as a mail client would: From the report's recipient, To the
+report's Reply-To (the seat's secret address), In-Reply-To the report, the
+report quoted below the text. It then goes through the same ingestion
+function as real mail.
+"""
+import sys
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.utils import formatdate, make_msgid
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from campaigns.mailin import ingest
+
+
+def build_reply(report_bytes: bytes, text: str) -> bytes:
+    report = BytesParser(policy=policy.default).parsebytes(report_bytes)
+    to = report.get("Reply-To") or report.get("From")
+    frm = report.get("To")
+    if not to or not frm:
+        raise CommandError("the report has no Reply-To/From or no To header: is it a Kriegsbrief report?")
+    body = report.get_body(preferencelist=("plain",))
+    quoted = "\n".join("> " + line for line in (body.get_content() if body else "").splitlines())
+    msg = EmailMessage()
+    msg["From"], msg["To"] = str(frm), str(to)
+    subject = str(report.get("Subject", ""))
+    msg["Subject"] = subject if subject.lower().startswith("re:") else f"Re: {subject}"
+    msg["Date"] = formatdate(localtime=True)
+    msg["Message-ID"] = make_msgid(domain="feed-reply.localhost")
+    if report.get("Message-ID"):
+        msg["In-Reply-To"] = str(report["Message-ID"])
+        msg["References"] = " ".join(filter(None, [str(report.get("References", "")), str(report["Message-ID"])]))
+    msg.set_content(f"{text.rstrip()}\n\nOn {report.get('Date', 'an earlier date')}, {report.get('From')} wrote:\n{quoted}\n")
+    return msg.as_bytes()
+
+
+class Command(BaseCommand):
+    help = "Feed a reply to a report .eml from the outbox folder (or a whole .eml) into mail ingestion."
+
+    def add_arguments(self, parser):
+        parser.add_argument("report", nargs="?", help="the report .eml being answered")
+        parser.add_argument("text", nargs="?", help="file with the reply text, or - for standard input")
+        parser.add_argument("--eml", help="a complete reply message to feed as it is")
+
+    def handle(self, *args, report=None, text=None, eml=None, **options):
+        if eml:
+            raw = _read(eml)
+        elif report and text:
+            reply_text = sys.stdin.read() if text == "-" else _read(text).decode("utf-8", "replace")
+            raw = build_reply(_read(report), reply_text)
+        else:
+            raise CommandError("give a report .eml and a text file (or -), or --eml with a whole message")
+        row = ingest.ingest(raw, via="file")
+        self.stdout.write(f"inbound message {row.pk}: {row.status}{': ' + row.error if row.error else ''}")
+
+
+def _read(path: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise CommandError(f"cannot read {path}: {exc.strerror}") from exc
