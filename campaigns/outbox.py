@@ -21,6 +21,7 @@ import logging
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -31,7 +32,6 @@ from .models import OutboxMail
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 10
-BACKOFF_BASE = timedelta(seconds=30)
 BACKOFF_MAX = timedelta(hours=1)
 # A sender holds a row this long; after that the sweep assumes it died.
 SEND_LEASE = timedelta(minutes=10)
@@ -159,8 +159,10 @@ def build_message(row: OutboxMail) -> EmailMultiAlternatives:
 
 
 def backoff(attempts: int) -> timedelta:
-    """30 s, 1 min, 2 min, … doubling per failed attempt, at most an hour."""
-    return min(BACKOFF_BASE * (2 ** max(attempts - 1, 0)), BACKOFF_MAX)
+    """30 s, 1 min, 2 min, … doubling per failed attempt, at most an hour
+    (the base is settings.OUTBOX_RETRY_BASE_SECONDS, 30 by default)."""
+    base = timedelta(seconds=settings.OUTBOX_RETRY_BASE_SECONDS)
+    return min(base * (2 ** max(attempts - 1, 0)), BACKOFF_MAX)
 
 
 def claim(row_id: int, now: datetime) -> bool:

@@ -98,4 +98,4 @@ def queue_turn_reports(stream, turn_number: int) -> None:
         if state["status"] == "finished":
             ctx["missed"] = ctx["view"]["turn"]["missed"]
             _queue_for_seat(f"gameover:{game.uid}:{seat.pk}",
-                            f"[Kriegsbrief] {outbox.one_line(game.name)}: game over, {ctx['result']}", "game_over", ctx, "game_over")
+                            f"[Kriegsbrief] {outbox.one_line(game.name)}: game over, {ctx['result']}", "game_over", ctx, "gameover")

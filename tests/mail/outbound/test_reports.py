@@ -97,3 +97,19 @@ def test_game_over_summary_goes_to_every_seat(game, smtp):
         assert "Result: draw (6 turns in a row were passed: a draw)." in body
         assert summaries[0]["References"] == thread_root(game)
         assert part(summaries[0], "image/png")
+
+
+def test_embedded_mode_writes_each_report_as_an_eml_file(game, settings, tmp_path):
+    import email
+    from email import policy
+
+    settings.EMAIL_BACKEND = "campaigns.mail.eml_backend.EmlFileBackend"
+    settings.OUTBOX_DIR = tmp_path
+    play_one(game)
+    files = sorted(tmp_path.glob("*.eml"))
+    assert len(files) == 3
+    msgs = [email.message_from_bytes(f.read_bytes(), policy=policy.default) for f in files]
+    assert sorted(m["To"] for m in msgs) == sorted(EMAILS.values())
+    for m in msgs:
+        assert m["References"] == thread_root(game) and m["Reply-To"].startswith("orders+")
+        Image.open(io.BytesIO(part(m, "image/png").get_content())).verify()

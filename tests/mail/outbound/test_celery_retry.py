@@ -1,0 +1,33 @@
+"""A real Celery worker on Redis retries a send the SMTP server refused, with backoff."""
+import time
+
+import pytest
+
+from campaigns import outbox
+from campaigns.models import OutboxMail
+from tests.platform.test_celery import Worker, broker  # noqa: F401  (the fixture)
+from tests.services import needs_redis
+
+pytestmark = [needs_redis, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def mail_worker(broker, smtp, settings, monkeypatch):  # noqa: F811
+    # The worker is another process: it reads the SMTP sink's address and a
+    # one-second retry base from its environment.
+    monkeypatch.setenv("EMAIL_URL", f"smtp://{settings.EMAIL_HOST}:{settings.EMAIL_PORT}")
+    monkeypatch.setenv("OUTBOX_RETRY_BASE_SECONDS", "1")
+    w = Worker()
+    yield w
+    w.stop()
+
+
+def test_a_refused_message_is_retried_by_the_worker_and_sent_once(game, smtp, mail_worker):
+    smtp.refuse = 2
+    row = outbox.queue_mail(key="celery-retry", to="bob@example.org", subject="Retry me", body="x", game=game)
+    deadline = time.time() + 60
+    while time.time() < deadline and not smtp.messages:
+        time.sleep(0.2)
+    row.refresh_from_db()
+    assert [m["Subject"] for _, m in smtp.messages] == ["Retry me"]
+    assert row.status == OutboxMail.Status.SENT and row.attempts == 3
