@@ -30,3 +30,4 @@ def names() -> list[str]:
 def _load_builtin() -> None:
     # Imported lazily so that importing the registry never drags every game in.
     from rules import civilwar  # noqa: F401
+    from rules import littlewars  # noqa: F401

@@ -1,0 +1,11 @@
+"""Little Wars (H. G. Wells, seed 000, main part) as a simultaneous play-by-mail rule set.
+
+Pure Python (shapely, networkx): no Django here. The platform talks to ``RULESET``.
+"""
+from rules.core.registry import register
+
+from .ruleset import RULESET, LittleWars
+
+register(RULESET)
+
+__all__ = ["RULESET", "LittleWars"]

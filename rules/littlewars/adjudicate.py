@@ -1,0 +1,165 @@
+"""Setup and the phases of one simultaneous turn.
+
+Deployment turn (turn 0, the curtain of LW-8): both sides' deploy orders are
+revealed together. Every later turn (LW-15 "guns first" as phases):
+
+1. group changes and standing melee choices (private to the side);
+2. voluntary surrenders (LW-45);
+3. guns fire from where they stood at the start of the turn (both sides at once);
+4. all movement together, figures stopping on touching an enemy (LW-33); guns move
+   with their teams (LW-24..26);
+5. melees in order of first contact (LW-34..39);
+6. gun capture (LW-46), escorts, delivery and re-arming (LW-41..43);
+7. the turn ends; the scenario's end is checked and scored (LW-47..55).
+
+Each event is folded as soon as it is made, so every phase sees the state the
+previous one left and adjudication equals replay by construction.
+"""
+from __future__ import annotations
+
+import random
+from typing import Mapping, Sequence
+
+from rules.core.protocol import PUBLIC, RuleEvent, TurnSpec, side_audience
+
+from . import aftermath, melee, plan as planning, scoring
+from .fire import resolve_fire
+from .fold import PREFIX, fold, initial_state
+from .motion import resolve_moves
+from .scenario import load
+from .units import RESERVE, SIDES, other
+
+
+class _Log:
+    def __init__(self, state):
+        self.state = state
+        self.events: list[RuleEvent] = []
+
+    def emit(self, kind: str, payload: dict, audience: str = PUBLIC) -> None:
+        ev = RuleEvent(PREFIX + kind, payload, audience)
+        self.events.append(ev)
+        self.state = fold(self.state, ev.type, ev.payload)
+
+
+def setup(scenario, rng: random.Random) -> list[RuleEvent]:
+    sc = load(scenario)
+    log = _Log(initial_state())
+    log.emit("table_laid", {"scenario": sc, "first": rng.choice(SIDES)})  # LW-6: a coin for the First Player
+    if sc["settings"]["random_advantage"]:
+        log.emit("reinforcements", _reinforcements(log.state, rng))
+    return log.events
+
+
+def _reinforcements(state, rng) -> dict:
+    """LW-57: each side rolls 2d6 and takes that many of its 12 set-aside figures."""
+    out = {}
+    for side in SIDES:
+        group = next(g["name"] for g in state["scenario"]["forces"][side]["groups"] if g["reserve"])
+        reserve = sorted((fid for fid, f in state["figures"].items() if f["side"] == side and f["st"] == "absent"),
+                         key=lambda i: int(i.split(":")[1][1:]))
+        roll = [rng.randint(1, 6), rng.randint(1, 6)]
+        out[side] = {"roll": roll, "group": group, "joined": reserve[:min(sum(roll), RESERVE)]}
+    return out
+
+
+def next_turn(state: dict) -> TurnSpec:
+    if state["phase"] == "deploy":
+        return TurnSpec(SIDES, "orders", "Deployment behind the curtain (LW-8): place your groups and guns "
+                                         "along your edge with deploy orders, or keep the scenario's places.")
+    if state["phase"] == "play" and not state.get("result"):
+        fire = " Guns may not fire yet (LW-14)." if state["turn"] < 2 else ""
+        return TurnSpec(SIDES, "orders", f"Turn {state['turn']}: both sides order at once.{fire}")
+    return TurnSpec(())
+
+
+def default_orders(state: dict, side: str, kind: str = "orders") -> str:
+    return "hold"
+
+
+def adjudicate(state: dict, orders: Mapping[str, Sequence], rng: random.Random | None,
+               kind: str = "orders") -> list[RuleEvent]:
+    rng = rng or random.Random(0)
+    plans = {s: planning.build(state, s, orders.get(s, ())) for s in SIDES}
+    log = _Log(state)
+    for side in SIDES:
+        _private(log, plans[side])
+    if state["phase"] == "deploy":
+        for side in SIDES:
+            p = plans[side]
+            log.emit("deployed", {"side": side, "figures": p.deploy_figures, "guns": p.deploy_guns})
+        log.emit("deployment_done", {})
+        return log.events
+    start = state
+    _surrenders(log, plans)
+    fire = {gid: aims for p in plans.values() for gid, aims in p.fire.items()}
+    if fire:
+        log.emit("fired", resolve_fire(log.state, fire, rng))
+    _movement(log, plans)
+    after_move = log.state
+    for payload in melee.resolve(after_move, _contacts(log)):
+        log.emit("melee", payload)
+    for cap in aftermath.captures(start, log.state):
+        log.emit("gun_captured", cap)
+    _prisoners(log)
+    _finish(log)
+    return log.events
+
+
+def _private(log: _Log, p) -> None:
+    aud = side_audience(p.side)
+    if p.errors:
+        log.emit("orders_rejected", {"side": p.side, "errors": [{"line": e.line, "text": e.text, "message": e.message}
+                                                                for e in p.errors]}, aud)
+    if p.groups_changed:
+        log.emit("groups_changed", {"side": p.side, "groups": p.groups}, aud)
+    if p.standing:
+        log.emit("standing_orders", {"side": p.side, "kill": p.standing[0], "lose": p.standing[1]}, aud)
+
+
+def _surrenders(log: _Log, plans) -> None:
+    for side in SIDES:
+        for name, ids in plans[side].surrender:
+            log.emit("surrendered", {"side": side, "group": name, "figures": list(ids), "captor": other(side),
+                                     "pow": f"pow{log.state['counter'] + 1}"})
+
+
+def _movement(log: _Log, plans) -> None:
+    figs = log.state["figures"]
+    paths = {}
+    for p in plans.values():
+        for fid, pts in p.paths.items():
+            f = figs[fid]
+            own_and_free = f["st"] == "ok" and f["side"] == p.side  # not killed by fire, not surrendered
+            escorted = f["st"] == "pow" and f["pow"][0] == p.side and not f["pow"][2]
+            if own_and_free or escorted:
+                paths[fid] = pts
+    gun_paths = {gid: pts for p in plans.values() for gid, pts in p.gun_moves.items()}
+    moved, contacts = resolve_moves(log.state, paths)
+    guns, stuck = aftermath.gun_moves(log.state, moved, gun_paths)
+    log.emit("moved", {"figures": moved, "guns": guns, "stuck": stuck, "contacts": contacts})
+
+
+def _contacts(log: _Log) -> list:
+    return log.events[-1].payload["contacts"] if log.events and log.events[-1].type == PREFIX + "moved" else []
+
+
+def _prisoners(log: _Log) -> None:
+    for rel in aftermath.escorts(log.state):
+        log.emit("prisoners_released", rel)
+    for dl in aftermath.deliveries(log.state):
+        log.emit("prisoners_delivered", dl)
+    rearmed = aftermath.rearming(log.state)
+    if rearmed:
+        log.emit("rearmed", {"figures": rearmed})
+
+
+def _finish(log: _Log) -> None:
+    turn = log.state["turn"]
+    end = scoring.check_end(log.state)
+    if end is not None and end.get("capitulated"):
+        cap = end.pop("capitulated")
+        if cap["figures"] or cap["guns"]:
+            log.emit("capitulated", {"side": other(end["winner"]), "captor": end["winner"], **cap})
+    log.emit("turn_completed", {"turn": turn})
+    if end is not None:
+        log.emit("game_over", {**end, "scores": scoring.sheet(log.state, end["winner"])})

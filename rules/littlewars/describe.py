@@ -1,0 +1,92 @@
+"""One readable English line per event."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .fold import PREFIX
+
+
+def _cap(side: Any) -> str:
+    return str(side).capitalize() if side else "Nobody"
+
+
+def _names(ids) -> str:
+    ids = [str(i).split(":")[-1] for i in ids]
+    return ", ".join(ids[:8]) + (f" and {len(ids) - 8} more" if len(ids) > 8 else "")
+
+
+def _fired(p):
+    shots = p.get("shots", [])
+    killed = sum(len(s["killed"]) for s in shots)
+    guns = sorted({s["gun"].split(":")[-1] for s in shots})
+    blocked = sum(1 for s in shots if s.get("blocked"))
+    extra = f"; {blocked} struck scenery" if blocked else ""
+    return f"Guns fired {len(shots)} shots ({', '.join(guns)}): {killed} figures killed{extra}."
+
+
+def _melee(p):
+    counts = p.get("counts", {})
+    sides = " against ".join(f"{n} {s}" for s, n in counts.items())
+    at = p.get("at", [0, 0])
+    if p.get("smaller") is None:
+        how = "equal numbers: all fell (LW-35)"
+    elif p.get("isolated"):
+        how = f"{p['smaller']} was isolated (LW-37)"
+    else:
+        how = f"{p['smaller']} was supported (LW-38)"
+    taken = f", {len(p.get('captured', []))} taken prisoner by {p.get('captor')} as {p.get('pow')}" if p.get("captured") else ""
+    return (f"Melee at {at[0]:g},{at[1]:g} begun by {p.get('initiator')}: {sides}; {how}; "
+            f"{len(p.get('killed', []))} killed{taken}.")
+
+
+def _game_over(p):
+    scores = p.get("scores", {})
+    sheet = "; ".join(f"{s} {v['total']:g}" for s, v in scores.items())
+    head = f"{_cap(p.get('winner'))} wins" if p.get("winner") else "A draw"
+    return f"Game over: {head}: {p.get('reason')}. Score: {sheet}."
+
+
+_SIMPLE = {
+    "table_laid": lambda p: (f"The table '{p['scenario'].get('title')}' ({p['scenario']['table']['width']:g} x "
+                             f"{p['scenario']['table']['depth']:g} in) was laid out; {_cap(p.get('first'))} is the First Player."),
+    "reinforcements": lambda p: "Random advantage (LW-57): " + "; ".join(
+        f"{s} rolled {sum(v['roll'])} and takes {len(v['joined'])} reserve figures" for s, v in p.items()) + ".",
+    "deployed": lambda p: f"{_cap(p.get('side'))} deployed behind the curtain: {len(p.get('figures', {}))} figures "
+                          f"and {len(p.get('guns', {}))} guns placed by order, the rest where the scenario put them.",
+    "deployment_done": lambda p: "The curtain is lifted: both armies stand revealed. Turn 1 begins.",
+    "orders_rejected": lambda p: f"{_cap(p.get('side'))}: " + "; ".join(
+        f"line {e['line']} ignored ({e['message']})" for e in p.get("errors", [])) + ".",
+    "groups_changed": lambda p: f"{_cap(p.get('side'))} reorganised its groups: {', '.join(sorted(p.get('groups', {})))}.",
+    "standing_orders": lambda p: f"{_cap(p.get('side'))} will kill the {p.get('kill')} enemies first and lose its "
+                                 f"{p.get('lose')} men first in melees it begins.",
+    "fired": _fired,
+    "moved": lambda p: (f"{len(p.get('figures', {}))} figures and {len(p.get('guns', {}))} guns moved; "
+                        f"{len(p.get('contacts', []))} contacts" + (
+                            f"; {len(p['stuck'])} guns stayed for want of a team (LW-24)" if p.get("stuck") else "") + "."),
+    "melee": _melee,
+    "surrendered": lambda p: f"{_cap(p.get('side'))}'s {p.get('group')} ({len(p.get('figures', []))} figures) "
+                             f"surrendered to {p.get('captor')} (LW-45).",
+    "prisoners_released": lambda p: (f"{len(p.get('figures', []))} {p.get('side')} prisoners of {p.get('from')} "
+                                     f"got away from {p.get('guards')} guards and go home disarmed as "
+                                     f"{p.get('group')} (LW-43)."),
+    "prisoners_delivered": lambda p: f"{_cap(p.get('captor'))} took {len(p.get('figures', []))} prisoners off the table (LW-42).",
+    "rearmed": lambda p: f"{len(p.get('figures', []))} disarmed figures reached their edge and are armed again: "
+                         f"{_names(p.get('figures', []))}.",
+    "gun_captured": lambda p: f"{_cap(p.get('by'))} captured {p.get('from')}'s gun {str(p.get('gun')).split(':')[-1]} (LW-46).",
+    "capitulated": lambda p: (f"{_cap(p.get('side'))} flees: {len(p.get('figures', []))} figures and "
+                              f"{len(p.get('guns', []))} guns too far from its edge capitulate to {p.get('captor')} (LW-50)."),
+    "turn_completed": lambda p: f"Turn {p.get('turn')} is over.",
+    "game_over": _game_over,
+}
+
+
+def describe_event(event_type: str, payload: Mapping[str, Any]) -> str:
+    if not event_type.startswith(PREFIX):
+        return event_type
+    fn = _SIMPLE.get(event_type[len(PREFIX):])
+    if fn is None:
+        return f"{event_type}: {dict(payload)}"
+    try:
+        return fn(payload)
+    except (KeyError, TypeError, ValueError):
+        return f"{event_type}: {dict(payload)}"

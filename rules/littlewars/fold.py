@@ -1,0 +1,269 @@
+"""The state and how events change it (``fold`` never mutates its input).
+
+State (plain JSON)::
+
+    phase     "empty" | "deploy" | "play" | "over"
+    scenario  the validated scenario (table, terrain, forces, settings)
+    turn      0 while deploying, then 1, 2, ...
+    first     the First Player (coin toss, LW-6): breaks ties in who began a melee
+    figures   {id: {side, arm, x, y, st, dis, pow}}; st "ok" | "dead" | "pow" | "absent"
+              (absent = a reserve figure that did not join, LW-57); dis = disarmed (LW-43);
+              pow = [captor, prisoner group, delivered?] while a prisoner
+    guns      {id: {side, name, x, y, heading, owner}}; owner changes on capture (LW-46)
+    groups    {side: {name: [figure ids]}} (alive, armed or disarmed, not prisoners)
+    pows      {captor: {name: [figure ids]}} prisoner groups held by each side
+    standing  {side: {"kill": policy, "lose": policy}} (LW-39 choices)
+    start     {side: {"inf", "cav", "guns", "figures"}} after reinforcements
+    last      {"turn", "impacts", "melees", "captures", "notes"} of the last turn
+    result    None or {"winner", "reason", "scores"}
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .scenario import block
+from .units import SIDES
+
+PREFIX = "littlewars."
+
+
+def initial_state() -> dict[str, Any]:
+    return {"phase": "empty", "scenario": None, "turn": 0, "first": SIDES[0], "figures": {}, "guns": {},
+            "groups": {s: {} for s in SIDES}, "pows": {s: {} for s in SIDES},
+            "standing": {s: {"kill": "nearest", "lose": "nearest"} for s in SIDES},
+            "start": {}, "last": None, "counter": 0, "result": None}
+
+
+def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
+    if not event_type.startswith(PREFIX):
+        return state
+    handler = _HANDLERS.get(event_type[len(PREFIX):])
+    return state if handler is None else handler(state, payload)
+
+
+def figure_id(side: str, arm: str, n: int) -> str:
+    return f"{side}:{arm[0]}{n}"
+
+
+def gun_id(side: str, name: str) -> str:
+    return f"{side}:{name}"
+
+
+def _table_laid(state, p):
+    sc = p["scenario"]
+    new = initial_state()
+    new.update(scenario=sc, phase="deploy", first=p["first"])
+    for side in SIDES:
+        numbers = {"inf": 0, "cav": 0}
+        force = sc["forces"][side]
+        for g in force["groups"]:
+            ids = []
+            for x, y in block(g, sc["edges"][side]):
+                numbers[g["arm"]] += 1
+                fid = figure_id(side, g["arm"], numbers[g["arm"]])
+                st = "absent" if g["reserve"] and sc["settings"]["random_advantage"] else "ok"
+                new["figures"][fid] = {"side": side, "arm": g["arm"], "x": x, "y": y, "st": st, "dis": False, "pow": None}
+                ids.append(fid)
+            new["groups"][side][g["name"]] = [i for i in ids if new["figures"][i]["st"] == "ok"]
+        heading = {"south": 90.0, "north": 270.0, "west": 0.0, "east": 180.0}[sc["edges"][side]]
+        for g in force["guns"]:
+            new["guns"][gun_id(side, g["name"])] = {"side": side, "name": g["name"], "x": g["at"][0], "y": g["at"][1],
+                                                   "heading": heading, "owner": side}
+    new["start"] = _start_counts(new)
+    return new
+
+
+def _start_counts(state: dict) -> dict:
+    out = {}
+    for side in SIDES:
+        figs = [f for f in state["figures"].values() if f["side"] == side and f["st"] == "ok"]
+        inf = sum(1 for f in figs if f["arm"] == "inf")
+        out[side] = {"inf": inf, "cav": len(figs) - inf, "figures": len(figs),
+                     "guns": sum(1 for g in state["guns"].values() if g["side"] == side)}
+    return out
+
+
+def _set_figures(state: dict, new: dict, changes: Mapping[str, Mapping[str, Any]]) -> None:
+    figures = dict(state["figures"])
+    for fid, change in changes.items():
+        figures[fid] = {**figures[fid], **change}
+    new["figures"] = figures
+
+
+def _drop_from_groups(groups: dict, gone: set) -> dict:
+    """Groups without ``gone`` figures; groups left empty disappear."""
+    out = {}
+    for side, named in groups.items():
+        out[side] = {}
+        for name, ids in named.items():
+            kept = [i for i in ids if i not in gone] if gone.intersection(ids) else ids
+            if kept:
+                out[side][name] = kept
+    return out
+
+
+def _reinforcements(state, p):
+    new = dict(state)
+    joined = [fid for side in SIDES for fid in p[side]["joined"]]
+    _set_figures(state, new, {fid: {"st": "ok"} for fid in joined})
+    groups = {s: dict(state["groups"][s]) for s in SIDES}
+    for side in SIDES:
+        if p[side]["joined"]:
+            groups[side][p[side]["group"]] = list(p[side]["joined"])
+    new["groups"] = groups
+    new["start"] = _start_counts(new)
+    return new
+
+
+def _deployed(state, p):
+    new = dict(state)
+    _set_figures(state, new, {fid: {"x": xy[0], "y": xy[1]} for fid, xy in p["figures"].items()})
+    guns = dict(state["guns"])
+    for gid, xy in p["guns"].items():
+        guns[gid] = {**guns[gid], "x": xy[0], "y": xy[1]}
+    new["guns"] = guns
+    return new
+
+
+def _deployment_done(state, p):
+    return {**state, "phase": "play", "turn": 1, "last": None}
+
+
+def _groups_changed(state, p):
+    return {**state, "groups": {**state["groups"], p["side"]: {k: list(v) for k, v in p["groups"].items()}}}
+
+
+def _standing(state, p):
+    return {**state, "standing": {**state["standing"], p["side"]: {"kill": p["kill"], "lose": p["lose"]}}}
+
+
+def _last(state: dict) -> dict:
+    last = state.get("last")
+    if last and last["turn"] == state["turn"]:
+        return {k: list(v) if isinstance(v, list) else v for k, v in last.items()}
+    return {"turn": state["turn"], "impacts": [], "melees": [], "captures": [], "notes": []}
+
+
+def _fired(state, p):
+    new = dict(state)
+    killed = [fid for s in p["shots"] for fid in s["killed"]]
+    _set_figures(state, new, {fid: {"st": "dead"} for fid in killed})
+    new["groups"] = _drop_from_groups(state["groups"], set(killed))
+    guns = dict(state["guns"])
+    for gid, heading in p["headings"].items():
+        guns[gid] = {**guns[gid], "heading": heading}
+    new["guns"] = guns
+    last = _last(state)
+    last["impacts"] = last["impacts"] + [{"gun": s["gun"], "aim": s["aim"], "at": s["impact"], "killed": len(s["killed"])}
+                                         for s in p["shots"]]
+    new["last"] = last
+    return new
+
+
+def _moved(state, p):
+    new = dict(state)
+    _set_figures(state, new, {fid: {"x": xy[0], "y": xy[1]} for fid, xy in p["figures"].items()})
+    guns = dict(state["guns"])
+    for gid, g in p["guns"].items():
+        guns[gid] = {**guns[gid], "x": g[0], "y": g[1], "heading": g[2]}
+    new["guns"] = guns
+    return new
+
+
+def _capture(state: dict, new: dict, killed: list, captured: list, captor: str, pow_name: str | None) -> None:
+    changes = {fid: {"st": "dead"} for fid in killed}
+    changes.update({fid: {"st": "pow", "pow": [captor, pow_name, False]} for fid in captured})
+    _set_figures(state, new, changes)
+    new["groups"] = _drop_from_groups(state["groups"], set(killed) | set(captured))
+    if captured:
+        new["pows"] = {**state["pows"], captor: {**state["pows"][captor], pow_name: list(captured)}}
+        new["counter"] = state["counter"] + 1
+
+
+def _melee(state, p):
+    new = dict(state)
+    _capture(state, new, p["killed"], p["captured"], p["captor"], p.get("pow"))
+    # prisoners taken earlier in the turn may have died here: drop them from their escort groups
+    new["pows"] = _drop_from_groups(new["pows"], set(p["killed"]))
+    last = _last(state)
+    last["melees"] = last["melees"] + [{"at": p["at"], "counts": p["counts"], "killed": len(p["killed"]),
+                                        "captured": len(p["captured"])}]
+    new["last"] = last
+    return new
+
+
+def _surrendered(state, p):
+    new = dict(state)
+    _capture(state, new, [], p["figures"], p["captor"], p["pow"])
+    return new
+
+
+def _prisoners_released(state, p):
+    new = dict(state)
+    _set_figures(state, new, {fid: {"st": "ok", "dis": True, "pow": None} for fid in p["figures"]})
+    new["pows"] = _drop_from_groups(state["pows"], set(p["figures"]))
+    new["groups"] = {**state["groups"], p["side"]: {**state["groups"][p["side"]], p["group"]: list(p["figures"])}}
+    new["counter"] = state["counter"] + 1
+    return new
+
+
+def _prisoners_delivered(state, p):
+    new = dict(state)
+    _set_figures(state, new, {fid: {"pow": [p["captor"], None, True]} for fid in p["figures"]})
+    new["pows"] = _drop_from_groups(state["pows"], set(p["figures"]))
+    return new
+
+
+def _rearmed(state, p):
+    new = dict(state)
+    _set_figures(state, new, {fid: {"dis": False} for fid in p["figures"]})
+    return new
+
+
+def _gun_captured(state, p):
+    new = dict(state)
+    new["guns"] = {**state["guns"], p["gun"]: {**state["guns"][p["gun"]], "owner": p["by"]}}
+    last = _last(state)
+    last["captures"] = last["captures"] + [p["gun"]]
+    new["last"] = last
+    return new
+
+
+def _capitulated(state, p):
+    new = dict(state)
+    _set_figures(state, new, {fid: {"st": "pow", "pow": [p["captor"], None, True]} for fid in p["figures"]})
+    new["groups"] = _drop_from_groups(state["groups"], set(p["figures"]))
+    guns = dict(state["guns"])
+    for gid in p["guns"]:
+        guns[gid] = {**guns[gid], "owner": p["captor"]}
+    new["guns"] = guns
+    return new
+
+
+def _turn_completed(state, p):
+    return {**state, "turn": state["turn"] + 1}
+
+
+def _game_over(state, p):
+    return {**state, "phase": "over", "result": {k: p[k] for k in ("winner", "reason", "scores")}}
+
+
+_HANDLERS = {
+    "table_laid": _table_laid,
+    "reinforcements": _reinforcements,
+    "deployed": _deployed,
+    "deployment_done": _deployment_done,
+    "groups_changed": _groups_changed,
+    "standing_orders": _standing,
+    "fired": _fired,
+    "moved": _moved,
+    "melee": _melee,
+    "surrendered": _surrendered,
+    "prisoners_released": _prisoners_released,
+    "prisoners_delivered": _prisoners_delivered,
+    "rearmed": _rearmed,
+    "gun_captured": _gun_captured,
+    "turn_completed": _turn_completed,
+    "capitulated": _capitulated,
+    "game_over": _game_over,
+}

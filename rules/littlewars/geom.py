@@ -1,0 +1,117 @@
+"""Spatial queries over figures: an STRtree per position, never all pairs.
+
+Distances to a figure are to the nearest part of its footprint disc (LW-34), so a
+figure counts as "within d of p" when centre distance - radius <= d.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import shapely
+from shapely.strtree import STRtree
+
+from .units import ARMS, CREW_RANGE, move_allowance, radius
+
+MAX_R = max(a["radius"] for a in ARMS.values())
+
+
+def fighting(f: dict) -> bool:
+    """Alive, on the table, armed and free: counts for crews, support and melee."""
+    return f["st"] == "ok" and not f["dis"]
+
+
+class FigureIndex:
+    """Figures passing ``keep`` at their current positions, in an STRtree."""
+
+    def __init__(self, figures: dict, keep=fighting):
+        self.ids = [fid for fid, f in figures.items() if keep(f)]
+        self.figures = figures
+        xy = np.array([(figures[i]["x"], figures[i]["y"]) for i in self.ids], dtype=float).reshape(-1, 2)
+        self.xy = xy
+        self.r = np.array([radius(figures[i]["arm"]) for i in self.ids], dtype=float)
+        self.tree = STRtree(shapely.points(xy)) if len(self.ids) else None
+
+    def near(self, point, dist: float, side: str | None = None) -> list[str]:
+        """Ids whose footprint comes within ``dist`` of ``point`` (optionally of one side), sorted."""
+        if self.tree is None:
+            return []
+        cand = self.tree.query(shapely.Point(point), predicate="dwithin", distance=dist + MAX_R)
+        out = []
+        for k in cand:
+            k = int(k)
+            fid = self.ids[k]
+            if side is not None and self.figures[fid]["side"] != side:
+                continue
+            if math.dist(point, self.xy[k]) - self.r[k] <= dist + 1e-9:
+                out.append(fid)
+        return sorted(out)
+
+    def near_any(self, points, dist, side=None) -> set[str]:
+        """Ids within ``dist`` of any of ``points`` (one bulk tree query)."""
+        if self.tree is None or not len(points):
+            return set()
+        pts = np.asarray(points, dtype=float).reshape(-1, 2)
+        dists = np.broadcast_to(np.asarray(dist, dtype=float), (len(pts),))
+        src, cand = self.tree.query(shapely.points(pts), predicate="dwithin", distance=dists + MAX_R)
+        out = set()
+        for s, k in zip(src.tolist(), cand.tolist()):
+            fid = self.ids[k]
+            if side is not None and self.figures[fid]["side"] != side:
+                continue
+            if math.dist(pts[s], self.xy[k]) - self.r[k] <= dists[s] + 1e-9:
+                out.add(fid)
+        return out
+
+
+_CACHE: list = [None, None]
+
+
+def index_of(figures: dict) -> FigureIndex:
+    """The fighting-figure index of a figures dict (one-entry cache: states are immutable)."""
+    if _CACHE[0] is not figures:
+        _CACHE[0], _CACHE[1] = figures, FigureIndex(figures)
+    return _CACHE[1]
+
+
+def crew(state: dict, side: str, point, index: FigureIndex | None = None) -> list[str]:
+    """LW-19: fighting figures of ``side`` within 6 in of a gun at ``point``."""
+    return (index or index_of(state["figures"])).near(point, CREW_RANGE, side)
+
+
+def support(state: dict, side: str, ids, index: FigureIndex | None = None, exclude=()) -> tuple[int, int]:
+    """LW-32: (friends within the group's move radius, group size). Each member reaches out by its own move."""
+    index = index or index_of(state["figures"])
+    figs = state["figures"]
+    pts = [(figs[i]["x"], figs[i]["y"]) for i in ids]
+    reach = [move_allowance(figs[i]["arm"]) for i in ids]
+    friends = index.near_any(pts, reach, side) - set(ids) - set(exclude)
+    return len(friends), len(ids)
+
+
+def isolated(state, side, ids, index=None, exclude=()) -> bool:
+    friends, n = support(state, side, ids, index, exclude)
+    return 2 * friends < n
+
+
+def gun_team(state: dict, plan, gid: str, dest) -> list[str]:
+    """LW-24: crew at the start of the turn whose planned end lies within 6 in of the gun's destination."""
+    g = state["guns"][gid]
+    figs = state["figures"]
+    team = []
+    for fid in crew(state, plan.side, (g["x"], g["y"])):
+        end = plan.paths[fid][-1] if fid in plan.paths else (figs[fid]["x"], figs[fid]["y"])
+        if math.dist(end, dest) - radius(figs[fid]["arm"]) <= CREW_RANGE + 1e-9:
+            team.append(fid)
+    return team
+
+
+def line_slots(a, b, n: int) -> list[tuple[float, float]]:
+    if n == 1:
+        return [(round((a[0] + b[0]) / 2, 4), round((a[1] + b[1]) / 2, 4))]
+    return [(round(a[0] + (b[0] - a[0]) * k / (n - 1), 4), round(a[1] + (b[1] - a[1]) * k / (n - 1), 4)) for k in range(n)]
+
+
+def bearing(a, b) -> float:
+    """Degrees anticlockwise from east, 0 <= b < 360 (rounded for stable JSON)."""
+    return round(math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) % 360.0, 3)

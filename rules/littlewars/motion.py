@@ -1,0 +1,160 @@
+"""Simultaneous movement: everyone moves at once and stops on touching an enemy (LW-33).
+
+Each figure walks its path at its arm's full pace (an infantryman covers 12 in in the
+whole turn, a cavalryman 24 in), so time t runs from 0 to 1. Two enemy figures
+touch when their footprints come within 1/8 in; both stop where they are at that
+moment and stay for the rest of the turn. Candidate pairs come from an STRtree of
+swept paths (never all pairs); each pair's first touching time is exact for
+piecewise-linear motion (a quadratic per segment). When a figure stops, its pairs
+are re-timed (an event queue), so a stop early in the turn changes later contacts.
+Prisoners and disarmed figures do not fight and never stop anyone.
+"""
+from __future__ import annotations
+
+import heapq
+import math
+
+import numpy as np
+from shapely.geometry import LineString, Point
+from shapely.strtree import STRtree
+
+from .geom import MAX_R, fighting
+from .units import CONTACT_GAP, move_allowance, radius
+
+EPS_T = 1e-9
+
+
+class Track:
+    """A figure's motion: polyline walked at ``speed`` inches per turn, possibly halted at ``stop``."""
+
+    __slots__ = ("pts", "cum", "speed", "stop", "end")
+
+    def __init__(self, pts, speed):
+        self.pts = [(float(x), float(y)) for x, y in pts]
+        self.cum = [0.0]
+        for a, b in zip(self.pts, self.pts[1:]):
+            self.cum.append(self.cum[-1] + math.dist(a, b))
+        self.speed = speed
+        self.end = min(1.0, self.cum[-1] / speed) if speed > 0 else 0.0
+        self.stop = self.end
+
+    def at(self, t: float) -> tuple[float, float]:
+        s = min(t, self.stop) * self.speed
+        if s >= self.cum[-1]:
+            return self.pts[-1]
+        for k in range(1, len(self.cum)):
+            if s <= self.cum[k]:
+                seg = self.cum[k] - self.cum[k - 1]
+                u = 0.0 if seg == 0 else (s - self.cum[k - 1]) / seg
+                a, b = self.pts[k - 1], self.pts[k]
+                return (a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u)
+        return self.pts[-1]
+
+    def breaks(self) -> list[float]:
+        return [min(c / self.speed, self.stop) for c in self.cum if self.speed > 0] + [self.stop]
+
+    def moving(self, t: float) -> bool:
+        return t < self.stop - EPS_T
+
+
+def first_touch(a: Track, b: Track, d: float) -> float | None:
+    """Earliest t in [0, 1] at which the two tracks are within ``d``, or None."""
+    times = sorted({0.0, 1.0, *a.breaks(), *b.breaks()})
+    times = [t for t in times if 0.0 <= t <= 1.0]
+    for t0, t1 in zip(times, times[1:] + [1.0]):
+        pa, pb = a.at(t0), b.at(t0)
+        rx, ry = pa[0] - pb[0], pa[1] - pb[1]
+        c = rx * rx + ry * ry - d * d
+        if c <= 0:
+            return t0
+        if t1 <= t0:
+            continue
+        qa, qb = a.at(t1), b.at(t1)
+        vx = ((qa[0] - qb[0]) - rx) / (t1 - t0)
+        vy = ((qa[1] - qb[1]) - ry) / (t1 - t0)
+        aa = vx * vx + vy * vy
+        bb = rx * vx + ry * vy
+        if aa == 0 or bb >= 0:
+            continue
+        disc = bb * bb - aa * c
+        if disc < 0:
+            continue
+        t = (-bb - math.sqrt(disc)) / aa
+        if 0 <= t <= t1 - t0:
+            return t0 + t
+    return None
+
+
+def resolve_moves(state: dict, paths: dict[str, list]) -> tuple[dict, list]:
+    """Final positions {id: [x, y]} of every figure that moved, and contacts [a, b, t, a_moving, b_moving]."""
+    figs = state["figures"]
+    tracks: dict[str, Track] = {}
+    for fid, pts in paths.items():
+        f = figs[fid]
+        speed = move_allowance(f["arm"] if f["st"] == "ok" else "inf")
+        tracks[fid] = Track(pts, speed)
+    fighters = [fid for fid, f in figs.items() if fighting(f)]
+    for fid in fighters:
+        if fid not in tracks:
+            tracks[fid] = Track([(figs[fid]["x"], figs[fid]["y"])], 1.0)
+    contacts = _contacts(figs, tracks, fighters)
+    moved = {}
+    for fid, pts in paths.items():
+        x, y = tracks[fid].at(1.0)
+        moved[fid] = [round(x, 4), round(y, 4)]
+    return moved, contacts
+
+
+def _candidates(figs, tracks, fighters) -> list[tuple[str, str]]:
+    geoms = [LineString(tracks[i].pts) if len(tracks[i].pts) > 1 else Point(tracks[i].pts[0]) for i in fighters]
+    movers = [k for k, i in enumerate(fighters) if len(tracks[i].pts) > 1]
+    if not movers:
+        return []
+    tree = STRtree(geoms)
+    src, dst = tree.query(np.array([geoms[k] for k in movers]), predicate="dwithin",
+                          distance=2 * MAX_R + CONTACT_GAP)
+    pairs = set()
+    for s, k in zip(src.tolist(), dst.tolist()):
+        a, b = fighters[movers[s]], fighters[k]
+        if figs[a]["side"] != figs[b]["side"]:
+            pairs.add((a, b) if a < b else (b, a))
+    return sorted(pairs)
+
+
+def _contacts(figs, tracks, fighters) -> list:
+    pairs = _candidates(figs, tracks, fighters)
+    partners: dict[str, list[str]] = {}
+    for a, b in pairs:
+        partners.setdefault(a, []).append(b)
+        partners.setdefault(b, []).append(a)
+    version = {fid: 0 for fid in partners}
+    heap: list = []
+
+    def push(a, b):
+        d = radius(figs[a]["arm"]) + radius(figs[b]["arm"]) + CONTACT_GAP
+        t = first_touch(tracks[a], tracks[b], d)
+        if t is not None:
+            heapq.heappush(heap, (t, a, b, version[a], version[b]))
+
+    for a, b in pairs:
+        push(a, b)
+    done = set()
+    contacts = []
+    while heap:
+        t, a, b, va, vb = heapq.heappop(heap)
+        if (a, b) in done:
+            continue
+        if va != version[a] or vb != version[b]:
+            continue  # stale: the pair was re-timed when one of them stopped
+        done.add((a, b))
+        contacts.append([a, b, round(t, 6), tracks[a].moving(t), tracks[b].moving(t)])
+        for fid in (a, b):
+            if tracks[fid].stop > t:
+                tracks[fid].stop = t
+                version[fid] += 1
+                for other in partners[fid]:
+                    pair = (fid, other) if fid < other else (other, fid)
+                    if pair not in done:
+                        push(*pair)
+    return contacts
+

@@ -1,0 +1,202 @@
+"""The order language: one order per line, parsed into small typed records.
+
+Parsing only checks the shape of a line; ``validate`` checks names, ranges and the
+rules against the position. Both report per line, so nothing is silently dropped.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rules.core.protocol import LineError, ParsedOrders
+
+POLICIES = ("nearest", "farthest", "cavalry", "infantry")
+
+ORDERS_HELP = """\
+Little Wars orders: one order per line; coordinates are inches "x,y" from the south-west corner
+(red starts on the south edge y=0, blue on the north edge). Names are your groups (e.g. foot1),
+single figures (i12 = infantryman 12, c3 = cavalryman 3), guns (gun1) and prisoner groups (pow1).
+Lines starting with # are comments.
+
+  deploy foot1 at 20,4                  deployment turn only: place a group (block) or a gun
+  deploy foot1 line 10,3 30,3           deployment: spread a group along a line
+  move foot1 to 24,18                   the group's centre goes to the point, formation kept
+  move horse to 10,20 then 30,30        along waypoints (path length counts, LW-17/18)
+  move foot1 line 10,14 30,14           spread the group along a line
+  move i12 to 5,6                       a single figure
+  fire gun1 at 30,40 31,40 32,41 30,42  up to 4 aim points (LW-21); not in turn 1 (LW-14)
+  move gun1 to 24,14                    the gun moves with 4+ of its crew (move them too, LW-24)
+  split foot1 8 as scouts [nearest 20,10]   the 8 figures of foot1 nearest the point form scouts
+  merge scouts into foot1
+  form column from foot1, horse, i3     a new group from groups and figures
+  escort pow1 to 24,2                   move prisoners (infantry pace; keep 1 guard per 7 near, LW-41)
+  surrender foot2                       an isolated group gives itself up (LW-45)
+  melee kill nearest lose farthest      standing choice for melees you begin (LW-39):
+                                        policies nearest | farthest | cavalry | infantry
+  hold                                  do nothing (the default)
+"""
+
+_NUM = r"-?\d+(?:\.\d+)?"
+_PT = rf"\(?\s*({_NUM})\s*,\s*({_NUM})\s*\)?"
+_NAME = r"([A-Za-z][\w-]*)"
+_PT_RE = re.compile(_PT)
+
+
+@dataclass(frozen=True)
+class Order:
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Move(Order):
+    who: str = ""
+    points: tuple = ()            # waypoints for "to", or the two ends for "line"
+    line_form: bool = False
+    deploy: bool = False
+
+
+@dataclass(frozen=True)
+class Fire(Order):
+    gun: str = ""
+    aims: tuple = ()
+
+
+@dataclass(frozen=True)
+class Split(Order):
+    who: str = ""
+    count: int = 0
+    new: str = ""
+    near: tuple | None = None
+
+
+@dataclass(frozen=True)
+class Merge(Order):
+    who: str = ""
+    into: str = ""
+
+
+@dataclass(frozen=True)
+class Form(Order):
+    new: str = ""
+    members: tuple = ()
+
+
+@dataclass(frozen=True)
+class Escort(Order):
+    who: str = ""
+    points: tuple = ()
+
+
+@dataclass(frozen=True)
+class Surrender(Order):
+    who: str = ""
+
+
+@dataclass(frozen=True)
+class Melee(Order):
+    kill: str = "nearest"
+    lose: str = "nearest"
+
+
+@dataclass(frozen=True)
+class Hold(Order):
+    extra: tuple = field(default=())
+
+
+def _points(text: str) -> tuple:
+    """All coordinates in ``text``; raises ValueError if anything else is there."""
+    pts = tuple((float(m.group(1)), float(m.group(2))) for m in _PT_RE.finditer(text))
+    rest = _PT_RE.sub(" ", text).replace(";", " ")
+    rest = re.sub(r"\bthen\b", " ", rest).strip()
+    if rest:
+        raise ValueError(f"cannot read {rest!r} as coordinates (write x,y in inches)")
+    return pts
+
+
+def _parse_move(n, raw, m, deploy):
+    who, how, rest = m.group(1), m.group(2).lower(), m.group(3)
+    pts = _points(rest)
+    if how == "line":
+        if len(pts) != 2:
+            raise ValueError("a line needs exactly two points: line x1,y1 x2,y2")
+        return Move(n, raw, who, pts, True, deploy)
+    if not pts:
+        raise ValueError("no destination: write to x,y")
+    if deploy and len(pts) != 1:
+        raise ValueError("deploy at takes one point")
+    return Move(n, raw, who, pts, False, deploy)
+
+
+def _parse_fire(n, raw, m):
+    pts = _points(m.group(2))
+    if not 1 <= len(pts) <= 4:
+        raise ValueError(f"a gun fires 1 to 4 shots a turn (LW-21); {len(pts)} aim points given")
+    return Fire(n, raw, m.group(1), pts)
+
+
+def _parse_split(n, raw, m):
+    near = _points(m.group(4)) if m.group(4) else ()
+    if m.group(4) and len(near) != 1:
+        raise ValueError("nearest takes one point")
+    return Split(n, raw, m.group(1), int(m.group(2)), m.group(3), near[0] if near else None)
+
+
+def _parse_melee(n, raw, m):
+    kill = (m.group(1) or "nearest").lower()
+    lose = (m.group(2) or "nearest").lower()
+    return Melee(n, raw, kill, lose)
+
+
+_POL = "|".join(POLICIES)
+_RULES = [
+    (re.compile(rf"^(?:move|march)\s+{_NAME}\s+(to|line)\s+(.+)$", re.I), lambda n, r, m: _parse_move(n, r, m, False)),
+    (re.compile(rf"^deploy\s+{_NAME}\s+(at|line)\s+(.+)$", re.I), lambda n, r, m: _parse_move(n, r, m, True)),
+    (re.compile(rf"^fire\s+{_NAME}\s+at\s+(.+)$", re.I), _parse_fire),
+    (re.compile(rf"^split\s+{_NAME}\s+(\d+)\s+as\s+{_NAME}(?:\s+nearest\s+(.+))?$", re.I), _parse_split),
+    (re.compile(rf"^merge\s+{_NAME}\s+into\s+{_NAME}$", re.I), lambda n, r, m: Merge(n, r, m.group(1), m.group(2))),
+    (re.compile(rf"^form\s+{_NAME}\s+from\s+([\w\-,\s]+)$", re.I),
+     lambda n, r, m: Form(n, r, m.group(1), tuple(x for x in re.split(r"[\s,]+", m.group(2).strip()) if x))),
+    (re.compile(rf"^escort\s+{_NAME}\s+to\s+(.+)$", re.I), lambda n, r, m: Escort(n, r, m.group(1), _points(m.group(2)))),
+    (re.compile(rf"^surrender\s+{_NAME}$", re.I), lambda n, r, m: Surrender(n, r, m.group(1))),
+    (re.compile(rf"^melee(?:\s+kill\s+({_POL}))?(?:\s+lose\s+({_POL}))?$", re.I), _parse_melee),
+    (re.compile(r"^hold$", re.I), lambda n, r, m: Hold(n, r)),
+]
+
+_VERBS = "deploy, move, fire, split, merge, form, escort, surrender, melee, hold"
+
+
+def parse_line(n: int, raw: str) -> Order | LineError | None:
+    text = raw.split("#", 1)[0].strip()
+    if not text:
+        return None
+    for rx, build in _RULES:
+        m = rx.match(text)
+        if m:
+            try:
+                return build(n, raw.strip(), m)
+            except ValueError as exc:
+                return LineError(n, raw.strip(), str(exc))
+    verb = text.split()[0].lower()
+    if verb in _VERBS.split(", "):
+        return LineError(n, raw.strip(), f"cannot read this '{verb}' order; see the examples: "
+                                         + _example(verb))
+    return LineError(n, raw.strip(), f"unknown order '{verb}': orders are {_VERBS}")
+
+
+def _example(verb: str) -> str:
+    for line in ORDERS_HELP.splitlines():
+        if line.strip().startswith(verb):
+            return line.strip().split("  ")[0]
+    return verb
+
+
+def parse_text(text: str) -> ParsedOrders:
+    orders, errors = [], []
+    for n, raw in enumerate(text.splitlines(), start=1):
+        item = parse_line(n, raw)
+        if isinstance(item, LineError):
+            errors.append(item)
+        elif item is not None:
+            orders.append(item)
+    return ParsedOrders(tuple(orders), tuple(errors))

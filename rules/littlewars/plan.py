@@ -1,0 +1,388 @@
+"""A side's orders turned into a plan for the turn, with per-line errors (validation).
+
+The same code validates orders before the deadline and prepares them for
+adjudication, so what a player is told is exactly what the engine will do.
+Group changes (form/split/merge) apply first, in line order, so later lines may
+use the new names.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from rules.core.protocol import LineError
+
+from . import geom
+from .orders import Escort, Fire, Form, Hold, Melee, Merge, Move, Order, Split, Surrender
+from .scenario import block, zone_error
+from .table import path_length, table_of
+from .units import (ARM_NAMES, CREW_MIN, CREW_RANGE, FIRST_FIRE_TURN, GUN_MOVE_FAST, GUN_MOVE_SLOW, MAX_RANGE,
+                    move_allowance, other)
+
+
+@dataclass
+class Plan:
+    side: str
+    groups: dict
+    groups_changed: bool = False
+    paths: dict = field(default_factory=dict)        # figure id -> polyline (own figures and escorted prisoners)
+    fire: dict = field(default_factory=dict)         # gun id -> aim points
+    gun_moves: dict = field(default_factory=dict)    # gun id -> polyline
+    deploy_figures: dict = field(default_factory=dict)
+    deploy_guns: dict = field(default_factory=dict)
+    surrender: list = field(default_factory=list)    # (group name, figure ids)
+    standing: tuple | None = None
+    errors: list = field(default_factory=list)
+    _owner_line: dict = field(default_factory=dict)  # figure/gun id -> line that ordered it
+
+
+class _Refused(Exception):
+    pass
+
+
+def build(state: dict, side: str, orders) -> Plan:
+    plan = Plan(side, {k: list(v) for k, v in state["groups"][side].items()})
+    phase = state["phase"]
+    if phase not in ("deploy", "play"):
+        plan.errors.append(LineError(0, "", "the game is over" if phase == "over" else "the game has not started"))
+        return plan
+    ordered = sorted(orders, key=lambda o: (not isinstance(o, (Form, Split, Merge)), o.line))
+    for o in ordered:
+        try:
+            _apply(state, plan, o)
+        except _Refused as exc:
+            plan.errors.append(LineError(o.line, o.text, str(exc)))
+    if phase == "play":
+        _check_gun_moves(state, plan)
+    plan.errors.sort(key=lambda e: e.line)
+    return plan
+
+
+def _apply(state, plan, o: Order) -> None:
+    deploying = state["phase"] == "deploy"
+    if isinstance(o, Move) and o.deploy != deploying:
+        raise _Refused("deploy orders are for the deployment turn only" if o.deploy
+                       else "this is the deployment turn: use 'deploy <name> at x,y' or 'deploy <name> line ...'")
+    if deploying and not isinstance(o, (Move, Form, Split, Merge, Melee, Hold)):
+        raise _Refused("only deploy, form, split, merge and melee orders are allowed while deploying")
+    handler = {Move: _move, Fire: _fire, Split: _split, Merge: _merge, Form: _form, Escort: _escort,
+               Surrender: _surrender, Melee: _melee, Hold: lambda s, p, o: None}[type(o)]
+    handler(state, plan, o)
+
+
+# -- names ------------------------------------------------------------------
+def _figure(state, side, name):
+    fid = f"{side}:{name.lower()}"
+    f = state["figures"].get(fid)
+    if f is None:
+        return None
+    if f["st"] != "ok":
+        raise _Refused(f"{name} is {'dead' if f['st'] == 'dead' else 'a prisoner' if f['st'] == 'pow' else 'not in play'}")
+    return [fid]
+
+
+def _gun(state, side, name):
+    for gid, g in state["guns"].items():
+        if g["name"].lower() == name.lower() and g["owner"] == side:
+            return gid
+    return None
+
+
+def _group_key(groups, name):
+    for k in groups:
+        if k.lower() == name.lower():
+            return k
+    return None
+
+
+def resolve(state, plan, name) -> tuple[str, object]:
+    """("figures", ids) | ("gun", id) | ("pow", (name, ids)); errors name what the name is instead."""
+    key = _group_key(plan.groups, name)
+    if key is not None:
+        return "figures", list(plan.groups[key])
+    ids = _figure(state, plan.side, name)
+    if ids:
+        return "figures", ids
+    gid = _gun(state, plan.side, name)
+    if gid:
+        return "gun", gid
+    pkey = _group_key(state["pows"][plan.side], name)
+    if pkey is not None:
+        return "pow", (pkey, list(state["pows"][plan.side][pkey]))
+    enemy = other(plan.side)
+    if (_group_key(state["groups"][enemy], name) or state["figures"].get(f"{enemy}:{name.lower()}")
+            or _gun(state, enemy, name)):
+        raise _Refused(f"not your figure: {name} belongs to {enemy}")
+    if any(g["name"].lower() == name.lower() for g in state["guns"].values()):
+        raise _Refused(f"{name} is no longer yours: it was captured")
+    raise _Refused(f"unknown name '{name}': not one of your groups, figures, guns or prisoner groups")
+
+
+def _own_figures(state, plan, name) -> list[str]:
+    kind, value = resolve(state, plan, name)
+    if kind != "figures":
+        raise _Refused(f"{name} is a {'gun' if kind == 'gun' else 'prisoner group'}, not a group of figures")
+    return value
+
+
+def _check_claim(plan, ids):
+    for i in ids:
+        if i in plan._owner_line:
+            raise _Refused(f"{i.split(':')[1]} already has an order on line {plan._owner_line[i]}")
+
+
+def _claim(plan, ids, o):
+    _check_claim(plan, ids)
+    for i in ids:
+        plan._owner_line[i] = o.line
+
+
+# -- group changes ------------------------------------------------------------
+def _new_name(state, plan, name):
+    if _group_key(plan.groups, name) or state["figures"].get(f"{plan.side}:{name.lower()}") or _gun(state, plan.side, name):
+        raise _Refused(f"the name {name} is already in use")
+    if name[0].lower() in "ic" and name[1:].isdigit():
+        raise _Refused(f"{name} looks like a figure name (i12, c3): choose another group name")
+
+
+def _take(plan, ids):
+    """Remove figures from the groups they are in (a figure belongs to one group)."""
+    s = set(ids)
+    for k in list(plan.groups):
+        kept = [i for i in plan.groups[k] if i not in s]
+        if kept:
+            plan.groups[k] = kept
+        else:
+            del plan.groups[k]
+
+
+def _split(state, plan, o: Split):
+    ids = _own_figures(state, plan, o.who)
+    _new_name(state, plan, o.new)
+    if not 0 < o.count < len(ids):
+        raise _Refused(f"{o.who} has {len(ids)} figures: split off between 1 and {len(ids) - 1}")
+    figs = state["figures"]
+    if o.near:
+        ids = sorted(ids, key=lambda i: (math.dist((figs[i]["x"], figs[i]["y"]), o.near), i))
+    chosen = ids[:o.count] if o.near else ids[-o.count:]
+    _take(plan, chosen)
+    plan.groups[o.new] = chosen
+    plan.groups_changed = True
+
+
+def _merge(state, plan, o: Merge):
+    src = _own_figures(state, plan, o.who)
+    key = _group_key(plan.groups, o.into)
+    if key is None:
+        raise _Refused(f"unknown group '{o.into}' to merge into")
+    if key.lower() == o.who.lower():
+        raise _Refused("a group cannot merge into itself")
+    _take(plan, src)
+    plan.groups[key] = plan.groups.get(key, []) + src
+    plan.groups_changed = True
+
+
+def _form(state, plan, o: Form):
+    _new_name(state, plan, o.new)
+    ids: list[str] = []
+    for m in o.members:
+        ids += [i for i in _own_figures(state, plan, m) if i not in ids]
+    _take(plan, ids)
+    plan.groups[o.new] = ids
+    plan.groups_changed = True
+
+
+def _melee(state, plan, o: Melee):
+    plan.standing = (o.kill, o.lose)
+
+
+# -- movement -----------------------------------------------------------------
+def _targets(state, ids, o: Move) -> dict[str, list[tuple[float, float]]]:
+    """Waypoints (without the start) for each figure of a move or line order."""
+    figs = state["figures"]
+    pos = {i: (figs[i]["x"], figs[i]["y"]) for i in ids}
+    if o.line_form:
+        (x1, y1), (x2, y2) = o.points
+        slots = geom.line_slots((x1, y1), (x2, y2), len(ids))
+        order = sorted(ids, key=lambda i: ((pos[i][0] - x1) * (x2 - x1) + (pos[i][1] - y1) * (y2 - y1), i))
+        return {i: [slots[k]] for k, i in enumerate(order)}
+    cx = sum(p[0] for p in pos.values()) / len(ids)
+    cy = sum(p[1] for p in pos.values()) / len(ids)
+    return {i: [(round(wx + pos[i][0] - cx, 4), round(wy + pos[i][1] - cy, 4)) for wx, wy in o.points] for i in ids}
+
+
+def route(table, arm, start, waypoints) -> list[tuple[float, float]]:
+    pts = [start]
+    for w in waypoints:
+        leg = table.path(arm, pts[-1], w)
+        if not leg:
+            return []
+        pts += leg[1:]
+    return pts
+
+
+def _move(state, plan, o: Move):
+    kind, value = resolve(state, plan, o.who)
+    if kind == "pow":
+        raise _Refused(f"{o.who} are prisoners: use 'escort {o.who} to x,y'")
+    if kind == "gun":
+        return _deploy_gun(state, plan, o, value) if o.deploy else _plan_gun_move(state, plan, o, value)
+    if o.deploy:
+        return _deploy(state, plan, o, value)
+    _check_claim(plan, value)
+    table = table_of(state["scenario"])
+    figs = state["figures"]
+    paths = {}
+    for fid, wps in _targets(state, value, o).items():
+        f = figs[fid]
+        for w in wps:
+            err = table.spot_error(f["arm"], *w)
+            if err:
+                raise _Refused(f"{fid.split(':')[1]} would pass or end at {err.split(' is ', 1)[0]}: {err.split(' is ', 1)[1]}")
+        pts = route(table, f["arm"], (f["x"], f["y"]), wps)
+        if not pts:
+            raise _Refused(f"{fid.split(':')[1]} cannot get there: no way round the scenery")
+        length, limit = path_length(pts), move_allowance(f["arm"])
+        if length > limit + 1e-9:
+            raise _Refused(f"out of range: {fid.split(':')[1]} would need {length:.1f} in, "
+                           f"{ARM_NAMES[f['arm']]} moves at most {limit:g} in (LW-{17 if f['arm'] == 'inf' else 18})")
+        paths[fid] = pts
+    _claim(plan, value, o)
+    plan.paths.update(paths)
+
+
+def _deploy(state, plan, o: Move, ids):
+    _check_claim(plan, ids)
+    sc = state["scenario"]
+    edge = sc["edges"][plan.side]
+    figs = state["figures"]
+    table = table_of(sc)
+    if o.line_form:
+        spots = geom.line_slots(o.points[0], o.points[1], len(ids))
+    else:
+        arm = figs[ids[0]]["arm"]
+        spots = block({"arm": arm, "frontage": min(len(ids), 10), "count": len(ids)}, edge, list(o.points[0]))
+    for fid, (x, y) in zip(ids, spots):
+        err = table.spot_error(figs[fid]["arm"], x, y) or zone_error(sc, plan.side, x, y)
+        if err:
+            raise _Refused(f"{fid.split(':')[1]} cannot deploy there: {err}")
+    _claim(plan, ids, o)
+    plan.deploy_figures.update({fid: [x, y] for fid, (x, y) in zip(ids, spots)})
+
+
+def _deploy_gun(state, plan, o: Move, gid):
+    _claim(plan, [gid], o)
+    if o.line_form:
+        raise _Refused("a gun deploys at one point: deploy gun1 at x,y")
+    x, y = o.points[0]
+    err = table_of(state["scenario"]).spot_error("inf", x, y) or zone_error(state["scenario"], plan.side, x, y)
+    if err:
+        raise _Refused(f"{o.who} cannot deploy there: {err}")
+    plan.deploy_guns[gid] = [x, y]
+
+
+def _escort(state, plan, o: Escort):
+    kind, value = resolve(state, plan, o.who)
+    if kind != "pow":
+        raise _Refused(f"{o.who} is not a group of prisoners you hold; use move for your own figures")
+    name, ids = value
+    ids = [i for i in ids if not state["figures"][i]["pow"][2]]
+    if not ids:
+        raise _Refused(f"the prisoners of {name} have all been taken off the table")
+    _check_claim(plan, ids)
+    table = table_of(state["scenario"])
+    fake = Move(o.line, o.text, o.who, o.points)
+    paths = {}
+    for fid, wps in _targets(state, ids, fake).items():
+        f = state["figures"][fid]
+        pts = route(table, "inf", (f["x"], f["y"]), wps)
+        if not pts or path_length(pts) > move_allowance("inf") + 1e-9 or any(table.spot_error("inf", *w) for w in wps):
+            raise _Refused(f"out of range: prisoners walk at most {move_allowance('inf'):g} in a turn, "
+                           f"to open ground on the table")
+        paths[fid] = pts
+    _claim(plan, ids, o)
+    plan.paths.update(paths)
+
+
+def _surrender(state, plan, o: Surrender):
+    ids = _own_figures(state, plan, o.who)
+    friends, need = geom.support(state, plan.side, ids)
+    if 2 * friends >= len(ids):
+        raise _Refused(f"{o.who} is not isolated: {friends} friends within a move of it (LW-32: fewer than "
+                       f"{math.ceil(len(ids) / 2)} needed to surrender, LW-45)")
+    _claim(plan, ids, o)
+    plan.surrender.append((_group_key(plan.groups, o.who) or o.who, ids))
+
+
+# -- guns -----------------------------------------------------------------------
+def _crew_check(state, gid, what):
+    g = state["guns"][gid]
+    n = len(geom.crew(state, g["owner"], (g["x"], g["y"])))
+    if n < CREW_MIN:
+        raise _Refused(f"{g['name']} is not crewed: {n} of your figures within {CREW_RANGE:g} in, "
+                       f"{CREW_MIN} needed to {what} (LW-19)")
+
+
+def _fire(state, plan, o: Fire):
+    kind, gid = resolve(state, plan, o.gun)
+    if kind != "gun":
+        raise _Refused(f"{o.gun} is not a gun")
+    first = FIRST_FIRE_TURN
+    sc = state["scenario"]
+    if sc["kind"] == "defence" and sc["settings"]["defender"] == plan.side:
+        first = 1  # LW-55
+    if state["turn"] < first:
+        raise _Refused(f"no gun fires before turn {first} (LW-14)")
+    if gid in plan._owner_line:
+        raise _Refused(f"a gun moves or fires in a turn, not both (LW-20); line {plan._owner_line[gid]} already orders it")
+    _crew_check(state, gid, "fire")
+    g = state["guns"][gid]
+    for x, y in o.aims:
+        rng = math.dist((g["x"], g["y"]), (x, y))
+        if rng > MAX_RANGE:
+            raise _Refused(f"out of range: {x:g},{y:g} is {rng:.1f} in from {g['name']}, a gun reaches {MAX_RANGE:g} in")
+    _claim(plan, [gid], o)
+    plan.fire[gid] = [list(a) for a in o.aims]
+
+
+def _plan_gun_move(state, plan, o: Move, gid):
+    if o.line_form:
+        raise _Refused("a gun moves to a point: move gun1 to x,y")
+    if gid in plan._owner_line:
+        raise _Refused(f"a gun moves or fires in a turn, not both (LW-20); line {plan._owner_line[gid]} already orders it")
+    _crew_check(state, gid, "move")
+    g = state["guns"][gid]
+    table = table_of(state["scenario"])
+    pts = route(table, "cav", (g["x"], g["y"]), list(o.points))
+    if not pts:
+        raise _Refused(f"{g['name']} cannot get there: no way round the scenery")
+    if path_length(pts) > GUN_MOVE_FAST + 1e-9:
+        raise _Refused(f"out of range: {g['name']} would need {path_length(pts):.1f} in; a gun moves at most "
+                       f"{GUN_MOVE_FAST:g} in, and only with 4 cavalry (LW-26)")
+    _claim(plan, [gid], o)
+    plan.gun_moves[gid] = (pts, o)
+
+
+def _check_gun_moves(state, plan):
+    """LW-24/26 against where the plan puts the crew (ignoring contacts, which only shorten moves)."""
+    for gid, (pts, o) in list(plan.gun_moves.items()):
+        team = geom.gun_team(state, plan, gid, pts[-1])
+        g = state["guns"][gid]
+        cav = sum(1 for i in team if state["figures"][i]["arm"] == "cav")
+        limit = GUN_MOVE_FAST if cav >= CREW_MIN else GUN_MOVE_SLOW
+        msg = None
+        if len(team) < CREW_MIN:
+            msg = (f"only {len(team)} of {g['name']}'s crew would end within {CREW_RANGE:g} in of it; "
+                   f"{CREW_MIN} must go with it (LW-24) - move them too")
+        elif path_length(pts) > limit + 1e-9:
+            msg = (f"out of range: {g['name']} would need {path_length(pts):.1f} in; with {cav} cavalry in its team "
+                   f"it moves at most {limit:g} in (LW-26)")
+        if msg:
+            plan.errors.append(LineError(o.line, o.text, msg))
+            del plan.gun_moves[gid]
+        else:
+            plan.gun_moves[gid] = pts
+
+
+def errors(state, side, orders) -> tuple[LineError, ...]:
+    return tuple(build(state, side, orders).errors)

@@ -1,0 +1,242 @@
+"""Scenario files: validation with errors that name the field, army points, default deployment.
+
+A scenario (JSON) holds the table, terrain, the kind of game and each side's force
+as named groups (arm, count, default position and frontage) and named guns. See
+RULES.md, "Scenario files", for the format.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import math
+from importlib import resources
+from typing import Any
+
+from rules.core.protocol import ScenarioError
+
+from .table import table_of
+from .units import ARMS, DEFAULT_POINTS, DEFENCE_RATIO, GUN_POINTS, RESERVE, SIDES, radius
+
+KINDS = ("bitter_end", "breakthrough", "defence")
+TERRAIN_TYPES = ("building", "wall", "hill", "wood", "river", "ford", "bridge", "road")
+EDGES = ("south", "north", "west", "east")
+OPPOSITE = {"south": "north", "north": "south", "west": "east", "east": "west"}
+DEFAULT_SCENARIO = "skirmish"
+SETTINGS = {
+    "blast": False,             # KS-2..3 blast rule instead of the seed-000 casualty rule
+    "random_advantage": False,  # LW-57
+    "max_turns": 40,
+    "points": DEFAULT_POINTS,
+    "deploy_depth": 12.0,       # how far from its edge a side may deploy
+    "defender": None,           # side, for kind "defence"
+    "target": None,             # LW-51: {side: [from, to]} part of the enemy edge to reach
+}
+
+
+def builtin_names() -> list[str]:
+    folder = resources.files("rules.littlewars") / "scenarios"
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
+
+
+def _builtin(name: str) -> dict:
+    if name not in builtin_names():
+        raise ScenarioError(f"unknown scenario {name!r} (known: {', '.join(builtin_names())})")
+    return json.loads((resources.files("rules.littlewars") / "scenarios" / f"{name}.json").read_text())
+
+
+def _need(cond: bool, where: str, why: str) -> None:
+    if not cond:
+        raise ScenarioError(f"{where}: {why}")
+
+
+def _num(v: Any, where: str, positive: bool = False) -> float:
+    _need(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v), where, "must be a number")
+    _need(not positive or v > 0, where, "must be greater than 0")
+    return float(v)
+
+
+def _point(v: Any, where: str) -> list[float]:
+    _need(isinstance(v, list) and len(v) == 2, where, "must be [x, y] in inches")
+    return [_num(v[0], f"{where}[0]"), _num(v[1], f"{where}[1]")]
+
+
+def _name(v: Any, where: str) -> str:
+    _need(isinstance(v, str) and v and v.replace("-", "").replace("_", "").isalnum(), where,
+          "must be a name of letters, digits, '-' or '_'")
+    _need(not (v[0] in "ic" and v[1:].isdigit()), where, "names like i12 or c3 are reserved for single figures")
+    return v
+
+
+def load(scenario: Any | None) -> dict:
+    """A validated, normalised copy of ``scenario`` (None = the default, a str = a built-in name)."""
+    if scenario is None:
+        scenario = DEFAULT_SCENARIO
+    if isinstance(scenario, str):
+        scenario = _builtin(scenario)
+    _need(isinstance(scenario, dict), "scenario", "must be an object")
+    sc = copy.deepcopy(scenario)
+    sc["name"] = _name(sc.get("name"), "name")
+    sc.setdefault("title", sc["name"])
+    _table(sc)
+    settings = {**SETTINGS, **sc.get("settings", {})}
+    unknown = set(settings) - set(SETTINGS)
+    _need(not unknown, "settings", f"unknown setting(s) {', '.join(sorted(unknown))}")
+    sc["settings"] = settings
+    sc["kind"] = sc.get("kind", "bitter_end")
+    _need(sc["kind"] in KINDS, "kind", f"must be one of {', '.join(KINDS)}")
+    _terrain(sc)
+    forces = sc.get("forces")
+    _need(isinstance(forces, dict) and set(forces) == set(SIDES), "forces", f"must give exactly {' and '.join(SIDES)}")
+    for side in SIDES:
+        _force(sc, side)
+    _kind_rules(sc)
+    return sc
+
+
+def _table(sc: dict) -> None:
+    t = sc.get("table")
+    _need(isinstance(t, dict), "table", "must be {\"width\": inches, \"depth\": inches}")
+    t["width"] = _num(t.get("width"), "table.width", True)
+    t["depth"] = _num(t.get("depth"), "table.depth", True)
+    edges = sc.setdefault("edges", {"red": "south", "blue": "north"})
+    for side in SIDES:
+        _need(edges.get(side) in EDGES, f"edges.{side}", f"must be one of {', '.join(EDGES)}")
+    _need(edges[SIDES[0]] == OPPOSITE[edges[SIDES[1]]], "edges", "the two sides must start from opposite edges")
+
+
+def _terrain(sc: dict) -> None:
+    items = sc.setdefault("terrain", [])
+    _need(isinstance(items, list), "terrain", "must be a list")
+    seen = set()
+    for i, it in enumerate(items):
+        where = f"terrain[{i}]"
+        _need(isinstance(it, dict), where, "must be an object")
+        _need(it.get("type") in TERRAIN_TYPES, f"{where}.type", f"must be one of {', '.join(TERRAIN_TYPES)}")
+        it["id"] = it.get("id", f"{it['type']}{i + 1}")
+        _need(it["id"] not in seen, f"{where}.id", f"duplicate id {it['id']!r}")
+        seen.add(it["id"])
+        if "polygon" in it:
+            pts = it["polygon"]
+            _need(isinstance(pts, list) and len(pts) >= 3, f"{where}.polygon", "needs at least 3 points")
+            it["polygon"] = [_point(p, f"{where}.polygon[{j}]") for j, p in enumerate(pts)]
+        else:
+            pts = it.get("line")
+            _need(isinstance(pts, list) and len(pts) >= 2, where, "needs a polygon (3+ points) or a line (2+ points)")
+            it["line"] = [_point(p, f"{where}.line[{j}]") for j, p in enumerate(pts)]
+            it["width"] = _num(it.get("width", 0.5), f"{where}.width", True)
+        if it["type"] == "hill":
+            lv = it.setdefault("level", 1)
+            _need(isinstance(lv, int) and lv >= 1, f"{where}.level", "must be a whole number from 1")
+    from shapely.geometry import Polygon
+
+    for i, it in enumerate(items):
+        if "polygon" in it:
+            _need(Polygon(it["polygon"]).is_valid, f"terrain[{i}].polygon", "is not a simple polygon (edges cross)")
+
+
+def _force(sc: dict, side: str) -> None:
+    f = sc["forces"][side]
+    where = f"forces.{side}"
+    _need(isinstance(f, dict), where, "must be an object with groups and guns")
+    groups, guns = f.setdefault("groups", []), f.setdefault("guns", [])
+    _need(isinstance(groups, list) and groups, f"{where}.groups", "must be a non-empty list")
+    _need(isinstance(guns, list), f"{where}.guns", "must be a list")
+    names = set()
+    table = table_of(sc)
+    for i, g in enumerate(groups):
+        w = _named(g, f"{where}.groups[{i}]", names)
+        _need(g.get("arm") in ARMS, f"{w}.arm", f"must be one of {', '.join(ARMS)}")
+        _need(isinstance(g.get("count"), int) and not isinstance(g["count"], bool) and g["count"] > 0,
+              f"{w}.count", "must be a whole number greater than 0")
+        g["at"] = _point(g.get("at"), f"{w}.at")
+        g["frontage"] = int(g.get("frontage", min(g["count"], 10)))
+        _need(g["frontage"] > 0, f"{w}.frontage", "must be greater than 0")
+        g["reserve"] = bool(g.get("reserve", False))
+        for j, (x, y) in enumerate(block(g, sc["edges"][side])):
+            err = table.spot_error(g["arm"], x, y) or _zone_error(sc, side, x, y)
+            _need(err is None, f"{w}", f"figure {j + 1} of the default deployment: {err}")
+    for i, g in enumerate(guns):
+        w = _named(g, f"{where}.guns[{i}]", names)
+        g["at"] = _point(g.get("at"), f"{w}.at")
+        err = table.spot_error("inf", *g["at"]) or _zone_error(sc, side, *g["at"])
+        _need(err is None, f"{w}.at", err or "")
+    reserve = [g for g in groups if g["reserve"]]
+    if sc["settings"]["random_advantage"]:
+        _need(len(reserve) == 1 and reserve[0]["count"] == RESERVE, f"{where}.groups",
+              f"random advantage (LW-57) needs exactly one reserve group of {RESERVE} figures")
+    budget = sc["settings"]["points"]
+    pts = army_points(f)
+    _need(pts <= budget, where, f"the army costs {pts:g} points, more than the {budget:g} allowed (LW-59)")
+
+
+def _named(item: Any, where: str, names: set) -> str:
+    """Check an item's name (unique among the side's groups and guns); returns ``where`` for later errors."""
+    _need(isinstance(item, dict), where, "must be an object")
+    item["name"] = _name(item.get("name"), f"{where}.name")
+    _need(item["name"] not in names, f"{where}.name", f"duplicate name {item['name']!r}")
+    names.add(item["name"])
+    return where
+
+
+def army_points(force: dict) -> float:
+    """LW-59: infantry 1, cavalry 1.5, gun 10 (a reserve counts in full: it may all join)."""
+    return sum(ARMS[g["arm"]]["points"] * g["count"] for g in force["groups"]) + GUN_POINTS * len(force["guns"])
+
+
+def _kind_rules(sc: dict) -> None:
+    s = sc["settings"]
+    if sc["kind"] == "defence":
+        d = s["defender"]
+        _need(d in SIDES, "settings.defender", f"a defence scenario needs the defending side ({' or '.join(SIDES)})")
+        att = army_points(sc["forces"][[x for x in SIDES if x != d][0]])
+        dp = army_points(sc["forces"][d])
+        _need(abs(dp - DEFENCE_RATIO * att) <= 0.05 * att, f"forces.{d}",
+              f"the defender has {dp:g} points; LW-52 wants 2/3 of the attacker's {att:g} (within 5%)")
+    if s["target"] is not None:
+        for side, seg in s["target"].items():
+            _need(side in SIDES and isinstance(seg, list) and len(seg) == 2, f"settings.target.{side}",
+                  "must be [from, to] along the enemy edge")
+
+
+def zone_error(sc: dict, side: str, x: float, y: float) -> str | None:
+    return _zone_error(sc, side, x, y)
+
+
+def _zone_error(sc: dict, side: str, x: float, y: float) -> str | None:
+    """LW-7/8: deploy along one's own edge; LW-54: a defender deploys in its half, a move short of the centre."""
+    table = table_of(sc)
+    edge = sc["edges"][side]
+    dist = table.edge_distance(edge, x, y)
+    span = table.depth if edge in ("south", "north") else table.width
+    if sc["kind"] == "defence" and sc["settings"]["defender"] == side:
+        limit = span / 2.0 - ARMS["inf"]["move"]
+        if dist > limit:
+            return f"({x:g}, {y:g}) is {dist:g} in from the {edge} edge; the defender stays {limit:g} in or less (LW-54)"
+        return None
+    depth = sc["settings"]["deploy_depth"]
+    if dist > depth:
+        return f"({x:g}, {y:g}) is {dist:g} in from the {edge} edge; deployment is within {depth:g} in of it"
+    return None
+
+
+def spacing(arm: str) -> float:
+    return 2 * radius(arm) + 0.25
+
+
+def block(group: dict, edge: str, at: list[float] | None = None, count: int | None = None) -> list[tuple[float, float]]:
+    """Positions of a group in a block: ``frontage`` figures a rank, ranks stepping back towards ``edge``."""
+    cx, cy = at or group["at"]
+    n = group["count"] if count is None else count
+    front = max(1, min(group["frontage"], n))
+    gap = spacing(group["arm"])
+    ranks = math.ceil(n / front)
+    along, back = {"south": ((1, 0), (0, -1)), "north": ((1, 0), (0, 1)),
+                   "west": ((0, 1), (-1, 0)), "east": ((0, 1), (1, 0))}[edge]
+    out = []
+    for k in range(n):
+        r, c = divmod(k, front)
+        in_rank = min(front, n - r * front)
+        u = (c - (in_rank - 1) / 2.0) * gap
+        v = (r - (ranks - 1) / 2.0) * gap
+        out.append((round(cx + u * along[0] + v * back[0], 4), round(cy + u * along[1] + v * back[1], 4)))
+    return out

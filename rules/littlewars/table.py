@@ -1,0 +1,197 @@
+"""The tabletop: terrain as shapely geometry, legal spots and path lengths around obstacles.
+
+A ``Table`` is derived from a validated scenario and cached by the scenario's
+canonical JSON, so the (pure JSON) game state never holds geometry objects and a
+replay rebuilds exactly the same table.
+
+Impassable: buildings, walls, rivers (except where a ford or bridge crosses them).
+Woods, hills and roads are passable; hills carry a ``level`` for the Kriegspiel
+appendix. Figures keep 1/16" from impassable scenery (LW-27), so each arm moves in
+the free space left after buffering the obstacles by its footprint radius + 1/16".
+Path lengths come from a visibility graph over the vertices of those buffered
+obstacles (networkx shortest path), built once per table and arm.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import math
+
+import networkx as nx
+import shapely
+from shapely.geometry import LineString, Point, Polygon, box
+from shapely.ops import unary_union
+from shapely.strtree import STRtree
+
+from rules.core.canonical import canonical_json
+
+from .units import ARMS, EDGE_BAND, SCENERY_GAP, radius
+
+EPS = 0.02  # graph vertices sit this far outside the forbidden zone so paths along them stay legal
+
+BLOCKING = ("building", "wall")  # stop shots and shield from blast (KS-7)
+
+
+def terrain_geometry(item: dict):
+    if "polygon" in item:
+        return Polygon(item["polygon"])
+    line = LineString(item["line"])
+    return line.buffer(item.get("width", 0.5) / 2.0, cap_style="flat")
+
+
+class Table:
+    def __init__(self, scenario: dict):
+        t = scenario["table"]
+        self.width = float(t["width"])
+        self.depth = float(t["depth"])
+        self.edges = dict(scenario["edges"])
+        self.bounds = box(0, 0, self.width, self.depth)
+        self.terrain = [(item, terrain_geometry(item)) for item in scenario.get("terrain", [])]
+        crossings = unary_union([g for it, g in self.terrain if it["type"] in ("ford", "bridge")] or [Polygon()])
+        blocks = []
+        for it, g in self.terrain:
+            if it["type"] in BLOCKING:
+                blocks.append(g)
+            elif it["type"] == "river":
+                blocks.append(g.difference(crossings))
+        self.obstacles = unary_union(blocks) if blocks else Polygon()
+        self.fire_blockers = [g for it, g in self.terrain if it["type"] in BLOCKING]
+        self.fire_tree = STRtree(self.fire_blockers) if self.fire_blockers else None
+        self._free: dict[str, _FreeSpace] = {}
+
+    # -- places --------------------------------------------------------------
+    def free(self, arm: str) -> "_FreeSpace":
+        if arm not in self._free:
+            self._free[arm] = _FreeSpace(self.obstacles, radius(arm) + SCENERY_GAP)
+        return self._free[arm]
+
+    def spot_error(self, arm: str, x: float, y: float) -> str | None:
+        """Why a figure of ``arm`` cannot stand at (x, y), or None."""
+        r = radius(arm)
+        if not (r <= x <= self.width - r and r <= y <= self.depth - r):
+            return f"({x:g}, {y:g}) is off the {self.width:g}x{self.depth:g} in table"
+        blocked = self.free(arm).blocking_item(Point(x, y), self.terrain)
+        if blocked:
+            return f"({x:g}, {y:g}) is inside or within 1/16 in of {blocked}"
+        return None
+
+    def path(self, arm: str, a: tuple[float, float], b: tuple[float, float]) -> list[tuple[float, float]]:
+        return self.free(arm).path(a, b)
+
+    # -- edges ---------------------------------------------------------------
+    def edge_distance(self, edge: str, x: float, y: float) -> float:
+        return {"south": y, "north": self.depth - y, "west": x, "east": self.width - x}[edge]
+
+    def at_edge(self, edge: str, x: float, y: float, arm: str = "inf") -> bool:
+        return self.edge_distance(edge, x, y) <= radius(arm) + EDGE_BAND
+
+    def home(self, side: str) -> str:
+        return self.edges[side]
+
+    def shot_blocker(self, a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float] | None:
+        """Where a flat shot from a to b first meets a building or wall, or None."""
+        if self.fire_tree is None:
+            return None
+        seg = LineString([a, b])
+        hits = self.fire_tree.query(seg, predicate="intersects")
+        best = None
+        for i in hits:
+            inter = seg.intersection(self.fire_blockers[int(i)].boundary)
+            for p in _points_of(inter):
+                d = math.dist(a, p)
+                if d > 1e-9 and (best is None or d < best[0]):
+                    best = (d, p)
+        return best[1] if best else None
+
+    def shielded(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
+        return self.shot_blocker(a, b) is not None
+
+
+def _points_of(geom) -> list[tuple[float, float]]:
+    if geom.is_empty:
+        return []
+    if geom.geom_type == "Point":
+        return [(geom.x, geom.y)]
+    out = []
+    for g in getattr(geom, "geoms", [geom]):
+        out.extend((float(x), float(y)) for x, y in g.coords)
+    return out
+
+
+class _FreeSpace:
+    """Free space for one footprint size: point legality and shortest paths."""
+
+    def __init__(self, obstacles, clearance: float):
+        self.core = obstacles.buffer(clearance) if not obstacles.is_empty else Polygon()
+        self.prepared = shapely.prepared.prep(self.core) if not self.core.is_empty else None
+        self.nodes: list[tuple[float, float]] = []
+        self.graph = nx.Graph()
+        if not self.core.is_empty:
+            self._build_graph(obstacles.buffer(clearance + EPS, quad_segs=2))
+
+    def _build_graph(self, ring_source) -> None:
+        polys = getattr(ring_source, "geoms", [ring_source])
+        for poly in polys:
+            self.nodes.extend((float(x), float(y)) for x, y in list(poly.exterior.coords)[:-1])
+        for i, a in enumerate(self.nodes):
+            self.graph.add_node(i)
+            for j in range(i):
+                if self.clear(a, self.nodes[j]):
+                    self.graph.add_edge(i, j, weight=math.dist(a, self.nodes[j]))
+
+    def clear(self, a, b) -> bool:
+        if self.prepared is None:
+            return True
+        seg = LineString([a, b]) if a != b else Point(a)
+        return not self.prepared.intersects(seg)
+
+    def blocking_item(self, pt: Point, terrain) -> str | None:
+        if self.prepared is None or not self.prepared.intersects(pt):
+            return None
+        for it, g in terrain:
+            if it["type"] in ("building", "wall", "river") and g.distance(pt) <= self.core.distance(pt) + 1.0:
+                return f"{it['type']} '{it.get('id', '?')}'"
+        return "impassable scenery"
+
+    def path(self, a, b) -> list[tuple[float, float]]:
+        """Shortest polyline from a to b in free space ([a, b] when the straight line is clear)."""
+        a, b = (float(a[0]), float(a[1])), (float(b[0]), float(b[1]))
+        if self.clear(a, b):
+            return [a, b]
+        g = self.graph
+        ends = {"A": a, "B": b}
+        for key, p in ends.items():
+            g.add_node(key)
+            for i, q in enumerate(self.nodes):
+                if self.clear(p, q):
+                    g.add_edge(key, i, weight=math.dist(p, q))
+        try:
+            route = nx.shortest_path(g, "A", "B", weight="weight")
+        except nx.NetworkXNoPath:
+            route = None
+        finally:
+            g.remove_nodes_from(["A", "B"])
+        if route is None:
+            return []
+        return [a] + [self.nodes[n] for n in route[1:-1]] + [b]
+
+
+def path_length(points) -> float:
+    return sum(math.dist(points[i], points[i + 1]) for i in range(len(points) - 1)) if points else math.inf
+
+
+@functools.lru_cache(maxsize=32)
+def _table_for(key: str, text: str) -> Table:
+    import json
+
+    return Table(json.loads(text))
+
+
+def table_of(scenario: dict) -> Table:
+    """The (cached) Table of a validated scenario."""
+    relevant = {k: scenario[k] for k in ("table", "edges", "terrain") if k in scenario}
+    text = canonical_json(relevant)
+    return _table_for(hashlib.sha256(text.encode()).hexdigest(), text)
+
+
+ARM_LIST = tuple(ARMS)

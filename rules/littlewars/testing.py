@@ -1,0 +1,220 @@
+"""Helpers for tests, bots and benchmarks: hand-built positions and a scripted player.
+
+Pure Python (no pytest); used by tests/rules/littlewars, tests/platform and bench/.
+"""
+from __future__ import annotations
+
+import math
+import random
+
+from rules.core.canonical import canonical_json
+
+from . import RULESET as RS
+from .fold import PREFIX, fold
+from .geom import FigureIndex, fighting
+from .scenario import _terrain, load
+from .units import CREW_MIN, CREW_RANGE, MAX_RANGE, SIDES, move_allowance, other
+
+
+def build(red=(), blue=(), guns=(), terrain=(), table=(48, 36), kind="bitter_end", settings=None, turn=2,
+          first="red") -> dict:
+    """A position in play. ``red``/``blue``: [(group, arm, [(x, y), ...]), ...]; ``guns``: [(side, name, x, y, heading)]."""
+    w, d = table
+    forces = {}
+    for side, groups in (("red", red), ("blue", blue)):
+        gs = [{"name": n, "arm": a, "count": len(pts), "at": [w / 2, d / 2], "frontage": len(pts)} for n, a, pts in groups]
+        gs = gs or [{"name": "nobody", "arm": "inf", "count": 1, "at": [w / 2, d / 2]}]
+        forces[side] = {"groups": gs, "guns": [{"name": g[1], "at": [w / 2, d / 2]} for g in guns if g[0] == side]}
+    sc = load({"name": "test", "table": {"width": w, "depth": d}, "kind": kind, "forces": forces,
+               "settings": {"points": 10_000, "deploy_depth": max(w, d), **(settings or {})}})
+    sc["terrain"] = list(terrain)
+    _terrain(sc)
+    state = fold(RS.initial_state(), PREFIX + "table_laid", {"scenario": sc, "first": first})
+    state = fold(state, PREFIX + "deployment_done", {})
+    figs = dict(state["figures"])
+    for side, groups in (("red", red), ("blue", blue)):
+        if not groups:  # the placeholder figure is taken off
+            for fid in [i for i, f in figs.items() if f["side"] == side]:
+                figs[fid] = {**figs[fid], "st": "dead"}
+            state["groups"] = {**state["groups"], side: {}}
+            continue
+        for name, arm, pts in groups:
+            for fid, (x, y) in zip(state["groups"][side][name], pts):
+                figs[fid] = {**figs[fid], "x": float(x), "y": float(y)}
+    gmap = dict(state["guns"])
+    for side, name, x, y, heading in guns:
+        gid = f"{side}:{name}"
+        gmap[gid] = {**gmap[gid], "x": float(x), "y": float(y), "heading": float(heading)}
+    state = {**state, "figures": figs, "guns": gmap, "turn": turn}
+    from .fold import _start_counts
+
+    state["start"] = _start_counts(state)
+    return state
+
+
+def ids(state, side, group):
+    return list(state["groups"][side][group])
+
+
+def fold_all(state, events):
+    for ev in events:
+        state = RS.fold(state, ev.type, ev.payload)
+    return state
+
+
+def play(state, red="", blue="", seed=0, check=True):
+    """Parse, validate (must be clean when ``check``), adjudicate and fold one turn."""
+    orders = {}
+    for side, text in (("red", red), ("blue", blue)):
+        parsed = RS.parse_orders(state, side, text)
+        if check:
+            assert parsed.ok, parsed.errors
+            errs = RS.validate(state, side, parsed.orders)
+            assert not errs, errs
+        orders[side] = parsed.orders
+    events = RS.adjudicate(state, orders, random.Random(seed))
+    new = fold_all(state, events)
+    assert RS.check_invariants(new) == [], RS.check_invariants(new)
+    return new, events
+
+
+def types(events):
+    return [e.type.removeprefix(PREFIX) for e in events]
+
+
+def payloads(events, kind):
+    return [e.payload for e in events if e.type == PREFIX + kind]
+
+
+def new_game(scenario="skirmish", seed=1):
+    state = RS.initial_state()
+    return fold_all(state, RS.setup(scenario, random.Random(seed)))
+
+
+def cj(value):
+    return canonical_json(value)
+
+
+# -- a scripted player ----------------------------------------------------------
+def bot_orders(state: dict, side: str) -> str:
+    """Plain orders for ``side``: every group marches on the nearest enemy; guns keep a crew and fire.
+
+    Each line is validated and shortened until it passes, so the text is always clean.
+    """
+    if state["phase"] == "deploy":
+        return "hold"
+    figs = state["figures"]
+    enemy = FigureIndex(figs, lambda f: fighting(f) and f["side"] == other(side))
+    if not enemy.ids:
+        return "hold"
+    lines, crews = _gun_lines(state, side, enemy)
+    for name in sorted(state["groups"][side]):
+        members = state["groups"][side][name]
+        if name in crews or any(figs[i]["dis"] for i in members):
+            if any(figs[i]["dis"] for i in members):
+                lines.append(_home_line(state, side, name, members))
+            continue
+        lines.append(_advance_line(state, side, name, members, enemy))
+    for captor_name in sorted(state["pows"][side]):
+        lines.append(_escort_line(state, side, captor_name))
+    return "\n".join(_valid(state, side, [ln for ln in lines if ln]))
+
+
+def _centre(figs, members):
+    return (sum(figs[i]["x"] for i in members) / len(members), sum(figs[i]["y"] for i in members) / len(members))
+
+
+def _gun_lines(state, side, enemy):
+    figs = state["figures"]
+    lines, crews = [], set()
+    for gid, g in sorted(state["guns"].items()):
+        if g["owner"] != side:
+            continue
+        near = [n for n, m in state["groups"][side].items()
+                if any(math.dist((figs[i]["x"], figs[i]["y"]), (g["x"], g["y"])) <= CREW_RANGE for i in m)]
+        crew = sum(len(state["groups"][side][n]) for n in near)
+        if crew >= CREW_MIN and len(state["groups"][side]) > len(near):
+            crews.update(near)
+        k = int(enemy.tree.nearest(__import__("shapely").Point(g["x"], g["y"])))
+        tx, ty = enemy.xy[k]
+        if math.dist((g["x"], g["y"]), (tx, ty)) <= MAX_RANGE:
+            lines.append(f"fire {g['name']} at {tx:.1f},{ty:.1f} {tx + 1:.1f},{ty:.1f} {tx - 1:.1f},{ty:.1f} {tx:.1f},{ty + 1:.1f}")
+    return lines, crews
+
+
+def _step_towards(a, b, limit):
+    d = math.dist(a, b)
+    if d <= limit:
+        return b
+    return (a[0] + (b[0] - a[0]) * limit / d, a[1] + (b[1] - a[1]) * limit / d)
+
+
+def _advance_line(state, side, name, members, enemy):
+    figs = state["figures"]
+    c = _centre(figs, members)
+    import shapely
+
+    k = int(enemy.tree.nearest(shapely.Point(c)))
+    reach = min(move_allowance(figs[i]["arm"]) for i in members) - 0.5
+    tx, ty = _step_towards(c, tuple(enemy.xy[k]), reach)
+    return f"move {name} to {tx:.2f},{ty:.2f}"
+
+
+def _home_line(state, side, name, members):
+    figs = state["figures"]
+    c = _centre(figs, members)
+    table = state["scenario"]["table"]
+    edge = state["scenario"]["edges"][side]
+    goal = {"south": (c[0], 0.8), "north": (c[0], table["depth"] - 0.8),
+            "west": (0.8, c[1]), "east": (table["width"] - 0.8, c[1])}[edge]
+    tx, ty = _step_towards(c, goal, 11.0)
+    return f"move {name} to {tx:.2f},{ty:.2f}"
+
+
+def _escort_line(state, side, name):
+    figs = state["figures"]
+    members = [i for i in state["pows"][side][name] if not figs[i]["pow"][2]]
+    if not members:
+        return ""
+    return _home_line(state, side, name, members).replace("move", "escort", 1)
+
+
+def _valid(state, side, lines):
+    """Keep each line that validates; a refused move is retried at half and quarter distance."""
+    kept: list[str] = []
+    for line in lines:
+        for candidate in _shorter(state, side, line):
+            text = "\n".join(kept + [candidate])
+            parsed = RS.parse_orders(state, side, text)
+            if parsed.ok and not RS.validate(state, side, parsed.orders):
+                kept.append(candidate)
+                break
+    return kept or ["hold"]
+
+
+def _shorter(state, side, line):
+    yield line
+    verb, name, *rest = line.split()
+    if verb not in ("move", "escort") or rest[0] != "to":
+        return
+    figs = state["figures"]
+    members = state["groups"][side].get(name) or state["pows"][side].get(name) or []
+    members = [i for i in members if figs[i]["st"] in ("ok", "pow")]
+    if not members:
+        return
+    c = _centre(figs, members)
+    tx, ty = (float(v) for v in rest[1].split(","))
+    for frac in (0.5, 0.25):
+        yield f"{verb} {name} to {c[0] + (tx - c[0]) * frac:.2f},{c[1] + (ty - c[1]) * frac:.2f}"
+
+
+def play_bots(state, seed=0, max_turns=None):
+    """Both sides played by ``bot_orders`` until the game ends; returns (state, all events)."""
+    rng = random.Random(seed)
+    events = []
+    while RS.next_turn(state).sides and (max_turns is None or state["turn"] <= max_turns):
+        orders = {s: RS.parse_orders(state, s, bot_orders(state, s)).orders for s in SIDES}
+        evs = RS.adjudicate(state, orders, random.Random(rng.getrandbits(64)))
+        state = fold_all(state, evs)
+        events += evs
+    return state, events

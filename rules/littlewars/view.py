@@ -1,0 +1,84 @@
+"""What a viewer may see, built as an allow-list (never a filtered copy of the state).
+
+Little Wars hides little: positions are public once the curtain lifts. Hidden are
+each side's group organisation and standing melee choices, and during deployment
+the other side's army (the curtain, LW-8). The Kriegspiel appendix will hide more
+(boxes, works); it adds keys here rather than removing them.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core.protocol import Viewer
+
+from .adjudicate import next_turn
+from .geom import index_of
+from .units import CREW_MIN, CREW_RANGE, SIDES
+
+
+def _visible_sides(state: dict, viewer: Viewer) -> list[str]:
+    if viewer.is_umpire:
+        return list(SIDES)
+    return [viewer.side] if viewer.role == "player" and viewer.side in SIDES else []
+
+
+def _table(sc: dict) -> dict:
+    keep = ("id", "type", "polygon", "line", "width", "level")
+    return {"width": sc["table"]["width"], "depth": sc["table"]["depth"], "edges": dict(sc["edges"]),
+            "terrain": [{k: t[k] for k in keep if k in t} for t in sc["terrain"]]}
+
+
+def _figure(fid: str, f: dict) -> dict:
+    out = {"id": fid, "side": f["side"], "arm": f["arm"], "x": f["x"], "y": f["y"]}
+    if f["dis"]:
+        out["disarmed"] = True
+    if f["st"] == "pow":
+        out["captor"] = f["pow"][0]
+    return out
+
+
+def _counts(state: dict) -> dict:
+    out = {}
+    for side in SIDES:
+        figs = [f for f in state["figures"].values() if f["side"] == side]
+        out[side] = {"free": sum(1 for f in figs if f["st"] == "ok"),
+                     "dead": sum(1 for f in figs if f["st"] == "dead"),
+                     "prisoners": sum(1 for f in figs if f["st"] == "pow"),
+                     "guns": sum(1 for g in state["guns"].values() if g["owner"] == side),
+                     "start": state["start"].get(side, {}).get("figures", 0)}
+    return out
+
+
+def build_view(state: dict, viewer: Viewer) -> dict[str, Any]:
+    view: dict[str, Any] = {"ruleset": "littlewars", "viewer": {"role": viewer.role, "side": viewer.side},
+                            "phase": state["phase"]}
+    sc = state.get("scenario")
+    if sc is None:
+        view.update(table=None, figures=[], guns=[], turn=None, result=None)
+        return view
+    own = _visible_sides(state, viewer)
+    shown = own if state["phase"] == "deploy" else list(SIDES)  # the curtain
+    view["scenario"] = {"name": sc["name"], "title": sc["title"], "kind": sc["kind"],
+                        "blast": sc["settings"]["blast"], "max_turns": sc["settings"]["max_turns"]}
+    view["table"] = _table(sc)
+    figs = state["figures"]
+    on_table = [(i, f) for i, f in figs.items() if f["side"] in shown
+                and (f["st"] == "ok" or (f["st"] == "pow" and not f["pow"][2]))]
+    view["figures"] = [_figure(i, f) for i, f in sorted(on_table)]
+    index = index_of(figs)
+    view["guns"] = [{"id": gid, "name": g["name"], "side": g["side"], "owner": g["owner"], "x": g["x"], "y": g["y"],
+                     "heading": g["heading"],
+                     "crewed": len(index.near((g["x"], g["y"]), CREW_RANGE, g["owner"])) >= CREW_MIN}
+                    for gid, g in sorted(state["guns"].items()) if g["owner"] in shown]
+    view["groups"] = {s: {n: list(ids) for n, ids in state["groups"][s].items()} for s in own}
+    view["prisoner_groups"] = {s: {n: list(ids) for n, ids in state["pows"][s].items()} for s in own}
+    view["standing"] = {s: dict(state["standing"][s]) for s in own}
+    view["counts"] = _counts(state) if state["phase"] != "deploy" or viewer.is_umpire else None
+    spec = next_turn(state)
+    view["turn"] = {"number": state["turn"], "acting": list(spec.sides), "prompt": spec.prompt}
+    last = state.get("last")
+    view["last"] = ({k: list(last[k]) for k in ("impacts", "melees", "captures")} | {"turn": last["turn"]}
+                    if last else None)
+    res = state.get("result")
+    view["result"] = {k: res[k] for k in ("winner", "reason", "scores")} if res else None
+    return view
