@@ -100,6 +100,8 @@ class LineErrorSerializer(serializers.Serializer):
     line = serializers.IntegerField(help_text="1-based line of the orders text; 0 for the orders as a whole.")
     text = serializers.CharField(allow_blank=True)
     message = serializers.CharField()
+    side = serializers.CharField(allow_null=True, required=False,
+                                 help_text="The side whose orders the line belongs to, where a request carries several.")
 
 
 class OrdersAcceptedSerializer(serializers.Serializer):

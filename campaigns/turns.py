@@ -7,7 +7,7 @@ queued with ``transaction.on_commit`` so a rolled-back command queues nothing.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from django.db import transaction
@@ -264,7 +264,7 @@ def amend(game_id: int, turn_number: int, orders_text: dict[str, str], reason: s
     """Umpire: void the pending results and adjudicate again with amended orders.
 
     The same sealed seed is used, so only the orders change. Returns per-line
-    errors (nothing is changed if any).
+    errors, each naming its side (nothing is changed if any).
     """
     with transaction.atomic():
         stream = eventstore.load(game_id, lock=True)
@@ -275,7 +275,7 @@ def amend(game_id: int, turn_number: int, orders_text: dict[str, str], reason: s
         merged = {**turn["orders_used"], **orders_text}
         errors = []
         for side, text in orders_text.items():
-            errors += check_orders(state, side, clean_text(text))[1]
+            errors += [replace(e, side=side) for e in check_orders(state, side, clean_text(text))[1]]
         if errors:
             return errors
         merged = {side: clean_text(t) for side, t in merged.items()}

@@ -79,10 +79,11 @@ def svg(seen: Seen, board_key: str = "board") -> str:
 def line_errors(errors: list[LineError]) -> list[str]:
     out = []
     for e in errors:
+        side = f"{e.side}, " if e.side else ""
         if e.line:
-            out.append(f"line {e.line}: {e.message}" + (f" — “{e.text}”" if e.text else ""))
+            out.append(f"{side}line {e.line}: {e.message}" + (f" — “{e.text}”" if e.text else ""))
         else:
-            out.append(e.message)
+            out.append(side + e.message)
     return out
 
 

@@ -182,9 +182,7 @@ def _amend(request, seen: Seen, forms: UmpireForms):
         return None
     errors = turns.amend(seen.game.pk, seen.view["turn"]["number"], changed, forms.amend.cleaned_data["reason"])
     if errors:
-        # Errors carry line numbers, not sides: name the side when only one was changed.
-        prefix = f"{next(iter(changed))}, " if len(changed) == 1 else ""
-        forms.amend_errors = [prefix + line for line in present.line_errors(errors)]
+        forms.amend_errors = present.line_errors(errors)
         return None
     messages.success(request, "Results voided and the turn adjudicated again with the amended orders.")
     return redirect(_umpire_url(seen))

@@ -65,6 +65,7 @@ class LineError:
     line: int
     text: str
     message: str
+    side: str | None = None  # set where one message carries several sides' orders (an umpire's amendment)
 
 
 @dataclass(frozen=True)

@@ -130,7 +130,7 @@ def test_umpire_amends_and_approves_results(approval_game, people, django_captur
 
     # the umpire amends: bad orders and unknown sides are refused, good ones re-adjudicate
     bad = post(alice, game, "amend", {"turn": 1, "orders": {"red": "fly to the moon"}, "reason": "typo"})
-    assert bad.status_code == 400 and bad.json()["accepted"] is False and 1 in [e["line"] for e in bad.json()["errors"]]
+    assert bad.status_code == 400 and bad.json()["accepted"] is False and (1, "red") in [(e["line"], e["side"]) for e in bad.json()["errors"]]
     assert post(alice, game, "amend", {"turn": 1, "orders": {"green": ops[1]}, "reason": "x"}).status_code == 400
     assert post(alice, game, "amend", {"turn": 1, "orders": {}, "reason": "x"}).status_code == 400
     assert post(alice, game, "amend", {"turn": 2, "orders": {"red": ops[1]}, "reason": "x"}).status_code == 409

@@ -139,7 +139,7 @@ def test_umpire_amends_results_by_readjudicating_with_the_same_seed(approval_gam
     ops = legal_operations(state_of(game)["rules"], "red")
     turns.submit_orders(game.pk, "red", ops[0], source="web")
     errors = turns.amend(game.pk, 1, {"red": "nonsense order"}, reason="typo")
-    assert any(e.line == 1 for e in errors)
+    assert any(e.line == 1 and e.side == "red" for e in errors)
     assert turns.amend(game.pk, 1, {"red": ops[1]}, reason="the player's typo") == []
     turns.approve(game.pk, 1, note="amended")
     state = state_of(game)
