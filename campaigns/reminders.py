@@ -90,11 +90,23 @@ def notify_waiting(game: Game, turn: dict) -> int:
         for seat in _player_seats(game, waiting))
 
 
+def _may_need_mail(turn: dict, now: datetime) -> bool:
+    """A cheap test on unlocked state: is a reminder or waiting notice possibly due?"""
+    if turn["status"] != "open":
+        return False
+    reminder = due_lead(parse_datetime(turn["opened_at"]), parse_datetime(turn["deadline"]), now) is not None
+    missing = any(s not in turn["orders"] for s in turn["sides"])
+    waiting = len(turn["sides"]) >= 2 and len(turn["ready"]) == len(turn["sides"]) - 1
+    return (reminder and missing) or waiting
+
+
 def sweep(now: datetime) -> dict:
     """Reminders and waiting notices for every open turn whose deadline is ahead."""
     reminded = waiting = 0
     games = Game.objects.filter(status=Game.Status.ACTIVE, turn_status="open", deadline_at__gt=now)
     for game_id in games.values_list("pk", flat=True):
+        if not _may_need_mail(eventstore.load(game_id).state["turn"], now):
+            continue  # most games most of the time: no lock taken
         with transaction.atomic():
             # Locked like a command, so a reminder never races the orders it asks for.
             stream = eventstore.load(game_id, lock=True)

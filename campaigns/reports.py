@@ -82,7 +82,7 @@ def seat_context(game, state, seat: Seat, turn_number: int) -> dict:
 def _queue_for_seat(key: str, subject: str, template: str, ctx: dict, kind: str) -> None:
     seat = ctx["seat"]
     outbox.queue_mail(
-        key=key, game=seat.game, seat=seat, to=seat.email, kind=kind, subject=subject,
+        key=key, game=seat.game, seat=seat, to=seat.email, kind=kind, subject=outbox.one_line(subject),
         body=render_to_string(f"mail/{template}.txt", ctx), html=render_to_string(f"mail/{template}.html", ctx),
         map_svg=ctx["svg"],
     )
@@ -94,8 +94,8 @@ def queue_turn_reports(stream, turn_number: int) -> None:
     for seat in game.seats.select_related("user__profile").all():
         ctx = seat_context(game, state, seat, turn_number)
         _queue_for_seat(f"report:{game.uid}:{turn_number}:{seat.pk}",
-                        f"[Kriegsbrief] {outbox.one_line(game.name)}: turn {turn_number} results", "turn_report", ctx, "report")
+                        f"[Kriegsbrief] {game.name}: turn {turn_number} results", "turn_report", ctx, "report")
         if state["status"] == "finished":
             ctx["missed"] = ctx["view"]["turn"]["missed"]
             _queue_for_seat(f"gameover:{game.uid}:{seat.pk}",
-                            f"[Kriegsbrief] {outbox.one_line(game.name)}: game over, {ctx['result']}", "game_over", ctx, "gameover")
+                            f"[Kriegsbrief] {game.name}: game over, {ctx['result']}", "game_over", ctx, "gameover")

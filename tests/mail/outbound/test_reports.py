@@ -113,3 +113,13 @@ def test_embedded_mode_writes_each_report_as_an_eml_file(game, settings, tmp_pat
     for m in msgs:
         assert m["References"] == thread_root(game) and m["Reply-To"].startswith("orders+")
         Image.open(io.BytesIO(part(m, "image/png").get_content())).verify()
+
+
+def test_a_game_name_cannot_inject_headers(game, smtp):
+    from campaigns.models import Game
+
+    Game.objects.filter(pk=game.pk).update(name="Evil\r\nBcc: victim@example.net")
+    play_one(game)  # publishing is not broken by the name
+    assert len(smtp.messages) == 3 and all(rcpt != ["victim@example.net"] for rcpt, _ in smtp.messages)
+    msg = smtp.to(EMAILS["red"])[0]
+    assert msg["Subject"] == "[Kriegsbrief] Evil Bcc: victim@example.net: turn 1 results" and msg["Bcc"] is None
