@@ -15,6 +15,24 @@ def _t(x: float, y: float, text: str, size: int = 12, anchor: str = "middle", fi
             f'fill="{fill}" font-weight="{weight}">{escape(str(text))}</text>')
 
 
+LINE_STYLE = 'stroke="#6a3fb5" stroke-width="2.5" stroke-dasharray="6 4" fill="none"'
+
+
+def _straight_lines(lines: list[dict], pos: dict[str, tuple[float, float]]) -> tuple[list[str], list[str]]:
+    """The straight lines along which breakthroughs run (CW-19), dashed over the roads, and
+    their names near their start (drawn last, so that no city covers them)."""
+    out, labels = [], []
+    for ln in lines:
+        pts = [pos[p] for p in ln["points"] if p in pos]
+        if len(pts) < 2:
+            continue
+        path = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
+        out.append(f'<polyline points="{path}" {LINE_STYLE}><title>line {escape(ln["id"])}</title></polyline>')
+        (x0, y0), (x1, y1) = pts[0], pts[1]
+        labels.append(_t(x0 + (x1 - x0) * 0.3 + 6, y0 + (y1 - y0) * 0.3 - 5, ln["id"], 9, fill="#6a3fb5", weight="bold"))
+    return out, labels
+
+
 def render_svg(view: dict[str, Any]) -> str:
     board = view.get("board")
     if not board:
@@ -43,7 +61,7 @@ def render_svg(view: dict[str, Any]) -> str:
                       f"{', '.join(pending['options'])} or fight.")
     for side, lines in sorted((view.get("standing_instructions") or {}).items()):
         footer.append(f"Standing instructions of {side}: " + ("; ".join(lines) if lines else "none"))
-    height = top + 40 + map_h + 70 + 18 * len(footer)
+    height = top + 40 + map_h + 94 + 18 * len(footer)
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
            f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}">',
@@ -72,6 +90,8 @@ def render_svg(view: dict[str, Any]) -> str:
         (ax, ay), (bx, by), (mx, my) = pos[a], pos[b], pos[r["id"]]
         out.append(f'<polyline points="{ax:.1f},{ay:.1f} {mx:.1f},{my:.1f} {bx:.1f},{by:.1f}" fill="none" '
                    f'stroke="#9c8f7a" stroke-width="4" stroke-linecap="round"/>')
+    line_paths, line_labels = _straight_lines(board.get("lines") or [], pos)
+    out += line_paths
     tokens = view.get("tokens") or {}
     for c in board["cities"]:
         x, y = pos[c["id"]]
@@ -90,6 +110,7 @@ def render_svg(view: dict[str, Any]) -> str:
             out.append(_t(x + 13, y + 3, r["id"], 8, "start", fill="#6b5f4d"))
         else:
             out.append(_t(x, y + 21, r["id"], 8, fill="#6b5f4d"))
+    out += line_labels
     # points the side to move may not attack this turn (taken by the enemy on its last move)
     mover = turn.get("to_move")
     enemy = "blue" if mover == "red" else "red"
@@ -122,7 +143,9 @@ def render_svg(view: dict[str, Any]) -> str:
     out.append(_t(lx + 372, ly + 4, "road point", 11, "start"))
     out.append(f'<circle cx="{lx + 458}" cy="{ly}" r="9" fill="none" stroke="#e0a100" stroke-width="2" stroke-dasharray="4 3"/>')
     out.append(_t(lx + 472, ly + 4, "just occupied (safe this turn)", 11, "start"))
-    fy = ly + 30
+    out.append(f'<line x1="{lx}" y1="{ly + 24}" x2="{lx + 30}" y2="{ly + 24}" {LINE_STYLE}/>')
+    out.append(_t(lx + 38, ly + 28, "straight line L…: a breakthrough runs along it", 11, "start"))
+    fy = ly + 54
     for line in footer:
         out.append(_t(20, fy, line, 11, "start", fill="#333"))
         fy += 18

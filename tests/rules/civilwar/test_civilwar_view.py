@@ -90,6 +90,11 @@ def test_svg_is_standalone_and_well_formed():
     assert "Civil War: The Divided Country" in svg and "blue to move" in svg
     assert "red unit" in svg  # legend
     assert svg.count('fill="#c62828"') >= 1
+    # every straight line of the map is drawn through its points, named, and in the legend
+    lines = RS.view(st, RED)["board"]["lines"]
+    drawn = root.findall(".//{http://www.w3.org/2000/svg}polyline[@stroke-dasharray='6 4']")
+    assert len(drawn) == len(lines) > 0
+    assert all(f"line {ln['id']}" in svg for ln in lines) and "a breakthrough runs along it" in svg
 
 
 def test_render_before_setup_and_after_game_over():
