@@ -131,10 +131,15 @@ def enqueue(ids: Iterable[int]) -> None:
 
 # --- sending ----------------------------------------------------------------
 
-def svg_to_png(svg: str) -> bytes:
-    import cairosvg
-
-    return cairosvg.svg2png(bytestring=svg.encode())
+def map_attachment(svg: str) -> tuple[str, bytes, str]:
+    """The map as map.png; as map.svg where cairo cannot be loaded (the embedded
+    default must run on a machine without Debian's libcairo2)."""
+    try:
+        import cairosvg
+    except (ImportError, OSError):  # cairocffi raises OSError when libcairo is missing
+        log.warning("cairosvg unavailable: maps are mailed as SVG (install libcairo2 for PNG)")
+        return "map.svg", svg.encode(), "image/svg+xml"
+    return "map.png", cairosvg.svg2png(bytestring=svg.encode()), "image/png"
 
 
 def build_message(row: OutboxMail) -> EmailMultiAlternatives:
@@ -152,7 +157,7 @@ def build_message(row: OutboxMail) -> EmailMultiAlternatives:
     if row.html:
         msg.attach_alternative(row.html, "text/html")
     if row.svg:
-        msg.attach("map.png", svg_to_png(row.svg), "image/png")
+        msg.attach(*map_attachment(row.svg))
     for a in row.attachments:
         msg.attach(a["filename"], base64.b64decode(a["content_b64"]), a["mimetype"])
     return msg

@@ -16,12 +16,14 @@ runs late past both points sends only the nearer one.
 
 A seat is reminded only while its side must order and has sent nothing. The
 waiting notice goes to each side that is not ready while every other side of
-the turn is: once per seat per turn.
+the turn is, and to the umpire while results wait for approval: once per seat
+per turn.
 """
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils.dateparse import parse_datetime
@@ -90,6 +92,19 @@ def notify_waiting(game: Game, turn: dict) -> int:
         for seat in _player_seats(game, waiting))
 
 
+def notify_approval() -> int:
+    """Tell the umpire once per turn that adjudicated results wait for approval."""
+    queued = 0
+    held = Game.objects.filter(status=Game.Status.ACTIVE, turn_status="adjudicated")
+    for game in held.prefetch_related("seats"):
+        ctx = {"turn": {"number": game.turn_number, "deadline": None}, "site_url": settings.SITE_URL}
+        for seat in game.seats.all():
+            if seat.role == Seat.Role.UMPIRE:
+                queued += _queue(game, seat, f"approval:{game.uid}:{game.turn_number}:{seat.pk}",
+                                 f"turn {game.turn_number} results await your approval", "approval", ctx, "approval")
+    return queued
+
+
 def _may_need_mail(turn: dict, now: datetime) -> bool:
     """A cheap test on unlocked state: is a reminder or waiting notice possibly due?"""
     if turn["status"] != "open":
@@ -101,7 +116,8 @@ def _may_need_mail(turn: dict, now: datetime) -> bool:
 
 
 def sweep(now: datetime) -> dict:
-    """Reminders and waiting notices for every open turn whose deadline is ahead."""
+    """Reminders and waiting notices for every open turn whose deadline is ahead,
+    and approval notices for every turn held for the umpire."""
     reminded = waiting = 0
     games = Game.objects.filter(status=Game.Status.ACTIVE, turn_status="open", deadline_at__gt=now)
     for game_id in games.values_list("pk", flat=True):
@@ -115,7 +131,7 @@ def sweep(now: datetime) -> dict:
                 continue
             reminded += remind(stream.game, turn, now)
             waiting += notify_waiting(stream.game, turn)
-    return {"reminders": reminded, "waiting_notices": waiting}
+    return {"reminders": reminded, "waiting_notices": waiting, "approval_notices": notify_approval()}
 
 
 def mail_sweep(now: datetime) -> dict:

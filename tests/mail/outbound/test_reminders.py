@@ -75,7 +75,7 @@ def test_no_reminder_after_the_deadline_and_each_key_once(game, smtp):
     turns.sweep(deadline - timedelta(hours=1))
     turns.sweep(deadline - timedelta(hours=1))
     assert OutboxMail.objects.filter(kind="reminder").count() == 1
-    assert reminders.sweep(deadline) == {"reminders": 0, "waiting_notices": 0}
+    assert reminders.sweep(deadline) == {"reminders": 0, "waiting_notices": 0, "approval_notices": 0}
 
 
 def test_the_side_everyone_waits_for_is_told_once(game, smtp):
@@ -92,3 +92,17 @@ def test_the_side_everyone_waits_for_is_told_once(game, smtp):
     assert reminders.notify_waiting(game, nobody_ready) == 0
     one_side = {**turn, "sides": ["blue"], "ready": {}}
     assert reminders.notify_waiting(game, one_side) == 0
+
+
+def test_the_umpire_is_told_once_that_results_await_approval(approval_game, smtp):
+    from tests.platform.helpers import play_one
+
+    play_one(approval_game)
+    assert turns.sweep()["approval_notices"] == 1
+    assert turns.sweep()["approval_notices"] == 0
+    [notice] = smtp.messages
+    assert notice[0] == ["alice@example.org"]
+    assert notice[1]["Subject"] == "[Kriegsbrief] Test game: turn 1 results await your approval"
+    assert f"/games/{approval_game.pk}/" in plain(notice[1])
+    turns.approve(approval_game.pk, 1)
+    assert turns.sweep()["approval_notices"] == 0

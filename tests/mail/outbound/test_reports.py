@@ -123,3 +123,12 @@ def test_a_game_name_cannot_inject_headers(game, smtp):
     assert len(smtp.messages) == 3 and all(rcpt != ["victim@example.net"] for rcpt, _ in smtp.messages)
     msg = smtp.to(EMAILS["red"])[0]
     assert msg["Subject"] == "[Kriegsbrief] Evil Bcc: victim@example.net: turn 1 results" and msg["Bcc"] is None
+
+
+def test_without_cairo_the_map_is_mailed_as_svg(game, smtp, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # what a machine without libcairo2 gives
+    play_one(game)
+    svg = part(smtp.to(EMAILS["blue"])[0], "image/svg+xml")
+    assert svg.get_filename() == "map.svg" and svg.get_content().lstrip().startswith(b"<svg")
