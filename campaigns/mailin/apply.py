@@ -39,14 +39,23 @@ class Outcome:
 
 
 def read_request(msg: Parsed) -> commands.Request:
-    """Commands and orders from the new text of the body and any .txt attachments."""
-    req = commands.parse(quotes.new_text(msg.body))
-    for filename, text in msg.text_attachments:
-        extra = commands.parse(text)
-        if extra.orders.strip() and req.orders.strip():
-            req.errors.append(f"orders both in the mail and in {filename}: send them once")
-            continue
-        if extra.orders.strip():
+    """Commands and orders from the new text of the body and any .txt attachments.
+
+    Orders in a .txt attachment count like an explicit ORDERS block: the body
+    is then read for commands only (so "orders attached" is not an order).
+    """
+    attached = [(name, commands.parse(text)) for name, text in msg.text_attachments]
+    with_orders = [name for name, r in attached if r.orders.strip()]
+    body = quotes.new_text(msg.body)
+    req = commands.parse(body, orders_allowed=not with_orders)
+    sources = (["the mail"] if quotes.orders_block(body) else []) + with_orders
+    if len(sources) > 1:
+        # Which one was meant is a guess: apply none, say why.
+        req.errors.append(f"orders in more than one place ({', '.join(sources)}): send them once; nothing was applied")
+        req.orders = ""
+        attached = [(name, r) for name, r in attached if not r.orders.strip()]
+    for filename, extra in attached:
+        if extra.orders.strip() and not req.orders.strip():
             req.orders, req.orders_lines = extra.orders, extra.orders_lines
         req.commands += extra.commands
         req.messages += extra.messages
@@ -61,6 +70,8 @@ def carry_out(row: InboundMessage, seat: Seat, msg: Parsed) -> Outcome:
     out = Outcome()
     for error in req.errors:
         out.add(f"! {error}", error=True)
+    if req.unread:
+        out.add(f"({req.unread} line(s) outside your ORDERS block were not read.)")
     if req.empty:
         out.add("No orders and no commands were found above the quoted text.\n\n" + commands.COMMANDS_HELP, error=True)
         return out

@@ -2,9 +2,9 @@
 
 A command is a line whose first word is one of COMMANDS (any case); every
 other non-blank line is an order line handed to the rule set. With an
-explicit ``ORDERS`` … ``END`` block only the block holds orders, and lines
-outside it may only be commands (anything else there is reported, not
-guessed at). ``MESSAGE <to>`` takes the lines after it, up to ``END`` or
+explicit ``ORDERS`` … ``END`` block only the block holds orders; lines
+outside it are read for commands only (other text there, a greeting, is
+counted in the acknowledgement as not read). ``MESSAGE <to>`` takes the lines after it, up to ``END`` or
 the end of the text, as the message.
 """
 from __future__ import annotations
@@ -48,6 +48,7 @@ class Request:
     commands: list[tuple[str, str]] = field(default_factory=list)  # (NAME, argument)
     messages: list[tuple[str, str]] = field(default_factory=list)  # (to, text)
     errors: list[str] = field(default_factory=list)
+    unread: int = 0  # lines outside an ORDERS block that are not commands
 
     @property
     def empty(self) -> bool:
@@ -62,11 +63,13 @@ def _first_word(line: str) -> str:
     return parts[0].upper().rstrip(":") if parts else ""
 
 
-def parse(text: str) -> Request:
+def parse(text: str, *, orders_allowed: bool = True) -> Request:
+    """``orders_allowed=False``: the orders come from elsewhere (an attachment); read commands only."""
     req = Request()
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     block = quotes.orders_block(text)
     if block is None:
-        req.orders = _commands(text, req, orders_allowed=True)
+        req.orders = _commands(text, req, orders_allowed=orders_allowed)
     else:
         before, inside, after = block
         _commands(before + "\n" + after, req, orders_allowed=False)
@@ -89,7 +92,7 @@ def _commands(text: str, req: Request, *, orders_allowed: bool) -> str:
         if word in COMMANDS:
             _command(word, line, req)
         elif line and not orders_allowed:
-            req.errors.append(f"'{line[:80]}' is outside the ORDERS block and not a command")
+            req.unread += 1
         else:
             orders.append(lines[i])
         i += 1

@@ -1,0 +1,75 @@
+"""Faithful samples of what real mail clients send (tests/mail/corpus/*.eml):
+the orders and commands read from each, and quoted text never read."""
+from pathlib import Path
+
+import pytest
+
+from campaigns.mailin import addresses, apply, ingest, mime
+from campaigns.mailin.models import InboundMessage
+
+from .helpers import last_reply
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+SAMPLE_TOKEN = b"5f1c0e9a7b3d42c68e1f0a2b3c4d5e6f"
+
+# file: (order lines, commands, lines outside an ORDERS block, errors mentioning)
+EXPECTED = {
+    "gmail-top-posted.eml": (["assault C7 from R2_7", "if attacked at C12 retreat to R11_12"], [], 0, None),
+    "outlook-top-posted.eml": (["move R12 to C2", "if attacked fight"], [], 0, None),
+    "outlook-html-only.eml": (["breakthrough C3 along L1", "if attacked retreat"], [], 2, None),
+    "apple-mail-bottom-posted.eml": (["terror C5"], ["READY"], 0, None),
+    "thunderbird-cyrillic.eml": (["# наступаем к реке", "assault C7 from R2_7", "if attacked at C12 retreat to R11_12"], [], 4, None),
+    "thunderbird-forwarded-koi8r.eml": (["pass"], ["WAIT"], 0, None),
+    "thunderbird-html-only.eml": (["evacuate C5 to C6", "if attacked ask"], [], 0, None),
+    "gmail-txt-attachment.eml": (["move R12 to C2", "if attacked fight"], [], 1, None),
+    "broken-mime.eml": (["form C5", "if attacked fight"], [], 0, "junk.bin"),
+    "no-body.eml": ([], [], 0, None),
+}
+# Lines that appear only in the quoted report or forwarded original.
+QUOTED = ("form C5", "assault C1 from R12", "Test game, turn 3 results", "Deadline")
+
+
+def read(name: str):
+    return apply.read_request(mime.parse((CORPUS / name).read_bytes(), max_parts=20))
+
+
+def test_every_sample_is_listed():
+    assert sorted(p.name for p in CORPUS.glob("*.eml")) == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_orders_and_commands_as_read(name):
+    lines, cmds, unread, error = EXPECTED[name]
+    req = read(name)
+    assert [line.strip() for line in req.orders.split("\n") if line.strip()] == lines
+    assert [c for c, _ in req.commands] == cmds
+    assert req.unread == unread
+    if error:
+        assert any(error in e for e in req.errors)
+    else:
+        assert req.errors == []
+
+
+@pytest.mark.parametrize("name", sorted(n for n in EXPECTED if n not in ("broken-mime.eml",)))
+def test_quoted_text_is_never_read(name):
+    req = read(name)
+    if name != "broken-mime.eml":
+        for quoted in QUOTED:
+            assert quoted not in req.orders
+
+
+def test_cyrillic_subject_and_sender_decoded():
+    msg = mime.parse((CORPUS / "thunderbird-cyrillic.eml").read_bytes(), max_parts=20)
+    assert msg.first("Subject") == "Re: [Kriegsbrief] ход 3"
+    assert "Борис" in msg.first("From")
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_each_sample_goes_through_the_whole_pipeline(game, red, name):
+    token = addresses.reply_address(red).split("+")[1].split("@")[0].encode()
+    raw = (CORPUS / name).read_bytes().replace(SAMPLE_TOKEN, token)
+    row = ingest.ingest(raw, via="test")
+    assert row.status == InboundMessage.Status.APPLIED, row.error
+    ack = last_reply(red.email).body
+    for line in EXPECTED[name][0]:
+        assert line in ack
