@@ -2,10 +2,11 @@
 transaction, failures recorded and retried with backoff, rows a crashed sender left behind
 picked up again, and a row that never goes out kept as DEAD, never dropped."""
 import logging
+import threading
 from datetime import timedelta
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
@@ -13,6 +14,7 @@ from campaigns import outbox
 from campaigns.mailin.models import SeatAddress
 from campaigns.models import OutboxMail
 from tests.platform.helpers import play_one
+from tests.services import postgres_only
 
 from .helpers import plain
 
@@ -156,3 +158,27 @@ def test_no_secret_token_reaches_any_log(game, smtp, caplog):
     assert all(t in mailed for t in tokens)  # positive control: the tokens were really in play
     logged = caplog.text + "".join(str(r.args) for r in caplog.records)
     assert caplog.records and not [t for t in tokens if t in logged]
+
+
+@postgres_only
+def test_concurrent_writers_of_one_key_make_one_row_and_one_mail(game, smtp):
+    """Eight threads, each in its own transaction, queue the same key at once."""
+    barrier = threading.Barrier(8)
+    results = []
+
+    def writer():
+        try:
+            with transaction.atomic():
+                barrier.wait()
+                results.append(queue(game, key="race") is not None)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=writer) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(results) == [False] * 7 + [True]
+    assert OutboxMail.objects.filter(key="race").count() == 1
+    assert len(smtp.messages) == 1
