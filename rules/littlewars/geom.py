@@ -106,6 +106,11 @@ def gun_team(state: dict, plan, gid: str, dest) -> list[str]:
     return team
 
 
+def gun_name(g: dict) -> str:
+    """How its owner calls a gun: a captured gun takes its old side as a prefix (red-gun2), so names stay unique."""
+    return g["name"] if g["owner"] == g["side"] else f"{g['side']}-{g['name']}"
+
+
 def line_slots(a, b, n: int) -> list[tuple[float, float]]:
     if n == 1:
         return [(round((a[0] + b[0]) / 2, 4), round((a[1] + b[1]) / 2, 4))]

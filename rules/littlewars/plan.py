@@ -83,7 +83,7 @@ def _figure(state, side, name):
 
 def _gun(state, side, name):
     for gid, g in state["guns"].items():
-        if g["name"].lower() == name.lower() and g["owner"] == side:
+        if geom.gun_name(g).lower() == name.lower() and g["owner"] == side:
             return gid
     return None
 
@@ -113,7 +113,7 @@ def resolve(state, plan, name) -> tuple[str, object]:
     if (_group_key(state["groups"][enemy], name) or state["figures"].get(f"{enemy}:{name.lower()}")
             or _gun(state, enemy, name)):
         raise _Refused(f"not your figure: {name} belongs to {enemy}")
-    if any(g["name"].lower() == name.lower() for g in state["guns"].values()):
+    if any(g["name"].lower() == name.lower() and g["side"] == plan.side for g in state["guns"].values()):
         raise _Refused(f"{name} is no longer yours: it was captured")
     raise _Refused(f"unknown name '{name}': not one of your groups, figures, guns or prisoner groups")
 
@@ -319,7 +319,7 @@ def _crew_check(state, gid, what):
     g = state["guns"][gid]
     n = len(geom.crew(state, g["owner"], (g["x"], g["y"])))
     if n < CREW_MIN:
-        raise _Refused(f"{g['name']} is not crewed: {n} of your figures within {CREW_RANGE:g} in, "
+        raise _Refused(f"{geom.gun_name(g)} is not crewed: {n} of your figures within {CREW_RANGE:g} in, "
                        f"{CREW_MIN} needed to {what} (LW-19)")
 
 
@@ -340,7 +340,7 @@ def _fire(state, plan, o: Fire):
     for x, y in o.aims:
         rng = math.dist((g["x"], g["y"]), (x, y))
         if rng > MAX_RANGE:
-            raise _Refused(f"out of range: {x:g},{y:g} is {rng:.1f} in from {g['name']}, a gun reaches {MAX_RANGE:g} in")
+            raise _Refused(f"out of range: {x:g},{y:g} is {rng:.1f} in from {geom.gun_name(g)}, a gun reaches {MAX_RANGE:g} in")
     _claim(plan, [gid], o)
     plan.fire[gid] = [list(a) for a in o.aims]
 
@@ -355,9 +355,9 @@ def _plan_gun_move(state, plan, o: Move, gid):
     table = table_of(state["scenario"])
     pts = route(table, "cav", (g["x"], g["y"]), list(o.points))
     if not pts:
-        raise _Refused(f"{g['name']} cannot get there: no way round the scenery")
+        raise _Refused(f"{geom.gun_name(g)} cannot get there: no way round the scenery")
     if path_length(pts) > GUN_MOVE_FAST + 1e-9:
-        raise _Refused(f"out of range: {g['name']} would need {path_length(pts):.1f} in; a gun moves at most "
+        raise _Refused(f"out of range: {geom.gun_name(g)} would need {path_length(pts):.1f} in; a gun moves at most "
                        f"{GUN_MOVE_FAST:g} in, and only with 4 cavalry (LW-26)")
     _claim(plan, [gid], o)
     plan.gun_moves[gid] = (pts, o)
@@ -372,10 +372,10 @@ def _check_gun_moves(state, plan):
         limit = GUN_MOVE_FAST if cav >= CREW_MIN else GUN_MOVE_SLOW
         msg = None
         if len(team) < CREW_MIN:
-            msg = (f"only {len(team)} of {g['name']}'s crew would end within {CREW_RANGE:g} in of it; "
+            msg = (f"only {len(team)} of {geom.gun_name(g)}'s crew would end within {CREW_RANGE:g} in of it; "
                    f"{CREW_MIN} must go with it (LW-24) - move them too")
         elif path_length(pts) > limit + 1e-9:
-            msg = (f"out of range: {g['name']} would need {path_length(pts):.1f} in; with {cav} cavalry in its team "
+            msg = (f"out of range: {geom.gun_name(g)} would need {path_length(pts):.1f} in; with {cav} cavalry in its team "
                    f"it moves at most {limit:g} in (LW-26)")
         if msg:
             plan.errors.append(LineError(o.line, o.text, msg))

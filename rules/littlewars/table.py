@@ -25,7 +25,7 @@ from shapely.strtree import STRtree
 
 from rules.core.canonical import canonical_json
 
-from .units import ARMS, EDGE_BAND, SCENERY_GAP, radius
+from .units import EDGE_BAND, SCENERY_GAP, radius
 
 EPS = 0.02  # graph vertices sit this far outside the forbidden zone so paths along them stay legal
 
@@ -62,7 +62,8 @@ class Table:
     # -- places --------------------------------------------------------------
     def free(self, arm: str) -> "_FreeSpace":
         if arm not in self._free:
-            self._free[arm] = _FreeSpace(self.obstacles, radius(arm) + SCENERY_GAP)
+            r = radius(arm)
+            self._free[arm] = _FreeSpace(self.obstacles, r + SCENERY_GAP, box(r, r, self.width - r, self.depth - r))
         return self._free[arm]
 
     def spot_error(self, arm: str, x: float, y: float) -> str | None:
@@ -121,18 +122,18 @@ def _points_of(geom) -> list[tuple[float, float]]:
 class _FreeSpace:
     """Free space for one footprint size: point legality and shortest paths."""
 
-    def __init__(self, obstacles, clearance: float):
+    def __init__(self, obstacles, clearance: float, area):
         self.core = obstacles.buffer(clearance) if not obstacles.is_empty else Polygon()
         self.prepared = shapely.prepared.prep(self.core) if not self.core.is_empty else None
         self.nodes: list[tuple[float, float]] = []
         self.graph = nx.Graph()
         if not self.core.is_empty:
-            self._build_graph(obstacles.buffer(clearance + EPS, quad_segs=2))
+            self._build_graph(obstacles.buffer(clearance + EPS, join_style="mitre"), area)  # mitred: edges stay clear of the round core
 
-    def _build_graph(self, ring_source) -> None:
+    def _build_graph(self, ring_source, area) -> None:
         polys = getattr(ring_source, "geoms", [ring_source])
-        for poly in polys:
-            self.nodes.extend((float(x), float(y)) for x, y in list(poly.exterior.coords)[:-1])
+        for poly in polys:  # corners off the table are no use: paths stay on it
+            self.nodes.extend((float(x), float(y)) for x, y in list(poly.exterior.coords)[:-1] if area.covers(Point(x, y)))
         for i, a in enumerate(self.nodes):
             self.graph.add_node(i)
             for j in range(i):
@@ -194,4 +195,3 @@ def table_of(scenario: dict) -> Table:
     return _table_for(hashlib.sha256(text.encode()).hexdigest(), text)
 
 
-ARM_LIST = tuple(ARMS)

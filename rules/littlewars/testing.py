@@ -11,7 +11,7 @@ from rules.core.canonical import canonical_json
 
 from . import RULESET as RS
 from .fold import PREFIX, fold
-from .geom import FigureIndex, fighting
+from .geom import FigureIndex, fighting, gun_name
 from .scenario import _terrain, load
 from .units import CREW_MIN, CREW_RANGE, MAX_RANGE, SIDES, move_allowance, other
 
@@ -22,11 +22,14 @@ def build(red=(), blue=(), guns=(), terrain=(), table=(48, 36), kind="bitter_end
     w, d = table
     forces = {}
     for side, groups in (("red", red), ("blue", blue)):
-        gs = [{"name": n, "arm": a, "count": len(pts), "at": [w / 2, d / 2], "frontage": len(pts)} for n, a, pts in groups]
-        gs = gs or [{"name": "nobody", "arm": "inf", "count": 1, "at": [w / 2, d / 2]}]
-        forces[side] = {"groups": gs, "guns": [{"name": g[1], "at": [w / 2, d / 2]} for g in guns if g[0] == side]}
-    sc = load({"name": "test", "table": {"width": w, "depth": d}, "kind": kind, "forces": forces,
+        y = 3.0 if side == "red" else d - 3.0  # placeholders on the home edge; real places are set below
+        gs = [{"name": n, "arm": a, "count": len(pts), "at": [w / 2, y], "frontage": min(len(pts), int(w // 2))}
+              for n, a, pts in groups]
+        gs = gs or [{"name": "nobody", "arm": "inf", "count": 1, "at": [w / 2, y]}]
+        forces[side] = {"groups": gs, "guns": [{"name": g[1], "at": [w / 2, y]} for g in guns if g[0] == side]}
+    sc = load({"name": "test", "table": {"width": w, "depth": d}, "forces": forces,
                "settings": {"points": 10_000, "deploy_depth": max(w, d), **(settings or {})}})
+    sc["kind"] = kind  # set after loading: hand-built positions skip the armies' proportions (LW-52)
     sc["terrain"] = list(terrain)
     _terrain(sc)
     state = fold(RS.initial_state(), PREFIX + "table_laid", {"scenario": sc, "first": first})
@@ -108,6 +111,9 @@ def bot_orders(state: dict, side: str) -> str:
     if not enemy.ids:
         return "hold"
     lines, crews = _gun_lines(state, side, enemy)
+    attackers = sum(len(m) for n, m in state["groups"][side].items() if n not in crews)
+    if 2 * attackers < len(enemy.ids):
+        crews = set()  # too few left to attack alone: the crews join in
     for name in sorted(state["groups"][side]):
         members = state["groups"][side][name]
         if name in crews or any(figs[i]["dis"] for i in members):
@@ -130,15 +136,15 @@ def _gun_lines(state, side, enemy):
     for gid, g in sorted(state["guns"].items()):
         if g["owner"] != side:
             continue
-        near = [n for n, m in state["groups"][side].items()
-                if any(math.dist((figs[i]["x"], figs[i]["y"]), (g["x"], g["y"])) <= CREW_RANGE for i in m)]
-        crew = sum(len(state["groups"][side][n]) for n in near)
-        if crew >= CREW_MIN and len(state["groups"][side]) > len(near):
-            crews.update(near)
+        within = {n: sum(1 for i in m if math.dist((figs[i]["x"], figs[i]["y"]), (g["x"], g["y"])) <= CREW_RANGE)
+                  for n, m in state["groups"][side].items() if not any(figs[i]["dis"] for i in m)}
+        best = max(sorted(within), key=lambda n: within[n], default=None)
+        if best is not None and within[best] >= CREW_MIN and len(state["groups"][side]) > 1:
+            crews.add(best)  # the group best placed keeps the gun crewed; the rest attack
         k = int(enemy.tree.nearest(__import__("shapely").Point(g["x"], g["y"])))
         tx, ty = enemy.xy[k]
         if math.dist((g["x"], g["y"]), (tx, ty)) <= MAX_RANGE:
-            lines.append(f"fire {g['name']} at {tx:.1f},{ty:.1f} {tx + 1:.1f},{ty:.1f} {tx - 1:.1f},{ty:.1f} {tx:.1f},{ty + 1:.1f}")
+            lines.append(f"fire {gun_name(g)} at {tx:.1f},{ty:.1f} {tx + 1:.1f},{ty:.1f} {tx - 1:.1f},{ty:.1f} {tx:.1f},{ty + 1:.1f}")
     return lines, crews
 
 
@@ -180,19 +186,19 @@ def _escort_line(state, side, name):
 
 
 def _valid(state, side, lines):
-    """Keep each line that validates; a refused move is retried at half and quarter distance."""
+    """Keep each line that validates (alone: lines order disjoint groups); a refused move tries other ways."""
     kept: list[str] = []
     for line in lines:
-        for candidate in _shorter(state, side, line):
-            text = "\n".join(kept + [candidate])
-            parsed = RS.parse_orders(state, side, text)
+        for candidate in _alternatives(state, side, line):
+            parsed = RS.parse_orders(state, side, candidate)
             if parsed.ok and not RS.validate(state, side, parsed.orders):
                 kept.append(candidate)
                 break
     return kept or ["hold"]
 
 
-def _shorter(state, side, line):
+def _alternatives(state, side, line):
+    """The line, then the same move shortened and turned up to 90 degrees either way (round scenery)."""
     yield line
     verb, name, *rest = line.split()
     if verb not in ("move", "escort") or rest[0] != "to":
@@ -202,10 +208,15 @@ def _shorter(state, side, line):
     members = [i for i in members if figs[i]["st"] in ("ok", "pow")]
     if not members:
         return
-    c = _centre(figs, members)
+    cx, cy = _centre(figs, members)
     tx, ty = (float(v) for v in rest[1].split(","))
-    for frac in (0.5, 0.25):
-        yield f"{verb} {name} to {c[0] + (tx - c[0]) * frac:.2f},{c[1] + (ty - c[1]) * frac:.2f}"
+    dx, dy = tx - cx, ty - cy
+    for frac in (1.0, 0.5, 0.25):
+        for deg in (0, 30, -30, 60, -60, 90, -90):
+            a = math.radians(deg)
+            ux = (dx * math.cos(a) - dy * math.sin(a)) * frac
+            uy = (dx * math.sin(a) + dy * math.cos(a)) * frac
+            yield f"{verb} {name} to {cx + ux:.2f},{cy + uy:.2f}"
 
 
 def play_bots(state, seed=0, max_turns=None):

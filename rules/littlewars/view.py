@@ -12,7 +12,7 @@ from typing import Any
 from rules.core.protocol import Viewer
 
 from .adjudicate import next_turn
-from .geom import index_of
+from .geom import gun_name, index_of
 from .units import CREW_MIN, CREW_RANGE, SIDES
 
 
@@ -66,7 +66,7 @@ def build_view(state: dict, viewer: Viewer) -> dict[str, Any]:
                 and (f["st"] == "ok" or (f["st"] == "pow" and not f["pow"][2]))]
     view["figures"] = [_figure(i, f) for i, f in sorted(on_table)]
     index = index_of(figs)
-    view["guns"] = [{"id": gid, "name": g["name"], "side": g["side"], "owner": g["owner"], "x": g["x"], "y": g["y"],
+    view["guns"] = [{"id": gid, "name": gun_name(g), "side": g["side"], "owner": g["owner"], "x": g["x"], "y": g["y"],
                      "heading": g["heading"],
                      "crewed": len(index.near((g["x"], g["y"]), CREW_RANGE, g["owner"])) >= CREW_MIN}
                     for gid, g in sorted(state["guns"].items()) if g["owner"] in shown]

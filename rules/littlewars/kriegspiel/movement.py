@@ -1,0 +1,153 @@
+"""Movement rates, slopes, roads, fords and task times of the appendix (KS-15..39, KS-87).
+
+Decisions (RULES.md, "Movement"):
+- A move's COST is its horizontal length, plus 1 ft for every level climbed (KS-23)
+  and 1/2 ft for every level descended (KS-24); it must not exceed the allowance.
+- Roads: infantry and cavalry in column of twos or fours move half as much again
+  when the whole path lies on a road (KS-17); transport and the general use their
+  road rates only when the whole path is on a road (KS-20, KS-21).
+- Steep ground (KS-25): wherever the path climbs or descends 4 levels within one
+  horizontal foot it is impassable, unless that part of the path is on a road. The
+  seed says this for everyone (the English original limits it to wheels; the seed governs).
+- Fording takes a whole turn (KS-26, KS-30): a path that crosses a ford is legal only
+  if it does nothing else, i.e. it is no longer than FORD_SPAN; artillery, engineers,
+  transport and the general's car cannot ford at all (KS-34, KS-37, KS-39).
+- Half-turn tasks (forming, limbering) use half the turn and so half the allowance;
+  whole-turn tasks (mounting, dismounting) leave no movement (KS-27, KS-31..33).
+- Boats move only on water (a river), trains only along a railway (KS-22, KS-87).
+- No unit moves and fires in the same turn (KS-35): checked by ``move_and_fire``.
+"""
+from __future__ import annotations
+
+import math
+
+from shapely.geometry import LineString, Point
+from shapely.ops import unary_union
+
+from ..table import terrain_geometry
+from .numbers import (CANNOT_FORD, CLIMB_COST, COLUMN_ARMS, COLUMN_ROAD_FACTOR, DESCENT_COST, FOOT, HALF, MOVE,
+                      ROAD_MOVE, STEEP_LEVELS_PER_FOOT)
+
+SAMPLE = 0.25        # the path is sampled every 1/4 in to find level changes
+FORD_SPAN = 6.0      # a fording move crosses the ford and goes no farther than this in all
+
+
+class MoveError(ValueError):
+    """A move the appendix forbids; the message says which rule."""
+
+
+class Ground:
+    """Levels, roads, fords, water and rails of one scenario."""
+
+    def __init__(self, terrain: list[dict]):
+        geoms = [(it, terrain_geometry(it)) for it in terrain]
+        self.hills = [(int(it.get("level", 1)), g) for it, g in geoms if it["type"] == "hill"]
+        self.road = unary_union([g for it, g in geoms if it["type"] in ("road", "bridge")] or [Point()])
+        self.ford = unary_union([g for it, g in geoms if it["type"] == "ford"] or [Point()])
+        self.water = unary_union([g for it, g in geoms if it["type"] == "river"] or [Point()])
+        self.rail = unary_union([g for it, g in geoms if it["type"] == "railway"] or [Point()])
+
+    def level(self, x: float, y: float) -> int:
+        p = Point(x, y)
+        return max([lv for lv, g in self.hills if g.intersects(p)] or [0])
+
+    def on(self, area, path) -> bool:
+        return not area.is_empty and area.buffer(1e-6).covers(LineString(path) if len(path) > 1 else Point(path[0]))
+
+
+def allowance(arm: str, *, road: bool = False, column: bool = False, half_turns: int = 0) -> float:
+    """Inches a figure of ``arm`` may cover this turn (KS-15..22, KS-87), after ``half_turns`` of tasks."""
+    if arm not in MOVE:
+        raise MoveError(f"unknown kind of unit {arm!r}")
+    base = ROAD_MOVE.get(arm, MOVE[arm]) if road else MOVE[arm]
+    if road and column and arm in COLUMN_ARMS:
+        base *= COLUMN_ROAD_FACTOR
+    left = max(0, 2 - half_turns)
+    return base * left / 2.0
+
+
+def task_half_turns(task: str) -> int:
+    """Half turns a task takes (T-KS-2)."""
+    try:
+        return HALF[task]
+    except KeyError:
+        raise MoveError(f"unknown task {task!r}: tasks are {', '.join(HALF)}") from None
+
+
+def climb(ground: Ground, path) -> tuple[int, int, bool]:
+    """(levels up, levels down, steep off road) along ``path``, sampled every SAMPLE inch."""
+    pts = _samples(path)
+    levels = [ground.level(*p) for p in pts]
+    up = sum(max(0, b - a) for a, b in zip(levels, levels[1:]))
+    down = sum(max(0, a - b) for a, b in zip(levels, levels[1:]))
+    return up, down, _steep(ground, pts, levels)
+
+
+def _samples(path) -> list[tuple[float, float]]:
+    out = [tuple(path[0])]
+    for a, b in zip(path, path[1:]):
+        n = max(1, math.ceil(math.dist(a, b) / SAMPLE))
+        out += [(a[0] + (b[0] - a[0]) * k / n, a[1] + (b[1] - a[1]) * k / n) for k in range(1, n + 1)]
+    return out
+
+
+def _steep(ground: Ground, pts, levels) -> bool:
+    """Does the path change 4 levels within one horizontal foot anywhere off the road?"""
+    cum = [0.0]
+    for a, b in zip(pts, pts[1:]):
+        cum.append(cum[-1] + math.dist(a, b))
+    j = 0
+    for i in range(len(pts)):
+        while cum[i] - cum[j] > FOOT + 1e-9:
+            j += 1
+        window = levels[j:i + 1]
+        if max(window) - min(window) >= STEEP_LEVELS_PER_FOOT:
+            seg = pts[j:i + 1] if i > j else [pts[i]]
+            if not ground.on(ground.road, seg):
+                return True
+    return False
+
+
+def cost(ground: Ground, arm: str, path, *, column: bool = False, half_turns: int = 0) -> tuple[float, float]:
+    """(cost of ``path`` in inches, allowance) for a figure of ``arm``; raises MoveError if forbidden."""
+    length = sum(math.dist(a, b) for a, b in zip(path, path[1:]))
+    _medium(ground, arm, path)
+    up, down, steep = climb(ground, path)
+    if steep:
+        raise MoveError(f"the slope is too steep: {STEEP_LEVELS_PER_FOOT} levels in a foot is impassable "
+                        f"off the road (KS-25)")
+    if len(path) > 1 and not ground.ford.is_empty and LineString(path).intersects(ground.ford):
+        if arm in CANNOT_FORD:
+            raise MoveError(f"{_name(arm)} cannot cross rivers (KS-34, KS-37, KS-39)")
+        if length > FORD_SPAN + 1e-9 or half_turns:
+            raise MoveError(f"fording takes the whole turn (KS-26, KS-30): cross the ford and no more "
+                            f"(at most {FORD_SPAN:g} in), with no other task")
+    road = len(path) > 1 and ground.on(ground.road, path)
+    limit = allowance(arm, road=road, column=column, half_turns=half_turns)
+    return length + up * CLIMB_COST + down * DESCENT_COST, limit
+
+
+def _medium(ground: Ground, arm: str, path) -> None:
+    if arm == "boat" and not ground.on(ground.water, path):
+        raise MoveError("boats move on water only (KS-22)")
+    if arm == "train" and not ground.on(ground.rail, path):
+        raise MoveError("trains move along the railway only (KS-87)")
+
+
+def check(ground: Ground, arm: str, path, **kw) -> float:
+    """The cost of a legal move; MoveError naming the rule otherwise."""
+    c, limit = cost(ground, arm, path, **kw)
+    if c > limit + 1e-9:
+        raise MoveError(f"out of range: the move costs {c / FOOT:.2f} ft (climbing 1 ft a level, descending "
+                        f"1/2 ft; KS-23/24) and {_name(arm)} may cover {limit / FOOT:.2f} ft this turn")
+    return c
+
+
+def move_and_fire(moved: set[str], fired: set[str]) -> list[str]:
+    """KS-35: units ordered both to move and to fire this turn."""
+    return sorted(moved & fired)
+
+
+def _name(arm: str) -> str:
+    return {"inf": "infantry", "cav": "cavalry", "eng": "Royal Engineers", "art": "artillery",
+            "transport": "transport", "general": "the general's car", "boat": "a boat", "train": "a train"}.get(arm, arm)

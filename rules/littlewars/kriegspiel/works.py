@@ -1,0 +1,230 @@
+"""Hidden works: mines, entrenchments and gun pits (KS-58..67, T-KS-4).
+
+A work is a record in ``state["ks"]["works"]``::
+
+    {"id", "kind", "side", "at": [x, y], "to": [x, y] | None (entrenchment end),
+     "workers": [figure ids], "need": turns, "done": turns worked, "started": turn,
+     "status": "building" | "armed" | "complete" | "exploded" | "abandoned"}
+
+Decisions (RULES.md, "Hidden works"):
+- The turn a work is ordered is its first turn of work; it is finished at the end of
+  its last turn (an entrenchment ordered in turn 1 is complete at the end of turn 4).
+- A work goes on only while every worker stays alive, free (not a prisoner), on the
+  spot (no movement order, no fire) and at least the needed number remain. Anything
+  else abandons it: the work is lost, only the owner (and the umpire) are told.
+- A mine is set off by the first figure of EITHER side whose footprint, along the
+  path it actually walked this turn, comes within MINE_TRIGGER of the mine: the text
+  says "the first unit passing", and a mine does not know friend from foe. Its own
+  layers standing still beside it do not set it off.
+- The explosion destroys every figure, gun and wagon whose footprint lies within 6 in
+  of the mine at the moment it goes off (KS-60); that public event is the reveal.
+"""
+from __future__ import annotations
+
+import math
+
+from shapely.geometry import LineString, Point
+
+from .numbers import ENTRENCH_PER_FIGURES, MINE_RADIUS, MINE_TRIGGER, WORK_REACH, WORKS
+from .numbers import footprint as radius
+
+KINDS = tuple(WORKS)
+LIVE = ("building", "armed")
+
+
+class WorkError(ValueError):
+    """A work order that cannot be carried out; the message says why."""
+
+
+def work_geometry(work: dict):
+    """The work as shapely geometry: a point (mine, gun pit) or a segment (entrenchment)."""
+    if work.get("to"):
+        return LineString([work["at"], work["to"]])
+    return Point(work["at"])
+
+
+def entrenchment_length(workers: int) -> float:
+    """KS-63: two figures make one inch (floor: an odd figure adds nothing, KS-DT-12)."""
+    return float(workers // ENTRENCH_PER_FIGURES)
+
+
+def check_start(state: dict, side: str, kind: str, ids: list[str], at, to=None) -> None:
+    """Raise WorkError unless ``ids`` (figures of ``side``) may start a ``kind`` work at ``at`` (..``to``)."""
+    if kind not in WORKS:
+        raise WorkError(f"unknown work {kind!r}: works are {', '.join(KINDS)}")
+    need, _turns, arm = WORKS[kind]
+    figs = state["figures"]
+    for fid in ids:
+        f = figs.get(fid)
+        if f is None or f["side"] != side or f["st"] != "ok" or f["dis"]:
+            raise WorkError(f"{fid.split(':')[-1]} cannot work: not one of your free, armed figures")
+        if arm and f["arm"] != arm:
+            raise WorkError(f"only infantry build entrenchments (KS-61); {fid.split(':')[-1]} is not infantry")
+    if len(ids) < need:
+        raise WorkError(f"a {kind} needs {need} figures ({_rule(kind)}); {len(ids)} given")
+    busy = sorted({fid for w in state.get("ks", {}).get("works", {}).values()
+                   if w["status"] == "building" for fid in w["workers"]} & set(ids))
+    if busy:
+        raise WorkError(f"{', '.join(i.split(':')[-1] for i in busy)} already at work on another job")
+    geom = work_geometry({"at": at, "to": to})
+    if kind == "entrenchment":
+        if to is None:
+            raise WorkError("an entrenchment runs between two points: entrench <group> from x,y to x,y")
+        length = geom.length
+        most = entrenchment_length(len(ids))
+        if length > most + 1e-9:
+            raise WorkError(f"{len(ids)} figures make at most {most:g} in of entrenchment (KS-63); "
+                            f"this one is {length:.1f} in")
+    for fid in ids:
+        f = figs[fid]
+        d = geom.distance(Point(f["x"], f["y"])) - radius(f["arm"])
+        if d > WORK_REACH + 1e-9:
+            raise WorkError(f"{fid.split(':')[-1]} is {d:.1f} in from the work; workers stand within "
+                            f"{WORK_REACH:g} in of it")
+
+
+def _rule(kind: str) -> str:
+    return {"mine": "KS-58", "entrenchment": "KS-61", "gunpit": "KS-64"}[kind]
+
+
+def new_work(wid: str, kind: str, side: str, ids, at, to, turn: int) -> dict:
+    return {"id": wid, "kind": kind, "side": side, "at": [float(at[0]), float(at[1])],
+            "to": [float(to[0]), float(to[1])] if to is not None else None,
+            "workers": sorted(ids), "need": WORKS[kind][1], "done": 0, "started": turn, "status": "building"}
+
+
+def progress(state: dict, busy_elsewhere: set[str]) -> list[dict]:
+    """One turn of work for every work being built: [{"id", "status", "done", "reason"?}].
+
+    ``busy_elsewhere`` are figures that moved or fired this turn. Status "building"
+    (another turn done), "armed" (a mine finished), "complete" (revealed) or "abandoned".
+    """
+    figs = state["figures"]
+    out = []
+    for wid in sorted(state["ks"]["works"]):
+        w = state["ks"]["works"][wid]
+        if w["status"] != "building":
+            continue
+        reason = _interruption(figs, w, busy_elsewhere)
+        if reason:
+            out.append({"id": wid, "status": "abandoned", "done": w["done"], "reason": reason})
+            continue
+        done = w["done"] + 1
+        status = "building" if done < w["need"] else ("armed" if w["kind"] == "mine" else "complete")
+        out.append({"id": wid, "status": status, "done": done})
+    return out
+
+
+def _interruption(figs: dict, w: dict, busy: set[str]) -> str | None:
+    gone = [i for i in w["workers"] if figs[i]["st"] != "ok" or figs[i]["dis"]]
+    if gone:
+        return f"{_names(gone)} killed or taken"
+    left = [i for i in w["workers"] if i in busy]
+    if left:
+        return f"{_names(left)} left the work"
+    return None
+
+
+def _names(ids) -> str:
+    return ", ".join(i.split(":")[-1] for i in sorted(ids))
+
+
+# -- mines --------------------------------------------------------------------
+def walked(path, end) -> list[tuple[float, float]]:
+    """The part of a planned polyline a figure really walked: it stopped at ``end`` (LW-33)."""
+    pts = [tuple(map(float, p)) for p in path]
+    if len(pts) < 2:
+        return pts
+    line = LineString(pts)
+    s = line.project(Point(end))
+    out, run = [pts[0]], 0.0
+    for a, b in zip(pts, pts[1:]):
+        seg = math.dist(a, b)
+        if run + seg >= s - 1e-9:
+            out.append((float(end[0]), float(end[1])))
+            return out
+        out.append(b)
+        run += seg
+    return out
+
+
+def passage(path, arm: str, mine_at) -> float | None:
+    """How far along ``path`` the figure first comes within MINE_TRIGGER of the mine, or None.
+
+    Measured footprint to point: the figure's centre comes within radius + MINE_TRIGGER.
+    A figure that does not move never passes (its path has one point).
+    """
+    if len(path) < 2:
+        return None
+    reach = radius(arm) + MINE_TRIGGER
+    mine = Point(mine_at)
+    run = 0.0
+    for a, b in zip(path, path[1:]):
+        seg = LineString([a, b])
+        if seg.distance(mine) <= reach + 1e-9:
+            return run + _entry(a, b, mine_at, reach)
+        run += math.dist(a, b)
+    return None
+
+
+def _entry(a, b, c, r) -> float:
+    """Distance from a along a->b to the first point within r of c (known to exist)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    fx, fy = a[0] - c[0], a[1] - c[1]
+    aa = dx * dx + dy * dy
+    if aa == 0:
+        return 0.0
+    bb = 2 * (fx * dx + fy * dy)
+    cc = fx * fx + fy * fy - r * r
+    if cc <= 0:
+        return 0.0
+    disc = max(bb * bb - 4 * aa * cc, 0.0)
+    t = (-bb - math.sqrt(disc)) / (2 * aa)
+    return max(0.0, min(1.0, t)) * math.sqrt(aa)
+
+
+def triggers(mines: list[dict], walks: dict[str, tuple[list, str, float]]) -> list[dict]:
+    """Which armed mines go off this turn, with who set them off and when.
+
+    ``walks``: figure id -> (walked path, arm, speed in inches per turn). The time of
+    passage is distance / speed (figures move at once, LW-33), so "first" is well
+    defined; ties go to the lower figure id. Returns [{"mine", "by", "t"}] in time order.
+    """
+    out = []
+    for m in mines:
+        best = None
+        for fid in sorted(walks):
+            path, arm, speed = walks[fid]
+            d = passage(path, arm, m["at"])
+            if d is None:
+                continue
+            t = d / speed if speed > 0 else 0.0
+            if best is None or t < best[0] - 1e-12:
+                best = (t, fid)
+        if best is not None:
+            out.append({"mine": m["id"], "by": best[1], "t": round(best[0], 6)})
+    return sorted(out, key=lambda e: (e["t"], e["mine"]))
+
+
+def position_at(path, speed: float, t: float) -> tuple[float, float]:
+    """Where a figure walking ``path`` at ``speed`` is at time t (0..1)."""
+    s = t * speed
+    for a, b in zip(path, path[1:]):
+        seg = math.dist(a, b)
+        if s <= seg:
+            u = 0.0 if seg == 0 else s / seg
+            return (a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u)
+        s -= seg
+    return tuple(path[-1])
+
+
+def blast_victims(mine_at, positions: dict[str, tuple], arms: dict[str, str]) -> list[str]:
+    """KS-60: every figure whose footprint lies within 6 in of the mine."""
+    return sorted(fid for fid, p in positions.items()
+                  if math.dist(p, mine_at) - radius(arms[fid]) <= MINE_RADIUS + 1e-9)
+
+
+def guns_within(mine_at, guns: dict) -> list[str]:
+    """Guns (not yet destroyed) standing within 6 in of the mine: destroyed with everything else."""
+    return sorted(gid for gid, g in guns.items() if not g.get("destroyed")
+                  and math.dist((g["x"], g["y"]), mine_at) <= MINE_RADIUS + 1e-9)

@@ -1,0 +1,64 @@
+"""Simultaneous movement: contact stops at 1/8 in (LW-33), exact timing, paths round scenery."""
+import math
+
+from rules.littlewars.motion import Track, first_touch
+from rules.littlewars.table import path_length, table_of
+from rules.littlewars.testing import build, payloads, play
+
+
+def test_a_figure_stops_on_touching_a_standing_enemy():
+    s = build(red=[("a", "inf", [(10, 10)])], blue=[("b", "inf", [(10, 15)])])
+    s2, events = play(s, red="move a to 10,20")
+    (moved,) = payloads(events, "moved")
+    # footprints 0.25 + 0.25 and the 1/8 in gap: the centres stop 0.625 apart
+    assert moved["figures"]["red:a1" if False else "red:i1"] == [10.0, 14.375]
+    assert moved["contacts"][0][:2] == ["blue:i1", "red:i1"]
+
+
+def test_head_on_both_stop_at_the_moment_of_contact():
+    s = build(red=[("a", "inf", [(10, 10)])], blue=[("b", "inf", [(10, 20)])])
+    _, events = play(s, red="move a to 10,20", blue="move b to 10,10")
+    (moved,) = payloads(events, "moved")
+    # closing at 24 in a turn from 10 in apart: touching at t = 9.375 / 24
+    assert moved["figures"]["red:i1"] == [10.0, 14.6875]
+    assert moved["figures"]["blue:i1"] == [10.0, 15.3125]
+    (c,) = moved["contacts"]
+    assert c[2] == round(9.375 / 24, 6) and c[3] and c[4]
+
+
+def test_paths_that_cross_at_different_times_do_not_touch():
+    # red crosses x=10 early, blue passes the same point late
+    s = build(red=[("a", "inf", [(10, 10)])], blue=[("b", "cav", [(-10 + 30, 30)])], table=(60, 48))
+    t_red = Track([(10, 10), (10, 22)], 12)
+    t_blue = Track([(20, 30), (10, 40)], 24)
+    assert first_touch(t_red, t_blue, 0.875) is None
+    _, events = play(s, red="move a to 10,22")
+    assert payloads(events, "moved")[0]["contacts"] == []
+
+
+def test_friends_do_not_stop_each_other():
+    s = build(red=[("a", "inf", [(10, 10)]), ("b", "inf", [(10, 20)])], blue=[("x", "inf", [(40, 30)])])
+    _, events = play(s, red="move a to 10,20\nmove b to 10,10")
+    assert payloads(events, "moved")[0]["contacts"] == []
+
+
+def test_movement_goes_round_a_building_and_never_through_it():
+    barn = {"id": "barn", "type": "building", "polygon": [[8, 14], [12, 14], [12, 16], [8, 16]]}
+    s = build(red=[("a", "cav", [(10, 10)])], blue=[("x", "inf", [(40, 30)])], terrain=[barn])
+    table = table_of(s["scenario"])
+    pts = table.path("cav", (10, 10), (10, 20))
+    assert len(pts) > 2 and path_length(pts) > 10
+    s2, _ = play(s, red="move a to 10,20")
+    assert (s2["figures"]["red:i1" if False else "red:c1"]["x"], s2["figures"]["red:c1"]["y"]) == (10.0, 20.0)
+    # and no point of the path is inside the building's clearance
+    from shapely.geometry import LineString, Polygon
+
+    assert LineString(pts).distance(Polygon(barn["polygon"])) >= 0.5 + 1 / 16 - 1e-6
+
+
+def test_a_moved_group_keeps_its_formation():
+    s = build(red=[("a", "inf", [(10, 10), (11, 10), (12, 10)])], blue=[("x", "inf", [(40, 30)])])
+    s2, _ = play(s, red="move a to 11,18")
+    xs = [(s2["figures"][f"red:i{k}"]["x"], s2["figures"][f"red:i{k}"]["y"]) for k in (1, 2, 3)]
+    assert xs == [(10.0, 18.0), (11.0, 18.0), (12.0, 18.0)]
+    assert all(math.isclose(y, 18.0) for _, y in xs)

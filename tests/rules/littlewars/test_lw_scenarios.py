@@ -1,0 +1,90 @@
+"""Scenario files: the shipped ones load; bad ones fail naming the field; points; random advantage."""
+import copy
+import random
+
+import pytest
+
+from rules.core.protocol import ScenarioError
+from rules.littlewars import RULESET as RS
+from rules.littlewars.scenario import army_points, builtin_names, load
+from rules.littlewars.testing import new_game
+
+
+def test_shipped_scenarios_load_and_match_the_seed_sizes():
+    assert builtin_names() == ["big_battle", "defence", "skirmish", "wells"]
+    wells = load("wells")
+    red = wells["forces"]["red"]
+    inf = sum(g["count"] for g in red["groups"] if g["arm"] == "inf")
+    cav = sum(g["count"] for g in red["groups"] if g["arm"] == "cav")
+    assert (inf, cav, len(red["guns"])) == (80, 50, 4)  # LW-58: about 80 infantry, 50 cavalry, 3-4 guns
+    assert 48 <= wells["table"]["width"] <= 60  # a 4-5 ft frontage
+    big = load("big_battle")
+    assert big["table"]["width"] == 216 and len(big["forces"]["blue"]["guns"]) == 6
+    assert sum(g["count"] for g in big["forces"]["blue"]["groups"]) > 200
+    assert load(None)["name"] == "skirmish"
+
+
+def test_army_points_lw59():
+    assert army_points({"groups": [{"arm": "inf", "count": 60}, {"arm": "cav", "count": 40}], "guns": [{}] * 3}) == 150
+    assert army_points({"groups": [{"arm": "inf", "count": 100}], "guns": [{}] * 5}) == 150
+
+
+def _bad(mutate, fragment):
+    sc = copy.deepcopy(load("skirmish"))
+    mutate(sc)
+    with pytest.raises(ScenarioError) as err:
+        load(sc)
+    assert fragment in str(err.value)
+
+
+def test_errors_name_the_field():
+    _bad(lambda s: s["table"].update(width=-3), "table.width: must be greater than 0")
+    _bad(lambda s: s["terrain"].append({"type": "lava", "polygon": [[0, 0], [1, 0], [1, 1]]}), "terrain[5].type")
+    _bad(lambda s: s["terrain"].append({"type": "wood", "polygon": [[0, 0], [1, 0]]}), "terrain[5].polygon: needs at least 3")
+    _bad(lambda s: s["forces"]["red"]["groups"][0].update(arm="dragon"), "forces.red.groups[0].arm")
+    _bad(lambda s: s["forces"]["red"]["groups"][0].update(count=0), "forces.red.groups[0].count")
+    _bad(lambda s: s["forces"]["blue"]["groups"][1].update(name="foot1"), "forces.blue.groups[1].name: duplicate")
+    _bad(lambda s: s["forces"]["red"]["groups"][0].update(count=200, frontage=25), "more than the 150 allowed (LW-59)")
+    _bad(lambda s: s["forces"]["red"]["groups"][0].update(at=[23, 18]), "forces.red.groups[0]: figure 1")
+    _bad(lambda s: s.update(kind="siege"), "kind: must be one of")
+    _bad(lambda s: s["settings"].update(wind=3), "settings: unknown setting(s) wind")
+    _bad(lambda s: s["edges"].update(blue="south"), "opposite edges")
+    with pytest.raises(ScenarioError, match="unknown scenario 'nowhere'"):
+        load("nowhere")
+
+
+def test_defence_needs_two_thirds():
+    sc = copy.deepcopy(load("defence"))
+    sc["forces"]["blue"]["groups"][0]["count"] = 20
+    with pytest.raises(ScenarioError, match="LW-52"):
+        load(sc)
+
+
+def test_random_advantage_rolls_two_dice_per_side():
+    for seed in range(5):
+        events = RS.setup("wells", random.Random(seed))
+        (adv,) = [e.payload for e in events if e.type == "littlewars.reinforcements"]
+        state = new_game("wells", seed)
+        for side in ("red", "blue"):
+            roll = adv[side]["roll"]
+            assert all(1 <= d <= 6 for d in roll) and len(adv[side]["joined"]) == sum(roll)  # LW-DT-7
+            present = sum(1 for f in state["figures"].values() if f["side"] == side and f["st"] == "ok")
+            assert present == 68 + 50 + sum(roll)
+            assert state["start"][side]["figures"] == present
+
+
+def test_curtain_deployment_reveals_both_sides_together():
+    state = new_game("skirmish")
+    from rules.core.protocol import Viewer
+
+    assert {f["side"] for f in RS.view(state, Viewer("player", "red"))["figures"]} == {"red"}
+    assert RS.view(state, Viewer("observer"))["figures"] == []
+    assert {f["side"] for f in RS.view(state, Viewer("umpire"))["figures"]} == {"red", "blue"}
+    red = RS.parse_orders(state, "red", "deploy foot1 line 6,2 20,2\ndeploy gun1 at 30,4").orders
+    events = RS.adjudicate(state, {"red": red, "blue": ()}, random.Random(0))
+    assert [e.type.split(".")[1] for e in events] == ["deployed", "deployed", "deployment_done"]
+    from rules.littlewars.testing import fold_all
+
+    after = fold_all(state, events)
+    assert after["figures"]["red:i1"]["x"] == 6.0 and after["guns"]["red:gun1"]["x"] == 30.0
+    assert {f["side"] for f in RS.view(after, Viewer("observer"))["figures"]} == {"red", "blue"}
