@@ -106,3 +106,20 @@ def test_the_umpire_is_told_once_that_results_await_approval(approval_game, smtp
     assert f"/games/{approval_game.pk}/" in plain(notice[1])
     turns.approve(approval_game.pk, 1)
     assert turns.sweep()["approval_notices"] == 0
+
+
+def test_in_a_simultaneous_game_the_sweep_tells_the_last_side_it_is_awaited(people, smtp):
+    from campaigns.models import Campaign
+
+    game = turns.create_game(
+        campaign=Campaign.objects.create(name="c"), name="Little game", ruleset="littlewars",
+        seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
+               {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
+               {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}])
+    assert state_of(game)["turn"]["sides"] == ["red", "blue"]
+    assert turns.sweep()["waiting_notices"] == 0  # nobody is ready: nobody is singled out
+    assert turns.submit_orders(game.pk, "red", "hold", source="mail").accepted
+    assert turns.sweep()["waiting_notices"] == 1
+    assert turns.sweep()["waiting_notices"] == 0
+    assert [m["Subject"] for _, m in smtp.messages] == ["[Kriegsbrief] Little game: turn 1 waits for you"]
+    assert smtp.messages[0][0] == ["carol@example.org"]
