@@ -31,6 +31,7 @@ class FigureIndex:
         self.xy = xy
         self.r = np.array([radius(figures[i]["arm"]) for i in self.ids], dtype=float)
         self.tree = STRtree(shapely.points(xy)) if len(self.ids) else None
+        self._masks: dict[str, np.ndarray] = {}
 
     def near(self, point, dist: float, side: str | None = None) -> list[str]:
         """Ids whose footprint comes within ``dist`` of ``point`` (optionally of one side), sorted."""
@@ -48,20 +49,22 @@ class FigureIndex:
         return sorted(out)
 
     def near_any(self, points, dist, side=None) -> set[str]:
-        """Ids within ``dist`` of any of ``points`` (one bulk tree query)."""
+        """Ids within ``dist`` of any of ``points`` (one bulk tree query, filtered with numpy)."""
         if self.tree is None or not len(points):
             return set()
         pts = np.asarray(points, dtype=float).reshape(-1, 2)
         dists = np.broadcast_to(np.asarray(dist, dtype=float), (len(pts),))
         src, cand = self.tree.query(shapely.points(pts), predicate="dwithin", distance=dists + MAX_R)
-        out = set()
-        for s, k in zip(src.tolist(), cand.tolist()):
-            fid = self.ids[k]
-            if side is not None and self.figures[fid]["side"] != side:
-                continue
-            if math.dist(pts[s], self.xy[k]) - self.r[k] <= dists[s] + 1e-9:
-                out.add(fid)
-        return out
+        gap = np.hypot(pts[src, 0] - self.xy[cand, 0], pts[src, 1] - self.xy[cand, 1]) - self.r[cand]
+        ok = gap <= dists[src] + 1e-9
+        if side is not None:
+            ok &= self._side_mask(side)[cand]
+        return {self.ids[k] for k in np.unique(cand[ok]).tolist()}
+
+    def _side_mask(self, side: str) -> np.ndarray:
+        if side not in self._masks:
+            self._masks[side] = np.array([self.figures[i]["side"] == side for i in self.ids], dtype=bool)
+        return self._masks[side]
 
 
 _CACHE: list = [None, None]

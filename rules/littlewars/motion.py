@@ -57,8 +57,49 @@ class Track:
         return t < self.stop - EPS_T
 
 
+def _earliest1(rx, ry, vx, vy, span, d):
+    """Scalar twin of ``_earliest``: earliest u in [0, span] with |r + v u| <= d, or None."""
+    c = rx * rx + ry * ry - d * d
+    if c <= 0:
+        return 0.0
+    a = vx * vx + vy * vy
+    b = rx * vx + ry * vy
+    if a == 0 or b >= 0:
+        return None
+    disc = b * b - a * c
+    if disc < 0:
+        return None
+    u = (-b - math.sqrt(disc)) / a
+    return u if 0 <= u <= span else None
+
+
+def _velocity(t: Track) -> tuple[float, float]:
+    length = t.cum[-1]
+    if length == 0:
+        return 0.0, 0.0
+    (x0, y0), (x1, y1) = t.pts[0], t.pts[-1]
+    return (x1 - x0) * t.speed / length, (y1 - y0) * t.speed / length
+
+
+def _simple_touch(a: Track, b: Track, d: float) -> float | None:
+    """first_touch for straight or standing tracks in closed form (both move, then one, then none)."""
+    (vax, vay), (vbx, vby) = _velocity(a), _velocity(b)
+    t1, t2 = min(a.stop, b.stop), max(a.stop, b.stop)
+    rx, ry = a.pts[0][0] - b.pts[0][0], a.pts[0][1] - b.pts[0][1]
+    dvx, dvy = vax - vbx, vay - vby
+    u = _earliest1(rx, ry, dvx, dvy, t1, d)
+    if u is not None:
+        return u
+    rx, ry = rx + dvx * t1, ry + dvy * t1
+    vx, vy = (vax, vay) if a.stop > b.stop else (-vbx, -vby)
+    u = _earliest1(rx, ry, vx, vy, t2 - t1, d)
+    return None if u is None else t1 + u
+
+
 def first_touch(a: Track, b: Track, d: float) -> float | None:
     """Earliest t in [0, 1] at which the two tracks are within ``d``, or None."""
+    if len(a.pts) <= 2 and len(b.pts) <= 2:
+        return _simple_touch(a, b, d)
     times = sorted({0.0, 1.0, *a.breaks(), *b.breaks()})
     times = [t for t in times if 0.0 <= t <= 1.0]
     for t0, t1 in zip(times, times[1:] + [1.0]):
@@ -83,6 +124,41 @@ def first_touch(a: Track, b: Track, d: float) -> float | None:
         if 0 <= t <= t1 - t0:
             return t0 + t
     return None
+
+
+def _earliest(r, v, span, d):
+    """Vectorised: earliest u in [0, span] with |r + v u| <= d (inf where none)."""
+    c = np.einsum("ij,ij->i", r, r) - d * d
+    a = np.einsum("ij,ij->i", v, v)
+    b = np.einsum("ij,ij->i", r, v)
+    disc = b * b - a * c
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u = (-b - np.sqrt(np.maximum(disc, 0.0))) / a
+    ok = (a > 0) & (b < 0) & (disc >= 0) & (u >= 0) & (u <= span)
+    out = np.where(ok, u, np.inf)
+    return np.where(c <= 0, 0.0, out)
+
+
+def _simple_times(tracks, pairs, d) -> np.ndarray:
+    """First touching times for pairs of straight (or standing) tracks, all at once."""
+    def arrays(side):
+        p0 = np.array([tracks[p[side]].pts[0] for p in pairs], dtype=float).reshape(-1, 2)
+        p1 = np.array([tracks[p[side]].pts[-1] for p in pairs], dtype=float).reshape(-1, 2)
+        end = np.array([tracks[p[side]].stop for p in pairs], dtype=float)
+        length = np.array([tracks[p[side]].cum[-1] for p in pairs], dtype=float)
+        speed = np.array([tracks[p[side]].speed for p in pairs], dtype=float)
+        scale = np.where(length > 0, speed / np.where(length > 0, length, 1.0), 0.0)  # walking at full pace
+        return p0, (p1 - p0) * scale[:, None], end
+
+    pa, va, ta = arrays(0)
+    pb, vb, tb = arrays(1)
+    t1, t2 = np.minimum(ta, tb), np.maximum(ta, tb)
+    r0 = pa - pb
+    first = _earliest(r0, va - vb, t1, d)
+    r1 = r0 + (va - vb) * t1[:, None]
+    v2 = np.where((ta > tb)[:, None], va, -vb)
+    second = t1 + _earliest(r1, v2, t2 - t1, d)
+    return np.where(np.isfinite(first), first, second)
 
 
 def resolve_moves(state: dict, paths: dict[str, list]) -> tuple[dict, list]:
@@ -136,8 +212,18 @@ def _contacts(figs, tracks, fighters) -> list:
         if t is not None:
             heapq.heappush(heap, (t, a, b, version[a], version[b]))
 
+    simple = [p for p in pairs if len(tracks[p[0]].pts) <= 2 and len(tracks[p[1]].pts) <= 2]
+    if simple:
+        d = np.array([radius(figs[a]["arm"]) + radius(figs[b]["arm"]) + CONTACT_GAP for a, b in simple])
+        times = _simple_times(tracks, simple, d)
+        for (a, b), t in zip(simple, times.tolist()):
+            if t <= 1.0:
+                heap.append((t, a, b, 0, 0))
+        heapq.heapify(heap)
+    simple_set = set(simple)
     for a, b in pairs:
-        push(a, b)
+        if (a, b) not in simple_set:
+            push(a, b)
     done = set()
     contacts = []
     while heap:

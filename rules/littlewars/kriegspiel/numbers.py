@@ -101,3 +101,5 @@ def footprint(arm: str) -> float:
     from ..units import ARMS
 
     return ARMS[arm]["radius"] if arm in ARMS else EXTRA_RADIUS.get(arm, 0.25)
+
+RIFLE_RANGE = 4 * FOOT      # decision: a rifle volley's shot reaches 4 ft (the seed gives no range)

@@ -62,3 +62,33 @@ def test_a_moved_group_keeps_its_formation():
     xs = [(s2["figures"][f"red:i{k}"]["x"], s2["figures"][f"red:i{k}"]["y"]) for k in (1, 2, 3)]
     assert xs == [(10.0, 18.0), (11.0, 18.0), (12.0, 18.0)]
     assert all(math.isclose(y, 18.0) for _, y in xs)
+
+
+def test_closed_form_vectorised_and_general_contact_times_agree():
+    import random
+
+    import numpy as np
+
+    from rules.littlewars.motion import _simple_times
+
+    rng = random.Random(3)
+    pairs, tracks = [], {}
+    for k in range(300):
+        a = [(rng.uniform(0, 20), rng.uniform(0, 20)) for _ in range(2)]
+        b = [(rng.uniform(0, 20), rng.uniform(0, 20)) for _ in range(rng.choice([1, 2]))]
+        ta, tb = Track(a, rng.choice([12, 24])), Track(b, 12)
+        # the same straight motion with a midpoint goes through the general piecewise code
+        mid = ((a[0][0] + a[1][0]) / 2, (a[0][1] + a[1][1]) / 2)
+        general = first_touch(Track([a[0], mid, a[1]], ta.speed), Track(b + b[-1:], 12) if len(b) == 2 else tb, 0.625)
+        closed = first_touch(ta, tb, 0.625)
+        assert (general is None) == (closed is None), k
+        if closed is not None:
+            assert math.isclose(general, closed, abs_tol=1e-9)
+        tracks[f"a{k}"], tracks[f"b{k}"] = ta, tb
+        pairs.append((f"a{k}", f"b{k}", closed))
+    times = _simple_times(tracks, [(a, b) for a, b, _ in pairs], np.full(len(pairs), 0.625))
+    for (a, b, closed), t in zip(pairs, times.tolist()):
+        if closed is None:
+            assert t > 1.0 or not math.isfinite(t)
+        else:
+            assert math.isclose(t, closed, abs_tol=1e-9)

@@ -1,0 +1,108 @@
+"""The Kriegspiel orders on top of the Little Wars order language (orders.py of the main part).
+
+Every Little Wars order works unchanged; these lines are added:
+
+  mine sappers at 30,20                 two or more figures lay a mine there (6 turns, KS-58); secret
+  entrench foot1 from 10,14 to 15,14    infantry dig an entrenchment, 1 in per 2 figures (4 turns, KS-61/63)
+  gunpit crew at 24,6                   six or more figures dig a gun pit (4 turns, KS-64)
+  box foot2                             move the group in a box at triple speed (LW-63; 20 ft from the enemy)
+  unbox foot2                           open the box
+  volley foot1 at 24,20                 rifle fire: one gun shot per 5 infantry in line who do not move (KS-8)
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rules.core.protocol import LineError, ParsedOrders
+
+from .. import orders as lw
+from ..orders import ORDERS_HELP as LW_HELP
+
+_NAME = r"([A-Za-z][\w-]*)"
+
+
+@dataclass(frozen=True)
+class Work(lw.Order):
+    kind: str = ""
+    who: str = ""
+    at: tuple = ()
+    to: tuple | None = None
+
+
+@dataclass(frozen=True)
+class Box(lw.Order):
+    who: str = ""
+    boxed: bool = True
+
+
+@dataclass(frozen=True)
+class Volley(lw.Order):
+    who: str = ""
+    aim: tuple = ()
+
+
+def _one_point(text: str, what: str) -> tuple:
+    pts = lw._points(text)
+    if len(pts) != 1:
+        raise ValueError(f"{what} takes one point x,y; {len(pts)} given")
+    return pts[0]
+
+
+def _entrench(n, raw, m):
+    return Work(n, raw, "entrenchment", m.group(1), _one_point(m.group(2), "from"), _one_point(m.group(3), "to"))
+
+
+_RULES = [
+    (re.compile(rf"^mine\s+{_NAME}\s+at\s+(.+)$", re.I),
+     lambda n, r, m: Work(n, r, "mine", m.group(1), _one_point(m.group(2), "a mine"))),
+    (re.compile(rf"^gunpit\s+{_NAME}\s+at\s+(.+)$", re.I),
+     lambda n, r, m: Work(n, r, "gunpit", m.group(1), _one_point(m.group(2), "a gun pit"))),
+    (re.compile(rf"^entrench\s+{_NAME}\s+from\s+(.+?)\s+to\s+(.+)$", re.I), _entrench),
+    (re.compile(rf"^(box|unbox)\s+{_NAME}$", re.I),
+     lambda n, r, m: Box(n, r, m.group(2), m.group(1).lower() == "box")),
+    (re.compile(rf"^volley\s+{_NAME}\s+at\s+(.+)$", re.I),
+     lambda n, r, m: Volley(n, r, m.group(1), _one_point(m.group(2), "a volley"))),
+]
+VERBS = ("mine", "entrench", "gunpit", "box", "unbox", "volley")
+EXAMPLES = {v: line.strip().split("  ")[0] for line in __doc__.splitlines()
+            for v in VERBS if line.strip().startswith(v + " ")}
+ORDERS_HELP = LW_HELP + "\nKriegspiel orders (hidden works are known only to you and the umpire until finished):\n" + \
+    "\n".join(line for line in __doc__.splitlines() if line.startswith("  ")) + "\n"
+
+
+def parse_line(n: int, raw: str):
+    text = raw.split("#", 1)[0].strip()
+    if not text:
+        return None
+    for rx, build in _RULES:
+        m = rx.match(text)
+        if m:
+            try:
+                return build(n, raw.strip(), m)
+            except ValueError as exc:
+                return LineError(n, raw.strip(), str(exc))
+    verb = text.split()[0].lower()
+    if verb in VERBS:
+        return LineError(n, raw.strip(), f"cannot read this '{verb}' order; write it like: {EXAMPLES[verb]}")
+    item = lw.parse_line(n, raw)
+    if isinstance(item, LineError) and item.message.startswith("unknown order"):
+        return LineError(n, item.text, f"unknown order '{verb}': orders are {lw._VERBS}, {', '.join(VERBS)}")
+    return item
+
+
+def parse_text(text: str) -> ParsedOrders:
+    orders, errors = [], []
+    for n, raw in enumerate(text.splitlines(), start=1):
+        item = parse_line(n, raw)
+        if isinstance(item, LineError):
+            errors.append(item)
+        elif item is not None:
+            orders.append(item)
+    return ParsedOrders(tuple(orders), tuple(errors))
+
+
+def split(orders) -> tuple[list, list]:
+    """(Little Wars orders, Kriegspiel orders)."""
+    ks = [o for o in orders if isinstance(o, (Work, Box, Volley))]
+    return [o for o in orders if not isinstance(o, (Work, Box, Volley))], ks

@@ -1,0 +1,182 @@
+"""Kriegspiel orders checked against the position, on top of the Little Wars plan (plan.py of the main part).
+
+The Little Wars plan is built first (moves, guns, groups); this adds the works, boxes
+and volleys and applies the appendix's restrictions to it, naming the line and rule:
+- no unit moves and fires in one turn (KS-35): a volley's figures must not move;
+- workers do nothing else while they work (works.py);
+- a group without food (forage) cannot move, without ammunition cannot fire (KS-51/52);
+- a gun out of action (KS-5) neither moves nor fires;
+- while the general is away (KS-13, three turns) or the command passes to his deputy
+  (KS-14, one turn) the side's units hold: no moves and no new works, fire allowed.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from rules.core.protocol import LineError
+
+from .. import plan as lw_plan
+from ..units import FIRST_FIRE_TURN
+from . import works
+from .blast import rifles_in_line
+from .boxes import box_error
+from .numbers import RIFLE_RANGE
+from .orders import Box, Volley, Work, split
+
+
+@dataclass
+class KsPlan:
+    side: str
+    lw: lw_plan.Plan
+    works: list = field(default_factory=list)      # (kind, ids, at, to)
+    boxed: list | None = None                       # the side's boxed groups after this turn, None = unchanged
+    volleys: list = field(default_factory=list)     # (group, ids, aim, shots)
+    errors: list = field(default_factory=list)
+
+
+class _Refused(Exception):
+    pass
+
+
+def build(state: dict, side: str, orders) -> KsPlan:
+    lw_orders, ks_orders = split(orders)
+    base = lw_plan.build(state, side, lw_orders)
+    kp = KsPlan(side, base)
+    if state["phase"] != "play":
+        kp.errors += [LineError(o.line, o.text, "Kriegspiel orders are for turns of play, not deployment")
+                      for o in ks_orders]
+        return _done(kp)
+    boxed = set(state["ks"]["boxed"][side])
+    for o in sorted(ks_orders, key=lambda o: o.line):
+        try:
+            if isinstance(o, Work):
+                _work(state, kp, o, boxed)
+            elif isinstance(o, Box):
+                _box(state, kp, o, boxed)
+            elif isinstance(o, Volley):
+                _volley(state, kp, o, boxed)
+        except (_Refused, works.WorkError) as exc:
+            kp.errors.append(LineError(o.line, o.text, str(exc)))
+    kp.boxed = sorted(g for g in boxed if g in kp.lw.groups)
+    _restrict(state, kp)
+    return _done(kp)
+
+
+def _done(kp: KsPlan) -> KsPlan:
+    kp.errors = sorted(list(kp.lw.errors) + kp.errors, key=lambda e: e.line)
+    return kp
+
+
+def _figures(state, kp, name) -> list[str]:
+    try:
+        kind, value = lw_plan.resolve(state, kp.lw, name)
+    except lw_plan._Refused as exc:
+        raise _Refused(str(exc)) from None
+    if kind != "figures":
+        raise _Refused(f"{name} is not a group of figures")
+    return value
+
+
+def _claim(kp, ids, o):
+    try:
+        lw_plan._claim(kp.lw, ids, o)
+    except lw_plan._Refused as exc:
+        raise _Refused(str(exc)) from None
+
+
+def _group_of(kp, fid):
+    for name, ids in kp.lw.groups.items():
+        if fid in ids:
+            return name
+    return None
+
+
+def _work(state, kp, o: Work, boxed):
+    ids = _figures(state, kp, o.who)
+    if boxed.intersection(_group_of(kp, i) for i in ids):
+        raise _Refused(f"{o.who} is in a box: unbox before working")
+    works.check_start(state, kp.side, o.kind, ids, o.at, o.to)
+    _claim(kp, ids, o)
+    kp.works.append((o.kind, ids, o.at, o.to))
+
+
+def _box(state, kp, o: Box, boxed):
+    key = lw_plan._group_key(kp.lw.groups, o.who)
+    if key is None:
+        raise _Refused(f"unknown group '{o.who}': only a group of yours is boxed")
+    if not o.boxed:
+        if key not in boxed:
+            raise _Refused(f"{key} is not in a box")
+        boxed.discard(key)
+        return
+    if key in boxed:
+        raise _Refused(f"{key} is already in a box")
+    err = box_error(state, kp.side, key, kp.lw.groups[key], state["ks"]["scouts"][kp.side])
+    if err:
+        raise _Refused(err)
+    boxed.add(key)
+
+
+def _volley(state, kp, o: Volley, boxed):
+    if state["turn"] < FIRST_FIRE_TURN:
+        raise _Refused(f"no fire before turn {FIRST_FIRE_TURN} (LW-14)")
+    key = lw_plan._group_key(kp.lw.groups, o.who)
+    if key is None:
+        raise _Refused(f"unknown group '{o.who}': a volley is fired by one of your groups")
+    if key in boxed:
+        raise _Refused(f"{key} is in a box: men in a box cannot fire")
+    status = state["ks"]["supply"][kp.side]["status"].get(key, {})
+    if status and not status.get("can_fire", True):
+        raise _Refused(f"{key} has no ammunition (KS-51)")
+    figs = state["figures"]
+    ids = [i for i in kp.lw.groups[key] if figs[i]["arm"] == "inf" and figs[i]["st"] == "ok"]
+    moving = [i for i in ids if i in kp.lw.paths]
+    if moving:
+        raise _Refused(f"{key} moves this turn (line {kp.lw._owner_line[moving[0]]}): no unit moves and fires "
+                       f"in the same turn (KS-35)")
+    pts = [(figs[i]["x"], figs[i]["y"]) for i in ids]
+    shots, why = rifles_in_line(pts)
+    if why:
+        raise _Refused(why)
+    cx, cy = sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
+    if math.dist((cx, cy), o.aim) > RIFLE_RANGE:
+        raise _Refused(f"out of range: rifles reach {RIFLE_RANGE / 12:g} ft")
+    _claim(kp, ids, o)
+    kp.volleys.append((key, ids, list(o.aim), shots))
+
+
+def _refuse_paths(kp, fids, why):
+    """Take figures' moves out of the plan, with one error per order line."""
+    lines = {}
+    for fid in fids:
+        if fid in kp.lw.paths:
+            del kp.lw.paths[fid]
+            lines.setdefault(kp.lw._owner_line[fid], fid)
+    for line in sorted(lines):
+        kp.errors.append(LineError(line, "", why))
+
+
+def _restrict(state, kp):
+    ks = state["ks"]
+    gen = ks["generals"][kp.side]
+    if gen["out_until"] > state["turn"]:
+        _refuse_paths(kp, list(kp.lw.paths), f"the general is away until turn {gen['out_until']} (KS-13/14): "
+                                              f"units hold and may fire, but do not move")
+        kp.works = []
+    status = ks["supply"][kp.side]["status"]
+    for name, ids in kp.lw.groups.items():
+        st = status.get(name)
+        if st and not st["can_move"]:
+            _refuse_paths(kp, ids, f"{name} has no food or forage and cannot move (KS-52)")
+    for gid in list(kp.lw.fire) + list(kp.lw.gun_moves):
+        if ks["guns_out"].get(gid, 0) > state["turn"]:
+            kp.lw.fire.pop(gid, None)
+            kp.lw.gun_moves.pop(gid, None)
+            kp.errors.append(LineError(kp.lw._owner_line.get(gid, 0), "",
+                                       f"{state['guns'][gid]['name']} is out of action until turn "
+                                       f"{ks['guns_out'][gid]} (KS-5)"))
+
+
+def errors(state, side, orders) -> tuple[LineError, ...]:
+    return tuple(build(state, side, orders).errors)

@@ -1,0 +1,221 @@
+"""The Kriegspiel part of the state and how ``kriegspiel.*`` events change it.
+
+The whole state is the Little Wars state (fold.py documents it) with one more key,
+``ks`` (plain JSON)::
+
+    works     {id: work}                     see works.py; hidden until complete/exploded
+    counter   last work number
+    seen      {side: {"now": {"figures": {id: [x, y, arm]}, "guns": {id: [x, y]}},
+                      "boxes": [token], "last": {id: [x, y, arm, turn]}, "tokens": {group: token}}}
+    boxed     {side: [group names in boxes]}
+    scouts    {side: [group names that are mounted scouts]}
+    supply    {side: {"on": bool, "depots": {name: {x, y, food, forage, ammo, moved}},
+                      "status": {group: status}, "last_horse": {group: turn}}}
+    guns_out  {gun id: first turn it may act again}        (KS-5)
+    wrecks    {gun id: [x, y]} guns destroyed (KS-4, KS-60): they leave ``guns``
+    generals  {side: {"figure": id | None, "out_until": turn, "lost": bool}}  (KS-12..14)
+    notes     [{"turn", "audience", "text"}]  umpire narrative (the desk)
+
+Events that change figures reuse the Little Wars events (``littlewars.fired``,
+``littlewars.melee``...) so A's fold stays the single place figures die or are taken.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..fold import fold as lw_fold
+from ..fold import _drop_from_groups
+from ..units import SIDES
+from .supply import PORTIONS
+
+PREFIX = "kriegspiel."
+
+
+def initial_ks(scenario: dict | None) -> dict:
+    extra = (scenario or {}).get("kriegspiel") or {}
+    supply = extra.get("supply") or {}
+    return {
+        "works": {}, "counter": 0,
+        "seen": {s: {"now": {"figures": {}, "guns": {}}, "boxes": [], "last": {}, "tokens": {}} for s in SIDES},
+        "boxed": {s: [] for s in SIDES},
+        "scouts": {s: list((extra.get("scouts") or {}).get(s, [])) for s in SIDES},
+        "supply": {s: {"on": s in supply,
+                       "depots": {d["name"]: {"x": d["at"][0], "y": d["at"][1], "food": d["food"] * PORTIONS,
+                                              "forage": d["forage"] * PORTIONS, "ammo": d["ammo"] * PORTIONS,
+                                              "moved": False}
+                                  for d in supply.get(s, [])},
+                       "status": {}, "last_horse": {}} for s in SIDES},
+        "guns_out": {}, "wrecks": {},
+        "generals": {s: {"figure": (extra.get("generals") or {}).get(s), "out_until": 0, "lost": False}
+                     for s in SIDES},
+        "notes": [],
+    }
+
+
+def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
+    if event_type.startswith("littlewars."):
+        new = lw_fold(state, event_type, payload)
+        if event_type == "littlewars.table_laid" or "ks" not in new:
+            new = {**new, "ks": initial_ks(new.get("scenario"))}
+        return new
+    if not event_type.startswith(PREFIX):
+        return state
+    handler = _HANDLERS.get(event_type[len(PREFIX):])
+    return state if handler is None else handler(state, payload)
+
+
+def _ks(state: dict, **changes) -> dict:
+    return {**state, "ks": {**state["ks"], **changes}}
+
+
+def _works_report(state, p):
+    """A side's private report of its works: started, progressed, armed, abandoned (side audience)."""
+    works = dict(state["ks"]["works"])
+    for w in p["started"]:
+        works[w["id"]] = dict(w)
+    for ch in p["progress"]:
+        works[ch["id"]] = {**works[ch["id"]], "status": ch["status"], "done": ch["done"]}
+    counter = max([state["ks"]["counter"]] + [int(w["id"][1:]) for w in p["started"]])
+    return _ks(state, works=works, counter=counter)
+
+
+def _work_completed(state, p):
+    """The public reveal of a finished entrenchment or gun pit (KS-67)."""
+    works = dict(state["ks"]["works"])
+    works[p["id"]] = {**works[p["id"]], "status": "complete", "done": works[p["id"]]["need"]}
+    return _ks(state, works=works)
+
+
+def _kill(state: dict, ids) -> dict:
+    figures = dict(state["figures"])
+    for fid in ids:
+        figures[fid] = {**figures[fid], "st": "dead"}
+    return {**state, "figures": figures, "groups": _drop_from_groups(state["groups"], set(ids)),
+            "pows": _drop_from_groups(state["pows"], set(ids))}
+
+
+def _destroy_guns(state: dict, gids) -> dict:
+    """Destroyed guns leave the table (and the score, LW-48); the wreck is remembered in ks."""
+    if not gids:
+        return state
+    guns = {k: v for k, v in state["guns"].items() if k not in set(gids)}
+    wrecks = {**state["ks"]["wrecks"], **{gid: [state["guns"][gid]["x"], state["guns"][gid]["y"]] for gid in gids}}
+    return {**state, "guns": guns, "ks": {**state["ks"], "wrecks": wrecks}}
+
+
+def _mine_exploded(state, p):
+    """The public reveal of a mine: it and everything within 6 in is gone (KS-59/60)."""
+    new = _destroy_guns(_kill(state, p["killed"]), p["guns"])
+    figures = dict(new["figures"])
+    for fid, xy in p["positions"].items():
+        figures[fid] = {**figures[fid], "x": xy[0], "y": xy[1]}
+    new["figures"] = figures
+    works = dict(new["ks"]["works"])
+    works[p["id"]] = {**works[p["id"]], "status": "exploded"}
+    return _ks(new, works=works)
+
+
+def _blast(state, p):
+    """Gun and wagon effects of the turn's fire (KS-4..6, KS-13); kills came in littlewars.fired."""
+    new = _destroy_guns(state, p["guns_destroyed"])
+    out = dict(new["ks"]["guns_out"])
+    for gid in p["guns_out"]:
+        out[gid] = p["turn"] + 1 + 2  # out for the next two turns (KS-5)
+    supply = {s: dict(v) for s, v in new["ks"]["supply"].items()}
+    for side, names in p["wagons"].items():
+        supply[side]["depots"] = {k: v for k, v in supply[side]["depots"].items() if k not in names}
+    gens = {s: dict(g) for s, g in new["ks"]["generals"].items()}
+    for side in p["generals_out"]:
+        gens[side]["out_until"] = p["turn"] + 1 + 3  # KS-13: away for three turns
+    return _ks(new, guns_out=out, supply=supply, generals=gens)
+
+
+def _sighted(state, p):
+    """What a side sees at the end of a turn; what it saw before stays as 'last seen'."""
+    side = p["side"]
+    old = state["ks"]["seen"][side]
+    last = {k: v for k, v in old["last"].items() if k not in p["figures"]}
+    for fid, (x, y, arm) in old["now"]["figures"].items():
+        if fid not in p["figures"]:
+            last[fid] = [x, y, arm, p["turn"] - 1]
+    seen = {**state["ks"]["seen"], side: {"now": {"figures": dict(p["figures"]), "guns": dict(p["guns"])},
+                                          "boxes": list(p["boxes"]), "last": last, "tokens": dict(p["tokens"])}}
+    return _ks(state, seen=seen)
+
+
+def _boxed(state, p):
+    boxed = {**state["ks"]["boxed"], p["side"]: sorted(p["groups"])}
+    return _ks(state, boxed=boxed)
+
+
+def _supplied(state, p):
+    side = p["side"]
+    sup = dict(state["ks"]["supply"][side])
+    depots = {k: dict(v) for k, v in sup["depots"].items()}
+    for d in p["draws"]:
+        depots[d["depot"]][d["kind"]] -= d["portions"]
+    for name in depots:
+        depots[name]["moved"] = False
+    sup.update(depots=depots, status={g: dict(s) for g, s in p["groups"].items()},
+               last_horse={g: s["last_horse"] for g, s in p["groups"].items() if s["last_horse"] is not None})
+    new = _ks(state, supply={**state["ks"]["supply"], side: sup})
+    eaten = [fid for s in p["groups"].values() for fid in s["horses_eaten"]]
+    if eaten:  # KS-50: the riders go on foot
+        figures = dict(new["figures"])
+        for fid in eaten:
+            figures[fid] = {**figures[fid], "arm": "inf"}
+        new["figures"] = figures
+    return new
+
+
+def _ledger_adjusted(state, p):
+    side = p["side"]
+    sup = dict(state["ks"]["supply"][side])
+    depots = {k: dict(v) for k, v in sup["depots"].items()}
+    depots[p["depot"]][p["kind"]] = max(0, depots[p["depot"]][p["kind"]] + p["portions"])
+    sup["depots"] = depots
+    return _ks(state, supply={**state["ks"]["supply"], side: sup})
+
+
+def _note(state, p):
+    return _ks(state, notes=state["ks"]["notes"] + [{"turn": p["turn"], "audience": p["to"], "text": p["text"]}])
+
+
+def _ruling(state, p):
+    """An umpire's ruling that kills or revives figures (a new event with a reason, never an edit)."""
+    new = _kill(state, p.get("killed", []))
+    if p.get("revived"):
+        figures = dict(new["figures"])
+        for fid in p["revived"]:
+            figures[fid] = {**figures[fid], "st": "ok", "pow": None}
+        new["figures"] = figures
+    return new
+
+
+def _work_revealed(state, p):
+    """The umpire reveals a work early (a disputed sighting ruled in the enemy's favour)."""
+    works = dict(state["ks"]["works"])
+    works[p["id"]] = {**works[p["id"]], "revealed": True}
+    return _ks(state, works=works)
+
+
+def _work_abandoned(state, p):
+    works = dict(state["ks"]["works"])
+    works[p["id"]] = {**works[p["id"]], "status": "abandoned"}
+    return _ks(state, works=works)
+
+
+_HANDLERS = {
+    "works": _works_report,
+    "work_completed": _work_completed,
+    "mine_exploded": _mine_exploded,
+    "blast": _blast,
+    "sighted": _sighted,
+    "boxed": _boxed,
+    "supplied": _supplied,
+    "ledger_adjusted": _ledger_adjusted,
+    "note": _note,
+    "ruling": _ruling,
+    "work_revealed": _work_revealed,
+    "work_abandoned": _work_abandoned,
+}
