@@ -90,12 +90,12 @@ def _orders(row, seat, text, *, ready, out) -> None:
         out.add(f"! orders: the {seat.role} seat gives no orders", error=True)
         return
     text = turns.clean_text(text)
+    listing = _understood(seat, text)  # before submitting: the turn may close on it
     try:
         result = turns.submit_orders(seat.game_id, seat.side, text, source="mail", by=row.from_addr, ready=ready)
     except turns.TurnError as exc:
         out.add(f"! orders not accepted: {exc}", error=True)
         return
-    listing = _understood(seat, text)
     if result.accepted:
         head = "ORDERS ACCEPTED: they replace any orders you sent before for this turn."
         if result.closed:

@@ -1,0 +1,85 @@
+"""The IMAP poller against a real Dovecot on loopback."""
+import imaplib
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from campaigns.mailin import imap, tasks
+from campaigns.mailin.models import InboundMessage
+
+from . import dovecot
+from .conftest import orders_of, red_opening
+from .helpers import seat_mail
+from tests.services import REQUIRE
+
+pytestmark = pytest.mark.skipif(not dovecot.available() and not REQUIRE, reason="needs Debian dovecot-imapd")
+
+
+@pytest.fixture
+def server():
+    # Not pytest's tmp_path: its parents are 0700 and Dovecot's own users must read the config.
+    root = Path(tempfile.mkdtemp(prefix="kb-dovecot-"))
+    srv = dovecot.Dovecot(root)
+    try:
+        yield srv.start()
+    finally:
+        srv.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def append(server, raw: bytes) -> None:
+    conn = imaplib.IMAP4("127.0.0.1", server.port)
+    conn.login(dovecot.USER, dovecot.PASSWORD)
+    typ, _ = conn.append("INBOX", None, imaplib.Time2Internaldate(time.time()), raw)
+    assert typ == "OK"
+    conn.logout()
+
+
+def unseen(server) -> int:
+    conn = imaplib.IMAP4("127.0.0.1", server.port)
+    conn.login(dovecot.USER, dovecot.PASSWORD)
+    conn.select("INBOX")
+    typ, data = conn.search(None, "UNSEEN")
+    conn.logout()
+    return len(data[0].split())
+
+
+def test_poll_ingests_unseen_mail_and_marks_it_seen(server, game, red, settings):
+    append(server, seat_mail(red, red_opening(game)))
+    append(server, seat_mail(red, "STATUS"))
+    assert unseen(server) == 2
+    settings.MAIL_IMAP_URL = server.url
+    assert tasks.poll_imap() == {"fetched": 2, "new": 2}
+    assert orders_of(game, "red")["text"] == red_opening(game)
+    assert InboundMessage.objects.filter(via="imap").count() == 2
+    assert unseen(server) == 0
+    assert tasks.poll_imap() == {"fetched": 0, "new": 0}
+
+
+def test_message_seen_again_after_a_crash_is_deduplicated(server, game, red):
+    raw = seat_mail(red, red_opening(game))
+    append(server, raw)
+    append(server, raw)  # the same message twice, as after a crash before \Seen was set
+    result = imap.poll(imap.ImapConfig.from_url(server.url))
+    assert result == {"fetched": 2, "new": 1}
+    assert InboundMessage.objects.count() == 1
+
+
+def test_wrong_password_is_a_clear_error(server):
+    cfg = imap.ImapConfig.from_url(server.url.replace(dovecot.PASSWORD, "wrong"))
+    with pytest.raises(imaplib.IMAP4.error):
+        imap.poll(cfg)
+
+
+@pytest.mark.parametrize("url", ["http://x/", "imap://host-only/", "nonsense"])
+def test_bad_imap_url_says_what_is_expected(url):
+    with pytest.raises(ValueError, match="imap://user:password@host"):
+        imap.ImapConfig.from_url(url)
+
+
+def test_poll_is_skipped_without_a_url(settings):
+    settings.MAIL_IMAP_URL = ""
+    assert tasks.poll_imap()["skipped"]
