@@ -116,7 +116,7 @@ def _understood(seat, text: str) -> str:
     for e in errors:
         err_by_line.setdefault(e.line, []).append(e.message)
     lines = ["As understood:"]
-    for n, line in enumerate(text.split("\n"), start=1):
+    for n, line in enumerate(text.splitlines(), start=1):  # numbered as the rule set numbers them
         if not line.strip():
             continue
         if n in err_by_line:

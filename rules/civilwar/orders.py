@@ -291,6 +291,9 @@ def parse_text(text: str, kind: str = "orders", points: set[str] | None = None, 
         if words and words[-1] in (".", ";"):
             words = words[:-1]
         words = [w.rstrip(".;") for w in words]
+        if not any(words):  # only punctuation, e.g. "." (found by fuzzing)
+            errors.append(LineError(number, stripped, "no order on this line"))
+            continue
         try:
             order = parse_line(words, number, stripped, points, lines)
         except _Bad as exc:
