@@ -20,6 +20,7 @@ import hashlib
 import logging
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
+from email.utils import getaddresses
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
@@ -74,10 +75,9 @@ def queue_mail(*, key: str, to: str, subject: str, body: str, game=None, seat=No
     A message to a seat gets the seat's secret reply address as Reply-To
     unless ``reply_to`` is given.
     """
-    if not key or not to:
-        raise ValueError("queue_mail needs a non-empty key and recipient")
-    if "\n" in subject or "\r" in subject:
-        raise ValueError("a mail subject must be one line")
+    _check(key=key, to=to, subject=subject, in_reply_to=in_reply_to, references=references, reply_to=reply_to)
+    if OutboxMail.objects.filter(key=key).exists():
+        return None
     if reply_to is None and seat is not None:
         from .mailin.addresses import reply_address
 
@@ -90,8 +90,6 @@ def queue_mail(*, key: str, to: str, subject: str, body: str, game=None, seat=No
         "message_id": message_id_for(key), "in_reply_to": parent, "references": refs,
         "next_attempt_at": timezone.now() + PENDING_GRACE,
     }
-    if OutboxMail.objects.filter(key=key).exists():
-        return None
     try:
         with transaction.atomic():  # a savepoint: a lost race must not poison the caller's transaction
             row = OutboxMail.objects.create(**fields)
@@ -104,6 +102,21 @@ def queue_mail(*, key: str, to: str, subject: str, body: str, game=None, seat=No
     # the mail; the row stays PENDING and the sweep queues it again.
     transaction.on_commit(lambda: enqueue([row_id]), robust=True)
     return row
+
+
+def _check(*, key, to, subject, in_reply_to, references, reply_to) -> None:
+    """Refuse what would make a broken or injected header, naming the field."""
+    if not key:
+        raise ValueError("queue_mail needs a non-empty idempotency key")
+    # Loose on purpose: replies go to whatever address wrote to us; the SMTP
+    # server is the judge of deliverability. Strict on one bare address.
+    if getaddresses([to]) != [("", to)] or "@" not in to or any(c.isspace() for c in to):
+        raise ValueError(f"queue_mail: recipient {to!r} is not one mail address")
+    headers = {"subject": subject, "in_reply_to": in_reply_to or "", "reply_to": reply_to or "",
+               **{f"references[{i}]": r for i, r in enumerate(references)}}
+    for name, value in headers.items():
+        if "\r" in value or "\n" in value:
+            raise ValueError(f"queue_mail: {name} must be one line (a line break would inject headers)")
 
 
 def _threading(game, in_reply_to: str | None, references: Sequence[str]) -> tuple[list[str], str]:

@@ -63,10 +63,16 @@ def test_a_message_to_a_seat_carries_its_reply_address_and_attachments(game, smt
 
 
 def test_bad_input_is_refused_clearly(game):
-    with pytest.raises(ValueError, match="one line"):
+    with pytest.raises(ValueError, match="subject must be one line"):
         queue(game, subject="a\nBcc: victim@example.org")
-    with pytest.raises(ValueError, match="non-empty key"):
+    with pytest.raises(ValueError, match=r"references\[1\] must be one line"):
+        queue(game, references=["<a@b>", "<c@d>\r\nBcc: victim@example.org"])
+    with pytest.raises(ValueError, match="non-empty idempotency key"):
         queue(game, key="")
+    for bad in ("", "bob", "bob@example.org, eve@example.org", "bob@example.org\nBcc: eve@example.org"):
+        with pytest.raises(ValueError, match="is not one mail address"):
+            queue(game, to=bad)
+    assert not OutboxMail.objects.exists()
 
 
 def test_a_refused_send_is_recorded_then_retried_after_its_backoff(game, smtp):
