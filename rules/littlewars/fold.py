@@ -149,6 +149,7 @@ def _fired(state, p):
     killed = [fid for s in p["shots"] for fid in s["killed"]]
     _set_figures(state, new, {fid: {"st": "dead"} for fid in killed})
     new["groups"] = _drop_from_groups(state["groups"], set(killed))
+    new["pows"] = _drop_from_groups(state["pows"], set(killed))  # prisoners standing in the fire die too
     guns = dict(state["guns"])
     for gid, heading in p["headings"].items():
         guns[gid] = {**guns[gid], "heading": heading}

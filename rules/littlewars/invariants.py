@@ -22,6 +22,11 @@ def check_invariants(state: dict) -> list[str]:
                 grouped[i] = name
                 if figs[i]["side"] != side or figs[i]["st"] != "ok":
                     problems.append(f"{i} in {side} group {name} is not a free {side} figure")
+    for captor in SIDES:
+        for name, ids in state["pows"][captor].items():
+            for i in ids:
+                if figs[i]["st"] != "pow" or figs[i]["pow"][0] != captor or figs[i]["pow"][2]:
+                    problems.append(f"{i} in {captor}'s prisoner group {name} is not a prisoner on the table")
     for fid, f in figs.items():
         if f["st"] not in STATUSES:
             problems.append(f"{fid} has unknown status {f['st']!r}")

@@ -8,6 +8,7 @@ use the new names.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 from rules.core.protocol import LineError
@@ -143,6 +144,8 @@ def _new_name(state, plan, name):
         raise _Refused(f"the name {name} is already in use")
     if name[0].lower() in "ic" and name[1:].isdigit():
         raise _Refused(f"{name} looks like a figure name (i12, c3): choose another group name")
+    if re.fullmatch(r"(pow|freed)\d+", name.lower()):
+        raise _Refused(f"{name} is reserved for prisoner and freed groups: choose another group name")
 
 
 def _take(plan, ids):

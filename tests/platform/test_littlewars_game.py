@@ -73,3 +73,19 @@ def test_the_curtain_and_private_orders_through_the_platform(people):
     assert state["rules"]["figures"]["red:i1"]["y"] == 5.0
     orders = Event.objects.filter(game=game, type="orders.submitted").values_list("audience", flat=True)
     assert set(orders) == {"side:red", "side:blue"}
+
+
+def test_game_page_and_map_render_for_both_players_and_the_umpire(people, client):
+    from tests.conftest import PASSWORD
+
+    game = new_game(people, "wells")
+    for side in ("red", "blue"):
+        assert turns.submit_orders(game.pk, side, "hold", source="web").accepted
+    for user in ("bob", "carol", "alice"):
+        client.login(username=user, password=PASSWORD)
+        page = client.get(f"/games/{game.pk}/")
+        assert page.status_code == 200, user
+        assert b"deploy foot1" in page.content  # the order language help is shown
+        svg = client.get(f"/games/{game.pk}/map.svg")
+        assert svg.status_code == 200 and b"littlewars-map" in svg.content
+        client.logout()

@@ -113,3 +113,9 @@ def test_default_orders_hold_and_are_valid():
     s = _pos()
     text = RS.default_orders(s, "red")
     assert text == "hold" and msgs(s, "red", text) == []
+
+
+def test_prisoner_group_names_are_reserved():
+    s = _pos()
+    assert "reserved for prisoner and freed groups" in msgs(s, "red", "split foot 2 as pow3")[0][1]
+    assert "reserved" in msgs(s, "red", "form freed1 from horse")[0][1]
