@@ -125,6 +125,9 @@ else:
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Kriegsbrief <umpire@kriegsbrief.localhost>")
 # Outbox retries back off from this base, doubling per failure (campaigns.outbox.backoff).
 OUTBOX_RETRY_BASE_SECONDS = env.int("OUTBOX_RETRY_BASE_SECONDS", default=30)
+# A hung SMTP connection must fail well inside the outbox send lease (10 min),
+# or the sweep would send the row again while the first attempt still hangs.
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=60)
 
 # --- Mail in (campaigns.mailin) -------------------------------------------
 # Seat reply addresses are INBOUND_LOCAL_PART+<token>@INBOUND_DOMAIN.

@@ -188,3 +188,21 @@ def test_concurrent_writers_of_one_key_make_one_row_and_one_mail(game, smtp):
     assert sorted(results) == [False] * 7 + [True]
     assert OutboxMail.objects.filter(key="race").count() == 1
     assert len(smtp.messages) == 1
+
+
+def test_a_hung_smtp_server_fails_the_attempt_within_the_timeout(game, settings):
+    import socket
+    import time
+
+    with socket.socket() as silent:  # accepts connections, never says a word
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+        settings.EMAIL_HOST, settings.EMAIL_PORT = silent.getsockname()
+        settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
+        settings.EMAIL_TIMEOUT = 1
+        started = time.monotonic()
+        row = queue(game)
+        assert time.monotonic() - started < 10  # the 1 s timeout, not a hang
+    row.refresh_from_db()
+    assert row.status == "failed" and "timed out" in row.last_error
