@@ -205,6 +205,14 @@ def _work_abandoned(state, p):
     return _ks(state, works=works)
 
 
+def _sighting_ruled(state, p):
+    """The umpire grants a side a sighting the engine denied (a disputed sighting)."""
+    side = p["side"]
+    old = state["ks"]["seen"][side]
+    now = {"figures": {**old["now"]["figures"], p["figure"]: list(p["at"])}, "guns": dict(old["now"]["guns"])}
+    return _ks(state, seen={**state["ks"]["seen"], side: {**old, "now": now}})
+
+
 _HANDLERS = {
     "works": _works_report,
     "work_completed": _work_completed,
@@ -218,4 +226,5 @@ _HANDLERS = {
     "ruling": _ruling,
     "work_revealed": _work_revealed,
     "work_abandoned": _work_abandoned,
+    "sighting_ruled": _sighting_ruled,
 }

@@ -1,0 +1,80 @@
+"""One readable English line per Kriegspiel event (Little Wars events as the main part words them)."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..describe import describe_event as lw_describe
+from .state import PREFIX
+
+_WORK = {"mine": "a mine", "entrenchment": "an entrenchment", "gunpit": "a gun pit"}
+
+
+def _cap(s: Any) -> str:
+    return str(s).capitalize()
+
+
+def _works(p):
+    parts = [f"started {_WORK[w['kind']]} ({w['id']}) at {w['at'][0]:g},{w['at'][1]:g} with {len(w['workers'])} men"
+             for w in p["started"]]
+    for c in p["progress"]:
+        if c["status"] == "abandoned":
+            parts.append(f"{c['id']} abandoned: {c['reason']}")
+        elif c["status"] == "armed":
+            parts.append(f"{c['id']} is laid and armed")
+        else:
+            parts.append(f"{c['id']} {c['done']} turn(s) done")
+    return f"{_cap(p['side'])} works, turn {p['turn']}: " + ("; ".join(parts) if parts else "nothing in hand") + "."
+
+
+def _sighted(p):
+    boxes = len(p["boxes"])
+    return (f"{_cap(p['side'])} scouts report after turn {p['turn']}: {len(p['figures'])} enemy figures, "
+            f"{len(p['guns'])} guns" + (f" and {boxes} boxes" if boxes else "") + " in sight.")
+
+
+def _supplied(p):
+    short = {g: s for g, s in p["groups"].items() if s["missing"]}
+    txt = f"{_cap(p['side'])} supply, turn {p['turn']}: {len(p['draws'])} draws"
+    if short:
+        txt += "; short: " + ", ".join(f"{g} ({', '.join(s['missing'])})" for g, s in sorted(short.items()))
+    return txt + "."
+
+
+def _mine(p):
+    return (f"A mine of {p['side']} exploded at {p['at'][0]:g},{p['at'][1]:g} as {str(p['by']).split(':')[-1]} "
+            f"passed: {len(p['killed'])} figures and {len(p['guns'])} guns destroyed (KS-59/60).")
+
+
+_SIMPLE = {
+    "works": _works,
+    "work_completed": lambda p: (f"{_cap(p['side'])} finished {_WORK[p['kind']]} at {p['at'][0]:g},{p['at'][1]:g}"
+                                 + (f" to {p['to'][0]:g},{p['to'][1]:g}" if p.get("to") else "") + " (KS-67)."),
+    "mine_exploded": _mine,
+    "blast": lambda p: (f"Blast effects: {len(p['guns_destroyed'])} guns destroyed, {len(p['guns_out'])} out of "
+                        f"action, {sum(len(v) for v in p['wagons'].values())} depots burnt, generals near a shell: "
+                        f"{', '.join(p['generals_out']) or 'none'}."),
+    "sighted": _sighted,
+    "boxed": lambda p: f"{_cap(p['side'])} boxes: {', '.join(p['groups']) or 'none'}.",
+    "supplied": _supplied,
+    "ledger_adjusted": lambda p: (f"The umpire adjusted {p['side']}'s depot {p['depot']}: {p['portions']:+d} portions "
+                                  f"of {p['kind']} ({p['reason']})."),
+    "note": lambda p: f"Umpire: {p['text']}",
+    "ruling": lambda p: f"Umpire's ruling: {p['reason']}",
+    "work_revealed": lambda p: f"The umpire reveals {_WORK[p['kind']]} of {p['side']} at {p['at'][0]:g},{p['at'][1]:g}.",
+    "sighting_ruled": lambda p: f"The umpire rules that {p['side']} sees {str(p['figure']).split(':')[-1]}: {p['reason']}.",
+    "work_abandoned": lambda p: f"The umpire rules {p['id']} abandoned: {p['reason']}.",
+}
+
+
+def describe_event(event_type: str, payload: Mapping[str, Any]) -> str:
+    if event_type == "littlewars.deployment_done":
+        return "The curtain is lifted: each side now sees what its own men can see. Turn 1 begins."
+    if not event_type.startswith(PREFIX):
+        return lw_describe(event_type, payload)
+    fn = _SIMPLE.get(event_type[len(PREFIX):])
+    if fn is None:
+        return f"{event_type}: {dict(payload)}"
+    try:
+        return fn(payload)
+    except (KeyError, TypeError, ValueError):
+        return f"{event_type}: {dict(payload)}"

@@ -1,0 +1,150 @@
+"""The umpire's desk in the rules layer: umpire-only orders, checked, turned into events.
+
+Umpire orders (one per line; "because" gives the reason every ruling carries):
+
+  note red: text                   narrative for one side (side audience); "note all: ..." is public
+  reveal w3 because ...            reveal a hidden work early, e.g. a disputed sighting (public)
+  abandon w3 because ...           rule a work abandoned (the owner and the umpire are told)
+  ledger red wagons food +6 because ...   add (or take, with -) portions to a depot (owner and umpire)
+  kill red:i3 red:i4 because ...   rule figures dead (a new event, never an edit; public)
+  revive red:i3 because ...        undo a death the engine got wrong (public)
+  show blue:i4 to red because ...  grant a sighting the engine denied (that side only)
+
+``desk_events(state, text)`` returns (events, errors); nothing is produced if any line
+is wrong, so an umpire never half-applies a ruling.
+"""
+from __future__ import annotations
+
+import re
+
+from rules.core.protocol import PUBLIC, LineError, RuleEvent, side_audience
+
+from ..units import SIDES
+from .state import PREFIX
+
+_REASON = r"\s+because\s+(.+)"
+_FIG = r"((?:red|blue):[ic]\d+)"
+
+
+class _Bad(Exception):
+    pass
+
+
+def _ev(kind: str, payload: dict, audience: str) -> RuleEvent:
+    return RuleEvent(PREFIX + kind, payload, audience)
+
+
+def _work(state, wid):
+    w = state["ks"]["works"].get(wid)
+    if w is None:
+        known = ", ".join(sorted(state["ks"]["works"], key=lambda k: int(k[1:]))) or "none"
+        raise _Bad(f"no work {wid!r} (works: {known})")
+    return w
+
+
+def _figures(state, text, alive: bool) -> list[str]:
+    ids = re.findall(_FIG, text, re.I)
+    rest = re.sub(_FIG, " ", text, flags=re.I).strip()
+    if rest or not ids:
+        raise _Bad(f"cannot read {rest or text!r} as figure ids like red:i3")
+    out = []
+    for fid in (i.lower() for i in ids):
+        f = state["figures"].get(fid)
+        if f is None:
+            raise _Bad(f"no figure {fid}")
+        if alive and f["st"] != "ok":
+            raise _Bad(f"{fid} is not alive and free (it is {f['st']})")
+        if not alive and f["st"] != "dead":
+            raise _Bad(f"{fid} is not dead")
+        out.append(fid)
+    return sorted(set(out))
+
+
+def _note(state, m):
+    to, text = m.group(1).lower(), m.group(2).strip()
+    aud = PUBLIC if to == "all" else side_audience(to)
+    return _ev("note", {"turn": state["turn"], "to": aud, "text": text}, aud)
+
+
+def _reveal(state, m):
+    w = _work(state, m.group(1))
+    if w["status"] in ("complete", "exploded") or w.get("revealed"):
+        raise _Bad(f"{w['id']} is already known to both sides")
+    return _ev("work_revealed", {"id": w["id"], "side": w["side"], "kind": w["kind"], "at": w["at"], "to": w["to"],
+                                 "reason": m.group(2)}, PUBLIC)
+
+
+def _abandon(state, m):
+    w = _work(state, m.group(1))
+    if w["status"] not in ("building", "armed"):
+        raise _Bad(f"{w['id']} is {w['status']}: only a work in hand or an armed mine can be abandoned")
+    aud = side_audience(w["side"]) if not w.get("revealed") else PUBLIC
+    return _ev("work_abandoned", {"id": w["id"], "side": w["side"], "reason": m.group(2)}, aud)
+
+
+def _ledger(state, m):
+    side, depot, kind, amount, reason = m.group(1).lower(), m.group(2), m.group(3).lower(), int(m.group(4)), m.group(5)
+    depots = state["ks"]["supply"][side]["depots"]
+    if depot not in depots:
+        raise _Bad(f"{side} has no depot {depot!r} (depots: {', '.join(sorted(depots)) or 'none'})")
+    if amount == 0:
+        raise _Bad("an adjustment of 0 portions changes nothing")
+    return _ev("ledger_adjusted", {"side": side, "depot": depot, "kind": kind, "portions": amount, "reason": reason},
+               side_audience(side))
+
+
+def _kill(state, m):
+    return _ev("ruling", {"killed": _figures(state, m.group(1), True), "reason": m.group(2)}, PUBLIC)
+
+
+def _revive(state, m):
+    return _ev("ruling", {"revived": _figures(state, m.group(1), False), "reason": m.group(2)}, PUBLIC)
+
+
+def _show(state, m):
+    fid, side = m.group(1).lower(), m.group(2).lower()
+    f = state["figures"].get(fid)
+    if f is None or f["st"] != "ok":
+        raise _Bad(f"{fid} is not a figure on the table")
+    if f["side"] == side:
+        raise _Bad(f"{fid} is {side}'s own figure")
+    return _ev("sighting_ruled", {"side": side, "figure": fid, "at": [f["x"], f["y"], f["arm"]],
+                                  "reason": m.group(3)}, side_audience(side))
+
+
+_SIDE = "(" + "|".join(SIDES) + ")"
+_RULES = [
+    (re.compile(rf"^note\s+({'|'.join(SIDES)}|all)\s*:\s*(.+)$", re.I), _note),
+    (re.compile(rf"^reveal\s+(w\d+){_REASON}$", re.I), _reveal),
+    (re.compile(rf"^abandon\s+(w\d+){_REASON}$", re.I), _abandon),
+    (re.compile(rf"^ledger\s+{_SIDE}\s+([\w-]+)\s+(food|forage|ammo)\s+([+-]\d+){_REASON}$", re.I), _ledger),
+    (re.compile(rf"^kill\s+(.+?){_REASON}$", re.I), _kill),
+    (re.compile(rf"^revive\s+(.+?){_REASON}$", re.I), _revive),
+    (re.compile(rf"^show\s+{_FIG}\s+to\s+{_SIDE}{_REASON}$", re.I), _show),
+]
+VERBS = ("note", "reveal", "abandon", "ledger", "kill", "revive", "show")
+
+
+def desk_events(state: dict, text: str) -> tuple[list[RuleEvent], list[LineError]]:
+    if state.get("phase") != "play":
+        return [], [LineError(0, "", "the umpire's desk rules on a game in play")]
+    events, errors = [], []
+    for n, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        for rx, make in _RULES:
+            m = rx.match(line)
+            if m:
+                try:
+                    events.append(make(state, m))
+                except _Bad as exc:
+                    errors.append(LineError(n, line, str(exc)))
+                break
+        else:
+            verb = line.split()[0].lower()
+            why = (f"cannot read this '{verb}' ruling; every ruling but a note ends with 'because <reason>'"
+                   if verb in VERBS else f"unknown umpire order '{verb}': orders are {', '.join(VERBS)}")
+            errors.append(LineError(n, line, why))
+    return ([] if errors else events), errors
+

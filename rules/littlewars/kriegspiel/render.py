@@ -1,0 +1,40 @@
+"""SVG marks the Kriegspiel view adds to the Little Wars map: works, wrecks, boxes and last-seen figures."""
+from __future__ import annotations
+
+from html import escape
+
+WORK_STYLE = 'stroke="#6b4f1d" stroke-width="0.5" stroke-dasharray="0.6 0.3"'
+WRECK = 'fill="#444" stroke="#000" stroke-width="0.1"'
+BOX = 'fill="#caa472" stroke="#5a4632" stroke-width="0.2"'
+LAST_SEEN = 'fill="none" stroke="#777" stroke-width="0.08" stroke-dasharray="0.15 0.1"'
+
+
+def extra_svg(view: dict) -> str:
+    table = view.get("table")
+    ks = view.get("kriegspiel")
+    if not table or not ks:
+        return ""
+    d = table["depth"]
+    parts = []
+    for w in ks.get("works", []):
+        x, y = w["at"][0], d - w["at"][1]
+        label = escape(f"{w['kind']} {w['id']} ({w['side']}, {w['status']})")
+        if w.get("to"):
+            x2, y2 = w["to"][0], d - w["to"][1]
+            parts.append(f'<line x1="{x:.2f}" y1="{y:.2f}" x2="{x2:.2f}" y2="{y2:.2f}" {WORK_STYLE}>'
+                         f'<title>{label}</title></line>')
+        else:
+            parts.append(f'<circle cx="{x:.2f}" cy="{y:.2f}" r="{6 if w["kind"] == "mine" else 2}" fill="none" '
+                         f'{WORK_STYLE}><title>{label}</title></circle>')
+    for gid, (x, y) in ks.get("wrecks", {}).items():
+        parts.append(f'<circle cx="{x:.2f}" cy="{d - y:.2f}" r="0.8" {WRECK}><title>wreck of '
+                     f'{escape(gid.split(":")[-1])}</title></circle>')
+    seen = ks.get("seen") or {}
+    for b in (seen.get("boxes", []) if "boxes" in seen else []):
+        count = "?" if b["count"] is None else b["count"]
+        parts.append(f'<rect x="{b["x"] - 1.5:.2f}" y="{d - b["y"] - 1:.2f}" width="3" height="2" {BOX}>'
+                     f'<title>{escape(b["id"])}: {count} figures</title></rect>')
+    for f in (seen.get("last_seen", []) if "last_seen" in seen else []):
+        parts.append(f'<circle cx="{f["x"]:.2f}" cy="{d - f["y"]:.2f}" r="0.25" {LAST_SEEN}>'
+                     f'<title>last seen in turn {f["turn"]}</title></circle>')
+    return "".join(parts)

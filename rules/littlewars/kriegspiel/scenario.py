@@ -1,0 +1,75 @@
+"""Kriegspiel scenarios: a Little Wars scenario plus a ``kriegspiel`` block, validated here.
+
+    "kriegspiel": {
+      "supply":   {side: [{"name", "at": [x, y], "food", "forage", "ammo"}]},  rations (KS-41..43)
+      "scouts":   {side: [group names]},        mounted scouts, never boxed (LW-63)
+      "generals": {side: figure id}             the cavalry figure that is the general (KS-12)
+    }
+
+A side without a "supply" entry is not supplied by the rules (decision: supply is on
+for a side only when the scenario gives it depots, so Little Wars scenarios still play).
+"""
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+from rules.core.protocol import ScenarioError
+
+from ..scenario import _need, _point, builtin_names as lw_names, load as lw_load
+from ..units import SIDES
+
+DEFAULT = "ks_farm"
+
+
+def builtin_names() -> list[str]:
+    folder = resources.files("rules.littlewars.kriegspiel") / "scenarios"
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
+
+
+def load(scenario: Any | None) -> dict:
+    if scenario is None:
+        scenario = DEFAULT
+    if isinstance(scenario, str) and scenario in builtin_names():
+        scenario = json.loads((resources.files("rules.littlewars.kriegspiel") / "scenarios" /
+                               f"{scenario}.json").read_text())
+    elif isinstance(scenario, str) and scenario not in lw_names():
+        raise ScenarioError(f"unknown scenario {scenario!r} (known: {', '.join(builtin_names() + lw_names())})")
+    sc = lw_load(scenario)
+    sc["kriegspiel"] = _extra(sc, sc.get("kriegspiel") or {})
+    return sc
+
+
+def _extra(sc: dict, ks: Any) -> dict:
+    _need(isinstance(ks, dict), "kriegspiel", "must be an object")
+    unknown = set(ks) - {"supply", "scouts", "generals"}
+    _need(not unknown, "kriegspiel", f"unknown key(s) {', '.join(sorted(unknown))}")
+    out = {"supply": {}, "scouts": {}, "generals": {}}
+    groups = {s: {g["name"]: g for g in sc["forces"][s]["groups"]} for s in SIDES}
+    for side, depots in (ks.get("supply") or {}).items():
+        where = f"kriegspiel.supply.{side}"
+        _need(side in SIDES, where, f"side must be one of {', '.join(SIDES)}")
+        _need(isinstance(depots, list), where, "must be a list of depots")
+        out["supply"][side] = []
+        for i, d in enumerate(depots):
+            w = f"{where}[{i}]"
+            _need(isinstance(d, dict) and isinstance(d.get("name"), str) and d["name"], w, "needs a name")
+            entry = {"name": d["name"], "at": _point(d.get("at"), f"{w}.at")}
+            for k in ("food", "forage", "ammo"):
+                v = d.get(k, 0)
+                _need(isinstance(v, int) and not isinstance(v, bool) and v >= 0, f"{w}.{k}",
+                      "must be a whole number of rations, 0 or more")
+                entry[k] = v
+            out["supply"][side].append(entry)
+    for side, names in (ks.get("scouts") or {}).items():
+        _need(side in SIDES and isinstance(names, list), f"kriegspiel.scouts.{side}", "must list group names")
+        for n in names:
+            _need(n in groups[side] and groups[side][n]["arm"] == "cav", f"kriegspiel.scouts.{side}",
+                  f"{n!r} is not a cavalry group of {side}")
+        out["scouts"][side] = list(names)
+    for side, fid in (ks.get("generals") or {}).items():
+        _need(side in SIDES and isinstance(fid, str), f"kriegspiel.generals.{side}", "must name a figure, e.g. red:c1")
+        _need(fid.startswith(f"{side}:c"), f"kriegspiel.generals.{side}", "the general is a cavalry figure (KS-12)")
+        out["generals"][side] = fid
+    return out

@@ -1,0 +1,261 @@
+"""One Kriegspiel turn: the Little Wars phases (adjudicate.py of the main part) with the appendix's added.
+
+1. orders: the Little Wars plan plus works, boxes and volleys (plan.py); rejected lines,
+   group changes and boxes are private to the side;
+2. voluntary surrenders (LW-45, public);
+3. fire: guns and rifle volleys together, from start-of-turn positions, under the blast
+   rule with guns, wagons, works and generals (blast.py) - umpire-only events;
+4. movement (umpire only: no side learns the other's moves except by sighting);
+5. mines: the first figure to pass an armed mine sets it off (public: the reveal);
+6. melees, gun capture, prisoners (as Little Wars);
+7. works progress (one private report per side, EVERY turn, empty or not, so the number
+   and order of events never hint at a work), finished entrenchments and gun pits
+   revealed (public);
+8. supply (one private ledger per side, every turn), sighting (one private report per
+   side, every turn), end of turn.
+
+Random numbers are drawn only for shots, in a fixed order (guns by id, then volleys by
+side and group), never for anything hidden: laying a mine changes no other draw.
+"""
+from __future__ import annotations
+
+import math
+import random
+
+from rules.core.protocol import PUBLIC, UMPIRE, RuleEvent, side_audience
+
+from .. import adjudicate as lw_adj
+from .. import aftermath, melee
+from ..fire import scatter
+from ..motion import resolve_moves
+from ..table import table_of
+from ..units import SIDES, move_allowance, other
+from . import boxes, supply, works
+from .blast import firing_point, resolve as blast_resolve
+from .plan import build as build_plan
+from .sighting import sightings
+from .state import PREFIX, fold
+
+
+class Log:
+    """Emits events and folds each at once, so every phase sees the state the last one left.
+
+    ``emit`` takes Little Wars event kinds (so the main part's phase helpers can use it);
+    ``ks`` takes Kriegspiel kinds.
+    """
+
+    def __init__(self, state):
+        self.state = state
+        self.events: list[RuleEvent] = []
+
+    def emit(self, kind: str, payload: dict, audience: str = PUBLIC) -> None:
+        self._add(RuleEvent("littlewars." + kind, payload, audience))
+
+    def ks(self, kind: str, payload: dict, audience: str = PUBLIC) -> None:
+        self._add(RuleEvent(PREFIX + kind, payload, audience))
+
+    def _add(self, ev: RuleEvent) -> None:
+        self.events.append(ev)
+        self.state = fold(self.state, ev.type, ev.payload)
+
+
+def adjudicate(state: dict, orders, rng: random.Random | None, kind: str = "orders") -> list[RuleEvent]:
+    rng = rng or random.Random(0)
+    plans = {s: build_plan(state, s, orders.get(s, ())) for s in SIDES}
+    log = Log(state)
+    for side in SIDES:
+        _private(log, plans[side])
+    if state["phase"] == "deploy":
+        for side in SIDES:
+            p = plans[side].lw
+            log.emit("deployed", {"side": side, "figures": p.deploy_figures, "guns": p.deploy_guns},
+                     side_audience(side))
+        log.emit("deployment_done", {})
+        _sight(log)
+        return log.events
+    start = state
+    lw_adj._surrenders(log, {s: plans[s].lw for s in SIDES})
+    fired_groups = _fire(log, plans, rng)
+    walks = _movement(log, plans)
+    _mines(log, walks)
+    for payload in melee.resolve(log.state, _live_contacts(log)):
+        log.emit("melee", payload)
+    for cap in aftermath.captures(start, log.state):
+        log.emit("gun_captured", cap)
+    lw_adj._prisoners(log)
+    _works(log, plans, walks)
+    _supply(log, fired_groups)
+    _sight(log)
+    lw_adj._finish(log)
+    return log.events
+
+
+def _private(log: Log, kp) -> None:
+    """The main part's private events (rejected lines with the Kriegspiel ones, groups, melee choices), then boxes."""
+    kp.lw.errors = list(kp.errors)
+    lw_adj._private(log, kp.lw)
+    if kp.boxed is not None and kp.boxed != sorted(log.state["ks"]["boxed"][kp.side]):
+        log.ks("boxed", {"side": kp.side, "groups": kp.boxed}, side_audience(kp.side))
+
+
+# -- fire -------------------------------------------------------------------------------
+def _shots(state, plans) -> list[tuple]:
+    """(origin, aim, gun id or None, side, group or None) for every shot, in a fixed order."""
+    shots = []
+    for gid in sorted(g for p in plans.values() for g in p.lw.fire):
+        g = state["guns"][gid]
+        shots += [((g["x"], g["y"]), aim, gid, g["owner"], None) for aim in plans[g["owner"]].lw.fire[gid]]
+    figs = state["figures"]
+    for side in SIDES:
+        for group, ids, aim, n in sorted(plans[side].volleys):
+            pts = [(figs[i]["x"], figs[i]["y"]) for i in ids]
+            shots += [(firing_point(pts, aim), aim, None, side, group)] * n
+    return shots
+
+
+def _fire(log: Log, plans, rng) -> dict[str, set[str]]:
+    state = log.state
+    shots = _shots(state, plans)
+    if not shots:
+        return {s: set() for s in SIDES}
+    table = table_of(state["scenario"])
+    ks = state["ks"]
+    wagons = {f"{s}:{n}": d for s in SIDES for n, d in ks["supply"][s]["depots"].items()}
+    dead: set[str] = set()
+    out, effects = [], {"guns_destroyed": set(), "guns_out": set(), "wagons": set(), "generals_out": set()}
+    for origin, aim, gid, side, group in shots:
+        sigma = scatter(math.dist(origin, aim))
+        impact = (aim[0] + rng.gauss(0.0, sigma), aim[1] + rng.gauss(0.0, sigma))
+        stop = table.shot_blocker(origin, impact)
+        hit = stop if stop is not None else impact
+        hit = (round(min(max(hit[0], 0.0), table.width), 3), round(min(max(hit[1], 0.0), table.depth), 3))
+        res = blast_resolve(hit, state["figures"], state["guns"], wagons, ks["works"], table, dead, ks["generals"])
+        dead.update(res["killed"])
+        for k in effects:
+            effects[k].update(res[k])
+        out.append({"gun": gid or f"{side}:{group}", "aim": [float(aim[0]), float(aim[1])], "impact": list(hit),
+                    "blocked": stop is not None, "killed": res["killed"], "volley": gid is None})
+    log.emit("fired", {"shots": out, "headings": _headings(state, plans)}, UMPIRE)
+    effects["guns_out"] -= effects["guns_destroyed"]
+    if any(effects.values()):
+        wag = {}
+        for key in sorted(effects["wagons"]):
+            side, name = key.split(":", 1)
+            wag.setdefault(side, []).append(name)
+        log.ks("blast", {"turn": state["turn"], "guns_destroyed": sorted(effects["guns_destroyed"]),
+                         "guns_out": sorted(effects["guns_out"]), "wagons": wag,
+                         "generals_out": sorted(effects["generals_out"])}, UMPIRE)
+    return {s: {g for *_, sd, g in shots if sd == s and g is not None} for s in SIDES}
+
+
+def _headings(state, plans) -> dict:
+    from ..geom import bearing
+
+    return {gid: bearing((state["guns"][gid]["x"], state["guns"][gid]["y"]), aims[-1])
+            for p in plans.values() for gid, aims in sorted(p.lw.fire.items())}
+
+
+# -- movement and mines -------------------------------------------------------------------------
+def _speed(state, fid) -> float:
+    f = state["figures"][fid]
+    boxed = any(fid in state["groups"][f["side"]].get(g, []) for g in state["ks"]["boxed"][f["side"]])
+    return move_allowance(f["arm"] if f["st"] == "ok" else "inf") * boxes.speed_factor(boxed)
+
+
+def _movement(log: Log, plans) -> dict:
+    """All movement at once (umpire only); returns the walks {id: (walked path, arm, speed)} for mines."""
+    state = log.state
+    figs = state["figures"]
+    paths = {}
+    for p in plans.values():
+        for fid, pts in p.lw.paths.items():
+            f = figs[fid]
+            own_and_free = f["st"] == "ok" and f["side"] == p.side
+            escorted = f["st"] == "pow" and f["pow"][0] == p.side and not f["pow"][2]
+            if own_and_free or escorted:
+                paths[fid] = pts
+    gun_paths = {gid: pts for p in plans.values() for gid, pts in p.lw.gun_moves.items() if gid in state["guns"]}
+    moved, contacts = resolve_moves(state, paths)
+    guns, stuck = aftermath.gun_moves(state, moved, gun_paths)
+    log.emit("moved", {"figures": moved, "guns": guns, "stuck": stuck, "contacts": contacts}, UMPIRE)
+    return {fid: (works.walked(pts, moved[fid]), figs[fid]["arm"], _speed(state, fid)) for fid, pts in paths.items()}
+
+
+def _mines(log: Log, walks: dict) -> None:
+    """KS-59/60: armed mines set off by the first figure to pass; each explosion is public."""
+    armed = [w for w in log.state["ks"]["works"].values() if w["kind"] == "mine" and w["status"] == "armed"]
+    for trig in works.triggers(sorted(armed, key=lambda w: w["id"]), walks):
+        state = log.state
+        mine = state["ks"]["works"][trig["mine"]]
+        figs = state["figures"]
+        pos = {fid: works.position_at(walks[fid][0], walks[fid][2], trig["t"]) if fid in walks
+               else (f["x"], f["y"]) for fid, f in figs.items() if f["st"] == "ok"}
+        killed = works.blast_victims(mine["at"], pos, {fid: figs[fid]["arm"] for fid in pos})
+        if trig["by"] not in killed and figs[trig["by"]]["st"] == "ok":
+            killed.append(trig["by"])
+        guns = works.guns_within(mine["at"], state["guns"])
+        log.ks("mine_exploded", {"id": mine["id"], "side": mine["side"], "at": mine["at"], "by": trig["by"],
+                                 "killed": sorted(killed), "guns": guns,
+                                 "positions": {fid: [round(pos[fid][0], 4), round(pos[fid][1], 4)]
+                                               for fid in sorted(killed)}}, PUBLIC)
+
+
+def _live_contacts(log: Log) -> list:
+    """The contacts of the movement, without figures a mine has killed since."""
+    moved = next(e for e in reversed(log.events) if e.type == "littlewars.moved")
+    figs = log.state["figures"]
+    return [c for c in moved.payload["contacts"] if figs[c[0]]["st"] == "ok" and figs[c[1]]["st"] == "ok"]
+
+
+# -- works, supply, sighting ------------------------------------------------------------------------
+def _works(log: Log, plans, walks) -> None:
+    """One private works report per side, every turn; finished entrenchments and gun pits go public."""
+    state = log.state
+    busy = set(walks) | {i for p in plans.values() for _, ids, _, _ in p.volleys for i in ids}
+    changes = works.progress(state, busy)
+    counter = state["ks"]["counter"]
+    started = {s: [] for s in SIDES}
+    for side in SIDES:
+        for kind, ids, at, to in plans[side].works:
+            counter += 1
+            w = works.new_work(f"w{counter}", kind, side, ids, at, to, state["turn"])
+            started[side].append(w)
+            # the turn a work is ordered is its first turn of work (RULES.md)
+            changes += works.progress({**state, "ks": {**state["ks"], "works": {w["id"]: w}}}, busy)
+    owner = {w["id"]: w["side"] for s in SIDES for w in started[s]}
+    owner.update({wid: w["side"] for wid, w in state["ks"]["works"].items()})
+    done = [c for c in changes if c["status"] == "complete"]
+    for side in SIDES:
+        mine = [c for c in changes if owner[c["id"]] == side and c["status"] != "complete"]
+        log.ks("works", {"side": side, "turn": state["turn"], "started": started[side], "progress": mine},
+               side_audience(side))
+    for c in done:
+        w = log.state["ks"]["works"][c["id"]]
+        log.ks("work_completed", {"id": w["id"], "side": w["side"], "kind": w["kind"], "at": w["at"], "to": w["to"],
+                                  "turn": state["turn"]}, PUBLIC)
+
+
+def _supply(log: Log, fired_groups) -> None:
+    for side in SIDES:
+        if not log.state["ks"]["supply"][side]["on"]:
+            continue
+        ledger = supply.turn_ledger(log.state, side, fired_groups[side])
+        log.ks("supplied", ledger, side_audience(side))
+        for group in ledger["surrender"]:
+            ids = list(log.state["groups"][side].get(group, []))
+            if ids:
+                log.emit("surrendered", {"side": side, "group": group, "figures": ids, "captor": other(side),
+                                         "pow": f"pow{log.state['counter'] + 1}"})
+
+
+def _sight(log: Log) -> None:
+    state = log.state
+    for side in SIDES:
+        seen = sightings(state, side)
+        enemy = [s for s in SIDES if s != side][0]
+        boxed = {g: state["groups"][enemy].get(g, []) for g in state["ks"]["boxed"][enemy]}
+        tokens, known = boxes.tokens(state, boxed, side, set(seen["figures"]), state["ks"]["seen"][side]["tokens"])
+        in_boxes = {i for ids in boxed.values() for i in ids}
+        log.ks("sighted", {"side": side, "turn": state["turn"],
+                           "figures": {k: v for k, v in seen["figures"].items() if k not in in_boxes},
+                           "guns": seen["guns"], "boxes": tokens, "tokens": known}, side_audience(side))

@@ -1,0 +1,100 @@
+"""What a viewer may see under the fog of war: an allow-list on top of the Little Wars view.
+
+A player sees: his own figures, guns, groups, works (all, with progress), boxes and
+supply ledger; of the enemy only what his last sighting report holds (sighting.py) -
+figures and guns seen at the end of the last turn, box tokens (never a name, the
+number only within 10 ft), and what he saw before as "last seen"; works of the enemy
+only once revealed (finished entrenchments and gun pits, exploded mines); impacts of
+his own shots and those that fell where he can see; his own side's counts only.
+The umpire sees everything, including every work in progress and every ledger.
+Nothing here depends on a hidden work of the other side: the differential test
+(tests/rules/kriegspiel/test_leaks.py) checks it.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from rules.core.protocol import Viewer
+
+from ..units import SIDES
+from ..view import build_view as lw_view
+from .sighting import SIGHT_RANGE
+
+REVEALED = ("complete", "exploded")
+
+
+def _work(w: dict, full: bool) -> dict:
+    out = {"id": w["id"], "kind": w["kind"], "side": w["side"], "at": w["at"], "to": w["to"], "status": w["status"]}
+    if full:
+        out.update(done=w["done"], need=w["need"], workers=list(w["workers"]), started=w["started"])
+    return out
+
+
+def _works(state: dict, viewer: Viewer) -> list[dict]:
+    out = []
+    for wid in sorted(state["ks"]["works"], key=lambda k: int(k[1:])):
+        w = state["ks"]["works"][wid]
+        mine = viewer.is_umpire or w["side"] == viewer.side
+        if mine:
+            out.append(_work(w, True))
+        elif w["status"] in REVEALED or w.get("revealed"):
+            out.append(_work(w, False))
+    return out
+
+
+def _own_ks(state: dict, side: str) -> dict:
+    ks = state["ks"]
+    sup = ks["supply"][side]
+    return {"boxed": list(ks["boxed"][side]),
+            "supply": {"on": sup["on"], "depots": {k: dict(v) for k, v in sorted(sup["depots"].items())},
+                       "status": {k: dict(v) for k, v in sorted(sup["status"].items())}},
+            "guns_out": {g: t for g, t in sorted(ks["guns_out"].items()) if g.startswith(side + ":")},
+            "general": dict(ks["generals"][side])}
+
+
+def build_view(state: dict, viewer: Viewer) -> dict[str, Any]:
+    view = lw_view(state, viewer)
+    view["ruleset"] = "kriegspiel"
+    if state.get("scenario") is None or "ks" not in state:
+        return view
+    ks = state["ks"]
+    view["kriegspiel"] = {"works": _works(state, viewer),
+                          "wrecks": {g: list(xy) for g, xy in sorted(ks["wrecks"].items())},
+                          "notes": [dict(n) for n in ks["notes"] if viewer.may_see(n["audience"])]}
+    if viewer.is_umpire:
+        view["kriegspiel"]["sides"] = {s: _own_ks(state, s) for s in SIDES}
+        view["kriegspiel"]["seen"] = {s: _seen(state, s) for s in SIDES}
+        return view
+    side = viewer.side if viewer.role == "player" else None
+    _fog(state, view, side)
+    if side is not None:
+        view["kriegspiel"].update(_own_ks(state, side))
+        view["kriegspiel"]["seen"] = _seen(state, side)
+    return view
+
+
+def _seen(state: dict, side: str) -> dict:
+    s = state["ks"]["seen"][side]
+    return {"boxes": [dict(b) for b in s["boxes"]],
+            "last_seen": [{"id": fid, "x": v[0], "y": v[1], "arm": v[2], "turn": v[3]}
+                          for fid, v in sorted(s["last"].items())]}
+
+
+def _fog(state: dict, view: dict, side: str | None) -> None:
+    """Keep of the enemy only what ``side`` sees now; an observer (no side) sees no army at all."""
+    if state["phase"] == "deploy":
+        return  # the Little Wars curtain already hides the other side
+    now = state["ks"]["seen"][side]["now"] if side else {"figures": {}, "guns": {}}
+    view["figures"] = [f for f in view["figures"] if f["side"] == side or
+                       (f["id"] in now["figures"] and f.get("captor") is None)
+                       or (f.get("captor") == side)]
+    view["guns"] = [g for g in view["guns"] if g["owner"] == side or g["id"] in now["guns"]]
+    view["counts"] = {side: view["counts"][side]} if side and view.get("counts") else None
+    last = view.get("last")
+    if last:
+        own = [(f["x"], f["y"]) for f in view["figures"] if f["side"] == side]
+        last["impacts"] = [dict(i, gun=i["gun"] if i["gun"].startswith(f"{side}:") else None)
+                           for i in last["impacts"] if (side and i["gun"].startswith(f"{side}:"))
+                           or any(math.dist(p, i["at"]) <= SIGHT_RANGE for p in own)]
+        last["captures"] = [g for g in last["captures"] if side and (g.startswith(f"{side}:") or g in now["guns"])]
