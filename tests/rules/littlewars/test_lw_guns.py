@@ -135,3 +135,16 @@ def test_capture_needs_four_past_the_axle_and_no_defender():
     assert payloads(events, "gun_captured") == []
     _, events = play(pos(4, True), blue="move storm to 22.1,22")
     assert payloads(events, "gun_captured") == []
+
+
+def test_a_gun_whose_team_is_stopped_short_stays_put():
+    crew = [(22, 12), (26, 12), (22, 8), (26, 8)]
+    wall = [(20.5 + 0.75 * k, 17) for k in range(10)]
+    s = build(red=[("crew", "cav", crew)], blue=[("wall", "inf", wall)], guns=[("red", "gun1", 24, 10, 90)],
+              table=(48, 72))
+    text = "move gun1 to 24,30\nmove crew to 24,30"
+    assert msgs(s, "red", text) == []  # by the orders alone the team would arrive with it
+    s2, events = play(s, red=text)
+    (moved,) = payloads(events, "moved")
+    assert moved["stuck"] == [{"gun": "red:gun1", "team": 0, "cavalry": 0}]
+    assert (s2["guns"]["red:gun1"]["x"], s2["guns"]["red:gun1"]["y"]) == (24.0, 10.0)

@@ -88,3 +88,8 @@ def test_curtain_deployment_reveals_both_sides_together():
     after = fold_all(state, events)
     assert after["figures"]["red:i1"]["x"] == 6.0 and after["guns"]["red:gun1"]["x"] == 30.0
     assert {f["side"] for f in RS.view(after, Viewer("observer"))["figures"]} == {"red", "blue"}
+
+
+def test_a_coin_names_the_first_player():
+    firsts = {RS.setup("skirmish", random.Random(seed))[0].payload["first"] for seed in range(20)}
+    assert firsts == {"red", "blue"}  # LW-6

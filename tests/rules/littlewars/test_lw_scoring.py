@@ -71,3 +71,14 @@ def test_defence_a_quarter_of_the_attack_must_get_through():
                   blue=blue, kind="defence", settings={"defender": "blue"}, table=(60, 72))
     _, events = play(three, red="move raid to 21.25,71.2")
     assert payloads(events, "game_over") == []
+
+
+def test_breakthrough_target_segment_lw51():
+    red = [("raid", "cav", [(20, 88), (21.25, 88), (22.5, 88)]), ("main", "inf", _line(16, 10))]
+    blue = [("near", "inf", _line(16, 60, x0=30))]
+    wide = build(red=red, blue=blue, kind="breakthrough", table=(60, 100), settings={"target": {"red": [40, 60]}})
+    _, events = play(wide, red="move raid to 21.25,99.2")
+    assert payloads(events, "game_over") == []  # they reached the edge, but not the part they must reach
+    inside = build(red=red, blue=blue, kind="breakthrough", table=(60, 100), settings={"target": {"red": [10, 30]}})
+    _, events = play(inside, red="move raid to 21.25,99.2")
+    assert payloads(events, "game_over")[0]["winner"] == "red"
