@@ -107,8 +107,9 @@ def render_svg(view: dict) -> str:
     if not table:
         return '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 4"><text x="1" y="2" font-size="1">No table yet</text></svg>'
     w, d = table["width"], table["depth"]
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-1 -1 {w + 2:g} {d + 6:g}" '
-             f'width="{min(1600, 12 * (w + 2)):.0f}" class="littlewars-map">',
+    px = min(1600.0, 12.0 * (w + 2))  # 12 px an inch, at most 1600 px wide; zoom is the viewer's
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-1 -1 {w + 2:g} {d + 9:g}" '
+             f'width="{px:.0f}" height="{px * (d + 9) / (w + 2):.0f}" class="littlewars-map">',
              f'<rect x="0" y="0" width="{w:g}" height="{d:g}" fill="#dfe8c8" stroke="#444" stroke-width="0.2"/>']
     for kind in ORDER:
         parts += [_terrain(t, d) for t in table["terrain"] if t["type"] == kind]
@@ -119,6 +120,6 @@ def render_svg(view: dict) -> str:
     parts.append(_scale_bar(d))
     turn = (view.get("turn") or {}).get("number")
     title = escape(view.get("scenario", {}).get("title", ""))
-    parts.append(f'<text x="{w:g}" y="{d + 3.1:g}" font-size="1.8" text-anchor="end">{title}, turn {turn}</text>')
+    parts.append(f'<text x="0" y="{d + 6.4:g}" font-size="1.8">{title}, turn {turn}</text>')
     parts.append("</svg>")
     return "".join(parts)
