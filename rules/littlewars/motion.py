@@ -15,7 +15,7 @@ import heapq
 import math
 
 import numpy as np
-from shapely.geometry import LineString, Point
+import shapely
 from shapely.strtree import STRtree
 
 from .geom import MAX_R, fighting
@@ -181,19 +181,34 @@ def resolve_moves(state: dict, paths: dict[str, list]) -> tuple[dict, list]:
     return moved, contacts
 
 
+def _swept(tracks, ids) -> np.ndarray:
+    """Each track as one geometry, built in bulk: a line for a mover, a point for a figure standing still."""
+    moving = [k for k, i in enumerate(ids) if len(tracks[i].pts) > 1]
+    still = [k for k, i in enumerate(ids) if len(tracks[i].pts) == 1]
+    geoms = np.empty(len(ids), dtype=object)
+    if moving:
+        coords = [p for k in moving for p in tracks[ids[k]].pts]
+        index = [j for j, k in enumerate(moving) for _ in tracks[ids[k]].pts]
+        geoms[moving] = shapely.linestrings(np.asarray(coords, dtype=float), indices=np.asarray(index))
+    if still:
+        geoms[still] = shapely.points(np.asarray([tracks[ids[k]].pts[0] for k in still], dtype=float))
+    return geoms
+
+
 def _candidates(figs, tracks, fighters) -> list[tuple[str, str]]:
-    geoms = [LineString(tracks[i].pts) if len(tracks[i].pts) > 1 else Point(tracks[i].pts[0]) for i in fighters]
     movers = [k for k, i in enumerate(fighters) if len(tracks[i].pts) > 1]
     if not movers:
         return []
+    geoms = _swept(tracks, fighters)
     tree = STRtree(geoms)
-    src, dst = tree.query(np.array([geoms[k] for k in movers]), predicate="dwithin",
-                          distance=2 * MAX_R + CONTACT_GAP)
+    src, dst = tree.query(geoms[movers], predicate="dwithin", distance=2 * MAX_R + CONTACT_GAP)
+    side = np.array([figs[i]["side"] == "red" for i in fighters])
+    movers_arr = np.asarray(movers)
+    keep = side[movers_arr[src]] != side[dst]
     pairs = set()
-    for s, k in zip(src.tolist(), dst.tolist()):
-        a, b = fighters[movers[s]], fighters[k]
-        if figs[a]["side"] != figs[b]["side"]:
-            pairs.add((a, b) if a < b else (b, a))
+    for s, k in zip(movers_arr[src[keep]].tolist(), dst[keep].tolist()):
+        a, b = fighters[s], fighters[k]
+        pairs.add((a, b) if a < b else (b, a))
     return sorted(pairs)
 
 
