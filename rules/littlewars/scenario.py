@@ -81,6 +81,7 @@ def load(scenario: Any | None) -> dict:
     settings = {**SETTINGS, **sc.get("settings", {})}
     unknown = set(settings) - set(SETTINGS)
     _need(not unknown, "settings", f"unknown setting(s) {', '.join(sorted(unknown))}")
+    _settings(settings)
     sc["settings"] = settings
     sc["kind"] = sc.get("kind", "bitter_end")
     _need(sc["kind"] in KINDS, "kind", f"must be one of {', '.join(KINDS)}")
@@ -91,6 +92,17 @@ def load(scenario: Any | None) -> dict:
         _force(sc, side)
     _kind_rules(sc)
     return sc
+
+
+def _settings(s: dict) -> None:
+    for key in ("blast", "random_advantage"):
+        _need(isinstance(s[key], bool), f"settings.{key}", "must be true or false")
+    _need(isinstance(s["max_turns"], int) and not isinstance(s["max_turns"], bool) and s["max_turns"] > 0,
+          "settings.max_turns", "must be a whole number greater than 0")
+    s["points"] = _num(s["points"], "settings.points", True)
+    s["deploy_depth"] = _num(s["deploy_depth"], "settings.deploy_depth", True)
+    _need(s["defender"] is None or s["defender"] in SIDES, "settings.defender", f"must be {' or '.join(SIDES)}")
+    _need(s["target"] is None or isinstance(s["target"], dict), "settings.target", "must be {side: [from, to]}")
 
 
 def _table(sc: dict) -> None:
@@ -196,6 +208,7 @@ def _kind_rules(sc: dict) -> None:
         for side, seg in s["target"].items():
             _need(side in SIDES and isinstance(seg, list) and len(seg) == 2, f"settings.target.{side}",
                   "must be [from, to] along the enemy edge")
+            s["target"][side] = [_num(seg[0], f"settings.target.{side}[0]"), _num(seg[1], f"settings.target.{side}[1]")]
 
 
 def zone_error(sc: dict, side: str, x: float, y: float) -> str | None:

@@ -93,3 +93,12 @@ def test_curtain_deployment_reveals_both_sides_together():
 def test_a_coin_names_the_first_player():
     firsts = {RS.setup("skirmish", random.Random(seed))[0].payload["first"] for seed in range(20)}
     assert firsts == {"red", "blue"}  # LW-6
+
+
+def test_settings_are_checked():
+    _bad(lambda s: s["settings"].update(max_turns="many"), "settings.max_turns: must be a whole number")
+    _bad(lambda s: s["settings"].update(blast="yes"), "settings.blast: must be true or false")
+    _bad(lambda s: s["settings"].update(points=0), "settings.points: must be greater than 0")
+    _bad(lambda s: s["settings"].update(defender="green"), "settings.defender: must be red or blue")
+    _bad(lambda s: s["settings"].update(target={"red": [1, "x"]}), "settings.target.red[1]: must be a number")
+    _bad(lambda s: s.update(kind="defence"), "a defence scenario needs the defending side")
