@@ -10,7 +10,7 @@ Decisions (RULES.md, "Movement"):
   horizontal foot it is impassable, unless that part of the path is on a road. The
   seed says this for everyone (the English original limits it to wheels; the seed governs).
 - Fording takes a whole turn (KS-26, KS-30): a path that crosses a ford is legal only
-  if it does nothing else, i.e. it is no longer than FORD_SPAN; artillery, engineers,
+  if it does nothing else: it starts and ends within FORD_REACH (2 in) of the ford; artillery, engineers,
   transport and the general's car cannot ford at all (KS-34, KS-37, KS-39).
 - Half-turn tasks (forming, limbering) use half the turn and so half the allowance;
   whole-turn tasks (mounting, dismounting) leave no movement (KS-27, KS-31..33).
@@ -29,7 +29,7 @@ from .numbers import (CANNOT_FORD, CLIMB_COST, COLUMN_ARMS, COLUMN_ROAD_FACTOR, 
                       ROAD_MOVE, STEEP_LEVELS_PER_FOOT)
 
 SAMPLE = 0.25        # the path is sampled every 1/4 in to find level changes
-FORD_SPAN = 6.0      # a fording move crosses the ford and goes no farther than this in all
+FORD_REACH = 2.0     # a fording move starts and ends within 2 in of the ford: the crossing and nothing else
 
 
 class MoveError(ValueError):
@@ -119,9 +119,10 @@ def cost(ground: Ground, arm: str, path, *, column: bool = False, half_turns: in
     if len(path) > 1 and not ground.ford.is_empty and LineString(path).intersects(ground.ford):
         if arm in CANNOT_FORD:
             raise MoveError(f"{_name(arm)} cannot cross rivers (KS-34, KS-37, KS-39)")
-        if length > FORD_SPAN + 1e-9 or half_turns:
-            raise MoveError(f"fording takes the whole turn (KS-26, KS-30): cross the ford and no more "
-                            f"(at most {FORD_SPAN:g} in), with no other task")
+        ends = max(ground.ford.distance(Point(path[0])), ground.ford.distance(Point(path[-1])))
+        if ends > FORD_REACH + 1e-9 or half_turns:
+            raise MoveError(f"fording takes the whole turn (KS-26, KS-30): start and end within {FORD_REACH:g} in "
+                            f"of the ford, with no other task")
     road = len(path) > 1 and ground.on(ground.road, path)
     limit = allowance(arm, road=road, column=column, half_turns=half_turns)
     return length + up * CLIMB_COST + down * DESCENT_COST, limit

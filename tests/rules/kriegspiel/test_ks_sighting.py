@@ -1,0 +1,73 @@
+"""The sighting rule: range, buildings, woods, hill levels; last-seen memory through the rule set."""
+import numpy as np
+
+from rules.littlewars.kriegspiel.sighting import OBSERVERS, SIGHT_RANGE, Sightlines, seen_by
+
+SQUARE = [[40, 40], [50, 40], [50, 50], [40, 50]]
+
+
+def lines(*items):
+    return Sightlines(list(items))
+
+
+def see(sl, obs, tgt):
+    return bool(seen_by(sl, np.array([obs], float), np.array([tgt], float))[0])
+
+
+def test_range_is_twelve_feet():
+    sl = lines()
+    assert see(sl, (0, 0), (SIGHT_RANGE, 0))
+    assert not see(sl, (0, 0), (SIGHT_RANGE + 0.01, 0))
+
+
+def test_a_building_blocks_sight_a_wall_does_not():
+    sl = lines({"type": "building", "polygon": SQUARE}, {"type": "wall", "line": [[0, 60], [100, 60]]})
+    assert not see(sl, (30, 45), (60, 45))
+    assert see(sl, (30, 55), (30, 65))          # across the wall
+    assert see(sl, (30, 35), (60, 35))          # past the building
+
+
+def test_woods_hide_what_is_more_than_two_inches_inside():
+    sl = lines({"type": "wood", "polygon": SQUARE})
+    assert see(sl, (30, 45), (41.5, 45))        # 1.5 in into the wood
+    assert not see(sl, (30, 45), (43, 45))      # 3 in deep
+    assert not see(sl, (30, 45), (60, 45))      # through it
+
+
+def test_a_hill_hides_dead_ground_from_those_not_above_its_crest():
+    hill = {"type": "hill", "level": 1, "polygon": SQUARE}
+    top = {"type": "hill", "level": 2, "polygon": [[0, 0], [10, 0], [10, 10], [0, 10]]}
+    sl = lines(hill, top)
+    assert not see(sl, (30, 45), (60, 45))      # both on the flat, the hill between
+    assert see(sl, (45, 45), (60, 45))          # the observer stands on the hill
+    assert see(sl, (5, 5), (60, 45))            # seen from a higher hill (level 2) over it
+
+
+def test_only_the_nearest_observers_are_asked():
+    # a wall of observers right behind a building; one far observer with a clear line is not among the 8 nearest
+    sl = lines({"type": "building", "polygon": [[10, -5], [12, -5], [12, 5], [10, 5]]})
+    near = [(5, y * 0.1) for y in range(OBSERVERS)]
+    far = [(30, 20)]
+    target = np.array([(20.0, 0.0)])
+    assert not seen_by(sl, np.array(near + far, float), target)[0]
+    assert seen_by(sl, np.array(far, float), target)[0]
+
+
+def test_sighting_and_last_seen_through_the_game(game):
+    red_view = game.view("red")
+    assert not [f for f in red_view["figures"] if f["side"] == "blue"]   # the armies start 23 ft apart
+    game.place({f"red:c{k}": (80 + k, 150) for k in range(1, 7)})   # red scouts ride forward
+    game.turn()
+    red_view = game.view("red")
+    blue_seen = {f["id"] for f in red_view["figures"] if f["side"] == "blue"}
+    assert blue_seen and blue_seen == set(game.state["ks"]["seen"]["red"]["now"]["figures"])
+    game.turn(red="move horse to 83.5,127")     # back out of sight
+    assert not game.rejected["red"]
+    red_view = game.view("red")
+    assert not [f for f in red_view["figures"] if f["side"] == "blue"]
+    last = {f["id"] for f in red_view["kriegspiel"]["seen"]["last_seen"]}
+    assert last == blue_seen
+    assert all(f["turn"] == 1 for f in red_view["kriegspiel"]["seen"]["last_seen"])
+    # the umpire sees every figure of both sides
+    ump = game.view(role="umpire")
+    assert len([f for f in ump["figures"] if f["side"] == "blue"]) == 26
