@@ -30,7 +30,10 @@ class Track:
     __slots__ = ("pts", "cum", "speed", "stop", "end")
 
     def __init__(self, pts, speed):
-        self.pts = [(float(x), float(y)) for x, y in pts]
+        self.pts = []
+        for x, y in pts:  # repeated points add nothing; a track that goes nowhere is a single point
+            if not self.pts or self.pts[-1] != (float(x), float(y)):
+                self.pts.append((float(x), float(y)))
         self.cum = [0.0]
         for a, b in zip(self.pts, self.pts[1:]):
             self.cum.append(self.cum[-1] + math.dist(a, b))

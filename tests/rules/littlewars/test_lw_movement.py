@@ -92,3 +92,10 @@ def test_closed_form_vectorised_and_general_contact_times_agree():
             assert t > 1.0 or not math.isfinite(t)
         else:
             assert math.isclose(t, closed, abs_tol=1e-9)
+
+
+def test_a_figure_ordered_to_stay_put_is_still_met():
+    s = build(red=[("a", "inf", [(10, 10)])], blue=[("b", "inf", [(10, 15)])])
+    _, events = play(s, red="move a to 10,20", blue="move b to 10,15")
+    (moved,) = payloads(events, "moved")
+    assert moved["figures"]["red:i1"] == [10.0, 14.375] and len(moved["contacts"]) == 1
