@@ -1,0 +1,50 @@
+"""A real Celery worker on Redis sends reports after adjudicating, and retries a refused send with backoff."""
+import time
+
+import pytest
+
+from campaigns import outbox
+from campaigns.models import OutboxMail
+from tests.platform.test_celery import QUEUE, Worker, broker  # noqa: F401  (the fixture)
+from tests.services import needs_redis
+
+pytestmark = [needs_redis, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def mail_worker(broker, smtp, settings, monkeypatch):  # noqa: F811
+    # The worker is another process: it reads the SMTP sink's address and a
+    # one-second retry base from its environment.
+    monkeypatch.setenv("EMAIL_URL", f"smtp://{settings.EMAIL_HOST}:{settings.EMAIL_PORT}")
+    monkeypatch.setenv("OUTBOX_RETRY_BASE_SECONDS", "1")
+    # Tasks the worker itself queues (mail after adjudication) go to the test's queue too.
+    monkeypatch.setenv("CELERY_TASK_DEFAULT_QUEUE", QUEUE)
+    w = Worker()
+    yield w
+    w.stop()
+
+
+def test_a_refused_message_is_retried_by_the_worker_and_sent_once(game, smtp, mail_worker):
+    smtp.refuse = 2
+    row = outbox.queue_mail(key="celery-retry", to="bob@example.org", subject="Retry me", body="x", game=game)
+    deadline = time.time() + 60
+    while time.time() < deadline and not smtp.messages:
+        time.sleep(0.2)
+    row.refresh_from_db()
+    assert [m["Subject"] for _, m in smtp.messages] == ["Retry me"]
+    assert row.status == OutboxMail.Status.SENT and row.attempts == 3
+
+
+def test_a_turn_adjudicated_by_the_worker_mails_every_seat_its_report(game, smtp, mail_worker):
+    from campaigns import turns
+    from rules.civilwar import legal_operations
+    from tests.platform.helpers import state_of
+
+    text = legal_operations(state_of(game)["rules"], "red")[0]
+    assert turns.submit_orders(game.pk, "red", text, source="mail").accepted  # closes the turn: adjudication queued
+    deadline = time.time() + 60
+    while time.time() < deadline and len(smtp.messages) < 3:
+        time.sleep(0.2)
+    assert sorted(r[0] for r, _ in smtp.messages) == ["alice@example.org", "bob@example.org", "carol@example.org"]
+    assert all(m["Subject"] == "[Kriegsbrief] Test game: turn 1 results" for _, m in smtp.messages)
+    assert set(OutboxMail.objects.filter(game=game).values_list("status", flat=True)) == {"sent"}
