@@ -1,0 +1,118 @@
+"""The differential leak test at the rules layer, and the hidden works' lifecycle in play.
+
+Two games are played with the same seed and the same orders, except that blue lays a
+hidden work in one of them. Everything red can read from the rule set - its view (JSON),
+its map (SVG), every event it may see with its wording, and the errors its own orders
+get - must be byte-identical between the two games until the reveal; at the reveal it
+must differ (so the comparison can fail), and the umpire and blue must see the work
+all along. tests/platform/... repeats this through the platform (pages, API, mail).
+"""
+import json
+
+SAPPERS_AT = {"blue:i1": (60, 100), "blue:i2": (60.75, 100)}
+RED_HORSE = {f"red:c{k}": (57.0 + k, 80) for k in range(1, 7)}
+
+
+def mine_game(KsGame, with_mine: bool, red_orders: list[str], seed=7):
+    g = KsGame(seed=seed)
+    g.deploy()
+    g.place({**SAPPERS_AT, **RED_HORSE})
+    snapshots = []
+    for turn, red in enumerate(red_orders, start=1):
+        blue = "hold"
+        if turn == 1:
+            blue = "split foot1 2 as sappers nearest 60,100\n" + ("mine sappers at 60.4,98.5" if with_mine else "hold")
+        g.turn(seed=100 + turn, red=red, blue=blue)
+        snapshots.append((g.seen_by("red"), json.dumps([e.message for e in g.rejected["red"]]),
+                          g.seen_by("blue"), json.dumps(g.view(role="umpire"), sort_keys=True)))
+    return g, snapshots
+
+
+RED_PLAN = ["hold"] * 6 + ["move horse to 60.5,104", "hold"]
+
+
+def test_red_cannot_tell_a_mine_was_laid_until_it_explodes(new_game):
+    plain, a = mine_game(new_game, False, RED_PLAN)
+    mined, b = mine_game(new_game, True, RED_PLAN)
+    for turn in range(6):  # turns 1..6: laying, then armed and waiting
+        assert a[turn][0] == b[turn][0], f"red could tell in turn {turn + 1}"
+        assert a[turn][1] == b[turn][1]
+        assert a[turn][2] != b[turn][2] and a[turn][3] != b[turn][3]   # blue and the umpire do know
+    # turn 7: the red horse rides over it: the explosion is the reveal, to everyone
+    assert a[6][0] != b[6][0]
+    boom = [e for e in mined.events if e.type == "kriegspiel.mine_exploded"]
+    assert len(boom) == 1 and boom[0].audience == "public" and boom[0].payload["by"].startswith("red:c")
+    assert not [e for e in plain.events if e.type == "kriegspiel.mine_exploded"]
+    assert all(mined.state["figures"][f]["st"] == "dead" for f in boom[0].payload["killed"])
+    # everything within 6 in of the mine died: the horse, and blue's own sappers beside it
+    assert {"blue:i1", "blue:i2"} <= set(boom[0].payload["killed"])
+    red = mined.view("red")["kriegspiel"]["works"]
+    assert [(w["kind"], w["status"]) for w in red] == [("mine", "exploded")]
+    assert "workers" not in red[0]
+
+
+def test_a_mine_is_harmless_until_armed_and_its_own_side_can_set_it_off(new_game):
+    g = new_game(seed=3)
+    g.deploy()
+    g.place({**SAPPERS_AT, "blue:c1": (60.4, 120)})
+    g.turn(blue="split foot1 2 as sappers nearest 60,100\nmine sappers at 60.4,98.5")
+    g.turn(blue="move c1 to 60.4,110")                   # over nothing yet: the mine is not laid
+    assert g.state["figures"]["blue:c1"]["st"] == "ok"
+    for _ in range(4):
+        g.turn()
+    assert [w["status"] for w in g.state["ks"]["works"].values()] == ["armed"]
+    g.turn(blue="move c1 to 60.4,95")                    # blue's own rider passes: a mine knows no friend
+    boom = [e for e in g.events if e.type == "kriegspiel.mine_exploded"]
+    assert boom and boom[0].payload["by"] == "blue:c1"
+
+
+def entrench_game(KsGame, with_work: bool):
+    g = KsGame(seed=11)
+    g.deploy()
+    g.place({**{f"blue:i{k}": (40 + k * 0.75, 120) for k in range(1, 11)}, **RED_HORSE})
+    out = []
+    for turn in range(1, 6):
+        blue = "hold"
+        if turn == 1:
+            blue = "entrench foot1 from 42,119 to 46,119" if with_work else "hold"
+        g.turn(seed=turn, blue=blue)
+        out.append(g.seen_by("red"))
+    return g, out
+
+
+def test_an_entrenchment_is_revealed_when_finished_and_not_before(new_game):
+    plain, a = entrench_game(new_game, False)
+    dug, b = entrench_game(new_game, True)
+    assert a[:3] == b[:3]                                  # turns 1-3: red cannot tell
+    assert a[3] != b[3]                                    # end of turn 4: finished and announced (KS-67)
+    done = [e for e in dug.events if e.type == "kriegspiel.work_completed"]
+    assert len(done) == 1 and done[0].audience == "public" and done[0].payload["turn"] == 4
+    assert [w["status"] for w in dug.view("red")["kriegspiel"]["works"]] == ["complete"]
+
+
+def test_works_reports_are_private_and_one_per_side_every_turn(new_game):
+    g, _ = entrench_game(new_game, True)
+    per_turn = {}
+    for e in g.events:
+        if e.type == "kriegspiel.works":
+            per_turn.setdefault(e.payload["turn"], []).append(e.audience)
+    assert all(v == ["side:red", "side:blue"] for v in per_turn.values()) and len(per_turn) == 5
+
+
+def test_abandoned_when_the_workers_leave(new_game):
+    g = new_game(seed=2)
+    g.deploy()
+    g.place(SAPPERS_AT)
+    g.turn(blue="split foot1 2 as sappers nearest 60,100\nmine sappers at 60.4,98.5")
+    g.turn(blue="move sappers to 60,96")
+    w = next(iter(g.state["ks"]["works"].values()))
+    assert w["status"] == "abandoned"
+    last = [e for e in g.events if e.type == "kriegspiel.works" and e.payload["side"] == "blue"][-1]
+    assert "left the work" in last.payload["progress"][0]["reason"]
+
+
+def test_same_seed_and_orders_give_the_same_events(new_game):
+    a, _ = mine_game(new_game, True, RED_PLAN)
+    b, _ = mine_game(new_game, True, RED_PLAN)
+    assert [(e.type, e.audience, json.dumps(dict(e.payload), sort_keys=True)) for e in a.events] == \
+        [(e.type, e.audience, json.dumps(dict(e.payload), sort_keys=True)) for e in b.events]
