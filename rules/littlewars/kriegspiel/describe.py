@@ -62,6 +62,9 @@ _SIMPLE = {
     "ruling": lambda p: f"Umpire's ruling: {p['reason']}",
     "work_revealed": lambda p: f"The umpire reveals {_WORK[p['kind']]} of {p['side']} at {p['at'][0]:g},{p['at'][1]:g}.",
     "sighting_ruled": lambda p: f"The umpire rules that {p['side']} sees {str(p['figure']).split(':')[-1]}: {p['reason']}.",
+    "general_lost": lambda p: (f"The {p['side']} general has fallen (KS-14); "
+                               + (f"{str(p['deputy']).split(':')[-1]} takes command" if p.get("deputy")
+                                  else "no one is left to command") + "; his side holds while command passes."),
     "work_abandoned": lambda p: f"The umpire rules {p['id']} abandoned: {p['reason']}.",
 }
 

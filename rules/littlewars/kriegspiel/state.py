@@ -205,6 +205,13 @@ def _work_abandoned(state, p):
     return _ks(state, works=works)
 
 
+def _general_lost(state, p):
+    """KS-14: the deputy takes over; his side holds next turn while command passes."""
+    gens = {s: dict(g) for s, g in state["ks"]["generals"].items()}
+    gens[p["side"]].update(figure=p["deputy"], lost=True, out_until=p["turn"] + 2)
+    return _ks(state, generals=gens)
+
+
 def _sighting_ruled(state, p):
     """The umpire grants a side a sighting the engine denied (a disputed sighting)."""
     side = p["side"]
@@ -227,4 +234,5 @@ _HANDLERS = {
     "work_revealed": _work_revealed,
     "work_abandoned": _work_abandoned,
     "sighting_ruled": _sighting_ruled,
+    "general_lost": _general_lost,
 }

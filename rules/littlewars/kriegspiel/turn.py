@@ -83,6 +83,7 @@ def adjudicate(state: dict, orders, rng: random.Random | None, kind: str = "orde
     for cap in aftermath.captures(start, log.state):
         log.emit("gun_captured", cap)
     lw_adj._prisoners(log)
+    _generals(log)
     _works(log, plans, walks)
     _supply(log, fired_groups)
     _sight(log)
@@ -205,6 +206,21 @@ def _live_contacts(log: Log) -> list:
     moved = next(e for e in reversed(log.events) if e.type == "littlewars.moved")
     figs = log.state["figures"]
     return [c for c in moved.payload["contacts"] if figs[c[0]]["st"] == "ok" and figs[c[1]]["st"] == "ok"]
+
+
+def _generals(log: Log) -> None:
+    """KS-14: a general killed (by fire, melee or a mine) leaves for good; the deputy is the side's
+    lowest-numbered free cavalryman, and his side holds for one turn while command passes (public)."""
+    state = log.state
+    for side in SIDES:
+        gen = state["ks"]["generals"][side]
+        fid = gen["figure"]
+        if fid is None or state["figures"][fid]["st"] == "ok":
+            continue
+        cav = sorted((int(i.split(":c")[1]), i) for i, f in state["figures"].items()
+                     if f["side"] == side and f["arm"] == "cav" and f["st"] == "ok" and i != fid)
+        log.ks("general_lost", {"side": side, "figure": fid, "deputy": cav[0][1] if cav else None,
+                                "turn": state["turn"]}, PUBLIC)
 
 
 # -- works, supply, sighting ------------------------------------------------------------------------

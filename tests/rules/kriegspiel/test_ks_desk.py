@@ -52,3 +52,22 @@ def test_every_bad_line_is_named_and_nothing_is_half_applied(game):
     assert msgs[0] == (2, "no work 'w9' (works: none)")
     assert "changes nothing" in msgs[1][1] and "no figure blue:i99" in msgs[2][1]
     assert "own figure" in msgs[3][1] and "because <reason>" in msgs[4][1] and "unknown umpire order" in msgs[5][1]
+
+
+def test_a_general_killed_leaves_for_good_and_his_side_holds_a_turn(game):
+    apply(game, "kill red:c1 because a rifle ball found the general")
+    game.turn()
+    lost = [e for e in game.events if e.type == "kriegspiel.general_lost"]
+    assert len(lost) == 1 and lost[0].payload["deputy"] == "red:c2" and lost[0].audience == "public"
+    game.turn(red="move foot1 to 16,14")                           # turn 2: command passes, the side holds
+    assert any("KS-13/14" in e.message for e in game.rejected["red"])
+    game.turn(red="move foot1 to 16,14")                           # turn 3: the deputy commands
+    assert not game.rejected["red"]
+    assert len([e for e in game.events if e.type == "kriegspiel.general_lost"]) == 1
+
+
+def test_a_shell_near_the_general_sends_him_away_three_turns(game):
+    from rules.littlewars.kriegspiel.state import fold
+    st = fold(game.state, "kriegspiel.blast", {"turn": 2, "guns_destroyed": [], "guns_out": [], "wagons": {},
+                                               "generals_out": ["blue"]})
+    assert st["ks"]["generals"]["blue"]["out_until"] == 6          # away in turns 3, 4 and 5
