@@ -1,58 +1,58 @@
-"""A Little Wars game through the platform: both sides order every (simultaneous) turn through
-campaigns.turns, turns close when both are ready and are adjudicated in-process, to a scored end."""
+"""A Little Wars game through the platform: a whole game with orders through the API and every turn
+adjudicated by a real Celery worker on Redis; the curtain and per-line refusal through campaigns.turns;
+the game page and map for every seat. (Every scenario to its end through the API, with in-process
+adjudication: tests/api/test_littlewars_api.py.)"""
+import time
+
 import pytest
 
 from campaigns import eventstore, turns
-from campaigns.models import Campaign, Event
-from campaigns.verify import verify_game
+from campaigns.models import Event
 from rules.core.protocol import Viewer
 from rules.core import registry
-from rules.littlewars.testing import bot_orders
+from tests.api.test_littlewars_api import check_scored_end, new_game, play_through_api
+from tests.platform.test_celery import QUEUE, Worker, broker  # noqa: F401  (the fixture)
+from tests.services import needs_redis
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 RS = registry.get("littlewars")
 
 
-def new_game(people, scenario):
-    return turns.create_game(
-        campaign=Campaign.objects.create(name="Little Wars"), name=f"LW {scenario}", ruleset="littlewars",
-        scenario=scenario,
-        seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
-               {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
-               {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}])
+@pytest.fixture
+def lw_worker(broker, monkeypatch):  # noqa: F811
+    # Tasks the worker queues itself (mail after each turn) stay on this test's queue, and the
+    # worker keeps its mail in memory: mail is not what this test is about.
+    monkeypatch.setenv("CELERY_TASK_DEFAULT_QUEUE", QUEUE)
+    monkeypatch.setenv("EMAIL_BACKEND", "django.core.mail.backends.locmem.EmailBackend")
+    w = Worker()
+    yield w
+    w.stop()
 
 
-def play_to_the_end(game, limit=80):
-    for _ in range(limit):
-        state = eventstore.load(game.pk).state
-        if state["status"] != "active":
-            return state
-        turn = state["turn"]
-        assert turn["status"] == "open" and turn["sides"] == ["red", "blue"]  # simultaneous: both every turn
-        for side in turn["sides"]:
-            text = bot_orders(state["rules"], side)
-            result = turns.submit_orders(game.pk, side, text, source="api", by="bot")
-            assert result.accepted, (side, text, result.errors)
-    raise AssertionError("the game did not end")
-
-
-@pytest.mark.parametrize("scenario", ["skirmish", "defence", "wells", "big_battle"])
-def test_a_scripted_game_is_played_to_a_scored_end(people, scenario):
-    game = new_game(people, scenario)
-    state = play_to_the_end(game)
-    result = state["rules"]["result"]
-    assert result is not None and set(result["scores"]) == {"red", "blue"}
-    for sheet in result["scores"].values():
-        assert sheet["total"] == (sheet["victory"] + sheet["guns_points"] + sheet["cavalry_points"]
-                                  + sheet["infantry_points"] + sheet["prisoner_points"])
+@needs_redis
+def test_a_whole_game_on_a_real_celery_worker(people, lw_worker):
+    """Orders through the API; every turn is adjudicated by a Celery worker process on Redis."""
+    game = new_game(people, "skirmish")
+    turn = play_through_api(game, people, wait=_wait_for_worker)
+    result = check_scored_end(game, people, turn)
+    assert turn["number"] >= 3  # the deployment and at least two turns of fighting
+    adjudicated = Event.objects.filter(game=game, type="turn.adjudicated").values_list("turn", flat=True)
+    assert sorted(adjudicated) == list(range(1, turn["number"] + 1))  # every turn exactly once
     finished = Event.objects.get(game=game, type="game.finished")
     assert finished.payload["result"]["reason"] == result["reason"]
     over = Event.objects.get(game=game, type="littlewars.game_over")
     assert over.audience == "public" and over.payload["scores"] == result["scores"]
-    # the log replays: hash chain, snapshots and re-adjudication from the revealed seeds
-    report = verify_game(game)
-    assert report.ok, report
+
+
+def _wait_for_worker(game, number, timeout=60.0):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        state = eventstore.load(game.pk).state
+        if state["status"] != "active" or state["turn"]["number"] > number:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"the worker did not adjudicate turn {number} in {timeout:g} s")
 
 
 def test_the_curtain_and_private_orders_through_the_platform(people):
