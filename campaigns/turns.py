@@ -31,6 +31,7 @@ class SubmitResult:
     accepted: bool
     errors: list[LineError] = field(default_factory=list)
     closed: bool = False
+    orders: list = field(default_factory=list)  # as the rule set parsed them (mail acknowledgements list them)
 
 
 def projection(state: dict) -> dict:
@@ -134,7 +135,7 @@ def submit_orders(game_id: int, side: str, text: str, *, source: str, by: str = 
         turn = _require_open_for(stream.state, side)
         orders, errors = check_orders(stream.state, side, text)
         if errors:
-            return SubmitResult(accepted=False, errors=errors)
+            return SubmitResult(accepted=False, errors=errors, orders=orders)
         if not orders:
             return SubmitResult(accepted=False, errors=[LineError(0, "", "no orders found")])
         drafts = [Draft(turn["number"], RuleEvent("orders.submitted", {
@@ -144,7 +145,7 @@ def submit_orders(game_id: int, side: str, text: str, *, source: str, by: str = 
             drafts.append(Draft(turn["number"], RuleEvent("side.ready", {"turn": turn["number"], "side": side, "ready": ready})))
         stream = _append(stream, drafts)
         closed = _close_if_due(stream)
-    return SubmitResult(accepted=True, closed=closed)
+    return SubmitResult(accepted=True, closed=closed, orders=orders)
 
 
 def set_ready(game_id: int, side: str, ready: bool) -> bool:

@@ -22,7 +22,7 @@ from .models import SeatAddress
 
 TOKEN_BYTES = 16  # 128 bits
 
-__all__ = ["SeatAddress", "reply_address", "revoke", "seat_for_address", "lookup", "parse_token"]
+__all__ = ["SeatAddress", "reply_address", "address_of", "revoke", "seat_for_address", "lookup", "parse_token"]
 
 
 def _local() -> str:
@@ -43,6 +43,10 @@ def reply_address(seat: Seat) -> str:
         except IntegrityError:
             # Another process created the live address first: use that one.
             row = SeatAddress.objects.get(seat=seat, revoked_at__isnull=True)
+    return address_of(row)
+
+
+def address_of(row: SeatAddress) -> str:
     return f"{_local()}+{row.token}@{_domain()}"
 
 

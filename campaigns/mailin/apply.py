@@ -90,33 +90,31 @@ def _orders(row, seat, text, *, ready, out) -> None:
         out.add(f"! orders: the {seat.role} seat gives no orders", error=True)
         return
     text = turns.clean_text(text)
-    listing = _understood(seat, text)  # before submitting: the turn may close on it
     try:
         result = turns.submit_orders(seat.game_id, seat.side, text, source="mail", by=row.from_addr, ready=ready)
     except turns.TurnError as exc:
         out.add(f"! orders not accepted: {exc}", error=True)
         return
+    listing = understood(text, result.orders, result.errors)
     if result.accepted:
         head = "ORDERS ACCEPTED: they replace any orders you sent before for this turn."
         if result.closed:
             head += "\nEvery side is ready: the turn is closed and being adjudicated."
         out.add(f"{head}\n{listing}")
     else:
-        errors = "\n".join(f"  line {e.line}: {e.message}" if e.line else f"  {e.message}" for e in result.errors)
-        out.add(f"ORDERS NOT ACCEPTED (your earlier orders, if any, stay in force). Fix these and send again:\n"
-                f"{errors}\n{listing}", error=True)
+        general = "\n".join(f"  {e.message}" for e in result.errors if not e.line)
+        out.add("ORDERS NOT ACCEPTED (your earlier orders, if any, stay in force). Fix the lines marked ERROR "
+                f"and send again.\n{general + chr(10) if general else ''}{listing}", error=True)
 
 
-def _understood(seat, text: str) -> str:
-    """Each line as the rule set read it, or its error."""
-    state = eventstore.load(seat.game_id).state
-    orders, errors = turns.check_orders(state, seat.side, text)
+def understood(text: str, orders, errors) -> str:
+    """Each line as the rule set read it, or its error; numbered as the rule set numbers lines."""
     by_line = {getattr(o, "line", 0): o for o in orders}
     err_by_line = {}
     for e in errors:
         err_by_line.setdefault(e.line, []).append(e.message)
     lines = ["As understood:"]
-    for n, line in enumerate(text.splitlines(), start=1):  # numbered as the rule set numbers them
+    for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         if n in err_by_line:

@@ -21,7 +21,8 @@ from email.parser import BytesHeaderParser
 from email.policy import compat32
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from . import addresses, apply, replies, screen
@@ -33,6 +34,8 @@ Status = InboundMessage.Status
 MAX_ATTEMPTS = 5
 HEADER_KEEP = 64 * 1024
 RECIPIENT_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "To", "Cc")
+RESULT_FIELDS = ["status", "error", "attempts", "processed_at", "seat", "from_addr", "subject", "thread_key",
+                 "replied_at", "result"]
 UNKNOWN_SENDER = ("Your message was not accepted: this address does not take mail from your address.\n"
                   "Players send orders by replying to their own game reports, from the address they registered.")
 
@@ -53,9 +56,20 @@ def store(raw: bytes, *, via: str, envelope_to: str = "") -> tuple[InboundMessag
     key = mid or "sha256:" + hashlib.sha256(raw).hexdigest()
     # An oversized message is kept as its header block only: enough to answer it.
     kept = raw if len(raw) <= settings.MAIL_MAX_BYTES else _header_block(raw)
-    with transaction.atomic():
-        return InboundMessage.objects.get_or_create(dedupe_key=key, defaults={
-            "message_id": mid, "raw": kept, "size": len(raw), "via": via[:20], "envelope_to": envelope_to[:300]})
+    fields = {"dedupe_key": key, "message_id": mid, "raw": kept, "size": len(raw), "via": via[:20],
+              "envelope_to": envelope_to[:300]}
+    try:
+        return _insert(fields), True
+    except IntegrityError:
+        return InboundMessage.objects.defer("raw").get(dedupe_key=key), False
+
+
+def _insert(fields: dict) -> InboundMessage:
+    if transaction.get_connection().in_atomic_block:
+        with transaction.atomic():  # a savepoint, so a duplicate cannot poison the caller's transaction
+            return InboundMessage.objects.create(**fields)
+    # Autocommit: one INSERT, durable when it returns.
+    return InboundMessage.objects.create(**fields)
 
 
 def _header_block(raw: bytes) -> bytes:
@@ -65,23 +79,31 @@ def _header_block(raw: bytes) -> bytes:
 
 
 def process(pk: int) -> InboundMessage:
-    with transaction.atomic():
-        row = InboundMessage.objects.select_for_update().get(pk=pk)
-        if row.status not in (Status.RECEIVED, Status.FAILED):
-            return row
-        row.attempts += 1
-        row.result = {}
-        try:
-            with transaction.atomic():  # a savepoint: a failure undoes this attempt's effects and mail
-                _handle(row)
-        except Exception as exc:
-            row.status, row.error = Status.FAILED, f"{type(exc).__name__}: {exc}"[:4000]
-            row.result = {"failed_attempt": row.attempts}
-            log.error("inbound message %s failed on attempt %s (%s)", row.pk, row.attempts, type(exc).__name__)
-        row.processed_at = timezone.now()
-        row.save()
+    """Process a stored message once; a failure rolls everything back and is recorded on the row."""
+    try:
+        with transaction.atomic():
+            row = InboundMessage.objects.select_for_update().get(pk=pk)
+            if row.status not in (Status.RECEIVED, Status.FAILED):
+                return row
+            row.attempts += 1
+            row.result = {}
+            _handle(row)
+            row.processed_at = timezone.now()
+            row.save(update_fields=RESULT_FIELDS)  # never the raw bytes again
+    except Exception as exc:
+        return _failed(pk, exc)
     log.info("inbound message %s: %s", row.pk, row.status)
     return row
+
+
+def _failed(pk: int, exc: Exception) -> InboundMessage:
+    # The work of this attempt, its events and its mail were rolled back with
+    # the transaction; what is left is the stored message and why it failed.
+    error = f"{type(exc).__name__}: {exc}"[:4000]
+    InboundMessage.objects.filter(pk=pk).update(status=Status.FAILED, error=error, attempts=F("attempts") + 1,
+                                                processed_at=timezone.now(), result={})
+    log.error("inbound message %s failed (%s)", pk, type(exc).__name__)
+    return InboundMessage.objects.defer("raw").get(pk=pk)
 
 
 def retry_pending(now=None) -> int:
@@ -165,7 +187,7 @@ def _authenticated(row: InboundMessage, msg: Parsed) -> None:
     held = screen.authentication(msg)
     if held:
         return _hold(row, seat, held)
-    _apply(row, seat, msg)
+    _apply(row, seat, msg, reply_to=addresses.address_of(address))
 
 
 def _seat_address(row: InboundMessage, msg: Parsed):
@@ -192,12 +214,12 @@ def _hold(row: InboundMessage, seat, reason: str) -> None:
                             "Release or reject it in the admin (Mail in > Inbound messages).\n")
 
 
-def _apply(row: InboundMessage, seat, msg: Parsed) -> None:
+def _apply(row: InboundMessage, seat, msg: Parsed, reply_to: str | None = None) -> None:
     outcome = apply.carry_out(row, seat, msg)
     _finish(row, Status.APPLIED, f"{outcome.errors} error(s) reported to the sender" if outcome.errors else "")
     row.result["sections"] = len(outcome.sections)
     body = "\n\n".join(outcome.sections) + "\n"
-    replies.reply(row, to=seat.email, seat=seat, purpose="ack", body=body)
+    replies.reply(row, to=seat.email, seat=seat, purpose="ack", body=body, reply_to=reply_to)
 
 
 def release(row: InboundMessage) -> InboundMessage:
@@ -209,7 +231,7 @@ def release(row: InboundMessage) -> InboundMessage:
         msg = parse(bytes(row.raw), max_parts=settings.MAIL_MAX_PARTS)
         _apply(row, row.seat, msg)
         row.result["released"] = True
-        row.save()
+        row.save(update_fields=RESULT_FIELDS)
     return row
 
 
@@ -221,5 +243,5 @@ def reject_held(row: InboundMessage, reason: str = "rejected by the umpire") -> 
         _finish(row, Status.REJECTED, reason)
         replies.reply(row, to=row.seat.email, seat=row.seat, purpose="held-rejected",
                       body=f"Your held message was not applied: {reason}.\n")
-        row.save()
+        row.save(update_fields=RESULT_FIELDS)
     return row

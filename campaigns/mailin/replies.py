@@ -35,8 +35,12 @@ def throttled(key: str) -> bool:
     return sent >= settings.MAIL_REPLIES_PER_THREAD_HOUR
 
 
-def reply(row: InboundMessage, *, to: str, body: str, purpose: str, seat=None, subject: str | None = None) -> bool:
-    """Queue one reply to ``row``; False when rate-limited. Idempotent per (row, purpose)."""
+def reply(row: InboundMessage, *, to: str, body: str, purpose: str, seat=None, subject: str | None = None,
+          reply_to: str | None = None) -> bool:
+    """Queue one reply to ``row``; False when rate-limited. Idempotent per (row, purpose).
+
+    ``reply_to``: the seat's live reply address when the caller already holds it
+    (saves a query); otherwise the outbox looks it up for the seat."""
     key = thread_key(to, seat.pk if seat else None)
     row.thread_key = key
     if throttled(key):
@@ -46,7 +50,7 @@ def reply(row: InboundMessage, *, to: str, body: str, purpose: str, seat=None, s
     queue_mail(
         key=f"mailin:{row.pk}:{purpose}", to=to, subject=subject or reply_subject(row.subject), body=body,
         game=seat.game if seat else None, seat=seat, in_reply_to=msgid, references=(msgid,) if msgid else (),
-        kind="mail-reply",
+        kind="mail-reply", reply_to=reply_to,
     )
     row.replied_at = timezone.now()
     row.result.setdefault("replies", []).append(purpose)

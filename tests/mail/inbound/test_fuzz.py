@@ -93,9 +93,11 @@ def test_civilwar_order_parser_accounts_for_every_line(game, text):
 @FUZZ
 @given(text=any_text)
 def test_acknowledgement_lists_every_line(game, text):
-    red = game.seats.get(side="red")
-    text = text.replace("\x00", "")
-    listing = apply._understood(red, text)
+    from campaigns import turns
+
+    text = turns.clean_text(text)
+    orders, errors = turns.check_orders(eventstore.load(game.pk).state, "red", text)
+    listing = apply.understood(text, orders, errors)
     for n, line in enumerate(text.splitlines(), 1):
         if line.strip():
             assert f"{n:>2}. {line.strip()}" in listing

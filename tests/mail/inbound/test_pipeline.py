@@ -41,3 +41,36 @@ def test_bad_line_is_reported_and_nothing_changes(game, red):
     assert orders_of(game, "red") is None
     body = last_reply(red.email).body
     assert "NOT ACCEPTED" in body and "ERROR" in body and "C999" in body
+
+
+def test_a_failure_after_storing_loses_nothing_and_is_retried(game, red, monkeypatch):
+    from campaigns.mailin import apply
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("worker lost its database connection")
+
+    monkeypatch.setattr(apply, "carry_out", broken)
+    row = ingest.ingest(seat_mail(red, red_opening(game)), via="test")
+    assert row.status == S.FAILED and "RuntimeError" in row.error
+    assert orders_of(game, "red") is None and not replies_to(red.email)  # nothing half-done
+    monkeypatch.undo()
+    from django.utils import timezone
+
+    assert ingest.retry_pending(timezone.now()) == 1
+    row.refresh_from_db()
+    assert row.status == S.APPLIED and row.attempts == 2
+    assert orders_of(game, "red")["text"] == red_opening(game)
+    assert len(replies_to(red.email)) == 1
+
+
+def test_message_stored_but_never_processed_is_picked_up(game, red):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    row, created = ingest.store(seat_mail(red, red_opening(game)), via="test")
+    assert created and row.status == S.RECEIVED
+    assert ingest.retry_pending(timezone.now()) == 0  # too fresh: its own process may still be running
+    assert ingest.retry_pending(timezone.now() + timedelta(minutes=2)) == 1
+    row.refresh_from_db()
+    assert row.status == S.APPLIED

@@ -34,5 +34,8 @@ class Command(BaseCommand):
             log.error("ingest_mail could not store the message (%s)", type(exc).__name__)
             self.stderr.write(f"ingest_mail: could not store the message: {type(exc).__name__}")
             sys.exit(EX_TEMPFAIL)
-        row = ingest.process(row.pk)
+        try:
+            row = ingest.process(row.pk)
+        except Exception as exc:  # stored: the retry task processes it later; the MTA is done
+            log.error("inbound message %s stored, processing deferred (%s)", row.pk, type(exc).__name__)
         self.stdout.write(f"inbound message {row.pk}: {row.status}")

@@ -1,0 +1,120 @@
+"""Mail ingestion benchmark: messages/s end to end beside raw psycopg inserts.
+
+Each message goes the whole way: stored raw, parsed, sender authenticated
+(token, From, Authentication-Results), orders validated and appended through
+campaigns.turns, and the acknowledgement queued in the outbox and published
+to the Celery broker (Redis at BENCH_REDIS_URL; no worker consumes it, and the
+queue is purged afterwards). The baseline inserts the same raw bytes, one
+autocommit INSERT each, with plain psycopg into a bare table, in the same run.
+
+Run: python bench/mail_ingest.py   (PostgreSQL at BENCH_DATABASE_URL, default
+postgres://postgres@127.0.0.1:5432/kriegsbrief_bench). Ends with one
+key=value line.
+"""
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("CELERY_BROKER_URL", os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _setup import setup_django  # noqa: E402
+
+URL = setup_django()
+
+import psycopg  # noqa: E402
+
+from campaigns import turns  # noqa: E402
+from campaigns.mailin import addresses, ingest  # noqa: E402
+from campaigns.mailin.models import InboundMessage  # noqa: E402
+from campaigns.models import Campaign, OutboxMail  # noqa: E402
+
+N_MESSAGES = int(os.environ.get("BENCH_MESSAGES", 1000))
+# Eight messages per seat: under the per-thread reply limit (10 an hour), so every message is acknowledged.
+PER_SEAT = 8
+N_GAMES = -(-N_MESSAGES // PER_SEAT)
+BODY = """pass
+WAIT
+
+On Mon, 16 Nov 2026 at 09:00, Kriegsbrief <umpire@kriegsbrief.localhost> wrote:
+> Test game, turn 1
+> form C5
+"""
+RAW_TABLE = "CREATE TABLE IF NOT EXISTS bench_raw_mail (id bigserial PRIMARY KEY, message_id varchar(300) UNIQUE, raw bytea NOT NULL)"
+
+
+def new_seats(campaign):
+    seats = []
+    for i in range(N_GAMES):
+        game = turns.create_game(campaign=campaign, name=f"mail bench {i}", ruleset="civilwar", seats=[
+            {"role": "umpire", "email": f"u{i}@example.org"},
+            {"role": "player", "side": "red", "email": f"r{i}@example.org"},
+            {"role": "player", "side": "blue", "email": f"b{i}@example.org"},
+        ])
+        seats.append(game.seats.get(side="red"))
+    return seats
+
+
+def messages(seats, tag):
+    out = []
+    for i in range(N_MESSAGES):
+        seat = seats[i % len(seats)]
+        out.append((
+            f"From: Red <{seat.email}>\r\nTo: {addresses.reply_address(seat)}\r\n"
+            f"Subject: Re: [Kriegsbrief] turn 1\r\nMessage-ID: <bench-{tag}-{i}@client.example>\r\n"
+            f"Authentication-Results: mx.kriegsbrief.localhost; dkim=pass; dmarc=pass\r\n"
+            f"MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{BODY}"
+        ).encode())
+    return out
+
+
+def bench_ours(raws):
+    t0 = time.perf_counter()
+    for raw in raws:
+        ingest.ingest(raw, via="bench")
+    return len(raws) / (time.perf_counter() - t0)
+
+
+def bench_raw(raws):
+    with psycopg.connect(URL, autocommit=True) as conn:
+        conn.execute(RAW_TABLE)
+        conn.execute("TRUNCATE bench_raw_mail")
+        rows = [(ingest.message_id(raw), raw) for raw in raws]
+        t0 = time.perf_counter()
+        for row in rows:
+            conn.execute("INSERT INTO bench_raw_mail (message_id, raw) VALUES (%s, %s)", row)
+        return len(rows) / (time.perf_counter() - t0)
+
+
+def purge_broker():
+    from kriegsbrief.celery import app
+
+    app.control.purge()
+
+
+def main():
+    tag = str(int(time.time()))
+    seats = new_seats(Campaign.objects.create(name=f"mail bench {tag}"))
+    raws = messages(seats, tag)
+    # Interleaved halves, so that load from elsewhere on the machine hits both alike.
+    half = len(raws) // 2
+    raw1 = bench_raw(raws[:half])
+    ours1 = bench_ours(raws[:half])
+    raw2 = bench_raw(raws[half:])
+    ours2 = bench_ours(raws[half:])
+    purge_broker()
+    ours, raw = (ours1 + ours2) / 2, (raw1 + raw2) / 2
+    mine = InboundMessage.objects.filter(via="bench", message_id__startswith=f"<bench-{tag}-")
+    applied = mine.filter(status="applied").count()
+    acked = OutboxMail.objects.filter(kind="mail-reply", key__in=[f"mailin:{pk}:ack" for pk in mine.values_list("pk", flat=True)]).count()
+    print(f"{'messages/s, one message per transaction pair':48} {'ours':>10} {'raw insert':>12}")
+    print(f"{'  first half':48} {ours1:10.0f} {raw1:12.0f}")
+    print(f"{'  second half':48} {ours2:10.0f} {raw2:12.0f}")
+    print(f"{applied} of {len(raws)} messages applied, {acked} acknowledgements queued "
+          "(each: store, parse, authenticate, validate, append, ack queued)")
+    print(" ".join([f"msgs_per_s={ours:.0f}", f"raw_insert_per_s={raw:.0f}", f"ratio_to_raw_insert={ours / raw:.2f}",
+                    f"messages={len(raws)}", f"applied={applied}", f"acked={acked}", f"games={N_GAMES}"]))
+
+
+if __name__ == "__main__":
+    main()
