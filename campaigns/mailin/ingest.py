@@ -23,6 +23,7 @@ from email.policy import compat32
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.urls import reverse
 from django.utils import timezone
 
 from . import addresses, apply, replies, screen
@@ -211,7 +212,7 @@ def _hold(row: InboundMessage, seat, reason: str) -> None:
         replies.notify(row, seat=umpire, purpose="held-umpire",
                        subject=f"[Kriegsbrief] {seat.game.name}: a message from {seat.side or seat.role} is held",
                        body=f"Inbound message #{row.pk} from the {seat.side or seat.role} seat is held: {reason}.\n"
-                            "Release or reject it in the admin (Mail in > Inbound messages).\n")
+                            f"Release or reject it here: {settings.SITE_URL}{reverse('mailin_held', args=[seat.game_id])}\n")
 
 
 def _apply(row: InboundMessage, seat, msg: Parsed, reply_to: str | None = None) -> None:

@@ -1,7 +1,8 @@
 from django.urls import path
 
-from . import webhook
+from . import views, webhook
 
 urlpatterns = [
     path("inbound/mailgun/mime", webhook.InboundWebhookView.as_view(), name="mailin_webhook"),
+    path("games/<int:game_id>/held/", views.held_mail, name="mailin_held"),
 ]

@@ -1,0 +1,41 @@
+"""The umpire's page for held mail: only the umpire sees it; release applies, reject refuses."""
+from campaigns.mailin import ingest
+from campaigns.mailin.models import InboundMessage
+
+from .conftest import orders_of, red_opening
+from .helpers import last_reply, seat_mail
+from tests.conftest import PASSWORD
+
+HELD = {"Authentication-Results": "mx.kriegsbrief.localhost; dmarc=fail"}
+
+
+def held(game, red, body):
+    row = ingest.ingest(seat_mail(red, body, headers=HELD), via="test")
+    assert row.status == InboundMessage.Status.HELD
+    return row
+
+
+def test_only_the_umpire_sees_held_mail(client, game, red):
+    held(game, red, red_opening(game))
+    url = f"/mail/games/{game.pk}/held/"
+    client.login(username="bob", password=PASSWORD)
+    assert client.get(url).status_code == 404
+    client.login(username="alice", password=PASSWORD)
+    page = client.get(url)
+    assert page.status_code == 200 and red_opening(game) in page.content.decode() and "DMARC" in page.content.decode()
+
+
+def test_release_applies_and_reject_refuses(client, game, red):
+    first = held(game, red, red_opening(game))
+    client.login(username="alice", password=PASSWORD)
+    url = f"/mail/games/{game.pk}/held/"
+    assert client.post(url, {"message": first.pk, "action": "release"}).status_code == 302
+    assert orders_of(game, "red")["text"] == red_opening(game)
+    second = held(game, red, "pass")
+    client.post(url, {"message": second.pk, "action": "reject", "reason": "not you"})
+    second.refresh_from_db()
+    assert second.status == InboundMessage.Status.REJECTED
+    assert "not you" in last_reply(red.email).body
+    assert orders_of(game, "red")["text"] == red_opening(game)
+    # A message that is no longer held cannot be acted on twice.
+    assert client.post(url, {"message": first.pk, "action": "release"}).status_code == 404
