@@ -30,6 +30,7 @@ from campaigns.mailin.models import InboundMessage  # noqa: E402
 from campaigns.models import Campaign, OutboxMail  # noqa: E402
 
 N_MESSAGES = int(os.environ.get("BENCH_MESSAGES", 1000))
+PROCS = int(os.environ.get("BENCH_PROCS", 4))
 # Eight messages per seat: under the per-thread reply limit (10 an hour), so every message is acknowledged.
 PER_SEAT = 8
 N_GAMES = -(-N_MESSAGES // PER_SEAT)
@@ -75,6 +76,33 @@ def bench_ours(raws):
     return len(raws) / (time.perf_counter() - t0)
 
 
+def _ingest_slice(raws):
+    from django.db import connection
+
+    for raw in raws:
+        ingest.ingest(raw, via="bench")
+    connection.close()
+    return len(raws)
+
+
+def bench_parallel(raws, procs):
+    """The same pipeline in ``procs`` processes (as several MTA pipes or webhook workers would
+    run it), each taking whole games, so they never wait on each other's game locks."""
+    import multiprocessing
+
+    from django.db import connections
+
+    slices = [[] for _ in range(procs)]
+    for i, raw in enumerate(raws):
+        slices[(i % N_GAMES) % procs].append(raw)
+    connections.close_all()  # the children must not share the parent's socket
+    ctx = multiprocessing.get_context("fork")
+    t0 = time.perf_counter()
+    with ctx.Pool(procs) as pool:
+        done = sum(pool.map(_ingest_slice, slices))
+    return done / (time.perf_counter() - t0)
+
+
 def bench_raw(raws):
     with psycopg.connect(URL, autocommit=True) as conn:
         conn.execute(RAW_TABLE)
@@ -102,18 +130,25 @@ def main():
     ours1 = bench_ours(raws[:half])
     raw2 = bench_raw(raws[half:])
     ours2 = bench_ours(raws[half:])
+    parallel = 0.0
+    if PROCS > 1:  # fresh games, so no seat goes over its reply limit
+        fresh = new_seats(Campaign.objects.create(name=f"mail bench {tag} parallel"))
+        parallel = bench_parallel(messages(fresh, tag + "p"), PROCS)
     purge_broker()
     ours, raw = (ours1 + ours2) / 2, (raw1 + raw2) / 2
-    mine = InboundMessage.objects.filter(via="bench", message_id__startswith=f"<bench-{tag}-")
+    mine = InboundMessage.objects.filter(via="bench", message_id__startswith=f"<bench-{tag}-")  # the sequential run
     applied = mine.filter(status="applied").count()
     acked = OutboxMail.objects.filter(kind="mail-reply", key__in=[f"mailin:{pk}:ack" for pk in mine.values_list("pk", flat=True)]).count()
     print(f"{'messages/s, one message per transaction pair':48} {'ours':>10} {'raw insert':>12}")
     print(f"{'  first half':48} {ours1:10.0f} {raw1:12.0f}")
     print(f"{'  second half':48} {ours2:10.0f} {raw2:12.0f}")
+    if PROCS > 1:
+        print(f"{'  the same in %d processes (whole games each)' % PROCS:48} {parallel:10.0f}")
     print(f"{applied} of {len(raws)} messages applied, {acked} acknowledgements queued "
           "(each: store, parse, authenticate, validate, append, ack queued)")
     print(" ".join([f"msgs_per_s={ours:.0f}", f"raw_insert_per_s={raw:.0f}", f"ratio_to_raw_insert={ours / raw:.2f}",
-                    f"messages={len(raws)}", f"applied={applied}", f"acked={acked}", f"games={N_GAMES}"]))
+                    f"msgs_per_s_{PROCS}proc={parallel:.0f}", f"messages={len(raws)}", f"applied={applied}", f"acked={acked}",
+                    f"games={N_GAMES}"]))
 
 
 if __name__ == "__main__":

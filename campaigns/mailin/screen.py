@@ -31,8 +31,6 @@ def automatic(msg: Parsed) -> str | None:
     for name in LIST_HEADERS:
         if msg.all(name):
             return f"{name} header"
-    if msg.first("X-Auto-Response-Suppress") and "oof" in msg.first("X-Auto-Response-Suppress").lower():
-        return "X-Auto-Response-Suppress"
     return_path = msg.all("Return-Path")
     if return_path and return_path[0].strip() in ("<>", ""):
         return "null return path"
