@@ -1,8 +1,9 @@
 """Export a game as JSON Lines and import it elsewhere with identical hashes.
 
 Line 1 is a header (format, game, seats); every further line is one event
-exactly as stored. An export for a viewer holds only what that viewer may see
-(and is then not importable: its chain has holes).
+exactly as stored. An export for a viewer holds only what that viewer may see,
+without the hash chain (a hash following a hidden event would let the viewer check
+guesses about it), and is not importable.
 """
 from __future__ import annotations
 
@@ -39,11 +40,15 @@ def export_lines(game: Game, viewer: Viewer | None = None) -> Iterable[str]:
         header["viewer"] = {"role": viewer.role, "side": viewer.side}
         events = viewing.visible_events(game, eventstore.load(game).state, viewer)
     yield json.dumps(header, sort_keys=True)
+    complete = header["complete"]
     for ev in events.iterator(chunk_size=2000):
-        yield json.dumps({"seq": ev.seq, "turn": ev.turn, "type": ev.type, "version": ev.version,
-                          "payload": ev.payload, "audience": ev.audience,
-                          "created_at": ev.created_at.isoformat(), "prev_hash": ev.prev_hash,
-                          "hash": ev.hash}, sort_keys=True, ensure_ascii=False)
+        row = {"seq": ev.seq, "turn": ev.turn, "type": ev.type, "version": ev.version,
+               "payload": ev.payload, "audience": ev.audience, "created_at": ev.created_at.isoformat()}
+        if complete:
+            # Only a complete export carries the chain: in a viewer's export the hash after a
+            # hidden event would let the viewer test a guess of that event's content.
+            row.update(prev_hash=ev.prev_hash, hash=ev.hash)
+        yield json.dumps(row, sort_keys=True, ensure_ascii=False)
 
 
 def import_stream(fh: IO[str]) -> Game:

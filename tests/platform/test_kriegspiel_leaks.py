@@ -1,0 +1,174 @@
+"""Kriegspiel through the platform: the differential leak test.
+
+The same scripted game is played twice - same seeds, same frozen clock, same orders -
+except that blue lays a mine in the second game. Everything red can fetch or receive
+through the platform after every turn (API JSON, web pages, maps, its view of the log,
+its mail, its export, the errors its orders get) must be byte-identical between the two
+games until the mine explodes, and must differ at the explosion (so the comparison can
+fail). The only things normalised are what differs between two games in one database by
+construction and carries nothing about play: the game's id and uid, seat ids, the seats'
+secret reply tokens and the Message-IDs derived from them.
+"""
+import json
+import re
+from datetime import datetime, timezone
+from itertools import count
+
+import pytest
+import time_machine
+from rest_framework.test import APIClient
+
+import rules.littlewars.kriegspiel  # noqa: F401  registers "kriegspiel"
+from campaigns import eventstore, turns
+from campaigns.mailin.models import SeatAddress
+from campaigns.models import Campaign, Event, OutboxMail, Seat
+from campaigns.portable import export_lines
+from rules.core import dice
+from rules.core.protocol import Viewer
+from rules.littlewars.kriegspiel.scenario import load
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+FROZEN = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+MINE = "mine sappers at 36,195.5"
+
+
+def scenario() -> dict:
+    """ks_farm on a 200 in deep table: the armies start 16 ft apart, out of each other's sight."""
+    sc = load("ks_farm")
+    sc["table"]["depth"] = 200.0
+    for g in sc["forces"]["blue"]["groups"] + sc["forces"]["blue"]["guns"]:
+        g["at"][1] -= 88
+    for t in sc["terrain"]:
+        key = "polygon" if "polygon" in t else "line"
+        t[key] = [[x, y - 88] for x, y in t[key]]
+    sc["kriegspiel"]["supply"]["blue"][0]["at"] = [48, 198]
+    return sc
+
+
+# red's horse rides north along x = 36 and finally over the place of the mine (turn 9)
+RED = ["move horse to 36,24", "move horse to 36,48\nfly away", "move horse to 36,72", "move horse to 36,96",
+       "move horse to 36,120", "move horse to 36,144", "move horse to 36,168", "move horse to 36,192",
+       "move horse to 36,196"]
+
+
+def blue_orders(turn: int, with_mine: bool) -> str:
+    if turn == 1:
+        return "split foot2 2 as sappers nearest 36,197\n" + (MINE if with_mine else "hold")
+    return "hold"
+
+
+def client_for(user) -> APIClient:
+    c = APIClient()
+    c.force_login(user)
+    return c
+
+
+def red_sees(game, red_user) -> dict:
+    """Everything red can fetch or has received, as text."""
+    api, web = client_for(red_user), client_for(red_user)
+    out = {}
+    for url in (f"/api/games/{game.pk}/", f"/api/games/{game.pk}/view/", f"/api/games/{game.pk}/map.svg",
+                f"/games/{game.pk}/", f"/games/{game.pk}/map.svg"):
+        resp = (web if url.startswith("/games") else api).get(url)
+        assert resp.status_code == 200, url
+        out[url.replace(str(game.pk), "G")] = resp.content.decode()
+    out["games"] = json.dumps([g for g in _items(api.get("/api/games/").json()) if g["id"] == game.pk], sort_keys=True)
+    out["seats"] = json.dumps([s for s in _items(api.get("/api/seats/").json()) if s.get("game") == game.pk],
+                              sort_keys=True)
+    events, url = [], f"/api/games/{game.pk}/events/?limit=50"
+    while url:
+        page = api.get(url).json()
+        events += page["results"]
+        url = page["next"]
+    out["events"] = json.dumps(events, sort_keys=True)
+    red_seat = Seat.objects.get(game=game, side="red")
+    out["mail"] = json.dumps([[m.kind, m.to, m.reply_to, m.subject, m.body, m.html, m.svg, m.message_id,
+                               m.in_reply_to, m.references] for m in OutboxMail.objects.filter(seat=red_seat).order_by("pk")])
+    out["export"] = "\n".join(export_lines(game, Viewer("player", "red")))
+    return {k: normalise(v, game) for k, v in out.items()}
+
+
+def _items(body):
+    return body["results"] if isinstance(body, dict) else body
+
+
+def normalise(text: str, game) -> str:
+    text = text.replace(str(game.uid), "GAME-UID")
+    text = re.sub(rf"(/games/|\"(?:id|game|game_id)\":\s*){game.pk}\b", r"\1G", text)
+    text = re.sub(rf"(\"campaign_id\":\s*){game.campaign_id}\b", r"\1C", text)
+    for seat in Seat.objects.filter(game=game):
+        text = re.sub(rf"(\"(?:id|seat|seat_id)\":\s*|seats/){seat.pk}\b", rf"\1S-{seat.role}-{seat.side}", text)
+    for addr in SeatAddress.objects.filter(seat__game=game):
+        text = text.replace(addr.token, "TOKEN")
+    text = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', 'name="csrfmiddlewaretoken" value="CSRF"', text)
+    return re.sub(r"<[0-9a-f]{32}@", "<MSGID@", text)
+
+
+def play(people, with_mine: bool):
+    seeds = (f"{k:064x}" for k in count(1))
+    with time_machine.travel(FROZEN, tick=False), pytest.MonkeyPatch.context() as mp:
+        mp.setattr(dice, "new_seed", lambda: next(seeds))
+        game = turns.create_game(
+            campaign=Campaign.objects.create(name="Kriegspiel"), name="KS leak", ruleset="kriegspiel",
+            scenario=scenario(),
+            seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
+                   {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
+                   {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}])
+        for side in ("red", "blue"):  # deployment: everyone where the scenario put them
+            assert turns.submit_orders(game.pk, side, "hold", source="api").accepted
+        snaps, errors = [], []
+        for turn, red in enumerate(RED, start=1):
+            bad = turns.submit_orders(game.pk, "red", red, source="api")
+            errors.append([(e.line, e.message) for e in bad.errors])
+            if not bad.accepted:  # a rejected submission tells red why; red sends what parses
+                ok = "\n".join(line for line in red.splitlines() if line != "fly away")
+                assert turns.submit_orders(game.pk, "red", ok, source="api").accepted
+            assert turns.submit_orders(game.pk, "blue", blue_orders(turn, with_mine), source="api").accepted
+            snaps.append(red_sees(game, people["bob"]))
+        return game, snaps, errors
+
+
+def test_red_cannot_tell_blue_laid_a_mine_until_it_explodes(people):
+    plain, a, err_a = play(people, with_mine=False)
+    mined, b, err_b = play(people, with_mine=True)
+    assert err_a == err_b and err_a[1] and "fly away" not in json.dumps(err_a[0])
+    state = eventstore.load(mined.pk).state["rules"]
+    assert [w["status"] for w in state["ks"]["works"].values()] == ["exploded"]
+    boom = Event.objects.get(game=mined, type="kriegspiel.mine_exploded")
+    assert boom.audience == "public"
+    for turn in range(len(RED) - 1):
+        for key in a[turn]:
+            assert a[turn][key] == b[turn][key], f"red could tell from {key} after turn {turn + 1}"
+    # red saw the sappers at work from turn 3 on: the test compares something
+    assert '"blue:i' in a[4]["/api/games/G/view/"]
+    # the explosion is the reveal: now red's pages differ
+    last = len(RED) - 1
+    assert boom.turn == len(RED) + 1          # platform turn 1 was the deployment
+    assert a[last]["/api/games/G/view/"] != b[last]["/api/games/G/view/"]
+    assert "exploded" in b[last]["events"] and "exploded" not in a[last]["events"]
+
+
+def test_a_side_export_carries_no_hashes_they_would_let_a_side_check_guesses(people):
+    """Why a side's export has no hash chain: red knows the hash before a hidden blue event and
+    could read the hash after it; hashing a guess of blue's private works report ("nothing in
+    hand") and comparing would tell red whether blue is digging. Shown here with the stored
+    hashes; then the export is checked to hold none."""
+    plain, _, _ = play(people, with_mine=False)
+    mined, _, _ = play(people, with_mine=True)
+
+    def guess_confirmed(game) -> bool:
+        hidden = Event.objects.get(game=game, turn=3, type="kriegspiel.works", audience="side:blue")
+        before = Event.objects.get(game=game, seq=hidden.seq - 1)      # red's own works report: visible to red
+        after = Event.objects.get(game=game, seq=hidden.seq + 1)       # red's supply ledger: visible to red
+        assert before.audience == "side:red" and after.audience == "side:red"
+        blue_turn = hidden.payload["turn"]
+        guess = {"side": "blue", "turn": blue_turn, "started": [], "progress": []}
+        return eventstore.event_hash(before.hash, game.uid, hidden.seq, hidden.turn, "kriegspiel.works", 1, guess,
+                                     "side:blue", FROZEN) == after.prev_hash
+
+    assert guess_confirmed(plain) and not guess_confirmed(mined)       # the chain would tell
+    for game in (plain, mined):
+        lines = [json.loads(line) for line in export_lines(game, Viewer("player", "red"))]
+        assert all("hash" not in e and "prev_hash" not in e for e in lines[1:])
+        assert all(e["audience"] in ("public", "side:red") for e in lines[1:])
