@@ -12,6 +12,7 @@ and volleys and applies the appendix's restrictions to it, naming the line and r
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 from rules.core.protocol import LineError
@@ -63,8 +64,20 @@ def build(state: dict, side: str, orders) -> KsPlan:
     return _done(kp)
 
 
+_ENEMY_NAME = re.compile(r"^not your figure: (\S+) belongs to \w+$")
+
+
+def _fogged(e: LineError) -> LineError:
+    """Under the fog an error must not confirm that the enemy has a group or gun of that name."""
+    m = _ENEMY_NAME.match(e.message)
+    if not m:
+        return e
+    return LineError(e.line, e.text, f"unknown name '{m.group(1)}': not one of your groups, figures, guns "
+                                     f"or prisoner groups")
+
+
 def _done(kp: KsPlan) -> KsPlan:
-    kp.errors = sorted(list(kp.lw.errors) + kp.errors, key=lambda e: e.line)
+    kp.errors = sorted((_fogged(e) for e in list(kp.lw.errors) + kp.errors), key=lambda e: e.line)
     return kp
 
 
@@ -72,7 +85,7 @@ def _figures(state, kp, name) -> list[str]:
     try:
         kind, value = lw_plan.resolve(state, kp.lw, name)
     except lw_plan._Refused as exc:
-        raise _Refused(str(exc)) from None
+        raise _Refused(_fogged(LineError(0, "", str(exc))).message) from None
     if kind != "figures":
         raise _Refused(f"{name} is not a group of figures")
     return value

@@ -28,12 +28,15 @@ def mine_game(KsGame, with_mine: bool, red_orders: list[str], seed=7):
     return g, snapshots
 
 
-RED_PLAN = ["hold"] * 6 + ["move horse to 60.5,104", "hold"]
+# red also names blue's private group and an unseen gun: the errors must not tell whether they exist
+RED_PLAN = ["move sappers to 10,10\nfire gun1 at 60,150"] + ["move gun1 to 1,1\nbox sappers"] + ["hold"] * 4 + \
+    ["move horse to 60.5,104", "hold"]
 
 
 def test_red_cannot_tell_a_mine_was_laid_until_it_explodes(new_game):
     plain, a = mine_game(new_game, False, RED_PLAN)
     mined, b = mine_game(new_game, True, RED_PLAN)
+    assert "unknown name 'sappers'" in a[0][1] and "LW-14" in a[0][1] and "unknown group 'sappers'" in a[1][1]
     for turn in range(6):  # turns 1..6: laying, then armed and waiting
         assert a[turn][0] == b[turn][0], f"red could tell in turn {turn + 1}"
         assert a[turn][1] == b[turn][1]
