@@ -125,6 +125,18 @@ class ReadyResultSerializer(serializers.Serializer):
     closed = serializers.BooleanField(help_text="True if this closed the turn.")
 
 
+class RulingRequestSerializer(StrictSerializer):
+    text = serializers.CharField(max_length=MAX_ORDERS_CHARS, help_text=(
+        "Umpire's desk orders, one per line (rule sets with a desk, e.g. Kriegspiel: 'note red: ...', "
+        "'reveal w3 because ...', 'kill red:i3 because ...'). All or nothing."))
+
+
+class RulingResultSerializer(serializers.Serializer):
+    accepted = serializers.BooleanField()
+    events = serializers.IntegerField(help_text="Result events written (with the turn awaiting approval, they "
+                                                "are published with it).")
+
+
 class ApproveResultSerializer(serializers.Serializer):
     turn = serializers.IntegerField()
     published = serializers.BooleanField()

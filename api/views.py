@@ -107,7 +107,7 @@ def _summary(game: Game, view: dict) -> dict:
 
 READ_ACTIONS = {"list", "retrieve", "view", "events"}
 ORDER_ACTIONS = {"orders", "ready"}
-UMPIRE_ACTIONS = {"approve", "amend", "close"}
+UMPIRE_ACTIONS = {"approve", "amend", "close", "ruling"}
 
 
 @extend_schema_view(
@@ -267,6 +267,28 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
         if errors:
             return Response({"accepted": False, "errors": _line_errors(errors)}, status=status.HTTP_400_BAD_REQUEST)
         return Response({"accepted": True})
+
+    @extend_schema(
+        summary="Umpire: rule through the umpire's desk",
+        description="Umpire-only orders the rule set turns into result events (narrative for a side, an early "
+                    "reveal, a ruling with its reason...). With results awaiting approval they join them; "
+                    "otherwise they apply at once. Any wrong line rejects the whole text.",
+        request=s.RulingRequestSerializer,
+        responses={200: s.RulingResultSerializer, 400: ORDERS_ERROR, 409: CONFLICT, **READ_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def ruling(self, request, pk=None):
+        from campaigns import rulings
+
+        game = self.get_object()
+        data = self._body(s.RulingRequestSerializer, game)
+        try:
+            count, errors = rulings.rule(game.pk, data["text"])
+        except TurnError as exc:
+            return _turn_error(exc)
+        if errors:
+            return Response({"accepted": False, "errors": _line_errors(errors)}, status=status.HTTP_400_BAD_REQUEST)
+        return Response({"accepted": True, "events": count})
 
     @extend_schema(
         summary="Umpire: close the open turn now",

@@ -18,6 +18,7 @@ from ..invariants import check_invariants as lw_invariants
 from ..render import render_svg as lw_render
 from . import orders as ks_orders
 from .describe import describe_event as _describe
+from .desk import desk_events
 from .plan import errors as _errors
 from .render import extra_svg
 from .scenario import load
@@ -74,6 +75,10 @@ class Kriegspiel:
 
     def describe_event(self, event_type: str, payload: Mapping[str, Any]) -> str:
         return _describe(event_type, payload)
+
+    def umpire_orders(self, state: Any, text: str) -> tuple[list[RuleEvent], list[LineError]]:
+        """The umpire's desk (desk.py): notes, reveals, ledger corrections, rulings."""
+        return desk_events(state, text)
 
     def check_invariants(self, state: Any) -> list[str]:
         return lw_invariants(state)

@@ -1,0 +1,44 @@
+"""The umpire's desk on the platform: umpire-only orders a rule set turns into result events.
+
+A rule set offers a desk with ``umpire_orders(state, text) -> (events, line errors)``
+(Kriegspiel does: notes, reveals, ledger corrections, rulings that kill or revive,
+disputed sightings; see its RULES.md). The events are appended to the current turn:
+while a turn's results await approval they join them and are published with them (so
+an umpire's narrative reaches each side in that turn's report); otherwise they take
+effect at once. Nothing is appended if any line is wrong.
+"""
+from __future__ import annotations
+
+from django.db import transaction
+
+from rules.core import registry
+from rules.core.protocol import LineError
+
+from . import eventstore, lifecycle
+from .eventstore import Draft
+from .turns import TurnError, _append
+
+
+def has_desk(ruleset_name: str) -> bool:
+    return callable(getattr(registry.get(ruleset_name), "umpire_orders", None))
+
+
+def rule(game_id: int, text: str) -> tuple[int, list[LineError]]:
+    """Apply the umpire's orders ``text``: (events appended, errors); nothing is appended on any error."""
+    with transaction.atomic():
+        stream = eventstore.load(game_id, lock=True)
+        state = stream.state
+        rs = registry.get(state["ruleset"])
+        desk = getattr(rs, "umpire_orders", None)
+        if desk is None:
+            raise TurnError(f"{rs.title} has no umpire's desk: rule by amending orders instead")
+        if state["status"] != "active":
+            raise TurnError("the game is over")
+        awaiting = state["turn"]["status"] == "adjudicated"
+        rules_state = lifecycle.preview_rules(state) if awaiting else state["rules"]
+        events, errors = desk(rules_state, text)
+        if errors:
+            return 0, list(errors)
+        if events:
+            _append(stream, [Draft(state["turn"]["number"], ev) for ev in events])
+        return len(events), []
