@@ -91,18 +91,28 @@ def parse(raw: bytes, *, max_parts: int) -> Parsed:
     msg = AnymailInboundMessage.parse_raw_mime_bytes(raw)
     out = Parsed(headers=[(k, str(v)) for k, v in msg.raw_items()])
     plain, html = [], []
-    for part in msg.walk():
-        out.parts += 1
-        if out.parts > max_parts:
-            raise MimeError(f"the message has more than {max_parts} MIME parts; send your orders as plain text")
-        if part.is_multipart():
-            continue
-        _sort_part(part, out, plain, html)
+    _walk(msg, out, plain, html, max_parts)
+    plain = [text for text in plain if text.strip()]
     if plain:
         out.body = plain[0]
-    elif html:
+    elif html:  # HTML only, or an empty plain part beside the HTML one
         out.body = html_to_text(html[0])
     return out
+
+
+def _walk(part: Message, out: Parsed, plain: list, html: list, max_parts: int) -> None:
+    out.parts += 1
+    if out.parts > max_parts:
+        raise MimeError(f"the message has more than {max_parts} MIME parts; send your orders as plain text")
+    if part.get_content_type() == "message/rfc822" and out.parts > 1:
+        # A forwarded message is someone else's text: never read as orders.
+        out.other_attachments.append(Attachment("forwarded message", "message/rfc822", 0))
+        return
+    if part.is_multipart():
+        for sub in part.iter_parts() if hasattr(part, "iter_parts") else part.get_payload():
+            _walk(sub, out, plain, html, max_parts)
+        return
+    _sort_part(part, out, plain, html)
 
 
 def _sort_part(part: Message, out: Parsed, plain: list, html: list) -> None:

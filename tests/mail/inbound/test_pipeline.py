@@ -74,3 +74,28 @@ def test_message_stored_but_never_processed_is_picked_up(game, red):
     assert ingest.retry_pending(timezone.now() + timedelta(minutes=2)) == 1
     row.refresh_from_db()
     assert row.status == S.APPLIED
+
+
+def test_a_forwarded_message_attachment_is_never_read(game, red):
+    from email.message import EmailMessage
+
+    from campaigns.mailin import addresses
+
+    inner = EmailMessage()
+    inner["From"], inner["Subject"] = "someone@example.net", "their orders"
+    inner.set_content(f"{red_opening(game)}\n")
+    outer = EmailMessage()
+    outer["From"], outer["To"], outer["Subject"] = red.email, addresses.reply_address(red), "fwd"
+    outer["Message-ID"] = "<fwd-1@example.org>"
+    outer.set_content("STATUS\n")
+    outer.add_attachment(inner)
+    row = ingest.ingest(outer.as_bytes(), via="test")
+    assert row.status == S.APPLIED and orders_of(game, "red") is None
+    body = last_reply(red.email).body
+    assert "forwarded message" in body and "STATUS of" in body
+
+
+def test_an_empty_plain_part_beside_html_reads_the_html(game, red):
+    raw = seat_mail(red, " ", html=f"<div>{red_opening(game)}</div>")
+    assert ingest.ingest(raw, via="test").status == S.APPLIED
+    assert orders_of(game, "red")["text"] == red_opening(game)
