@@ -5,6 +5,7 @@ seat had sent it (its From rewritten to the seat's, our reply address as the
 envelope recipient), so that the body and attachment paths see them too.
 """
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,9 @@ def test_every_message_is_kept_and_none_crashes(db):
     for path in MESSAGES:
         raw = path.read_bytes()
         key = ingest.message_id(raw) or path.name
+        started = time.perf_counter()
         row = ingest.ingest(raw, via="test")
+        assert time.perf_counter() - started < 5, f"{path.name} took too long"  # bounded work per message
         assert row.status in (S.REJECTED, S.IGNORED, S.APPLIED), f"{path.name}: {row.status} {row.error}"
         if key not in keys:  # the first of a Message-ID is kept byte for byte
             assert bytes(InboundMessage.objects.get(pk=row.pk).raw) == raw
