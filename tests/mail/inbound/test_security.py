@@ -228,3 +228,45 @@ def test_replies_per_thread_are_rate_limited(game):
     assert all(r.status == S.REJECTED for r in rows)
     assert len(replies_to("loop@robot.example")) == 3
     assert "suppressed" in rows[-1].result["replies"][0]
+
+
+def test_another_games_token_with_this_games_address_is_refused(people, game, blue):
+    from tests.conftest import new_civilwar_game
+
+    other_red = new_civilwar_game(people).seats.get(side="red")
+    # carol (blue here) writes to the red seat's address of the other game
+    raw = mail(to=addresses.reply_address(other_red), frm=blue.email, body="pass")
+    row = ingest.ingest(raw, via="test")
+    assert row.status == S.REJECTED
+    assert not Event.objects.filter(type="orders.submitted").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_message_five_times_in_parallel_is_one_submission(game, red):
+    import threading
+
+    from django.db import connection
+
+    from tests.services import IS_POSTGRES
+
+    if not IS_POSTGRES:
+        pytest.skip("SQLite serialises writers; the race needs PostgreSQL")
+    raw = seat_mail(red, red_opening(game) + "\nWAIT")
+    barrier, statuses = threading.Barrier(5), []
+
+    def deliver():
+        try:
+            barrier.wait()
+            statuses.append(ingest.ingest(raw, via="race").status)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=deliver) for _ in range(5)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(statuses) == 5
+    assert InboundMessage.objects.count() == 1
+    assert Event.objects.filter(game=game, type="orders.submitted").count() == 1
+    assert len(replies_to(red.email)) == 1
