@@ -62,6 +62,12 @@ class AmendForm(forms.Form):
         return out
 
 
+class RulingForm(forms.Form):
+    """The umpire's desk: umpire-only orders the rule set checks line by line (all or nothing)."""
+
+    text = forms.CharField(label="Umpire's orders", widget=ORDERS_WIDGET)
+
+
 class OnBehalfForm(forms.Form):
     side = forms.ChoiceField(label="Side")
     text = forms.CharField(label="Orders", widget=ORDERS_WIDGET)

@@ -14,7 +14,7 @@ from rules.core.protocol import RulesError
 
 from . import present
 from .access import Seen, seat_required, seen_for
-from .forms import AmendForm, ApproveForm, NewGameForm, OnBehalfForm, OrdersForm, ProfileForm, ReadyForm
+from .forms import AmendForm, ApproveForm, NewGameForm, OnBehalfForm, OrdersForm, ProfileForm, ReadyForm, RulingForm
 
 
 def _game_url(seen: Seen) -> str:
@@ -156,6 +156,7 @@ class UmpireForms:
         self.approve = ApproveForm(bound("approve"), prefix="approve")
         self.amend = AmendForm(bound("amend"), prefix="amend", orders_used=self.used)
         self.submit = OnBehalfForm(bound("submit"), prefix="submit", sides=list(turn["sides"]))
+        self.ruling = RulingForm(bound("ruling"), prefix="ruling")
         self.amend_errors: list[str] = []
 
 
@@ -212,7 +213,21 @@ def _submit(request, seen: Seen, forms: UmpireForms):
     return redirect(_umpire_url(seen))
 
 
-UMPIRE_ACTIONS = {"approve": _approve, "amend": _amend, "close": _close, "submit": _submit}
+def _ruling(request, seen: Seen, forms: UmpireForms):
+    from campaigns import rulings
+
+    if not forms.ruling.is_valid():
+        return None
+    count, errors = rulings.rule(seen.game.pk, forms.ruling.cleaned_data["text"])
+    if errors:
+        for line in present.line_errors(errors):
+            forms.ruling.add_error("text", line)
+        return None
+    messages.success(request, f"Ruling written: {count} event(s).")
+    return redirect(_umpire_url(seen))
+
+
+UMPIRE_ACTIONS = {"approve": _approve, "amend": _amend, "close": _close, "submit": _submit, "ruling": _ruling}
 
 
 @require_http_methods(["GET", "POST"])
@@ -246,4 +261,5 @@ def umpire_context(seen: Seen, forms: UmpireForms) -> dict:
         "orders_used": sorted(forms.used.items()),
         "submitted": sorted(seen.view["turn"]["orders"].items()),
         "orders_help": seen.ruleset.orders_help,
+        "desk_help": getattr(seen.ruleset, "umpire_help", ""),
     }

@@ -86,3 +86,29 @@ def test_umpire_amends_writes_narrative_and_publishes(umpired):
     blue_view = carol.get(f"/api/games/{game.pk}/view/").json()
     assert "RED-NOTE" in str(red_view) and "RED-NOTE" not in str(blue_view)
     assert "mine" in str(red_view) and "'mine'" not in str(blue_view)
+
+
+def test_the_desk_form_on_the_umpire_page(umpired, people, client):
+    from tests.conftest import PASSWORD
+
+    game, alice, bob, carol = umpired
+    bad = alice.post(f"/api/games/{game.pk}/ruling/", {"text": "note red: too early"}, format="json")
+    assert "rules on a game in play" in bad.json()["errors"][0]["message"]   # still deploying
+    order(bob, game, "hold")
+    order(carol, game, "hold")
+    approve(alice, game, 1)
+    client.login(username="alice", password=PASSWORD)
+    page = client.get(f"/games/{game.pk}/umpire/")
+    assert page.status_code == 200 and b"Umpire's desk" in page.content and b"reveal w3 because" in page.content
+    bad = client.post(f"/games/{game.pk}/umpire/", {"action": "ruling", "ruling-text": "kill red:i1"})
+    assert bad.status_code == 200 and b"because &lt;reason&gt;" in bad.content
+    assert not Event.objects.filter(game=game, type="kriegspiel.ruling").exists()
+    ok = client.post(f"/games/{game.pk}/umpire/", {"action": "ruling", "ruling-text": "note red: RED-ONLY rain"})
+    assert ok.status_code == 302
+    client.logout()
+    client.login(username="bob", password=PASSWORD)
+    assert b"RED-ONLY rain" in client.get(f"/games/{game.pk}/").content
+    client.logout()
+    client.login(username="carol", password=PASSWORD)
+    assert b"RED-ONLY" not in client.get(f"/games/{game.pk}/").content
+    assert client.get(f"/games/{game.pk}/umpire/").status_code in (403, 404)

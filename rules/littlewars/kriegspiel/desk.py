@@ -112,6 +112,8 @@ def _show(state, m):
                                   "reason": m.group(3)}, side_audience(side))
 
 
+HELP = "\n".join(line[2:] for line in __doc__.splitlines() if line.startswith("  "))
+
 _SIDE = "(" + "|".join(SIDES) + ")"
 _RULES = [
     (re.compile(rf"^note\s+({'|'.join(SIDES)}|all)\s*:\s*(.+)$", re.I), _note),

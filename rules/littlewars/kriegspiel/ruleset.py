@@ -18,7 +18,7 @@ from ..invariants import check_invariants as lw_invariants
 from ..render import render_svg as lw_render
 from . import orders as ks_orders
 from .describe import describe_event as _describe
-from .desk import desk_events
+from .desk import HELP as DESK_HELP, desk_events
 from .plan import errors as _errors
 from .render import extra_svg
 from .scenario import load
@@ -33,6 +33,7 @@ class Kriegspiel:
     sides = ("red", "blue")
     turn_mode = "simultaneous"
     orders_help = ks_orders.ORDERS_HELP
+    umpire_help = DESK_HELP
 
     def initial_state(self) -> dict:
         return {**lw_initial(), "ks": initial_ks(None)}
