@@ -18,7 +18,6 @@ import pytest
 import time_machine
 from rest_framework.test import APIClient
 
-import rules.littlewars.kriegspiel  # noqa: F401  registers "kriegspiel"
 from campaigns import eventstore, turns
 from campaigns.mailin.models import SeatAddress
 from campaigns.models import Campaign, Event, OutboxMail, Seat

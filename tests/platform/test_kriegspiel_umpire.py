@@ -4,7 +4,6 @@ umpire's desk and publishes; each side's report says what that side may know, an
 import pytest
 from rest_framework.test import APIClient
 
-import rules.littlewars.kriegspiel  # noqa: F401  registers "kriegspiel"
 from campaigns import eventstore, turns
 from campaigns.models import Campaign, Event, OutboxMail, Seat
 
