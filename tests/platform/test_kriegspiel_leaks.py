@@ -22,6 +22,7 @@ from campaigns import eventstore, turns
 from campaigns.mailin.models import SeatAddress
 from campaigns.models import Campaign, Event, OutboxMail, Seat
 from campaigns.portable import export_lines
+from campaigns.verify import verify_game
 from rules.core import dice
 from rules.core.protocol import Viewer
 from rules.littlewars.kriegspiel.scenario import load
@@ -146,6 +147,7 @@ def test_red_cannot_tell_blue_laid_a_mine_until_it_explodes(people):
     assert boom.turn == len(RED) + 1          # platform turn 1 was the deployment
     assert a[last]["/api/games/G/view/"] != b[last]["/api/games/G/view/"]
     assert "exploded" in b[last]["events"] and "exploded" not in a[last]["events"]
+    assert verify_game(mined).ok and verify_game(plain).ok   # both replay, mine and all, from their seeds
 
 
 def test_a_side_export_carries_no_hashes_they_would_let_a_side_check_guesses(people):

@@ -6,6 +6,7 @@ from rest_framework.test import APIClient
 
 from campaigns import eventstore, turns
 from campaigns.models import Campaign, Event, OutboxMail, Seat
+from campaigns.verify import verify_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -85,6 +86,9 @@ def test_umpire_amends_writes_narrative_and_publishes(umpired):
     blue_view = carol.get(f"/api/games/{game.pk}/view/").json()
     assert "RED-NOTE" in str(red_view) and "RED-NOTE" not in str(blue_view)
     assert "mine" in str(red_view) and "'mine'" not in str(blue_view)
+    # the log replays: hash chain, snapshots and re-adjudication from the revealed seeds (amendment included)
+    report = verify_game(game)
+    assert report.ok, report
 
 
 def test_the_desk_form_on_the_umpire_page(umpired, people, client):
