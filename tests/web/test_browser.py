@@ -1,11 +1,11 @@
 """One real-browser run: sign in as bob, send orders, see the turn resolve on the page."""
 import os
-from pathlib import Path
 
 import pytest
 
 from .helpers import legal_op, state_of
 from tests.conftest import PASSWORD
+from tests.services import needs_chromium
 
 CHROMIUM = "/usr/bin/chromium"
 # The live server runs in a thread while playwright's sync API runs an event loop.
@@ -14,8 +14,7 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                       reason="Debian chromium is not installed at /usr/bin/chromium"),
+    needs_chromium,  # skips only outside CI; under KRIEGSBRIEF_REQUIRE_SERVICES=1 a missing browser fails
 ]
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
