@@ -80,8 +80,8 @@ def carry_out(row: InboundMessage, seat: Seat, msg: Parsed) -> Outcome:
         _orders(row, seat, req.orders, ready=not wait, out=out)
     for name, arg in req.commands:
         HANDLERS[name](row, seat, arg, out, req)
-    for to, text in req.messages:
-        _message(row, seat, to, text, out)
+    for n, (to, text) in enumerate(req.messages):
+        _message(row, seat, to, text, out, n)
     return out
 
 
@@ -217,7 +217,7 @@ def _who(seat: Seat) -> str:
     return seat.side or seat.role
 
 
-def _message(row, seat, to, text, out) -> None:
+def _message(row, seat, to, text, out, n: int = 0) -> None:
     game = seat.game
     press = eventstore.load(game.pk).state["settings"].get("press", PRESS_DEFAULT)
     if to == "umpire":
@@ -232,7 +232,7 @@ def _message(row, seat, to, text, out) -> None:
     if not allowed:
         out.add(f"! MESSAGE {to[:30]}: this game does not allow messages to {to[:30]}", error=True)
         return
-    replies.notify(row, seat=target, purpose=f"message:{target.pk}",
+    replies.notify(row, seat=target, purpose=f"message:{n}",
                    subject=f"[Kriegsbrief] {game.name}: message from {_who(seat)}",
                    body=f"{_who(seat)} writes:\n\n{text}\n")
     out.add(f"MESSAGE to {_who(target)}: sent.")

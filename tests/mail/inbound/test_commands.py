@@ -140,3 +140,9 @@ def test_orders_after_the_turn_closed_are_refused_with_the_reason(game, red):
 def test_empty_message_gets_help(game, red):
     body = send(red, "\n\n> quoted only\n")
     assert "No orders and no commands" in body and "READY" in body
+
+
+def test_two_messages_in_one_mail_are_both_sent(game, red, umpire):
+    body = send(red, "MESSAGE umpire\none\nEND\nMESSAGE umpire\ntwo\nEND")
+    assert body.count("MESSAGE to umpire: sent") == 2
+    assert OutboxMail.objects.filter(to=umpire.email, kind="mail-forward").count() == 2
