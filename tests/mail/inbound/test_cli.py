@@ -97,3 +97,22 @@ def test_feed_reply_errors_are_clear(tmp_path, db):
     (tmp_path / "t.txt").write_text("pass")
     with pytest.raises(CommandError, match="Kriegsbrief report"):
         call_command("feed_reply", str(bogus), str(tmp_path / "t.txt"))
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_the_postfix_pipe_command_line_works(game, red):
+    """deploy/postfix/master.cf's argv, with this checkout's paths and ${recipient} filled in as Postfix would."""
+    import re
+    import shlex
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    master = (root / "deploy/postfix/master.cf").read_text()
+    argv = shlex.split(re.search(r"argv=(.+)", master).group(1))
+    argv = [a.replace("/srv/kriegsbrief/.venv/bin/python", sys.executable).replace("/srv/kriegsbrief", str(root))
+            .replace("${recipient}", "orders@kriegsbrief.localhost") for a in argv]
+    env = {**os.environ, "DATABASE_URL": database_url()}
+    proc = subprocess.run(argv, input=seat_mail(red, "STATUS"), capture_output=True, env=env, timeout=120, cwd=root)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert InboundMessage.objects.get().envelope_to == "orders@kriegsbrief.localhost"
