@@ -45,7 +45,23 @@ def _mine(p):
             f"passed: {len(p['killed'])} figures and {len(p['guns'])} guns destroyed (KS-59/60).")
 
 
+def _charge(p):
+    what = {"guns": "an unsupported gun", "cavalry": "cavalry", "cavalry_standing": "cavalry standing still (KS-75)",
+            "infantry_open": "infantry in open order", "infantry_close": "infantry in close order"}[p["kind"]]
+    txt = (f"{_cap(p['side'])} cavalry ({len(p['by'])}) charged {what} from {p['distance'] / 12:.1f} ft: "
+           f"{len(p['killed'])} fell")
+    if p.get("coin"):
+        txt += f"; the coin favoured the {p['coin']}"
+    if p.get("gun"):
+        txt += f"; gun {str(p['gun']).split(':')[-1]} taken"
+    if p.get("destroyed"):
+        txt += f"; {len(p['destroyed'])} destroyed in the retreat (KS-81)"
+    return txt + "."
+
+
 _SIMPLE = {
+    "charge": _charge,
+    "charge_failed": lambda p: f"{_cap(p['side'])}: the charge of line {p['line']} did not happen: {p['why']}.",
     "works": _works,
     "work_completed": lambda p: (f"{_cap(p['side'])} finished {_WORK[p['kind']]} at {p['at'][0]:g},{p['at'][1]:g}"
                                  + (f" to {p['to'][0]:g},{p['to'][1]:g}" if p.get("to") else "") + " (KS-67)."),

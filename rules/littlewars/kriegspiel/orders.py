@@ -8,6 +8,7 @@ Every Little Wars order works unchanged; these lines are added:
   box foot2                             move the group in a box at triple speed (LW-63; 20 ft from the enemy)
   unbox foot2                           open the box
   volley foot1 at 24,20                 rifle fire: one gun shot per 5 infantry in line who do not move (KS-8)
+  charge horse at 30,40                 8 or more cavalry in formation charge the enemy at the point (KS-68..85)
 """
 from __future__ import annotations
 
@@ -42,6 +43,12 @@ class Volley(lw.Order):
     aim: tuple = ()
 
 
+@dataclass(frozen=True)
+class Charge(lw.Order):
+    who: str = ""
+    at: tuple = ()
+
+
 def _one_point(text: str, what: str) -> tuple:
     pts = lw._points(text)
     if len(pts) != 1:
@@ -63,8 +70,10 @@ _RULES = [
      lambda n, r, m: Box(n, r, m.group(2), m.group(1).lower() == "box")),
     (re.compile(rf"^volley\s+{_NAME}\s+at\s+(.+)$", re.I),
      lambda n, r, m: Volley(n, r, m.group(1), _one_point(m.group(2), "a volley"))),
+    (re.compile(rf"^charge\s+{_NAME}\s+at\s+(.+)$", re.I),
+     lambda n, r, m: Charge(n, r, m.group(1), _one_point(m.group(2), "a charge"))),
 ]
-VERBS = ("mine", "entrench", "gunpit", "box", "unbox", "volley")
+VERBS = ("mine", "entrench", "gunpit", "box", "unbox", "volley", "charge")
 EXAMPLES = {v: line.strip().split("  ")[0] for line in __doc__.splitlines()
             for v in VERBS if line.strip().startswith(v + " ")}
 ORDERS_HELP = LW_HELP + "\nKriegspiel orders (hidden works are known only to you and the umpire until finished):\n" + \
@@ -104,5 +113,8 @@ def parse_text(text: str) -> ParsedOrders:
 
 def split(orders) -> tuple[list, list]:
     """(Little Wars orders, Kriegspiel orders)."""
-    ks = [o for o in orders if isinstance(o, (Work, Box, Volley))]
-    return [o for o in orders if not isinstance(o, (Work, Box, Volley))], ks
+    ks = [o for o in orders if isinstance(o, KS_ORDERS)]
+    return [o for o in orders if not isinstance(o, KS_ORDERS)], ks
+
+
+KS_ORDERS = (Work, Box, Volley, Charge)

@@ -22,8 +22,10 @@ from ..units import FIRST_FIRE_TURN
 from . import works
 from .blast import rifles_in_line
 from .boxes import box_error
+from ..table import path_length, table_of
 from .numbers import RIFLE_RANGE
-from .orders import Box, Volley, Work, split
+from . import charge as charging
+from .orders import Box, Charge, Volley, Work, split
 
 
 @dataclass
@@ -33,6 +35,7 @@ class KsPlan:
     works: list = field(default_factory=list)      # (kind, ids, at, to)
     boxed: list | None = None                       # the side's boxed groups after this turn, None = unchanged
     volleys: list = field(default_factory=list)     # (group, ids, aim, shots)
+    charges: list = field(default_factory=list)     # (line, ids, point)
     errors: list = field(default_factory=list)
 
 
@@ -57,7 +60,9 @@ def build(state: dict, side: str, orders) -> KsPlan:
                 _box(state, kp, o, boxed)
             elif isinstance(o, Volley):
                 _volley(state, kp, o, boxed)
-        except (_Refused, works.WorkError) as exc:
+            elif isinstance(o, Charge):
+                _charge(state, kp, o, boxed)
+        except (_Refused, works.WorkError, charging.ChargeRefused) as exc:
             kp.errors.append(LineError(o.line, o.text, str(exc)))
     kp.boxed = sorted(g for g in boxed if g in kp.lw.groups)
     _restrict(state, kp)
@@ -159,6 +164,15 @@ def _volley(state, kp, o: Volley, boxed):
     kp.volleys.append((key, ids, list(o.aim), shots))
 
 
+def _charge(state, kp, o: Charge, boxed):
+    ids = _figures(state, kp, o.who)
+    if boxed.intersection(_group_of(kp, i) for i in ids):
+        raise _Refused(f"{o.who} is in a box: men in a box cannot charge")
+    charging.check(state, kp.side, ids, o.at)
+    _claim(kp, ids, o)
+    kp.charges.append((o.line, ids, tuple(o.at)))
+
+
 def _refuse_paths(kp, fids, why):
     """Take figures' moves out of the plan, with one error per order line."""
     lines = {}
@@ -176,12 +190,17 @@ def _restrict(state, kp):
     if gen["out_until"] > state["turn"]:
         _refuse_paths(kp, list(kp.lw.paths), f"the general is away until turn {gen['out_until']} (KS-13/14): "
                                               f"units hold and may fire, but do not move")
-        kp.works = []
+        kp.errors += [LineError(line, "", "the general is away (KS-13/14): no charges") for line, _, _ in kp.charges]
+        kp.works, kp.charges = [], []
     status = ks["supply"][kp.side]["status"]
     for name, ids in kp.lw.groups.items():
         st = status.get(name)
         if st and not st["can_move"]:
             _refuse_paths(kp, ids, f"{name} has no food or forage and cannot move (KS-52)")
+            kp.errors += [LineError(line, "", f"{name} has no forage and cannot charge (KS-52)")
+                          for line, cids, _ in kp.charges if set(cids) & set(ids)]
+            kp.charges = [c for c in kp.charges if not set(c[1]) & set(ids)]
+    _after_charges(state, kp)
     for gid in list(kp.lw.fire) + list(kp.lw.gun_moves):
         if ks["guns_out"].get(gid, 0) > state["turn"]:
             kp.lw.fire.pop(gid, None)
@@ -189,6 +208,26 @@ def _restrict(state, kp):
             kp.errors.append(LineError(kp.lw._owner_line.get(gid, 0), "",
                                        f"{state['guns'][gid]['name']} is out of action until turn "
                                        f"{ks['guns_out'][gid]} (KS-5)"))
+
+
+def _after_charges(state, kp):
+    """KS-72/73: infantry charged in close order cannot move this turn; in open order it falls back 1 ft."""
+    figs = state["figures"]
+    shaken = {fid: e for fid, e in state["ks"]["shaken"].items()
+              if e["turn"] == state["turn"] and figs[fid]["side"] == kp.side and figs[fid]["st"] == "ok"}
+    hold = [fid for fid, e in shaken.items() if e["effect"] == "hold"]
+    _refuse_paths(kp, hold, "charged in close order last turn: it cannot move this turn (KS-72)")
+    back = sorted(fid for fid, e in shaken.items() if e["effect"] == "fall_back")
+    _refuse_paths(kp, back, "charged in open order last turn: it falls back 1 ft instead (KS-73)")
+    table = table_of(state["scenario"])
+    vx, vy = charging.home_vector(state, kp.side)
+    for fid in back:
+        f = figs[fid]
+        dest = (min(max(f["x"] + vx * charging.FALL_BACK, 0.5), table.width - 0.5),
+                min(max(f["y"] + vy * charging.FALL_BACK, 0.5), table.depth - 0.5))
+        pts = table.path(f["arm"], (f["x"], f["y"]), dest)
+        if pts and path_length(pts) <= charging.FALL_BACK + 1e-6:
+            kp.lw.paths[fid] = pts
 
 
 def errors(state, side, orders) -> tuple[LineError, ...]:

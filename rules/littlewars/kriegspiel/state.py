@@ -15,6 +15,7 @@ The whole state is the Little Wars state (fold.py documents it) with one more ke
     wrecks    {gun id: [x, y]} guns destroyed (KS-4, KS-60): they leave ``guns``
     generals  {side: {"figure": id | None, "out_until": turn, "lost": bool}}  (KS-12..14)
     notes     [{"turn", "audience", "text"}]  umpire narrative (the desk)
+    shaken    {figure id: {"effect": "hold" | "fall_back", "turn"}}  after a charge (KS-72/73)
 
 Events that change figures reuse the Little Wars events (``littlewars.fired``,
 ``littlewars.melee``...) so A's fold stays the single place figures die or are taken.
@@ -49,6 +50,7 @@ def initial_ks(scenario: dict | None) -> dict:
         "generals": {s: {"figure": (extra.get("generals") or {}).get(s), "out_until": 0, "lost": False}
                      for s in SIDES},
         "notes": [],
+        "shaken": {},
     }
 
 
@@ -212,6 +214,22 @@ def _general_lost(state, p):
     return _ks(state, generals=gens)
 
 
+def _charge(state, p):
+    """A cavalry charge (KS-68..85): losses, who moved or was pushed back, a gun taken, after-effects."""
+    new = _kill(state, p["killed"] + p["destroyed"])
+    figures = dict(new["figures"])
+    for fid, xy in p["moved"].items():
+        figures[fid] = {**figures[fid], "x": xy[0], "y": xy[1]}
+    new["figures"] = figures
+    if p["gun"]:
+        new["guns"] = {**new["guns"], p["gun"]: {**new["guns"][p["gun"]], "owner": p["side"]}}
+    shaken = dict(new["ks"]["shaken"])
+    if p["after"]:
+        for fid in p["after"]["figures"]:
+            shaken[fid] = {"effect": p["after"]["effect"], "turn": p["after"]["turn"]}
+    return _ks(new, shaken=shaken)
+
+
 def _sighting_ruled(state, p):
     """The umpire grants a side a sighting the engine denied (a disputed sighting)."""
     side = p["side"]
@@ -235,4 +253,5 @@ _HANDLERS = {
     "work_abandoned": _work_abandoned,
     "sighting_ruled": _sighting_ruled,
     "general_lost": _general_lost,
+    "charge": _charge,
 }

@@ -31,6 +31,7 @@ from ..motion import resolve_moves
 from ..table import table_of
 from ..units import SIDES, move_allowance, other
 from . import boxes, supply, works
+from . import charge as charging
 from .blast import firing_point, resolve as blast_resolve
 from .plan import build as build_plan
 from .sighting import sightings
@@ -76,7 +77,8 @@ def adjudicate(state: dict, orders, rng: random.Random | None, kind: str = "orde
     start = state
     lw_adj._surrenders(log, {s: plans[s].lw for s in SIDES})
     fired_groups = _fire(log, plans, rng)
-    walks = _movement(log, plans)
+    charged = _charges(log, plans, rng)
+    walks = _movement(log, plans, charged)
     _mines(log, walks)
     for payload in melee.resolve(log.state, _live_contacts(log)):
         log.emit("melee", payload)
@@ -163,13 +165,37 @@ def _speed(state, fid) -> float:
     return move_allowance(f["arm"] if f["st"] == "ok" else "inf") * boxes.speed_factor(boxed)
 
 
-def _movement(log: Log, plans) -> dict:
+def _charges(log: Log, plans, rng) -> set[str]:
+    """Cavalry charges after fire, before all other movement (public: both sides are in it).
+
+    A charge that fire has made impossible (fewer than 8 left, the target gone) does not
+    happen, and its side is told so privately. Returns every figure a charge moved, pushed or killed.
+    """
+    touched: set[str] = set()
+    for side in SIDES:
+        enemy = other(side)
+        held = {fid for fid, f in log.state["figures"].items() if f["side"] == enemy
+                and fid not in plans[enemy].lw.paths and not any(fid in c[1] for c in plans[enemy].charges)}
+        for line, ids, point in sorted(plans[side].charges):
+            try:
+                payload = charging.resolve(log.state, side, ids, point, held, rng)
+            except charging.ChargeRefused as exc:
+                log.ks("charge_failed", {"side": side, "line": line, "why": str(exc)}, side_audience(side))
+                continue
+            log.ks("charge", payload, PUBLIC)
+            touched.update(payload["by"], payload["killed"], payload["moved"], payload["destroyed"])
+    return touched
+
+
+def _movement(log: Log, plans, charged: set[str]) -> dict:
     """All movement at once (umpire only); returns the walks {id: (walked path, arm, speed)} for mines."""
     state = log.state
     figs = state["figures"]
     paths = {}
     for p in plans.values():
         for fid, pts in p.lw.paths.items():
+            if fid in charged:
+                continue  # a charge moved it already
             f = figs[fid]
             own_and_free = f["st"] == "ok" and f["side"] == p.side
             escorted = f["st"] == "pow" and f["pow"][0] == p.side and not f["pow"][2]

@@ -1,0 +1,214 @@
+"""Cavalry charges in play: the tables of cavalry.py applied to the position (KS-68..81, KS-85).
+
+Order: ``charge horse at x,y``. Decisions (RULES.md, "Cavalry"):
+- The target is the enemy group of the fighting enemy figure nearest the point (within
+  TARGET_REACH, 6 in), or, if there is none, an enemy gun within 3 in of it with no enemy
+  figure within 6 in (unsupported artillery, KS-85).
+- The charging group is all mounted cavalry, at least 8 (KS-68), in formation (KS-69: no
+  figure more than FORMED_GAP (3 in) from its nearest comrade), not boxed, with no other
+  order; the distance d is from its nearest figure to the nearest target at the start of
+  the turn and must be within one cavalry move (3 ft). Charges are resolved after fire and
+  before all other movement; the chargers take no part in that movement.
+- Infantry in close order (median gap to the nearest comrade 1 in or less) or open order
+  (wider) by the tables; dismounted cavalry counts as open order (KS-76). After-effects
+  (KS-72/73): close order cannot move next turn; open order falls back 1 ft next turn.
+- Cavalry: a target group that held this turn (no move, no charge) had not dismounted,
+  charged or withdrawn: KS-75 (5 lost per attacker, 15 per attacker pushed back 3 ft).
+  Otherwise equal numbers on level ground toss a coin (KS-77, the loser pushed back 3 ft),
+  unequal numbers fight the Little Wars melee with the downhill multiplier (KS-78/79).
+- Who falls: the figures of each side nearest the other side, first.
+- Pushed back means 3 ft straight towards the side's own edge; a figure that would leave the
+  table or cross an unfordable river on the way is destroyed (KS-81).
+- Survivors of the charge end 1 in short of the nearest surviving target (or where the
+  target stood, if none is left), the group's shape kept.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from shapely.geometry import LineString, Point
+
+from ..table import table_of
+from . import cavalry
+from .numbers import CHARGE_REACH, FOOT
+from .sighting import sightlines_of
+
+TARGET_REACH = 6.0
+GUN_REACH = 3.0
+FORMED_GAP = 3.0
+CLOSE_ORDER_GAP = 1.0
+PUSH = 3 * FOOT
+FALL_BACK = 1 * FOOT
+
+
+class ChargeRefused(ValueError):
+    pass
+
+
+def _xy(figs, i):
+    return (figs[i]["x"], figs[i]["y"])
+
+
+def formed(figs: dict, ids: list[str]) -> bool:
+    pts = np.array([_xy(figs, i) for i in ids], dtype=float)
+    if len(pts) < 2:
+        return True
+    d = np.hypot(*(pts[:, None, :] - pts[None, :, :]).transpose(2, 0, 1))
+    np.fill_diagonal(d, np.inf)
+    return bool(d.min(axis=1).max() <= FORMED_GAP + 1e-9)
+
+
+def order_of(figs: dict, ids: list[str]) -> str:
+    """Close order when the median gap to the nearest comrade is 1 in or less (decision)."""
+    pts = np.array([_xy(figs, i) for i in ids], dtype=float)
+    if len(pts) < 2:
+        return "open"
+    d = np.hypot(*(pts[:, None, :] - pts[None, :, :]).transpose(2, 0, 1))
+    np.fill_diagonal(d, np.inf)
+    return "close" if float(np.median(d.min(axis=1))) <= CLOSE_ORDER_GAP + 1e-9 else "open"
+
+
+def targets(state: dict, side: str, point) -> tuple[list[str], str | None]:
+    """The body charged: the enemy group of the fighting enemy figure nearest the point (within
+    6 in), or an unsupported enemy gun within 3 in of it."""
+    figs = state["figures"]
+    near = sorted((math.dist(_xy(figs, i), point), i) for i, f in figs.items()
+                  if f["side"] != side and f["st"] == "ok" and not f["dis"]
+                  and math.dist(_xy(figs, i), point) <= TARGET_REACH)
+    if near:
+        first = near[0][1]
+        enemy = figs[first]["side"]
+        group = next((ids for ids in state["groups"][enemy].values() if first in ids), [first])
+        return sorted(i for i in group if figs[i]["st"] == "ok" and not figs[i]["dis"]), None
+    for gid in sorted(state["guns"]):
+        g = state["guns"][gid]
+        if g["owner"] != side and math.dist((g["x"], g["y"]), point) <= GUN_REACH:
+            supported = any(f["side"] == g["owner"] and f["st"] == "ok" and not f["dis"]
+                            and math.dist(_xy(figs, i), (g["x"], g["y"])) <= TARGET_REACH for i, f in figs.items())
+            if not supported:
+                return [], gid
+    return [], None
+
+
+def check(state: dict, side: str, ids: list[str], point) -> tuple[list[str], str | None, float]:
+    """The target (figures, or an unsupported gun) and distance of a legal charge; ChargeRefused otherwise."""
+    figs = state["figures"]
+    if any(figs[i]["arm"] != "cav" for i in ids):
+        raise ChargeRefused("only mounted cavalry charge: this group has men on foot")
+    try:
+        cavalry.check_charge(len(ids), formed(figs, ids))
+    except cavalry.ChargeError as exc:
+        raise ChargeRefused(str(exc)) from None
+    tgt, gun = targets(state, side, point)
+    if not tgt and gun is None:
+        raise ChargeRefused(f"no enemy within {TARGET_REACH:g} in of {point[0]:g},{point[1]:g} to charge "
+                            f"(an unsupported gun within {GUN_REACH:g} in also serves)")
+    aims = [_xy(figs, i) for i in tgt] or [(state["guns"][gun]["x"], state["guns"][gun]["y"])]
+    d = min(math.dist(_xy(figs, i), p) for i in ids for p in aims)
+    if d > CHARGE_REACH + 1e-9:
+        raise ChargeRefused(f"the enemy is {d / FOOT:.1f} ft away; a charge reaches {CHARGE_REACH / FOOT:g} ft "
+                            f"(one cavalry move)")
+    return tgt, gun, d
+
+
+def _nearest_first(figs, ids, other_pts):
+    return sorted(ids, key=lambda i: (min(math.dist(_xy(figs, i), p) for p in other_pts), i))
+
+
+def home_vector(state: dict, side: str) -> tuple[float, float]:
+    return {"south": (0.0, -1.0), "north": (0.0, 1.0), "west": (-1.0, 0.0), "east": (1.0, 0.0)}[
+        state["scenario"]["edges"][side]]
+
+
+def push(state: dict, side: str, ids: list[str], dist: float) -> tuple[dict, list[str]]:
+    """Move ``ids`` ``dist`` towards their own edge: (new positions, destroyed) (KS-81)."""
+    figs = state["figures"]
+    table = table_of(state["scenario"])
+    vx, vy = home_vector(state, side)
+    rivers = [g for it, g in table.terrain if it["type"] == "river"]
+    crossings = [g for it, g in table.terrain if it["type"] in ("ford", "bridge")]
+    moved, lost = {}, []
+    for i in ids:
+        a = _xy(figs, i)
+        b = (a[0] + vx * dist, a[1] + vy * dist)
+        line = LineString([a, b])
+        off = not (0 <= b[0] <= table.width and 0 <= b[1] <= table.depth)
+        wet = any(line.intersects(r.difference(c)) for r in rivers for c in (crossings or [Point()]))
+        if off or wet:
+            lost.append(i)
+        else:
+            moved[i] = [round(b[0], 4), round(b[1], 4)]
+    return moved, lost
+
+
+def resolve(state: dict, side: str, ids: list[str], point, held: set[str], rng) -> dict:
+    """The ``kriegspiel.charge`` payload for one charge (the state is that after fire)."""
+    figs = state["figures"]
+    ids = [i for i in ids if figs[i]["st"] == "ok"]
+    tgt, gun, d = check(state, side, ids, point)
+    enemy = [s for s in state["groups"] if s != side][0]
+    out = {"side": side, "by": sorted(ids), "at": [float(point[0]), float(point[1])], "distance": round(d, 3),
+           "kind": None, "killed": [], "gun": gun, "moved": {}, "destroyed": [], "after": None, "coin": None}
+    if gun is not None:
+        res = cavalry.vs_guns(len(ids), d)
+        out.update(kind="guns", killed=_nearest_first(figs, ids, [(state["guns"][gun]["x"],
+                                                                     state["guns"][gun]["y"])])[:res["cav_lost"]])
+        _advance(state, out, ids, [(state["guns"][gun]["x"], state["guns"][gun]["y"])])
+        return out
+    tpts = [_xy(figs, i) for i in tgt]
+    cpts = [_xy(figs, i) for i in ids]
+    foot = [i for i in tgt if figs[i]["arm"] == "inf"]
+    if foot:
+        order = order_of(figs, foot)
+        res = cavalry.vs_infantry(len(ids), len(foot), d, order)
+        lost_cav = _nearest_first(figs, ids, tpts)[:res["cav_lost"]]
+        lost_inf = _nearest_first(figs, foot, cpts)[:res["inf_lost"]]
+        out.update(kind=f"infantry_{order}", killed=sorted(lost_cav + lost_inf),
+                   after={"figures": sorted(set(foot) - set(lost_inf)),
+                          "effect": "hold" if order == "close" else "fall_back", "turn": state["turn"] + 1})
+    else:
+        standing = set(tgt) <= held
+        if standing:
+            res = cavalry.vs_standing_cavalry(len(ids), len(tgt))
+            lost_def = _nearest_first(figs, tgt, cpts)[:res["def_lost"]]
+            back = [i for i in _nearest_first(figs, tgt, cpts) if i not in lost_def][:res["fall_back"]]
+            out.update(kind="cavalry_standing", killed=sorted(lost_def))
+            moved, lost = push(state, enemy, back, PUSH)
+        else:
+            lv = sightlines_of(state["scenario"])
+            down = int(max(0, lv.levels(np.array(cpts)).max() - lv.levels(np.array(tpts)).max()))
+            res = cavalry.vs_cavalry(len(ids), len(tgt), rng, levels_down=down)
+            lost_att = _nearest_first(figs, ids, tpts)[:res["att_lost"]]
+            lost_def = _nearest_first(figs, tgt, cpts)[:res["def_lost"]]
+            out.update(kind="cavalry", killed=sorted(lost_att + lost_def), coin=res["coin"])
+            moved, lost = {}, []
+            if res["withdraws"] == "defender":
+                moved, lost = push(state, enemy, [i for i in tgt if i not in lost_def], PUSH)
+            elif res["withdraws"] == "attacker":
+                moved, lost = push(state, side, [i for i in ids if i not in lost_att], PUSH)
+                out.update(moved=moved, destroyed=sorted(lost))
+                return out
+        out.update(moved=moved, destroyed=sorted(lost))
+    _advance(state, out, ids, [_xy(figs, i) for i in tgt if i not in out["killed"] and i not in out["moved"]] or tpts)
+    return out
+
+
+def _advance(state, out, ids, aims):
+    """Surviving chargers end 1 in short of the nearest target, the group's shape kept."""
+    figs = state["figures"]
+    alive = [i for i in ids if i not in out["killed"]]
+    if not alive:
+        return
+    lead = min(alive, key=lambda i: min(math.dist(_xy(figs, i), p) for p in aims))
+    a = _xy(figs, lead)
+    p = min(aims, key=lambda q: math.dist(a, q))
+    d = math.dist(a, p)
+    step = max(0.0, d - 1.0 - 0.5) / d if d > 0 else 0.0
+    dx, dy = (p[0] - a[0]) * step, (p[1] - a[1]) * step
+    table = table_of(state["scenario"])
+    for i in alive:
+        x, y = figs[i]["x"] + dx, figs[i]["y"] + dy
+        x = min(max(x, 0.5), table.width - 0.5)
+        y = min(max(y, 0.5), table.depth - 0.5)
+        out["moved"][i] = [round(x, 4), round(y, 4)]

@@ -1,0 +1,143 @@
+"""Cavalry charges in play (KS-68..85 through orders and the turn)."""
+import pytest
+
+from rules.littlewars.kriegspiel.scenario import load
+
+
+def scenario(red_horse=10, blue_horse=10):
+    sc = load("ks_farm")
+    for side, n in (("red", red_horse), ("blue", blue_horse)):
+        g = next(g for g in sc["forces"][side]["groups"] if g["name"] == "horse")
+        g["count"], g["frontage"] = n, n
+    return sc
+
+
+@pytest.fixture
+def cav_game(new_game):
+    g = new_game(scenario())
+    g.deploy()
+    return g
+
+
+def red_horse_at(g, x, y):
+    g.place({f"red:c{k}": (x + (k - 5.5) * 1.25, y) for k in range(1, 11)})
+
+
+def blue_foot_at(g, x, y, gap):
+    g.place({f"blue:i{k}": (x + (k - 5.5) * gap, y) for k in range(1, 11)})
+
+
+def charge_event(evs):
+    return [e for e in evs if e.type == "kriegspiel.charge"]
+
+
+def test_fewer_than_eight_and_out_of_reach_are_refused(new_game):
+    g = new_game(scenario(red_horse=7))
+    g.deploy()
+    g.turn(red="charge horse at 16,285")
+    assert "KS-68" in g.rejected["red"][0].message
+    g = new_game(scenario())
+    g.deploy()
+    g.turn(red="charge horse at 16,285")
+    assert "a charge reaches 3 ft" in g.rejected["red"][0].message
+    g.turn(red="charge horse at 90,150")
+    assert "no enemy within 6 in" in g.rejected["red"][0].message
+
+
+def test_close_order_infantry_beats_the_charge_and_stands_fast(cav_game):
+    g = cav_game
+    red_horse_at(g, 20, 100)
+    blue_foot_at(g, 20, 118, 0.75)                        # close order, 18 in away: 1-2 ft band
+    evs = g.turn(red="charge horse at 20,118")
+    (ch,) = charge_event(evs)
+    assert ch.audience == "public" and ch.payload["kind"] == "infantry_close"
+    dead = [f for f in ch.payload["killed"] if f.startswith("red:")], [f for f in ch.payload["killed"] if f.startswith("blue:")]
+    assert len(dead[0]) == 10 and len(dead[1]) == 1        # 2 per infantryman (capped) / 1 per 10 cavalry
+    g.turn(blue="move foot1 to 20,128")
+    assert [e.message for e in g.rejected["blue"]] == [
+        "charged in close order last turn: it cannot move this turn (KS-72)"]
+    g.turn(blue="move foot1 to 20,128")                    # the turn after, it may move again
+    assert not g.rejected["blue"]
+
+
+def test_open_order_infantry_is_ridden_down_and_falls_back(cav_game):
+    g = cav_game
+    red_horse_at(g, 20, 80)
+    blue_foot_at(g, 20, 110, 2.5)                          # open order, 30 in away: over 2 ft
+    evs = g.turn(red="charge horse at 20,110")
+    (ch,) = charge_event(evs)
+    assert ch.payload["kind"] == "infantry_open"
+    red_lost = [f for f in ch.payload["killed"] if f.startswith("red:")]
+    blue_lost = [f for f in ch.payload["killed"] if f.startswith("blue:")]
+    assert len(red_lost) == 2 and len(blue_lost) == 10    # 1 per 5 infantry / 1 per cavalryman (all 10)
+    survivors = [g.state["figures"][f"red:c{k}"] for k in range(1, 11) if f"red:c{k}" not in red_lost]
+    assert all(f["y"] > 100 for f in survivors)            # they rode in
+
+
+def test_open_order_survivors_fall_back_a_foot(cav_game):
+    g = cav_game
+    red_horse_at(g, 20, 80)
+    g.place({f"blue:i{k}": (4 + k * 2.5, 104) for k in range(1, 21)})   # 20 in open order, 2 ft 0 in away
+    g.turn(red="split horse 2 as spare\ncharge horse at 20,104")    # 8 charge: 8 of foot1's 10 fall
+    assert not g.rejected["red"]
+    alive = [f"blue:i{k}" for k in range(1, 11) if g.state["figures"][f"blue:i{k}"]["st"] == "ok"]   # foot1
+    assert len(alive) == 2
+    assert alive and all(g.state["ks"]["shaken"][f]["effect"] == "fall_back" for f in alive)
+    before = {f: g.state["figures"][f]["y"] for f in alive}
+    g.turn()
+    assert all(g.state["figures"][f]["y"] == pytest.approx(before[f] + 12) for f in alive)   # towards blue's edge
+
+
+def test_cavalry_standing_still_loses_five_per_attacker(cav_game):
+    g = cav_game
+    red_horse_at(g, 20, 100)
+    g.place({f"blue:c{k}": (4 + k * 1.25, 120) for k in range(1, 11)})
+    evs = g.turn(red="charge horse at 10,120")             # blue's horse holds: it did not react (KS-74/75)
+    (ch,) = charge_event(evs)
+    assert ch.payload["kind"] == "cavalry_standing" and len(ch.payload["killed"]) == 10
+
+
+def test_equal_cavalry_toss_a_coin_and_the_loser_is_pushed_back(cav_game, new_game):
+    seen = set()
+    for seed in range(6):
+        g = new_game(scenario())
+        g.deploy()
+        red_horse_at(g, 20, 100)
+        g.place({f"blue:c{k}": (14 + k * 1.25, 120) for k in range(1, 11)})
+        evs = g.turn(seed=seed, red="charge horse at 20,120", blue="move horse to 20.875,124")
+        (ch,) = charge_event(evs)
+        assert ch.payload["kind"] == "cavalry"
+        lost = {s: len([f for f in ch.payload["killed"] if f.startswith(s)]) for s in ("red", "blue")}
+        assert sorted(lost.values()) == [3, 8]             # 1/4 and 3/4 of 10, rounded
+        seen.add(ch.payload["coin"])
+    assert seen == {"attacker", "defender"}
+
+
+def test_an_unsupported_gun_is_taken(cav_game):
+    g = cav_game
+    red_horse_at(g, 30, 120)
+    gun = g.state["guns"]["blue:gun1"]
+    for fid, f in g.state["figures"].items():               # blue's men leave the gun alone
+        if f["side"] == "blue" and abs(f["x"] - gun["x"]) < 10 and abs(f["y"] - gun["y"]) < 10:
+            g.place({fid: (90, 280)})
+    g.state["guns"]["blue:gun1"] = {**gun, "x": 30.0, "y": 140.0}
+    evs = g.turn(red="charge horse at 30,140")
+    (ch,) = charge_event(evs)
+    assert ch.payload["kind"] == "guns" and ch.payload["gun"] == "blue:gun1" and len(ch.payload["killed"]) == 3
+    assert g.state["guns"]["blue:gun1"]["owner"] == "red"
+
+
+def test_pushed_off_the_table_is_destroyed(new_game):
+    # KS-81: the loser of an equal fight by its own edge is pushed 3 ft back, off the table: destroyed
+    for seed in range(10):
+        g = new_game(scenario())
+        g.deploy()
+        g.place({f"red:c{k}": (30 + (k - 5.5) * 1.25, 250) for k in range(1, 11)})
+        g.place({f"blue:c{k}": (24 + k * 1.25, 270) for k in range(1, 11)})
+        evs = g.turn(seed=seed, red="charge horse at 30,270", blue="move horse to 30.875,272")
+        (ch,) = charge_event(evs)
+        if ch.payload["coin"] == "attacker":
+            break
+    survivors = [f"blue:c{k}" for k in range(1, 11) if f"blue:c{k}" not in ch.payload["killed"]]
+    assert len(survivors) == 2 and ch.payload["destroyed"] == sorted(survivors)
+    assert all(g.state["figures"][f]["st"] == "dead" for f in survivors)
