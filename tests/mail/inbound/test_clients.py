@@ -73,3 +73,15 @@ def test_each_sample_goes_through_the_whole_pipeline(game, red, name):
     ack = last_reply(red.email).body
     for line in EXPECTED[name][0]:
         assert line in ack
+
+
+def test_every_example_of_the_order_language_survives_quote_stripping():
+    from campaigns.mailin import quotes
+    from rules.civilwar.orders import ORDERS_HELP
+
+    examples = [line.strip().split("  ")[0] for line in ORDERS_HELP.splitlines() if line.startswith("  ")]
+    examples = [e for e in examples if e and not e.startswith(("#", "..."))]
+    assert len(examples) > 15
+    assert quotes.new_text("\n".join(examples)).split("\n") == examples
+    for example in examples:
+        assert quotes.new_text(example) == example

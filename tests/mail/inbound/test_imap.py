@@ -83,3 +83,9 @@ def test_bad_imap_url_says_what_is_expected(url):
 def test_poll_is_skipped_without_a_url(settings):
     settings.MAIL_IMAP_URL = ""
     assert tasks.poll_imap()["skipped"]
+
+
+def test_the_poller_is_on_the_beat_schedule(settings):
+    entry = settings.CELERY_BEAT_SCHEDULE["mail-imap-poll"]
+    assert entry["task"] == tasks.poll_imap.name and entry["schedule"] == float(settings.MAIL_IMAP_INTERVAL_SECONDS)
+    assert settings.CELERY_BEAT_SCHEDULE["mail-retry-inbound"]["task"] == tasks.retry_inbound.name
