@@ -1,0 +1,58 @@
+"""The appendix's pace for moves checked by the Little Wars planner (KS-15..25, LW-63).
+
+``move_error`` is what the Kriegspiel planner asks about each figure's planned path
+instead of the Little Wars range check (LW-17/18): the appendix's rate for the arm
+(cavalry 3 ft, infantry 1 ft), three times that in a box, the road rate where the
+whole path is on a road, the cost of climbing and descending levels, steep slopes
+and fords (movement.py). ``speed`` is the pace the simultaneous movement uses, so a
+cavalryman covers his 3 ft (or a box its triple pace) within the turn.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+
+from .boxes import speed_factor
+from ..units import ARM_NAMES
+from .movement import Ground, MoveError, cost
+from .numbers import FOOT, MOVE
+
+
+@functools.lru_cache(maxsize=16)
+def _ground(key: str, text: str) -> Ground:
+    return Ground(json.loads(text))
+
+
+def ground_of(scenario: dict) -> Ground:
+    text = json.dumps(scenario.get("terrain", []), sort_keys=True)
+    return _ground(hashlib.sha256(text.encode()).hexdigest(), text)
+
+
+def boxed_figures(state: dict, side: str) -> set[str]:
+    groups = state["groups"][side]
+    return {fid for g in state["ks"]["boxed"][side] for fid in groups.get(g, [])}
+
+
+def speed(state: dict, fid: str) -> float:
+    """Inches a turn this figure walks in the simultaneous movement (prisoners at the infantry pace)."""
+    f = state["figures"][fid]
+    arm = f["arm"] if f["st"] == "ok" else "inf"
+    return MOVE.get(arm, MOVE["inf"]) * speed_factor(fid in boxed_figures(state, f["side"]))
+
+
+def move_error(state: dict, fid: str, pts) -> str | None:
+    """Why this planned path breaks the appendix's movement rules, or None."""
+    f = state["figures"][fid]
+    name = fid.split(":")[-1]
+    boxed = fid in boxed_figures(state, f["side"])
+    try:
+        c, limit = cost(ground_of(state["scenario"]), f["arm"], [tuple(p) for p in pts])
+    except MoveError as exc:
+        return f"{name}: {exc}"
+    limit *= speed_factor(boxed)
+    if c > limit + 1e-9:
+        return (f"out of range: {name}'s move costs {c / FOOT:.2f} ft (a level up costs 1 ft, a level down 1/2 ft, "
+                f"KS-23/24); {ARM_NAMES.get(f['arm'], f['arm'])} may cover {limit / FOOT:.2f} ft"
+                + (" in a box (three times the pace, LW-63)" if boxed else " (KS-15..22)"))
+    return None

@@ -1,0 +1,31 @@
+"""The appendix's pace for planned paths (pace.py): rates, boxes, slopes, fords."""
+from rules.littlewars.kriegspiel import pace
+
+
+def test_cavalry_three_feet_infantry_one(game):
+    st = game.state
+    assert pace.move_error(st, "red:c1", [(24, 6), (24, 42)]) is None            # 3 ft (KS-16)
+    err = pace.move_error(st, "red:c1", [(24, 6), (24, 43)])
+    assert err.startswith("out of range: c1's move costs 3.08 ft") and "may cover 3.00 ft" in err
+    assert pace.move_error(st, "red:i1", [(16, 3), (16, 15)]) is None
+    assert pace.move_error(st, "red:i1", [(16, 3), (16, 15.5)]) is not None
+    assert pace.speed(st, "red:c1") == 36 and pace.speed(st, "red:i1") == 12
+
+
+def test_a_box_walks_three_times_as_far(game):
+    game.turn(red="box foot1")
+    st = game.state
+    assert pace.move_error(st, "red:i1", [(16, 3), (16, 39)]) is None
+    assert "in a box" in pace.move_error(st, "red:i1", [(16, 3), (16, 39.5)])
+    assert pace.speed(st, "red:i1") == 36 and pace.speed(st, "red:i11") == 12
+
+
+def test_climbing_the_knoll_costs(game):
+    # ks_farm's knoll (level 1) spans x 11.5..19 at y = 150: walking 12 in onto it climbs one level
+    st = game.state
+    path = [(4, 150), (16, 150)]
+    err = pace.move_error(st, "red:i1", path)                 # 12 in + 1 ft for the level: 2 ft for a 1 ft pace
+    assert err.startswith("out of range: i1's move costs 2.00 ft") and "KS-23/24" in err
+    assert pace.move_error(st, "red:c1", path) is None        # cavalry: 2 ft of its 3
+    # over it and down again: 26 in + 12 up + 6 down = 44 in, more than cavalry's 36
+    assert pace.move_error(st, "red:c1", [(4, 150), (30, 150)]).startswith("out of range: c1's move costs 3.67 ft")
