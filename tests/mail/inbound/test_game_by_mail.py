@@ -9,7 +9,6 @@ the latest report they received, quoting it below, as a mail client would.
 import asyncio
 import smtplib
 import socket
-import time
 from email.message import EmailMessage
 from email.utils import make_msgid
 
@@ -25,7 +24,7 @@ from rules.civilwar import RULESET as CW
 from rules.civilwar.testing import star_map
 from tests.mail.outbound.smtp_sink import smtp  # noqa: F401  (the fixture)
 from tests.mail.outbound.test_celery_worker import mail_worker  # noqa: F401  (the fixture)
-from tests.platform.test_celery import broker  # noqa: F401  (the fixture)
+from tests.platform.test_celery import broker, wait_for  # noqa: F401  (broker: the fixture)
 from tests.services import needs_redis
 
 pytestmark = [needs_redis, pytest.mark.django_db(transaction=True)]
@@ -94,13 +93,8 @@ def latest_report(sink, email):
     return reports[-1] if reports else None
 
 
-def wait_until(predicate, timeout=90.0):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.2)
-    return False
+def wait_until(predicate):
+    return wait_for(predicate, timeout=90.0)
 
 
 def test_a_whole_civilwar_game_only_by_mail(people, smtp, mail_worker, mx):  # noqa: F811
