@@ -219,7 +219,8 @@ def _apply(row: InboundMessage, seat, msg: Parsed, reply_to: str | None = None) 
     outcome = apply.carry_out(row, seat, msg)
     _finish(row, Status.APPLIED, f"{outcome.errors} error(s) reported to the sender" if outcome.errors else "")
     row.result["sections"] = len(outcome.sections)
-    body = "\n\n".join(outcome.sections) + "\n"
+    head = f"Your message to {seat.game.name} ({seat.side or seat.role}) was read as follows."
+    body = "\n\n".join([head, *outcome.sections]) + "\n"
     replies.reply(row, to=seat.email, seat=seat, purpose="ack", body=body, reply_to=reply_to)
 
 
