@@ -6,7 +6,10 @@ from typing import Any, Mapping
 from ..describe import describe_event as lw_describe
 from .state import PREFIX
 
-_WORK = {"mine": "a mine", "entrenchment": "an entrenchment", "gunpit": "a gun pit"}
+_WORK = {"mine": "a mine", "entrenchment": "an entrenchment", "gunpit": "a gun pit",
+         "bridge_destroy": "blowing a bridge", "bridge_restore": "rebuilding a bridge", "depot_burn": "burning a depot"}
+_DONE = {"bridge_destroy": "blew up bridge {t}", "bridge_restore": "rebuilt bridge {t}",
+         "depot_burn": "burnt the enemy's depot {t}"}
 
 
 def _cap(s: Any) -> str:
@@ -63,8 +66,12 @@ _SIMPLE = {
     "charge": _charge,
     "charge_failed": lambda p: f"{_cap(p['side'])}: the charge of line {p['line']} did not happen: {p['why']}.",
     "works": _works,
-    "work_completed": lambda p: (f"{_cap(p['side'])} finished {_WORK[p['kind']]} at {p['at'][0]:g},{p['at'][1]:g}"
+    "work_completed": lambda p: (f"{_cap(p['side'])} " + _DONE[p["kind"]].format(t=p.get("target")) + "."
+                                 if p["kind"] in _DONE else
+                                 f"{_cap(p['side'])} finished {_WORK[p['kind']]} at {p['at'][0]:g},{p['at'][1]:g}"
                                  + (f" to {p['to'][0]:g},{p['to'][1]:g}" if p.get("to") else "") + " (KS-67)."),
+    "depots_moved": lambda p: f"{_cap(p['side'])} drove its wagons: " + ", ".join(
+        f"{k} to {v[0]:g},{v[1]:g}" for k, v in p["depots"].items()) + " (they supply nothing this turn, KS-38).",
     "mine_exploded": _mine,
     "blast": lambda p: (f"Blast effects: {len(p['guns_destroyed'])} guns destroyed, {len(p['guns_out'])} out of "
                         f"action, {sum(len(v) for v in p['wagons'].values())} depots burnt, generals near a shell: "

@@ -9,6 +9,10 @@ Every Little Wars order works unchanged; these lines are added:
   unbox foot2                           open the box
   volley foot1 at 24,20                 rifle fire: one gun shot per 5 infantry in line who do not move (KS-8)
   charge horse at 30,40                 8 or more cavalry in formation charge the enemy at the point (KS-68..85)
+  demolish sappers bridge1              engineers blow a bridge (2 turns, KS-54)
+  restore sappers bridge1               engineers rebuild a blown bridge (10 turns, KS-54)
+  burn raiders wagons                   one soldier or more burn an enemy depot (2 turns, KS-56)
+  drive wagons to 48,20                 move one of your depots (transport pace, KS-20; it supplies nothing that turn)
 """
 from __future__ import annotations
 
@@ -49,6 +53,19 @@ class Charge(lw.Order):
     at: tuple = ()
 
 
+@dataclass(frozen=True)
+class Task(lw.Order):
+    task: str = ""
+    who: str = ""
+    target: str = ""
+
+
+@dataclass(frozen=True)
+class Drive(lw.Order):
+    depot: str = ""
+    to: tuple = ()
+
+
 def _one_point(text: str, what: str) -> tuple:
     pts = lw._points(text)
     if len(pts) != 1:
@@ -72,8 +89,13 @@ _RULES = [
      lambda n, r, m: Volley(n, r, m.group(1), _one_point(m.group(2), "a volley"))),
     (re.compile(rf"^charge\s+{_NAME}\s+at\s+(.+)$", re.I),
      lambda n, r, m: Charge(n, r, m.group(1), _one_point(m.group(2), "a charge"))),
+    (re.compile(rf"^(demolish|restore|burn)\s+{_NAME}\s+([\w-]+)$", re.I),
+     lambda n, r, m: Task(n, r, {"demolish": "bridge_destroy", "restore": "bridge_restore",
+                                 "burn": "depot_burn"}[m.group(1).lower()], m.group(2), m.group(3))),
+    (re.compile(r"^drive\s+([\w-]+)\s+to\s+(.+)$", re.I),
+     lambda n, r, m: Drive(n, r, m.group(1), _one_point(m.group(2), "a drive"))),
 ]
-VERBS = ("mine", "entrench", "gunpit", "box", "unbox", "volley", "charge")
+VERBS = ("mine", "entrench", "gunpit", "box", "unbox", "volley", "charge", "demolish", "restore", "burn", "drive")
 EXAMPLES = {v: line.strip().split("  ")[0] for line in __doc__.splitlines()
             for v in VERBS if line.strip().startswith(v + " ")}
 ORDERS_HELP = LW_HELP + "\nKriegspiel orders (hidden works are known only to you and the umpire until finished):\n" + \
@@ -117,4 +139,4 @@ def split(orders) -> tuple[list, list]:
     return [o for o in orders if not isinstance(o, KS_ORDERS)], ks
 
 
-KS_ORDERS = (Work, Box, Volley, Charge)
+KS_ORDERS = (Work, Box, Volley, Charge, Task, Drive)

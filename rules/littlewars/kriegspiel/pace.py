@@ -34,10 +34,16 @@ def boxed_figures(state: dict, side: str) -> set[str]:
     return {fid for g in state["ks"]["boxed"][side] for fid in groups.get(g, [])}
 
 
+def arm_of(state: dict, fid: str) -> str:
+    """The appendix's kind of a figure: Royal Engineers are infantry figures named in the scenario (KS-18)."""
+    f = state["figures"][fid]
+    return "eng" if fid in state["ks"].get("engineers", {}).get(f["side"], ()) else f["arm"]
+
+
 def speed(state: dict, fid: str) -> float:
     """Inches a turn this figure walks in the simultaneous movement (prisoners at the infantry pace)."""
     f = state["figures"][fid]
-    arm = f["arm"] if f["st"] == "ok" else "inf"
+    arm = arm_of(state, fid) if f["st"] == "ok" else "inf"
     return MOVE.get(arm, MOVE["inf"]) * speed_factor(fid in boxed_figures(state, f["side"]))
 
 
@@ -47,12 +53,12 @@ def move_error(state: dict, fid: str, pts) -> str | None:
     name = fid.split(":")[-1]
     boxed = fid in boxed_figures(state, f["side"])
     try:
-        c, limit = cost(ground_of(state["scenario"]), f["arm"], [tuple(p) for p in pts])
+        c, limit = cost(ground_of(state["scenario"]), arm_of(state, fid), [tuple(p) for p in pts])
     except MoveError as exc:
         return f"{name}: {exc}"
     limit *= speed_factor(boxed)
     if c > limit + 1e-9:
         return (f"out of range: {name}'s move costs {c / FOOT:.2f} ft (a level up costs 1 ft, a level down 1/2 ft, "
-                f"KS-23/24); {ARM_NAMES.get(f['arm'], f['arm'])} may cover {limit / FOOT:.2f} ft"
+                f"KS-23/24); {ARM_NAMES.get(arm_of(state, fid), 'Royal Engineers')} may cover {limit / FOOT:.2f} ft"
                 + (" in a box (three times the pace, LW-63)" if boxed else " (KS-15..22)"))
     return None

@@ -25,14 +25,17 @@ from .boxes import box_error
 from ..table import path_length, table_of
 from .numbers import RIFLE_RANGE
 from . import charge as charging
-from .orders import Box, Charge, Volley, Work, split
+from .movement import MoveError
+from .orders import Box, Charge, Drive, Task, Volley, Work, split
+from .pace import arm_of, ground_of
 
 
 @dataclass
 class KsPlan:
     side: str
     lw: lw_plan.Plan
-    works: list = field(default_factory=list)      # (kind, ids, at, to)
+    works: list = field(default_factory=list)      # {"kind", "ids", "at", "to", "need", "target"}
+    drives: dict = field(default_factory=dict)     # depot name -> [x, y]
     boxed: list | None = None                       # the side's boxed groups after this turn, None = unchanged
     volleys: list = field(default_factory=list)     # (group, ids, aim, shots)
     charges: list = field(default_factory=list)     # (line, ids, point)
@@ -62,6 +65,10 @@ def build(state: dict, side: str, orders) -> KsPlan:
                 _volley(state, kp, o, boxed)
             elif isinstance(o, Charge):
                 _charge(state, kp, o, boxed)
+            elif isinstance(o, Task):
+                _task(state, kp, o, boxed)
+            elif isinstance(o, Drive):
+                _drive(state, kp, o)
         except (_Refused, works.WorkError, charging.ChargeRefused) as exc:
             kp.errors.append(LineError(o.line, o.text, str(exc)))
     kp.boxed = sorted(g for g in boxed if g in kp.lw.groups)
@@ -116,7 +123,44 @@ def _work(state, kp, o: Work, boxed):
         raise _Refused(f"{o.who} is in a box: unbox before working")
     works.check_start(state, kp.side, o.kind, ids, o.at, o.to)
     _claim(kp, ids, o)
-    kp.works.append((o.kind, ids, o.at, o.to))
+    kp.works.append({"kind": o.kind, "ids": ids, "at": o.at, "to": o.to, "need": None, "target": None})
+
+
+def _task(state, kp, o: Task, boxed):
+    ids = _figures(state, kp, o.who)
+    if boxed.intersection(_group_of(kp, i) for i in ids):
+        raise _Refused(f"{o.who} is in a box: unbox before working")
+    need = works.check_task(state, kp.side, o.task, ids, o.target, {i: arm_of(state, i) for i in ids})
+    if any(w.get("target") == o.target and w["status"] == "building" and w["side"] == kp.side
+           for w in state["ks"]["works"].values()):
+        raise _Refused(f"your men are already at work on {o.target}")
+    c = works.task_target(state, kp.side, o.task, o.target).centroid
+    _claim(kp, ids, o)
+    kp.works.append({"kind": o.task, "ids": ids, "at": (c.x, c.y), "to": None, "need": need, "target": o.target})
+
+
+def _drive(state, kp, o: Drive):
+    """KS-20, KS-38, KS-39: a depot moves at the transport's pace, never across a river."""
+    depots = state["ks"]["supply"][kp.side]["depots"]
+    if o.depot not in depots:
+        raise _Refused(f"you have no depot {o.depot!r} (depots: {', '.join(sorted(depots)) or 'none'})")
+    if o.depot in kp.drives:
+        raise _Refused(f"depot {o.depot} already has an order")
+    d = depots[o.depot]
+    table = table_of(state["scenario"])
+    err = table.spot_error("cav", *o.to)
+    if err:
+        raise _Refused(f"the wagons cannot stand there: {err}")
+    pts = table.path("cav", (d["x"], d["y"]), tuple(o.to))
+    if not pts:
+        raise _Refused("the wagons cannot get there: no way round the scenery")
+    try:
+        from .movement import check
+
+        check(ground_of(state["scenario"]), "transport", pts)
+    except MoveError as exc:
+        raise _Refused(f"depot {o.depot}: {exc}") from None
+    kp.drives[o.depot] = [round(o.to[0], 4), round(o.to[1], 4)]
 
 
 def _box(state, kp, o: Box, boxed):

@@ -4,6 +4,7 @@
       "supply":   {side: [{"name", "at": [x, y], "food", "forage", "ammo"}]},  rations (KS-41..43)
       "scouts":   {side: [group names]},        mounted scouts, never boxed (LW-63)
       "generals": {side: figure id}             the cavalry figure that is the general (KS-12)
+      "engineers": {side: [group names]}        infantry groups that are Royal Engineers (KS-18, KS-36, KS-54)
     }
 
 A side without a "supply" entry is not supplied by the rules (decision: supply is on
@@ -43,9 +44,9 @@ def load(scenario: Any | None) -> dict:
 
 def _extra(sc: dict, ks: Any) -> dict:
     _need(isinstance(ks, dict), "kriegspiel", "must be an object")
-    unknown = set(ks) - {"supply", "scouts", "generals"}
+    unknown = set(ks) - {"supply", "scouts", "generals", "engineers"}
     _need(not unknown, "kriegspiel", f"unknown key(s) {', '.join(sorted(unknown))}")
-    out = {"supply": {}, "scouts": {}, "generals": {}}
+    out = {"supply": {}, "scouts": {}, "generals": {}, "engineers": {}}
     groups = {s: {g["name"]: g for g in sc["forces"][s]["groups"]} for s in SIDES}
     for side, depots in (ks.get("supply") or {}).items():
         where = f"kriegspiel.supply.{side}"
@@ -68,6 +69,12 @@ def _extra(sc: dict, ks: Any) -> dict:
             _need(n in groups[side] and groups[side][n]["arm"] == "cav", f"kriegspiel.scouts.{side}",
                   f"{n!r} is not a cavalry group of {side}")
         out["scouts"][side] = list(names)
+    for side, names in (ks.get("engineers") or {}).items():
+        _need(side in SIDES and isinstance(names, list), f"kriegspiel.engineers.{side}", "must list group names")
+        for n in names:
+            _need(n in groups[side] and groups[side][n]["arm"] == "inf", f"kriegspiel.engineers.{side}",
+                  f"{n!r} is not an infantry group of {side}: Royal Engineers are men on foot")
+        out["engineers"][side] = list(names)
     for side, fid in (ks.get("generals") or {}).items():
         _need(side in SIDES and isinstance(fid, str), f"kriegspiel.generals.{side}", "must name a figure, e.g. red:c1")
         _need(fid.startswith(f"{side}:c"), f"kriegspiel.generals.{side}", "the general is a cavalry figure (KS-12)")

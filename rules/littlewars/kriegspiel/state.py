@@ -16,6 +16,8 @@ The whole state is the Little Wars state (fold.py documents it) with one more ke
     generals  {side: {"figure": id | None, "out_until": turn, "lost": bool}}  (KS-12..14)
     notes     [{"turn", "audience", "text"}]  umpire narrative (the desk)
     shaken    {figure id: {"effect": "hold" | "fall_back", "turn"}}  after a charge (KS-72/73)
+    blown     {terrain id: bridge item} bridges blown by engineers (KS-54), out of the scenario's terrain
+    engineers {side: [figure ids]} the Royal Engineers (the scenario's ``kriegspiel.engineers`` groups)
 
 Events that change figures reuse the Little Wars events (``littlewars.fired``,
 ``littlewars.melee``...) so A's fold stays the single place figures die or are taken.
@@ -51,6 +53,8 @@ def initial_ks(scenario: dict | None) -> dict:
                      for s in SIDES},
         "notes": [],
         "shaken": {},
+        "blown": {},
+        "engineers": {s: [] for s in SIDES},
     }
 
 
@@ -59,6 +63,9 @@ def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
         new = lw_fold(state, event_type, payload)
         if event_type == "littlewars.table_laid" or "ks" not in new:
             new = {**new, "ks": initial_ks(new.get("scenario"))}
+            named = ((new.get("scenario") or {}).get("kriegspiel") or {}).get("engineers") or {}
+            new["ks"]["engineers"] = {s: sorted(f for g in named.get(s, []) for f in new["groups"][s].get(g, []))
+                                      for s in SIDES}
         return new
     if not event_type.startswith(PREFIX):
         return state
@@ -82,10 +89,38 @@ def _works_report(state, p):
 
 
 def _work_completed(state, p):
-    """The public reveal of a finished entrenchment or gun pit (KS-67)."""
+    """The public reveal of a finished entrenchment or gun pit (KS-67), or a task done (KS-54, KS-56)."""
     works = dict(state["ks"]["works"])
     works[p["id"]] = {**works[p["id"]], "status": "complete", "done": works[p["id"]]["need"]}
-    return _ks(state, works=works)
+    new = _ks(state, works=works)
+    kind, target = p["kind"], p.get("target")
+    if kind == "bridge_destroy":
+        item = next(t for t in new["scenario"]["terrain"] if t["id"] == target)
+        terrain = [t for t in new["scenario"]["terrain"] if t["id"] != target]
+        new = _ks({**new, "scenario": {**new["scenario"], "terrain": terrain}},
+                  blown={**new["ks"]["blown"], target: item})
+    elif kind == "bridge_restore":
+        item = new["ks"]["blown"][target]
+        new = _ks({**new, "scenario": {**new["scenario"], "terrain": new["scenario"]["terrain"] + [item]}},
+                  blown={k: v for k, v in new["ks"]["blown"].items() if k != target})
+    elif kind == "depot_burn":
+        supply = {s: dict(v) for s, v in new["ks"]["supply"].items()}
+        for s, sup in supply.items():
+            if s != p["side"] and target in sup["depots"]:
+                sup["depots"] = {k: v for k, v in sup["depots"].items() if k != target}
+        new = _ks(new, supply=supply)
+    return new
+
+
+def _depots_moved(state, p):
+    """KS-20/38: the depot stands where it was driven and supplies nothing this turn."""
+    side = p["side"]
+    sup = dict(state["ks"]["supply"][side])
+    depots = {k: dict(v) for k, v in sup["depots"].items()}
+    for name, (x, y) in p["depots"].items():
+        depots[name].update(x=x, y=y, moved=True)
+    sup["depots"] = depots
+    return _ks(state, supply={**state["ks"]["supply"], side: sup})
 
 
 def _kill(state: dict, ids) -> dict:
@@ -254,4 +289,5 @@ _HANDLERS = {
     "sighting_ruled": _sighting_ruled,
     "general_lost": _general_lost,
     "charge": _charge,
+    "depots_moved": _depots_moved,
 }

@@ -87,6 +87,7 @@ def adjudicate(state: dict, orders, rng: random.Random | None, kind: str = "orde
     lw_adj._prisoners(log)
     _generals(log)
     _works(log, plans, walks)
+    _drives(log, plans)
     _supply(log, fired_groups)
     _sight(log)
     lw_adj._finish(log)
@@ -258,9 +259,10 @@ def _works(log: Log, plans, walks) -> None:
     counter = state["ks"]["counter"]
     started = {s: [] for s in SIDES}
     for side in SIDES:
-        for kind, ids, at, to in plans[side].works:
+        for job in plans[side].works:
             counter += 1
-            w = works.new_work(f"w{counter}", kind, side, ids, at, to, state["turn"])
+            w = works.new_work(f"w{counter}", job["kind"], side, job["ids"], job["at"], job["to"], state["turn"],
+                               need=job["need"], target=job["target"])
             started[side].append(w)
             # the turn a work is ordered is its first turn of work (RULES.md)
             changes += works.progress({**state, "ks": {**state["ks"], "works": {w["id"]: w}}}, busy)
@@ -274,7 +276,15 @@ def _works(log: Log, plans, walks) -> None:
     for c in done:
         w = log.state["ks"]["works"][c["id"]]
         log.ks("work_completed", {"id": w["id"], "side": w["side"], "kind": w["kind"], "at": w["at"], "to": w["to"],
-                                  "turn": state["turn"]}, PUBLIC)
+                                  "target": w.get("target"), "turn": state["turn"]}, PUBLIC)
+
+
+def _drives(log: Log, plans) -> None:
+    """Depots driven this turn (their own side's news: the enemy learns of wagons only by seeing them)."""
+    for side in SIDES:
+        if plans[side].drives:
+            log.ks("depots_moved", {"side": side, "depots": dict(sorted(plans[side].drives.items()))},
+                   side_audience(side))
 
 
 def _supply(log: Log, fired_groups) -> None:

@@ -29,6 +29,7 @@ from .numbers import ENTRENCH_PER_FIGURES, MINE_RADIUS, MINE_TRIGGER, WORK_REACH
 from .numbers import footprint as radius
 
 KINDS = tuple(WORKS)
+TASKS = ("bridge_destroy", "bridge_restore", "depot_burn")   # engineers' and arsonists' jobs (KS-54, KS-56)
 LIVE = ("building", "armed")
 
 
@@ -87,10 +88,59 @@ def _rule(kind: str) -> str:
     return {"mine": "KS-58", "entrenchment": "KS-61", "gunpit": "KS-64"}[kind]
 
 
-def new_work(wid: str, kind: str, side: str, ids, at, to, turn: int) -> dict:
-    return {"id": wid, "kind": kind, "side": side, "at": [float(at[0]), float(at[1])],
-            "to": [float(to[0]), float(to[1])] if to is not None else None,
-            "workers": sorted(ids), "need": WORKS[kind][1], "done": 0, "started": turn, "status": "building"}
+def new_work(wid: str, kind: str, side: str, ids, at, to, turn: int, need: int | None = None,
+             target: str | None = None) -> dict:
+    w = {"id": wid, "kind": kind, "side": side, "at": [float(at[0]), float(at[1])],
+         "to": [float(to[0]), float(to[1])] if to is not None else None,
+         "workers": sorted(ids), "need": need if need is not None else WORKS[kind][1], "done": 0, "started": turn,
+         "status": "building"}
+    if target is not None:
+        w["target"] = target
+    return w
+
+
+def task_target(state: dict, side: str, task: str, target: str):
+    """The geometry a task works on: a bridge (standing or blown) or an enemy depot; WorkError if none."""
+    from shapely.geometry import Point as P
+
+    from ..table import terrain_geometry
+
+    if task == "depot_burn":
+        for s_, sup in state["ks"]["supply"].items():
+            if s_ != side and target in sup["depots"]:
+                d = sup["depots"][target]
+                return P(d["x"], d["y"])
+        raise WorkError(f"no enemy depot {target!r} known here")
+    items = {t["id"]: t for t in state["scenario"].get("terrain", []) if t["type"] == "bridge"}
+    if task == "bridge_restore":
+        items = dict(state["ks"].get("blown", {}))
+    if target not in items:
+        what = "blown bridge" if task == "bridge_restore" else "bridge"
+        raise WorkError(f"no {what} {target!r} (known: {', '.join(sorted(items)) or 'none'})")
+    return terrain_geometry(items[target])
+
+
+def check_task(state: dict, side: str, task: str, ids: list[str], target: str, arms: dict[str, str]) -> int:
+    """Turns the task takes; WorkError naming the rule if these figures cannot do it there."""
+    from .engineers import TaskError, task_turns
+
+    figs = state["figures"]
+    for fid in ids:
+        f = figs[fid]
+        if f["side"] != side or f["st"] != "ok" or f["dis"]:
+            raise WorkError(f"{fid.split(':')[-1]} cannot work: not one of your free, armed figures")
+    try:
+        turns = task_turns(task, ids, arms, set())
+    except TaskError as exc:
+        raise WorkError(str(exc)) from None
+    geom = task_target(state, side, task, target)
+    for fid in ids:
+        f = figs[fid]
+        d = geom.distance(Point(f["x"], f["y"])) - radius(f["arm"])
+        if d > WORK_REACH + 1e-9:
+            raise WorkError(f"{fid.split(':')[-1]} is {d:.1f} in from {target}; workers stand within "
+                            f"{WORK_REACH:g} in of it")
+    return turns
 
 
 def progress(state: dict, busy_elsewhere: set[str]) -> list[dict]:
@@ -111,8 +161,16 @@ def progress(state: dict, busy_elsewhere: set[str]) -> list[dict]:
             continue
         done = w["done"] + 1
         status = "building" if done < w["need"] else ("armed" if w["kind"] == "mine" else "complete")
+        if w["kind"] == "depot_burn" and not _depot_stands(state, w):
+            status, reason = "abandoned", "the depot is gone"
+            out.append({"id": wid, "status": status, "done": w["done"], "reason": reason})
+            continue
         out.append({"id": wid, "status": status, "done": done})
     return out
+
+
+def _depot_stands(state: dict, w: dict) -> bool:
+    return any(w["target"] in sup["depots"] for s, sup in state["ks"]["supply"].items() if s != w["side"])
 
 
 def _interruption(figs: dict, w: dict, busy: set[str]) -> str | None:
