@@ -42,6 +42,18 @@ def load(scenario: Any | None) -> dict:
     return sc
 
 
+def _groups_of(ks: dict, key: str, groups: dict, arm: str, what: str) -> dict:
+    """{side: [group names]} of the scenario's groups of one arm (scouts, engineers)."""
+    out = {}
+    for side, names in (ks.get(key) or {}).items():
+        _need(side in SIDES and isinstance(names, list), f"kriegspiel.{key}.{side}", "must list group names")
+        for n in names:
+            _need(n in groups[side] and groups[side][n]["arm"] == arm, f"kriegspiel.{key}.{side}",
+                  f"{n!r} is not {what} of {side}")
+        out[side] = list(names)
+    return out
+
+
 def _extra(sc: dict, ks: Any) -> dict:
     _need(isinstance(ks, dict), "kriegspiel", "must be an object")
     unknown = set(ks) - {"supply", "scouts", "generals", "engineers"}
@@ -63,18 +75,8 @@ def _extra(sc: dict, ks: Any) -> dict:
                       "must be a whole number of rations, 0 or more")
                 entry[k] = v
             out["supply"][side].append(entry)
-    for side, names in (ks.get("scouts") or {}).items():
-        _need(side in SIDES and isinstance(names, list), f"kriegspiel.scouts.{side}", "must list group names")
-        for n in names:
-            _need(n in groups[side] and groups[side][n]["arm"] == "cav", f"kriegspiel.scouts.{side}",
-                  f"{n!r} is not a cavalry group of {side}")
-        out["scouts"][side] = list(names)
-    for side, names in (ks.get("engineers") or {}).items():
-        _need(side in SIDES and isinstance(names, list), f"kriegspiel.engineers.{side}", "must list group names")
-        for n in names:
-            _need(n in groups[side] and groups[side][n]["arm"] == "inf", f"kriegspiel.engineers.{side}",
-                  f"{n!r} is not an infantry group of {side}: Royal Engineers are men on foot")
-        out["engineers"][side] = list(names)
+    out["scouts"] = _groups_of(ks, "scouts", groups, "cav", "a cavalry group")
+    out["engineers"] = _groups_of(ks, "engineers", groups, "inf", "an infantry group (Royal Engineers are on foot)")
     for side, fid in (ks.get("generals") or {}).items():
         _need(side in SIDES and isinstance(fid, str), f"kriegspiel.generals.{side}", "must name a figure, e.g. red:c1")
         _need(fid.startswith(f"{side}:c"), f"kriegspiel.generals.{side}", "the general is a cavalry figure (KS-12)")

@@ -55,11 +55,9 @@ def check_start(state: dict, side: str, kind: str, ids: list[str], at, to=None) 
         raise WorkError(f"unknown work {kind!r}: works are {', '.join(KINDS)}")
     need, _turns, arm = WORKS[kind]
     figs = state["figures"]
+    _check_free(figs, side, ids)
     for fid in ids:
-        f = figs.get(fid)
-        if f is None or f["side"] != side or f["st"] != "ok" or f["dis"]:
-            raise WorkError(f"{fid.split(':')[-1]} cannot work: not one of your free, armed figures")
-        if arm and f["arm"] != arm:
+        if arm and figs[fid]["arm"] != arm:
             raise WorkError(f"only infantry build entrenchments (KS-61); {fid.split(':')[-1]} is not infantry")
     if len(ids) < need:
         raise WorkError(f"a {kind} needs {need} figures ({_rule(kind)}); {len(ids)} given")
@@ -76,11 +74,23 @@ def check_start(state: dict, side: str, kind: str, ids: list[str], at, to=None) 
         if length > most + 1e-9:
             raise WorkError(f"{len(ids)} figures make at most {most:g} in of entrenchment (KS-63); "
                             f"this one is {length:.1f} in")
+    _check_reach(figs, ids, geom, "the work")
+
+
+def _check_free(figs: dict, side: str, ids) -> None:
+    for fid in ids:
+        f = figs.get(fid)
+        if f is None or f["side"] != side or f["st"] != "ok" or f["dis"]:
+            raise WorkError(f"{fid.split(':')[-1]} cannot work: not one of your free, armed figures")
+
+
+def _check_reach(figs: dict, ids, geom, what: str) -> None:
+    """Every worker stands within WORK_REACH of what he works on."""
     for fid in ids:
         f = figs[fid]
         d = geom.distance(Point(f["x"], f["y"])) - radius(f["arm"])
         if d > WORK_REACH + 1e-9:
-            raise WorkError(f"{fid.split(':')[-1]} is {d:.1f} in from the work; workers stand within "
+            raise WorkError(f"{fid.split(':')[-1]} is {d:.1f} in from {what}; workers stand within "
                             f"{WORK_REACH:g} in of it")
 
 
@@ -124,22 +134,12 @@ def check_task(state: dict, side: str, task: str, ids: list[str], target: str, a
     """Turns the task takes; WorkError naming the rule if these figures cannot do it there."""
     from .engineers import TaskError, task_turns
 
-    figs = state["figures"]
-    for fid in ids:
-        f = figs[fid]
-        if f["side"] != side or f["st"] != "ok" or f["dis"]:
-            raise WorkError(f"{fid.split(':')[-1]} cannot work: not one of your free, armed figures")
+    _check_free(state["figures"], side, ids)
     try:
         turns = task_turns(task, ids, arms, set())
     except TaskError as exc:
         raise WorkError(str(exc)) from None
-    geom = task_target(state, side, task, target)
-    for fid in ids:
-        f = figs[fid]
-        d = geom.distance(Point(f["x"], f["y"])) - radius(f["arm"])
-        if d > WORK_REACH + 1e-9:
-            raise WorkError(f"{fid.split(':')[-1]} is {d:.1f} in from {target}; workers stand within "
-                            f"{WORK_REACH:g} in of it")
+    _check_reach(state["figures"], ids, task_target(state, side, task, target), target)
     return turns
 
 
