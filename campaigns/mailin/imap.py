@@ -70,7 +70,7 @@ def poll(cfg: ImapConfig) -> dict:
             conn.uid("STORE", uid, "+FLAGS", "(\\Seen)")  # only after the store committed
             seen += 1
             if created:
-                ingest.process(row.pk)
+                _process(row.pk)
     finally:
         try:
             conn.logout()
@@ -78,6 +78,13 @@ def poll(cfg: ImapConfig) -> dict:
             pass
     log.info("imap poll: %s new of %s fetched", stored, seen)
     return {"fetched": seen, "new": stored}
+
+
+def _process(pk: int) -> None:
+    try:
+        ingest.process(pk)
+    except Exception as exc:  # stored already: the retry task picks it up; poll the rest
+        log.error("inbound message %s stored, processing deferred (%s)", pk, type(exc).__name__)
 
 
 def _fetch(conn: imaplib.IMAP4, uid: bytes) -> bytes | None:
