@@ -23,8 +23,9 @@ from campaigns.eventstore import Draft  # noqa: E402
 from campaigns.models import Campaign  # noqa: E402
 from rules.core.protocol import RuleEvent, side_audience  # noqa: E402
 
-N_SINGLE = 2000
-N_SPREAD = 2000
+N_SINGLE = 600
+N_SPREAD = 600
+ROUNDS = 5
 BATCH = 50
 
 
@@ -128,13 +129,21 @@ def main():
     user_model = get_user_model()
     del user_model
     campaign = Campaign.objects.create(name=f"bench {time.time()}")
-    # Interleaved, so that load from elsewhere on the machine hits both alike.
-    raw = bench_raw_autocommit(new_game(campaign, 400).pk, "campaigns_event")
-    ours = bench_ours_single(new_game(campaign, 0))
-    bare = bench_raw_autocommit()
-    spread = bench_ours_spread([new_game(campaign, i) for i in range(1, 101)])
-    raw_many = bench_raw_executemany(new_game(campaign, 401).pk)
-    ours_batch = bench_ours_batch(new_game(campaign, 200))
+    # Rounds interleave ours and the baselines, and each figure is the best
+    # round: load from elsewhere on the machine can only slow a round down, so
+    # the best rounds of each are the fairest pair.
+    rounds = {"raw": [], "ours": [], "bare": [], "spread": [], "raw_many": [], "ours_batch": []}
+    for r in range(ROUNDS):
+        rounds["raw"].append(bench_raw_autocommit(new_game(campaign, 400 + r).pk, "campaigns_event"))
+        rounds["ours"].append(bench_ours_single(new_game(campaign, r)))
+        rounds["bare"].append(bench_raw_autocommit())
+        rounds["spread"].append(bench_ours_spread([new_game(campaign, 1000 * (r + 1) + i) for i in range(100)]))
+        rounds["raw_many"].append(bench_raw_executemany(new_game(campaign, 500 + r).pk))
+        rounds["ours_batch"].append(bench_ours_batch(new_game(campaign, 600 + r)))
+    raw, ours, bare, spread, raw_many, ours_batch = (max(rounds[k]) for k in rounds)
+    print(f"best of {ROUNDS} interleaved rounds of {N_SINGLE} appends each; every round:")
+    for k, v in rounds.items():
+        print(f"  {k:10} " + " ".join(f"{x:7.0f}" for x in v))
     print(f"{'appends/s, one event per transaction':48} {'ours':>10} {'raw psycopg':>12}")
     print(f"{'  one game':48} {ours:10.0f} {raw:12.0f}")
     print(f"{'  spread over 100 games':48} {spread:10.0f} {raw:12.0f}")

@@ -205,13 +205,13 @@ def _write(game_id: int, expected: int, expected_hash: str, rows: list[_Row]) ->
         with connection.cursor() as cur:
             cur.execute(sql.replace("::jsonb", ""), params)
             return cur.rowcount == len(rows)
-    # Django binds parameters client-side and never prepares statements, so
-    # the server would parse and plan this hot statement on every append. A
-    # plain psycopg cursor on the same connection (same transaction) binds on
-    # the server and keeps it prepared.
+    # Django binds parameters client-side, so the server would parse and plan
+    # this hot statement on every append. A plain psycopg cursor on the same
+    # connection (same transaction) binds on the server, and psycopg keeps it
+    # prepared (settings: DATABASE_PREPARE_THRESHOLD).
     connection.ensure_connection()
     with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cur:
-        cur.execute(sql, params, prepare=True)
+        cur.execute(sql, params)
         return cur.rowcount == len(rows)
 
 

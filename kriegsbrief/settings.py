@@ -74,6 +74,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL;", "transaction_mode": "IMMEDIATE"}
     )
+else:
+    # Django turns psycopg's prepared statements off; the event store's append
+    # (a server-side-binding cursor) is prepared after this many runs. Behind
+    # PgBouncer in transaction mode set DATABASE_PREPARE_THRESHOLD=off.
+    threshold = env.str("DATABASE_PREPARE_THRESHOLD", default="5")
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
+        None if threshold.lower() in ("off", "none", "") else int(threshold))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
