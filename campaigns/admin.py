@@ -49,9 +49,22 @@ class EventAdmin(admin.ModelAdmin):
 
 @admin.register(OutboxMail)
 class OutboxMailAdmin(admin.ModelAdmin):
-    list_display = ("to", "subject", "status", "attempts", "created_at", "sent_at")
-    list_filter = ("status",)
-    readonly_fields = ("key", "message_id", "body", "svg", "last_error")
+    """Read-only: the outbox is the record of what was (or will be) sent. The
+    Reply-To address holds a seat's secret token, so it is not shown."""
+
+    list_display = ("to", "kind", "subject", "status", "attempts", "next_attempt_at", "created_at", "sent_at")
+    list_filter = ("status", "kind")
+    search_fields = ("to", "subject", "message_id")
+    exclude = ("reply_to", "attachments")
+
+    def get_readonly_fields(self, request, obj=None):
+        return [f.name for f in OutboxMail._meta.fields if f.name not in self.exclude]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 admin.site.register(Profile)

@@ -159,3 +159,17 @@ def test_event_hash_is_sha256_over_canonical_json_of_the_whole_event():
                             "payload": payload, "audience": "public", "at": at.isoformat()})
     expected = hashlib.sha256(("p" * 64 + whole).encode()).hexdigest()
     assert eventstore.event_hash("p" * 64, uid, 3, 1, "t.x", 2, payload, "public", at) == expected
+
+
+def test_admin_outbox_is_read_only_and_hides_reply_tokens(game, admin_client):
+    from campaigns.models import OutboxMail, Seat
+    from campaigns.outbox import queue_mail
+
+    seat = Seat.objects.get(game=game, side="red")
+    row = queue_mail(key="t:admin", to="bob@example.org", subject="Hello", body="text", game=game, seat=seat)
+    assert row.reply_to  # the seat's secret address
+    page = admin_client.get(f"/admin/campaigns/outboxmail/{row.pk}/change/").content.decode()
+    assert "Hello" in page and row.reply_to not in page
+    assert row.reply_to not in admin_client.get("/admin/campaigns/outboxmail/").content.decode()
+    assert admin_client.post(f"/admin/campaigns/outboxmail/{row.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert OutboxMail.objects.filter(pk=row.pk).exists()
