@@ -62,10 +62,25 @@ def _reinforcements(state, rng) -> dict:
     return out
 
 
+def deploying_sides(state: dict) -> tuple[str, ...]:
+    """Who deploys now: both behind the curtain (LW-8); else the First Player, then the other (LW-7)."""
+    done = state.get("deployed", [])
+    waiting = tuple(s for s in (state["first"], other(state["first"])) if s not in done)
+    if state["scenario"]["settings"].get("deployment", "curtain") == "curtain":
+        return tuple(s for s in SIDES if s in waiting)
+    return waiting[:1]
+
+
 def next_turn(state: dict) -> TurnSpec:
     if state["phase"] == "deploy":
-        return TurnSpec(SIDES, "orders", "Deployment behind the curtain (LW-8): place your groups and guns "
-                                         "along your edge with deploy orders, or keep the scenario's places.")
+        sides = deploying_sides(state)
+        if len(sides) == len(SIDES):
+            return TurnSpec(SIDES, "orders", "Deployment behind the curtain (LW-8): place your groups and guns "
+                                             "along your edge with deploy orders, or keep the scenario's places.")
+        seen = " You see the army already deployed." if state.get("deployed") else ""
+        return TurnSpec(sides, "orders", f"Deployment without the curtain (LW-7): {sides[0]} deploys along its "
+                                         f"edge with deploy orders, or keeps the scenario's places.{seen} In the "
+                                         f"first turn every move is measured from the edge line.")
     if state["phase"] == "play" and not state.get("result"):
         fire = " Guns may not fire yet (LW-14)." if state["turn"] < 2 else ""
         return TurnSpec(SIDES, "orders", f"Turn {state['turn']}: both sides order at once.{fire}")
@@ -79,15 +94,17 @@ def default_orders(state: dict, side: str, kind: str = "orders") -> str:
 def adjudicate(state: dict, orders: Mapping[str, Sequence], rng: random.Random | None,
                kind: str = "orders") -> list[RuleEvent]:
     rng = rng or random.Random(0)
-    plans = {s: planning.build(state, s, orders.get(s, ())) for s in SIDES}
+    acting = next_turn(state).sides or SIDES
+    plans = {s: planning.build(state, s, orders.get(s, ()) if s in acting else ()) for s in SIDES}
     log = _Log(state)
-    for side in SIDES:
+    for side in acting:
         _private(log, plans[side])
     if state["phase"] == "deploy":
-        for side in SIDES:
+        for side in deploying_sides(state):
             p = plans[side]
             log.emit("deployed", {"side": side, "figures": p.deploy_figures, "guns": p.deploy_guns})
-        log.emit("deployment_done", {})
+        if not deploying_sides(log.state):
+            log.emit("deployment_done", {})
         return log.events
     start = state
     _surrenders(log, plans)

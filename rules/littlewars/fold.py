@@ -12,6 +12,7 @@ State (plain JSON)::
     guns      {id: {side, name, x, y, heading, owner}}; owner changes on capture (LW-46)
     groups    {side: {name: [figure ids]}} (alive, armed or disarmed, not prisoners)
     pows      {captor: {name: [figure ids]}} prisoner groups held by each side
+    deployed  the sides that have deployed (LW-7: one after the other without the curtain)
     standing  {side: {"kill": policy, "lose": policy}} (LW-39 choices)
     start     {side: {"inf", "cav", "guns", "figures"}} after reinforcements
     last      {"turn", "impacts", "melees", "captures", "notes"} of the last turn
@@ -31,7 +32,7 @@ def initial_state() -> dict[str, Any]:
     return {"phase": "empty", "scenario": None, "turn": 0, "first": SIDES[0], "figures": {}, "guns": {},
             "groups": {s: {} for s in SIDES}, "pows": {s: {} for s in SIDES},
             "standing": {s: {"kill": "nearest", "lose": "nearest"} for s in SIDES},
-            "start": {}, "last": None, "counter": 0, "result": None}
+            "start": {}, "last": None, "counter": 0, "result": None, "deployed": []}
 
 
 def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
@@ -122,6 +123,7 @@ def _deployed(state, p):
     for gid, xy in p["guns"].items():
         guns[gid] = {**guns[gid], "x": xy[0], "y": xy[1]}
     new["guns"] = guns
+    new["deployed"] = sorted(set(state.get("deployed", [])) | {p["side"]})  # LW-7: who has deployed
     return new
 
 

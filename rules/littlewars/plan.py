@@ -18,7 +18,7 @@ from .orders import Escort, Fire, Form, Hold, Melee, Merge, Move, Order, Split, 
 from .scenario import block, zone_error
 from .table import path_length, table_of
 from .units import (ARM_NAMES, CREW_MIN, CREW_RANGE, FIRST_FIRE_TURN, GUN_MOVE_FAST, GUN_MOVE_SLOW, MAX_RANGE,
-                    move_allowance, other)
+                    move_allowance, other, radius)
 
 
 @dataclass
@@ -200,6 +200,21 @@ def _melee(state, plan, o: Melee):
 
 
 # -- movement -----------------------------------------------------------------
+def head_start(state, side, x, y, r) -> float:
+    """LW-7: deployed without the curtain, every figure moves in the first turn "as if it stood exactly on
+    the edge line": the way from the edge to where it stands counts against that turn's move."""
+    sc = state["scenario"]
+    if sc["settings"].get("deployment", "curtain") != "alternate" or state["turn"] != 1:
+        return 0.0
+    return max(0.0, table_of(sc).edge_distance(sc["edges"][side], x, y) - r)
+
+
+def allowance(state, fid) -> float:
+    """How far figure ``fid`` may move this turn (LW-17/18, less the LW-7 head start in turn 1)."""
+    f = state["figures"][fid]
+    return max(0.0, move_allowance(f["arm"]) - head_start(state, f["side"], f["x"], f["y"], radius(f["arm"])))
+
+
 def _targets(state, ids, o: Move) -> dict[str, list[tuple[float, float]]]:
     """Waypoints (without the start) for each figure of a move or line order."""
     figs = state["figures"]
@@ -245,10 +260,12 @@ def _move(state, plan, o: Move):
         pts = route(table, f["arm"], (f["x"], f["y"]), wps)
         if not pts:
             raise _Refused(f"{fid.split(':')[1]} cannot get there: no way round the scenery")
-        length, limit = path_length(pts), move_allowance(f["arm"])
+        length, limit = path_length(pts), allowance(state, fid)
         if length > limit + 1e-9:
-            raise _Refused(f"out of range: {fid.split(':')[1]} would need {length:.1f} in, "
-                           f"{ARM_NAMES[f['arm']]} moves at most {limit:g} in (LW-{17 if f['arm'] == 'inf' else 18})")
+            spent = move_allowance(f["arm"]) - limit
+            edge = f" this turn: measured from the edge line, {spent:.1f} in are spent already (LW-7)" if spent else ""
+            raise _Refused(f"out of range: {fid.split(':')[1]} would need {length:.1f} in, {ARM_NAMES[f['arm']]} "
+                           f"moves at most {round(limit, 2):g} in (LW-{17 if f['arm'] == 'inf' else 18}){edge}")
         paths[fid] = pts
     _claim(plan, value, o)
     plan.paths.update(paths)
@@ -372,14 +389,14 @@ def _check_gun_moves(state, plan):
         team = geom.gun_team(state, plan, gid, pts[-1])
         g = state["guns"][gid]
         cav = sum(1 for i in team if state["figures"][i]["arm"] == "cav")
-        limit = GUN_MOVE_FAST if cav >= CREW_MIN else GUN_MOVE_SLOW
+        limit = (GUN_MOVE_FAST if cav >= CREW_MIN else GUN_MOVE_SLOW) - head_start(state, g["owner"], g["x"], g["y"], 0.0)
         msg = None
         if len(team) < CREW_MIN:
             msg = (f"only {len(team)} of {geom.gun_name(g)}'s crew would end within {CREW_RANGE:g} in of it; "
                    f"{CREW_MIN} must go with it (LW-24) - move them too")
         elif path_length(pts) > limit + 1e-9:
             msg = (f"out of range: {geom.gun_name(g)} would need {path_length(pts):.1f} in; with {cav} cavalry in its team "
-                   f"it moves at most {limit:g} in (LW-26)")
+                   f"it moves at most {round(limit, 2):g} in (LW-26)")
         if msg:
             plan.errors.append(LineError(o.line, o.text, msg))
             del plan.gun_moves[gid]

@@ -39,6 +39,9 @@ def _terrain(item, depth) -> str:
         poly = LineString(item["line"]).buffer(item.get("width", 0.5) / 2, cap_style="flat")
         shape = f'<polygon points="{_pts(list(poly.exterior.coords), depth)}" {style}/>'
     level = f" level {item['level']}" if item.get("level") else ""
+    trunk = item.get("trunk", 0.5)
+    shape += "".join(f'<circle class="tree" cx="{x:.2f}" cy="{depth - y:.2f}" r="{trunk:g}" fill="#2b5a28"/>'
+                     for x, y in item.get("trees", []))
     return f'<g class="terrain {item["type"]}"><title>{escape(item["id"])}: {item["type"]}{level}</title>{shape}</g>'
 
 

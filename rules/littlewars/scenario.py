@@ -15,7 +15,7 @@ from typing import Any
 from rules.core.protocol import ScenarioError
 
 from .table import table_of
-from .units import ARMS, DEFAULT_POINTS, DEFENCE_RATIO, GUN_POINTS, RESERVE, SIDES, radius
+from .units import ARMS, DEFAULT_POINTS, DEFENCE_RATIO, GUN_POINTS, RESERVE, SIDES, TRUNK, radius
 
 KINDS = ("bitter_end", "breakthrough", "defence")
 TERRAIN_TYPES = ("building", "wall", "hill", "wood", "river", "ford", "bridge", "road")
@@ -30,7 +30,9 @@ SETTINGS = {
     "deploy_depth": 12.0,       # how far from its edge a side may deploy
     "defender": None,           # side, for kind "defence"
     "target": None,             # LW-51: {side: [from, to]} part of the enemy edge to reach
+    "deployment": "curtain",    # LW-8 both at once behind a curtain, or "alternate" (LW-7: First Player first)
 }
+DEPLOYMENTS = ("curtain", "alternate")
 
 
 def builtin_names() -> list[str]:
@@ -73,6 +75,8 @@ def load(scenario: Any | None) -> dict:
         scenario = DEFAULT_SCENARIO
     if isinstance(scenario, str):
         scenario = _builtin(scenario)
+    if isinstance(scenario, dict) and "base" in scenario:
+        scenario = _on_base(scenario)
     _need(isinstance(scenario, dict), "scenario", "must be an object")
     sc = copy.deepcopy(scenario)
     sc["name"] = _name(sc.get("name"), "name")
@@ -94,6 +98,17 @@ def load(scenario: Any | None) -> dict:
     return sc
 
 
+def _on_base(spec: dict) -> dict:
+    """``{"base": "skirmish", "settings": {...}}``: a built-in scenario with per-game settings over it."""
+    extra = set(spec) - {"base", "settings"}
+    _need(not extra, "scenario", f"with 'base' only 'settings' may be given, not {', '.join(sorted(extra))}")
+    _need(isinstance(spec["base"], str), "base", "must be the name of a built-in scenario")
+    _need(isinstance(spec.get("settings", {}), dict), "settings", "must be an object")
+    sc = _builtin(spec["base"])
+    sc["settings"] = {**sc.get("settings", {}), **spec.get("settings", {})}
+    return sc
+
+
 def _settings(s: dict) -> None:
     for key in ("blast", "random_advantage"):
         _need(isinstance(s[key], bool), f"settings.{key}", "must be true or false")
@@ -103,6 +118,7 @@ def _settings(s: dict) -> None:
     s["deploy_depth"] = _num(s["deploy_depth"], "settings.deploy_depth", True)
     _need(s["defender"] is None or s["defender"] in SIDES, "settings.defender", f"must be {' or '.join(SIDES)}")
     _need(s["target"] is None or isinstance(s["target"], dict), "settings.target", "must be {side: [from, to]}")
+    _need(s["deployment"] in DEPLOYMENTS, "settings.deployment", f"must be one of {', '.join(DEPLOYMENTS)}")
 
 
 def _table(sc: dict) -> None:
@@ -138,12 +154,29 @@ def _terrain(sc: dict) -> None:
             it["width"] = _num(it.get("width", 0.5), f"{where}.width", True)
         if it["type"] == "hill":
             lv = it.setdefault("level", 1)
-            _need(isinstance(lv, int) and lv >= 1, f"{where}.level", "must be a whole number from 1")
+            _need(isinstance(lv, int) and not isinstance(lv, bool) and lv >= 1, f"{where}.level",
+                  "must be a whole number from 1")
+        if it["type"] == "wood":
+            _trees(it, where)
     from shapely.geometry import Polygon
 
     for i, it in enumerate(items):
         if "polygon" in it:
             _need(Polygon(it["polygon"]).is_valid, f"terrain[{i}].polygon", "is not a simple polygon (edges cross)")
+
+
+def _trees(it: dict, where: str) -> None:
+    """A wood's trees (LW-27: figures keep 1/16 in from them): trunk centres inside the wood."""
+    from shapely.geometry import Point, Polygon
+
+    trees = it.setdefault("trees", [])
+    _need(isinstance(trees, list), f"{where}.trees", "must be a list of [x, y] trunk centres")
+    it["trunk"] = _num(it.get("trunk", TRUNK), f"{where}.trunk", True)
+    area = Polygon(it["polygon"]) if "polygon" in it else None
+    _need(not trees or area is not None, f"{where}.trees", "trees stand in a wood drawn as a polygon")
+    it["trees"] = [_point(t, f"{where}.trees[{j}]") for j, t in enumerate(trees)]
+    for j, (x, y) in enumerate(it["trees"]):
+        _need(area.covers(Point(x, y)), f"{where}.trees[{j}]", f"({x:g}, {y:g}) is outside the wood")
 
 
 def _force(sc: dict, side: str) -> None:

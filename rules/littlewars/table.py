@@ -4,10 +4,14 @@ A ``Table`` is derived from a validated scenario and cached by the scenario's
 canonical JSON, so the (pure JSON) game state never holds geometry objects and a
 replay rebuilds exactly the same table.
 
-Impassable: buildings, walls, rivers (except where a ford or bridge crosses them).
-Woods, hills and roads are passable; hills carry a ``level`` for the Kriegspiel
-appendix. Figures keep 1/16" from impassable scenery (LW-27), so each arm moves in
-the free space left after buffering the obstacles by its footprint radius + 1/16".
+Impassable: buildings, walls, rivers (except where a ford or bridge crosses them) and
+the trees of a wood (its ``trees``, trunks drawn as octagons). A wood's ground and roads
+are open. Figures keep 1/16" from impassable scenery (LW-27), so each arm moves in
+the free space left after buffering the obstacles by its footprint radius + 1/16"; a
+gap between two obstacles narrower than a footprint is closed ("not wedged into gaps").
+Hills are levels (``level``; ``level_at`` gives the ground's level, which the Kriegspiel
+appendix uses for sight and slopes). Figures cross a hill's edge freely, but stand either
+on the hill or 1/16" clear of its edge, never leaning against its side (LW-27).
 Path lengths come from a visibility graph over the vertices of those buffered
 obstacles (networkx shortest path), built once per table and arm.
 """
@@ -54,10 +58,18 @@ class Table:
                 blocks.append(g)
             elif it["type"] == "river":
                 blocks.append(g.difference(crossings))
+        trees = [(it, _trunk(xy, it["trunk"])) for it in scenario.get("terrain", []) if it["type"] == "wood"
+                 for xy in it.get("trees", [])]
+        self.trees = trees
+        blocks += [g for _, g in trees]
         self.obstacles = unary_union(blocks) if blocks else Polygon()
-        self.fire_blockers = [g for it, g in self.terrain if it["type"] in BLOCKING]
+        # trees stop a shot like a wall and shield from blast (KS-7: "walls and other obstacles")
+        self.fire_blockers = [g for it, g in self.terrain if it["type"] in BLOCKING] + [g for _, g in trees]
         self.fire_tree = STRtree(self.fire_blockers) if self.fire_blockers else None
+        self.hills = [(int(it["level"]), g) for it, g in self.terrain if it["type"] == "hill"]
+        self.hill_tree = STRtree([g for _, g in self.hills]) if self.hills else None
         self._free: dict[str, _FreeSpace] = {}
+        self._hill_sides: dict[str, tuple] = {}
 
     # -- places --------------------------------------------------------------
     def free(self, arm: str) -> "_FreeSpace":
@@ -71,10 +83,36 @@ class Table:
         r = radius(arm)
         if not (r <= x <= self.width - r and r <= y <= self.depth - r):
             return f"({x:g}, {y:g}) is off the {self.width:g}x{self.depth:g} in table"
-        blocked = self.free(arm).blocking_item(Point(x, y), self.terrain)
+        blocked = self.free(arm).blocking_item(Point(x, y), self.terrain, self.trees)
         if blocked:
             return f"({x:g}, {y:g}) is inside or within 1/16 in of {blocked}"
+        hill = self._hill_side(arm, Point(x, y))
+        if hill:
+            return (f"({x:g}, {y:g}) is against the side of hill '{hill}': a figure stands on the hill "
+                    f"or 1/16 in clear of its edge (LW-27)")
         return None
+
+    def _hill_side(self, arm: str, pt: Point) -> str | None:
+        """The id of a hill whose edge the footprint touches or comes within 1/16 in of."""
+        if not self.hills:
+            return None
+        if arm not in self._hill_sides:
+            reach = radius(arm) + SCENERY_GAP
+            items = [(it["id"], g.exterior) for it, g in self.terrain if it["type"] == "hill"]
+            near = shapely.prepared.prep(unary_union([e for _, e in items]).buffer(reach + 0.01))  # a coarse filter
+            self._hill_sides[arm] = (items, near, reach)
+        items, near, reach = self._hill_sides[arm]
+        if not near.intersects(pt):
+            return None
+        # "a gap of at least 1/16 in": exactly 1/16 in clear is allowed
+        return next((hid for hid, edge in items if edge.distance(pt) < reach - 1e-9), None)
+
+    def level_at(self, x: float, y: float) -> int:
+        """The ground's level at (x, y): the highest hill there (0 off the hills)."""
+        if self.hill_tree is None:
+            return 0
+        pt = Point(x, y)
+        return max([self.hills[int(i)][0] for i in self.hill_tree.query(pt, predicate="intersects")], default=0)
 
     def path(self, arm: str, a: tuple[float, float], b: tuple[float, float]) -> list[tuple[float, float]]:
         return self.free(arm).path(a, b)
@@ -106,6 +144,11 @@ class Table:
 
     def shielded(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
         return self.shot_blocker(a, b) is not None
+
+
+def _trunk(xy, r: float):
+    # an octagon: round enough for a tree, and few corners for the visibility graph
+    return Point(xy).buffer(r, quad_segs=2)
 
 
 def _points_of(geom) -> list[tuple[float, float]]:
@@ -146,12 +189,15 @@ class _FreeSpace:
         seg = LineString([a, b]) if a != b else Point(a)
         return not self.prepared.intersects(seg)
 
-    def blocking_item(self, pt: Point, terrain) -> str | None:
+    def blocking_item(self, pt: Point, terrain, trees=()) -> str | None:
         if self.prepared is None or not self.prepared.intersects(pt):
             return None
         for it, g in terrain:
             if it["type"] in ("building", "wall", "river") and g.distance(pt) <= self.core.distance(pt) + 1.0:
                 return f"{it['type']} '{it.get('id', '?')}'"
+        for it, g in trees:
+            if g.distance(pt) <= self.core.distance(pt) + 1.0:
+                return f"a tree of wood '{it.get('id', '?')}'"
         return "impassable scenery"
 
     def path(self, a, b) -> list[tuple[float, float]]:

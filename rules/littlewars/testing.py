@@ -12,8 +12,9 @@ from rules.core.canonical import canonical_json
 from . import RULESET as RS
 from .fold import PREFIX, fold
 from .geom import FigureIndex, fighting, gun_name
+from .plan import allowance
 from .scenario import _terrain, load
-from .units import CREW_MIN, CREW_RANGE, MAX_RANGE, SIDES, move_allowance, other
+from .units import CREW_MIN, CREW_RANGE, MAX_RANGE, other
 
 
 def build(red=(), blue=(), guns=(), terrain=(), table=(48, 36), kind="bitter_end", settings=None, turn=2,
@@ -102,7 +103,8 @@ def cj(value):
 def bot_orders(state: dict, side: str) -> str:
     """Plain orders for ``side``: every group marches on the nearest enemy; guns keep a crew and fire.
 
-    Each line is validated and shortened until it passes, so the text is always clean.
+    Lines are added one by one, each validated with all the lines kept before it (and shortened or
+    turned until the whole set passes), so the text is always clean as a whole.
     """
     if state["phase"] == "deploy":
         return "hold"
@@ -161,7 +163,7 @@ def _advance_line(state, side, name, members, enemy):
     import shapely
 
     k = int(enemy.tree.nearest(shapely.Point(c)))
-    reach = min(move_allowance(figs[i]["arm"]) for i in members) - 0.5
+    reach = min(allowance(state, i) for i in members) - 0.5  # LW-7 may leave less in turn 1
     tx, ty = _step_towards(c, tuple(enemy.xy[k]), reach)
     return f"move {name} to {tx:.2f},{ty:.2f}"
 
@@ -186,15 +188,22 @@ def _escort_line(state, side, name):
 
 
 def _valid(state, side, lines):
-    """Keep each line that validates (alone: lines order disjoint groups); a refused move tries other ways."""
+    """Keep each line that validates together with the lines already kept (the whole order set, so
+    no two lines clash: one figure ordered twice, a gun moved and fired, a crew led away from a gun
+    that moves); a refused move tries other ways first."""
     kept: list[str] = []
     for line in lines:
         for candidate in _alternatives(state, side, line):
-            parsed = RS.parse_orders(state, side, candidate)
-            if parsed.ok and not RS.validate(state, side, parsed.orders):
+            if not order_errors(state, side, kept + [candidate]):
                 kept.append(candidate)
                 break
     return kept or ["hold"]
+
+
+def order_errors(state, side, lines) -> list:
+    """Every error of the whole order text made of ``lines`` (parsing, then the plan of all lines)."""
+    parsed = RS.parse_orders(state, side, "\n".join(lines))
+    return list(parsed.errors) or list(RS.validate(state, side, parsed.orders))
 
 
 def _alternatives(state, side, line):
@@ -224,8 +233,9 @@ def play_bots(state, seed=0, max_turns=None):
     rng = random.Random(seed)
     events = []
     while RS.next_turn(state).sides and (max_turns is None or state["turn"] <= max_turns):
-        orders = {s: RS.parse_orders(state, s, bot_orders(state, s)).orders for s in SIDES}
+        orders = {s: RS.parse_orders(state, s, bot_orders(state, s)).orders for s in RS.next_turn(state).sides}
         evs = RS.adjudicate(state, orders, random.Random(rng.getrandbits(64)))
+        assert not payloads(evs, "orders_rejected"), payloads(evs, "orders_rejected")  # clean as a whole
         state = fold_all(state, evs)
         events += evs
     return state, events

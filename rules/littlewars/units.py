@@ -26,7 +26,8 @@ FIRST_FIRE_TURN = 2        # LW-14 / LW-EX-2: no gun fires in turn 1 of the simu
 
 CONTACT_GAP = 0.125        # LW-33: closer than 1/8 inch to an enemy
 MELEE_JOIN = 6.0           # LW-34
-SCENERY_GAP = 1.0 / 16.0   # LW-27: a figure keeps 1/16 inch from buildings and obstacles
+SCENERY_GAP = 1.0 / 16.0   # LW-27: a figure keeps 1/16 inch from buildings, trees and the sides of hills
+TRUNK = 0.5                # a tree's trunk radius (a wood's "trunk" overrides it)
 GUARD_RATIO = 7            # LW-41: one guard per 7 prisoners, rounded up
 GUARD_RANGE = 6.0
 EDGE_BAND = 1.0            # a figure within 1 inch of an edge has "reached" it

@@ -23,7 +23,7 @@ def _visible_sides(state: dict, viewer: Viewer) -> list[str]:
 
 
 def _table(sc: dict) -> dict:
-    keep = ("id", "type", "polygon", "line", "width", "level")
+    keep = ("id", "type", "polygon", "line", "width", "level", "trees", "trunk")
     return {"width": sc["table"]["width"], "depth": sc["table"]["depth"], "edges": dict(sc["edges"]),
             "terrain": [{k: t[k] for k in keep if k in t} for t in sc["terrain"]]}
 
@@ -57,7 +57,9 @@ def build_view(state: dict, viewer: Viewer) -> dict[str, Any]:
         view.update(table=None, figures=[], guns=[], turn=None, result=None)
         return view
     own = _visible_sides(state, viewer)
-    shown = own if state["phase"] == "deploy" else list(SIDES)  # the curtain
+    # the curtain (LW-8) hides the other army until both have deployed; without it (LW-7) an army
+    # deployed is in plain sight of everyone
+    shown = [s for s in SIDES if s in own or s in state.get("deployed", [])] if state["phase"] == "deploy" else list(SIDES)
     view["scenario"] = {"name": sc["name"], "title": sc["title"], "kind": sc["kind"],
                         "blast": sc["settings"]["blast"], "max_turns": sc["settings"]["max_turns"]}
     view["table"] = _table(sc)

@@ -89,3 +89,22 @@ def test_game_page_and_map_render_for_both_players_and_the_umpire(people, client
         svg = client.get(f"/games/{game.pk}/map.svg")
         assert svg.status_code == 200 and b"littlewars-map" in svg.content
         client.logout()
+
+
+def test_deployment_without_the_curtain_is_two_turns_through_the_platform(people):
+    """LW-7 as a per-game option: the First Player deploys in turn 1, the other, seeing it, in turn 2."""
+    game = new_game(people, {"base": "skirmish", "settings": {"deployment": "alternate"}})
+    state = eventstore.load(game.pk).state
+    first = state["rules"]["first"]
+    second = "blue" if first == "red" else "red"
+    assert state["turn"]["sides"] == [first] and "LW-7" in state["turn"]["prompt"]
+    with pytest.raises(turns.TurnError, match=f"{second} has no orders to give in turn 1"):
+        turns.submit_orders(game.pk, second, "hold", source="web")
+    assert turns.submit_orders(game.pk, first, "hold", source="web").accepted
+    state = eventstore.load(game.pk).state
+    assert state["turn"]["number"] == 2 and state["turn"]["sides"] == [second]
+    assert {f["side"] for f in RS.view(state["rules"], Viewer("player", second))["figures"]} == {"red", "blue"}
+    assert turns.submit_orders(game.pk, second, "hold", source="web").accepted
+    state = eventstore.load(game.pk).state
+    assert state["turn"]["number"] == 3 and state["turn"]["sides"] == ["red", "blue"]
+    assert state["rules"]["phase"] == "play" and state["rules"]["turn"] == 1
