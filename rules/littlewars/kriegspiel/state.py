@@ -10,7 +10,7 @@ The whole state is the Little Wars state (fold.py documents it) with one more ke
     boxed     {side: [group names in boxes]}
     scouts    {side: [group names that are mounted scouts]}
     supply    {side: {"on": bool, "depots": {name: {x, y, food, forage, ammo, moved}},
-                      "status": {group: status}, "last_horse": {group: turn}}}
+                      "status": {group: status}, "last_horse": {group: turn}, "larder": {group: portions}}}
     guns_out  {gun id: first turn it may act again}        (KS-5)
     wrecks    {gun id: [x, y]} guns destroyed (KS-4, KS-60): they leave ``guns``
     generals  {side: {"figure": id | None, "out_until": turn, "lost": bool}}  (KS-12..14)
@@ -47,7 +47,7 @@ def initial_ks(scenario: dict | None) -> dict:
                                               "forage": d["forage"] * PORTIONS, "ammo": d["ammo"] * PORTIONS,
                                               "moved": False}
                                   for d in supply.get(s, [])},
-                       "status": {}, "last_horse": {}} for s in SIDES},
+                       "status": {}, "last_horse": {}, "larder": {}} for s in SIDES},
         "guns_out": {}, "wrecks": {},
         "generals": {s: {"figure": (extra.get("generals") or {}).get(s), "out_until": 0, "lost": False}
                      for s in SIDES},
@@ -194,7 +194,8 @@ def _supplied(state, p):
     for name in depots:
         depots[name]["moved"] = False
     sup.update(depots=depots, status={g: dict(s) for g, s in p["groups"].items()},
-               last_horse={g: s["last_horse"] for g, s in p["groups"].items() if s["last_horse"] is not None})
+               last_horse={g: s["last_horse"] for g, s in p["groups"].items() if s["last_horse"] is not None},
+               larder={g: s["larder"] for g, s in p["groups"].items() if s["larder"]})
     new = _ks(state, supply={**state["ks"]["supply"], side: sup})
     eaten = [fid for s in p["groups"].values() for fid in s["horses_eaten"]]
     if eaten:  # KS-50: the riders go on foot

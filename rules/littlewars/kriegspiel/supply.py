@@ -16,8 +16,9 @@ Decisions (RULES.md, "Supply"):
 - An infantry group of fewer than 30 more than 12 ft from every other group of its
   side needs nothing (KS-46/47).
 - A group without food eats its horses (KS-50): each cavalryman's horse is one ration
-  (6 portions); the rider goes on as infantry. A group that eats its last horse and is
-  still unsupplied surrenders 4 turns later (KS-53) unless supplied again meanwhile.
+  (6 portions, kept in the group's larder until eaten); the rider goes on as infantry. A
+  group that eats its last horse and is still unsupplied surrenders 4 turns later (KS-53)
+  unless supplied again meanwhile.
 - Without food (or, for mounted men, forage) a group cannot move (KS-52); infantry
   without ammunition cannot fire (KS-51).
 """
@@ -159,10 +160,15 @@ def _status(state, side, group, want, missing, depots) -> dict:
     figs = state["figures"]
     sup = state["ks"]["supply"][side]
     horses = sorted(i for i in state["groups"][side][group] if figs[i]["st"] == "ok" and figs[i]["arm"] == "cav")
-    eaten = []
-    if "food" in missing and horses:
-        eaten = horses[:math.ceil(want["food"] / PORTIONS)]  # one horse is one ration: six portions
-    fed = "food" not in missing or bool(eaten)
+    eaten, larder = [], sup.get("larder", {}).get(group, 0)
+    fed = "food" not in missing
+    if not fed:
+        need = want["food"]
+        if larder < need and horses:  # one horse is one ration: six portions; what is left is kept
+            eaten = horses[:min(len(horses), math.ceil((need - larder) / PORTIONS))]
+            larder += PORTIONS * len(eaten)
+        if larder >= need:
+            larder, fed = larder - need, True
     last = sup["last_horse"].get(group)
     if horses and len(eaten) == len(horses):
         last = state["turn"]
@@ -172,7 +178,7 @@ def _status(state, side, group, want, missing, depots) -> dict:
     infantry = sum(1 for i in state["groups"][side][group] if figs[i]["st"] == "ok" and figs[i]["arm"] == "inf")
     ammo_ok = "ammo" not in missing and (not infantry or want["ammo"] > 0 or
                                          source(state, side, group, depots, "ammo", rations(infantry))[0] is not None)
-    return {"missing": missing, "horses_eaten": eaten, "last_horse": last,
+    return {"missing": missing, "horses_eaten": eaten, "larder": larder, "last_horse": last,
             "can_move": fed and ("forage" not in missing or left == 0),
             "can_fire": ammo_ok or exempt(state, side, group),
             "surrender": (last is not None and left == 0 and "food" in missing

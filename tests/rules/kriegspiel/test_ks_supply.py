@@ -38,7 +38,8 @@ def world(groups, depots=None, turn=1, last_horse=None):
             figures[fid] = fig(side, arm, x + (k % 10) * 0.75, y + (k // 10) * 0.75)
             ids.append(fid)
         named.setdefault(side, {})[name] = ids
-    sup = {side: {"on": True, "depots": {}, "status": {}, "last_horse": dict(last_horse or {})} for side in ("red", "blue")}
+    sup = {side: {"on": True, "depots": {}, "status": {}, "last_horse": dict(last_horse or {}), "larder": {}}
+           for side in ("red", "blue")}
     for side, name, x, y, food, forage, ammo in depots or []:
         sup[side]["depots"][name] = {"x": x, "y": y, "food": food, "forage": forage, "ammo": ammo, "moved": False}
     named.setdefault("blue", {})
@@ -102,3 +103,40 @@ def test_horses_are_eaten_and_the_last_horse_starts_four_turns_to_surrender():
     w = world([("red", "a", "inf", 30, 0, 0)], turn=9, last_horse={"a": 5}, depots=[("red", "d", 0, 10, 6, 0, 0)])
     led = s.turn_ledger(w, "red", set())
     assert led["surrender"] == [] and led["groups"]["a"]["last_horse"] is None   # relieved: the siege is lifted
+
+
+def test_a_horse_feeds_the_group_six_turns():
+    # 24 foot and 6 horse need one portion a turn: one horse (six portions) lasts six turns (KS-41, KS-50)
+    w = world([("red", "a", "inf", 24, 0, 0), ("red", "h", "cav", 6, 3, 3)])
+    w["groups"]["red"] = {"a": w["groups"]["red"]["a"] + w["groups"]["red"]["h"]}
+    eaten = []
+    for turn in range(1, 8):
+        w["turn"] = turn
+        st_ = s.turn_ledger(w, "red", set())["groups"]["a"]
+        eaten.append(len(st_["horses_eaten"]))
+        w["ks"]["supply"]["red"]["larder"] = {"a": st_["larder"]}
+        for fid in st_["horses_eaten"]:
+            w["figures"][fid]["arm"] = "inf"
+    assert eaten == [1, 0, 0, 0, 0, 0, 1]
+
+
+def test_in_play_a_group_beyond_its_depot_starves_and_cannot_move(new_game):
+    from rules.littlewars.kriegspiel.scenario import load
+
+    sc = load("ks_farm")
+    next(g for g in sc["forces"]["red"]["groups"] if g["name"] == "foot1")["count"] = 30
+    g = new_game(sc)
+    g.deploy()
+    g.place({f"red:i{k}": (10 + (k % 10), 100 + k // 10) for k in range(1, 31)})   # 8 ft from the wagons at (48, 2)
+    evs = g.turn()
+    ledger = [e for e in evs if e.type == "kriegspiel.supplied" and e.payload["side"] == "red"][0]
+    assert ledger.audience == "side:red"
+    assert "KS-44/45" in ledger.payload["groups"]["foot1"]["missing"]["food"]
+    g.turn(red="move foot1 to 15,90")
+    assert [e.message for e in g.rejected["red"]] == ["foot1 has no food or forage and cannot move (KS-52)"]
+    assert all(g.state["figures"][f"red:i{k}"]["y"] >= 100 for k in range(1, 31))
+    view = g.view("red")["kriegspiel"]["supply"]
+    assert view["status"]["foot1"]["can_move"] is False
+    assert g.view("blue")["kriegspiel"]["supply"]["status"]["foot1"]["can_move"] is True   # blue's own foot1
+    ump = g.view(role="umpire")["kriegspiel"]["sides"]
+    assert ump["red"]["supply"]["status"]["foot1"]["can_move"] is False and "wagons" in ump["blue"]["supply"]["depots"]
