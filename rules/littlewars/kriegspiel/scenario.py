@@ -29,15 +29,28 @@ def builtin_names() -> list[str]:
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
 
 
+def _builtin(name: str) -> dict:
+    return json.loads((resources.files("rules.littlewars.kriegspiel") / "scenarios" / f"{name}.json").read_text())
+
+
 def load(scenario: Any | None) -> dict:
+    """A validated copy: a Kriegspiel or Little Wars scenario (by name, as {"base", "settings"}, or whole)."""
     if scenario is None:
         scenario = DEFAULT
     if isinstance(scenario, str) and scenario in builtin_names():
-        scenario = json.loads((resources.files("rules.littlewars.kriegspiel") / "scenarios" /
-                               f"{scenario}.json").read_text())
+        scenario = _builtin(scenario)
     elif isinstance(scenario, str) and scenario not in lw_names():
         raise ScenarioError(f"unknown scenario {scenario!r} (known: {', '.join(builtin_names() + lw_names())})")
+    elif isinstance(scenario, dict) and scenario.get("base") in builtin_names():
+        extra = set(scenario) - {"base", "settings"}
+        _need(not extra, "scenario", f"with 'base' only 'settings' may be given, not {', '.join(sorted(extra))}")
+        base = _builtin(scenario["base"])
+        _need(isinstance(scenario.get("settings", {}), dict), "settings", "must be an object")
+        scenario = {**base, "settings": {**base.get("settings", {}), **scenario.get("settings", {})}}
     sc = lw_load(scenario)
+    _need(sc["settings"].get("deployment", "curtain") == "curtain", "settings.deployment",
+          "Kriegspiel deploys behind the curtain: each side sees the other only as its men come to see it")
+    sc["settings"]["blast"] = True  # KS-2: the appendix always replaces knocking down with the blast rule
     sc["kriegspiel"] = _extra(sc, sc.get("kriegspiel") or {})
     return sc
 

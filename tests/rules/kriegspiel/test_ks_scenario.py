@@ -32,3 +32,13 @@ def test_bad_blocks_are_named(change, message):
 def test_unknown_names():
     with pytest.raises(ScenarioError, match="unknown scenario 'nope'"):
         load("nope")
+
+
+def test_per_game_settings_over_a_base_and_always_the_curtain():
+    sc = load({"base": "ks_farm", "settings": {"max_turns": 12}})
+    assert sc["name"] == "ks_farm" and sc["settings"]["max_turns"] == 12 and sc["kriegspiel"]["supply"]["red"]
+    with pytest.raises(ScenarioError, match="settings.deployment: Kriegspiel deploys behind the curtain"):
+        load({"base": "ks_farm", "settings": {"deployment": "alternate"}})
+    with pytest.raises(ScenarioError, match="only 'settings' may be given"):
+        load({"base": "ks_farm", "forces": {}})
+    assert load({"base": "skirmish", "settings": {"blast": True}})["settings"]["blast"] is True
