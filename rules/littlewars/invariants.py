@@ -35,7 +35,7 @@ def check_invariants(state: dict) -> list[str]:
         if f["st"] == "pow" and (f["pow"] is None or f["pow"][0] == f["side"]):
             problems.append(f"{fid} is a prisoner without an enemy captor")
         if f["st"] == "ok" and state["phase"] != "deploy":
-            err = table.spot_error(f["arm"], f["x"], f["y"])
+            err = table.spot_error(f["arm"], f["x"], f["y"], hill_sides=False)  # contact may stop one on a slope
             if err:
                 problems.append(f"{fid}: {err}")
     return problems

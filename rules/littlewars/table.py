@@ -78,15 +78,16 @@ class Table:
             self._free[arm] = _FreeSpace(self.obstacles, r + SCENERY_GAP, box(r, r, self.width - r, self.depth - r))
         return self._free[arm]
 
-    def spot_error(self, arm: str, x: float, y: float) -> str | None:
-        """Why a figure of ``arm`` cannot stand at (x, y), or None."""
+    def spot_error(self, arm: str, x: float, y: float, hill_sides: bool = True) -> str | None:
+        """Why a figure of ``arm`` cannot be placed at (x, y), or None. ``hill_sides=False`` checks only
+        impassable scenery: a figure stopped by contact (LW-33) may stand where it touched."""
         r = radius(arm)
         if not (r <= x <= self.width - r and r <= y <= self.depth - r):
             return f"({x:g}, {y:g}) is off the {self.width:g}x{self.depth:g} in table"
         blocked = self.free(arm).blocking_item(Point(x, y), self.terrain, self.trees)
         if blocked:
             return f"({x:g}, {y:g}) is inside or within 1/16 in of {blocked}"
-        hill = self._hill_side(arm, Point(x, y))
+        hill = self._hill_side(arm, Point(x, y)) if hill_sides else None
         if hill:
             return (f"({x:g}, {y:g}) is against the side of hill '{hill}': a figure stands on the hill "
                     f"or 1/16 in clear of its edge (LW-27)")

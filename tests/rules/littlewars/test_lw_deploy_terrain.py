@@ -178,3 +178,12 @@ def test_the_scripted_player_keeps_no_line_that_clashes_with_the_lines_before_it
     both = ["fire gun1 at 20,30", "move gun1 to 20,10"]  # a gun moves or fires, not both (LW-20)
     assert any("not both (LW-20)" in e.message for e in order_errors(gun, "red", both))
     assert _valid(gun, "red", both) == ["fire gun1 at 20,30"]
+
+
+def test_a_figure_stopped_by_contact_may_stand_against_a_hill_side():
+    s = build(red=[("a", "inf", [(15, 5)])], blue=[("x", "inf", [(15, 10.8)])], terrain=[HILL])
+    s2, _ = play(s, red="move a to 15,12")  # play() also checks the invariants
+    red = s2["figures"]["red:i1"]
+    assert (red["x"], red["y"]) == (15.0, 10.175)  # stopped 1/8 in from blue's footprint (LW-33)
+    assert "against the side of hill 'knoll'" in table_of(s2["scenario"]).spot_error("inf", 15, 10.175)
+    assert RS.check_invariants(s2) == []
