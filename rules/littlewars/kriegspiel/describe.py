@@ -8,6 +8,7 @@ from .state import PREFIX
 
 _WORK = {"mine": "a mine", "entrenchment": "an entrenchment", "gunpit": "a gun pit",
          "bridge_destroy": "blowing a bridge", "bridge_restore": "rebuilding a bridge", "depot_burn": "burning a depot"}
+_WORK.update(board="boarding", land="landing")
 _DONE = {"bridge_destroy": "blew up bridge {t}", "bridge_restore": "rebuilt bridge {t}",
          "depot_burn": "burnt the enemy's depot {t}"}
 
@@ -70,6 +71,12 @@ _SIMPLE = {
                                  if p["kind"] in _DONE else
                                  f"{_cap(p['side'])} finished {_WORK[p['kind']]} at {p['at'][0]:g},{p['at'][1]:g}"
                                  + (f" to {p['to'][0]:g},{p['to'][1]:g}" if p.get("to") else "") + " (KS-67)."),
+    "vehicles_moved": lambda p: f"{_cap(p['side'])} trains and boats moved: " + ", ".join(
+        f"{k.split(':')[-1]} to {v[0]:g},{v[1]:g}" for k, v in p["vehicles"].items()) + ".",
+    "vehicle_loaded": lambda p: (f"{_cap(p['side'])}: {len(p['boarded'])} figures boarded "
+                                 f"{p['vehicle'].split(':')[-1]}." if p["boarded"] else
+                                 f"{_cap(p['side'])}: {len(p['landed'])} figures landed from "
+                                 f"{p['vehicle'].split(':')[-1]}."),
     "depots_moved": lambda p: f"{_cap(p['side'])} drove its wagons: " + ", ".join(
         f"{k} to {v[0]:g},{v[1]:g}" for k, v in p["depots"].items()) + " (they supply nothing this turn, KS-38).",
     "mine_exploded": _mine,

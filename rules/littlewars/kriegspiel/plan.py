@@ -26,7 +26,8 @@ from ..table import path_length, table_of
 from .numbers import RIFLE_RANGE
 from . import charge as charging
 from .movement import MoveError
-from .orders import Box, Charge, Drive, Task, Volley, Work, split
+from . import vehicles
+from .orders import Box, Carry, Charge, Drive, Task, Volley, Work, split
 from .pace import arm_of, ground_of
 
 
@@ -36,6 +37,7 @@ class KsPlan:
     lw: lw_plan.Plan
     works: list = field(default_factory=list)      # {"kind", "ids", "at", "to", "need", "target"}
     drives: dict = field(default_factory=dict)     # depot name -> [x, y]
+    steams: dict = field(default_factory=dict)     # vehicle id -> path
     boxed: list | None = None                       # the side's boxed groups after this turn, None = unchanged
     volleys: list = field(default_factory=list)     # (group, ids, aim, shots)
     charges: list = field(default_factory=list)     # (line, ids, point)
@@ -69,7 +71,9 @@ def build(state: dict, side: str, orders) -> KsPlan:
                 _task(state, kp, o, boxed)
             elif isinstance(o, Drive):
                 _drive(state, kp, o)
-        except (_Refused, works.WorkError, charging.ChargeRefused) as exc:
+            elif isinstance(o, Carry):
+                _carry(state, kp, o, boxed)
+        except (_Refused, works.WorkError, charging.ChargeRefused, vehicles.VehicleError) as exc:
             kp.errors.append(LineError(o.line, o.text, str(exc)))
     kp.boxed = sorted(g for g in boxed if g in kp.lw.groups)
     _restrict(state, kp)
@@ -100,6 +104,10 @@ def _figures(state, kp, name) -> list[str]:
         raise _Refused(_fogged(LineError(0, "", str(exc))).message) from None
     if kind != "figures":
         raise _Refused(f"{name} is not a group of figures")
+    riding = vehicles.aboard(state)
+    if any(i in riding for i in value):
+        raise _Refused(f"{name} is aboard {riding[next(i for i in value if i in riding)].split(':')[-1]}: "
+                       f"land first")
     return value
 
 
@@ -217,6 +225,31 @@ def _charge(state, kp, o: Charge, boxed):
     kp.charges.append((o.line, ids, tuple(o.at)))
 
 
+def _carry(state, kp, o: Carry, boxed):
+    """Boarding, a journey, a landing (vehicles.py)."""
+    if o.how == "board":
+        ids = _figures(state, kp, o.who)
+        if boxed.intersection(_group_of(kp, i) for i in ids):
+            raise _Refused(f"{o.who} is in a box: unbox before boarding")
+        vid, need = vehicles.board_turns(state, kp.side, o.vehicle, ids)
+        if vid in kp.steams or any(w["target"] == vid for w in kp.works):
+            raise _Refused(f"{o.vehicle} already has an order")
+        v = state["ks"]["vehicles"][vid]
+        _claim(kp, ids, o)
+        kp.works.append({"kind": "board", "ids": ids, "at": (v["x"], v["y"]), "to": None, "need": need, "target": vid})
+    elif o.how == "land":
+        vid, need, spots = vehicles.landing(state, kp.side, o.vehicle, o.at)
+        if any(w["target"] == vid for w in kp.works) or vid in kp.steams:
+            raise _Refused(f"{o.vehicle} already has an order")
+        kp.works.append({"kind": "land", "ids": sorted(spots), "at": tuple(o.at), "to": None, "need": need,
+                         "target": vid, "spots": spots})
+    else:
+        vid, pts = vehicles.route(state, kp.side, o.vehicle, o.at)
+        if vid in kp.steams or any(w["target"] == vid for w in kp.works):
+            raise _Refused(f"{o.vehicle} already has an order")
+        kp.steams[vid] = pts
+
+
 def _refuse_paths(kp, fids, why):
     """Take figures' moves out of the plan, with one error per order line."""
     lines = {}
@@ -245,6 +278,9 @@ def _restrict(state, kp):
                           for line, cids, _ in kp.charges if set(cids) & set(ids)]
             kp.charges = [c for c in kp.charges if not set(c[1]) & set(ids)]
     _after_charges(state, kp)
+    riding = vehicles.aboard(state)
+    for vid in sorted(set(riding.values())):
+        _refuse_paths(kp, [f for f in kp.lw.paths if riding.get(f) == vid], f"aboard {vid.split(':')[-1]}: land first")
     for gid in list(kp.lw.fire) + list(kp.lw.gun_moves):
         if ks["guns_out"].get(gid, 0) > state["turn"]:
             kp.lw.fire.pop(gid, None)

@@ -6,6 +6,8 @@ from html import escape
 WORK_STYLE = 'stroke="#6b4f1d" stroke-width="0.5" stroke-dasharray="0.6 0.3"'
 WRECK = 'fill="#444" stroke="#000" stroke-width="0.1"'
 BOX = 'fill="#caa472" stroke="#5a4632" stroke-width="0.2"'
+RAIL = 'fill="none" stroke="#333" stroke-width="0.4" stroke-dasharray="1 0.5"'
+VEHICLE = 'fill="#555" stroke="#000" stroke-width="0.1"'
 LAST_SEEN = 'fill="none" stroke="#777" stroke-width="0.08" stroke-dasharray="0.15 0.1"'
 
 
@@ -16,6 +18,12 @@ def extra_svg(view: dict) -> str:
         return ""
     d = table["depth"]
     parts = []
+    for r in ks.get("railways", []):
+        pts = " ".join(f"{x:.2f},{d - y:.2f}" for x, y in r["line"])
+        parts.append(f'<polyline points="{pts}" {RAIL}><title>railway {escape(r["id"])}</title></polyline>')
+    for v in ks.get("vehicles", {}).values():
+        parts.append(f'<rect x="{v["x"] - 2:.2f}" y="{d - v["y"] - 0.8:.2f}" width="4" height="1.6" {VEHICLE}>'
+                     f'<title>{escape(v["kind"])} {escape(v["name"])}: {len(v["aboard"])} aboard</title></rect>')
     for w in ks.get("works", []):
         x, y = w["at"][0], d - w["at"][1]
         label = escape(f"{w['kind']} {w['id']} ({w['side']}, {w['status']})")

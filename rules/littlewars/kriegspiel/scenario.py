@@ -67,11 +67,47 @@ def _groups_of(ks: dict, key: str, groups: dict, arm: str, what: str) -> dict:
     return out
 
 
+def _transport(sc: dict, ks: dict) -> dict:
+    """Railways (lines), trains on them and boats on rivers (KS-22, KS-87, LW-71/72)."""
+    from shapely.geometry import LineString, Point
+
+    from ..table import terrain_geometry
+
+    out = {"railways": [], "trains": {}, "boats": {}}
+    for i, r in enumerate(ks.get("railways") or []):
+        w = f"kriegspiel.railways[{i}]"
+        _need(isinstance(r, dict) and isinstance(r.get("id"), str) and r["id"], w, "needs an id")
+        pts = r.get("line")
+        _need(isinstance(pts, list) and len(pts) >= 2, f"{w}.line", "needs 2 or more points")
+        out["railways"].append({"id": r["id"], "line": [_point(p, f"{w}.line[{j}]") for j, p in enumerate(pts)]})
+    lines = [LineString(r["line"]) for r in out["railways"]]
+    water = [terrain_geometry(t) for t in sc["terrain"] if t["type"] == "river"]
+    for kind, where_ok, why in (("trains", lambda p: any(ln.distance(p) <= 1.0 for ln in lines), "on a railway"),
+                                ("boats", lambda p: any(g.covers(p) for g in water), "on a river")):
+        for side, items in (ks.get(kind) or {}).items():
+            _need(side in SIDES and isinstance(items, list), f"kriegspiel.{kind}.{side}", "must be a list")
+            out[kind][side] = []
+            for i, v in enumerate(items):
+                w = f"kriegspiel.{kind}.{side}[{i}]"
+                _need(isinstance(v, dict) and isinstance(v.get("name"), str) and v["name"], w, "needs a name")
+                at = _point(v.get("at"), f"{w}.at")
+                _need(where_ok(Point(at)), f"{w}.at", f"must be {why}")
+                entry = {"name": v["name"], "at": at}
+                if kind == "trains":
+                    n = v.get("wagons")
+                    _need(isinstance(n, int) and 1 <= n <= 8, f"{w}.wagons",
+                          "an engine pulls 1 to 8 wagons (LW-72)")
+                    entry["wagons"] = n
+                out[kind][side].append(entry)
+    return out
+
+
 def _extra(sc: dict, ks: Any) -> dict:
     _need(isinstance(ks, dict), "kriegspiel", "must be an object")
-    unknown = set(ks) - {"supply", "scouts", "generals", "engineers"}
+    unknown = set(ks) - {"supply", "scouts", "generals", "engineers", "railways", "trains", "boats"}
     _need(not unknown, "kriegspiel", f"unknown key(s) {', '.join(sorted(unknown))}")
     out = {"supply": {}, "scouts": {}, "generals": {}, "engineers": {}}
+    out.update(_transport(sc, ks))
     groups = {s: {g["name"]: g for g in sc["forces"][s]["groups"]} for s in SIDES}
     for side, depots in (ks.get("supply") or {}).items():
         where = f"kriegspiel.supply.{side}"

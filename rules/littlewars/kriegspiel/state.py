@@ -18,6 +18,7 @@ The whole state is the Little Wars state (fold.py documents it) with one more ke
     shaken    {figure id: {"effect": "hold" | "fall_back", "turn"}}  after a charge (KS-72/73)
     blown     {terrain id: bridge item} bridges blown by engineers (KS-54), out of the scenario's terrain
     engineers {side: [figure ids]} the Royal Engineers (the scenario's ``kriegspiel.engineers`` groups)
+    vehicles  {side:name: vehicle} trains and boats (vehicles.py)
 
 Events that change figures reuse the Little Wars events (``littlewars.fired``,
 ``littlewars.melee``...) so A's fold stays the single place figures die or are taken.
@@ -55,7 +56,19 @@ def initial_ks(scenario: dict | None) -> dict:
         "shaken": {},
         "blown": {},
         "engineers": {s: [] for s in SIDES},
+        "vehicles": _vehicles(extra),
     }
+
+
+def _vehicles(extra: dict) -> dict:
+    from .vehicles import new_vehicle
+
+    out = {}
+    for kind, key in (("train", "trains"), ("boat", "boats")):
+        for side, items in (extra.get(key) or {}).items():
+            for spec in items:
+                out[f"{side}:{spec['name']}"] = new_vehicle(side, kind, spec)
+    return out
 
 
 def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
@@ -112,6 +125,32 @@ def _work_completed(state, p):
     return new
 
 
+def _vehicles_moved(state, p):
+    """Trains and boats moved, with everyone aboard (KS-22, KS-87)."""
+    vehicles = {k: dict(v) for k, v in state["ks"]["vehicles"].items()}
+    figures = dict(state["figures"])
+    for vid, (x, y) in p["vehicles"].items():
+        vehicles[vid].update(x=x, y=y)
+        for fid in vehicles[vid]["aboard"]:
+            figures[fid] = {**figures[fid], "x": x, "y": y}
+    return _ks({**state, "figures": figures}, vehicles=vehicles)
+
+
+def _vehicle_loaded(state, p):
+    """Boarding or landing finished (KS-28/29): figures go aboard (to the vehicle's place) or ashore."""
+    vid = p["vehicle"]
+    v = dict(state["ks"]["vehicles"][vid])
+    figures = dict(state["figures"])
+    for fid in p.get("boarded", []):
+        figures[fid] = {**figures[fid], "x": v["x"], "y": v["y"]}
+    for fid, (x, y) in p.get("landed", {}).items():
+        figures[fid] = {**figures[fid], "x": x, "y": y}
+    v["aboard"] = sorted((set(v["aboard"]) | set(p.get("boarded", []))) - set(p.get("landed", {})))
+    works = dict(state["ks"]["works"])
+    works[p["id"]] = {**works[p["id"]], "status": "complete", "done": works[p["id"]]["need"]}
+    return _ks({**state, "figures": figures}, vehicles={**state["ks"]["vehicles"], vid: v}, works=works)
+
+
 def _depots_moved(state, p):
     """KS-20/38: the depot stands where it was driven and supplies nothing this turn."""
     side = p["side"]
@@ -161,6 +200,11 @@ def _blast(state, p):
     supply = {s: dict(v) for s, v in new["ks"]["supply"].items()}
     for side, names in p["wagons"].items():
         supply[side]["depots"] = {k: v for k, v in supply[side]["depots"].items() if k not in names}
+    lost = p.get("vehicles", [])
+    if lost:
+        riders = [fid for vid in lost for fid in new["ks"]["vehicles"][vid]["aboard"]]
+        new = _kill(new, riders)
+        new = _ks(new, vehicles={k: v for k, v in new["ks"]["vehicles"].items() if k not in lost})
     gens = {s: dict(g) for s, g in new["ks"]["generals"].items()}
     for side in p["generals_out"]:
         gens[side]["out_until"] = p["turn"] + 1 + 3  # KS-13: away for three turns
@@ -291,4 +335,6 @@ _HANDLERS = {
     "general_lost": _general_lost,
     "charge": _charge,
     "depots_moved": _depots_moved,
+    "vehicles_moved": _vehicles_moved,
+    "vehicle_loaded": _vehicle_loaded,
 }

@@ -79,6 +79,7 @@ def adjudicate(state: dict, orders, rng: random.Random | None, kind: str = "orde
     fired_groups = _fire(log, plans, rng)
     charged = _charges(log, plans, rng)
     walks = _movement(log, plans, charged)
+    _journeys(log, plans)
     _mines(log, walks)
     for payload in melee.resolve(log.state, _live_contacts(log)):
         log.emit("melee", payload)
@@ -125,6 +126,7 @@ def _fire(log: Log, plans, rng) -> dict[str, set[str]]:
     table = table_of(state["scenario"])
     ks = state["ks"]
     wagons = {f"{s}:{n}": d for s in SIDES for n, d in ks["supply"][s]["depots"].items()}
+    wagons.update({f"vehicle|{vid}": v for vid, v in ks["vehicles"].items()})  # KS-89: hit like wagons
     dead: set[str] = set()
     out, effects = [], {"guns_destroyed": set(), "guns_out": set(), "wagons": set(), "generals_out": set()}
     for origin, aim, gid, side, group in shots:
@@ -142,12 +144,15 @@ def _fire(log: Log, plans, rng) -> dict[str, set[str]]:
     log.emit("fired", {"shots": out, "headings": _headings(state, plans)}, UMPIRE)
     effects["guns_out"] -= effects["guns_destroyed"]
     if any(effects.values()):
-        wag = {}
+        wag, lost = {}, []
         for key in sorted(effects["wagons"]):
+            if key.startswith("vehicle|"):
+                lost.append(key.split("|", 1)[1])
+                continue
             side, name = key.split(":", 1)
             wag.setdefault(side, []).append(name)
         log.ks("blast", {"turn": state["turn"], "guns_destroyed": sorted(effects["guns_destroyed"]),
-                         "guns_out": sorted(effects["guns_out"]), "wagons": wag,
+                         "guns_out": sorted(effects["guns_out"]), "wagons": wag, "vehicles": lost,
                          "generals_out": sorted(effects["generals_out"])}, UMPIRE)
     return {s: {g for *_, sd, g in shots if sd == s and g is not None} for s in SIDES}
 
@@ -262,7 +267,7 @@ def _works(log: Log, plans, walks) -> None:
         for job in plans[side].works:
             counter += 1
             w = works.new_work(f"w{counter}", job["kind"], side, job["ids"], job["at"], job["to"], state["turn"],
-                               need=job["need"], target=job["target"])
+                               need=job["need"], target=job["target"], spots=job.get("spots"))
             started[side].append(w)
             # the turn a work is ordered is its first turn of work (RULES.md)
             changes += works.progress({**state, "ks": {**state["ks"], "works": {w["id"]: w}}}, busy)
@@ -275,8 +280,23 @@ def _works(log: Log, plans, walks) -> None:
                side_audience(side))
     for c in done:
         w = log.state["ks"]["works"][c["id"]]
+        if w["kind"] in ("board", "land"):  # troops in and out of trains and boats: their own side's news
+            log.ks("vehicle_loaded", {"id": w["id"], "side": w["side"], "vehicle": w["target"],
+                                      "boarded": w["workers"] if w["kind"] == "board" else [],
+                                      "landed": w.get("spots", {}) if w["kind"] == "land" else {}},
+                   side_audience(w["side"]))
+            continue
         log.ks("work_completed", {"id": w["id"], "side": w["side"], "kind": w["kind"], "at": w["at"], "to": w["to"],
                                   "target": w.get("target"), "turn": state["turn"]}, PUBLIC)
+
+
+def _journeys(log: Log, plans) -> None:
+    """Trains and boats move with the rest (their own side's news, like depots)."""
+    for side in SIDES:
+        moves = {vid: [round(pts[-1][0], 4), round(pts[-1][1], 4)] for vid, pts in sorted(plans[side].steams.items())
+                 if vid in log.state["ks"]["vehicles"]}
+        if moves:
+            log.ks("vehicles_moved", {"side": side, "vehicles": moves}, side_audience(side))
 
 
 def _drives(log: Log, plans) -> None:

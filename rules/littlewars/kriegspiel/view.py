@@ -47,6 +47,8 @@ def _own_ks(state: dict, side: str) -> dict:
     ks = state["ks"]
     sup = ks["supply"][side]
     return {"boxed": list(ks["boxed"][side]),
+            "vehicles": {k: {**v, "aboard": list(v["aboard"])} for k, v in sorted(ks["vehicles"].items())
+                         if v["side"] == side},
             "supply": {"on": sup["on"], "depots": {k: dict(v) for k, v in sorted(sup["depots"].items())},
                        "status": {k: dict(v) for k, v in sorted(sup["status"].items())}},
             "guns_out": {g: t for g, t in sorted(ks["guns_out"].items()) if g.startswith(side + ":")},
@@ -61,6 +63,7 @@ def build_view(state: dict, viewer: Viewer) -> dict[str, Any]:
     ks = state["ks"]
     view["kriegspiel"] = {"works": _works(state, viewer),
                           "wrecks": {g: list(xy) for g, xy in sorted(ks["wrecks"].items())},
+                          "railways": [dict(r) for r in (state["scenario"].get("kriegspiel") or {}).get("railways", [])],
                           "notes": [dict(n) for n in ks["notes"] if viewer.may_see(n["audience"])]}
     if viewer.is_umpire:
         view["kriegspiel"]["sides"] = {s: _own_ks(state, s) for s in SIDES}

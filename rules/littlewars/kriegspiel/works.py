@@ -99,13 +99,15 @@ def _rule(kind: str) -> str:
 
 
 def new_work(wid: str, kind: str, side: str, ids, at, to, turn: int, need: int | None = None,
-             target: str | None = None) -> dict:
+             target: str | None = None, spots: dict | None = None) -> dict:
     w = {"id": wid, "kind": kind, "side": side, "at": [float(at[0]), float(at[1])],
          "to": [float(to[0]), float(to[1])] if to is not None else None,
          "workers": sorted(ids), "need": need if need is not None else WORKS[kind][1], "done": 0, "started": turn,
          "status": "building"}
     if target is not None:
         w["target"] = target
+    if spots is not None:
+        w["spots"] = {k: list(v) for k, v in sorted(spots.items())}
     return w
 
 

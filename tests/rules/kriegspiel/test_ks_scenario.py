@@ -9,7 +9,8 @@ def test_builtin_and_little_wars_scenarios_load():
     assert builtin_names() == ["ks_farm"]
     sc = load(None)
     assert sc["name"] == "ks_farm" and sc["kriegspiel"]["generals"] == {"red": "red:c1", "blue": "blue:c1"}
-    assert load("skirmish")["kriegspiel"] == {"supply": {}, "scouts": {}, "generals": {}, "engineers": {}}
+    assert load("skirmish")["kriegspiel"] == {"supply": {}, "scouts": {}, "generals": {}, "engineers": {},
+                                              "railways": [], "trains": {}, "boats": {}}
 
 
 @pytest.mark.parametrize("change,message", [

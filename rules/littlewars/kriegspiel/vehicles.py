@@ -1,0 +1,134 @@
+"""Trains and boats carrying troops (KS-22, KS-28/29, KS-87..89, LW-71/72).
+
+A vehicle is ``state["ks"]["vehicles"][id]``: {"kind": "train" | "boat", "side", "name", "x", "y",
+"wagons", "aboard": [figure ids]}. Decisions (RULES.md, "Engineers, railways, boats"):
+- Railways are lines in the scenario's ``kriegspiel.railways``; a train runs along one, 8 ft a
+  turn (KS-87), from where it stands to a point on the same line. A boat moves 1 ft a turn on
+  a river (KS-22).
+- A train of n wagons carries what n wagons hold (12 infantry, 5 cavalry or half a gun each,
+  LW-71) and an engine pulls at most 8 (LW-72); a boat holds one wagon's load (the seed gives none).
+- Boarding takes 2 turns per 20 figures, landing 1 turn per 20 (KS-28/29; trains like boats,
+  KS-88). Figures board from within 4 in of the vehicle and land within 6 in of it, in a block
+  around the point named. While boarding or landing nothing else is done by them and the
+  vehicle does not move; figures aboard take no orders and move with the vehicle.
+- A blast touching a train or boat destroys it (KS-89, like wagons) and everyone aboard.
+- Vehicles, like depots, are known to their own side (and the umpire) only.
+"""
+from __future__ import annotations
+
+import math
+
+from shapely.geometry import LineString, Point
+
+from ..scenario import block
+from .engineers import ENGINE_PULLS, boarding_turns, landing_turns, wagons_for
+from .numbers import MOVE
+
+BOARD_REACH = 4.0
+LAND_REACH = 6.0
+ON_LINE = 1.0
+
+
+class VehicleError(ValueError):
+    pass
+
+
+def railways(scenario: dict) -> dict[str, LineString]:
+    return {r["id"]: LineString(r["line"]) for r in (scenario.get("kriegspiel") or {}).get("railways", [])}
+
+
+def aboard(state: dict) -> dict[str, str]:
+    """figure id -> the vehicle it rides in."""
+    return {fid: vid for vid, v in state["ks"].get("vehicles", {}).items() for fid in v["aboard"]}
+
+
+def busy(state: dict, vid: str) -> bool:
+    return any(w.get("target") == vid and w["status"] == "building" for w in state["ks"]["works"].values())
+
+
+def own(state: dict, side: str, name: str) -> tuple[str, dict]:
+    vid = f"{side}:{name}"
+    v = state["ks"].get("vehicles", {}).get(vid)
+    if v is None:
+        mine = sorted(k.split(":", 1)[1] for k, x in state["ks"].get("vehicles", {}).items() if x["side"] == side)
+        raise VehicleError(f"you have no train or boat {name!r} (yours: {', '.join(mine) or 'none'})")
+    return vid, v
+
+
+def load_error(v: dict, figs: dict, ids) -> str | None:
+    riders = [figs[i] for i in list(v["aboard"]) + list(ids)]
+    inf = sum(1 for f in riders if f["arm"] == "inf")
+    wagons = wagons_for(inf=inf, cav=len(riders) - inf)
+    if wagons > v["wagons"]:
+        return (f"{v['name']} has {v['wagons']} wagon(s); {len(riders)} figures need {wagons} "
+                f"(12 infantry or 5 cavalry a wagon, LW-71)")
+    return None
+
+
+def board_turns(state: dict, side: str, name: str, ids: list[str]) -> tuple[str, int]:
+    vid, v = own(state, side, name)
+    figs = state["figures"]
+    if busy(state, vid):
+        raise VehicleError(f"{name} is already loading or unloading")
+    for fid in ids:
+        d = math.dist((figs[fid]["x"], figs[fid]["y"]), (v["x"], v["y"]))
+        if d > BOARD_REACH + 1e-9:
+            raise VehicleError(f"{fid.split(':')[-1]} is {d:.1f} in from {name}; figures board from within "
+                               f"{BOARD_REACH:g} in")
+    err = load_error(v, figs, ids)
+    if err:
+        raise VehicleError(err)
+    return vid, boarding_turns(len(ids))
+
+
+def landing(state: dict, side: str, name: str, at) -> tuple[str, int, dict]:
+    """(vehicle id, turns, {figure: spot}) for landing everyone aboard around ``at``."""
+    vid, v = own(state, side, name)
+    if not v["aboard"]:
+        raise VehicleError(f"nobody is aboard {name}")
+    if busy(state, vid):
+        raise VehicleError(f"{name} is already loading or unloading")
+    if math.dist(at, (v["x"], v["y"])) > LAND_REACH + 1e-9:
+        raise VehicleError(f"land within {LAND_REACH:g} in of {name}")
+    figs = state["figures"]
+    ids = sorted(v["aboard"])
+    edge = state["scenario"]["edges"][side]
+    spots = block({"arm": "cav" if any(figs[i]["arm"] == "cav" for i in ids) else "inf",
+                   "frontage": min(len(ids), 10), "count": len(ids)}, edge, list(at))
+    return vid, landing_turns(len(ids)), {fid: [x, y] for fid, (x, y) in zip(ids, spots)}
+
+
+def route(state: dict, side: str, name: str, to) -> tuple[str, list]:
+    """The path a vehicle takes to ``to``: along its railway (8 ft) or over water (1 ft)."""
+    vid, v = own(state, side, name)
+    if busy(state, vid):
+        raise VehicleError(f"{name} is loading or unloading: it does not move this turn")
+    here = Point(v["x"], v["y"])
+    if v["kind"] == "boat":
+        from .movement import MoveError, check
+        from .pace import ground_of
+
+        pts = [(v["x"], v["y"]), tuple(to)]
+        try:
+            check(ground_of(state["scenario"]), "boat", pts)
+        except MoveError as exc:
+            raise VehicleError(f"{name}: {exc}") from None
+        return vid, pts
+    line = min(railways(state["scenario"]).values(), key=lambda ln: ln.distance(here))
+    if line.distance(Point(to)) > ON_LINE:
+        raise VehicleError(f"{to[0]:g},{to[1]:g} is not on {name}'s railway (KS-87)")
+    a, b = line.project(here), line.project(Point(to))
+    if abs(b - a) > MOVE["train"] + 1e-9:
+        raise VehicleError(f"out of range: {abs(b - a) / 12:.1f} ft along the line; a train runs 8 ft a turn (KS-87)")
+    from shapely.ops import substring
+
+    seg = substring(line, min(a, b), max(a, b))
+    pts = [tuple(map(float, p)) for p in seg.coords]
+    return vid, pts if a <= b else pts[::-1]
+
+
+def new_vehicle(side: str, kind: str, spec: dict) -> dict:
+    if kind == "train" and not 1 <= spec.get("wagons", 0) <= ENGINE_PULLS:
+        raise VehicleError(f"a train has 1 to {ENGINE_PULLS} wagons (LW-72)")
+    return {"kind": kind, "side": side, "name": spec["name"], "x": float(spec["at"][0]), "y": float(spec["at"][1]),
+            "wagons": int(spec.get("wagons", 1)) if kind == "train" else 1, "aboard": []}
