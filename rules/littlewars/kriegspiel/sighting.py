@@ -94,21 +94,52 @@ def seen_by(lines: Sightlines, observers: np.ndarray, targets: np.ndarray,
     seen = np.zeros(len(targets), dtype=bool)
     if not len(observers) or not len(targets):
         return seen
-    tree = STRtree(shapely.points(observers))
-    src, obs = tree.query(shapely.points(targets), predicate="dwithin", distance=sight)
+    src, obs = nearest_observers(observers, targets, sight)
     if not len(src):
         return seen
-    d = np.hypot(*(observers[obs] - targets[src]).T)
-    order = np.lexsort((obs, d, src))           # per target, nearest observers first (ties by index)
-    src, obs = src[order], obs[order]
-    rank = np.arange(len(src)) - np.searchsorted(src, src, side="left")
-    keep = rank < OBSERVERS
-    src, obs = src[keep], obs[keep]
     lv_t = lines.levels(targets)
     lv_o = lines.levels(observers)
     ok = lines.clear(observers[obs], targets[src], lv_o[obs], lv_t[src])
     seen[np.unique(src[ok])] = True
     return seen
+
+
+def nearest_observers(observers: np.ndarray, targets: np.ndarray, sight: float) -> tuple[np.ndarray, np.ndarray]:
+    """(target index, observer index) pairs: each target's OBSERVERS nearest observers within ``sight``.
+
+    Asked first within a sixth of the range: a target with OBSERVERS observers that close has
+    its nearest ones among them; only the others are asked again at full range (in a dense
+    battle that is few, and all pairs within 12 ft would be hundreds of thousands).
+    """
+    tree = STRtree(shapely.points(observers))
+    out_src, out_obs = [], []
+    pending = np.arange(len(targets))
+    for reach in (sight / 6.0, sight):
+        if not len(pending):
+            break
+        src, obs = tree.query(shapely.points(targets[pending]), predicate="dwithin", distance=reach)
+        src = pending[src]
+        counts = np.bincount(src, minlength=len(targets))
+        done = counts[pending] >= OBSERVERS if reach < sight else np.ones(len(pending), dtype=bool)
+        finished = set(pending[done].tolist())
+        take = np.fromiter((t in finished for t in src.tolist()), dtype=bool, count=len(src))
+        s, o = _nearest(observers, targets, src[take], obs[take])
+        out_src.append(s)
+        out_obs.append(o)
+        pending = pending[~done]
+    return np.concatenate(out_src), np.concatenate(out_obs)
+
+
+def _nearest(observers, targets, src, obs):
+    """Of the candidate pairs, each target's OBSERVERS nearest (ties by observer index)."""
+    if not len(src):
+        return src, obs
+    d = np.hypot(*(observers[obs] - targets[src]).T)
+    order = np.lexsort((obs, d, src))
+    src, obs = src[order], obs[order]
+    rank = np.arange(len(src)) - np.searchsorted(src, src, side="left")
+    keep = rank < OBSERVERS
+    return src[keep], obs[keep]
 
 
 def sightings(state: dict, side: str) -> dict:

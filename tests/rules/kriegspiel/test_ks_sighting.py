@@ -71,3 +71,18 @@ def test_sighting_and_last_seen_through_the_game(game):
     # the umpire sees every figure of both sides
     ump = game.view(role="umpire")
     assert len([f for f in ump["figures"] if f["side"] == "blue"]) == 26
+
+
+def test_the_nearest_observers_are_those_of_a_brute_force_search():
+    from rules.littlewars.kriegspiel.sighting import nearest_observers
+
+    rng = np.random.default_rng(7)
+    for spread in (30, 300):                  # dense (first stage answers) and sparse (second stage)
+        obs = rng.uniform(0, spread, (300, 2))
+        tgt = rng.uniform(0, spread, (200, 2))
+        src, ob = nearest_observers(obs, tgt, SIGHT_RANGE)
+        got = {t: sorted(ob[src == t].tolist()) for t in range(len(tgt))}
+        for t in range(len(tgt)):
+            d = np.hypot(*(obs - tgt[t]).T)
+            near = [i for i in np.lexsort((np.arange(len(obs)), d)) if d[i] <= SIGHT_RANGE][:OBSERVERS]
+            assert got[t] == sorted(near)
