@@ -26,7 +26,7 @@ from . import aftermath, melee, plan as planning, scoring
 from .fire import resolve_fire
 from .fold import PREFIX, fold, initial_state
 from .motion import resolve_moves
-from .scenario import load
+from .scenario import OPPOSITE, load
 from .units import RESERVE, SIDES, other
 
 
@@ -47,6 +47,10 @@ def setup(scenario, rng: random.Random) -> list[RuleEvent]:
     log.emit("table_laid", {"scenario": sc, "first": rng.choice(SIDES)})  # LW-6: a coin for the First Player
     if sc["settings"]["random_advantage"]:
         log.emit("reinforcements", _reinforcements(log.state, rng))
+    if sc["settings"]["choose_edge"]:
+        # LW-53: the defender chooses; else (LW-1/2) a coin names who laid the table and the other chooses
+        chooser = sc["settings"]["defender"] if sc["kind"] == "defence" else rng.choice(SIDES)
+        log.emit("edge_choice", {"side": chooser})
     return log.events
 
 
@@ -72,6 +76,12 @@ def deploying_sides(state: dict) -> tuple[str, ...]:
 
 
 def next_turn(state: dict) -> TurnSpec:
+    if state["phase"] == "edge":
+        side = state["edge_chooser"]
+        edge = state["scenario"]["edges"][side]
+        return TurnSpec((side,), "orders", f"Choose the edge you start from (LW-2, LW-53): 'edge {edge}' keeps "
+                                           f"the {edge} edge, 'edge {OPPOSITE[edge]}' takes the other; the armies "
+                                           f"then deploy.")
     if state["phase"] == "deploy":
         sides = deploying_sides(state)
         if len(sides) == len(SIDES):
@@ -99,6 +109,11 @@ def adjudicate(state: dict, orders: Mapping[str, Sequence], rng: random.Random |
     log = _Log(state)
     for side in acting:
         _private(log, plans[side])
+    if state["phase"] == "edge":
+        side = state["edge_chooser"]
+        chosen = plans[side].edge or state["scenario"]["edges"][side]
+        log.emit("edge_chosen", {"side": side, "edge": chosen, "swapped": chosen != state["scenario"]["edges"][side]})
+        return log.events
     if state["phase"] == "deploy":
         for side in deploying_sides(state):
             p = plans[side]

@@ -51,8 +51,11 @@ _SIMPLE = {
                              f"{p['scenario']['table']['depth']:g} in) was laid out; {_cap(p.get('first'))} is the First Player."),
     "reinforcements": lambda p: "Random advantage (LW-57): " + "; ".join(
         f"{s} rolled {sum(v['roll'])} and takes {len(v['joined'])} reserve figures" for s, v in p.items()) + ".",
-    "deployed": lambda p: f"{_cap(p.get('side'))} deployed behind the curtain: {len(p.get('figures', {}))} figures "
+    "deployed": lambda p: f"{_cap(p.get('side'))} deployed: {len(p.get('figures', {}))} figures "
                           f"and {len(p.get('guns', {}))} guns placed by order, the rest where the scenario put them.",
+    "edge_choice": lambda p: f"{_cap(p.get('side'))} chooses the edge to start from (LW-2, LW-53).",
+    "edge_chosen": lambda p: (f"{_cap(p.get('side'))} starts from the {p.get('edge')} edge"
+                              + ("; the armies change ends." if p.get("swapped") else ".")),
     "deployment_done": lambda p: "The curtain is lifted: both armies stand revealed. Turn 1 begins.",
     "orders_rejected": lambda p: f"{_cap(p.get('side'))}: " + "; ".join(
         f"line {e['line']} ignored ({e['message']})" for e in p.get("errors", [])) + ".",

@@ -2,7 +2,7 @@
 
 State (plain JSON)::
 
-    phase     "empty" | "deploy" | "play" | "over"
+    phase     "empty" | "edge" (a side chooses its edge, LW-2/53) | "deploy" | "play" | "over"
     scenario  the validated scenario (table, terrain, forces, settings)
     turn      0 while deploying, then 1, 2, ...
     first     the First Player (coin toss, LW-6): breaks ties in who began a melee
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .scenario import block
+from .scenario import OPPOSITE, block, mirror
 from .units import SIDES
 
 PREFIX = "littlewars."
@@ -125,6 +125,32 @@ def _deployed(state, p):
     new["guns"] = guns
     new["deployed"] = sorted(set(state.get("deployed", [])) | {p["side"]})  # LW-7: who has deployed
     return new
+
+
+def _edge_choice(state, p):
+    """LW-2 / LW-53: before deployment ``side`` chooses the edge it starts from."""
+    return {**state, "phase": "edge", "edge_chooser": p["side"]}
+
+
+def _edge_chosen(state, p):
+    new = {**state, "phase": "deploy"}
+    if not p["swapped"]:
+        return new
+    sc = state["scenario"]
+    flip_y = sc["edges"][SIDES[0]] in ("south", "north")
+    new["scenario"] = {**sc, "edges": {s: OPPOSITE[e] for s, e in sc["edges"].items()},
+                       "forces": {s: _mirror_force(sc, f) for s, f in sc["forces"].items()}}
+    _set_figures(state, new, {fid: dict(zip(("x", "y"), mirror(sc, f["x"], f["y"])))
+                              for fid, f in state["figures"].items()})
+    new["guns"] = {gid: {**g, **dict(zip(("x", "y"), mirror(sc, g["x"], g["y"]))),
+                         "heading": (-g["heading"] if flip_y else 180.0 - g["heading"]) % 360.0}
+                   for gid, g in state["guns"].items()}
+    return new
+
+
+def _mirror_force(sc, force):
+    return {**force, "groups": [{**g, "at": list(mirror(sc, *g["at"]))} for g in force["groups"]],
+            "guns": [{**g, "at": list(mirror(sc, *g["at"]))} for g in force["guns"]]}
 
 
 def _deployment_done(state, p):
@@ -256,6 +282,8 @@ _HANDLERS = {
     "reinforcements": _reinforcements,
     "deployed": _deployed,
     "deployment_done": _deployment_done,
+    "edge_choice": _edge_choice,
+    "edge_chosen": _edge_chosen,
     "groups_changed": _groups_changed,
     "standing_orders": _standing,
     "fired": _fired,

@@ -33,6 +33,8 @@ Lines starting with # are comments.
   surrender foot2                       an isolated group gives itself up (LW-45)
   melee kill nearest lose farthest      standing choice for melees you begin (LW-39):
                                         policies nearest | farthest | cavalry | infantry
+  edge north                            before deployment, when the game lets you choose the edge
+                                        you start from (LW-2; the defender, LW-53): north, south, ...
   hold                                  do nothing (the default)
 """
 
@@ -100,6 +102,11 @@ class Melee(Order):
 
 
 @dataclass(frozen=True)
+class Edge(Order):
+    edge: str = ""
+
+
+@dataclass(frozen=True)
 class Hold(Order):
     extra: tuple = field(default=())
 
@@ -160,10 +167,11 @@ _RULES = [
     (re.compile(rf"^escort\s+{_NAME}\s+to\s+(.+)$", re.I), lambda n, r, m: Escort(n, r, m.group(1), _points(m.group(2)))),
     (re.compile(rf"^surrender\s+{_NAME}$", re.I), lambda n, r, m: Surrender(n, r, m.group(1))),
     (re.compile(rf"^melee(?:\s+kill\s+({_POL}))?(?:\s+lose\s+({_POL}))?$", re.I), _parse_melee),
+    (re.compile(r"^edge\s+(south|north|west|east)$", re.I), lambda n, r, m: Edge(n, r, m.group(1).lower())),
     (re.compile(r"^hold$", re.I), lambda n, r, m: Hold(n, r)),
 ]
 
-_VERBS = "deploy, move, fire, split, merge, form, escort, surrender, melee, hold"
+_VERBS = "deploy, move, fire, split, merge, form, escort, surrender, melee, edge, hold"
 
 
 def parse_line(n: int, raw: str) -> Order | LineError | None:

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from rules.core.protocol import LineError
 
 from . import geom
-from .orders import Escort, Fire, Form, Hold, Melee, Merge, Move, Order, Split, Surrender
-from .scenario import block, zone_error
+from .orders import Edge, Escort, Fire, Form, Hold, Melee, Merge, Move, Order, Split, Surrender
+from .scenario import OPPOSITE, block, zone_error
 from .table import path_length, table_of
 from .units import (ARM_NAMES, CREW_MIN, CREW_RANGE, FIRST_FIRE_TURN, GUN_MOVE_FAST, GUN_MOVE_SLOW, MAX_RANGE,
                     move_allowance, other, radius)
@@ -33,6 +33,7 @@ class Plan:
     deploy_guns: dict = field(default_factory=dict)
     surrender: list = field(default_factory=list)    # (group name, figure ids)
     standing: tuple | None = None
+    edge: str | None = None                          # LW-2/53: the edge chosen before deployment
     errors: list = field(default_factory=list)
     _owner_line: dict = field(default_factory=dict)  # figure/gun id -> line that ordered it
 
@@ -44,7 +45,7 @@ class _Refused(Exception):
 def build(state: dict, side: str, orders) -> Plan:
     plan = Plan(side, {k: list(v) for k, v in state["groups"][side].items()})
     phase = state["phase"]
-    if phase not in ("deploy", "play"):
+    if phase not in ("edge", "deploy", "play"):
         plan.errors.append(LineError(0, "", "the game is over" if phase == "over" else "the game has not started"))
         return plan
     ordered = sorted(orders, key=lambda o: (not isinstance(o, (Form, Split, Merge)), o.line))
@@ -60,6 +61,8 @@ def build(state: dict, side: str, orders) -> Plan:
 
 
 def _apply(state, plan, o: Order) -> None:
+    if state["phase"] == "edge" or isinstance(o, Edge):
+        return _edge(state, plan, o)
     deploying = state["phase"] == "deploy"
     if isinstance(o, Move) and o.deploy != deploying:
         raise _Refused("deploy orders are for the deployment turn only" if o.deploy
@@ -69,6 +72,23 @@ def _apply(state, plan, o: Order) -> None:
     handler = {Move: _move, Fire: _fire, Split: _split, Merge: _merge, Form: _form, Escort: _escort,
                Surrender: _surrender, Melee: _melee, Hold: lambda s, p, o: None}[type(o)]
     handler(state, plan, o)
+
+
+def _edge(state, plan, o: Order) -> None:
+    if state["phase"] != "edge":
+        raise _Refused("the edge is chosen before deployment, when the game lets a side choose it")
+    if isinstance(o, Hold):
+        return
+    if not isinstance(o, Edge):
+        raise _Refused("now only the edge is chosen: 'edge north', 'edge south', ... or hold")
+    if plan.side != state.get("edge_chooser"):
+        raise _Refused(f"{state.get('edge_chooser')} chooses the edge, not {plan.side}")
+    mine = state["scenario"]["edges"][plan.side]
+    if o.edge not in (mine, OPPOSITE[mine]):
+        raise _Refused(f"the armies start from the {mine} and {OPPOSITE[mine]} edges: choose one of those")
+    if plan.edge is not None:
+        raise _Refused("the edge is chosen once")
+    plan.edge = o.edge
 
 
 # -- names ------------------------------------------------------------------

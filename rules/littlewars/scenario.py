@@ -31,6 +31,7 @@ SETTINGS = {
     "defender": None,           # side, for kind "defence"
     "target": None,             # LW-51: {side: [from, to]} part of the enemy edge to reach
     "deployment": "curtain",    # LW-8 both at once behind a curtain, or "alternate" (LW-7: First Player first)
+    "choose_edge": False,       # LW-2 / LW-53: a side chooses its edge before deployment
 }
 DEPLOYMENTS = ("curtain", "alternate")
 
@@ -110,7 +111,7 @@ def _on_base(spec: dict) -> dict:
 
 
 def _settings(s: dict) -> None:
-    for key in ("blast", "random_advantage"):
+    for key in ("blast", "random_advantage", "choose_edge"):
         _need(isinstance(s[key], bool), f"settings.{key}", "must be true or false")
     _need(isinstance(s["max_turns"], int) and not isinstance(s["max_turns"], bool) and s["max_turns"] > 0,
           "settings.max_turns", "must be a whole number greater than 0")
@@ -198,12 +199,12 @@ def _force(sc: dict, side: str) -> None:
         _need(g["frontage"] > 0, f"{w}.frontage", "must be greater than 0")
         g["reserve"] = bool(g.get("reserve", False))
         for j, (x, y) in enumerate(block(g, sc["edges"][side])):
-            err = table.spot_error(g["arm"], x, y) or _zone_error(sc, side, x, y)
+            err = table.spot_error(g["arm"], x, y) or _zone_error(sc, side, x, y) or _mirror_error(sc, g["arm"], x, y)
             _need(err is None, f"{w}", f"figure {j + 1} of the default deployment: {err}")
     for i, g in enumerate(guns):
         w = _named(g, f"{where}.guns[{i}]", names)
         g["at"] = _point(g.get("at"), f"{w}.at")
-        err = table.spot_error("inf", *g["at"]) or _zone_error(sc, side, *g["at"])
+        err = table.spot_error("inf", *g["at"]) or _zone_error(sc, side, *g["at"]) or _mirror_error(sc, "inf", *g["at"])
         _need(err is None, f"{w}.at", err or "")
     reserve = [g for g in groups if g["reserve"]]
     if sc["settings"]["random_advantage"]:
@@ -221,6 +222,22 @@ def _named(item: Any, where: str, names: set) -> str:
     _need(item["name"] not in names, f"{where}.name", f"duplicate name {item['name']!r}")
     names.add(item["name"])
     return where
+
+
+def mirror(sc: dict, x: float, y: float) -> tuple[float, float]:
+    """The place across the table (LW-2: the armies start from the other pair of ends)."""
+    t = sc["table"]
+    if sc["edges"][SIDES[0]] in ("south", "north"):
+        return x, round(t["depth"] - y, 4)
+    return round(t["width"] - x, 4), y
+
+
+def _mirror_error(sc: dict, arm: str, x: float, y: float) -> str | None:
+    """With choose_edge the scenario's places are used mirrored too: they must be clear there as well."""
+    if not sc["settings"]["choose_edge"]:
+        return None
+    err = table_of(sc).spot_error(arm, *mirror(sc, x, y))
+    return f"mirrored for the other edge (choose_edge): {err}" if err else None
 
 
 def army_points(force: dict) -> float:

@@ -106,7 +106,7 @@ def bot_orders(state: dict, side: str) -> str:
     Lines are added one by one, each validated with all the lines kept before it (and shortened or
     turned until the whole set passes), so the text is always clean as a whole.
     """
-    if state["phase"] == "deploy":
+    if state["phase"] in ("edge", "deploy"):
         return "hold"
     figs = state["figures"]
     enemy = FigureIndex(figs, lambda f: fighting(f) and f["side"] == other(side))

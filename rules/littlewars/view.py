@@ -59,7 +59,8 @@ def build_view(state: dict, viewer: Viewer) -> dict[str, Any]:
     own = _visible_sides(state, viewer)
     # the curtain (LW-8) hides the other army until both have deployed; without it (LW-7) an army
     # deployed is in plain sight of everyone
-    shown = [s for s in SIDES if s in own or s in state.get("deployed", [])] if state["phase"] == "deploy" else list(SIDES)
+    before = state["phase"] in ("edge", "deploy")
+    shown = [s for s in SIDES if s in own or s in state.get("deployed", [])] if before else list(SIDES)
     view["scenario"] = {"name": sc["name"], "title": sc["title"], "kind": sc["kind"],
                         "blast": sc["settings"]["blast"], "max_turns": sc["settings"]["max_turns"]}
     view["table"] = _table(sc)
@@ -75,7 +76,7 @@ def build_view(state: dict, viewer: Viewer) -> dict[str, Any]:
     view["groups"] = {s: {n: list(ids) for n, ids in state["groups"][s].items()} for s in own}
     view["prisoner_groups"] = {s: {n: list(ids) for n, ids in state["pows"][s].items()} for s in own}
     view["standing"] = {s: dict(state["standing"][s]) for s in own}
-    view["counts"] = _counts(state) if state["phase"] != "deploy" or viewer.is_umpire else None
+    view["counts"] = _counts(state) if not before or viewer.is_umpire else None
     spec = next_turn(state)
     view["turn"] = {"number": state["turn"], "acting": list(spec.sides), "prompt": spec.prompt}
     last = state.get("last")

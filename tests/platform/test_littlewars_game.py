@@ -108,3 +108,19 @@ def test_deployment_without_the_curtain_is_two_turns_through_the_platform(people
     state = eventstore.load(game.pk).state
     assert state["turn"]["number"] == 3 and state["turn"]["sides"] == ["red", "blue"]
     assert state["rules"]["phase"] == "play" and state["rules"]["turn"] == 1
+
+
+def test_the_defender_chooses_its_edge_in_a_turn_of_its_own(people):
+    """LW-53 through the platform: turn 1 is the defender's choice of edge, turn 2 the deployment."""
+    game = new_game(people, {"base": "defence", "settings": {"choose_edge": True}})
+    state = eventstore.load(game.pk).state
+    defender = state["rules"]["scenario"]["settings"]["defender"]
+    edge = state["rules"]["scenario"]["edges"][defender]
+    other = {"north": "south", "south": "north"}[edge]
+    assert state["turn"]["sides"] == [defender] and "LW-53" in state["turn"]["prompt"]
+    bad = turns.submit_orders(game.pk, defender, "edge west", source="web")
+    assert not bad.accepted and "choose one of those" in bad.errors[0].message
+    assert turns.submit_orders(game.pk, defender, f"edge {other}", source="web").accepted
+    state = eventstore.load(game.pk).state
+    assert state["turn"]["number"] == 2 and state["turn"]["sides"] == ["red", "blue"]
+    assert state["rules"]["phase"] == "deploy" and state["rules"]["scenario"]["edges"][defender] == other

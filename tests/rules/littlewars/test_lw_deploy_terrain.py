@@ -8,7 +8,7 @@ from rules.core.protocol import ScenarioError, Viewer
 from rules.littlewars import RULESET as RS
 from rules.littlewars.scenario import load
 from rules.littlewars.table import path_length, table_of
-from rules.littlewars.testing import _valid, build, fold_all, order_errors, play, types
+from rules.littlewars.testing import _valid, build, fold_all, order_errors, play, play_bots, types
 
 ALTERNATE = {"base": "skirmish", "settings": {"deployment": "alternate"}}
 
@@ -94,8 +94,6 @@ def test_the_deployment_setting_and_a_base_scenario_are_validated():
 
 
 def test_the_scripted_players_play_an_alternate_deployment_game_to_the_end():
-    from rules.littlewars.testing import play_bots
-
     state, events = play_bots(game(ALTERNATE, 3), seed=3)
     assert types(events).count("deployed") == 2 and types(events).count("deployment_done") == 1
     assert state["result"] is not None and RS.check_invariants(state) == []
@@ -187,3 +185,44 @@ def test_a_figure_stopped_by_contact_may_stand_against_a_hill_side():
     assert (red["x"], red["y"]) == (15.0, 10.175)  # stopped 1/8 in from blue's footprint (LW-33)
     assert "against the side of hill 'knoll'" in table_of(s2["scenario"]).spot_error("inf", 15, 10.175)
     assert RS.check_invariants(s2) == []
+
+
+# -- LW-2 / LW-53: a side chooses its edge before deployment --------------------------------
+def test_the_defender_chooses_the_edge_and_the_armies_change_ends():
+    s = game({"base": "defence", "settings": {"choose_edge": True}})
+    defender = s["scenario"]["settings"]["defender"]
+    attacker = "red" if defender == "blue" else "blue"
+    mine = s["scenario"]["edges"][defender]
+    other_edge = {"south": "north", "north": "south"}[mine]
+    assert s["phase"] == "edge" and RS.next_turn(s).sides == (defender,)
+    assert f"'edge {other_edge}' takes the other" in RS.next_turn(s).prompt
+    assert [e.message for e in order_errors(s, defender, ["edge east"])] == [
+        f"the armies start from the {mine} and {other_edge} edges: choose one of those"]
+    assert "only the edge is chosen" in order_errors(s, defender, ["deploy foot1 at 10,10"])[0].message
+    assert seen_sides(s, Viewer("player", attacker)) == {attacker}
+    depth = s["scenario"]["table"]["depth"]
+    before = {fid: (f["x"], f["y"]) for fid, f in s["figures"].items()}
+    gun = next(iter(s["guns"]))
+    heading = s["guns"][gun]["heading"]
+    s2 = turn(s, {defender: f"edge {other_edge}"})
+    assert s2["phase"] == "deploy" and s2["scenario"]["edges"] == {defender: other_edge, attacker: mine}
+    assert all(s2["figures"][fid]["y"] == pytest.approx(depth - y) and s2["figures"][fid]["x"] == x
+               for fid, (x, y) in before.items())
+    assert s2["guns"][gun]["heading"] == (-heading) % 360.0
+    # the zones follow the new edges: the defender now deploys in the other half (LW-54)
+    y = s2["figures"][f"{defender}:i1"]["y"]
+    assert order_errors(s2, defender, [f"deploy i1 at 20,{y:g}"]) == []
+    assert "the defender stays" in order_errors(s2, defender, [f"deploy i1 at 20,{depth - y:g}"])[0].message
+    state, _ = play_bots(s2, seed=2)
+    assert state["result"] is not None and RS.check_invariants(state) == []
+
+
+def test_keeping_the_edge_changes_nothing_and_a_coin_names_the_chooser_otherwise():
+    s = game({"base": "defence", "settings": {"choose_edge": True}})
+    defender = s["scenario"]["settings"]["defender"]
+    kept = turn(s, {defender: "hold"})
+    assert kept["phase"] == "deploy" and kept["figures"] == s["figures"] and kept["scenario"] == s["scenario"]
+    choosers = {game({"base": "skirmish", "settings": {"choose_edge": True}}, seed)["edge_chooser"] for seed in range(12)}
+    assert choosers == {"red", "blue"}  # LW-1/2: a coin, not always the same side
+    with pytest.raises(ScenarioError, match=r"settings.choose_edge: must be true or false"):
+        load({"base": "skirmish", "settings": {"choose_edge": "yes"}})
