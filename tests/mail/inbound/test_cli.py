@@ -116,3 +116,19 @@ def test_the_postfix_pipe_command_line_works(game, red):
     proc = subprocess.run(argv, input=seat_mail(red, "STATUS"), capture_output=True, env=env, timeout=120, cwd=root)
     assert proc.returncode == 0, proc.stderr.decode()
     assert InboundMessage.objects.get().envelope_to == "orders@kriegsbrief.localhost"
+
+
+def test_feed_reply_finds_the_latest_report_in_the_outbox_folder(tmp_path, settings, game, red):
+    from campaigns.outbox import send
+
+    settings.OUTBOX_DIR = tmp_path / "outbox"
+    settings.EMAIL_BACKEND = "campaigns.mail.eml_backend.EmlFileBackend"
+    row = queue_mail(key="report-latest", to=red.email, subject="[Kriegsbrief] Test game: turn 0 results",
+                     body="Turn report\n", game=game, seat=red, kind="report")
+    assert send(row.pk)  # written as .eml by the embedded backend, as in the demo
+    text = tmp_path / "orders.txt"
+    text.write_text(red_opening(game))
+    call_command("feed_reply", str(text), latest_for=red.email, stdout=io.StringIO())
+    assert orders_of(game, "red")["text"] == red_opening(game)
+    with pytest.raises(CommandError, match="no report to nobody@example.org"):
+        call_command("feed_reply", str(text), latest_for="nobody@example.org")

@@ -2,6 +2,7 @@
 
   ./kb feed_reply var/outbox/<report>.eml orders.txt     reply with the text of a file
   ./kb feed_reply var/outbox/<report>.eml -              ... or of standard input
+  ./kb feed_reply --latest-for red@demo.localhost orders.txt   the newest report to that address
   ./kb feed_reply --eml reply.eml                        a whole message written elsewhere
 
 A reply is built as a mail client would: From the report's recipient, To the
@@ -12,10 +13,11 @@ function as real mail.
 import sys
 from email import policy
 from email.message import EmailMessage
-from email.parser import BytesParser
+from email.parser import BytesHeaderParser, BytesParser
 from email.utils import formatdate, make_msgid
 from pathlib import Path
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from campaigns.mailin import ingest
@@ -49,8 +51,12 @@ class Command(BaseCommand):
         parser.add_argument("report", nargs="?", help="the report .eml being answered")
         parser.add_argument("text", nargs="?", help="file with the reply text, or - for standard input")
         parser.add_argument("--eml", help="a complete reply message to feed as it is")
+        parser.add_argument("--latest-for", metavar="EMAIL",
+                            help="answer the newest report in OUTBOX_DIR sent to EMAIL; the one argument is the text")
 
-    def handle(self, *args, report=None, text=None, eml=None, **options):
+    def handle(self, *args, report=None, text=None, eml=None, latest_for=None, **options):
+        if latest_for:
+            report, text = str(latest_report(latest_for)), report  # the one positional is the text
         if eml:
             raw = _read(eml)
         elif report and text:
@@ -60,6 +66,18 @@ class Command(BaseCommand):
             raise CommandError("give a report .eml and a text file (or -), or --eml with a whole message")
         row = ingest.ingest(raw, via="file")
         self.stdout.write(f"inbound message {row.pk}: {row.status}{': ' + row.error if row.error else ''}")
+
+
+def latest_report(email: str) -> Path:
+    """The newest .eml in OUTBOX_DIR addressed to ``email`` that carries a Reply-To."""
+    outbox = Path(settings.OUTBOX_DIR)
+    parser = BytesHeaderParser(policy=policy.default)
+    for path in sorted(outbox.glob("*.eml"), reverse=True):  # names start with a timestamp
+        with path.open("rb") as fh:
+            headers = parser.parse(fh)
+        if headers.get("Reply-To") and email.lower() in str(headers.get("To", "")).lower():
+            return path
+    raise CommandError(f"no report to {email} with a Reply-To in {outbox}")
 
 
 def _read(path: str) -> bytes:
