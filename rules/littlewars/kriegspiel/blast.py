@@ -47,13 +47,19 @@ def shielded_by_works(works: dict, impact, target) -> bool:
 
 
 def resolve(impact, figures: dict, guns: dict, wagons: dict, works: dict, table, dead: set,
-            generals: dict | None = None) -> dict:
-    """Effects of one impact: {"killed", "guns_destroyed", "guns_out", "wagons", "generals_out"}."""
+            generals: dict | None = None, index=None) -> dict:
+    """Effects of one impact: {"killed", "guns_destroyed", "guns_out", "wagons", "generals_out"}.
+
+    ``index``: a FigureIndex of the figures on the table (geom.py) to find those near the
+    impact without looking at every figure; without one every figure is looked at.
+    """
     def shielded(p):
         return table.shielded(impact, p) or shielded_by_works(works, impact, p)
 
+    near = index.near(impact, BLAST_RADIUS) if index is not None else sorted(figures)
     ranked = []
-    for fid, f in figures.items():
+    for fid in near:
+        f = figures[fid]
         if fid in dead or not (f["st"] == "ok" or (f["st"] == "pow" and not f["pow"][2])):
             continue
         d = math.dist(impact, (f["x"], f["y"]))

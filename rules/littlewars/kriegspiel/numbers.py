@@ -6,6 +6,8 @@ are counted in half turns (HALF = 1 unit of 0.5 turn).
 """
 from __future__ import annotations
 
+from ..units import ARMS as _LW_ARMS
+
 FOOT = 12.0
 
 # -- movement per turn (KS-15..25, KS-87) -------------------------------------
@@ -98,8 +100,6 @@ EXTRA_RADIUS = {"eng": 0.25, "art": 0.25, "general": 0.5, "transport": 1.0}
 
 def footprint(arm: str) -> float:
     """Footprint radius of any arm: the Little Wars arms from units.py, the appendix's from EXTRA_RADIUS."""
-    from ..units import ARMS
-
-    return ARMS[arm]["radius"] if arm in ARMS else EXTRA_RADIUS.get(arm, 0.25)
+    return _LW_ARMS[arm]["radius"] if arm in _LW_ARMS else EXTRA_RADIUS.get(arm, 0.25)
 
 RIFLE_RANGE = 4 * FOOT      # decision: a rifle volley's shot reaches 4 ft (the seed gives no range)

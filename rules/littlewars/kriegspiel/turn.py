@@ -26,7 +26,8 @@ from rules.core.protocol import PUBLIC, UMPIRE, RuleEvent, side_audience
 
 from .. import adjudicate as lw_adj
 from .. import aftermath, melee
-from ..fire import scatter
+from ..fire import on_table, scatter
+from ..geom import FigureIndex
 from ..motion import resolve_moves
 from ..table import table_of
 from ..units import SIDES, move_allowance, other
@@ -78,16 +79,17 @@ def adjudicate(state: dict, orders, rng: random.Random | None, kind: str = "orde
     lw_adj._surrenders(log, {s: plans[s].lw for s in SIDES})
     fired_groups = _fire(log, plans, rng)
     charged = _charges(log, plans, rng)
-    walks = _movement(log, plans, charged)
+    before = log.state
+    paths, moved = _movement(log, plans, charged)
     _journeys(log, plans)
-    _mines(log, walks)
+    _mines(log, before, paths, moved)
     for payload in melee.resolve(log.state, _live_contacts(log)):
         log.emit("melee", payload)
     for cap in aftermath.captures(start, log.state):
         log.emit("gun_captured", cap)
     lw_adj._prisoners(log)
     _generals(log)
-    _works(log, plans, walks)
+    _works(log, plans, set(paths))
     _drives(log, plans)
     _supply(log, fired_groups)
     _sight(log)
@@ -128,6 +130,7 @@ def _fire(log: Log, plans, rng) -> dict[str, set[str]]:
     wagons = {f"{s}:{n}": d for s in SIDES for n, d in ks["supply"][s]["depots"].items()}
     wagons.update({f"vehicle|{vid}": v for vid, v in ks["vehicles"].items()})  # KS-89: hit like wagons
     dead: set[str] = set()
+    index = FigureIndex(state["figures"], on_table)
     out, effects = [], {"guns_destroyed": set(), "guns_out": set(), "wagons": set(), "generals_out": set()}
     for origin, aim, gid, side, group in shots:
         sigma = scatter(math.dist(origin, aim))
@@ -135,7 +138,8 @@ def _fire(log: Log, plans, rng) -> dict[str, set[str]]:
         stop = table.shot_blocker(origin, impact)
         hit = stop if stop is not None else impact
         hit = (round(min(max(hit[0], 0.0), table.width), 3), round(min(max(hit[1], 0.0), table.depth), 3))
-        res = blast_resolve(hit, state["figures"], state["guns"], wagons, ks["works"], table, dead, ks["generals"])
+        res = blast_resolve(hit, state["figures"], state["guns"], wagons, ks["works"], table, dead, ks["generals"],
+                            index)
         dead.update(res["killed"])
         for k in effects:
             effects[k].update(res[k])
@@ -193,8 +197,8 @@ def _charges(log: Log, plans, rng) -> set[str]:
     return touched
 
 
-def _movement(log: Log, plans, charged: set[str]) -> dict:
-    """All movement at once (umpire only); returns the walks {id: (walked path, arm, speed)} for mines."""
+def _movement(log: Log, plans, charged: set[str]) -> tuple[dict, dict]:
+    """All movement at once (umpire only); returns the planned paths and where everyone ended."""
     state = log.state
     figs = state["figures"]
     paths = {}
@@ -211,12 +215,16 @@ def _movement(log: Log, plans, charged: set[str]) -> dict:
     moved, contacts = resolve_moves(state, paths)
     guns, stuck = aftermath.gun_moves(state, moved, gun_paths)
     log.emit("moved", {"figures": moved, "guns": guns, "stuck": stuck, "contacts": contacts}, UMPIRE)
-    return {fid: (works.walked(pts, moved[fid]), figs[fid]["arm"], _speed(state, fid)) for fid, pts in paths.items()}
+    return paths, moved
 
 
-def _mines(log: Log, walks: dict) -> None:
+def _mines(log: Log, before: dict, paths: dict, moved: dict) -> None:
     """KS-59/60: armed mines set off by the first figure to pass; each explosion is public."""
     armed = [w for w in log.state["ks"]["works"].values() if w["kind"] == "mine" and w["status"] == "armed"]
+    if not armed:
+        return
+    figs = before["figures"]
+    walks = {fid: (works.walked(pts, moved[fid]), figs[fid]["arm"], _speed(before, fid)) for fid, pts in paths.items()}
     for trig in works.triggers(sorted(armed, key=lambda w: w["id"]), walks):
         state = log.state
         mine = state["ks"]["works"][trig["mine"]]
@@ -256,10 +264,10 @@ def _generals(log: Log) -> None:
 
 
 # -- works, supply, sighting ------------------------------------------------------------------------
-def _works(log: Log, plans, walks) -> None:
+def _works(log: Log, plans, moving: set[str]) -> None:
     """One private works report per side, every turn; finished entrenchments and gun pits go public."""
     state = log.state
-    busy = set(walks) | {i for p in plans.values() for _, ids, _, _ in p.volleys for i in ids}
+    busy = moving | {i for p in plans.values() for _, ids, _, _ in p.volleys for i in ids}
     changes = works.progress(state, busy)
     counter = state["ks"]["counter"]
     started = {s: [] for s in SIDES}

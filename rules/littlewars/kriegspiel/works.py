@@ -217,6 +217,9 @@ def passage(path, arm: str, mine_at) -> float | None:
     if len(path) < 2:
         return None
     reach = radius(arm) + MINE_TRIGGER
+    xs, ys = [p[0] for p in path], [p[1] for p in path]
+    if not (min(xs) - reach <= mine_at[0] <= max(xs) + reach and min(ys) - reach <= mine_at[1] <= max(ys) + reach):
+        return None  # nowhere near: skip the geometry
     mine = Point(mine_at)
     run = 0.0
     for a, b in zip(path, path[1:]):
