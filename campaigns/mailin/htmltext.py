@@ -16,6 +16,7 @@ SKIP_TAGS = {"style", "script", "head", "title"}
 QUOTE_CLASSES = {"gmail_quote", "gmail_quote_container", "moz-cite-prefix", "yahoo_quoted"}
 # Outlook: everything after one of these is the quoted original.
 REST_IS_QUOTE_IDS = {"divrplyfwdmsg", "appendonsend", "mail-editor-reference-message-container"}
+MAX_QUOTE_PREFIX = 5
 VOID_TAGS = {"br", "hr", "img", "meta", "link", "input", "wbr", "col", "area", "base"}
 
 
@@ -74,7 +75,8 @@ class _Converter(HTMLParser):
         out = []
         for depth, line in self.lines:
             line = " ".join(line.split())
-            out.append(("> " * depth + line).rstrip() if depth else line)
+            # Any depth is "quoted"; a cap keeps 10,000 nested blockquotes from multiplying every line.
+            out.append(("> " * min(depth, MAX_QUOTE_PREFIX) + line).rstrip() if depth else line)
         # Collapse runs of blank lines that block markup leaves behind.
         collapsed = []
         for line in out:

@@ -112,3 +112,9 @@ def test_html_converter_never_crashes_and_keeps_unquoted_text(html):
     assert isinstance(text, str)
     if html == "<div>text</div>":
         assert text == "text"
+
+
+def test_deeply_nested_quotes_do_not_multiply_the_text():
+    text = html_to_text("<blockquote>" * 20000 + "x<br>" * 20000)
+    # Linear in the input: every line carries at most a five-level prefix (not 20,000).
+    assert len(text) < 40000 * 12 and max(len(line) for line in text.splitlines()) <= len("> " * 5 + "x")
