@@ -88,10 +88,13 @@ def addresses(values: list[str]) -> list[str]:
 
 
 def parse(raw: bytes, *, max_parts: int) -> Parsed:
-    msg = AnymailInboundMessage.parse_raw_mime_bytes(raw)
-    out = Parsed(headers=[(k, str(v)) for k, v in msg.raw_items()])
-    plain, html = [], []
-    _walk(msg, out, plain, html, max_parts)
+    try:
+        msg = AnymailInboundMessage.parse_raw_mime_bytes(raw)
+        out = Parsed(headers=[(k, str(v)) for k, v in msg.raw_items()])
+        plain, html = [], []
+        _walk(msg, out, plain, html, max_parts)
+    except RecursionError:  # the stdlib parser recurses once per nesting level
+        raise MimeError("the message's MIME parts are nested too deeply to read; send your orders as plain text")
     plain = [text for text in plain if text.strip()]
     if plain:
         out.body = plain[0]

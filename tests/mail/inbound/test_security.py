@@ -270,3 +270,11 @@ def test_the_same_message_five_times_in_parallel_is_one_submission(game, red):
     assert InboundMessage.objects.count() == 1
     assert Event.objects.filter(game=game, type="orders.submitted").count() == 1
     assert len(replies_to(red.email)) == 1
+
+
+def test_mime_nested_thousands_deep_is_refused_with_a_reason(game, red):
+    head = f"From: {red.email}\r\nTo: {addresses.reply_address(red)}\r\nMessage-ID: <deep@example.org>\r\n"
+    nested = "".join(f"Content-Type: multipart/mixed; boundary=B{i}\r\n\r\n--B{i}\r\n" for i in range(3000))
+    row = ingest.ingest((head + nested + "\r\npass\r\n").encode(), via="test")
+    assert row.status == S.REJECTED and "nested too deeply" in row.error
+    assert "nested too deeply" in last_reply(red.email).body
