@@ -39,9 +39,9 @@ def test_empty_stdin_is_a_temporary_failure(monkeypatch, db):
 
 @postgres_only
 @pytest.mark.django_db(transaction=True)
-def test_ingest_mail_as_a_real_pipe(game, red):
+def test_ingest_mail_as_a_real_pipe(game, red, tmp_path):
     """As Postfix runs it: a separate process, the message on a real pipe."""
-    env = {**os.environ, "DATABASE_URL": database_url()}
+    env = {**os.environ, "DATABASE_URL": database_url(), "OUTBOX_DIR": str(tmp_path)}
     proc = subprocess.run([sys.executable, "manage.py", "ingest_mail", "--recipient", "orders@kriegsbrief.localhost"],
                           input=seat_mail(red, red_opening(game)), capture_output=True, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr.decode()
@@ -54,8 +54,8 @@ def test_ingest_mail_as_a_real_pipe(game, red):
 
 @postgres_only
 @pytest.mark.django_db(transaction=True)
-def test_database_down_is_a_temporary_failure(game, red):
-    env = {**os.environ, "DATABASE_URL": "postgres://postgres@127.0.0.1:1/none"}
+def test_database_down_is_a_temporary_failure(game, red, tmp_path):
+    env = {**os.environ, "DATABASE_URL": "postgres://postgres@127.0.0.1:1/none", "OUTBOX_DIR": str(tmp_path)}
     proc = subprocess.run([sys.executable, "manage.py", "ingest_mail"], input=seat_mail(red, "pass"),
                           capture_output=True, env=env, timeout=120)
     assert proc.returncode == 75, proc.stderr.decode()
@@ -101,7 +101,7 @@ def test_feed_reply_errors_are_clear(tmp_path, db):
 
 @postgres_only
 @pytest.mark.django_db(transaction=True)
-def test_the_postfix_pipe_command_line_works(game, red):
+def test_the_postfix_pipe_command_line_works(game, red, tmp_path):
     """deploy/postfix/master.cf's argv, with this checkout's paths and ${recipient} filled in as Postfix would."""
     import re
     import shlex
@@ -112,7 +112,7 @@ def test_the_postfix_pipe_command_line_works(game, red):
     argv = shlex.split(re.search(r"argv=(.+)", master).group(1))
     argv = [a.replace("/srv/kriegsbrief/.venv/bin/python", sys.executable).replace("/srv/kriegsbrief", str(root))
             .replace("${recipient}", "orders@kriegsbrief.localhost") for a in argv]
-    env = {**os.environ, "DATABASE_URL": database_url()}
+    env = {**os.environ, "DATABASE_URL": database_url(), "OUTBOX_DIR": str(tmp_path)}
     proc = subprocess.run(argv, input=seat_mail(red, "STATUS"), capture_output=True, env=env, timeout=120, cwd=root)
     assert proc.returncode == 0, proc.stderr.decode()
     assert InboundMessage.objects.get().envelope_to == "orders@kriegsbrief.localhost"
