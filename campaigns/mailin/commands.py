@@ -60,7 +60,7 @@ class Request:
 
 def _first_word(line: str) -> str:
     parts = line.split(None, 1)
-    return parts[0].upper().rstrip(":") if parts else ""
+    return parts[0].upper().rstrip(":.!,;") if parts else ""  # "Ready." is READY
 
 
 def parse(text: str, *, orders_allowed: bool = True) -> Request:

@@ -32,6 +32,7 @@ def ready_sides(game):
     ("ABSENT UNTIL christmas", "", [], 1),
     ("ABSENT UNTIL 2026-02-30", "", [], 1),
     ("READY now please", "", [], 1),
+    ("Ready.\nstatus!", "", ["READY", "STATUS"], 0),
     ("Hello\nORDERS\npass\nEND\nREADY\nBye", "pass", ["READY"], 0),
 ])
 def test_command_reader(text, orders, cmds, errors):
