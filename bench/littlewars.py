@@ -60,10 +60,11 @@ def orders(state: dict, side: str) -> str:
     sign = 1 if side == "red" else -1
     lines = []
     for name, ids in sorted(state["groups"][side].items()):
-        arm = figs[ids[0]]["arm"]
         cx = sum(figs[i]["x"] for i in ids) / len(ids)
         cy = sum(figs[i]["y"] for i in ids) / len(ids)
-        lines.append(f"move {name} to {cx:.3f},{cy + sign * (11.5 if arm == 'inf' else 23.5):.3f}")
+        # the whole army advances 11.5 in keeping its order: cavalry going farther would end on top of
+        # the infantry ahead of it, which LW-27 refuses (figures stand 1/16 in apart)
+        lines.append(f"move {name} to {cx:.3f},{cy + sign * 11.5:.3f}")
     for g in state["guns"].values():
         if g["owner"] == side:
             ty = g["y"] + sign * 20

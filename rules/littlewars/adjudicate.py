@@ -105,7 +105,7 @@ def adjudicate(state: dict, orders: Mapping[str, Sequence], rng: random.Random |
                kind: str = "orders") -> list[RuleEvent]:
     rng = rng or random.Random(0)
     acting = next_turn(state).sides or SIDES
-    plans = {s: planning.build(state, s, orders.get(s, ()) if s in acting else ()) for s in SIDES}
+    plans = {s: planning.build_spaced(state, s, orders.get(s, ()) if s in acting else ()) for s in SIDES}
     log = _Log(state)
     for side in acting:
         _private(log, plans[side])

@@ -11,6 +11,10 @@ import math
 import re
 from dataclasses import dataclass, field
 
+import numpy as np
+import shapely
+from shapely.strtree import STRtree
+
 from rules.core.protocol import LineError
 
 from . import geom
@@ -18,7 +22,7 @@ from .orders import Edge, Escort, Fire, Form, Hold, Melee, Merge, Move, Order, S
 from .scenario import OPPOSITE, block, zone_error
 from .table import path_length, table_of
 from .units import (ARM_NAMES, CREW_MIN, CREW_RANGE, FIRST_FIRE_TURN, GUN_MOVE_FAST, GUN_MOVE_SLOW, MAX_RANGE,
-                    move_allowance, other, radius)
+                    SCENERY_GAP, move_allowance, other, radius)
 
 
 @dataclass
@@ -36,6 +40,7 @@ class Plan:
     edge: str | None = None                          # LW-2/53: the edge chosen before deployment
     errors: list = field(default_factory=list)
     _owner_line: dict = field(default_factory=dict)  # figure/gun id -> line that ordered it
+    _line_text: dict = field(default_factory=dict)   # line number -> its text
 
 
 class _Refused(Exception):
@@ -56,6 +61,15 @@ def build(state: dict, side: str, orders) -> Plan:
             plan.errors.append(LineError(o.line, o.text, str(exc)))
     if phase == "play":
         _check_gun_moves(state, plan)
+    plan.errors.sort(key=lambda e: e.line)
+    return plan
+
+
+def build_spaced(state: dict, side: str, orders) -> Plan:
+    """``build`` and the 1/16 in between the side's own figures (LW-27). Separate from ``build`` so that
+    a rule set whose figures may share a place (the appendix's trains and boxes) can leave it out."""
+    plan = build(state, side, orders)
+    _check_spacing(state, plan)
     plan.errors.sort(key=lambda e: e.line)
     return plan
 
@@ -156,6 +170,7 @@ def _claim(plan, ids, o):
     _check_claim(plan, ids)
     for i in ids:
         plan._owner_line[i] = o.line
+    plan._line_text[o.line] = o.text
 
 
 # -- group changes ------------------------------------------------------------
@@ -424,5 +439,43 @@ def _check_gun_moves(state, plan):
             plan.gun_moves[gid] = pts
 
 
+def _check_spacing(state, plan):
+    """LW-27: figures stand on their own, 1/16 in apart. The side's figures are checked where the orders
+    leave them (moved or deployed ones at the end of their way, the rest where they stand); a clash
+    is reported on the line that moved a figure there. Contacts may still stop figures anywhere, so
+    two figures already closer than that only may not come closer still."""
+    moved = {fid: tuple(pts[-1]) for fid, pts in plan.paths.items()}
+    moved.update({fid: tuple(xy) for fid, xy in plan.deploy_figures.items()})
+    if not moved:
+        return
+    figs = state["figures"]
+    ids = [i for i, f in figs.items() if f["side"] == plan.side and f["st"] == "ok" or i in moved]
+    xy = np.array([moved.get(i, (figs[i]["x"], figs[i]["y"])) for i in ids], dtype=float)
+    r = np.array([radius(figs[i]["arm"]) for i in ids])
+    tree = STRtree(shapely.points(xy))
+    pairs = tree.query(shapely.points(xy), predicate="dwithin", distance=2 * max(r) + SCENERY_GAP)
+    reported = set()
+    for a, b in zip(*pairs):
+        ia, ib = ids[a], ids[b]
+        if a >= b or (ia not in moved and ib not in moved):
+            continue
+        gap = math.dist(xy[a], xy[b]) - r[a] - r[b]
+        was = math.dist((figs[ia]["x"], figs[ia]["y"]), (figs[ib]["x"], figs[ib]["y"])) - r[a] - r[b]
+        if gap >= SCENERY_GAP - 1e-9 or gap >= was - 1e-9:
+            continue  # apart enough, or no closer than contact (LW-33) had already left them
+        mover = max((i for i in (ia, ib) if i in moved), key=lambda i: plan._owner_line.get(i, 0))
+        line = plan._owner_line.get(mover, 0)
+        if (mover, line) in reported or line in {ln for _, ln in reported}:
+            continue  # one error a line is enough to show what is wrong
+        reported.add((mover, line))
+        plan.errors.append(LineError(line, plan._line_text.get(line, ""),
+                                     f"{ia.split(':')[1]} and {ib.split(':')[1]} would stand {max(gap, 0.0):.2f} in "
+                                     f"apart; figures stand on their own, at least 1/16 in apart (LW-27)"))
+    for _, line in reported:  # a refused line is not carried out: its figures stay where they are
+        for fid in [i for i, ln in plan._owner_line.items() if ln == line]:
+            plan.paths.pop(fid, None)
+            plan.deploy_figures.pop(fid, None)
+
+
 def errors(state, side, orders) -> tuple[LineError, ...]:
-    return tuple(build(state, side, orders).errors)
+    return tuple(build_spaced(state, side, orders).errors)

@@ -226,3 +226,37 @@ def test_keeping_the_edge_changes_nothing_and_a_coin_names_the_chooser_otherwise
     assert choosers == {"red", "blue"}  # LW-1/2: a coin, not always the same side
     with pytest.raises(ScenarioError, match=r"settings.choose_edge: must be true or false"):
         load({"base": "skirmish", "settings": {"choose_edge": "yes"}})
+
+
+# -- LW-27: figures stand on their own, 1/16 in apart -----------------------------------
+def test_own_figures_keep_a_sixteenth_apart_where_the_orders_leave_them():
+    s = build(red=[("a", "inf", [(10, 10), (11, 10)]), ("b", "inf", [(20, 10), (21, 10)])],
+              blue=[("x", "inf", [(40, 30)])])
+    (err,) = order_errors(s, "red", ["hold", "move b to 10.5,10.3"])
+    assert err.line == 2 and err.text == "move b to 10.5,10.3"
+    assert "would stand" in err.message and "at least 1/16 in apart (LW-27)" in err.message
+    # exactly 1/16 in apart is allowed (centres 0.5625 apart), a hair closer is not
+    assert order_errors(s, "red", ["move b to 12.0625,10"]) == []
+    assert order_errors(s, "red", ["move b to 12.06,10"]) != []
+    # both groups moving: checked where both end
+    assert order_errors(s, "red", ["move a to 10.5,14", "move b to 10.5,14.2"])[0].line == 2
+    assert order_errors(s, "red", ["move a to 10.5,14", "move b to 10.5,16"]) == []
+    assert "would stand" in order_errors(s, "red", ["move a line 10,14 10.3,14"])[0].message  # a line too short
+    # refused at adjudication: reported to red alone, and b stays where it stood
+    s2, events = play(s, red="move b to 10.5,10.3", check=False)
+    (rejected,) = [e for e in events if e.type == "littlewars.orders_rejected"]
+    assert rejected.audience == "side:red" and "LW-27" in rejected.payload["errors"][0]["message"]
+    assert (s2["figures"]["red:i3"]["x"], s2["figures"]["red:i3"]["y"]) == (20.0, 10.0)
+
+
+def test_figures_already_closer_after_a_contact_may_move_but_not_come_closer():
+    s = build(red=[("a", "inf", [(10, 10), (10.3, 10)])], blue=[("x", "inf", [(40, 30)])])
+    assert order_errors(s, "red", ["move a to 10.15,14"]) == []  # the formation keeps its 0.3 in
+    assert order_errors(s, "red", ["move i2 to 10.5,10"]) == []  # moving apart
+    assert order_errors(s, "red", ["move i2 to 10.2,10"]) != []  # closer still
+
+
+def test_two_groups_cannot_deploy_on_one_spot():
+    s = game("skirmish")
+    (err,) = order_errors(s, "red", ["deploy foot1 at 16,4", "deploy foot2 at 16,4"])
+    assert err.line == 2 and "LW-27" in err.message
