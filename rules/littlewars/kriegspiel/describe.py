@@ -27,6 +27,17 @@ def _works(p):
             parts.append(f"{c['id']} is laid and armed")
         else:
             parts.append(f"{c['id']} {c['done']} turn(s) done")
+    for name, (x, y) in (p.get("depots") or {}).items():
+        parts.append(f"depot {name} driven to {x:g},{y:g} (it supplies nothing this turn, KS-38)")
+    for vid, (x, y) in (p.get("vehicles") or {}).items():
+        parts.append(f"{vid.split(':')[-1]} moved to {x:g},{y:g}")
+    for c in p.get("charges_failed") or []:
+        parts.append(f"the charge of line {c['line']} did not happen: {c['why']}")
+    if p.get("boxed"):
+        parts.append("in boxes: " + ", ".join(p["boxed"]))
+    for load in p.get("loaded") or []:
+        what = f"{len(load['boarded'])} boarded" if load["boarded"] else f"{len(load['landed'])} landed from"
+        parts.append(f"{what} {load['vehicle'].split(':')[-1]}")
     return f"{_cap(p['side'])} works, turn {p['turn']}: " + ("; ".join(parts) if parts else "nothing in hand") + "."
 
 
@@ -65,26 +76,17 @@ def _charge(p):
 
 _SIMPLE = {
     "charge": _charge,
-    "charge_failed": lambda p: f"{_cap(p['side'])}: the charge of line {p['line']} did not happen: {p['why']}.",
+
     "works": _works,
     "work_completed": lambda p: (f"{_cap(p['side'])} " + _DONE[p["kind"]].format(t=p.get("target")) + "."
                                  if p["kind"] in _DONE else
                                  f"{_cap(p['side'])} finished {_WORK[p['kind']]} at {p['at'][0]:g},{p['at'][1]:g}"
                                  + (f" to {p['to'][0]:g},{p['to'][1]:g}" if p.get("to") else "") + " (KS-67)."),
-    "vehicles_moved": lambda p: f"{_cap(p['side'])} trains and boats moved: " + ", ".join(
-        f"{k.split(':')[-1]} to {v[0]:g},{v[1]:g}" for k, v in p["vehicles"].items()) + ".",
-    "vehicle_loaded": lambda p: (f"{_cap(p['side'])}: {len(p['boarded'])} figures boarded "
-                                 f"{p['vehicle'].split(':')[-1]}." if p["boarded"] else
-                                 f"{_cap(p['side'])}: {len(p['landed'])} figures landed from "
-                                 f"{p['vehicle'].split(':')[-1]}."),
-    "depots_moved": lambda p: f"{_cap(p['side'])} drove its wagons: " + ", ".join(
-        f"{k} to {v[0]:g},{v[1]:g}" for k, v in p["depots"].items()) + " (they supply nothing this turn, KS-38).",
     "mine_exploded": _mine,
     "blast": lambda p: (f"Blast effects: {len(p['guns_destroyed'])} guns destroyed, {len(p['guns_out'])} out of "
                         f"action, {sum(len(v) for v in p['wagons'].values())} depots burnt, generals near a shell: "
                         f"{', '.join(p['generals_out']) or 'none'}."),
     "sighted": _sighted,
-    "boxed": lambda p: f"{_cap(p['side'])} boxes: {', '.join(p['groups']) or 'none'}.",
     "supplied": _supplied,
     "ledger_adjusted": lambda p: (f"The umpire adjusted {p['side']}'s depot {p['depot']}: {p['portions']:+d} portions "
                                   f"of {p['kind']} ({p['reason']})."),
@@ -102,6 +104,11 @@ _SIMPLE = {
 def describe_event(event_type: str, payload: Mapping[str, Any]) -> str:
     if event_type == "littlewars.deployment_done":
         return "The curtain is lifted: each side now sees what its own men can see. Turn 1 begins."
+    if event_type == "littlewars.orders_rejected" and not payload.get("errors"):
+        return f"{_cap(payload.get('side'))}: no line of the orders was refused."
+    if event_type == "littlewars.groups_changed":
+        return f"{_cap(payload.get('side'))}'s groups: " + ", ".join(
+            f"{k} ({len(v)})" for k, v in sorted(payload.get("groups", {}).items())) + "."
     if not event_type.startswith(PREFIX):
         return lw_describe(event_type, payload)
     fn = _SIMPLE.get(event_type[len(PREFIX):])

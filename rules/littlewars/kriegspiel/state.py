@@ -91,14 +91,24 @@ def _ks(state: dict, **changes) -> dict:
 
 
 def _works_report(state, p):
-    """A side's private report of its works: started, progressed, armed, abandoned (side audience)."""
+    """A side's private report of the turn: works started, progressed, armed, abandoned; depots
+    driven; trains and boats moved, loaded, unloaded (side audience, one every turn)."""
     works = dict(state["ks"]["works"])
     for w in p["started"]:
         works[w["id"]] = dict(w)
     for ch in p["progress"]:
         works[ch["id"]] = {**works[ch["id"]], "status": ch["status"], "done": ch["done"]}
     counter = max([state["ks"]["counter"]] + [int(w["id"][1:]) for w in p["started"]])
-    return _ks(state, works=works, counter=counter)
+    new = _ks(state, works=works, counter=counter)
+    if "boxed" in p:
+        new = _ks(new, boxed={**new["ks"]["boxed"], p["side"]: sorted(p["boxed"])})
+    if p.get("depots"):
+        new = _depots_moved(new, p)
+    if p.get("vehicles"):
+        new = _vehicles_moved(new, p)
+    for load in p.get("loaded", []):
+        new = _vehicle_loaded(new, load)
+    return new
 
 
 def _work_completed(state, p):
@@ -137,7 +147,8 @@ def _vehicles_moved(state, p):
 
 
 def _vehicle_loaded(state, p):
-    """Boarding or landing finished (KS-28/29): figures go aboard (to the vehicle's place) or ashore."""
+    """Boarding or landing finished (KS-28/29): figures go aboard (to the vehicle's place) or ashore.
+    Applied after the turn's journeys, so those who boarded stand where the vehicle now is."""
     vid = p["vehicle"]
     v = dict(state["ks"]["vehicles"][vid])
     figures = dict(state["figures"])
@@ -222,11 +233,6 @@ def _sighted(state, p):
     seen = {**state["ks"]["seen"], side: {"now": {"figures": dict(p["figures"]), "guns": dict(p["guns"])},
                                           "boxes": list(p["boxes"]), "last": last, "tokens": dict(p["tokens"])}}
     return _ks(state, seen=seen)
-
-
-def _boxed(state, p):
-    boxed = {**state["ks"]["boxed"], p["side"]: sorted(p["groups"])}
-    return _ks(state, boxed=boxed)
 
 
 def _supplied(state, p):
@@ -324,7 +330,6 @@ _HANDLERS = {
     "mine_exploded": _mine_exploded,
     "blast": _blast,
     "sighted": _sighted,
-    "boxed": _boxed,
     "supplied": _supplied,
     "ledger_adjusted": _ledger_adjusted,
     "note": _note,
@@ -334,7 +339,4 @@ _HANDLERS = {
     "sighting_ruled": _sighting_ruled,
     "general_lost": _general_lost,
     "charge": _charge,
-    "depots_moved": _depots_moved,
-    "vehicles_moved": _vehicles_moved,
-    "vehicle_loaded": _vehicle_loaded,
 }

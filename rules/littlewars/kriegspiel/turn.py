@@ -78,10 +78,9 @@ def adjudicate(state: dict, orders, rng: random.Random | None, kind: str = "orde
     start = state
     lw_adj._surrenders(log, {s: plans[s].lw for s in SIDES})
     fired_groups = _fire(log, plans, rng)
-    charged = _charges(log, plans, rng)
+    charged, failed = _charges(log, plans, rng)
     before = log.state
     paths, moved = _movement(log, plans, charged)
-    _journeys(log, plans)
     _mines(log, before, paths, moved)
     for payload in melee.resolve(log.state, _live_contacts(log)):
         log.emit("melee", payload)
@@ -89,8 +88,7 @@ def adjudicate(state: dict, orders, rng: random.Random | None, kind: str = "orde
         log.emit("gun_captured", cap)
     lw_adj._prisoners(log)
     _generals(log)
-    _works(log, plans, set(paths))
-    _drives(log, plans)
+    _works(log, plans, set(paths), failed)
     _supply(log, fired_groups)
     _sight(log)
     lw_adj._finish(log)
@@ -98,11 +96,15 @@ def adjudicate(state: dict, orders, rng: random.Random | None, kind: str = "orde
 
 
 def _private(log: Log, kp) -> None:
-    """The main part's private events (rejected lines with the Kriegspiel ones, groups, melee choices), then boxes."""
-    kp.lw.errors = list(kp.errors)
-    lw_adj._private(log, kp.lw)
-    if kp.boxed is not None and kp.boxed != sorted(log.state["ks"]["boxed"][kp.side]):
-        log.ks("boxed", {"side": kp.side, "groups": kp.boxed}, side_audience(kp.side))
+    """The main part's private events - rejected lines (with the Kriegspiel ones), groups, melee
+    choices - written EVERY turn for each side, empty or not: an event a side writes only when it
+    reorganises or errs would show the other side, by the numbering of its own events, that it did."""
+    aud = side_audience(kp.side)
+    log.emit("orders_rejected", {"side": kp.side, "errors": [{"line": e.line, "text": e.text, "message": e.message}
+                                                             for e in kp.errors]}, aud)
+    log.emit("groups_changed", {"side": kp.side, "groups": kp.lw.groups}, aud)
+    kill, lose = kp.lw.standing or (log.state["standing"][kp.side]["kill"], log.state["standing"][kp.side]["lose"])
+    log.emit("standing_orders", {"side": kp.side, "kill": kill, "lose": lose}, aud)
 
 
 # -- fire -------------------------------------------------------------------------------
@@ -175,13 +177,15 @@ def _speed(state, fid) -> float:
     return move_allowance(f["arm"] if f["st"] == "ok" else "inf") * boxes.speed_factor(boxed)
 
 
-def _charges(log: Log, plans, rng) -> set[str]:
+def _charges(log: Log, plans, rng) -> tuple[set[str], dict]:
     """Cavalry charges after fire, before all other movement (public: both sides are in it).
 
     A charge that fire has made impossible (fewer than 8 left, the target gone) does not
-    happen, and its side is told so privately. Returns every figure a charge moved, pushed or killed.
+    happen, and its side is told so in its report. Returns every figure a charge moved, pushed
+    or killed, and the failed charges by side.
     """
     touched: set[str] = set()
+    failed: dict[str, list] = {s: [] for s in SIDES}
     for side in SIDES:
         enemy = other(side)
         held = {fid for fid, f in log.state["figures"].items() if f["side"] == enemy
@@ -190,11 +194,11 @@ def _charges(log: Log, plans, rng) -> set[str]:
             try:
                 payload = charging.resolve(log.state, side, ids, point, held, rng)
             except charging.ChargeRefused as exc:
-                log.ks("charge_failed", {"side": side, "line": line, "why": str(exc)}, side_audience(side))
+                failed[side].append({"line": line, "why": str(exc)})
                 continue
             log.ks("charge", payload, PUBLIC)
             touched.update(payload["by"], payload["killed"], payload["moved"], payload["destroyed"])
-    return touched
+    return touched, failed
 
 
 def _movement(log: Log, plans, charged: set[str]) -> tuple[dict, dict]:
@@ -264,8 +268,12 @@ def _generals(log: Log) -> None:
 
 
 # -- works, supply, sighting ------------------------------------------------------------------------
-def _works(log: Log, plans, moving: set[str]) -> None:
-    """One private works report per side, every turn; finished entrenchments and gun pits go public."""
+def _works(log: Log, plans, moving: set[str], failed: dict) -> None:
+    """One private report per side, every turn, whatever happened: its works and tasks started and
+    in hand, its depots driven, its trains and boats moved, loaded and unloaded, its boxes and its
+    charges that did not happen. So the number and
+    order of events never tell the other side anything. Finished entrenchments, gun pits and
+    tasks go public."""
     state = log.state
     busy = moving | {i for p in plans.values() for _, ids, _, _ in p.volleys for i in ids}
     changes = works.progress(state, busy)
@@ -279,40 +287,30 @@ def _works(log: Log, plans, moving: set[str]) -> None:
             started[side].append(w)
             # the turn a work is ordered is its first turn of work (RULES.md)
             changes += works.progress({**state, "ks": {**state["ks"], "works": {w["id"]: w}}}, busy)
-    owner = {w["id"]: w["side"] for s in SIDES for w in started[s]}
-    owner.update({wid: w["side"] for wid, w in state["ks"]["works"].items()})
-    done = [c for c in changes if c["status"] == "complete"]
+    record = {w["id"]: w for s in SIDES for w in started[s]}
+    record.update(state["ks"]["works"])
+    private = {"board", "land"}  # troops in and out of trains and boats: their own side's news
     for side in SIDES:
-        mine = [c for c in changes if owner[c["id"]] == side and c["status"] != "complete"]
-        log.ks("works", {"side": side, "turn": state["turn"], "started": started[side], "progress": mine},
+        mine = [c for c in changes if record[c["id"]]["side"] == side]
+        loaded = [_loaded(record[c["id"]]) for c in mine if c["status"] == "complete" and record[c["id"]]["kind"] in private]
+        vehicles = {vid: [round(pts[-1][0], 4), round(pts[-1][1], 4)] for vid, pts in sorted(plans[side].steams.items())
+                    if vid in state["ks"]["vehicles"]}
+        log.ks("works", {"side": side, "turn": state["turn"], "started": started[side],
+                         "progress": [c for c in mine if c["status"] != "complete" or record[c["id"]]["kind"] in private],
+                         "depots": dict(sorted(plans[side].drives.items())), "vehicles": vehicles, "loaded": loaded,
+                         "boxed": plans[side].boxed if plans[side].boxed is not None else
+                         sorted(state["ks"]["boxed"][side]), "charges_failed": failed[side]},
                side_audience(side))
-    for c in done:
+    for c in changes:
         w = log.state["ks"]["works"][c["id"]]
-        if w["kind"] in ("board", "land"):  # troops in and out of trains and boats: their own side's news
-            log.ks("vehicle_loaded", {"id": w["id"], "side": w["side"], "vehicle": w["target"],
-                                      "boarded": w["workers"] if w["kind"] == "board" else [],
-                                      "landed": w.get("spots", {}) if w["kind"] == "land" else {}},
-                   side_audience(w["side"]))
-            continue
-        log.ks("work_completed", {"id": w["id"], "side": w["side"], "kind": w["kind"], "at": w["at"], "to": w["to"],
-                                  "target": w.get("target"), "turn": state["turn"]}, PUBLIC)
+        if c["status"] == "complete" and w["kind"] not in private:
+            log.ks("work_completed", {"id": w["id"], "side": w["side"], "kind": w["kind"], "at": w["at"],
+                                      "to": w["to"], "target": w.get("target"), "turn": state["turn"]}, PUBLIC)
 
 
-def _journeys(log: Log, plans) -> None:
-    """Trains and boats move with the rest (their own side's news, like depots)."""
-    for side in SIDES:
-        moves = {vid: [round(pts[-1][0], 4), round(pts[-1][1], 4)] for vid, pts in sorted(plans[side].steams.items())
-                 if vid in log.state["ks"]["vehicles"]}
-        if moves:
-            log.ks("vehicles_moved", {"side": side, "vehicles": moves}, side_audience(side))
-
-
-def _drives(log: Log, plans) -> None:
-    """Depots driven this turn (their own side's news: the enemy learns of wagons only by seeing them)."""
-    for side in SIDES:
-        if plans[side].drives:
-            log.ks("depots_moved", {"side": side, "depots": dict(sorted(plans[side].drives.items()))},
-                   side_audience(side))
+def _loaded(w: dict) -> dict:
+    return {"id": w["id"], "vehicle": w["target"], "boarded": w["workers"] if w["kind"] == "board" else [],
+            "landed": w.get("spots", {}) if w["kind"] == "land" else {}}
 
 
 def _supply(log: Log, fired_groups) -> None:

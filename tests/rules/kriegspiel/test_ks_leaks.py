@@ -119,3 +119,27 @@ def test_same_seed_and_orders_give_the_same_events(new_game):
     b, _ = mine_game(new_game, True, RED_PLAN)
     assert [(e.type, e.audience, json.dumps(dict(e.payload), sort_keys=True)) for e in a.events] == \
         [(e.type, e.audience, json.dumps(dict(e.payload), sort_keys=True)) for e in b.events]
+
+
+def test_blue_private_doings_leave_the_numbering_of_reds_events_alone(new_game):
+    """The platform numbers every event; red sees the numbers of its own. Boxing, driving wagons,
+    digging and failed charges of blue's all go into blue's one report a turn, so red's events keep
+    the same numbers whatever blue does out of red's sight."""
+    def game(busy: bool):
+        g = new_game(seed=4)
+        g.deploy()
+        blue = ["box foot2\ndrive wagons to 48,281" if busy else "hold",
+                "split foot1 2 as sappers nearest 16,285\nmine sappers at 16.5,283.5" if busy else "hold",
+                "charge horse at 24,10" if busy else "hold", "unbox foot2" if busy else "hold"]
+        for k, orders in enumerate(blue, start=1):
+            g.turn(seed=k, red="move horse to 24,30" if k == 1 else "hold", blue=orders)
+        from rules.core.protocol import Viewer
+
+        red = Viewer("player", "red")
+        return [(n, e.type, json.dumps(dict(e.payload), sort_keys=True)) for n, e in enumerate(g.events)
+                if red.may_see(e.audience)], g
+
+    quiet, _ = game(False)
+    busy, g = game(True)
+    assert g.state["ks"]["works"] and g.state["ks"]["supply"]["blue"]["depots"]["wagons"]["y"] == 281
+    assert quiet == busy

@@ -66,8 +66,8 @@ def test_driving_a_depot_at_the_transport_pace(g):
     assert "out of range" in g.rejected["red"][0].message
     evs = g.turn(red="drive wagons to 48,8")
     assert not g.rejected["red"]
-    moved = [e for e in evs if e.type == "kriegspiel.depots_moved"]
-    assert moved and moved[0].audience == "side:red"
+    report = [e for e in evs if e.type == "kriegspiel.works" and e.payload["side"] == "red"][0]
+    assert report.audience == "side:red" and report.payload["depots"] == {"wagons": [48.0, 8.0]}
     ledger = [e for e in evs if e.type == "kriegspiel.supplied" and e.payload["side"] == "red"][0].payload
     assert ledger["draws"] == [] and "KS-38" in ledger["groups"]["horse"]["missing"]["forage"]
     assert g.state["ks"]["supply"]["red"]["depots"]["wagons"]["y"] == 8

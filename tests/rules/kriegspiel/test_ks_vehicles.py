@@ -29,8 +29,9 @@ def test_board_ride_and_land(g):
     assert not g.rejected["red"]
     assert g.state["ks"]["vehicles"]["red:train1"]["aboard"] == []      # 10 figures: two turns (KS-28/88)
     evs = g.turn()
-    loaded = [e for e in evs if e.type == "kriegspiel.vehicle_loaded"]
-    assert loaded and loaded[0].audience == "side:red"
+    report = [e for e in evs if e.type == "kriegspiel.works" and e.payload["side"] == "red"][0]
+    assert report.audience == "side:red" and len(report.payload["loaded"][0]["boarded"]) == 10
+    assert "10 boarded train1" in g.rs.describe_event(report.type, report.payload)
     assert len(g.state["ks"]["vehicles"]["red:train1"]["aboard"]) == 10
     g.turn(red="move foot1 to 70,10")
     assert "aboard train1: land first" in g.rejected["red"][0].message
