@@ -158,9 +158,11 @@ def resolve(state: dict, side: str, ids: list[str], point, held: set[str], rng) 
         return out
     tpts = [_xy(figs, i) for i in tgt]
     cpts = [_xy(figs, i) for i in ids]
-    foot = [i for i in tgt if figs[i]["arm"] == "inf"]
+    on_foot = set(state["ks"].get("dismounted", {}).get(enemy, []))
+    foot = [i for i in tgt if figs[i]["arm"] == "inf" or i in on_foot]
     if foot:
-        order = order_of(figs, foot)
+        # KS-76: dismounted cavalry fights as infantry in open order
+        order = "open" if set(foot) & on_foot else order_of(figs, foot)
         res = cavalry.vs_infantry(len(ids), len(foot), d, order)
         lost_cav = _nearest_first(figs, ids, tpts)[:res["cav_lost"]]
         lost_inf = _nearest_first(figs, foot, cpts)[:res["inf_lost"]]

@@ -13,6 +13,8 @@ Every Little Wars order works unchanged; these lines are added:
   restore sappers bridge1               engineers rebuild a blown bridge (10 turns, KS-54)
   burn raiders wagons                   one soldier or more burn an enemy depot (2 turns, KS-56)
   drive wagons to 48,20                 move one of your depots (transport pace, KS-20; it supplies nothing that turn)
+  dismount horse                        cavalry get off their horses (a turn, KS-32): they fight on foot (KS-76)
+  mount horse                           and back into the saddle (a turn)
   board foot1 on train1                 board a train or boat from within 4 in (2 turns per 20 figures, KS-28/88)
   steam train1 to 40,60                 a train runs 8 ft along its railway, a boat 1 ft on water (KS-87, KS-22)
   land train1 at 44,62                  everyone aboard lands within 6 in (1 turn per 20 figures, KS-29)
@@ -70,6 +72,12 @@ class Drive(lw.Order):
 
 
 @dataclass(frozen=True)
+class Saddle(lw.Order):
+    who: str = ""
+    mount: bool = True
+
+
+@dataclass(frozen=True)
 class Carry(lw.Order):
     how: str = ""          # "board" | "steam" | "land"
     who: str = ""          # the group boarding, else the vehicle
@@ -105,6 +113,8 @@ _RULES = [
                                  "burn": "depot_burn"}[m.group(1).lower()], m.group(2), m.group(3))),
     (re.compile(r"^drive\s+([\w-]+)\s+to\s+(.+)$", re.I),
      lambda n, r, m: Drive(n, r, m.group(1), _one_point(m.group(2), "a drive"))),
+    (re.compile(rf"^(dismount|mount)\s+{_NAME}$", re.I),
+     lambda n, r, m: Saddle(n, r, m.group(2), m.group(1).lower() == "mount")),
     (re.compile(rf"^board\s+{_NAME}\s+on\s+([\w-]+)$", re.I),
      lambda n, r, m: Carry(n, r, "board", m.group(1), m.group(2))),
     (re.compile(r"^steam\s+([\w-]+)\s+to\s+(.+)$", re.I),
@@ -113,7 +123,7 @@ _RULES = [
      lambda n, r, m: Carry(n, r, "land", m.group(1), m.group(1), _one_point(m.group(2), "a landing"))),
 ]
 VERBS = ("mine", "entrench", "gunpit", "box", "unbox", "volley", "charge", "demolish", "restore", "burn", "drive",
-         "board", "steam", "land")
+         "dismount", "mount", "board", "steam", "land")
 EXAMPLES = {v: line.strip().split("  ")[0] for line in __doc__.splitlines()
             for v in VERBS if line.strip().startswith(v + " ")}
 ORDERS_HELP = LW_HELP + "\nKriegspiel orders (hidden works are known only to you and the umpire until finished):\n" + \
@@ -157,4 +167,4 @@ def split(orders) -> tuple[list, list]:
     return [o for o in orders if not isinstance(o, KS_ORDERS)], ks
 
 
-KS_ORDERS = (Work, Box, Volley, Charge, Task, Drive, Carry)
+KS_ORDERS = (Work, Box, Volley, Charge, Task, Drive, Carry, Saddle)

@@ -37,7 +37,11 @@ def boxed_figures(state: dict, side: str) -> set[str]:
 def arm_of(state: dict, fid: str) -> str:
     """The appendix's kind of a figure: Royal Engineers are infantry figures named in the scenario (KS-18)."""
     f = state["figures"][fid]
-    return "eng" if fid in state["ks"].get("engineers", {}).get(f["side"], ()) else f["arm"]
+    if fid in state["ks"].get("engineers", {}).get(f["side"], ()):
+        return "eng"
+    if fid in state["ks"].get("dismounted", {}).get(f["side"], ()):
+        return "inf"  # on foot, leading the horses: the infantry's pace
+    return f["arm"]
 
 
 def speed(state: dict, fid: str) -> float:

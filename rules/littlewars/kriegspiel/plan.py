@@ -27,7 +27,7 @@ from .numbers import RIFLE_RANGE
 from . import charge as charging
 from .movement import MoveError
 from . import vehicles
-from .orders import Box, Carry, Charge, Drive, Task, Volley, Work, split
+from .orders import Box, Carry, Charge, Drive, Saddle, Task, Volley, Work, split
 from .pace import arm_of, ground_of
 
 
@@ -38,6 +38,7 @@ class KsPlan:
     works: list = field(default_factory=list)      # {"kind", "ids", "at", "to", "need", "target"}
     drives: dict = field(default_factory=dict)     # depot name -> [x, y]
     steams: dict = field(default_factory=dict)     # vehicle id -> path
+    dismounted: list | None = None                  # the side's dismounted figures after this turn
     boxed: list | None = None                       # the side's boxed groups after this turn, None = unchanged
     volleys: list = field(default_factory=list)     # (group, ids, aim, shots)
     charges: list = field(default_factory=list)     # (line, ids, point)
@@ -73,6 +74,8 @@ def build(state: dict, side: str, orders) -> KsPlan:
                 _drive(state, kp, o)
             elif isinstance(o, Carry):
                 _carry(state, kp, o, boxed)
+            elif isinstance(o, Saddle):
+                _saddle(state, kp, o, boxed)
         except (_Refused, works.WorkError, charging.ChargeRefused, vehicles.VehicleError) as exc:
             kp.errors.append(LineError(o.line, o.text, str(exc)))
     kp.boxed = sorted(g for g in boxed if g in kp.lw.groups)
@@ -218,11 +221,29 @@ def _volley(state, kp, o: Volley, boxed):
 
 def _charge(state, kp, o: Charge, boxed):
     ids = _figures(state, kp, o.who)
+    if set(ids) & set(state["ks"]["dismounted"][kp.side]):
+        raise _Refused(f"{o.who} is on foot: mount first (KS-32)")
     if boxed.intersection(_group_of(kp, i) for i in ids):
         raise _Refused(f"{o.who} is in a box: men in a box cannot charge")
     charging.check(state, kp.side, ids, o.at)
     _claim(kp, ids, o)
     kp.charges.append((o.line, ids, tuple(o.at)))
+
+
+def _saddle(state, kp, o: Saddle, boxed):
+    """KS-32: mounting or dismounting takes the group's whole turn."""
+    ids = _figures(state, kp, o.who)
+    if any(state["figures"][i]["arm"] != "cav" for i in ids):
+        raise _Refused(f"{o.who} has men without horses: only cavalry mount and dismount")
+    if boxed.intersection(_group_of(kp, i) for i in ids):
+        raise _Refused(f"{o.who} is in a box: unbox first")
+    now = set(kp.dismounted if kp.dismounted is not None else state["ks"]["dismounted"][kp.side])
+    if o.mount and not set(ids) <= now:
+        raise _Refused(f"{o.who} is mounted already")
+    if not o.mount and set(ids) & now:
+        raise _Refused(f"{o.who} is on foot already")
+    _claim(kp, ids, o)
+    kp.dismounted = sorted(now - set(ids) if o.mount else now | set(ids))
 
 
 def _carry(state, kp, o: Carry, boxed):

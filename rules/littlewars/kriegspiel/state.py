@@ -19,6 +19,7 @@ The whole state is the Little Wars state (fold.py documents it) with one more ke
     blown     {terrain id: bridge item} bridges blown by engineers (KS-54), out of the scenario's terrain
     engineers {side: [figure ids]} the Royal Engineers (the scenario's ``kriegspiel.engineers`` groups)
     vehicles  {side:name: vehicle} trains and boats (vehicles.py)
+    dismounted {side: [figure ids]} cavalry on foot (KS-32, KS-76)
 
 Events that change figures reuse the Little Wars events (``littlewars.fired``,
 ``littlewars.melee``...) so A's fold stays the single place figures die or are taken.
@@ -57,6 +58,7 @@ def initial_ks(scenario: dict | None) -> dict:
         "blown": {},
         "engineers": {s: [] for s in SIDES},
         "vehicles": _vehicles(extra),
+        "dismounted": {s: [] for s in SIDES},
     }
 
 
@@ -102,6 +104,8 @@ def _works_report(state, p):
     new = _ks(state, works=works, counter=counter)
     if "boxed" in p:
         new = _ks(new, boxed={**new["ks"]["boxed"], p["side"]: sorted(p["boxed"])})
+    if "dismounted" in p:
+        new = _ks(new, dismounted={**new["ks"]["dismounted"], p["side"]: sorted(p["dismounted"])})
     if p.get("depots"):
         new = _depots_moved(new, p)
     if p.get("vehicles"):

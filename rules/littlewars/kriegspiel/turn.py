@@ -299,13 +299,20 @@ def _works(log: Log, plans, moving: set[str], failed: dict) -> None:
                          "progress": [c for c in mine if c["status"] != "complete" or record[c["id"]]["kind"] in private],
                          "depots": dict(sorted(plans[side].drives.items())), "vehicles": vehicles, "loaded": loaded,
                          "boxed": plans[side].boxed if plans[side].boxed is not None else
-                         sorted(state["ks"]["boxed"][side]), "charges_failed": failed[side]},
+                         sorted(state["ks"]["boxed"][side]), "charges_failed": failed[side],
+                         "dismounted": _dismounted(log.state, side, plans[side])},
                side_audience(side))
     for c in changes:
         w = log.state["ks"]["works"][c["id"]]
         if c["status"] == "complete" and w["kind"] not in private:
             log.ks("work_completed", {"id": w["id"], "side": w["side"], "kind": w["kind"], "at": w["at"],
                                       "to": w["to"], "target": w.get("target"), "turn": state["turn"]}, PUBLIC)
+
+
+def _dismounted(state: dict, side: str, kp) -> list[str]:
+    """The side's cavalry on foot after this turn (the dead and taken are left out)."""
+    now = kp.dismounted if kp.dismounted is not None else state["ks"]["dismounted"][side]
+    return sorted(f for f in now if state["figures"][f]["st"] == "ok")
 
 
 def _loaded(w: dict) -> dict:

@@ -66,15 +66,25 @@ def build_view(state: dict, viewer: Viewer) -> dict[str, Any]:
                           "railways": [dict(r) for r in (state["scenario"].get("kriegspiel") or {}).get("railways", [])],
                           "notes": [dict(n) for n in ks["notes"] if viewer.may_see(n["audience"])]}
     if viewer.is_umpire:
+        _on_foot(state, view)
         view["kriegspiel"]["sides"] = {s: _own_ks(state, s) for s in SIDES}
         view["kriegspiel"]["seen"] = {s: _seen(state, s) for s in SIDES}
         return view
     side = viewer.side if viewer.role == "player" else None
     _fog(state, view, side)
+    _on_foot(state, view)
     if side is not None:
         view["kriegspiel"].update(_own_ks(state, side))
         view["kriegspiel"]["seen"] = _seen(state, side)
     return view
+
+
+def _on_foot(state: dict, view: dict) -> None:
+    """Cavalry on foot is marked on every figure the viewer may see (one sees men holding horses)."""
+    on_foot = {f for ids in state["ks"].get("dismounted", {}).values() for f in ids}
+    for f in view["figures"]:
+        if f["id"] in on_foot:
+            f["dismounted"] = True
 
 
 def _seen(state: dict, side: str) -> dict:

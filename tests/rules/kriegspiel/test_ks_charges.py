@@ -141,3 +141,26 @@ def test_pushed_off_the_table_is_destroyed(new_game):
     survivors = [f"blue:c{k}" for k in range(1, 11) if f"blue:c{k}" not in ch.payload["killed"]]
     assert len(survivors) == 2 and ch.payload["destroyed"] == sorted(survivors)
     assert all(g.state["figures"][f]["st"] == "dead" for f in survivors)
+
+
+def test_dismounted_cavalry_fights_as_open_order_infantry(cav_game):
+    from rules.littlewars.kriegspiel import pace
+
+    g = cav_game
+    g.place({f"blue:c{k}": (4 + k * 0.8, 120) for k in range(1, 11)})   # shoulder to shoulder
+    g.turn(blue="dismount horse\nmove horse to 10,130")
+    assert "already has an order on line 2" in g.rejected["blue"][0].message   # a turn's work (KS-32)
+    assert g.state["ks"]["dismounted"]["blue"] == []
+    g.place({f"blue:c{k}": (4 + k * 0.8, 120) for k in range(1, 11)})
+    g.turn(blue="dismount horse")
+    assert g.state["ks"]["dismounted"]["blue"] == sorted(f"blue:c{k}" for k in range(1, 11))
+    assert pace.speed(g.state, "blue:c1") == 12                           # on foot: the infantry's pace
+    assert all(f.get("dismounted") for f in g.view("blue")["figures"] if f["id"].startswith("blue:c"))
+    g.turn(blue="charge horse at 10,100")
+    assert "on foot: mount first" in g.rejected["blue"][0].message
+    red_horse_at(g, 10, 100)
+    evs = g.turn(red="charge horse at 10,120")
+    (ch,) = charge_event(evs)
+    assert ch.payload["kind"] == "infantry_open"                           # KS-76, though they stand close
+    g.turn(blue="mount horse")
+    assert g.state["ks"]["dismounted"]["blue"] == []
