@@ -228,6 +228,30 @@ def _alternatives(state, side, line):
             yield f"{verb} {name} to {cx + ux:.2f},{cy + uy:.2f}"
 
 
+def state_from_view(view: dict) -> dict:
+    """A rules state rebuilt from what one player sees (``view()``, e.g. the API's board), enough for
+    ``bot_orders`` and validation: a scripted player that knows only its own view. Figures it cannot
+    see (dead, delivered prisoners) are left out; they take no part in anything a player orders."""
+    side = view["viewer"]["side"]
+    table = view["table"]
+    sc = {"name": view["scenario"]["name"], "title": view["scenario"]["title"], "kind": view["scenario"]["kind"],
+          "table": {"width": table["width"], "depth": table["depth"]}, "edges": dict(table["edges"]),
+          "terrain": [dict(t) for t in table["terrain"]], "settings": dict(view["scenario"]["settings"])}
+    figures = {f["id"]: {"side": f["side"], "arm": f["arm"], "x": f["x"], "y": f["y"],
+                         "st": "pow" if f.get("captor") else "ok", "dis": bool(f.get("disarmed")),
+                         "pow": [f["captor"], None, False] if f.get("captor") else None}
+               for f in view["figures"]}
+    for name, ids in view["prisoner_groups"].get(side, {}).items():
+        for i in ids:
+            figures[i]["pow"] = [side, name, False]
+    guns = {g["id"]: {k: g[k] for k in ("name", "side", "owner", "x", "y", "heading")} for g in view["guns"]}
+    state = RS.initial_state()
+    state.update(phase=view["phase"], scenario=sc, turn=view["turn"]["number"], figures=figures, guns=guns)
+    state["groups"] = {**state["groups"], side: {n: list(ids) for n, ids in view["groups"].get(side, {}).items()}}
+    state["pows"] = {**state["pows"], side: {n: list(ids) for n, ids in view["prisoner_groups"].get(side, {}).items()}}
+    return state
+
+
 def play_bots(state, seed=0, max_turns=None):
     """Both sides played by ``bot_orders`` until the game ends; returns (state, all events)."""
     rng = random.Random(seed)

@@ -62,7 +62,8 @@ def build_view(state: dict, viewer: Viewer) -> dict[str, Any]:
     before = state["phase"] in ("edge", "deploy")
     shown = [s for s in SIDES if s in own or s in state.get("deployed", [])] if before else list(SIDES)
     view["scenario"] = {"name": sc["name"], "title": sc["title"], "kind": sc["kind"],
-                        "blast": sc["settings"]["blast"], "max_turns": sc["settings"]["max_turns"]}
+                        "blast": sc["settings"]["blast"], "max_turns": sc["settings"]["max_turns"],
+                        "settings": dict(sc["settings"])}  # the game's terms: both players agreed to them
     view["table"] = _table(sc)
     figs = state["figures"]
     on_table = [(i, f) for i, f in figs.items() if f["side"] in shown

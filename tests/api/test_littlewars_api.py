@@ -3,17 +3,17 @@ POST /api/games/<id>/orders/, read whose turn it is and the result from GET .../
 and play each shipped scenario to a scored end. Adjudication runs as the platform's Celery task
 (in-process here; tests/platform/test_littlewars_game.py runs one game on a real worker).
 
-The scripted player decides from the folded state (a test oracle: it sees no more than the public
-map plus its own groups), but everything it sends goes through the API, and the API's answers are
-what the test checks."""
+Each scripted player knows only what the API shows it: it rebuilds a position from its own board
+(GET .../view/, through rules.littlewars.testing.state_from_view), checks its orders as a whole
+against that, and sends them; the server must accept them as they are."""
 import contextlib
 
 import pytest
 
-from campaigns import eventstore, turns
+from campaigns import turns
 from campaigns.models import Campaign
 from campaigns.verify import verify_game
-from rules.littlewars.testing import bot_orders
+from rules.littlewars.testing import bot_orders, state_from_view
 
 from .helpers import client_for
 
@@ -48,9 +48,9 @@ def play_through_api(game, people, submit=contextlib.nullcontext, wait=None, lim
         if turn["game_status"] != "active":
             return turn
         assert turn["status"] == "open", turn
-        rules = eventstore.load(game.pk).state["rules"]
         for side in turn["sides"]:
-            text = bot_orders(rules, side)
+            board = clients[side].get(f"/api/games/{game.pk}/view/").json()["board"]
+            text = bot_orders(state_from_view(board), side)
             with submit():
                 resp = clients[side].post(f"/api/games/{game.pk}/orders/", {"text": text}, format="json")
             assert resp.status_code == 201, (side, text, resp.content)

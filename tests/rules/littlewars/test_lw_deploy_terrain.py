@@ -260,3 +260,21 @@ def test_two_groups_cannot_deploy_on_one_spot():
     s = game("skirmish")
     (err,) = order_errors(s, "red", ["deploy foot1 at 16,4", "deploy foot2 at 16,4"])
     assert err.line == 2 and "LW-27" in err.message
+
+
+@pytest.mark.parametrize("scenario", ["skirmish", "defence"])
+def test_a_scripted_player_that_sees_only_its_view_gives_orders_the_real_position_accepts(scenario):
+    from rules.littlewars.testing import bot_orders, state_from_view
+
+    s, rng = game({"base": scenario, "settings": {"deployment": "alternate"}}, 5), random.Random(5)
+    while RS.next_turn(s).sides:
+        orders = {}
+        for side in RS.next_turn(s).sides:
+            view = RS.view(s, Viewer("player", side))
+            assert view["scenario"]["settings"]["deployment"] == "alternate"  # the game's terms are public
+            text = bot_orders(state_from_view(view), side)
+            parsed = RS.parse_orders(s, side, text)
+            assert parsed.ok and RS.validate(s, side, parsed.orders) == (), (s["turn"], side, text)
+            orders[side] = parsed.orders
+        s = fold_all(s, RS.adjudicate(s, orders, random.Random(rng.getrandbits(64))))
+    assert s["result"] is not None and RS.check_invariants(s) == []
