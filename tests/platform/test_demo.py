@@ -19,3 +19,8 @@ def test_load_demo_twice_gives_one_verified_game_with_turns_played():
     assert game.turn_number >= 4 and game.turn_status == "open"
     assert verify_game(game).ok
     assert game.outbox.filter(status="sent").count() >= 9
+    for name, ruleset in (("Demo: Little Wars skirmish", "littlewars"), ("Demo: Kriegspiel", "kriegspiel")):
+        fresh = Game.objects.get(name=name)
+        assert fresh.ruleset == ruleset and fresh.turn_number == 1 and fresh.turn_status == "open"
+        assert fresh.seats.count() == 3 and verify_game(fresh).ok
+    assert Game.objects.count() == 3

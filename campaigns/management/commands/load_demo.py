@@ -1,6 +1,7 @@
-"""A demo campaign ready to play: a Civil War game with a few turns behind it.
+"""A demo campaign ready to play: a Civil War game with a few turns behind it,
+and a Little Wars skirmish and a Kriegspiel game waiting for both sides' first orders.
 
-Safe to run twice: an existing demo is left as it is.
+Safe to run twice: a demo game that exists is left as it is.
 """
 import random
 
@@ -14,6 +15,9 @@ from rules.core import registry
 
 PASSWORD = "kriegsbrief"
 DEMO_GAME = "Demo: Civil War"
+# Simultaneous games, fresh: both sides deploy behind the curtain in turn 1.
+FRESH_GAMES = [("Demo: Little Wars skirmish", "littlewars", "skirmish"),
+               ("Demo: Kriegspiel", "kriegspiel", None)]
 PEOPLE = [("umpire", "UTC"), ("red", "Europe/Berlin"), ("blue", "America/New_York")]
 
 
@@ -54,18 +58,24 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts):
         users = {name: demo_user(name, tz) for name, tz in PEOPLE}
+        campaign, _ = Campaign.objects.get_or_create(name="Demo campaign", defaults={
+            "description": "A campaign to try Kriegsbrief with.", "created_by": users["umpire"]})
+        seats = [
+            {"role": "umpire", "user": users["umpire"], "email": "umpire@demo.localhost"},
+            {"role": "player", "side": "red", "user": users["red"], "email": "red@demo.localhost"},
+            {"role": "player", "side": "blue", "user": users["blue"], "email": "blue@demo.localhost"},
+        ]
         if Game.objects.filter(name=DEMO_GAME).exists():
             self.stdout.write("The demo is already loaded.")
-            return
-        with transaction.atomic():
-            campaign, _ = Campaign.objects.get_or_create(name="Demo campaign", defaults={
-                "description": "A campaign to try Kriegsbrief with.", "created_by": users["umpire"]})
-            game = turns.create_game(campaign=campaign, name=DEMO_GAME, ruleset="civilwar", settings={
-                "deadline_hours": 72, "decision_deadline_hours": 24}, seats=[
-                {"role": "umpire", "user": users["umpire"], "email": "umpire@demo.localhost"},
-                {"role": "player", "side": "red", "user": users["red"], "email": "red@demo.localhost"},
-                {"role": "player", "side": "blue", "user": users["blue"], "email": "blue@demo.localhost"},
-            ])
-        play_turns(game, opts["turns"])
-        game.refresh_from_db()
-        self.stdout.write(f"Loaded '{DEMO_GAME}' (game {game.pk}), now at turn {game.turn_number}.")
+        else:
+            with transaction.atomic():
+                game = turns.create_game(campaign=campaign, name=DEMO_GAME, ruleset="civilwar", seats=seats,
+                                         settings={"deadline_hours": 72, "decision_deadline_hours": 24})
+            play_turns(game, opts["turns"])
+            game.refresh_from_db()
+            self.stdout.write(f"Loaded '{DEMO_GAME}' (game {game.pk}), now at turn {game.turn_number}.")
+        for name, ruleset, scenario in FRESH_GAMES:
+            if not Game.objects.filter(name=name).exists():
+                game = turns.create_game(campaign=campaign, name=name, ruleset=ruleset, scenario=scenario,
+                                         seats=seats, settings={"deadline_hours": 72})
+                self.stdout.write(f"Loaded '{name}' (game {game.pk}): both sides to deploy.")
