@@ -10,7 +10,7 @@ _WORK = {"mine": "a mine", "entrenchment": "an entrenchment", "gunpit": "a gun p
          "bridge_destroy": "blowing a bridge", "bridge_restore": "rebuilding a bridge", "depot_burn": "burning a depot"}
 _WORK.update(board="boarding", land="landing")
 _DONE = {"bridge_destroy": "blew up bridge {t}", "bridge_restore": "rebuilt bridge {t}",
-         "depot_burn": "burnt the enemy's depot {t}"}
+         "depot_burn": "burnt an enemy depot"}
 
 
 def _cap(s: Any) -> str:
@@ -44,9 +44,10 @@ def _works(p):
 
 
 def _sighted(p):
-    boxes = len(p["boxes"])
+    boxes, objects = len(p["boxes"]), len(p.get("objects", []))
     return (f"{_cap(p['side'])} scouts report after turn {p['turn']}: {len(p['figures'])} enemy figures, "
-            f"{len(p['guns'])} guns" + (f" and {boxes} boxes" if boxes else "") + " in sight.")
+            f"{len(p['guns'])} guns" + (f", {boxes} boxes" if boxes else "")
+            + (f", {objects} depots, trains or boats" if objects else "") + " in sight.")
 
 
 def _supplied(p):

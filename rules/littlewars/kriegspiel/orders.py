@@ -11,7 +11,7 @@ Every Little Wars order works unchanged; these lines are added:
   charge horse at 30,40                 8 or more cavalry in formation charge the enemy at the point (KS-68..85)
   demolish sappers bridge1              engineers blow a bridge (2 turns, KS-54)
   restore sappers bridge1               engineers rebuild a blown bridge (10 turns, KS-54)
-  burn raiders wagons                   one soldier or more burn an enemy depot (2 turns, KS-56)
+  burn raiders at 48,280                one soldier or more burn the enemy depot there (2 turns, KS-56)
   drive wagons to 48,20                 move one of your depots (transport pace, KS-20; it supplies nothing that turn)
   dismount horse                        cavalry get off their horses (a turn, KS-32): they fight on foot (KS-76)
   mount horse                           and back into the saddle (a turn)
@@ -62,7 +62,8 @@ class Charge(lw.Order):
 class Task(lw.Order):
     task: str = ""
     who: str = ""
-    target: str = ""
+    target: str = ""       # a bridge's id
+    at: tuple = ()         # or the place of an enemy depot
 
 
 @dataclass(frozen=True)
@@ -108,9 +109,11 @@ _RULES = [
      lambda n, r, m: Volley(n, r, m.group(1), _one_point(m.group(2), "a volley"))),
     (re.compile(rf"^charge\s+{_NAME}\s+at\s+(.+)$", re.I),
      lambda n, r, m: Charge(n, r, m.group(1), _one_point(m.group(2), "a charge"))),
-    (re.compile(rf"^(demolish|restore|burn)\s+{_NAME}\s+([\w-]+)$", re.I),
-     lambda n, r, m: Task(n, r, {"demolish": "bridge_destroy", "restore": "bridge_restore",
-                                 "burn": "depot_burn"}[m.group(1).lower()], m.group(2), m.group(3))),
+    (re.compile(rf"^(demolish|restore)\s+{_NAME}\s+([\w-]+)$", re.I),
+     lambda n, r, m: Task(n, r, {"demolish": "bridge_destroy", "restore": "bridge_restore"}[m.group(1).lower()],
+                          m.group(2), m.group(3))),
+    (re.compile(rf"^burn\s+{_NAME}\s+at\s+(.+)$", re.I),
+     lambda n, r, m: Task(n, r, "depot_burn", m.group(1), "", _one_point(m.group(2), "a depot"))),
     (re.compile(r"^drive\s+([\w-]+)\s+to\s+(.+)$", re.I),
      lambda n, r, m: Drive(n, r, m.group(1), _one_point(m.group(2), "a drive"))),
     (re.compile(rf"^(dismount|mount)\s+{_NAME}$", re.I),

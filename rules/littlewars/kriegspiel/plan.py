@@ -141,13 +141,14 @@ def _task(state, kp, o: Task, boxed):
     ids = _figures(state, kp, o.who)
     if boxed.intersection(_group_of(kp, i) for i in ids):
         raise _Refused(f"{o.who} is in a box: unbox before working")
-    need = works.check_task(state, kp.side, o.task, ids, o.target, {i: arm_of(state, i) for i in ids})
-    if any(w.get("target") == o.target and w["status"] == "building" and w["side"] == kp.side
+    target = works.depot_at(state, kp.side, ids, o.at) if o.task == "depot_burn" else o.target
+    need = works.check_task(state, kp.side, o.task, ids, target, {i: arm_of(state, i) for i in ids})
+    if any(w.get("target") == target and w["status"] == "building" and w["side"] == kp.side
            for w in state["ks"]["works"].values()):
-        raise _Refused(f"your men are already at work on {o.target}")
-    c = works.task_target(state, kp.side, o.task, o.target).centroid
+        raise _Refused("your men are already at work on it")
+    c = works.task_target(state, kp.side, o.task, target).centroid
     _claim(kp, ids, o)
-    kp.works.append({"kind": o.task, "ids": ids, "at": (c.x, c.y), "to": None, "need": need, "target": o.target})
+    kp.works.append({"kind": o.task, "ids": ids, "at": (c.x, c.y), "to": None, "need": need, "target": target})
 
 
 def _drive(state, kp, o: Drive):

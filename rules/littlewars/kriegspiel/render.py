@@ -42,6 +42,9 @@ def extra_svg(view: dict) -> str:
         count = "?" if b["count"] is None else b["count"]
         parts.append(f'<rect x="{b["x"] - 1.5:.2f}" y="{d - b["y"] - 1:.2f}" width="3" height="2" {BOX}>'
                      f'<title>{escape(b["id"])}: {count} figures</title></rect>')
+    for o in seen.get("objects", []):
+        parts.append(f'<rect x="{o["x"] - 1.5:.2f}" y="{d - o["y"] - 1:.2f}" width="3" height="2" {WRECK}>'
+                     f'<title>enemy {escape(o["kind"])}</title></rect>')
     for f in (seen.get("last_seen", []) if "last_seen" in seen else []):
         parts.append(f'<circle cx="{f["x"]:.2f}" cy="{d - f["y"]:.2f}" r="0.25" {LAST_SEEN}>'
                      f'<title>last seen in turn {f["turn"]}</title></circle>')

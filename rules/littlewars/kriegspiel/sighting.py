@@ -142,28 +142,31 @@ def _nearest(observers, targets, src, obs):
     return src[keep], obs[keep]
 
 
+def _objects(state: dict, side: str) -> list[tuple[str, float, float]]:
+    """The enemy's depots, trains and boats as (kind, x, y): seen like anything else, never by name."""
+    ks = state.get("ks", {})
+    out = [("depot", d["x"], d["y"]) for s, sup in ks.get("supply", {}).items() if s != side
+           for d in sup["depots"].values()]
+    out += [(v["kind"], v["x"], v["y"]) for v in ks.get("vehicles", {}).values() if v["side"] != side]
+    return sorted(out)
+
+
 def sightings(state: dict, side: str) -> dict:
-    """What ``side`` sees now: {"figures": {id: [x, y, arm]}, "guns": {id: [x, y]}} of the enemy."""
+    """What ``side`` sees now of the enemy: {"figures": {id: [x, y, arm]}, "guns": {id: [x, y]},
+    "objects": [[kind, x, y]]} (depots, trains, boats)."""
     figs = state["figures"]
     own = [f for f in figs.values() if f["side"] == side and f["st"] == "ok"]
     observers = np.array([(f["x"], f["y"]) for f in own], dtype=float).reshape(-1, 2)
     enemy_ids = sorted(fid for fid, f in figs.items() if f["side"] != side and f["st"] == "ok")
     gun_ids = sorted(gid for gid, g in state["guns"].items() if g["owner"] != side and not g.get("destroyed"))
-    pts = [(figs[i]["x"], figs[i]["y"]) for i in enemy_ids] + [(state["guns"][g]["x"], state["guns"][g]["y"])
-                                                              for g in gun_ids]
+    objects = _objects(state, side)
+    pts = ([(figs[i]["x"], figs[i]["y"]) for i in enemy_ids]
+           + [(state["guns"][g]["x"], state["guns"][g]["y"]) for g in gun_ids] + [(x, y) for _, x, y in objects])
     targets = np.array(pts, dtype=float).reshape(-1, 2)
     mask = seen_by(sightlines_of(state["scenario"]), observers, targets)
-    n = len(enemy_ids)
+    n, m = len(enemy_ids), len(enemy_ids) + len(gun_ids)
     return {"figures": {fid: [figs[fid]["x"], figs[fid]["y"], figs[fid]["arm"]]
                         for k, fid in enumerate(enemy_ids) if mask[k]},
             "guns": {gid: [state["guns"][gid]["x"], state["guns"][gid]["y"]]
-                     for k, gid in enumerate(gun_ids) if mask[n + k]}}
-
-
-def within(state: dict, side: str, point, dist: float) -> bool:
-    """Is any free figure of ``side`` within ``dist`` of ``point`` (centre distance)?"""
-    for f in state["figures"].values():
-        if f["side"] == side and f["st"] == "ok" and (f["x"] - point[0]) ** 2 + (f["y"] - point[1]) ** 2 <= dist * dist:
-            return True
-    return False
-
+                     for k, gid in enumerate(gun_ids) if mask[n + k]},
+            "objects": [list(o) for k, o in enumerate(objects) if mask[m + k]]}

@@ -234,7 +234,8 @@ def _sighted(state, p):
     for fid, (x, y, arm) in old["now"]["figures"].items():
         if fid not in p["figures"]:
             last[fid] = [x, y, arm, p["turn"] - 1]
-    seen = {**state["ks"]["seen"], side: {"now": {"figures": dict(p["figures"]), "guns": dict(p["guns"])},
+    seen = {**state["ks"]["seen"], side: {"now": {"figures": dict(p["figures"]), "guns": dict(p["guns"]),
+                                                  "objects": [list(o) for o in p.get("objects", [])]},
                                           "boxes": list(p["boxes"]), "last": last, "tokens": dict(p["tokens"])}}
     return _ks(state, seen=seen)
 

@@ -343,4 +343,5 @@ def _sight(log: Log) -> None:
         in_boxes = {i for ids in boxed.values() for i in ids}
         log.ks("sighted", {"side": side, "turn": state["turn"],
                            "figures": {k: v for k, v in seen["figures"].items() if k not in in_boxes},
-                           "guns": seen["guns"], "boxes": tokens, "tokens": known}, side_audience(side))
+                           "guns": seen["guns"], "objects": seen["objects"], "boxes": tokens, "tokens": known},
+               side_audience(side))

@@ -90,6 +90,7 @@ def _on_foot(state: dict, view: dict) -> None:
 def _seen(state: dict, side: str) -> dict:
     s = state["ks"]["seen"][side]
     return {"boxes": [dict(b) for b in s["boxes"]],
+            "objects": [{"kind": k, "x": x, "y": y} for k, x, y in s["now"].get("objects", [])],
             "last_seen": [{"id": fid, "x": v[0], "y": v[1], "arm": v[2], "turn": v[3]}
                           for fid, v in sorted(s["last"].items())]}
 

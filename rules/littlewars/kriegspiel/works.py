@@ -132,6 +132,25 @@ def task_target(state: dict, side: str, task: str, target: str):
     return terrain_geometry(items[target])
 
 
+def depot_at(state: dict, side: str, ids, at) -> str:
+    """The enemy depot within reach of the point, which the workers stand beside; WorkError if none.
+
+    Asked by place, never by name: a name the enemy never showed would otherwise be guessed
+    and confirmed by the answer. The answer only says what men standing there would see.
+    """
+    figs = state["figures"]
+    near = [math.dist((figs[i]["x"], figs[i]["y"]), at) - radius(figs[i]["arm"]) for i in ids]
+    if max(near) > WORK_REACH + 1e-9:
+        raise WorkError(f"the men stand more than {WORK_REACH:g} in from {at[0]:g},{at[1]:g}: they burn only "
+                        f"what they stand beside")
+    found = sorted((math.dist((d["x"], d["y"]), at), name) for s_, sup in state["ks"]["supply"].items()
+                   if s_ != side for name, d in sup["depots"].items()
+                   if math.dist((d["x"], d["y"]), at) <= WORK_REACH)
+    if not found:
+        raise WorkError(f"there is no enemy depot within {WORK_REACH:g} in of {at[0]:g},{at[1]:g}")
+    return found[0][1]
+
+
 def check_task(state: dict, side: str, task: str, ids: list[str], target: str, arms: dict[str, str]) -> int:
     """Turns the task takes; WorkError naming the rule if these figures cannot do it there."""
     from .engineers import TaskError, task_turns

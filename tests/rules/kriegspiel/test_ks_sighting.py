@@ -86,3 +86,14 @@ def test_the_nearest_observers_are_those_of_a_brute_force_search():
             d = np.hypot(*(obs - tgt[t]).T)
             near = [i for i in np.lexsort((np.arange(len(obs)), d)) if d[i] <= SIGHT_RANGE][:OBSERVERS]
             assert got[t] == sorted(near)
+
+
+def test_enemy_depots_and_trains_are_seen_like_anything_else_but_never_named(game):
+    game.place({f"red:c{k}": (40 + k, 200) for k in range(1, 7)})      # red horse 7 ft from blue's wagons
+    game.turn()
+    objects = game.view("red")["kriegspiel"]["seen"]["objects"]
+    assert objects == [{"kind": "depot", "x": 48.0, "y": 286.0}]
+    assert "wagons" not in str(objects)
+    game.place({f"red:c{k}": (40 + k, 100) for k in range(1, 7)})
+    game.turn()
+    assert game.view("red")["kriegspiel"]["seen"]["objects"] == []

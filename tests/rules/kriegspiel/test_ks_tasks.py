@@ -51,7 +51,9 @@ def test_engineers_blow_and_rebuild_a_bridge(g):
 
 def test_one_man_burns_a_depot_in_two_turns(g):
     g.place({"red:c1": (47, 284)})                          # a raider beside blue's wagons at (48, 286)
-    g.turn(red="burn c1 wagons")
+    g.turn(red="burn c1 at 48.4,283.9")
+    assert "no enemy depot within 2 in of 48.4,283.9" in g.rejected["red"][0].message
+    g.turn(red="burn c1 at 48,285")
     assert not g.rejected["red"] and "wagons" in g.state["ks"]["supply"]["blue"]["depots"]
     evs = g.turn()
     assert [e.payload["target"] for e in evs if e.type == "kriegspiel.work_completed"] == ["wagons"]
