@@ -454,7 +454,7 @@ def _check_spacing(state, plan):
     r = np.array([radius(figs[i]["arm"]) for i in ids])
     tree = STRtree(shapely.points(xy))
     pairs = tree.query(shapely.points(xy), predicate="dwithin", distance=2 * max(r) + SCENERY_GAP)
-    reported = set()
+    refused: set[int] = set()
     for a, b in zip(*pairs):
         ia, ib = ids[a], ids[b]
         if a >= b or (ia not in moved and ib not in moved):
@@ -463,18 +463,16 @@ def _check_spacing(state, plan):
         was = math.dist((figs[ia]["x"], figs[ia]["y"]), (figs[ib]["x"], figs[ib]["y"])) - r[a] - r[b]
         if gap >= SCENERY_GAP - 1e-9 or gap >= was - 1e-9:
             continue  # apart enough, or no closer than contact (LW-33) had already left them
-        mover = max((i for i in (ia, ib) if i in moved), key=lambda i: plan._owner_line.get(i, 0))
-        line = plan._owner_line.get(mover, 0)
-        if (mover, line) in reported or line in {ln for _, ln in reported}:
+        line = max(plan._owner_line.get(i, 0) for i in (ia, ib) if i in moved)  # the later line is at fault
+        if line in refused:
             continue  # one error a line is enough to show what is wrong
-        reported.add((mover, line))
+        refused.add(line)
         plan.errors.append(LineError(line, plan._line_text.get(line, ""),
                                      f"{ia.split(':')[1]} and {ib.split(':')[1]} would stand {max(gap, 0.0):.2f} in "
                                      f"apart; figures stand on their own, at least 1/16 in apart (LW-27)"))
-    for _, line in reported:  # a refused line is not carried out: its figures stay where they are
-        for fid in [i for i, ln in plan._owner_line.items() if ln == line]:
-            plan.paths.pop(fid, None)
-            plan.deploy_figures.pop(fid, None)
+    for fid in [i for i, ln in plan._owner_line.items() if ln in refused]:
+        plan.paths.pop(fid, None)  # a refused line is not carried out: its figures stay where they are
+        plan.deploy_figures.pop(fid, None)
 
 
 def errors(state, side, orders) -> tuple[LineError, ...]:
