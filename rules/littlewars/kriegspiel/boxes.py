@@ -5,7 +5,8 @@
 - A boxed group moves at triple speed (LW-63), cannot fire, work or charge (decision:
   men in a box are marching, not fighting).
 - It may be boxed (again) only when every one of its figures is at least 20 ft from
-  every enemy figure (LW-65; decision: this also governs the first boxing).
+  every enemy figure its side sees or has seen (LW-65; decision: this also governs the
+  first boxing; judged on what the side knows, so the answer never betrays an unseen enemy).
 - The enemy sees a box where it is seen (any member seen, sighting.py) as a token at
   the group's centre; the number inside is shown only while an enemy figure is within
   10 ft of one of its members (LW-64). The token never carries the group's name.
@@ -27,9 +28,21 @@ def _free(figs: dict, side: str | None = None, enemy_of: str | None = None) -> n
     return np.array(pts, dtype=float).reshape(-1, 2)
 
 
-def nearest_enemy(state: dict, side: str, ids) -> float:
-    """Distance from the nearest of ``ids`` to the nearest free enemy figure (inf if none)."""
-    enemy = _free(state["figures"], enemy_of=side)
+def known_enemy(state: dict, side: str) -> np.ndarray:
+    """Where ``side`` knows enemy figures to be: those it sees now and those it saw before.
+
+    Under the fog, rules a side's orders are checked against use what it knows: an answer
+    based on the true position of an enemy it cannot see would tell it where he is.
+    """
+    seen = state["ks"]["seen"][side]
+    pts = [(v[0], v[1]) for v in seen["now"]["figures"].values()] + [(v[0], v[1]) for v in seen["last"].values()]
+    pts += [(b["x"], b["y"]) for b in seen["boxes"]]
+    return np.array(pts, dtype=float).reshape(-1, 2)
+
+
+def nearest_enemy(state: dict, side: str, ids, enemy: np.ndarray | None = None) -> float:
+    """Distance from the nearest of ``ids`` to the nearest enemy figure (all free ones unless ``enemy``)."""
+    enemy = _free(state["figures"], enemy_of=side) if enemy is None else enemy
     if not len(enemy) or not ids:
         return math.inf
     figs = state["figures"]
@@ -43,10 +56,10 @@ def box_error(state: dict, side: str, group: str, ids, scouts=()) -> str | None:
     """Why ``group`` may not be boxed now, or None."""
     if group in scouts:
         return f"{group} are mounted scouts: scouts are never boxed (LW-63)"
-    d = nearest_enemy(state, side, ids)
+    d = nearest_enemy(state, side, ids, known_enemy(state, side))
     if d < REBOX_DISTANCE:
-        return (f"{group} is {d / 12:.1f} ft from the enemy; a unit is boxed only "
-                f"{REBOX_DISTANCE / 12:g} ft or more from it (LW-65)")
+        return (f"{group} is {d / 12:.1f} ft from the enemy as your men have seen him; a unit is boxed only "
+                f"{REBOX_DISTANCE / 12:g} ft or more from him (LW-65)")
     return None
 
 

@@ -91,15 +91,37 @@ def targets(state: dict, side: str, point) -> tuple[list[str], str | None]:
     return [], None
 
 
-def check(state: dict, side: str, ids: list[str], point) -> tuple[list[str], str | None, float]:
-    """The target (figures, or an unsupported gun) and distance of a legal charge; ChargeRefused otherwise."""
+def seen_target(state: dict, side: str, ids: list[str], point) -> None:
+    """An order to charge is checked against what the side sees (its last sighting): the answer
+    must never tell it of an enemy it cannot see. ChargeRefused if it sees nothing to charge."""
     figs = state["figures"]
+    _formation(figs, ids)
+    now = state["ks"]["seen"][side]["now"]
+    aims = [(v[0], v[1]) for v in now["figures"].values() if math.dist((v[0], v[1]), point) <= TARGET_REACH]
+    aims += [(v[0], v[1]) for v in now["guns"].values() if math.dist((v[0], v[1]), point) <= GUN_REACH]
+    if not aims:
+        raise ChargeRefused(f"your men see no enemy within {TARGET_REACH:g} in of {point[0]:g},{point[1]:g} "
+                            f"to charge")
+    d = min(math.dist(_xy(figs, i), p) for i in ids for p in aims)
+    if d > CHARGE_REACH + 1e-9:
+        raise ChargeRefused(f"the enemy you see there is {d / FOOT:.1f} ft away; a charge reaches "
+                            f"{CHARGE_REACH / FOOT:g} ft (one cavalry move)")
+
+
+def _formation(figs: dict, ids: list[str]) -> None:
     if any(figs[i]["arm"] != "cav" for i in ids):
         raise ChargeRefused("only mounted cavalry charge: this group has men on foot")
     try:
         cavalry.check_charge(len(ids), formed(figs, ids))
     except cavalry.ChargeError as exc:
         raise ChargeRefused(str(exc)) from None
+
+
+def check(state: dict, side: str, ids: list[str], point) -> tuple[list[str], str | None, float]:
+    """The true target (figures, or an unsupported gun) and distance of a charge when it is made;
+    ChargeRefused if it cannot be made (the side is told only after the turn)."""
+    figs = state["figures"]
+    _formation(figs, ids)
     tgt, gun = targets(state, side, point)
     if not tgt and gun is None:
         raise ChargeRefused(f"no enemy within {TARGET_REACH:g} in of {point[0]:g},{point[1]:g} to charge "

@@ -226,7 +226,7 @@ def _charge(state, kp, o: Charge, boxed):
         raise _Refused(f"{o.who} is on foot: mount first (KS-32)")
     if boxed.intersection(_group_of(kp, i) for i in ids):
         raise _Refused(f"{o.who} is in a box: men in a box cannot charge")
-    charging.check(state, kp.side, ids, o.at)
+    charging.seen_target(state, kp.side, ids, o.at)
     _claim(kp, ids, o)
     kp.charges.append((o.line, ids, tuple(o.at)))
 

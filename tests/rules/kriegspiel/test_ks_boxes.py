@@ -7,8 +7,14 @@ def test_box_only_twenty_feet_from_the_enemy_and_never_scouts(game):
     st = game.state
     ids = st["groups"]["red"]["foot1"]
     assert boxes.box_error(st, "red", "foot1", ids) is None           # the armies start 23 ft apart
-    game.place({"blue:i1": (16, 3 + REBOX_DISTANCE - 1)})
+    game.place({"blue:i1": (16, 3 + REBOX_DISTANCE - 1)})   # 20 ft away but out of sight: red does not know
+    assert boxes.box_error(game.state, "red", "foot1", ids) is None
+    game.place({"blue:i1": (16, 100)})
+    game.turn()                                              # now red's men see him
     assert "LW-65" in boxes.box_error(game.state, "red", "foot1", ids)
+    game.place({"blue:i1": (16, 285)})
+    game.turn()                                              # gone again: last seen 8 ft away still counts
+    assert "as your men have seen him" in boxes.box_error(game.state, "red", "foot1", ids)
     assert "scouts" in boxes.box_error(st, "red", "horse", st["groups"]["red"]["horse"], scouts=("horse",))
     assert boxes.speed_factor(True) == 3.0 and boxes.speed_factor(False) == 1.0
 

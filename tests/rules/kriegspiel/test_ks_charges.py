@@ -4,8 +4,10 @@ import pytest
 from rules.littlewars.kriegspiel.scenario import load
 
 
-def scenario(red_horse=10, blue_horse=10):
+def scenario(red_horse=10, blue_horse=10, supplied=True):
     sc = load("ks_farm")
+    if not supplied:  # a raid far from the wagons, with no forage to worry about
+        sc["kriegspiel"]["supply"] = {}
     for side, n in (("red", red_horse), ("blue", blue_horse)):
         g = next(g for g in sc["forces"][side]["groups"] if g["name"] == "horse")
         g["count"], g["frontage"] = n, n
@@ -34,20 +36,24 @@ def charge_event(evs):
 def test_fewer_than_eight_and_out_of_reach_are_refused(new_game):
     g = new_game(scenario(red_horse=7))
     g.deploy()
+    g.turn()                                               # the scouts look first
     g.turn(red="charge horse at 16,285")
     assert "KS-68" in g.rejected["red"][0].message
     g = new_game(scenario())
     g.deploy()
-    g.turn(red="charge horse at 16,285")
-    assert "a charge reaches 3 ft" in g.rejected["red"][0].message
-    g.turn(red="charge horse at 90,150")
-    assert "no enemy within 6 in" in g.rejected["red"][0].message
+    g.turn(red="charge horse at 16,285")                   # blue is there, but out of sight
+    assert g.rejected["red"][0].message == "your men see no enemy within 6 in of 16,285 to charge"
+    g.place({"blue:i1": (24, 66)})
+    g.turn()                                               # the scouts look first
+    g.turn(red="charge horse at 24,66")
+    assert "the enemy you see there is 5.0 ft away; a charge reaches 3 ft" in g.rejected["red"][0].message
 
 
 def test_close_order_infantry_beats_the_charge_and_stands_fast(cav_game):
     g = cav_game
     red_horse_at(g, 20, 100)
     blue_foot_at(g, 20, 118, 0.75)                        # close order, 18 in away: 1-2 ft band
+    g.turn()                                               # the scouts look first
     evs = g.turn(red="charge horse at 20,118")
     (ch,) = charge_event(evs)
     assert ch.audience == "public" and ch.payload["kind"] == "infantry_close"
@@ -64,6 +70,7 @@ def test_open_order_infantry_is_ridden_down_and_falls_back(cav_game):
     g = cav_game
     red_horse_at(g, 20, 80)
     blue_foot_at(g, 20, 110, 2.5)                          # open order, 30 in away: over 2 ft
+    g.turn()                                               # the scouts look first
     evs = g.turn(red="charge horse at 20,110")
     (ch,) = charge_event(evs)
     assert ch.payload["kind"] == "infantry_open"
@@ -78,6 +85,7 @@ def test_open_order_survivors_fall_back_a_foot(cav_game):
     g = cav_game
     red_horse_at(g, 20, 80)
     g.place({f"blue:i{k}": (4 + k * 2.5, 104) for k in range(1, 21)})   # 20 in open order, 2 ft 0 in away
+    g.turn()                                               # the scouts look first
     g.turn(red="split horse 2 as spare\ncharge horse at 20,104")    # 8 charge: 8 of foot1's 10 fall
     assert not g.rejected["red"]
     alive = [f"blue:i{k}" for k in range(1, 11) if g.state["figures"][f"blue:i{k}"]["st"] == "ok"]   # foot1
@@ -92,6 +100,7 @@ def test_cavalry_standing_still_loses_five_per_attacker(cav_game):
     g = cav_game
     red_horse_at(g, 20, 100)
     g.place({f"blue:c{k}": (4 + k * 1.25, 120) for k in range(1, 11)})
+    g.turn()                                               # the scouts look first
     evs = g.turn(red="charge horse at 10,120")             # blue's horse holds: it did not react (KS-74/75)
     (ch,) = charge_event(evs)
     assert ch.payload["kind"] == "cavalry_standing" and len(ch.payload["killed"]) == 10
@@ -104,6 +113,7 @@ def test_equal_cavalry_toss_a_coin_and_the_loser_is_pushed_back(cav_game, new_ga
         g.deploy()
         red_horse_at(g, 20, 100)
         g.place({f"blue:c{k}": (14 + k * 1.25, 120) for k in range(1, 11)})
+        g.turn()                                               # the scouts look first
         evs = g.turn(seed=seed, red="charge horse at 20,120", blue="move horse to 20.875,124")
         (ch,) = charge_event(evs)
         assert ch.payload["kind"] == "cavalry"
@@ -121,6 +131,7 @@ def test_an_unsupported_gun_is_taken(cav_game):
         if f["side"] == "blue" and abs(f["x"] - gun["x"]) < 10 and abs(f["y"] - gun["y"]) < 10:
             g.place({fid: (90, 280)})
     g.state["guns"]["blue:gun1"] = {**gun, "x": 30.0, "y": 140.0}
+    g.turn()                                               # the scouts look first
     evs = g.turn(red="charge horse at 30,140")
     (ch,) = charge_event(evs)
     assert ch.payload["kind"] == "guns" and ch.payload["gun"] == "blue:gun1" and len(ch.payload["killed"]) == 3
@@ -130,10 +141,11 @@ def test_an_unsupported_gun_is_taken(cav_game):
 def test_pushed_off_the_table_is_destroyed(new_game):
     # KS-81: the loser of an equal fight by its own edge is pushed 3 ft back, off the table: destroyed
     for seed in range(10):
-        g = new_game(scenario())
+        g = new_game(scenario(supplied=False))
         g.deploy()
         g.place({f"red:c{k}": (30 + (k - 5.5) * 1.25, 250) for k in range(1, 11)})
         g.place({f"blue:c{k}": (24 + k * 1.25, 270) for k in range(1, 11)})
+        g.turn()                                               # the scouts look first
         evs = g.turn(seed=seed, red="charge horse at 30,270", blue="move horse to 30.875,272")
         (ch,) = charge_event(evs)
         if ch.payload["coin"] == "attacker":
@@ -159,6 +171,7 @@ def test_dismounted_cavalry_fights_as_open_order_infantry(cav_game):
     g.turn(blue="charge horse at 10,100")
     assert "on foot: mount first" in g.rejected["blue"][0].message
     red_horse_at(g, 10, 100)
+    g.turn()                                               # the scouts look first
     evs = g.turn(red="charge horse at 10,120")
     (ch,) = charge_event(evs)
     assert ch.payload["kind"] == "infantry_open"                           # KS-76, though they stand close
