@@ -100,9 +100,8 @@ def _fog(state: dict, view: dict, side: str | None) -> None:
     if state["phase"] == "deploy":
         return  # the Little Wars curtain already hides the other side
     now = state["ks"]["seen"][side]["now"] if side else {"figures": {}, "guns": {}}
-    view["figures"] = [f for f in view["figures"] if f["side"] == side or
-                       (f["id"] in now["figures"] and f.get("captor") is None)
-                       or (f.get("captor") == side)]
+    view["figures"] = [f for f in view["figures"] if side is not None and (
+        f["side"] == side or (f["id"] in now["figures"] and f.get("captor") is None) or f.get("captor") == side)]
     view["guns"] = [g for g in view["guns"] if g["owner"] == side or g["id"] in now["guns"]]
     view["counts"] = {side: view["counts"][side]} if side and view.get("counts") else None
     last = view.get("last")

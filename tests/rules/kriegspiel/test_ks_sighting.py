@@ -97,3 +97,15 @@ def test_enemy_depots_and_trains_are_seen_like_anything_else_but_never_named(gam
     game.place({f"red:c{k}": (40 + k, 100) for k in range(1, 7)})
     game.turn()
     assert game.view("red")["kriegspiel"]["seen"]["objects"] == []
+
+
+def test_an_observer_sees_no_army_and_the_umpire_everything(game):
+    from rules.core.protocol import Viewer
+
+    game.turn(red="split foot1 2 as sappers nearest 16,3\nmine sappers at 16.5,3")
+    obs = game.rs.view(game.state, Viewer("observer"))
+    assert obs["figures"] == [] and obs["guns"] == [] and obs["kriegspiel"]["works"] == []
+    assert "mine" not in game.rs.render_svg(obs)
+    ump = game.rs.view(game.state, Viewer("umpire"))
+    assert len(ump["figures"]) == 52 and [w["kind"] for w in ump["kriegspiel"]["works"]] == ["mine"]
+    assert ump["kriegspiel"]["works"][0]["done"] == 1 and "mine" in game.rs.render_svg(ump)
