@@ -55,9 +55,15 @@ def _own_ks(state: dict, side: str) -> dict:
             "general": dict(ks["generals"][side])}
 
 
+# The keys of the Little Wars view this view passes on (then fogs): an allow-list, so a key the
+# main part adds later reaches no Kriegspiel player until it is judged here.
+LW_KEYS = ("viewer", "phase", "scenario", "table", "figures", "guns", "groups", "prisoner_groups", "standing",
+           "counts", "turn", "last", "result")
+
+
 def build_view(state: dict, viewer: Viewer) -> dict[str, Any]:
-    view = lw_view(state, viewer)
-    view["ruleset"] = "kriegspiel"
+    full = lw_view(state, viewer)
+    view = {"ruleset": "kriegspiel", **{k: full[k] for k in LW_KEYS if k in full}}
     if state.get("scenario") is None or "ks" not in state:
         return view
     ks = state["ks"]
