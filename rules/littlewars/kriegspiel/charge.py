@@ -12,6 +12,9 @@ Order: ``charge horse at x,y``. Decisions (RULES.md, "Cavalry"):
 - Infantry in close order (median gap to the nearest comrade 1 in or less) or open order
   (wider) by the tables; dismounted cavalry counts as open order (KS-76). After-effects
   (KS-72/73): close order cannot move next turn; open order falls back 1 ft next turn.
+- Infantry that has orders to move this turn is caught withdrawing (KS-82/83): open order
+  loses double, close order counts as a column (2 per attacker from over 2 ft, else 3); the
+  cavalry loses nothing; the survivors go on with their move (no after-effect).
 - Cavalry: a target group that held this turn (no move, no charge) had not dismounted,
   charged or withdrawn: KS-75 (5 lost per attacker, 15 per attacker pushed back 3 ft).
   Otherwise equal numbers on level ground toss a coin (KS-77, the loser pushed back 3 ft),
@@ -185,12 +188,18 @@ def resolve(state: dict, side: str, ids: list[str], point, held: set[str], rng) 
     if foot:
         # KS-76: dismounted cavalry fights as infantry in open order
         order = "open" if set(foot) & on_foot else order_of(figs, foot)
-        res = cavalry.vs_infantry(len(ids), len(foot), d, order)
+        if not set(foot) <= held:
+            # KS-82/83: infantry on the move away is caught withdrawing (close order marches in column)
+            res = cavalry.vs_retreating_infantry(len(ids), len(foot), d, "open" if order == "open" else "column")
+            order = f"{order}_withdrawing"
+        else:
+            res = cavalry.vs_infantry(len(ids), len(foot), d, order)
         lost_cav = _nearest_first(figs, ids, tpts)[:res["cav_lost"]]
         lost_inf = _nearest_first(figs, foot, cpts)[:res["inf_lost"]]
         out.update(kind=f"infantry_{order}", killed=sorted(lost_cav + lost_inf),
-                   after={"figures": sorted(set(foot) - set(lost_inf)),
-                          "effect": "hold" if order == "close" else "fall_back", "turn": state["turn"] + 1})
+                   after=None if order.endswith("withdrawing") else
+                   {"figures": sorted(set(foot) - set(lost_inf)),
+                    "effect": "hold" if order == "close" else "fall_back", "turn": state["turn"] + 1})
     else:
         standing = set(tgt) <= held
         if standing:

@@ -65,7 +65,9 @@ def _mine(p):
 
 def _charge(p):
     what = {"guns": "an unsupported gun", "cavalry": "cavalry", "cavalry_standing": "cavalry standing still (KS-75)",
-            "infantry_open": "infantry in open order", "infantry_close": "infantry in close order"}[p["kind"]]
+            "infantry_open": "infantry in open order", "infantry_close": "infantry in close order",
+            "infantry_open_withdrawing": "withdrawing infantry in open order (KS-82)",
+            "infantry_close_withdrawing": "withdrawing infantry in column (KS-83)"}[p["kind"]]
     txt = (f"{_cap(p['side'])} cavalry ({len(p['by'])}) charged {what} from {p['distance'] / 12:.1f} ft: "
            f"{len(p['killed'])} fell")
     if p.get("coin"):

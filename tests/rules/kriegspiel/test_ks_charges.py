@@ -177,3 +177,16 @@ def test_dismounted_cavalry_fights_as_open_order_infantry(cav_game):
     assert ch.payload["kind"] == "infantry_open"                           # KS-76, though they stand close
     g.turn(blue="mount horse")
     assert g.state["ks"]["dismounted"]["blue"] == []
+
+
+def test_infantry_caught_withdrawing(cav_game):
+    g = cav_game
+    red_horse_at(g, 20, 100)
+    blue_foot_at(g, 20, 118, 0.75)                        # close order 18 in away, marching off: a column
+    g.turn()
+    evs = g.turn(red="charge horse at 20,118", blue="move foot1 to 20,128")
+    (ch,) = charge_event(evs)
+    assert ch.payload["kind"] == "infantry_close_withdrawing" and ch.payload["after"] is None
+    red_lost = [f for f in ch.payload["killed"] if f.startswith("red:")]
+    blue_lost = [f for f in ch.payload["killed"] if f.startswith("blue:")]
+    assert red_lost == [] and len(blue_lost) == 10          # 3 per attacker from under 2 ft: all 10
