@@ -1,21 +1,22 @@
 """One Kriegspiel turn: the Little Wars phases (adjudicate.py of the main part) with the appendix's added.
 
-1. orders: the Little Wars plan plus works, boxes and volleys (plan.py); rejected lines,
-   group changes and boxes are private to the side;
+1. orders: the Little Wars plan plus the appendix's orders (plan.py); each side's rejected
+   lines, groups and melee choices, written every turn (private);
 2. voluntary surrenders (LW-45, public);
 3. fire: guns and rifle volleys together, from start-of-turn positions, under the blast
-   rule with guns, wagons, works and generals (blast.py) - umpire-only events;
-4. movement (umpire only: no side learns the other's moves except by sighting);
-5. mines: the first figure to pass an armed mine sets it off (public: the reveal);
-6. melees, gun capture, prisoners (as Little Wars);
-7. works progress (one private report per side, EVERY turn, empty or not, so the number
-   and order of events never hint at a work), finished entrenchments and gun pits
-   revealed (public);
-8. supply (one private ledger per side, every turn), sighting (one private report per
-   side, every turn), end of turn.
+   rule with guns, wagons, works, vehicles and generals (blast.py) - for the umpire only;
+4. cavalry charges (charge.py, public);
+5. movement (umpire only: no side learns the other's moves except by sighting);
+6. mines: the first figure to pass an armed mine sets it off (public: the reveal);
+7. melees, gun capture, prisoners (as Little Wars); generals lost (public);
+8. one private report per side, EVERY turn, empty or not (works and tasks, depots, trains and
+   boats, boxes, cavalry on foot, failed charges), so the number and order of events never
+   hint at anything; finished entrenchments, gun pits and tasks revealed (public);
+9. supply (one private ledger per side, every turn), sighting (one private report per side,
+   every turn), end of turn.
 
-Random numbers are drawn only for shots, in a fixed order (guns by id, then volleys by
-side and group), never for anything hidden: laying a mine changes no other draw.
+Random numbers are drawn only for shots and the coin of equal cavalry, in a fixed order,
+never for anything hidden: laying a mine changes no draw.
 """
 from __future__ import annotations
 
@@ -30,8 +31,8 @@ from ..fire import on_table, scatter
 from ..geom import FigureIndex
 from ..motion import resolve_moves
 from ..table import table_of
-from ..units import SIDES, move_allowance, other
-from . import boxes, supply, works
+from ..units import SIDES, other
+from . import boxes, pace, supply, works
 from . import charge as charging
 from .blast import firing_point, resolve as blast_resolve
 from .plan import build as build_plan
@@ -171,12 +172,6 @@ def _headings(state, plans) -> dict:
 
 
 # -- movement and mines -------------------------------------------------------------------------
-def _speed(state, fid) -> float:
-    f = state["figures"][fid]
-    boxed = any(fid in state["groups"][f["side"]].get(g, []) for g in state["ks"]["boxed"][f["side"]])
-    return move_allowance(f["arm"] if f["st"] == "ok" else "inf") * boxes.speed_factor(boxed)
-
-
 def _charges(log: Log, plans, rng) -> tuple[set[str], dict]:
     """Cavalry charges after fire, before all other movement (public: both sides are in it).
 
@@ -228,7 +223,7 @@ def _mines(log: Log, before: dict, paths: dict, moved: dict) -> None:
     if not armed:
         return
     figs = before["figures"]
-    walks = {fid: (works.walked(pts, moved[fid]), figs[fid]["arm"], _speed(before, fid)) for fid, pts in paths.items()}
+    walks = {fid: (works.walked(pts, moved[fid]), figs[fid]["arm"], pace.speed(before, fid)) for fid, pts in paths.items()}
     for trig in works.triggers(sorted(armed, key=lambda w: w["id"]), walks):
         state = log.state
         mine = state["ks"]["works"][trig["mine"]]
