@@ -187,7 +187,8 @@ def resolve(state: dict, side: str, ids: list[str], point, held: set[str], rng) 
     foot = [i for i in tgt if figs[i]["arm"] == "inf" or i in on_foot]
     if foot:
         # KS-76: dismounted cavalry fights as infantry in open order
-        order = "open" if set(foot) & on_foot else order_of(figs, foot)
+        in_column = set(state["ks"].get("columns", {}).get(enemy, []))
+        order = "open" if set(foot) & on_foot else ("close" if set(foot) & in_column else order_of(figs, foot))
         if not set(foot) <= held:
             # KS-82/83: infantry on the move away is caught withdrawing (close order marches in column)
             res = cavalry.vs_retreating_infantry(len(ids), len(foot), d, "open" if order == "open" else "column")

@@ -33,6 +33,8 @@ def _works(p):
         parts.append(f"{vid.split(':')[-1]} moved to {x:g},{y:g}")
     for c in p.get("charges_failed") or []:
         parts.append(f"the charge of line {c['line']} did not happen: {c['why']}")
+    if p.get("columns"):
+        parts.append(f"{len(p['columns'])} men in column")
     if p.get("dismounted"):
         parts.append(f"{len(p['dismounted'])} cavalrymen on foot")
     if p.get("boxed"):

@@ -13,6 +13,8 @@ Every Little Wars order works unchanged; these lines are added:
   restore sappers bridge1               engineers rebuild a blown bridge (10 turns, KS-54)
   burn raiders at 48,280                one soldier or more burn the enemy depot there (2 turns, KS-56)
   drive wagons to 48,20                 move one of your depots (transport pace, KS-20; it supplies nothing that turn)
+  column foot1                          form column of fours (half a turn, KS-27/31): half as fast again on roads
+  line foot1                            form line again (half a turn); cavalry charge only in line (KS-69)
   dismount horse                        cavalry get off their horses (a turn, KS-32): they fight on foot (KS-76)
   mount horse                           and back into the saddle (a turn)
   board foot1 on train1                 board a train or boat from within 4 in (2 turns per 20 figures, KS-28/88)
@@ -73,6 +75,12 @@ class Drive(lw.Order):
 
 
 @dataclass(frozen=True)
+class Reform(lw.Order):
+    who: str = ""
+    column: bool = True
+
+
+@dataclass(frozen=True)
 class Saddle(lw.Order):
     who: str = ""
     mount: bool = True
@@ -116,6 +124,8 @@ _RULES = [
      lambda n, r, m: Task(n, r, "depot_burn", m.group(1), "", _one_point(m.group(2), "a depot"))),
     (re.compile(r"^drive\s+([\w-]+)\s+to\s+(.+)$", re.I),
      lambda n, r, m: Drive(n, r, m.group(1), _one_point(m.group(2), "a drive"))),
+    (re.compile(rf"^(column|line)\s+{_NAME}$", re.I),
+     lambda n, r, m: Reform(n, r, m.group(2), m.group(1).lower() == "column")),
     (re.compile(rf"^(dismount|mount)\s+{_NAME}$", re.I),
      lambda n, r, m: Saddle(n, r, m.group(2), m.group(1).lower() == "mount")),
     (re.compile(rf"^board\s+{_NAME}\s+on\s+([\w-]+)$", re.I),
@@ -126,7 +136,7 @@ _RULES = [
      lambda n, r, m: Carry(n, r, "land", m.group(1), m.group(1), _one_point(m.group(2), "a landing"))),
 ]
 VERBS = ("mine", "entrench", "gunpit", "box", "unbox", "volley", "charge", "demolish", "restore", "burn", "drive",
-         "dismount", "mount", "board", "steam", "land")
+         "column", "line", "dismount", "mount", "board", "steam", "land")
 EXAMPLES = {v: line.strip().split("  ")[0] for line in __doc__.splitlines()
             for v in VERBS if line.strip().startswith(v + " ")}
 ORDERS_HELP = LW_HELP + "\nKriegspiel orders (hidden works are known only to you and the umpire until finished):\n" + \
@@ -170,4 +180,4 @@ def split(orders) -> tuple[list, list]:
     return [o for o in orders if not isinstance(o, KS_ORDERS)], ks
 
 
-KS_ORDERS = (Work, Box, Volley, Charge, Task, Drive, Carry, Saddle)
+KS_ORDERS = (Work, Box, Volley, Charge, Task, Drive, Carry, Saddle, Reform)

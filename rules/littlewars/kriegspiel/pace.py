@@ -51,18 +51,32 @@ def speed(state: dict, fid: str) -> float:
     return MOVE.get(arm, MOVE["inf"]) * speed_factor(fid in boxed_figures(state, f["side"]))
 
 
-def move_error(state: dict, fid: str, pts) -> str | None:
-    """Why this planned path breaks the appendix's movement rules, or None."""
+def in_column(state: dict, fid: str, reforming: dict[str, bool] | None = None) -> bool:
+    """Is the figure in column this turn (after a change of formation ordered now, if any)?"""
+    if reforming and fid in reforming:
+        return reforming[fid]
+    return fid in state["ks"].get("columns", {}).get(state["figures"][fid]["side"], ())
+
+
+def move_error(state: dict, fid: str, pts, reforming: dict[str, bool] | None = None) -> str | None:
+    """Why this planned path breaks the appendix's movement rules, or None.
+
+    ``reforming``: figures changing formation this turn (True: into column), which costs them
+    half the turn (KS-27, KS-31); a column on a road goes half as fast again (KS-17).
+    """
     f = state["figures"][fid]
     name = fid.split(":")[-1]
     boxed = fid in boxed_figures(state, f["side"])
+    half = 1 if reforming and fid in reforming else 0
     try:
-        c, limit = cost(ground_of(state["scenario"]), arm_of(state, fid), [tuple(p) for p in pts])
+        c, limit = cost(ground_of(state["scenario"]), arm_of(state, fid), [tuple(p) for p in pts],
+                        column=in_column(state, fid, reforming), half_turns=half)
     except MoveError as exc:
         return f"{name}: {exc}"
     limit *= speed_factor(boxed)
     if c > limit + 1e-9:
         return (f"out of range: {name}'s move costs {c / FOOT:.2f} ft (a level up costs 1 ft, a level down 1/2 ft, "
                 f"KS-23/24); {ARM_NAMES.get(arm_of(state, fid), 'Royal Engineers')} may cover {limit / FOOT:.2f} ft"
-                + (" in a box (three times the pace, LW-63)" if boxed else " (KS-15..22)"))
+                + (" in a box (three times the pace, LW-63)" if boxed else " (KS-15..22)")
+                + (" after changing formation (half a turn, KS-27/31)" if half else ""))
     return None

@@ -27,7 +27,7 @@ from .numbers import RIFLE_RANGE
 from . import charge as charging
 from .movement import MoveError
 from . import vehicles
-from .orders import Box, Carry, Charge, Drive, Saddle, Task, Volley, Work, split
+from .orders import Box, Carry, Charge, Drive, Reform, Saddle, Task, Volley, Work, split
 from .pace import arm_of, ground_of
 
 
@@ -39,6 +39,7 @@ class KsPlan:
     drives: dict = field(default_factory=dict)     # depot name -> [x, y]
     steams: dict = field(default_factory=dict)     # vehicle id -> path
     dismounted: list | None = None                  # the side's dismounted figures after this turn
+    reforming: dict = field(default_factory=dict)   # figure id -> True (into column) / False (into line)
     boxed: list | None = None                       # the side's boxed groups after this turn, None = unchanged
     volleys: list = field(default_factory=list)     # (group, ids, aim, shots)
     charges: list = field(default_factory=list)     # (line, ids, point)
@@ -76,6 +77,8 @@ def build(state: dict, side: str, orders) -> KsPlan:
                 _carry(state, kp, o, boxed)
             elif isinstance(o, Saddle):
                 _saddle(state, kp, o, boxed)
+            elif isinstance(o, Reform):
+                _reform(state, kp, o, boxed)
         except (_Refused, works.WorkError, charging.ChargeRefused, vehicles.VehicleError) as exc:
             kp.errors.append(LineError(o.line, o.text, str(exc)))
     kp.boxed = sorted(g for g in boxed if g in kp.lw.groups)
@@ -222,6 +225,8 @@ def _volley(state, kp, o: Volley, boxed):
 
 def _charge(state, kp, o: Charge, boxed):
     ids = _figures(state, kp, o.who)
+    if set(ids) & set(state["ks"]["columns"][kp.side]) or any(kp.reforming.get(i) for i in ids):
+        raise _Refused(f"{o.who} is in column: cavalry charge in line (KS-69)")
     if set(ids) & set(state["ks"]["dismounted"][kp.side]):
         raise _Refused(f"{o.who} is on foot: mount first (KS-32)")
     if boxed.intersection(_group_of(kp, i) for i in ids):
@@ -229,6 +234,20 @@ def _charge(state, kp, o: Charge, boxed):
     charging.seen_target(state, kp.side, ids, o.at)
     _claim(kp, ids, o)
     kp.charges.append((o.line, ids, tuple(o.at)))
+
+
+def _reform(state, kp, o: Reform, boxed):
+    """KS-27/31: into column or back into line, half a turn (the move that turn is halved)."""
+    key = lw_plan._group_key(state["groups"][kp.side], o.who)
+    if key is None:
+        raise _Refused(f"unknown group '{o.who}' (a group formed this turn changes formation next turn)")
+    ids = [i for i in state["groups"][kp.side][key] if state["figures"][i]["st"] == "ok"]
+    if key in boxed:
+        raise _Refused(f"{key} is in a box: unbox first")
+    columns = set(state["ks"]["columns"][kp.side])
+    if o.column == (set(ids) <= columns):
+        raise _Refused(f"{key} is in {'column' if o.column else 'line'} already")
+    kp.reforming.update({i: o.column for i in ids})
 
 
 def _saddle(state, kp, o: Saddle, boxed):

@@ -20,6 +20,7 @@ The whole state is the Little Wars state (fold.py documents it) with one more ke
     engineers {side: [figure ids]} the Royal Engineers (the scenario's ``kriegspiel.engineers`` groups)
     vehicles  {side:name: vehicle} trains and boats (vehicles.py)
     dismounted {side: [figure ids]} cavalry on foot (KS-32, KS-76)
+    columns   {side: [figure ids]} in column of twos or fours (KS-17, KS-27, KS-31)
 
 Events that change figures reuse the Little Wars events (``littlewars.fired``,
 ``littlewars.melee``...) so A's fold stays the single place figures die or are taken.
@@ -59,6 +60,7 @@ def initial_ks(scenario: dict | None) -> dict:
         "engineers": {s: [] for s in SIDES},
         "vehicles": _vehicles(extra),
         "dismounted": {s: [] for s in SIDES},
+        "columns": {s: [] for s in SIDES},
     }
 
 
@@ -104,6 +106,8 @@ def _works_report(state, p):
     new = _ks(state, works=works, counter=counter)
     if "boxed" in p:
         new = _ks(new, boxed={**new["ks"]["boxed"], p["side"]: sorted(p["boxed"])})
+    if "columns" in p:
+        new = _ks(new, columns={**new["ks"]["columns"], p["side"]: sorted(p["columns"])})
     if "dismounted" in p:
         new = _ks(new, dismounted={**new["ks"]["dismounted"], p["side"]: sorted(p["dismounted"])})
     if p.get("depots"):

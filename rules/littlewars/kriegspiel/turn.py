@@ -295,7 +295,8 @@ def _works(log: Log, plans, moving: set[str], failed: dict) -> None:
                          "depots": dict(sorted(plans[side].drives.items())), "vehicles": vehicles, "loaded": loaded,
                          "boxed": plans[side].boxed if plans[side].boxed is not None else
                          sorted(state["ks"]["boxed"][side]), "charges_failed": failed[side],
-                         "dismounted": _dismounted(log.state, side, plans[side])},
+                         "dismounted": _dismounted(log.state, side, plans[side]),
+                         "columns": _columns(log.state, side, plans[side])},
                side_audience(side))
     for c in changes:
         w = log.state["ks"]["works"][c["id"]]
@@ -307,6 +308,13 @@ def _works(log: Log, plans, moving: set[str], failed: dict) -> None:
 def _dismounted(state: dict, side: str, kp) -> list[str]:
     """The side's cavalry on foot after this turn (the dead and taken are left out)."""
     now = kp.dismounted if kp.dismounted is not None else state["ks"]["dismounted"][side]
+    return sorted(f for f in now if state["figures"][f]["st"] == "ok")
+
+
+def _columns(state: dict, side: str, kp) -> list[str]:
+    now = set(state["ks"]["columns"][side])
+    now |= {f for f, col in kp.reforming.items() if col}
+    now -= {f for f, col in kp.reforming.items() if not col}
     return sorted(f for f in now if state["figures"][f]["st"] == "ok")
 
 

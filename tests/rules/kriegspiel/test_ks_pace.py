@@ -29,3 +29,26 @@ def test_climbing_the_knoll_costs(game):
     assert pace.move_error(st, "red:c1", path) is None        # cavalry: 2 ft of its 3
     # over it and down again: 26 in + 12 up + 6 down = 44 in, more than cavalry's 36
     assert pace.move_error(st, "red:c1", [(4, 150), (30, 150)]).startswith("out of range: c1's move costs 3.67 ft")
+
+
+def test_columns_on_the_road_and_the_half_turn_to_form(game):
+    # the lane runs along y = 144 (2 in wide); KS-DT-9: cavalry in column on a road 4.5 ft
+    st = game.state
+    road = [(54, 144), (96, 144)]                                   # 42 in along the lane
+    assert "may cover 3.00 ft" in pace.move_error(st, "red:c1", road)
+    assert pace.move_error(st, "red:c1", road, reforming={}) is not None
+    game.turn(red="column horse")
+    st = game.state
+    assert set(st["ks"]["columns"]["red"]) == {f"red:c{k}" for k in range(1, 7)}
+    assert pace.move_error(st, "red:c1", road) is None              # 42 in: half as fast again (54)
+    assert pace.move_error(st, "red:c1", [(54, 120), (96, 120)]) is not None   # off the road: 3 ft
+    # changing formation takes half the turn (KS-31): 18 in left
+    assert pace.move_error(st, "red:c1", [(10, 120), (28, 120)], reforming={"red:c1": False}) is None
+    err = pace.move_error(st, "red:c1", [(10, 120), (29, 120)], reforming={"red:c1": False})
+    assert "after changing formation (half a turn, KS-27/31)" in err
+    game.turn(red="charge horse at 24,200")
+    assert "in column: cavalry charge in line (KS-69)" in game.rejected["red"][0].message
+    game.turn(red="column horse")
+    assert "in column already" in game.rejected["red"][0].message
+    game.turn(red="line horse")
+    assert game.state["ks"]["columns"]["red"] == []
