@@ -14,13 +14,16 @@ short to act on. Each reminder's idempotency key names game, turn, seat and
 lead, so each is mailed exactly once per seat per turn per lead; a sweep that
 runs late past both points sends only the nearer one.
 
-A seat is reminded only while its side must order and has sent nothing. The
+A seat is reminded only while its side must order and has sent nothing, and
+not while it is away: a seat that sent ABSENT UNTIL a date (mail-in) gets no
+reminder up to and including that date, counted in the seat's time zone. The
 waiting notice goes to each side that is not ready while every other side of
 the turn is, and to the umpire while results wait for approval: once per seat
 per turn.
 """
 from __future__ import annotations
 
+import zoneinfo
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -59,6 +62,16 @@ def _player_seats(game: Game, sides) -> list[Seat]:
     return list(game.seats.select_related("user__profile").filter(role=Seat.Role.PLAYER, side__in=sides))
 
 
+def absent_seat_ids(seats: list[Seat], now: datetime) -> set[int]:
+    """The seats among ``seats`` whose declared absence covers ``now`` (their own local date)."""
+    from .mailin.models import Absence
+
+    by_pk = {seat.pk: seat for seat in seats}
+    away = Absence.objects.filter(seat_id__in=by_pk, until__gte=(now - timedelta(days=1)).date())
+    return {seat_id for seat_id, until in away.values_list("seat_id", "until")
+            if now.astimezone(zoneinfo.ZoneInfo(seat_timezone(by_pk[seat_id]))).date() <= until}
+
+
 def _queue(game: Game, seat: Seat, key: str, subject: str, template: str, ctx: dict, kind: str) -> bool:
     ctx = {**ctx, "game": game, "seat": seat, "deadline": local_time(ctx["turn"]["deadline"], seat_timezone(seat))}
     return outbox.queue_mail(key=key, game=game, seat=seat, to=seat.email, kind=kind,
@@ -67,17 +80,20 @@ def _queue(game: Game, seat: Seat, key: str, subject: str, template: str, ctx: d
 
 
 def remind(game: Game, turn: dict, now: datetime) -> int:
-    """Queue the reminder due now to each side of the open turn that has sent no orders."""
+    """Queue the reminder due now to each side of the open turn that has sent no orders,
+    unless its seat has declared itself absent for today."""
     deadline = parse_datetime(turn["deadline"])
     lead = due_lead(parse_datetime(turn["opened_at"]), deadline, now)
     if lead is None:
         return 0
     missing = [s for s in turn["sides"] if s not in turn["orders"]]
     ctx = {"turn": turn, "remaining": _remaining(deadline - now)}
+    seats = _player_seats(game, missing)
+    away = absent_seat_ids(seats, now)
     return sum(
         _queue(game, seat, f"reminder:{game.uid}:{turn['number']}:{seat.pk}:{lead}",
                f"orders for turn {turn['number']} due in {ctx['remaining']}", "reminder", ctx, "reminder")
-        for seat in _player_seats(game, missing))
+        for seat in seats if seat.pk not in away)
 
 
 def notify_waiting(game: Game, turn: dict) -> int:

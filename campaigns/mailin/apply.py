@@ -205,7 +205,8 @@ def _absent(row, seat, arg, out, req) -> None:
     if umpire is not None and umpire.pk != seat.pk:
         replies.notify(row, seat=umpire, purpose="absence", subject=f"[Kriegsbrief] {seat.game.name}: {_who(seat)} absent",
                        body=f"{_who(seat)} says they are away until {arg}.\nDeadlines are yours to extend.")
-    out.add(f"ABSENT UNTIL {arg}: recorded, and the umpire has been told. Deadlines move only if the umpire extends them.")
+    out.add(f"ABSENT UNTIL {arg}: recorded, and the umpire has been told. You get no reminders until then; "
+            "deadlines move only if the umpire extends them.")
 
 
 def _replace(row, seat, arg, out, req) -> None:

@@ -97,7 +97,7 @@ def test_help_lists_commands_and_the_order_language(game, red):
 def test_absence_is_recorded_and_the_umpire_told(game, red, umpire):
     until = (timezone.now() + timedelta(days=5)).date().isoformat()
     body = send(red, f"ABSENT UNTIL {until}")
-    assert "recorded" in body
+    assert "recorded" in body and "no reminders until then" in body
     assert Absence.objects.get(seat=red).until.isoformat() == until
     assert OutboxMail.objects.filter(to=umpire.email, kind="mail-forward").exists()
     too_far = (timezone.now() + timedelta(days=90)).date().isoformat()

@@ -123,3 +123,44 @@ def test_in_a_simultaneous_game_the_sweep_tells_the_last_side_it_is_awaited(peop
     assert turns.sweep()["waiting_notices"] == 0
     assert [m["Subject"] for _, m in smtp.messages] == ["[Kriegsbrief] Little game: turn 1 waits for you"]
     assert smtp.messages[0][0] == ["carol@example.org"]
+
+
+def test_a_seat_absent_by_mail_gets_no_reminder_until_its_date_has_passed(game, smtp):
+    """ABSENT UNTIL through the real mail path; the date is the seat's own (bob is in New York)."""
+    from datetime import datetime
+
+    from campaigns.mailin import ingest
+    from campaigns.mailin.models import Absence
+    from tests.mail.inbound.helpers import seat_mail
+
+    red = game.seats.get(side="red")
+    _, deadline = clock(game)
+    now = deadline - timedelta(hours=1)  # the 2 h reminder is due
+    new_york = zoneinfo.ZoneInfo("America/New_York")
+    until = now.astimezone(new_york).date()
+    assert ingest.ingest(seat_mail(red, f"ABSENT UNTIL {until.isoformat()}"), via="test").status == "applied"
+    assert Absence.objects.get(seat=red).until == until
+    turns.sweep(now)
+    assert reminders_to(smtp, "bob@example.org") == []
+    # Still the absence's last day in New York, already the next day in UTC: still away.
+    last_minute = datetime.combine(until, datetime.max.time().replace(microsecond=0), tzinfo=new_york)
+    assert last_minute.astimezone(zoneinfo.ZoneInfo("UTC")).date() > until
+    assert reminders.absent_seat_ids([red], last_minute) == {red.pk}
+    # The day after, in New York, the seat is back and reminded.
+    assert reminders.absent_seat_ids([red], last_minute + timedelta(seconds=1)) == set()
+    Absence.objects.filter(seat=red).update(until=until - timedelta(days=1))
+    turns.sweep(now)
+    [reminder] = reminders_to(smtp, "bob@example.org")
+    assert reminder["Subject"].endswith("due in 1 h 00 min")
+
+
+def test_an_absence_of_one_seat_does_not_silence_another(game, smtp):
+    from campaigns.mailin.models import Absence
+
+    red, blue = game.seats.get(side="red"), game.seats.get(side="blue")
+    _, deadline = clock(game)
+    now = deadline - timedelta(hours=1)
+    Absence.objects.create(seat=blue, until=(deadline + timedelta(days=2)).date())
+    assert reminders.absent_seat_ids([red, blue], now) == {blue.pk}
+    turns.sweep(now)
+    assert len(reminders_to(smtp, "bob@example.org")) == 1
