@@ -52,7 +52,7 @@ class _Refused(Exception):
 
 def build(state: dict, side: str, orders) -> KsPlan:
     lw_orders, ks_orders = split(orders)
-    base = lw_plan.build(state, side, lw_orders)
+    base = lw_plan.build_spaced(state, side, lw_orders)  # LW-27 between a side's own figures too
     kp = KsPlan(side, base)
     if state["phase"] != "play":
         kp.errors += [LineError(o.line, o.text, "Kriegspiel orders are for turns of play, not deployment")

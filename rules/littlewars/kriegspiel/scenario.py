@@ -52,6 +52,9 @@ def load(scenario: Any | None) -> dict:
           "Kriegspiel deploys behind the curtain: each side sees the other only as its men come to see it")
     sc["settings"]["blast"] = True  # KS-2: the appendix always replaces knocking down with the blast rule
     sc["kriegspiel"] = _extra(sc, sc.get("kriegspiel") or {})
+    _need(not (sc["settings"].get("choose_edge") and (sc["kriegspiel"]["trains"] or sc["kriegspiel"]["boats"])),
+          "settings.choose_edge", "trains and boats stand on the scenario's lines and rivers: with them the sides "
+                                  "keep their edges")
     return sc
 
 

@@ -78,6 +78,8 @@ def _vehicles(extra: dict) -> dict:
 def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
     if event_type.startswith("littlewars."):
         new = lw_fold(state, event_type, payload)
+        if event_type == "littlewars.edge_chosen" and payload.get("swapped"):
+            return _mirror_depots(state, new)
         if event_type == "littlewars.table_laid" or "ks" not in new:
             new = {**new, "ks": initial_ks(new.get("scenario"))}
             named = ((new.get("scenario") or {}).get("kriegspiel") or {}).get("engineers") or {}
@@ -88,6 +90,18 @@ def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
         return state
     handler = _HANDLERS.get(event_type[len(PREFIX):])
     return state if handler is None else handler(state, payload)
+
+
+def _mirror_depots(before: dict, new: dict) -> dict:
+    """LW-2/53: a side that takes the other edge takes its wagons with it (mirrored like its army)."""
+    from ..scenario import mirror
+
+    sc = before["scenario"]
+    supply = {}
+    for side, sup in new["ks"]["supply"].items():
+        depots = {k: {**d, **dict(zip(("x", "y"), mirror(sc, d["x"], d["y"])))} for k, d in sup["depots"].items()}
+        supply[side] = {**sup, "depots": depots}
+    return _ks(new, supply=supply)
 
 
 def _ks(state: dict, **changes) -> dict:

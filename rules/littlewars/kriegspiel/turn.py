@@ -64,6 +64,8 @@ class Log:
 
 def adjudicate(state: dict, orders, rng: random.Random | None, kind: str = "orders") -> list[RuleEvent]:
     rng = rng or random.Random(0)
+    if state["phase"] == "edge":  # LW-2/53, before any fog: the main part's turn as it is
+        return _as_little_wars(state, orders, rng, kind)
     plans = {s: build_plan(state, s, orders.get(s, ())) for s in SIDES}
     log = Log(state)
     for side in SIDES:
@@ -94,6 +96,13 @@ def adjudicate(state: dict, orders, rng: random.Random | None, kind: str = "orde
     _sight(log)
     lw_adj._finish(log)
     return log.events
+
+
+def _as_little_wars(state, orders, rng, kind) -> list[RuleEvent]:
+    from .orders import split
+
+    lw_orders = {s: split(orders.get(s, ()))[0] for s in SIDES}
+    return lw_adj.adjudicate(state, lw_orders, rng, kind)
 
 
 def _private(log: Log, kp) -> None:

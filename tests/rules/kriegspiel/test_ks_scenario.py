@@ -43,3 +43,27 @@ def test_per_game_settings_over_a_base_and_always_the_curtain():
     with pytest.raises(ScenarioError, match="only 'settings' may be given"):
         load({"base": "ks_farm", "forces": {}})
     assert load({"base": "skirmish", "settings": {"blast": True}})["settings"]["blast"] is True
+
+
+def test_choosing_the_other_edge_takes_the_wagons_along(new_game):
+    g = new_game({"base": "ks_farm", "settings": {"choose_edge": True}})
+    assert g.state["phase"] == "edge"
+    chooser = g.rs.next_turn(g.state).sides[0]
+    other = "blue" if chooser == "red" else "red"
+    mine_y = g.state["ks"]["supply"][chooser]["depots"]["wagons"]["y"]
+    theirs_y = g.state["ks"]["supply"][other]["depots"]["wagons"]["y"]
+    g.turn(**{chooser: "edge " + {"red": "north", "blue": "south"}[chooser]})   # take the other edge
+    assert g.state["scenario"]["edges"][chooser] == {"red": "north", "blue": "south"}[chooser]
+    assert g.state["ks"]["supply"][chooser]["depots"]["wagons"]["y"] == theirs_y
+    assert g.state["ks"]["supply"][other]["depots"]["wagons"]["y"] == mine_y
+    g.deploy()
+    assert g.state["phase"] == "play"
+
+
+def test_no_edge_choice_with_trains():
+    sc = load("ks_farm")
+    sc["settings"]["choose_edge"] = True
+    sc["kriegspiel"].update(railways=[{"id": "l", "line": [[80, 0], [80, 288]]}],
+                            trains={"red": [{"name": "t", "at": [80, 10], "wagons": 1}]})
+    with pytest.raises(ScenarioError, match="settings.choose_edge: trains and boats"):
+        load(sc)
