@@ -10,8 +10,13 @@ from .mime import parse
 from .models import InboundMessage
 
 
+def held_messages(game):
+    """The game's inbound mail held for the umpire (the umpire page shows how many)."""
+    return InboundMessage.objects.filter(seat__game=game, status=InboundMessage.Status.HELD)
+
+
 def _held(seen: Seen):
-    return InboundMessage.objects.filter(seat__game=seen.game, status=InboundMessage.Status.HELD).select_related("seat")
+    return held_messages(seen.game).select_related("seat")
 
 
 def _preview(row: InboundMessage) -> str:

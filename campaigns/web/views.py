@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns import turns, viewing
+from campaigns.mailin.views import held_messages
 from campaigns.models import Game
 from rules.core.protocol import RulesError
 
@@ -262,4 +263,5 @@ def umpire_context(seen: Seen, forms: UmpireForms) -> dict:
         "submitted": sorted(seen.view["turn"]["orders"].items()),
         "orders_help": seen.ruleset.orders_help,
         "desk_help": getattr(seen.ruleset, "umpire_help", ""),
+        "held_mail": held_messages(seen.game).count(),
     }

@@ -39,3 +39,36 @@ def test_release_applies_and_reject_refuses(client, game, red):
     assert orders_of(game, "red")["text"] == red_opening(game)
     # A message that is no longer held cannot be acted on twice.
     assert client.post(url, {"message": first.pk, "action": "release"}).status_code == 404
+
+
+def test_the_umpire_page_links_to_held_mail_with_the_count(client, game, red):
+    from html.parser import HTMLParser
+
+    class Links(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.found, self._href = [], None
+
+        def handle_starttag(self, tag, attrs):
+            self._href = dict(attrs).get("href") if tag == "a" else None
+
+        def handle_endtag(self, tag):
+            self._href = None
+
+        def handle_data(self, data):
+            if self._href:
+                self.found.append((self._href, data.strip()))
+
+    def held_link():
+        links = Links()
+        links.feed(client.get(f"/games/{game.pk}/umpire/").content.decode())
+        return [text for href, text in links.found if href == f"/mail/games/{game.pk}/held/"]
+
+    client.login(username="alice", password=PASSWORD)
+    assert held_link() == ["No message held"]
+    held(game, red, red_opening(game))
+    assert held_link() == ["1 message held for you"]
+    second = held(game, red, "pass")
+    assert held_link() == ["2 messages held for you"]
+    ingest.reject_held(second)
+    assert held_link() == ["1 message held for you"]
