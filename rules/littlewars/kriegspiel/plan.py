@@ -52,14 +52,19 @@ class _Refused(Exception):
 
 def build(state: dict, side: str, orders) -> KsPlan:
     lw_orders, ks_orders = split(orders)
+    playing = state["phase"] == "play"
+    # changes of formation first: they halve this turn's moves, which the planner checks next
+    reforming, reform_errors = _reforming(state, side, [o for o in ks_orders if isinstance(o, Reform)]) \
+        if playing else ({}, [])
     base = lw_plan.build_spaced(state, side, lw_orders)  # LW-27 between a side's own figures too
-    kp = KsPlan(side, base)
-    if state["phase"] != "play":
+    kp = KsPlan(side, base, reforming=reforming)
+    kp.errors += reform_errors
+    if not playing:
         kp.errors += [LineError(o.line, o.text, "Kriegspiel orders are for turns of play, not deployment")
                       for o in ks_orders]
         return _done(kp)
     boxed = set(state["ks"]["boxed"][side])
-    for o in sorted(ks_orders, key=lambda o: o.line):
+    for o in sorted((o for o in ks_orders if not isinstance(o, Reform)), key=lambda o: o.line):
         try:
             if isinstance(o, Work):
                 _work(state, kp, o, boxed)
@@ -77,8 +82,6 @@ def build(state: dict, side: str, orders) -> KsPlan:
                 _carry(state, kp, o, boxed)
             elif isinstance(o, Saddle):
                 _saddle(state, kp, o, boxed)
-            elif isinstance(o, Reform):
-                _reform(state, kp, o, boxed)
         except (_Refused, works.WorkError, charging.ChargeRefused, vehicles.VehicleError) as exc:
             kp.errors.append(LineError(o.line, o.text, str(exc)))
     kp.boxed = sorted(g for g in boxed if g in kp.lw.groups)
@@ -236,18 +239,27 @@ def _charge(state, kp, o: Charge, boxed):
     kp.charges.append((o.line, ids, tuple(o.at)))
 
 
-def _reform(state, kp, o: Reform, boxed):
-    """KS-27/31: into column or back into line, half a turn (the move that turn is halved)."""
-    key = lw_plan._group_key(state["groups"][kp.side], o.who)
-    if key is None:
-        raise _Refused(f"unknown group '{o.who}' (a group formed this turn changes formation next turn)")
-    ids = [i for i in state["groups"][kp.side][key] if state["figures"][i]["st"] == "ok"]
-    if key in boxed:
-        raise _Refused(f"{key} is in a box: unbox first")
-    columns = set(state["ks"]["columns"][kp.side])
-    if o.column == (set(ids) <= columns):
-        raise _Refused(f"{key} is in {'column' if o.column else 'line'} already")
-    kp.reforming.update({i: o.column for i in ids})
+def _reforming(state, side, orders) -> tuple[dict, list]:
+    """KS-27/31: {figure: into column?} for the groups changing formation (half a turn), and errors."""
+    out, errors = {}, []
+    columns = set(state["ks"]["columns"][side])
+    for o in sorted(orders, key=lambda o: o.line):
+        key = lw_plan._group_key(state["groups"][side], o.who)
+        ids = [i for i in state["groups"][side].get(key, []) if state["figures"][i]["st"] == "ok"]
+        why = None
+        if key is None:
+            why = f"unknown group '{o.who}' (a group formed this turn changes formation next turn)"
+        elif key in state["ks"]["boxed"][side]:
+            why = f"{key} is in a box: unbox first"
+        elif o.column == (set(ids) <= columns):
+            why = f"{key} is in {'column' if o.column else 'line'} already"
+        elif set(ids) & set(out):
+            why = f"{key} already changes formation this turn"
+        if why:
+            errors.append(LineError(o.line, o.text, why))
+        else:
+            out.update({i: o.column for i in ids})
+    return out, errors
 
 
 def _saddle(state, kp, o: Saddle, boxed):
