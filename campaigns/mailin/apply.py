@@ -25,7 +25,12 @@ from .models import Absence, InboundMessage
 
 MAX_ABSENCE_DAYS = 30
 # Who a seat may write to with MESSAGE, by the game's "press" setting.
-PRESS_DEFAULT = "umpire"  # none | umpire | all
+PRESS_DEFAULT = "umpire"
+PRESS_CHOICES = (
+    ("none", "None: no messages by mail (the umpire may still write to any seat)"),
+    ("umpire", "To the umpire: players may write to the umpire only"),
+    ("all", "Open: players may write to the umpire and to each other"),
+)
 
 
 @dataclass

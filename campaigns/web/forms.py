@@ -5,6 +5,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 
 from campaigns.lifecycle import DEFAULT_SETTINGS
+from campaigns.mailin.apply import PRESS_CHOICES, PRESS_DEFAULT
 from campaigns.models import Campaign
 from rules.core import registry
 
@@ -108,6 +109,9 @@ class NewGameForm(forms.Form):
                                              initial=DEFAULT_SETTINGS["ready_delay_seconds"])
     require_approval = forms.BooleanField(label="The umpire approves every turn's results before they are published",
                                           required=False, initial=DEFAULT_SETTINGS["require_approval"])
+    press = forms.ChoiceField(label="Messages between seats (MESSAGE by mail)", choices=PRESS_CHOICES,
+                              initial=PRESS_DEFAULT, required=False,
+                              help_text="Who a player may write to through the game's mail address.")
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
@@ -171,8 +175,9 @@ class NewGameForm(forms.Form):
 
     def settings(self) -> dict:
         d = self.cleaned_data
-        return {key: d[key] for key in ("deadline_hours", "decision_deadline_hours",
-                                         "ready_delay_seconds", "require_approval")}
+        return {**{key: d[key] for key in ("deadline_hours", "decision_deadline_hours",
+                                           "ready_delay_seconds", "require_approval")},
+                "press": d.get("press") or PRESS_DEFAULT}
 
     def campaign_obj(self) -> Campaign:
         d = self.cleaned_data
