@@ -22,6 +22,10 @@ Order: ``charge horse at x,y``. Decisions (RULES.md, "Cavalry"):
 - Who falls: the figures of each side nearest the other side, first.
 - Pushed back means 3 ft straight towards the side's own edge; a figure that would leave the
   table or cross an unfordable river on the way is destroyed (KS-81).
+- Pursuit (KS-80, KS-84): the figures pushed back, and infantry caught withdrawing, are pursued:
+  next turn they withdraw again at their full pace towards their edge instead of their orders,
+  unless their side attacks the pursuers that turn (a charge, a volley or a gun aimed within
+  6 in of one of them). If the pursuers charge them again they are caught withdrawing again.
 - Survivors of the charge end 1 in short of the nearest surviving target (or where the
   target stood, if none is left), the group's shape kept.
 """
@@ -174,7 +178,8 @@ def resolve(state: dict, side: str, ids: list[str], point, held: set[str], rng) 
     tgt, gun, d = check(state, side, ids, point)
     enemy = [s for s in state["groups"] if s != side][0]
     out = {"side": side, "by": sorted(ids), "at": [float(point[0]), float(point[1])], "distance": round(d, 3),
-           "kind": None, "killed": [], "gun": gun, "moved": {}, "destroyed": [], "after": None, "coin": None}
+           "kind": None, "killed": [], "gun": gun, "moved": {}, "destroyed": [], "after": None, "coin": None,
+           "pursued": []}
     if gun is not None:
         res = cavalry.vs_guns(len(ids), d)
         out.update(kind="guns", killed=_nearest_first(figs, ids, [(state["guns"][gun]["x"],
@@ -198,6 +203,7 @@ def resolve(state: dict, side: str, ids: list[str], point, held: set[str], rng) 
         lost_cav = _nearest_first(figs, ids, tpts)[:res["cav_lost"]]
         lost_inf = _nearest_first(figs, foot, cpts)[:res["inf_lost"]]
         out.update(kind=f"infantry_{order}", killed=sorted(lost_cav + lost_inf),
+                   pursued=sorted(set(foot) - set(lost_inf)) if order.endswith("withdrawing") else [],
                    after=None if order.endswith("withdrawing") else
                    {"figures": sorted(set(foot) - set(lost_inf)),
                     "effect": "hold" if order == "close" else "fall_back", "turn": state["turn"] + 1})
@@ -223,7 +229,7 @@ def resolve(state: dict, side: str, ids: list[str], point, held: set[str], rng) 
                 moved, lost = push(state, side, [i for i in ids if i not in lost_att], PUSH)
                 out.update(moved=moved, destroyed=sorted(lost))
                 return out
-        out.update(moved=moved, destroyed=sorted(lost))
+        out.update(moved=moved, destroyed=sorted(lost), pursued=sorted(moved))  # KS-80: the pushed are pursued
     _advance(state, out, ids, [_xy(figs, i) for i in tgt if i not in out["killed"] and i not in out["moved"]] or tpts)
     return out
 

@@ -28,6 +28,7 @@ from . import charge as charging
 from .movement import MoveError
 from . import vehicles
 from .orders import Box, Carry, Charge, Drive, Reform, Saddle, Task, Volley, Work, split
+from . import pace
 from .pace import arm_of, ground_of
 
 
@@ -331,6 +332,7 @@ def _restrict(state, kp):
                           for line, cids, _ in kp.charges if set(cids) & set(ids)]
             kp.charges = [c for c in kp.charges if not set(c[1]) & set(ids)]
     _after_charges(state, kp)
+    _pursuit(state, kp)
     riding = vehicles.aboard(state)
     for vid in sorted(set(riding.values())):
         _refuse_paths(kp, [f for f in kp.lw.paths if riding.get(f) == vid], f"aboard {vid.split(':')[-1]}: land first")
@@ -360,6 +362,32 @@ def _after_charges(state, kp):
                 min(max(f["y"] + vy * charging.FALL_BACK, 0.5), table.depth - 0.5))
         pts = table.path(f["arm"], (f["x"], f["y"]), dest)
         if pts and path_length(pts) <= charging.FALL_BACK + 1e-6:
+            kp.lw.paths[fid] = pts
+
+
+def _pursuit(state, kp):
+    """KS-80/84: the pursued withdraw again at full pace towards their edge, unless their side attacks
+    the pursuers this turn (a charge, volley or gun aimed within 6 in of one of them)."""
+    figs = state["figures"]
+    pursued = {fid: e for fid, e in state["ks"].get("pursued", {}).items()
+               if e["turn"] == state["turn"] and figs[fid]["side"] == kp.side and figs[fid]["st"] == "ok"}
+    if not pursued:
+        return
+    hunters = [(figs[i]["x"], figs[i]["y"]) for e in pursued.values() for i in e["by"] if figs[i]["st"] == "ok"]
+    aims = [tuple(c[2]) for c in kp.charges] + [tuple(v[2]) for v in kp.volleys]
+    aims += [tuple(a) for shots in kp.lw.fire.values() for a in shots]
+    if not hunters or any(math.dist(a, h) <= charging.TARGET_REACH for a in aims for h in hunters):
+        return  # no one left to pursue them, or their friends fall on the pursuers
+    back = sorted(pursued)
+    _refuse_paths(kp, back, "pursued by cavalry: it keeps withdrawing (KS-80/84) unless the pursuers are attacked")
+    table = table_of(state["scenario"])
+    vx, vy = charging.home_vector(state, kp.side)
+    for fid in back:
+        f = figs[fid]
+        step = pace.speed(state, fid)
+        dest = (min(max(f["x"] + vx * step, 0.5), table.width - 0.5), min(max(f["y"] + vy * step, 0.5), table.depth - 0.5))
+        pts = table.path(f["arm"], (f["x"], f["y"]), dest)
+        if pts and path_length(pts) <= step + 1e-6:
             kp.lw.paths[fid] = pts
 
 

@@ -21,6 +21,7 @@ The whole state is the Little Wars state (fold.py documents it) with one more ke
     vehicles  {side:name: vehicle} trains and boats (vehicles.py)
     dismounted {side: [figure ids]} cavalry on foot (KS-32, KS-76)
     columns   {side: [figure ids]} in column of twos or fours (KS-17, KS-27, KS-31)
+    pursued   {figure id: {"by": [pursuer ids], "turn"}} must withdraw again in that turn (KS-80/84)
 
 Events that change figures reuse the Little Wars events (``littlewars.fired``,
 ``littlewars.melee``...) so A's fold stays the single place figures die or are taken.
@@ -61,6 +62,7 @@ def initial_ks(scenario: dict | None) -> dict:
         "vehicles": _vehicles(extra),
         "dismounted": {s: [] for s in SIDES},
         "columns": {s: [] for s in SIDES},
+        "pursued": {},
     }
 
 
@@ -336,7 +338,11 @@ def _charge(state, p):
     if p["after"]:
         for fid in p["after"]["figures"]:
             shaken[fid] = {"effect": p["after"]["effect"], "turn": p["after"]["turn"]}
-    return _ks(new, shaken=shaken)
+    pursuers = sorted(set(p["by"]) - set(p["killed"]) - set(p["destroyed"]))
+    pursued = {k: v for k, v in new["ks"].get("pursued", {}).items() if v["turn"] > state["turn"]}
+    pursued.update({fid: {"by": pursuers, "turn": state["turn"] + 1} for fid in p.get("pursued", [])
+                    if new["figures"][fid]["st"] == "ok"})
+    return _ks(new, shaken=shaken, pursued=pursued)
 
 
 def _sighting_ruled(state, p):

@@ -6,8 +6,9 @@ from rules.littlewars.kriegspiel.scenario import load
 
 def scenario(red_horse=10, blue_horse=10, supplied=True):
     sc = load("ks_farm")
-    if not supplied:  # a raid far from the wagons, with no forage to worry about
+    if not supplied:  # a raid far from the wagons, with no forage (nor generals) to worry about
         sc["kriegspiel"]["supply"] = {}
+        sc["kriegspiel"]["generals"] = {}
     for side, n in (("red", red_horse), ("blue", blue_horse)):
         g = next(g for g in sc["forces"][side]["groups"] if g["name"] == "horse")
         g["count"], g["frontage"] = n, n
@@ -190,3 +191,39 @@ def test_infantry_caught_withdrawing(cav_game):
     red_lost = [f for f in ch.payload["killed"] if f.startswith("red:")]
     blue_lost = [f for f in ch.payload["killed"] if f.startswith("blue:")]
     assert red_lost == [] and len(blue_lost) == 10          # 3 per attacker from under 2 ft: all 10
+
+
+def test_the_pushed_back_are_pursued_unless_their_friends_attack(new_game):
+    def lost_fight(seed_from=0):
+        for seed in range(seed_from, seed_from + 20):
+            g = new_game(scenario(supplied=False))
+            g.deploy()
+            red_horse_at(g, 20, 100)
+            g.place({f"blue:c{k}": (14 + k * 1.25, 120) for k in range(1, 11)})
+            g.turn()
+            evs = g.turn(seed=seed, red="charge horse at 20,120", blue="move horse to 20.875,124")
+            (ch,) = charge_event(evs)
+            if ch.payload["coin"] == "attacker":                 # blue lost the toss and was pushed back
+                return g, ch
+        raise AssertionError("the coin never fell for red")
+
+    g, ch = lost_fight()
+    pursued = ch.payload["pursued"]
+    assert len(pursued) == 2 and set(g.state["ks"]["pursued"]) == set(pursued)
+    before = {f: g.state["figures"][f]["y"] for f in pursued}
+    cx = sum(g.state["figures"][f]["x"] for f in pursued) / 2
+    cy = sum(before.values()) / 2
+    g.turn(blue=f"move horse to {cx},{cy - 6}")                   # they would turn and face red: not allowed
+    assert [e.message for e in g.rejected["blue"]] == [
+        "pursued by cavalry: it keeps withdrawing (KS-80/84) unless the pursuers are attacked"]
+    assert all(g.state["figures"][f]["y"] > before[f] + 20 for f in pursued)   # off towards blue's edge
+    # relief: the same again, but blue's foot fire on the pursuers
+    g, ch = lost_fight()
+    pursued = ch.payload["pursued"]
+    before = {f: g.state["figures"][f]["y"] for f in pursued}
+    hunters = [f for f in ch.payload["by"] if f not in ch.payload["killed"]]
+    x, y = g.state["figures"][hunters[0]]["x"], g.state["figures"][hunters[0]]["y"]
+    g.place({f"blue:i{k}": (x - 4 + k * 0.75, y + 20) for k in range(1, 11)})
+    g.turn(blue=f"volley foot1 at {x},{y}")
+    assert not g.rejected["blue"]
+    assert all(g.state["figures"][f]["y"] == before[f] for f in pursued)   # they stay: the pursuit is broken
