@@ -7,10 +7,11 @@ from ..describe import describe_event as lw_describe
 from .state import PREFIX
 
 _WORK = {"mine": "a mine", "entrenchment": "an entrenchment", "gunpit": "a gun pit",
-         "bridge_destroy": "blowing a bridge", "bridge_restore": "rebuilding a bridge", "depot_burn": "burning a depot"}
+         "bridge_destroy": "blowing a bridge", "bridge_restore": "rebuilding a bridge", "depot_burn": "burning a depot",
+         "wagons_destroy": "emptying wagons"}
 _WORK.update(board="boarding", land="landing")
 _DONE = {"bridge_destroy": "blew up bridge {t}", "bridge_restore": "rebuilt bridge {t}",
-         "depot_burn": "burnt an enemy depot"}
+         "depot_burn": "burnt an enemy depot", "wagons_destroy": "emptied enemy wagons"}
 
 
 def _cap(s: Any) -> str:

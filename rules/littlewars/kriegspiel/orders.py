@@ -12,6 +12,7 @@ Every Little Wars order works unchanged; these lines are added:
   demolish sappers bridge1              engineers blow a bridge (2 turns, KS-54)
   restore sappers bridge1               engineers rebuild a blown bridge (10 turns, KS-54)
   burn raiders at 48,280                one soldier or more burn the enemy depot there (2 turns, KS-56)
+  empty raiders at 48,280               each 4 soldiers empty 6 of its wagons in a turn (KS-57)
   drive wagons to 48,20                 move one of your depots (transport pace, KS-20; it supplies nothing that turn)
   column foot1                          form column of fours (half a turn, KS-27/31): half as fast again on roads
   line foot1                            form line again (half a turn); cavalry charge only in line (KS-69)
@@ -120,8 +121,9 @@ _RULES = [
     (re.compile(rf"^(demolish|restore)\s+{_NAME}\s+([\w-]+)$", re.I),
      lambda n, r, m: Task(n, r, {"demolish": "bridge_destroy", "restore": "bridge_restore"}[m.group(1).lower()],
                           m.group(2), m.group(3))),
-    (re.compile(rf"^burn\s+{_NAME}\s+at\s+(.+)$", re.I),
-     lambda n, r, m: Task(n, r, "depot_burn", m.group(1), "", _one_point(m.group(2), "a depot"))),
+    (re.compile(rf"^(burn|empty)\s+{_NAME}\s+at\s+(.+)$", re.I),
+     lambda n, r, m: Task(n, r, "depot_burn" if m.group(1).lower() == "burn" else "wagons_destroy", m.group(2), "",
+                          _one_point(m.group(3), "a depot"))),
     (re.compile(r"^drive\s+([\w-]+)\s+to\s+(.+)$", re.I),
      lambda n, r, m: Drive(n, r, m.group(1), _one_point(m.group(2), "a drive"))),
     (re.compile(rf"^(column|line)\s+{_NAME}$", re.I),
@@ -135,7 +137,7 @@ _RULES = [
     (re.compile(r"^land\s+([\w-]+)\s+at\s+(.+)$", re.I),
      lambda n, r, m: Carry(n, r, "land", m.group(1), m.group(1), _one_point(m.group(2), "a landing"))),
 ]
-VERBS = ("mine", "entrench", "gunpit", "box", "unbox", "volley", "charge", "demolish", "restore", "burn", "drive",
+VERBS = ("mine", "entrench", "gunpit", "box", "unbox", "volley", "charge", "demolish", "restore", "burn", "empty", "drive",
          "column", "line", "dismount", "mount", "board", "steam", "land")
 EXAMPLES = {v: line.strip().split("  ")[0] for line in __doc__.splitlines()
             for v in VERBS if line.strip().startswith(v + " ")}

@@ -1,7 +1,8 @@
 """Kriegspiel scenarios: a Little Wars scenario plus a ``kriegspiel`` block, validated here.
 
     "kriegspiel": {
-      "supply":   {side: [{"name", "at": [x, y], "food", "forage", "ammo"}]},  rations (KS-41..43)
+      "supply":   {side: [{"name", "at": [x, y], "food", "forage", "ammo", "wagons"}]},  rations (KS-41..43)
+                                                  in "wagons" wagons (6 unless given; KS-57)
       "scouts":   {side: [group names]},        mounted scouts, never boxed (LW-63)
       "generals": {side: figure id}             the cavalry figure that is the general (KS-12)
       "engineers": {side: [group names]}        infantry groups that are Royal Engineers (KS-18, KS-36, KS-54)
@@ -121,6 +122,10 @@ def _extra(sc: dict, ks: Any) -> dict:
             w = f"{where}[{i}]"
             _need(isinstance(d, dict) and isinstance(d.get("name"), str) and d["name"], w, "needs a name")
             entry = {"name": d["name"], "at": _point(d.get("at"), f"{w}.at")}
+            n = d.get("wagons", 6)
+            _need(isinstance(n, int) and not isinstance(n, bool) and n >= 1, f"{w}.wagons",
+                  "must be a whole number of wagons, 1 or more")
+            entry["wagons"] = n
             for k in ("food", "forage", "ammo"):
                 v = d.get(k, 0)
                 _need(isinstance(v, int) and not isinstance(v, bool) and v >= 0, f"{w}.{k}",

@@ -49,7 +49,7 @@ def initial_ks(scenario: dict | None) -> dict:
         "supply": {s: {"on": s in supply,
                        "depots": {d["name"]: {"x": d["at"][0], "y": d["at"][1], "food": d["food"] * PORTIONS,
                                               "forage": d["forage"] * PORTIONS, "ammo": d["ammo"] * PORTIONS,
-                                              "moved": False}
+                                              "wagons": d.get("wagons", 6), "moved": False}
                                   for d in supply.get(s, [])},
                        "status": {}, "last_horse": {}, "larder": {}} for s in SIDES},
         "guns_out": {}, "wrecks": {},
@@ -150,13 +150,24 @@ def _work_completed(state, p):
         item = new["ks"]["blown"][target]
         new = _ks({**new, "scenario": {**new["scenario"], "terrain": new["scenario"]["terrain"] + [item]}},
                   blown={k: v for k, v in new["ks"]["blown"].items() if k != target})
-    elif kind == "depot_burn":
+    elif kind in ("depot_burn", "wagons_destroy"):
         supply = {s: dict(v) for s, v in new["ks"]["supply"].items()}
         for s, sup in supply.items():
             if s != p["side"] and target in sup["depots"]:
-                sup["depots"] = {k: v for k, v in sup["depots"].items() if k != target}
+                sup["depots"] = _emptied(sup["depots"], target, None if kind == "depot_burn" else p["wagons"])
         new = _ks(new, supply=supply)
     return new
+
+
+def _emptied(depots: dict, name: str, wagons: int | None) -> dict:
+    """A depot burnt (``wagons`` None: all of it, KS-56) or ``wagons`` of its wagons emptied (KS-57):
+    each wagon holds an equal share of each store (rounded down: what is left stays)."""
+    d = depots[name]
+    if wagons is None or wagons >= d["wagons"]:
+        return {k: v for k, v in depots.items() if k != name}
+    left = d["wagons"] - wagons
+    kept = {k: d[k] * left // d["wagons"] for k in ("food", "forage", "ammo")}
+    return {**depots, name: {**d, **kept, "wagons": left}}
 
 
 def _vehicles_moved(state, p):

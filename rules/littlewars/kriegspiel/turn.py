@@ -32,7 +32,7 @@ from ..geom import FigureIndex
 from ..motion import resolve_moves
 from ..table import table_of
 from ..units import SIDES, other
-from . import boxes, pace, supply, works
+from . import boxes, engineers, pace, supply, works
 from . import charge as charging
 from .blast import firing_point, resolve as blast_resolve
 from .plan import build as build_plan
@@ -311,7 +311,8 @@ def _works(log: Log, plans, moving: set[str], failed: dict) -> None:
         w = log.state["ks"]["works"][c["id"]]
         if c["status"] == "complete" and w["kind"] not in private:
             log.ks("work_completed", {"id": w["id"], "side": w["side"], "kind": w["kind"], "at": w["at"],
-                                      "to": w["to"], "target": w.get("target"), "turn": state["turn"]}, PUBLIC)
+                                      "to": w["to"], "target": w.get("target"), "turn": state["turn"],
+                                      "wagons": engineers.wagons_emptied(len(w["workers"]))}, PUBLIC)
 
 
 def _dismounted(state: dict, side: str, kp) -> list[str]:

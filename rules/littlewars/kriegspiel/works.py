@@ -29,7 +29,8 @@ from .numbers import ENTRENCH_PER_FIGURES, MINE_RADIUS, MINE_TRIGGER, WORK_REACH
 from .numbers import footprint as radius
 
 KINDS = tuple(WORKS)
-TASKS = ("bridge_destroy", "bridge_restore", "depot_burn")   # engineers' and arsonists' jobs (KS-54, KS-56)
+TASKS = ("bridge_destroy", "bridge_restore", "depot_burn", "wagons_destroy")   # KS-54, KS-56, KS-57
+DEPOT_TASKS = ("depot_burn", "wagons_destroy")
 LIVE = ("building", "armed")
 
 
@@ -117,7 +118,7 @@ def task_target(state: dict, side: str, task: str, target: str):
 
     from ..table import terrain_geometry
 
-    if task == "depot_burn":
+    if task in DEPOT_TASKS:
         for s_, sup in state["ks"]["supply"].items():
             if s_ != side and target in sup["depots"]:
                 d = sup["depots"][target]
@@ -182,7 +183,7 @@ def progress(state: dict, busy_elsewhere: set[str]) -> list[dict]:
             continue
         done = w["done"] + 1
         status = "building" if done < w["need"] else ("armed" if w["kind"] == "mine" else "complete")
-        if w["kind"] == "depot_burn" and not _depot_stands(state, w):
+        if w["kind"] in DEPOT_TASKS and not _depot_stands(state, w):
             status, reason = "abandoned", "the depot is gone"
             out.append({"id": wid, "status": status, "done": w["done"], "reason": reason})
             continue

@@ -73,3 +73,20 @@ def test_driving_a_depot_at_the_transport_pace(g):
     ledger = [e for e in evs if e.type == "kriegspiel.supplied" and e.payload["side"] == "red"][0].payload
     assert ledger["draws"] == [] and "KS-38" in ledger["groups"]["horse"]["missing"]["forage"]
     assert g.state["ks"]["supply"]["red"]["depots"]["wagons"]["y"] == 8
+
+
+def test_four_men_empty_six_wagons_a_turn(new_game):
+    sc = scenario()
+    sc["kriegspiel"]["supply"]["blue"][0]["wagons"] = 12
+    g = new_game(load(sc))
+    g.deploy()
+    food = g.state["ks"]["supply"]["blue"]["depots"]["wagons"]["food"]
+    g.place({f"red:c{k}": (47 + k * 0.25, 285) for k in range(1, 5)})       # four raiders at blue's wagons
+    g.turn(red="form raiders from c1, c2, c3, c4\nempty raiders at 48,285")
+    assert not g.rejected["red"]
+    depot = g.state["ks"]["supply"]["blue"]["depots"]["wagons"]
+    assert depot["wagons"] == 6 and depot["food"] <= food // 2 + 1             # half the stores gone (KS-57)
+    g.turn(red="split raiders 1 as lone\nempty lone at 48,285")
+    assert "wagons destroy needs 4 figures; 1 given" in g.rejected["red"][0].message
+    g.turn(red="merge lone into raiders\nempty raiders at 48,285")
+    assert "wagons" not in g.state["ks"]["supply"]["blue"]["depots"]         # the last six emptied
