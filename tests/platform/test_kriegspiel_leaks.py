@@ -1,8 +1,8 @@
 """Kriegspiel through the platform: the differential leak test.
 
 The same scripted game is played twice - same seeds, same frozen clock, same orders -
-except that blue lays a mine in the second game. Everything red can fetch or receive
-through the platform after every turn (API JSON, web pages, maps, its view of the log,
+except that blue lays a mine in the second game. Everything red (and an observer) can fetch
+or receive through the platform after every turn (API JSON, web pages, maps, its view of the log,
 its mail, its export, the errors its orders get) must be byte-identical between the two
 games until the mine explodes, and must differ at the explosion (so the comparison can
 fail). The only things normalised are what differs between two games in one database by
@@ -64,8 +64,8 @@ def client_for(user) -> APIClient:
     return c
 
 
-def red_sees(game, red_user) -> dict:
-    """Everything red can fetch or has received, as text."""
+def red_sees(game, red_user, seat_role="player", side="red") -> dict:
+    """Everything red (or another seat that must learn nothing of blue's works) can fetch or has received."""
     api, web = client_for(red_user), client_for(red_user)
     out = {}
     for url in (f"/api/games/{game.pk}/", f"/api/games/{game.pk}/view/", f"/api/games/{game.pk}/map.svg",
@@ -82,10 +82,10 @@ def red_sees(game, red_user) -> dict:
         events += page["results"]
         url = page["next"]
     out["events"] = json.dumps(events, sort_keys=True)
-    red_seat = Seat.objects.get(game=game, side="red")
+    seat = Seat.objects.get(game=game, role=seat_role, side=side if seat_role == "player" else "")
     out["mail"] = json.dumps([[m.kind, m.to, m.reply_to, m.subject, m.body, m.html, m.svg, m.message_id,
-                               m.in_reply_to, m.references] for m in OutboxMail.objects.filter(seat=red_seat).order_by("pk")])
-    out["export"] = "\n".join(export_lines(game, Viewer("player", "red")))
+                               m.in_reply_to, m.references] for m in OutboxMail.objects.filter(seat=seat).order_by("pk")])
+    out["export"] = "\n".join(export_lines(game, Viewer(seat_role, side if seat_role == "player" else None)))
     return {k: normalise(v, game) for k, v in out.items()}
 
 
@@ -114,7 +114,8 @@ def play(people, with_mine: bool):
             scenario=scenario(),
             seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
                    {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
-                   {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}])
+                   {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"},
+                   {"role": "observer", "user": people["dave"], "email": "dave@example.org"}])
         for side in ("red", "blue"):  # deployment: everyone where the scenario put them
             assert turns.submit_orders(game.pk, side, "hold", source="api").accepted
         snaps, errors = [], []
@@ -125,7 +126,8 @@ def play(people, with_mine: bool):
                 ok = "\n".join(line for line in red.splitlines() if line != "fly away")
                 assert turns.submit_orders(game.pk, "red", ok, source="api").accepted
             assert turns.submit_orders(game.pk, "blue", blue_orders(turn, with_mine), source="api").accepted
-            snaps.append(red_sees(game, people["bob"]))
+            snaps.append({**red_sees(game, people["bob"]),
+                          **{f"observer {k}": v for k, v in red_sees(game, people["dave"], "observer").items()}})
         return game, snaps, errors
 
 
