@@ -14,8 +14,8 @@ import hashlib
 import json
 
 from .boxes import speed_factor
-from ..units import ARM_NAMES
 from .movement import Ground, MoveError, cost
+from .movement import _name as arm_name
 from .numbers import FOOT, MOVE
 
 
@@ -35,12 +35,15 @@ def boxed_figures(state: dict, side: str) -> set[str]:
 
 
 def arm_of(state: dict, fid: str) -> str:
-    """The appendix's kind of a figure: Royal Engineers are infantry figures named in the scenario (KS-18)."""
+    """The appendix's kind of a figure: Royal Engineers are infantry figures named in the scenario (KS-18);
+    the general's figure goes by car (KS-21)."""
     f = state["figures"][fid]
     if fid in state["ks"].get("engineers", {}).get(f["side"], ()):
         return "eng"
     if fid in state["ks"].get("dismounted", {}).get(f["side"], ()):
         return "inf"  # on foot, leading the horses: the infantry's pace
+    if state["ks"].get("generals", {}).get(f["side"], {}).get("figure") == fid:
+        return "general"  # KS-21: by car, 6 ft on the road, 3 ft off it
     return f["arm"]
 
 
@@ -76,7 +79,7 @@ def move_error(state: dict, fid: str, pts, reforming: dict[str, bool] | None = N
     limit *= speed_factor(boxed)
     if c > limit + 1e-9:
         return (f"out of range: {name}'s move costs {c / FOOT:.2f} ft (a level up costs 1 ft, a level down 1/2 ft, "
-                f"KS-23/24); {ARM_NAMES.get(arm_of(state, fid), 'Royal Engineers')} may cover {limit / FOOT:.2f} ft"
+                f"KS-23/24); {arm_name(arm_of(state, fid))} may cover {limit / FOOT:.2f} ft"
                 + (" in a box (three times the pace, LW-63)" if boxed else " (KS-15..22)")
                 + (" after changing formation (half a turn, KS-27/31)" if half else ""))
     return None

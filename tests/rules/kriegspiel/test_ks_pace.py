@@ -32,19 +32,19 @@ def test_climbing_the_knoll_costs(game):
 
 
 def test_columns_on_the_road_and_the_half_turn_to_form(game):
-    # the lane runs along y = 144 (2 in wide); KS-DT-9: cavalry in column on a road 4.5 ft
+    # the lane runs along y = 144 (2 in wide); KS-DT-9: cavalry in column on a road 4.5 ft (c2: c1 is the general)
     st = game.state
     road = [(54, 144), (96, 144)]                                   # 42 in along the lane
-    assert "may cover 3.00 ft" in pace.move_error(st, "red:c1", road)
-    assert pace.move_error(st, "red:c1", road, reforming={}) is not None
+    assert "may cover 3.00 ft" in pace.move_error(st, "red:c2", road)
+    assert pace.move_error(st, "red:c2", road, reforming={}) is not None
     game.turn(red="column horse")
     st = game.state
     assert set(st["ks"]["columns"]["red"]) == {f"red:c{k}" for k in range(1, 7)}
-    assert pace.move_error(st, "red:c1", road) is None              # 42 in: half as fast again (54)
-    assert pace.move_error(st, "red:c1", [(54, 120), (96, 120)]) is not None   # off the road: 3 ft
+    assert pace.move_error(st, "red:c2", road) is None              # 42 in: half as fast again (54)
+    assert pace.move_error(st, "red:c2", [(54, 120), (96, 120)]) is not None   # off the road: 3 ft
     # changing formation takes half the turn (KS-31): 18 in left
-    assert pace.move_error(st, "red:c1", [(10, 120), (28, 120)], reforming={"red:c1": False}) is None
-    err = pace.move_error(st, "red:c1", [(10, 120), (29, 120)], reforming={"red:c1": False})
+    assert pace.move_error(st, "red:c2", [(10, 120), (28, 120)], reforming={"red:c2": False}) is None
+    err = pace.move_error(st, "red:c2", [(10, 120), (29, 120)], reforming={"red:c2": False})
     assert "after changing formation (half a turn, KS-27/31)" in err
     game.turn(red="charge horse at 24,200")
     assert "in column: cavalry charge in line (KS-69)" in game.rejected["red"][0].message
@@ -52,3 +52,12 @@ def test_columns_on_the_road_and_the_half_turn_to_form(game):
     assert "in column already" in game.rejected["red"][0].message
     game.turn(red="line horse")
     assert game.state["ks"]["columns"]["red"] == []
+
+
+def test_the_general_goes_by_car(game):
+    st = game.state
+    assert pace.arm_of(st, "red:c1") == "general" and pace.arm_of(st, "red:c2") == "cav"
+    assert pace.move_error(st, "red:c1", [(26, 144), (96, 144)]) is None           # 70 in along the lane: 6 ft a turn
+    assert "may cover 3.00 ft" in pace.move_error(st, "red:c2", [(26, 144), (96, 144)])  # a trooper: 3 ft (no column)
+    assert "may cover 3.00 ft" in pace.move_error(st, "red:c1", [(24, 100), (64, 100)])   # off the road
+    assert pace.speed(st, "red:c1") == 36
