@@ -24,10 +24,11 @@ from email.utils import getaddresses
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from . import prepared
 from .models import OutboxMail
 
 log = logging.getLogger(__name__)
@@ -76,27 +77,23 @@ def queue_mail(*, key: str, to: str, subject: str, body: str, game=None, seat=No
     unless ``reply_to`` is given.
     """
     _check(key=key, to=to, subject=subject, in_reply_to=in_reply_to, references=references, reply_to=reply_to)
-    if OutboxMail.objects.filter(key=key).exists():
-        return None
     if reply_to is None and seat is not None:
         from .mailin.addresses import reply_address
 
         reply_to = reply_address(seat)
     refs, parent = _threading(game, in_reply_to, references)
-    fields = {
-        "key": key, "game": game, "seat": seat, "kind": kind, "to": to, "reply_to": reply_to or "",
-        "subject": subject, "body": body, "html": html, "svg": map_svg,
-        "attachments": [_attachment_json(a) for a in attachments],
-        "message_id": message_id_for(key), "in_reply_to": parent, "references": refs,
-        "next_attempt_at": timezone.now() + PENDING_GRACE,
-    }
-    try:
-        with transaction.atomic():  # a savepoint: a lost race must not poison the caller's transaction
-            row = OutboxMail.objects.create(**fields)
-    except IntegrityError:
-        if OutboxMail.objects.filter(key=key).exists():
-            return None
-        raise
+    row = OutboxMail(
+        key=key, game=game, seat=seat, kind=kind, to=to, reply_to=reply_to or "",
+        subject=subject, body=body, html=html, svg=map_svg,
+        attachments=[_attachment_json(a) for a in attachments],
+        message_id=message_id_for(key), in_reply_to=parent, references=refs,
+        next_attempt_at=timezone.now() + PENDING_GRACE,
+    )
+    # One INSERT ... ON CONFLICT (key) DO NOTHING: a key queued before (or by a
+    # concurrent transaction that commits first) inserts nothing and is no error,
+    # so the caller's transaction needs no savepoint. Prepared: every reply runs it.
+    if not prepared.insert_unless_exists(row, "key"):
+        return None
     row_id = row.pk
     # robust: a broker failure must never undo or fail the command that queued
     # the mail; the row stays PENDING and the sweep queues it again.

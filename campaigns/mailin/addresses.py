@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import re
 import secrets
+from functools import lru_cache
 from email.utils import getaddresses
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from campaigns.models import Seat
+from campaigns import prepared
+from campaigns.models import Game, Seat
 
 from .models import SeatAddress
 
@@ -72,7 +74,22 @@ def lookup(addr: str) -> SeatAddress | None:
     token = parse_token(addr)
     if token is None:
         return None
-    return SeatAddress.objects.select_related("seat", "seat__game").filter(token=token).first()
+    # One joined, prepared statement: this runs for every inbound message.
+    row = prepared.fetchone(_lookup_sql(), [token])
+    if row is None:
+        return None
+    address, seat, game = prepared.instances(row, SeatAddress, Seat, Game)
+    seat.game = game
+    address.seat = seat
+    return address
+
+
+@lru_cache(maxsize=1)
+def _lookup_sql() -> str:
+    c = prepared.columns
+    return (f"SELECT {c(SeatAddress, 'a')}, {c(Seat, 's')}, {c(Game, 'g')} FROM mailin_seataddress a"
+            " JOIN campaigns_seat s ON s.id = a.seat_id JOIN campaigns_game g ON g.id = s.game_id"
+            " WHERE a.token = %s")
 
 
 def seat_for_address(addr: str) -> Seat | None:

@@ -21,10 +21,12 @@ from email.parser import BytesHeaderParser
 from email.policy import compat32
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
+
+from campaigns import prepared
 
 from . import addresses, apply, replies, screen
 from .mime import MimeError, Parsed, addresses as parse_addresses, message_id, one_line, parse
@@ -57,20 +59,13 @@ def store(raw: bytes, *, via: str, envelope_to: str = "") -> tuple[InboundMessag
     key = mid or "sha256:" + hashlib.sha256(raw).hexdigest()
     # An oversized message is kept as its header block only: enough to answer it.
     kept = raw if len(raw) <= settings.MAIL_MAX_BYTES else _header_block(raw)
-    fields = {"dedupe_key": key, "message_id": mid, "raw": kept, "size": len(raw), "via": via[:20],
-              "envelope_to": envelope_to[:300]}
-    try:
-        return _insert(fields), True
-    except IntegrityError:
-        return InboundMessage.objects.defer("raw").get(dedupe_key=key), False
-
-
-def _insert(fields: dict) -> InboundMessage:
-    if transaction.get_connection().in_atomic_block:
-        with transaction.atomic():  # a savepoint, so a duplicate cannot poison the caller's transaction
-            return InboundMessage.objects.create(**fields)
-    # Autocommit: one INSERT, durable when it returns.
-    return InboundMessage.objects.create(**fields)
+    row = InboundMessage(dedupe_key=key, message_id=mid, raw=kept, size=len(raw), via=via[:20],
+                         envelope_to=envelope_to[:300])
+    # One INSERT ... ON CONFLICT DO NOTHING: in autocommit it is durable when it
+    # returns; a duplicate is no error, so it needs no savepoint in a caller's transaction.
+    if prepared.insert_unless_exists(row, "dedupe_key"):
+        return row, True
+    return InboundMessage.objects.defer("raw").get(dedupe_key=key), False
 
 
 def _header_block(raw: bytes) -> bytes:
@@ -83,18 +78,28 @@ def process(pk: int) -> InboundMessage:
     """Process a stored message once; a failure rolls everything back and is recorded on the row."""
     try:
         with transaction.atomic():
-            row = InboundMessage.objects.select_for_update().get(pk=pk)
+            row = _locked(pk)
             if row.status not in (Status.RECEIVED, Status.FAILED):
                 return row
             row.attempts += 1
             row.result = {}
             _handle(row)
             row.processed_at = timezone.now()
-            row.save(update_fields=RESULT_FIELDS)  # never the raw bytes again
+            prepared.update(row, RESULT_FIELDS)  # never the raw bytes again
     except Exception as exc:
         return _failed(pk, exc)
     log.info("inbound message %s: %s", row.pk, row.status)
     return row
+
+
+def _locked(pk: int) -> InboundMessage:
+    """The stored message, its row locked until the end of the transaction (a prepared statement)."""
+    sql = (f"SELECT {prepared.columns(InboundMessage, 'm')} FROM mailin_inboundmessage m WHERE m.id = %s"
+           + prepared.for_update())
+    found = prepared.fetchone(sql, [pk])
+    if found is None:
+        raise InboundMessage.DoesNotExist(f"inbound message {pk} does not exist")
+    return prepared.instance(InboundMessage, found)
 
 
 def _failed(pk: int, exc: Exception) -> InboundMessage:

@@ -14,6 +14,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
+from campaigns import prepared
 from campaigns.outbox import queue_mail
 
 from .mime import MSGID_RE, one_line
@@ -30,8 +31,10 @@ def reply_subject(subject: str) -> str:
 
 
 def throttled(key: str) -> bool:
-    since = timezone.now() - timedelta(hours=1)
-    sent = InboundMessage.objects.filter(thread_key=key, replied_at__gte=since).count()
+    since = InboundMessage(replied_at=timezone.now() - timedelta(hours=1))
+    sent, = prepared.fetchone(  # prepared: this runs for every reply
+        "SELECT count(*) FROM mailin_inboundmessage WHERE thread_key = %s AND replied_at >= %s",
+        [key, prepared.db_value(since, "replied_at")])
     return sent >= settings.MAIL_REPLIES_PER_THREAD_HOUR
 
 

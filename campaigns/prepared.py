@@ -1,0 +1,134 @@
+"""A few hot statements as prepared statements, their rows as model instances.
+
+Why: Django binds parameters on the client, so PostgreSQL parses and plans
+every ORM query again, and the ORM compiles it again in Python; for the small
+statements an inbound message needs that costs 0.3-1 ms each, many times the
+query itself (measured with bench/mail_ingest.py). Statements that run once
+per message go through psycopg on Django's own connection (so in the same
+transaction), bound on the server and prepared after DATABASE_PREPARE_THRESHOLD
+uses, as ``eventstore._write`` does. Elsewhere (SQLite, the embedded default)
+the same SQL runs through Django's cursor.
+
+Values go in through each field's own ``pre_save``/``get_db_prep_save`` and
+come back through Django's converters, so a UUID, a datetime or JSON reads and
+writes exactly as through the ORM on every backend.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import psycopg
+from django.db import connection
+from django.db.models import Model
+
+
+def _cursor():
+    connection.ensure_connection()
+    if connection.vendor == "postgresql":
+        return psycopg.Cursor(connection.connection)
+    return connection.cursor()
+
+
+def fetchall(sql: str, params) -> list[tuple]:
+    with connection.wrap_database_errors, _cursor() as cur:
+        cur.execute(sql, params)
+        return cur.fetchall()
+
+
+def fetchone(sql: str, params) -> tuple | None:
+    rows = fetchall(sql, params)
+    return rows[0] if rows else None
+
+
+def execute(sql: str, params) -> int:
+    """Run one statement; returns the number of rows it touched."""
+    with connection.wrap_database_errors, _cursor() as cur:
+        cur.execute(sql, params)
+        return cur.rowcount
+
+
+def for_update() -> str:
+    """' FOR UPDATE' where the database locks rows (SQLite locks the whole file anyway)."""
+    return " FOR UPDATE" if connection.features.has_select_for_update else ""
+
+
+def q(name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+@lru_cache(maxsize=None)
+def _fields(model: type[Model]) -> tuple:
+    return tuple(model._meta.concrete_fields)
+
+
+def columns(model: type[Model], alias: str) -> str:
+    """Every concrete column of ``model`` for a SELECT, in the order ``instance`` reads them."""
+    return ", ".join(f"{q(alias)}.{q(f.column)}" for f in _fields(model))
+
+
+def width(model: type[Model]) -> int:
+    return len(_fields(model))
+
+
+def _converters(model: type[Model]) -> list:
+    fields = _fields(model)
+    return [connection.ops.get_db_converters(f.get_col(model._meta.db_table)) + f.get_db_converters(connection)
+            for f in fields]
+
+
+def instance(model: type[Model], values) -> Model:
+    """A model instance from the values of ``columns(model, ...)``, converted as the ORM would."""
+    fields = _fields(model)
+    out = []
+    for f, convs, value in zip(fields, _converters(model), values):
+        for conv in convs:
+            value = conv(value, f.get_col(model._meta.db_table), connection)
+        out.append(value)
+    return model.from_db(connection.alias, [f.attname for f in fields], out)
+
+
+def instances(row, *models: type[Model]) -> list[Model]:
+    """Split one joined row (``columns`` of each model in turn) into instances."""
+    out, start = [], 0
+    for model in models:
+        out.append(instance(model, row[start:start + width(model)]))
+        start += width(model)
+    return out
+
+
+def db_value(obj: Model, name: str, *, add: bool = False):
+    """The value of field ``name`` of ``obj`` ready for the database (``pre_save`` first, as a save would)."""
+    field = obj._meta.get_field(name)
+    return field.get_db_prep_save(field.pre_save(obj, add), connection)
+
+
+def insert_unless_exists(obj: Model, unique: str) -> bool:
+    """INSERT ``obj`` unless a row with the same ``unique`` column exists: one statement, no
+    savepoint (a duplicate is not an error, so it cannot poison the caller's transaction).
+    Sets ``obj.pk`` and returns True when inserted; False when the row was already there."""
+    opts = obj._meta
+    fields = [f for f in _fields(type(obj)) if f is not opts.pk]
+    sql = _insert_sql(type(obj), unique)
+    row = fetchone(sql, [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields])
+    if row is None:
+        return False
+    obj.pk = row[0]
+    obj._state.adding, obj._state.db = False, connection.alias
+    return True
+
+
+@lru_cache(maxsize=None)
+def _insert_sql(model: type[Model], unique: str) -> str:
+    opts = model._meta
+    fields = [f for f in _fields(model) if f is not opts.pk]
+    return (f"INSERT INTO {q(opts.db_table)} ({', '.join(q(f.column) for f in fields)}) "
+            f"VALUES ({', '.join(['%s'] * len(fields))}) "
+            f"ON CONFLICT ({q(opts.get_field(unique).column)}) DO NOTHING RETURNING {q(opts.pk.column)}")
+
+
+def update(obj: Model, names: list[str]) -> int:
+    """UPDATE the fields ``names`` of ``obj`` by primary key, values prepared as ``save`` would."""
+    opts = obj._meta
+    sets = ", ".join(f"{q(opts.get_field(n).column)} = %s" for n in names)
+    sql = f"UPDATE {q(opts.db_table)} SET {sets} WHERE {q(opts.pk.column)} = %s"
+    return execute(sql, [db_value(obj, n) for n in names] + [obj.pk])
