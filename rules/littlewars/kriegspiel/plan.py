@@ -310,39 +310,62 @@ def _refuse_paths(kp, fids, why):
     for fid in fids:
         if fid in kp.lw.paths:
             del kp.lw.paths[fid]
-            lines.setdefault(kp.lw._owner_line[fid], fid)
+            lines.setdefault(kp.lw._owner_line.get(fid, 0), fid)  # 0: a move the rules forced
     for line in sorted(lines):
-        kp.errors.append(LineError(line, "", why))
+        kp.errors.append(_line_error(kp, line, why))
 
 
 def _restrict(state, kp):
-    ks = state["ks"]
-    gen = ks["generals"][kp.side]
-    if gen["out_until"] > state["turn"]:
-        _refuse_paths(kp, list(kp.lw.paths), f"the general is away until turn {gen['out_until']} (KS-13/14): "
-                                              f"units hold and may fire, but do not move")
-        kp.errors += [LineError(line, "", "the general is away (KS-13/14): no charges") for line, _, _ in kp.charges]
-        kp.works, kp.charges = [], []
-    status = ks["supply"][kp.side]["status"]
-    for name, ids in kp.lw.groups.items():
-        st = status.get(name)
-        if st and not st["can_move"]:
-            _refuse_paths(kp, ids, f"{name} has no food or forage and cannot move (KS-52)")
-            kp.errors += [LineError(line, "", f"{name} has no forage and cannot charge (KS-52)")
-                          for line, cids, _ in kp.charges if set(cids) & set(ids)]
-            kp.charges = [c for c in kp.charges if not set(c[1]) & set(ids)]
+    """The appendix's limits on a plan otherwise legal: the general away, supply, charges' and
+    pursuits' after-effects, riders, guns out of action."""
+    _general_away(state, kp)
+    _unsupplied(state, kp)
     _after_charges(state, kp)
     _pursuit(state, kp)
     riding = vehicles.aboard(state)
     for vid in sorted(set(riding.values())):
         _refuse_paths(kp, [f for f in kp.lw.paths if riding.get(f) == vid], f"aboard {vid.split(':')[-1]}: land first")
+    _guns_out(state, kp)
+
+
+def _line_error(kp, line: int, message: str) -> LineError:
+    return LineError(line, kp.lw._line_text.get(line, ""), message)
+
+
+def _general_away(state, kp):
+    """KS-13/14: while the general is away (or command passes to his deputy) units hold."""
+    gen = state["ks"]["generals"][kp.side]
+    if gen["out_until"] <= state["turn"]:
+        return
+    why = f"the general is away until turn {gen['out_until']} (KS-13/14): units hold and may fire, but do not move"
+    _refuse_paths(kp, list(kp.lw.paths), why)
+    kp.errors += [_line_error(kp, line, why) for line, _, _ in kp.charges]
+    kp.errors += [_line_error(kp, kp.lw._owner_line.get(w["ids"][0], 0), why) for w in kp.works]
+    kp.works, kp.charges = [], []
+
+
+def _unsupplied(state, kp):
+    """KS-52: a group without food (or forage for its horses) does not move or charge."""
+    status = state["ks"]["supply"][kp.side]["status"]
+    for name, ids in kp.lw.groups.items():
+        st = status.get(name)
+        if not st or st["can_move"]:
+            continue
+        why = f"{name} has no food or forage and cannot move (KS-52)"
+        _refuse_paths(kp, ids, why)
+        kp.errors += [_line_error(kp, line, why) for line, cids, _ in kp.charges if set(cids) & set(ids)]
+        kp.charges = [c for c in kp.charges if not set(c[1]) & set(ids)]
+
+
+def _guns_out(state, kp):
+    """KS-5: a gun partly in a blast is out of action for two turns."""
+    out = state["ks"]["guns_out"]
     for gid in list(kp.lw.fire) + list(kp.lw.gun_moves):
-        if ks["guns_out"].get(gid, 0) > state["turn"]:
+        if out.get(gid, 0) > state["turn"]:
             kp.lw.fire.pop(gid, None)
             kp.lw.gun_moves.pop(gid, None)
-            kp.errors.append(LineError(kp.lw._owner_line.get(gid, 0), "",
-                                       f"{state['guns'][gid]['name']} is out of action until turn "
-                                       f"{ks['guns_out'][gid]} (KS-5)"))
+            kp.errors.append(_line_error(kp, kp.lw._owner_line.get(gid, 0),
+                                         f"{state['guns'][gid]['name']} is out of action until turn {out[gid]} (KS-5)"))
 
 
 def _after_charges(state, kp):
