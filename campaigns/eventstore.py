@@ -24,7 +24,7 @@ from django.utils import timezone
 from rules.core.canonical import canonical_json
 from rules.core.protocol import RuleEvent
 
-from . import lifecycle
+from . import lifecycle, prepared
 from .models import Event, Game, Snapshot
 
 
@@ -87,14 +87,14 @@ def load(game: Game | int, *, lock: bool = False) -> Stream:
     commit after its predecessor has (see ``_write``).
     """
     game_id = game if isinstance(game, int) else game.pk
-    if lock:
-        game = Game.objects.select_for_update().get(pk=game_id)
-    elif isinstance(game, int):
-        game = Game.objects.get(pk=game_id)
-    snap = Snapshot.objects.filter(game_id=game_id).order_by("-seq").first()
-    state, seq, head_hash = (json.loads(snap.state), snap.seq, None) if snap else (lifecycle.empty_state(), 0, "")
+    if lock or isinstance(game, int):
+        game = _game(game_id, lock)
+    # Prepared statements: every command loads, and the ORM's compile and the
+    # server's planning cost more than these queries (see campaigns.prepared).
+    snap = prepared.fetchone(_SNAPSHOT_SQL, [game_id])
+    state, seq, head_hash = (json.loads(snap[1]), snap[0], None) if snap else (lifecycle.empty_state(), 0, "")
     # From the snapshot's own event on: its hash is the head if nothing follows.
-    for ev in Event.objects.filter(game_id=game_id, seq__gte=seq).order_by("seq"):
+    for ev in _events_from(game_id, seq):
         if ev.seq > seq:
             state = fold_event(state, ev)
             seq = ev.seq
@@ -102,6 +102,29 @@ def load(game: Game | int, *, lock: bool = False) -> Stream:
     if head_hash is None:
         raise ValueError(f"game {game_id}: snapshot at seq {seq} has no event (was the log imported partly?)")
     return Stream(game=game, seq=seq, head_hash=head_hash, state=state)
+
+
+_SNAPSHOT_SQL = "SELECT seq, state FROM campaigns_snapshot WHERE game_id = %s ORDER BY seq DESC LIMIT 1"
+
+
+def _game(game_id: int, lock: bool) -> Game:
+    sql = f"SELECT {prepared.columns(Game, 'g')} FROM campaigns_game g WHERE g.id = %s" + (prepared.for_update() if lock else "")
+    row = prepared.fetchone(sql, [game_id])
+    if row is None:
+        raise Game.DoesNotExist(f"game {game_id} does not exist")
+    return prepared.instance(Game, row)
+
+
+def _events_from(game_id: int, seq: int) -> list[Event]:
+    sql = f"SELECT {prepared.columns(Event, 'e')} FROM campaigns_event e WHERE e.game_id = %s AND e.seq >= %s ORDER BY e.seq"
+    return [prepared.instance(Event, row) for row in prepared.fetchall(sql, [game_id, seq])]
+
+
+def snapshot_due(seq: int, event_type: str) -> bool:
+    """Where a snapshot is kept: every SNAPSHOT_EVERY events, and at each turn's
+    opening, so that loading a young game (or one with short turns) folds one
+    turn's events at most, never the scenario's setup again."""
+    return seq % settings.SNAPSHOT_EVERY == 0 or event_type == "turn.opened"
 
 
 def replay(game_id: int, upto: int | None = None) -> Iterable[tuple[Event, dict]]:
@@ -136,7 +159,7 @@ def append(stream: Stream, drafts: Sequence[Draft], projection=None) -> Stream:
                             payload_json=payload_json)
         rows.append(_Row(seq, draft.turn, ev.type, ev.version, payload, payload_json, ev.audience, now, prev, digest))
         state = lifecycle.fold(state, ev.type, payload, seq, now.isoformat())
-        if seq % settings.SNAPSHOT_EVERY == 0:
+        if snapshot_due(seq, ev.type):
             snaps.append(Snapshot(game_id=game.pk, seq=seq, state=canonical_json(state)))
         prev = digest
     columns = {}
@@ -231,12 +254,11 @@ def append_retrying(game_id: int, build, attempts: int = 20, projection=None) ->
 
 def rebuild_snapshots(game_id: int, progress=None) -> int:
     """Drop a game's snapshots and write them again from the events."""
-    every = settings.SNAPSHOT_EVERY
     with transaction.atomic():
         Snapshot.objects.filter(game_id=game_id).delete()
         made = []
         for ev, state in replay(game_id):
-            if ev.seq % every == 0:
+            if snapshot_due(ev.seq, ev.type):
                 made.append(Snapshot(game_id=game_id, seq=ev.seq, state=canonical_json(state)))
             if progress:
                 progress(1)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import psycopg
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Model
 
 
@@ -61,6 +61,7 @@ def _fields(model: type[Model]) -> tuple:
     return tuple(model._meta.concrete_fields)
 
 
+@lru_cache(maxsize=None)
 def columns(model: type[Model], alias: str) -> str:
     """Every concrete column of ``model`` for a SELECT, in the order ``instance`` reads them."""
     return ", ".join(f"{q(alias)}.{q(f.column)}" for f in _fields(model))
@@ -70,21 +71,28 @@ def width(model: type[Model]) -> int:
     return len(_fields(model))
 
 
-def _converters(model: type[Model]) -> list:
-    fields = _fields(model)
-    return [connection.ops.get_db_converters(f.get_col(model._meta.db_table)) + f.get_db_converters(connection)
-            for f in fields]
+@lru_cache(maxsize=64)  # bounded: a threaded server has a connection per thread
+def _reader(model: type[Model], conn) -> tuple[list, list[str]]:
+    """(column, converters) per field that needs converting, and the attnames: per
+    model and connection, because the ``connection`` proxy is slow to go through."""
+    convert = []
+    for i, f in enumerate(_fields(model)):
+        col = f.get_col(model._meta.db_table)
+        convs = conn.ops.get_db_converters(col) + f.get_db_converters(conn)
+        if convs:
+            convert.append((i, col, convs))
+    return convert, [f.attname for f in _fields(model)]
 
 
 def instance(model: type[Model], values) -> Model:
     """A model instance from the values of ``columns(model, ...)``, converted as the ORM would."""
-    fields = _fields(model)
-    out = []
-    for f, convs, value in zip(fields, _converters(model), values):
+    conn = transaction.get_connection()
+    convert, names = _reader(model, conn)
+    values = list(values)
+    for i, col, convs in convert:
         for conv in convs:
-            value = conv(value, f.get_col(model._meta.db_table), connection)
-        out.append(value)
-    return model.from_db(connection.alias, [f.attname for f in fields], out)
+            values[i] = conv(values[i], col, conn)
+    return model.from_db(conn.alias, names, values)
 
 
 def instances(row, *models: type[Model]) -> list[Model]:
