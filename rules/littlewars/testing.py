@@ -244,12 +244,19 @@ def state_from_view(view: dict) -> dict:
     for name, ids in view["prisoner_groups"].get(side, {}).items():
         for i in ids:
             figures[i]["pow"] = [side, name, False]
-    guns = {g["id"]: {k: g[k] for k in ("name", "side", "owner", "x", "y", "heading")} for g in view["guns"]}
+    guns = {g["id"]: {**{k: g[k] for k in ("side", "owner", "x", "y", "heading")}, "name": _own_name(g)}
+            for g in view["guns"]}
     state = RS.initial_state()
     state.update(phase=view["phase"], scenario=sc, turn=view["turn"]["number"], figures=figures, guns=guns)
     state["groups"] = {**state["groups"], side: {n: list(ids) for n, ids in view["groups"].get(side, {}).items()}}
     state["pows"] = {**state["pows"], side: {n: list(ids) for n, ids in view["prisoner_groups"].get(side, {}).items()}}
     return state
+
+
+def _own_name(g: dict) -> str:
+    """A view names a captured gun as its captor calls it (red-gun4); the state keeps its own name."""
+    prefix = f"{g['side']}-"
+    return g["name"][len(prefix):] if g["owner"] != g["side"] and g["name"].startswith(prefix) else g["name"]
 
 
 def play_bots(state, seed=0, max_turns=None):

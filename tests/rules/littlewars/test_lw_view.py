@@ -40,3 +40,19 @@ def test_every_event_has_a_readable_line():
         assert line and not line.startswith("littlewars.")
         kinds.add(ev.type)
     assert "littlewars.game_over" in kinds and "littlewars.melee" in kinds
+
+
+def test_a_player_rebuilding_state_from_its_view_calls_a_captured_gun_by_its_view_name():
+    """The view names a captured gun as its captor does (red-gun1); a scripted player that
+    rebuilds its state from the view must order it by that name, not red-red-gun1."""
+    from rules.littlewars.geom import gun_name
+    from rules.littlewars.testing import state_from_view
+
+    state, _ = play_bots(new_game("skirmish", 3), seed=3, max_turns=1)
+    gid, gun = next((k, g) for k, g in sorted(state["guns"].items()) if g["side"] == "red")
+    state["guns"][gid] = {**gun, "owner": "blue"}  # taken by blue
+    view = RS.view(state, Viewer("player", "blue"))
+    shown = next(g for g in view["guns"] if g["id"] == gid)
+    rebuilt = state_from_view(view)
+    assert shown["name"] == f"red-{gun['name']}" == gun_name(rebuilt["guns"][gid])
+    assert rebuilt["guns"][gid]["name"] == gun["name"]
