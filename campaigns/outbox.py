@@ -15,9 +15,13 @@ Nothing here logs an address or a header: Reply-To carries a secret token.
 """
 from __future__ import annotations
 
+import atexit
 import base64
 import hashlib
 import logging
+import os
+import queue
+import threading
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from email.utils import getaddresses
@@ -133,10 +137,76 @@ def _attachment_json(item: tuple[str, bytes | str, str]) -> dict:
 
 
 def enqueue(ids: Iterable[int]) -> None:
+    """Queue a Celery send for each row. In-process (eager) mode sends here and now;
+    with a broker the publish is handed to this process's publisher thread."""
     from .tasks import send_outbox_mail
 
-    for pk in ids:
-        send_outbox_mail.delay(pk)
+    if send_outbox_mail.app.conf.task_always_eager:
+        for pk in ids:
+            send_outbox_mail.delay(pk)
+        return
+    _Publisher.get().put(list(ids))
+
+
+class _Publisher:
+    """Publishes send tasks to the broker off the thread that committed the rows.
+
+    A publish costs Celery and kombu most of a millisecond of Python per
+    message, paid by every command that mails (an inbound message and its
+    acknowledgement above all). The row is already committed PENDING, so the
+    publish is only a wake-up call: one lost with the process (or to a broker
+    outage) is queued again by ``requeue_due`` after PENDING_GRACE, as before.
+    The thread drains its queue at exit; a forked child starts its own.
+    """
+
+    _current: _Publisher | None = None
+    _lock = threading.Lock()
+
+    @classmethod
+    def get(cls) -> _Publisher:
+        with cls._lock:
+            if cls._current is None:
+                cls._current = cls()
+            return cls._current
+
+    def __init__(self):
+        self.queue: queue.SimpleQueue = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._run, name="outbox-publisher", daemon=True)
+        self.thread.start()
+
+    def put(self, ids: list[int]) -> None:
+        self.queue.put(ids)
+
+    def _run(self) -> None:
+        from .tasks import send_outbox_mail
+
+        while (ids := self.queue.get()) is not None:
+            for pk in ids:
+                try:
+                    send_outbox_mail.delay(pk)
+                except Exception as exc:  # the broker is down: the sweep queues the row again
+                    log.warning("outbox row %s: queueing failed (%s); the sweep retries", pk, type(exc).__name__)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self.queue.put(None)
+        self.thread.join(timeout)
+
+
+def flush_publisher(timeout: float = 10.0) -> None:
+    """Publish everything handed to the publisher thread so far, then stop it (at exit, in benches)."""
+    with _Publisher._lock:
+        current, _Publisher._current = _Publisher._current, None
+    if current is not None:
+        current.stop(timeout)
+
+
+def _forget_publisher() -> None:
+    # A forked child has no thread (and maybe a lock taken mid-fork): it starts afresh.
+    _Publisher._current, _Publisher._lock = None, threading.Lock()
+
+
+atexit.register(flush_publisher)
+os.register_at_fork(after_in_child=_forget_publisher)
 
 
 # --- sending ----------------------------------------------------------------

@@ -1,0 +1,85 @@
+"""With a broker, the after-commit publish of a send task runs on the outbox's publisher
+thread: the task reaches Redis, a rolled-back row publishes nothing, and a publish that
+fails leaves the row PENDING for the sweep."""
+import base64
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+import redis
+from django.db import transaction
+from django.utils import timezone
+
+from campaigns import outbox
+from campaigns.models import OutboxMail
+from tests.platform.test_celery import QUEUE, ROOT, broker  # noqa: F401  (the fixture)
+from tests.services import REDIS_URL, needs_redis
+
+pytestmark = [needs_redis, pytest.mark.django_db(transaction=True)]
+
+
+def tasks_on_broker() -> list[int]:
+    """The row ids of the send tasks waiting on the test's queue (Celery protocol 2, JSON)."""
+    out = []
+    for raw in redis.Redis.from_url(REDIS_URL).lrange(QUEUE, 0, -1):
+        message = json.loads(raw)
+        assert message["headers"]["task"] == "campaigns.tasks.send_outbox_mail"
+        out.append(json.loads(base64.b64decode(message["body"]))[0][0])
+    return sorted(out)
+
+
+def queue(game, key):
+    return outbox.queue_mail(key=key, to="bob@example.org", subject="Hello", body="x", game=game)
+
+
+def test_committed_rows_reach_the_broker_and_a_rolled_back_one_does_not(game, broker):  # noqa: F811
+    with transaction.atomic():
+        first = queue(game, "pub-1")
+        second = queue(game, "pub-2")
+    with pytest.raises(RuntimeError), transaction.atomic():
+        queue(game, "pub-3")
+        raise RuntimeError("the command failed")
+    outbox.flush_publisher()
+    assert tasks_on_broker() == sorted([first.pk, second.pk])
+    assert set(OutboxMail.objects.values_list("status", flat=True)) == {"pending"}  # no worker: nothing sent
+
+
+def test_a_failed_publish_leaves_the_row_for_the_sweep(game, broker, monkeypatch, caplog):  # noqa: F811
+    from campaigns.tasks import send_outbox_mail
+
+    def down(*args, **kwargs):
+        raise ConnectionRefusedError("broker down")
+
+    monkeypatch.setattr(send_outbox_mail, "delay", down)
+    row = queue(game, "pub-down")
+    outbox.flush_publisher()
+    assert "queueing failed (ConnectionRefusedError); the sweep retries" in caplog.text
+    monkeypatch.undo()
+    assert tasks_on_broker() == []
+    row.refresh_from_db()
+    assert row.status == "pending"
+    assert outbox.requeue_due(timezone.now() + outbox.PENDING_GRACE) == 1
+    outbox.flush_publisher()
+    assert tasks_on_broker() == [row.pk]
+
+
+def test_a_process_that_exits_right_after_committing_still_publishes(game, broker):  # noqa: F811
+    """The MTA pipe's case: the command exits as soon as the message is processed."""
+    from tests.services import database_url
+
+    script = textwrap.dedent(f"""
+        import django, os
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kriegsbrief.settings")
+        django.setup()
+        from campaigns import outbox
+        from campaigns.models import Game
+        outbox.queue_mail(key="pub-exit", to="bob@example.org", subject="Hi", body="x", game=Game.objects.get(pk={game.pk}))
+    """)
+    env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": REDIS_URL,
+           "CELERY_TASK_ALWAYS_EAGER": "false", "CELERY_TASK_DEFAULT_QUEUE": QUEUE}
+    proc = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert tasks_on_broker() == [OutboxMail.objects.get(key="pub-exit").pk]
