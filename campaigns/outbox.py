@@ -1,7 +1,8 @@
 """The durable outbox: every outgoing message is a row before it is a send.
 
 ``queue_mail`` writes the row in the caller's transaction (so a rolled-back
-command mails nothing) and queues a Celery send after commit. ``send`` claims
+command mails nothing) and queues a Celery send after commit (published from
+a background thread when there is a broker: see ``_Publisher``). ``send`` claims
 a row with a conditional update (two workers never send one row at once),
 sends it, and records the outcome. A failure sets ``next_attempt_at`` by
 exponential backoff; ``requeue_due`` (run by the periodic sweep) queues rows
