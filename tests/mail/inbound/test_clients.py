@@ -85,3 +85,22 @@ def test_every_example_of_the_order_language_survives_quote_stripping():
     assert quotes.new_text("\n".join(examples)).split("\n") == examples
     for example in examples:
         assert quotes.new_text(example) == example
+
+
+def test_a_txt_attachment_whose_name_is_an_encoded_word_is_read():
+    """Outlook and older Thunderbirds name attachments with RFC 2047 words (here "приказы.txt")."""
+    import base64
+
+    word = "=?utf-8?B?" + base64.b64encode("приказы.txt".encode()).decode() + "?="
+    raw = (
+        "From: Red <r@example.org>\r\nTo: x@example.org\r\nSubject: orders\r\nMIME-Version: 1.0\r\n"
+        'Content-Type: multipart/mixed; boundary="b1"\r\n\r\n'
+        "--b1\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nREADY\r\n"
+        f'--b1\r\nContent-Type: text/plain; charset=utf-8; name="{word}"\r\n'
+        f'Content-Disposition: attachment; filename="{word}"\r\nContent-Transfer-Encoding: base64\r\n\r\n'
+        + base64.b64encode(b"move R12 to C2\r\n").decode() + "\r\n--b1--\r\n"
+    ).encode()
+    msg = mime.parse(raw, max_parts=20)
+    assert [name for name, _ in msg.text_attachments] == ["приказы.txt"] and msg.other_attachments == []
+    req = apply.read_request(msg)
+    assert req.orders.strip() == "move R12 to C2" and [c for c, _ in req.commands] == ["READY"]
