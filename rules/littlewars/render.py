@@ -121,8 +121,17 @@ def render_svg(view: dict) -> str:
     parts += [_gun(g, d) for g in view.get("guns", [])]
     parts += _last(view, d)
     parts.append(_scale_bar(d))
-    turn = (view.get("turn") or {}).get("number")
     title = escape(view.get("scenario", {}).get("title", ""))
-    parts.append(f'<text x="0" y="{d + 6.4:g}" font-size="1.8">{title}, turn {turn}</text>')
+    parts.append(f'<text x="0" y="{d + 6.4:g}" font-size="1.8">{title}, {_when(view)}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _when(view: dict) -> str:
+    """The caption's moment: deployment (and the choice of edge) come before the first turn of play."""
+    phase = view.get("phase")
+    if phase in ("edge", "deploy"):
+        return "choosing the edge" if phase == "edge" else "deployment"
+    if phase == "over":
+        return "the game is over"
+    return f"turn {(view.get('turn') or {}).get('number')}"
