@@ -164,13 +164,13 @@ def _simple_times(tracks, pairs, d) -> np.ndarray:
     return np.where(np.isfinite(first), first, second)
 
 
-def resolve_moves(state: dict, paths: dict[str, list]) -> tuple[dict, list]:
+def resolve_moves(state: dict, paths: dict[str, list], speeds: dict | None = None) -> tuple[dict, list]:
     """Final positions {id: [x, y]} of every figure that moved, and contacts [a, b, t, a_moving, b_moving]."""
     figs = state["figures"]
     tracks: dict[str, Track] = {}
     for fid, pts in paths.items():
         f = figs[fid]
-        speed = move_allowance(f["arm"] if f["st"] == "ok" else "inf")
+        speed = speeds[fid] if speeds and fid in speeds else move_allowance(f["arm"] if f["st"] == "ok" else "inf")
         tracks[fid] = Track(pts, speed)
     fighters = [fid for fid, f in figs.items() if fighting(f)]
     for fid in fighters:

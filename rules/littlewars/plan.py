@@ -40,6 +40,7 @@ class Plan:
     edge: str | None = None                          # LW-2/53: the edge chosen before deployment
     errors: list = field(default_factory=list)
     _owner_line: dict = field(default_factory=dict)  # figure/gun id -> line that ordered it
+    move_check: object = None                        # a variant's own range rule: (figure id, path) -> error or None
     _line_text: dict = field(default_factory=dict)   # line number -> its text
 
 
@@ -47,8 +48,8 @@ class _Refused(Exception):
     pass
 
 
-def build(state: dict, side: str, orders) -> Plan:
-    plan = Plan(side, {k: list(v) for k, v in state["groups"][side].items()})
+def build(state: dict, side: str, orders, move_check=None) -> Plan:
+    plan = Plan(side, {k: list(v) for k, v in state["groups"][side].items()}, move_check=move_check)
     phase = state["phase"]
     if phase not in ("edge", "deploy", "play"):
         plan.errors.append(LineError(0, "", "the game is over" if phase == "over" else "the game has not started"))
@@ -65,10 +66,10 @@ def build(state: dict, side: str, orders) -> Plan:
     return plan
 
 
-def build_spaced(state: dict, side: str, orders) -> Plan:
+def build_spaced(state: dict, side: str, orders, move_check=None) -> Plan:
     """``build`` and the 1/16 in between the side's own figures (LW-27). Separate from ``build`` so that
     a rule set whose figures may share a place (the appendix's trains and boxes) can leave it out."""
-    plan = build(state, side, orders)
+    plan = build(state, side, orders, move_check)
     _check_spacing(state, plan)
     plan.errors.sort(key=lambda e: e.line)
     return plan
@@ -295,6 +296,12 @@ def _move(state, plan, o: Move):
         pts = route(table, f["arm"], (f["x"], f["y"]), wps)
         if not pts:
             raise _Refused(f"{fid.split(':')[1]} cannot get there: no way round the scenery")
+        if plan.move_check is not None:  # the Kriegspiel appendix's pace replaces LW-17/18
+            err = plan.move_check(fid, pts)
+            if err:
+                raise _Refused(err)
+            paths[fid] = pts
+            continue
         length, limit = path_length(pts), allowance(state, fid)
         if length > limit + 1e-9:
             spent = move_allowance(f["arm"]) - limit

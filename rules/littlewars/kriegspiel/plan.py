@@ -57,7 +57,9 @@ def build(state: dict, side: str, orders) -> KsPlan:
     # changes of formation first: they halve this turn's moves, which the planner checks next
     reforming, reform_errors = _reforming(state, side, [o for o in ks_orders if isinstance(o, Reform)]) \
         if playing else ({}, [])
-    base = lw_plan.build_spaced(state, side, lw_orders)  # LW-27 between a side's own figures too
+    # the appendix's pace (rates, boxes, columns, slopes, fords) instead of LW-17/18, in play
+    check = (lambda fid, pts: pace.move_error(state, fid, pts, reforming)) if playing else None
+    base = lw_plan.build_spaced(state, side, lw_orders, move_check=check)  # LW-27 between own figures too
     kp = KsPlan(side, base, reforming=reforming)
     kp.errors += reform_errors
     if not playing:

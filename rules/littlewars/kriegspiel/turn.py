@@ -30,7 +30,7 @@ from .. import aftermath, melee
 from ..fire import on_table, scatter
 from ..geom import FigureIndex
 from ..motion import resolve_moves
-from ..table import table_of
+from ..table import path_length, table_of
 from ..units import SIDES, other
 from . import boxes, engineers, pace, supply, works
 from . import charge as charging
@@ -220,7 +220,9 @@ def _movement(log: Log, plans, charged: set[str]) -> tuple[dict, dict]:
             if own_and_free or escorted:
                 paths[fid] = pts
     gun_paths = {gid: pts for p in plans.values() for gid, pts in p.lw.gun_moves.items() if gid in state["guns"]}
-    moved, contacts = resolve_moves(state, paths)
+    # each walks at its pace, or faster where the planner allowed more (a column or a car on a road)
+    speeds = {fid: max(pace.speed(state, fid), path_length(pts)) for fid, pts in paths.items()}
+    moved, contacts = resolve_moves(state, paths, speeds=speeds)
     guns, stuck = aftermath.gun_moves(state, moved, gun_paths)
     log.emit("moved", {"figures": moved, "guns": guns, "stuck": stuck, "contacts": contacts}, UMPIRE)
     return paths, moved

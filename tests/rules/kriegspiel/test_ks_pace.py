@@ -61,3 +61,36 @@ def test_the_general_goes_by_car(game):
     assert "may cover 3.00 ft" in pace.move_error(st, "red:c2", [(26, 144), (96, 144)])  # a trooper: 3 ft (no column)
     assert "may cover 3.00 ft" in pace.move_error(st, "red:c1", [(24, 100), (64, 100)])   # off the road
     assert pace.speed(st, "red:c1") == 36
+
+
+def test_in_play_the_appendix_pace_replaces_the_main_part(game):
+    game.turn(red="move horse to 24,42")                   # 3 ft: the appendix's cavalry (KS-16), not 2 ft
+    assert not game.rejected["red"]
+    assert all(game.state["figures"][f"red:c{k}"]["y"] > 40 for k in range(1, 7))
+    game.turn(red="move horse to 24,80")                   # 38 in
+    assert "out of range: c1's move costs 3.17 ft" in game.rejected["red"][0].message
+    game.turn(red="box foot1")
+    game.turn(red="move foot1 to 16,39")                   # 3 ft: a box walks three times as fast
+    assert not game.rejected["red"]
+    ys = [game.state["figures"][i]["y"] for i in game.state["groups"]["red"]["foot1"]]
+    assert min(ys) > 38
+
+
+def test_in_play_a_column_on_a_road_and_the_knoll(new_game):
+    from rules.littlewars.kriegspiel.scenario import load
+
+    sc = load("ks_farm")
+    sc["terrain"].append({"id": "high-road", "type": "road", "line": [[0, 60], [96, 60]], "width": 3})
+    game = new_game(load(sc))
+    game.deploy()
+    game.place({f"red:c{k}": (75 + k * 1.25, 60) for k in range(2, 7)})
+    game.turn(red="split horse 5 as troop nearest 80,60")
+    game.turn(red="move troop to 30,60")                    # 50 in on the road: too far for cavalry in line
+    assert "may cover 3.00 ft" in game.rejected["red"][0].message
+    game.turn(red="column troop")
+    game.turn(red="move troop to 30,60")                    # in column: 4.5 ft on a road (KS-17, KS-DT-9)
+    assert not game.rejected["red"], game.rejected["red"]
+    assert round(sum(game.state["figures"][f"red:c{k}"]["x"] for k in range(2, 7)) / 5, 3) == 30
+    game.place({f"red:i{k}": (13.25 + k * 0.75, 156) for k in range(1, 11)})
+    game.turn(red="move foot1 to 17.375,149")               # 7 in, but up onto the knoll: a foot for the level
+    assert game.rejected["red"][0].message.startswith("out of range: i1's move costs 1.58 ft")
