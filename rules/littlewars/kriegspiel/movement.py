@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+import shapely
 from shapely.geometry import LineString, Point
 from shapely.ops import unary_union
 
@@ -46,13 +48,28 @@ class Ground:
         self.ford = unary_union([g for it, g in geoms if it["type"] == "ford"] or [Point()])
         self.water = unary_union([g for it, g in geoms if it["type"] == "river"] or [Point()])
         self.rail = unary_union([g for it, g in geoms if it["type"] == "railway"] or [Point()])
+        # slightly grown once, so a path drawn along an edge counts as on it
+        self._grown = {id(a): a.buffer(1e-6) for a in (self.road, self.ford, self.water, self.rail) if not a.is_empty}
+        for g in self._grown.values():
+            shapely.prepare(g)
+        self.hill_bounds = unary_union([g for _, g in self.hills]).bounds if self.hills else None
+        for _, g in self.hills:
+            shapely.prepare(g)
 
     def level(self, x: float, y: float) -> int:
-        p = Point(x, y)
-        return max([lv for lv, g in self.hills if g.intersects(p)] or [0])
+        return int(self.levels(np.array([x]), np.array([y]))[0])
+
+    def levels(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """The level at each point: the highest hill containing it (0 on the flat), in bulk."""
+        out = np.zeros(len(xs), dtype=int)
+        for lv, g in self.hills:
+            out = np.where(shapely.intersects_xy(g, xs, ys), np.maximum(out, lv), out)
+        return out
 
     def on(self, area, path) -> bool:
-        return not area.is_empty and area.buffer(1e-6).covers(LineString(path) if len(path) > 1 else Point(path[0]))
+        if area.is_empty:
+            return False
+        return self._grown[id(area)].covers(LineString(path) if len(path) > 1 else Point(path[0]))
 
 
 def allowance(arm: str, *, road: bool = False, column: bool = False, half_turns: int = 0) -> float:
@@ -76,11 +93,19 @@ def task_half_turns(task: str) -> int:
 
 def climb(ground: Ground, path) -> tuple[int, int, bool]:
     """(levels up, levels down, steep off road) along ``path``, sampled every SAMPLE inch."""
+    if ground.hill_bounds is None or not _near(path, ground.hill_bounds):
+        return 0, 0, False  # nowhere near a hill: flat all the way
     pts = _samples(path)
-    levels = [ground.level(*p) for p in pts]
+    arr = np.asarray(pts, dtype=float)
+    levels = ground.levels(arr[:, 0], arr[:, 1]).tolist()
     up = sum(max(0, b - a) for a, b in zip(levels, levels[1:]))
     down = sum(max(0, a - b) for a, b in zip(levels, levels[1:]))
     return up, down, _steep(ground, pts, levels)
+
+
+def _near(path, bounds) -> bool:
+    xs, ys = [p[0] for p in path], [p[1] for p in path]
+    return not (max(xs) < bounds[0] or min(xs) > bounds[2] or max(ys) < bounds[1] or min(ys) > bounds[3])
 
 
 def _samples(path) -> list[tuple[float, float]]:
