@@ -10,6 +10,7 @@ from django.test import override_settings
 from campaigns.mailin import addresses, ingest
 from campaigns.mailin.models import InboundMessage
 from campaigns.models import Event, OutboxMail
+from tests.services import postgres_only
 
 from .conftest import orders_of, red_opening
 from .helpers import last_reply, mail, replies_to, seat_mail
@@ -241,16 +242,13 @@ def test_another_games_token_with_this_games_address_is_refused(people, game, bl
     assert not Event.objects.filter(type="orders.submitted").exists()
 
 
+@postgres_only  # SQLite serialises writers, so there is no race to lose there
 @pytest.mark.django_db(transaction=True)
 def test_the_same_message_five_times_in_parallel_is_one_submission(game, red):
     import threading
 
     from django.db import connection
 
-    from tests.services import IS_POSTGRES
-
-    if not IS_POSTGRES:
-        pytest.skip("SQLite serialises writers; the race needs PostgreSQL")
     raw = seat_mail(red, red_opening(game) + "\nWAIT")
     barrier, statuses = threading.Barrier(5), []
 
