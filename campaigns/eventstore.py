@@ -168,7 +168,8 @@ def append(stream: Stream, drafts: Sequence[Draft], projection=None) -> Stream:
         # The game row holds projection(stream.state): this stream is the only
         # one that can append after stream.seq, so compare with that, not
         # with a possibly older copy of the row.
-        columns = {k: v for k, v in after.items() if projection(stream.state).get(k) != v}
+        before = projection(stream.state)
+        columns = {k: v for k, v in after.items() if before.get(k) != v}
     # One statement needs no transaction of its own; anything more does. Inside
     # a caller's transaction the savepoint keeps a lost race from aborting it.
     single = connection.vendor == "postgresql" and not snaps and not columns and not connection.in_atomic_block

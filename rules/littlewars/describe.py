@@ -86,7 +86,12 @@ _SIMPLE = {
 def describe_event(event_type: str, payload: Mapping[str, Any]) -> str:
     if not event_type.startswith(PREFIX):
         return event_type
-    fn = _SIMPLE.get(event_type[len(PREFIX):])
+    return describe_with(_SIMPLE, PREFIX, event_type, payload)
+
+
+def describe_with(table: Mapping, prefix: str, event_type: str, payload: Mapping[str, Any]) -> str:
+    """One line from ``table``'s describer for the event, or the raw event if it has none or cannot read it."""
+    fn = table.get(event_type[len(prefix):])
     if fn is None:
         return f"{event_type}: {dict(payload)}"
     try:

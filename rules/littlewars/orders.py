@@ -199,10 +199,12 @@ def _example(verb: str) -> str:
     return verb
 
 
-def parse_text(text: str) -> ParsedOrders:
+def parse_text(text: str, read_line=None) -> ParsedOrders:
+    """Every line through ``read_line`` (this order language's, or a variant's that extends it)."""
+    read_line = read_line or parse_line
     orders, errors = [], []
     for n, raw in enumerate(text.splitlines(), start=1):
-        item = parse_line(n, raw)
+        item = read_line(n, raw)
         if isinstance(item, LineError):
             errors.append(item)
         elif item is not None:

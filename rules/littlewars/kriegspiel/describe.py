@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..describe import describe_event as lw_describe
+from ..describe import describe_event as lw_describe, describe_with
 from .state import PREFIX
 
 _WORK = {"mine": "a mine", "entrenchment": "an entrenchment", "gunpit": "a gun pit",
@@ -119,10 +119,4 @@ def describe_event(event_type: str, payload: Mapping[str, Any]) -> str:
             f"{k} ({len(v)})" for k, v in sorted(payload.get("groups", {}).items())) + "."
     if not event_type.startswith(PREFIX):
         return lw_describe(event_type, payload)
-    fn = _SIMPLE.get(event_type[len(PREFIX):])
-    if fn is None:
-        return f"{event_type}: {dict(payload)}"
-    try:
-        return fn(payload)
-    except (KeyError, TypeError, ValueError):
-        return f"{event_type}: {dict(payload)}"
+    return describe_with(_SIMPLE, PREFIX, event_type, payload)

@@ -166,14 +166,7 @@ def parse_line(n: int, raw: str):
 
 
 def parse_text(text: str) -> ParsedOrders:
-    orders, errors = [], []
-    for n, raw in enumerate(text.splitlines(), start=1):
-        item = parse_line(n, raw)
-        if isinstance(item, LineError):
-            errors.append(item)
-        elif item is not None:
-            orders.append(item)
-    return ParsedOrders(tuple(orders), tuple(errors))
+    return lw.parse_text(text, parse_line)
 
 
 def split(orders) -> tuple[list, list]:
