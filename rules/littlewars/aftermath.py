@@ -17,8 +17,10 @@ from .units import (CREW_MIN, CREW_RANGE, GUARD_RANGE, GUARD_RATIO, GUN_MOVE_FAS
                     radius)
 
 
-def gun_moves(start: dict, moved: dict, gun_paths: dict) -> tuple[dict, list]:
-    """New gun positions {gid: [x, y, heading]} and the guns that could not go (with why)."""
+def gun_moves(start: dict, moved: dict, gun_paths: dict, limit_of=None) -> tuple[dict, list]:
+    """New gun positions {gid: [x, y, heading]} and the guns that could not go (with why).
+
+    ``limit_of(gid)``: a variant's own range for the gun's path instead of LW-26's."""
     figs = start["figures"]
     out, stuck = {}, []
     for gid in sorted(gun_paths):
@@ -31,7 +33,7 @@ def gun_moves(start: dict, moved: dict, gun_paths: dict) -> tuple[dict, list]:
             if math.dist(end, dest) - radius(figs[fid]["arm"]) <= CREW_RANGE + 1e-9:
                 team.append(fid)
         cav = sum(1 for i in team if figs[i]["arm"] == "cav")
-        limit = GUN_MOVE_FAST if cav >= CREW_MIN else GUN_MOVE_SLOW
+        limit = limit_of(gid) if limit_of else GUN_MOVE_FAST if cav >= CREW_MIN else GUN_MOVE_SLOW
         if len(team) < CREW_MIN or path_length(pts) > limit + 1e-9:
             stuck.append({"gun": gid, "team": len(team), "cavalry": cav})
             continue

@@ -41,6 +41,7 @@ class Plan:
     errors: list = field(default_factory=list)
     _owner_line: dict = field(default_factory=dict)  # figure/gun id -> line that ordered it
     move_check: object = None                        # a variant's own range rule: (figure id, path) -> error or None
+    gun_check: object = None                         # and for guns, instead of LW-26: (gun id, path) -> error or None
     _line_text: dict = field(default_factory=dict)   # line number -> its text
 
 
@@ -48,8 +49,9 @@ class _Refused(Exception):
     pass
 
 
-def build(state: dict, side: str, orders, move_check=None) -> Plan:
-    plan = Plan(side, {k: list(v) for k, v in state["groups"][side].items()}, move_check=move_check)
+def build(state: dict, side: str, orders, move_check=None, gun_check=None) -> Plan:
+    plan = Plan(side, {k: list(v) for k, v in state["groups"][side].items()}, move_check=move_check,
+                gun_check=gun_check)
     phase = state["phase"]
     if phase not in ("edge", "deploy", "play"):
         plan.errors.append(LineError(0, "", "the game is over" if phase == "over" else "the game has not started"))
@@ -66,10 +68,10 @@ def build(state: dict, side: str, orders, move_check=None) -> Plan:
     return plan
 
 
-def build_spaced(state: dict, side: str, orders, move_check=None) -> Plan:
+def build_spaced(state: dict, side: str, orders, move_check=None, gun_check=None) -> Plan:
     """``build`` and the 1/16 in between the side's own figures (LW-27). Separate from ``build`` so that
     a rule set whose figures may share a place (the appendix's trains and boxes) can leave it out."""
-    plan = build(state, side, orders, move_check)
+    plan = build(state, side, orders, move_check, gun_check)
     _check_spacing(state, plan)
     plan.errors.sort(key=lambda e: e.line)
     return plan
@@ -418,7 +420,11 @@ def _plan_gun_move(state, plan, o: Move, gid):
     pts = route(table, "cav", (g["x"], g["y"]), list(o.points))
     if not pts:
         raise _Refused(f"{geom.gun_name(g)} cannot get there: no way round the scenery")
-    if path_length(pts) > GUN_MOVE_FAST + 1e-9:
+    if plan.gun_check is not None:
+        err = plan.gun_check(gid, pts)
+        if err:
+            raise _Refused(err)
+    elif path_length(pts) > GUN_MOVE_FAST + 1e-9:
         raise _Refused(f"out of range: {geom.gun_name(g)} would need {path_length(pts):.1f} in; a gun moves at most "
                        f"{GUN_MOVE_FAST:g} in, and only with 4 cavalry (LW-26)")
     _claim(plan, [gid], o)
@@ -426,7 +432,8 @@ def _plan_gun_move(state, plan, o: Move, gid):
 
 
 def _check_gun_moves(state, plan):
-    """LW-24/26 against where the plan puts the crew (ignoring contacts, which only shorten moves)."""
+    """LW-24/26 against where the plan puts the crew (ignoring contacts, which only shorten moves); a variant
+    with its own ``gun_check`` has checked the range already."""
     for gid, (pts, o) in list(plan.gun_moves.items()):
         team = geom.gun_team(state, plan, gid, pts[-1])
         g = state["guns"][gid]
@@ -436,7 +443,7 @@ def _check_gun_moves(state, plan):
         if len(team) < CREW_MIN:
             msg = (f"only {len(team)} of {geom.gun_name(g)}'s crew would end within {CREW_RANGE:g} in of it; "
                    f"{CREW_MIN} must go with it (LW-24) - move them too")
-        elif path_length(pts) > limit + 1e-9:
+        elif plan.gun_check is None and path_length(pts) > limit + 1e-9:
             msg = (f"out of range: {geom.gun_name(g)} would need {path_length(pts):.1f} in; with {cav} cavalry in its team "
                    f"it moves at most {round(limit, 2):g} in (LW-26)")
         if msg:

@@ -21,6 +21,12 @@ KINDS = ("bitter_end", "breakthrough", "defence")
 TERRAIN_TYPES = ("building", "wall", "hill", "wood", "river", "ford", "bridge", "road")
 EDGES = ("south", "north", "west", "east")
 OPPOSITE = {"south": "north", "north": "south", "west": "east", "east": "west"}
+TOWARDS = {"south": (0.0, -1.0), "north": (0.0, 1.0), "west": (-1.0, 0.0), "east": (1.0, 0.0)}  # unit vector to an edge
+
+
+def home_vector(scenario: dict, side: str) -> tuple[float, float]:
+    """The unit vector from the table towards ``side``'s own edge."""
+    return TOWARDS[scenario["edges"][side]]
 DEFAULT_SCENARIO = "skirmish"
 SETTINGS = {
     "blast": False,             # KS-2..3 blast rule instead of the seed-000 casualty rule

@@ -26,6 +26,8 @@ Order: ``charge horse at x,y``. Decisions (RULES.md, "Cavalry"):
   next turn they withdraw again at their full pace towards their edge instead of their orders,
   unless their side attacks the pursuers that turn (a charge, a volley or a gun aimed within
   6 in of one of them). If the pursuers charge them again they are caught withdrawing again.
+- Guns (KS-85/86, guns.py): an unsupported gun is taken; the other guns of its battery that
+  were moving away are pursued like figures.
 - Survivors of the charge end 1 in short of the nearest surviving target (or where the
   target stood, if none is left), the group's shape kept.
 """
@@ -36,8 +38,10 @@ import math
 import numpy as np
 from shapely.geometry import LineString, Point
 
+from ..scenario import home_vector as scenario_home
 from ..table import table_of
 from . import cavalry
+from .guns import battery_withdrawing
 from .numbers import CHARGE_REACH, FOOT
 from .sighting import sightlines_of
 
@@ -146,8 +150,7 @@ def _nearest_first(figs, ids, other_pts):
 
 
 def home_vector(state: dict, side: str) -> tuple[float, float]:
-    return {"south": (0.0, -1.0), "north": (0.0, 1.0), "west": (-1.0, 0.0), "east": (1.0, 0.0)}[
-        state["scenario"]["edges"][side]]
+    return scenario_home(state["scenario"], side)
 
 
 def push(state: dict, side: str, ids: list[str], dist: float) -> tuple[dict, list[str]]:
@@ -171,17 +174,20 @@ def push(state: dict, side: str, ids: list[str], dist: float) -> tuple[dict, lis
     return moved, lost
 
 
-def resolve(state: dict, side: str, ids: list[str], point, held: set[str], rng) -> dict:
-    """The ``kriegspiel.charge`` payload for one charge (the state is that after fire)."""
+def resolve(state: dict, side: str, ids: list[str], point, held: set[str], rng,
+            withdrawing_guns: frozenset = frozenset()) -> dict:
+    """The ``kriegspiel.charge`` payload for one charge (the state is that after fire);
+    ``withdrawing_guns``: the enemy's guns ordered to move away this turn (KS-86)."""
     figs = state["figures"]
     ids = [i for i in ids if figs[i]["st"] == "ok"]
     tgt, gun, d = check(state, side, ids, point)
     enemy = [s for s in state["groups"] if s != side][0]
     out = {"side": side, "by": sorted(ids), "at": [float(point[0]), float(point[1])], "distance": round(d, 3),
            "kind": None, "killed": [], "gun": gun, "moved": {}, "destroyed": [], "after": None, "coin": None,
-           "pursued": []}
+           "pursued": [], "pursued_guns": []}
     if gun is not None:
         res = cavalry.vs_guns(len(ids), d)
+        out["pursued_guns"] = battery_withdrawing(state, gun, set(withdrawing_guns))
         out.update(kind="guns", killed=_nearest_first(figs, ids, [(state["guns"][gun]["x"],
                                                                      state["guns"][gun]["y"])])[:res["cav_lost"]])
         _advance(state, out, ids, [(state["guns"][gun]["x"], state["guns"][gun]["y"])])

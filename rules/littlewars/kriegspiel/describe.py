@@ -38,6 +38,8 @@ def _works(p):
         parts.append(f"{len(p['columns'])} men in column")
     if p.get("dismounted"):
         parts.append(f"{len(p['dismounted'])} cavalrymen on foot")
+    if p.get("limbered"):
+        parts.append("limbered up: " + ", ".join(g.split(":")[-1] for g in p["limbered"]))
     if p.get("boxed"):
         parts.append("in boxes: " + ", ".join(p["boxed"]))
     for load in p.get("loaded") or []:
@@ -77,6 +79,8 @@ def _charge(p):
         txt += f"; the coin favoured the {p['coin']}"
     if p.get("gun"):
         txt += f"; gun {str(p['gun']).split(':')[-1]} taken"
+    if p.get("pursued_guns"):
+        txt += f"; {len(p['pursued_guns'])} withdrawing gun(s) of its battery pursued (KS-86)"
     if p.get("destroyed"):
         txt += f"; {len(p['destroyed'])} destroyed in the retreat (KS-81)"
     return txt + "."

@@ -18,6 +18,8 @@ Every Little Wars order works unchanged; these lines are added:
   line foot1                            form line again (half a turn); cavalry charge only in line (KS-69)
   dismount horse                        cavalry get off their horses (a turn, KS-32): they fight on foot (KS-76)
   mount horse                           and back into the saddle (a turn)
+  limber gun1                           limber up to march (half a turn, KS-33): a gun moves only limbered
+  unlimber gun1                         unlimber for action (half a turn): a gun fires only in action
   board foot1 on train1                 board a train or boat from within 4 in (2 turns per 20 figures, KS-28/88)
   steam train1 to 40,60                 a train runs 8 ft along its railway, a boat 1 ft on water (KS-87, KS-22)
   land train1 at 44,62                  everyone aboard lands within 6 in (1 turn per 20 figures, KS-29)
@@ -88,6 +90,12 @@ class Saddle(lw.Order):
 
 
 @dataclass(frozen=True)
+class Limber(lw.Order):
+    gun: str = ""
+    up: bool = True        # limber up (True) or unlimber for action (False)
+
+
+@dataclass(frozen=True)
 class Carry(lw.Order):
     how: str = ""          # "board" | "steam" | "land"
     who: str = ""          # the group boarding, else the vehicle
@@ -130,6 +138,8 @@ _RULES = [
      lambda n, r, m: Reform(n, r, m.group(2), m.group(1).lower() == "column")),
     (re.compile(rf"^(dismount|mount)\s+{_NAME}$", re.I),
      lambda n, r, m: Saddle(n, r, m.group(2), m.group(1).lower() == "mount")),
+    (re.compile(rf"^(limber|unlimber)\s+{_NAME}$", re.I),
+     lambda n, r, m: Limber(n, r, m.group(2), m.group(1).lower() == "limber")),
     (re.compile(rf"^board\s+{_NAME}\s+on\s+([\w-]+)$", re.I),
      lambda n, r, m: Carry(n, r, "board", m.group(1), m.group(2))),
     (re.compile(r"^steam\s+([\w-]+)\s+to\s+(.+)$", re.I),
@@ -138,7 +148,7 @@ _RULES = [
      lambda n, r, m: Carry(n, r, "land", m.group(1), m.group(1), _one_point(m.group(2), "a landing"))),
 ]
 VERBS = ("mine", "entrench", "gunpit", "box", "unbox", "volley", "charge", "demolish", "restore", "burn", "empty", "drive",
-         "column", "line", "dismount", "mount", "board", "steam", "land")
+         "column", "line", "dismount", "mount", "limber", "unlimber", "board", "steam", "land")
 EXAMPLES = {v: line.strip().split("  ")[0] for line in __doc__.splitlines()
             for v in VERBS if line.strip().startswith(v + " ")}
 ORDERS_HELP = LW_HELP + "\nKriegspiel orders (hidden works are known only to you and the umpire until finished):\n" + \
@@ -175,4 +185,4 @@ def split(orders) -> tuple[list, list]:
     return [o for o in orders if not isinstance(o, KS_ORDERS)], ks
 
 
-KS_ORDERS = (Work, Box, Volley, Charge, Task, Drive, Carry, Saddle, Reform)
+KS_ORDERS = (Work, Box, Volley, Charge, Task, Drive, Carry, Saddle, Reform, Limber)

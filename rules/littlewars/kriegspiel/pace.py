@@ -13,6 +13,7 @@ import functools
 import hashlib
 import json
 
+from . import guns
 from .boxes import speed_factor
 from .movement import Ground, MoveError, cost
 from .movement import _name as arm_name
@@ -61,25 +62,37 @@ def in_column(state: dict, fid: str, reforming: dict[str, bool] | None = None) -
     return fid in state["ks"].get("columns", {}).get(state["figures"][fid]["side"], ())
 
 
-def move_error(state: dict, fid: str, pts, reforming: dict[str, bool] | None = None) -> str | None:
+def move_error(state: dict, fid: str, pts, reforming: dict[str, bool] | None = None,
+               gunners: dict[str, tuple] | None = None) -> str | None:
     """Why this planned path breaks the appendix's movement rules, or None.
 
     ``reforming``: figures changing formation this turn (True: into column), which costs them
     half the turn (KS-27, KS-31); a column on a road goes half as fast again (KS-17).
+    ``gunners``: crews of guns ordered to move ({figure: (gun's destination, its half turns)}):
+    a gunner whose move ends with his gun marches at the artillery's pace if that is more (KS-19).
     """
+    err = _pace_error(state, fid, pts, arm_of(state, fid), 1 if reforming and fid in reforming else 0,
+                      in_column(state, fid, reforming))
+    gunner = (gunners or {}).get(fid)
+    if err and gunner and guns.marches_with(state, fid, pts[-1], gunner):
+        if _pace_error(state, fid, pts, "art", gunner[1], False) is None:
+            return None
+    return err
+
+
+def _pace_error(state: dict, fid: str, pts, arm: str, half: int, column: bool) -> str | None:
     f = state["figures"][fid]
     name = fid.split(":")[-1]
     boxed = fid in boxed_figures(state, f["side"])
-    half = 1 if reforming and fid in reforming else 0
     try:
-        c, limit = cost(ground_of(state["scenario"]), arm_of(state, fid), [tuple(p) for p in pts],
-                        column=in_column(state, fid, reforming), half_turns=half)
+        c, limit = cost(ground_of(state["scenario"]), arm, [tuple(p) for p in pts], column=column, half_turns=half)
     except MoveError as exc:
         return f"{name}: {exc}"
     limit *= speed_factor(boxed)
     if c > limit + 1e-9:
         return (f"out of range: {name}'s move costs {c / FOOT:.2f} ft (a level up costs 1 ft, a level down 1/2 ft, "
-                f"KS-23/24); {arm_name(arm_of(state, fid))} may cover {limit / FOOT:.2f} ft"
+                f"KS-23/24); {arm_name(arm)} may cover {limit / FOOT:.2f} ft"
                 + (" in a box (three times the pace, LW-63)" if boxed else " (KS-15..22)")
-                + (" after changing formation (half a turn, KS-27/31)" if half else ""))
+                + (" after changing formation (half a turn, KS-27/31)" if half and arm != "art" else "")
+                + (" after limbering or unlimbering its gun (half a turn, KS-33)" if half and arm == "art" else ""))
     return None

@@ -27,7 +27,9 @@ from .numbers import RIFLE_RANGE
 from . import charge as charging
 from .movement import MoveError
 from . import vehicles
-from .orders import Box, Carry, Charge, Drive, Reform, Saddle, Task, Volley, Work, split
+from ..orders import Fire, Move
+from . import guns
+from .orders import Box, Carry, Charge, Drive, Limber, Reform, Saddle, Task, Volley, Work, split
 from . import pace
 from .pace import arm_of, ground_of
 
@@ -44,6 +46,8 @@ class KsPlan:
     boxed: list | None = None                       # the side's boxed groups after this turn, None = unchanged
     volleys: list = field(default_factory=list)     # (group, ids, aim, shots)
     charges: list = field(default_factory=list)     # (line, ids, point)
+    limbering: dict = field(default_factory=dict)   # gun id -> limber up (True) / unlimber (False), ordered
+    limbered: list = field(default_factory=list)    # the side's guns limbered at the end of the turn (KS-33)
     errors: list = field(default_factory=list)
 
 
@@ -57,17 +61,25 @@ def build(state: dict, side: str, orders) -> KsPlan:
     # changes of formation first: they halve this turn's moves, which the planner checks next
     reforming, reform_errors = _reforming(state, side, [o for o in ks_orders if isinstance(o, Reform)]) \
         if playing else ({}, [])
-    # the appendix's pace (rates, boxes, columns, slopes, fords) instead of LW-17/18, in play
-    check = (lambda fid, pts: pace.move_error(state, fid, pts, reforming)) if playing else None
-    base = lw_plan.build_spaced(state, side, lw_orders, move_check=check)  # LW-27 between own figures too
-    kp = KsPlan(side, base, reforming=reforming)
-    kp.errors += reform_errors
+    # limbering likewise halves a gun's move (KS-33); the gunners march with their gun (KS-19)
+    limbering, limber_errors = _limbering(state, side, lw_orders, [o for o in ks_orders if isinstance(o, Limber)]) \
+        if playing else ({}, [])
+    marching = _marching(state, side, lw_orders)
+    start = guns.limbered(state, side)
+    halves = {gid: guns.move_half_turns(gid in start, limbering.get(gid) is False) for gid in marching}
+    crews = guns.gunners(state, side, marching, halves)
+    # the appendix's pace (rates, boxes, columns, slopes, fords) instead of LW-17/18 and LW-26, in play
+    check = (lambda fid, pts: pace.move_error(state, fid, pts, reforming, crews)) if playing else None
+    gun_check = (lambda gid, pts: guns.move_error(state, gid, pts, halves.get(gid, 0))) if playing else None
+    base = lw_plan.build_spaced(state, side, lw_orders, move_check=check, gun_check=gun_check)  # LW-27 too
+    kp = KsPlan(side, base, reforming=reforming, limbering=limbering)
+    kp.errors += reform_errors + limber_errors
     if not playing:
         kp.errors += [LineError(o.line, o.text, "Kriegspiel orders are for turns of play, not deployment")
                       for o in ks_orders]
         return _done(kp)
     boxed = set(state["ks"]["boxed"][side])
-    for o in sorted((o for o in ks_orders if not isinstance(o, Reform)), key=lambda o: o.line):
+    for o in sorted((o for o in ks_orders if not isinstance(o, (Reform, Limber))), key=lambda o: o.line):
         try:
             if isinstance(o, Work):
                 _work(state, kp, o, boxed)
@@ -88,8 +100,60 @@ def build(state: dict, side: str, orders) -> KsPlan:
         except (_Refused, works.WorkError, charging.ChargeRefused, vehicles.VehicleError) as exc:
             kp.errors.append(LineError(o.line, o.text, str(exc)))
     kp.boxed = sorted(g for g in boxed if g in kp.lw.groups)
+    _gun_time(state, kp)
     _restrict(state, kp)
+    kp.limbered = sorted(guns.after_turn(start, set(kp.lw.gun_moves), set(kp.lw.fire), kp.limbering))
     return _done(kp)
+
+
+# -- artillery: limbering (KS-33) ----------------------------------------------------------------
+def _own_gun(state, side, name) -> str | None:
+    return lw_plan._gun(state, side, name)
+
+
+def _marching(state, side, lw_orders) -> dict[str, tuple]:
+    """Guns ordered to move this turn: {gun id: destination}."""
+    out = {}
+    for o in lw_orders:
+        if isinstance(o, Move) and not o.deploy and not o.line_form and o.points:
+            gid = _own_gun(state, side, o.who)
+            if gid is not None:
+                out.setdefault(gid, tuple(o.points[-1]))
+    return out
+
+
+def _limbering(state, side, lw_orders, orders) -> tuple[dict, list]:
+    """``limber gun1`` / ``unlimber gun1``: {gun id: up}, and the lines refused (KS-33)."""
+    acting = {_own_gun(state, side, o.who if isinstance(o, Move) else o.gun) for o in lw_orders
+              if isinstance(o, (Move, Fire))} - {None}
+    start = guns.limbered(state, side)
+    out, seen, errs = {}, {}, []
+    for o in sorted(orders, key=lambda o: o.line):
+        gid = _own_gun(state, side, o.gun)
+        why = None
+        if gid is None:
+            why = f"unknown gun '{o.gun}': not one of your guns"
+        elif gid in seen:
+            why = f"{o.gun} already has a limber order (line {seen[gid]})"
+        elif gid not in acting and o.up == (gid in start):
+            why = f"{o.gun} is already {'limbered' if o.up else 'in action'}"
+        if why:
+            errs.append(LineError(o.line, o.text, why))
+            continue
+        seen[gid] = o.line
+        out[gid] = o.up
+    return out, errs
+
+
+def _gun_time(state, kp):
+    """A limbered gun unlimbers before it fires, and one limbering up after firing has half the turn: half
+    the shots (KS-33)."""
+    start = guns.limbered(state, kp.side)
+    for gid, aims in sorted(kp.lw.fire.items()):
+        why = guns.fire_error(state, gid, len(aims), guns.fire_half_turns(gid in start, kp.limbering.get(gid) is True))
+        if why:
+            del kp.lw.fire[gid]
+            kp.errors.append(_line_error(kp, kp.lw._owner_line.get(gid, 0), why))
 
 
 _ENEMY_NAME = re.compile(r"^not your figure: (\S+) belongs to \w+$")
@@ -324,6 +388,7 @@ def _restrict(state, kp):
     _unsupplied(state, kp)
     _after_charges(state, kp)
     _pursuit(state, kp)
+    _pursued_guns(state, kp)
     riding = vehicles.aboard(state)
     for vid in sorted(set(riding.values())):
         _refuse_paths(kp, [f for f in kp.lw.paths if riding.get(f) == vid], f"aboard {vid.split(':')[-1]}: land first")
@@ -362,10 +427,11 @@ def _unsupplied(state, kp):
 def _guns_out(state, kp):
     """KS-5: a gun partly in a blast is out of action for two turns."""
     out = state["ks"]["guns_out"]
-    for gid in list(kp.lw.fire) + list(kp.lw.gun_moves):
+    for gid in sorted(set(kp.lw.fire) | set(kp.lw.gun_moves) | set(kp.limbering)):
         if out.get(gid, 0) > state["turn"]:
             kp.lw.fire.pop(gid, None)
             kp.lw.gun_moves.pop(gid, None)
+            kp.limbering.pop(gid, None)
             kp.errors.append(_line_error(kp, kp.lw._owner_line.get(gid, 0),
                                          f"{state['guns'][gid]['name']} is out of action until turn {out[gid]} (KS-5)"))
 
@@ -396,12 +462,7 @@ def _pursuit(state, kp):
     figs = state["figures"]
     pursued = {fid: e for fid, e in state["ks"].get("pursued", {}).items()
                if e["turn"] == state["turn"] and figs[fid]["side"] == kp.side and figs[fid]["st"] == "ok"}
-    if not pursued:
-        return
-    hunters = [(figs[i]["x"], figs[i]["y"]) for e in pursued.values() for i in e["by"] if figs[i]["st"] == "ok"]
-    aims = [tuple(c[2]) for c in kp.charges] + [tuple(v[2]) for v in kp.volleys]
-    aims += [tuple(a) for shots in kp.lw.fire.values() for a in shots]
-    if not hunters or any(math.dist(a, h) <= charging.TARGET_REACH for a in aims for h in hunters):
+    if not pursued or _pursuers_attacked(state, kp, pursued):
         return  # no one left to pursue them, or their friends fall on the pursuers
     back = sorted(pursued)
     _refuse_paths(kp, back, "pursued by cavalry: it keeps withdrawing (KS-80/84) unless the pursuers are attacked")
@@ -414,6 +475,38 @@ def _pursuit(state, kp):
         pts = table.path(f["arm"], (f["x"], f["y"]), dest)
         if pts and path_length(pts) <= step + 1e-6:
             kp.lw.paths[fid] = pts
+
+
+def _pursuers_attacked(state, kp, pursued: dict) -> bool:
+    """True when no pursuer is left or the side attacks one this turn (a charge, volley or gun aimed
+    within 6 in of one of them): the pursuit is over (KS-80/84/86)."""
+    figs = state["figures"]
+    hunters = [(figs[i]["x"], figs[i]["y"]) for e in pursued.values() for i in e["by"] if figs[i]["st"] == "ok"]
+    aims = [tuple(c[2]) for c in kp.charges] + [tuple(v[2]) for v in kp.volleys]
+    aims += [tuple(a) for shots in kp.lw.fire.values() for a in shots]
+    return not hunters or any(math.dist(a, h) <= charging.TARGET_REACH for a in aims for h in hunters)
+
+
+def _pursued_guns(state, kp):
+    """KS-86: guns that withdrew before a charge keep withdrawing, with their crews, while pursued."""
+    pursued = {gid: e for gid, e in state["ks"].get("pursued_guns", {}).items()
+               if e["turn"] == state["turn"] and gid in state["guns"] and state["guns"][gid]["owner"] == kp.side}
+    if not pursued or _pursuers_attacked(state, kp, pursued):
+        return
+    why = "pursued by cavalry: the gun keeps withdrawing with its crew (KS-86) unless the pursuers are attacked"
+    home = charging.home_vector(state, kp.side)
+    for gid in sorted(pursued):
+        for table in (kp.lw.fire, kp.lw.gun_moves):
+            if gid in table:
+                del table[gid]
+                kp.errors.append(_line_error(kp, kp.lw._owner_line.get(gid, 0), why))
+        kp.limbering.pop(gid, None)
+        pts, crew_paths = guns.withdrawal(state, gid, home)
+        if not pts:
+            continue
+        _refuse_paths(kp, sorted(crew_paths), why)
+        kp.lw.gun_moves[gid] = pts
+        kp.lw.paths.update(crew_paths)
 
 
 def errors(state, side, orders) -> tuple[LineError, ...]:

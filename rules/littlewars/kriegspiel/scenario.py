@@ -6,6 +6,8 @@
       "scouts":   {side: [group names]},        mounted scouts, never boxed (LW-63)
       "generals": {side: figure id}             the cavalry figure that is the general (KS-12)
       "engineers": {side: [group names]}        infantry groups that are Royal Engineers (KS-18, KS-36, KS-54)
+      "general_eye": true                       KS-12 read strictly: a side sees only from its general's
+                                                standpoint (and what touches its units); needs "generals"
     }
 
 A side without a "supply" entry is not supplied by the rules (decision: supply is on
@@ -108,7 +110,8 @@ def _transport(sc: dict, ks: dict) -> dict:
 
 def _extra(sc: dict, ks: Any) -> dict:
     _need(isinstance(ks, dict), "kriegspiel", "must be an object")
-    unknown = set(ks) - {"supply", "scouts", "generals", "engineers", "railways", "trains", "boats"}
+    unknown = set(ks) - {"supply", "scouts", "generals", "engineers", "railways", "trains", "boats",
+                        "general_eye"}
     _need(not unknown, "kriegspiel", f"unknown key(s) {', '.join(sorted(unknown))}")
     out = {"supply": {}, "scouts": {}, "generals": {}, "engineers": {}}
     out.update(_transport(sc, ks))
@@ -138,4 +141,9 @@ def _extra(sc: dict, ks: Any) -> dict:
         _need(side in SIDES and isinstance(fid, str), f"kriegspiel.generals.{side}", "must name a figure, e.g. red:c1")
         _need(fid.startswith(f"{side}:c"), f"kriegspiel.generals.{side}", "the general is a cavalry figure (KS-12)")
         out["generals"][side] = fid
+    eye = ks.get("general_eye", False)
+    _need(isinstance(eye, bool), "kriegspiel.general_eye", "must be true or false")
+    _need(not eye or set(out["generals"]) == set(SIDES), "kriegspiel.general_eye",
+          "the general's eye needs a general for each side (kriegspiel.generals)")
+    out["general_eye"] = eye
     return out

@@ -11,6 +11,13 @@ A figure (or gun) is SEEN by a side when one of that side's free figures
     from anyone not above the crest).
 Walls and finished works are low: they shield from blast (KS-7) but not from sight.
 
+KS-12 read strictly (the scenario's ``general_eye``; off by default): the general stands no
+more than 6 ft behind his figure and commands by voice, so his side sees the enemy only from
+his standpoint: points every foot from his figure to 6 ft behind it towards his own edge,
+by the rule above, and every unit knows an enemy in touch (within CONTACT_SIGHT, 6 in). While
+he is away (KS-13), or command passes (KS-14), nobody stands at the table for him: only touch.
+When he is gone for good his deputy (KS-14) takes over from behind the deputy's own figure.
+
 To stay fast with hundreds of figures the test looks at no more than OBSERVERS
 (8) of the nearest enemy figures in range of each target: if none of those sees it,
 it is unseen. Observers and blockers sit in STRtrees; the lines are tested in bulk.
@@ -25,10 +32,13 @@ import numpy as np
 import shapely
 from shapely.strtree import STRtree
 
+from ..scenario import home_vector
 from ..table import terrain_geometry
 from .numbers import FOOT
 
 SIGHT_RANGE = 12 * FOOT
+GENERAL_BEHIND = 6 * FOOT   # KS-12
+CONTACT_SIGHT = 6.0         # with the general's eye: an enemy within 6 in is in touch
 WOOD_DEPTH = 2.0
 OBSERVERS = 8
 
@@ -157,16 +167,44 @@ def sightings(state: dict, side: str) -> dict:
     figs = state["figures"]
     own = [f for f in figs.values() if f["side"] == side and f["st"] == "ok"]
     observers = np.array([(f["x"], f["y"]) for f in own], dtype=float).reshape(-1, 2)
+    eye = state.get("ks", {}).get("general_eye")
     enemy_ids = sorted(fid for fid, f in figs.items() if f["side"] != side and f["st"] == "ok")
     gun_ids = sorted(gid for gid, g in state["guns"].items() if g["owner"] != side and not g.get("destroyed"))
     objects = _objects(state, side)
     pts = ([(figs[i]["x"], figs[i]["y"]) for i in enemy_ids]
            + [(state["guns"][g]["x"], state["guns"][g]["y"]) for g in gun_ids] + [(x, y) for _, x, y in objects])
     targets = np.array(pts, dtype=float).reshape(-1, 2)
-    mask = seen_by(sightlines_of(state["scenario"]), observers, targets)
+    lines = sightlines_of(state["scenario"])
+    if eye:
+        mask = seen_by(lines, standpoints(state, side), targets) | seen_by(lines, observers, targets, CONTACT_SIGHT)
+    else:
+        mask = seen_by(lines, observers, targets)
     n, m = len(enemy_ids), len(enemy_ids) + len(gun_ids)
     return {"figures": {fid: [figs[fid]["x"], figs[fid]["y"], figs[fid]["arm"]]
                         for k, fid in enumerate(enemy_ids) if mask[k]},
             "guns": {gid: [state["guns"][gid]["x"], state["guns"][gid]["y"]]
                      for k, gid in enumerate(gun_ids) if mask[n + k]},
             "objects": [list(o) for k, o in enumerate(objects) if mask[m + k]]}
+
+
+def commander(state: dict, side: str) -> str | None:
+    """The figure the side's commander stands behind (KS-12): the general's, or after KS-14 his
+    deputy's (the general_lost event makes the deputy's figure the side's general); None while he
+    is away (KS-13), while command passes (KS-14), or with no general left."""
+    figs = state["figures"]
+    gen = state["ks"]["generals"][side]
+    fid = gen.get("figure")
+    if not fid or fid not in figs or figs[fid]["st"] != "ok" or gen["out_until"] > state["turn"]:
+        return None
+    return fid
+
+
+def standpoints(state: dict, side: str) -> np.ndarray:
+    """Where the commander may stand: every foot from his figure to 6 ft behind it, towards his edge."""
+    fid = commander(state, side)
+    if fid is None:
+        return np.zeros((0, 2))
+    f = state["figures"][fid]
+    vx, vy = home_vector(state["scenario"], side)
+    steps = np.arange(0.0, GENERAL_BEHIND + 1e-9, FOOT)
+    return np.stack([f["x"] + vx * steps, f["y"] + vy * steps], axis=1)

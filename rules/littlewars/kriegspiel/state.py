@@ -22,6 +22,8 @@ The whole state is the Little Wars state (fold.py documents it) with one more ke
     dismounted {side: [figure ids]} cavalry on foot (KS-32, KS-76)
     columns   {side: [figure ids]} in column of twos or fours (KS-17, KS-27, KS-31)
     pursued   {figure id: {"by": [pursuer ids], "turn"}} must withdraw again in that turn (KS-80/84)
+    pursued_guns {gun id: {"by": [pursuer ids], "turn"}} likewise for guns (KS-86)
+    limbered  {side: [gun ids]} limbered up to march; the rest are in action (KS-33)
 
 Events that change figures reuse the Little Wars events (``littlewars.fired``,
 ``littlewars.melee``...) so A's fold stays the single place figures die or are taken.
@@ -63,6 +65,9 @@ def initial_ks(scenario: dict | None) -> dict:
         "dismounted": {s: [] for s in SIDES},
         "columns": {s: [] for s in SIDES},
         "pursued": {},
+        "pursued_guns": {},
+        "limbered": {s: [] for s in SIDES},
+        "general_eye": bool(extra.get("general_eye")),
     }
 
 
@@ -124,6 +129,8 @@ def _works_report(state, p):
         new = _ks(new, boxed={**new["ks"]["boxed"], p["side"]: sorted(p["boxed"])})
     if "columns" in p:
         new = _ks(new, columns={**new["ks"]["columns"], p["side"]: sorted(p["columns"])})
+    if "limbered" in p:
+        new = _ks(new, limbered={**new["ks"].get("limbered", {}), p["side"]: sorted(p["limbered"])})
     if "dismounted" in p:
         new = _ks(new, dismounted={**new["ks"]["dismounted"], p["side"]: sorted(p["dismounted"])})
     if p.get("depots"):
@@ -353,7 +360,9 @@ def _charge(state, p):
     pursued = {k: v for k, v in new["ks"].get("pursued", {}).items() if v["turn"] > state["turn"]}
     pursued.update({fid: {"by": pursuers, "turn": state["turn"] + 1} for fid in p.get("pursued", [])
                     if new["figures"][fid]["st"] == "ok"})
-    return _ks(new, shaken=shaken, pursued=pursued)
+    guns = {k: v for k, v in new["ks"].get("pursued_guns", {}).items() if v["turn"] > state["turn"]}
+    guns.update({gid: {"by": pursuers, "turn": state["turn"] + 1} for gid in p.get("pursued_guns", [])})
+    return _ks(new, shaken=shaken, pursued=pursued, pursued_guns=guns)
 
 
 def _sighting_ruled(state, p):

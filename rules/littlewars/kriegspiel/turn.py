@@ -196,7 +196,8 @@ def _charges(log: Log, plans, rng) -> tuple[set[str], dict]:
                 and fid not in plans[enemy].lw.paths and not any(fid in c[1] for c in plans[enemy].charges)}
         for line, ids, point in sorted(plans[side].charges):
             try:
-                payload = charging.resolve(log.state, side, ids, point, held, rng)
+                payload = charging.resolve(log.state, side, ids, point, held, rng,
+                                           frozenset(plans[enemy].lw.gun_moves))
             except charging.ChargeRefused as exc:
                 failed[side].append({"line": line, "why": str(exc)})
                 continue
@@ -223,7 +224,8 @@ def _movement(log: Log, plans, charged: set[str]) -> tuple[dict, dict]:
     # each walks at its pace, or faster where the planner allowed more (a column or a car on a road)
     speeds = {fid: max(pace.speed(state, fid), path_length(pts)) for fid, pts in paths.items()}
     moved, contacts = resolve_moves(state, paths, speeds=speeds)
-    guns, stuck = aftermath.gun_moves(state, moved, gun_paths)
+    # the appendix's gun pace (KS-19/33) was checked on the planned path, with its climbing costs
+    guns, stuck = aftermath.gun_moves(state, moved, gun_paths, limit_of=lambda gid: math.inf)
     log.emit("moved", {"figures": moved, "guns": guns, "stuck": stuck, "contacts": contacts}, UMPIRE)
     return paths, moved
 
@@ -307,7 +309,9 @@ def _works(log: Log, plans, moving: set[str], failed: dict) -> None:
                          "boxed": plans[side].boxed if plans[side].boxed is not None else
                          sorted(state["ks"]["boxed"][side]), "charges_failed": failed[side],
                          "dismounted": _dismounted(log.state, side, plans[side]),
-                         "columns": _columns(log.state, side, plans[side])},
+                         "columns": _columns(log.state, side, plans[side]),
+                         "limbered": sorted(g for g in plans[side].limbered if g in log.state["guns"]
+                                            and log.state["guns"][g]["owner"] == side)},
                side_audience(side))
     for c in changes:
         w = log.state["ks"]["works"][c["id"]]

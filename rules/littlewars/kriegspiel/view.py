@@ -52,6 +52,7 @@ def _own_ks(state: dict, side: str) -> dict:
             "supply": {"on": sup["on"], "depots": {k: dict(v) for k, v in sorted(sup["depots"].items())},
                        "status": {k: dict(v) for k, v in sorted(sup["status"].items())}},
             "guns_out": {g: t for g, t in sorted(ks["guns_out"].items()) if g.startswith(side + ":")},
+            "limbered": list(ks.get("limbered", {}).get(side, [])),
             "general": dict(ks["generals"][side])}
 
 

@@ -109,3 +109,74 @@ def test_an_observer_sees_no_army_and_the_umpire_everything(game):
     ump = game.rs.view(game.state, Viewer("umpire"))
     assert len(ump["figures"]) == 52 and [w["kind"] for w in ump["kriegspiel"]["works"]] == ["mine"]
     assert ump["kriegspiel"]["works"][0]["done"] == 1 and "mine" in game.rs.render_svg(ump)
+
+
+# -- KS-12 read strictly: the general's eye ---------------------------------------------------------
+def eye_game(new_game, eye=True):
+    from rules.littlewars.kriegspiel.scenario import load
+
+    sc = load("ks_farm")
+    sc["terrain"] = []                                      # open ground: only range and standpoint count
+    sc["kriegspiel"]["general_eye"] = eye
+    g = new_game(sc)
+    g.deploy()
+    for fid, f in g.state["figures"].items():               # everyone far apart, out of sight
+        g.place({fid: (5 if f["side"] == "red" else 90, 5 if f["side"] == "red" else 283)})
+    g.place({"red:c1": (20, 100), "red:i1": (60, 200)})     # the general, and a foot soldier forward
+    g.place({"blue:i1": (60, 250)})                         # 50 in from red:i1, 150+ from the general
+    return g
+
+
+def test_the_general_eye_sees_only_from_his_standpoint_and_what_is_in_touch(new_game):
+    from rules.littlewars.kriegspiel.sighting import sightings
+
+    assert "blue:i1" in sightings(eye_game(new_game, eye=False).state, "red")["figures"]
+    g = eye_game(new_game)
+    assert g.state["ks"]["general_eye"] is True
+    assert "blue:i1" not in sightings(g.state, "red")["figures"]   # the foot soldier reports nothing
+    g.place({"blue:i1": (60, 205)})
+    assert "blue:i1" in sightings(g.state, "red")["figures"]       # 5 in away: in touch
+    g.place({"blue:i1": (20, 100 + SIGHT_RANGE)})
+    assert "blue:i1" in sightings(g.state, "red")["figures"]       # 12 ft ahead of the general's figure
+    g.place({"blue:i1": (20, 40 - SIGHT_RANGE)})                   # out of the table's south edge: a standpoint
+    assert "blue:i1" in sightings(g.state, "red")["figures"]       # 6 ft behind him still sees 12 ft on
+
+
+def test_with_the_general_away_only_touch_and_his_deputy_takes_over(new_game):
+    from rules.littlewars.kriegspiel.sighting import commander, sightings
+
+    g = eye_game(new_game)
+    g.place({"blue:i1": (20, 150)})
+    assert "blue:i1" in sightings(g.state, "red")["figures"]
+    gens = {**g.state["ks"]["generals"], "red": {**g.state["ks"]["generals"]["red"], "out_until": g.state["turn"] + 3}}
+    away = {**g.state, "ks": {**g.state["ks"], "generals": gens}}
+    assert commander(away, "red") is None and sightings(away, "red")["figures"] == {}   # KS-13
+    # KS-14 through the rules: the general falls, his deputy (the lowest-numbered free cavalryman) takes over
+    g.place({"red:c2": (30, 100)})
+    figs = {**g.state["figures"], "red:c1": {**g.state["figures"]["red:c1"], "st": "dead"}}
+    g.state = {**g.state, "figures": figs}
+    g.turn()
+    gen = g.state["ks"]["generals"]["red"]
+    assert gen["figure"] == "red:c2" and gen["lost"]
+    assert commander(g.state, "red") is None                  # command passing: one turn of touch only
+    g.place({"red:c2": (30, 100), "blue:i1": (30, 150)})
+    g.turn()
+    g.place({"red:c2": (30, 100), "blue:i1": (30, 150)})
+    assert commander(g.state, "red") == "red:c2"
+    assert "blue:i1" in sightings(g.state, "red")["figures"]
+
+
+def test_the_general_eye_needs_generals_and_a_yes_or_no():
+    import pytest
+
+    from rules.core.protocol import ScenarioError
+    from rules.littlewars.kriegspiel.scenario import load
+
+    sc = load("ks_farm")
+    sc["kriegspiel"]["general_eye"] = "yes"
+    with pytest.raises(ScenarioError, match="general_eye.*must be true or false"):
+        load(sc)
+    sc["kriegspiel"]["general_eye"] = True
+    sc["kriegspiel"]["generals"] = {"red": "red:c1"}
+    with pytest.raises(ScenarioError, match="needs a general for each side"):
+        load(sc)
