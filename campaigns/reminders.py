@@ -29,6 +29,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from . import eventstore, outbox
@@ -96,16 +97,19 @@ def remind(game: Game, turn: dict, now: datetime) -> int:
         for seat in seats if seat.pk not in away)
 
 
-def notify_waiting(game: Game, turn: dict) -> int:
-    """Tell the sides not yet ready that every other side is and the game waits for them."""
+def notify_waiting(game: Game, turn: dict, now: datetime | None = None) -> int:
+    """Tell the sides not yet ready that every other side is and the game waits for them. A seat
+    away (ABSENT UNTIL) is told on a sweep after it is back, if the turn still waits for it."""
     waiting = [s for s in turn["sides"] if s not in turn["ready"]]
     if len(turn["sides"]) < 2 or len(waiting) != 1:
         return 0
     ctx = {"turn": turn, "ready": sorted(turn["ready"])}
+    seats = _player_seats(game, waiting)
+    away = absent_seat_ids(seats, now or timezone.now())
     return sum(
         _queue(game, seat, f"waiting:{game.uid}:{turn['number']}:{seat.pk}",
                f"turn {turn['number']} waits for you", "waiting", ctx, "waiting")
-        for seat in _player_seats(game, waiting))
+        for seat in seats if seat.pk not in away)
 
 
 def notify_approval() -> int:
@@ -146,7 +150,7 @@ def sweep(now: datetime) -> dict:
             if turn["status"] != "open":
                 continue
             reminded += remind(stream.game, turn, now)
-            waiting += notify_waiting(stream.game, turn)
+            waiting += notify_waiting(stream.game, turn, now)
     return {"reminders": reminded, "waiting_notices": waiting, "approval_notices": notify_approval()}
 
 

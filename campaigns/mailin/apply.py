@@ -214,6 +214,23 @@ def _absent(row, seat, arg, out, req) -> None:
             "deadlines move only if the umpire extends them.")
 
 
+def _back(row, seat, arg, out, req) -> None:
+    """End the seat's absence today (its own date): reminders and waiting notices resume."""
+    import zoneinfo
+
+    today = timezone.now().astimezone(zoneinfo.ZoneInfo(seat_timezone(seat))).date()
+    # Absences are bookkeeping beside the game's log, not events: the last day moves to yesterday.
+    ended = Absence.objects.filter(seat=seat, until__gte=today).update(until=today - timedelta(days=1))
+    if not ended:
+        out.add("BACK: you had no absence in force; nothing changed.")
+        return
+    umpire = seat.game.seats.filter(role=Seat.Role.UMPIRE).first()
+    if umpire is not None and umpire.pk != seat.pk:
+        replies.notify(row, seat=umpire, purpose="back", subject=f"[Kriegsbrief] {seat.game.name}: {_who(seat)} is back",
+                       body=f"{_who(seat)} says they are back ({today.isoformat()}), before the date they gave.")
+    out.add("BACK: welcome back. Your absence has ended; reminders start again, and the umpire has been told.")
+
+
 def _replace(row, seat, arg, out, req) -> None:
     if not req.orders.strip():
         out.add("! REPLACE: no orders followed; your orders in force stay as they are", error=True)
@@ -245,4 +262,4 @@ def _message(row, seat, to, text, out, n: int = 0) -> None:
 
 
 HANDLERS = {"READY": _ready, "WAIT": _wait, "STATUS": _status, "RESEND": _resend, "HELP": _help,
-            "ABSENT": _absent, "REPLACE": _replace}
+            "ABSENT": _absent, "BACK": _back, "REPLACE": _replace}

@@ -15,7 +15,7 @@ from datetime import date
 
 from . import quotes
 
-COMMANDS = ("READY", "WAIT", "STATUS", "RESEND", "HELP", "ABSENT", "MESSAGE", "REPLACE")
+COMMANDS = ("READY", "WAIT", "STATUS", "RESEND", "HELP", "ABSENT", "BACK", "MESSAGE", "REPLACE")
 ABSENT_RE = re.compile(r"^absent\s+until\s+(\d{4}-\d{2}-\d{2})\s*$", re.IGNORECASE)
 MESSAGE_RE = re.compile(r"^message\s+(\S+)\s*:?\s*(.*)$", re.IGNORECASE)
 
@@ -35,6 +35,7 @@ above any quoted text:
   RESEND                 the latest report again
   HELP                   this text and the order language
   ABSENT UNTIL 2026-12-24  tell the umpire you are away until that date
+  BACK                   you are back before that date: reminders start again
   MESSAGE umpire         the lines below, up to END, go to the umpire
   MESSAGE <side>         ... or to another side, where the game allows it
 Quoted text and signatures are never read as orders.

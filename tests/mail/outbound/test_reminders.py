@@ -164,3 +164,44 @@ def test_an_absence_of_one_seat_does_not_silence_another(game, smtp):
     assert reminders.absent_seat_ids([red, blue], now) == {blue.pk}
     turns.sweep(now)
     assert len(reminders_to(smtp, "bob@example.org")) == 1
+
+
+def test_back_by_mail_ends_an_absence_early_and_reminders_resume(game, smtp):
+    from campaigns.mailin import ingest
+    from campaigns.mailin.models import Absence
+    from tests.mail.inbound.helpers import seat_mail
+
+    red = game.seats.get(side="red")
+    _, deadline = clock(game)
+    now = deadline - timedelta(hours=1)
+    until = (deadline + timedelta(days=10)).date()
+    assert ingest.ingest(seat_mail(red, f"ABSENT UNTIL {until.isoformat()}"), via="test").status == "applied"
+    turns.sweep(now)
+    assert reminders_to(smtp, "bob@example.org") == []
+    assert ingest.ingest(seat_mail(red, "BACK"), via="test").status == "applied"
+    ack = [m for m in smtp.to("bob@example.org") if "BACK: welcome back" in plain(m)]
+    assert len(ack) == 1
+    umpire = game.seats.get(role="umpire")
+    assert any(m["Subject"].endswith("red is back") for m in smtp.to(umpire.email))
+    assert reminders.absent_seat_ids([red], now) == set()
+    assert Absence.objects.get(seat=red).until < until              # the record stays, ended
+    turns.sweep(now)
+    [reminder] = reminders_to(smtp, "bob@example.org")
+    assert reminder["Subject"].endswith("due in 1 h 00 min")
+    assert ingest.ingest(seat_mail(red, "BACK"), via="test").status == "applied"
+    assert any("BACK: you had no absence in force; nothing changed." in plain(m) for m in smtp.to("bob@example.org"))
+
+
+def test_an_absent_seat_is_told_the_game_waits_for_it_once_it_is_back(game, smtp):
+    from campaigns.mailin.models import Absence
+
+    blue = game.seats.get(side="blue")
+    turn = {**state_of(game)["turn"], "sides": ["red", "blue"], "ready": {"red": "2026-01-01T00:00:00+00:00"}}
+    _, deadline = clock(game)
+    now = deadline - timedelta(hours=30)
+    away = Absence.objects.create(seat=blue, until=(now + timedelta(days=3)).date())
+    assert reminders.notify_waiting(game, turn, now) == 0
+    assert smtp.to("carol@example.org") == []
+    Absence.objects.filter(pk=away.pk).update(until=(now - timedelta(days=2)).date())
+    assert reminders.notify_waiting(game, turn, now) == 1
+    assert [m["Subject"] for m in smtp.to("carol@example.org")] == ["[Kriegsbrief] Test game: turn 1 waits for you"]
