@@ -32,6 +32,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from . import prepared
 from .models import OutboxMail
@@ -66,8 +67,12 @@ def one_line(text: str) -> str:
 
 
 def message_id_for(key: str) -> str:
-    # Derived from the key, so a resent row keeps its Message-ID (receivers dedupe).
-    return f"<{hashlib.sha256(key.encode()).hexdigest()[:32]}@{MESSAGE_ID_DOMAIN}>"
+    # Derived from the key, so a resent row keeps its Message-ID (receivers dedupe); by a
+    # keyed hash, because keys hold database ids (``mailin:<inbound id>:ack``): a bare hash
+    # could be inverted by trying ids, and the gap between the ids of two of a player's own
+    # acknowledgements would count the mail that came in between, the enemy's included.
+    digest = salted_hmac("kriegsbrief.outbox.message-id", key, algorithm="sha256").hexdigest()
+    return f"<{digest[:32]}@{MESSAGE_ID_DOMAIN}>"
 
 
 def queue_mail(*, key: str, to: str, subject: str, body: str, game=None, seat=None,
@@ -102,8 +107,21 @@ def queue_mail(*, key: str, to: str, subject: str, body: str, game=None, seat=No
     row_id = row.pk
     # robust: a broker failure must never undo or fail the command that queued
     # the mail; the row stays PENDING and the sweep queues it again.
-    transaction.on_commit(lambda: enqueue([row_id]), robust=True)
+    transaction.on_commit(_send_after_commit([row_id]), robust=True)
     return row
+
+
+def _send_after_commit(ids: list[int]):
+    def send_after_commit():
+        enqueue(ids)
+    send_after_commit.outbox_ids = ids
+    return send_after_commit
+
+
+def is_mail_wakeup(callback) -> bool:
+    """Whether an on-commit callback is only the send of outbox rows ``queue_mail`` queued
+    (mail-in's batches tell it from other work queued for after a commit)."""
+    return getattr(callback, "outbox_ids", None) is not None
 
 
 def _check(*, key, to, subject, in_reply_to, references, reply_to) -> None:

@@ -125,13 +125,44 @@ def insert_unless_exists(obj: Model, unique: str) -> bool:
     return True
 
 
-@lru_cache(maxsize=None)
-def _insert_sql(model: type[Model], unique: str) -> str:
+def insert_many_unless_exist(objs: list[Model], unique: str) -> list[bool]:
+    """``insert_unless_exists`` for many objects of one model in one multi-row statement (a few
+    where the database caps the number of parameters). Returns, per object, whether it was
+    inserted (its ``pk`` set); an object whose ``unique`` value exists already, or repeats an
+    earlier object's in ``objs``, is not inserted and keeps ``pk`` None."""
+    if not objs:
+        return []
+    model = type(objs[0])
     opts = model._meta
     fields = [f for f in _fields(model) if f is not opts.pk]
+    ucol = opts.get_field(unique)
+    inserted = [False] * len(objs)
+    step = max(1, _MAX_PARAMS // len(fields))
+    for start in range(0, len(objs), step):
+        chunk = objs[start:start + step]
+        params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for obj in chunk for f in fields]
+        waiting: dict = {}  # unique value -> indexes of objects with it, first first
+        for i, obj in enumerate(chunk, start):
+            waiting.setdefault(ucol.get_db_prep_save(getattr(obj, ucol.attname), connection), []).append(i)
+        for pk, value in fetchall(_insert_sql(model, unique, len(chunk), returning_unique=True), params):
+            i = waiting[value].pop(0)  # the first object with this value is the one inserted
+            objs[i].pk, inserted[i] = pk, True
+            objs[i]._state.adding, objs[i]._state.db = False, connection.alias
+    return inserted
+
+
+_MAX_PARAMS = 900  # under SQLite's oldest limit (999); PostgreSQL takes 65535
+
+
+@lru_cache(maxsize=None)
+def _insert_sql(model: type[Model], unique: str, rows: int = 1, returning_unique: bool = False) -> str:
+    opts = model._meta
+    fields = [f for f in _fields(model) if f is not opts.pk]
+    values = ", ".join([f"({', '.join(['%s'] * len(fields))})"] * rows)
+    ucol = q(opts.get_field(unique).column)
+    returning = q(opts.pk.column) + (f", {ucol}" if returning_unique else "")
     return (f"INSERT INTO {q(opts.db_table)} ({', '.join(q(f.column) for f in fields)}) "
-            f"VALUES ({', '.join(['%s'] * len(fields))}) "
-            f"ON CONFLICT ({q(opts.get_field(unique).column)}) DO NOTHING RETURNING {q(opts.pk.column)}")
+            f"VALUES {values} ON CONFLICT ({ucol}) DO NOTHING RETURNING {returning}")
 
 
 def update(obj: Model, names: list[str]) -> int:

@@ -1,11 +1,13 @@
-"""The IMAP poller: fetch unseen messages, store each, then mark it seen.
+"""The IMAP poller: fetch unseen messages in batches, store each batch, mark it seen, process it.
 
 Run by Celery beat (``campaigns.mailin.tasks.poll_imap``) every
-MAIL_IMAP_INTERVAL_SECONDS. Bodies are fetched with BODY.PEEK so that a
-message is flagged \\Seen only after it is stored; a crash in between means
-the message is fetched again next time and deduplicated by Message-ID. Mail
-is never deleted from the server (the store is ours, the mailbox the
-operator's).
+MAIL_IMAP_INTERVAL_SECONDS. Unseen messages are fetched FETCH_BATCH at a time
+with BODY.PEEK, so that a message is flagged \\Seen only after the batch is
+stored (``ingest.store_many``: one commit); a crash in between means the
+messages are fetched again next time and deduplicated by Message-ID. The batch
+is then processed in one transaction (``ingest.process_many``); a crash there
+leaves the stored rows for ``ingest.retry_pending``. Mail is never deleted
+from the server (the store is ours, the mailbox the operator's).
 """
 from __future__ import annotations
 
@@ -55,22 +57,22 @@ def _quote(name: str) -> str:
 
 
 def poll(cfg: ImapConfig) -> dict:
-    """One pass over the unseen messages; returns counts."""
+    """One pass over the unseen messages, FETCH_BATCH at a time; returns counts."""
     stored = seen = 0
     conn = _connect(cfg)
     try:
         typ, data = conn.uid("SEARCH", None, "UNSEEN")
         uids = data[0].split() if typ == "OK" and data and data[0] else []
-        for uid in uids[:FETCH_BATCH]:
-            raw = _fetch(conn, uid)
-            if raw is None:
+        for start in range(0, len(uids), FETCH_BATCH):
+            fetched = _fetch(conn, uids[start:start + FETCH_BATCH])
+            if not fetched:
                 continue
-            row, created = ingest.store(raw, via="imap")
-            stored += created
-            conn.uid("STORE", uid, "+FLAGS", "(\\Seen)")  # only after the store committed
-            seen += 1
-            if created:
-                _process(row.pk)
+            rows = ingest.store_many([raw for _, raw in fetched], via="imap")
+            conn.uid("STORE", b",".join(uid for uid, _ in fetched), "+FLAGS", "(\\Seen)")  # only after the store committed
+            seen += len(fetched)
+            new = [row.pk for row, created in rows if created]
+            stored += len(new)
+            _process(new)
     finally:
         try:
             conn.logout()
@@ -80,18 +82,22 @@ def poll(cfg: ImapConfig) -> dict:
     return {"fetched": seen, "new": stored}
 
 
-def _process(pk: int) -> None:
+def _process(pks: list[int]) -> None:
     try:
-        ingest.process(pk)
-    except Exception as exc:  # stored already: the retry task picks it up; poll the rest
-        log.error("inbound message %s stored, processing deferred (%s)", pk, type(exc).__name__)
+        ingest.process_many(pks)
+    except Exception as exc:  # stored already: the retry task picks them up; poll the rest
+        log.error("inbound messages %s stored, processing deferred (%s)", pks, type(exc).__name__)
 
 
-def _fetch(conn: imaplib.IMAP4, uid: bytes) -> bytes | None:
-    typ, data = conn.uid("FETCH", uid, "(BODY.PEEK[])")
+def _fetch(conn: imaplib.IMAP4, uids: list[bytes]) -> list[tuple[bytes, bytes]]:
+    """(uid, raw message) for each of ``uids`` the server returned, in one FETCH."""
+    typ, data = conn.uid("FETCH", b",".join(uids), "(UID BODY.PEEK[])")
     if typ != "OK":
-        return None
+        return []
+    out = []
     for item in data:
-        if isinstance(item, tuple) and re.search(rb"BODY\[\]", item[0]):
-            return item[1]
-    return None
+        if isinstance(item, tuple):
+            uid = re.search(rb"\bUID (\d+)", item[0])
+            if uid and re.search(rb"BODY\[\]", item[0]):
+                out.append((uid.group(1), item[1]))
+    return out

@@ -10,6 +10,16 @@
    reply. Any exception rolls the work back and marks the row FAILED with
    the error; ``retry_pending`` runs it again.
 
+``ingest_many`` is the same for a batch (the IMAP poller's fetch): every raw
+message of the batch is stored in one durable commit before anything else
+happens to any of them; then each is processed as above inside one
+transaction, a savepoint per message (a failure rolls back that message only
+and is recorded on its row), committed once. A message whose processing
+queued work for after its commit other than mail (a turn it closed is
+adjudicated after commit) commits the batch so far, so that work runs where
+it would after that message alone. A crash mid-batch leaves its rows
+RECEIVED, for ``retry_pending``.
+
 Logs name rows by id and status only: addresses carry secret tokens.
 """
 from __future__ import annotations
@@ -21,12 +31,12 @@ from email.parser import BytesHeaderParser
 from email.policy import compat32
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
-from campaigns import prepared
+from campaigns import outbox, prepared
 
 from . import addresses, apply, replies, screen
 from .mime import MimeError, Parsed, addresses as parse_addresses, message_id, one_line, parse
@@ -51,7 +61,41 @@ def ingest(raw: bytes, *, via: str, envelope_to: str = "") -> InboundMessage:
     return row
 
 
+def ingest_many(raws: list[bytes], *, via: str) -> list[InboundMessage]:
+    """``ingest`` for a batch, one row per raw message in order: all stored in one commit,
+    then processed in one transaction (a savepoint each), with the outcome of each
+    exactly as ``ingest`` one by one would give it. Not inside a caller's transaction."""
+    stored = store_many(raws, via=via)
+    done = process_many([row.pk for row, created in stored if created])
+    return [done.get(row.pk, row) for row, _ in stored]
+
+
 def store(raw: bytes, *, via: str, envelope_to: str = "") -> tuple[InboundMessage, bool]:
+    row = _new_row(raw, via=via, envelope_to=envelope_to)
+    # One INSERT ... ON CONFLICT DO NOTHING: in autocommit it is durable when it
+    # returns; a duplicate is no error, so it needs no savepoint in a caller's transaction.
+    if prepared.insert_unless_exists(row, "dedupe_key"):
+        return row, True
+    return InboundMessage.objects.defer("raw").get(dedupe_key=row.dedupe_key), False
+
+
+def store_many(raws: list[bytes], *, via: str) -> list[tuple[InboundMessage, bool]]:
+    """Store a batch in one durable commit: (row, created) per raw message, in order. A message
+    stored before, or twice in the batch, is the row stored first, with created False."""
+    rows = [_new_row(raw, via=via) for raw in raws]
+    with transaction.atomic(durable=True):
+        created = prepared.insert_many_unless_exist(rows, "dedupe_key")
+    first = {}
+    for row, new in zip(rows, created):
+        if new:
+            first.setdefault(row.dedupe_key, row)
+    missing = {row.dedupe_key for row in rows} - first.keys()
+    if missing:
+        first.update((r.dedupe_key, r) for r in InboundMessage.objects.defer("raw").filter(dedupe_key__in=missing))
+    return [(row if new else first[row.dedupe_key], new) for row, new in zip(rows, created)]
+
+
+def _new_row(raw: bytes, *, via: str, envelope_to: str = "") -> InboundMessage:
     try:
         mid = message_id(raw)
     except Exception:  # the header block itself is unreadable: key by content
@@ -59,13 +103,8 @@ def store(raw: bytes, *, via: str, envelope_to: str = "") -> tuple[InboundMessag
     key = mid or "sha256:" + hashlib.sha256(raw).hexdigest()
     # An oversized message is kept as its header block only: enough to answer it.
     kept = raw if len(raw) <= settings.MAIL_MAX_BYTES else _header_block(raw)
-    row = InboundMessage(dedupe_key=key, message_id=mid, raw=kept, size=len(raw), via=via[:20],
-                         envelope_to=envelope_to[:300])
-    # One INSERT ... ON CONFLICT DO NOTHING: in autocommit it is durable when it
-    # returns; a duplicate is no error, so it needs no savepoint in a caller's transaction.
-    if prepared.insert_unless_exists(row, "dedupe_key"):
-        return row, True
-    return InboundMessage.objects.defer("raw").get(dedupe_key=key), False
+    return InboundMessage(dedupe_key=key, message_id=mid, raw=kept, size=len(raw), via=via[:20],
+                          envelope_to=envelope_to[:300])
 
 
 def _header_block(raw: bytes) -> bytes:
@@ -78,17 +117,45 @@ def process(pk: int) -> InboundMessage:
     """Process a stored message once; a failure rolls everything back and is recorded on the row."""
     try:
         with transaction.atomic():
-            row = _locked(pk)
-            if row.status not in (Status.RECEIVED, Status.FAILED):
-                return row
-            row.attempts += 1
-            row.result = {}
-            _handle(row)
-            row.processed_at = timezone.now()
-            prepared.update(row, RESULT_FIELDS)  # never the raw bytes again
+            row = _process_locked(pk)
     except Exception as exc:
         return _failed(pk, exc)
     log.info("inbound message %s: %s", row.pk, row.status)
+    return row
+
+
+def process_many(pks: list[int]) -> dict[int, InboundMessage]:
+    """``process`` for each stored message in turn, in one transaction with a savepoint each;
+    returns the rows by pk. Committed once, and also after any message that queued work
+    for after its commit other than mail, which then runs before the next message."""
+    done, todo = {}, list(pks)
+    while todo:
+        with transaction.atomic(durable=True):
+            while todo:
+                pk = todo.pop(0)
+                queued = len(connection.run_on_commit)
+                try:
+                    with transaction.atomic():
+                        done[pk] = _process_locked(pk)
+                except Exception as exc:
+                    done[pk] = _failed(pk, exc)
+                else:
+                    log.info("inbound message %s: %s", pk, done[pk].status)
+                if not all(outbox.is_mail_wakeup(f) for _, f, _ in connection.run_on_commit[queued:]):
+                    break
+    return done
+
+
+def _process_locked(pk: int) -> InboundMessage:
+    """The work of ``process`` inside the caller's transaction; exceptions propagate."""
+    row = _locked(pk)
+    if row.status not in (Status.RECEIVED, Status.FAILED):
+        return row
+    row.attempts += 1
+    row.result = {}
+    _handle(row)
+    row.processed_at = timezone.now()
+    prepared.update(row, RESULT_FIELDS)  # never the raw bytes again
     return row
 
 

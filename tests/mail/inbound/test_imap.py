@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 import pytest
+from django.db import OperationalError
 
 from campaigns.mailin import imap, tasks
 from campaigns.mailin.models import InboundMessage
@@ -89,3 +90,35 @@ def test_the_poller_is_on_the_beat_schedule(settings):
     entry = settings.CELERY_BEAT_SCHEDULE["mail-imap-poll"]
     assert entry["task"] == tasks.poll_imap.name and entry["schedule"] == float(settings.MAIL_IMAP_INTERVAL_SECONDS)
     assert settings.CELERY_BEAT_SCHEDULE["mail-retry-inbound"]["task"] == tasks.retry_inbound.name
+
+
+def test_unseen_mail_is_taken_in_batches_each_stored_before_it_is_marked_seen(server, game, red, monkeypatch):
+    monkeypatch.setattr(imap, "FETCH_BATCH", 2)
+    for body in ("STATUS", "HELP", red_opening(game) + "\nWAIT", "STATUS", "HELP"):
+        append(server, seat_mail(red, body))
+    stored_while_unseen = []
+    store_many = imap.ingest.store_many
+
+    def store_and_look(raws, **kw):
+        rows = store_many(raws, **kw)
+        stored_while_unseen.append((len(raws), unseen(server)))  # committed, and not yet flagged
+        return rows
+
+    monkeypatch.setattr(imap.ingest, "store_many", store_and_look)
+    assert imap.poll(imap.ImapConfig.from_url(server.url)) == {"fetched": 5, "new": 5}
+    assert stored_while_unseen == [(2, 5), (2, 3), (1, 1)]
+    assert unseen(server) == 0
+    assert set(InboundMessage.objects.values_list("status", flat=True)) == {InboundMessage.Status.APPLIED}
+    assert orders_of(game, "red")["text"] == red_opening(game)
+
+
+def test_mail_is_not_marked_seen_when_the_store_fails(server, game, red, monkeypatch):
+    append(server, seat_mail(red, "STATUS"))
+
+    def down(raws, **kw):
+        raise OperationalError("the database is down")
+
+    monkeypatch.setattr(imap.ingest, "store_many", down)
+    with pytest.raises(OperationalError):
+        imap.poll(imap.ImapConfig.from_url(server.url))
+    assert unseen(server) == 1 and not InboundMessage.objects.exists()
