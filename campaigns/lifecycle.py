@@ -153,6 +153,11 @@ def _turn_adjudicated(s, p, seq, at):
     return _turn(s, status="adjudicated", orders_used=p["orders"])
 
 
+def _orders_amended(s, p, seq, at):
+    # A side's notice of the umpire's amendment; the orders that count are in turn.adjudicated.
+    return s
+
+
 def _results_voided(s, p, seq, at):
     if s["pending_from"] is not None:
         s["voided"] = s["voided"] + [[s["pending_from"], seq]]
@@ -190,6 +195,7 @@ _HANDLERS = {
     "orders.defaulted": _orders_defaulted,
     "turn.adjudicated": _turn_adjudicated,
     "results.voided": _results_voided,
+    "orders.amended": _orders_amended,
     "turn.published": _turn_published,
     "game.finished": _game_finished,
 }

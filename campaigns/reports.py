@@ -46,7 +46,8 @@ def orders_as_executed(events, viewer) -> dict[str, str]:
     """The orders that counted in the turn, per side, from events this viewer may see.
 
     The umpire reads them from turn.adjudicated; a player sees its own last
-    submission (side audience) or the public default it was given.
+    submission (side audience), the public default it was given, or the umpire's
+    amendment of its orders (side audience, after its submission).
     """
     out: dict[str, str] = {}
     for e in events:
@@ -56,6 +57,8 @@ def orders_as_executed(events, viewer) -> dict[str, str]:
             out[e.payload["side"]] = e.payload["text"]
         elif e.type == "orders.defaulted":
             out[e.payload["side"]] = f"(none received; default applied) {e.payload['text']}"
+        elif e.type == "orders.amended":
+            out[e.payload["side"]] = f"(amended by the umpire) {e.payload['text']}"
     if not viewer.is_umpire:
         out = {side: text for side, text in out.items() if side == viewer.side}
     return dict(sorted(out.items()))

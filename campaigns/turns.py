@@ -280,7 +280,13 @@ def amend(game_id: int, turn_number: int, orders_text: dict[str, str], reason: s
         if errors:
             return errors
         merged = {side: clean_text(t) for side, t in merged.items()}
-        stream = _append(stream, [Draft(turn_number, RuleEvent("results.voided", {"turn": turn_number, "reason": reason}, audience=UMPIRE))])
+        drafts = [Draft(turn_number, RuleEvent("results.voided", {"turn": turn_number, "reason": reason}, audience=UMPIRE))]
+        # Each side whose orders changed is told, privately, what it now executes: its report
+        # shows the orders the engine carried out, not the ones it sent.
+        drafts += [Draft(turn_number, RuleEvent("orders.amended", {"turn": turn_number, "side": side, "text": merged[side]},
+                                                audience=side_audience(side)))
+                   for side in sorted(orders_text) if merged[side] != turn["orders_used"].get(side)]
+        stream = _append(stream, drafts)
         _append(stream, adjudication_drafts(stream.state, merged))
     return []
 

@@ -68,6 +68,7 @@ _LIFECYCLE_TEXT = {
     "orders.defaulted": lambda p: f"{p['side']} missed turn {p['turn']}: default orders '{p['text']}'",
     "turn.adjudicated": lambda p: f"Turn {p['turn']} adjudicated ({p['count']} result events)",
     "results.voided": lambda p: f"Results of turn {p['turn']} voided by the umpire: {p['reason']}",
+    "orders.amended": lambda p: f"The umpire amended {p['side']}'s orders for turn {p['turn']}:\n{p['text']}",
     "turn.published": lambda p: f"Turn {p['turn']} published{' (amended by the umpire)' if p.get('amended') else ''}; seed revealed: {p['seed']}",
     "game.finished": lambda p: f"Game over: {describe_result(p['result'])}",
 }

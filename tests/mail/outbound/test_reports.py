@@ -132,3 +132,23 @@ def test_without_cairo_the_map_is_mailed_as_svg(game, smtp, monkeypatch):
     play_one(game)
     svg = part(smtp.to(EMAILS["blue"])[0], "image/svg+xml")
     assert svg.get_filename() == "map.svg" and svg.get_content().lstrip().startswith(b"<svg")
+
+
+def test_a_report_shows_the_orders_as_the_umpire_amended_them(approval_game, smtp):
+    from campaigns import viewing
+    from rules.civilwar import legal_operations
+    from rules.core.protocol import Viewer
+
+    game = approval_game
+    ops = legal_operations(state_of(game)["rules"], "red")
+    assert turns.submit_orders(game.pk, "red", ops[0], source="web").accepted
+    assert turns.amend(game.pk, 1, {"red": ops[1]}, reason="red's typo, agreed by mail") == []
+    turns.approve(game.pk, 1)
+    red = plain(smtp.to(EMAILS["red"])[0])
+    assert f"Orders as executed:\n[red]\n(amended by the umpire) {ops[1]}" in red
+    assert "red's typo" not in red                      # the umpire's reason is the umpire's
+    blue = plain(smtp.to(EMAILS["blue"])[0])
+    assert "Orders as executed" not in blue and "red's typo" not in blue   # the publication says "amended", public
+    state = state_of(game)
+    seen = {who: [e.type for e in viewing.visible_events(game, state, Viewer("player", who))] for who in ("red", "blue")}
+    assert seen["red"].count("orders.amended") == 1 and "orders.amended" not in seen["blue"]
