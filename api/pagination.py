@@ -1,10 +1,14 @@
-"""Pagination: page numbers for game lists, a seq cursor for event logs."""
+"""Pagination: page numbers for game lists, a signed cursor for event logs."""
 from __future__ import annotations
 
+from django.core import signing
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import BasePagination, PageNumberPagination
 from rest_framework.response import Response
-from rest_framework.utils.urls import replace_query_param
+from rest_framework.utils.urls import remove_query_param, replace_query_param
+
+from campaigns import viewing
+from rules.core.protocol import Viewer
 
 
 class GamePagination(PageNumberPagination):
@@ -13,71 +17,131 @@ class GamePagination(PageNumberPagination):
     max_page_size = 200
 
 
-class SeqCursorPagination(BasePagination):
-    """Keyset pagination on ``seq``: ``?after=<seq>&limit=<n>``.
+class BadCursor(ValueError):
+    """A cursor that is not one this server gave this viewer for this game; the message says which."""
 
-    The queryset must be ordered by ``seq``. Each page holds the first
-    ``limit`` rows with ``seq > after``; ``next`` repeats the request with
-    ``after`` set to the last seq of the page, so pages never overlap or skip
-    rows even while the log grows. ``next`` is null on the last page.
+
+class EventCursor:
+    """The opaque place in one viewer's log that a page of events resumes from.
+
+    It holds the viewer's own number of the last event they have (see
+    ``viewing.number_events``), never the log's seq, signed with the
+    secret key (``django.core.signing``) and bound to the game and the
+    viewer's window on it, so it can be neither forged nor carried to
+    another game or another side's log.
     """
 
-    after_query_param = "after"
+    SALT = "kriegsbrief.api.events-cursor"
+
+    @classmethod
+    def make(cls, game, viewer: Viewer, after: int) -> str:
+        # No timestamp (unlike signing.dumps): the same place gives the same cursor.
+        return signing.Signer(salt=cls.SALT).sign_object(
+            {"game": game.pk, "window": viewing.window_of(viewer), "after": after})
+
+    @classmethod
+    def read(cls, token: str, game, viewer: Viewer) -> int:
+        """The number the cursor resumes after; ``BadCursor`` if it is not this viewer's for this game."""
+        try:
+            data = signing.Signer(salt=cls.SALT).unsign_object(token)
+        except (signing.BadSignature, ValueError):
+            raise BadCursor("not a cursor this server gave out: pass back the `cursor` or follow `next` "
+                            "of an earlier page unchanged") from None
+        if not isinstance(data, dict) or not isinstance(data.get("after"), int) or data["after"] < 0:
+            raise BadCursor("not a cursor this server gave out")
+        if data.get("game") != game.pk:
+            raise BadCursor("this cursor pages another game's log")
+        if data.get("window") != viewing.window_of(viewer):
+            raise BadCursor("this cursor pages another seat's view of the log (yours begins without a cursor)")
+        return data["after"]
+
+
+class ViewerLogPagination(BasePagination):
+    """Pages of one viewer's visible events: ``?cursor=<opaque>&limit=<n>``.
+
+    The queryset must be that viewer's ``viewing.visible_events`` (set
+    ``view.viewer`` and ``view.game`` before paginating). Events are numbered
+    1, 2, 3... in the viewer's own log (``viewing.number_events``), which only
+    ever grows at its end, so a page is the ``limit`` events after the
+    cursor's number: pages never overlap or skip an event while the log grows.
+    Each response carries ``cursor`` (resume after the last event of the
+    page; poll with it later for what is new) and ``next`` (null on the last
+    page). Nothing in either depends on events the viewer may not see.
+    """
+
+    cursor_query_param = "cursor"
     limit_query_param = "limit"
     default_limit = 100
     max_limit = 500
 
-    def _int_param(self, request, name, default, minimum, maximum=None):
-        raw = request.query_params.get(name)
+    def _limit(self, request) -> int:
+        raw = request.query_params.get(self.limit_query_param)
         if raw is None or raw == "":
-            return default
+            return self.default_limit
         try:
             value = int(raw)
         except (TypeError, ValueError):
-            raise ValidationError({name: [f"must be an integer, got {raw[:40]!r}"]}) from None
-        if value < minimum or (maximum is not None and value > maximum):
-            bounds = f"between {minimum} and {maximum}" if maximum is not None else f"at least {minimum}"
-            raise ValidationError({name: [f"must be {bounds}"]})
+            raise ValidationError({self.limit_query_param: [f"must be an integer, got {raw[:40]!r}"]}) from None
+        if not 1 <= value <= self.max_limit:
+            raise ValidationError({self.limit_query_param: [f"must be between 1 and {self.max_limit}"]})
         return value
 
+    def _after(self, request, view) -> int:
+        if "after" in request.query_params:
+            raise ValidationError({"after": ["not accepted: resume with the `cursor` of an earlier page "
+                                             "(or follow its `next`)"]})
+        token = request.query_params.get(self.cursor_query_param)
+        if token is None or token == "":
+            return 0
+        try:
+            return EventCursor.read(token[:1000], view.game, view.viewer)
+        except BadCursor as exc:
+            raise ValidationError({self.cursor_query_param: [str(exc)]}) from None
+
     def paginate_queryset(self, queryset, request, view=None):
-        self.request = request
-        self.after = self._int_param(request, self.after_query_param, 0, 0)
-        self.limit = self._int_param(request, self.limit_query_param, self.default_limit, 1, self.max_limit)
-        rows = list(queryset.filter(seq__gt=self.after)[: self.limit + 1])
+        self.request, self.game, self.viewer = request, view.game, view.viewer
+        self.limit = self._limit(request)
+        self.after = self._after(request, view)
+        rows = viewing.number_events(self.viewer, queryset, self.after, self.limit + 1)
         self.has_more = len(rows) > self.limit
         rows = rows[: self.limit]
-        self.last_seq = rows[-1].seq if rows else self.after
+        # A cursor past the end (the log cannot shrink) resumes where it was.
+        self.last = rows[-1].number if rows else self.after
         return rows
+
+    def cursor(self) -> str:
+        return EventCursor.make(self.game, self.viewer, self.last)
 
     def get_next_link(self):
         if not self.has_more:
             return None
-        url = self.request.build_absolute_uri()
-        url = replace_query_param(url, self.after_query_param, self.last_seq)
+        url = remove_query_param(self.request.build_absolute_uri(), "after")
+        url = replace_query_param(url, self.cursor_query_param, self.cursor())
         return replace_query_param(url, self.limit_query_param, self.limit)
 
     def get_paginated_response(self, data):
-        return Response({"next": self.get_next_link(), "last_seq": self.last_seq, "results": data})
+        return Response({"next": self.get_next_link(), "cursor": self.cursor(), "results": data})
 
     def get_paginated_response_schema(self, schema):
         return {
             "type": "object",
-            "required": ["next", "last_seq", "results"],
+            "required": ["next", "cursor", "results"],
             "properties": {
                 "next": {"type": "string", "nullable": True, "format": "uri",
                          "description": "URL of the next page; null when this page reaches the end of the visible log."},
-                "last_seq": {"type": "integer",
-                             "description": "Seq of the last event on this page (the `after` to resume from later)."},
+                "cursor": {"type": "string",
+                           "description": "Opaque: pass it back as `cursor` to resume after the last event of "
+                                          "this page (e.g. to poll later for what is new)."},
                 "results": schema,
             },
         }
 
     def get_schema_operation_parameters(self, view):
         return [
-            {"name": self.after_query_param, "required": False, "in": "query",
-             "description": "Return events with seq greater than this (default 0: from the start).",
-             "schema": {"type": "integer", "minimum": 0}},
+            {"name": self.cursor_query_param, "required": False, "in": "query",
+             "description": "The `cursor` of an earlier page: return the events after it "
+                            "(default: from the start of the log).",
+             "schema": {"type": "string"}},
             {"name": self.limit_query_param, "required": False, "in": "query",
              "description": f"Page size (default {self.default_limit}, at most {self.max_limit}).",
              "schema": {"type": "integer", "minimum": 1, "maximum": self.max_limit}},

@@ -224,6 +224,11 @@ class SeatSerializer(serializers.ModelSerializer):
 
 
 class EventSerializer(serializers.ModelSerializer):
+    """One event as ``viewing.numbered`` numbered it for the requesting viewer."""
+
+    seq = serializers.IntegerField(source="number", read_only=True, help_text=(
+        "The event's place in the log as you see it: 1, 2, 3... without gaps (events you may not see "
+        "are not counted). The umpire sees the whole log, so for the umpire this is the log's own seq."))
     text = serializers.SerializerMethodField(help_text="The event in one readable line (or a few).")
 
     class Meta:

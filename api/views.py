@@ -29,7 +29,7 @@ from rules.core import registry
 
 from . import schema  # noqa: F401  (registers the schema extensions)
 from . import serializers as s
-from .pagination import GamePagination, SeqCursorPagination
+from .pagination import GamePagination, ViewerLogPagination
 from .permissions import HoldsSeat, IsUmpire, MayGiveOrders
 
 # --- documented error responses ----------------------------------------------
@@ -179,13 +179,16 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
 
     @extend_schema(
         summary="The events I may see, oldest first",
-        description="Cursor pagination on seq: pass `after` (the last seq you have) and `limit`; "
-                    "follow `next` until it is null.",
+        description="Numbered 1, 2, 3... in your own view of the log (`seq`; the umpire's are the log's "
+                    "own). Follow `next` until it is null; keep the last page's `cursor` and pass it back "
+                    "as `cursor` later to get only what is new. Cursors are opaque and signed, and only "
+                    "work for the seat and game they were given for.",
         responses={200: s.EventSerializer(many=True), 400: INVALID, **READ_ERRORS},
     )
-    @action(detail=True, methods=["get"], pagination_class=SeqCursorPagination)
+    @action(detail=True, methods=["get"], pagination_class=ViewerLogPagination)
     def events(self, request, pk=None):
         game = self.get_object()
+        self.game = game
         state = eventstore.load(game).state
         page = self.paginate_queryset(viewing.visible_events(game, state, self.viewer))
         data = s.EventSerializer(page, many=True, context={"game": game}).data

@@ -2,8 +2,9 @@
 
 Line 1 is a header (format, game, seats); every further line is one event
 exactly as stored. An export for a viewer holds only what that viewer may see,
-without the hash chain (a hash following a hidden event would let the viewer check
-guesses about it), and is not importable.
+numbered as that viewer sees the log (1, 2, 3...: the gaps between the log's seqs
+would count the events hidden from them), without the hash chain (a hash following
+a hidden event would let the viewer check guesses about it), and is not importable.
 """
 from __future__ import annotations
 
@@ -35,14 +36,15 @@ def export_lines(game: Game, viewer: Viewer | None = None) -> Iterable[str]:
         header["seats"] = [{"role": s.role, "side": s.side, "email": s.email,
                             "username": s.user.username if s.user else None}
                            for s in game.seats.select_related("user").order_by("pk")]
-        events = Event.objects.filter(game=game).order_by("seq")
+        events = viewing.numbered(Viewer("umpire", None), Event.objects.filter(game=game).order_by("seq"))
     else:
         header["viewer"] = {"role": viewer.role, "side": viewer.side}
-        events = viewing.visible_events(game, eventstore.load(game).state, viewer)
+        events = viewing.numbered(viewer, viewing.visible_events(game, eventstore.load(game).state, viewer))
     yield json.dumps(header, sort_keys=True)
     complete = header["complete"]
-    for ev in events.iterator(chunk_size=2000):
-        row = {"seq": ev.seq, "turn": ev.turn, "type": ev.type, "version": ev.version,
+    for ev in events:
+        # A complete export's numbers are the log's seqs (the umpire's numbering).
+        row = {"seq": ev.number, "turn": ev.turn, "type": ev.type, "version": ev.version,
                "payload": ev.payload, "audience": ev.audience, "created_at": ev.created_at.isoformat()}
         if complete:
             # Only a complete export carries the chain: in a viewer's export the hash after a

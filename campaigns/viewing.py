@@ -1,9 +1,12 @@
 """What one viewer may see of a game: the only road from the log to any output.
 
 Pages, API responses and mail are all built from ``game_view`` and
-``visible_events``; neither ever hands out the full state.
+``visible_events``; neither ever hands out the full state. Events are shown
+with the viewer's own numbering (``numbered``), never with the log's seq.
 """
 from __future__ import annotations
+
+from typing import Iterator
 
 from django.db.models import Q, QuerySet
 
@@ -44,17 +47,54 @@ def game_view(game: Game, state: dict, viewer: Viewer) -> dict:
     return out
 
 
+def _audiences(viewer: Viewer) -> list[str]:
+    return [PUBLIC] + ([side_audience(viewer.side)] if viewer.role == "player" and viewer.side else [])
+
+
+def window_of(viewer: Viewer) -> str:
+    """A name for the log this viewer sees: viewers with one window see the very same events."""
+    return "umpire" if viewer.is_umpire else "+".join(_audiences(viewer))
+
+
 def visible_events(game: Game, state: dict, viewer: Viewer) -> QuerySet[Event]:
     qs = Event.objects.filter(game=game)
     if viewer.is_umpire:
         return qs.order_by("seq")
-    audiences = [PUBLIC] + ([side_audience(viewer.side)] if viewer.role == "player" and viewer.side else [])
-    qs = qs.filter(audience__in=audiences)
+    qs = qs.filter(audience__in=_audiences(viewer))
     if state["pending_from"] is not None:
         qs = qs.filter(seq__lt=state["pending_from"])
     for a, b in state["voided"]:
         qs = qs.exclude(Q(seq__gte=a) & Q(seq__lte=b))
     return qs.order_by("seq")
+
+
+def numbered(viewer: Viewer, events: QuerySet[Event], after: int = 0, limit: int | None = None) -> Iterator[Event]:
+    """The viewer's events after number ``after``, each with ``number``: its place in the log as
+    this viewer sees it, 1, 2, 3... without gaps.
+
+    ``events`` must be this viewer's whole ``visible_events``. Everything a viewer is shown
+    numbers events this way and never by the log's ``seq``: the gaps between the seqs of the
+    events a side sees would count the other side's private events (every resubmission of its
+    orders, its hidden works). A viewer's log only ever grows at its end (results awaiting the
+    umpire come after everything the players saw, and are shown whole or voided whole), so an
+    event keeps its number. The umpire sees the whole, gapless log: their number is the seq.
+    """
+    if viewer.is_umpire:
+        rows = events.filter(seq__gt=after)
+        rows = rows[:limit] if limit is not None else rows
+        for ev in rows.iterator(chunk_size=2000):
+            ev.number = ev.seq
+            yield ev
+        return
+    rows = events[after:after + limit] if limit is not None else events[after:]
+    for n, ev in enumerate(rows.iterator(chunk_size=2000), start=after + 1):
+        ev.number = n
+        yield ev
+
+
+def number_events(viewer: Viewer, events: QuerySet[Event], after: int = 0, limit: int | None = None) -> list[Event]:
+    """``numbered`` as a list."""
+    return list(numbered(viewer, events, after, limit))
 
 
 _LIFECYCLE_TEXT = {

@@ -61,12 +61,15 @@ def own_orders(seen: Seen) -> str:
 
 
 def log_by_turn(seen: Seen, events=None) -> list[dict]:
-    """Visible events grouped per turn, newest turn first, each as one readable line."""
-    events = list(seen.events() if events is None else events)
+    """Visible events grouped per turn, newest turn first, each as one readable line.
+
+    ``events``: the umpire's subset of the log (pending results); by default the viewer's
+    whole log. Each line carries the viewer's own number of the event, never its seq."""
+    events = viewing.numbered(seen.viewer, seen.events() if events is None else events)
     groups = []
     for number, evs in groupby(events, key=lambda e: e.turn):
         groups.append({"turn": number, "lines": [
-            {"seq": e.seq, "type": e.type, "at": seen.local(e.created_at.isoformat()),
+            {"number": e.number, "type": e.type, "at": seen.local(e.created_at.isoformat()),
              "text": viewing.describe(seen.game, e), "audience": e.audience} for e in evs]})
     return list(reversed(groups))
 

@@ -70,3 +70,39 @@ def test_blue_and_observers_never_see_red_orders(approval_game, people, erin, dj
     scan()
     carol_events = everything(carol, game)[1]
     assert any(e["type"].startswith("civilwar.") and e["turn"] == 1 for e in carol_events)
+
+
+def test_a_players_numbering_of_the_log_never_changes_through_approval_and_amendment(
+        approval_game, people, django_capture_on_commit_callbacks):
+    """Results awaiting the umpire, voided and redone, then published: each player's log only grows
+    at its end, so the numbers (and cursors) a player already has keep meaning the same events."""
+    game = approval_game
+    bob, carol, alice = (client_for(people[n]) for n in ("bob", "carol", "alice"))
+    first, second = legal_red_orders(game)[:2]
+    logs = {"bob": [], "carol": []}
+
+    def grows():
+        for name, client in (("bob", bob), ("carol", carol)):
+            events = everything(client, game)[1]
+            assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+            assert events[:len(logs[name])] == logs[name], f"{name}'s earlier events changed their numbers"
+            assert all(e["audience"] != "umpire" for e in events)
+            logs[name] = events
+
+    assert bob.post(f"/api/games/{game.pk}/orders/", {"text": first, "ready": False}, format="json").status_code == 201
+    grows()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert bob.post(f"/api/games/{game.pk}/ready/", {"ready": True}, format="json").json() == {"closed": True}
+    grows()
+    pending = {name: len(events) for name, events in logs.items()}
+    amended = alice.post(f"/api/games/{game.pk}/amend/", {"turn": 1, "orders": {"red": second}, "reason": "typo"},
+                         format="json")
+    assert amended.status_code == 200, amended.content
+    grows()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert alice.post(f"/api/games/{game.pk}/approve/", {"turn": 1}, format="json").status_code == 200
+    grows()
+    assert all(len(logs[name]) > pending[name] for name in logs)        # the published results came after
+    umpire = everything(alice, game)[1]     # the umpire's numbers are the log's own seqs, voided results and all
+    assert [e["seq"] for e in umpire] == list(range(1, len(umpire) + 1))
+    assert any(e["type"] == "results.voided" for e in umpire)

@@ -1,5 +1,9 @@
 """Orders, readiness, adjudication and the umpire's commands through the API."""
 import pytest
+from django.core import signing
+
+from rules.civilwar import legal_operations
+from tests.conftest import new_civilwar_game
 
 from .helpers import client_for, legal_red_orders, state_of
 
@@ -70,29 +74,73 @@ def test_ready_endpoint_closes_the_turn(game, people, django_capture_on_commit_c
     assert state_of(game)["turn"]["number"] == 2
 
 
+def events_page(client, game, query=""):
+    resp = client.get(f"/api/games/{game.pk}/events/?{query}")
+    assert resp.status_code == 200, resp.content
+    return resp.json()
+
+
 def test_events_cursor_pagination_has_no_gaps_or_repeats(game, people, django_capture_on_commit_callbacks):
     bob, carol = client_for(people["bob"]), client_for(people["carol"])
     with django_capture_on_commit_callbacks(execute=True):
         assert post(bob, game, "orders", {"text": legal_red_orders(game)[0]}).status_code == 201
     for client in (bob, carol):
-        full = [e["seq"] for e in all_events(client, game)]
-        assert full == sorted(set(full)) and len(full) > 7
+        full = all_events(client, game)
+        assert [e["seq"] for e in full] == list(range(1, len(full) + 1)) and len(full) > 7
         seen, url, pages = [], f"/api/games/{game.pk}/events/?limit=3", 0
         while url:
             page = client.get(url).json()
             assert len(page["results"]) <= 3
-            seen += [e["seq"] for e in page["results"]]
-            if page["results"]:
-                assert page["last_seq"] == page["results"][-1]["seq"]
+            seen += page["results"]
             url, pages = page["next"], pages + 1
         assert seen == full and pages == -(-len(full) // 3)
-        middle = full[len(full) // 2]
-        rest = client.get(f"/api/games/{game.pk}/events/?after={middle}&limit=500").json()
-        assert [e["seq"] for e in rest["results"]] == [s for s in full if s > middle]
-        end = client.get(f"/api/games/{game.pk}/events/?after={full[-1]}").json()
-        assert end == {"next": None, "last_seq": full[-1], "results": []}
-    for bad in ("limit=0", "limit=501", "limit=x", "after=-1", "after=1.5"):
-        assert bob.get(f"/api/games/{game.pk}/events/?{bad}").status_code == 400, bad
+        first = events_page(client, game, "limit=4")
+        rest = events_page(client, game, f"cursor={first['cursor']}&limit=500")
+        assert rest["results"] == full[4:] and rest["next"] is None
+        end = events_page(client, game, f"cursor={rest['cursor']}")
+        assert end == {"next": None, "cursor": rest["cursor"], "results": []}
+
+
+def test_a_cursor_polls_for_what_is_new_and_nothing_of_the_other_side(game, people, django_capture_on_commit_callbacks):
+    bob, carol = client_for(people["bob"]), client_for(people["carol"])
+    with django_capture_on_commit_callbacks(execute=True):
+        assert post(bob, game, "orders", {"text": legal_red_orders(game)[0]}).status_code == 201
+    mine = events_page(bob, game, "limit=500")
+    blue = legal_operations(state_of(game)["rules"], "blue")
+    for text in blue[:3]:  # blue changes its mind: private events after everything bob has
+        assert post(carol, game, "orders", {"text": text, "ready": False}).status_code == 201
+    assert events_page(bob, game, f"cursor={mine['cursor']}") == {"next": None, "cursor": mine["cursor"],
+                                                                  "results": []}
+    with django_capture_on_commit_callbacks(execute=True):
+        assert post(carol, game, "ready", {"ready": True}).json() == {"closed": True}
+    new = events_page(bob, game, f"cursor={mine['cursor']}")
+    assert new["results"] and [e["seq"] for e in new["results"]] == list(
+        range(len(mine["results"]) + 1, len(mine["results"]) + len(new["results"]) + 1))
+    assert "side:blue" not in {e["audience"] for e in new["results"]}
+    assert new["results"][0]["type"] == "side.ready"      # blue's orders were never counted
+    assert all_events(bob, game) == mine["results"] + new["results"]
+
+
+def test_bad_cursors_are_refused_with_the_reason(game, people):
+    bob, carol, alice = (client_for(people[n]) for n in ("bob", "carol", "alice"))
+    mine = events_page(bob, game, "limit=2")["cursor"]
+    other = new_civilwar_game(people)
+    payload, signature = mine.rsplit(":", 1)
+    forged = signing.b64_encode(b'{"game":%d,"window":"public+side:red","after":1}' % game.pk).decode() + ":" + signature
+    cases = {
+        "limit=0": ("limit", "between 1 and 500"), "limit=501": ("limit", "between 1 and 500"),
+        "limit=x": ("limit", "must be an integer"), "cursor=garbage": ("cursor", "not a cursor this server gave"),
+        f"cursor={forged}": ("cursor", "not a cursor this server gave"),
+        "after=3": ("after", "resume with the `cursor`"),
+    }
+    for query, (field, words) in cases.items():
+        resp = bob.get(f"/api/games/{game.pk}/events/?{query}")
+        assert resp.status_code == 400 and words in resp.json()[field][0], (query, resp.content)
+    for client, game_id, words in ((carol, game.pk, "another seat's view"), (alice, game.pk, "another seat's view"),
+                                   (bob, other.pk, "another game's log")):
+        resp = client.get(f"/api/games/{game_id}/events/?cursor={mine}")
+        assert resp.status_code == 400 and words in resp.json()["cursor"][0], resp.content
+    assert bob.get(f"/api/games/{game.pk}/events/?cursor={mine}").status_code == 200
 
 
 def test_umpire_submits_for_a_side_and_closes(game, people, django_capture_on_commit_callbacks):

@@ -1,24 +1,31 @@
-"""Kriegspiel through the platform: the differential leak test.
+"""Kriegspiel through the platform: the differential leak tests.
 
 The same scripted game is played twice - same seeds, same frozen clock, same orders -
-except that blue lays a mine in the second game. Everything red (and an observer) can fetch
-or receive through the platform after every turn (API JSON, web pages, maps, its view of the log,
-its mail, its export, the errors its orders get) must be byte-identical between the two
-games until the mine explodes, and must differ at the explosion (so the comparison can
-fail). The only things normalised are what differs between two games in one database by
-construction and carries nothing about play: the game's id and uid, seat ids, the seats'
-secret reply tokens and the Message-IDs derived from them.
+except that blue lays a mine in the second game (or, in the other test, keeps changing its
+mind: resubmits its orders several times a turn, sends orders that are refused and writes to
+the umpire by mail). Everything red (and an observer) can fetch or receive through the
+platform after every turn (API JSON, web pages, maps, its view of the log and the cursors
+that page it, its mail and the answers to its own mail, its export, the errors its orders and
+requests get) must be byte-identical between the two games until the mine explodes, and must
+differ at the explosion (so the comparison can fail). The only things normalised are what
+differs between two games in one database by construction and carries nothing about play:
+the game's id and uid, seat ids, the seats' secret reply tokens, the Message-IDs derived
+from them and the signature of the event-log cursors (which names the game; each cursor is
+checked and replaced by the place it resumes from).
 """
 import json
 import re
 from datetime import datetime, timezone
 from itertools import count
+from urllib.parse import unquote
 
 import pytest
 import time_machine
 from rest_framework.test import APIClient
 
+from api.pagination import EventCursor
 from campaigns import eventstore, turns
+from campaigns.mailin import ingest
 from campaigns.mailin.models import SeatAddress
 from campaigns.models import Campaign, Event, OutboxMail, Seat
 from campaigns.portable import export_lines
@@ -26,6 +33,7 @@ from campaigns.verify import verify_game
 from rules.core import dice
 from rules.core.protocol import Viewer
 from rules.littlewars.kriegspiel.scenario import load
+from tests.mail.inbound.helpers import seat_mail
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -73,15 +81,23 @@ def red_sees(game, red_user, seat_role="player", side="red") -> dict:
         resp = (web if url.startswith("/games") else api).get(url)
         assert resp.status_code == 200, url
         out[url.replace(str(game.pk), "G")] = resp.content.decode()
+    for query in ("cursor=forged", "limit=0", "after=3"):   # the errors red's requests get
+        resp = api.get(f"/api/games/{game.pk}/events/?{query}")
+        assert resp.status_code == 400, query
+        out[f"error {query}"] = resp.content.decode()
     out["games"] = json.dumps([g for g in _items(api.get("/api/games/").json()) if g["id"] == game.pk], sort_keys=True)
     out["seats"] = json.dumps([s for s in _items(api.get("/api/seats/").json()) if s.get("game") == game.pk],
                               sort_keys=True)
-    events, url = [], f"/api/games/{game.pk}/events/?limit=50"
+    events, pages, url = [], [], f"/api/games/{game.pk}/events/?limit=50"
     while url:
         page = api.get(url).json()
         events += page["results"]
+        pages.append({k: v for k, v in page.items() if k != "results"})
         url = page["next"]
     out["events"] = json.dumps(events, sort_keys=True)
+    out["event pages"] = json.dumps(pages, sort_keys=True)
+    # resuming from the last cursor: nothing new, and the same cursor back
+    out["events resumed"] = api.get(f"/api/games/{game.pk}/events/?cursor={pages[-1]['cursor']}").content.decode()
     seat = Seat.objects.get(game=game, role=seat_role, side=side if seat_role == "player" else "")
     out["mail"] = json.dumps([[m.kind, m.to, m.reply_to, m.subject, m.body, m.html, m.svg, m.message_id,
                                m.in_reply_to, m.references] for m in OutboxMail.objects.filter(seat=seat).order_by("pk")])
@@ -102,10 +118,43 @@ def normalise(text: str, game) -> str:
     for addr in SeatAddress.objects.filter(seat__game=game):
         text = text.replace(addr.token, "TOKEN")
     text = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', 'name="csrfmiddlewaretoken" value="CSRF"', text)
+    text = re.sub(r"(cursor=|\"cursor\":\s*\")([\w:%-]{8,})", lambda m: m[1] + _cursor(game, unquote(m[2])), text)
     return re.sub(r"<[0-9a-f]{32}@", "<MSGID@", text)
 
 
-def play(people, with_mine: bool):
+def _cursor(game, token: str) -> str:
+    """A cursor names the game it pages (signed, so it differs between the two games): check it
+    was made for this game and red (or the observer), and keep only the place it resumes from."""
+    for viewer in (Viewer("player", "red"), Viewer("observer", None)):
+        try:
+            return f"CURSOR-{viewer.role}-after-{EventCursor.read(token, game, viewer)}"
+        except ValueError:
+            continue
+    raise AssertionError(f"a cursor that is not red's or the observer's for this game: {token}")
+
+
+def mail_from(seat, body: str, msgid: str) -> str:
+    """``seat`` answers its reply address by mail; the acknowledgement's body."""
+    row = ingest.ingest(seat_mail(seat, body, msgid=f"<{msgid}-{seat.game.uid}@client.example>"), via="test")
+    assert row.status == "applied", row.error
+    return OutboxMail.objects.filter(seat=seat, kind="mail-reply").latest("pk").body
+
+
+def blue_changes_its_mind(game, turn: int, by_mail: bool) -> None:
+    """Everything blue may do that leaves no trace for red: orders sent and replaced (private
+    events), orders refused, orders and a message to the umpire by mail - all before its final orders."""
+    for draft in (blue_orders(turn, with_mine=True), "hold", blue_orders(turn, with_mine=False)):
+        assert turns.submit_orders(game.pk, "blue", draft, source="api", ready=False).accepted
+    assert not turns.submit_orders(game.pk, "blue", "fly away", source="web", ready=False).accepted
+    if by_mail:
+        blue = Seat.objects.get(game=game, side="blue")
+        body = f"ORDERS\nhold\nEND\nWAIT\nMESSAGE umpire\nturn {turn}: may I dig?\nEND"
+        ack = mail_from(blue, body, f"blue-{turn}")
+        assert f"turn {turn}" in OutboxMail.objects.filter(game=game, kind="mail-forward").latest("pk").body
+        assert "ORDERS ACCEPTED" in ack and "MESSAGE to umpire: sent" in ack
+
+
+def play(people, with_mine: bool, busy_blue: bool = False):
     seeds = (f"{k:064x}" for k in count(1))
     with time_machine.travel(FROZEN, tick=False), pytest.MonkeyPatch.context() as mp:
         mp.setattr(dice, "new_seed", lambda: next(seeds))
@@ -119,12 +168,19 @@ def play(people, with_mine: bool):
         for side in ("red", "blue"):  # deployment: everyone where the scenario put them
             assert turns.submit_orders(game.pk, side, "hold", source="api").accepted
         snaps, errors = [], []
+        red_seat = Seat.objects.get(game=game, side="red")
         for turn, red in enumerate(RED, start=1):
+            if busy_blue and turn % 2:
+                blue_changes_its_mind(game, turn, by_mail=True)
             bad = turns.submit_orders(game.pk, "red", red, source="api")
             errors.append([(e.line, e.message) for e in bad.errors])
             if not bad.accepted:  # a rejected submission tells red why; red sends what parses
                 ok = "\n".join(line for line in red.splitlines() if line != "fly away")
                 assert turns.submit_orders(game.pk, "red", ok, source="api").accepted
+            if busy_blue:
+                blue_changes_its_mind(game, turn, by_mail=False)
+            if turn in (2, 5):  # red asks by mail how things stand (its answer is compared with its mail)
+                assert "STATUS of KS leak" in mail_from(red_seat, "STATUS", f"red-{turn}")
             assert turns.submit_orders(game.pk, "blue", blue_orders(turn, with_mine), source="api").accepted
             snaps.append({**red_sees(game, people["bob"]),
                           **{f"observer {k}": v for k, v in red_sees(game, people["dave"], "observer").items()}})
@@ -150,6 +206,33 @@ def test_red_cannot_tell_blue_laid_a_mine_until_it_explodes(people):
     assert a[last]["/api/games/G/view/"] != b[last]["/api/games/G/view/"]
     assert "exploded" in b[last]["events"] and "exploded" not in a[last]["events"]
     assert verify_game(mined).ok and verify_game(plain).ok   # both replay, mine and all, from their seeds
+
+
+def test_red_cannot_tell_how_often_blue_changed_its_mind(people):
+    """Blue's private events (every resubmission of its orders) and its mail to the umpire fall
+    between the events red sees; red's numbering of its events, its cursors, pages, mail and
+    export must not show the gaps."""
+    quiet, a, err_a = play(people, with_mine=False)
+    busy, b, err_b = play(people, with_mine=False, busy_blue=True)
+    assert err_a == err_b
+    blue_orders_sent = {g: Event.objects.filter(game=g, type="orders.submitted", audience="side:blue").count()
+                        for g in (quiet, busy)}
+    assert blue_orders_sent[busy] == blue_orders_sent[quiet] + 3 * len(RED) + 4 * (len(RED) + 1) // 2   # the runs do differ, hidden from red
+    assert OutboxMail.objects.filter(game=busy, kind="mail-forward", body__contains="may I dig?").exists()
+    assert "CURSOR-player-after-" in a[-1]["event pages"]      # cursors were there to compare
+    for turn in range(len(RED)):
+        for key in a[turn]:
+            assert a[turn][key] == b[turn][key], f"red could tell from {key} after turn {turn + 1}"
+    # the umpire sees the whole log with its true seqs, gaps for nobody
+    umpire = client_for(people["alice"])
+    seqs, url = [], f"/api/games/{busy.pk}/events/?limit=200"
+    while url:
+        page = umpire.get(url).json()
+        seqs += [e["seq"] for e in page["results"]]
+        url = page["next"]
+    assert seqs == list(Event.objects.filter(game=busy).order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert verify_game(busy).ok and verify_game(quiet).ok
 
 
 def test_a_side_export_carries_no_hashes_they_would_let_a_side_check_guesses(people):

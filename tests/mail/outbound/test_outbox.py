@@ -1,7 +1,9 @@
 """The durable outbox over real SMTP: exactly once per key, nothing queued by a rolled-back
 transaction, failures recorded and retried with backoff, rows a crashed sender left behind
 picked up again, and a row that never goes out kept as DEAD, never dropped."""
+import hashlib
 import logging
+import re
 import threading
 from datetime import timedelta
 
@@ -94,6 +96,20 @@ def test_a_refused_send_is_recorded_then_retried_after_its_backoff(game, smtp):
 def test_backoff_doubles_up_to_an_hour():
     assert [outbox.backoff(n).total_seconds() for n in (1, 2, 3, 4)] == [30, 60, 120, 240]
     assert outbox.backoff(20) == timedelta(hours=1)
+
+
+def test_a_message_id_cannot_be_traced_back_to_the_inbound_id_in_its_key(settings):
+    """Acknowledgement keys hold the inbound message's database id (mailin:<id>:ack): with a plain
+    hash of the key, a player could try ids until one matched the Message-ID of an answer and count,
+    between two of their own, the mail that came in meanwhile (the enemy's included)."""
+    key = "mailin:41:ack"
+    mid = outbox.message_id_for(key)
+    assert re.fullmatch(r"<[0-9a-f]{32}@kriegsbrief>", mid) and outbox.message_id_for(key) == mid
+    tried = {f"<{hashlib.sha256(f'mailin:{n}:{p}'.encode()).hexdigest()[:32]}@kriegsbrief>"
+             for n in range(1, 1000) for p in ("ack", "resend", "rejected", "held")}
+    assert mid not in tried
+    settings.SECRET_KEY = "another deployment's secret key, at least fifty characters long"
+    assert outbox.message_id_for(key) != mid
 
 
 def _unreachable(ids):
