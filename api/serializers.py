@@ -6,6 +6,7 @@ are a second allow-list on top (unknown keys are dropped) and the schema.
 """
 from __future__ import annotations
 
+from django.utils.dateparse import parse_datetime
 from rest_framework import serializers
 
 from campaigns import viewing
@@ -90,7 +91,32 @@ class CloseRequestSerializer(StrictSerializer):
                                     help_text="Only close if this is the open turn (guards against double clicks).")
 
 
+class DeadlineRequestSerializer(StrictSerializer):
+    turn = serializers.IntegerField(min_value=1, help_text="The open turn (guards against moving the next one's).")
+    deadline = serializers.DateTimeField(required=False, help_text="The new deadline, ISO 8601 with its UTC offset.")
+    hours = serializers.FloatField(required=False, min_value=-24 * 30, max_value=24 * 60,
+                                   help_text="Or: move the present deadline by this many hours (negative: earlier).")
+    note = serializers.CharField(required=False, allow_blank=True, max_length=200, default="",
+                                 help_text="One line every player reads with the new deadline.")
+
+    def validate(self, attrs):
+        attrs = super().validate(attrs)
+        if ("deadline" in attrs) == ("hours" in attrs):
+            raise serializers.ValidationError({"non_field_errors": ["give either deadline or hours, not both"
+                                                                    if "deadline" in attrs else
+                                                                    "give the new deadline, or hours to move it by"]})
+        raw = self.initial_data.get("deadline")
+        if isinstance(raw, str) and (parsed := parse_datetime(raw)) is not None and parsed.tzinfo is None:
+            raise serializers.ValidationError({"deadline": ["give the UTC offset, e.g. 2026-12-01T18:00:00+01:00"]})
+        return attrs
+
+
 # --- responses --------------------------------------------------------------
+
+class DeadlineResultSerializer(serializers.Serializer):
+    turn = serializers.IntegerField()
+    deadline = serializers.DateTimeField()
+
 
 class ErrorSerializer(serializers.Serializer):
     detail = serializers.CharField()

@@ -107,7 +107,7 @@ def _summary(game: Game, view: dict) -> dict:
 
 READ_ACTIONS = {"list", "retrieve", "view", "events"}
 ORDER_ACTIONS = {"orders", "ready"}
-UMPIRE_ACTIONS = {"approve", "amend", "close", "ruling"}
+UMPIRE_ACTIONS = {"approve", "amend", "close", "ruling", "deadline"}
 
 
 @extend_schema_view(
@@ -307,6 +307,27 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
         if not turns.close_turn(game.pk, "closed by the umpire", turn_number=number):
             return Response({"detail": f"turn {number} is not open"}, status=status.HTTP_409_CONFLICT)
         return Response({"closed": True, "turn": number})
+
+
+    @extend_schema(
+        summary="Umpire: move the open turn's deadline",
+        description="Later or earlier, given as a new time or as hours to move the present deadline by. Every "
+                    "player is told by mail, in their own time zone, with the note; reminders start afresh.",
+        request=s.DeadlineRequestSerializer,
+        responses={200: s.DeadlineResultSerializer, 400: INVALID, 409: CONFLICT, **READ_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def deadline(self, request, pk=None):
+        game = self.get_object()
+        data = self._body(s.DeadlineRequestSerializer, game)
+        new = data.get("deadline")
+        try:
+            if new is None:
+                new = turns.moved_deadline(game.pk, data["turn"], data["hours"])
+            turns.set_deadline(game.pk, data["turn"], new, data["note"])
+        except TurnError as exc:
+            return _turn_error(exc)
+        return Response({"turn": data["turn"], "deadline": new})
 
 
 class SVGRenderer(BaseRenderer):

@@ -119,6 +119,11 @@ def _turn_opened(s, p, seq, at):
     return s
 
 
+def _turn_deadline_set(s, p, seq, at):
+    # deadline_version: reminders are keyed by it, so a moved deadline is reminded afresh
+    return _turn(s, deadline=p["deadline"], deadline_version=s["turn"].get("deadline_version", 0) + 1)
+
+
 def _orders_submitted(s, p, seq, at):
     orders = dict(s["turn"]["orders"])
     orders[p["side"]] = {"text": p["text"], "source": p["source"], "seq": seq, "at": at, "by": p.get("by")}
@@ -189,6 +194,7 @@ _HANDLERS = {
     "seed.sealed": _seed_sealed,
     "seed.revealed": _seed_revealed,
     "turn.opened": _turn_opened,
+    "turn.deadline_set": _turn_deadline_set,
     "orders.submitted": _orders_submitted,
     "side.ready": _side_ready,
     "turn.closed": _turn_closed,

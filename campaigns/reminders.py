@@ -11,7 +11,8 @@ Lead times scale with the turn's length L (from turn.opened to its deadline):
 so a 3-day turn is reminded 24 h and 2 h before its deadline and a 24-hour
 decision turn 8 h and 40 min before. A lead under MIN_LEAD is dropped: too
 short to act on. Each reminder's idempotency key names game, turn, seat and
-lead, so each is mailed exactly once per seat per turn per lead; a sweep that
+lead (and the deadline's version, once the umpire has moved it), so each is
+mailed exactly once per seat per turn per lead and deadline; a sweep that
 runs late past both points sends only the nearer one.
 
 A seat is reminded only while its side must order and has sent nothing, and
@@ -91,8 +92,9 @@ def remind(game: Game, turn: dict, now: datetime) -> int:
     ctx = {"turn": turn, "remaining": _remaining(deadline - now)}
     seats = _player_seats(game, missing)
     away = absent_seat_ids(seats, now)
+    version = turn.get("deadline_version", 0)  # a moved deadline is reminded afresh
     return sum(
-        _queue(game, seat, f"reminder:{game.uid}:{turn['number']}:{seat.pk}:{lead}",
+        _queue(game, seat, f"reminder:{game.uid}:{turn['number']}:{seat.pk}:{lead}" + (f":v{version}" if version else ""),
                f"orders for turn {turn['number']} due in {ctx['remaining']}", "reminder", ctx, "reminder")
         for seat in seats if seat.pk not in away)
 
@@ -110,6 +112,16 @@ def notify_waiting(game: Game, turn: dict, now: datetime | None = None) -> int:
         _queue(game, seat, f"waiting:{game.uid}:{turn['number']}:{seat.pk}",
                f"turn {turn['number']} waits for you", "waiting", ctx, "waiting")
         for seat in seats if seat.pk not in away)
+
+
+def notify_deadline(game: Game, turn: dict, note: str) -> int:
+    """Tell every player the umpire moved the open turn's deadline (each in its own time zone)."""
+    version = turn.get("deadline_version", 0)
+    ctx = {"turn": turn, "note": note, "to_order": turn["sides"]}
+    return sum(
+        _queue(game, seat, f"deadline:{game.uid}:{turn['number']}:{version}:{seat.pk}",
+               f"turn {turn['number']} deadline moved", "deadline", ctx, "notice")
+        for seat in game.seats.select_related("user__profile").filter(role=Seat.Role.PLAYER))
 
 
 def notify_approval() -> int:

@@ -291,6 +291,48 @@ def amend(game_id: int, turn_number: int, orders_text: dict[str, str], reason: s
     return []
 
 
+# --- the deadline -------------------------------------------------------------
+
+DEADLINE_MIN_AHEAD = timedelta(minutes=5)
+DEADLINE_MAX_AHEAD = timedelta(days=60)
+
+
+def moved_deadline(game_id: int, turn_number: int, hours: float) -> datetime:
+    """The open turn's present deadline moved by ``hours`` (for "give them two more days")."""
+    turn = eventstore.load(game_id).state["turn"]
+    if turn["status"] != "open" or turn["number"] != turn_number or not turn["deadline"]:
+        raise TurnError(f"turn {turn_number} is not open: only an open turn's deadline can move")
+    return parse_datetime(turn["deadline"]) + timedelta(hours=hours)
+
+
+def set_deadline(game_id: int, turn_number: int, deadline: datetime, note: str = "") -> datetime:
+    """Umpire: move the open turn's deadline, later or earlier; every player is told by mail.
+
+    The event is public (a deadline is everyone's); ``note`` goes with it to everyone, so it
+    is the umpire's public word, one line. Reminders start afresh for the new deadline.
+    """
+    from . import reminders
+
+    if deadline.tzinfo is None:
+        raise TurnError("give the new deadline with its time zone")
+    note = " ".join(note.split())[:200]
+    with transaction.atomic():
+        stream = eventstore.load(game_id, lock=True)
+        turn = stream.state["turn"]
+        if turn["status"] != "open" or turn["number"] != turn_number:
+            raise TurnError(f"turn {turn_number} is not open: only an open turn's deadline can move")
+        now = timezone.now()
+        if deadline < now + DEADLINE_MIN_AHEAD:
+            raise TurnError(f"the new deadline must be at least {int(DEADLINE_MIN_AHEAD.total_seconds() // 60)} "
+                            f"minutes ahead (close the turn instead to process it now)")
+        if deadline > now + DEADLINE_MAX_AHEAD:
+            raise TurnError(f"the new deadline can be at most {DEADLINE_MAX_AHEAD.days} days ahead")
+        stream = _append(stream, [Draft(turn_number, RuleEvent("turn.deadline_set", {
+            "turn": turn_number, "deadline": deadline.isoformat(), "previous": turn["deadline"], "note": note}))])
+        reminders.notify_deadline(stream.game, stream.state["turn"], note)
+    return deadline
+
+
 # --- the sweep --------------------------------------------------------------
 
 STUCK_AFTER = timedelta(minutes=2)

@@ -63,6 +63,14 @@ class AmendForm(forms.Form):
         return out
 
 
+class DeadlineForm(forms.Form):
+    """Move the open turn's deadline by some hours (negative: earlier)."""
+
+    hours = forms.FloatField(label="Move the deadline by (hours; negative brings it forward)",
+                             min_value=-24 * 30, max_value=24 * 60)
+    note = forms.CharField(label="Note every player reads with it (optional)", required=False, max_length=200)
+
+
 class RulingForm(forms.Form):
     """The umpire's desk: umpire-only orders the rule set checks line by line (all or nothing)."""
 

@@ -15,7 +15,7 @@ from rules.core.protocol import RulesError
 
 from . import present
 from .access import Seen, seat_required, seen_for
-from .forms import AmendForm, ApproveForm, NewGameForm, OnBehalfForm, OrdersForm, ProfileForm, ReadyForm, RulingForm
+from .forms import AmendForm, ApproveForm, DeadlineForm, NewGameForm, OnBehalfForm, OrdersForm, ProfileForm, ReadyForm, RulingForm
 
 
 def _game_url(seen: Seen) -> str:
@@ -158,6 +158,7 @@ class UmpireForms:
         self.amend = AmendForm(bound("amend"), prefix="amend", orders_used=self.used)
         self.submit = OnBehalfForm(bound("submit"), prefix="submit", sides=list(turn["sides"]))
         self.ruling = RulingForm(bound("ruling"), prefix="ruling")
+        self.deadline = DeadlineForm(bound("deadline"), prefix="deadline")
         self.amend_errors: list[str] = []
 
 
@@ -228,7 +229,24 @@ def _ruling(request, seen: Seen, forms: UmpireForms):
     return redirect(_umpire_url(seen))
 
 
-UMPIRE_ACTIONS = {"approve": _approve, "amend": _amend, "close": _close, "submit": _submit, "ruling": _ruling}
+def _deadline(request, seen: Seen, forms: UmpireForms):
+    _require_status(seen, "open", f"turn {seen.view['turn']['number']} is not open: its deadline cannot move")
+    if not forms.deadline.is_valid():
+        return None
+    number = seen.view["turn"]["number"]
+    new = turns.moved_deadline(seen.game.pk, number, forms.deadline.cleaned_data["hours"])
+    try:
+        turns.set_deadline(seen.game.pk, number, new, forms.deadline.cleaned_data["note"])
+    except turns.TurnError as exc:
+        forms.deadline.add_error("hours", str(exc))
+        return None
+    messages.success(request, f"The deadline of turn {number} is now {seen.local(new.isoformat())}; "
+                              "every player has been told.")
+    return redirect(_umpire_url(seen))
+
+
+UMPIRE_ACTIONS = {"approve": _approve, "amend": _amend, "close": _close, "submit": _submit, "ruling": _ruling,
+                  "deadline": _deadline}
 
 
 @require_http_methods(["GET", "POST"])
