@@ -18,6 +18,7 @@ from email.message import Message
 from email.parser import BytesHeaderParser, BytesParser
 from email.policy import compat32
 from email.utils import getaddresses
+from functools import lru_cache
 
 from anymail.inbound import AnymailInboundMessage
 
@@ -45,10 +46,13 @@ class Parsed:
     text_attachments: list[tuple[str, str]] = field(default_factory=list)  # (filename, text)
     other_attachments: list[Attachment] = field(default_factory=list)
     parts: int = 0
+    _decoded: dict = field(default_factory=dict, repr=False, compare=False)  # name -> values, decoded once
 
     def all(self, name: str) -> list[str]:
         name = name.lower()
-        return [decode(v) for k, v in self.headers if k.lower() == name]
+        if name not in self._decoded:
+            self._decoded[name] = [decode(v) for k, v in self.headers if k.lower() == name]
+        return list(self._decoded[name])
 
     def first(self, name: str) -> str:
         values = self.all(name)
@@ -81,12 +85,17 @@ def message_id(raw: bytes) -> str:
 
 def addresses(values: list[str]) -> list[str]:
     """Bare addresses from address headers, lower-cased domain; junk dropped."""
+    return list(_addresses(tuple(values)))
+
+
+@lru_cache(maxsize=512)  # each message's From is read by several checks
+def _addresses(values: tuple[str, ...]) -> tuple[str, ...]:
     out = []
-    for _, addr in getaddresses(values):
+    for _, addr in getaddresses(list(values)):
         if "@" in addr and not any(ch.isspace() or not ch.isprintable() for ch in addr):
             local, _, domain = addr.rpartition("@")
             out.append(f"{local}@{domain.lower()}")
-    return out
+    return tuple(out)
 
 
 def parse(raw: bytes, *, max_parts: int) -> Parsed:
