@@ -78,8 +78,11 @@ def message_id_for(key: str) -> str:
 def queue_mail(*, key: str, to: str, subject: str, body: str, game=None, seat=None,
                in_reply_to: str | None = None, references: Sequence[str] = (), reply_to: str | None = None,
                kind: str = "notice", attachments: Iterable[tuple[str, bytes | str, str]] = (),
-               html: str = "", map_svg: str = "") -> OutboxMail | None:
+               html: str = "", map_svg: str = "", thread_start: bool = False) -> OutboxMail | None:
     """Write one outbox row (None if ``key`` was queued before) and send it after commit.
+
+    ``thread_start``: the game's first message to a seat. Its Message-ID is the game's thread
+    root, which every later message of the game refers to; each seat gets its own copy.
 
     ``attachments``: (filename, content, mimetype) triples. ``map_svg`` is
     attached as a PNG rendered at send time, outside the caller's transaction.
@@ -91,12 +94,14 @@ def queue_mail(*, key: str, to: str, subject: str, body: str, game=None, seat=No
         from .mailin.addresses import reply_address
 
         reply_to = reply_address(seat)
-    refs, parent = _threading(game, in_reply_to, references)
+    if thread_start and game is None:
+        raise ValueError("queue_mail: only a game's mail starts its thread")
+    refs, parent = ([], "") if thread_start else _threading(game, in_reply_to, references)
     row = OutboxMail(
         key=key, game=game, seat=seat, kind=kind, to=to, reply_to=reply_to or "",
         subject=subject, body=body, html=html, svg=map_svg,
         attachments=[_attachment_json(a) for a in attachments],
-        message_id=message_id_for(key), in_reply_to=parent, references=refs,
+        message_id=thread_root(game) if thread_start else message_id_for(key), in_reply_to=parent, references=refs,
         next_attempt_at=timezone.now() + PENDING_GRACE,
     )
     # One INSERT ... ON CONFLICT (key) DO NOTHING: a key queued before (or by a

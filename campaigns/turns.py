@@ -17,7 +17,7 @@ from django.utils.dateparse import parse_datetime
 from rules.core import dice, registry
 from rules.core.protocol import UMPIRE, LineError, RuleEvent, side_audience
 
-from . import eventstore, lifecycle
+from . import eventstore, lifecycle, reports
 from .eventstore import Draft, Stream
 from .models import Campaign, Event, Game, Seat
 
@@ -83,7 +83,8 @@ def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict
         drafts += [Draft(0, ev) for ev in rs.setup(scenario, dice.rng_for(seed, "setup"))]
         drafts.append(Draft(0, RuleEvent("seed.revealed", {"turn": 0, "seed": seed})))
         stream = _append(stream, drafts)
-        _append(stream, _open_next_turn(stream.state))
+        stream = _append(stream, _open_next_turn(stream.state))
+        reports.queue_game_start(stream)
     game.refresh_from_db()
     return game
 

@@ -53,7 +53,7 @@ def test_a_failed_send_stays_in_the_outbox_and_is_retried(game, settings):
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", 9  # nothing listens: connection refused
     play_one(game)  # the turn is published even though no mail can leave
     assert state_of(game)["turn"]["number"] == 2
-    row = OutboxMail.objects.filter(game=game).order_by("pk").first()
+    row = OutboxMail.objects.filter(game=game, kind="report").order_by("pk").first()
     assert row.status == "failed" and row.attempts >= 1 and "ConnectionRefused" in row.last_error
     attempts = row.attempts
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"

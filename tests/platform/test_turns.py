@@ -38,7 +38,7 @@ def test_valid_orders_close_adjudicate_and_publish_the_turn(game):
         assert step in turn1
     published = Event.objects.get(game=game, type="turn.published", turn=1)
     assert dice.commitment(published.payload["seed"]) == Event.objects.get(game=game, type="turn.opened", turn=1).payload["commitment"]
-    assert OutboxMail.objects.filter(game=game).count() == 3
+    assert OutboxMail.objects.filter(game=game, kind="report").count() == 3
 
 
 def test_invalid_orders_are_refused_with_line_errors_and_earlier_orders_stay(game):
@@ -125,11 +125,11 @@ def test_results_wait_for_umpire_approval_hidden_from_players(approval_game):
     assert not visible.filter(seq__gte=state["pending_from"]).exists()
     assert viewing.game_view(game, state, blue)["board"] == viewing.game_view(game, state, blue)["board"]
     assert "preview" in viewing.game_view(game, state, Viewer("umpire"))
-    assert OutboxMail.objects.filter(game=game).count() == 0
+    assert OutboxMail.objects.filter(game=game, kind="report").count() == 0
     turns.approve(game.pk, 1)
     state = state_of(game)
     assert state["turn"]["number"] == 2 and not state["pending"]
-    assert OutboxMail.objects.filter(game=game).count() == 3
+    assert OutboxMail.objects.filter(game=game, kind="report").count() == 3
 
 
 def test_umpire_amends_results_by_readjudicating_with_the_same_seed(approval_game):

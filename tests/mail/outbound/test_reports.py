@@ -152,3 +152,27 @@ def test_a_report_shows_the_orders_as_the_umpire_amended_them(approval_game, smt
     state = state_of(game)
     seen = {who: [e.type for e in viewing.visible_events(game, state, Viewer("player", who))] for who in ("red", "blue")}
     assert seen["red"].count("orders.amended") == 1 and "orders.amended" not in seen["blue"]
+
+
+def test_the_game_begins_with_one_mail_per_seat_that_roots_the_thread(people, smtp):
+    from campaigns.models import OutboxMail
+    from tests.conftest import new_civilwar_game
+
+    game = new_civilwar_game(people)
+    starts = {to[0]: m for to, m in smtp.messages if m["Subject"] == "[Kriegsbrief] Test game: the game begins"}
+    assert sorted(starts) == sorted(EMAILS.values()) and len(smtp.messages) == 3
+    for who, address in EMAILS.items():
+        msg = starts[address]
+        assert msg["Message-ID"] == thread_root(game) and msg["In-Reply-To"] is None and msg["References"] is None
+        assert msg["Reply-To"] == reply_address(seat(game, who)) and msg["Auto-Submitted"] == "auto-generated"
+        assert part(msg, "image/png") is not None
+    red, blue, umpire = (plain(starts[EMAILS[w]]) for w in ("red", "blue", "umpire"))
+    deadline = parse_datetime(state_of(game)["turn"]["deadline"]).astimezone(zoneinfo.ZoneInfo("America/New_York"))
+    assert f"Deadline: {deadline:%Y-%m-%d %H:%M}" in red and "reply to this message with your orders" in red
+    assert "ABSENT UNTIL" in red and "Do not forward these messages" in red
+    assert "Your side does not order this turn" in blue
+    assert "You umpire this game" in umpire
+    play_one(game)                                          # the first report threads under the start
+    report = next(m for to, m in smtp.messages if to == [EMAILS["red"]] and "results" in m["Subject"])
+    assert report["References"] == thread_root(game)
+    assert OutboxMail.objects.filter(game=game, kind="start").count() == 3
