@@ -24,7 +24,8 @@ from .models import SeatAddress
 
 TOKEN_BYTES = 16  # 128 bits
 
-__all__ = ["SeatAddress", "reply_address", "address_of", "revoke", "seat_for_address", "lookup", "parse_token"]
+__all__ = ["SeatAddress", "reply_address", "address_of", "revoke", "renew", "seat_for_address", "lookup",
+           "parse_token"]
 
 
 def _local() -> str:
@@ -55,6 +56,23 @@ def address_of(row: SeatAddress) -> str:
 def revoke(seat: Seat) -> int:
     """Revoke the seat's live address; the next ``reply_address`` makes a new one."""
     return SeatAddress.objects.filter(seat=seat, revoked_at__isnull=True).update(revoked_at=timezone.now())
+
+
+def renew(seat: Seat, reason: str) -> str:
+    """Give the seat a new secret address (say, the old one was forwarded or quoted somewhere public):
+    the old one is refused from now on, and the seat is told from the new one, whose Reply-To it is."""
+    from campaigns.outbox import queue_mail
+
+    with transaction.atomic():
+        revoke(seat)
+        new = reply_address(seat)
+        row = SeatAddress.objects.get(seat=seat, revoked_at__isnull=True)
+        queue_mail(key=f"address-renewed:{row.pk}", to=seat.email, game=seat.game, seat=seat, kind="notice",
+                   subject=f"[Kriegsbrief] {' '.join(seat.game.name.split())}: your new reply address",
+                   body=(f"Your seat's secret reply address in {seat.game.name} has been replaced ({reason}).\n"
+                         "Reply to this message, or to any later one, to send orders and commands. Mail to the old\n"
+                         "address is refused with a reply that says so.\n\n--\nKriegsbrief. This is an automatic notice.\n"))
+    return new
 
 
 def parse_token(addr: str) -> str | None:

@@ -71,6 +71,16 @@ class DeadlineForm(forms.Form):
     note = forms.CharField(label="Note every player reads with it (optional)", required=False, max_length=200)
 
 
+class NewAddressForm(forms.Form):
+    """Replace a seat's secret reply address (the old one leaked, was forwarded, quoted...)."""
+
+    seat = forms.ChoiceField(label="Seat")
+
+    def __init__(self, *args, seats: list[tuple[str, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].choices = seats
+
+
 class RulingForm(forms.Form):
     """The umpire's desk: umpire-only orders the rule set checks line by line (all or nothing)."""
 

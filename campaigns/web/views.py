@@ -15,7 +15,7 @@ from rules.core.protocol import RulesError
 
 from . import present
 from .access import Seen, seat_required, seen_for
-from .forms import AmendForm, ApproveForm, DeadlineForm, NewGameForm, OnBehalfForm, OrdersForm, ProfileForm, ReadyForm, RulingForm
+from .forms import AmendForm, ApproveForm, DeadlineForm, NewAddressForm, NewGameForm, OnBehalfForm, OrdersForm, ProfileForm, ReadyForm, RulingForm
 
 
 def _game_url(seen: Seen) -> str:
@@ -159,6 +159,8 @@ class UmpireForms:
         self.submit = OnBehalfForm(bound("submit"), prefix="submit", sides=list(turn["sides"]))
         self.ruling = RulingForm(bound("ruling"), prefix="ruling")
         self.deadline = DeadlineForm(bound("deadline"), prefix="deadline")
+        self.address = NewAddressForm(bound("address"), prefix="address", seats=[
+            (str(seat.pk), seat.side or seat.role) for seat in seen.game.seats.order_by("role", "side", "pk")])
         self.amend_errors: list[str] = []
 
 
@@ -245,8 +247,20 @@ def _deadline(request, seen: Seen, forms: UmpireForms):
     return redirect(_umpire_url(seen))
 
 
+def _address(request, seen: Seen, forms: UmpireForms):
+    from campaigns.mailin.addresses import renew
+
+    if not forms.address.is_valid():
+        return None
+    seat = seen.game.seats.get(pk=int(forms.address.cleaned_data["seat"]))
+    renew(seat, reason="replaced by the umpire")
+    messages.success(request, f"{seat.side or seat.role} has a new reply address; the old one is refused from now "
+                              "on, and the seat has been told from the new one.")
+    return redirect(_umpire_url(seen))
+
+
 UMPIRE_ACTIONS = {"approve": _approve, "amend": _amend, "close": _close, "submit": _submit, "ruling": _ruling,
-                  "deadline": _deadline}
+                  "deadline": _deadline, "address": _address}
 
 
 @require_http_methods(["GET", "POST"])

@@ -64,3 +64,32 @@ def test_str_never_shows_the_token(red):
     addresses.reply_address(red)
     row = addresses.SeatAddress.objects.get(seat=red)
     assert row.token not in str(row)
+
+
+def test_the_umpire_replaces_a_leaked_address_and_the_seat_is_told_from_the_new_one(game, people):
+    from django.test import Client
+
+    from campaigns.mailin import ingest
+    from campaigns.models import OutboxMail
+
+    from .helpers import last_reply, mail
+
+    red = game.seats.get(side="red")
+    old = addresses.reply_address(red)
+    page = f"/games/{game.pk}/umpire/"
+    player = Client()
+    player.force_login(people["bob"])
+    assert player.post(page, {"action": "address", "address-seat": str(red.pk)}).status_code in (403, 404)
+    assert addresses.reply_address(red) == old
+    web = Client()
+    web.force_login(people["alice"])
+    r = web.post(page, {"action": "address", "address-seat": str(red.pk)}, follow=True)
+    assert "red has a new reply address" in r.content.decode()
+    new = addresses.reply_address(red)
+    assert new != old
+    notice = OutboxMail.objects.get(kind="notice", to=red.email, subject__endswith="your new reply address")
+    assert notice.reply_to == new and old not in notice.body and new not in notice.body
+    # the old address now gets a refusal that names the reason, and nothing is applied
+    row = ingest.ingest(mail(to=old, frm=f"Player <{red.email}>", body="hold"), via="test")
+    assert row.status != "applied"
+    assert "revoked" in last_reply(red.email).body
