@@ -24,6 +24,7 @@ DEFAULT_SETTINGS = {
     "decision_deadline_hours": 24.0,
     "ready_delay_seconds": 0,
     "require_approval": False,
+    "absence_days": 0,  # days each side's absences may push deadlines back, in all (absences.py)
 }
 
 
@@ -120,6 +121,10 @@ def _turn_opened(s, p, seq, at):
 
 
 def _turn_deadline_set(s, p, seq, at):
+    if p.get("absence"):  # drawn from the side's allowance (absences.py)
+        used = dict(s.get("absence_used", {}))
+        used[p["absence"]["side"]] = used.get(p["absence"]["side"], 0.0) + p["absence"]["hours"]
+        s["absence_used"] = used
     # deadline_version: reminders are keyed by it, so a moved deadline is reminded afresh
     return _turn(s, deadline=p["deadline"], deadline_version=s["turn"].get("deadline_version", 0) + 1)
 

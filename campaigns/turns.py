@@ -84,6 +84,7 @@ def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict
         drafts.append(Draft(0, RuleEvent("seed.revealed", {"turn": 0, "seed": seed})))
         stream = _append(stream, drafts)
         stream = _append(stream, _open_next_turn(stream.state))
+        stream = _absent_sides(stream)
         reports.queue_game_start(stream)
     game.refresh_from_db()
     return game
@@ -246,6 +247,7 @@ def publish_locked(stream: Stream, *, amended: bool = False, note: str = "") -> 
         "turn": turn["number"], "seed": turn["seed"], "amended": amended, "note": note}))]
     stream = _append(stream, drafts)
     stream = _append(stream, _open_next_turn(stream.state))
+    stream = _absent_sides(stream)  # before the reports, which give the deadline
     from .reports import queue_turn_reports
 
     queue_turn_reports(stream, turn["number"])
@@ -293,6 +295,27 @@ def amend(game_id: int, turn_number: int, orders_text: dict[str, str], reason: s
 
 
 # --- the deadline -------------------------------------------------------------
+
+def _absent_sides(stream: Stream) -> Stream:
+    from .absences import deadline_drafts
+
+    drafts = deadline_drafts(stream)
+    return _append(stream, drafts) if drafts else stream
+
+
+def absence_declared(game_id: int) -> dict | None:
+    """A seat has declared an absence: move the open turn's deadline if the game's allowance says so,
+    and tell every player. The turn as it is now, if its deadline moved; else None."""
+    from . import reminders
+
+    with transaction.atomic():
+        stream = eventstore.load(game_id, lock=True)
+        moved = _absent_sides(stream)
+        if moved is stream:
+            return None
+        reminders.notify_deadline(moved.game, moved.state["turn"], "a player is away")
+    return moved.state["turn"]
+
 
 DEADLINE_MIN_AHEAD = timedelta(minutes=5)
 DEADLINE_MAX_AHEAD = timedelta(days=60)

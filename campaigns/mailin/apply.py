@@ -13,7 +13,7 @@ from datetime import date, timedelta
 
 from django.utils import timezone
 
-from campaigns import eventstore, turns, viewing
+from campaigns import absences, eventstore, turns, viewing
 from campaigns.models import OutboxMail, Seat
 from campaigns.outbox import queue_mail
 from campaigns.reports import local_time, seat_timezone
@@ -206,12 +206,29 @@ def _absent(row, seat, arg, out, req) -> None:
         out.add(f"! ABSENT UNTIL {arg}: at most {MAX_ABSENCE_DAYS} days ahead; ask the umpire for longer", error=True)
         return
     Absence.objects.create(seat=seat, until=until, inbound=row)
+    moved = turns.absence_declared(seat.game.pk)
     umpire = seat.game.seats.filter(role=Seat.Role.UMPIRE).first()
     if umpire is not None and umpire.pk != seat.pk:
         replies.notify(row, seat=umpire, purpose="absence", subject=f"[Kriegsbrief] {seat.game.name}: {_who(seat)} absent",
-                       body=f"{_who(seat)} says they are away until {arg}.\nDeadlines are yours to extend.")
-    out.add(f"ABSENT UNTIL {arg}: recorded, and the umpire has been told. You get no reminders until then; "
-            "deadlines move only if the umpire extends them.")
+                       body=f"{_who(seat)} says they are away until {arg}.\n"
+                            + (f"The game's absence allowance moved the deadline of turn {moved['number']} to "
+                               f"{moved['deadline']}.\n" if moved else "Deadlines are yours to extend.\n"))
+    out.add(f"ABSENT UNTIL {arg}: recorded, and the umpire has been told. You get no reminders until then.")
+    state = eventstore.load(seat.game.pk).state
+    if moved:
+        out.add(f"The deadline of turn {moved['number']} is now {local_time(moved['deadline'], seat_timezone(seat))}; "
+                f"your side's allowance for absences has {_days(absences.allowance_left(state, seat.side))} left.")
+    elif state["settings"].get("absence_days"):
+        out.add(f"Deadlines move for absences by up to {state['settings']['absence_days']} days in all in this "
+                f"game; your side has {_days(absences.allowance_left(state, seat.side))} left (a turn that "
+                f"expects your orders while you are away waits for you, as far as that goes).")
+    else:
+        out.add("In this game deadlines move only if the umpire extends them.")
+
+
+def _days(left: timedelta) -> str:
+    hours = left.total_seconds() / 3600
+    return f"{hours / 24:.1f} days" if hours >= 24 else f"{hours:.0f} hours"
 
 
 def _back(row, seat, arg, out, req) -> None:

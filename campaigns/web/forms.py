@@ -127,6 +127,10 @@ class NewGameForm(forms.Form):
                                              initial=DEFAULT_SETTINGS["ready_delay_seconds"])
     require_approval = forms.BooleanField(label="The umpire approves every turn's results before they are published",
                                           required=False, initial=DEFAULT_SETTINGS["require_approval"])
+    absence_days = forms.IntegerField(
+        label="Days each side's absences may push deadlines back, in all", min_value=0, max_value=30,
+        initial=DEFAULT_SETTINGS["absence_days"], required=False,
+        help_text="0: an absence (ABSENT UNTIL by mail) only stops reminders; the umpire moves deadlines.")
     press = forms.ChoiceField(label="Messages between seats (MESSAGE by mail)", choices=PRESS_CHOICES,
                               initial=PRESS_DEFAULT, required=False,
                               help_text="Who a player may write to through the game's mail address.")
@@ -195,6 +199,7 @@ class NewGameForm(forms.Form):
         d = self.cleaned_data
         return {**{key: d[key] for key in ("deadline_hours", "decision_deadline_hours",
                                            "ready_delay_seconds", "require_approval")},
+                "absence_days": d.get("absence_days") or 0,
                 "press": d.get("press") or PRESS_DEFAULT}
 
     def campaign_obj(self) -> Campaign:

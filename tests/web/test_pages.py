@@ -252,7 +252,10 @@ def test_create_game_form(client, people):
     assert response.status_code == 200
     assert "There is no user called 'zed'" in text and "There is no user called 'nobody'" in text
     assert not Game.objects.filter(name="Web game").exists()
-    data.update(player_blue="dave", observers="", email_red="carol@elsewhere.example", require_approval="on")
+    data.update(player_blue="dave", observers="", email_red="carol@elsewhere.example", require_approval="on",
+                absence_days="31")
+    assert "Ensure this value is less than or equal to 30" in client.post(url, data).content.decode()
+    data.update(absence_days="7")
     response = client.post(url, data)
     game = Game.objects.get(name="Web game")
     assert response.status_code == 302 and response.url == game_url(game)
@@ -261,7 +264,7 @@ def test_create_game_form(client, people):
                      ("player", "red"): ("carol", "carol@elsewhere.example"),
                      ("player", "blue"): ("dave", "dave@example.org")}
     settings = state_of(game)["settings"]
-    assert settings["deadline_hours"] == 48 and settings["require_approval"] is True
+    assert settings["deadline_hours"] == 48 and settings["require_approval"] is True and settings["absence_days"] == 7
     assert game.campaign.name == "Spring" and game.campaign.created_by == people["bob"]
 
 
