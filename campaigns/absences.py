@@ -73,3 +73,83 @@ def deadline_drafts(stream: Stream, now: datetime | None = None) -> list[Draft]:
     return [Draft(turn["number"], RuleEvent("turn.deadline_set", {
         "turn": turn["number"], "deadline": best.isoformat(), "previous": turn["deadline"],
         "note": "a player is away", "absence": {"side": owed_by, "hours": hours}}))]
+
+
+# -- declaring and ending an absence (mail's ABSENT UNTIL / BACK and the game page share these) --------
+MAX_AHEAD_DAYS = 30
+
+
+class AbsenceError(ValueError):
+    """An absence that cannot be recorded; the message says why."""
+
+
+def seat_today(seat: Seat):
+    return timezone.now().astimezone(zoneinfo.ZoneInfo(seat_timezone(seat))).date()
+
+
+def declare(seat: Seat, until, inbound=None) -> dict | None:
+    """Record that the seat is away through ``until`` (its own date), tell the umpire, and move the
+    open turn's deadline if the game's allowance says so. Returns that turn if its deadline moved."""
+    from . import turns
+    from .mailin.models import Absence
+
+    today = seat_today(seat)
+    if until <= today:
+        raise AbsenceError(f"{until.isoformat()} is not in the future")
+    if until > today + timedelta(days=MAX_AHEAD_DAYS):
+        raise AbsenceError(f"at most {MAX_AHEAD_DAYS} days ahead; ask the umpire for longer")
+    row = Absence.objects.create(seat=seat, until=until, inbound=inbound)
+    moved = turns.absence_declared(seat.game.pk)
+    _tell_umpire(seat, f"absence:{row.pk}", "absent", f"{_who(seat)} says they are away until {until.isoformat()}.\n"
+                 + (f"The game's absence allowance moved the deadline of turn {moved['number']} to "
+                    f"{moved['deadline']}.\n" if moved else "Deadlines are yours to extend.\n"))
+    return moved
+
+
+def end(seat: Seat) -> bool:
+    """The seat is back early: its absence ends today. False if it had none in force."""
+    from .mailin.models import Absence
+
+    today = seat_today(seat)
+    # Absences are bookkeeping beside the game's log, not events: the last day moves to yesterday.
+    ended = Absence.objects.filter(seat=seat, until__gte=today).update(until=today - timedelta(days=1))
+    if ended:
+        _tell_umpire(seat, f"back:{seat.pk}:{today.isoformat()}", "is back",
+                     f"{_who(seat)} says they are back ({today.isoformat()}), before the date they gave.\n")
+    return bool(ended)
+
+
+def _who(seat: Seat) -> str:
+    return seat.side or seat.role
+
+
+def _tell_umpire(seat: Seat, key: str, what: str, body: str) -> None:
+    from .outbox import one_line, queue_mail
+
+    umpire = seat.game.seats.filter(role=Seat.Role.UMPIRE).first()
+    if umpire is None or umpire.pk == seat.pk:
+        return
+    queue_mail(key=key, to=umpire.email, game=seat.game, seat=umpire, kind="mail-forward",
+               subject=one_line(f"[Kriegsbrief] {seat.game.name}: {_who(seat)} {what}"), body=body)
+
+
+def deadline_words(seat: Seat, moved: dict | None) -> str:
+    """What an absence did to the deadlines, in the seat's terms."""
+    from . import eventstore
+    from .reports import local_time
+
+    state = eventstore.load(seat.game.pk).state
+    days = state["settings"].get("absence_days", 0)
+    left = _days(allowance_left(state, seat.side))
+    if moved:
+        return (f"The deadline of turn {moved['number']} is now {local_time(moved['deadline'], seat_timezone(seat))}; "
+                f"your side's allowance for absences has {left} left.")
+    if days:
+        return (f"Deadlines move for absences by up to {days} days in all in this game; your side has {left} left "
+                f"(a turn that expects your orders while you are away waits for you, as far as that goes).")
+    return "In this game deadlines move only if the umpire extends them."
+
+
+def _days(left: timedelta) -> str:
+    hours = left.total_seconds() / 3600
+    return f"{hours / 24:.1f} days" if hours >= 24 else f"{hours:.0f} hours"

@@ -23,7 +23,6 @@ from . import commands, quotes, replies
 from .mime import Parsed
 from .models import Absence, InboundMessage
 
-MAX_ABSENCE_DAYS = 30
 # Who a seat may write to with MESSAGE, by the game's "press" setting.
 PRESS_DEFAULT = "umpire"
 PRESS_CHOICES = (
@@ -197,55 +196,20 @@ def _help(row, seat, arg, out, req) -> None:
 
 
 def _absent(row, seat, arg, out, req) -> None:
-    until = date.fromisoformat(arg)
-    today = timezone.now().date()
-    if until <= today:
-        out.add(f"! ABSENT UNTIL {arg}: that date is not in the future", error=True)
+    try:
+        moved = absences.declare(seat, date.fromisoformat(arg), inbound=row)
+    except absences.AbsenceError as exc:
+        out.add(f"! ABSENT UNTIL {arg}: {exc}", error=True)
         return
-    if until > today + timedelta(days=MAX_ABSENCE_DAYS):
-        out.add(f"! ABSENT UNTIL {arg}: at most {MAX_ABSENCE_DAYS} days ahead; ask the umpire for longer", error=True)
-        return
-    Absence.objects.create(seat=seat, until=until, inbound=row)
-    moved = turns.absence_declared(seat.game.pk)
-    umpire = seat.game.seats.filter(role=Seat.Role.UMPIRE).first()
-    if umpire is not None and umpire.pk != seat.pk:
-        replies.notify(row, seat=umpire, purpose="absence", subject=f"[Kriegsbrief] {seat.game.name}: {_who(seat)} absent",
-                       body=f"{_who(seat)} says they are away until {arg}.\n"
-                            + (f"The game's absence allowance moved the deadline of turn {moved['number']} to "
-                               f"{moved['deadline']}.\n" if moved else "Deadlines are yours to extend.\n"))
     out.add(f"ABSENT UNTIL {arg}: recorded, and the umpire has been told. You get no reminders until then.")
-    state = eventstore.load(seat.game.pk).state
-    if moved:
-        out.add(f"The deadline of turn {moved['number']} is now {local_time(moved['deadline'], seat_timezone(seat))}; "
-                f"your side's allowance for absences has {_days(absences.allowance_left(state, seat.side))} left.")
-    elif state["settings"].get("absence_days"):
-        out.add(f"Deadlines move for absences by up to {state['settings']['absence_days']} days in all in this "
-                f"game; your side has {_days(absences.allowance_left(state, seat.side))} left (a turn that "
-                f"expects your orders while you are away waits for you, as far as that goes).")
-    else:
-        out.add("In this game deadlines move only if the umpire extends them.")
-
-
-def _days(left: timedelta) -> str:
-    hours = left.total_seconds() / 3600
-    return f"{hours / 24:.1f} days" if hours >= 24 else f"{hours:.0f} hours"
+    out.add(absences.deadline_words(seat, moved))
 
 
 def _back(row, seat, arg, out, req) -> None:
-    """End the seat's absence today (its own date): reminders and waiting notices resume."""
-    import zoneinfo
-
-    today = timezone.now().astimezone(zoneinfo.ZoneInfo(seat_timezone(seat))).date()
-    # Absences are bookkeeping beside the game's log, not events: the last day moves to yesterday.
-    ended = Absence.objects.filter(seat=seat, until__gte=today).update(until=today - timedelta(days=1))
-    if not ended:
+    if absences.end(seat):
+        out.add("BACK: welcome back. Your absence has ended; reminders start again, and the umpire has been told.")
+    else:
         out.add("BACK: you had no absence in force; nothing changed.")
-        return
-    umpire = seat.game.seats.filter(role=Seat.Role.UMPIRE).first()
-    if umpire is not None and umpire.pk != seat.pk:
-        replies.notify(row, seat=umpire, purpose="back", subject=f"[Kriegsbrief] {seat.game.name}: {_who(seat)} is back",
-                       body=f"{_who(seat)} says they are back ({today.isoformat()}), before the date they gave.")
-    out.add("BACK: welcome back. Your absence has ended; reminders start again, and the umpire has been told.")
 
 
 def _replace(row, seat, arg, out, req) -> None:

@@ -52,6 +52,11 @@ class Seen:
     def svg(self, board_key: str = "board") -> str:
         return self.ruleset.render_svg(self.view[board_key])
 
+    @property
+    def absence_days(self) -> int:
+        """The game's allowance for absences (a public setting)."""
+        return self._state["settings"].get("absence_days", 0)
+
     def local(self, iso: str | None) -> str:
         return local_time(iso, self.tz)
 

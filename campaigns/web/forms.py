@@ -34,6 +34,20 @@ class ReadyForm(forms.Form):
     ready = forms.BooleanField(required=False)
 
 
+class AbsenceForm(forms.Form):
+    """A player away: no reminders through that date (and, with the game's allowance, later deadlines)."""
+
+    until = forms.DateField(label="Away until (your own date)", required=False,
+                            widget=forms.DateInput(attrs={"type": "date"}))
+    back = forms.BooleanField(required=False)
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("back") and not data.get("until"):
+            raise forms.ValidationError("Give the last day you are away, or say you are back.")
+        return data
+
+
 class ApproveForm(forms.Form):
     note = forms.CharField(label="Note to the players (optional)", required=False, max_length=500)
 

@@ -56,6 +56,17 @@ def may_order(seen: Seen) -> bool:
             and seen.viewer.side in turn["sides"])
 
 
+def away_until(seen: Seen):
+    """The last day of the viewer's own absence in force, else None."""
+    from campaigns.absences import seat_today
+    from campaigns.mailin.models import Absence
+
+    if seen.viewer.role != "player":
+        return None
+    return max(Absence.objects.filter(seat=seen.seat, until__gte=seat_today(seen.seat))
+               .values_list("until", flat=True), default=None)
+
+
 def own_orders(seen: Seen) -> str:
     return seen.view["turn"]["orders"].get(seen.viewer.side, "") if seen.viewer.side else ""
 

@@ -11,6 +11,7 @@ urlpatterns = [
     path("games/new/", views.new_game, name="new_game"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/ready/", views.set_ready, name="set_ready"),
+    path("games/<int:game_id>/absence/", views.set_absence, name="set_absence"),
     path("games/<int:game_id>/map.svg", views.game_map, name="game_map"),
     path("games/<int:game_id>/umpire/", views.umpire_page, name="umpire"),
 ]

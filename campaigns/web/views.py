@@ -15,7 +15,7 @@ from rules.core.protocol import RulesError
 
 from . import present
 from .access import Seen, seat_required, seen_for
-from .forms import AmendForm, ApproveForm, DeadlineForm, NewAddressForm, NewGameForm, OnBehalfForm, OrdersForm, ProfileForm, ReadyForm, RulingForm
+from .forms import AbsenceForm, AmendForm, ApproveForm, DeadlineForm, NewAddressForm, NewGameForm, OnBehalfForm, OrdersForm, ProfileForm, ReadyForm, RulingForm
 
 
 def _game_url(seen: Seen) -> str:
@@ -90,6 +90,7 @@ def game_context(seen: Seen, **extra) -> dict:
         "turn": present.turn_summary(seen), "svg": present.svg(seen),
         "log": present.log_by_turn(seen), "orders_help": seen.ruleset.orders_help,
         "may_order": present.may_order(seen), "own_orders": present.own_orders(seen),
+        "away_until": present.away_until(seen),
         **present.board_extras(seen), **extra,
     }
 
@@ -117,6 +118,32 @@ def game_page(request, seen: Seen):
         return render(request, "web/game.html", game_context(
             seen, form=form, order_errors=present.line_errors(result.errors)))
     messages.success(request, _accepted_message(result, ready))
+    return redirect(_game_url(seen))
+
+
+@require_POST
+@seat_required()
+def set_absence(request, seen: Seen):
+    from campaigns import absences
+
+    if seen.viewer.role != "player":
+        return HttpResponseBadRequest("only a player's seat is away or back")
+    seat = seen.seat
+    form = AbsenceForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(form.errors.get("__all__", []) or [e for errs in form.errors.values() for e in errs]))
+    elif form.cleaned_data["back"]:
+        messages.success(request, "Welcome back: reminders start again, and the umpire has been told."
+                         if absences.end(seat) else "You had no absence in force; nothing changed.")
+    else:
+        until = form.cleaned_data["until"]
+        try:
+            moved = absences.declare(seat, until)
+        except absences.AbsenceError as exc:
+            messages.error(request, f"Away until {until.isoformat()}: {exc}")
+        else:
+            messages.success(request, f"Away until {until.isoformat()}: recorded, and the umpire has been told. "
+                                      f"No reminders until then. " + absences.deadline_words(seat, moved))
     return redirect(_game_url(seen))
 
 

@@ -92,3 +92,32 @@ def test_a_turn_that_opens_while_its_side_is_away_waits_for_it(people, smtp):
     report = next(m for to, m in smtp.messages if to == ["carol@example.org"] and "turn 1 results" in m["Subject"])
     local = (end + absences.GRACE).astimezone(TOKYO)
     assert f"Deadline: {local:%Y-%m-%d %H:%M}" in report.get_body(("plain",)).get_content().replace("\r\n", "\n")
+
+
+def test_the_game_page_declares_an_absence_and_ends_it(people, smtp):
+    from django.test import Client
+
+    from campaigns.mailin.models import Absence
+
+    game = new_civilwar_game(people, absence_days=10)
+    web = Client()
+    web.force_login(people["bob"])
+    page = f"/games/{game.pk}/"
+    text = web.get(page).content.decode()
+    assert "Away?" in text and "up to 10 days in all" in text
+    url = f"/games/{game.pk}/absence/"
+    r = web.post(url, {"until": "2020-01-01"}, follow=True)
+    assert "Away until 2020-01-01: 2020-01-01 is not in the future" in r.content.decode()
+    until = timezone.now().astimezone(NEW_YORK).date() + timedelta(days=5)
+    before = deadline_of(game)
+    r = web.post(url, {"until": until.isoformat()}, follow=True)
+    text = r.content.decode()
+    assert f"Away until {until.isoformat()}: recorded" in text and "The deadline of turn 1 is now" in text
+    assert f"You are away until {until.isoformat()}" in text and deadline_of(game) > before
+    assert any(m["Subject"].endswith("red absent") for m in smtp.to("alice@example.org"))
+    r = web.post(url, {"back": "on"}, follow=True)
+    assert "Welcome back" in r.content.decode()
+    assert not Absence.objects.filter(seat__side="red", until__gte=until).exists()
+    umpire = Client()
+    umpire.force_login(people["alice"])
+    assert umpire.post(url, {"back": "on"}).status_code == 400     # the umpire's seat is never away
