@@ -80,18 +80,18 @@ def fire_error(state: dict, gid: str, shots: int, half_turns: int) -> str | None
 
 
 def gunners(state: dict, side: str, marching: dict[str, tuple], halves: dict[str, int]) -> dict[str, tuple]:
-    """{figure id: (destination of its gun, half turns)} for the crews of guns ordered to move (LW-24)."""
+    """{figure id: (destination of its gun, half turns, gun id)} for the crews of guns ordered to move (LW-24)."""
     out = {}
     for gid, dest in sorted(marching.items()):
         g = state["guns"][gid]
         for fid in crew(state, side, (g["x"], g["y"])):
-            out.setdefault(fid, (tuple(dest), halves.get(gid, 0)))
+            out.setdefault(fid, (tuple(dest), halves.get(gid, 0), gid))
     return out
 
 
 def marches_with(state: dict, fid: str, end, gunner: tuple) -> bool:
     """Does a crew figure's move end within reach of its gun's destination (so it goes with the gun)?"""
-    dest, _ = gunner
+    dest = gunner[0]
     return math.dist(tuple(end), dest) - radius(state["figures"][fid]["arm"]) <= CREW_RANGE + 1e-9
 
 

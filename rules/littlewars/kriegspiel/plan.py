@@ -102,6 +102,7 @@ def build(state: dict, side: str, orders) -> KsPlan:
     kp.boxed = sorted(g for g in boxed if g in kp.lw.groups)
     _gun_time(state, kp)
     _restrict(state, kp)
+    _gunners_without_gun(state, kp, crews)
     kp.limbered = sorted(guns.after_turn(start, set(kp.lw.gun_moves), set(kp.lw.fire), kp.limbering))
     return _done(kp)
 
@@ -143,6 +144,17 @@ def _limbering(state, side, lw_orders, orders) -> tuple[dict, list]:
         seen[gid] = o.line
         out[gid] = o.up
     return out, errs
+
+
+def _gunners_without_gun(state, kp, crews: dict) -> None:
+    """A gunner marches at the artillery's pace only beside a gun that goes (KS-19): where the gun's
+    move was refused, his own pace holds, and a longer move is refused too."""
+    for fid, (_, _, gid) in sorted(crews.items()):
+        if gid in kp.lw.gun_moves or fid not in kp.lw.paths or kp.lw._owner_line.get(fid, 0) == 0:
+            continue
+        why = pace.move_error(state, fid, kp.lw.paths[fid], kp.reforming)
+        if why:
+            _refuse_paths(kp, [fid], f"{why}; its gun does not move, so it keeps its own pace")
 
 
 def _gun_time(state, kp):

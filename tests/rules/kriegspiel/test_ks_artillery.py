@@ -197,3 +197,15 @@ def test_blue_attacking_the_pursuers_frees_the_gun(ks86):
     g.turn(blue=f"fire gun2 at {x},{y} {x},{y}")
     assert g.rejected["blue"] == ()
     assert g.state["guns"]["blue:gun2"]["y"] == 157            # it stood and fired
+
+
+def test_gunners_keep_their_own_pace_when_their_gun_stays(battery):
+    g = battery
+    g.turn(red="limber gun1")
+    # only two of the four go with the gun, so the gun stays (LW-24); those two may not use its pace
+    g.turn(red="move gun1 to 24,64\n" + crew_orders(g.crew[:2], 24, 64, -3))
+    msgs = [e.message for e in g.rejected["red"]]
+    assert any("only 2 of gun1's crew would end within 6 in of it" in m for m in msgs)
+    assert sum("its gun does not move, so it keeps its own pace" in m for m in msgs) == 2
+    assert g.state["guns"]["red:gun1"]["y"] == 40
+    assert all(g.state["figures"][f"red:{n}"]["y"] == 37 for n in g.crew)
