@@ -102,7 +102,8 @@ _LIFECYCLE_TEXT = {
     "seed.sealed": lambda p: f"Seed for turn {p['turn']} sealed",
     "seed.revealed": lambda p: f"Setup seed revealed: {p['seed']}",
     "turn.opened": lambda p: f"Turn {p['turn']} opened for {', '.join(p['sides'])} ({p['kind']}); dice commitment {p['commitment'][:12]}…",
-    "turn.deadline_set": lambda p: (f"The umpire moved the deadline of turn {p['turn']} to {p['deadline']}"
+    "turn.deadline_set": lambda p: (f"{'The' if p.get('absence') else 'The umpire moved the'} deadline of turn "
+                                    f"{p['turn']} {'moved ' if p.get('absence') else ''}to {p['deadline']}"
                                     + (f": {p['note']}" if p.get("note") else "")),
     "orders.submitted": lambda p: f"{p['side']} submitted orders by {p['source']}:\n{p['text']}",
     "side.ready": lambda p: f"{p['side']} is {'ready' if p.get('ready', True) else 'no longer ready'}",
