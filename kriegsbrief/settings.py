@@ -102,8 +102,6 @@ STATIC_ROOT.mkdir(exist_ok=True)
 # deploy/ runs collectstatic at release, where this can be turned off.
 WHITENOISE_USE_FINDERS = env.bool("WHITENOISE_USE_FINDERS", default=True)
 
-# Requests are small: orders are text. Cap bodies so nobody can flood us.
-DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
 
 # --- Celery -------------------------------------------------------------
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
@@ -145,6 +143,11 @@ INBOUND_LOCAL_PART = env.str("INBOUND_LOCAL_PART", default="orders")
 # Authentication-Results are trusted only when our own MTA wrote them.
 MAIL_AUTHSERV_ID = env.str("MAIL_AUTHSERV_ID", default="mx.kriegsbrief.localhost")
 MAIL_MAX_BYTES = env.int("MAIL_MAX_BYTES", default=1024 * 1024)
+# Request bodies are capped so nobody can flood us. Orders are small, but the inbound webhook
+# posts a whole message: the cap leaves room for one several times MAIL_MAX_BYTES, so a message
+# that is too large still arrives, is recorded and gets a reply saying so (as by pipe or IMAP)
+# instead of an HTTP 400 that nobody reads.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=4 * MAIL_MAX_BYTES)
 MAIL_MAX_PARTS = env.int("MAIL_MAX_PARTS", default=20)
 MAIL_REPLIES_PER_THREAD_HOUR = env.int("MAIL_REPLIES_PER_THREAD_HOUR", default=10)
 # IMAP poller (Celery beat); unset host means no polling.

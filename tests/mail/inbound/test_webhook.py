@@ -59,3 +59,21 @@ def test_unconfigured_webhook_refuses_everything(client, game, red):
     response = post(client, seat_mail(red, red_opening(game)), key="", auth=None)
     assert response.status_code == 400
     assert not InboundMessage.objects.exists()
+
+
+@CONFIGURED
+def test_a_message_too_large_arrives_and_is_answered_not_dropped(client, game, red):
+    from django.conf import settings
+
+    from .helpers import last_reply
+
+    padding = "x" * 76 + "\n"
+    body = red_opening(game) + "\n\n" + padding * (settings.MAIL_MAX_BYTES // len(padding) + 100)
+    raw = seat_mail(red, body)
+    assert settings.MAIL_MAX_BYTES < len(raw) < settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    response = post(client, raw)
+    assert response.status_code == 200                      # not a 400 that nobody reads
+    row = InboundMessage.objects.get()
+    assert row.status == "rejected" and row.size == len(raw)
+    assert "the message is too large" in last_reply(red.email).body
+    assert orders_of(game, "red") is None                    # nothing applied
