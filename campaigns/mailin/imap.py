@@ -1,13 +1,17 @@
-"""The IMAP poller: fetch unseen messages in batches, store each batch, mark it seen, process it.
+"""The IMAP poller: fetch new messages in batches, store each batch, mark it seen, process it.
 
 Run by Celery beat (``campaigns.mailin.tasks.poll_imap``) every
-MAIL_IMAP_INTERVAL_SECONDS. Unseen messages are fetched FETCH_BATCH at a time
-with BODY.PEEK, so that a message is flagged \\Seen only after the batch is
-stored (``ingest.store_many``: one commit); a crash in between means the
-messages are fetched again next time and deduplicated by Message-ID. The batch
-is then processed in one transaction (``ingest.process_many``); a crash there
-leaves the stored rows for ``ingest.retry_pending``. Mail is never deleted
-from the server (the store is ours, the mailbox the operator's).
+MAIL_IMAP_INTERVAL_SECONDS. New messages are those above the mailbox's cursor
+(``ImapCursor``: the highest UID stored, under the mailbox's UIDVALIDITY), not
+the unseen ones: a message an operator or a mail client opened in the mailbox
+is still taken in. They are fetched FETCH_BATCH at a time with BODY.PEEK; after
+a batch is stored (``ingest.store_many``: one commit) the cursor moves past it
+and it is flagged \\Seen, for people reading the mailbox. A crash in between
+means the messages are fetched again next time and deduplicated by Message-ID;
+so does a new UIDVALIDITY (the server renumbered the mailbox: read it all
+again). The batch is then processed in one transaction (``ingest.process_many``);
+a crash there leaves the stored rows for ``ingest.retry_pending``. Mail is never
+deleted from the server (the store is ours, the mailbox the operator's).
 """
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
 from . import ingest
+from .models import ImapCursor
 
 log = logging.getLogger(__name__)
 FETCH_BATCH = 50
@@ -31,6 +36,11 @@ class ImapConfig:
     password: str
     mailbox: str = "INBOX"
     ssl: bool = False
+
+    @property
+    def key(self) -> str:
+        """The mailbox's name for its cursor (never the password)."""
+        return f"{self.user}@{self.host}:{self.port}/{self.mailbox}"
 
     @classmethod
     def from_url(cls, url: str) -> "ImapConfig":
@@ -57,18 +67,24 @@ def _quote(name: str) -> str:
 
 
 def poll(cfg: ImapConfig) -> dict:
-    """One pass over the unseen messages, FETCH_BATCH at a time; returns counts."""
+    """One pass over the messages above the cursor, FETCH_BATCH at a time; returns counts."""
     stored = seen = 0
     conn = _connect(cfg)
     try:
-        typ, data = conn.uid("SEARCH", None, "UNSEEN")
-        uids = data[0].split() if typ == "OK" and data and data[0] else []
+        cursor = _cursor(cfg, _uidvalidity(conn, cfg.mailbox))
+        typ, data = conn.uid("SEARCH", None, f"UID {cursor.last_uid + 1}:*")
+        # "n:*" names the highest message even when its UID is below n: keep only the new ones
+        uids = sorted(u for u in (data[0].split() if typ == "OK" and data and data[0] else [])
+                      if int(u) > cursor.last_uid)
         for start in range(0, len(uids), FETCH_BATCH):
-            fetched = _fetch(conn, uids[start:start + FETCH_BATCH])
+            batch = uids[start:start + FETCH_BATCH]
+            fetched = _fetch(conn, batch)
+            if fetched:
+                rows = ingest.store_many([raw for _, raw in fetched], via="imap")
+            ImapCursor.objects.filter(pk=cursor.pk).update(last_uid=int(batch[-1]))  # only after the store committed
             if not fetched:
                 continue
-            rows = ingest.store_many([raw for _, raw in fetched], via="imap")
-            conn.uid("STORE", b",".join(uid for uid, _ in fetched), "+FLAGS", "(\\Seen)")  # only after the store committed
+            conn.uid("STORE", b",".join(uid for uid, _ in fetched), "+FLAGS", "(\\Seen)")
             seen += len(fetched)
             new = [row.pk for row, created in rows if created]
             stored += len(new)
@@ -80,6 +96,28 @@ def poll(cfg: ImapConfig) -> dict:
             pass
     log.info("imap poll: %s new of %s fetched", stored, seen)
     return {"fetched": seen, "new": stored}
+
+
+def _uidvalidity(conn: imaplib.IMAP4, mailbox: str) -> int:
+    """The selected mailbox's UIDVALIDITY: from SELECT's answer, else asked with STATUS."""
+    typ, data = conn.response("UIDVALIDITY")
+    if not data or data[0] is None:
+        typ, data = conn.status(_quote(mailbox), "(UIDVALIDITY)")
+        m = re.search(rb"UIDVALIDITY (\d+)", data[0] or b"") if typ == "OK" else None
+        if not m:
+            raise imaplib.IMAP4.error("the server gives no UIDVALIDITY for the mailbox")
+        return int(m.group(1))
+    return int(data[0])
+
+
+def _cursor(cfg: ImapConfig, uidvalidity: int) -> ImapCursor:
+    cursor, _ = ImapCursor.objects.get_or_create(mailbox=cfg.key, defaults={"uidvalidity": uidvalidity})
+    if cursor.uidvalidity != uidvalidity:
+        # The server renumbered the mailbox: read it all again (what was stored is deduplicated).
+        log.warning("imap: %s has a new UIDVALIDITY; reading it from the start", cfg.key)
+        cursor.uidvalidity, cursor.last_uid = uidvalidity, 0
+        cursor.save(update_fields=["uidvalidity", "last_uid", "updated_at"])
+    return cursor
 
 
 def _process(pks: list[int]) -> None:

@@ -71,3 +71,17 @@ class Absence(models.Model):
     until = models.DateField()
     inbound = models.ForeignKey(InboundMessage, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+
+
+class ImapCursor(models.Model):
+    """How far the IMAP poller has read one mailbox: the highest UID stored, under the mailbox's
+    UIDVALIDITY. The poller reads by UID, not by the \\Seen flag, so mail someone else opened in
+    the mailbox (an operator, a mail client) is still taken in."""
+
+    mailbox = models.CharField(max_length=400, unique=True, help_text="user@host:port/mailbox")
+    uidvalidity = models.BigIntegerField()
+    last_uid = models.BigIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self):
+        return f"{self.mailbox} up to UID {self.last_uid}"

@@ -122,3 +122,40 @@ def test_mail_is_not_marked_seen_when_the_store_fails(server, game, red, monkeyp
     with pytest.raises(OperationalError):
         imap.poll(imap.ImapConfig.from_url(server.url))
     assert unseen(server) == 1 and not InboundMessage.objects.exists()
+
+
+def read_in_a_mail_client(server) -> None:
+    """Someone opens the mailbox and reads everything: all of it is flagged \\Seen."""
+    conn = imaplib.IMAP4("127.0.0.1", server.port)
+    conn.login(dovecot.USER, dovecot.PASSWORD)
+    conn.select("INBOX")
+    conn.store("1:*", "+FLAGS", "(\\Seen)")
+    conn.logout()
+
+
+def test_mail_someone_read_in_the_mailbox_is_still_taken_in(server, game, red, settings):
+    settings.MAIL_IMAP_URL = server.url
+    append(server, seat_mail(red, "STATUS"))
+    assert tasks.poll_imap() == {"fetched": 1, "new": 1}
+    append(server, seat_mail(red, red_opening(game)))
+    read_in_a_mail_client(server)
+    assert unseen(server) == 0
+    assert tasks.poll_imap() == {"fetched": 1, "new": 1}          # by UID, not by the \Seen flag
+    assert orders_of(game, "red")["text"] == red_opening(game)
+    assert tasks.poll_imap() == {"fetched": 0, "new": 0}
+    from campaigns.mailin.models import ImapCursor
+
+    cursor = ImapCursor.objects.get()
+    assert cursor.last_uid == 2 and dovecot.PASSWORD not in cursor.mailbox
+
+
+def test_a_renumbered_mailbox_is_read_again_and_nothing_doubles(server, game, red, settings):
+    from campaigns.mailin.models import ImapCursor
+
+    settings.MAIL_IMAP_URL = server.url
+    append(server, seat_mail(red, red_opening(game)))
+    assert tasks.poll_imap() == {"fetched": 1, "new": 1}
+    ImapCursor.objects.update(uidvalidity=1)                     # as if the server had renumbered the mailbox
+    append(server, seat_mail(red, "STATUS"))
+    assert tasks.poll_imap() == {"fetched": 2, "new": 1}          # all read again; the old one deduplicated
+    assert InboundMessage.objects.count() == 2
