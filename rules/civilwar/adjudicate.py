@@ -174,7 +174,7 @@ class _Run:
         self.state = fold(self.state, ev.type, payload)
 
 
-def adjudicate(state: dict, orders_by_side: Mapping[str, Any], rng: random.Random | None = None, kind: str = "orders") -> list[RuleEvent]:
+def adjudicate(state: dict, orders: Mapping[str, Any], rng: random.Random | None = None, kind: str = "orders") -> list[RuleEvent]:
     if state.get("result") or state.get("phase") != "play":
         return []
     pending = state.get("pending")
@@ -187,7 +187,7 @@ def adjudicate(state: dict, orders_by_side: Mapping[str, Any], rng: random.Rando
             return []
         side = state["to_move"]
     run = _Run(state)
-    orders, bad_parse = _coerce(state, side, kind, (orders_by_side or {}).get(side))
+    orders, bad_parse = _coerce(state, side, kind, (orders or {}).get(side))  # from here on, this side's
     reason = None
     if not orders:
         reason = "invalid orders" if bad_parse else "no orders"

@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from typing import Any
 
-from rules.core.protocol import PUBLIC, LineError, ParsedOrders, RuleEvent, TurnSpec, Viewer
+from rules.core.base import RuleSetBase
+from rules.core.protocol import PUBLIC, RuleEvent
 
 from . import adjudicate as _adj
 from .board import load_map, natural_sorted
@@ -16,7 +17,7 @@ from .render import render_svg as _render
 from .view import build_view
 
 
-class CivilWar:
+class CivilWar(RuleSetBase):
     name = "civilwar"
     title = "Civil War (Гражданская война)"
     sides = ("red", "blue")
@@ -24,8 +25,7 @@ class CivilWar:
     orders_help = ORDERS_HELP
 
     # -- lifecycle ---------------------------------------------------------
-    def initial_state(self) -> dict:
-        return _initial()
+    initial_state = staticmethod(_initial)
 
     def load_scenario(self, scenario: Any | None) -> dict:
         return load_map(scenario)
@@ -49,52 +49,25 @@ class CivilWar:
                                                            "reason": "red cannot carry out any operation (CW-11)"}))
         return events
 
-    def fold(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> Any:
-        return _fold(state, event_type, payload)
-
-    def next_turn(self, state: Any) -> TurnSpec:
-        return _adj.next_turn(state)
+    fold = staticmethod(_fold)
+    next_turn = staticmethod(_adj.next_turn)
 
     # -- orders ------------------------------------------------------------
-    def parse_orders(self, state: Any, side: str, text: str, kind: str = "orders") -> ParsedOrders:
-        return _adj.parse(state, side, text, kind)
-
-    def validate(self, state: Any, side: str, orders: Sequence[Any], kind: str = "orders") -> tuple[LineError, ...]:
-        return _adj.validate(state, side, orders, kind)
-
-    def default_orders(self, state: Any, side: str, kind: str = "orders") -> str:
-        return _adj.default_orders(state, side, kind)
-
-    def adjudicate(self, state: Any, orders: Mapping[str, Sequence[Any]], rng: random.Random | None = None,
-                   kind: str = "orders") -> list[RuleEvent]:
-        return _adj.adjudicate(state, orders, rng, kind)
-
-    def result(self, state: Any) -> dict | None:
-        res = state.get("result") if isinstance(state, dict) else None
-        return dict(res) if res else None
+    parse_orders = staticmethod(_adj.parse)
+    validate = staticmethod(_adj.validate)
+    default_orders = staticmethod(_adj.default_orders)
+    adjudicate = staticmethod(_adj.adjudicate)
 
     # -- presentation ------------------------------------------------------
-    def view(self, state: Any, viewer: Viewer) -> dict:
-        return build_view(state, viewer)
-
-    def render_svg(self, view: Any) -> str:
-        return _render(view)
-
-    def describe_event(self, event_type: str, payload: Mapping[str, Any]) -> str:
-        return _describe(event_type, payload)
+    view = staticmethod(build_view)
+    render_svg = staticmethod(_render)
+    describe_event = staticmethod(_describe)
 
     # -- helpers for tests, bots and the platform --------------------------
-    def legal_operations(self, state: Any, side: str) -> list[str]:
-        return legal_operations(state, side)
-
-    def has_legal_operation(self, state: Any, side: str) -> bool:
-        return has_legal_operation(state, side)
-
-    def check_invariants(self, state: Any) -> list[str]:
-        return check_invariants(state)
-
-    def build_state(self, *args, **kwargs) -> dict:
-        return build_state(*args, **kwargs)
+    legal_operations = staticmethod(legal_operations)
+    has_legal_operation = staticmethod(has_legal_operation)
+    check_invariants = staticmethod(check_invariants)
+    build_state = staticmethod(build_state)
 
 
 RULESET = CivilWar()

@@ -101,7 +101,7 @@ def default_orders(state: dict, side: str, kind: str = "orders") -> str:
     return "hold"
 
 
-def adjudicate(state: dict, orders: Mapping[str, Sequence], rng: random.Random | None,
+def adjudicate(state: dict, orders: Mapping[str, Sequence], rng: random.Random | None = None,
                kind: str = "orders") -> list[RuleEvent]:
     rng = rng or random.Random(0)
     acting = next_turn(state).sides or SIDES

@@ -8,9 +8,10 @@ sighting (turn.py), and a fog-of-war view (view.py). Registered as "kriegspiel".
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
-from rules.core.protocol import LineError, ParsedOrders, RuleEvent, TurnSpec, Viewer
+from rules.core.base import RuleSetBase
+from rules.core.protocol import LineError, ParsedOrders, RuleEvent
 
 from .. import adjudicate as lw_adj
 from ..fold import initial_state as lw_initial
@@ -27,7 +28,7 @@ from .turn import adjudicate as _adjudicate
 from .view import build_view
 
 
-class Kriegspiel:
+class Kriegspiel(RuleSetBase):
     name = "kriegspiel"
     title = "Little Wars as Kriegspiel (Wells and Sykes)"
     sides = ("red", "blue")
@@ -38,17 +39,13 @@ class Kriegspiel:
     def initial_state(self) -> dict:
         return {**lw_initial(), "ks": initial_ks(None)}
 
-    def load_scenario(self, scenario: Any | None) -> dict:
-        return load(scenario)
+    load_scenario = staticmethod(load)
 
     def setup(self, scenario: Any, rng: random.Random) -> list[RuleEvent]:
         return lw_adj.setup(load(scenario), rng)
 
-    def fold(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> Any:
-        return _fold(state, event_type, payload)
-
-    def next_turn(self, state: Any) -> TurnSpec:
-        return lw_adj.next_turn(state)
+    fold = staticmethod(_fold)
+    next_turn = staticmethod(lw_adj.next_turn)
 
     def parse_orders(self, state: Any, side: str, text: str, kind: str = "orders") -> ParsedOrders:
         return ks_orders.parse_text(text)
@@ -56,33 +53,21 @@ class Kriegspiel:
     def validate(self, state: Any, side: str, orders: Sequence[Any], kind: str = "orders") -> tuple[LineError, ...]:
         return _errors(state, side, orders)
 
-    def default_orders(self, state: Any, side: str, kind: str = "orders") -> str:
-        return "hold"
-
-    def adjudicate(self, state: Any, orders: Mapping[str, Sequence[Any]], rng: random.Random | None = None,
-                   kind: str = "orders") -> list[RuleEvent]:
-        return _adjudicate(state, orders, rng, kind)
-
-    def result(self, state: Any) -> dict | None:
-        res = state.get("result") if isinstance(state, dict) else None
-        return dict(res) if res else None
-
-    def view(self, state: Any, viewer: Viewer) -> dict:
-        return build_view(state, viewer)
+    default_orders = staticmethod(lw_adj.default_orders)  # "hold", as in Little Wars
+    adjudicate = staticmethod(_adjudicate)
+    view = staticmethod(build_view)
 
     def render_svg(self, view: Any) -> str:
         base = lw_render(view)
         return base[:-len("</svg>")] + extra_svg(view) + "</svg>" if base.endswith("</svg>") else base
 
-    def describe_event(self, event_type: str, payload: Mapping[str, Any]) -> str:
-        return _describe(event_type, payload)
+    describe_event = staticmethod(_describe)
 
     def umpire_orders(self, state: Any, text: str) -> tuple[list[RuleEvent], list[LineError]]:
         """The umpire's desk (desk.py): notes, reveals, ledger corrections, rulings."""
         return desk_events(state, text)
 
-    def check_invariants(self, state: Any) -> list[str]:
-        return lw_invariants(state)
+    check_invariants = staticmethod(lw_invariants)
 
 
 RULESET = Kriegspiel()

@@ -62,7 +62,7 @@ class Log:
         self.state = fold(self.state, ev.type, ev.payload)
 
 
-def adjudicate(state: dict, orders, rng: random.Random | None, kind: str = "orders") -> list[RuleEvent]:
+def adjudicate(state: dict, orders, rng: random.Random | None = None, kind: str = "orders") -> list[RuleEvent]:
     rng = rng or random.Random(0)
     if state["phase"] == "edge":  # LW-2/53, before any fog: the main part's turn as it is
         return _as_little_wars(state, orders, rng, kind)
