@@ -92,23 +92,26 @@ def load_map(raw: Any) -> dict[str, Any]:
 
     seen: dict[str, str] = {}
 
-    def claim(ident: str, what: str) -> None:
+    def entry(item: Any, i: int, what: str, keys: set[str], needs: str) -> str:
+        """The id of the i-th ``what`` after the checks every entry gets: an object, an id no
+        other entry has, no keys but ``keys``."""
+        if not isinstance(item, dict):
+            raise _err(f"{what} #{i} must be an object with {needs}")
+        ident = _norm_id(item.get("id"), f"{what} #{i}")
         if ident in seen:
-            raise _err(f"duplicate id {ident}: used by {seen[ident]} and by {what}")
-        seen[ident] = what
+            raise _err(f"duplicate id {ident}: used by {seen[ident]} and by {what} #{i}")
+        seen[ident] = f"{what} #{i}"
+        extra = set(item) - keys
+        if extra:
+            raise _err(f"{what} {ident}: unknown key(s) {', '.join(sorted(extra))}")
+        return ident
 
     cities_raw = raw.get("cities")
     if not isinstance(cities_raw, list) or not cities_raw:
         raise _err("scenario needs a non-empty list 'cities'")
     cities = []
     for i, c in enumerate(cities_raw, 1):
-        if not isinstance(c, dict):
-            raise _err(f"city #{i} must be an object with id, x, y")
-        cid = _norm_id(c.get("id"), f"city #{i}")
-        claim(cid, f"city #{i}")
-        extra = set(c) - {"id", "name", "x", "y"}
-        if extra:
-            raise _err(f"city {cid}: unknown key(s) {', '.join(sorted(extra))}")
+        cid = entry(c, i, "city", {"id", "name", "x", "y"}, "id, x, y")
         cname = c.get("name", cid)
         if not isinstance(cname, str):
             raise _err(f"city {cid}: name must be a string")
@@ -127,13 +130,7 @@ def load_map(raw: Any) -> dict[str, Any]:
         raise _err("scenario needs a non-empty list 'roads'")
     roads = []
     for i, r in enumerate(roads_raw, 1):
-        if not isinstance(r, dict):
-            raise _err(f"road #{i} must be an object with id and joins")
-        rid = _norm_id(r.get("id"), f"road #{i}")
-        claim(rid, f"road #{i}")
-        extra = set(r) - {"id", "joins", "x", "y"}
-        if extra:
-            raise _err(f"road {rid}: unknown key(s) {', '.join(sorted(extra))}")
+        rid = entry(r, i, "road", {"id", "joins", "x", "y"}, "id and joins")
         joins = r.get("joins")
         if not isinstance(joins, list) or len(joins) != 2:
             raise _err(f"road {rid}: 'joins' must list exactly two cities, got {joins!r}")
@@ -164,13 +161,7 @@ def load_map(raw: Any) -> dict[str, Any]:
     lines = []
     step_owner: dict[tuple[str, str], str] = {}
     for i, ln in enumerate(lines_raw, 1):
-        if not isinstance(ln, dict):
-            raise _err(f"line #{i} must be an object with id and points")
-        lid = _norm_id(ln.get("id"), f"line #{i}")
-        claim(lid, f"line #{i}")
-        extra = set(ln) - {"id", "points"}
-        if extra:
-            raise _err(f"line {lid}: unknown key(s) {', '.join(sorted(extra))}")
+        lid = entry(ln, i, "line", {"id", "points"}, "id and points")
         pts_raw = ln.get("points")
         if not isinstance(pts_raw, list) or len(pts_raw) < 3:
             raise _err(f"line {lid}: 'points' must list at least 3 points (city, road, city)")

@@ -174,17 +174,26 @@ _RULES = [
 _VERBS = "deploy, move, fire, split, merge, form, escort, surrender, melee, edge, hold"
 
 
-def parse_line(n: int, raw: str) -> Order | LineError | None:
-    text = raw.split("#", 1)[0].strip()
-    if not text:
-        return None
-    for rx, build in _RULES:
+def read_by_rules(rules, n: int, raw: str, text: str) -> Order | LineError | None:
+    """The order that the first of ``rules`` (pattern, builder) matching ``text`` builds, or
+    that line's error if the builder refuses it (ValueError); None if no pattern matches."""
+    for rx, build in rules:
         m = rx.match(text)
         if m:
             try:
                 return build(n, raw.strip(), m)
             except ValueError as exc:
                 return LineError(n, raw.strip(), str(exc))
+    return None
+
+
+def parse_line(n: int, raw: str) -> Order | LineError | None:
+    text = raw.split("#", 1)[0].strip()
+    if not text:
+        return None
+    item = read_by_rules(_RULES, n, raw, text)
+    if item is not None:
+        return item
     verb = text.split()[0].lower()
     if verb in _VERBS.split(", "):
         return LineError(n, raw.strip(), f"cannot read this '{verb}' order; see the examples: "

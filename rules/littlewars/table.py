@@ -18,7 +18,7 @@ obstacles (networkx shortest path), built once per table and arm.
 from __future__ import annotations
 
 import functools
-import hashlib
+import json
 import math
 
 import networkx as nx
@@ -228,17 +228,28 @@ def path_length(points) -> float:
     return sum(math.dist(points[i], points[i + 1]) for i in range(len(points) - 1)) if points else math.inf
 
 
-@functools.lru_cache(maxsize=32)
-def _table_for(key: str, text: str) -> Table:
-    import json
+def built_per_scenario(build, part, maxsize: int = 16):
+    """``scenario -> build(part(scenario))``, built once for each distinct part (told apart by
+    its canonical JSON) and kept for the ``maxsize`` latest: the game state holds only JSON, so
+    geometry is rebuilt from it, and a turn asks for the same geometry again and again."""
+    @functools.lru_cache(maxsize=maxsize)
+    def built(text: str):
+        return build(json.loads(text))
 
-    return Table(json.loads(text))
+    def of(scenario: dict):
+        return built(canonical_json(part(scenario)))
+
+    return of
 
 
-def table_of(scenario: dict) -> Table:
-    """The (cached) Table of a validated scenario."""
-    relevant = {k: scenario[k] for k in ("table", "edges", "terrain") if k in scenario}
-    text = canonical_json(relevant)
-    return _table_for(hashlib.sha256(text.encode()).hexdigest(), text)
+def _table_part(scenario: dict) -> dict:
+    return {k: scenario[k] for k in ("table", "edges", "terrain") if k in scenario}
+
+
+def terrain_of(scenario: dict) -> list:
+    return scenario.get("terrain", [])
+
+
+table_of = built_per_scenario(Table, _table_part, maxsize=32)  # the Table of a validated scenario
 
 

@@ -159,13 +159,9 @@ def parse_line(n: int, raw: str):
     text = raw.split("#", 1)[0].strip()
     if not text:
         return None
-    for rx, build in _RULES:
-        m = rx.match(text)
-        if m:
-            try:
-                return build(n, raw.strip(), m)
-            except ValueError as exc:
-                return LineError(n, raw.strip(), str(exc))
+    item = lw.read_by_rules(_RULES, n, raw, text)
+    if item is not None:
+        return item
     verb = text.split()[0].lower()
     if verb in VERBS:
         return LineError(n, raw.strip(), f"cannot read this '{verb}' order; write it like: {EXAMPLES[verb]}")

@@ -9,10 +9,7 @@ cavalryman covers his 3 ft (or a box its triple pace) within the turn.
 """
 from __future__ import annotations
 
-import functools
-import hashlib
-import json
-
+from ..table import built_per_scenario, terrain_of
 from . import guns
 from .boxes import speed_factor
 from .movement import Ground, MoveError, cost
@@ -20,14 +17,7 @@ from .movement import _name as arm_name
 from .numbers import FOOT, MOVE
 
 
-@functools.lru_cache(maxsize=16)
-def _ground(key: str, text: str) -> Ground:
-    return Ground(json.loads(text))
-
-
-def ground_of(scenario: dict) -> Ground:
-    text = json.dumps(scenario.get("terrain", []), sort_keys=True)
-    return _ground(hashlib.sha256(text.encode()).hexdigest(), text)
+ground_of = built_per_scenario(Ground, terrain_of)  # the Ground of a scenario's terrain
 
 
 def boxed_figures(state: dict, side: str) -> set[str]:

@@ -24,16 +24,12 @@ it is unseen. Observers and blockers sit in STRtrees; the lines are tested in bu
 """
 from __future__ import annotations
 
-import functools
-import hashlib
-import json
-
 import numpy as np
 import shapely
 from shapely.strtree import STRtree
 
 from ..scenario import home_vector
-from ..table import terrain_geometry
+from ..table import built_per_scenario, terrain_geometry, terrain_of
 from .numbers import FOOT
 
 SIGHT_RANGE = 12 * FOOT
@@ -88,14 +84,7 @@ class Sightlines:
         return ok & (wood <= WOOD_DEPTH + 1e-9)
 
 
-@functools.lru_cache(maxsize=16)
-def _cached(key: str, text: str) -> Sightlines:
-    return Sightlines(json.loads(text))
-
-
-def sightlines_of(scenario: dict) -> Sightlines:
-    text = json.dumps(scenario.get("terrain", []), sort_keys=True)
-    return _cached(hashlib.sha256(text.encode()).hexdigest(), text)
+sightlines_of = built_per_scenario(Sightlines, terrain_of)  # the Sightlines of a scenario's terrain
 
 
 def seen_by(lines: Sightlines, observers: np.ndarray, targets: np.ndarray,
