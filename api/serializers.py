@@ -196,6 +196,8 @@ class TurnViewSerializer(serializers.Serializer):
     kind = serializers.CharField()
     sides = serializers.ListField(child=serializers.CharField(), help_text="Sides that must order this turn.")
     deadline = serializers.DateTimeField(allow_null=True)
+    late_until = serializers.DateTimeField(allow_null=True, required=False,
+                                           help_text="After a missed deadline: the grace's end (the game's grace_hours).")
     commitment = serializers.CharField(allow_null=True, help_text="Hash commitment to the turn's sealed dice seed.")
     prompt = serializers.CharField(allow_blank=True)
     ready = serializers.ListField(child=serializers.CharField())

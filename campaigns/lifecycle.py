@@ -25,6 +25,7 @@ DEFAULT_SETTINGS = {
     "ready_delay_seconds": 0,
     "require_approval": False,
     "absence_days": 0,  # days each side's absences may push deadlines back, in all (absences.py)
+    "grace_hours": 0.0,  # after a missed deadline the late get this long before defaults (lateness.py)
 }
 
 
@@ -129,6 +130,10 @@ def _turn_deadline_set(s, p, seq, at):
     return _turn(s, deadline=p["deadline"], deadline_version=s["turn"].get("deadline_version", 0) + 1)
 
 
+def _turn_late(s, p, seq, at):
+    return _turn(s, late=list(p["missing"]), late_until=p["until"])
+
+
 def _orders_submitted(s, p, seq, at):
     orders = dict(s["turn"]["orders"])
     orders[p["side"]] = {"text": p["text"], "source": p["source"], "seq": seq, "at": at, "by": p.get("by")}
@@ -200,6 +205,7 @@ _HANDLERS = {
     "seed.revealed": _seed_revealed,
     "turn.opened": _turn_opened,
     "turn.deadline_set": _turn_deadline_set,
+    "turn.late": _turn_late,
     "orders.submitted": _orders_submitted,
     "side.ready": _side_ready,
     "turn.closed": _turn_closed,
@@ -257,6 +263,7 @@ def lifecycle_view(state: dict, viewer: Viewer) -> dict:
         "kind": turn["kind"],
         "sides": list(turn["sides"]),
         "deadline": turn["deadline"],
+        "late_until": turn.get("late_until"),
         "commitment": turn["commitment"],
         "prompt": turn["prompt"],
         "ready": sorted(turn["ready"]),

@@ -149,3 +149,14 @@ class OutboxMail(models.Model):
 
     def __str__(self):
         return f"{self.kind} to {self.to} ({self.status})"
+
+
+class Heartbeat(models.Model):
+    """When a periodic job last ran (the deadline sweep): a gap longer than its interval allows means
+    the service was down, and deadlines that passed meanwhile are given back (lateness.py)."""
+
+    name = models.CharField(max_length=50, unique=True)
+    at = models.DateTimeField()
+
+    def __str__(self):
+        return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"

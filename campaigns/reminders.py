@@ -124,6 +124,18 @@ def notify_deadline(game: Game, turn: dict, note: str) -> int:
         for seat in game.seats.select_related("user__profile").filter(role=Seat.Role.PLAYER))
 
 
+def notify_late(game: Game, turn: dict, missing: list[str]) -> int:
+    """The deadline passed without these sides' orders: tell each late seat and the umpire, once."""
+    ctx = {"turn": turn, "missing": missing, "until": turn["late_until"]}
+    seats = list(game.seats.select_related("user__profile").filter(
+        role=Seat.Role.PLAYER, side__in=missing)) + list(game.seats.select_related("user__profile").filter(
+            role=Seat.Role.UMPIRE))
+    return sum(
+        _queue(game, seat, f"late:{game.uid}:{turn['number']}:{seat.pk}", f"turn {turn['number']}: orders late",
+               "late", {**ctx, "until_local": local_time(turn["late_until"], seat_timezone(seat))}, "notice")
+        for seat in seats)
+
+
 def notify_approval() -> int:
     """Tell the umpire once per turn that adjudicated results wait for approval."""
     queued = 0

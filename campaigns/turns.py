@@ -37,7 +37,9 @@ class SubmitResult:
 def projection(state: dict) -> dict:
     """Game columns the sweeper and lists need, derived from the folded log."""
     turn = state["turn"]
-    deadline = parse_datetime(turn["deadline"]) if turn["deadline"] and turn["status"] == "open" else None
+    # in a grace after the deadline (lateness.py) the turn closes when the grace ends
+    due = turn.get("late_until") or turn["deadline"]
+    deadline = parse_datetime(due) if due and turn["status"] == "open" else None
     close_due = None
     if turn["status"] == "open" and turn["sides"] and all(s in turn["ready"] for s in turn["sides"]):
         last_ready = max(parse_datetime(turn["ready"][s]) for s in turn["sides"])
@@ -53,6 +55,11 @@ def projection(state: dict) -> dict:
 
 def _append(stream: Stream, drafts: list[Draft]) -> Stream:
     return eventstore.append(stream, drafts, projection=projection)
+
+
+def append_lifecycle(stream: Stream, drafts: list[Draft]) -> Stream:
+    """Append turn-machinery events with the game's columns kept in step (for lateness, absences)."""
+    return _append(stream, drafts)
 
 
 # --- creating a game ------------------------------------------------------
@@ -370,13 +377,23 @@ def sweep(now: datetime | None = None) -> dict:
     """
     from django.db.models import Q
 
+    from . import lateness
+
+    # Only the real clock tells an outage: a sweep asked about another time leaves the heartbeat alone.
+    down_since = lateness.beat(timezone.now()) if now is None else None
     now = now or timezone.now()
-    closed = 0
+    closed = given_back = late = 0
     due = Game.objects.filter(status=Game.Status.ACTIVE, turn_status="open").filter(
         Q(deadline_at__lte=now) | Q(close_due_at__lte=now))
     for game_id, deadline, number in due.values_list("pk", "deadline_at", "turn_number"):
-        reason = "deadline passed" if deadline and deadline <= now else "all sides ready"
-        closed += close_turn(game_id, reason, turn_number=number)
+        passed = bool(deadline and deadline <= now)
+        if passed and down_since and lateness.give_back(game_id, down_since, now):
+            given_back += 1
+            continue
+        if passed and lateness.grant_grace(game_id, now):
+            late += 1
+            continue
+        closed += close_turn(game_id, "deadline passed" if passed else "all sides ready", turn_number=number)
     requeued = 0
     for game_id, number in Game.objects.filter(status=Game.Status.ACTIVE, turn_status="closed").values_list("pk", "turn_number"):
         last = Event.objects.filter(game_id=game_id).order_by("-seq").values_list("created_at", flat=True).first()
@@ -385,4 +402,4 @@ def sweep(now: datetime | None = None) -> dict:
             requeued += 1
     from .reminders import mail_sweep
 
-    return {"closed": closed, "requeued": requeued, **mail_sweep(now)}
+    return {"closed": closed, "requeued": requeued, "given_back": given_back, "late": late, **mail_sweep(now)}

@@ -139,6 +139,11 @@ class NewGameForm(forms.Form):
                                                initial=DEFAULT_SETTINGS["decision_deadline_hours"])
     ready_delay_seconds = forms.IntegerField(label="Delay after all sides are ready (seconds)", min_value=0,
                                              initial=DEFAULT_SETTINGS["ready_delay_seconds"])
+    grace_hours = forms.FloatField(
+        label="Grace after a missed deadline (hours)", min_value=0, max_value=168, required=False,
+        initial=DEFAULT_SETTINGS["grace_hours"],
+        help_text="0: a side without orders at the deadline gets its default orders at once. Else it is told and "
+                  "the turn waits this long for it.")
     require_approval = forms.BooleanField(label="The umpire approves every turn's results before they are published",
                                           required=False, initial=DEFAULT_SETTINGS["require_approval"])
     absence_days = forms.IntegerField(
@@ -213,7 +218,7 @@ class NewGameForm(forms.Form):
         d = self.cleaned_data
         return {**{key: d[key] for key in ("deadline_hours", "decision_deadline_hours",
                                            "ready_delay_seconds", "require_approval")},
-                "absence_days": d.get("absence_days") or 0,
+                "absence_days": d.get("absence_days") or 0, "grace_hours": d.get("grace_hours") or 0.0,
                 "press": d.get("press") or PRESS_DEFAULT}
 
     def campaign_obj(self) -> Campaign:

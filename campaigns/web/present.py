@@ -30,6 +30,7 @@ def turn_summary(seen: Seen) -> dict:
         "status_text": STATUS_TEXT.get(turn["status"], turn["status"] or "not started"),
         "is_decision": turn["kind"] == "decision",
         "deadline_local": seen.local(turn["deadline"]) if is_open else "",
+        "grace_local": seen.local(turn["late_until"]) if is_open and turn.get("late_until") else "",
         "missed_list": sorted(turn["missed"].items()),
         "result_text": viewing.describe_result(turn["result"]) if turn["game_status"] == "finished" else "",
         "awaiting": awaiting(seen),
