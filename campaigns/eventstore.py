@@ -127,6 +127,16 @@ def snapshot_due(seq: int, event_type: str) -> bool:
     return seq % settings.SNAPSHOT_EVERY == 0 or event_type == "turn.opened"
 
 
+def state_at(game_id: int, seq: int) -> dict:
+    """The state right after event ``seq``: the latest snapshot at or before it plus the events up to it
+    (a past turn as it stood, for history pages)."""
+    snap = Snapshot.objects.filter(game_id=game_id, seq__lte=seq).order_by("-seq").values_list("seq", "state").first()
+    state, start = (json.loads(snap[1]), snap[0]) if snap else (lifecycle.empty_state(), 0)
+    for ev in Event.objects.filter(game_id=game_id, seq__gt=start, seq__lte=seq).order_by("seq"):
+        state = fold_event(state, ev)
+    return state
+
+
 def replay(game_id: int, upto: int | None = None) -> Iterable[tuple[Event, dict]]:
     """Fold the whole log from the start, yielding each event with the state after it."""
     state = lifecycle.empty_state()

@@ -57,6 +57,15 @@ class Seen:
         """The game's allowance for absences (a public setting)."""
         return self._state["settings"].get("absence_days", 0)
 
+    def published_turns(self) -> dict[int, int]:
+        """{turn number: seq of its publication} for every turn whose results everyone has seen."""
+        return dict(self.game.events.filter(type="turn.published").values_list("turn", "seq"))
+
+    def as_of(self, seq: int) -> "Seen":
+        """This viewer's window on the game as it stood right after event ``seq`` (a published turn)."""
+        return Seen(game=self.game, viewer=self.viewer, seat=self.seat, tz=self.tz,
+                    _state=eventstore.state_at(self.game.pk, seq))
+
     def local(self, iso: str | None) -> str:
         return local_time(iso, self.tz)
 

@@ -12,6 +12,7 @@ urlpatterns = [
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/ready/", views.set_ready, name="set_ready"),
     path("games/<int:game_id>/absence/", views.set_absence, name="set_absence"),
+    path("games/<int:game_id>/turns/<int:number>/", views.turn_history, name="turn_history"),
     path("games/<int:game_id>/map.svg", views.game_map, name="game_map"),
     path("games/<int:game_id>/umpire/", views.umpire_page, name="umpire"),
 ]

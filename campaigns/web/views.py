@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
@@ -91,6 +91,7 @@ def game_context(seen: Seen, **extra) -> dict:
         "log": present.log_by_turn(seen), "orders_help": seen.ruleset.orders_help,
         "may_order": present.may_order(seen), "own_orders": present.own_orders(seen),
         "away_until": present.away_until(seen),
+        "past_turns": sorted(seen.published_turns()),
         **present.board_extras(seen), **extra,
     }
 
@@ -119,6 +120,22 @@ def game_page(request, seen: Seen):
             seen, form=form, order_errors=present.line_errors(result.errors)))
     messages.success(request, _accepted_message(result, ready))
     return redirect(_game_url(seen))
+
+
+@require_http_methods(["GET"])
+@seat_required()
+def turn_history(request, seen: Seen, number: int):
+    """A published turn as this viewer saw it then: the map after its results, and its log."""
+    published = seen.published_turns()
+    if number not in published:
+        raise Http404("That turn has not been published.")
+    then = seen.as_of(published[number])
+    turns_seen = sorted(published)
+    lines = next((g["lines"] for g in present.log_by_turn(seen) if g["turn"] == number), [])
+    return render(request, "web/turn_history.html", {
+        "seen": seen, "game": seen.game, "number": number, "svg": present.svg(then), "lines": lines,
+        "previous": max((n for n in turns_seen if n < number), default=None),
+        "next": min((n for n in turns_seen if n > number), default=None)})
 
 
 @require_POST

@@ -76,11 +76,13 @@ def red_sees(game, red_user, seat_role="player", side="red") -> dict:
     """Everything red (or another seat that must learn nothing of blue's works) can fetch or has received."""
     api, web = client_for(red_user), client_for(red_user)
     out = {}
-    for url in (f"/api/games/{game.pk}/", f"/api/games/{game.pk}/view/", f"/api/games/{game.pk}/map.svg",
-                f"/games/{game.pk}/", f"/games/{game.pk}/map.svg"):
+    published = sorted(game.events.filter(type="turn.published").values_list("turn", flat=True))
+    for path in ("/api/games/G/", "/api/games/G/view/", "/api/games/G/map.svg", "/games/G/", "/games/G/map.svg",
+                 *(f"/games/G/turns/{n}/" for n in published)):   # every past turn as red saw it
+        url = path.replace("/G/", f"/{game.pk}/")
         resp = (web if url.startswith("/games") else api).get(url)
         assert resp.status_code == 200, url
-        out[url.replace(str(game.pk), "G")] = resp.content.decode()
+        out[path] = resp.content.decode()
     for query in ("cursor=forged", "limit=0", "after=3"):   # the errors red's requests get
         resp = api.get(f"/api/games/{game.pk}/events/?{query}")
         assert resp.status_code == 400, query

@@ -329,3 +329,26 @@ def test_a_player_sets_their_time_zone_and_deadlines_follow_it(client, people, g
 
 def test_settings_page_needs_sign_in(client):
     assert client.get(reverse("my_settings")).status_code == 302
+
+
+def test_a_past_turn_shows_the_map_as_the_viewer_saw_it_then(client, people, game):
+    from tests.platform.helpers import play_one
+
+    play_one(game)                                            # turn 1 (red) published
+    client.force_login(people["bob"])
+    page1 = client.get(f"/games/{game.pk}/turns/1/")
+    assert page1.status_code == 200
+    text = page1.content.decode()
+    assert "turn 1" in text and "<svg" in text and "As you saw it" in text
+    svg = text[text.index("<svg"):text.index("</svg>")]
+    play_one(game)                                            # turn 2 (blue) published
+    later = client.get(f"/games/{game.pk}/turns/1/").content.decode()
+    assert later[later.index("<svg"):later.index("</svg>")] == svg    # the past map does not change
+    now = client.get(f"/games/{game.pk}/").content.decode()
+    assert now[now.index("<svg"):now.index("</svg>")] != svg          # the game has moved on
+    assert "turn 2 &rarr;" in later
+    assert client.get(f"/games/{game.pk}/turns/2/").status_code == 200
+    assert client.get(f"/games/{game.pk}/turns/3/").status_code == 404       # open, not published
+    assert 'href="/games/%d/turns/1/"' % game.pk in client.get(f"/games/{game.pk}/").content.decode()
+    client.force_login(people["dave"])                        # no seat: no such game
+    assert client.get(f"/games/{game.pk}/turns/1/").status_code == 404
