@@ -134,6 +134,10 @@ def _turn_late(s, p, seq, at):
     return _turn(s, late=list(p["missing"]), late_until=p["until"])
 
 
+def _side_replaced(s, p, seq, at):
+    return s  # a record of the handover; the seats themselves live beside the log
+
+
 def _orders_submitted(s, p, seq, at):
     orders = dict(s["turn"]["orders"])
     orders[p["side"]] = {"text": p["text"], "source": p["source"], "seq": seq, "at": at, "by": p.get("by")}
@@ -208,6 +212,7 @@ _HANDLERS = {
     "turn.late": _turn_late,
     "orders.submitted": _orders_submitted,
     "side.ready": _side_ready,
+    "side.replaced": _side_replaced,
     "turn.closed": _turn_closed,
     "orders.defaulted": _orders_defaulted,
     "turn.adjudicated": _turn_adjudicated,

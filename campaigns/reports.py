@@ -104,20 +104,21 @@ def queue_turn_reports(stream, turn_number: int) -> None:
                             f"[Kriegsbrief] {game.name}: game over, {ctx['result']}", "game_over", ctx, "gameover")
 
 
-def queue_game_start(stream) -> None:
-    """Each seat's first mail of a game: who it is, how to play by mail, the first deadline in its
-    own time zone and the map of what it sees. It starts the game's mail thread."""
+def queue_game_start(stream, seats=None, key_suffix: str = "") -> None:
+    """Each seat's first mail of a game: who it is, how to play by mail, the deadline in its own time
+    zone and the map of what it sees. It starts the game's mail thread. ``seats``: only these (a
+    player who takes over a side mid-game gets it too, ``key_suffix`` telling the handovers apart)."""
     from .mailin.commands import COMMANDS_HELP
 
     game, state = stream.game, stream.state
     rs = registry.get(game.ruleset)
-    for seat in game.seats.select_related("user__profile").all():
+    for seat in seats if seats is not None else game.seats.select_related("user__profile").all():
         viewer = viewing.viewer_of_seat(seat)
         view = viewing.game_view(game, state, viewer)
         ctx = {"game": game, "seat": seat, "you": seat_label(seat), "view": view, "title": rs.title,
                "deadline": local_time(view["turn"]["deadline"], seat_timezone(seat)),
                "orders_help": rs.orders_help, "commands_help": COMMANDS_HELP, "site_url": settings.SITE_URL}
-        outbox.queue_mail(key=f"start:{game.uid}:{seat.pk}", game=game, seat=seat, to=seat.email, kind="start",
+        outbox.queue_mail(key=f"start:{game.uid}:{seat.pk}{key_suffix}", game=game, seat=seat, to=seat.email, kind="start",
                           subject=outbox.one_line(f"[Kriegsbrief] {game.name}: the game begins"),
                           body=render_to_string("mail/game_start.txt", ctx),
                           map_svg=rs.render_svg(view["board"]), thread_start=True)

@@ -102,6 +102,7 @@ _LIFECYCLE_TEXT = {
     "seed.sealed": lambda p: f"Seed for turn {p['turn']} sealed",
     "seed.revealed": lambda p: f"Setup seed revealed: {p['seed']}",
     "turn.opened": lambda p: f"Turn {p['turn']} opened for {', '.join(p['sides'])} ({p['kind']}); dice commitment {p['commitment'][:12]}…",
+    "side.replaced": lambda p: f"The umpire handed {p['side']} to another player",
     "turn.late": lambda p: (f"Turn {p['turn']}'s deadline passed without orders from {', '.join(p['missing'])}: "
                             f"the turn waits until {p['until']}, then gives them their default orders"),
     "turn.deadline_set": lambda p: (f"{'The' if p.get('absence') else 'The umpire moved the'} deadline of turn "

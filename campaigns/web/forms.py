@@ -85,6 +85,30 @@ class DeadlineForm(forms.Form):
     note = forms.CharField(label="Note every player reads with it (optional)", required=False, max_length=200)
 
 
+class ReplacePlayerForm(forms.Form):
+    """Hand a side to another player (a standby)."""
+
+    side = forms.ChoiceField(label="Side")
+    username = forms.CharField(label="New player (username)", max_length=150)
+    email = forms.EmailField(label="Their mail address (else the one on file)", required=False)
+
+    def __init__(self, *args, sides: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["side"].choices = [(s, s) for s in sides]
+
+    def clean(self):
+        data = super().clean()
+        name = data.get("username")
+        if name:
+            user = get_user_model().objects.filter(**{get_user_model().USERNAME_FIELD: name}).first()
+            if user is None:
+                self.add_error("username", f"There is no user called '{name}'.")
+            elif not (data.get("email") or user.email):
+                self.add_error("email", f"{name} has no email address on file; give one here.")
+            data["user"] = user
+        return data
+
+
 class NewAddressForm(forms.Form):
     """Replace a seat's secret reply address (the old one leaked, was forwarded, quoted...)."""
 

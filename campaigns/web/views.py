@@ -15,7 +15,7 @@ from rules.core.protocol import RulesError
 
 from . import present
 from .access import Seen, seat_required, seen_for
-from .forms import AbsenceForm, AmendForm, ApproveForm, DeadlineForm, NewAddressForm, NewGameForm, OnBehalfForm, OrdersForm, ProfileForm, ReadyForm, RulingForm
+from .forms import AbsenceForm, AmendForm, ApproveForm, DeadlineForm, NewAddressForm, ReplacePlayerForm, NewGameForm, OnBehalfForm, OrdersForm, ProfileForm, ReadyForm, RulingForm
 
 
 def _game_url(seen: Seen) -> str:
@@ -203,6 +203,8 @@ class UmpireForms:
         self.submit = OnBehalfForm(bound("submit"), prefix="submit", sides=list(turn["sides"]))
         self.ruling = RulingForm(bound("ruling"), prefix="ruling")
         self.deadline = DeadlineForm(bound("deadline"), prefix="deadline")
+        self.replace = ReplacePlayerForm(bound("replace"), prefix="replace", sides=sorted(
+            seen.game.seats.filter(role="player").values_list("side", flat=True)))
         self.address = NewAddressForm(bound("address"), prefix="address", seats=[
             (str(seat.pk), seat.side or seat.role) for seat in seen.game.seats.order_by("role", "side", "pk")])
         self.amend_errors: list[str] = []
@@ -303,8 +305,25 @@ def _address(request, seen: Seen, forms: UmpireForms):
     return redirect(_umpire_url(seen))
 
 
+def _replace(request, seen: Seen, forms: UmpireForms):
+    from campaigns import seats
+
+    form = forms.replace
+    if not form.is_valid():
+        return None
+    user = form.cleaned_data["user"]
+    try:
+        seats.replace_player(seen.game.pk, form.cleaned_data["side"], user, form.cleaned_data["email"] or user.email)
+    except seats.SeatError as exc:
+        form.add_error("username", str(exc))
+        return None
+    messages.success(request, f"{form.cleaned_data['side']} is now played by {user.get_username()}; both players "
+                              "have been told, and the side has a new reply address.")
+    return redirect(_umpire_url(seen))
+
+
 UMPIRE_ACTIONS = {"approve": _approve, "amend": _amend, "close": _close, "submit": _submit, "ruling": _ruling,
-                  "deadline": _deadline, "address": _address}
+                  "deadline": _deadline, "address": _address, "replace": _replace}
 
 
 @require_http_methods(["GET", "POST"])

@@ -352,3 +352,32 @@ def test_a_past_turn_shows_the_map_as_the_viewer_saw_it_then(client, people, gam
     assert 'href="/games/%d/turns/1/"' % game.pk in client.get(f"/games/{game.pk}/").content.decode()
     client.force_login(people["dave"])                        # no seat: no such game
     assert client.get(f"/games/{game.pk}/turns/1/").status_code == 404
+
+
+def test_the_umpire_hands_a_side_to_a_standby(client, people, game):
+    from campaigns.mailin import addresses, ingest
+    from campaigns.models import Event, OutboxMail
+    from tests.mail.inbound.helpers import mail
+
+    red = game.seats.get(side="red")
+    old_address = addresses.reply_address(red)
+    client.force_login(people["alice"])
+    page = f"/games/{game.pk}/umpire/"
+    r = client.post(page, {"action": "replace", "replace-side": "red", "replace-username": "nobody"})
+    assert "There is no user called &#x27;nobody&#x27;." in r.content.decode()
+    r = client.post(page, {"action": "replace", "replace-side": "red", "replace-username": "carol"})
+    assert "carol already holds a seat in this game" in html.unescape(r.content.decode())
+    r = client.post(page, {"action": "replace", "replace-side": "red", "replace-username": "dave"}, follow=True)
+    assert "red is now played by dave" in r.content.decode()
+    red.refresh_from_db()
+    assert red.user == people["dave"] and red.email == "dave@example.org"
+    assert Event.objects.get(game=game, type="side.replaced").audience == "public"
+    welcome = OutboxMail.objects.get(kind="start", to="dave@example.org")
+    assert welcome.reply_to == addresses.reply_address(red) != old_address
+    assert OutboxMail.objects.filter(to="bob@example.org", subject__endswith="you no longer play red").exists()
+    client.force_login(people["bob"])
+    assert client.get(game_url(game)).status_code == 404          # bob no longer holds a seat
+    client.force_login(people["dave"])
+    assert "you are player" in client.get(game_url(game)).content.decode()
+    row = ingest.ingest(mail(to=old_address, frm="Player <bob@example.org>", body="hold"), via="test")
+    assert row.status != "applied"                                 # the old address is refused

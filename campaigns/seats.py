@@ -1,0 +1,52 @@
+"""The umpire hands a side to another player (a standby for one who has gone).
+
+The seat keeps its side and its history; its user and mail address change, its secret reply
+address is revoked (the old player's mail is refused with a reply that says so), the new
+player gets the game's first mail with the new address and their view, and the old player is
+told. A public ``side.replaced`` event records the handover in the log (no names: who plays a
+side is not the game's business).
+"""
+from __future__ import annotations
+
+from django.db import transaction
+
+from rules.core.protocol import RuleEvent
+
+from . import eventstore, outbox, reports
+from .eventstore import Draft
+from .models import Seat
+
+
+class SeatError(ValueError):
+    """A handover that cannot be made; the message says why."""
+
+
+def replace_player(game_id: int, side: str, user, email: str) -> Seat:
+    from . import turns
+    from .mailin.addresses import revoke
+
+    with transaction.atomic():
+        stream = eventstore.load(game_id, lock=True)
+        seat = stream.game.seats.filter(role=Seat.Role.PLAYER, side=side).first()
+        if seat is None:
+            raise SeatError(f"this game has no player seat for {side!r}")
+        if stream.state["status"] == "finished":
+            raise SeatError("the game is over: its seats stay as they were")
+        if stream.game.seats.filter(user=user).exclude(pk=seat.pk).exists():
+            raise SeatError(f"{user.get_username()} already holds a seat in this game")
+        old_email, old_user = seat.email, seat.user
+        if old_user == user and old_email == email:
+            raise SeatError(f"{user.get_username()} already plays {side}")
+        seat.user, seat.email = user, email
+        seat.save(update_fields=["user", "email"])
+        revoke(seat)
+        stream = turns.append_lifecycle(stream, [Draft(stream.state["turn"]["number"], RuleEvent(
+            "side.replaced", {"side": side, "turn": stream.state["turn"]["number"]}))])
+        handover = stream.game.events.filter(type="side.replaced").count()
+        outbox.queue_mail(key=f"seat-left:{seat.pk}:{handover}", to=old_email, game=stream.game, kind="notice",
+                          reply_to="", subject=outbox.one_line(f"[Kriegsbrief] {stream.game.name}: you no longer play {side}"),
+                          body=f"The umpire has handed {side} in {stream.game.name} to another player.\n"
+                               f"Thank you for playing. Mail to your old reply address is no longer read.\n\n"
+                               f"--\nKriegsbrief. This is an automatic notice.\n")
+        reports.queue_game_start(stream, seats=[seat], key_suffix=f":{handover}")
+    return seat
