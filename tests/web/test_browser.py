@@ -23,6 +23,7 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 
 @pytest.fixture
 def browser_page():
+    from django.db import connections
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -33,6 +34,10 @@ def browser_page():
             yield page
         finally:
             browser.close()
+            # While Playwright's event loop runs, Django keeps this thread's database connections
+            # apart from its usual ones (asgiref's Local follows a running loop): what the test
+            # opened in here is closed here, or it stays open after the test, to the end of the run.
+            connections.close_all()
 
 
 def test_bob_signs_in_sends_orders_and_sees_the_result(live_server, browser_page, game):
