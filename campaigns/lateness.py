@@ -58,7 +58,8 @@ def give_back(game_id: int, down_since: datetime, now: datetime) -> bool:
     with transaction.atomic():
         stream = eventstore.load(game_id, lock=True)
         turn = stream.state["turn"]
-        deadline = parse_datetime(turn["deadline"]) if turn["deadline"] else None
+        due = turn.get("late_until") or turn["deadline"]   # in a grace, its end is what passed
+        deadline = parse_datetime(due) if due else None
         if turn["status"] != "open" or deadline is None or not down_since < deadline <= now:
             return False
         given = min(max(deadline - down_since, GIVEN_BACK_MIN), GIVEN_BACK_MAX)
@@ -66,7 +67,7 @@ def give_back(game_id: int, down_since: datetime, now: datetime) -> bool:
         note = (f"the service was down from {down_since:%Y-%m-%d %H:%M} to {now:%Y-%m-%d %H:%M} UTC; "
                 f"the time that was left is given back")
         stream = turns.append_lifecycle(stream, [Draft(turn["number"], RuleEvent("turn.deadline_set", {
-            "turn": turn["number"], "deadline": new.isoformat(), "previous": turn["deadline"], "note": note}))])
+            "turn": turn["number"], "deadline": new.isoformat(), "previous": due, "note": note}))])
         reminders.notify_deadline(stream.game, stream.state["turn"], note)
     return True
 

@@ -126,8 +126,10 @@ def _turn_deadline_set(s, p, seq, at):
         used = dict(s.get("absence_used", {}))
         used[p["absence"]["side"]] = used.get(p["absence"]["side"], 0.0) + p["absence"]["hours"]
         s["absence_used"] = used
-    # deadline_version: reminders are keyed by it, so a moved deadline is reminded afresh
-    return _turn(s, deadline=p["deadline"], deadline_version=s["turn"].get("deadline_version", 0) + 1)
+    # deadline_version: reminders are keyed by it, so a moved deadline is reminded afresh; a new
+    # deadline also ends any grace the old one had opened (lateness.py): it is the turn's end now
+    return _turn(s, deadline=p["deadline"], deadline_version=s["turn"].get("deadline_version", 0) + 1,
+                 late=[], late_until=None)
 
 
 def _turn_late(s, p, seq, at):

@@ -108,3 +108,15 @@ def test_the_new_game_page_sets_the_grace(client, people):
     from campaigns.models import Game
 
     assert state_of(Game.objects.get(name="Graced"))["settings"]["grace_hours"] == 6
+
+
+def test_a_deadline_moved_in_the_grace_is_the_turn_s_end(people, smtp):
+    game = new_civilwar_game(people, grace_hours=2)
+    deadline = deadline_of(game)
+    turns.sweep(deadline + timedelta(seconds=1))                    # the grace opens: 2 h
+    assert state_of(game)["turn"]["late_until"]
+    new = timezone.now() + timedelta(days=5)
+    turns.set_deadline(game.pk, 1, new)                              # the umpire gives five days instead
+    assert state_of(game)["turn"]["late_until"] is None
+    assert turns.sweep(deadline + timedelta(hours=3))["closed"] == 0  # the grace's end no longer closes it
+    assert state_of(game)["turn"]["status"] == "open"
