@@ -6,9 +6,11 @@ with the viewer's own numbering (``numbered``), never with the log's seq.
 """
 from __future__ import annotations
 
+from datetime import timezone as dt_timezone
 from typing import Iterator
 
 from django.db.models import Q, QuerySet
+from django.utils.dateparse import parse_datetime
 
 from rules.core import registry
 from rules.core.protocol import PUBLIC, Viewer, side_audience
@@ -97,6 +99,13 @@ def number_events(viewer: Viewer, events: QuerySet[Event], after: int = 0, limit
     return list(numbered(viewer, events, after, limit))
 
 
+def _utc(iso: str) -> str:
+    """A time in a log line: the same words for every reader (pages and reports give each reader's
+    own zone where they show the deadline itself)."""
+    when = parse_datetime(iso)
+    return f"{when.astimezone(dt_timezone.utc):%Y-%m-%d %H:%M} UTC" if when else iso
+
+
 _LIFECYCLE_TEXT = {
     "game.created": lambda p: f"Game created ({p['ruleset']}); setup seed commitment {p['setup_commitment'][:12]}…",
     "seed.sealed": lambda p: f"Seed for turn {p['turn']} sealed",
@@ -104,9 +113,9 @@ _LIFECYCLE_TEXT = {
     "turn.opened": lambda p: f"Turn {p['turn']} opened for {', '.join(p['sides'])} ({p['kind']}); dice commitment {p['commitment'][:12]}…",
     "side.replaced": lambda p: f"The umpire handed {p['side']} to another player",
     "turn.late": lambda p: (f"Turn {p['turn']}'s deadline passed without orders from {', '.join(p['missing'])}: "
-                            f"the turn waits until {p['until']}, then gives them their default orders"),
+                            f"the turn waits until {_utc(p['until'])}, then gives them their default orders"),
     "turn.deadline_set": lambda p: (f"{'The' if p.get('absence') else 'The umpire moved the'} deadline of turn "
-                                    f"{p['turn']} {'moved ' if p.get('absence') else ''}to {p['deadline']}"
+                                    f"{p['turn']} {'moved ' if p.get('absence') else ''}to {_utc(p['deadline'])}"
                                     + (f": {p['note']}" if p.get("note") else "")),
     "orders.submitted": lambda p: f"{p['side']} submitted orders by {p['source']}:\n{p['text']}",
     "side.ready": lambda p: f"{p['side']} is {'ready' if p.get('ready', True) else 'no longer ready'}",
