@@ -24,10 +24,10 @@ from rules.core.protocol import RuleEvent
 
 from .eventstore import Draft, Stream
 from .models import Seat
-from .reports import seat_timezone
+from .reports import seat_label, seat_timezone
 
 GRACE = timedelta(hours=24)
-MAX_DAYS = 30
+MAX_DAYS = 30   # the most a game may set as absence_days
 
 
 def allowance_left(state: dict, side: str) -> timedelta:
@@ -100,7 +100,7 @@ def declare(seat: Seat, until, inbound=None) -> dict | None:
         raise AbsenceError(f"at most {MAX_AHEAD_DAYS} days ahead; ask the umpire for longer")
     row = Absence.objects.create(seat=seat, until=until, inbound=inbound)
     moved = turns.absence_declared(seat.game.pk)
-    _tell_umpire(seat, f"absence:{row.pk}", "absent", f"{_who(seat)} says they are away until {until.isoformat()}.\n"
+    _tell_umpire(seat, f"absence:{row.pk}", "absent", f"{seat_label(seat)} says they are away until {until.isoformat()}.\n"
                  + (f"The game's absence allowance moved the deadline of turn {moved['number']} to "
                     f"{moved['deadline']}.\n" if moved else "Deadlines are yours to extend.\n"))
     return moved
@@ -115,12 +115,8 @@ def end(seat: Seat) -> bool:
     ended = Absence.objects.filter(seat=seat, until__gte=today).update(until=today - timedelta(days=1))
     if ended:
         _tell_umpire(seat, f"back:{seat.pk}:{today.isoformat()}", "is back",
-                     f"{_who(seat)} says they are back ({today.isoformat()}), before the date they gave.\n")
+                     f"{seat_label(seat)} says they are back ({today.isoformat()}), before the date they gave.\n")
     return bool(ended)
-
-
-def _who(seat: Seat) -> str:
-    return seat.side or seat.role
 
 
 def _tell_umpire(seat: Seat, key: str, what: str, body: str) -> None:
@@ -130,7 +126,7 @@ def _tell_umpire(seat: Seat, key: str, what: str, body: str) -> None:
     if umpire is None or umpire.pk == seat.pk:
         return
     queue_mail(key=key, to=umpire.email, game=seat.game, seat=umpire, kind="mail-forward",
-               subject=one_line(f"[Kriegsbrief] {seat.game.name}: {_who(seat)} {what}"), body=body)
+               subject=one_line(f"[Kriegsbrief] {seat.game.name}: {seat_label(seat)} {what}"), body=body)
 
 
 def deadline_words(seat: Seat, moved: dict | None) -> str:

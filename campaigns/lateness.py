@@ -25,8 +25,7 @@ from django.utils.dateparse import parse_datetime
 
 from rules.core.protocol import RuleEvent
 
-from . import eventstore
-from .eventstore import Draft
+from .eventstore import Draft, Stream
 from .models import Heartbeat
 
 SWEEP = "deadline-sweep"
@@ -51,47 +50,40 @@ def beat(now: datetime) -> datetime | None:
     return last if now - last > downtime_after() else None
 
 
-def give_back(game_id: int, down_since: datetime, now: datetime) -> bool:
-    """Move a deadline that passed while the service was down; True if it moved."""
+def give_back(stream: Stream, down_since: datetime, now: datetime) -> bool:
+    """Move the open turn's deadline if it passed while the service was down; True if it moved.
+    ``stream``: the game, locked by the caller (the sweep, about to close the turn otherwise)."""
     from . import reminders, turns
 
-    with transaction.atomic():
-        stream = eventstore.load(game_id, lock=True)
-        turn = stream.state["turn"]
-        due = turn.get("late_until") or turn["deadline"]   # in a grace, its end is what passed
-        deadline = parse_datetime(due) if due else None
-        if turn["status"] != "open" or deadline is None or not down_since < deadline <= now:
-            return False
-        given = min(max(deadline - down_since, GIVEN_BACK_MIN), GIVEN_BACK_MAX)
-        new = now + given
-        note = (f"the service was down from {down_since:%Y-%m-%d %H:%M} to {now:%Y-%m-%d %H:%M} UTC; "
-                f"the time that was left is given back")
-        stream = turns.append_lifecycle(stream, [Draft(turn["number"], RuleEvent("turn.deadline_set", {
-            "turn": turn["number"], "deadline": new.isoformat(), "previous": due, "note": note}))])
-        reminders.notify_deadline(stream.game, stream.state["turn"], note)
+    turn = stream.state["turn"]
+    due = turn.get("late_until") or turn["deadline"]   # in a grace, its end is what passed
+    deadline = parse_datetime(due) if due else None
+    if deadline is None or not down_since < deadline <= now:
+        return False
+    new = now + min(max(deadline - down_since, GIVEN_BACK_MIN), GIVEN_BACK_MAX)
+    note = (f"the service was down from {down_since:%Y-%m-%d %H:%M} to {now:%Y-%m-%d %H:%M} UTC; "
+            f"the time that was left is given back")
+    stream = turns.append_lifecycle(stream, [Draft(turn["number"], RuleEvent("turn.deadline_set", {
+        "turn": turn["number"], "deadline": new.isoformat(), "previous": due, "note": note}))])
+    reminders.notify_deadline(stream.game, stream.state["turn"], note)
     return True
 
 
-def grant_grace(game_id: int, now: datetime) -> bool:
+def grant_grace(stream: Stream, now: datetime) -> bool:
     """At a passed deadline with sides missing and grace in the game's settings: open the grace and
-    tell the late; True if the turn now waits (so it is not closed yet)."""
+    tell the late; True if the turn now waits (so it is not closed yet). ``stream``: locked by the caller."""
     from . import reminders, turns
 
-    with transaction.atomic():
-        stream = eventstore.load(game_id, lock=True)
-        state = stream.state
-        turn = state["turn"]
-        hours = float(state["settings"].get("grace_hours") or 0)
-        missing = [s for s in turn["sides"] if s not in turn["orders"]]
-        if turn["status"] != "open" or not hours or not missing or turn.get("late_until"):
-            return False
-        deadline = parse_datetime(turn["deadline"])
-        if deadline > now:
-            return False
-        until = max(deadline, now) + timedelta(hours=hours)
-        stream = turns.append_lifecycle(stream, [Draft(turn["number"], RuleEvent("turn.late", {
-            "turn": turn["number"], "missing": missing, "until": until.isoformat()}))])
-        reminders.notify_late(stream.game, stream.state["turn"], missing)
+    state = stream.state
+    turn = state["turn"]
+    hours = float(state["settings"].get("grace_hours") or 0)
+    missing = [s for s in turn["sides"] if s not in turn["orders"]]
+    if not hours or not missing or turn.get("late_until") or parse_datetime(turn["deadline"]) > now:
+        return False
+    until = now + timedelta(hours=hours)
+    stream = turns.append_lifecycle(stream, [Draft(turn["number"], RuleEvent("turn.late", {
+        "turn": turn["number"], "missing": missing, "until": until.isoformat()}))])
+    reminders.notify_late(stream.game, stream.state["turn"], missing)
     return True
 
 

@@ -387,13 +387,18 @@ def sweep(now: datetime | None = None) -> dict:
         Q(deadline_at__lte=now) | Q(close_due_at__lte=now))
     for game_id, deadline, number in due.values_list("pk", "deadline_at", "turn_number"):
         passed = bool(deadline and deadline <= now)
-        if passed and down_since and lateness.give_back(game_id, down_since, now):
-            given_back += 1
-            continue
-        if passed and lateness.grant_grace(game_id, now):
-            late += 1
-            continue
-        closed += close_turn(game_id, "deadline passed" if passed else "all sides ready", turn_number=number)
+        with transaction.atomic():
+            stream = eventstore.load(game_id, lock=True)
+            turn = stream.state["turn"]
+            if turn["status"] != "open" or turn["number"] != number:
+                continue
+            if passed and down_since and lateness.give_back(stream, down_since, now):
+                given_back += 1
+            elif passed and lateness.grant_grace(stream, now):
+                late += 1
+            else:
+                close_turn_locked(stream, "deadline passed" if passed else "all sides ready")
+                closed += 1
     requeued = 0
     for game_id, number in Game.objects.filter(status=Game.Status.ACTIVE, turn_status="closed").values_list("pk", "turn_number"):
         last = Event.objects.filter(game_id=game_id).order_by("-seq").values_list("created_at", flat=True).first()

@@ -9,19 +9,17 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass, field
-from datetime import date, timedelta
-
-from django.utils import timezone
+from datetime import date
 
 from campaigns import absences, eventstore, turns, viewing
 from campaigns.models import OutboxMail, Seat
 from campaigns.outbox import queue_mail
-from campaigns.reports import local_time, seat_timezone
+from campaigns.reports import local_time, seat_label, seat_timezone
 from rules.core import registry
 
 from . import commands, quotes, replies
 from .mime import Parsed
-from .models import Absence, InboundMessage
+from .models import InboundMessage
 
 # Who a seat may write to with MESSAGE, by the game's "press" setting.
 PRESS_DEFAULT = "umpire"
@@ -217,10 +215,6 @@ def _replace(row, seat, arg, out, req) -> None:
         out.add("! REPLACE: no orders followed; your orders in force stay as they are", error=True)
 
 
-def _who(seat: Seat) -> str:
-    return seat.side or seat.role
-
-
 def _message(row, seat, to, text, out, n: int = 0) -> None:
     game = seat.game
     press = eventstore.load(game.pk).state["settings"].get("press", PRESS_DEFAULT)
@@ -237,9 +231,9 @@ def _message(row, seat, to, text, out, n: int = 0) -> None:
         out.add(f"! MESSAGE {to[:30]}: this game does not allow messages to {to[:30]}", error=True)
         return
     replies.notify(row, seat=target, purpose=f"message:{n}",
-                   subject=f"[Kriegsbrief] {game.name}: message from {_who(seat)}",
-                   body=f"{_who(seat)} writes:\n\n{text}\n")
-    out.add(f"MESSAGE to {_who(target)}: sent.")
+                   subject=f"[Kriegsbrief] {game.name}: message from {seat_label(seat)}",
+                   body=f"{seat_label(seat)} writes:\n\n{text}\n")
+    out.add(f"MESSAGE to {seat_label(target)}: sent.")
 
 
 HANDLERS = {"READY": _ready, "WAIT": _wait, "STATUS": _status, "RESEND": _resend, "HELP": _help,

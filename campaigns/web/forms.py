@@ -4,6 +4,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth import get_user_model
 
+from campaigns import absences
 from campaigns.lifecycle import DEFAULT_SETTINGS
 from campaigns.mailin.apply import PRESS_CHOICES, PRESS_DEFAULT
 from campaigns.models import Campaign
@@ -171,7 +172,7 @@ class NewGameForm(forms.Form):
     require_approval = forms.BooleanField(label="The umpire approves every turn's results before they are published",
                                           required=False, initial=DEFAULT_SETTINGS["require_approval"])
     absence_days = forms.IntegerField(
-        label="Days each side's absences may push deadlines back, in all", min_value=0, max_value=30,
+        label="Days each side's absences may push deadlines back, in all", min_value=0, max_value=absences.MAX_DAYS,
         initial=DEFAULT_SETTINGS["absence_days"], required=False,
         help_text="0: an absence (ABSENT UNTIL by mail) only stops reminders; the umpire moves deadlines.")
     press = forms.ChoiceField(label="Messages between seats (MESSAGE by mail)", choices=PRESS_CHOICES,

@@ -148,7 +148,7 @@ def set_absence(request, seen: Seen):
     seat = seen.seat
     form = AbsenceForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(form.errors.get("__all__", []) or [e for errs in form.errors.values() for e in errs]))
+        messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
     elif form.cleaned_data["back"]:
         messages.success(request, "Welcome back: reminders start again, and the umpire has been told."
                          if absences.end(seat) else "You had no absence in force; nothing changed.")

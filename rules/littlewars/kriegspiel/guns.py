@@ -27,7 +27,7 @@ import math
 from ..geom import crew, gun_name
 from ..table import table_of
 from ..units import CREW_RANGE, SHOTS_PER_TURN, radius
-from .movement import MoveError, cost
+from .movement import MoveError, cost, way_home
 from .numbers import FOOT, HALF, MOVE
 
 BATTERY_REACH = 6.0        # KS-86 (decision): guns within 6 in of the gun taken are its battery
@@ -102,7 +102,7 @@ def battery_withdrawing(state: dict, gid: str, moving: set[str]) -> list[str]:
                   and math.dist((o["x"], o["y"]), (g["x"], g["y"])) <= BATTERY_REACH + 1e-9)
 
 
-def withdrawal(state: dict, gid: str, home: tuple[float, float]) -> tuple[list, dict]:
+def withdrawal(state: dict, gid: str) -> tuple[list, dict]:
     """A pursued gun's way back (KS-86) at the artillery pace, and its crew's ways beside it.
     Returns ([], {}) where the scenery leaves it no way back."""
     g = state["guns"][gid]
@@ -110,12 +110,10 @@ def withdrawal(state: dict, gid: str, home: tuple[float, float]) -> tuple[list, 
     table = table_of(state["scenario"])
     step = MOVE["art"] * (2 - move_half_turns(gid in limbered(state, side), False)) / 2
     start = (g["x"], g["y"])
-    dest = (min(max(start[0] + home[0] * step, 0.5), table.width - 0.5),
-            min(max(start[1] + home[1] * step, 0.5), table.depth - 0.5))
-    pts = table.path("cav", start, dest)
-    if not pts or sum(math.dist(a, b) for a, b in zip(pts, pts[1:])) > step + 1e-6:
+    pts = way_home(state, side, start, step, "cav")
+    if not pts:
         return [], {}
-    dx, dy = dest[0] - start[0], dest[1] - start[1]
+    dx, dy = pts[-1][0] - start[0], pts[-1][1] - start[1]
     figs = state["figures"]
     crew_paths = {}
     for fid in crew(state, side, start):

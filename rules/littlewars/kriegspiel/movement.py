@@ -26,7 +26,8 @@ import shapely
 from shapely.geometry import LineString, Point
 from shapely.ops import unary_union
 
-from ..table import terrain_geometry
+from ..scenario import home_vector
+from ..table import path_length, table_of, terrain_geometry
 from .numbers import (CANNOT_FORD, CLIMB_COST, COLUMN_ARMS, COLUMN_ROAD_FACTOR, DESCENT_COST, FOOT, HALF, MOVE,
                       ROAD_MOVE, STEEP_LEVELS_PER_FOOT)
 
@@ -167,6 +168,16 @@ def check(ground: Ground, arm: str, path, **kw) -> float:
         raise MoveError(f"out of range: the move costs {c / FOOT:.2f} ft (climbing 1 ft a level, descending "
                         f"1/2 ft; KS-23/24) and {_name(arm)} may cover {limit / FOOT:.2f} ft this turn")
     return c
+
+
+def way_home(state: dict, side: str, xy, step: float, arm: str) -> list:
+    """The way ``step`` inches straight towards ``side``'s own edge from ``xy`` (kept on the table), round
+    the scenery; [] where no way that short exists (falling back, withdrawing, pursued: KS-73/80/84/86)."""
+    table = table_of(state["scenario"])
+    vx, vy = home_vector(state["scenario"], side)
+    dest = (min(max(xy[0] + vx * step, 0.5), table.width - 0.5), min(max(xy[1] + vy * step, 0.5), table.depth - 0.5))
+    pts = table.path(arm, tuple(xy), dest)
+    return pts if pts and path_length(pts) <= step + 1e-6 else []
 
 
 def move_and_fire(moved: set[str], fired: set[str]) -> list[str]:

@@ -22,10 +22,10 @@ from ..units import FIRST_FIRE_TURN
 from . import works
 from .blast import rifles_in_line
 from .boxes import box_error
-from ..table import path_length, table_of
+from ..table import table_of
 from .numbers import RIFLE_RANGE
 from . import charge as charging
-from .movement import MoveError
+from .movement import MoveError, way_home
 from . import vehicles
 from ..orders import Fire, Move
 from . import guns
@@ -457,14 +457,10 @@ def _after_charges(state, kp):
     _refuse_paths(kp, hold, "charged in close order last turn: it cannot move this turn (KS-72)")
     back = sorted(fid for fid, e in shaken.items() if e["effect"] == "fall_back")
     _refuse_paths(kp, back, "charged in open order last turn: it falls back 1 ft instead (KS-73)")
-    table = table_of(state["scenario"])
-    vx, vy = charging.home_vector(state, kp.side)
     for fid in back:
         f = figs[fid]
-        dest = (min(max(f["x"] + vx * charging.FALL_BACK, 0.5), table.width - 0.5),
-                min(max(f["y"] + vy * charging.FALL_BACK, 0.5), table.depth - 0.5))
-        pts = table.path(f["arm"], (f["x"], f["y"]), dest)
-        if pts and path_length(pts) <= charging.FALL_BACK + 1e-6:
+        pts = way_home(state, kp.side, (f["x"], f["y"]), charging.FALL_BACK, f["arm"])
+        if pts:
             kp.lw.paths[fid] = pts
 
 
@@ -478,14 +474,10 @@ def _pursuit(state, kp):
         return  # no one left to pursue them, or their friends fall on the pursuers
     back = sorted(pursued)
     _refuse_paths(kp, back, "pursued by cavalry: it keeps withdrawing (KS-80/84) unless the pursuers are attacked")
-    table = table_of(state["scenario"])
-    vx, vy = charging.home_vector(state, kp.side)
     for fid in back:
         f = figs[fid]
-        step = pace.speed(state, fid)
-        dest = (min(max(f["x"] + vx * step, 0.5), table.width - 0.5), min(max(f["y"] + vy * step, 0.5), table.depth - 0.5))
-        pts = table.path(f["arm"], (f["x"], f["y"]), dest)
-        if pts and path_length(pts) <= step + 1e-6:
+        pts = way_home(state, kp.side, (f["x"], f["y"]), pace.speed(state, fid), f["arm"])
+        if pts:
             kp.lw.paths[fid] = pts
 
 
@@ -506,14 +498,13 @@ def _pursued_guns(state, kp):
     if not pursued or _pursuers_attacked(state, kp, pursued):
         return
     why = "pursued by cavalry: the gun keeps withdrawing with its crew (KS-86) unless the pursuers are attacked"
-    home = charging.home_vector(state, kp.side)
     for gid in sorted(pursued):
         for table in (kp.lw.fire, kp.lw.gun_moves):
             if gid in table:
                 del table[gid]
                 kp.errors.append(_line_error(kp, kp.lw._owner_line.get(gid, 0), why))
         kp.limbering.pop(gid, None)
-        pts, crew_paths = guns.withdrawal(state, gid, home)
+        pts, crew_paths = guns.withdrawal(state, gid)
         if not pts:
             continue
         _refuse_paths(kp, sorted(crew_paths), why)
