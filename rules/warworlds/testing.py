@@ -82,3 +82,31 @@ def play_game(scenario="field_battle", seed: int = 1, max_rounds: int = 200) -> 
 
 def where(label: str) -> C.Hex:
     return C.parse_label(label)
+
+
+def battle(units: list[dict], hexes: dict | None = None, sides: dict | None = None, cols: int = 8, rows: int = 8,
+           rnd: str = "movement", turns: int = 6, objectives: dict | None = None) -> dict:
+    """A battle from a hand-made scenario, in the given round of turn 1 (red attacks)."""
+    sc = {"name": "test", "turns": turns, "first": "red", "objectives": objectives or {},
+          "map": {"name": "test", "cols": cols, "rows": rows, "hexes": hexes or {}, "sides": sides or {}},
+          "units": units}
+    state = RS.initial_state()
+    for ev in RS.setup(sc, random.Random(0)):
+        state = RS.fold(state, ev.type, ev.payload)
+    return {**state, "round": rnd}
+
+
+class Loaded(random.Random):
+    """Dice that come up as listed (then fall back to a seeded stream): for rules tests that
+    need one exact roll. The engine takes any ``random.Random``."""
+
+    def __init__(self, rolls, seed: int = 0):
+        super().__init__(seed)
+        self.rolls = list(rolls)
+
+    def randint(self, a, b):
+        if self.rolls:
+            r = self.rolls.pop(0)
+            assert a <= r <= b, (r, a, b)
+            return r
+        return super().randint(a, b)
