@@ -4,6 +4,7 @@ from __future__ import annotations
 from rules.hex import coords as C
 
 from .battle import Battle, other
+from .assault import board, can_board, ram_effects, storm
 from .combat import Strike, attack_any, explosive, fear_from_strike, melee_strength
 from .data import WEAPONS
 from .morale import fear_tests, overwhelmed
@@ -76,6 +77,34 @@ def move(b: Battle, o: Order) -> None:
     if ambush:
         b.reveal(ambush, f"{u['id']} ran into it")
     _spot(b, b.unit(u["id"]))
+
+
+def ram(b: Battle, o: Order) -> None:
+    """A machine drives at an enemy at its fast speed and rams it if it ends next to it."""
+    u = b.unit(o.unit)
+    why = why_not_move(b, u, o) or why_not_ram(b, u, b.state["units"].get(o.targets[0]))
+    if why:
+        return b.fail(u["side"], o.text, why)
+    t = b.unit(o.targets[0])
+    mode = b.profile(u)["fast"][0]
+    route, short = plan(b, u, t["hex"], mode, allowance(b, u, mode, o.bonus))
+    _walk(b, u, route, mode, o.bonus, short, o.text)
+    u = b.unit(u["id"])
+    if b.dist(u["hex"], t["hex"]) != 1 or u["moved"] < 1:
+        return b.fail(u["side"], o.text, f"{u['id']} did not reach {t['id']} at speed: no ramming")
+    strike = Strike()
+    ram_effects(b, u, t, u["moved"], strike)
+    fear_from_strike(b, strike)
+    fear_tests(b, strike.factors)
+
+
+def why_not_ram(b: Battle, u: dict, t: dict | None) -> str | None:
+    if u["kind"] != "machine" or not b.profile(u)["fast"]:
+        return f"{u['id']} is not a machine that can ram"
+    if t is None or t["side"] == u["side"] or not b.visible_to(u["side"], t) or t["status"] != "active" \
+            or not t["hex"]:
+        return "no such enemy unit to ram"
+    return None
 
 
 def _cover_at(b: Battle, hx: str) -> bool:
@@ -260,13 +289,17 @@ def why_not_fight(b: Battle, u: dict, t: dict | None, o: Order | None = None) ->
         return f"a {u['profile']} has no melee attack"
     if o is not None and o.bonus and not u["bonus"]:
         return f"{u['id']} has no bonus marker"
-    if t is None or t["side"] == u["side"] or not b.visible_to(u["side"], t) or t["status"] != "active":
+    if t is None or t["side"] == u["side"] or not b.visible_to(u["side"], t) \
+            or t["status"] not in ("active", "abandoned"):
         return f"{o.targets[0] if o else '?'}: no such enemy unit to fight"
     if not t["hex"] or b.dist(u["hex"], t["hex"]) != 1:
         return f"{t['id']} is not adjacent to {u['id']} (WW-39)"
     if t["kind"] != "squad":
-        return (f"{t['id']} is a machine: infantry take machines by boarding, which this version does not "
-                f"carry out yet (WW-44..50)")
+        return can_board(u, t)  # boarding (WW-44..50); heavy armour is otherwise immune (WW-25)
+    if t["status"] != "active":
+        return f"{t['id']} is {t['status']}"
+    if u["kind"] != "squad" and b.terrain(t["hex"]) == "building":
+        return f"a {u['profile']} cannot fight its way into a building (WW-31)"
     return None
 
 
@@ -291,6 +324,16 @@ def fight(b: Battle, o: Order) -> None:
     if u["hidden"]:
         b.reveal(u, "it attacked")
         strike.fear(t["id"], 7)
+    if t["kind"] != "squad" or (u["kind"] == "squad" and b.terrain(t["hex"]) == "building"):
+        b.emit("melee", {"unit": u["id"], "target": t["id"], "charge": 0, "extra": 0,
+                         "storm": t["kind"] == "squad", "board": t["kind"] != "squad"}, (u["id"], t["id"]))
+        (board if t["kind"] != "squad" else storm)(b, u, t, strike)
+        me = b.unit(u["id"])
+        if me["status"] == "active":
+            b.emit("activated", {"unit": u["id"], "phase": "melee",
+                                 "units": {u["id"]: {"acted": me["acted"] + ["melee"]}}}, (u["id"],))
+        fear_from_strike(b, strike)
+        return fear_tests(b, strike.factors)
     if any(b.unit(p)["status"] == "active" and b.unit(p)["hex"] != u["hex"] for p in t["locked"]
            if b.unit(p)["side"] == u["side"] and p != u["id"]):
         strike.fear(t["id"], 9)  # already locked in melee, now attacked from another direction

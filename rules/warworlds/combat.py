@@ -33,11 +33,11 @@ class Strike:
         self.factors.setdefault(uid, set()).add(factor)
 
 
-def allocation(u: dict, n: int, aim: str | None = None) -> list[int]:
+def allocation(u: dict, n: int, aim: str | None = None, pool: list[int] | None = None) -> list[int]:
     """WW-27..29: which soldier receives each of ``n`` attacks. The owner's priority roles
     are hit last (the first named last of all); aimed attacks go first to the ``aim`` role.
     Attacks are spread as evenly as possible: attack i goes to the i-th soldier in that order,
-    cycling."""
+    cycling. ``pool``: only these soldiers can be reached (those inside a building or machine)."""
     roles = u["models"]
     prio = u.get("priority") or []
 
@@ -46,7 +46,7 @@ def allocation(u: dict, n: int, aim: str | None = None) -> list[int]:
         first = 0 if aim and r == aim else 1
         return (first, len(prio) - prio.index(r) if r in prio else 0, i)
 
-    order = sorted(range(len(roles)), key=protection)
+    order = sorted(range(len(roles)) if pool is None else pool, key=protection)
     return [order[i % len(order)] for i in range(n)] if order else []
 
 
@@ -60,12 +60,14 @@ def _squad_defence(b: Battle, u: dict, melee: bool, props) -> int:
 
 
 def attack_squad(b: Battle, by: dict, target: dict, weapon: str, n: int, strength: int, props, strike: Strike,
-                 aim: str | None = None, melee: bool = False, pre_hit: bool = False) -> None:
-    """``n`` attacks (or ``n`` hits already made, ``pre_hit``) on a squad."""
-    if n <= 0 or target["status"] != "active":
-        return
+                 aim: str | None = None, melee: bool = False, pre_hit: bool = False,
+                 pool: list[int] | None = None) -> list[int]:
+    """``n`` attacks (or ``n`` hits already made, ``pre_hit``) on a squad; returns the indices
+    (in the squad before the attack) of the soldiers it lost."""
+    if n <= 0 or target["status"] != "active" or pool == []:
+        return []
     strike.soldiers.setdefault(target["id"], len(target["models"]))
-    order = allocation(target, n, aim if "aimed" in props else None)
+    order = allocation(target, n, aim if "aimed" in props else None, pool)
     friends = [i for i in target["locked"] if b.unit(i)["side"] == by["side"] and b.unit(i)["status"] == "active"]
     ap = "ap" in props
     need_def = DEFENCE_TARGET[_squad_defence(b, target, melee, props)]
@@ -100,6 +102,7 @@ def attack_squad(b: Battle, by: dict, target: dict, weapon: str, n: int, strengt
     _heavy_losses(b, target["id"], strike)
     if stray:
         attack_any(b, by, b.unit(friends[0]), weapon, stray, strength, props, strike, pre_hit=True)
+    return sorted(removed)
 
 
 def _heavy_losses(b: Battle, uid: str, strike: Strike) -> None:

@@ -53,7 +53,8 @@ _TEXT = {
     "halved": lambda p: f"{p['unit']} has lost half its strength.",
     "shot_from": lambda p: f"{p['unit']} is under fire from the {DIRECTION_NAMES[p['direction']]}.",
     "activated": lambda p: f"{p['unit']} has acted ({p['phase']}).",
-    "melee": lambda p: (f"{p['unit']} attacks {p['target']} in melee"
+    "melee": lambda p: (f"{p['unit']} " + ("storms" if p.get("storm") else "boards" if p.get("board") else "attacks")
+                        + f" {p['target']}" + ("" if p.get("storm") or p.get("board") else " in melee")
                         + (f", charging (+{p['charge']})" if p["charge"] else "") + "."),
     "fear_test": lambda p: (f"{p['unit']} tests morale ({p['why']}): roll {p['roll']} needs {p['need']}+: "
                             + ("holds." if p["from"] == p["to"] else f"{p['from']} → {p['to']}.")),
@@ -65,5 +66,14 @@ _TEXT = {
     "fire_out": lambda p: f"The fire in {p['unit']} goes out (roll {p['roll']}).",
     "fire_burns": lambda p: f"{p['unit']} burns on (roll {p['roll']}); {p['crew_left']} crew left.",
     "priority_set": lambda p: f"{p['unit']} protects {', '.join(p['roles'])} (hit last).",
+    "door_forced": lambda p: f"{p['unit']} tries the door at {p['at']}: roll {p['roll']}, " + ("it gives." if p["open"] else "it holds."),
+    "entered": lambda p: f"{p['unit']}: {p['soldiers']} soldier(s) get in at {p['at']} (D3 {' '.join(map(str, p['d3']))}).",
+    "came_out": lambda p: (f"{p['unit']} must come out of {p['at']}: {p['out']} get out"
+                           + (f", lost inside: {', '.join(p['lost'])}" if p["lost"] else "") + "."),
+    "crew_fight": lambda p: f"{p['unit']} fights the crew of {p['machine']}: {p['crew_lost']} crew lost, {p['crew_left']} left.",
+    "agility": lambda p: (f"{p['unit']} jumps onto the moving {p['machine']} ({p['need']}+): {p['failed']} fail, "
+                          f"{p['lost']} lost."),
+    "captured": lambda p: f"{p['unit']} captures {p['machine']}: {p['crew']} soldier(s) now crew it.",
+    "rammed": lambda p: f"{p['unit']} rams {p['target']} after {p['moved']} hex(es).",
     "game_over": lambda p: ((f"{p['winner'].capitalize()} wins" if p["winner"] else "Draw") + f": {p['reason']}."),
 }

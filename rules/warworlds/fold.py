@@ -10,6 +10,7 @@ State (plain JSON, never mutated in place)::
     units      {uid: unit}; see scenario.new_unit for a unit's fields
     log        [[type, payload, audience], ...] the events of the last adjudicated round
     score      {side: points}
+    doors      {building hex: {"open": bool, "tried": {side: turn}}} (WW-46)
     result     None or {"winner", "reason", "score"}
 
 Every event that changes units carries ``units: {uid: patch}``; the fold merges each patch
@@ -26,7 +27,7 @@ ROUNDS = ("movement", "shooting", "melee")
 
 def initial_state() -> dict[str, Any]:
     return {"phase": "empty", "scenario": None, "turn": 0, "round": "movement", "attacker": "red",
-            "units": {}, "log": [], "score": {"red": 0, "blue": 0}, "result": None}
+            "units": {}, "log": [], "score": {"red": 0, "blue": 0}, "result": None, "doors": {}}
 
 
 def _patch_units(units: dict, patches: Mapping[str, Mapping[str, Any]]) -> dict:
@@ -53,6 +54,8 @@ def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
     log = [] if kind == "round_started" else state["log"]  # the log keeps the last adjudication's events
     if "units" in payload:
         new["units"] = _patch_units(state["units"], payload["units"])
+    if "doors" in payload:
+        new["doors"] = dict(payload["doors"])
     if "score" in payload:
         new["score"] = dict(payload["score"])
     if kind == "game_over":
@@ -64,4 +67,4 @@ def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
 
 def _summary(payload: Mapping[str, Any]) -> dict:
     """The payload without the unit patches (the log is for reading, the patches are applied)."""
-    return {k: v for k, v in payload.items() if k not in ("units", "audience", "scenario")}
+    return {k: v for k, v in payload.items() if k not in ("units", "audience", "scenario", "doors")}

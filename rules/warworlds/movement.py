@@ -97,6 +97,8 @@ def flee_target(b: Battle, u: dict) -> tuple[str, list[str] | None]:
     prof = b.profile(u)
     if u.get("immobile") or not prof["moves"]:
         return "surrender", None
+    if b.terrain(u["hex"]) == "building" and _entrances_held(b, u):
+        return "surrender", None  # WW-49: no entrance left that the enemy does not control
     mode = max(prof["moves"], key=lambda m: prof["moves"][m])
     budget = prof["moves"][mode]
     cost = step_cost_for(b, u, mode)
@@ -119,3 +121,10 @@ def flee_target(b: Battle, u: dict) -> tuple[str, list[str] | None]:
 def toward_enemy(b: Battle, u: dict, dest: str) -> bool:
     """WW-58 penalty: a move that ends nearer the nearest enemy than it started."""
     return b.nearest_enemy(u, dest) < b.nearest_enemy(u)
+
+
+def _entrances_held(b: Battle, u: dict) -> bool:
+    """WW-49, house: each adjacent hex held by an enemy controls one entrance of a building."""
+    spec = b.state["scenario"]["buildings"].get(u["hex"], {"entrances": 1})
+    held = sum(1 for h in C.neighbours(C.parse_label(u["hex"])) if h in b.map and b.enemies_in(u, C.label(h)))
+    return held >= spec["entrances"]

@@ -3,7 +3,9 @@
     move R1 to 0507 [walk|run|trot|gallop|cruise|drive|accelerate|stride|tow] [bonus]
     hold R1                                   (the unit passes this phase)
     fire R1 at B2[, B3 ...] [with rifle] [aim officer] [bonus]
-    attack R1 B2 [bonus]                      (melee, WW-39..43)
+    ram T1 B2 [bonus]                         (a machine drives at an enemy at speed, WW-51 house)
+    attack R1 B2 [bonus]                      (melee, WW-39..43; storming a building or boarding
+                                               a machine when B2 is in one or is one, WW-44..50)
     protect R1 officer[, lmg ...]             (standing wound priority, WW-27; any phase)
 
 Blank lines and lines starting with # are ignored. Unit ids are case-insensitive.
@@ -26,6 +28,7 @@ Movement round:
   move R1 to 0507 run        (modes: walk/run, trot/gallop, cruise/accelerate, drive/accelerate,
                               walk/stride, tow; default the slow one)
   move R1 to 0507 bonus      (spend a bonus marker: one hex more, WW-56)
+  ram T1 B2                  (a tank, car or walker drives at B2 at full speed and rams it)
   hold R1
 Shooting round:
   fire R1 at B2              (all of R1's weapons in range)
@@ -36,6 +39,8 @@ Shooting round:
   fire R1 at B2 bonus        (a bonus marker doubles the attacks)
 Melee round:
   attack R1 B2               (adjacent; assault weapons first, charges count, WW-39..43)
+  storm R1 B2 / board R1 T2  (the same order: against a squad in a building it is a storm,
+                              against a machine it is boarding; D3 soldiers per entrance get in)
 Any round:
   protect R1 officer, lmg    (the owner's wound priority: these roles are hit last)
 """
@@ -67,7 +72,7 @@ _MOVE = re.compile(rf"^move\s+({UID})\s+to\s+({HEX})((?:\s+\w+)*)$", re.I)
 _HOLD = re.compile(rf"^(?:hold|pass)\s+({UID})$", re.I)
 _FIRE = re.compile(rf"^(?:fire|shoot|strike)\s+({UID})\s+at\s+({UID}(?:\s*,\s*{UID})*)"
                    rf"(?:\s+with\s+(\w+))?(?:\s+aim\s+(\w+))?(\s+bonus)?$", re.I)
-_ATTACK = re.compile(rf"^(?:attack|charge)\s+({UID})\s+({UID})(\s+bonus)?$", re.I)
+_ATTACK = re.compile(rf"^(attack|charge|storm|board|ram)\s+({UID})\s+({UID})(\s+bonus)?$", re.I)
 _PROTECT = re.compile(rf"^protect\s+({UID})\s+(\w+(?:\s*,\s*\w+)*)$", re.I)
 
 
@@ -87,11 +92,12 @@ def parse_line(n: int, text: str) -> Order | str:
         return Order(n, t, "fire", m.group(1).upper(), targets=targets, weapon=(m.group(3) or "").lower() or None,
                      aim=(m.group(4) or "").lower() or None, bonus=bool(m.group(5)))
     if m := _ATTACK.match(t):
-        return Order(n, t, "attack", m.group(1).upper(), targets=(m.group(2).upper(),), bonus=bool(m.group(3)))
+        verb = "ram" if m.group(1).lower() == "ram" else "attack"
+        return Order(n, t, verb, m.group(2).upper(), targets=(m.group(3).upper(),), bonus=bool(m.group(4)))
     if m := _PROTECT.match(t):
         return Order(n, t, "protect", m.group(1).upper(), roles=tuple(r.strip().lower() for r in m.group(2).split(",")))
     verb = t.split()[0].lower()
-    if verb in ("move", "hold", "pass", "fire", "shoot", "strike", "attack", "charge", "protect"):
+    if verb in _EXAMPLE:
         return f"cannot read this {verb} order; e.g. {_EXAMPLE[verb]}"
     return (f"unknown order {verb!r}: write move, hold, fire, attack or protect "
             "(see the order help)")
@@ -99,7 +105,8 @@ def parse_line(n: int, text: str) -> Order | str:
 
 _EXAMPLE = {"move": "'move R1 to 0507 run'", "hold": "'hold R1'", "pass": "'hold R1'", "fire": "'fire R1 at B2'",
             "shoot": "'fire R1 at B2'", "strike": "'fire A1 at B2'", "attack": "'attack R1 B2'",
-            "charge": "'attack R1 B2'", "protect": "'protect R1 officer, lmg'"}
+            "charge": "'attack R1 B2'", "storm": "'storm R1 B2'", "board": "'board R1 T2'", "ram": "'ram T1 B2'",
+            "protect": "'protect R1 officer, lmg'"}
 
 
 def parse_text(text: str) -> ParsedOrders:

@@ -24,8 +24,8 @@ from .fold import ROUNDS
 from .morale import organisation_roll
 from .orders import Order, parse_text
 
-ROUND_VERBS = {"movement": ("move", "hold"), "shooting": ("fire", "hold"), "melee": ("attack", "hold")}
-GONE = ("destroyed", "surrendered", "deserted", "wreck", "abandoned")
+ROUND_VERBS = {"movement": ("move", "ram", "hold"), "shooting": ("fire", "hold"), "melee": ("attack", "hold")}
+GONE = ("destroyed", "surrendered", "deserted", "wreck", "abandoned")  # "crewing": became a captured machine's crew
 WHOLE = 0
 
 
@@ -80,6 +80,9 @@ def _check(b: Battle, side: str, rnd: str, o: Order, seen: dict) -> str | None:
         if not (o.dest and b.h(o.dest) in b.map):
             return f"hex {o.dest} is not on the map"
         return A.why_not_move(b, u, o)
+    if o.verb == "ram":
+        return A.why_not_move(b, u, Order(o.line, o.text, "move", o.unit, mode=None, bonus=o.bonus)) \
+            or A.why_not_ram(b, u, b.state["units"].get(o.targets[0]))
     if o.verb == "fire":
         why = A.why_not_shoot(b, u, o)
         if why:
@@ -130,7 +133,7 @@ def adjudicate(state: dict, orders: Mapping[str, Sequence[Order]], rng: random.R
     for i in range(max(len(a), len(d))):
         for o in (a[i] if i < len(a) else None, d[i] if i < len(d) else None):
             if o is not None and b.state["result"] is None:
-                {"move": A.move, "fire": A.shoot, "attack": A.fight}[o.verb](b, o)
+                {"move": A.move, "ram": A.ram, "fire": A.shoot, "attack": A.fight}[o.verb](b, o)
     if rnd != "melee":
         b.emit("round_opened", {"turn": state["turn"], "round": ROUNDS[ROUNDS.index(rnd) + 1]})
     else:
@@ -166,6 +169,8 @@ def score(state: dict) -> dict[str, int]:
     for u in state["units"].values():
         if u["status"] in GONE:
             pts[other(u["side"])] += PROFILES[u["profile"]]["points"]
+        if u.get("captured_from") and u["status"] not in GONE:  # a captured machine scores for its captor
+            pts[u["side"]] += PROFILES[u["profile"]]["points"]
     for hx, value in state["scenario"]["objectives"].items():
         holders = {u["side"] for u in state["units"].values() if u["hex"] == hx and u["status"] == "active"
                    and u["kind"] != "aircraft"}
