@@ -22,13 +22,16 @@ from .coords import Hex, distance, neighbours
 StepCost = Callable[[Hex, Hex], "float | None"]
 
 
-def _search(start: Hex, step_cost: StepCost, budget: float | None, goal: Hex | None):
+def _search(start: Hex, step_cost: StepCost, budget: float | None, goal: Hex | None, min_step: float = 0):
+    """Dijkstra (A* towards ``goal`` when ``min_step`` > 0: every step costs at least that much,
+    so distance × min_step never overestimates and the first path found is a cheapest one)."""
     best: dict[Hex, float] = {start: 0}
     prev: dict[Hex, Hex] = {}
-    heap: list[tuple[float, Hex]] = [(0, start)]
+    h0 = distance(start, goal) * min_step if goal is not None and min_step else 0
+    heap: list[tuple[float, float, Hex]] = [(h0, 0, start)]
     done: set[Hex] = set()
     while heap:
-        cost, h = heapq.heappop(heap)
+        _, cost, h = heapq.heappop(heap)
         if h in done:
             continue
         done.add(h)
@@ -44,7 +47,8 @@ def _search(start: Hex, step_cost: StepCost, budget: float | None, goal: Hex | N
             if total < best.get(n, float("inf")):
                 best[n] = total
                 prev[n] = h
-                heapq.heappush(heap, (total, n))
+                est = total + (distance(n, goal) * min_step if goal is not None and min_step else 0)
+                heapq.heappush(heap, (est, total, n))
     return best, prev
 
 
@@ -53,10 +57,12 @@ def reach(start: Hex, budget: float, step_cost: StepCost) -> dict[Hex, float]:
     return _search(start, step_cost, budget, None)[0]
 
 
-def path(start: Hex, goal: Hex, step_cost: StepCost, budget: float | None = None) -> list[Hex] | None:
+def path(start: Hex, goal: Hex, step_cost: StepCost, budget: float | None = None,
+         min_step: float = 0) -> list[Hex] | None:
     """A cheapest path from ``start`` to ``goal`` (both included), or None if there is none
-    (within ``budget`` when given)."""
-    best, prev = _search(start, step_cost, budget, goal)
+    (within ``budget`` when given). With ``min_step`` (the least any step costs) the search is
+    A*: it looks towards the goal instead of all round, which matters on large maps."""
+    best, prev = _search(start, step_cost, budget, goal, min_step)
     if goal not in best:
         return None
     out = [goal]

@@ -15,7 +15,7 @@ from rules.hex import los
 from rules.hex.board import hexmap
 
 from .data import COVER_BONUS, OBSTACLE, PROFILES, SIDES
-from .fold import PREFIX, fold
+from .fold import PREFIX, apply
 from .scenario import CAPACITY
 
 ON_MAP = ("active", "abandoned", "wreck")
@@ -27,7 +27,8 @@ def other(side: str) -> str:
 
 class Battle:
     def __init__(self, state: dict, rng: random.Random):
-        self.state = state
+        # a private working copy: events are applied to it in place (fold.apply)
+        self.state = {**state, "units": dict(state["units"]), "log": list(state["log"])}
         self.rng = rng
         self.events: list[RuleEvent] = []
         self.map = hexmap(state["scenario"]["map"])
@@ -42,12 +43,13 @@ class Battle:
         audience = audience or self._audience(units)
         if audience != PUBLIC:
             payload = {**payload, "audience": audience}
-        ev = RuleEvent(PREFIX + kind, payload, audience)
-        moved = set(payload.get("units", {}))
-        self.state = fold(self.state, ev.type, ev.payload)
+        self._record(RuleEvent(PREFIX + kind, payload, audience))
+
+    def _record(self, ev: RuleEvent) -> None:
+        apply(self.state, ev.type, ev.payload)
         self.events.append(ev)
-        if moved:
-            self._reindex(moved)
+        for uid in ev.payload.get("units", ()):
+            self._place(uid)
 
     def _audience(self, uids) -> str:
         sides = {self.unit(u)["side"] for u in uids if self.unit(u)["hidden"]}
@@ -73,19 +75,21 @@ class Battle:
 
     def _index(self) -> None:
         self.at: dict[str, list[str]] = {}
-        for u in self.units():
-            if u["hex"] and u["status"] in ON_MAP and u["kind"] != "aircraft":
-                self.at.setdefault(u["hex"], []).append(u["id"])
+        self.where: dict[str, str] = {}
+        for uid in sorted(self.state["units"]):
+            self._place(uid)
 
-    def _reindex(self, uids) -> None:
-        for hx in list(self.at):
-            self.at[hx] = [i for i in self.at[hx] if i not in uids]
-            if not self.at[hx]:
-                del self.at[hx]
-        for uid in sorted(uids):
-            u = self.unit(uid)
-            if u["hex"] and u["status"] in ON_MAP and u["kind"] != "aircraft":
-                self.at.setdefault(u["hex"], []).append(uid)
+    def _place(self, uid: str) -> None:
+        """Keep the who-stands-where index in step with one unit."""
+        old = self.where.pop(uid, None)
+        if old is not None:
+            self.at[old].remove(uid)
+            if not self.at[old]:
+                del self.at[old]
+        u = self.unit(uid)
+        if u["hex"] and u["status"] in ON_MAP and u["kind"] != "aircraft":
+            self.where[uid] = u["hex"]
+            self.at.setdefault(u["hex"], []).append(uid)
 
     def occupants(self, hx: str) -> list[dict]:
         return [self.unit(i) for i in self.at.get(hx, [])]
@@ -157,13 +161,8 @@ class Battle:
         if u["hidden"]:
             # public: the revealed unit is placed for everybody from now on
             ev_payload = {"unit": u["id"], "why": why, "at": u["hex"], "units": {u["id"]: {**u, "hidden": False}}}
-            ev = RuleEvent(PREFIX + "revealed", ev_payload, PUBLIC)
-            self.state = fold(self.state, ev.type, ev.payload)
-            self.events.append(ev)
+            self._record(RuleEvent(PREFIX + "revealed", ev_payload, PUBLIC))
 
     def fail(self, side: str, order: Any, reason: str) -> None:
         """An order that can no longer be carried out: said to its side only."""
-        ev = RuleEvent(PREFIX + "order_failed", {"side": side, "order": order, "reason": reason,
-                                                 "audience": side_audience(side)}, side_audience(side))
-        self.state = fold(self.state, ev.type, ev.payload)
-        self.events.append(ev)
+        self.emit("order_failed", {"side": side, "order": order, "reason": reason}, audience=side_audience(side))

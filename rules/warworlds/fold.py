@@ -30,30 +30,38 @@ def initial_state() -> dict[str, Any]:
             "units": {}, "log": [], "score": {"red": 0, "blue": 0}, "result": None, "doors": {}}
 
 
-def _patch_units(units: dict, patches: Mapping[str, Mapping[str, Any]]) -> dict:
-    out = dict(units)
-    for uid, patch in patches.items():
-        out[uid] = {**out[uid], **patch} if uid in out else dict(patch)
-    return out
-
-
 def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
+    """A new state; the input is not changed (only the containers an event touches are copied)."""
     if not event_type.startswith(PREFIX):
         return state
+    new = dict(state)
+    if "units" in payload:
+        new["units"] = dict(state["units"])
+    new["log"] = list(state["log"])
+    apply(new, event_type, payload)
+    return new
+
+
+def apply(new: dict, event_type: str, payload: Mapping[str, Any]) -> None:
+    """Apply an event to a state the caller owns (its top level, ``units`` dict and ``log`` list
+    are changed in place; unit dicts are replaced, never changed). ``fold`` copies first; the
+    adjudicator works on its own copy, so a turn costs no copy per event."""
     audience = payload.get("audience", "public")  # events only one side may see say so (view filters the log)
     kind = event_type[len(PREFIX):]
-    new = dict(state)
     if kind == "battle_set":
-        new = initial_state()
+        new.clear()
+        new.update(initial_state())
         new.update(phase="play", scenario=payload["scenario"], turn=1, round="movement",
                    attacker=payload["first"], units=dict(payload["units"]))
         new["log"] = [[event_type, {"first": payload["first"], "title": payload["scenario"]["title"]}, audience]]
-        return new
+        return
     if kind == "round_opened":
         new.update(turn=payload["turn"], round=payload["round"])
-    log = [] if kind == "round_started" else state["log"]  # the log keeps the last adjudication's events
-    if "units" in payload:
-        new["units"] = _patch_units(state["units"], payload["units"])
+    if kind == "round_started":
+        new["log"] = []  # the log keeps the last adjudication's events
+    units = new["units"]
+    for uid, patch in payload.get("units", {}).items():
+        units[uid] = {**units[uid], **patch} if uid in units else dict(patch)
     if "doors" in payload:
         new["doors"] = dict(payload["doors"])
     if "score" in payload:
@@ -61,8 +69,7 @@ def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
     if kind == "game_over":
         new["phase"] = "over"
         new["result"] = {"winner": payload["winner"], "reason": payload["reason"], "score": dict(payload["score"])}
-    new["log"] = log + [[event_type, _summary(payload), audience]]
-    return new
+    new["log"].append([event_type, _summary(payload), audience])
 
 
 def _summary(payload: Mapping[str, Any]) -> dict:

@@ -66,18 +66,18 @@ def plan(b: Battle, u: dict, dest: str, mode: str, budget: int) -> tuple[list[st
     """The hexes to walk (start first) towards ``dest``: the cheapest path, cut where the
     allowance runs out or where the unit would not fit; with the reason it stops short. If
     ``dest`` cannot be entered at all (an enemy holds it, the terrain forbids it) the unit
-    heads for the hex nearest to it that it can reach (house fall-back)."""
+    heads for the hex next to it on the cheapest way there (house fall-back)."""
     cost = step_cost_for(b, u, mode)
     start, goal = C.parse_label(u["hex"]), C.parse_label(dest)
-    route = paths.path(start, goal, cost)
+    # one A* search in which ``dest`` can always be entered: if it really cannot (an enemy holds
+    # it, the terrain forbids it) the unit stops next to it (a search that fails explores the map)
+    route = paths.path(start, goal, lambda a, b: (cost(a, b) or 1) if b == goal else cost(a, b), min_step=1)
+    if route is None or (len(route) < 3 and cost(start, goal) is None):
+        return [u["hex"]], f"no way from {u['hex']} towards {dest} for a {u['profile']} at {mode} speed"
     why = None
-    if route is None:  # dest cannot be entered (enemy, terrain): head for the nearest hex to it that can
-        reach = paths.reach(start, 10 ** 6, cost)
-        near = min(reach, key=lambda h: (C.distance(h, goal), reach[h], h))
-        if C.distance(near, goal) >= C.distance(start, goal):
-            return [u["hex"]], f"no way from {u['hex']} towards {dest} for a {u['profile']} at {mode} speed"
-        route = paths.path(start, near, cost)
-        why = f"{dest} cannot be entered; heading for {C.label(near)}"
+    if cost(route[-2], goal) is None:
+        route = route[:-1]
+        why = f"{dest} cannot be entered; heading for {C.label(route[-1])}"
     spent, keep = 0, [start]
     for a, nxt in zip(route, route[1:]):
         spent += cost(a, nxt)

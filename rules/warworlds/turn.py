@@ -109,6 +109,11 @@ def _weapons(u: dict) -> set[str]:
 
 def adjudicate(state: dict, orders: Mapping[str, Sequence[Order]], rng: random.Random,
                kind: str = "orders") -> list[RuleEvent]:
+    return run_round(state, orders, rng).events
+
+
+def run_round(state: dict, orders: Mapping[str, Sequence[Order]], rng: random.Random) -> Battle:
+    """The round played out; the Battle holds the events and the state they fold to."""
     b = Battle(state, rng)
     rnd = state["round"]
     b.emit("round_started", {"turn": state["turn"], "round": rnd})
@@ -138,7 +143,7 @@ def adjudicate(state: dict, orders: Mapping[str, Sequence[Order]], rng: random.R
         b.emit("round_opened", {"turn": state["turn"], "round": ROUNDS[ROUNDS.index(rnd) + 1]})
     else:
         end_of_turn(b)
-    return b.events
+    return b
 
 
 def _heroic(b: Battle, side: str, rnd: str, ordered: set[str]) -> list[Order]:

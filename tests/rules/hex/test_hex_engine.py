@@ -161,10 +161,12 @@ def test_paths_are_minimal_against_networkx(overrides, start, goal, walls):
         expected = None
     found = paths.path(start, goal, step)
     if expected is None:
-        assert found is None
+        assert found is None and paths.path(start, goal, step, min_step=1) is None
     else:
         assert found[0] == start and found[-1] == goal
         assert paths.path_cost(found, step) == expected
+        astar = paths.path(start, goal, step, min_step=1)  # every step here costs at least 1
+        assert paths.path_cost(astar, step) == expected
     reach = paths.reach(start, 4, step)
     oracle = nx.single_source_dijkstra_path_length(g, start, cutoff=4, weight="w")
     assert reach == oracle

@@ -37,6 +37,17 @@ def test_adjudication_is_deterministic_and_replays():
     json.dumps(state)  # the state stays plain JSON
 
 
+def test_the_working_state_is_what_the_events_fold_to():
+    from rules.warworlds.turn import run_round
+    state = start("town_assault", 4)
+    for n in range(9):
+        orders = {s: RS.parse_orders(state, s, bot_orders(state, s)).orders for s in ("red", "blue")}
+        b = run_round(state, orders, random.Random(n))
+        folded = fold_all(state, b.events)
+        assert folded == b.state
+        state = folded
+
+
 def test_rounds_follow_movement_shooting_melee():
     state = start("field_battle", 1)
     seen = []
