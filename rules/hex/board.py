@@ -95,9 +95,11 @@ class HexMap:
         for key, spec in data["hexes"].items():
             self.cells[parse_label(key)] = spec
         self.sides: dict[Side, str] = {}
+        self.crossing: dict[tuple[Hex, Hex], str] = {}  # both directions, for movement's hot loop
         for key, feature in data["sides"].items():
             a, b = (parse_label(p) for p in key.split("/"))
             self.sides[side_between(a, b)] = feature
+            self.crossing[(a, b)] = self.crossing[(b, a)] = feature
 
     def __contains__(self, h: Hex) -> bool:
         return h in self.cells
@@ -113,8 +115,7 @@ class HexMap:
 
     def side(self, a: Hex, b: Hex) -> str | None:
         """The feature on the side between adjacent ``a`` and ``b`` (None: none or not adjacent)."""
-        key = side_between(a, b)
-        return None if key is None else self.sides.get(key)
+        return self.crossing.get((a, b))
 
     def hexes(self) -> list[Hex]:
         return list(self.cells)

@@ -19,6 +19,7 @@ Labels are the wargamer's CCRR numbers (column then row, 01-based, "0101" top-le
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Iterator
 
 Hex = tuple[int, int]
@@ -174,11 +175,13 @@ def from_offset(col: int, row: int) -> Hex:
     return col, row - (col - (col & 1)) // 2
 
 
+@lru_cache(maxsize=65536)  # labels and hexes are few and converted often (orders, state, lookups)
 def label(h: Hex) -> str:
     col, row = to_offset(h)
     return f"{col + 1:02d}{row + 1:02d}"
 
 
+@lru_cache(maxsize=65536)
 def parse_label(text: str) -> Hex:
     """'0305' → the hex in column 3, row 5. Raises ValueError with the reason."""
     t = text.strip()

@@ -28,10 +28,11 @@ def _search(start: Hex, step_cost: StepCost, budget: float | None, goal: Hex | N
     best: dict[Hex, float] = {start: 0}
     prev: dict[Hex, Hex] = {}
     h0 = distance(start, goal) * min_step if goal is not None and min_step else 0
-    heap: list[tuple[float, float, Hex]] = [(h0, 0, start)]
+    heap: list[tuple[float, float, Hex]] = [(h0, 0, start)]  # (estimate, −cost, hex): ties go deeper first
     done: set[Hex] = set()
     while heap:
-        _, cost, h = heapq.heappop(heap)
+        _, neg, h = heapq.heappop(heap)
+        cost = -neg
         if h in done:
             continue
         done.add(h)
@@ -48,7 +49,7 @@ def _search(start: Hex, step_cost: StepCost, budget: float | None, goal: Hex | N
                 best[n] = total
                 prev[n] = h
                 est = total + (distance(n, goal) * min_step if goal is not None and min_step else 0)
-                heapq.heappush(heap, (est, total, n))
+                heapq.heappush(heap, (est, -total, n))
     return best, prev
 
 

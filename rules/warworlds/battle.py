@@ -91,6 +91,11 @@ class Battle:
             self.where[uid] = u["hex"]
             self.at.setdefault(u["hex"], []).append(uid)
 
+    def occupants_at(self, h: C.Hex) -> list[dict]:
+        """As ``occupants``, by axial hex (movement's hot loop)."""
+        ids = self.at.get(C.label(h))
+        return [self.unit(i) for i in ids] if ids else []
+
     def occupants(self, hx: str) -> list[dict]:
         return [self.unit(i) for i in self.at.get(hx, [])]
 
@@ -114,10 +119,26 @@ class Battle:
     def dist(self, a: str, b: str) -> int:
         return C.distance(C.parse_label(a), C.parse_label(b))
 
+    def around(self, hx: str, radius: int) -> list[tuple[int, dict]]:
+        """(distance, unit) for every unit on the map within ``radius`` of ``hx``, nearest first
+        (ring by ring through the occupancy index, so the cost does not grow with the army)."""
+        centre, out = C.parse_label(hx), []
+        for r in range(radius + 1):
+            for h in C.ring(centre, r):
+                out += [(r, self.unit(i)) for i in self.at.get(C.label(h), ())]
+        return out
+
     def nearest_enemy(self, u: dict, hx: str | None = None) -> int:
-        hx = hx or u["hex"]
-        ds = [self.dist(hx, e["hex"]) for e in self.active(other(u["side"])) if e["hex"] and e["kind"] != "aircraft"]
-        return min(ds) if ds else 99
+        """Distance to the nearest active enemy on the ground (99 if there is none)."""
+        centre = C.parse_label(hx or u["hex"])
+        foe = other(u["side"])
+        for r in range(1, self.map.cols + self.map.rows + 1):
+            for h in C.ring(centre, r):
+                for i in self.at.get(C.label(h), ()):
+                    e = self.unit(i)
+                    if e["side"] == foe and e["status"] == "active":
+                        return r
+        return 99
 
     def terrain(self, hx: str) -> str:
         return self.map.terrain(C.parse_label(hx))

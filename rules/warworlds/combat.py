@@ -313,6 +313,6 @@ def fear_from_strike(b: Battle, strike: Strike) -> None:
         where = d["hex"]
         if not where:
             continue
-        for f in b.active(d["side"]):
-            if f["id"] != dead and f["hex"] and b.dist(f["hex"], where) <= 2:
+        for _, f in b.around(where, 2):
+            if f["id"] != dead and f["side"] == d["side"] and f["status"] == "active":
                 strike.fear(f["id"], 2)

@@ -24,14 +24,17 @@ def step_cost_for(b: Battle, u: dict, mode: str):
     machine = u["kind"] == "machine"
     side = u["side"]
 
+    cells, crossing = b.map.cells, b.map.crossing
+
     def cost(frm, to):
-        if to not in b.map:
+        cell = cells.get(to)
+        if cell is None:
             return None
-        terrain = b.map.terrain(to)
-        feature = b.map.side(frm, to)
+        terrain = cell["terrain"]
+        feature = crossing.get((frm, to))
         if terrain == "water":
             return None
-        occupants = b.occupants(C.label(to))
+        occupants = b.occupants_at(to)
         # hidden enemies are not known to the mover's side: it plans through them and bumps into them
         if any(o["side"] != side and o["status"] != "wreck" and not o["hidden"] for o in occupants):
             return None
@@ -44,11 +47,12 @@ def step_cost_for(b: Battle, u: dict, mode: str):
                 return None
             base = 1
         else:  # wheels and tracks
-            if terrain not in VEHICLE_TERRAIN and not b.map.road(to):
+            road = cell["road"]
+            if terrain not in VEHICLE_TERRAIN and not road:
                 return None
             if feature == "cliff" or (feature == "wall" and cls == "wheels"):
                 return None
-            base = 1 if b.map.road(to) and b.map.road(frm) else VEHICLE_TERRAIN.get(terrain, 1)
+            base = 1 if road and cells[frm]["road"] else VEHICLE_TERRAIN.get(terrain, 1)
         if feature == "stream":
             base += 1
         elif feature == "wall" and (machine or prof.get("mounted")):

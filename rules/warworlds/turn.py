@@ -149,11 +149,12 @@ def run_round(state: dict, orders: Mapping[str, Sequence[Order]], rng: random.Ra
 def _heroic(b: Battle, side: str, rnd: str, ordered: set[str]) -> list[Order]:
     """WW-57: a heroic unit must shoot or fight an enemy it can reach."""
     out = []
+    reach = 1 if rnd == "melee" else max(w["range"] for w in WEAPONS.values())
     for u in sorted(b.active(side), key=lambda u: u["id"]):
-        if u["morale"] != 5 or u["id"] in ordered or not u["hex"] and u["kind"] != "aircraft":
-            continue
-        enemies = sorted((b.dist(u["hex"], e["hex"]) if u["hex"] else 0, e["id"]) for e in b.active(other(side))
-                         if e["hex"] and not e["hidden"])
+        if u["morale"] != 5 or u["id"] in ordered or not u["hex"]:
+            continue  # (aircraft have no place to reach from until they attack)
+        enemies = sorted((d, e["id"]) for d, e in b.around(u["hex"], reach)
+                         if e["side"] != side and e["status"] == "active" and not e["hidden"])
         verb = "fire" if rnd == "shooting" else "attack"
         for _, eid in enemies:
             o = Order(0, f"{verb} {u['id']} at {eid} (heroism, WW-57)", verb, u["id"], targets=(eid,))
