@@ -95,7 +95,7 @@ def _units(items: list, m: HexMap) -> list[dict]:
                 "name": field(u, "name", str, where, uid), "morale": number(u, "morale", where, 1, 5, 3),
                 "hidden": field(u, "hidden", bool, where, False)}
         if prof["kind"] == "aircraft":
-            if "at" in u:
+            if u.get("at") is not None:
                 fail(f"{where}.at", "aircraft are not placed on the map (WW-20): leave 'at' out")
             spec["at"] = None
         else:

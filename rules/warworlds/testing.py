@@ -54,6 +54,9 @@ def bot_orders(state: dict, side: str) -> str:
                 if why_not_fight(b, u, e) is None:
                     lines.append(f"attack {u['id']} {e['id']}")
                     break
+    if not lines:  # the platform wants at least one order: a unit holds
+        mine = sorted(u["id"] for u in state["units"].values() if u["side"] == side)
+        lines = [f"hold {mine[0]}"]
     return "\n".join(lines)
 
 
@@ -110,3 +113,34 @@ class Loaded(random.Random):
             assert a <= r <= b, (r, a, b)
             return r
         return super().randint(a, b)
+
+
+def state_from_view(view: dict) -> dict:
+    """A position rebuilt from what one player's view shows (for scripted players that know
+    only the API): enough for the bot and for checking orders before sending them."""
+    from .data import MORALE_NAMES, PROFILES
+
+    level = {name: n for n, name in MORALE_NAMES.items()}
+    units = {}
+    for v in view["units"]:
+        prof = PROFILES[v["profile"]]
+        u = {"id": v["id"], "side": v["side"], "profile": v["profile"], "name": v["name"], "kind": v["kind"],
+             "hex": v["hex"], "morale": level[v["morale"]], "hidden": v["hidden"], "status": v["status"],
+             "bonus": v["bonus"], "penalty": v["penalty"], "acted": list(v["acted"]), "moved": v["moved"],
+             "mode": v["mode"], "locked": list(v["locked"]), "priority": list(v.get("priority", [])), "stunned": 0,
+             "charged": False, "surprise_seen": [], "shot_from": []}
+        if v["kind"] == "squad":
+            u["models"] = [r for r, n in v["roles"].items() for _ in range(n)]
+            u["start"] = v["start"]
+            if prof.get("gun"):
+                u["weapons"] = [prof["gun"]]
+        else:
+            u.update(crew=list(prof["crew"])[:v["crew"]], crew_stunned=list(prof["crew"])[:v["crew_stunned"]],
+                     weapons=list(v["weapons"]), immobile=v["immobile"], burning=v["burning"], start=v["crew_start"],
+                     stunned=v["stunned"])
+        units[u["id"]] = u
+    sc = {**view["scenario"], "los_rule": view["scenario"].get("los_rule", "lenient")}
+    turn = view["turn"]
+    return {"phase": view["phase"], "scenario": sc, "turn": turn["number"], "round": turn["round"],
+            "attacker": turn["attacker"], "units": units, "log": [], "score": dict(view["score"]),
+            "result": view["result"], "doors": {}}

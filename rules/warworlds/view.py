@@ -28,6 +28,8 @@ def _unit(u: dict, own: bool) -> dict:
             out["priority"] = list(u["priority"])
     else:
         out["crew"] = len(u["crew"])
+        out["crew_stunned"] = len(u["crew_stunned"])
+        out["stunned"] = u["stunned"]
         out["crew_start"] = u["start"]
         out["weapons"] = list(u["weapons"])
         out["immobile"] = u["immobile"]
@@ -43,7 +45,7 @@ def build_view(state: dict, viewer: Viewer) -> dict[str, Any]:
         view.update(scenario=None, units=[], log=[], turn=None)
         return view
     view["scenario"] = {"name": sc["name"], "title": sc["title"], "turns": sc["turns"], "map": sc["map"],
-                        "objectives": sc["objectives"], "buildings": sc["buildings"]}
+                        "objectives": sc["objectives"], "buildings": sc["buildings"], "los_rule": sc["los_rule"]}
     spec = next_turn(state)
     view["turn"] = {"number": state["turn"], "round": state["round"], "attacker": state["attacker"],
                     "acting": list(spec.sides), "prompt": spec.prompt}

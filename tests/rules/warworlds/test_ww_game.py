@@ -120,6 +120,12 @@ def test_validation_errors(text, message):
     assert errs and message in errs[-1].message
 
 
+@pytest.mark.parametrize("scenario", ["field_battle", "town_assault"])
+def test_loading_a_loaded_scenario_changes_nothing(scenario):
+    once = RS.load_scenario(scenario)
+    assert RS.load_scenario(json.loads(json.dumps(once))) == once
+
+
 def test_scenario_errors_name_the_field():
     sc = builtin("field_battle")
     bad = json.loads(json.dumps(sc))
