@@ -40,7 +40,7 @@ def _counter(x: float, y: float, c: Mapping[str, Any], size: float) -> str:
 
 def render(m: HexMap, *, terrain_fill: Mapping[str, str], side_stroke: Mapping[str, str],
            counters: Iterable[Mapping[str, Any]] = (), title: str = "", lines: Iterable[str] = (),
-           marks: Mapping[str, str] | None = None, size: float = 42.0) -> str:
+           marks: Mapping[str, str] | None = None, size: float = 42.0, css_class: str = "hexmap") -> str:
     """The map as SVG. ``counters``: dicts with ``hex`` (label), ``side``, ``name``, ``strength``,
     ``state``, ``hidden``, ``title``; ``marks``: {label: colour} hexes to ring (last shots, fires)."""
     pts = {h: to_pixel(h, size) for h in m.hexes()}
@@ -51,8 +51,8 @@ def render(m: HexMap, *, terrain_fill: Mapping[str, str], side_stroke: Mapping[s
     ox, oy = 10 - minx, top - miny
     width = max(x for x, _ in pts.values()) + size + ox + 10
     height = max(y for _, y in pts.values()) + size + oy + 10
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-           f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}">',
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="{escape(css_class)}" width="{width:.0f}" '
+           f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}">',
            f'<rect width="{width:.0f}" height="{height:.0f}" fill="#fbf8f0"/>',
            _t(10, 20, title, 15, weight="bold", anchor="start")]
     out += [_t(10, 36 + 16 * i, ln, 11, "#333", anchor="start") for i, ln in enumerate(lines)]

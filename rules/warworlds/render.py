@@ -46,4 +46,4 @@ def render_svg(view: dict[str, Any]) -> str:
         lines.append("Aircraft off the field: " + ", ".join(f"{u['id']} ({u['side']})" for u in off))
     marks = {hx: "#d4a017" for hx in sc["objectives"]}
     return render(m, terrain_fill=TERRAIN_FILL, side_stroke=SIDE_STROKE, counters=counters,
-                  title=f"War of the Worlds: {sc['title']}", lines=lines, marks=marks)
+                  title=f"War of the Worlds: {sc['title']}", lines=lines, marks=marks, css_class="warworlds-map")

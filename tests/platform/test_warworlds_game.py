@@ -41,3 +41,21 @@ def test_a_whole_game_on_a_real_celery_worker(people, ww_worker):
     assert sorted(adjudicated) == list(range(1, turn["number"] + 1))  # every mail round exactly once
     over = Event.objects.get(game=game, type="warworlds.game_over")
     assert over.audience == "public" and over.payload["score"] == result["score"]
+
+
+def test_game_page_and_map_for_every_seat(people, client):
+    from campaigns import turns
+    from tests.conftest import PASSWORD
+
+    game = new_game(people, "town_assault")
+    for side in ("red", "blue"):
+        assert turns.submit_orders(game.pk, side, f"hold {side[0].upper()}1", source="web").accepted
+    for user, sees_b2 in (("bob", False), ("carol", True), ("alice", True)):
+        client.login(username=user, password=PASSWORD)
+        page = client.get(f"/games/{game.pk}/")
+        assert page.status_code == 200, user
+        assert b"move R1 to 0507 run" in page.content  # the order language help is shown
+        svg = client.get(f"/games/{game.pk}/map.svg")
+        assert svg.status_code == 200 and b"warworlds-map" in svg.content
+        assert (b"B2 inf" in svg.content) == sees_b2  # the hidden pickets only for their side and the umpire
+        client.logout()
