@@ -50,6 +50,13 @@ def allocation(u: dict, n: int, aim: str | None = None, pool: list[int] | None =
     return [order[i % len(order)] for i in range(n)] if order else []
 
 
+def _hit(b: Battle, strength: int, rolls: list[int], pre_hit: bool) -> bool:
+    """One attack roll (WW-21), kept in ``rolls``; a hit made elsewhere (redirected) counts as 10."""
+    r = 10 if pre_hit else b.roll()
+    rolls.append(r)
+    return r >= attack_target(strength)
+
+
 def _squad_defence(b: Battle, u: dict, melee: bool, props) -> int:
     cover = b.in_cover(u)
     if melee and b.terrain(u["hex"]) != "building":
@@ -75,9 +82,7 @@ def attack_squad(b: Battle, by: dict, target: dict, weapon: str, n: int, strengt
     removed: set[int] = set()
     rolls = []
     for i in range(n):
-        r = 10 if pre_hit else b.roll()
-        rolls.append(r)
-        if r < attack_target(strength):
+        if not _hit(b, strength, rolls, pre_hit):
             continue
         hits += 1
         if friends and not melee and b.roll() <= friendly_fire_limit(props):
@@ -124,9 +129,7 @@ def attack_machine(b: Battle, by: dict, target: dict, weapon: str, n: int, stren
     need = DEFENCE_TARGET[prof["armour"]]
     rolls, hits, saved = [], 0, 0
     for _ in range(n):
-        r = 10 if pre_hit else b.roll()
-        rolls.append(r)
-        if r < attack_target(strength):
+        if not _hit(b, strength, rolls, pre_hit):
             continue
         hits += 1
         if (prof["heavy"] or not ap) and b.roll() >= need:

@@ -6,12 +6,10 @@ import contextlib
 
 import pytest
 
-from campaigns import turns
-from campaigns.models import Campaign
 from campaigns.verify import verify_game
 from rules.warworlds.testing import bot_orders, state_from_view
 
-from .helpers import client_for
+from .helpers import client_for, new_game_with_people
 
 pytestmark = pytest.mark.django_db
 
@@ -19,12 +17,7 @@ PLAYERS = {"red": "bob", "blue": "carol"}
 
 
 def new_game(people, scenario):
-    return turns.create_game(
-        campaign=Campaign.objects.create(name="War of the Worlds"), name=f"WW {scenario}", ruleset="warworlds",
-        scenario=scenario,
-        seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
-               {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
-               {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}])
+    return new_game_with_people(people, "warworlds", scenario, "War of the Worlds")
 
 
 def play_through_api(game, people, submit=contextlib.nullcontext, wait=None, limit=40) -> dict:

@@ -1,39 +1,18 @@
 """A War of the Worlds game through the platform on a real Celery worker on Redis: orders through
 the API each mail round, every round adjudicated by the worker, to a scored end."""
-import time
-
 import pytest
 
-from campaigns import eventstore
 from campaigns.models import Event
 from tests.api.test_warworlds_api import check_scored_end, new_game, play_through_api
-from tests.platform.test_celery import QUEUE, Worker, broker  # noqa: F401  (the fixture)
+from tests.platform.test_celery import broker  # noqa: F401  (the fixture lw_worker needs)
+from tests.platform.test_littlewars_game import _wait_for_worker, lw_worker  # noqa: F401  (a worker on this test's queue)
 from tests.services import needs_redis
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def ww_worker(broker, monkeypatch):  # noqa: F811
-    monkeypatch.setenv("CELERY_TASK_DEFAULT_QUEUE", QUEUE)
-    monkeypatch.setenv("EMAIL_BACKEND", "django.core.mail.backends.locmem.EmailBackend")
-    w = Worker()
-    yield w
-    w.stop()
-
-
-def _wait_for_worker(game, number, timeout=60.0):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        state = eventstore.load(game.pk).state
-        if state["status"] != "active" or state["turn"]["number"] > number:
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"the worker did not adjudicate round {number} in {timeout:g} s")
-
-
 @needs_redis
-def test_a_whole_game_on_a_real_celery_worker(people, ww_worker):
+def test_a_whole_game_on_a_real_celery_worker(people, lw_worker):
     game = new_game(people, "town_assault")
     turn = play_through_api(game, people, wait=_wait_for_worker)
     result = check_scored_end(game, people, turn)
