@@ -144,3 +144,34 @@ def state_from_view(view: dict) -> dict:
     return {"phase": view["phase"], "scenario": sc, "turn": turn["number"], "round": turn["round"],
             "attacker": turn["attacker"], "units": units, "log": [], "score": dict(view["score"]),
             "result": view["result"], "doors": {}}
+
+
+def invariants(state: dict) -> list[str]:
+    """What must hold in every position: hex capacity (WW-3), machines alone, no unit on an enemy's
+    hex, squads and crews within their starting size, locks only between adjacent enemies."""
+    from .scenario import CAPACITY
+
+    problems, at = [], {}
+    for u in state["units"].values():
+        if u["hex"] and u["status"] in ("active", "abandoned", "wreck") and u["kind"] != "aircraft":
+            at.setdefault(u["hex"], []).append(u)
+        if u["kind"] == "squad" and len(u["models"]) > u["start"]:
+            problems.append(f"{u['id']} has more soldiers than it started with")
+        if u["status"] == "active" and u["kind"] == "squad" and not u["models"]:
+            problems.append(f"{u['id']} is active with no soldiers")
+        for p in u["locked"] if u["status"] == "active" else ():
+            o = state["units"][p]
+            if o["status"] == "active" and (o["side"] == u["side"] or not o["hex"] or
+                                            C.distance(C.parse_label(o["hex"]), C.parse_label(u["hex"])) != 1):
+                problems.append(f"{u['id']} is locked with {p}, not an adjacent enemy")
+    for hx, us in at.items():
+        sizes = []
+        for u in us:
+            size = (len(u["models"]), 0) if u["kind"] == "squad" else (0, 1)
+            why = CAPACITY.refusal(sizes, size)
+            if why:
+                problems.append(f"{hx}: {why}")
+            sizes.append(size)
+        if len({u["side"] for u in us if u["status"] == "active"}) > 1:
+            problems.append(f"{hx} holds both sides")
+    return problems

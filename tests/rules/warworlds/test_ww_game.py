@@ -149,3 +149,28 @@ def test_registered_and_renders():
     assert svg.startswith("<svg") and "Game over" in svg
     for e in RS.setup("field_battle", random.Random(1)):
         assert RS.describe_event(e.type, e.payload)
+
+
+@pytest.mark.parametrize("scenario", ["field_battle", "town_assault"])
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_invariants_hold_in_every_round_of_scripted_games(scenario, seed):
+    from rules.warworlds.testing import invariants
+    state = start(scenario, seed)
+    while state["result"] is None:
+        texts = {s: bot_orders(state, s) for s in ("red", "blue")}
+        rnd = ("movement", "shooting", "melee").index(state["round"])
+        state, _ = play_round(state, texts, seed * 100 + state["turn"] * 3 + rnd)
+        assert invariants(state) == [], (state["turn"], state["round"])
+
+
+def test_invariants_catch_an_overfull_hex_and_a_stray_lock():
+    from rules.warworlds.testing import battle, invariants
+    st = battle([{"id": "R1", "side": "red", "profile": "infantry", "at": "0101", "models": {"rifle": 15}},
+                 {"id": "R2", "side": "red", "profile": "infantry", "at": "0303", "models": {"rifle": 10}},
+                 {"id": "B1", "side": "blue", "profile": "infantry", "at": "0808", "models": {"rifle": 5}}])
+    assert invariants(st) == []
+    st["units"]["R2"] = {**st["units"]["R2"], "hex": "0101"}
+    st["units"]["B1"] = {**st["units"]["B1"], "locked": ["R1"]}
+    problems = invariants(st)
+    assert any("0101" in p and "exceed 20" in p for p in problems)
+    assert "B1 is locked with R1, not an adjacent enemy" in problems
