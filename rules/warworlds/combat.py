@@ -127,16 +127,23 @@ def attack_machine(b: Battle, by: dict, target: dict, weapon: str, n: int, stren
                (by["id"], target["id"]))
         return
     need = DEFENCE_TARGET[prof["armour"]]
-    rolls, hits, saved = [], 0, 0
+    friends = [i for i in target["locked"] if b.unit(i)["side"] == by["side"] and b.unit(i)["status"] == "active"]
+    rolls, hits, saved, stray = [], 0, 0, 0
     for _ in range(n):
         if not _hit(b, strength, rolls, pre_hit):
             continue
         hits += 1
+        if friends and not pre_hit and b.roll() <= friendly_fire_limit(props):
+            stray += 1  # WW-41, as for squads: the machine is locked in melee with your own troops
+            continue
         if (prof["heavy"] or not ap) and b.roll() >= need:
             saved += 1
     b.emit("machine_attacked", {"by": by["id"], "target": target["id"], "weapon": weapon, "strength": strength,
-                                "attacks": n, "rolls": rolls, "hits": hits, "saved": saved}, (by["id"], target["id"]))
-    for _ in range(hits - saved):  # each unsaved hit rolls on the damage table, until the machine is a wreck
+                                "attacks": n, "rolls": rolls, "hits": hits, "saved": saved, "stray": stray},
+           (by["id"], target["id"]))
+    if stray:
+        attack_any(b, by, b.unit(friends[0]), weapon, stray, strength, props, strike, pre_hit=True)
+    for _ in range(hits - saved - stray):  # each unsaved hit rolls on the damage table, until the machine is a wreck
         if b.unit(target["id"])["status"] not in ("active", "abandoned"):
             break
         damage(b, by, b.unit(target["id"]), strength, strike)

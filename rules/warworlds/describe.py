@@ -38,7 +38,8 @@ _TEXT = {
                            + (f", {p['stray']} strike own troops" if p.get("stray") else "")
                            + (f"; lost {', '.join(p['lost'])}" if p["lost"] else "") + f"; {p['left']} left."),
     "machine_attacked": lambda p: (f"{p['by']} attacks {p['target']} with {p['weapon']} (strength {p['strength']})"
-                                   f": {p['attacks']} attacks{_rolls(p)}, {p['hits']} hits, {p['saved']} saved."),
+                                   f": {p['attacks']} attacks{_rolls(p)}, {p['hits']} hits, {p['saved']} saved"
+                                   + (f", {p['stray']} strike own troops" if p.get("stray") else "") + "."),
     "no_effect": lambda p: f"{p['by']}'s {p['weapon']} cannot hurt {p['target']}: {p['why']}.",
     "damaged": lambda p: (f"{p['target']} damaged: roll {p['roll']} → {p['modified']}: {p['result']}; "
                           f"{p['crew_left']} crew left."),

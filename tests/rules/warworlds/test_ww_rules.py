@@ -269,3 +269,24 @@ def test_aircraft_is_placed_beside_its_target_and_leaves_at_turn_end():
     assert st2["units"]["R1"]["hex"]
     st3, _ = play_round(st2, {"red": "", "blue": ""}, 6)
     assert st3["units"]["R1"]["hex"] is None and st3["turn"] == 2
+
+
+def test_ww_ex_2_also_when_the_target_is_a_machine():
+    st = battle([{"id": "R1", "side": "red", "profile": "infantry", "at": "0101", "models": {"rifle": 10}},
+                 inf("R2", "red", "0304"), {"id": "B1", "side": "blue", "profile": "light_vehicle", "at": "0303"}],
+                rnd="shooting")
+    st["units"]["B1"] = {**st["units"]["B1"], "locked": ["R2"]}
+    from rules.warworlds.combat import attack_machine
+    b = Battle(st, Loaded([10, 2, 1]))  # a hit, friendly-fire roll 2 (≤ 3): it strikes R2, whose save fails
+    attack_machine(b, b.unit("R1"), b.unit("B1"), "rifle", 1, 3, [], Strike())
+    assert [e.payload["stray"] for e in b.events if e.type.endswith("machine_attacked")] == [1]
+    assert len(b.unit("R2")["models"]) == 9 and not [e for e in b.events if e.type.endswith("damaged")]
+
+
+def test_first_player_by_dice_is_the_seeds_choice():
+    import random
+    from rules.warworlds.scenario import builtin
+    sc = {**builtin("field_battle"), "first": "dice"}
+    firsts = {RS.setup(sc, random.Random(s))[0].payload["first"] for s in range(12)}
+    assert firsts == {"red", "blue"}
+    assert RS.setup(sc, random.Random(3))[0].payload == RS.setup(sc, random.Random(3))[0].payload
