@@ -168,18 +168,22 @@ def _heroic(b: Battle, side: str, rnd: str, ordered: set[str]) -> list[Order]:
 
 # -- end of turn, organisation, victory -------------------------------------------------------------
 
-def score(state: dict) -> dict[str, int]:
+def score(state: dict, public: bool = False) -> dict[str, int]:
     """Points of enemy units lost (destroyed, wrecked, abandoned, surrendered, deserted) plus
-    the scenario's objectives held at the end (held: active units of one side only)."""
+    the scenario's objectives held at the end (held: active units of one side only).
+    ``public``: the running score shown during the game leaves hidden units out, so that it
+    tells nobody a hidden unit was lost (the final score counts everything)."""
     pts = {s: 0 for s in SIDES}
     for u in state["units"].values():
+        if public and u["hidden"]:
+            continue
         if u["status"] in GONE:
             pts[other(u["side"])] += PROFILES[u["profile"]]["points"]
         if u.get("captured_from") and u["status"] not in GONE:  # a captured machine scores for its captor
             pts[u["side"]] += PROFILES[u["profile"]]["points"]
     for hx, value in state["scenario"]["objectives"].items():
         holders = {u["side"] for u in state["units"].values() if u["hex"] == hx and u["status"] == "active"
-                   and u["kind"] != "aircraft"}
+                   and u["kind"] != "aircraft" and not (public and u["hidden"])}
         if len(holders) == 1:
             pts[holders.pop()] += value
     return pts
@@ -213,7 +217,8 @@ def end_of_turn(b: Battle) -> None:
         mine = {uid: reset.pop(uid) for uid in sorted(hidden) if st["units"][uid]["side"] == side}
         if mine:
             b.emit("markers_cleared", {"units": mine}, audience=side_audience(side))
-    b.emit("round_opened", {"turn": st["turn"] + 1, "round": "movement", "units": reset, "score": score(st)})
+    b.emit("round_opened", {"turn": st["turn"] + 1, "round": "movement", "units": reset,
+                            "score": score(st, public=True)})
     organisation(b)
 
 

@@ -174,3 +174,17 @@ def test_invariants_catch_an_overfull_hex_and_a_stray_lock():
     problems = invariants(st)
     assert any("0101" in p and "exceed 20" in p for p in problems)
     assert "B1 is locked with R1, not an adjacent enemy" in problems
+
+
+def test_the_running_score_does_not_tell_of_hidden_losses():
+    from rules.warworlds.testing import battle
+    st = battle([{"id": "R1", "side": "red", "profile": "infantry", "at": "0101", "models": {"rifle": 5}},
+                 {"id": "B1", "side": "blue", "profile": "infantry", "at": "0808", "models": {"rifle": 5}},
+                 {"id": "B2", "side": "blue", "profile": "infantry", "at": "0505", "models": {"rifle": 5},
+                  "hidden": True}], rnd="melee", objectives={"0505": 3})
+    st["units"]["B2"] = {**st["units"]["B2"], "status": "destroyed", "models": []}
+    st2, events = play_round(st, {"red": "", "blue": ""}, 1)
+    opened = [e for e in events if e.type == "warworlds.round_opened"][0]
+    assert opened.audience == "public" and opened.payload["score"] == {"red": 0, "blue": 0}
+    from rules.warworlds.turn import score
+    assert score(st2) == {"red": 1, "blue": 0}
