@@ -74,7 +74,8 @@ class Battle:
         return [u for u in self.units() if u["status"] == "active" and (side is None or u["side"] == side)]
 
     def _index(self) -> None:
-        self.at: dict[str, list[str]] = {}
+        self.at: dict[str, list[str]] = {}       # label -> unit ids on the map there
+        self.at_hex: dict[C.Hex, list[str]] = {}  # the same by axial hex (movement's hot loop)
         self.where: dict[str, str] = {}
         for uid in sorted(self.state["units"]):
             self._place(uid)
@@ -83,18 +84,16 @@ class Battle:
         """Keep the who-stands-where index in step with one unit."""
         old = self.where.pop(uid, None)
         if old is not None:
-            self.at[old].remove(uid)
+            self.at[old].remove(uid)  # at[old] and at_hex[h] are the same list
             if not self.at[old]:
                 del self.at[old]
+                del self.at_hex[C.parse_label(old)]
         u = self.unit(uid)
         if u["hex"] and u["status"] in ON_MAP and u["kind"] != "aircraft":
             self.where[uid] = u["hex"]
-            self.at.setdefault(u["hex"], []).append(uid)
-
-    def occupants_at(self, h: C.Hex) -> list[dict]:
-        """As ``occupants``, by axial hex (movement's hot loop)."""
-        ids = self.at.get(C.label(h))
-        return [self.unit(i) for i in ids] if ids else []
+            if u["hex"] not in self.at:
+                self.at[u["hex"]] = self.at_hex[C.parse_label(u["hex"])] = []
+            self.at[u["hex"]].append(uid)
 
     def occupants(self, hx: str) -> list[dict]:
         return [self.unit(i) for i in self.at.get(hx, [])]

@@ -24,7 +24,7 @@ def step_cost_for(b: Battle, u: dict, mode: str):
     machine = u["kind"] == "machine"
     side = u["side"]
 
-    cells, crossing = b.map.cells, b.map.crossing
+    cells, crossing, at, units = b.map.cells, b.map.crossing, b.at_hex, b.state["units"]
 
     def cost(frm, to):
         cell = cells.get(to)
@@ -34,12 +34,14 @@ def step_cost_for(b: Battle, u: dict, mode: str):
         feature = crossing.get((frm, to))
         if terrain == "water":
             return None
-        occupants = b.occupants_at(to)
-        # hidden enemies are not known to the mover's side: it plans through them and bumps into them
-        if any(o["side"] != side and o["status"] != "wreck" and not o["hidden"] for o in occupants):
-            return None
-        if machine and any(o["status"] == "wreck" for o in occupants):
-            return None
+        ids = at.get(to)
+        if ids:
+            occupants = [units[i] for i in ids]
+            # hidden enemies are not known to the mover's side: it plans through them and bumps into them
+            if any(o["side"] != side and o["status"] != "wreck" and not o["hidden"] for o in occupants):
+                return None
+            if machine and any(o["status"] == "wreck" for o in occupants):
+                return None
         if cls == "foot":
             if machine and (terrain in ("wood", "building") or feature == "cliff"):
                 return None
