@@ -11,6 +11,19 @@ def client_for(user) -> APIClient:
     return client
 
 
+def new_game_with_people(people, ruleset: str, scenario, campaign: str):
+    """A game of ``ruleset``: alice umpires, bob plays red, carol blue."""
+    from campaigns import turns
+    from campaigns.models import Campaign
+
+    return turns.create_game(
+        campaign=Campaign.objects.create(name=campaign), name=f"{campaign} {scenario}", ruleset=ruleset,
+        scenario=scenario,
+        seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
+               {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
+               {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}])
+
+
 def seat_observer(game, user) -> None:
     Seat.objects.create(game=game, role=Seat.Role.OBSERVER, user=user, email=user.email)
 

@@ -10,12 +10,10 @@ import contextlib
 
 import pytest
 
-from campaigns import turns
-from campaigns.models import Campaign
 from campaigns.verify import verify_game
 from rules.littlewars.testing import bot_orders, state_from_view
 
-from .helpers import client_for
+from .helpers import client_for, new_game_with_people
 
 pytestmark = pytest.mark.django_db
 
@@ -23,12 +21,7 @@ PLAYERS = {"red": "bob", "blue": "carol"}
 
 
 def new_game(people, scenario):
-    return turns.create_game(
-        campaign=Campaign.objects.create(name="Little Wars"), name=f"LW {scenario}", ruleset="littlewars",
-        scenario=scenario,
-        seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
-               {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
-               {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}])
+    return new_game_with_people(people, "littlewars", scenario, "Little Wars")
 
 
 def api_turn(client, game) -> dict:

@@ -1,0 +1,52 @@
+"""Small checks for JSON maps and scenarios whose errors name the field ("units[2].at: ...").
+
+Hand-written rather than a JSON-Schema validator: the checks that matter (a hex on the map,
+a terrain from the rule set's chart, a side of two adjacent hexes) are about meaning, and the
+messages are for players writing scenario files.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from rules.core.protocol import ScenarioError
+
+_TYPES = {int: "a whole number", float: "a number", str: "a string", bool: "true or false",
+          list: "a list", dict: "an object"}
+
+
+def fail(where: str, message: str) -> None:
+    raise ScenarioError(f"{where}: {message}")
+
+
+def field(obj: Any, key: str, typ: type, where: str, default: Any = ..., choices: Iterable | None = None) -> Any:
+    """``obj[key]`` checked to be of ``typ`` (and one of ``choices``); ``default`` when absent."""
+    path = f"{where}.{key}" if where else key
+    if not isinstance(obj, dict):
+        fail(where or "scenario", "must be an object")
+    if key not in obj:
+        if default is ...:
+            fail(path, "is missing")
+        return default
+    value = obj[key]
+    ok = isinstance(value, typ) and not (typ in (int, float) and isinstance(value, bool))
+    if typ is float and isinstance(value, int) and not isinstance(value, bool):
+        ok, value = True, float(value)
+    if not ok:
+        fail(path, f"must be {_TYPES.get(typ, typ.__name__)}, not {value!r}")
+    if choices is not None:
+        choices = list(choices)
+        if value not in choices:
+            fail(path, f"{value!r} is not one of: {', '.join(map(str, choices))}")
+    return value
+
+
+def number(obj: Any, key: str, where: str, lo: float | None = None, hi: float | None = None,
+           default: Any = ..., whole: bool = True) -> Any:
+    value = field(obj, key, int if whole else float, where, default)
+    path = f"{where}.{key}" if where else key
+    if value is not None and value is not default:
+        if lo is not None and value < lo:
+            fail(path, f"must be at least {lo}, not {value}")
+        if hi is not None and value > hi:
+            fail(path, f"must be at most {hi}, not {value}")
+    return value

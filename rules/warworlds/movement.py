@@ -1,0 +1,136 @@
+"""Movement (WW-9..20, WW-30/31, WW-58/59): costs per terrain class, moves, panic flight.
+
+Every step costs one hex of the unit's allowance, except where the house base says the
+terrain hinders wheels and tracks (WW-19: rough ground costs them 2) or a hexside is crossed
+(a stream costs 1 more to everyone on the ground; a wall 1 more to cavalry and machines and
+stops wheels). Very rough ground may be entered only at the ordinary (slow) speed by foot
+units and not at all by wheels or tracks; machines never enter woods or buildings nor cross
+cliffs (WW-31); nothing on the ground enters water. Enemy-held hexes cannot be entered;
+friendly ones may be passed through, but a move must end where the unit fits (WW-3).
+"""
+from __future__ import annotations
+
+from rules.hex import coords as C
+from rules.hex import paths
+
+from .battle import Battle
+
+VEHICLE_TERRAIN = {"open": 1, "rough": 2}
+
+
+def step_cost_for(b: Battle, u: dict, mode: str):
+    prof = b.profile(u)
+    cls, fast = prof["class"], mode in prof["fast"]
+    machine = u["kind"] == "machine"
+    side = u["side"]
+
+    cells, crossing, at, units = b.map.cells, b.map.crossing, b.at_hex, b.state["units"]
+
+    def cost(frm, to):
+        cell = cells.get(to)
+        if cell is None:
+            return None
+        terrain = cell["terrain"]
+        feature = crossing.get((frm, to))
+        if terrain == "water":
+            return None
+        ids = at.get(to)
+        if ids:
+            occupants = [units[i] for i in ids]
+            # hidden enemies are not known to the mover's side: it plans through them and bumps into them
+            if any(o["side"] != side and o["status"] != "wreck" and not o["hidden"] for o in occupants):
+                return None
+            if machine and any(o["status"] == "wreck" for o in occupants):
+                return None
+        if cls == "foot":
+            if machine and (terrain in ("wood", "building") or feature == "cliff"):
+                return None
+            if fast and (terrain == "very_rough" or feature == "cliff"):
+                return None
+            base = 1
+        else:  # wheels and tracks
+            road = cell["road"]
+            if terrain not in VEHICLE_TERRAIN and not road:
+                return None
+            if feature == "cliff" or (feature == "wall" and cls == "wheels"):
+                return None
+            base = 1 if road and cells[frm]["road"] else VEHICLE_TERRAIN.get(terrain, 1)
+        if feature == "stream":
+            base += 1
+        elif feature == "wall" and (machine or prof.get("mounted")):
+            base += 1
+        return base
+
+    return cost
+
+
+def allowance(b: Battle, u: dict, mode: str, bonus: bool) -> int:
+    return b.profile(u)["moves"][mode] + (1 if bonus else 0)
+
+
+def plan(b: Battle, u: dict, dest: str, mode: str, budget: int) -> tuple[list[str], str | None]:
+    """The hexes to walk (start first) towards ``dest``: the cheapest path, cut where the
+    allowance runs out or where the unit would not fit; with the reason it stops short. If
+    ``dest`` cannot be entered at all (an enemy holds it, the terrain forbids it) the unit
+    heads for the hex next to it on the cheapest way there (house fall-back)."""
+    cost = step_cost_for(b, u, mode)
+    start, goal = C.parse_label(u["hex"]), C.parse_label(dest)
+    # one A* search in which ``dest`` can always be entered: if it really cannot (an enemy holds
+    # it, the terrain forbids it) the unit stops next to it (a search that fails explores the map)
+    route = paths.path(start, goal, lambda a, b: (cost(a, b) or 1) if b == goal else cost(a, b), min_step=1)
+    if route is None or (len(route) < 3 and cost(start, goal) is None):
+        return [u["hex"]], f"no way from {u['hex']} towards {dest} for a {u['profile']} at {mode} speed"
+    why = None
+    if cost(route[-2], goal) is None:
+        route = route[:-1]
+        why = f"{dest} cannot be entered; heading for {C.label(route[-1])}"
+    spent, keep = 0, [start]
+    for a, nxt in zip(route, route[1:]):
+        spent += cost(a, nxt)
+        if spent > budget:
+            why = why or f"{dest} is beyond {budget} hex(es) of {mode}"
+            break
+        keep.append(nxt)
+    while len(keep) > 1 and b.refusal(u, C.label(keep[-1])):  # end where the unit fits
+        why = why or f"{C.label(keep[-1])}: {b.refusal(u, C.label(keep[-1]))}"
+        keep.pop()
+    return [C.label(h) for h in keep], why
+
+
+def flee_target(b: Battle, u: dict) -> tuple[str, list[str] | None]:
+    """WW-59: where a panicked unit runs. ("desert", path) off the map, ("run", path), or
+    ("surrender", None) when it has nowhere to run."""
+    prof = b.profile(u)
+    if u.get("immobile") or not prof["moves"]:
+        return "surrender", None
+    if b.terrain(u["hex"]) == "building" and _entrances_held(b, u):
+        return "surrender", None  # WW-49: no entrance left that the enemy does not control
+    mode = max(prof["moves"], key=lambda m: prof["moves"][m])
+    budget = prof["moves"][mode]
+    cost = step_cost_for(b, u, mode)
+    start = C.parse_label(u["hex"])
+    reach = paths.reach(start, budget, cost)
+    exits = sorted((c, C.label(h)) for h, c in reach.items() if c < budget and b.map.on_edge(h))
+    if exits or (b.map.on_edge(start) and budget >= 1):
+        goal = C.parse_label(exits[0][1]) if exits else start
+        route = paths.path(start, goal, cost) or [start]
+        return "desert", [C.label(h) for h in route]
+    here = b.nearest_enemy(u)
+    best = max(((b.nearest_enemy(u, C.label(h)), -c, C.label(h)) for h, c in reach.items()
+                if h != start and not b.refusal(u, C.label(h))), default=None)
+    if best is None or best[0] <= here:
+        return "surrender", None
+    route = paths.path(start, C.parse_label(best[2]), cost)
+    return "run", [C.label(h) for h in route]
+
+
+def toward_enemy(b: Battle, u: dict, dest: str) -> bool:
+    """WW-58 penalty: a move that ends nearer the nearest enemy than it started."""
+    return b.nearest_enemy(u, dest) < b.nearest_enemy(u)
+
+
+def _entrances_held(b: Battle, u: dict) -> bool:
+    """WW-49, house: each adjacent hex held by an enemy controls one entrance of a building."""
+    spec = b.state["scenario"]["buildings"].get(u["hex"], {"entrances": 1})
+    held = sum(1 for h in C.neighbours(C.parse_label(u["hex"])) if h in b.map and b.enemies_in(u, C.label(h)))
+    return held >= spec["entrances"]

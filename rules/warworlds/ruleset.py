@@ -1,0 +1,58 @@
+"""The War of the Worlds rule set object the platform talks to (rules.core.protocol.RuleSet)."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rules.core.base import RuleSetBase
+from rules.core.protocol import PUBLIC, RuleEvent, side_audience
+
+from . import turn as _turn
+from .data import SIDES
+from .describe import describe_event as _describe
+from .fold import PREFIX, fold as _fold, initial_state as _initial
+from .orders import ORDERS_HELP
+from .render import render_svg as _render
+from .scenario import load, new_unit
+from .view import build_view
+
+
+class WarOfTheWorlds(RuleSetBase):
+    name = "warworlds"
+    title = "War of the Worlds (Война Миров)"
+    sides = SIDES
+    turn_mode = "simultaneous"  # both sides order each phase; activations are interleaved by the engine
+    orders_help = ORDERS_HELP
+
+    initial_state = staticmethod(_initial)
+
+    def load_scenario(self, scenario: Any | None) -> dict:
+        return load(scenario)
+
+    def setup(self, scenario: Any, rng: random.Random) -> list[RuleEvent]:
+        """The battle (public, without hidden units), then each side's hidden units (its eyes only)."""
+        sc = load(scenario)
+        first = sc["first"] if sc["first"] != "dice" else rng.choice(SIDES)  # WW-5
+        units = {u["id"]: new_unit(u) for u in sc["units"]}
+        public_sc = {k: v for k, v in sc.items() if k != "units"}
+        events = [RuleEvent(PREFIX + "battle_set", {"scenario": public_sc, "first": first,
+                                                    "units": {k: u for k, u in units.items() if not u["hidden"]}}, PUBLIC)]
+        for side in SIDES:
+            hidden = {k: u for k, u in units.items() if u["hidden"] and u["side"] == side}
+            if hidden:
+                aud = side_audience(side)
+                events.append(RuleEvent(PREFIX + "hidden_deployed", {"units": hidden, "audience": aud}, aud))
+        return events
+
+    fold = staticmethod(_fold)
+    next_turn = staticmethod(_turn.next_turn)
+    parse_orders = staticmethod(_turn.parse)
+    validate = staticmethod(_turn.validate)
+    default_orders = staticmethod(_turn.default_orders)
+    adjudicate = staticmethod(_turn.adjudicate)
+    view = staticmethod(build_view)
+    render_svg = staticmethod(_render)
+    describe_event = staticmethod(_describe)
+
+
+RULESET = WarOfTheWorlds()

@@ -1,0 +1,154 @@
+"""Scenario files: the map, the forces, first player, length and victory points.
+
+Format (JSON; hexes by CCRR number)::
+
+    {"name": "field", "title": "...", "turns": 6, "first": "red",      # or "dice" (WW-5)
+     "los_rule": "lenient",                                           # hex border rule (rules/hex)
+     "objectives": {"0505": 3},                                       # points for holding a hex at the end
+     "buildings": {"0605": {"entrances": 2, "reinforced": true}},     # WW-44..49
+     "map": {...rules/hex map...},
+     "units": [{"id": "R1", "side": "red", "profile": "infantry", "at": "0202",
+                "models": {"rifle": 8, "lmg": 1, "officer": 1}, "morale": 3, "hidden": false,
+                "name": "1st Rifles"}, ...]}
+
+Aircraft have no ``at`` (WW-20: placed beside a target when they attack).
+"""
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+from rules.core.protocol import ScenarioError
+from rules.hex.board import HexMap, load_map
+from rules.hex.coords import parse_label
+from rules.hex.los import RULES as LOS_RULES
+from rules.hex.schema import fail, field, number
+from rules.hex.stacking import Capacity
+
+from .data import MORALE_NAMES, PROFILES, SIDE_FEATURES, SIDES, TERRAINS
+
+CAPACITY = Capacity(figures=20, large=1, mixed=False)  # WW-3; figures never share with a machine (ambiguity 3)
+NAMES = ("field_battle", "town_assault")
+
+
+def builtin(name: str) -> dict:
+    if name not in NAMES:
+        raise ScenarioError(f"unknown scenario {name!r} (known: {', '.join(NAMES)})")
+    return json.loads(resources.files(__package__).joinpath(f"scenarios/{name}.json").read_text())
+
+
+def load(data: Any | None) -> dict:
+    """A checked, normalised scenario; errors name the field."""
+    if data is None:
+        data = builtin(NAMES[0])
+    if isinstance(data, str):
+        data = builtin(data)
+    if not isinstance(data, dict):
+        fail("scenario", "must be an object")
+    out = {"name": field(data, "name", str, ""), "title": field(data, "title", str, "", data.get("name")),
+           "turns": number(data, "turns", "", 1, 50, 6),
+           "first": field(data, "first", str, "", "red", choices=SIDES + ("dice",)),
+           "los_rule": field(data, "los_rule", str, "", "lenient", choices=LOS_RULES),
+           "map": load_map(field(data, "map", dict, ""), TERRAINS, SIDE_FEATURES)}
+    m = HexMap(out["map"])
+    out["objectives"] = {}
+    for key, pts in sorted(field(data, "objectives", dict, "", {}).items()):
+        _on_map(key, f"objectives.{key}", m)
+        out["objectives"][key] = number(data["objectives"], key, "objectives", 0, 100)
+    out["buildings"] = {}
+    for key, spec in sorted(field(data, "buildings", dict, "", {}).items()):
+        where = f"buildings.{key}"
+        h = _on_map(key, where, m)
+        if m.terrain(h) != "building":
+            fail(where, f"hex {key} is {m.terrain(h)}, not building")
+        out["buildings"][key] = {"entrances": number(spec, "entrances", where, 1, 6, 1),
+                                 "reinforced": field(spec, "reinforced", bool, where, False)}
+    out["units"] = _units(field(data, "units", list, ""), m)
+    return out
+
+
+def _on_map(key: Any, where: str, m: HexMap):
+    try:
+        h = parse_label(key)
+    except (ValueError, AttributeError) as e:
+        fail(where, str(e))
+    if h not in m:
+        fail(where, f"hex {key} is not on the map")
+    return h
+
+
+def _units(items: list, m: HexMap) -> list[dict]:
+    seen, out = set(), []
+    present: dict[str, list[tuple[int, int]]] = {}
+    for i, u in enumerate(items):
+        where = f"units[{i}]"
+        uid = field(u, "id", str, where)
+        if not uid.isalnum() or len(uid) > 8:
+            fail(f"{where}.id", f"{uid!r}: use up to 8 letters and digits (orders name units by id)")
+        if uid.upper() in seen:
+            fail(f"{where}.id", f"{uid!r} is used twice")
+        seen.add(uid.upper())
+        prof_name = field(u, "profile", str, where, choices=sorted(PROFILES))
+        prof = PROFILES[prof_name]
+        spec = {"id": uid.upper(), "side": field(u, "side", str, where, choices=SIDES), "profile": prof_name,
+                "name": field(u, "name", str, where, uid), "morale": number(u, "morale", where, 1, 5, 3),
+                "hidden": field(u, "hidden", bool, where, False)}
+        if prof["kind"] == "aircraft":
+            if u.get("at") is not None:
+                fail(f"{where}.at", "aircraft are not placed on the map (WW-20): leave 'at' out")
+            spec["at"] = None
+        else:
+            spec["at"] = field(u, "at", str, where)
+            h = _on_map(spec["at"], f"{where}.at", m)
+            if m.terrain(h) == "water" or (prof["kind"] == "machine" and m.terrain(h) in ("wood", "building")):
+                fail(f"{where}.at", f"a {prof_name} cannot stand in {m.terrain(h)}")
+        if prof["kind"] == "squad":
+            models = field(u, "models", dict, where, {next(iter(prof["models"])): 10})
+            for role, n in models.items():
+                if role not in prof["models"]:
+                    fail(f"{where}.models.{role}", f"not a model of a {prof_name} (known: {', '.join(prof['models'])})")
+                number(models, role, f"{where}.models", 1, 20)
+            spec["models"] = dict(models)
+            size = (sum(models.values()), 0)
+        else:
+            size = (0, 1)
+        if spec["at"]:
+            why = CAPACITY.refusal(present.get(spec["at"], []), size)
+            if why:
+                fail(f"{where}.at", f"{spec['at']}: {why} (WW-3)")
+            present.setdefault(spec["at"], []).append(size)
+        out.append(spec)
+    for side in SIDES:
+        if not any(u["side"] == side for u in out):
+            fail("units", f"{side} has no units")
+    return out
+
+
+def new_unit(spec: dict) -> dict:
+    """The state of a unit at the start of a battle."""
+    prof = PROFILES[spec["profile"]]
+    unit = {"id": spec["id"], "side": spec["side"], "profile": spec["profile"], "name": spec["name"],
+            "kind": prof["kind"], "hex": spec["at"], "morale": spec["morale"], "hidden": spec["hidden"],
+            "status": "active", "bonus": False, "penalty": False, "acted": [], "moved": 0, "mode": None,
+            "locked": [], "priority": [], "stunned": 0, "charged": False, "surprise_seen": []}
+    if prof["kind"] == "squad":
+        models = []
+        for role, n in spec["models"].items():
+            models += [role] * n
+        unit["models"] = models
+        unit["start"] = len(models)
+        if prof.get("gun"):
+            unit["weapons"] = [prof["gun"]]
+    else:
+        unit["crew"] = list(prof["crew"])
+        unit["crew_stunned"] = []
+        unit["weapons"] = list(prof["weapons"])
+        unit["immobile"] = False
+        unit["burning"] = False
+        unit["start"] = max(1, len(prof["crew"]))
+    return unit
+
+
+def morale_name(level: int) -> str:
+    return MORALE_NAMES[level]

@@ -1,0 +1,177 @@
+"""Helpers for tests, benchmarks and demo bots: a started battle, a scripted player, a whole game.
+
+Pure Python (no pytest). The bot is deliberately plain: it closes with the nearest enemy,
+fires at the nearest target it can hit and attacks whatever is adjacent.
+"""
+from __future__ import annotations
+
+import random
+
+from rules.hex import coords as C
+
+from . import RULESET as RS
+from .activate import pick_target, why_not_fight, why_not_move, why_not_shoot
+from .battle import Battle, other
+from .orders import Order
+
+
+def start(scenario="field_battle", seed: int = 1) -> dict:
+    state = RS.initial_state()
+    for ev in RS.setup(scenario, random.Random(seed)):
+        state = RS.fold(state, ev.type, ev.payload)
+    return state
+
+
+def fold_all(state: dict, events) -> dict:
+    for ev in events:
+        state = RS.fold(state, ev.type, ev.payload)
+    return state
+
+
+def bot_orders(state: dict, side: str) -> str:
+    b = Battle(state, random.Random(0))
+    rnd, lines = state["round"], []
+    enemies = [e for e in b.active(other(side)) if e["hex"] and not e["hidden"]]
+    for u in sorted(b.active(side), key=lambda u: u["id"]):
+        near = sorted(enemies, key=lambda e: (b.dist(u["hex"], e["hex"]) if u["hex"] else 0, e["id"]))
+        if not near:
+            break
+        if rnd == "movement" and u["hex"]:
+            prof = b.profile(u)
+            fast = prof["fast"][0] if prof["fast"] and b.dist(u["hex"], near[0]["hex"]) > 3 else None
+            text = f"move {u['id']} to {near[0]['hex']}" + (f" {fast}" if fast else "")
+            o = Order(0, text, "move", u["id"], dest=near[0]["hex"], mode=fast)
+            if why_not_move(b, u, o) is None and b.dist(u["hex"], near[0]["hex"]) > 1:
+                lines.append(text)
+        elif rnd == "shooting" and why_not_shoot(b, u) is None:
+            ids = [e["id"] for e in near[:4]]
+            o = Order(0, "", "fire", u["id"], targets=tuple(ids))
+            if pick_target(b, u, o)[0]:
+                lines.append(f"fire {u['id']} at {', '.join(ids)}")
+        elif rnd == "melee":
+            adj = [e for e in near if u["hex"] and b.dist(u["hex"], e["hex"]) == 1]
+            for e in adj:
+                if why_not_fight(b, u, e) is None:
+                    lines.append(f"attack {u['id']} {e['id']}")
+                    break
+    if not lines:  # the platform wants at least one order: a unit holds
+        mine = sorted(u["id"] for u in state["units"].values() if u["side"] == side)
+        lines = [f"hold {mine[0]}"]
+    return "\n".join(lines)
+
+
+def play_round(state: dict, texts: dict[str, str], seed: int, check: bool = True) -> tuple[dict, list]:
+    orders = {}
+    for side, text in texts.items():
+        parsed = RS.parse_orders(state, side, text)
+        errors = list(parsed.errors) + list(RS.validate(state, side, parsed.orders))
+        if check:
+            assert not errors, errors
+        orders[side] = parsed.orders
+    events = RS.adjudicate(state, orders, random.Random(seed))
+    return fold_all(state, events), events
+
+
+def play_game(scenario="field_battle", seed: int = 1, max_rounds: int = 200) -> tuple[dict, int]:
+    """Both sides played by the bot to the end; returns the final state and rounds played."""
+    state = start(scenario, seed)
+    n = 0
+    while state["result"] is None and n < max_rounds:
+        texts = {s: bot_orders(state, s) for s in RS.next_turn(state).sides}
+        state, _ = play_round(state, texts, seed * 1000 + n)
+        n += 1
+    return state, n
+
+
+def where(label: str) -> C.Hex:
+    return C.parse_label(label)
+
+
+def battle(units: list[dict], hexes: dict | None = None, sides: dict | None = None, cols: int = 8, rows: int = 8,
+           rnd: str = "movement", turns: int = 6, objectives: dict | None = None) -> dict:
+    """A battle from a hand-made scenario, in the given round of turn 1 (red attacks)."""
+    sc = {"name": "test", "turns": turns, "first": "red", "objectives": objectives or {},
+          "map": {"name": "test", "cols": cols, "rows": rows, "hexes": hexes or {}, "sides": sides or {}},
+          "units": units}
+    state = RS.initial_state()
+    for ev in RS.setup(sc, random.Random(0)):
+        state = RS.fold(state, ev.type, ev.payload)
+    return {**state, "round": rnd}
+
+
+class Loaded(random.Random):
+    """Dice that come up as listed (then fall back to a seeded stream): for rules tests that
+    need one exact roll. The engine takes any ``random.Random``."""
+
+    def __init__(self, rolls, seed: int = 0):
+        super().__init__(seed)
+        self.rolls = list(rolls)
+
+    def randint(self, a, b):
+        if self.rolls:
+            r = self.rolls.pop(0)
+            assert a <= r <= b, (r, a, b)
+            return r
+        return super().randint(a, b)
+
+
+def state_from_view(view: dict) -> dict:
+    """A position rebuilt from what one player's view shows (for scripted players that know
+    only the API): enough for the bot and for checking orders before sending them."""
+    from .data import MORALE_NAMES, PROFILES
+
+    level = {name: n for n, name in MORALE_NAMES.items()}
+    units = {}
+    for v in view["units"]:
+        prof = PROFILES[v["profile"]]
+        u = {"id": v["id"], "side": v["side"], "profile": v["profile"], "name": v["name"], "kind": v["kind"],
+             "hex": v["hex"], "morale": level[v["morale"]], "hidden": v["hidden"], "status": v["status"],
+             "bonus": v["bonus"], "penalty": v["penalty"], "acted": list(v["acted"]), "moved": v["moved"],
+             "mode": v["mode"], "locked": list(v["locked"]), "priority": list(v.get("priority", [])), "stunned": 0,
+             "charged": False, "surprise_seen": [], "shot_from": []}
+        if v["kind"] == "squad":
+            u["models"] = [r for r, n in v["roles"].items() for _ in range(n)]
+            u["start"] = v["start"]
+            if prof.get("gun"):
+                u["weapons"] = [prof["gun"]]
+        else:
+            u.update(crew=list(prof["crew"])[:v["crew"]], crew_stunned=list(prof["crew"])[:v["crew_stunned"]],
+                     weapons=list(v["weapons"]), immobile=v["immobile"], burning=v["burning"], start=v["crew_start"],
+                     stunned=v["stunned"])
+        units[u["id"]] = u
+    sc = {**view["scenario"], "los_rule": view["scenario"].get("los_rule", "lenient")}
+    turn = view["turn"]
+    return {"phase": view["phase"], "scenario": sc, "turn": turn["number"], "round": turn["round"],
+            "attacker": turn["attacker"], "units": units, "log": [], "score": dict(view["score"]),
+            "result": view["result"], "doors": {}}
+
+
+def invariants(state: dict) -> list[str]:
+    """What must hold in every position: hex capacity (WW-3), machines alone, no unit on an enemy's
+    hex, squads and crews within their starting size, locks only between adjacent enemies."""
+    from .scenario import CAPACITY
+
+    problems, at = [], {}
+    for u in state["units"].values():
+        if u["hex"] and u["status"] in ("active", "abandoned", "wreck") and u["kind"] != "aircraft":
+            at.setdefault(u["hex"], []).append(u)
+        if u["kind"] == "squad" and len(u["models"]) > u["start"]:
+            problems.append(f"{u['id']} has more soldiers than it started with")
+        if u["status"] == "active" and u["kind"] == "squad" and not u["models"]:
+            problems.append(f"{u['id']} is active with no soldiers")
+        for p in u["locked"] if u["status"] == "active" else ():
+            o = state["units"][p]
+            if o["status"] == "active" and (o["side"] == u["side"] or not o["hex"] or
+                                            C.distance(C.parse_label(o["hex"]), C.parse_label(u["hex"])) != 1):
+                problems.append(f"{u['id']} is locked with {p}, not an adjacent enemy")
+    for hx, us in at.items():
+        sizes = []
+        for u in us:
+            size = (len(u["models"]), 0) if u["kind"] == "squad" else (0, 1)
+            why = CAPACITY.refusal(sizes, size)
+            if why:
+                problems.append(f"{hx}: {why}")
+            sizes.append(size)
+        if len({u["side"] for u in us if u["status"] == "active"}) > 1:
+            problems.append(f"{hx} holds both sides")
+    return problems
