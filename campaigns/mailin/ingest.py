@@ -259,7 +259,7 @@ def _authenticated(row: InboundMessage, msg: Parsed) -> None:
         return _reject(row, "a message must have exactly one From header with one address", to=_sender(msg))
     sender = froms[0]
     address = _seat_address(row, msg)
-    if address is None or sender.lower() != address.seat.email.lower():
+    if address is None or address.seat.status != "active" or sender.lower() != address.seat.email.lower():
         # Unknown token and wrong sender get the same words: nothing about any game.
         return _reject(row, "unknown reply address or sender", to=sender, detail=UNKNOWN_SENDER)
     seat = address.seat

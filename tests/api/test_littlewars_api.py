@@ -28,7 +28,7 @@ def new_game(people, scenario):
         scenario=scenario,
         seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
                {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
-               {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}])
+               {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}], operator=True)
 
 
 def api_turn(client, game) -> dict:
