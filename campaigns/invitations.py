@@ -115,8 +115,15 @@ def is_expired(seat: Seat) -> bool:
 
 
 def invite(seat: Seat, user, *, by) -> Seat:
-    """Offer ``seat`` to ``user`` (the seat's row must be locked or new): the seat is invited, has no
+    """Offer ``seat`` to ``user`` (the seat's row must be locked): the seat is invited, has no
     address, and the user is told by mail at their verified address, if they have one."""
+    offer(seat, user)
+    mail_invitation(seat, by=by)
+    return seat
+
+
+def offer(seat: Seat, user) -> Seat:
+    """The seat becomes ``user``'s open invitation (saved; a new seat is created)."""
     from .mailin.addresses import revoke
 
     seat.user, seat.status, seat.email = user, Seat.Status.INVITED, ""
@@ -127,15 +134,21 @@ def invite(seat: Seat, user, *, by) -> Seat:
     else:
         seat.save(update_fields=["user", "status", "email", "version", "invited_at", "accepted_at"])
         revoke(seat)
-    address = verified_address(user)
+    return seat
+
+
+def mail_invitation(seat: Seat, *, by) -> None:
+    from rules.core import registry
+
+    address = verified_address(seat.user)
     if address:
         ctx = {"seat": seat, "game": seat.game, "by": by.get_username() if by else "the operator",
+               "title": registry.get(seat.game.ruleset).title,
                "roster": roster(seat.game), "link": settings.SITE_URL + accept_url(seat),
                "expires": expires_at(seat), "site_url": settings.SITE_URL}
         outbox.queue_mail(key=f"invite:{seat.pk}:{seat.version}", to=address, kind="invite", reply_to="",
                           subject=outbox.one_line(f"[Kriegsbrief] You are invited to {seat.game.name}"),
                           body=render_to_string("mail/invitation.txt", ctx))
-    return seat
 
 
 def pending_for(user) -> list[Seat]:

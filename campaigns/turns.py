@@ -104,6 +104,7 @@ def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict
         drafts += [Draft(0, ev) for ev in rs.setup(scenario, dice.rng_for(seed, "setup"))]
         drafts.append(Draft(0, RuleEvent("seed.revealed", {"turn": 0, "seed": seed})))
         stream = _append(stream, drafts)
+        invited = []
         for s in seats:
             seat = Seat(game=game, role=s["role"], side=s.get("side", ""), user=s.get("user"))
             own = s.get("user") is not None and s.get("user") == created_by and verified_address(created_by)
@@ -111,7 +112,9 @@ def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict
                 seat.email, seat.accepted_at = (s["email"] if operator else own), timezone.now()
                 seat.save()
             else:
-                invitations.invite(seat, s.get("user"), by=created_by)
+                invited.append(invitations.offer(seat, s.get("user")))
+        for seat in invited:  # once every seat exists, so each invitation names them all
+            invitations.mail_invitation(seat, by=created_by)
         invitations.start_if_ready(stream)
     game.refresh_from_db()
     return game

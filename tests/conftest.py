@@ -38,6 +38,15 @@ def new_civilwar_game(people, **settings):
     )
 
 
+def accept_invitations(game) -> None:
+    """Every invited seat of a game created on the web accepts, as its user would from the link."""
+    from campaigns import invitations
+    from campaigns.models import Seat
+
+    for seat in game.seats.filter(status=Seat.Status.INVITED).select_related("user"):
+        invitations.accept(invitations.token_for(seat), seat.user)
+
+
 @pytest.fixture
 def game(people):
     return new_civilwar_game(people)
