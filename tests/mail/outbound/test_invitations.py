@@ -106,6 +106,8 @@ def test_accept_decline_reinvite_and_the_start_of_the_game(client, people, smtp)
     assert game.turn_number == 0 and game.deadline_at is None
     page = text_of(client.get(reverse("game_seats", args=[game.pk])))
     assert "bob (invited)" in page and "carol (invited)" in page and "dave (invited)" in page
+    assert "not started" in text_of(client.get(reverse("game", args=[game.pk])))      # the umpire waits with them
+    assert client.get(reverse("umpire", args=[game.pk])).status_code == 200
 
     # bob sees the invitation on his pages and by mail, with who umpires and observes
     client.force_login(bob)
