@@ -78,7 +78,6 @@ def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict
     lets the umpire also hold one player seat.
     """
     from . import invitations
-    from .mailaddress import verified_address
 
     rs = registry.get(ruleset)
     scenario = rs.load_scenario(scenario)
@@ -107,9 +106,9 @@ def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict
         invited = []
         for s in seats:
             seat = Seat(game=game, role=s["role"], side=s.get("side", ""), user=s.get("user"))
-            own = s.get("user") is not None and s.get("user") == created_by and verified_address(created_by)
-            if operator or own:
-                seat.email, seat.accepted_at = (s["email"] if operator else own), timezone.now()
+            address = s["email"] if operator else _creators_own(s, created_by)
+            if address:
+                seat.email, seat.accepted_at = address, timezone.now()
                 seat.save()
             else:
                 invited.append(invitations.offer(seat, s.get("user")))
@@ -118,6 +117,13 @@ def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict
         invitations.start_if_ready(stream)
     game.refresh_from_db()
     return game
+
+
+def _creators_own(seat: dict, created_by) -> str:
+    """The creator takes their own seats at once, at their verified address ("": only an invitation)."""
+    from .mailaddress import verified_address
+
+    return verified_address(created_by) if created_by is not None and seat.get("user") == created_by else ""
 
 
 def started(state: dict) -> bool:
