@@ -138,6 +138,8 @@ def test_accept_decline_reinvite_and_the_start_of_the_game(client, people, smtp)
     assert blue.status == "declined" and blue.user is None
     told = bodies_to(smtp, "alice@example.org")
     assert "carol declined the blue player's seat in Invited" in told
+    client.force_login(alice)
+    assert "blue free seat" in text_of(client.get(reverse("game_seats", args=[game.pk])))
 
     # only the creator or umpire may invite someone else to it; erin has no confirmed address yet
     erin = get_user_model().objects.create_user("erin", "erin@example.org", PASSWORD)
