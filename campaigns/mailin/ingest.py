@@ -290,7 +290,7 @@ def _hold(row: InboundMessage, seat, reason: str) -> None:
     replies.reply(row, to=seat.email, seat=seat, purpose="held",
                   body=f"Your message is held for the umpire and not applied yet: {reason}.\n"
                        "The umpire will release or reject it; you will hear either way.\n")
-    umpire = seat.game.seats.filter(role="umpire").first()
+    umpire = seat.game.seats.active().filter(role="umpire").first()
     if umpire is not None:
         replies.notify(row, seat=umpire, purpose="held-umpire",
                        subject=f"[Kriegsbrief] {seat.game.name}: a message from {seat.side or seat.role} is held",
