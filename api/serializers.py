@@ -237,8 +237,27 @@ class GameSummarySerializer(serializers.Serializer):
     side = serializers.CharField(allow_null=True, help_text="My side (players only).")
 
 
+class SeatHolderSerializer(serializers.Serializer):
+    user = serializers.CharField(allow_null=True, help_text="Username; null for a free (declined) seat.")
+    status = serializers.ChoiceField(choices=Seat.Status.choices, help_text="invited seats are not active yet.")
+
+
+class PlayerSeatSerializer(SeatHolderSerializer):
+    side = serializers.CharField()
+
+
+class RosterSerializer(serializers.Serializer):
+    """Who umpires, plays and observes: every seat holder sees the same."""
+
+    umpire_plays = serializers.BooleanField(help_text="The game lets the umpire also hold a player seat.")
+    umpires = SeatHolderSerializer(many=True)
+    players = PlayerSeatSerializer(many=True)
+    observers = SeatHolderSerializer(many=True)
+
+
 class GameDetailSerializer(GameSummarySerializer):
     view = GameViewSerializer()
+    roster = RosterSerializer()
 
 
 class SeatSerializer(serializers.ModelSerializer):
@@ -247,7 +266,7 @@ class SeatSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Seat
-        fields = ["id", "game", "game_name", "ruleset", "role", "side", "email"]
+        fields = ["id", "game", "game_name", "ruleset", "role", "side", "email", "status"]
         read_only_fields = fields
 
 

@@ -22,7 +22,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
-from campaigns import eventstore, turns, viewing
+from campaigns import eventstore, invitations, turns, viewing
 from campaigns.models import Game, Seat
 from campaigns.turns import TurnError
 from rules.core import registry
@@ -68,7 +68,7 @@ class SeatedGameMixin:
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):  # schema generation
             return Game.objects.none()
-        mine = Seat.objects.filter(user=self.request.user).values("game_id")
+        mine = Seat.objects.active().filter(user=self.request.user).values("game_id")
         return Game.objects.filter(pk__in=mine).select_related("campaign").order_by("-pk")
 
     def get_object(self) -> Game:
@@ -168,7 +168,8 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
     def retrieve(self, request, pk=None):
         game = self.get_object()
         _, view = self.my_view(game)
-        return Response(s.GameDetailSerializer({**_summary(game, view), "view": view}).data)
+        return Response(s.GameDetailSerializer({**_summary(game, view), "view": view,
+                                                "roster": invitations.roster(game)}).data)
 
     @extend_schema(summary="My view of the game", responses={200: s.GameViewSerializer, **READ_ERRORS})
     @action(detail=True, methods=["get"])

@@ -34,7 +34,7 @@ def new_game(campaign, i):
         {"role": "umpire", "email": "u@example.org"},
         {"role": "player", "side": "red", "email": "r@example.org"},
         {"role": "player", "side": "blue", "email": "b@example.org"},
-    ])
+    ], operator=True)
 
 
 def order_event(i):

@@ -69,7 +69,7 @@ def new_seats(campaign):
             {"role": "umpire", "email": f"u{i}@example.org"},
             {"role": "player", "side": "red", "email": f"r{i}@example.org"},
             {"role": "player", "side": "blue", "email": f"b{i}@example.org"},
-        ])
+        ], operator=True)
         seats.append(game.seats.get(side="red"))
     return seats
 

@@ -59,7 +59,7 @@ def deadline_drafts(stream: Stream, now: datetime | None = None) -> list[Draft]:
     deadline = parse_datetime(turn["deadline"])
     waiting = [s for s in turn["sides"] if s not in turn["orders"]]
     best, owed_by = deadline, None
-    seats = stream.game.seats.select_related("user__profile").filter(role=Seat.Role.PLAYER, side__in=waiting)
+    seats = stream.game.seats.active().select_related("user__profile").filter(role=Seat.Role.PLAYER, side__in=waiting)
     for seat in seats.order_by("side"):
         end = absence_end(seat, now)
         if end is None:
@@ -122,7 +122,7 @@ def end(seat: Seat) -> bool:
 def _tell_umpire(seat: Seat, key: str, what: str, body: str) -> None:
     from .outbox import one_line, queue_mail
 
-    umpire = seat.game.seats.filter(role=Seat.Role.UMPIRE).first()
+    umpire = seat.game.seats.active().filter(role=Seat.Role.UMPIRE).first()
     if umpire is None or umpire.pk == seat.pk:
         return
     queue_mail(key=key, to=umpire.email, game=seat.game, seat=umpire, kind="mail-forward",

@@ -26,6 +26,7 @@ DEFAULT_SETTINGS = {
     "require_approval": False,
     "absence_days": 0,  # days each side's absences may push deadlines back, in all (absences.py)
     "grace_hours": 0.0,  # after a missed deadline the late get this long before defaults (lateness.py)
+    "umpire_plays": False,  # the umpire may also hold a player seat (invitations.check_seating)
 }
 
 

@@ -39,6 +39,9 @@ class Game(models.Model):
     turn_status = models.CharField(max_length=20, default="")
     deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
     close_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Who created it on the web: they may invite someone else to a declined seat (invitations.py).
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
 
     def __str__(self):
         return f"{self.name} ({self.ruleset})"
@@ -47,6 +50,17 @@ class Game(models.Model):
 class Profile(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     timezone = models.CharField(max_length=64, default="UTC")
+    # The user's own mail address, confirmed by a link sent to it (mailaddress.py); a seat takes
+    # its address from here when its player accepts. ``pending_email`` awaits its confirmation.
+    verified_email = models.EmailField(blank=True)
+    email_verified_at = models.DateTimeField(null=True, blank=True)
+    pending_email = models.EmailField(blank=True)
+
+
+class SeatQuerySet(models.QuerySet):
+    def active(self):
+        """Seats whose holder accepted (or an operator seated): only these get mail, reports and a view."""
+        return self.filter(status=Seat.Status.ACTIVE)
 
 
 class Seat(models.Model):
@@ -55,11 +69,25 @@ class Seat(models.Model):
         UMPIRE = "umpire"
         OBSERVER = "observer"
 
+    class Status(models.TextChoices):
+        INVITED = "invited"  # named by the game's creator; nothing but the invitation until accepted
+        ACTIVE = "active"
+        DECLINED = "declined"  # free: the creator may invite someone else (no user)
+
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats")
     role = models.CharField(max_length=10, choices=Role.choices)
     side = models.CharField(max_length=30, blank=True, help_text="The side a player holds; blank for umpire and observers.")
-    email = models.EmailField()
+    email = models.EmailField(blank=True, help_text="The holder's verified address, set when they accept.")
+    # Default active: seats made by code (operator path, imports) are seated; the web invites.
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    # Bumped by every invitation and answer: an invitation link names the version it was sent
+    # for, so a link works once and not after the seat was answered or offered to someone else.
+    version = models.PositiveIntegerField(default=0)
+    invited_at = models.DateTimeField(null=True, blank=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    objects = SeatQuerySet.as_manager()
 
     class Meta:
         constraints = [

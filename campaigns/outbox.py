@@ -90,6 +90,9 @@ def queue_mail(*, key: str, to: str, subject: str, body: str, game=None, seat=No
     unless ``reply_to`` is given.
     """
     _check(key=key, to=to, subject=subject, in_reply_to=in_reply_to, references=references, reply_to=reply_to)
+    if seat is not None and seat.status != seat.Status.ACTIVE:
+        # An invitation is not a seat: nothing of the game reaches an invitee before they accept.
+        raise ValueError(f"queue_mail: seat {seat.pk} has not been accepted")
     if reply_to is None and seat is not None:
         from .mailin.addresses import reply_address
 

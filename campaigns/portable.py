@@ -33,7 +33,7 @@ def export_lines(game: Game, viewer: Viewer | None = None) -> Iterable[str]:
               "game": {"uid": str(game.uid), "name": game.name, "ruleset": game.ruleset,
                        "campaign": game.campaign.name}}
     if viewer is None or viewer.is_umpire:
-        header["seats"] = [{"role": s.role, "side": s.side, "email": s.email,
+        header["seats"] = [{"role": s.role, "side": s.side, "email": s.email, "status": s.status,
                             "username": s.user.username if s.user else None}
                            for s in game.seats.select_related("user").order_by("pk")]
         events = viewing.numbered(Viewer("umpire", None), Event.objects.filter(game=game).order_by("seq"))
@@ -72,7 +72,9 @@ def import_stream(fh: IO[str]) -> Game:
         game = Game.objects.create(uid=meta["uid"], campaign=campaign, name=meta["name"], ruleset=meta["ruleset"])
         for s in header.get("seats", []):
             user = User.objects.filter(username=s["username"]).first() if s.get("username") else None
-            Seat.objects.create(game=game, role=s["role"], side=s["side"], email=s["email"], user=user)
+            # An operator's import: seats stay as they were (an open invitation stays one; older exports: active).
+            Seat.objects.create(game=game, role=s["role"], side=s["side"], email=s["email"], user=user,
+                                status=s.get("status", Seat.Status.ACTIVE))
         rows = []
         for lineno, line in enumerate(lines, start=2):
             try:

@@ -61,7 +61,7 @@ def _remaining(delta: timedelta) -> str:
 
 
 def _player_seats(game: Game, sides) -> list[Seat]:
-    return list(game.seats.select_related("user__profile").filter(role=Seat.Role.PLAYER, side__in=sides))
+    return list(game.seats.active().select_related("user__profile").filter(role=Seat.Role.PLAYER, side__in=sides))
 
 
 def absent_seat_ids(seats: list[Seat], now: datetime) -> set[int]:
@@ -121,14 +121,14 @@ def notify_deadline(game: Game, turn: dict, note: str) -> int:
     return sum(
         _queue(game, seat, f"deadline:{game.uid}:{turn['number']}:{version}:{seat.pk}",
                f"turn {turn['number']} deadline moved", "deadline", ctx, "notice")
-        for seat in game.seats.select_related("user__profile").filter(role=Seat.Role.PLAYER))
+        for seat in game.seats.active().select_related("user__profile").filter(role=Seat.Role.PLAYER))
 
 
 def notify_late(game: Game, turn: dict, missing: list[str]) -> int:
     """The deadline passed without these sides' orders: tell each late seat and the umpire, once."""
     ctx = {"turn": turn, "missing": missing, "until": turn["late_until"]}
-    seats = list(game.seats.select_related("user__profile").filter(
-        role=Seat.Role.PLAYER, side__in=missing)) + list(game.seats.select_related("user__profile").filter(
+    seats = list(game.seats.active().select_related("user__profile").filter(
+        role=Seat.Role.PLAYER, side__in=missing)) + list(game.seats.active().select_related("user__profile").filter(
             role=Seat.Role.UMPIRE))
     return sum(
         _queue(game, seat, f"late:{game.uid}:{turn['number']}:{seat.pk}", f"turn {turn['number']}: orders late",
@@ -142,8 +142,8 @@ def notify_approval() -> int:
     held = Game.objects.filter(status=Game.Status.ACTIVE, turn_status="adjudicated")
     for game in held.prefetch_related("seats"):
         ctx = {"turn": {"number": game.turn_number, "deadline": None}, "site_url": settings.SITE_URL}
-        for seat in game.seats.all():
-            if seat.role == Seat.Role.UMPIRE:
+        for seat in game.seats.all():  # prefetched
+            if seat.role == Seat.Role.UMPIRE and seat.status == Seat.Status.ACTIVE:
                 queued += _queue(game, seat, f"approval:{game.uid}:{game.turn_number}:{seat.pk}",
                                  f"turn {game.turn_number} results await your approval", "approval", ctx, "approval")
     return queued

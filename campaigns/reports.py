@@ -94,7 +94,7 @@ def _queue_for_seat(key: str, subject: str, template: str, ctx: dict, kind: str)
 def queue_turn_reports(stream, turn_number: int) -> None:
     """Every seat's report of a published turn; after the last turn also the game-over summary."""
     game, state = stream.game, stream.state
-    for seat in game.seats.select_related("user__profile").all():
+    for seat in game.seats.active().select_related("user__profile"):
         ctx = seat_context(game, state, seat, turn_number)
         _queue_for_seat(f"report:{game.uid}:{turn_number}:{seat.pk}",
                         f"[Kriegsbrief] {game.name}: turn {turn_number} results", "turn_report", ctx, "report")
@@ -108,16 +108,19 @@ def queue_game_start(stream, seats=None, key_suffix: str = "") -> None:
     """Each seat's first mail of a game: who it is, how to play by mail, the deadline in its own time
     zone and the map of what it sees. It starts the game's mail thread. ``seats``: only these (a
     player who takes over a side mid-game gets it too, ``key_suffix`` telling the handovers apart)."""
+    from .invitations import roster
     from .mailin.commands import COMMANDS_HELP
 
     game, state = stream.game, stream.state
     rs = registry.get(game.ruleset)
-    for seat in seats if seats is not None else game.seats.select_related("user__profile").all():
+    who = roster(game)
+    for seat in seats if seats is not None else game.seats.active().select_related("user__profile"):
         viewer = viewing.viewer_of_seat(seat)
         view = viewing.game_view(game, state, viewer)
         ctx = {"game": game, "seat": seat, "you": seat_label(seat), "view": view, "title": rs.title,
                "deadline": local_time(view["turn"]["deadline"], seat_timezone(seat)),
-               "orders_help": rs.orders_help, "commands_help": COMMANDS_HELP, "site_url": settings.SITE_URL}
+               "orders_help": rs.orders_help, "commands_help": COMMANDS_HELP, "site_url": settings.SITE_URL,
+               "roster": who}
         outbox.queue_mail(key=f"start:{game.uid}:{seat.pk}{key_suffix}", game=game, seat=seat, to=seat.email, kind="start",
                           subject=outbox.one_line(f"[Kriegsbrief] {game.name}: the game begins"),
                           body=render_to_string("mail/game_start.txt", ctx),

@@ -1,6 +1,7 @@
 """The umpire hands a side to another player (a standby for one who has gone).
 
-The seat keeps its side and its history; its user and mail address change, its secret reply
+The seat keeps its side and its history; its user and mail address (the newcomer's own verified
+address: nobody types it for them) change, its secret reply
 address is revoked (the old player's mail is refused with a reply that says so), the new
 player gets the game's first mail with the new address and their view, and the old player is
 told. A public ``side.replaced`` event records the handover in the log (no names: who plays a
@@ -21,8 +22,9 @@ class SeatError(ValueError):
     """A handover that cannot be made; the message says why."""
 
 
-def replace_player(game_id: int, side: str, user, email: str) -> Seat:
+def replace_player(game_id: int, side: str, user) -> Seat:
     from . import turns
+    from .mailaddress import verified_address
     from .mailin.addresses import revoke
 
     with transaction.atomic():
@@ -32,6 +34,11 @@ def replace_player(game_id: int, side: str, user, email: str) -> Seat:
             raise SeatError(f"this game has no player seat for {side!r}")
         if stream.state["status"] == "finished":
             raise SeatError("the game is over: its seats stay as they were")
+        if seat.status != Seat.Status.ACTIVE:
+            raise SeatError(f"nobody has accepted {side} yet: invite a player to it on the seats page")
+        email = verified_address(user)
+        if not email:
+            raise SeatError(f"{user.get_username()} has not confirmed a mail address yet (on their settings page)")
         if stream.game.seats.filter(user=user).exclude(pk=seat.pk).exists():
             raise SeatError(f"{user.get_username()} already holds a seat in this game")
         old_email, old_user = seat.email, seat.user

@@ -65,21 +65,34 @@ def append_lifecycle(stream: Stream, drafts: list[Draft]) -> Stream:
 # --- creating a game ------------------------------------------------------
 
 def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict],
-                scenario=None, settings: dict | None = None) -> Game:
-    """Create a game with its seats, set it up from the scenario and open turn 1.
+                scenario=None, settings: dict | None = None, operator: bool = False, created_by=None) -> Game:
+    """Create a game with its seats and set it up from the scenario.
 
-    ``seats``: dicts with role, side (players), user, email.
+    ``seats``: dicts with role, side (players), user, and (operator only) email.
+
+    ``operator=True`` (load_demo, tests, scripts): every seat is taken at once with the address
+    given, and turn 1 opens now. Otherwise (the web) naming a user only invites them
+    (invitations.py): no address may be given, the creator's own seats are taken at once with
+    their verified address (if they have one), and turn 1 opens when every player and the umpire
+    have accepted. Either way a user holds one seat, unless the game's ``umpire_plays`` setting
+    lets the umpire also hold one player seat.
     """
+    from . import invitations
+
     rs = registry.get(ruleset)
     scenario = rs.load_scenario(scenario)
     settings = {**lifecycle.DEFAULT_SETTINGS, **(settings or {})}
-    sides = {s["side"] for s in seats if s["role"] == Seat.Role.PLAYER}
-    if sides != set(rs.sides):
+    sides = [s["side"] for s in seats if s["role"] == Seat.Role.PLAYER]
+    if sorted(sides) != sorted(rs.sides):
         raise TurnError(f"{rs.title} needs exactly one player for each of: {', '.join(rs.sides)}")
+    if not operator and any(s.get("email") for s in seats):
+        raise TurnError("a seat's mail address is its player's own verified address: it cannot be given here")
+    try:
+        invitations.check_seating([(s["role"], s.get("user")) for s in seats], bool(settings["umpire_plays"]))
+    except invitations.InvitationError as exc:
+        raise TurnError(str(exc)) from exc
     with transaction.atomic():
-        game = Game.objects.create(campaign=campaign, name=name, ruleset=ruleset)
-        for s in seats:
-            Seat.objects.create(game=game, role=s["role"], side=s.get("side", ""), user=s.get("user"), email=s["email"])
+        game = Game.objects.create(campaign=campaign, name=name, ruleset=ruleset, created_by=created_by)
         stream = eventstore.load(game, lock=True)
         seed = dice.new_seed()
         drafts = [
@@ -90,11 +103,40 @@ def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict
         drafts += [Draft(0, ev) for ev in rs.setup(scenario, dice.rng_for(seed, "setup"))]
         drafts.append(Draft(0, RuleEvent("seed.revealed", {"turn": 0, "seed": seed})))
         stream = _append(stream, drafts)
-        stream = _append(stream, _open_next_turn(stream.state))
-        stream = _absent_sides(stream)
-        reports.queue_game_start(stream)
+        invited = []
+        for s in seats:
+            seat = Seat(game=game, role=s["role"], side=s.get("side", ""), user=s.get("user"))
+            address = s["email"] if operator else _creators_own(s, created_by)
+            if address:
+                seat.email, seat.accepted_at = address, timezone.now()
+                seat.save()
+            else:
+                invited.append(invitations.offer(seat, s.get("user")))
+        for seat in invited:  # once every seat exists, so each invitation names them all
+            invitations.mail_invitation(seat, by=created_by)
+        invitations.start_if_ready(stream)
     game.refresh_from_db()
     return game
+
+
+def _creators_own(seat: dict, created_by) -> str:
+    """The creator takes their own seats at once, at their verified address ("": only an invitation)."""
+    from .mailaddress import verified_address
+
+    return verified_address(created_by) if created_by is not None and seat.get("user") == created_by else ""
+
+
+def started(state: dict) -> bool:
+    """Has the game's first turn opened (or the game ended)? Before, it waits for its seats."""
+    return state["turn"]["number"] > 0 or state["status"] == "finished"
+
+
+def start_game(stream: Stream) -> Stream:
+    """Open turn 1 (its deadline counts from now) and send every seat the game's first mail."""
+    stream = _append(stream, _open_next_turn(stream.state))
+    stream = _absent_sides(stream)
+    reports.queue_game_start(stream)
+    return stream
 
 
 def _open_next_turn(state: dict) -> list[Draft]:
@@ -173,6 +215,8 @@ def _require_open_for(state: dict, side: str) -> dict:
     turn = state["turn"]
     if state["status"] != "active":
         raise TurnError("the game is over")
+    if not started(state):
+        raise TurnError("the game has not started: it waits for every player and the umpire to accept their seats")
     if turn["status"] != "open":
         raise TurnError(f"turn {turn['number']} is closed; orders for the next turn open with it")
     if side not in turn["sides"]:

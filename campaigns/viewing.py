@@ -20,10 +20,10 @@ from .models import Event, Game, Seat
 
 
 def viewer_for(game: Game, user) -> tuple[Viewer, Seat] | None:
-    """The viewer a user is in this game, or None if they hold no seat."""
+    """The viewer a user is in this game, or None if they hold no active seat."""
     if not user.is_authenticated:
         return None
-    seats = list(game.seats.filter(user=user))
+    seats = list(game.seats.active().filter(user=user))  # an invitation is not a seat until accepted
     for role in (Seat.Role.UMPIRE, Seat.Role.PLAYER, Seat.Role.OBSERVER):
         for seat in seats:
             if seat.role == role:

@@ -11,7 +11,8 @@ PASSWORD = "correct horse battery staple"
 
 def make_user(username: str, tz: str = "UTC"):
     user = get_user_model().objects.create_user(username, f"{username}@example.org", PASSWORD)
-    Profile.objects.create(user=user, timezone=tz)
+    # The fixture people confirmed their addresses (campaigns.mailaddress); tests of that flow make their own users.
+    Profile.objects.create(user=user, timezone=tz, verified_email=user.email)
     return user
 
 
@@ -33,8 +34,17 @@ def new_civilwar_game(people, **settings):
             {"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
             {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
             {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"},
-        ],
+        ], operator=True,
     )
+
+
+def accept_invitations(game) -> None:
+    """Every invited seat of a game created on the web accepts, as its user would from the link."""
+    from campaigns import invitations
+    from campaigns.models import Seat
+
+    for seat in game.seats.filter(status=Seat.Status.INVITED).select_related("user"):
+        invitations.accept(invitations.token_for(seat), seat.user)
 
 
 @pytest.fixture

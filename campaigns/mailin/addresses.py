@@ -37,7 +37,9 @@ def _domain() -> str:
 
 
 def reply_address(seat: Seat) -> str:
-    """The seat's reply address; creates its token on first use."""
+    """The seat's reply address; creates its token on first use. Only an accepted seat has one."""
+    if seat.status != Seat.Status.ACTIVE:
+        raise ValueError(f"seat {seat.pk} has not been accepted: it has no reply address")
     row = SeatAddress.objects.filter(seat=seat, revoked_at__isnull=True).first()
     if row is None:
         try:
@@ -113,4 +115,5 @@ def _lookup_sql() -> str:
 def seat_for_address(addr: str) -> Seat | None:
     """The seat a live reply address belongs to; None if unknown or revoked."""
     row = lookup(addr)
-    return row.seat if row is not None and row.revoked_at is None else None
+    live = row is not None and row.revoked_at is None and row.seat.status == Seat.Status.ACTIVE
+    return row.seat if live else None

@@ -219,10 +219,10 @@ def _message(row, seat, to, text, out, n: int = 0) -> None:
     game = seat.game
     press = eventstore.load(game.pk).state["settings"].get("press", PRESS_DEFAULT)
     if to == "umpire":
-        target = game.seats.filter(role=Seat.Role.UMPIRE).first()
+        target = game.seats.active().filter(role=Seat.Role.UMPIRE).first()
         allowed = press in ("umpire", "all") or seat.role == Seat.Role.UMPIRE
     else:
-        target = game.seats.filter(role=Seat.Role.PLAYER, side__iexact=to).first()
+        target = game.seats.active().filter(role=Seat.Role.PLAYER, side__iexact=to).first()
         allowed = press == "all" or seat.role == Seat.Role.UMPIRE
     if target is None:
         out.add(f"! MESSAGE {to[:30]}: no such seat in this game (write umpire or a side)", error=True)

@@ -259,7 +259,7 @@ def _authenticated(row: InboundMessage, msg: Parsed) -> None:
         return _reject(row, "a message must have exactly one From header with one address", to=_sender(msg))
     sender = froms[0]
     address = _seat_address(row, msg)
-    if address is None or sender.lower() != address.seat.email.lower():
+    if address is None or address.seat.status != "active" or sender.lower() != address.seat.email.lower():
         # Unknown token and wrong sender get the same words: nothing about any game.
         return _reject(row, "unknown reply address or sender", to=sender, detail=UNKNOWN_SENDER)
     seat = address.seat
@@ -290,7 +290,7 @@ def _hold(row: InboundMessage, seat, reason: str) -> None:
     replies.reply(row, to=seat.email, seat=seat, purpose="held",
                   body=f"Your message is held for the umpire and not applied yet: {reason}.\n"
                        "The umpire will release or reject it; you will hear either way.\n")
-    umpire = seat.game.seats.filter(role="umpire").first()
+    umpire = seat.game.seats.active().filter(role="umpire").first()
     if umpire is not None:
         replies.notify(row, seat=umpire, purpose="held-umpire",
                        subject=f"[Kriegsbrief] {seat.game.name}: a message from {seat.side or seat.role} is held",

@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 
 from campaigns import absences
 from campaigns.lifecycle import DEFAULT_SETTINGS
+from campaigns.mailaddress import verified_address
 from campaigns.mailin.apply import PRESS_CHOICES, PRESS_DEFAULT
 from campaigns.models import Campaign
 from rules.core import registry
@@ -29,6 +30,37 @@ class ProfileForm(forms.Form):
         super().__init__(*args, **kwargs)
         zones = sorted(z for z in zoneinfo.available_timezones() if "/" in z or z == "UTC")
         self.fields["timezone"].choices = [(z, z) for z in zones]
+
+
+class AddressForm(forms.Form):
+    """A user's own mail address: it is used once confirmed by the link mailed to it."""
+
+    email = forms.EmailField(label="Your mail address", help_text="We mail it a link; it is used for your seats "
+                                                                  "once you follow that link.")
+
+
+class InvitationForm(forms.Form):
+    """Accept or decline an invitation (a POST, so a mail scanner following the link changes nothing)."""
+
+    answer = forms.ChoiceField(choices=[("accept", "accept"), ("decline", "decline")])
+
+
+class InviteForm(forms.Form):
+    """Invite someone to a free seat (the creator or the umpire)."""
+
+    seat = forms.ChoiceField(label="Seat")
+    username = forms.CharField(label="Invite (username)", max_length=150)
+
+    def __init__(self, *args, seats: list[tuple[str, str]], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].choices = seats
+
+    def clean_username(self):
+        name = self.cleaned_data["username"].strip()
+        user = get_user_model().objects.filter(**{get_user_model().USERNAME_FIELD: name}).first()
+        if user is None:
+            raise forms.ValidationError(f"There is no user called '{name}'.")
+        return user
 
 
 class ReadyForm(forms.Form):
@@ -90,8 +122,8 @@ class ReplacePlayerForm(forms.Form):
     """Hand a side to another player (a standby)."""
 
     side = forms.ChoiceField(label="Side")
-    username = forms.CharField(label="New player (username)", max_length=150)
-    email = forms.EmailField(label="Their mail address (else the one on file)", required=False)
+    username = forms.CharField(label="New player (username)", max_length=150,
+                               help_text="Their seat's mail goes to the address they confirmed themselves.")
 
     def __init__(self, *args, sides: list[str], **kwargs):
         super().__init__(*args, **kwargs)
@@ -104,8 +136,8 @@ class ReplacePlayerForm(forms.Form):
             user = get_user_model().objects.filter(**{get_user_model().USERNAME_FIELD: name}).first()
             if user is None:
                 self.add_error("username", f"There is no user called '{name}'.")
-            elif not (data.get("email") or user.email):
-                self.add_error("email", f"{name} has no email address on file; give one here.")
+            elif not verified_address(user):
+                self.add_error("username", f"{name} has not confirmed a mail address yet (on their settings page).")
             data["user"] = user
         return data
 
@@ -175,6 +207,10 @@ class NewGameForm(forms.Form):
         label="Days each side's absences may push deadlines back, in all", min_value=0, max_value=absences.MAX_DAYS,
         initial=DEFAULT_SETTINGS["absence_days"], required=False,
         help_text="0: an absence (ABSENT UNTIL by mail) only stops reminders; the umpire moves deadlines.")
+    umpire_plays = forms.BooleanField(
+        label="The umpire also plays", required=False, initial=DEFAULT_SETTINGS["umpire_plays"],
+        help_text="Only then may the umpire also hold a side; the umpire sees every side's orders. Every invitation "
+                  "and the game page say so.")
     press = forms.ChoiceField(label="Messages between seats (MESSAGE by mail)", choices=PRESS_CHOICES,
                               initial=PRESS_DEFAULT, required=False,
                               help_text="Who a player may write to through the game's mail address.")
@@ -191,12 +227,9 @@ class NewGameForm(forms.Form):
         for side in self.sides:
             self.fields[f"player_{side}"] = forms.CharField(label=f"{side.capitalize()} player (username)",
                                                             max_length=150, required=False)
-            self.fields[f"email_{side}"] = forms.EmailField(label=f"{side.capitalize()} player's email",
-                                                            required=False,
-                                                            help_text="Blank: the player's own address.")
 
     def side_rows(self):
-        return [(side, self[f"player_{side}"], self[f"email_{side}"]) for side in self.sides]
+        return [(side, self[f"player_{side}"]) for side in self.sides]
 
     # -- validation ------------------------------------------------------
     def _user(self, field: str, username: str):
@@ -205,12 +238,6 @@ class NewGameForm(forms.Form):
         except get_user_model().DoesNotExist:
             self.add_error(field, f"There is no user called '{username}'.")
             return None
-
-    def _email(self, field: str, user, given: str) -> str:
-        email = given or (user.email if user else "")
-        if user and not email:
-            self.add_error(field, f"{user.get_username()} has no email address on file; give one here.")
-        return email
 
     def clean(self):
         data = super().clean()
@@ -221,7 +248,7 @@ class NewGameForm(forms.Form):
         if data.get("umpire"):
             umpire = self._user("umpire", data["umpire"].strip())
             if umpire:
-                seats.append({"role": "umpire", "user": umpire, "email": self._email("umpire", umpire, "")})
+                seats.append({"role": "umpire", "user": umpire})
         if ruleset:
             for side in registry.get(ruleset).sides:
                 username = (data.get(f"player_{side}") or "").strip()
@@ -230,19 +257,18 @@ class NewGameForm(forms.Form):
                     continue
                 user = self._user(f"player_{side}", username)
                 if user:
-                    email = self._email(f"email_{side}", user, data.get(f"email_{side}") or "")
-                    seats.append({"role": "player", "side": side, "user": user, "email": email})
+                    seats.append({"role": "player", "side": side, "user": user})
         for username in _usernames(data.get("observers") or ""):
             user = self._user("observers", username)
             if user:
-                seats.append({"role": "observer", "user": user, "email": self._email("observers", user, "")})
+                seats.append({"role": "observer", "user": user})
         data["seats"] = seats
         return data
 
     def settings(self) -> dict:
         d = self.cleaned_data
         return {**{key: d[key] for key in ("deadline_hours", "decision_deadline_hours",
-                                           "ready_delay_seconds", "require_approval")},
+                                           "ready_delay_seconds", "require_approval", "umpire_plays")},
                 "absence_days": d.get("absence_days") or 0, "grace_hours": d.get("grace_hours") or 0.0,
                 "press": d.get("press") or PRESS_DEFAULT}
 

@@ -8,6 +8,8 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/settings/", views.my_settings, name="my_settings"),
+    path("accounts/address/<str:token>/", views.confirm_address, name="confirm_address"),
+    path("invitations/<str:token>/", views.invitation, name="invitation"),
     path("games/new/", views.new_game, name="new_game"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/ready/", views.set_ready, name="set_ready"),
@@ -15,4 +17,5 @@ urlpatterns = [
     path("games/<int:game_id>/turns/<int:number>/", views.turn_history, name="turn_history"),
     path("games/<int:game_id>/map.svg", views.game_map, name="game_map"),
     path("games/<int:game_id>/umpire/", views.umpire_page, name="umpire"),
+    path("games/<int:game_id>/seats/", views.game_seats, name="game_seats"),
 ]

@@ -8,14 +8,16 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaigns import turns, viewing
+from campaigns import invitations, mailaddress, turns, viewing
 from campaigns.mailin.views import held_messages
-from campaigns.models import Game
+from campaigns.models import Game, Profile, Seat
 from rules.core.protocol import RulesError
 
 from . import present
 from .access import Seen, seat_required, seen_for
-from .forms import AbsenceForm, AmendForm, ApproveForm, DeadlineForm, NewAddressForm, ReplacePlayerForm, NewGameForm, OnBehalfForm, OrdersForm, ProfileForm, ReadyForm, RulingForm
+from .forms import (AbsenceForm, AddressForm, AmendForm, ApproveForm, DeadlineForm, InvitationForm, InviteForm,
+                    NewAddressForm, NewGameForm, OnBehalfForm, OrdersForm, ProfileForm, ReadyForm,
+                    ReplacePlayerForm, RulingForm)
 
 
 def _game_url(seen: Seen) -> str:
@@ -36,12 +38,72 @@ def _accepted_message(result: turns.SubmitResult, ready: bool) -> str:
 
 @login_required
 def my_games(request):
-    games = Game.objects.filter(seats__user=request.user).distinct().select_related("campaign").order_by("-created_at")
+    games = (Game.objects.filter(seats__user=request.user, seats__status=Seat.Status.ACTIVE).distinct()
+             .select_related("campaign").order_by("-created_at"))
     rows = []
     for game in games:
         seen = seen_for(game, request.user)
         rows.append({"game": game, "seen": seen, "turn": present.turn_summary(seen)})
-    return render(request, "web/my_games.html", {"rows": rows})
+    return render(request, "web/my_games.html", {
+        "rows": rows, "invitations": invitations.pending_for(request.user),
+        "verified": mailaddress.verified_address(request.user)})
+
+
+# --- invitations ------------------------------------------------------------
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def invitation(request, token: str):
+    """An invitation: what the game is and who is in it; accept or decline (POST only)."""
+    try:
+        seat = invitations.read(token, request.user)
+    except invitations.InvitationError as exc:
+        return render(request, "web/invitation.html", {"error": str(exc)}, status=400)
+    form = InvitationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        answer = form.cleaned_data["answer"]
+        try:
+            seat = (invitations.accept if answer == "accept" else invitations.decline)(token, request.user)
+        except invitations.InvitationError as exc:
+            messages.error(request, str(exc))
+            return redirect("my_games")
+        if answer == "decline":
+            messages.success(request, f"You declined the seat in {seat.game.name}; its creator has been told.")
+            return redirect("my_games")
+        seat.game.refresh_from_db()
+        messages.success(request, f"You joined {seat.game.name}." + (
+            "" if seat.game.turn_number else " The game starts when every player and the umpire have accepted."))
+        return redirect("game", seat.game_id)
+    return render(request, "web/invitation.html", {
+        "seat": seat, "game": seat.game, "roster": invitations.roster(seat.game), "token": token,
+        "expires": invitations.expires_at(seat), "verified": mailaddress.verified_address(request.user)})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_seats(request, game_id: int):
+    """Who holds, is invited to or declined each seat; the creator or umpire invites to free seats."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or not (invitations.may_manage(game, request.user) or viewing.viewer_for(game, request.user)):
+        raise Http404("No such game")
+    manager = invitations.may_manage(game, request.user)
+    free = [seat for seat in game.seats.order_by("role", "side", "pk")
+            if seat.status == Seat.Status.DECLINED or invitations.is_expired(seat)]
+    form = InviteForm(request.POST or None, seats=[(str(s.pk), s.side or s.role) for s in free])
+    if request.method == "POST":
+        if not manager:
+            raise Http404("No such game")
+        if form.is_valid():
+            try:
+                seat = invitations.reinvite(game.pk, int(form.cleaned_data["seat"]), form.cleaned_data["username"],
+                                            by=request.user)
+            except invitations.InvitationError as exc:
+                form.add_error("username", str(exc))
+            else:
+                messages.success(request, f"{seat.user.get_username()} is invited to {seat.side or seat.role}.")
+                return redirect("game_seats", game.pk)
+    return render(request, "web/game_seats.html", {
+        "game": game, "roster": invitations.roster(game), "form": form if manager and free else None})
 
 
 # --- my settings ------------------------------------------------------------
@@ -49,16 +111,38 @@ def my_games(request):
 @login_required
 @require_http_methods(["GET", "POST"])
 def my_settings(request):
-    from campaigns.models import Profile
-
     profile, _ = Profile.objects.get_or_create(user=request.user)
-    form = ProfileForm(request.POST or None, initial={"timezone": profile.timezone})
-    if request.method == "POST" and form.is_valid():
+    posted = request.POST if request.method == "POST" else None
+    is_address = posted is not None and posted.get("action") == "address"
+    form = ProfileForm(None if is_address else posted, initial={"timezone": profile.timezone})
+    address_form = AddressForm(posted if is_address else None)
+    if is_address and address_form.is_valid():
+        email = address_form.cleaned_data["email"]
+        mailaddress.request_verification(request.user, email)
+        messages.success(request, f"We have mailed a link to {email}: follow it to confirm the address.")
+        return redirect("my_settings")
+    if posted is not None and not is_address and form.is_valid():
         profile.timezone = form.cleaned_data["timezone"]
         profile.save(update_fields=["timezone"])
         messages.success(request, f"Time zone set to {profile.timezone}.")
         return redirect("my_settings")
-    return render(request, "web/settings.html", {"form": form})
+    profile.refresh_from_db()
+    return render(request, "web/settings.html", {"form": form, "address_form": address_form, "profile": profile})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def confirm_address(request, token: str):
+    """The link mailed to a new address: confirming is a POST by the signed-in user it was asked for."""
+    if request.method == "POST":
+        try:
+            email = mailaddress.confirm(token, request.user)
+        except mailaddress.AddressError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, f"{email} is confirmed: your seats' mail goes there.")
+        return redirect("my_settings")
+    return render(request, "web/confirm_address.html", {"token": token})
 
 
 # --- a new game -------------------------------------------------------------
@@ -71,14 +155,15 @@ def new_game(request):
         try:
             game = turns.create_game(campaign=form.campaign_obj(), name=form.cleaned_data["name"],
                                      ruleset=form.cleaned_data["ruleset"], seats=form.cleaned_data["seats"],
-                                     settings=form.settings())
+                                     settings=form.settings(), created_by=request.user)
         except (turns.TurnError, RulesError) as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, f"Game '{game.name}' created; turn 1 is open.")
-            if viewing.viewer_for(game, request.user) is None:
-                return redirect("my_games")
-            return redirect("game", game.pk)
+            invited = sorted({s.user.get_username() for s in game.seats.filter(status=Seat.Status.INVITED)})
+            messages.success(request, f"Game '{game.name}' created; " + (
+                f"invited: {', '.join(invited)}. Turn 1 opens when every player and the umpire have accepted."
+                if invited else "turn 1 is open."))
+            return redirect("game_seats", game.pk)
     return render(request, "web/new_game.html", {"form": form})
 
 
@@ -91,7 +176,7 @@ def game_context(seen: Seen, **extra) -> dict:
         "log": present.log_by_turn(seen), "orders_help": seen.ruleset.orders_help,
         "may_order": present.may_order(seen), "own_orders": present.own_orders(seen),
         "away_until": present.away_until(seen),
-        "past_turns": sorted(seen.published_turns()),
+        "past_turns": sorted(seen.published_turns()), "roster": invitations.roster(seen.game),
         **present.board_extras(seen), **extra,
     }
 
@@ -313,7 +398,7 @@ def _replace(request, seen: Seen, forms: UmpireForms):
         return None
     user = form.cleaned_data["user"]
     try:
-        seats.replace_player(seen.game.pk, form.cleaned_data["side"], user, form.cleaned_data["email"] or user.email)
+        seats.replace_player(seen.game.pk, form.cleaned_data["side"], user)
     except seats.SeatError as exc:
         form.add_error("username", str(exc))
         return None
@@ -358,5 +443,5 @@ def umpire_context(seen: Seen, forms: UmpireForms) -> dict:
         "submitted": sorted(seen.view["turn"]["orders"].items()),
         "orders_help": seen.ruleset.orders_help,
         "desk_help": getattr(seen.ruleset, "umpire_help", ""),
-        "held_mail": held_messages(seen.game).count(),
+        "held_mail": held_messages(seen.game).count(), "roster": invitations.roster(seen.game),
     }

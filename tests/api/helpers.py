@@ -21,7 +21,7 @@ def new_game_with_people(people, ruleset: str, scenario, campaign: str):
         scenario=scenario,
         seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
                {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
-               {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}])
+               {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}], operator=True)
 
 
 def seat_observer(game, user) -> None:

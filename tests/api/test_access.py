@@ -67,7 +67,7 @@ def test_list_shows_only_my_games_with_my_role(game, people, erin):
             {"role": "umpire", "user": people["carol"], "email": "carol@example.org"},
             {"role": "player", "side": "red", "user": other_people["oscar"], "email": "o@example.org"},
             {"role": "player", "side": "blue", "user": other_people["petra"], "email": "p@example.org"},
-        ],
+        ], operator=True,
     )
     seat_observer(game, erin)
 

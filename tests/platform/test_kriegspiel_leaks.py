@@ -166,7 +166,7 @@ def play(people, with_mine: bool, busy_blue: bool = False):
             seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
                    {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
                    {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"},
-                   {"role": "observer", "user": people["dave"], "email": "dave@example.org"}])
+                   {"role": "observer", "user": people["dave"], "email": "dave@example.org"}], operator=True)
         for side in ("red", "blue"):  # deployment: everyone where the scenario put them
             assert turns.submit_orders(game.pk, side, "hold", source="api").accepted
         snaps, errors = [], []

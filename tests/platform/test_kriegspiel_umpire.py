@@ -24,7 +24,7 @@ def umpired(people):
         scenario="ks_farm", settings={"require_approval": True},
         seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
                {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
-               {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}])
+               {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}], operator=True)
     return game, client_for(people["alice"]), client_for(people["bob"]), client_for(people["carol"])
 
 

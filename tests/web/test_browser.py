@@ -67,3 +67,27 @@ def test_bob_signs_in_sends_orders_and_sees_the_result(live_server, browser_page
     assert state["turn"]["number"] == 2
     svg = page.request.get(f"{live_server.url}/games/{game.pk}/map.svg")
     assert svg.status == 200 and svg.headers["content-type"].startswith("image/svg+xml")
+
+
+def test_bob_accepts_an_invitation_from_my_games(live_server, browser_page, people):
+    from campaigns import turns
+    from campaigns.models import Campaign
+
+    game = turns.create_game(campaign=Campaign.objects.create(name="C"), name="Invited game", ruleset="civilwar",
+                             created_by=people["alice"], seats=[
+                                 {"role": "umpire", "user": people["alice"]},
+                                 {"role": "player", "side": "red", "user": people["bob"]},
+                                 {"role": "player", "side": "blue", "user": people["carol"]}])
+    page = browser_page
+    page.goto(live_server.url + "/accounts/login/")
+    page.fill("#id_username", "bob")
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]:has-text('Sign in')")
+    page.wait_for_url(live_server.url + "/")
+    invitations = page.inner_text("#invitations")
+    assert "Invited game" in invitations and "umpire: alice" in invitations and "the umpire holds no side" in invitations
+    page.click("#invitations button:has-text('Accept')")
+    page.wait_for_url(f"{live_server.url}/games/{game.pk}/")
+    assert "You joined Invited game" in page.inner_text(".messages")
+    assert "alice" in page.inner_text("#roster")
+    assert game.seats.get(side="red").status == "active"

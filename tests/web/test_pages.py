@@ -34,7 +34,7 @@ def test_my_games_lists_only_the_users_games(client, people, game):
         campaign=Campaign.objects.create(name="Elsewhere"), name="Other game", ruleset="civilwar",
         seats=[{"role": "umpire", "user": people["alice"], "email": "a@example.org"},
                {"role": "player", "side": "red", "user": people["carol"], "email": "c@example.org"},
-               {"role": "player", "side": "blue", "user": people["dave"], "email": "d@example.org"}])
+               {"role": "player", "side": "blue", "user": people["dave"], "email": "d@example.org"}], operator=True)
     client.force_login(people["bob"])
     text = client.get(reverse("my_games")).content.decode()
     assert "Test game" in text and "Other game" not in text
@@ -252,19 +252,20 @@ def test_create_game_form(client, people):
     assert response.status_code == 200
     assert "There is no user called 'zed'" in text and "There is no user called 'nobody'" in text
     assert not Game.objects.filter(name="Web game").exists()
-    data.update(player_blue="dave", observers="", email_red="carol@elsewhere.example", require_approval="on",
-                absence_days="31")
+    data.update(player_blue="dave", observers="", require_approval="on", absence_days="31")
     assert "Ensure this value is less than or equal to 30" in client.post(url, data).content.decode()
     data.update(absence_days="7")
     response = client.post(url, data)
     game = Game.objects.get(name="Web game")
-    assert response.status_code == 302 and response.url == game_url(game)
-    seats = {(s.role, s.side): (s.user.username, s.email) for s in game.seats.select_related("user")}
-    assert seats == {("umpire", ""): ("bob", "bob@example.org"),
-                     ("player", "red"): ("carol", "carol@elsewhere.example"),
-                     ("player", "blue"): ("dave", "dave@example.org")}
+    assert response.status_code == 302 and response.url == reverse("game_seats", args=[game.pk])
+    seats = {(s.role, s.side): (s.user.username, s.status, s.email) for s in game.seats.select_related("user")}
+    assert seats == {("umpire", ""): ("bob", "active", "bob@example.org"),      # the creator takes their own seat
+                     ("player", "red"): ("carol", "invited", ""),               # the others are only invited
+                     ("player", "blue"): ("dave", "invited", "")}
+    assert game.turn_number == 0 and game.deadline_at is None                   # not started until they accept
     settings = state_of(game)["settings"]
     assert settings["deadline_hours"] == 48 and settings["require_approval"] is True and settings["absence_days"] == 7
+    assert settings["umpire_plays"] is False
     assert game.campaign.name == "Spring" and game.campaign.created_by == people["bob"]
 
 

@@ -27,7 +27,8 @@ def demo_user(username: str, tz: str):
     if created:
         user.set_password(PASSWORD)
         user.save()
-    Profile.objects.get_or_create(user=user, defaults={"timezone": tz})
+    # Demo people have confirmed their (local) addresses, so they can accept invitations to new games.
+    Profile.objects.get_or_create(user=user, defaults={"timezone": tz, "verified_email": user.email})
     return user
 
 
@@ -70,12 +71,12 @@ class Command(BaseCommand):
         else:
             with transaction.atomic():
                 game = turns.create_game(campaign=campaign, name=DEMO_GAME, ruleset="civilwar", seats=seats,
-                                         settings={"deadline_hours": 72, "decision_deadline_hours": 24})
+                                         settings={"deadline_hours": 72, "decision_deadline_hours": 24}, operator=True)
             play_turns(game, opts["turns"])
             game.refresh_from_db()
             self.stdout.write(f"Loaded '{DEMO_GAME}' (game {game.pk}), now at turn {game.turn_number}.")
         for name, ruleset, scenario in FRESH_GAMES:
             if not Game.objects.filter(name=name).exists():
                 game = turns.create_game(campaign=campaign, name=name, ruleset=ruleset, scenario=scenario,
-                                         seats=seats, settings={"deadline_hours": 72})
+                                         seats=seats, settings={"deadline_hours": 72}, operator=True)
                 self.stdout.write(f"Loaded '{name}' (game {game.pk}): both sides to deploy.")

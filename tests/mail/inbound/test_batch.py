@@ -42,8 +42,8 @@ def new_world():
     seats = [{"role": "umpire", "email": "alice@example.org"},
              {"role": "player", "side": "red", "email": "bob@example.org"},
              {"role": "player", "side": "blue", "email": "carol@example.org"}]
-    game = turns.create_game(campaign=campaign, name="Test game", ruleset="civilwar", seats=seats)
-    other = turns.create_game(campaign=campaign, name="Other game", ruleset="civilwar", seats=seats)
+    game = turns.create_game(campaign=campaign, name="Test game", ruleset="civilwar", seats=seats, operator=True)
+    other = turns.create_game(campaign=campaign, name="Other game", ruleset="civilwar", seats=seats, operator=True)
     red, blue = game.seats.get(side="red"), game.seats.get(side="blue")
     revoked = addresses.reply_address(red)
     addresses.revoke(red)

@@ -102,7 +102,7 @@ def test_a_whole_civilwar_game_only_by_mail(people, smtp, mail_worker, mx):  # n
         campaign=Campaign.objects.create(name="By mail"), name="Mail game", ruleset="civilwar", scenario=star_map(),
         seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
                {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
-               {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}])
+               {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}], operator=True)
     seats = {s.side: s for s in game.seats.filter(role="player")}
     sent = 0
     for _ in range(30):

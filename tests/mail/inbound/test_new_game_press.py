@@ -6,6 +6,8 @@ from campaigns import eventstore
 from campaigns.mailin import ingest
 from campaigns.models import Game, OutboxMail
 
+from tests.conftest import accept_invitations
+
 from .helpers import last_reply, seat_mail
 
 FORM = {"new_campaign": "Press", "ruleset": "civilwar", "umpire": "alice", "player_red": "bob",
@@ -16,6 +18,7 @@ def create(client, people, name, **extra):
     client.force_login(people["alice"])
     response = client.post(reverse("new_game"), {**FORM, "name": name, **extra})
     assert response.status_code == 302, response.content.decode()[:2000]
+    accept_invitations(Game.objects.get(name=name))
     return Game.objects.get(name=name)
 
 

@@ -115,7 +115,7 @@ def test_in_a_simultaneous_game_the_sweep_tells_the_last_side_it_is_awaited(peop
         campaign=Campaign.objects.create(name="c"), name="Little game", ruleset="littlewars",
         seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
                {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
-               {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}])
+               {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}], operator=True)
     assert state_of(game)["turn"]["sides"] == ["red", "blue"]
     assert turns.sweep()["waiting_notices"] == 0  # nobody is ready: nobody is singled out
     assert turns.submit_orders(game.pk, "red", "hold", source="mail").accepted

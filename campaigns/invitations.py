@@ -1,0 +1,272 @@
+"""Seats by invitation: naming someone in a new game only invites them.
+
+A game created on the web gives every seat it names the status ``invited``. The invited user sees
+the invitation on their pages and, if they have a verified mail address, gets it by mail with a
+signed accept link. Until they accept, the seat is nothing: no game-start mail, no reports, no
+reply address, no view of the game, no orders by any channel. Accepting sets the seat's mail
+address to the user's own verified address (``mailaddress.verified_address``); nobody else can
+type it. Declining frees the seat (no user) and tells the game's creator and umpire; the creator
+or the umpire may then invite someone else to it.
+
+The game starts (turn 1 opens, with its full deadline) when every player seat and the umpire's
+seat are active: before that no turn is open, so there is no deadline to run, nothing to remind
+and nothing to order. Observers are invited the same way but never hold the game up; one who
+accepts later gets the game's first mail then.
+
+An invitation link is ``signing.dumps({"seat", "user", "v"}, salt=SALT)`` read with ``max_age``:
+signed, not secret. It works once: every answer (and every new invitation to the seat) bumps
+the seat's ``version``, and the link names the version it was sent for. It also needs the
+invited user signed in (a mail scanner following it changes nothing: answers are POSTs).
+
+Seating rules (``check_seating``), enforced here for every way a seat is filled: a user holds at
+most one seat in a game, except that the umpire may also hold one player seat when the game says
+``umpire_plays`` (a setting chosen at creation, public in ``game.created`` and shown on the
+invitation and the game page before anyone accepts).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from datetime import timedelta
+
+from django.conf import settings
+from django.core import signing
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from . import eventstore, outbox
+from .mailaddress import verified_address
+from .models import Game, Seat
+
+SALT = "kb.invite"
+MAX_AGE = timedelta(days=7)
+
+
+class InvitationError(ValueError):
+    """An invitation that cannot be made or answered; the message says why."""
+
+
+# --- the game's public facts -------------------------------------------------
+
+def umpire_plays(game: Game) -> bool:
+    """The game's ``umpire_plays`` setting, from its public ``game.created`` event."""
+    created = game.events.filter(type="game.created").values_list("payload", flat=True).first()
+    return bool(created and created.get("settings", {}).get("umpire_plays"))
+
+
+def roster(game: Game) -> dict:
+    """Who umpires, plays and observes, as every seat holder (and every invitee) is shown it."""
+    def who(seat: Seat) -> dict:
+        return {"user": seat.user.get_username() if seat.user_id else None, "status": seat.status}
+
+    seats = game.seats.select_related("user").order_by("role", "side", "pk")
+    return {
+        "umpire_plays": umpire_plays(game),
+        "umpires": [who(s) for s in seats if s.role == Seat.Role.UMPIRE],
+        "players": [{"side": s.side, **who(s)} for s in seats if s.role == Seat.Role.PLAYER],
+        "observers": [who(s) for s in seats if s.role == Seat.Role.OBSERVER],
+    }
+
+
+def check_seating(seats: list[tuple[str, object]], umpire_plays: bool) -> None:
+    """``seats``: (role, user) of every seat a game would have (users may be None: a free seat).
+    Raises InvitationError unless each user holds one seat, or the umpire also one player seat
+    in a game where the umpire plays."""
+    by_user: dict[object, list[str]] = {}
+    for role, user in seats:
+        if user is not None:
+            by_user.setdefault(user.pk, []).append(role)
+    names = {user.pk: user.get_username() for _, user in seats if user is not None}
+    for pk, roles in by_user.items():
+        if len(roles) == 1:
+            continue
+        if Counter(roles) == Counter([Seat.Role.UMPIRE, Seat.Role.PLAYER]):
+            if umpire_plays:
+                continue
+            raise InvitationError(
+                f"{names[pk]} umpires this game and cannot also play a side: the umpire sees every side's "
+                "orders. Choose 'the umpire also plays' when creating the game if that is what everyone agrees to.")
+        raise InvitationError(f"{names[pk]} is named for more than one seat ({', '.join(sorted(roles))}).")
+
+
+def _seating_with(seat: Seat, user) -> list[tuple[str, object]]:
+    others = [(s.role, s.user) for s in seat.game.seats.select_related("user").exclude(pk=seat.pk)
+              if s.status != Seat.Status.DECLINED]
+    return others + [(seat.role, user)]
+
+
+# --- invitations ---------------------------------------------------------------
+
+def token_for(seat: Seat) -> str:
+    return signing.dumps({"seat": seat.pk, "user": seat.user_id, "v": seat.version}, salt=SALT)
+
+
+def accept_url(seat: Seat) -> str:
+    return reverse("invitation", args=[token_for(seat)])
+
+
+def expires_at(seat: Seat):
+    return seat.invited_at + MAX_AGE if seat.invited_at else None
+
+
+def is_expired(seat: Seat) -> bool:
+    return seat.status == Seat.Status.INVITED and expires_at(seat) is not None and expires_at(seat) <= timezone.now()
+
+
+def invite(seat: Seat, user, *, by) -> Seat:
+    """Offer ``seat`` to ``user`` (the seat's row must be locked): the seat is invited, has no
+    address, and the user is told by mail at their verified address, if they have one."""
+    offer(seat, user)
+    mail_invitation(seat, by=by)
+    return seat
+
+
+def offer(seat: Seat, user) -> Seat:
+    """The seat becomes ``user``'s open invitation (saved; a new seat is created)."""
+    from .mailin.addresses import revoke
+
+    seat.user, seat.status, seat.email = user, Seat.Status.INVITED, ""
+    seat.version += 1
+    seat.invited_at, seat.accepted_at = timezone.now(), None
+    if seat.pk is None:
+        seat.save()
+    else:
+        seat.save(update_fields=["user", "status", "email", "version", "invited_at", "accepted_at"])
+        revoke(seat)
+    return seat
+
+
+def mail_invitation(seat: Seat, *, by) -> None:
+    from rules.core import registry
+
+    address = verified_address(seat.user)
+    if address:
+        ctx = {"seat": seat, "game": seat.game, "by": by.get_username() if by else "the operator",
+               "title": registry.get(seat.game.ruleset).title,
+               "roster": roster(seat.game), "link": settings.SITE_URL + accept_url(seat),
+               "expires": expires_at(seat), "site_url": settings.SITE_URL}
+        outbox.queue_mail(key=f"invite:{seat.pk}:{seat.version}", to=address, kind="invite", reply_to="",
+                          subject=outbox.one_line(f"[Kriegsbrief] You are invited to {seat.game.name}"),
+                          body=render_to_string("mail/invitation.txt", ctx))
+
+
+def pending_for(user) -> list[Seat]:
+    """The user's invitations not yet answered, newest first (expired ones included, marked)."""
+    seats = list(Seat.objects.filter(user=user, status=Seat.Status.INVITED)
+                 .select_related("game", "game__campaign").order_by("-invited_at", "-pk"))
+    for seat in seats:
+        seat.expired = is_expired(seat)
+        seat.token = token_for(seat)
+        seat.roster = roster(seat.game)
+    return seats
+
+
+def read(token: str, user, *, lock: bool = False) -> Seat:
+    """The invited seat a link names, if it is still this user's open invitation."""
+    try:
+        data = signing.loads(token, salt=SALT, max_age=MAX_AGE)
+    except signing.SignatureExpired:
+        raise InvitationError("This invitation link has expired. Ask the game's creator to invite you again.")
+    except signing.BadSignature:
+        raise InvitationError("This is not a valid invitation link.")
+    seats = Seat.objects.select_for_update() if lock else Seat.objects
+    seat = seats.select_related("game").filter(pk=data.get("seat")).first()
+    if seat is None or data.get("user") != user.pk or seat.user_id != user.pk:
+        raise InvitationError("This invitation is not for you.")
+    if seat.version != data.get("v") or seat.status != Seat.Status.INVITED:
+        raise InvitationError("This invitation has already been answered, or was withdrawn.")
+    if is_expired(seat):
+        raise InvitationError("This invitation has expired. Ask the game's creator to invite you again.")
+    return seat
+
+
+def _lock_game(token: str, user):
+    """Lock the game first, as every command does, then the seat (no lock-order deadlocks)."""
+    return eventstore.load(read(token, user).game_id, lock=True)
+
+
+def accept(token: str, user) -> Seat:
+    """Take the seat with the user's own verified address; start the game if it was the last one."""
+    with transaction.atomic():
+        stream = _lock_game(token, user)
+        seat = read(token, user, lock=True)
+        address = verified_address(user)
+        if not address:
+            raise InvitationError("Confirm your mail address on your settings page first: your seat's mail "
+                                  "goes to it.")
+        seat.status, seat.email, seat.accepted_at = Seat.Status.ACTIVE, address, timezone.now()
+        seat.version += 1
+        seat.save(update_fields=["status", "email", "accepted_at", "version"])
+        start_if_ready(stream, newly_seated=seat)
+    return seat
+
+
+def decline(token: str, user) -> Seat:
+    """Free the seat and tell the game's creator and umpire."""
+    with transaction.atomic():
+        _lock_game(token, user)
+        seat = read(token, user, lock=True)
+        seat.status, seat.user, seat.email = Seat.Status.DECLINED, None, ""
+        seat.version += 1
+        seat.save(update_fields=["status", "user", "email", "version"])
+        _tell_declined(seat, user)
+    return seat
+
+
+def _tell_declined(seat: Seat, user) -> None:
+    game = seat.game
+    to = {verified_address(game.created_by)} if game.created_by_id else set()
+    to |= set(game.seats.active().filter(role=Seat.Role.UMPIRE).values_list("email", flat=True))
+    what = f"the {seat.side} player's seat" if seat.role == Seat.Role.PLAYER else f"the {seat.role}'s seat"
+    body = (f"{user.get_username()} declined {what} in {game.name}.\n"
+            f"The seat is free; invite someone else to it: {settings.SITE_URL}{reverse('game_seats', args=[game.pk])}\n"
+            "The game starts when every player and the umpire have accepted.\n\n"
+            "--\nKriegsbrief. This is an automatic notice.\n")
+    for address in sorted(a for a in to if a):
+        outbox.queue_mail(key=f"declined:{seat.pk}:{seat.version}:{address}", to=address, game=game, kind="notice",
+                          reply_to="", subject=outbox.one_line(f"[Kriegsbrief] {game.name}: {what} was declined"),
+                          body=body)
+
+
+def may_manage(game: Game, user) -> bool:
+    """The game's creator and its (active) umpire may invite to free seats."""
+    return user.is_authenticated and (
+        game.created_by_id == user.pk
+        or game.seats.active().filter(role=Seat.Role.UMPIRE, user=user).exists())
+
+
+def reinvite(game_id: int, seat_id: int, user, *, by) -> Seat:
+    """Invite ``user`` to a declined (or expired) seat of the game."""
+    with transaction.atomic():
+        stream = eventstore.load(game_id, lock=True)
+        if not may_manage(stream.game, by):
+            raise InvitationError("Only the game's creator or its umpire may invite players.")
+        if stream.state["status"] == "finished":
+            raise InvitationError("The game is over.")
+        seat = Seat.objects.select_for_update().filter(pk=seat_id, game=stream.game).first()
+        if seat is None:
+            raise InvitationError("This game has no such seat.")
+        if seat.status == Seat.Status.ACTIVE or (seat.status == Seat.Status.INVITED and not is_expired(seat)):
+            raise InvitationError("That seat is taken or its invitation is still open.")
+        check_seating(_seating_with(seat, user), umpire_plays(stream.game))
+        return invite(seat, user, by=by)
+
+
+# --- the start of a game -------------------------------------------------------
+
+def ready_to_start(game: Game) -> bool:
+    """Every player seat and the umpire's seat accepted (observers never hold a game up)."""
+    return not game.seats.exclude(role=Seat.Role.OBSERVER).exclude(status=Seat.Status.ACTIVE).exists()
+
+
+def start_if_ready(stream, newly_seated: Seat | None = None):
+    """Open turn 1 once every needed seat is active (the stream is locked); an observer seated
+    after the start gets the game's first mail on its own."""
+    from . import reports, turns
+
+    if not turns.started(stream.state):
+        return turns.start_game(stream) if ready_to_start(stream.game) else stream
+    if newly_seated is not None:
+        reports.queue_game_start(stream, seats=[newly_seated], key_suffix=f":v{newly_seated.version}")
+    return stream

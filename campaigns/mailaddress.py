@@ -1,0 +1,79 @@
+"""A user's own mail address, confirmed by a link sent to it.
+
+A seat's mail (the game's first mail with its secret reply address, reports, acknowledgements)
+goes to its holder's verified address, taken when they accept the seat; nobody can type an
+address for someone else. A user names an address on their settings page; it stays *pending*
+until they follow the link mailed to it, signed in as themself. The link works once (the pending
+address is cleared when it is confirmed; a newer request replaces the older one) and for
+``MAX_AGE``. A confirmed address also becomes the address of the user's active seats.
+"""
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+from django.conf import settings
+from django.core import signing
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from . import outbox
+from .models import Profile, Seat
+
+SALT = "kb.verify-address"
+MAX_AGE = timedelta(days=3)
+
+
+class AddressError(ValueError):
+    """A confirmation that cannot be made; the message says why."""
+
+
+def verified_address(user) -> str:
+    """The user's confirmed address, or "" (never the unconfirmed ``User.email``)."""
+    if user is None:
+        return ""
+    profile = Profile.objects.filter(user=user).first()
+    return profile.verified_email if profile else ""
+
+
+def request_verification(user, email: str) -> str:
+    """Make ``email`` the user's pending address and mail it a confirmation link; returns the token."""
+    email = email.strip()
+    with transaction.atomic():
+        profile, _ = Profile.objects.select_for_update().get_or_create(user=user)
+        profile.pending_email = email
+        profile.save(update_fields=["pending_email"])
+        token = signing.dumps({"user": user.pk, "email": email}, salt=SALT)
+        link = settings.SITE_URL + reverse("confirm_address", args=[token])
+        outbox.queue_mail(
+            key=f"verify-address:{user.pk}:{uuid.uuid4().hex}", to=email, kind="verify", reply_to="",
+            subject="[Kriegsbrief] Confirm your mail address",
+            body=(f"Someone signed in as {user.get_username()} on Kriegsbrief asked to use this address for "
+                  f"their games.\nIf that was you, confirm it (signed in) within {MAX_AGE.days} days:\n\n"
+                  f"  {link}\n\nIf it was not, ignore this message: nothing is sent here unless it is confirmed.\n\n"
+                  "--\nKriegsbrief. This is an automatic message.\n"))
+    return token
+
+
+def confirm(token: str, user) -> str:
+    """Confirm the pending address a link names; it must be this user's and still pending."""
+    try:
+        data = signing.loads(token, salt=SALT, max_age=MAX_AGE)
+    except signing.SignatureExpired:
+        raise AddressError("This confirmation link has expired. Ask for a new one on your settings page.")
+    except signing.BadSignature:
+        raise AddressError("This is not a valid confirmation link.")
+    if data.get("user") != user.pk:
+        raise AddressError("This link confirms another user's address. Sign in as that user to confirm it.")
+    with transaction.atomic():
+        profile, _ = Profile.objects.select_for_update().get_or_create(user=user)
+        email = data.get("email", "")
+        if not email or profile.pending_email != email:
+            raise AddressError("This link has been used already, or a newer address was asked for since.")
+        profile.verified_email, profile.email_verified_at, profile.pending_email = email, timezone.now(), ""
+        profile.save(update_fields=["verified_email", "email_verified_at", "pending_email"])
+        user.email = email
+        user.save(update_fields=["email"])
+        Seat.objects.active().filter(user=user).update(email=email)
+    return email
