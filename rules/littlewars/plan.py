@@ -21,7 +21,7 @@ from . import geom
 from .orders import Edge, Escort, Fire, Form, Hold, Melee, Merge, Move, Order, Split, Surrender
 from .scenario import OPPOSITE, block, zone_error
 from .table import path_length, table_of
-from .units import (ARM_NAMES, CREW_MIN, CREW_RANGE, FIRST_FIRE_TURN, GUN_MOVE_FAST, GUN_MOVE_SLOW, MAX_RANGE,
+from .units import (ARM_NAMES, CREW_MIN, CREW_RANGE, FIRST_FIRE_TURN, GUN_MOVE_FAST, GUN_SPOT, GUN_MOVE_SLOW, MAX_RANGE,
                     SCENERY_GAP, move_allowance, other, radius)
 
 
@@ -339,7 +339,7 @@ def _deploy_gun(state, plan, o: Move, gid):
     if o.line_form:
         raise _Refused("a gun deploys at one point: deploy gun1 at x,y")
     x, y = o.points[0]
-    err = table_of(state["scenario"]).spot_error("inf", x, y) or zone_error(state["scenario"], plan.side, x, y)
+    err = table_of(state["scenario"]).spot_error(GUN_SPOT, x, y) or zone_error(state["scenario"], plan.side, x, y)
     if err:
         raise _Refused(f"{o.who} cannot deploy there: {err}")
     plan.deploy_guns[gid] = [x, y]
@@ -358,9 +358,12 @@ def _escort(state, plan, o: Escort):
     fake = Move(o.line, o.text, o.who, o.points)
     paths = {}
     for fid, wps in _targets(state, ids, fake).items():
-        f = state["figures"][fid]
-        pts = route(table, "inf", (f["x"], f["y"]), wps)
-        if not pts or path_length(pts) > move_allowance("inf") + 1e-9 or any(table.spot_error("inf", *w) for w in wps):
+        f = state["figures"][fid]  # prisoners walk at the infantry pace, each with its own footprint
+        spot = next((e for e in (table.spot_error(f["arm"], *w) for w in wps) if e), None)
+        if spot:
+            raise _Refused(f"{fid.split(':')[1]} cannot be escorted there: {spot}")
+        pts = route(table, f["arm"], (f["x"], f["y"]), wps)
+        if not pts or path_length(pts) > move_allowance("inf") + 1e-9:
             raise _Refused(f"out of range: prisoners walk at most {move_allowance('inf'):g} in a turn, "
                            f"to open ground on the table")
         paths[fid] = pts
@@ -417,6 +420,10 @@ def _plan_gun_move(state, plan, o: Move, gid):
     _crew_check(state, gid, "move")
     g = state["guns"][gid]
     table = table_of(state["scenario"])
+    for w in o.points:  # a gun stands where a figure may: on the table, clear of scenery, not on a hill's side
+        err = table.spot_error(GUN_SPOT, *w)
+        if err:
+            raise _Refused(f"{geom.gun_name(g)} cannot go there: {err}")
     pts = route(table, "cav", (g["x"], g["y"]), list(o.points))
     if not pts:
         raise _Refused(f"{geom.gun_name(g)} cannot get there: no way round the scenery")

@@ -12,6 +12,7 @@ from rules.core.canonical import canonical_json
 from . import RULESET as RS
 from .fold import PREFIX, fold
 from .geom import FigureIndex, fighting, gun_name
+from .invariants import check_turn
 from .plan import allowance
 from .scenario import _terrain, load
 from .units import CREW_MIN, CREW_RANGE, MAX_RANGE, other
@@ -79,6 +80,7 @@ def play(state, red="", blue="", seed=0, check=True):
     events = RS.adjudicate(state, orders, random.Random(seed))
     new = fold_all(state, events)
     assert RS.check_invariants(new) == [], RS.check_invariants(new)
+    assert check_turn(events) == [], check_turn(events)
     return new, events
 
 

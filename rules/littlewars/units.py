@@ -22,6 +22,7 @@ CREW_RANGE = 6.0           # ... within 6 inches of the gun
 GUN_MOVE_SLOW = 12.0       # LW-26: 1 ft ...
 GUN_MOVE_FAST = 24.0       # ... 2 ft when at least 4 of its team are cavalry
 SHOTS_PER_TURN = 4         # LW-21
+GUN_SPOT = "inf"           # a gun's place is checked like an infantry footprint (deploy, destination, invariants)
 FIRST_FIRE_TURN = 2        # LW-14 / LW-EX-2: no gun fires in turn 1 of the simultaneous game
 
 CONTACT_GAP = 0.125        # LW-33: closer than 1/8 inch to an enemy
