@@ -307,6 +307,13 @@ def blast_victims(mine_at, positions: dict[str, tuple], arms: dict[str, str]) ->
                   if math.dist(p, mine_at) - radius(arms[fid]) <= MINE_RADIUS + 1e-9)
 
 
+def wagons_within(mine_at, wagons: dict) -> list[str]:
+    """Wagons (depots, trains, boats; keyed as the turn keys them) within 6 in of the mine: destroyed too."""
+    from .blast import WAGON_RADIUS
+
+    return sorted(k for k, w in wagons.items() if math.dist((w["x"], w["y"]), mine_at) - WAGON_RADIUS <= MINE_RADIUS + 1e-9)
+
+
 def guns_within(mine_at, guns: dict) -> list[str]:
     """Guns (not yet destroyed) standing within 6 in of the mine: destroyed with everything else."""
     return sorted(gid for gid, g in guns.items() if not g.get("destroyed")
