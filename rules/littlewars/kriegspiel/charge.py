@@ -38,6 +38,7 @@ import math
 import numpy as np
 from shapely.geometry import LineString, Point
 
+from ..geom import isolated
 from ..scenario import home_vector as scenario_home
 from ..table import table_of
 from . import cavalry
@@ -184,7 +185,7 @@ def resolve(state: dict, side: str, ids: list[str], point, held: set[str], rng,
     enemy = [s for s in state["groups"] if s != side][0]
     out = {"side": side, "by": sorted(ids), "at": [float(point[0]), float(point[1])], "distance": round(d, 3),
            "kind": None, "killed": [], "gun": gun, "moved": {}, "destroyed": [], "after": None, "coin": None,
-           "pursued": [], "pursued_guns": []}
+           "pursued": [], "pursued_guns": [], "captured": [], "captor": None, "pow": None}
     if gun is not None:
         res = cavalry.vs_guns(len(ids), d)
         out["pursued_guns"] = battery_withdrawing(state, gun, set(withdrawing_guns))
@@ -224,10 +225,15 @@ def resolve(state: dict, side: str, ids: list[str], point, held: set[str], rng,
         else:
             lv = sightlines_of(state["scenario"])
             down = int(max(0, lv.levels(np.array(cpts)).max() - lv.levels(np.array(tpts)).max()))
-            res = cavalry.vs_cavalry(len(ids), len(tgt), rng, levels_down=down)
+            lonely = _smaller_isolated(state, side, ids, tgt, cavalry.effective(len(ids), down))
+            res = cavalry.vs_cavalry(len(ids), len(tgt), rng, levels_down=down, smaller_isolated=lonely)
             lost_att = _nearest_first(figs, ids, tpts)[:res["att_lost"]]
             lost_def = _nearest_first(figs, tgt, cpts)[:res["def_lost"]]
-            out.update(kind="cavalry", killed=sorted(lost_att + lost_def), coin=res["coin"])
+            # the nearest fall, the next are taken (as in a Little Wars melee)
+            taken = lost_att[len(lost_att) - res["att_captured"]:] + lost_def[len(lost_def) - res["def_captured"]:]
+            out.update(kind="cavalry", killed=sorted(set(lost_att + lost_def) - set(taken)), coin=res["coin"],
+                       captured=sorted(taken), captor=(enemy if res["att_captured"] else side) if taken else None,
+                       pow=f"pow{state['counter'] + 1}" if taken else None)
             moved, lost = {}, []
             if res["withdraws"] == "defender":
                 moved, lost = push(state, enemy, [i for i in tgt if i not in lost_def], PUSH)
@@ -236,8 +242,19 @@ def resolve(state: dict, side: str, ids: list[str], point, held: set[str], rng,
                 out.update(moved=moved, destroyed=sorted(lost))
                 return out
         out.update(moved=moved, destroyed=sorted(lost), pursued=sorted(moved))  # KS-80: the pushed are pursued
-    _advance(state, out, ids, [_xy(figs, i) for i in tgt if i not in out["killed"] and i not in out["moved"]] or tpts)
+    fallen = set(out["killed"]) | set(out["captured"]) | set(out["moved"])
+    _advance(state, out, [i for i in ids if i not in out["captured"]], [_xy(figs, i) for i in tgt if i not in fallen] or tpts)
     return out
+
+
+def _smaller_isolated(state: dict, side: str, ids: list[str], tgt: list[str], strength: int) -> bool:
+    """LW-32 for the smaller of the two bodies (the charger counted with the downhill multiplier):
+    fewer than half its number of fighting friends within a move, the two bodies left out."""
+    if strength == len(tgt):
+        return False
+    enemy = state["figures"][tgt[0]]["side"]
+    small_side, small = (enemy, tgt) if strength > len(tgt) else (side, ids)
+    return isolated(state, small_side, small, exclude=set(ids) | set(tgt))
 
 
 def _advance(state, out, ids, aims):

@@ -75,6 +75,8 @@ def _charge(p):
             "infantry_close_withdrawing": "withdrawing infantry in column (KS-83)"}[p["kind"]]
     txt = (f"{_cap(p['side'])} cavalry ({len(p['by'])}) charged {what} from {p['distance'] / 12:.1f} ft: "
            f"{len(p['killed'])} fell")
+    if p.get("captured"):
+        txt += f"; {len(p['captured'])} taken prisoner by {p['captor']} as {p['pow']} (KS-78)"
     if p.get("coin"):
         txt += f"; the coin favoured the {p['coin']}"
     if p.get("gun"):

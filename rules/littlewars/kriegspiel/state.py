@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..fold import fold as lw_fold
-from ..fold import _drop_from_groups
+from ..fold import _capture, _drop_from_groups
 from ..units import SIDES
 from .supply import PORTIONS
 
@@ -346,6 +346,8 @@ def _general_lost(state, p):
 def _charge(state, p):
     """A cavalry charge (KS-68..85): losses, who moved or was pushed back, a gun taken, after-effects."""
     new = _kill(state, p["killed"] + p["destroyed"])
+    if p.get("captured"):  # KS-78: an isolated smaller body is partly taken, as in a Little Wars melee
+        _capture(new, new, [], p["captured"], p["captor"], p["pow"])
     figures = dict(new["figures"])
     for fid, xy in p["moved"].items():
         figures[fid] = {**figures[fid], "x": xy[0], "y": xy[1]}

@@ -213,7 +213,7 @@ def _charges(log: Log, plans, rng) -> tuple[set[str], dict]:
                 failed[side].append({"line": line, "why": str(exc)})
                 continue
             log.ks("charge", payload, PUBLIC)
-            touched.update(payload["by"], payload["killed"], payload["moved"], payload["destroyed"])
+            touched.update(payload["by"], payload["killed"], payload["moved"], payload["destroyed"], payload["captured"])
     return touched, failed
 
 

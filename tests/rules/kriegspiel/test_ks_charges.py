@@ -227,3 +227,33 @@ def test_the_pushed_back_are_pursued_unless_their_friends_attack(new_game):
     g.turn(blue=f"volley foot1 at {x},{y}")
     assert not g.rejected["blue"]
     assert all(g.state["figures"][f]["y"] == before[f] for f in pursued)   # they stay: the pursuit is broken
+
+
+def test_unequal_cavalry_take_an_isolated_body_prisoner(new_game):
+    """Issue 15 bug 5 (KS-78: the Little Wars melee, isolation included): 12 red horse charge 8 moving
+    blue horse with no blue friends near: red -4, blue -4 killed and 4 taken (the engine gave -8 and -8)."""
+    g = new_game(scenario(red_horse=12, blue_horse=8))
+    g.deploy()
+    g.place({f"red:c{k}": (20 + (k - 6.5) * 1.25, 100) for k in range(1, 13)})
+    g.place({f"blue:c{k}": (14 + k * 1.25, 120) for k in range(1, 9)})
+    g.turn()                                               # the scouts look first
+    evs = g.turn(red="charge horse at 20,120", blue="move horse to 20.875,124")
+    (ch,) = charge_event(evs)
+    p = ch.payload
+    assert p["kind"] == "cavalry" and p["coin"] is None
+    assert sum(f.startswith("red") for f in p["killed"]) == 4 and sum(f.startswith("blue") for f in p["killed"]) == 4
+    assert len(p["captured"]) == 4 and all(f.startswith("blue") for f in p["captured"]) and p["captor"] == "red"
+    assert all(g.state["figures"][f]["st"] == "pow" for f in p["captured"])
+    assert g.state["pows"]["red"][p["pow"]] == p["captured"]
+    assert "4 taken prisoner by red" in g.rs.describe_event(ch.type, p)
+
+
+def test_supported_smaller_cavalry_is_not_taken(new_game):
+    g = new_game(scenario(red_horse=12, blue_horse=8))
+    g.deploy()
+    g.place({f"red:c{k}": (20 + (k - 6.5) * 1.25, 100) for k in range(1, 13)})
+    g.place({f"blue:c{k}": (14 + k * 1.25, 120) for k in range(1, 9)})
+    g.place({f"blue:i{k}": (10 + k * 0.75, 135) for k in range(1, 5)})  # 4 friends within a move: supported
+    g.turn()
+    (ch,) = charge_event(g.turn(red="charge horse at 20,120", blue="move horse to 20.875,124"))
+    assert ch.payload["captured"] == [] and len(ch.payload["killed"]) == 16
