@@ -41,6 +41,7 @@ from shapely.geometry import LineString, Point
 from ..geom import isolated
 from ..scenario import home_vector as scenario_home
 from ..table import table_of
+from ..units import radius
 from . import cavalry
 from .guns import battery_withdrawing
 from .numbers import CHARGE_REACH, FOOT
@@ -155,24 +156,38 @@ def home_vector(state: dict, side: str) -> tuple[float, float]:
 
 
 def push(state: dict, side: str, ids: list[str], dist: float) -> tuple[dict, list[str]]:
-    """Move ``ids`` ``dist`` towards their own edge: (new positions, destroyed) (KS-81)."""
+    """Move ``ids`` ``dist`` straight towards their own edge: (new positions, destroyed) (KS-81).
+
+    Destroyed: a figure whose way crosses a river away from every ford and bridge (all the
+    crossings of the table at once), or whose footprint would leave the table. A building,
+    wall or tree on the way stops the figure 1/16 in short of it (it cannot land inside)."""
     figs = state["figures"]
     table = table_of(state["scenario"])
     vx, vy = home_vector(state, side)
-    rivers = [g for it, g in table.terrain if it["type"] == "river"]
-    crossings = [g for it, g in table.terrain if it["type"] in ("ford", "bridge")]
     moved, lost = {}, []
     for i in ids:
         a = _xy(figs, i)
         b = (a[0] + vx * dist, a[1] + vy * dist)
+        r = radius(figs[i]["arm"])
         line = LineString([a, b])
-        off = not (0 <= b[0] <= table.width and 0 <= b[1] <= table.depth)
-        wet = any(line.intersects(r.difference(c)) for r in rivers for c in (crossings or [Point()]))
-        if off or wet:
+        off = not (r <= b[0] <= table.width - r and r <= b[1] <= table.depth - r)
+        if off or line.intersects(table.water):
             lost.append(i)
-        else:
-            moved[i] = [round(b[0], 4), round(b[1], 4)]
+            continue
+        end = _short_of_scenery(table, figs[i]["arm"], line)
+        moved[i] = [round(end[0], 4), round(end[1], 4)]
     return moved, lost
+
+
+def _short_of_scenery(table, arm: str, line: LineString) -> tuple[float, float]:
+    """Where a figure pushed along ``line`` stops: its end, or just short of the first impassable
+    scenery it would touch (within 1/16 in of its footprint)."""
+    core = table.free(arm).core
+    if core.is_empty or not line.intersects(core):
+        return line.coords[-1]
+    hit = line.intersection(core)
+    first = min(line.project(Point(c)) for g in getattr(hit, "geoms", [hit]) for c in g.coords)
+    return line.interpolate(max(0.0, first - 0.01)).coords[0]
 
 
 def resolve(state: dict, side: str, ids: list[str], point, held: set[str], rng,

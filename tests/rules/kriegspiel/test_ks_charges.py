@@ -257,3 +257,43 @@ def test_supported_smaller_cavalry_is_not_taken(new_game):
     g.turn()
     (ch,) = charge_event(g.turn(red="charge horse at 20,120", blue="move horse to 20.875,124"))
     assert ch.payload["captured"] == [] and len(ch.payload["killed"]) == 16
+
+
+def _pushed(terrain, at=(10.0, 12.0)):
+    """Blue horse at ``at`` pushed 3 ft back towards its (north) edge over ``terrain``."""
+    from rules.littlewars.kriegspiel import charge
+    from rules.littlewars.testing import build
+
+    state = build(red=[("h", "cav", [(50, 5)])], blue=[("h", "cav", [at])], table=(60, 72), terrain=terrain)
+    (fid,) = state["groups"]["blue"]["h"]
+    moved, lost = charge.push(state, "blue", [fid], charge.PUSH)
+    return state, moved.get(fid), lost
+
+
+RIVER = {"id": "brook", "type": "river", "polygon": [[0, 20], [60, 20], [60, 22], [0, 22]]}
+FORD = {"id": "ford", "type": "ford", "polygon": [[8, 19], [12, 19], [12, 23], [8, 23]]}
+BRIDGE = {"id": "bridge", "type": "bridge", "polygon": [[40, 19], [44, 19], [44, 23], [40, 23]]}
+
+
+def test_pushed_back_over_a_ford_survive_whatever_other_crossings_there_are():
+    """Issue 15 bug 7 (KS-81): crossings were subtracted one at a time, so adding an unrelated bridge
+    30 in away made the ford count as a river and the horse drowned."""
+    for terrain in ([RIVER, FORD], [RIVER, FORD, BRIDGE]):
+        _, end, lost = _pushed(terrain)
+        assert lost == [] and end == [10.0, 48.0], terrain
+    _, end, lost = _pushed([RIVER, FORD, BRIDGE], at=(25.0, 12.0))  # away from both: destroyed
+    assert end is None and len(lost) == 1
+
+
+def test_pushed_back_stop_short_of_a_building_never_inside_it():
+    """Issue 15 bug 7 (KS-77/81): survivors could land inside a building."""
+    from rules.littlewars.invariants import check_invariants
+    from rules.littlewars.table import table_of
+
+    barn = {"id": "barn", "type": "building", "polygon": [[5, 30], [15, 30], [15, 60], [5, 60]]}
+    state, end, lost = _pushed([barn])
+    assert lost == [] and end[0] == 10.0 and 29.0 < end[1] < 30 - 0.5
+    assert table_of(state["scenario"]).spot_error("cav", *end) is None
+    (fid,) = state["groups"]["blue"]["h"]
+    after = {**state, "figures": {**state["figures"], fid: {**state["figures"][fid], "x": end[0], "y": end[1]}}}
+    assert check_invariants(after) == []
