@@ -272,3 +272,79 @@ def play_bots(state, seed=0, max_turns=None):
         state = fold_all(state, evs)
         events += evs
     return state, events
+
+
+# -- random orders (fuzzing) -------------------------------------------------------
+def random_orders(state: dict, side: str, rng: random.Random, verbs=()) -> str:
+    """Orders for ``side``, legal or not, in a random order: the scripted player's lines mixed with
+    random moves, lines, splits, merges, surrenders, shots and escorts near the units ordered.
+    ``verbs``: extra line makers ``(state, side, name, centre, rng) -> str`` (a variant's orders)."""
+    if state["phase"] != "play":
+        return "hold"
+    figs = state["figures"]
+    groups = state["groups"][side]
+    lines = [ln for ln in bot_orders(state, side).splitlines() if rng.random() < 0.5]
+    makers = [_rand_move, _rand_line, _rand_split, _rand_merge, _rand_surrender, *verbs]
+    for name in sorted(groups):
+        if rng.random() < 0.6:
+            lines.append(rng.choice(makers)(state, side, name, _centre(figs, groups[name]), rng))
+    for g in state["guns"].values():
+        if g["owner"] == side and rng.random() < 0.5:
+            x, y = _near((g["x"], g["y"]), rng, 40 if rng.random() < 0.7 else 14)
+            verb = "fire {} at {:.1f},{:.1f}" if rng.random() < 0.7 else "move {} to {:.1f},{:.1f}"
+            lines.append(verb.format(gun_name(g), x, y))
+    for name, ids in sorted(state["pows"][side].items()):
+        left = [i for i in ids if not figs[i]["pow"][2]]
+        if left and rng.random() < 0.7:
+            x, y = _near(_centre(figs, left), rng, 13)
+            lines.append(f"escort {name} to {x:.2f},{y:.2f}")
+    rng.shuffle(lines)
+    return "\n".join(lines) or "hold"
+
+
+def _near(c, rng, spread):
+    return c[0] + rng.uniform(-spread, spread), c[1] + rng.uniform(-spread, spread)
+
+
+def _rand_move(state, side, name, c, rng):
+    x, y = _near(c, rng, 14 if rng.random() < 0.8 else 30)
+    return f"move {name} to {x:.2f},{y:.2f}"
+
+
+def _rand_line(state, side, name, c, rng):
+    (x1, y1), (x2, y2) = _near(c, rng, 10), _near(c, rng, 10)
+    return f"move {name} line {x1:.2f},{y1:.2f} {x2:.2f},{y2:.2f}"
+
+
+def _rand_split(state, side, name, c, rng):
+    x, y = _near(c, rng, 5)
+    return f"split {name} {rng.randint(1, 6)} as {name}s{rng.randint(1, 9)} nearest {x:.1f},{y:.1f}"
+
+
+def _rand_merge(state, side, name, c, rng):
+    others = sorted(n for n in state["groups"][side] if n != name)
+    return f"merge {name} into {rng.choice(others)}" if others else "hold"
+
+
+def _rand_surrender(state, side, name, c, rng):
+    return f"surrender {name}" if rng.random() < 0.3 else "hold"
+
+
+def fuzz_game(rs, scenario, seed: int, turns: int, verbs=(), setup_seed: int | None = None):
+    """Play ``turns`` turns of random orders on ``scenario`` with rule set ``rs``; after every
+    adjudication the state must keep every invariant and no figure may fight twice. Returns the state."""
+    rng = random.Random(seed)
+    state = rs.initial_state()
+    for ev in rs.setup(scenario, random.Random(seed if setup_seed is None else setup_seed)):
+        state = rs.fold(state, ev.type, ev.payload)
+    for _ in range(turns):
+        spec = rs.next_turn(state)
+        if not spec.sides:
+            break
+        orders = {s: rs.parse_orders(state, s, random_orders(state, s, rng, verbs)).orders for s in spec.sides}
+        events = rs.adjudicate(state, orders, random.Random(rng.getrandbits(32)))
+        for ev in events:
+            state = rs.fold(state, ev.type, ev.payload)
+        problems = rs.check_invariants(state) + check_turn(events)
+        assert problems == [], (scenario, seed, state["turn"], problems)
+    return state

@@ -153,8 +153,10 @@ def test_with_the_general_away_only_touch_and_his_deputy_takes_over(new_game):
     assert commander(away, "red") is None and sightings(away, "red")["figures"] == {}   # KS-13
     # KS-14 through the rules: the general falls, his deputy (the lowest-numbered free cavalryman) takes over
     g.place({"red:c2": (30, 100)})
+    from rules.littlewars.fold import _drop_from_groups
+
     figs = {**g.state["figures"], "red:c1": {**g.state["figures"]["red:c1"], "st": "dead"}}
-    g.state = {**g.state, "figures": figs}
+    g.state = {**g.state, "figures": figs, "groups": _drop_from_groups(g.state["groups"], {"red:c1"})}
     g.turn()
     gen = g.state["ks"]["generals"]["red"]
     assert gen["figure"] == "red:c2" and gen["lost"]

@@ -1,0 +1,23 @@
+"""Random-order fuzzing of every shipped Little Wars scenario (issue 15 item 8): random orders, legal or
+not, in random order, for a bounded number of turns; after every adjudication every invariant holds
+(figures, prisoners and guns on the table and outside scenery; no figure in two melees). Seeded, so a
+failure replays exactly (rules.littlewars.testing.fuzz_game)."""
+import pytest
+
+from rules.littlewars import RULESET as RS
+from rules.littlewars.scenario import builtin_names
+from rules.littlewars.testing import fuzz_game
+
+# (scenario, seeds, turns): the big tables are slow, so they play fewer turns (bounded: ~15 s in all)
+TURNS = {"skirmish": ((1, 2, 3), 14), "defence": ((1, 2, 3), 14), "wells": ((1,), 5), "big_battle": ((1,), 4)}
+
+
+def test_every_shipped_scenario_is_fuzzed():
+    assert set(TURNS) == set(builtin_names())
+
+
+@pytest.mark.parametrize("name", sorted(TURNS))
+def test_random_orders_keep_every_invariant(name):
+    seeds, turns = TURNS[name]
+    for seed in seeds:
+        fuzz_game(RS, name, seed, turns)
