@@ -24,10 +24,10 @@ from rules.core.protocol import PUBLIC, RuleEvent, TurnSpec, side_audience
 
 from . import aftermath, melee, plan as planning, scoring
 from .fire import resolve_fire
-from .fold import PREFIX, fold, initial_state
+from .fold import PREFIX, fold, game_turn_of_play, initial_state
 from .motion import resolve_moves
 from .scenario import OPPOSITE, load
-from .units import RESERVE, SIDES, other
+from .units import FIRST_FIRE_TURN, RESERVE, SIDES, other
 
 
 class _Log:
@@ -92,7 +92,8 @@ def next_turn(state: dict) -> TurnSpec:
                                          f"edge with deploy orders, or keeps the scenario's places.{seen} In the "
                                          f"first turn every move is measured from the edge line.")
     if state["phase"] == "play" and not state.get("result"):
-        fire = " Guns may not fire yet (LW-14)." if state["turn"] < 2 else ""
+        first = game_turn_of_play(state, FIRST_FIRE_TURN)
+        fire = f" Guns may not fire before turn {first} (LW-14)." if state["turn"] < first else ""
         return TurnSpec(SIDES, "orders", f"Turn {state['turn']}: both sides order at once.{fire}")
     return TurnSpec(())
 

@@ -18,6 +18,7 @@ from shapely.strtree import STRtree
 from rules.core.protocol import LineError
 
 from . import geom
+from .fold import game_turn_of_play, play_turn
 from .orders import Edge, Escort, Fire, Form, Hold, Melee, Merge, Move, Order, Split, Surrender
 from .scenario import OPPOSITE, block, zone_error
 from .table import path_length, table_of
@@ -242,7 +243,7 @@ def head_start(state, side, x, y, r) -> float:
     """LW-7: deployed without the curtain, every figure moves in the first turn "as if it stood exactly on
     the edge line": the way from the edge to where it stands counts against that turn's move."""
     sc = state["scenario"]
-    if sc["settings"].get("deployment", "curtain") != "alternate" or state["turn"] != 1:
+    if sc["settings"].get("deployment", "curtain") != "alternate" or play_turn(state) != 1:
         return 0.0
     return max(0.0, table_of(sc).edge_distance(sc["edges"][side], x, y) - r)
 
@@ -398,8 +399,9 @@ def _fire(state, plan, o: Fire):
     sc = state["scenario"]
     if sc["kind"] == "defence" and sc["settings"]["defender"] == plan.side:
         first = 1  # LW-55
-    if state["turn"] < first:
-        raise _Refused(f"no gun fires before turn {first} (LW-14)")
+    if play_turn(state) < first:
+        raise _Refused(f"no gun fires before turn {game_turn_of_play(state, first)} (LW-14: none in the first "
+                       f"turn of play)")
     if gid in plan._owner_line:
         raise _Refused(f"a gun moves or fires in a turn, not both (LW-20); line {plan._owner_line[gid]} already orders it")
     _crew_check(state, gid, "fire")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from .fold import play_turn
 from .table import table_of
 from .units import (ARMS, BREAKTHROUGH_FIGURES, DRAW_BELOW, DRAW_BELOW_SMALL, GUN_SCORE, PRISONER_SCORE, SIDES,
                     SMALL_ARMY, VICTORY, WITHDRAW_MOVES, other)
@@ -88,7 +89,7 @@ def check_end(state: dict) -> dict | None:
         elif kind == "defence":
             ended = _defence(state)
         ended = ended or _draw(state)
-    if ended is None and state["turn"] >= state["scenario"]["settings"]["max_turns"]:
+    if ended is None and play_turn(state) >= state["scenario"]["settings"]["max_turns"]:  # turns of play
         ended = (None, f"the turn limit ({state['scenario']['settings']['max_turns']}) was reached: the 100 is split")
     if ended is None:
         return None

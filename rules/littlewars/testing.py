@@ -50,7 +50,7 @@ def build(red=(), blue=(), guns=(), terrain=(), table=(48, 36), kind="bitter_end
     for side, name, x, y, heading in guns:
         gid = f"{side}:{name}"
         gmap[gid] = {**gmap[gid], "x": float(x), "y": float(y), "heading": float(heading)}
-    state = {**state, "figures": figs, "guns": gmap, "turn": turn}
+    state = {**state, "figures": figs, "guns": gmap, "turn": state["play_from"] + turn - 1}  # ``turn``: of play
     from .fold import _start_counts
 
     state["start"] = _start_counts(state)
@@ -250,6 +250,8 @@ def state_from_view(view: dict) -> dict:
             for g in view["guns"]}
     state = RS.initial_state()
     state.update(phase=view["phase"], scenario=sc, turn=view["turn"]["number"], figures=figures, guns=guns)
+    if view["turn"].get("of_play"):
+        state["play_from"] = view["turn"]["number"] - view["turn"]["of_play"] + 1
     state["groups"] = {**state["groups"], side: {n: list(ids) for n, ids in view["groups"].get(side, {}).items()}}
     state["pows"] = {**state["pows"], side: {n: list(ids) for n, ids in view["prisoner_groups"].get(side, {}).items()}}
     return state
@@ -265,7 +267,7 @@ def play_bots(state, seed=0, max_turns=None):
     """Both sides played by ``bot_orders`` until the game ends; returns (state, all events)."""
     rng = random.Random(seed)
     events = []
-    while RS.next_turn(state).sides and (max_turns is None or state["turn"] <= max_turns):
+    while RS.next_turn(state).sides and (max_turns is None or state["turn"] <= max_turns):  # game turns
         orders = {s: RS.parse_orders(state, s, bot_orders(state, s)).orders for s in RS.next_turn(state).sides}
         evs = RS.adjudicate(state, orders, random.Random(rng.getrandbits(64)))
         assert not payloads(evs, "orders_rejected"), payloads(evs, "orders_rejected")  # clean as a whole

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from rules.core.protocol import LineError
 
 from .. import plan as lw_plan
+from ..fold import game_turn_of_play, play_turn
 from ..units import FIRST_FIRE_TURN
 from . import works
 from .blast import rifles_in_line
@@ -278,8 +279,9 @@ def _box(state, kp, o: Box, boxed):
 
 
 def _volley(state, kp, o: Volley, boxed):
-    if state["turn"] < FIRST_FIRE_TURN:
-        raise _Refused(f"no fire before turn {FIRST_FIRE_TURN} (LW-14)")
+    if play_turn(state) < FIRST_FIRE_TURN:
+        raise _Refused(f"no fire before turn {game_turn_of_play(state, FIRST_FIRE_TURN)} (LW-14: none in the "
+                       f"first turn of play)")
     key = lw_plan._group_key(kp.lw.groups, o.who)
     if key is None:
         raise _Refused(f"unknown group '{o.who}': a volley is fired by one of your groups")

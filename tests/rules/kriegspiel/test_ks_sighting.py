@@ -67,7 +67,7 @@ def test_sighting_and_last_seen_through_the_game(game):
     assert not [f for f in red_view["figures"] if f["side"] == "blue"]
     last = {f["id"] for f in red_view["kriegspiel"]["seen"]["last_seen"]}
     assert last == blue_seen
-    assert all(f["turn"] == 1 for f in red_view["kriegspiel"]["seen"]["last_seen"])
+    assert all(f["turn"] == 2 for f in red_view["kriegspiel"]["seen"]["last_seen"])  # game turn 2: 1 was deployment
     # the umpire sees every figure of both sides
     ump = game.view(role="umpire")
     assert len([f for f in ump["figures"] if f["side"] == "blue"]) == 26

@@ -38,7 +38,8 @@ def test_three_within_six_inches_do_not():
 
 def test_no_fire_in_turn_one_except_the_defender():
     (m,) = msgs(crewed(FOUR_AT_SIX, turn=1), "red", "fire gun1 at 24,40")
-    assert "no gun fires before turn 2 (LW-14)" in m
+    # the first turn of play is game turn 2 (turn 1 was the deployment): guns fire from turn 3
+    assert "no gun fires before turn 3 (LW-14: none in the first turn of play)" in m
     s = crewed(FOUR_AT_SIX, turn=1, kind="defence", settings={"defender": "red"})
     assert msgs(s, "red", "fire gun1 at 24,40") == []  # LW-55
 
