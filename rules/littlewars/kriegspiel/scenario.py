@@ -111,7 +111,7 @@ def _transport(sc: dict, ks: dict) -> dict:
 def _extra(sc: dict, ks: Any) -> dict:
     _need(isinstance(ks, dict), "kriegspiel", "must be an object")
     unknown = set(ks) - {"supply", "scouts", "generals", "engineers", "railways", "trains", "boats",
-                        "general_eye"}
+                        "general_eye", "steep_slopes"}
     _need(not unknown, "kriegspiel", f"unknown key(s) {', '.join(sorted(unknown))}")
     out = {"supply": {}, "scouts": {}, "generals": {}, "engineers": {}}
     out.update(_transport(sc, ks))
@@ -146,4 +146,8 @@ def _extra(sc: dict, ks: Any) -> dict:
     _need(not eye or set(out["generals"]) == set(SIDES), "kriegspiel.general_eye",
           "the general's eye needs a general for each side (kriegspiel.generals)")
     out["general_eye"] = eye
+    steep = ks.get("steep_slopes", "everyone")
+    _need(steep in ("everyone", "wheels"), "kriegspiel.steep_slopes",
+          "must be \"everyone\" (the seed, KS-25) or \"wheels\" (the English original)")
+    out["steep_slopes"] = steep
     return out
