@@ -26,7 +26,7 @@ from . import aftermath, melee, plan as planning, scoring
 from .fire import resolve_fire
 from .fold import PREFIX, fold, game_turn_of_play, initial_state
 from .motion import resolve_moves
-from .scenario import OPPOSITE, load
+from .scenario import OPPOSITE, load, swap_armies
 from .units import FIRST_FIRE_TURN, RESERVE, SIDES, other
 
 
@@ -44,7 +44,14 @@ class _Log:
 def setup(scenario, rng: random.Random) -> list[RuleEvent]:
     sc = load(scenario)
     log = _Log(initial_state())
+    coin = None
+    if sc["settings"]["defender_coin"]:  # LW-53: a coin names the defender, before anything is laid out
+        coin = {"side": rng.choice(SIDES), "scenario_defender": sc["settings"]["defender"]}
+        coin["swapped"] = coin["side"] != coin["scenario_defender"]
+        sc = swap_armies(sc) if coin["swapped"] else sc
     log.emit("table_laid", {"scenario": sc, "first": rng.choice(SIDES)})  # LW-6: a coin for the First Player
+    if coin:
+        log.emit("defender_chosen", coin)
     if sc["settings"]["random_advantage"]:
         log.emit("reinforcements", _reinforcements(log.state, rng))
     if sc["settings"]["choose_edge"]:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .scenario import OPPOSITE, block, mirror
+from .scenario import OPPOSITE, block, mirror, mirror_force
 from .units import SIDES
 
 PREFIX = "littlewars."
@@ -159,18 +159,13 @@ def _edge_chosen(state, p):
     sc = state["scenario"]
     flip_y = sc["edges"][SIDES[0]] in ("south", "north")
     new["scenario"] = {**sc, "edges": {s: OPPOSITE[e] for s, e in sc["edges"].items()},
-                       "forces": {s: _mirror_force(sc, f) for s, f in sc["forces"].items()}}
+                       "forces": {s: mirror_force(sc, f) for s, f in sc["forces"].items()}}
     _set_figures(state, new, {fid: dict(zip(("x", "y"), mirror(sc, f["x"], f["y"])))
                               for fid, f in state["figures"].items()})
     new["guns"] = {gid: {**g, **dict(zip(("x", "y"), mirror(sc, g["x"], g["y"]))),
                          "heading": (-g["heading"] if flip_y else 180.0 - g["heading"]) % 360.0}
                    for gid, g in state["guns"].items()}
     return new
-
-
-def _mirror_force(sc, force):
-    return {**force, "groups": [{**g, "at": list(mirror(sc, *g["at"]))} for g in force["groups"]],
-            "guns": [{**g, "at": list(mirror(sc, *g["at"]))} for g in force["guns"]]}
 
 
 def _deployment_done(state, p):
