@@ -227,7 +227,12 @@ def _task(state, kp, o: Task, boxed):
     ids = _figures(state, kp, o.who)
     if boxed.intersection(_group_of(kp, i) for i in ids):
         raise _Refused(f"{o.who} is in a box: unbox before working")
-    target = works.depot_at(state, kp.side, ids, o.at) if o.task in works.DEPOT_TASKS else o.target
+    if o.task in works.DEPOT_TASKS:
+        target = works.depot_at(state, kp.side, ids, o.at)
+    elif o.task in works.RAIL_TASKS:
+        target = works.rail_spot(state, o.task, o.target, o.at)
+    else:
+        target = o.target
     need = works.check_task(state, kp.side, o.task, ids, target, {i: arm_of(state, i) for i in ids})
     if any(w.get("target") == target and w["status"] == "building" and w["side"] == kp.side
            for w in state["ks"]["works"].values()):
