@@ -11,7 +11,7 @@ import numpy as np
 import shapely
 from shapely.strtree import STRtree
 
-from .units import ARMS, CREW_RANGE, move_allowance, radius
+from .units import ARMS, CREW_RANGE, pace, radius
 
 MAX_R = max(a["radius"] for a in ARMS.values())
 
@@ -87,7 +87,7 @@ def support(state: dict, side: str, ids, index: FigureIndex | None = None, exclu
     index = index or index_of(state["figures"])
     figs = state["figures"]
     pts = [(figs[i]["x"], figs[i]["y"]) for i in ids]
-    reach = [move_allowance(figs[i]["arm"]) for i in ids]
+    reach = [pace(state["scenario"], figs[i]["arm"]) for i in ids]
     friends = index.near_any(pts, reach, side) - set(ids) - set(exclude)
     return len(friends), len(ids)
 

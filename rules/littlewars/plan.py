@@ -22,8 +22,8 @@ from .fold import game_turn_of_play, play_turn
 from .orders import Edge, Escort, Fire, Form, Hold, Melee, Merge, Move, Order, Split, Surrender
 from .scenario import OPPOSITE, block, zone_error
 from .table import path_length, table_of
-from .units import (ARM_NAMES, CREW_MIN, CREW_RANGE, FIRST_FIRE_TURN, GUN_MOVE_FAST, GUN_SPOT, GUN_MOVE_SLOW, MAX_RANGE,
-                    SCENERY_GAP, move_allowance, other, radius)
+from .units import (ARM_NAMES, CREW_MIN, CREW_RANGE, FIRST_FIRE_TURN, GUN_SPOT, SCENERY_GAP, gun_pace, gun_range,
+                    other, pace, radius)
 
 
 @dataclass
@@ -251,7 +251,7 @@ def head_start(state, side, x, y, r) -> float:
 def allowance(state, fid) -> float:
     """How far figure ``fid`` may move this turn (LW-17/18, less the LW-7 head start in turn 1)."""
     f = state["figures"][fid]
-    return max(0.0, move_allowance(f["arm"]) - head_start(state, f["side"], f["x"], f["y"], radius(f["arm"])))
+    return max(0.0, pace(state["scenario"], f["arm"]) - head_start(state, f["side"], f["x"], f["y"], radius(f["arm"])))
 
 
 def _targets(state, ids, o: Move) -> dict[str, list[tuple[float, float]]]:
@@ -307,7 +307,7 @@ def _move(state, plan, o: Move):
             continue
         length, limit = path_length(pts), allowance(state, fid)
         if length > limit + 1e-9:
-            spent = move_allowance(f["arm"]) - limit
+            spent = pace(state["scenario"], f["arm"]) - limit
             edge = f" this turn: measured from the edge line, {spent:.1f} in are spent already (LW-7)" if spent else ""
             raise _Refused(f"out of range: {fid.split(':')[1]} would need {length:.1f} in, {ARM_NAMES[f['arm']]} "
                            f"moves at most {round(limit, 2):g} in (LW-{17 if f['arm'] == 'inf' else 18}){edge}")
@@ -364,8 +364,8 @@ def _escort(state, plan, o: Escort):
         if spot:
             raise _Refused(f"{fid.split(':')[1]} cannot be escorted there: {spot}")
         pts = route(table, f["arm"], (f["x"], f["y"]), wps)
-        if not pts or path_length(pts) > move_allowance("inf") + 1e-9:
-            raise _Refused(f"out of range: prisoners walk at most {move_allowance('inf'):g} in a turn, "
+        if not pts or path_length(pts) > pace(state["scenario"], "inf") + 1e-9:
+            raise _Refused(f"out of range: prisoners walk at most {pace(state['scenario'], 'inf'):g} in a turn, "
                            f"to open ground on the table")
         paths[fid] = pts
     _claim(plan, ids, o)
@@ -408,8 +408,9 @@ def _fire(state, plan, o: Fire):
     g = state["guns"][gid]
     for x, y in o.aims:
         rng = math.dist((g["x"], g["y"]), (x, y))
-        if rng > MAX_RANGE:
-            raise _Refused(f"out of range: {x:g},{y:g} is {rng:.1f} in from {geom.gun_name(g)}, a gun reaches {MAX_RANGE:g} in")
+        if rng > gun_range(sc):
+            raise _Refused(f"out of range: {x:g},{y:g} is {rng:.1f} in from {geom.gun_name(g)}, a gun reaches "
+                           f"{gun_range(sc):g} in")
     _claim(plan, [gid], o)
     plan.fire[gid] = [list(a) for a in o.aims]
 
@@ -433,9 +434,9 @@ def _plan_gun_move(state, plan, o: Move, gid):
         err = plan.gun_check(gid, pts)
         if err:
             raise _Refused(err)
-    elif path_length(pts) > GUN_MOVE_FAST + 1e-9:
+    elif path_length(pts) > gun_pace(state["scenario"], CREW_MIN) + 1e-9:
         raise _Refused(f"out of range: {geom.gun_name(g)} would need {path_length(pts):.1f} in; a gun moves at most "
-                       f"{GUN_MOVE_FAST:g} in, and only with 4 cavalry (LW-26)")
+                       f"{gun_pace(state['scenario'], CREW_MIN):g} in, and only with 4 cavalry (LW-26)")
     _claim(plan, [gid], o)
     plan.gun_moves[gid] = (pts, o)
 
@@ -447,7 +448,7 @@ def _check_gun_moves(state, plan):
         team = geom.gun_team(state, plan, gid, pts[-1])
         g = state["guns"][gid]
         cav = sum(1 for i in team if state["figures"][i]["arm"] == "cav")
-        limit = (GUN_MOVE_FAST if cav >= CREW_MIN else GUN_MOVE_SLOW) - head_start(state, g["owner"], g["x"], g["y"], 0.0)
+        limit = gun_pace(state["scenario"], cav) - head_start(state, g["owner"], g["x"], g["y"], 0.0)
         msg = None
         if len(team) < CREW_MIN:
             msg = (f"only {len(team)} of {geom.gun_name(g)}'s crew would end within {CREW_RANGE:g} in of it; "

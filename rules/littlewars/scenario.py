@@ -15,7 +15,7 @@ from typing import Any
 from rules.core.protocol import ScenarioError
 
 from .table import table_of
-from .units import ARMS, DEFAULT_POINTS, DEFENCE_RATIO, GUN_POINTS, RESERVE, SIDES, TRUNK, radius
+from .units import ARMS, DEFAULT_POINTS, DEFENCE_RATIO, GUN_POINTS, RESERVE, SCALES, SIDES, TRUNK, pace, radius
 
 KINDS = ("bitter_end", "breakthrough", "defence")
 TERRAIN_TYPES = ("building", "wall", "hill", "wood", "river", "ford", "bridge", "road")
@@ -39,6 +39,7 @@ SETTINGS = {
     "deployment": "curtain",    # LW-8 both at once behind a curtain, or "alternate" (LW-7: First Player first)
     "choose_edge": False,       # LW-2 / LW-53: a side chooses its edge before deployment
     "defender_coin": False,     # LW-53: a coin names the defender (a defence game; it then chooses its edge)
+    "scale": 1,                 # LW-62: moves and ranges doubled (2) or trebled (3) on a large field
 }
 DEPLOYMENTS = ("curtain", "alternate")
 
@@ -120,6 +121,8 @@ def _on_base(spec: dict) -> dict:
 def _settings(s: dict) -> None:
     for key in ("blast", "random_advantage", "choose_edge", "defender_coin"):
         _need(isinstance(s[key], bool), f"settings.{key}", "must be true or false")
+    _need(s["scale"] in SCALES and not isinstance(s["scale"], bool), "settings.scale",
+          "must be 1, 2 or 3 (LW-62: distances doubled or trebled on a large field)")
     if s["defender_coin"]:
         s["choose_edge"] = True  # LW-53: the coin's winner defends and chooses the edge to defend
     _need(isinstance(s["max_turns"], int) and not isinstance(s["max_turns"], bool) and s["max_turns"] > 0,
@@ -307,7 +310,7 @@ def _zone_error(sc: dict, side: str, x: float, y: float) -> str | None:
     dist = table.edge_distance(edge, x, y)
     span = table.depth if edge in ("south", "north") else table.width
     if sc["kind"] == "defence" and sc["settings"]["defender"] == side:
-        limit = span / 2.0 - ARMS["inf"]["move"]
+        limit = span / 2.0 - pace(sc, "inf")
         if dist > limit:
             return f"({x:g}, {y:g}) is {dist:g} in from the {edge} edge; the defender stays {limit:g} in or less (LW-54)"
         return None

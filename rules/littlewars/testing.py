@@ -15,7 +15,7 @@ from .geom import FigureIndex, fighting, gun_name
 from .invariants import check_turn
 from .plan import allowance
 from .scenario import _terrain, load
-from .units import CREW_MIN, CREW_RANGE, MAX_RANGE, other
+from .units import CREW_MIN, CREW_RANGE, gun_range, other
 
 
 def build(red=(), blue=(), guns=(), terrain=(), table=(48, 36), kind="bitter_end", settings=None, turn=2,
@@ -147,7 +147,7 @@ def _gun_lines(state, side, enemy):
             crews.add(best)  # the group best placed keeps the gun crewed; the rest attack
         k = int(enemy.tree.nearest(__import__("shapely").Point(g["x"], g["y"])))
         tx, ty = enemy.xy[k]
-        if math.dist((g["x"], g["y"]), (tx, ty)) <= MAX_RANGE:
+        if math.dist((g["x"], g["y"]), (tx, ty)) <= gun_range(state["scenario"]):
             lines.append(f"fire {gun_name(g)} at {tx:.1f},{ty:.1f} {tx + 1:.1f},{ty:.1f} {tx - 1:.1f},{ty:.1f} {tx:.1f},{ty + 1:.1f}")
     return lines, crews
 

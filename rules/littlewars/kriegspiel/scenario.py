@@ -53,6 +53,8 @@ def load(scenario: Any | None) -> dict:
     sc = lw_load(scenario)
     _need(sc["settings"].get("deployment", "curtain") == "curtain", "settings.deployment",
           "Kriegspiel deploys behind the curtain: each side sees the other only as its men come to see it")
+    _need(sc["settings"].get("scale", 1) == 1, "settings.scale",
+          "the appendix has its own rates and ranges in feet (KS-15..22): the main part's scale (LW-62) is not used")
     sc["settings"]["blast"] = True  # KS-2: the appendix always replaces knocking down with the blast rule
     sc["kriegspiel"] = _extra(sc, sc.get("kriegspiel") or {})
     _need(not (sc["settings"].get("choose_edge") and (sc["kriegspiel"]["trains"] or sc["kriegspiel"]["boats"])),
