@@ -41,21 +41,34 @@ def outcome(a: int, b: int, smaller_isolated: bool) -> dict[str, int]:
 
 def clusters(state: dict, contacts: list, index: FigureIndex | None = None) -> list[dict]:
     """The melees of a turn: ``{"first": contact, "members": in contact, "fighters": everyone}``,
-    one per connected component of the melee graph, in the order of their first contact."""
+    one per connected component of the melee graph, in the order of their first contact.
+
+    Built in two steps so a long front stays cheap: the figures linked by contacts form clusters
+    (networkx components), then every figure within 6 in of a cluster's figure in contact merges
+    all the clusters it reaches (a union-find over clusters, not an edge per pair)."""
     figs = state["figures"]
     index = index or FigureIndex(figs)
-    graph = nx.Graph()
-    for a, b, *_ in contacts:
-        graph.add_edge(a, b)
-    for m in sorted(graph.nodes):
-        f = figs[m]
-        graph.add_edges_from((m, j) for j in index.near((f["x"], f["y"]), MELEE_JOIN + radius(f["arm"])))
-    touching = {m for c in contacts for m in c[:2]}
-    out = []
-    for comp in nx.connected_components(graph):
-        first = min((c for c in contacts if c[0] in comp), key=lambda c: (c[2], c[0], c[1]))
-        out.append({"first": first, "members": comp & touching, "fighters": sorted(comp)})
-    return sorted(out, key=lambda e: (e["first"][2], e["first"][0], e["first"][1]))
+    cluster_of = {m: k for k, comp in enumerate(nx.connected_components(nx.Graph([c[:2] for c in contacts])))
+                  for m in comp}
+    touching = sorted(cluster_of)
+    pts = [(figs[m]["x"], figs[m]["y"]) for m in touching]
+    reach = [MELEE_JOIN + radius(figs[m]["arm"]) for m in touching]
+    reached: dict[str, set[int]] = {}
+    for k, j in index.near_pairs(pts, reach):
+        reached.setdefault(j, {cluster_of[j]} if j in cluster_of else set()).add(cluster_of[touching[k]])
+    merged = nx.utils.UnionFind(range(len(set(cluster_of.values()))))
+    for ks in reached.values():
+        merged.union(*ks)
+    melees: dict[int, dict] = {}
+    for fid in sorted(set(reached) | set(touching)):
+        k = merged[cluster_of[fid] if fid in cluster_of else next(iter(reached[fid]))]
+        entry = melees.setdefault(k, {"members": set(), "fighters": []})
+        entry["fighters"].append(fid)
+        if fid in cluster_of:
+            entry["members"].add(fid)
+    for c in sorted(contacts, key=lambda c: (c[2], c[0], c[1])):
+        melees[merged[cluster_of[c[0]]]].setdefault("first", c)
+    return sorted(melees.values(), key=lambda e: (e["first"][2], e["first"][0], e["first"][1]))
 
 
 def initiator(state: dict, cluster: dict, counts: dict) -> str:
