@@ -1,6 +1,6 @@
 """Setup and the phases of one simultaneous turn.
 
-Deployment turn (turn 0, the curtain of LW-8): both sides' deploy orders are
+Deployment turn (turn 1 of the game, the curtain of LW-8): both sides' deploy orders are
 revealed together. Every later turn (LW-15 "guns first" as phases):
 
 1. group changes and standing melee choices (private to the side);
