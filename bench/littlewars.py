@@ -3,7 +3,7 @@
 Run: python bench/littlewars.py [--runs N]. Pure rules, no database. Each army (6 guns,
 3/4 infantry and 1/4 cavalry in groups of 40) faces the other 14 in apart in lines;
 every group charges, every gun fires 4 shots, so one turn has fire, movement with
-contacts and many melees. Times are the median of several runs of ``adjudicate``
+contacts and melee (a continuous front is one melee: RULES.md §5). Times are the median of several runs of ``adjudicate``
 (which validates both sides' orders first) and, separately, of folding its events.
 Ends with one key=value summary line. No assertions: figures only.
 """

@@ -1,6 +1,6 @@
 """Setup and the phases of one simultaneous turn.
 
-Deployment turn (turn 0, the curtain of LW-8): both sides' deploy orders are
+Deployment turn (turn 1 of the game, the curtain of LW-8): both sides' deploy orders are
 revealed together. Every later turn (LW-15 "guns first" as phases):
 
 1. group changes and standing melee choices (private to the side);
@@ -24,10 +24,10 @@ from rules.core.protocol import PUBLIC, RuleEvent, TurnSpec, side_audience
 
 from . import aftermath, melee, plan as planning, scoring
 from .fire import resolve_fire
-from .fold import PREFIX, fold, initial_state
+from .fold import PREFIX, fold, game_turn_of_play, initial_state
 from .motion import resolve_moves
-from .scenario import OPPOSITE, load
-from .units import RESERVE, SIDES, other
+from .scenario import OPPOSITE, load, swap_armies
+from .units import FIRST_FIRE_TURN, RESERVE, SIDES, other
 
 
 class _Log:
@@ -44,7 +44,14 @@ class _Log:
 def setup(scenario, rng: random.Random) -> list[RuleEvent]:
     sc = load(scenario)
     log = _Log(initial_state())
+    coin = None
+    if sc["settings"]["defender_coin"]:  # LW-53: a coin names the defender, before anything is laid out
+        coin = {"side": rng.choice(SIDES), "scenario_defender": sc["settings"]["defender"]}
+        coin["swapped"] = coin["side"] != coin["scenario_defender"]
+        sc = swap_armies(sc) if coin["swapped"] else sc
     log.emit("table_laid", {"scenario": sc, "first": rng.choice(SIDES)})  # LW-6: a coin for the First Player
+    if coin:
+        log.emit("defender_chosen", coin)
     if sc["settings"]["random_advantage"]:
         log.emit("reinforcements", _reinforcements(log.state, rng))
     if sc["settings"]["choose_edge"]:
@@ -92,7 +99,8 @@ def next_turn(state: dict) -> TurnSpec:
                                          f"edge with deploy orders, or keeps the scenario's places.{seen} In the "
                                          f"first turn every move is measured from the edge line.")
     if state["phase"] == "play" and not state.get("result"):
-        fire = " Guns may not fire yet (LW-14)." if state["turn"] < 2 else ""
+        first = game_turn_of_play(state, FIRST_FIRE_TURN)
+        fire = f" Guns may not fire before turn {first} (LW-14)." if state["turn"] < first else ""
         return TurnSpec(SIDES, "orders", f"Turn {state['turn']}: both sides order at once.{fire}")
     return TurnSpec(())
 

@@ -13,7 +13,7 @@ import math
 
 from .geom import FigureIndex, bearing, crew
 from .table import path_length, table_of
-from .units import (CREW_MIN, CREW_RANGE, GUARD_RANGE, GUARD_RATIO, GUN_MOVE_FAST, GUN_MOVE_SLOW, SIDES, other,
+from .units import (CREW_MIN, CREW_RANGE, GUARD_RANGE, GUARD_RATIO, SIDES, gun_pace, other,
                     radius)
 
 
@@ -33,7 +33,7 @@ def gun_moves(start: dict, moved: dict, gun_paths: dict, limit_of=None) -> tuple
             if math.dist(end, dest) - radius(figs[fid]["arm"]) <= CREW_RANGE + 1e-9:
                 team.append(fid)
         cav = sum(1 for i in team if figs[i]["arm"] == "cav")
-        limit = limit_of(gid) if limit_of else GUN_MOVE_FAST if cav >= CREW_MIN else GUN_MOVE_SLOW
+        limit = limit_of(gid) if limit_of else gun_pace(start["scenario"], cav)
         if len(team) < CREW_MIN or path_length(pts) > limit + 1e-9:
             stuck.append({"gun": gid, "team": len(team), "cavalry": cav})
             continue

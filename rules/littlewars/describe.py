@@ -49,6 +49,8 @@ def _game_over(p):
 _SIMPLE = {
     "table_laid": lambda p: (f"The table '{p['scenario'].get('title')}' ({p['scenario']['table']['width']:g} x "
                              f"{p['scenario']['table']['depth']:g} in) was laid out; {_cap(p.get('first'))} is the First Player."),
+    "defender_chosen": lambda p: (f"The coin (LW-53) names {p.get('side')} the defender"
+                                  + (": the two armies change sides." if p.get("swapped") else ".")),
     "reinforcements": lambda p: "Random advantage (LW-57): " + "; ".join(
         f"{s} rolled {sum(v['roll'])} and takes {len(v['joined'])} reserve figures" for s, v in p.items()) + ".",
     "deployed": lambda p: f"{_cap(p.get('side'))} deployed: {len(p.get('figures', {}))} figures "

@@ -4,7 +4,10 @@ State (plain JSON)::
 
     phase     "empty" | "edge" (a side chooses its edge, LW-2/53) | "deploy" | "play" | "over"
     scenario  the validated scenario (table, terrain, forces, settings)
-    turn      0 while deploying, then 1, 2, ...
+    turn      the game's turn number, the platform's: every round of orders is a turn, from 1 (the
+              choice of edge, each deployment round, then play); 0 before setup. ``play_turn``
+              counts the turns of play (1 in the first), which the rules' timings use (LW-7, LW-14)
+    play_from the game turn of the first turn of play (set when deployment is done)
     first     the First Player (coin toss, LW-6): breaks ties in who began a melee
     figures   {id: {side, arm, x, y, st, dis, pow}}; st "ok" | "dead" | "pow" | "absent"
               (absent = a reserve figure that did not join, LW-57); dis = disarmed (LW-43);
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .scenario import OPPOSITE, block, mirror
+from .scenario import OPPOSITE, block, mirror, mirror_force
 from .units import SIDES
 
 PREFIX = "littlewars."
@@ -53,7 +56,7 @@ def gun_id(side: str, name: str) -> str:
 def _table_laid(state, p):
     sc = p["scenario"]
     new = initial_state()
-    new.update(scenario=sc, phase="deploy", first=p["first"])
+    new.update(scenario=sc, phase="deploy", first=p["first"], turn=1)  # turn 1: the first round of orders
     for side in SIDES:
         numbers = {"inf": 0, "cav": 0}
         force = sc["forces"][side]
@@ -124,7 +127,24 @@ def _deployed(state, p):
         guns[gid] = {**guns[gid], "x": xy[0], "y": xy[1]}
     new["guns"] = guns
     new["deployed"] = sorted(set(state.get("deployed", [])) | {p["side"]})  # LW-7: who has deployed
+    if not _curtain(state):  # without the curtain each side deploys in a turn of its own
+        new["turn"] = state["turn"] + 1
     return new
+
+
+def _curtain(state) -> bool:
+    return state["scenario"]["settings"].get("deployment", "curtain") == "curtain"
+
+
+def play_turn(state: dict) -> int:
+    """The turn of play (1 in the first turn of play, 0 before): the rules' own timings (LW-7, LW-14,
+    the turn limit) count these; every number shown is the game turn, ``state["turn"]``."""
+    return state["turn"] - state["play_from"] + 1 if "play_from" in state else 0
+
+
+def game_turn_of_play(state: dict, n: int) -> int:
+    """The game turn of the ``n``-th turn of play (once deployment is done)."""
+    return state["play_from"] + n - 1
 
 
 def _edge_choice(state, p):
@@ -133,13 +153,13 @@ def _edge_choice(state, p):
 
 
 def _edge_chosen(state, p):
-    new = {**state, "phase": "deploy"}
+    new = {**state, "phase": "deploy", "turn": state["turn"] + 1}  # the choice took a turn of its own
     if not p["swapped"]:
         return new
     sc = state["scenario"]
     flip_y = sc["edges"][SIDES[0]] in ("south", "north")
     new["scenario"] = {**sc, "edges": {s: OPPOSITE[e] for s, e in sc["edges"].items()},
-                       "forces": {s: _mirror_force(sc, f) for s, f in sc["forces"].items()}}
+                       "forces": {s: mirror_force(sc, f) for s, f in sc["forces"].items()}}
     _set_figures(state, new, {fid: dict(zip(("x", "y"), mirror(sc, f["x"], f["y"])))
                               for fid, f in state["figures"].items()})
     new["guns"] = {gid: {**g, **dict(zip(("x", "y"), mirror(sc, g["x"], g["y"]))),
@@ -148,13 +168,10 @@ def _edge_chosen(state, p):
     return new
 
 
-def _mirror_force(sc, force):
-    return {**force, "groups": [{**g, "at": list(mirror(sc, *g["at"]))} for g in force["groups"]],
-            "guns": [{**g, "at": list(mirror(sc, *g["at"]))} for g in force["guns"]]}
-
-
 def _deployment_done(state, p):
-    return {**state, "phase": "play", "turn": 1, "last": None}
+    # behind the curtain both sides deployed in this turn; without it each ``deployed`` counted its turn
+    first = state["turn"] + (1 if _curtain(state) else 0)
+    return {**state, "phase": "play", "turn": first, "play_from": first, "last": None}
 
 
 def _groups_changed(state, p):

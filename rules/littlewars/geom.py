@@ -11,7 +11,7 @@ import numpy as np
 import shapely
 from shapely.strtree import STRtree
 
-from .units import ARMS, CREW_RANGE, move_allowance, radius
+from .units import ARMS, CREW_RANGE, pace, radius
 
 MAX_R = max(a["radius"] for a in ARMS.values())
 
@@ -50,8 +50,12 @@ class FigureIndex:
 
     def near_any(self, points, dist, side=None) -> set[str]:
         """Ids within ``dist`` of any of ``points`` (one bulk tree query, filtered with numpy)."""
+        return {fid for _, fid in self.near_pairs(points, dist, side)}
+
+    def near_pairs(self, points, dist, side=None) -> list[tuple[int, str]]:
+        """(k, id) for every figure within ``dist[k]`` (or ``dist``) of ``points[k]``: one bulk tree query."""
         if self.tree is None or not len(points):
-            return set()
+            return []
         pts = np.asarray(points, dtype=float).reshape(-1, 2)
         dists = np.broadcast_to(np.asarray(dist, dtype=float), (len(pts),))
         src, cand = self.tree.query(shapely.points(pts), predicate="dwithin", distance=dists + MAX_R)
@@ -59,7 +63,7 @@ class FigureIndex:
         ok = gap <= dists[src] + 1e-9
         if side is not None:
             ok &= self._side_mask(side)[cand]
-        return {self.ids[k] for k in np.unique(cand[ok]).tolist()}
+        return [(int(k), self.ids[c]) for k, c in zip(src[ok].tolist(), cand[ok].tolist())]
 
     def _side_mask(self, side: str) -> np.ndarray:
         if side not in self._masks:
@@ -87,7 +91,7 @@ def support(state: dict, side: str, ids, index: FigureIndex | None = None, exclu
     index = index or index_of(state["figures"])
     figs = state["figures"]
     pts = [(figs[i]["x"], figs[i]["y"]) for i in ids]
-    reach = [move_allowance(figs[i]["arm"]) for i in ids]
+    reach = [pace(state["scenario"], figs[i]["arm"]) for i in ids]
     friends = index.near_any(pts, reach, side) - set(ids) - set(exclude)
     return len(friends), len(ids)
 

@@ -1,13 +1,19 @@
 """Melee (LW-32..39, LW-44): who fights, the seed-000 arithmetic, and who is killed or taken.
 
-Figures in contact (motion.py) form contact clusters; each cluster is one melee,
-joined by every fighting figure within 6 in of a cluster member (one hop, LW-34,
-footprint to footprint). Clusters resolve in the order their first contact
-happened; figures killed or captured in one melee take no part in a later one.
+One melee is a connected component of the melee graph (networkx): its nodes are the
+figures in contact (motion.py) and every fighting figure whose footprint is within
+6 in of the footprint of a figure in contact (LW-34, one hop: joiners do not draw in
+others); its edges are the contacts and those "within 6 in" links. So a battle line
+marching onto another is one melee, however many contact pairs it makes, and no
+figure fights in two melees of a turn (LW-44). Melees resolve in the order of their
+first contact; they share no figure, so the order only decides the prisoner-group
+names.
 """
 from __future__ import annotations
 
 import math
+
+import networkx as nx
 
 from .geom import FigureIndex, isolated
 from .units import MELEE_JOIN, SIDES, other, radius
@@ -33,24 +39,36 @@ def outcome(a: int, b: int, smaller_isolated: bool) -> dict[str, int]:
     return {"a_killed": la[0], "a_captured": la[1], "b_killed": lb[0], "b_captured": lb[1]}
 
 
-def clusters(contacts: list) -> list[dict]:
-    """Connected groups of figures in contact, in order of their first contact."""
-    parent: dict[str, str] = {}
+def clusters(state: dict, contacts: list, index: FigureIndex | None = None) -> list[dict]:
+    """The melees of a turn: ``{"first": contact, "members": in contact, "fighters": everyone}``,
+    one per connected component of the melee graph, in the order of their first contact.
 
-    def find(x):
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for a, b, *_ in contacts:
-        parent[find(a)] = find(b)
-    out: dict[str, dict] = {}
+    Built in two steps so a long front stays cheap: the figures linked by contacts form clusters
+    (networkx components), then every figure within 6 in of a cluster's figure in contact merges
+    all the clusters it reaches (a union-find over clusters, not an edge per pair)."""
+    figs = state["figures"]
+    index = index or FigureIndex(figs)
+    cluster_of = {m: k for k, comp in enumerate(nx.connected_components(nx.Graph([c[:2] for c in contacts])))
+                  for m in comp}
+    touching = sorted(cluster_of)
+    pts = [(figs[m]["x"], figs[m]["y"]) for m in touching]
+    reach = [MELEE_JOIN + radius(figs[m]["arm"]) for m in touching]
+    reached: dict[str, set[int]] = {}
+    for k, j in index.near_pairs(pts, reach):
+        reached.setdefault(j, {cluster_of[j]} if j in cluster_of else set()).add(cluster_of[touching[k]])
+    merged = nx.utils.UnionFind(range(len(set(cluster_of.values()))))
+    for ks in reached.values():
+        merged.union(*ks)
+    melees: dict[int, dict] = {}
+    for fid in sorted(set(reached) | set(touching)):
+        k = merged[cluster_of[fid] if fid in cluster_of else next(iter(reached[fid]))]
+        entry = melees.setdefault(k, {"members": set(), "fighters": []})
+        entry["fighters"].append(fid)
+        if fid in cluster_of:
+            entry["members"].add(fid)
     for c in sorted(contacts, key=lambda c: (c[2], c[0], c[1])):
-        root = find(c[0])
-        entry = out.setdefault(root, {"first": c, "members": set()})
-        entry["members"].update(c[:2])
-    return sorted(out.values(), key=lambda e: (e["first"][2], e["first"][0]))
+        melees[merged[cluster_of[c[0]]]].setdefault("first", c)
+    return sorted(melees.values(), key=lambda e: (e["first"][2], e["first"][0], e["first"][1]))
 
 
 def initiator(state: dict, cluster: dict, counts: dict) -> str:
@@ -79,17 +97,13 @@ def _rank(state, ids, policy, centre) -> list[str]:
 
 
 def resolve(state: dict, contacts: list):
-    """Yield one ``melee`` payload per cluster; the caller folds each before asking for the next."""
+    """Yield one ``melee`` payload per melee; the caller folds each before asking for the next."""
     index = FigureIndex(state["figures"])
-    gone: set[str] = set()
+    figs = state["figures"]
     counter = state["counter"]
-    for cl in clusters(contacts):
-        figs = state["figures"]
-        members = [m for m in sorted(cl["members"]) if m not in gone]
-        pts = [(figs[m]["x"], figs[m]["y"]) for m in members]
-        reach = [MELEE_JOIN + radius(figs[m]["arm"]) for m in members]
-        fighters = sorted(index.near_any(pts, reach) - gone) if members else []
-        by_side = {s: [i for i in fighters if figs[i]["side"] == s] for s in SIDES}
+    gone: set[str] = set()  # killed or taken in an earlier melee: no longer anyone's support (LW-44)
+    for cl in clusters(state, contacts, index):
+        by_side = {s: [i for i in cl["fighters"] if figs[i]["side"] == s] for s in SIDES}
         counts = {s: len(by_side[s]) for s in SIDES}
         if not all(counts.values()):
             continue
@@ -121,5 +135,5 @@ def _fight(state, cl, by_side, counts, index, gone, pow_name) -> dict:
         captured += ranked[k:k + c]
     captor = other(smaller) if captured else None
     return {"at": [round(centre[0], 3), round(centre[1], 3)], "initiator": init, "counts": counts,
-            "smaller": smaller, "isolated": lonely, "killed": killed, "captured": captured,
+            "fighters": {s: by_side[s] for s in SIDES}, "smaller": smaller, "isolated": lonely, "killed": killed, "captured": captured,
             "captor": captor, "pow": pow_name if captured else None}

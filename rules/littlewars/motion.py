@@ -19,7 +19,7 @@ import shapely
 from shapely.strtree import STRtree
 
 from .geom import MAX_R, fighting
-from .units import CONTACT_GAP, move_allowance, radius
+from .units import CONTACT_GAP, pace, radius
 
 EPS_T = 1e-9
 
@@ -170,7 +170,7 @@ def resolve_moves(state: dict, paths: dict[str, list], speeds: dict | None = Non
     tracks: dict[str, Track] = {}
     for fid, pts in paths.items():
         f = figs[fid]
-        speed = speeds[fid] if speeds and fid in speeds else move_allowance(f["arm"] if f["st"] == "ok" else "inf")
+        speed = speeds[fid] if speeds and fid in speeds else pace(state["scenario"], f["arm"] if f["st"] == "ok" else "inf")
         tracks[fid] = Track(pts, speed)
     fighters = [fid for fid, f in figs.items() if fighting(f)]
     for fid in fighters:

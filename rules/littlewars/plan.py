@@ -18,11 +18,12 @@ from shapely.strtree import STRtree
 from rules.core.protocol import LineError
 
 from . import geom
+from .fold import game_turn_of_play, play_turn
 from .orders import Edge, Escort, Fire, Form, Hold, Melee, Merge, Move, Order, Split, Surrender
 from .scenario import OPPOSITE, block, zone_error
 from .table import path_length, table_of
-from .units import (ARM_NAMES, CREW_MIN, CREW_RANGE, FIRST_FIRE_TURN, GUN_MOVE_FAST, GUN_MOVE_SLOW, MAX_RANGE,
-                    SCENERY_GAP, move_allowance, other, radius)
+from .units import (ARM_NAMES, CREW_MIN, CREW_RANGE, FIRST_FIRE_TURN, GUN_SPOT, SCENERY_GAP, gun_pace, gun_range,
+                    other, pace, radius)
 
 
 @dataclass
@@ -242,7 +243,7 @@ def head_start(state, side, x, y, r) -> float:
     """LW-7: deployed without the curtain, every figure moves in the first turn "as if it stood exactly on
     the edge line": the way from the edge to where it stands counts against that turn's move."""
     sc = state["scenario"]
-    if sc["settings"].get("deployment", "curtain") != "alternate" or state["turn"] != 1:
+    if sc["settings"].get("deployment", "curtain") != "alternate" or play_turn(state) != 1:
         return 0.0
     return max(0.0, table_of(sc).edge_distance(sc["edges"][side], x, y) - r)
 
@@ -250,7 +251,7 @@ def head_start(state, side, x, y, r) -> float:
 def allowance(state, fid) -> float:
     """How far figure ``fid`` may move this turn (LW-17/18, less the LW-7 head start in turn 1)."""
     f = state["figures"][fid]
-    return max(0.0, move_allowance(f["arm"]) - head_start(state, f["side"], f["x"], f["y"], radius(f["arm"])))
+    return max(0.0, pace(state["scenario"], f["arm"]) - head_start(state, f["side"], f["x"], f["y"], radius(f["arm"])))
 
 
 def _targets(state, ids, o: Move) -> dict[str, list[tuple[float, float]]]:
@@ -306,7 +307,7 @@ def _move(state, plan, o: Move):
             continue
         length, limit = path_length(pts), allowance(state, fid)
         if length > limit + 1e-9:
-            spent = move_allowance(f["arm"]) - limit
+            spent = pace(state["scenario"], f["arm"]) - limit
             edge = f" this turn: measured from the edge line, {spent:.1f} in are spent already (LW-7)" if spent else ""
             raise _Refused(f"out of range: {fid.split(':')[1]} would need {length:.1f} in, {ARM_NAMES[f['arm']]} "
                            f"moves at most {round(limit, 2):g} in (LW-{17 if f['arm'] == 'inf' else 18}){edge}")
@@ -339,7 +340,7 @@ def _deploy_gun(state, plan, o: Move, gid):
     if o.line_form:
         raise _Refused("a gun deploys at one point: deploy gun1 at x,y")
     x, y = o.points[0]
-    err = table_of(state["scenario"]).spot_error("inf", x, y) or zone_error(state["scenario"], plan.side, x, y)
+    err = table_of(state["scenario"]).spot_error(GUN_SPOT, x, y) or zone_error(state["scenario"], plan.side, x, y)
     if err:
         raise _Refused(f"{o.who} cannot deploy there: {err}")
     plan.deploy_guns[gid] = [x, y]
@@ -358,10 +359,13 @@ def _escort(state, plan, o: Escort):
     fake = Move(o.line, o.text, o.who, o.points)
     paths = {}
     for fid, wps in _targets(state, ids, fake).items():
-        f = state["figures"][fid]
-        pts = route(table, "inf", (f["x"], f["y"]), wps)
-        if not pts or path_length(pts) > move_allowance("inf") + 1e-9 or any(table.spot_error("inf", *w) for w in wps):
-            raise _Refused(f"out of range: prisoners walk at most {move_allowance('inf'):g} in a turn, "
+        f = state["figures"][fid]  # prisoners walk at the infantry pace, each with its own footprint
+        spot = next((e for e in (table.spot_error(f["arm"], *w) for w in wps) if e), None)
+        if spot:
+            raise _Refused(f"{fid.split(':')[1]} cannot be escorted there: {spot}")
+        pts = route(table, f["arm"], (f["x"], f["y"]), wps)
+        if not pts or path_length(pts) > pace(state["scenario"], "inf") + 1e-9:
+            raise _Refused(f"out of range: prisoners walk at most {pace(state['scenario'], 'inf'):g} in a turn, "
                            f"to open ground on the table")
         paths[fid] = pts
     _claim(plan, ids, o)
@@ -395,16 +399,18 @@ def _fire(state, plan, o: Fire):
     sc = state["scenario"]
     if sc["kind"] == "defence" and sc["settings"]["defender"] == plan.side:
         first = 1  # LW-55
-    if state["turn"] < first:
-        raise _Refused(f"no gun fires before turn {first} (LW-14)")
+    if play_turn(state) < first:
+        raise _Refused(f"no gun fires before turn {game_turn_of_play(state, first)} (LW-14: none in the first "
+                       f"turn of play)")
     if gid in plan._owner_line:
         raise _Refused(f"a gun moves or fires in a turn, not both (LW-20); line {plan._owner_line[gid]} already orders it")
     _crew_check(state, gid, "fire")
     g = state["guns"][gid]
     for x, y in o.aims:
         rng = math.dist((g["x"], g["y"]), (x, y))
-        if rng > MAX_RANGE:
-            raise _Refused(f"out of range: {x:g},{y:g} is {rng:.1f} in from {geom.gun_name(g)}, a gun reaches {MAX_RANGE:g} in")
+        if rng > gun_range(sc):
+            raise _Refused(f"out of range: {x:g},{y:g} is {rng:.1f} in from {geom.gun_name(g)}, a gun reaches "
+                           f"{gun_range(sc):g} in")
     _claim(plan, [gid], o)
     plan.fire[gid] = [list(a) for a in o.aims]
 
@@ -417,6 +423,10 @@ def _plan_gun_move(state, plan, o: Move, gid):
     _crew_check(state, gid, "move")
     g = state["guns"][gid]
     table = table_of(state["scenario"])
+    for w in o.points:  # a gun stands where a figure may: on the table, clear of scenery, not on a hill's side
+        err = table.spot_error(GUN_SPOT, *w)
+        if err:
+            raise _Refused(f"{geom.gun_name(g)} cannot go there: {err}")
     pts = route(table, "cav", (g["x"], g["y"]), list(o.points))
     if not pts:
         raise _Refused(f"{geom.gun_name(g)} cannot get there: no way round the scenery")
@@ -424,9 +434,9 @@ def _plan_gun_move(state, plan, o: Move, gid):
         err = plan.gun_check(gid, pts)
         if err:
             raise _Refused(err)
-    elif path_length(pts) > GUN_MOVE_FAST + 1e-9:
+    elif path_length(pts) > gun_pace(state["scenario"], CREW_MIN) + 1e-9:
         raise _Refused(f"out of range: {geom.gun_name(g)} would need {path_length(pts):.1f} in; a gun moves at most "
-                       f"{GUN_MOVE_FAST:g} in, and only with 4 cavalry (LW-26)")
+                       f"{gun_pace(state['scenario'], CREW_MIN):g} in, and only with 4 cavalry (LW-26)")
     _claim(plan, [gid], o)
     plan.gun_moves[gid] = (pts, o)
 
@@ -438,7 +448,7 @@ def _check_gun_moves(state, plan):
         team = geom.gun_team(state, plan, gid, pts[-1])
         g = state["guns"][gid]
         cav = sum(1 for i in team if state["figures"][i]["arm"] == "cav")
-        limit = (GUN_MOVE_FAST if cav >= CREW_MIN else GUN_MOVE_SLOW) - head_start(state, g["owner"], g["x"], g["y"], 0.0)
+        limit = gun_pace(state["scenario"], cav) - head_start(state, g["owner"], g["x"], g["y"], 0.0)
         msg = None
         if len(team) < CREW_MIN:
             msg = (f"only {len(team)} of {geom.gun_name(g)}'s crew would end within {CREW_RANGE:g} in of it; "

@@ -128,10 +128,11 @@ def render_svg(view: dict) -> str:
 
 
 def _when(view: dict) -> str:
-    """The caption's moment: deployment (and the choice of edge) come before the first turn of play."""
+    """The caption's moment, by the game's turn number (the one the page, the mail and the rules use)."""
     phase = view.get("phase")
+    number = (view.get("turn") or {}).get("number")
     if phase in ("edge", "deploy"):
-        return "choosing the edge" if phase == "edge" else "deployment"
+        return f"turn {number}: " + ("choosing the edge" if phase == "edge" else "deployment")
     if phase == "over":
-        return "the game is over"
-    return f"turn {(view.get('turn') or {}).get('number')}"
+        return f"the game is over after turn {number}"
+    return f"turn {number}"

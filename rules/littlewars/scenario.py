@@ -15,7 +15,7 @@ from typing import Any
 from rules.core.protocol import ScenarioError
 
 from .table import table_of
-from .units import ARMS, DEFAULT_POINTS, DEFENCE_RATIO, GUN_POINTS, RESERVE, SIDES, TRUNK, radius
+from .units import ARMS, DEFAULT_POINTS, DEFENCE_RATIO, GUN_POINTS, RESERVE, SCALES, SIDES, TRUNK, pace, radius
 
 KINDS = ("bitter_end", "breakthrough", "defence")
 TERRAIN_TYPES = ("building", "wall", "hill", "wood", "river", "ford", "bridge", "road")
@@ -38,6 +38,8 @@ SETTINGS = {
     "target": None,             # LW-51: {side: [from, to]} part of the enemy edge to reach
     "deployment": "curtain",    # LW-8 both at once behind a curtain, or "alternate" (LW-7: First Player first)
     "choose_edge": False,       # LW-2 / LW-53: a side chooses its edge before deployment
+    "defender_coin": False,     # LW-53: a coin names the defender (a defence game; it then chooses its edge)
+    "scale": 1,                 # LW-62: moves and ranges doubled (2) or trebled (3) on a large field
 }
 DEPLOYMENTS = ("curtain", "alternate")
 
@@ -117,8 +119,12 @@ def _on_base(spec: dict) -> dict:
 
 
 def _settings(s: dict) -> None:
-    for key in ("blast", "random_advantage", "choose_edge"):
+    for key in ("blast", "random_advantage", "choose_edge", "defender_coin"):
         _need(isinstance(s[key], bool), f"settings.{key}", "must be true or false")
+    _need(s["scale"] in SCALES and not isinstance(s["scale"], bool), "settings.scale",
+          "must be 1, 2 or 3 (LW-62: distances doubled or trebled on a large field)")
+    if s["defender_coin"]:
+        s["choose_edge"] = True  # LW-53: the coin's winner defends and chooses the edge to defend
     _need(isinstance(s["max_turns"], int) and not isinstance(s["max_turns"], bool) and s["max_turns"] > 0,
           "settings.max_turns", "must be a whole number greater than 0")
     s["points"] = _num(s["points"], "settings.points", True)
@@ -238,6 +244,23 @@ def mirror(sc: dict, x: float, y: float) -> tuple[float, float]:
     return round(t["width"] - x, 4), y
 
 
+def mirror_force(sc: dict, force: dict) -> dict:
+    """A force with its default places (groups and guns) across the table."""
+    return {**force, "groups": [{**g, "at": list(mirror(sc, *g["at"]))} for g in force["groups"]],
+            "guns": [{**g, "at": list(mirror(sc, *g["at"]))} for g in force["guns"]]}
+
+
+def swap_armies(sc: dict) -> dict:
+    """LW-53: the coin made the scenario's attacker the defender: the two armies change sides (each
+    army's places mirrored to its new side's end), and so do the defender and the targets."""
+    a, b = SIDES
+    s = sc["settings"]
+    target = {(b if k == a else a): v for k, v in s["target"].items()} if s["target"] else s["target"]
+    settings = {**s, "defender": b if s["defender"] == a else a, "target": target}
+    return {**sc, "settings": settings, "forces": {a: mirror_force(sc, sc["forces"][b]),
+                                                  b: mirror_force(sc, sc["forces"][a])}}
+
+
 def _mirror_error(sc: dict, arm: str, x: float, y: float) -> str | None:
     """With choose_edge the scenario's places are used mirrored too: they must be clear there as well."""
     if not sc["settings"]["choose_edge"]:
@@ -253,6 +276,8 @@ def army_points(force: dict) -> float:
 
 def _kind_rules(sc: dict) -> None:
     s = sc["settings"]
+    _need(not s["defender_coin"] or sc["kind"] == "defence", "settings.defender_coin",
+          "a coin for the defender (LW-53) needs a defence scenario")
     if sc["kind"] == "defence":
         d = s["defender"]
         _need(d in SIDES, "settings.defender", f"a defence scenario needs the defending side ({' or '.join(SIDES)})")
@@ -260,6 +285,13 @@ def _kind_rules(sc: dict) -> None:
         dp = army_points(sc["forces"][d])
         _need(abs(dp - DEFENCE_RATIO * att) <= 0.05 * att, f"forces.{d}",
               f"the defender has {dp:g} points; LW-52 wants 2/3 of the attacker's {att:g} (within 5%)")
+    if s["defender_coin"]:  # the coin may give each army to the other side: its places must serve there too
+        swapped = copy.deepcopy(swap_armies(sc))
+        try:
+            for side in SIDES:
+                _force(swapped, side)
+        except ScenarioError as exc:
+            raise ScenarioError(f"settings.defender_coin: with the armies changing sides (LW-53), {exc}") from None
     if s["target"] is not None:
         for side, seg in s["target"].items():
             _need(side in SIDES and isinstance(seg, list) and len(seg) == 2, f"settings.target.{side}",
@@ -278,7 +310,7 @@ def _zone_error(sc: dict, side: str, x: float, y: float) -> str | None:
     dist = table.edge_distance(edge, x, y)
     span = table.depth if edge in ("south", "north") else table.width
     if sc["kind"] == "defence" and sc["settings"]["defender"] == side:
-        limit = span / 2.0 - ARMS["inf"]["move"]
+        limit = span / 2.0 - pace(sc, "inf")
         if dist > limit:
             return f"({x:g}, {y:g}) is {dist:g} in from the {edge} edge; the defender stays {limit:g} in or less (LW-54)"
         return None

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import math
 
+from .fold import play_turn
 from .table import table_of
 from .units import (ARMS, BREAKTHROUGH_FIGURES, DRAW_BELOW, DRAW_BELOW_SMALL, GUN_SCORE, PRISONER_SCORE, SIDES,
-                    SMALL_ARMY, VICTORY, WITHDRAW_MOVES, other)
+                    SMALL_ARMY, VICTORY, WITHDRAW_MOVES, other, pace)
 
 
 def _free(state, side):
@@ -88,7 +89,7 @@ def check_end(state: dict) -> dict | None:
         elif kind == "defence":
             ended = _defence(state)
         ended = ended or _draw(state)
-    if ended is None and state["turn"] >= state["scenario"]["settings"]["max_turns"]:
+    if ended is None and play_turn(state) >= state["scenario"]["settings"]["max_turns"]:  # turns of play
         ended = (None, f"the turn limit ({state['scenario']['settings']['max_turns']}) was reached: the 100 is split")
     if ended is None:
         return None
@@ -116,9 +117,9 @@ def capitulation(state: dict, loser: str) -> dict:
     edge = table.home(loser)
     figures = sorted(fid for fid, f in state["figures"].items()
                      if f["side"] == loser and f["st"] == "ok"
-                     and table.edge_distance(edge, f["x"], f["y"]) > WITHDRAW_MOVES * ARMS[f["arm"]]["move"])
+                     and table.edge_distance(edge, f["x"], f["y"]) > WITHDRAW_MOVES * pace(state["scenario"], f["arm"]))
     guns = sorted(gid for gid, g in state["guns"].items()
-                  if g["owner"] == loser and table.edge_distance(edge, g["x"], g["y"]) > WITHDRAW_MOVES * ARMS["inf"]["move"])
+                  if g["owner"] == loser and table.edge_distance(edge, g["x"], g["y"]) > WITHDRAW_MOVES * pace(state["scenario"], "inf"))
     return {"figures": figures, "guns": guns}
 
 

@@ -52,12 +52,14 @@ class Table:
         self.bounds = box(0, 0, self.width, self.depth)
         self.terrain = [(item, terrain_geometry(item)) for item in scenario.get("terrain", [])]
         crossings = unary_union([g for it, g in self.terrain if it["type"] in ("ford", "bridge")] or [Polygon()])
-        blocks = []
+        blocks, water = [], []
         for it, g in self.terrain:
             if it["type"] in BLOCKING:
                 blocks.append(g)
             elif it["type"] == "river":
-                blocks.append(g.difference(crossings))
+                water.append(g.difference(crossings))
+        blocks += water
+        self.water = unary_union(water) if water else Polygon()  # rivers away from every ford and bridge
         trees = [(it, _trunk(xy, it["trunk"])) for it in scenario.get("terrain", []) if it["type"] == "wood"
                  for xy in it.get("trees", [])]
         self.trees = trees

@@ -12,9 +12,10 @@ from rules.core.canonical import canonical_json
 from . import RULESET as RS
 from .fold import PREFIX, fold
 from .geom import FigureIndex, fighting, gun_name
+from .invariants import check_turn
 from .plan import allowance
 from .scenario import _terrain, load
-from .units import CREW_MIN, CREW_RANGE, MAX_RANGE, other
+from .units import CREW_MIN, CREW_RANGE, gun_range, other
 
 
 def build(red=(), blue=(), guns=(), terrain=(), table=(48, 36), kind="bitter_end", settings=None, turn=2,
@@ -49,7 +50,7 @@ def build(red=(), blue=(), guns=(), terrain=(), table=(48, 36), kind="bitter_end
     for side, name, x, y, heading in guns:
         gid = f"{side}:{name}"
         gmap[gid] = {**gmap[gid], "x": float(x), "y": float(y), "heading": float(heading)}
-    state = {**state, "figures": figs, "guns": gmap, "turn": turn}
+    state = {**state, "figures": figs, "guns": gmap, "turn": state["play_from"] + turn - 1}  # ``turn``: of play
     from .fold import _start_counts
 
     state["start"] = _start_counts(state)
@@ -79,6 +80,7 @@ def play(state, red="", blue="", seed=0, check=True):
     events = RS.adjudicate(state, orders, random.Random(seed))
     new = fold_all(state, events)
     assert RS.check_invariants(new) == [], RS.check_invariants(new)
+    assert check_turn(events) == [], check_turn(events)
     return new, events
 
 
@@ -145,7 +147,7 @@ def _gun_lines(state, side, enemy):
             crews.add(best)  # the group best placed keeps the gun crewed; the rest attack
         k = int(enemy.tree.nearest(__import__("shapely").Point(g["x"], g["y"])))
         tx, ty = enemy.xy[k]
-        if math.dist((g["x"], g["y"]), (tx, ty)) <= MAX_RANGE:
+        if math.dist((g["x"], g["y"]), (tx, ty)) <= gun_range(state["scenario"]):
             lines.append(f"fire {gun_name(g)} at {tx:.1f},{ty:.1f} {tx + 1:.1f},{ty:.1f} {tx - 1:.1f},{ty:.1f} {tx:.1f},{ty + 1:.1f}")
     return lines, crews
 
@@ -248,6 +250,8 @@ def state_from_view(view: dict) -> dict:
             for g in view["guns"]}
     state = RS.initial_state()
     state.update(phase=view["phase"], scenario=sc, turn=view["turn"]["number"], figures=figures, guns=guns)
+    if view["turn"].get("of_play"):
+        state["play_from"] = view["turn"]["number"] - view["turn"]["of_play"] + 1
     state["groups"] = {**state["groups"], side: {n: list(ids) for n, ids in view["groups"].get(side, {}).items()}}
     state["pows"] = {**state["pows"], side: {n: list(ids) for n, ids in view["prisoner_groups"].get(side, {}).items()}}
     return state
@@ -263,10 +267,86 @@ def play_bots(state, seed=0, max_turns=None):
     """Both sides played by ``bot_orders`` until the game ends; returns (state, all events)."""
     rng = random.Random(seed)
     events = []
-    while RS.next_turn(state).sides and (max_turns is None or state["turn"] <= max_turns):
+    while RS.next_turn(state).sides and (max_turns is None or state["turn"] <= max_turns):  # game turns
         orders = {s: RS.parse_orders(state, s, bot_orders(state, s)).orders for s in RS.next_turn(state).sides}
         evs = RS.adjudicate(state, orders, random.Random(rng.getrandbits(64)))
         assert not payloads(evs, "orders_rejected"), payloads(evs, "orders_rejected")  # clean as a whole
         state = fold_all(state, evs)
         events += evs
     return state, events
+
+
+# -- random orders (fuzzing) -------------------------------------------------------
+def random_orders(state: dict, side: str, rng: random.Random, verbs=()) -> str:
+    """Orders for ``side``, legal or not, in a random order: the scripted player's lines mixed with
+    random moves, lines, splits, merges, surrenders, shots and escorts near the units ordered.
+    ``verbs``: extra line makers ``(state, side, name, centre, rng) -> str`` (a variant's orders)."""
+    if state["phase"] != "play":
+        return "hold"
+    figs = state["figures"]
+    groups = state["groups"][side]
+    lines = [ln for ln in bot_orders(state, side).splitlines() if rng.random() < 0.5]
+    makers = [_rand_move, _rand_line, _rand_split, _rand_merge, _rand_surrender, *verbs]
+    for name in sorted(groups):
+        if rng.random() < 0.6:
+            lines.append(rng.choice(makers)(state, side, name, _centre(figs, groups[name]), rng))
+    for g in state["guns"].values():
+        if g["owner"] == side and rng.random() < 0.5:
+            x, y = _near((g["x"], g["y"]), rng, 40 if rng.random() < 0.7 else 14)
+            verb = "fire {} at {:.1f},{:.1f}" if rng.random() < 0.7 else "move {} to {:.1f},{:.1f}"
+            lines.append(verb.format(gun_name(g), x, y))
+    for name, ids in sorted(state["pows"][side].items()):
+        left = [i for i in ids if not figs[i]["pow"][2]]
+        if left and rng.random() < 0.7:
+            x, y = _near(_centre(figs, left), rng, 13)
+            lines.append(f"escort {name} to {x:.2f},{y:.2f}")
+    rng.shuffle(lines)
+    return "\n".join(lines) or "hold"
+
+
+def _near(c, rng, spread):
+    return c[0] + rng.uniform(-spread, spread), c[1] + rng.uniform(-spread, spread)
+
+
+def _rand_move(state, side, name, c, rng):
+    x, y = _near(c, rng, 14 if rng.random() < 0.8 else 30)
+    return f"move {name} to {x:.2f},{y:.2f}"
+
+
+def _rand_line(state, side, name, c, rng):
+    (x1, y1), (x2, y2) = _near(c, rng, 10), _near(c, rng, 10)
+    return f"move {name} line {x1:.2f},{y1:.2f} {x2:.2f},{y2:.2f}"
+
+
+def _rand_split(state, side, name, c, rng):
+    x, y = _near(c, rng, 5)
+    return f"split {name} {rng.randint(1, 6)} as {name}s{rng.randint(1, 9)} nearest {x:.1f},{y:.1f}"
+
+
+def _rand_merge(state, side, name, c, rng):
+    others = sorted(n for n in state["groups"][side] if n != name)
+    return f"merge {name} into {rng.choice(others)}" if others else "hold"
+
+
+def _rand_surrender(state, side, name, c, rng):
+    return f"surrender {name}" if rng.random() < 0.3 else "hold"
+
+
+def fuzz_game(rs, scenario, seed: int, turns: int, verbs=(), setup_seed: int | None = None):
+    """Play ``turns`` turns of random orders on ``scenario`` with rule set ``rs``; after every
+    adjudication the state must keep every invariant and no figure may fight twice. Returns the state."""
+    rng = random.Random(seed)
+    state = rs.initial_state()
+    for ev in rs.setup(scenario, random.Random(seed if setup_seed is None else setup_seed)):
+        state = rs.fold(state, ev.type, ev.payload)
+    for _ in range(turns):
+        spec = rs.next_turn(state)
+        if not spec.sides:
+            break
+        orders = {s: rs.parse_orders(state, s, random_orders(state, s, rng, verbs)).orders for s in spec.sides}
+        events = rs.adjudicate(state, orders, random.Random(rng.getrandbits(32)))
+        for ev in events:
+            state = rs.fold(state, ev.type, ev.payload)
+        problems = rs.check_invariants(state) + check_turn(events)
+        assert problems == [], (scenario, seed, state["turn"], problems)
+    return state

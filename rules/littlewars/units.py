@@ -22,6 +22,7 @@ CREW_RANGE = 6.0           # ... within 6 inches of the gun
 GUN_MOVE_SLOW = 12.0       # LW-26: 1 ft ...
 GUN_MOVE_FAST = 24.0       # ... 2 ft when at least 4 of its team are cavalry
 SHOTS_PER_TURN = 4         # LW-21
+GUN_SPOT = "inf"           # a gun's place is checked like an infantry footprint (deploy, destination, invariants)
 FIRST_FIRE_TURN = 2        # LW-14 / LW-EX-2: no gun fires in turn 1 of the simultaneous game
 
 CONTACT_GAP = 0.125        # LW-33: closer than 1/8 inch to an enemy
@@ -49,6 +50,29 @@ def radius(arm: str) -> float:
 
 def move_allowance(arm: str) -> float:
     return ARMS[arm]["move"]
+
+
+SCALES = (1, 2, 3)          # LW-62: on a large field distances may be doubled or trebled
+
+
+def scale(scenario: dict | None) -> int:
+    """LW-62: the game's distance scale (settings.scale; 1 when absent, as in games made before it)."""
+    return int(((scenario or {}).get("settings") or {}).get("scale", 1))
+
+
+def pace(scenario: dict | None, arm: str) -> float:
+    """How far a figure of ``arm`` goes in a turn in this game: LW-17/18 times the scale (LW-62)."""
+    return move_allowance(arm) * scale(scenario)
+
+
+def gun_pace(scenario: dict | None, cavalry: int) -> float:
+    """LW-26: 1 ft, or 2 ft with at least 4 cavalry in the team, times the scale (LW-62)."""
+    return (GUN_MOVE_FAST if cavalry >= CREW_MIN else GUN_MOVE_SLOW) * scale(scenario)
+
+
+def gun_range(scenario: dict | None) -> float:
+    """How far a gun reaches (the fire model's 12 ft), times the scale (LW-62)."""
+    return MAX_RANGE * scale(scenario)
 
 
 def other(side: str) -> str:

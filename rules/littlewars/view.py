@@ -12,6 +12,7 @@ from typing import Any
 from rules.core.protocol import Viewer
 
 from .adjudicate import next_turn
+from .fold import play_turn
 from .geom import gun_name, index_of
 from .units import CREW_MIN, CREW_RANGE, SIDES
 
@@ -79,7 +80,9 @@ def build_view(state: dict, viewer: Viewer) -> dict[str, Any]:
     view["standing"] = {s: dict(state["standing"][s]) for s in own}
     view["counts"] = _counts(state) if not before or viewer.is_umpire else None
     spec = next_turn(state)
-    view["turn"] = {"number": state["turn"], "acting": list(spec.sides), "prompt": spec.prompt}
+    # the game's turn number, as the platform counts it (fold.py); when the game is over, its last turn
+    number = state["turn"] - 1 if state["phase"] == "over" else state["turn"]
+    view["turn"] = {"number": number, "of_play": play_turn(state), "acting": list(spec.sides), "prompt": spec.prompt}
     last = state.get("last")
     view["last"] = ({k: list(last[k]) for k in ("impacts", "melees", "captures")} | {"turn": last["turn"]}
                     if last else None)

@@ -101,9 +101,9 @@ def test_bad_orders_through_the_api_get_line_errors_and_the_curtain_holds(people
         assert carol.post(f"/api/games/{game.pk}/orders/", {"text": "hold"}, format="json").status_code == 201
     board = carol.get(f"/api/games/{game.pk}/view/").json()["board"]
     assert {f["side"] for f in board["figures"]} == {"red", "blue"}  # the curtain lifted
-    # turn 1 of play: guns may not fire yet (LW-14), and a clash between two lines is refused whole
+    # turn 2, the first of play: guns may not fire yet (LW-14), and a clash between two lines is refused whole
     clash = bob.post(f"/api/games/{game.pk}/orders/",
                      {"text": "fire gun1 at 24,30\nmove foot1 to 16,10\nmove foot1 to 16,12"}, format="json")
     assert clash.status_code == 400
     assert [(e["line"], e["message"]) for e in clash.json()["errors"]] == [
-        (1, "no gun fires before turn 2 (LW-14)"), (3, "i1 already has an order on line 2")]
+        (1, "no gun fires before turn 3 (LW-14: none in the first turn of play)"), (3, "i1 already has an order on line 2")]

@@ -107,7 +107,7 @@ def test_deployment_without_the_curtain_is_two_turns_through_the_platform(people
     assert turns.submit_orders(game.pk, second, "hold", source="web").accepted
     state = eventstore.load(game.pk).state
     assert state["turn"]["number"] == 3 and state["turn"]["sides"] == ["red", "blue"]
-    assert state["rules"]["phase"] == "play" and state["rules"]["turn"] == 1
+    assert state["rules"]["phase"] == "play" and state["rules"]["turn"] == 3  # the game's turn number
 
 
 def test_the_defender_chooses_its_edge_in_a_turn_of_its_own(people):
@@ -124,3 +124,40 @@ def test_the_defender_chooses_its_edge_in_a_turn_of_its_own(people):
     state = eventstore.load(game.pk).state
     assert state["turn"]["number"] == 2 and state["turn"]["sides"] == ["red", "blue"]
     assert state["rules"]["phase"] == "deploy" and state["rules"]["scenario"]["edges"][defender] == other
+
+
+def test_one_turn_number_everywhere(people, client):
+    """Issue 15: the page, the map, the rules' messages, the log, the mail and the API give the same
+    number for the same moment: the game's turn number (every round of orders is a turn, turn 1 is
+    the deployment; RULES.md §1)."""
+    from campaigns.models import OutboxMail
+    from tests.api.helpers import client_for
+    from tests.conftest import PASSWORD
+
+    game = new_game(people, "skirmish")
+    for side in ("red", "blue"):
+        assert turns.submit_orders(game.pk, side, "hold", source="web").accepted  # turn 1: deployment
+    state = eventstore.load(game.pk).state
+    assert state["turn"]["number"] == 2 and state["rules"]["turn"] == 2
+    # the rules' message: the first turn of play is turn 2, so guns fire from turn 3 (LW-14)
+    bad = turns.submit_orders(game.pk, "red", "fire gun1 at 24,30", source="web")
+    assert not bad.accepted and "no gun fires before turn 3" in bad.errors[0].message
+    view = RS.view(state["rules"], Viewer("player", "red"))
+    assert view["turn"]["number"] == 2 and view["turn"]["prompt"].startswith("Turn 2:")
+    assert "Guns may not fire before turn 3" in view["turn"]["prompt"]
+    assert "skirmish at the farm, turn 2<" in RS.render_svg(view)  # the map's caption
+    # the API: the platform's turn and the board's agree
+    api = client_for(people["bob"]).get(f"/api/games/{game.pk}/view/").json()
+    assert api["turn"]["number"] == 2 and api["board"]["turn"]["number"] == 2
+    # the page and its map
+    client.login(username="bob", password=PASSWORD)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "<dt>Turn</dt><dd>2 · orders" in page
+    assert "skirmish at the farm, turn 2<" in client.get(f"/games/{game.pk}/map.svg").content.decode()
+    # the log: turn 1's rules events are filed under turn 1
+    done = Event.objects.get(game=game, type="littlewars.deployment_done")
+    assert done.turn == 1
+    # the mail: turn 1's report says the next turn is 2, and its map says so too
+    report = OutboxMail.objects.filter(game=game, kind="report", seat__side="red").latest("pk")
+    assert "turn 1 results" in report.subject and "Next turn: 2" in report.body
+    assert "skirmish at the farm, turn 2<" in report.svg

@@ -88,22 +88,29 @@ def effective(number: int, levels_down: int) -> int:
     return number * (max(0, levels_down) + 1)
 
 
-def vs_cavalry(att: int, dfn: int, rng, levels_down: int = 0, defender_isolated: bool = False) -> dict:
+def vs_cavalry(att: int, dfn: int, rng, levels_down: int = 0, smaller_isolated: bool = False) -> dict:
     """Cavalry against cavalry (KS-77..79). Equal numbers on level ground: a coin; the loser
-    loses 3/4 and withdraws, the winner 1/4. Otherwise the Little Wars melee (LW-35..38)
-    with the charger's number multiplied downhill; real losses are capped by real numbers."""
+    loses 3/4 and withdraws, the winner 1/4. Otherwise the Little Wars melee (LW-35..38) of the
+    charger's number multiplied downhill (each real horseman counts as levels + 1 men) against
+    the defenders, ``smaller_isolated`` saying whether the smaller side (in that count) is
+    isolated (LW-32): an isolated smaller side is partly taken prisoner (KS-78).
+    The charger's losses in that count fall on its real figures divided by the multiplier
+    (nearest, halves up; decision): 10 horse charging down two levels at 20 count as 30 and,
+    losing 20 men's worth, lose 7 horse, not all 10."""
     check_charge(att)
     if att == dfn and levels_down == 0:
         att_wins = rng.random() < 0.5
         win, lose = (att, dfn) if att_wins else (dfn, att)
         res = {"coin": "attacker" if att_wins else "defender"}
         lw, ll = rnd(win / 4), rnd(lose * 3 / 4)
-        res.update(att_lost=lw if att_wins else ll, def_lost=ll if att_wins else lw,
+        res.update(att_lost=lw if att_wins else ll, def_lost=ll if att_wins else lw, att_captured=0, def_captured=0,
                    withdraws="defender" if att_wins else "attacker")
         return res
-    a = effective(att, levels_down)
-    out = lw_melee(a, dfn, defender_isolated if a > dfn else False)
-    return {"coin": None, "att_lost": min(att, out["a_killed"] + out["a_captured"]),
+    mult = max(0, levels_down) + 1
+    out = lw_melee(att * mult, dfn, smaller_isolated)
+    att_killed, att_captured = rnd(out["a_killed"] / mult), rnd(out["a_captured"] / mult)
+    att_captured = min(att_captured, att - min(att, att_killed))
+    return {"coin": None, "att_lost": min(att, att_killed + att_captured), "att_captured": att_captured,
             "def_lost": min(dfn, out["b_killed"] + out["b_captured"]), "def_captured": out["b_captured"],
             "withdraws": None}
 

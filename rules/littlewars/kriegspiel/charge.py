@@ -38,8 +38,10 @@ import math
 import numpy as np
 from shapely.geometry import LineString, Point
 
+from ..geom import isolated
 from ..scenario import home_vector as scenario_home
 from ..table import table_of
+from ..units import radius
 from . import cavalry
 from .guns import battery_withdrawing
 from .numbers import CHARGE_REACH, FOOT
@@ -154,24 +156,38 @@ def home_vector(state: dict, side: str) -> tuple[float, float]:
 
 
 def push(state: dict, side: str, ids: list[str], dist: float) -> tuple[dict, list[str]]:
-    """Move ``ids`` ``dist`` towards their own edge: (new positions, destroyed) (KS-81)."""
+    """Move ``ids`` ``dist`` straight towards their own edge: (new positions, destroyed) (KS-81).
+
+    Destroyed: a figure whose way crosses a river away from every ford and bridge (all the
+    crossings of the table at once), or whose footprint would leave the table. A building,
+    wall or tree on the way stops the figure 1/16 in short of it (it cannot land inside)."""
     figs = state["figures"]
     table = table_of(state["scenario"])
     vx, vy = home_vector(state, side)
-    rivers = [g for it, g in table.terrain if it["type"] == "river"]
-    crossings = [g for it, g in table.terrain if it["type"] in ("ford", "bridge")]
     moved, lost = {}, []
     for i in ids:
         a = _xy(figs, i)
         b = (a[0] + vx * dist, a[1] + vy * dist)
+        r = radius(figs[i]["arm"])
         line = LineString([a, b])
-        off = not (0 <= b[0] <= table.width and 0 <= b[1] <= table.depth)
-        wet = any(line.intersects(r.difference(c)) for r in rivers for c in (crossings or [Point()]))
-        if off or wet:
+        off = not (r <= b[0] <= table.width - r and r <= b[1] <= table.depth - r)
+        if off or line.intersects(table.water):
             lost.append(i)
-        else:
-            moved[i] = [round(b[0], 4), round(b[1], 4)]
+            continue
+        end = _short_of_scenery(table, figs[i]["arm"], line)
+        moved[i] = [round(end[0], 4), round(end[1], 4)]
     return moved, lost
+
+
+def _short_of_scenery(table, arm: str, line: LineString) -> tuple[float, float]:
+    """Where a figure pushed along ``line`` stops: its end, or just short of the first impassable
+    scenery it would touch (within 1/16 in of its footprint)."""
+    core = table.free(arm).core
+    if core.is_empty or not line.intersects(core):
+        return line.coords[-1]
+    hit = line.intersection(core)
+    first = min(line.project(Point(c)) for g in getattr(hit, "geoms", [hit]) for c in g.coords)
+    return line.interpolate(max(0.0, first - 0.01)).coords[0]
 
 
 def resolve(state: dict, side: str, ids: list[str], point, held: set[str], rng,
@@ -184,7 +200,7 @@ def resolve(state: dict, side: str, ids: list[str], point, held: set[str], rng,
     enemy = [s for s in state["groups"] if s != side][0]
     out = {"side": side, "by": sorted(ids), "at": [float(point[0]), float(point[1])], "distance": round(d, 3),
            "kind": None, "killed": [], "gun": gun, "moved": {}, "destroyed": [], "after": None, "coin": None,
-           "pursued": [], "pursued_guns": []}
+           "pursued": [], "pursued_guns": [], "captured": [], "captor": None, "pow": None}
     if gun is not None:
         res = cavalry.vs_guns(len(ids), d)
         out["pursued_guns"] = battery_withdrawing(state, gun, set(withdrawing_guns))
@@ -224,10 +240,15 @@ def resolve(state: dict, side: str, ids: list[str], point, held: set[str], rng,
         else:
             lv = sightlines_of(state["scenario"])
             down = int(max(0, lv.levels(np.array(cpts)).max() - lv.levels(np.array(tpts)).max()))
-            res = cavalry.vs_cavalry(len(ids), len(tgt), rng, levels_down=down)
+            lonely = _smaller_isolated(state, side, ids, tgt, cavalry.effective(len(ids), down))
+            res = cavalry.vs_cavalry(len(ids), len(tgt), rng, levels_down=down, smaller_isolated=lonely)
             lost_att = _nearest_first(figs, ids, tpts)[:res["att_lost"]]
             lost_def = _nearest_first(figs, tgt, cpts)[:res["def_lost"]]
-            out.update(kind="cavalry", killed=sorted(lost_att + lost_def), coin=res["coin"])
+            # the nearest fall, the next are taken (as in a Little Wars melee)
+            taken = lost_att[len(lost_att) - res["att_captured"]:] + lost_def[len(lost_def) - res["def_captured"]:]
+            out.update(kind="cavalry", killed=sorted(set(lost_att + lost_def) - set(taken)), coin=res["coin"],
+                       captured=sorted(taken), captor=(enemy if res["att_captured"] else side) if taken else None,
+                       pow=f"pow{state['counter'] + 1}" if taken else None)
             moved, lost = {}, []
             if res["withdraws"] == "defender":
                 moved, lost = push(state, enemy, [i for i in tgt if i not in lost_def], PUSH)
@@ -236,8 +257,19 @@ def resolve(state: dict, side: str, ids: list[str], point, held: set[str], rng,
                 out.update(moved=moved, destroyed=sorted(lost))
                 return out
         out.update(moved=moved, destroyed=sorted(lost), pursued=sorted(moved))  # KS-80: the pushed are pursued
-    _advance(state, out, ids, [_xy(figs, i) for i in tgt if i not in out["killed"] and i not in out["moved"]] or tpts)
+    fallen = set(out["killed"]) | set(out["captured"]) | set(out["moved"])
+    _advance(state, out, [i for i in ids if i not in out["captured"]], [_xy(figs, i) for i in tgt if i not in fallen] or tpts)
     return out
+
+
+def _smaller_isolated(state: dict, side: str, ids: list[str], tgt: list[str], strength: int) -> bool:
+    """LW-32 for the smaller of the two bodies (the charger counted with the downhill multiplier):
+    fewer than half its number of fighting friends within a move, the two bodies left out."""
+    if strength == len(tgt):
+        return False
+    enemy = state["figures"][tgt[0]]["side"]
+    small_side, small = (enemy, tgt) if strength > len(tgt) else (side, ids)
+    return isolated(state, small_side, small, exclude=set(ids) | set(tgt))
 
 
 def _advance(state, out, ids, aims):

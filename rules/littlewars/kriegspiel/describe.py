@@ -8,10 +8,11 @@ from .state import PREFIX
 
 _WORK = {"mine": "a mine", "entrenchment": "an entrenchment", "gunpit": "a gun pit",
          "bridge_destroy": "blowing a bridge", "bridge_restore": "rebuilding a bridge", "depot_burn": "burning a depot",
-         "wagons_destroy": "emptying wagons"}
+         "wagons_destroy": "emptying wagons", "rail_destroy": "breaking the rails", "rail_restore": "repairing the rails"}
 _WORK.update(board="boarding", land="landing")
 _DONE = {"bridge_destroy": "blew up bridge {t}", "bridge_restore": "rebuilt bridge {t}",
-         "depot_burn": "burnt an enemy depot", "wagons_destroy": "emptied enemy wagons"}
+         "depot_burn": "burnt an enemy depot", "wagons_destroy": "emptied enemy wagons",
+         "rail_destroy": "broke the rails of {t}", "rail_restore": "repaired the rails of {t}"}
 
 
 def _cap(s: Any) -> str:
@@ -75,6 +76,8 @@ def _charge(p):
             "infantry_close_withdrawing": "withdrawing infantry in column (KS-83)"}[p["kind"]]
     txt = (f"{_cap(p['side'])} cavalry ({len(p['by'])}) charged {what} from {p['distance'] / 12:.1f} ft: "
            f"{len(p['killed'])} fell")
+    if p.get("captured"):
+        txt += f"; {len(p['captured'])} taken prisoner by {p['captor']} as {p['pow']} (KS-78)"
     if p.get("coin"):
         txt += f"; the coin favoured the {p['coin']}"
     if p.get("gun"):

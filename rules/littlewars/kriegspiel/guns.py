@@ -27,7 +27,7 @@ import math
 from ..geom import crew, gun_name
 from ..table import table_of
 from ..units import CREW_RANGE, SHOTS_PER_TURN, radius
-from .movement import MoveError, cost, way_home
+from .movement import MoveError, cost, steep_bars, way_home
 from .numbers import FOOT, HALF, MOVE
 
 BATTERY_REACH = 6.0        # KS-86 (decision): guns within 6 in of the gun taken are its battery
@@ -56,7 +56,8 @@ def move_error(state: dict, gid: str, pts, half_turns: int) -> str | None:
         return (f"{name} has no time to move: limbering up and unlimbering take half a turn each (KS-33); "
                 f"it is {'limbered' if gid in limbered(state, state['guns'][gid]['owner']) else 'in action'}")
     try:
-        c, limit = cost(ground_of(state["scenario"]), "art", [tuple(p) for p in pts], half_turns=half_turns)
+        c, limit = cost(ground_of(state["scenario"]), "art", [tuple(p) for p in pts], half_turns=half_turns,
+                        steep_bars=steep_bars(state["scenario"], "art"))
     except MoveError as exc:
         return f"{name}: {exc}"
     if c > limit + 1e-9:

@@ -8,7 +8,8 @@ Decisions (RULES.md, "Movement"):
   road rates only when the whole path is on a road (KS-20, KS-21).
 - Steep ground (KS-25): wherever the path climbs or descends 4 levels within one
   horizontal foot it is impassable, unless that part of the path is on a road. The
-  seed says this for everyone (the English original limits it to wheels; the seed governs).
+  seed says this for everyone, the default; the English original limits it to wheels
+  (artillery, transport, the general's car), the per-game choice ``steep_slopes: "wheels"``.
 - Fording takes a whole turn (KS-26, KS-30): a path that crosses a ford is legal only
   if it does nothing else: it starts and ends within FORD_REACH (2 in) of the ford; artillery, engineers,
   transport and the general's car cannot ford at all (KS-34, KS-37, KS-39).
@@ -134,12 +135,24 @@ def _steep(ground: Ground, pts, levels) -> bool:
     return False
 
 
-def cost(ground: Ground, arm: str, path, *, column: bool = False, half_turns: int = 0) -> tuple[float, float]:
-    """(cost of ``path`` in inches, allowance) for a figure of ``arm``; raises MoveError if forbidden."""
+WHEELS = ("art", "transport", "general")  # KS-25 in the English original: wheels only
+
+
+def steep_bars(scenario: dict, arm: str) -> bool:
+    """Whether KS-25's steep slopes bar ``arm`` in this game: everyone (the seed, the default) or, with
+    the scenario's ``kriegspiel.steep_slopes: "wheels"``, only wheels (the English original)."""
+    rule = (scenario.get("kriegspiel") or {}).get("steep_slopes", "everyone")
+    return rule == "everyone" or arm in WHEELS
+
+
+def cost(ground: Ground, arm: str, path, *, column: bool = False, half_turns: int = 0,
+         steep_bars: bool = True) -> tuple[float, float]:
+    """(cost of ``path`` in inches, allowance) for a figure of ``arm``; raises MoveError if forbidden.
+    ``steep_bars``: KS-25 applies to this arm in this game (``steep_bars(scenario, arm)``)."""
     length = sum(math.dist(a, b) for a, b in zip(path, path[1:]))
     _medium(ground, arm, path)
     up, down, steep = climb(ground, path)
-    if steep:
+    if steep and steep_bars:
         raise MoveError(f"the slope is too steep: {STEEP_LEVELS_PER_FOOT} levels in a foot is impassable "
                         f"off the road (KS-25)")
     if len(path) > 1 and not ground.ford.is_empty and LineString(path).intersects(ground.ford):

@@ -11,6 +11,8 @@ Every Little Wars order works unchanged; these lines are added:
   charge horse at 30,40                 8 or more cavalry in formation charge the enemy at the point (KS-68..85)
   demolish sappers bridge1              engineers blow a bridge (2 turns, KS-54)
   restore sappers bridge1               engineers rebuild a blown bridge (10 turns, KS-54)
+  break sappers rail1 at 40,60          destroy the rails there (Royal Engineers 1 turn, KS-55; else 4 soldiers 2 turns, LW-73)
+  repair sappers rail1 at 40,60         restore broken rails there (Royal Engineers 5 turns, KS-55; else 8 soldiers 3 turns)
   burn raiders at 48,280                one soldier or more burn the enemy depot there (2 turns, KS-56)
   empty raiders at 48,280               each 4 soldiers empty 6 of its wagons in a turn (KS-57)
   drive wagons to 48,20                 move one of your depots (transport pace, KS-20; it supplies nothing that turn)
@@ -129,6 +131,9 @@ _RULES = [
     (re.compile(rf"^(demolish|restore)\s+{_NAME}\s+([\w-]+)$", re.I),
      lambda n, r, m: Task(n, r, {"demolish": "bridge_destroy", "restore": "bridge_restore"}[m.group(1).lower()],
                           m.group(2), m.group(3))),
+    (re.compile(rf"^(break|repair)\s+{_NAME}\s+([\w-]+)\s+at\s+(.+)$", re.I),
+     lambda n, r, m: Task(n, r, "rail_destroy" if m.group(1).lower() == "break" else "rail_restore", m.group(2),
+                          m.group(3), _one_point(m.group(4), "the rails"))),
     (re.compile(rf"^(burn|empty)\s+{_NAME}\s+at\s+(.+)$", re.I),
      lambda n, r, m: Task(n, r, "depot_burn" if m.group(1).lower() == "burn" else "wagons_destroy", m.group(2), "",
                           _one_point(m.group(3), "a depot"))),
@@ -147,7 +152,8 @@ _RULES = [
     (re.compile(r"^land\s+([\w-]+)\s+at\s+(.+)$", re.I),
      lambda n, r, m: Carry(n, r, "land", m.group(1), m.group(1), _one_point(m.group(2), "a landing"))),
 ]
-VERBS = ("mine", "entrench", "gunpit", "box", "unbox", "volley", "charge", "demolish", "restore", "burn", "empty", "drive",
+VERBS = ("mine", "entrench", "gunpit", "box", "unbox", "volley", "charge", "demolish", "restore", "break", "repair",
+         "burn", "empty", "drive",
          "column", "line", "dismount", "mount", "limber", "unlimber", "board", "steam", "land")
 EXAMPLES = {v: line.strip().split("  ")[0] for line in __doc__.splitlines()
             for v in VERBS if line.strip().startswith(v + " ")}

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..table import built_per_scenario, terrain_of
 from . import guns
 from .boxes import speed_factor
-from .movement import Ground, MoveError, cost
+from .movement import Ground, MoveError, cost, steep_bars
 from .movement import _name as arm_name
 from .numbers import FOOT, MOVE
 
@@ -75,7 +75,8 @@ def _pace_error(state: dict, fid: str, pts, arm: str, half: int, column: bool) -
     name = fid.split(":")[-1]
     boxed = fid in boxed_figures(state, f["side"])
     try:
-        c, limit = cost(ground_of(state["scenario"]), arm, [tuple(p) for p in pts], column=column, half_turns=half)
+        c, limit = cost(ground_of(state["scenario"]), arm, [tuple(p) for p in pts], column=column, half_turns=half,
+                        steep_bars=steep_bars(state["scenario"], arm))
     except MoveError as exc:
         return f"{name}: {exc}"
     limit *= speed_factor(boxed)

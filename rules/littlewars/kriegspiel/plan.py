@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from rules.core.protocol import LineError
 
 from .. import plan as lw_plan
+from ..fold import game_turn_of_play, play_turn
 from ..units import FIRST_FIRE_TURN
 from . import works
 from .blast import rifles_in_line
@@ -226,7 +227,12 @@ def _task(state, kp, o: Task, boxed):
     ids = _figures(state, kp, o.who)
     if boxed.intersection(_group_of(kp, i) for i in ids):
         raise _Refused(f"{o.who} is in a box: unbox before working")
-    target = works.depot_at(state, kp.side, ids, o.at) if o.task in works.DEPOT_TASKS else o.target
+    if o.task in works.DEPOT_TASKS:
+        target = works.depot_at(state, kp.side, ids, o.at)
+    elif o.task in works.RAIL_TASKS:
+        target = works.rail_spot(state, o.task, o.target, o.at)
+    else:
+        target = o.target
     need = works.check_task(state, kp.side, o.task, ids, target, {i: arm_of(state, i) for i in ids})
     if any(w.get("target") == target and w["status"] == "building" and w["side"] == kp.side
            for w in state["ks"]["works"].values()):
@@ -278,8 +284,9 @@ def _box(state, kp, o: Box, boxed):
 
 
 def _volley(state, kp, o: Volley, boxed):
-    if state["turn"] < FIRST_FIRE_TURN:
-        raise _Refused(f"no fire before turn {FIRST_FIRE_TURN} (LW-14)")
+    if play_turn(state) < FIRST_FIRE_TURN:
+        raise _Refused(f"no fire before turn {game_turn_of_play(state, FIRST_FIRE_TURN)} (LW-14: none in the "
+                       f"first turn of play)")
     key = lw_plan._group_key(kp.lw.groups, o.who)
     if key is None:
         raise _Refused(f"unknown group '{o.who}': a volley is fired by one of your groups")

@@ -21,6 +21,11 @@ def extra_svg(view: dict) -> str:
     for r in ks.get("railways", []):
         pts = " ".join(f"{x:.2f},{d - y:.2f}" for x, y in r["line"])
         parts.append(f'<polyline points="{pts}" {RAIL}><title>railway {escape(r["id"])}</title></polyline>')
+    for rail, spots in ks.get("rail_breaks", {}).items():  # a broken stretch: a red cross on the line
+        for x, y in spots:
+            parts.append(f'<path d="M{x - 1:.2f},{d - y - 1:.2f}L{x + 1:.2f},{d - y + 1:.2f}M{x - 1:.2f},{d - y + 1:.2f}'
+                         f'L{x + 1:.2f},{d - y - 1:.2f}" stroke="#c00" stroke-width="0.4">'
+                         f'<title>rails of {escape(rail)} broken</title></path>')
     for v in ks.get("vehicles", {}).values():
         parts.append(f'<rect x="{v["x"] - 2:.2f}" y="{d - v["y"] - 0.8:.2f}" width="4" height="1.6" {VEHICLE}>'
                      f'<title>{escape(v["kind"])} {escape(v["name"])}: {len(v["aboard"])} aboard</title></rect>')

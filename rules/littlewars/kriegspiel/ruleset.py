@@ -15,10 +15,10 @@ from rules.core.protocol import LineError, ParsedOrders, RuleEvent
 
 from .. import adjudicate as lw_adj
 from ..fold import initial_state as lw_initial
-from ..invariants import check_invariants as lw_invariants
 from ..render import render_svg as lw_render
 from . import orders as ks_orders
 from .describe import describe_event as _describe
+from .invariants import check_invariants as ks_invariants
 from .desk import HELP as DESK_HELP, desk_events
 from .plan import errors as _errors
 from .render import extra_svg
@@ -67,7 +67,7 @@ class Kriegspiel(RuleSetBase):
         """The umpire's desk (desk.py): notes, reveals, ledger corrections, rulings."""
         return desk_events(state, text)
 
-    check_invariants = staticmethod(lw_invariants)
+    check_invariants = staticmethod(ks_invariants)
 
 
 RULESET = Kriegspiel()

@@ -53,6 +53,8 @@ def load(scenario: Any | None) -> dict:
     sc = lw_load(scenario)
     _need(sc["settings"].get("deployment", "curtain") == "curtain", "settings.deployment",
           "Kriegspiel deploys behind the curtain: each side sees the other only as its men come to see it")
+    _need(sc["settings"].get("scale", 1) == 1, "settings.scale",
+          "the appendix has its own rates and ranges in feet (KS-15..22): the main part's scale (LW-62) is not used")
     sc["settings"]["blast"] = True  # KS-2: the appendix always replaces knocking down with the blast rule
     sc["kriegspiel"] = _extra(sc, sc.get("kriegspiel") or {})
     _need(not (sc["settings"].get("choose_edge") and (sc["kriegspiel"]["trains"] or sc["kriegspiel"]["boats"])),
@@ -111,7 +113,7 @@ def _transport(sc: dict, ks: dict) -> dict:
 def _extra(sc: dict, ks: Any) -> dict:
     _need(isinstance(ks, dict), "kriegspiel", "must be an object")
     unknown = set(ks) - {"supply", "scouts", "generals", "engineers", "railways", "trains", "boats",
-                        "general_eye"}
+                        "general_eye", "steep_slopes"}
     _need(not unknown, "kriegspiel", f"unknown key(s) {', '.join(sorted(unknown))}")
     out = {"supply": {}, "scouts": {}, "generals": {}, "engineers": {}}
     out.update(_transport(sc, ks))
@@ -146,4 +148,8 @@ def _extra(sc: dict, ks: Any) -> dict:
     _need(not eye or set(out["generals"]) == set(SIDES), "kriegspiel.general_eye",
           "the general's eye needs a general for each side (kriegspiel.generals)")
     out["general_eye"] = eye
+    steep = ks.get("steep_slopes", "everyone")
+    _need(steep in ("everyone", "wheels"), "kriegspiel.steep_slopes",
+          "must be \"everyone\" (the seed, KS-25) or \"wheels\" (the English original)")
+    out["steep_slopes"] = steep
     return out

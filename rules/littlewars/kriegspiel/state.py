@@ -17,6 +17,7 @@ The whole state is the Little Wars state (fold.py documents it) with one more ke
     notes     [{"turn", "audience", "text"}]  umpire narrative (the desk)
     shaken    {figure id: {"effect": "hold" | "fall_back", "turn"}}  after a charge (KS-72/73)
     blown     {terrain id: bridge item} bridges blown by engineers (KS-54), out of the scenario's terrain
+    breaks    {railway id: [[x, y], ...]} where the rails are broken (KS-55, LW-73): no train passes
     engineers {side: [figure ids]} the Royal Engineers (the scenario's ``kriegspiel.engineers`` groups)
     vehicles  {side:name: vehicle} trains and boats (vehicles.py)
     dismounted {side: [figure ids]} cavalry on foot (KS-32, KS-76)
@@ -33,7 +34,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..fold import fold as lw_fold
-from ..fold import _drop_from_groups
+from ..fold import _capture, _drop_from_groups
 from ..units import SIDES
 from .supply import PORTIONS
 
@@ -60,6 +61,7 @@ def initial_ks(scenario: dict | None) -> dict:
         "notes": [],
         "shaken": {},
         "blown": {},
+        "breaks": {},
         "engineers": {s: [] for s in SIDES},
         "vehicles": _vehicles(extra),
         "dismounted": {s: [] for s in SIDES},
@@ -157,6 +159,13 @@ def _work_completed(state, p):
         item = new["ks"]["blown"][target]
         new = _ks({**new, "scenario": {**new["scenario"], "terrain": new["scenario"]["terrain"] + [item]}},
                   blown={k: v for k, v in new["ks"]["blown"].items() if k != target})
+    elif kind in ("rail_destroy", "rail_restore"):  # KS-55 / LW-73: the rails broken or mended there
+        rail, xy = target.rsplit("@", 1)
+        spot = [float(v) for v in xy.split(",")]
+        breaks = {k: list(v) for k, v in new["ks"].get("breaks", {}).items()}
+        kept = [b for b in breaks.get(rail, []) if b != spot]
+        breaks[rail] = sorted(kept + [spot]) if kind == "rail_destroy" else kept
+        new = _ks(new, breaks={k: v for k, v in breaks.items() if v})
     elif kind in ("depot_burn", "wagons_destroy"):
         supply = {s: dict(v) for s, v in new["ks"]["supply"].items()}
         for s, sup in supply.items():
@@ -346,6 +355,8 @@ def _general_lost(state, p):
 def _charge(state, p):
     """A cavalry charge (KS-68..85): losses, who moved or was pushed back, a gun taken, after-effects."""
     new = _kill(state, p["killed"] + p["destroyed"])
+    if p.get("captured"):  # KS-78: an isolated smaller body is partly taken, as in a Little Wars melee
+        _capture(new, new, [], p["captured"], p["captor"], p["pow"])
     figures = dict(new["figures"])
     for fid, xy in p["moved"].items():
         figures[fid] = {**figures[fid], "x": xy[0], "y": xy[1]}

@@ -14,7 +14,9 @@ Decisions (RULES.md, "Supply"):
   cavalry) of the group's nearest figure (KS-44/45), and has no enemy figure within
   CUT_WIDTH of the straight line between them (KS-49, "wedged between").
 - An infantry group of fewer than 30 more than 12 ft from every other group of its
-  side needs nothing (KS-46/47).
+  side needs nothing (KS-46/47). Groups within 12 ft of one another (chained) are one body
+  and KS-48 rounds the body's total, shared out over its groups (``shares``): splitting an
+  army saves nothing.
 - A group without food eats its horses (KS-50): each cavalryman's horse is one ration
   (6 portions, kept in the group's larder until eaten); the rider goes on as infantry. A
   group that eats its last horse and is still unsupplied surrenders 4 turns later (KS-53)
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import math
 
+import networkx as nx
 from shapely.geometry import LineString, Point
 
 from .numbers import (CAV_SUPPLY_RANGE, HORSES_PER_FORAGE, INF_SUPPLY_RANGE, ISOLATED_SMALL, ISOLATION_DISTANCE,
@@ -58,30 +61,74 @@ def _gap(a_pts, b_pts) -> float:
     return min(math.dist(p, q) for p in a_pts for q in b_pts)
 
 
+def _live(state: dict, side: str) -> dict[str, list[str]]:
+    figs = state["figures"]
+    out = {name: [i for i in ids if figs[i]["st"] == "ok"] for name, ids in state["groups"][side].items()}
+    return {name: ids for name, ids in out.items() if ids}
+
+
+def bodies(state: dict, side: str) -> list[list[str]]:
+    """KS-47/48: the side's groups joined when within 12 ft of one another (chained; networkx
+    components), each body's groups sorted by name. A body of one group is isolated (KS-47)."""
+    figs = state["figures"]
+    live = _live(state, side)
+    graph = nx.Graph()
+    graph.add_nodes_from(live)
+    names = sorted(live)
+    for k, a in enumerate(names):
+        for b in names[k + 1:]:
+            if _gap(_pts(figs, live[a]), _pts(figs, live[b])) <= ISOLATION_DISTANCE:
+                graph.add_edge(a, b)
+    return sorted(sorted(c) for c in nx.connected_components(graph))
+
+
+def _exempt_body(state: dict, body: list[str], live: dict) -> bool:
+    """KS-46/47: an isolated infantry group of fewer than 30."""
+    figs = state["figures"]
+    if len(body) != 1:
+        return False
+    ids = live[body[0]]
+    return len(ids) < ISOLATED_SMALL and all(figs[i]["arm"] == "inf" for i in ids)
+
+
 def exempt(state: dict, side: str, group: str) -> bool:
     """KS-46/47: an infantry group of fewer than 30 more than 12 ft from all its side's other groups."""
+    live = _live(state, side)
+    return group in live and _exempt_body(state, next(b for b in bodies(state, side) if group in b), live)
+
+
+def shares(state: dict, side: str, fired=frozenset()) -> dict[str, dict]:
+    """Portions each group draws this turn: {group: {"food", "forage", "ammo"}}.
+
+    KS-48's rounding is applied to each body (``bodies``), not to each group, so an army that
+    splits eats as much as it did whole (46 men in four groups side by side draw 2 portions,
+    as 46 in one). The body's portions are shared by cumulative rounding over its groups in
+    name order: a group draws rations(men so far) - rations(men before it), so the shares add
+    up to the body's exact total. Ammunition is counted over the groups that fired."""
     figs = state["figures"]
-    groups = state["groups"][side]
-    ids = [i for i in groups[group] if figs[i]["st"] == "ok"]
-    if not ids or len(ids) >= ISOLATED_SMALL or any(figs[i]["arm"] != "inf" for i in ids):
-        return False
-    mine = _pts(figs, ids)
-    for name, other in groups.items():
-        live = [i for i in other if figs[i]["st"] == "ok" and i not in ids]
-        if name != group and live and _gap(mine, _pts(figs, live)) <= ISOLATION_DISTANCE:
-            return False
-    return True
+    live = _live(state, side)
+    out = {}
+    for body in bodies(state, side):
+        if _exempt_body(state, body, live):
+            out[body[0]] = {"food": 0, "forage": 0, "ammo": 0}
+            continue
+        totals = {"food": 0, "forage": 0, "ammo": 0}
+        for group in body:
+            ids = live[group]
+            horses = sum(1 for i in ids if figs[i]["arm"] == "cav")
+            riflemen = (len(ids) - horses) if group in fired else 0
+            before = dict(totals)
+            totals = {"food": before["food"] + len(ids), "forage": before["forage"] + horses,
+                      "ammo": before["ammo"] + riflemen}
+            out[group] = {"food": rations(totals["food"]) - rations(before["food"]),
+                          "forage": forage(totals["forage"]) - forage(before["forage"]),
+                          "ammo": rations(totals["ammo"]) - rations(before["ammo"])}
+    return out
 
 
 def needs(state: dict, side: str, group: str, fires: bool = False) -> dict:
-    """Portions this group draws this turn: {"food", "forage", "ammo"} (zeros when exempt)."""
-    if exempt(state, side, group):
-        return {"food": 0, "forage": 0, "ammo": 0}
-    figs = state["figures"]
-    ids = [i for i in state["groups"][side][group] if figs[i]["st"] == "ok"]
-    horses = sum(1 for i in ids if figs[i]["arm"] == "cav")
-    riflemen = sum(1 for i in ids if figs[i]["arm"] == "inf")
-    return {"food": rations(len(ids)), "forage": forage(horses), "ammo": rations(riflemen) if fires else 0}
+    """Portions this group draws this turn, ``group`` alone firing (``shares`` for the whole side)."""
+    return shares(state, side, {group} if fires else frozenset()).get(group, {"food": 0, "forage": 0, "ammo": 0})
 
 
 def reach(state: dict, side: str, group: str) -> float:
@@ -134,10 +181,9 @@ def turn_ledger(state: dict, side: str, fired: set[str]) -> dict:
     """
     depots = {k: dict(v) for k, v in state["ks"]["supply"][side]["depots"].items()}
     draws, status, surrender = [], {}, []
+    owed = shares(state, side, fired)
     for group in sorted(state["groups"][side]):
-        want = needs(state, side, group, group in fired)
-        if group not in fired:
-            want["ammo"] = 0
+        want = dict(owed.get(group, {"food": 0, "forage": 0, "ammo": 0}))
         missing = {}
         for kind in ("food", "forage", "ammo"):
             if not want[kind]:

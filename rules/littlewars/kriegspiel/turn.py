@@ -139,8 +139,7 @@ def _fire(log: Log, plans, rng) -> dict[str, set[str]]:
         return {s: set() for s in SIDES}
     table = table_of(state["scenario"])
     ks = state["ks"]
-    wagons = {f"{s}:{n}": d for s in SIDES for n, d in ks["supply"][s]["depots"].items()}
-    wagons.update({f"vehicle|{vid}": v for vid, v in ks["vehicles"].items()})  # KS-89: hit like wagons
+    wagons = _wagons(ks)
     dead: set[str] = set()
     index = FigureIndex(state["figures"], on_table)
     out, effects = [], {"guns_destroyed": set(), "guns_out": set(), "wagons": set(), "generals_out": set()}
@@ -160,17 +159,29 @@ def _fire(log: Log, plans, rng) -> dict[str, set[str]]:
     log.emit("fired", {"shots": out, "headings": _headings(state, plans)}, UMPIRE)
     effects["guns_out"] -= effects["guns_destroyed"]
     if any(effects.values()):
-        wag, lost = {}, []
-        for key in sorted(effects["wagons"]):
-            if key.startswith("vehicle|"):
-                lost.append(key.split("|", 1)[1])
-                continue
-            side, name = key.split(":", 1)
-            wag.setdefault(side, []).append(name)
         log.ks("blast", {"turn": state["turn"], "guns_destroyed": sorted(effects["guns_destroyed"]),
-                         "guns_out": sorted(effects["guns_out"]), "wagons": wag, "vehicles": lost,
+                         "guns_out": sorted(effects["guns_out"]), **_wagons_lost(effects["wagons"]),
                          "generals_out": sorted(effects["generals_out"])}, UMPIRE)
     return {s: {g for *_, sd, g in shots if sd == s and g is not None} for s in SIDES}
+
+
+def _wagons(ks: dict) -> dict:
+    """Everything hit like a wagon (KS-6, KS-89): each side's depots ("side:name") and the vehicles."""
+    wagons = {f"{s}:{n}": d for s in SIDES for n, d in ks["supply"][s]["depots"].items()}
+    wagons.update({f"vehicle|{vid}": v for vid, v in ks["vehicles"].items()})
+    return wagons
+
+
+def _wagons_lost(keys) -> dict:
+    """The ``wagons`` ({side: [depot names]}) and ``vehicles`` of a ``blast`` event, from ``_wagons`` keys."""
+    wag, lost = {}, []
+    for key in sorted(keys):
+        if key.startswith("vehicle|"):
+            lost.append(key.split("|", 1)[1])
+            continue
+        side, name = key.split(":", 1)
+        wag.setdefault(side, []).append(name)
+    return {"wagons": wag, "vehicles": lost}
 
 
 def _headings(state, plans) -> dict:
@@ -202,7 +213,7 @@ def _charges(log: Log, plans, rng) -> tuple[set[str], dict]:
                 failed[side].append({"line": line, "why": str(exc)})
                 continue
             log.ks("charge", payload, PUBLIC)
-            touched.update(payload["by"], payload["killed"], payload["moved"], payload["destroyed"])
+            touched.update(payload["by"], payload["killed"], payload["moved"], payload["destroyed"], payload["captured"])
     return touched, failed
 
 
@@ -242,7 +253,7 @@ def _mines(log: Log, before: dict, paths: dict, moved: dict) -> None:
         mine = state["ks"]["works"][trig["mine"]]
         figs = state["figures"]
         pos = {fid: works.position_at(walks[fid][0], walks[fid][2], trig["t"]) if fid in walks
-               else (f["x"], f["y"]) for fid, f in figs.items() if f["st"] == "ok"}
+               else (f["x"], f["y"]) for fid, f in figs.items() if on_table(f)}  # prisoners too (KS-60: everything)
         killed = works.blast_victims(mine["at"], pos, {fid: figs[fid]["arm"] for fid in pos})
         if trig["by"] not in killed and figs[trig["by"]]["st"] == "ok":
             killed.append(trig["by"])
@@ -251,6 +262,10 @@ def _mines(log: Log, before: dict, paths: dict, moved: dict) -> None:
                                  "killed": sorted(killed), "guns": guns,
                                  "positions": {fid: [round(pos[fid][0], 4), round(pos[fid][1], 4)]
                                                for fid in sorted(killed)}}, PUBLIC)
+        wagons = works.wagons_within(mine["at"], _wagons(log.state["ks"]))
+        if wagons:  # depots and vehicles are private: what the mine took is told like a shell's blast (KS-6, KS-89)
+            log.ks("blast", {"turn": state["turn"], "guns_destroyed": [], "guns_out": [], **_wagons_lost(wagons),
+                             "generals_out": []}, UMPIRE)
 
 
 def _live_contacts(log: Log) -> list:

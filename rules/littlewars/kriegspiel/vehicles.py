@@ -114,12 +114,17 @@ def route(state: dict, side: str, name: str, to) -> tuple[str, list]:
         except MoveError as exc:
             raise VehicleError(f"{name}: {exc}") from None
         return vid, pts
-    line = min(railways(state["scenario"]).values(), key=lambda ln: ln.distance(here))
+    rail, line = min(railways(state["scenario"]).items(), key=lambda kv: kv[1].distance(here))
     if line.distance(Point(to)) > ON_LINE:
         raise VehicleError(f"{to[0]:g},{to[1]:g} is not on {name}'s railway (KS-87)")
     a, b = line.project(here), line.project(Point(to))
     if abs(b - a) > MOVE["train"] + 1e-9:
         raise VehicleError(f"out of range: {abs(b - a) / 12:.1f} ft along the line; a train runs 8 ft a turn (KS-87)")
+    for bx, by in state["ks"].get("breaks", {}).get(rail, []):
+        s = line.project(Point(bx, by))
+        if min(a, b) < s - ON_LINE < max(a, b) or min(a, b) < s + ON_LINE < max(a, b):  # it would cross or reach it
+            raise VehicleError(f"the rails of {rail} are broken at {bx:g},{by:g}: no train passes until they are "
+                               f"repaired (KS-55, LW-73)")
     from shapely.ops import substring
 
     seg = substring(line, min(a, b), max(a, b))

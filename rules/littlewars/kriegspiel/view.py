@@ -71,6 +71,7 @@ def build_view(state: dict, viewer: Viewer) -> dict[str, Any]:
     view["kriegspiel"] = {"works": _works(state, viewer),
                           "wrecks": {g: list(xy) for g, xy in sorted(ks["wrecks"].items())},
                           "railways": [dict(r) for r in (state["scenario"].get("kriegspiel") or {}).get("railways", [])],
+                          "rail_breaks": {k: [list(b) for b in v] for k, v in sorted(ks.get("breaks", {}).items())},
                           "notes": [dict(n) for n in ks["notes"] if viewer.may_see(n["audience"])]}
     if viewer.is_umpire:
         _on_foot(state, view)

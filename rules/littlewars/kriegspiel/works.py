@@ -29,7 +29,8 @@ from .numbers import ENTRENCH_PER_FIGURES, MINE_RADIUS, MINE_TRIGGER, WORK_REACH
 from .numbers import footprint as radius
 
 KINDS = tuple(WORKS)
-TASKS = ("bridge_destroy", "bridge_restore", "depot_burn", "wagons_destroy")   # KS-54, KS-56, KS-57
+TASKS = ("bridge_destroy", "bridge_restore", "rail_destroy", "rail_restore", "depot_burn",
+         "wagons_destroy")   # KS-54, KS-55 / LW-73, KS-56, KS-57
 DEPOT_TASKS = ("depot_burn", "wagons_destroy")
 LIVE = ("building", "armed")
 
@@ -118,6 +119,9 @@ def task_target(state: dict, side: str, task: str, target: str):
 
     from ..table import terrain_geometry
 
+    if task in RAIL_TASKS:
+        rail, xy = rail_target(target)
+        return P(*xy)
     if task in DEPOT_TASKS:
         for s_, sup in state["ks"]["supply"].items():
             if s_ != side and target in sup["depots"]:
@@ -131,6 +135,42 @@ def task_target(state: dict, side: str, task: str, target: str):
         what = "blown bridge" if task == "bridge_restore" else "bridge"
         raise WorkError(f"no {what} {target!r} (known: {', '.join(sorted(items)) or 'none'})")
     return terrain_geometry(items[target])
+
+
+RAIL_TASKS = ("rail_destroy", "rail_restore")
+BREAK_NEAR = 1.0  # decision: one break per inch of line; a repair names a point within 1 in of the break
+
+
+def rail_target(target: str) -> tuple[str, tuple[float, float]]:
+    """A rail task's target "rail1@40,60": the railway's id and the point on it."""
+    rail, xy = target.rsplit("@", 1)
+    x, y = (float(v) for v in xy.split(","))
+    return rail, (x, y)
+
+
+def rail_spot(state: dict, task: str, rail: str, at) -> str:
+    """The target of breaking or repairing ``rail`` at ``at`` (the point on the line, or the break
+    repaired); WorkError if there is no such railway, the point is off it, or nothing to do there."""
+    from .vehicles import ON_LINE, railways
+
+    lines = railways(state["scenario"])
+    if rail not in lines:
+        raise WorkError(f"no railway {rail!r} (railways: {', '.join(sorted(lines)) or 'none'})")
+    line = lines[rail]
+    if line.distance(Point(at)) > ON_LINE + 1e-9:
+        raise WorkError(f"{at[0]:g},{at[1]:g} is not on railway {rail} (within {ON_LINE:g} in of the line)")
+    on = line.interpolate(line.project(Point(at)))
+    breaks = [tuple(b) for b in state["ks"].get("breaks", {}).get(rail, [])]
+    near = [b for b in breaks if math.dist(b, (on.x, on.y)) <= BREAK_NEAR + 1e-9]
+    if task == "rail_restore":
+        if not near:
+            raise WorkError(f"the rails of {rail} are not broken within {BREAK_NEAR:g} in of {at[0]:g},{at[1]:g}")
+        x, y = min(near, key=lambda b: math.dist(b, (on.x, on.y)))
+    else:
+        if near:
+            raise WorkError(f"the rails of {rail} are already broken at {near[0][0]:g},{near[0][1]:g}")
+        x, y = round(on.x, 3), round(on.y, 3)
+    return f"{rail}@{x:g},{y:g}"
 
 
 def depot_at(state: dict, side: str, ids, at) -> str:
@@ -305,6 +345,13 @@ def blast_victims(mine_at, positions: dict[str, tuple], arms: dict[str, str]) ->
     """KS-60: every figure whose footprint lies within 6 in of the mine."""
     return sorted(fid for fid, p in positions.items()
                   if math.dist(p, mine_at) - radius(arms[fid]) <= MINE_RADIUS + 1e-9)
+
+
+def wagons_within(mine_at, wagons: dict) -> list[str]:
+    """Wagons (depots, trains, boats; keyed as the turn keys them) within 6 in of the mine: destroyed too."""
+    from .blast import WAGON_RADIUS
+
+    return sorted(k for k, w in wagons.items() if math.dist((w["x"], w["y"]), mine_at) - WAGON_RADIUS <= MINE_RADIUS + 1e-9)
 
 
 def guns_within(mine_at, guns: dict) -> list[str]:

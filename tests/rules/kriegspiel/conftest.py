@@ -5,6 +5,7 @@ import random
 import pytest
 
 from rules.core.protocol import Viewer
+from rules.littlewars.invariants import check_turn
 from rules.littlewars.kriegspiel.ruleset import RULESET
 
 
@@ -17,6 +18,7 @@ class KsGame:
         self.events = []
         self._apply(self.rs.setup(scenario, random.Random(seed)))
         self.rejected = {}
+        self.check = True  # a test that places things where the rules never would turns this off
 
     def _apply(self, events):
         for ev in events:
@@ -32,6 +34,9 @@ class KsGame:
         self.rejected = {s: self.rs.validate(self.state, s, parsed[s]) for s in parsed}
         new = self.rs.adjudicate(self.state, parsed, random.Random(seed))
         self._apply(new)
+        if self.check:  # after every adjudication (issue 15 item 8)
+            assert self.rs.check_invariants(self.state) == [], self.rs.check_invariants(self.state)
+            assert check_turn(new) == [], check_turn(new)
         return new
 
     def deploy(self):

@@ -40,10 +40,16 @@ def test_fewer_than_eight_never_charge():
 
 def test_downhill_multiplies_and_unequal_numbers_use_little_wars():
     # KS-DT-7: 10 cavalry across 2 levels count as 30 against 20: LW melee 30 v 20, the 20 supported:
-    # all 20 die and kill 20 - capped at the 10 real attackers
+    # all 20 die and kill 20 men's worth - 20 / 3 real horsemen, 7 (RULES.md: the multiplier's losses)
     assert c.effective(10, 2) == 30
     res = c.vs_cavalry(10, 20, random.Random(0), levels_down=2)
-    assert res["def_lost"] == 20 and res["att_lost"] == 10 and res["coin"] is None
+    assert res["def_lost"] == 20 and res["att_lost"] == 7 and res["coin"] is None
+    # isolated 20: 10 taken, 10 killed; the charger loses 10 men's worth, 3 horsemen
+    res = c.vs_cavalry(10, 20, random.Random(0), levels_down=2, smaller_isolated=True)
+    assert (res["def_lost"], res["def_captured"], res["att_lost"], res["att_captured"]) == (20, 10, 3, 0)
+    # a smaller charger, isolated, is partly taken: 8 charge 12 on the level, 8 isolated: 4 taken, 4 killed
+    res = c.vs_cavalry(8, 12, random.Random(0), smaller_isolated=True)
+    assert (res["att_lost"], res["att_captured"], res["def_lost"], res["def_captured"]) == (8, 4, 4, 0)
 
 
 def test_equal_cavalry_on_level_ground_toss_a_coin():

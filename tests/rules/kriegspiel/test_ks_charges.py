@@ -227,3 +227,73 @@ def test_the_pushed_back_are_pursued_unless_their_friends_attack(new_game):
     g.turn(blue=f"volley foot1 at {x},{y}")
     assert not g.rejected["blue"]
     assert all(g.state["figures"][f]["y"] == before[f] for f in pursued)   # they stay: the pursuit is broken
+
+
+def test_unequal_cavalry_take_an_isolated_body_prisoner(new_game):
+    """Issue 15 bug 5 (KS-78: the Little Wars melee, isolation included): 12 red horse charge 8 moving
+    blue horse with no blue friends near: red -4, blue -4 killed and 4 taken (the engine gave -8 and -8)."""
+    g = new_game(scenario(red_horse=12, blue_horse=8))
+    g.deploy()
+    g.place({f"red:c{k}": (20 + (k - 6.5) * 1.25, 100) for k in range(1, 13)})
+    g.place({f"blue:c{k}": (14 + k * 1.25, 120) for k in range(1, 9)})
+    g.turn()                                               # the scouts look first
+    evs = g.turn(red="charge horse at 20,120", blue="move horse to 20.875,124")
+    (ch,) = charge_event(evs)
+    p = ch.payload
+    assert p["kind"] == "cavalry" and p["coin"] is None
+    assert sum(f.startswith("red") for f in p["killed"]) == 4 and sum(f.startswith("blue") for f in p["killed"]) == 4
+    assert len(p["captured"]) == 4 and all(f.startswith("blue") for f in p["captured"]) and p["captor"] == "red"
+    assert all(g.state["figures"][f]["st"] == "pow" for f in p["captured"])
+    assert g.state["pows"]["red"][p["pow"]] == p["captured"]
+    assert "4 taken prisoner by red" in g.rs.describe_event(ch.type, p)
+
+
+def test_supported_smaller_cavalry_is_not_taken(new_game):
+    g = new_game(scenario(red_horse=12, blue_horse=8))
+    g.deploy()
+    g.place({f"red:c{k}": (20 + (k - 6.5) * 1.25, 100) for k in range(1, 13)})
+    g.place({f"blue:c{k}": (14 + k * 1.25, 120) for k in range(1, 9)})
+    g.place({f"blue:i{k}": (10 + k * 0.75, 135) for k in range(1, 5)})  # 4 friends within a move: supported
+    g.turn()
+    (ch,) = charge_event(g.turn(red="charge horse at 20,120", blue="move horse to 20.875,124"))
+    assert ch.payload["captured"] == [] and len(ch.payload["killed"]) == 16
+
+
+def _pushed(terrain, at=(10.0, 12.0)):
+    """Blue horse at ``at`` pushed 3 ft back towards its (north) edge over ``terrain``."""
+    from rules.littlewars.kriegspiel import charge
+    from rules.littlewars.testing import build
+
+    state = build(red=[("h", "cav", [(50, 5)])], blue=[("h", "cav", [at])], table=(60, 72), terrain=terrain)
+    (fid,) = state["groups"]["blue"]["h"]
+    moved, lost = charge.push(state, "blue", [fid], charge.PUSH)
+    return state, moved.get(fid), lost
+
+
+RIVER = {"id": "brook", "type": "river", "polygon": [[0, 20], [60, 20], [60, 22], [0, 22]]}
+FORD = {"id": "ford", "type": "ford", "polygon": [[8, 19], [12, 19], [12, 23], [8, 23]]}
+BRIDGE = {"id": "bridge", "type": "bridge", "polygon": [[40, 19], [44, 19], [44, 23], [40, 23]]}
+
+
+def test_pushed_back_over_a_ford_survive_whatever_other_crossings_there_are():
+    """Issue 15 bug 7 (KS-81): crossings were subtracted one at a time, so adding an unrelated bridge
+    30 in away made the ford count as a river and the horse drowned."""
+    for terrain in ([RIVER, FORD], [RIVER, FORD, BRIDGE]):
+        _, end, lost = _pushed(terrain)
+        assert lost == [] and end == [10.0, 48.0], terrain
+    _, end, lost = _pushed([RIVER, FORD, BRIDGE], at=(25.0, 12.0))  # away from both: destroyed
+    assert end is None and len(lost) == 1
+
+
+def test_pushed_back_stop_short_of_a_building_never_inside_it():
+    """Issue 15 bug 7 (KS-77/81): survivors could land inside a building."""
+    from rules.littlewars.invariants import check_invariants
+    from rules.littlewars.table import table_of
+
+    barn = {"id": "barn", "type": "building", "polygon": [[5, 30], [15, 30], [15, 60], [5, 60]]}
+    state, end, lost = _pushed([barn])
+    assert lost == [] and end[0] == 10.0 and 29.0 < end[1] < 30 - 0.5
+    assert table_of(state["scenario"]).spot_error("cav", *end) is None
+    (fid,) = state["groups"]["blue"]["h"]
+    after = {**state, "figures": {**state["figures"], fid: {**state["figures"][fid], "x": end[0], "y": end[1]}}}
+    assert check_invariants(after) == []

@@ -89,7 +89,7 @@ def test_an_entrenchment_is_revealed_when_finished_and_not_before(new_game):
     assert a[:3] == b[:3]                                  # turns 1-3: red cannot tell
     assert a[3] != b[3]                                    # end of turn 4: finished and announced (KS-67)
     done = [e for e in dug.events if e.type == "kriegspiel.work_completed"]
-    assert len(done) == 1 and done[0].audience == "public" and done[0].payload["turn"] == 4
+    assert len(done) == 1 and done[0].audience == "public" and done[0].payload["turn"] == 5  # the 4th turn of play is game turn 5
     assert [w["status"] for w in dug.view("red")["kriegspiel"]["works"]] == ["complete"]
 
 

@@ -91,3 +91,25 @@ def test_no_move_and_fire_through_orders(game):
         game.turn()
     game.turn(red="move foot1 to 16,5\nvolley foot1 at 16,50")
     assert any("KS-35" in e.message for e in game.rejected["red"])
+
+
+def test_steep_slopes_bar_everyone_by_default_or_only_wheels_by_choice():
+    """KS-25: the seed bars everyone; the English original only wheels (kriegspiel.steep_slopes: "wheels")."""
+    from rules.core.protocol import ScenarioError
+    from rules.littlewars.kriegspiel.movement import cost, steep_bars
+    from rules.littlewars.kriegspiel.scenario import load
+
+    seed = load("ks_farm")
+    english = load({**seed, "kriegspiel": {**seed["kriegspiel"], "steep_slopes": "wheels"}})
+    assert seed["kriegspiel"]["steep_slopes"] == "everyone"
+    assert all(steep_bars(seed, arm) for arm in ("inf", "cav", "art", "transport"))
+    assert [steep_bars(english, arm) for arm in ("inf", "cav", "eng", "art", "transport", "general")] == \
+        [False, False, False, True, True, True]
+    g = Ground([hill(k, 10 + 2 * k, 200) for k in range(1, 5)])   # 4 levels within 8 in
+    c, _ = cost(g, "inf", [(10, 25), (20, 25)], steep_bars=False)  # climbable on foot: 10 in + 4 levels
+    assert c == pytest.approx(10 + 4 * 12)
+    with pytest.raises(MoveError, match="KS-25"):
+        cost(g, "art", [(10, 25), (20, 25)], steep_bars=steep_bars(english, "art"))
+    bad = {"name": "x", **{k: v for k, v in seed.items() if k != "name"}, "kriegspiel": {"steep_slopes": "horses"}}
+    with pytest.raises(ScenarioError, match="kriegspiel.steep_slopes"):
+        load(bad)

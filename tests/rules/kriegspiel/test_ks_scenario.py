@@ -10,7 +10,8 @@ def test_builtin_and_little_wars_scenarios_load():
     sc = load(None)
     assert sc["name"] == "ks_farm" and sc["kriegspiel"]["generals"] == {"red": "red:c1", "blue": "blue:c1"}
     assert load("skirmish")["kriegspiel"] == {"supply": {}, "scouts": {}, "generals": {}, "engineers": {},
-                                              "railways": [], "trains": {}, "boats": {}, "general_eye": False}
+                                              "railways": [], "trains": {}, "boats": {}, "general_eye": False,
+                                              "steep_slopes": "everyone"}
 
 
 @pytest.mark.parametrize("change,message", [

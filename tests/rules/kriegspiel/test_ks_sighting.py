@@ -67,7 +67,7 @@ def test_sighting_and_last_seen_through_the_game(game):
     assert not [f for f in red_view["figures"] if f["side"] == "blue"]
     last = {f["id"] for f in red_view["kriegspiel"]["seen"]["last_seen"]}
     assert last == blue_seen
-    assert all(f["turn"] == 1 for f in red_view["kriegspiel"]["seen"]["last_seen"])
+    assert all(f["turn"] == 2 for f in red_view["kriegspiel"]["seen"]["last_seen"])  # game turn 2: 1 was deployment
     # the umpire sees every figure of both sides
     ump = game.view(role="umpire")
     assert len([f for f in ump["figures"] if f["side"] == "blue"]) == 26
@@ -153,8 +153,10 @@ def test_with_the_general_away_only_touch_and_his_deputy_takes_over(new_game):
     assert commander(away, "red") is None and sightings(away, "red")["figures"] == {}   # KS-13
     # KS-14 through the rules: the general falls, his deputy (the lowest-numbered free cavalryman) takes over
     g.place({"red:c2": (30, 100)})
+    from rules.littlewars.fold import _drop_from_groups
+
     figs = {**g.state["figures"], "red:c1": {**g.state["figures"]["red:c1"], "st": "dead"}}
-    g.state = {**g.state, "figures": figs}
+    g.state = {**g.state, "figures": figs, "groups": _drop_from_groups(g.state["groups"], {"red:c1"})}
     g.turn()
     gen = g.state["ks"]["generals"]["red"]
     assert gen["figure"] == "red:c2" and gen["lost"]

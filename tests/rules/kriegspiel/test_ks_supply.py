@@ -140,3 +140,33 @@ def test_in_play_a_group_beyond_its_depot_starves_and_cannot_move(new_game):
     assert g.view("blue")["kriegspiel"]["supply"]["status"]["foot1"]["can_move"] is True   # blue's own foot1
     ump = g.view(role="umpire")["kriegspiel"]["sides"]
     assert ump["red"]["supply"]["status"]["foot1"]["can_move"] is False and "wagons" in ump["blue"]["supply"]["depots"]
+
+
+def test_an_army_that_splits_eats_as_much_as_it_did_whole():
+    """Issue 15 bug 6 (KS-46..48): 46 men draw 2 portions a turn; split 14/14/14/4 side by side they drew none."""
+    depot = [("red", "d", 20, 30, 60, 60, 60)]
+    whole = world([("red", "a", "inf", 46, 0, 0)], depots=depot)
+    split = world([("red", "a", "inf", 14, 0, 0), ("red", "b", "inf", 14, 0, 10),
+                   ("red", "c", "inf", 14, 0, 20), ("red", "d", "inf", 4, 10, 0)], depots=depot)
+
+    def food(w, fired=()):
+        ledger = s.turn_ledger(w, "red", set(fired))
+        return {k: sum(d["portions"] for d in ledger["draws"] if d["kind"] == k) for k in ("food", "ammo")}
+
+    assert food(whole) == {"food": 2, "ammo": 0}
+    assert food(split) == {"food": 2, "ammo": 0}
+    assert food(split, fired={"a", "b", "c", "d"}) == {"food": 2, "ammo": 2}
+    assert [sorted(b) for b in s.bodies(split, "red")] == [["a", "b", "c", "d"]]
+    # a body more than 12 ft from the rest is reckoned alone: 14 isolated need nothing (KS-46/47)
+    far = world([("red", "a", "inf", 31, 0, 0), ("red", "b", "inf", 14, 0, 12 * 12 + 20)], depots=depot)
+    assert s.shares(far, "red") == {"a": {"food": 1, "forage": 0, "ammo": 0}, "b": {"food": 0, "forage": 0, "ammo": 0}}
+    assert s.exempt(far, "red", "b") and not s.exempt(far, "red", "a")
+
+
+@given(st.lists(st.integers(1, 40), min_size=1, max_size=8))
+def test_splitting_a_body_never_changes_what_it_draws(sizes):
+    groups = [("red", f"g{k}", "inf", n, 0, 8 * k) for k, n in enumerate(sizes)]  # side by side: one body
+    w = world(groups)
+    total = sum(v["food"] for v in s.shares(w, "red").values())
+    lone = len(sizes) == 1 and sizes[0] < 30
+    assert total == (0 if lone else s.rations(sum(sizes)))

@@ -99,3 +99,43 @@ def test_the_scenario_places_trains_on_rails_and_boats_on_water():
     sc["kriegspiel"]["boats"]["blue"][0]["at"] = [40, 190]
     with pytest.raises(ScenarioError, match="must be on a river"):
         load(sc)
+
+
+def test_soldiers_break_and_repair_the_rails_and_no_train_passes_a_break(g):
+    """LW-73 (no engineers among them): 4 soldiers break the rails in 2 turns, 8 repair them in 3;
+    a train cannot run past (or onto) the broken stretch until then (KS-55 gives engineers 1 and 5)."""
+    g.place({f"red:i{k}": (78.8 + (k % 5) * 0.6, 39.4 + (k // 5) * 0.6) for k in range(1, 11)})
+    g.turn(red="break foot1 rail9 at 80,40")
+    assert "no railway 'rail9' (railways: line1)" in g.rejected["red"][0].message
+    g.turn(red="break foot1 line1 at 70,40")
+    assert "not on railway line1" in g.rejected["red"][0].message
+    g.turn(red="break foot1 line1 at 80.4,40")
+    assert not g.rejected["red"]
+    assert g.state["ks"]["breaks"] == {}
+    evs = g.turn()
+    (done,) = [e for e in evs if e.type == "kriegspiel.work_completed"]
+    assert done.audience == "public" and done.payload["target"] == "line1@80,40"
+    assert "broke the rails of line1@80,40" in g.rs.describe_event(done.type, done.payload)
+    assert g.state["ks"]["breaks"] == {"line1": [[80.0, 40.0]]}
+    blue = g.view("blue")
+    assert blue["kriegspiel"]["rail_breaks"] == {"line1": [[80.0, 40.0]]}
+    assert "rails of line1 broken" in g.rs.render_svg(blue)
+    g.turn(red="steam train1 to 80,100")
+    assert "the rails of line1 are broken at 80,40" in g.rejected["red"][0].message
+    assert g.state["ks"]["vehicles"]["red:train1"]["y"] == 10
+    g.turn(red="steam train1 to 80,39.5")                                  # onto the break: no
+    assert "broken at 80,40" in g.rejected["red"][0].message
+    g.turn(red="steam train1 to 80,30")                                    # short of it: yes
+    assert not g.rejected["red"] and g.state["ks"]["vehicles"]["red:train1"]["y"] == 30
+    g.turn(red="break foot1 line1 at 80,40.5")
+    assert "already broken at 80,40" in g.rejected["red"][0].message
+    g.turn(red="repair foot1 line1 at 80,45")
+    assert "not broken within 1 in of 80,45" in g.rejected["red"][0].message
+    g.turn(red="repair foot1 line1 at 80,40.5")                            # 10 soldiers: 3 turns (LW-73)
+    assert not g.rejected["red"]
+    g.turn()
+    assert g.state["ks"]["breaks"] == {"line1": [[80.0, 40.0]]}
+    g.turn()
+    assert g.state["ks"]["breaks"] == {}
+    g.turn(red="steam train1 to 80,100")
+    assert not g.rejected["red"] and g.state["ks"]["vehicles"]["red:train1"]["y"] == 100

@@ -117,3 +117,29 @@ def test_explosion_destroys_everything_within_six_inches():
     assert works.blast_victims(at, pos, {"a": "inf", "b": "inf", "c": "cav"}) == ["a", "c"]
     guns = {"red:gun1": {"x": 5.9, "y": 0}, "red:gun2": {"x": 6.1, "y": 0}}
     assert works.guns_within(at, guns) == ["red:gun1"]
+
+
+def test_a_mine_destroys_prisoners_and_wagons_too(new_game):
+    """Issue 15 bug 4 (KS-60 'everything within 6 in'): the mine used to kill only free figures."""
+    from rules.littlewars.fold import _drop_from_groups
+
+    g = new_game(seed=3)
+    g.deploy()
+    g.place({"blue:i1": (60, 100), "blue:i2": (60.75, 100), "blue:c1": (60.4, 120), "red:i5": (63, 99)})
+    g.turn(blue="split foot1 2 as sappers nearest 60,100\nmine sappers at 60.4,98.5")
+    for _ in range(5):
+        g.turn()
+    assert [w["status"] for w in g.state["ks"]["works"].values()] == ["armed"]
+    s = g.state  # red:i5 is blue's prisoner beside the mine; blue's wagons stand 4 in from it
+    figs = {**s["figures"], "red:i5": {**s["figures"]["red:i5"], "st": "pow", "pow": ["blue", "pow9", False]}}
+    supply = {**s["ks"]["supply"], "blue": {**s["ks"]["supply"]["blue"], "depots": {
+        "wagons": {**s["ks"]["supply"]["blue"]["depots"]["wagons"], "x": 60.4, "y": 94.5}}}}
+    g.state = {**s, "figures": figs, "groups": _drop_from_groups(s["groups"], {"red:i5"}),
+               "pows": {**s["pows"], "blue": {"pow9": ["red:i5"]}}, "ks": {**s["ks"], "supply": supply}}
+    g.turn(blue="move c1 to 60.4,95")
+    (boom,) = [e for e in g.events if e.type == "kriegspiel.mine_exploded"]
+    assert "red:i5" in boom.payload["killed"] and g.state["figures"]["red:i5"]["st"] == "dead"
+    assert g.state["pows"]["blue"] == {}
+    assert g.state["ks"]["supply"]["blue"]["depots"] == {}
+    (blast,) = [e for e in g.events if e.type == "kriegspiel.blast"]
+    assert blast.audience == "umpire" and blast.payload["wagons"] == {"blue": ["wagons"]}

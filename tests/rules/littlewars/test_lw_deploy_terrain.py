@@ -6,6 +6,7 @@ import pytest
 
 from rules.core.protocol import ScenarioError, Viewer
 from rules.littlewars import RULESET as RS
+from rules.littlewars.fold import play_turn
 from rules.littlewars.scenario import load
 from rules.littlewars.table import path_length, table_of
 from rules.littlewars.testing import _valid, build, fold_all, order_errors, play, play_bots, types
@@ -44,7 +45,8 @@ def test_without_the_curtain_the_first_player_deploys_then_the_other_sees_and_de
     assert seen_sides(s, Viewer("observer")) == {first}
     before = s["figures"][f"{second}:i1"]
     s = turn(s, {second: "hold"})
-    assert s["phase"] == "play" and s["turn"] == 1 and sorted(s["deployed"]) == ["blue", "red"]
+    # game turns: 1 and 2 were the two deployments, 3 is the first turn of play (fold.py, RULES.md §1)
+    assert s["phase"] == "play" and s["turn"] == 3 and play_turn(s) == 1 and sorted(s["deployed"]) == ["blue", "red"]
     assert s["figures"][f"{second}:i1"] == before and RS.next_turn(s).sides == ("red", "blue")
 
 
@@ -52,7 +54,7 @@ def test_the_curtain_stays_the_default_both_at_once():
     s = game("skirmish")
     assert RS.next_turn(s).sides == ("red", "blue") and s["scenario"]["settings"]["deployment"] == "curtain"
     s = turn(s, {"red": "hold", "blue": "hold"})
-    assert s["phase"] == "play" and s["turn"] == 1
+    assert s["phase"] == "play" and s["turn"] == 2 and play_turn(s) == 1  # turn 1 was the deployment
 
 
 def _deployed_at(scenario, red_y):
@@ -74,7 +76,7 @@ def test_in_the_first_turn_moves_are_measured_from_the_edge_line():
     (err,) = order_errors(s, "red", [far])
     assert "moves at most 6.25 in" in err.message and "5.8 in are spent already (LW-7)" in err.message
     s2, _ = play(s, red=ok)  # and in turn 2 the full foot again
-    assert s2["turn"] == 2
+    assert s2["turn"] == 4 and play_turn(s2) == 2
     y2 = s2["figures"]["red:i1"]["y"]
     assert order_errors(s2, "red", [f"move i1 to {i1['x']:g},{y2 + 11.9:.2f}"]) == []
     curtain = _deployed_at("skirmish", 6.0)  # behind the curtain a deployed figure has its whole move

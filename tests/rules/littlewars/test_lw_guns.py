@@ -38,7 +38,8 @@ def test_three_within_six_inches_do_not():
 
 def test_no_fire_in_turn_one_except_the_defender():
     (m,) = msgs(crewed(FOUR_AT_SIX, turn=1), "red", "fire gun1 at 24,40")
-    assert "no gun fires before turn 2 (LW-14)" in m
+    # the first turn of play is game turn 2 (turn 1 was the deployment): guns fire from turn 3
+    assert "no gun fires before turn 3 (LW-14: none in the first turn of play)" in m
     s = crewed(FOUR_AT_SIX, turn=1, kind="defence", settings={"defender": "red"})
     assert msgs(s, "red", "fire gun1 at 24,40") == []  # LW-55
 
@@ -148,3 +149,21 @@ def test_a_gun_whose_team_is_stopped_short_stays_put():
     (moved,) = payloads(events, "moved")
     assert moved["stuck"] == [{"gun": "red:gun1", "team": 0, "cavalry": 0}]
     assert (s2["guns"]["red:gun1"]["x"], s2["guns"]["red:gun1"]["y"]) == (24.0, 10.0)
+
+
+def test_a_gun_cannot_be_ordered_off_the_table_or_against_a_hill():
+    """Issue 15 bug 2: gun at 21,2 with its crew at y 3.5; 'move gun1 to 21,-1.5' used to be accepted.
+    A gun's destination follows the figures' place rules (LW-27), the side of a hill included."""
+    hill = {"id": "knoll", "type": "hill", "level": 1, "polygon": [[10, 8], [18, 8], [18, 14], [10, 14]]}
+    state = build(red=[("crew", "inf", [(19.5 + k, 3.5) for k in range(4)])], blue=[("far", "inf", [(24, 30)])],
+                  guns=[("red", "gun1", 21, 2, 90)], terrain=[hill])
+    assert msgs(state, "red", "move gun1 to 21,-1.5") == [
+        "gun1 cannot go there: (21, -1.5) is off the 48x36 in table"]
+    assert "against the side of hill 'knoll'" in msgs(state, "red", "move gun1 to 18,10")[0]
+
+
+def test_invariants_look_at_guns():
+    state = crewed(FOUR_AT_SIX)
+    off = {**state, "guns": {**state["guns"], "red:gun1": {**state["guns"]["red:gun1"], "y": -1.5}}}
+    assert RS.check_invariants(state) == []
+    assert RS.check_invariants(off) == ["red:gun1: (24, -1.5) is off the 48x72 in table"]

@@ -1,5 +1,9 @@
 """Melee: the seed-000 arithmetic (LW-35..38), Wells' alternative counting, and melees on the table."""
+import math
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.littlewars.melee import outcome
 from rules.littlewars.testing import build, payloads, play
@@ -112,3 +116,53 @@ def test_prisoners_take_no_part_in_a_later_melee_of_the_same_turn():
     assert len(melees) == 2
     first_taken = set(melees[0]["captured"]) | set(melees[0]["killed"])
     assert not first_taken & (set(melees[1]["killed"]) | set(melees[1]["captured"]))
+
+
+def _line(n, x0, y, gap):
+    return [(x0 + gap * k, y) for k in range(n)]
+
+
+def test_a_battle_line_is_one_melee_and_nobody_fights_twice():
+    """Issue 15 bug 1: 20 red in a line march onto 14 blue in a line, nobody else on the table. It used to
+    make two melees (12 v 9, then 11 v 5) filling 23 red places with 20 figures."""
+    state = build(red=[("line", "inf", _line(20, 16.875, 8, 0.75))], blue=[("line", "inf", _line(14, 19.125, 20, 0.75))])
+    state, events = play(state, red="move line to 24,19.6")
+    (m,) = payloads(events, "melee")
+    assert m["counts"] == {"red": 20, "blue": 14} and m["isolated"] is True
+    red_lost = [i for i in m["killed"] if i.startswith("red")]
+    blue_lost = [i for i in m["killed"] if i.startswith("blue")]
+    assert len(red_lost) == 8 and len(blue_lost) == 8 and len(m["captured"]) == 6
+    assert len(set(m["fighters"]["red"])) == 20 and len(set(m["fighters"]["blue"])) == 14
+
+
+@st.composite
+def fronts(draw):
+    """A red line marching straight onto a blue line, both of random length, spacing and offset,
+    with a few blue friends somewhere behind (some within a move, some not)."""
+    nr, nb = draw(st.integers(1, 24)), draw(st.integers(1, 24))
+    gr, gb = draw(st.floats(0.6, 4.0)), draw(st.floats(0.6, 4.0))
+    xr, xb = draw(st.floats(2, 20)), draw(st.floats(2, 20))
+    back = draw(st.lists(st.tuples(st.floats(2, 58), st.floats(21, 34)), max_size=6, unique=True))
+    back = [(x, y) for x, y in back if all(math.dist((x, y), p) > 0.7 for p in _line(nb, xb, 20, gb))]
+    back = [p for k, p in enumerate(back) if all(math.dist(p, q) > 0.7 for q in back[:k])]
+    return nr, gr, xr, nb, gb, xb, back
+
+
+@settings(max_examples=60, deadline=None)
+@given(fronts())
+def test_random_fronts_make_disjoint_melees_with_wells_arithmetic(front):
+    nr, gr, xr, nb, gb, xb, back = front
+    blue = [("line", "inf", _line(nb, xb, 20, gb))] + ([("back", "inf", back)] if back else [])
+    state = build(red=[("line", "inf", _line(nr, xr, 8, gr))], blue=blue, table=(160, 36))
+    state, events = play(state, red="move line to {:.3f},19.6".format(xr + gr * (nr - 1) / 2))
+    seen: set[str] = set()
+    for m in payloads(events, "melee"):
+        fighters = m["fighters"]["red"] + m["fighters"]["blue"]
+        assert not seen & set(fighters), "a figure fought in two melees"
+        seen |= set(fighters)
+        assert {s: len(v) for s, v in m["fighters"].items()} == m["counts"]
+        want = wells_counting(m["counts"]["red"], m["counts"]["blue"], bool(m["isolated"]))
+        lost = {s: sum(1 for i in m["killed"] if i.startswith(s)) for s in ("red", "blue")}
+        taken = {s: sum(1 for i in m["captured"] if i.startswith(s)) for s in ("red", "blue")}
+        assert (lost["red"], lost["blue"], taken["red"], taken["blue"]) == (
+            want["a_killed"], want["b_killed"], want["a_captured"], want["b_captured"])

@@ -99,3 +99,42 @@ def test_a_figure_ordered_to_stay_put_is_still_met():
     _, events = play(s, red="move a to 10,20", blue="move b to 10,15")
     (moved,) = payloads(events, "moved")
     assert moved["figures"]["red:i1"] == [10.0, 14.375] and len(moved["contacts"]) == 1
+
+
+def test_distances_doubled_or_trebled_on_a_large_field():
+    """LW-62 (setting scale 2 or 3): moves, gun moves, the gun's range, prisoners' pace and everything
+    counted in moves (support, LW-54, LW-50) scale; contact distances (6 in for crews, melee, guards) do not."""
+    import pytest
+
+    from rules.core.protocol import ScenarioError
+    from rules.littlewars import RULESET as RS
+    from rules.littlewars.geom import support
+    from rules.littlewars.kriegspiel.scenario import load as ks_load
+    from rules.littlewars.scenario import load
+
+    def errors(state, text):
+        parsed = RS.parse_orders(state, "red", text)
+        return [e.message for e in RS.validate(state, "red", parsed.orders)]
+
+    def position(scale):
+        return build(red=[("foot", "inf", [(10, 10), (10.75, 10), (11.5, 10), (12.25, 10)]), ("far", "inf", [(10, 40)])],
+                     blue=[("b", "inf", [(60, 100)])], guns=[("red", "gun1", 11, 12, 90)], table=(120, 120),
+                     settings={"scale": scale})
+
+    one, two = position(1), position(2)
+    assert "moves at most 12 in (LW-17)" in errors(one, "move i1 to 10,30")[0]
+    assert errors(two, "move i1 to 10,30") == [] and "moves at most 24 in" in errors(two, "move i1 to 10,40")[0]
+    assert "a gun reaches 144 in" in errors(one, "fire gun1 at 11,160")[0]
+    assert errors(two, "fire gun1 at 11,160") == []
+    assert "it moves at most 12 in (LW-26)" in errors(one, "move gun1 to 11,26\nmove foot to 11.1,21")[0]
+    assert errors(two, "move gun1 to 11,26\nmove foot to 11.1,21") == []
+    # LW-32 support reaches a move: "far" stands 30 in from the line, beyond 12 and 24 in, within 36
+    assert support(one, "red", one["groups"]["red"]["foot"])[0] == 0
+    three = position(3)
+    assert support(three, "red", three["groups"]["red"]["foot"])[0] == 1  # 36 in reaches it
+    two, _ = play(two, red="move i1 to 10,33.5")                            # and the move is carried out
+    assert two["figures"]["red:i1"]["y"] == 33.5
+    with pytest.raises(ScenarioError, match="settings.scale: must be 1, 2 or 3"):
+        load({"base": "skirmish", "settings": {"scale": 4}})
+    with pytest.raises(ScenarioError, match="settings.scale: the appendix has its own rates"):
+        ks_load({"base": "skirmish", "settings": {"scale": 2}})

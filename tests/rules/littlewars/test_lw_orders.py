@@ -83,7 +83,7 @@ def test_one_order_per_figure_and_gun():
     s = _pos()
     errs = msgs(s, "red", "move foot to 11,12\nmove i2 to 12,12")
     assert errs == [(2, "i2 already has an order on line 1")]
-    s2 = {**s, "turn": 2}
+    s2 = {**s, "turn": s["play_from"] + 1}  # the second turn of play: guns may fire
     errs = msgs(s2, "red", "fire gun1 at 10,30\nmove gun1 to 12,9")
     assert errs[0][0] == 2 and "moves or fires in a turn, not both (LW-20)" in errs[0][1]
 

@@ -86,3 +86,20 @@ def test_only_an_isolated_group_may_surrender():
     parsed = RS.parse_orders(supported, "red", "surrender lost")
     (err,) = RS.validate(supported, "red", parsed.orders)
     assert "not isolated: 1 friends within a move" in err.message and "LW-45" in err.message
+
+
+def test_cavalry_prisoners_are_escorted_with_their_own_footprint():
+    """Issue 15 bug 3: escorts were checked with the infantry footprint, so a cavalry prisoner could be
+    walked to 0.3 in from the edge (off the table by 0.2 in) and stand there when freed."""
+    red = [("guards", "inf", [(10, 6.5)]), ("main", "inf", CROWD(50))]
+    blue = [("caught", "cav", [(10.75, 8), (12, 8)]), ("main", "inf", CROWD(60))]
+    s = build(red=red, blue=blue, table=(60, 72))
+    ids = list(s["groups"]["blue"]["caught"])
+    figs = {**s["figures"], **{i: {**s["figures"][i], "st": "pow", "pow": ["red", "pow1", False]} for i in ids}}
+    groups = {**s["groups"], "blue": {k: v for k, v in s["groups"]["blue"].items() if k != "caught"}}
+    s = {**s, "figures": figs, "groups": groups, "pows": {"red": {"pow1": ids}, "blue": {}}, "counter": 1}
+    parsed = RS.parse_orders(s, "red", "escort pow1 to 11.375,0.3")
+    (err,) = RS.validate(s, "red", parsed.orders)
+    assert "cannot be escorted there" in err.message and "off the 60x72 in table" in err.message
+    parsed = RS.parse_orders(s, "red", "escort pow1 to 11.375,1.2")
+    assert RS.validate(s, "red", parsed.orders) == ()

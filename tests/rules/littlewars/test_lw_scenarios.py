@@ -7,6 +7,7 @@ import pytest
 from rules.core.protocol import ScenarioError
 from rules.littlewars import RULESET as RS
 from rules.littlewars.scenario import army_points, builtin_names, load
+from rules.littlewars.table import table_of
 from rules.littlewars.testing import new_game
 
 
@@ -102,3 +103,33 @@ def test_settings_are_checked():
     _bad(lambda s: s["settings"].update(defender="green"), "settings.defender: must be red or blue")
     _bad(lambda s: s["settings"].update(target={"red": [1, "x"]}), "settings.target.red[1]: must be a number")
     _bad(lambda s: s.update(kind="defence"), "a defence scenario needs the defending side")
+
+
+def test_a_coin_names_the_defender_and_the_armies_change_sides_when_it_must():
+    """LW-53: the coin's winner defends (with the defending army) and chooses the edge to defend."""
+    from rules.littlewars.testing import fold_all
+
+    spec = {"base": "defence", "settings": {"defender_coin": True}}
+    plain = load("defence")
+    seen = set()
+    for seed in range(8):
+        events = RS.setup(spec, random.Random(seed))
+        (coin,) = [e for e in events if e.type == "littlewars.defender_chosen"]
+        assert coin.audience == "public" and coin.payload["scenario_defender"] == plain["settings"]["defender"]
+        state = fold_all(RS.initial_state(), events)
+        winner = coin.payload["side"]
+        assert state["scenario"]["settings"]["defender"] == winner and state["edge_chooser"] == winner
+        assert coin.payload["swapped"] == (winner != plain["settings"]["defender"])
+        # the winner commands the defending army: the scenario's defender's numbers, at its own end
+        defending = plain["forces"][plain["settings"]["defender"]]
+        assert state["start"][winner]["figures"] == sum(g["count"] for g in defending["groups"])
+        home = state["scenario"]["edges"][winner]
+        table = table_of(state["scenario"])
+        ids = [i for i, f in state["figures"].items() if f["side"] == winner]
+        assert all(table.edge_distance(home, state["figures"][i]["x"], state["figures"][i]["y"]) < 18 for i in ids)
+        assert RS.check_invariants(state) == []
+        assert "names " + winner + " the defender" in RS.describe_event(coin.type, coin.payload)
+        seen.add(coin.payload["swapped"])
+    assert seen == {True, False}
+    with pytest.raises(ScenarioError, match="settings.defender_coin: a coin for the defender"):
+        load({"base": "skirmish", "settings": {"defender_coin": True}})

@@ -61,7 +61,7 @@ def test_a_player_rebuilding_state_from_its_view_calls_a_captured_gun_by_its_vie
 def test_the_map_caption_says_deployment_before_the_first_turn_of_play():
     state = new_game("skirmish", 3)
     assert state["phase"] == "deploy"
-    assert "skirmish at the farm, deployment<" in RS.render_svg(RS.view(state, Viewer("player", "red")))
+    assert "skirmish at the farm, turn 1: deployment<" in RS.render_svg(RS.view(state, Viewer("player", "red")))
     played, _ = play_bots(state, seed=3, max_turns=2)
     svg = RS.render_svg(RS.view(played, Viewer("umpire")))
-    assert f", turn {played['turn']}<" in svg or ", the game is over<" in svg
+    assert f", turn {played['turn']}<" in svg or ", the game is over after turn" in svg

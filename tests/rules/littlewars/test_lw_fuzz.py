@@ -1,0 +1,35 @@
+"""Random-order fuzzing of every shipped Little Wars scenario (issue 15 item 8): random orders, legal or
+not, in random order, for a bounded number of turns; after every adjudication every invariant holds
+(figures, prisoners and guns on the table and outside scenery; no figure in two melees). Seeded, so a
+failure replays exactly (rules.littlewars.testing.fuzz_game)."""
+import pytest
+
+from rules.littlewars import RULESET as RS
+from rules.littlewars.scenario import builtin_names
+from rules.littlewars.testing import fuzz_game
+
+# (scenario, seeds, turns): the big tables are slow, so they play fewer turns (bounded: ~15 s in all)
+TURNS = {"skirmish": ((1, 2, 3), 14), "defence": ((1, 2, 3), 14), "wells": ((1,), 5), "big_battle": ((1,), 4)}
+
+
+def test_every_shipped_scenario_is_fuzzed():
+    assert set(TURNS) == set(builtin_names())
+
+
+@pytest.mark.parametrize("name", sorted(TURNS))
+def test_random_orders_keep_every_invariant(name):
+    seeds, turns = TURNS[name]
+    for seed in seeds:
+        fuzz_game(RS, name, seed, turns)
+
+
+# per-game options on shipped scenarios: the choice of edge, the coin for the defender, deployment
+# without the curtain and the distance scale take their own paths through setup and play
+VARIANTS = [{"base": "defence", "settings": {"defender_coin": True}},
+            {"base": "skirmish", "settings": {"deployment": "alternate", "choose_edge": True, "scale": 3}}]
+
+
+@pytest.mark.parametrize("scenario", VARIANTS, ids=["defence-coin", "skirmish-alternate-x3"])
+def test_random_orders_keep_every_invariant_with_the_options(scenario):
+    for seed in (1, 2):
+        fuzz_game(RS, scenario, seed, 12)
