@@ -1,0 +1,1 @@
+"""Kings of War (seed 004) on a continuous table: pure rules, no Django."""
