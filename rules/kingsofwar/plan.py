@@ -209,27 +209,37 @@ def _slots(lengths: list[float], side_len: float) -> list[float]:
     return out
 
 
+def _contacts(p: Plan, orders: list[Order], proj: dict, length: float) -> tuple[list[float], list[float]]:
+    """Centres along the side and the length of side each charger touches. One charger slides
+    to the most contact nearest its own position; several share the side (``_slots``)."""
+    widths = [p.poses[o.unit]["w"] for o in orders]
+    if len(orders) == 1:
+        room = abs(length - widths[0]) / 2
+        centres = [min(max(proj[orders[0].unit], -room), room)]
+    else:
+        centres = _slots(widths, length)
+    touch = [min(c + w / 2, length / 2) - max(c - w / 2, -length / 2) for c, w in zip(centres, widths)]
+    return centres, touch
+
+
 def _charge_side(p: Plan, state: dict, field_, target: dict, tside: str, orders: list[Order]) -> None:
     a, b = (np.array(x) for x in geom.side_segment(target, tside))
     length = float(np.linalg.norm(b - a))
     along = (b - a) / length
     mid = (a + b) / 2
     proj = {o.unit: float((np.array([p.poses[o.unit]["x"], p.poses[o.unit]["y"]]) - mid) @ along) for o in orders}
-    orders = sorted(orders, key=lambda o: (proj[o.unit], o.line))
-    widths = [p.poses[o.unit]["w"] for o in orders]
-    if len(orders) == 1:
-        w = widths[0]
-        room = abs(length - w) / 2
-        centres = [min(max(proj[orders[0].unit], -room), room)]  # slide to the most contact
-    else:
-        centres = _slots(widths, length)
-    inward = math.degrees(math.atan2(-along[0], along[1]))  # the side's inward normal: along turned right
-    for o, c, w in zip(orders, centres, widths):
-        contact = min(c + w / 2, length / 2) - max(c - w / 2, -length / 2)
-        if contact < CONTACT_EPS:
-            p.err(o, f"no room on {o.target}'s {tside} side: {o.unit} would touch it corner to corner only; "
-                     f"give it another order (KW-3/4)")
-            continue
+    accepted: list[Order] = []
+    for o in orders:  # in line order, while there is room (KW-3/4)
+        trial = sorted(accepted + [o], key=lambda q: (proj[q.unit], q.line))
+        if all(c >= CONTACT_EPS for c in _contacts(p, trial, proj, length)[1]):
+            accepted.append(o)
+        else:
+            p.err(o, f"no room on {o.target}'s {tside} side for {o.unit} as well: it would touch corner to corner "
+                     f"at most; give it another order (KW-3/4)")
+    accepted.sort(key=lambda q: (proj[q.unit], q.line))
+    centres, _ = _contacts(p, accepted, proj, length)
+    inward = math.degrees(math.atan2(along[0], -along[1]))  # facing into the side: "along" is the charger's right
+    for o, c in zip(accepted, centres):
         _place_charger(p, state, field_, o, target, tside, mid + c * along, inward % 360)
 
 
