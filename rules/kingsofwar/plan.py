@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from shapely.geometry import LineString, Point
+from shapely.geometry import LineString
 
 from rules.core.protocol import LineError
 
@@ -179,7 +179,7 @@ def _charge_group(p: Plan, state: dict, field_, sighter: Sighter, group: list[Or
         u = p.poses[o.unit]
         by_side.setdefault(geom.arc_of(target, (u["x"], u["y"])), []).append(o)
     for tside, orders in by_side.items():
-        _charge_side(p, state, field_, target, tside, orders)
+        _charge_side(p, field_, target, tside, orders)
 
 
 def _charge_rights(state: dict, sighter: Sighter, o: Order) -> str | None:
@@ -222,7 +222,7 @@ def _contacts(p: Plan, orders: list[Order], proj: dict, length: float) -> tuple[
     return centres, touch
 
 
-def _charge_side(p: Plan, state: dict, field_, target: dict, tside: str, orders: list[Order]) -> None:
+def _charge_side(p: Plan, field_, target: dict, tside: str, orders: list[Order]) -> None:
     a, b = (np.array(x) for x in geom.side_segment(target, tside))
     length = float(np.linalg.norm(b - a))
     along = (b - a) / length
@@ -236,37 +236,54 @@ def _charge_side(p: Plan, state: dict, field_, target: dict, tside: str, orders:
         else:
             p.err(o, f"no room on {o.target}'s {tside} side for {o.unit} as well: it would touch corner to corner "
                      f"at most; give it another order (KW-3/4)")
-    accepted.sort(key=lambda q: (proj[q.unit], q.line))
-    centres, _ = _contacts(p, accepted, proj, length)
-    inward = math.degrees(math.atan2(along[0], -along[1]))  # facing into the side: "along" is the charger's right
-    for o, c in zip(accepted, centres):
-        _place_charger(p, state, field_, o, target, tside, mid + c * along, inward % 360)
+    while True:
+        accepted.sort(key=lambda q: (proj[q.unit], q.line))
+        centres, _ = _contacts(p, accepted, proj, length)
+        ends = {o.unit: mid + c * along for o, c in zip(accepted, centres)}
+        crossed = _crossing(p, sorted(accepted, key=lambda q: q.line), ends)
+        if crossed is None:
+            break
+        o, first = crossed
+        p.err(o, f"{o.unit}'s charge path would cross {first.unit}'s (KW-5); give it another order")
+        accepted.remove(o)
+    inward = round(math.degrees(math.atan2(along[0], -along[1])) % 360, 6)  # "along" is the charger's right
+    starts = {o.unit: p.poses[o.unit] for o in accepted}
+    for o in accepted:  # a massed charge moves together: paths meet the others' end positions, not their starts
+        p.poses[o.unit] = dict(starts[o.unit], x=round(float(ends[o.unit][0]), 6),
+                               y=round(float(ends[o.unit][1]), 6), facing=inward)
+    together = {o.unit for o in accepted}  # they line up together; only their paths may not cross (KW-5)
+    for o in sorted(accepted, key=lambda q: q.line):
+        _place_charger(p, field_, o, target, tside, starts[o.unit], together)
 
 
-def _place_charger(p: Plan, state: dict, field_, o: Order, target: dict, tside: str, point, facing: float) -> None:
-    u = p.poses[o.unit]
-    end = dict(u, x=round(float(point[0]), 6), y=round(float(point[1]), 6), facing=round(facing, 6))
+def _crossing(p: Plan, orders: list[Order], ends: dict):
+    """The first later line whose leader point's path crosses an earlier one's (KW-5), with that earlier line."""
+    paths = {o.unit: LineString([(p.poses[o.unit]["x"], p.poses[o.unit]["y"]), tuple(ends[o.unit])]) for o in orders}
+    for i, o in enumerate(orders):
+        for first in orders[:i]:
+            if paths[o.unit].intersects(paths[first.unit]):
+                return o, first
+    return None
+
+
+def _place_charger(p: Plan, field_, o: Order, target: dict, tside: str, u: dict, together=()) -> None:
+    """Check the charge from ``u`` to the end pose already in ``p.poses``; put it back if refused."""
+    end = p.poses[o.unit]
     dist = math.dist((u["x"], u["y"]), (end["x"], end["y"]))
     reach = 2 * prof(u)["sp"]
-    if dist > reach + geom.RANGE_EPS:
-        p.err(o, f"{o.target} is {dist:.1f} in from {o.unit}'s leader point: beyond its charge reach of {reach:g} in")
-        return
     swept = geom.sweep(dict(u, facing=end["facing"]), end)  # the charge wheels at its start (KW-12: not checked)
-    chargers = {m.order.unit for m in p.moves if m.order.is_charge and m.order.target == o.target}
-    msg = _path_error(p, field_, o.unit, swept.difference(geom.base(target)), geom.base(end), ignore={o.target})
+    msg = None
+    if dist > reach + geom.RANGE_EPS:
+        msg = f"{o.unit} would travel {dist:.1f} in to reach {o.target}: beyond its charge reach of {reach:g} in (2 x Speed)"
+    else:
+        msg = _path_error(p, field_, o.unit, swept.difference(geom.base(target)), geom.base(end),
+                          ignore={o.target, *together})
     if msg:
+        p.poses[o.unit] = u
         p.err(o, msg)
         return
-    path = LineString([(u["x"], u["y"]), (end["x"], end["y"])]) if dist > 0 else Point(u["x"], u["y"])
-    for m in p.moves:
-        if m.order.unit in chargers and path.intersects(LineString([(state["units"][m.order.unit]["x"],
-                                                                       state["units"][m.order.unit]["y"]),
-                                                                      (m.pose["x"], m.pose["y"])])):
-            p.err(o, f"{o.unit}'s charge path crosses {m.order.unit}'s (KW-5)")
-            return
     hindered = o.verb == "charge" and any(
         pc.hinders and pc.shape.intersection(swept).area > AREA_EPS for pc in field_.touching(swept))
-    p.poses[o.unit] = end
     p.moves.append(Move(o, end, hindered=hindered, side=tside))
 
 
