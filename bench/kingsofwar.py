@@ -1,0 +1,75 @@
+"""Kings of War benchmark: one player turn with 10, 40 and 160 units a side.
+
+Run: python bench/kingsofwar.py [--runs N]. Pure rules, no database. Two lines of units face
+each other 8 in apart on a table as wide as they need. Every red unit acts: the even ones
+(spearmen) charge the blue unit opposite, the odd ones (archers) halt and shoot the blue unit
+opposite. So a turn has planning with charges, sight and cover for every shot, fights and Nerve
+tests. The times are the median over several runs of ``adjudicate``, which plans and checks
+the orders again itself. The output ends with one key=value summary line. No assertions:
+figures only.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rules.core.dice import rng_for  # noqa: E402
+from rules.kingsofwar import RULESET as KW  # noqa: E402
+from rules.kingsofwar.testing import make_scenario, start  # noqa: E402
+
+SPACING = 6.0
+RED_Y, BLUE_Y = 10.0, 18.0
+
+
+def position(n: int) -> dict:
+    units = []
+    for k in range(n):
+        x = 6 + k * SPACING
+        units.append((f"r{k + 1}", "spearmen" if k % 2 == 0 else "archers", x, RED_Y, 90))
+        units.append((f"b{k + 1}", "axe band", x, BLUE_Y, 270))
+    sc = make_scenario(units, table=(12 + n * SPACING, 30))
+    sc["terrain"] = [{"id": f"scrub{k}", "kind": "difficult", "height": 0,
+                      "polygon": [[6 + k * 24, 12], [9 + k * 24, 12], [9 + k * 24, 14], [6 + k * 24, 14]]}
+                     for k in range(max(1, n // 4))]
+    return start(sc)
+
+
+def orders(n: int) -> str:
+    return "\n".join(f"r{k + 1} charge b{k + 1}" if k % 2 == 0 else f"r{k + 1} halt\nr{k + 1} shoot b{k + 1}"
+                     for k in range(n))
+
+
+def measure(n: int, runs: int) -> dict:
+    state = position(n)
+    parsed = KW.parse_orders(state, "red", orders(n))
+    errs = KW.validate(state, "red", parsed.orders)
+    if errs:
+        raise SystemExit(f"bench orders refused at n={n}: {errs[:3]}")
+    times, events = [], []
+    for r in range(runs):
+        t0 = time.perf_counter()
+        events = KW.adjudicate(state, {"red": parsed.orders}, rng_for(f"bench{r}"))
+        times.append((time.perf_counter() - t0) * 1000)
+    kinds = [e.type.split(".")[1] for e in events]
+    return {"ms": statistics.median(times), "fights": kinds.count("fight"), "shots": kinds.count("shot")}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=5)
+    args = ap.parse_args()
+    summary = {}
+    for n in (10, 40, 160):
+        m = measure(n, args.runs if n < 160 else max(1, args.runs // 2))
+        print(f"{n:>4} units a side: {m['ms']:8.1f} ms per turn ({m['fights']} fights, {m['shots']} shots)")
+        summary[f"turn_ms_{n}"] = round(m["ms"], 1)
+    print(" ".join(f"{k}={v}" for k, v in summary.items()))
+
+
+if __name__ == "__main__":
+    main()
