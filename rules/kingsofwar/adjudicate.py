@@ -185,15 +185,18 @@ def _regroup(run: _Run, tid: str, attackers) -> None:
             run.emit("regrouped", {"unit": m.order.unit, "target": tid})
         return
     field_ = battlefield_of(run.state["scenario"])
+    standing = {k: v for k, v in run.state["units"].items() if alive(v)}
+    occupancy = geom.Occupancy(standing)
     for m in attackers:
         u = run.state["units"][m.order.unit]
         back = geom.moved(u, forward=-FALL_BACK)
         shape = geom.base(back)
         clash = field_.off_table(shape) or any(
             p.impassable and p.shape.intersection(shape).area > 1e-6 for p in field_.touching(shape)) or any(
-            k != u["id"] and alive(v) and geom.base(v).intersection(shape).area > 1e-6
-            for k, v in run.state["units"].items())
+            k != u["id"] and geom.base(standing[k]).intersection(shape).area > 1e-6 for k in occupancy.near(shape))
         if not clash:
+            occupancy.put(u["id"], back)
+            standing[u["id"]] = back
             run.emit("fell_back", {"unit": u["id"], "x": back["x"], "y": back["y"], "facing": back["facing"]})
 
 

@@ -134,6 +134,7 @@ class Sighter:
             raise ValueError("block_rule is 'both' (a blocker must be as high as both ends) or 'either'")
         self.field, self.units, self.block_rule = field, units, block_rule
         self.ids = sorted(units)
+        self.index = {uid: k for k, uid in enumerate(self.ids)}
         self.bases = [geom.base(units[i]) for i in self.ids]
         self.tree = STRtree(self.bases) if self.bases else None
         self._height: dict[str, int] = {}
@@ -145,7 +146,7 @@ class Sighter:
 
     def sight(self, sid: str, tid: str) -> Sight:
         s, t = self.units[sid], self.units[tid]
-        sbase, tbase = self.bases[self.ids.index(sid)], self.bases[self.ids.index(tid)]
+        sbase, tbase = self.bases[self.index[sid]], self.bases[self.index[tid]]
         side = geom.arc_of(t, (s["x"], s["y"]))
         a, b = geom.side_segment(t, side)
         frac = (np.arange(SAMPLES) + 0.5) / SAMPLES

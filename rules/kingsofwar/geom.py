@@ -12,11 +12,11 @@ counts as in the flank arc.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
-from shapely import affinity
-from shapely.geometry import Point, Polygon, box
+from shapely.geometry import Point, Polygon
 
 TIE = 1e-6  # inches: a point this close to an arc ray is on it (and counts as flank)
 RANGE_EPS = 1e-5  # a distance equal to a range within rounding (positions keep 6 decimals) is in range (KW-DT-5)
@@ -47,9 +47,48 @@ def to_world(u: dict, local) -> np.ndarray:
 
 def base(u: dict) -> Polygon:
     """The base rectangle: ``box(-w/2, -d, w/2, 0)`` turned to the facing and moved to the leader point."""
-    g = box(-u["w"] / 2, -u["d"], u["w"] / 2, 0)
-    g = affinity.rotate(g, u["facing"] - 90, origin=(0, 0))
-    return affinity.translate(g, u["x"], u["y"])
+    return _base(float(u["x"]), float(u["y"]), float(u["facing"]), float(u["w"]), float(u["d"]))
+
+
+@functools.lru_cache(maxsize=8192)
+def _base(x: float, y: float, facing: float, w: float, d: float) -> Polygon:
+    # shapely geometries are immutable, so one pose's rectangle is built once and shared
+    u = {"x": x, "y": y, "facing": facing}
+    return Polygon(to_world(u, [(-w / 2, 0), (w / 2, 0), (w / 2, -d), (-w / 2, -d)]).tolist())
+
+
+class Occupancy:
+    """Which bases are where, in buckets of ``cell`` inches: updated as units move during a
+    turn (an STRtree cannot be), so "who is near this shape" never scans every unit."""
+
+    def __init__(self, units: dict, cell: float = 8.0):
+        self.cell, self.cells, self.where = cell, {}, {}
+        for uid, u in units.items():
+            self.put(uid, u)
+
+    def _keys(self, bounds, pad: float = 0.0):
+        x0, y0, x1, y1 = bounds
+        c = self.cell
+        return [(i, j) for i in range(int((x0 - pad) // c), int((x1 + pad) // c) + 1)
+                for j in range(int((y0 - pad) // c), int((y1 + pad) // c) + 1)]
+
+    def put(self, uid: str, u: dict) -> None:
+        self.drop(uid)
+        keys = self._keys(base(u).bounds)
+        self.where[uid] = keys
+        for k in keys:
+            self.cells.setdefault(k, set()).add(uid)
+
+    def drop(self, uid: str) -> None:
+        for k in self.where.pop(uid, ()):
+            self.cells[k].discard(uid)
+
+    def near(self, shape, pad: float = 0.0) -> list[str]:
+        """Ids whose bucket meets ``shape``'s bounds grown by ``pad`` (a superset), sorted."""
+        found = set()
+        for k in self._keys(shape.bounds, pad):
+            found |= self.cells.get(k, set())
+        return sorted(found)
 
 
 def corners(u: dict) -> dict[str, tuple[float, float]]:

@@ -42,6 +42,7 @@ class Move:
 class Plan:
     side: str
     poses: dict  # uid -> unit dict after movement (all units)
+    occupancy: geom.Occupancy
     moves: list = field(default_factory=list)
     shots: list = field(default_factory=list)
     errors: list = field(default_factory=list)
@@ -60,7 +61,7 @@ def alive(u: dict) -> bool:
 
 def plan(state: dict, side: str, orders) -> Plan:
     units = {k: dict(v) for k, v in state["units"].items() if alive(v)}
-    p = Plan(side, units)
+    p = Plan(side, units, geom.Occupancy(units))
     field_ = battlefield_of(state["scenario"])
     given: dict[str, Order] = {}
     shoots: dict[str, Order] = {}
@@ -134,7 +135,7 @@ def _move(p: Plan, state: dict, field_, o: Order) -> None:
     if near:
         p.err(o, f"{o.unit} would end within {ENEMY_GAP:g} in of enemy {near}: only a charge may close that far")
         return
-    p.poses[o.unit] = end
+    _set(p, o.unit, end)
     p.moves.append(Move(o, end))
 
 
@@ -148,18 +149,22 @@ def _path_error(p: Plan, field_, uid: str, swept, final, no_rough: bool = False,
             return f"{uid}'s path crosses impassable terrain '{piece.id}' (KW-12/15)"
         if no_rough and piece.hinders:
             return f"{uid} cannot go At the Double through {piece.kind} '{piece.id}' (KW-13/14)"
-    for oid, other in p.poses.items():
+    for oid in p.occupancy.near(swept):
         if oid == uid or oid in ignore:
             continue
-        ob = geom.base(other)
-        if ob.intersection(swept).area > AREA_EPS:
+        if geom.base(p.poses[oid]).intersection(swept).area > AREA_EPS:
             return f"{uid}'s path runs into {oid}"
     return None
 
 
+def _set(p: Plan, uid: str, pose: dict) -> None:
+    p.poses[uid] = pose
+    p.occupancy.put(uid, pose)
+
+
 def _enemy_within(p: Plan, uid: str, shape, gap: float, ignore=()) -> str | None:
     side = p.poses[uid]["side"]
-    for oid in sorted(p.poses):
+    for oid in p.occupancy.near(shape, gap):
         other = p.poses[oid]
         if other["side"] != side and oid not in ignore and geom.base(other).distance(shape) < gap - 1e-9:
             return oid
@@ -249,8 +254,8 @@ def _charge_side(p: Plan, field_, target: dict, tside: str, orders: list[Order])
     inward = round(math.degrees(math.atan2(along[0], -along[1])) % 360, 6)  # "along" is the charger's right
     starts = {o.unit: p.poses[o.unit] for o in accepted}
     for o in accepted:  # a massed charge moves together: paths meet the others' end positions, not their starts
-        p.poses[o.unit] = dict(starts[o.unit], x=round(float(ends[o.unit][0]), 6),
-                               y=round(float(ends[o.unit][1]), 6), facing=inward)
+        _set(p, o.unit, dict(starts[o.unit], x=round(float(ends[o.unit][0]), 6),
+                             y=round(float(ends[o.unit][1]), 6), facing=inward))
     together = {o.unit for o in accepted}  # they line up together; only their paths may not cross (KW-5)
     for o in sorted(accepted, key=lambda q: q.line):
         _place_charger(p, field_, o, target, tside, starts[o.unit], together)
@@ -279,7 +284,7 @@ def _place_charger(p: Plan, field_, o: Order, target: dict, tside: str, u: dict,
         msg = _path_error(p, field_, o.unit, swept.difference(geom.base(target)), geom.base(end),
                           ignore={o.target, *together})
     if msg:
-        p.poses[o.unit] = u
+        _set(p, o.unit, u)
         p.err(o, msg)
         return
     hindered = o.verb == "charge" and any(
