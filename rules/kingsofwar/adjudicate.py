@@ -33,6 +33,7 @@ class _Run:
     def __init__(self, state: dict) -> None:
         self.state = copy.deepcopy(state)
         self.events: list[RuleEvent] = []
+        self.field = battlefield_of(self.state["scenario"])
 
     def emit(self, name: str, payload: dict, audience: str = PUBLIC) -> None:
         self.events.append(RuleEvent(PREFIX + name, payload, audience))
@@ -123,7 +124,7 @@ def _shooting(run: _Run, side: str, p, rng: random.Random) -> None:
     if not p.shots:
         return
     units = {k: v for k, v in run.state["units"].items() if alive(v)}
-    sighter = Sighter(battlefield_of(run.state["scenario"]), units, run.state["scenario"].get("block_rule", "both"))
+    sighter = Sighter(run.field, units, run.state["scenario"].get("block_rule", "both"))
     damaged: list[str] = []
     for o, move in p.shots:
         u, t = units[o.unit], units[o.target]
@@ -158,6 +159,7 @@ def _melee(run: _Run, side: str, p, rng: random.Random) -> None:
     for m in p.moves:
         if m.order.is_charge:
             fights.setdefault(m.order.target, []).append(m)
+    occupancy = geom.Occupancy({k: v for k, v in run.state["units"].items() if alive(v)}) if fights else None
     for tid, chargers in fights.items():
         target = run.state["units"][tid]
         attackers = [m for m in chargers if alive(run.state["units"][m.order.unit])]
@@ -174,29 +176,28 @@ def _melee(run: _Run, side: str, p, rng: random.Random) -> None:
                                "damage": total})
             if total:  # KW-53
                 _nerve_test(run, tid, rng)
-        _regroup(run, tid, attackers)
+        _regroup(run, tid, attackers, occupancy)
 
 
-def _regroup(run: _Run, tid: str, attackers) -> None:
+def _regroup(run: _Run, tid: str, attackers, occupancy: geom.Occupancy) -> None:
     """House Regroup: chargers of an enemy that still stands fall back 1 in straight back
     (if the ground behind them is free); chargers whose enemy routed hold where they are."""
     if not alive(run.state["units"][tid]):
         for m in attackers:
             run.emit("regrouped", {"unit": m.order.unit, "target": tid})
         return
-    field_ = battlefield_of(run.state["scenario"])
-    standing = {k: v for k, v in run.state["units"].items() if alive(v)}
-    occupancy = geom.Occupancy(standing)
+    field_ = run.field
+    units = run.state["units"]
     for m in attackers:
         u = run.state["units"][m.order.unit]
         back = geom.moved(u, forward=-FALL_BACK)
         shape = geom.base(back)
         clash = field_.off_table(shape) or any(
             p.impassable and p.shape.intersection(shape).area > 1e-6 for p in field_.touching(shape)) or any(
-            k != u["id"] and geom.base(standing[k]).intersection(shape).area > 1e-6 for k in occupancy.near(shape))
+            k != u["id"] and alive(units[k]) and geom.base(units[k]).intersection(shape).area > 1e-6
+            for k in occupancy.near(shape))
         if not clash:
             occupancy.put(u["id"], back)
-            standing[u["id"]] = back
             run.emit("fell_back", {"unit": u["id"], "x": back["x"], "y": back["y"], "facing": back["facing"]})
 
 

@@ -93,7 +93,9 @@ class Battlefield:
 
     def off_table(self, shape) -> bool:
         """KW-12: the table edge counts as impassable."""
-        return not self.bounds.buffer(geom.TIE).covers(shape)
+        x0, y0, x1, y1 = shape.bounds
+        t = geom.TIE
+        return x0 < -t or y0 < -t or x1 > self.width + t or y1 > self.depth + t
 
     def in_cover_ground(self, shape) -> bool:
         """KW-33, first case: at least half the base is in difficult terrain."""
@@ -152,7 +154,7 @@ class Sighter:
         frac = (np.arange(SAMPLES) + 0.5) / SAMPLES
         ends = np.array(a) + np.outer(frac, np.subtract(b, a))
         lines = shapely.linestrings([[(s["x"], s["y"]), tuple(e)] for e in ends.tolist()])
-        fan = Polygon([(s["x"], s["y"]), a, b]).buffer(1e-6)
+        fan = box(*shapely.bounds(shapely.multipoints([(s["x"], s["y"]), a, b])))  # a superset: lines test exactly
         hs, ht = self.height(sid), self.height(tid)
         hill = self.field.ground_level(sbase)
         blocked = np.zeros(SAMPLES, bool)
