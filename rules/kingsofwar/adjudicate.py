@@ -18,7 +18,7 @@ from typing import Any, Mapping, Sequence
 from rules.core.protocol import PUBLIC, LineError, RuleEvent, TurnSpec
 
 from . import combat, geom
-from .battlefield import Sighter, battlefield_of
+from .battlefield import battlefield_of, sighter_for
 from .fold import PREFIX, apply_in_place
 from .orders import Order, parse_text
 from .plan import alive, own_ids, plan, prof
@@ -124,7 +124,7 @@ def _shooting(run: _Run, side: str, p, rng: random.Random) -> None:
     if not p.shots:
         return
     units = {k: v for k, v in run.state["units"].items() if alive(v)}
-    sighter = Sighter(run.field, units, run.state["scenario"].get("block_rule", "both"))
+    sighter = sighter_for(run.state, units)
     damaged: list[str] = []
     for o, move in p.shots:
         u, t = units[o.unit], units[o.target]

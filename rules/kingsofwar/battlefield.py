@@ -128,13 +128,19 @@ class Sight:
         return self.obscured >= 0.5
 
 
+def sighter_for(state: dict, units: dict) -> "Sighter":
+    """A Sighter over ``units`` with the scenario's sight and arc options."""
+    sc = state["scenario"]
+    return Sighter(battlefield_of(sc), units, sc.get("block_rule", "both"), sc.get("arcs", "corner45"))
+
+
 class Sighter:
     """Sight queries over one position of all units (an STRtree of their bases)."""
 
-    def __init__(self, field: Battlefield, units: dict, block_rule: str = "both"):
+    def __init__(self, field: Battlefield, units: dict, block_rule: str = "both", arcs: str = "corner45"):
         if block_rule not in ("both", "either"):
             raise ValueError("block_rule is 'both' (a blocker must be as high as both ends) or 'either'")
-        self.field, self.units, self.block_rule = field, units, block_rule
+        self.field, self.units, self.block_rule, self.arcs = field, units, block_rule, arcs
         self.ids = sorted(units)
         self.index = {uid: k for k, uid in enumerate(self.ids)}
         self.bases = [geom.base(units[i]) for i in self.ids]
@@ -149,7 +155,7 @@ class Sighter:
     def sight(self, sid: str, tid: str) -> Sight:
         s, t = self.units[sid], self.units[tid]
         sbase, tbase = self.bases[self.index[sid]], self.bases[self.index[tid]]
-        side = geom.arc_of(t, (s["x"], s["y"]))
+        side = geom.arc_of(t, (s["x"], s["y"]), self.arcs)
         a, b = geom.side_segment(t, side)
         frac = (np.arange(SAMPLES) + 0.5) / SAMPLES
         ends = np.array(a) + np.outer(frac, np.subtract(b, a))

@@ -20,7 +20,7 @@ from shapely.geometry import LineString
 from rules.core.protocol import LineError
 
 from . import geom
-from .battlefield import Sighter, battlefield_of
+from .battlefield import Sighter, battlefield_of, sighter_for
 from .orders import Order
 from .profiles import profile, weapon
 
@@ -75,7 +75,7 @@ def plan(state: dict, side: str, orders) -> Plan:
             p.err(o, f"{o.unit} already has an order on line {seen[o.unit].line}")
             continue
         seen[o.unit] = o
-    sighter = Sighter(field_, units, state["scenario"].get("block_rule", "both"))
+    sighter = sighter_for(state, units)
     charges = [o for o in given.values() if o.is_charge]
     for target in dict.fromkeys(o.target for o in charges):
         _charge_group(p, state, field_, sighter, [o for o in charges if o.target == target])
@@ -182,7 +182,7 @@ def _charge_group(p: Plan, state: dict, field_, sighter: Sighter, group: list[Or
             p.err(o, msg)
             continue
         u = p.poses[o.unit]
-        by_side.setdefault(geom.arc_of(target, (u["x"], u["y"])), []).append(o)
+        by_side.setdefault(geom.arc_of(target, (u["x"], u["y"]), sighter.arcs), []).append(o)
     for tside, orders in by_side.items():
         _charge_side(p, field_, target, tside, orders)
 
@@ -194,7 +194,7 @@ def _charge_rights(state: dict, sighter: Sighter, o: Order) -> str | None:
             return (f"{o.unit} may counter-charge only a unit that charged it in the enemy's last turn "
                     f"(KW-6/7); {o.target} did not")
         return None
-    if not geom.partly_in_front(u, geom.base(t)):
+    if not geom.partly_in_front(u, geom.base(t), sighter.arcs):
         return f"{o.target} is not in {o.unit}'s front arc"
     if not sighter.sight(o.unit, o.target).los:
         return f"{o.unit} cannot see {o.target}"
@@ -312,7 +312,7 @@ def _check_shot(p: Plan, state: dict, move: Order | None, o: Order) -> None:
     if _enemy_within(p, o.unit, geom.base(u), 1e-3):
         p.err(o, f"{o.unit} is in contact with the enemy and may not shoot (KW-27)")
         return
-    if not geom.partly_in_front(u, geom.base(t)):
+    if not geom.partly_in_front(u, geom.base(t), state["scenario"].get("arcs", "corner45")):
         p.err(o, f"{o.target} is not in {o.unit}'s front arc (KW-29)")
         return
     d = geom.leader_distance(u, geom.base(t))

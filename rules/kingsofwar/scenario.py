@@ -3,7 +3,8 @@
 A scenario is JSON: ``table {width, depth}`` in inches, ``terrain`` pieces (see
 ``battlefield``), ``sides``, ``armies {side: army}``, ``first`` (who moves first), ``rounds``
 (each side gets that many turns), ``victory`` ("points" or "objectives"), ``objectives``
-(points, for "objectives"), ``block_rule`` ("both" or "either", ambiguity 3) and ``units``
+(points, for "objectives"), ``block_rule`` ("both" or "either", ambiguity 3), ``arcs`` ("corner45" or "diagonal",
+``geom.ARC_MODES``) and ``units``
 (``{id, side, type, x, y, facing}``). Built-in: ``pitched`` and ``objectives``.
 """
 from __future__ import annotations
@@ -70,6 +71,7 @@ def load(scenario: Any | None) -> dict:
     s.setdefault("terrain", [])
     s.setdefault("objectives", [])
     s.setdefault("block_rule", "both")
+    s.setdefault("arcs", "corner45")
     s.setdefault("name", "custom")
     _need(len(s["sides"]) == 2 and len(set(s["sides"])) == 2, "sides", "two different sides")
     _need(s["first"] in s["sides"], "first", f"one of {s['sides']}")
@@ -77,6 +79,7 @@ def load(scenario: Any | None) -> dict:
     _need(s["victory"] in VICTORIES, "victory", f"one of {', '.join(VICTORIES)}")
     _need(s["victory"] != "objectives" or s["objectives"], "objectives", "an objectives game needs objectives")
     _need(s["block_rule"] in ("both", "either"), "block_rule", "'both' or 'either'")
+    _need(s["arcs"] in geom.ARC_MODES, "arcs", f"one of {', '.join(geom.ARC_MODES)}")
     for side in s["sides"]:
         _need(s["armies"].get(side) in ARMIES, f"armies.{side}", f"one of {', '.join(sorted(ARMIES))}")
     for i, t in enumerate(s["terrain"]):

@@ -58,3 +58,24 @@ def test_wavering_unit_may_only_halt_or_pivot():
     assert errors(s, "red", "r1 advance 0 pivot left 30") == []
     s, _ = play(s, "red", "r1 halt")
     assert s["units"]["r1"]["status"] == "steady"  # its wavering turn is spent
+
+
+def test_doubtful_cover_is_rolled_in_the_turn_kw_35_ex_8():
+    house = {"id": "house", "kind": "impassable", "height": 4, "polygon": [[20, 19], [30, 19], [30, 21], [20, 21]]}
+    s = start(make_scenario([("r1", "archers", 30, 10, 90), ("b1", "axe band", 30, 30, 270)], [house]))
+    dice = set()
+    for seed in range(12):
+        _, ev = play(s, "red", "r1 shoot b1", seed=f"doubt{seed}")
+        (shot,) = of(ev, "shot")
+        assert shot["cover_die"] in range(1, 7) and shot["cover"] is (shot["cover_die"] <= 3)
+        assert shot["needed"] == (6 if shot["cover"] else 5)
+        dice.add(shot["cover"])
+    assert dice == {True, False}
+
+
+def test_arc_reading_is_a_scenario_option():
+    # the target lies just under 45 degrees out from r1's front-right corner: front by the diagonals (38.7), flank by 45
+    sc = make_scenario([("r1", "archers", 30, 10, 90), ("b1", "axe band", 44, 20, 180)])
+    assert "not in r1's front arc" in errors(start(sc), "red", "r1 shoot b1")[0].message
+    sc["arcs"] = "diagonal"
+    assert errors(start(sc), "red", "r1 shoot b1") == []
