@@ -55,7 +55,9 @@ def _damage(s: dict, p) -> None:
 
 
 def _nerve(s: dict, p) -> None:
-    _unit(s, p["unit"])["status"] = p["outcome"]
+    u = _unit(s, p["unit"])
+    if not (p["outcome"] == "steady" and u["status"] == "wavering"):  # holding does not end a wavering
+        u["status"] = p["outcome"]
 
 
 def _fought(s: dict, p) -> None:

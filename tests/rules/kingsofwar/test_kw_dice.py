@@ -77,3 +77,12 @@ def test_nerve_test(dice, damage, outcome):
 def test_fearless_units_never_waver():
     assert combat.nerve(Loaded([6, 5]), 4, waver=None, rout=17)["outcome"] == "steady"
     assert combat.nerve(Loaded([6, 5]), 6, waver=None, rout=17)["outcome"] == "routed"
+
+
+def test_a_second_test_that_holds_does_not_end_a_wavering():
+    from rules.kingsofwar.fold import fold
+
+    state = {"units": {"b1": {"status": "wavering"}}}
+    assert fold(state, "kingsofwar.nerve_test", {"unit": "b1", "outcome": "steady"})["units"]["b1"]["status"] == "wavering"
+    assert fold(state, "kingsofwar.nerve_test", {"unit": "b1", "outcome": "routed"})["units"]["b1"]["status"] == "routed"
+    assert state["units"]["b1"]["status"] == "wavering"  # fold never mutates its input
