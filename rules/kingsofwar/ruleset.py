@@ -9,6 +9,7 @@ from rules.core.protocol import ParsedOrders
 from . import adjudicate as _adj
 from .describe import describe_event as _describe
 from .fold import fold as _fold, initial_state as _initial
+from .invariants import check_invariants
 from .orders import ORDERS_HELP, parse_text
 from .render import render_svg as _render
 from .scenario import load
@@ -37,6 +38,7 @@ class KingsOfWar(RuleSetBase):
     view = staticmethod(build_view)
     render_svg = staticmethod(_render)
     describe_event = staticmethod(_describe)
+    check_invariants = staticmethod(check_invariants)
 
 
 RULESET = KingsOfWar()

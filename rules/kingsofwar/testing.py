@@ -92,8 +92,9 @@ def bot_orders(state: dict, side: str) -> str:
     return "\n".join(lines)
 
 
-def play_to_end(scenario, seed: str = "game", max_turns: int = 200):
-    """Both sides played by ``bot_orders`` until the game is over; returns (state, all events)."""
+def play_to_end(scenario, seed: str = "game", max_turns: int = 200, check: bool = False):
+    """Both sides played by ``bot_orders`` until the game is over; returns (state, all events).
+    ``check`` raises AssertionError on the first state that breaks an invariant."""
     state = start(scenario, seed)
     events = []
     for n in range(max_turns):
@@ -103,4 +104,7 @@ def play_to_end(scenario, seed: str = "game", max_turns: int = 200):
         side = spec.sides[0]
         state, evs = play(state, side, bot_orders(state, side), f"{seed}:{n}")
         events += evs
+        problems = KW.check_invariants(state) if check else []
+        if problems:
+            raise AssertionError(f"after turn {n} ({side}): {problems}")
     return state, events

@@ -80,3 +80,20 @@ def test_registered_and_describes_every_event():
     for e in events:
         line = KW.describe_event(e.type, e.payload)
         assert line and line != e.type.split(".")[1]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_games_keep_the_invariants(seed):
+    for name in ("pitched", "objectives"):
+        state, _ = play_to_end(name, seed=f"inv{seed}", check=True)
+        assert state["result"] is not None
+
+
+def test_invariants_catch_overlaps_and_the_table_edge():
+    s = start(make_scenario([("r1", "spearmen", 20, 8, 90), ("b1", "axe band", 50, 40, 270)]))
+    assert KW.check_invariants(s) == []
+    s["units"]["b1"].update(x=21, y=6, facing=90)
+    assert KW.check_invariants(s) == ["b1 overlaps r1"]
+    s["units"]["b1"]["status"] = "routed"  # a routed unit has left the field
+    s["units"]["r1"]["x"] = 1
+    assert KW.check_invariants(s) == ["r1 is off the table"]
