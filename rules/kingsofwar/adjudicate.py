@@ -192,8 +192,7 @@ def _regroup(run: _Run, tid: str, attackers, occupancy: geom.Occupancy) -> None:
         u = run.state["units"][m.order.unit]
         back = geom.moved(u, forward=-FALL_BACK)
         shape = geom.base(back)
-        clash = field_.off_table(shape) or any(
-            p.impassable and p.shape.intersection(shape).area > 1e-6 for p in field_.touching(shape)) or any(
+        clash = field_.off_table(shape) or field_.blocking(shape) or any(
             k != u["id"] and alive(units[k]) and geom.base(units[k]).intersection(shape).area > 1e-6
             for k in occupancy.near(shape))
         if not clash:

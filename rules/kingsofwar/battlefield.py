@@ -44,10 +44,7 @@ class Piece:
     kind: str
     level: int
     shape: Polygon
-
-    @property
-    def impassable(self) -> bool:
-        return self.kind == "impassable"
+    impassable: bool  # to movement: impassable pieces and obstacles 1 in or taller (KW-15)
 
     @property
     def hinders(self) -> bool:
@@ -56,11 +53,12 @@ class Piece:
 
 
 def piece_of(item: dict) -> Piece:
+    """A terrain piece. An obstacle 1 in or taller stops movement (KW-15) but stays an obstacle
+    for sight and cover: it never blocks sight and is height 1 for cover (KW-18)."""
     kind = item["kind"]
-    if kind == "obstacle" and float(item.get("height", 0)) >= OBSTACLE_IMPASSABLE:
-        kind = "impassable"  # KW-15
-    level = 1 if kind == "obstacle" else level_of(item)  # KW-18: an obstacle is height 1 for cover
-    return Piece(str(item["id"]), kind, level, terrain_geometry(item))
+    tall = kind == "obstacle" and float(item.get("height", 0)) >= OBSTACLE_IMPASSABLE
+    level = 1 if kind == "obstacle" else level_of(item)
+    return Piece(str(item["id"]), kind, level, terrain_geometry(item), kind == "impassable" or tall)
 
 
 class Battlefield:
@@ -74,6 +72,10 @@ class Battlefield:
         self.tree = STRtree([p.shape for p in self.pieces]) if self.pieces else None
         for p in self.pieces:
             shapely.prepare(p.shape)
+
+    def blocking(self, shape) -> list[Piece]:
+        """Pieces no unit may stand on or move through that overlap ``shape``."""
+        return [p for p in self.touching(shape) if p.impassable and p.shape.intersection(shape).area > 1e-6]
 
     def touching(self, shape, kinds=None) -> list[Piece]:
         if self.tree is None:

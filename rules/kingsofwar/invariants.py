@@ -25,9 +25,8 @@ def check_invariants(state: dict) -> list[str]:
         shape = geom.base(u)
         if field_.off_table(shape):
             problems.append(f"{uid} is off the table")
-        for p in field_.touching(shape, ("impassable",)):
-            if p.shape.intersection(shape).area > 1e-6:
-                problems.append(f"{uid} stands on impassable '{p.id}'")
+        for p in field_.blocking(shape):
+            problems.append(f"{uid} stands on impassable '{p.id}'")
         for oid in occupancy.near(shape):
             if oid > uid and geom.base(standing[oid]).intersection(shape).area > 1e-6:
                 problems.append(f"{uid} overlaps {oid}")

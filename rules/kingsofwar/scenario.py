@@ -109,8 +109,8 @@ def _check_units(s: dict) -> None:
              "w": p["w_mm"] * geom.MM, "d": p["d_mm"] * geom.MM}
         shape = geom.base(u)
         _need(not field_.off_table(shape), where, f"{uid} does not fit on the table")
-        for piece in field_.touching(shape, ("impassable",)):
-            _need(piece.shape.intersection(shape).area <= 1e-6, where, f"{uid} stands on impassable '{piece.id}'")
+        for piece in field_.blocking(shape):
+            _need(False, where, f"{uid} stands on impassable '{piece.id}'")
         for oid, other in seen.items():
             _need(other.intersection(shape).area <= 1e-6, where, f"{uid} overlaps {oid}")
         seen[uid] = shape

@@ -83,8 +83,8 @@ def test_levels_from_inches_kw_ex_4():
 def test_obstacle_one_inch_or_taller_is_impassable_kw_15():
     low = piece_of({"id": "h", "kind": "obstacle", "line": [[0, 0], [5, 0]], "height": 0.5})
     tall = piece_of({"id": "w", "kind": "obstacle", "line": [[0, 0], [5, 0]], "height": 1.0})
-    assert low.kind == "obstacle" and low.level == 1 and low.hinders
-    assert tall.kind == "impassable"
+    assert low.kind == "obstacle" and low.level == 1 and low.hinders and not low.impassable
+    assert tall.impassable and tall.kind == "obstacle" and tall.level == 1  # still never blocks sight (KW-18)
 
 
 def test_heights_on_a_hill_kw_ex_2():
@@ -135,6 +135,12 @@ def test_shooter_touching_a_low_wall_ignores_it_unless_the_target_touches_it_kw_
     far_hedge = wall(20, 0.5, kind="obstacle")
     s = Sighter(field(far_hedge), units).sight("a", "b")
     assert s.los and s.cover is True  # KW-18: never blocks, height 1 for cover
+
+
+def test_a_one_inch_wall_stops_movement_but_not_sight_kw_15_18():
+    wall1 = wall(20, 1.0, kind="obstacle")
+    s = Sighter(field(wall1), {"a": unit(30, 10, 90), "b": unit(30, 30, 270)}).sight("a", "b")
+    assert s.los and s.cover is True
 
 
 def test_shooter_on_hill_looks_over_low_things_kw_32():
