@@ -4,13 +4,15 @@ Run: python bench/kingsofwar.py [--runs N]. Pure rules, no database. Two lines o
 each other 8 in apart on a table as wide as they need. Every red unit acts: the even ones
 (spearmen) charge the blue unit opposite, the odd ones (archers) halt and shoot the blue unit
 opposite. So a turn has planning with charges, sight and cover for every shot, fights and Nerve
-tests. The times are the median over several runs of ``adjudicate``, which plans and checks
-the orders again itself. The output ends with one key=value summary line. No assertions:
+tests. The times are the median over several runs of ``adjudicate`` (which plans and checks
+the orders again itself) and, separately, of folding its events. Growth from 40 to 160 is
+printed beside n log n. The output ends with one key=value summary line. No assertions:
 figures only.
 """
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import sys
 import time
@@ -50,24 +52,38 @@ def measure(n: int, runs: int) -> dict:
     errs = KW.validate(state, "red", parsed.orders)
     if errs:
         raise SystemExit(f"bench orders refused at n={n}: {errs[:3]}")
-    times, events = [], []
+    times, folds, events = [], [], []
     for r in range(runs):
         t0 = time.perf_counter()
         events = KW.adjudicate(state, {"red": parsed.orders}, rng_for(f"bench{r}"))
-        times.append((time.perf_counter() - t0) * 1000)
+        t1 = time.perf_counter()
+        after = state
+        for ev in events:
+            after = KW.fold(after, ev.type, ev.payload)
+        times.append((t1 - t0) * 1000)
+        folds.append((time.perf_counter() - t1) * 1000)
     kinds = [e.type.split(".")[1] for e in events]
-    return {"ms": statistics.median(times), "fights": kinds.count("fight"), "shots": kinds.count("shot")}
+    return {"ms": statistics.median(times), "fold_ms": statistics.median(folds), "fights": kinds.count("fight"),
+            "shots": kinds.count("shot"), "events": len(events)}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=5)
     args = ap.parse_args()
-    summary = {}
+    measure(10, 1)  # warm the caches (battlefield, imports)
+    summary, results = {}, {}
     for n in (10, 40, 160):
-        m = measure(n, args.runs if n < 160 else max(1, args.runs // 2))
-        print(f"{n:>4} units a side: {m['ms']:8.1f} ms per turn ({m['fights']} fights, {m['shots']} shots)")
+        m = results[n] = measure(n, args.runs)
+        print(f"{n:>4} units a side: adjudicate median {m['ms']:.1f} ms, fold {m['fold_ms']:.1f} ms; "
+              f"{m['fights']} fights, {m['shots']} shots, {m['events']} events")
         summary[f"turn_ms_{n}"] = round(m["ms"], 1)
+    for n in (10, 40, 160):
+        summary[f"fold_ms_{n}"] = round(results[n]["fold_ms"], 1)
+    growth = results[160]["ms"] / results[40]["ms"]
+    nlogn = (160 * math.log(160)) / (40 * math.log(40))
+    print(f"growth 40 -> 160: x{growth:.2f} (n log n would be x{nlogn:.2f}, n^2 x16)")
+    summary.update(growth_40_160=round(growth, 2), nlogn_40_160=round(nlogn, 2), runs=args.runs)
     print(" ".join(f"{k}={v}" for k, v in summary.items()))
 
 

@@ -1,4 +1,8 @@
-"""Events into state. The state is plain JSON; ``fold`` never mutates its input."""
+"""Events into state. The state is plain JSON; ``fold`` never mutates its input.
+
+Copy on write: ``fold`` copies the top level and the units map, and a handler copies a unit
+before changing it (``_unit``), so the scenario and untouched units are shared with the
+previous state instead of copied for every event (a turn at 160 units a side has ~500 events)."""
 from __future__ import annotations
 
 import copy
@@ -12,7 +16,9 @@ def initial_state() -> dict:
 
 
 def _unit(state: dict, uid: str) -> dict:
-    return state["units"][uid]
+    """The unit, copied into this state's own units map before a handler changes it."""
+    u = state["units"][uid] = dict(state["units"][uid])
+    return u
 
 
 def _pose(u: dict, p: Mapping[str, Any]) -> None:
@@ -24,7 +30,8 @@ def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
     handler = _HANDLERS.get(name)
     if handler is None:
         return state
-    state = copy.deepcopy(state)
+    state = dict(state)
+    state["units"] = dict(state.get("units") or {})
     handler(state, payload)
     return state
 
@@ -67,7 +74,8 @@ def _fought(s: dict, p) -> None:
 
 
 def _turn_ended(s: dict, p) -> None:
-    for u in s["units"].values():
+    for uid in list(s["units"]):
+        u = _unit(s, uid)
         u.pop("charging", None)
         if u["side"] == p["side"]:
             u["charged_by"] = []  # its chance to counter-charge has passed (KW-6)
@@ -77,7 +85,7 @@ def _turn_ended(s: dict, p) -> None:
 
 
 def _game_over(s: dict, p) -> None:
-    s["result"] = dict(p)
+    s["result"] = copy.deepcopy(dict(p))
     s["phase"] = "over"
 
 
