@@ -79,3 +79,9 @@ def test_arc_reading_is_a_scenario_option():
     assert "not in r1's front arc" in errors(start(sc), "red", "r1 shoot b1")[0].message
     sc["arcs"] = "diagonal"
     assert errors(start(sc), "red", "r1 shoot b1") == []
+
+
+def test_a_unit_in_contact_may_not_shoot_kw_27():
+    s = start(make_scenario([("r1", "archers", 36, 30, 90), ("b1", "axe band", 36, 30, 270),
+                             ("b2", "axe band", 50, 40, 270)]))
+    assert "in contact with the enemy and may not shoot (KW-27)" in errors(s, "red", "r1 shoot b2")[0].message
