@@ -51,12 +51,6 @@ def _moved(s: dict, p) -> None:
     _pose(_unit(s, p["unit"]), p)
 
 
-def _charged(s: dict, p) -> None:
-    u = _unit(s, p["unit"])
-    _pose(u, p)
-    u["charging"] = p["target"]
-
-
 def _damage(s: dict, p) -> None:
     _unit(s, p["target"])["damage"] += p["damage"]
 
@@ -74,13 +68,11 @@ def _fought(s: dict, p) -> None:
 
 
 def _turn_ended(s: dict, p) -> None:
-    for uid in list(s["units"]):
+    for uid in [k for k, u in s["units"].items() if u["side"] == p["side"]]:
         u = _unit(s, uid)
-        u.pop("charging", None)
-        if u["side"] == p["side"]:
-            u["charged_by"] = []  # its chance to counter-charge has passed (KW-6)
-            if u["status"] == "wavering":
-                u["status"] = "steady"  # it has spent its own turn wavering (house)
+        u["charged_by"] = []  # its chance to counter-charge has passed (KW-6)
+        if u["status"] == "wavering":
+            u["status"] = "steady"  # it has spent its own turn wavering (house)
     s["to_move"], s["round"] = p["next"], p["round"]
 
 
@@ -92,7 +84,7 @@ def _game_over(s: dict, p) -> None:
 _HANDLERS = {
     "battle_set": _battle_set,
     "unit_moved": _moved,
-    "unit_charged": _charged,
+    "unit_charged": _moved,
     "fell_back": _moved,
     "shot": _damage,
     "fight": _fought,
