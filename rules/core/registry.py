@@ -30,6 +30,7 @@ def names() -> list[str]:
 def _load_builtin() -> None:
     # Imported lazily so that importing the registry never drags every game in.
     from rules import civilwar  # noqa: F401
+    from rules import kingsofwar  # noqa: F401
     from rules import littlewars  # noqa: F401
     from rules.littlewars import kriegspiel  # noqa: F401  (Little Wars as Kriegspiel, a variant on its engine)
     from rules import warworlds  # noqa: F401  (War of the Worlds, on the hex engine)

@@ -1,0 +1,33 @@
+"""Invariants every Kings of War state must keep (used by tests and the property checks)."""
+from __future__ import annotations
+
+from . import geom
+from .battlefield import battlefield_of
+
+STATUSES = ("steady", "wavering", "routed")
+
+
+def check_invariants(state: dict) -> list[str]:
+    """Problems with a state: bases off the table, on impassable terrain or overlapping, bad status."""
+    problems: list[str] = []
+    if state.get("scenario") is None:
+        return problems
+    field_ = battlefield_of(state["scenario"])
+    standing = {k: u for k, u in state["units"].items() if u["status"] != "routed"}
+    occupancy = geom.Occupancy(standing)
+    for uid, u in sorted(state["units"].items()):
+        if u["status"] not in STATUSES:
+            problems.append(f"{uid}: unknown status {u['status']!r}")
+        if u["damage"] < 0:
+            problems.append(f"{uid}: negative damage")
+        if uid not in standing:
+            continue
+        shape = geom.base(u)
+        if field_.off_table(shape):
+            problems.append(f"{uid} is off the table")
+        for p in field_.blocking(shape):
+            problems.append(f"{uid} stands on impassable '{p.id}'")
+        for oid in occupancy.near(shape):
+            if oid > uid and geom.base(standing[oid]).intersection(shape).area > 1e-6:
+                problems.append(f"{uid} overlaps {oid}")
+    return problems

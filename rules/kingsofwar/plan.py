@@ -1,0 +1,322 @@
+"""The movement phase of one player turn, worked out before anything is rolled.
+
+``plan(state, side, orders)`` checks every line and returns the poses the orders lead to,
+with errors naming the lines that cannot be carried out. The same function validates
+orders when they are submitted and moves the units when the turn is adjudicated, so a
+turn never does what validation did not see.
+
+Order of resolution (documented in RULES.md): charges first, grouped by target in the
+order of each target's first charge line, then all other moves in line order, each
+checked against the units where the earlier lines left them.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from shapely.geometry import LineString
+
+from rules.core.protocol import LineError
+
+from . import geom
+from .battlefield import Sighter, battlefield_of, sighter_for
+from .orders import Order
+from .profiles import profile, weapon
+
+AREA_EPS = 1e-6  # square inches: less overlap than this is touching, not overlapping
+ENEMY_GAP = 1.0  # house (published rule): no unit ends a non-charge move within 1 in of an enemy
+MAX_PIVOT = 90  # house: Advance allows one pivot of up to 90 degrees about the centre
+CONTACT_EPS = 1e-3  # inches of shared side needed for contact: less is corner to corner (KW-4)
+
+
+@dataclass
+class Move:
+    order: Order
+    pose: dict
+    hindered: bool = False
+    side: str | None = None  # the target's side charged
+
+
+@dataclass
+class Plan:
+    side: str
+    poses: dict  # uid -> unit dict after movement (all units)
+    occupancy: geom.Occupancy
+    moves: list = field(default_factory=list)
+    shots: list = field(default_factory=list)
+    errors: list = field(default_factory=list)
+
+    def err(self, o: Order, msg: str) -> None:
+        self.errors.append(LineError(o.line, o.text, msg))
+
+
+def prof(u: dict) -> dict:
+    return profile(u["army"], u["type"])
+
+
+def alive(u: dict) -> bool:
+    return u["status"] != "routed"
+
+
+def plan(state: dict, side: str, orders) -> Plan:
+    units = {k: dict(v) for k, v in state["units"].items() if alive(v)}
+    p = Plan(side, units, geom.Occupancy(units))
+    field_ = battlefield_of(state["scenario"])
+    given: dict[str, Order] = {}
+    shoots: dict[str, Order] = {}
+    for o in orders:
+        msg = _who(state, side, o)
+        if msg:
+            p.err(o, msg)
+            continue
+        seen = given if o.is_move else shoots
+        if o.unit in seen:
+            p.err(o, f"{o.unit} already has an order on line {seen[o.unit].line}")
+            continue
+        seen[o.unit] = o
+    sighter = sighter_for(state, units)
+    charges = [o for o in given.values() if o.is_charge]
+    for target in dict.fromkeys(o.target for o in charges):
+        _charge_group(p, state, field_, sighter, [o for o in charges if o.target == target])
+    for o in given.values():
+        if not o.is_charge:
+            _move(p, state, field_, o)
+    for o in shoots.values():
+        _check_shot(p, state, given.get(o.unit), o)
+    return p
+
+
+def _who(state: dict, side: str, o: Order) -> str | None:
+    u = state["units"].get(o.unit)
+    if u is None:
+        return f"no unit '{o.unit}' (yours: {', '.join(own_ids(state, side))})"
+    if u["side"] != side:
+        return f"{o.unit} is not yours"
+    if not alive(u):
+        return f"{o.unit} has routed and left the field"
+    if o.target is not None:
+        t = state["units"].get(o.target)
+        if t is None or t["side"] == side:
+            return f"no enemy unit '{o.target}'"
+        if not alive(t):
+            return f"{o.target} has routed and left the field"
+    if u["status"] == "wavering" and (o.verb in ("charge", "counter", "double", "shoot") or o.dist > 0):
+        return f"{o.unit} is wavering: it may only halt or pivot in place this turn (house Nerve rule)"
+    return None
+
+
+def own_ids(state: dict, side: str) -> list[str]:
+    return sorted(k for k, u in state["units"].items() if u["side"] == side and alive(u))
+
+
+# -- ordinary moves ---------------------------------------------------------------------
+
+def _move(p: Plan, state: dict, field_, o: Order) -> None:
+    u = p.poses[o.unit]
+    sp = prof(u)["sp"]
+    if o.verb == "halt":
+        p.moves.append(Move(o, u))
+        return
+    limit = sp if o.verb == "advance" else 2 * sp
+    if o.dist > limit + 1e-9:
+        p.err(o, f"{o.unit} may {o.verb} at most {limit:g} in (Speed {sp})")
+        return
+    if abs(o.pivot) > MAX_PIVOT:
+        p.err(o, f"a pivot is at most {MAX_PIVOT} degrees")
+        return
+    turned = geom.moved(u, pivot=o.pivot)
+    end = geom.moved(turned, forward=o.dist)
+    msg = _path_error(p, field_, o.unit, geom.sweep(turned, end), geom.base(end), no_rough=o.verb == "double")
+    if msg:
+        p.err(o, msg)
+        return
+    near = _enemy_within(p, o.unit, geom.base(end), ENEMY_GAP)
+    if near:
+        p.err(o, f"{o.unit} would end within {ENEMY_GAP:g} in of enemy {near}: only a charge may close that far")
+        return
+    _set(p, o.unit, end)
+    p.moves.append(Move(o, end))
+
+
+def _path_error(p: Plan, field_, uid: str, swept, final, no_rough: bool = False, ignore=()) -> str | None:
+    if field_.off_table(final):
+        return f"{uid} would leave the table (its edge is impassable, KW-12)"
+    for piece in field_.touching(swept):
+        if piece.shape.intersection(swept).area <= AREA_EPS:
+            continue
+        if piece.impassable:
+            return f"{uid}'s path crosses impassable terrain '{piece.id}' (KW-12/15)"
+        if no_rough and piece.hinders:
+            return f"{uid} cannot go At the Double through {piece.kind} '{piece.id}' (KW-13/14)"
+    for oid in p.occupancy.near(swept):
+        if oid == uid or oid in ignore:
+            continue
+        if geom.base(p.poses[oid]).intersection(swept).area > AREA_EPS:
+            return f"{uid}'s path runs into {oid}"
+    return None
+
+
+def _set(p: Plan, uid: str, pose: dict) -> None:
+    p.poses[uid] = pose
+    p.occupancy.put(uid, pose)
+
+
+def _enemy_within(p: Plan, uid: str, shape, gap: float, ignore=()) -> str | None:
+    side = p.poses[uid]["side"]
+    for oid in p.occupancy.near(shape, gap):
+        other = p.poses[oid]
+        if other["side"] != side and oid not in ignore and geom.base(other).distance(shape) < gap - 1e-9:
+            return oid
+    return None
+
+
+# -- charges ----------------------------------------------------------------------------
+
+def _charge_group(p: Plan, state: dict, field_, sighter: Sighter, group: list[Order]) -> None:
+    target = p.poses[group[0].target]
+    by_side: dict[str, list[Order]] = {}
+    for o in group:
+        msg = _charge_rights(state, sighter, o)
+        if msg:
+            p.err(o, msg)
+            continue
+        u = p.poses[o.unit]
+        by_side.setdefault(geom.arc_of(target, (u["x"], u["y"]), sighter.arcs), []).append(o)
+    for tside, orders in by_side.items():
+        _charge_side(p, field_, target, tside, orders)
+
+
+def _charge_rights(state: dict, sighter: Sighter, o: Order) -> str | None:
+    u, t = state["units"][o.unit], state["units"][o.target]
+    if o.verb == "counter":
+        if o.target not in u.get("charged_by", []):
+            return (f"{o.unit} may counter-charge only a unit that charged it in the enemy's last turn "
+                    f"(KW-6/7); {o.target} did not")
+        return None
+    if not geom.partly_in_front(u, geom.base(t), sighter.arcs):
+        return f"{o.target} is not in {o.unit}'s front arc"
+    if not sighter.sight(o.unit, o.target).los:
+        return f"{o.unit} cannot see {o.target}"
+    return None
+
+
+def _slots(lengths: list[float], side_len: float) -> list[float]:
+    """Centres along a side (0 = its middle) for chargers of these frontages, in order:
+    evenly spread when they fit (KW-2), else packed side by side about the middle."""
+    total = sum(lengths)
+    gap = (side_len - total) / (len(lengths) + 1) if total <= side_len else 0.0
+    pos = -side_len / 2 + gap if total <= side_len else -total / 2
+    out = []
+    for w in lengths:
+        out.append(pos + w / 2)
+        pos += w + gap
+    return out
+
+
+def _contacts(p: Plan, orders: list[Order], proj: dict, length: float) -> tuple[list[float], list[float]]:
+    """Centres along the side and the length of side each charger touches. One charger slides
+    to the most contact nearest its own position; several share the side (``_slots``)."""
+    widths = [p.poses[o.unit]["w"] for o in orders]
+    if len(orders) == 1:
+        room = abs(length - widths[0]) / 2
+        centres = [min(max(proj[orders[0].unit], -room), room)]
+    else:
+        centres = _slots(widths, length)
+    touch = [min(c + w / 2, length / 2) - max(c - w / 2, -length / 2) for c, w in zip(centres, widths)]
+    return centres, touch
+
+
+def _charge_side(p: Plan, field_, target: dict, tside: str, orders: list[Order]) -> None:
+    a, b = (np.array(x) for x in geom.side_segment(target, tside))
+    length = float(np.linalg.norm(b - a))
+    along = (b - a) / length
+    mid = (a + b) / 2
+    proj = {o.unit: float((np.array([p.poses[o.unit]["x"], p.poses[o.unit]["y"]]) - mid) @ along) for o in orders}
+    accepted: list[Order] = []
+    for o in orders:  # in line order, while there is room (KW-3/4)
+        trial = sorted(accepted + [o], key=lambda q: (proj[q.unit], q.line))
+        if all(c >= CONTACT_EPS for c in _contacts(p, trial, proj, length)[1]):
+            accepted.append(o)
+        else:
+            p.err(o, f"no room on {o.target}'s {tside} side for {o.unit} as well: it would touch corner to corner "
+                     f"at most; give it another order (KW-3/4)")
+    while True:
+        accepted.sort(key=lambda q: (proj[q.unit], q.line))
+        centres, _ = _contacts(p, accepted, proj, length)
+        ends = {o.unit: mid + c * along for o, c in zip(accepted, centres)}
+        crossed = _crossing(p, sorted(accepted, key=lambda q: q.line), ends)
+        if crossed is None:
+            break
+        o, first = crossed
+        p.err(o, f"{o.unit}'s charge path would cross {first.unit}'s (KW-5); give it another order")
+        accepted.remove(o)
+    inward = round(math.degrees(math.atan2(along[0], -along[1])) % 360, 6)  # "along" is the charger's right
+    starts = {o.unit: p.poses[o.unit] for o in accepted}
+    for o in accepted:  # a massed charge moves together: paths meet the others' end positions, not their starts
+        _set(p, o.unit, dict(starts[o.unit], x=round(float(ends[o.unit][0]), 6),
+                             y=round(float(ends[o.unit][1]), 6), facing=inward))
+    together = {o.unit for o in accepted}  # they line up together; only their paths may not cross (KW-5)
+    for o in sorted(accepted, key=lambda q: q.line):
+        _place_charger(p, field_, o, target, tside, starts[o.unit], together)
+
+
+def _crossing(p: Plan, orders: list[Order], ends: dict):
+    """The first later line whose leader point's path crosses an earlier one's (KW-5), with that earlier line."""
+    paths = {o.unit: LineString([(p.poses[o.unit]["x"], p.poses[o.unit]["y"]), tuple(ends[o.unit])]) for o in orders}
+    for i, o in enumerate(orders):
+        for first in orders[:i]:
+            if paths[o.unit].intersects(paths[first.unit]):
+                return o, first
+    return None
+
+
+def _place_charger(p: Plan, field_, o: Order, target: dict, tside: str, u: dict, together=()) -> None:
+    """Check the charge from ``u`` to the end pose already in ``p.poses``; put it back if refused."""
+    end = p.poses[o.unit]
+    dist = math.dist((u["x"], u["y"]), (end["x"], end["y"]))
+    reach = 2 * prof(u)["sp"]
+    swept = geom.sweep(dict(u, facing=end["facing"]), end)  # the charge wheels at its start (KW-12: not checked)
+    msg = None
+    if dist > reach + geom.RANGE_EPS:
+        msg = f"{o.unit} would travel {dist:.1f} in to reach {o.target}: beyond its charge reach of {reach:g} in (2 x Speed)"
+    else:
+        msg = _path_error(p, field_, o.unit, swept.difference(geom.base(target)), geom.base(end),
+                          ignore={o.target, *together})
+    if msg:
+        _set(p, o.unit, u)
+        p.err(o, msg)
+        return
+    hindered = o.verb == "charge" and any(
+        pc.hinders and pc.shape.intersection(swept).area > AREA_EPS for pc in field_.touching(swept))
+    p.moves.append(Move(o, end, hindered=hindered, side=tside))
+
+
+# -- shooting checks that need the planned poses ----------------------------------------
+
+def _check_shot(p: Plan, state: dict, move: Order | None, o: Order) -> None:
+    u = p.poses[o.unit]
+    wpn = weapon(prof(u))
+    if wpn is None:
+        p.err(o, f"{o.unit} has no ranged attack")
+        return
+    if move is not None and move.verb == "double":
+        p.err(o, f"{o.unit} goes At the Double on line {move.line} and may not shoot (KW-26)")
+        return
+    if move is not None and move.is_charge:
+        p.err(o, f"{o.unit} charges on line {move.line} and fights instead of shooting")
+        return
+    if move is not None and move.line in {e.line for e in p.errors}:
+        return  # its move is refused; the shot is judged when the move is fixed
+    t = p.poses[o.target]
+    if _enemy_within(p, o.unit, geom.base(u), 1e-3):
+        p.err(o, f"{o.unit} is in contact with the enemy and may not shoot (KW-27)")
+        return
+    if not geom.partly_in_front(u, geom.base(t), state["scenario"].get("arcs", "corner45")):
+        p.err(o, f"{o.target} is not in {o.unit}'s front arc (KW-29)")
+        return
+    d = geom.leader_distance(u, geom.base(t))
+    if not geom.in_range(d, wpn["range"]):
+        p.err(o, f"{o.target} is {d:.1f} in away: beyond {o.unit}'s {prof(u)['weapon']} range of {wpn['range']} in (KW-28)")
+        return
+    p.shots.append((o, move))

@@ -1,0 +1,44 @@
+"""The Kings of War rule set object the platform talks to (rules.core.protocol.RuleSet)."""
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core.base import RuleSetBase
+from rules.core.protocol import ParsedOrders
+
+from . import adjudicate as _adj
+from .describe import describe_event as _describe
+from .fold import fold as _fold, initial_state as _initial
+from .invariants import check_invariants
+from .orders import ORDERS_HELP, parse_text
+from .render import render_svg as _render
+from .scenario import load
+from .view import build_view
+
+
+class KingsOfWar(RuleSetBase):
+    name = "kingsofwar"
+    title = "Kings of War (house base, non-canonical)"
+    sides = ("red", "blue")
+    turn_mode = "alternating"
+    orders_help = ORDERS_HELP
+
+    initial_state = staticmethod(_initial)
+    load_scenario = staticmethod(load)
+    setup = staticmethod(_adj.setup)
+    fold = staticmethod(_fold)
+    next_turn = staticmethod(_adj.next_turn)
+
+    def parse_orders(self, state: Any, side: str, text: str, kind: str = "orders") -> ParsedOrders:
+        return parse_text(text)
+
+    validate = staticmethod(_adj.validate)
+    default_orders = staticmethod(_adj.default_orders)
+    adjudicate = staticmethod(_adj.adjudicate)
+    view = staticmethod(build_view)
+    render_svg = staticmethod(_render)
+    describe_event = staticmethod(_describe)
+    check_invariants = staticmethod(check_invariants)
+
+
+RULESET = KingsOfWar()
