@@ -7,6 +7,8 @@ import pytest
 from campaigns.mailin import addresses, apply, ingest, mime
 from campaigns.mailin.models import InboundMessage
 
+from rules.civilwar.orders import ORDER_WORDS
+
 from .helpers import last_reply
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
@@ -31,7 +33,7 @@ QUOTED = ("form C5", "assault C1 from R12", "Test game, turn 3 results", "Deadli
 
 
 def read(name: str):
-    return apply.read_request(mime.parse((CORPUS / name).read_bytes(), max_parts=20))
+    return apply.read_request(mime.parse((CORPUS / name).read_bytes(), max_parts=20), ORDER_WORDS)
 
 
 def test_every_sample_is_listed():
@@ -44,7 +46,7 @@ def test_orders_and_commands_as_read(name):
     req = read(name)
     assert [line.strip() for line in req.orders.split("\n") if line.strip()] == lines
     assert [c for c, _ in req.commands] == cmds
-    assert req.unread == unread
+    assert len(req.prose) == unread
     if error:
         assert any(error in e for e in req.errors)
     else:
@@ -102,5 +104,5 @@ def test_a_txt_attachment_whose_name_is_an_encoded_word_is_read():
     ).encode()
     msg = mime.parse(raw, max_parts=20)
     assert [name for name, _ in msg.text_attachments] == ["приказы.txt"] and msg.other_attachments == []
-    req = apply.read_request(msg)
+    req = apply.read_request(msg, ORDER_WORDS)
     assert req.orders.strip() == "move R12 to C2" and [c for c, _ in req.commands] == ["READY"]
