@@ -149,7 +149,10 @@ MAIL_MAX_BYTES = env.int("MAIL_MAX_BYTES", default=1024 * 1024)
 # instead of an HTTP 400 that nobody reads.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=4 * MAIL_MAX_BYTES)
 MAIL_MAX_PARTS = env.int("MAIL_MAX_PARTS", default=20)
-MAIL_REPLIES_PER_THREAD_HOUR = env.int("MAIL_REPLIES_PER_THREAD_HOUR", default=10)
+MAIL_REPLIES_PER_THREAD_HOUR = env.int("MAIL_REPLIES_PER_THREAD_HOUR", default=10)  # suspect/automatic traffic
+MAIL_ACKS_PER_THREAD_HOUR = env.int("MAIL_ACKS_PER_THREAD_HOUR", default=60)  # a person's acknowledgements
+# The hard cap on the bytes kept of one inbound message (every message is kept up to it, an oversized one too).
+MAIL_KEEP_MAX_BYTES = env.int("MAIL_KEEP_MAX_BYTES", default=16 * 1024 * 1024)
 # IMAP poller (Celery beat); unset host means no polling.
 MAIL_IMAP_URL = env.str("MAIL_IMAP_URL", default="")  # imap://user:pw@host:143/INBOX or imaps://
 MAIL_IMAP_INTERVAL_SECONDS = env.int("MAIL_IMAP_INTERVAL_SECONDS", default=60)

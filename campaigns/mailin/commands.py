@@ -8,7 +8,8 @@ A line is read by its first word:
 - anything else is prose ("Hi umpire,", "Cheers, Bob", "С уважением, Алиса"):
   not read, and listed in the acknowledgement as not read.
 With an explicit ``ORDERS`` … ``END`` block (``ПРИКАЗЫ`` … ``КОНЕЦ``) every line
-inside it is an order line; lines outside it are read for commands only.
+inside it is an order line; lines outside it are read for commands only. An
+``ORDERS`` line without its ``END`` is a heading: the lines are read one by one.
 ``MESSAGE <to>`` takes the lines after it, up to ``END`` or the end of the
 text, as the message.
 """
@@ -115,7 +116,9 @@ def orders_block(text: str) -> tuple[str, str, str] | None:
     start = next((i for i, line in enumerate(lines) if BLOCK_START.match(line)), None)
     if start is None:
         return None
-    end = next((i for i in range(start + 1, len(lines)) if BLOCK_END.match(lines[i])), len(lines))
+    end = next((i for i in range(start + 1, len(lines)) if BLOCK_END.match(lines[i])), None)
+    if end is None:  # "Orders:" as a heading, no END: the lines are read one by one, as without it
+        return None
     return "\n".join(lines[:start]), "\n".join(lines[start + 1:end]), "\n".join(lines[end + 1:])
 
 
@@ -149,6 +152,8 @@ def _commands(text: str, req: Request, order_words: tuple[str, ...]) -> str:
             continue
         if name:
             _command(name, line, req)
+        elif BLOCK_START.match(line):
+            pass  # an ORDERS heading without END: the lines below it speak for themselves
         elif not line or (order_words and is_order_line(line, order_words)):
             orders.append(lines[i])
         else:
