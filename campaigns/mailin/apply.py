@@ -169,7 +169,7 @@ def _set_ready(seat, ready: bool, out) -> None:
         out.add(f"! {word}: {exc}", error=True)
         return
     if ready:
-        out.add("READY: your side is ready." + (" Every side is ready: the turn is closed." if closed else ""))
+        out.add("READY: your side is marked ready." + (" Every side is ready: the turn is closed." if closed else ""))
     else:
         out.add("WAIT: your side is not ready; the turn waits for its deadline.")
 
