@@ -1,13 +1,15 @@
 """The one ingestion function every way in ends at (stdin, webhook, IMAP).
 
-1. ``store``: the raw bytes are written and committed first, keyed by
-   Message-ID (sha256 of the bytes when there is none), so a redelivery
-   changes nothing and nothing accepted can be lost.
+1. ``store``: the raw bytes (up to MAIL_KEEP_MAX_BYTES) are written and
+   committed first, keyed by Message-ID (sha256 of the bytes when there is
+   none), so a redelivery changes nothing and nothing accepted can be lost; the
+   same Message-ID with another body is stored as a message of its own.
 2. ``process``: in a second transaction, with the row locked: size and MIME
    caps, automatic mail (recorded, never answered), the sender (exactly one
    From; the seat token in the recipient; From = the seat's registered
-   address; our MTA's DMARC/DKIM verdict), then orders and commands, and a
-   reply. Any exception rolls the work back and marks the row FAILED with
+   address; our MTA's DMARC/DKIM verdict), a replay check (``replay.py``:
+   older than the seat's last applied mail is held), then orders and
+   commands, and a reply. Any exception rolls the work back and marks the row FAILED with
    the error; ``retry_pending`` runs it again.
 
 ``ingest_many`` is the same for a batch (the IMAP poller's fetch): every raw

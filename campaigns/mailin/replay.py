@@ -3,8 +3,8 @@
 Deduplication by Message-ID stops a redelivery, not someone who re-sends a
 seat's old message (DKIM still passes: the signed headers and body are the
 same) with a new Message-ID. The defence: every applied message records its
-Date (UTC) and the hash of its body; a later message from the same seat is
-held for the umpire, not applied, when
+Date (UTC) and the hash of its body; a message from the same seat stored
+after it is held for the umpire, not applied, when
 
 - its Date is older than the newest Date applied from that seat, or
 - its Date equals that Date and its body is byte for byte the same (the last
@@ -60,8 +60,10 @@ def record(row: InboundMessage, msg: Parsed) -> None:
 
 def suspect(row: InboundMessage, seat, msg: Parsed) -> str | None:
     """Why this message looks like a replay of the seat's earlier mail (hold it), or None."""
-    last = (InboundMessage.objects.filter(seat=seat, status=InboundMessage.Status.APPLIED)
-            .exclude(pk=row.pk).annotate(date=KeyTextTransform("date", "result"))
+    # Only mail stored before this one: a copy is stored after its original, while a message retried
+    # after a failure, or taken in the same batch, may be processed after later ones.
+    last = (InboundMessage.objects.filter(seat=seat, status=InboundMessage.Status.APPLIED, pk__lt=row.pk)
+            .annotate(date=KeyTextTransform("date", "result"))
             .exclude(date__isnull=True).exclude(date="").order_by("-date")
             .values_list("date", "result").first())
     if last is None:

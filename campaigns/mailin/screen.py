@@ -46,7 +46,7 @@ def automatic(msg: Parsed) -> str | None:
 
 
 AUTOMATIC_SUBJECT = re.compile(
-    r"^\s*(auto(matic)?[ -]?(reply|response|antwort)|auto:|out of (the )?office|abwesenheitsnotiz|absence|vacation|"
+    r"^\s*(auto(matic)?[ -]?(reply|response|antwort)|auto:|out of (the )?office|abwesenheitsnotiz|vacation reply|"
     r"автоответ|автоматический ответ|нет на месте|в отпуске)", re.IGNORECASE)
 
 
