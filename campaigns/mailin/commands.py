@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 
+from .mime import one_line
+
 # Every command word, in one place: the command's name, then the words that say it (any case).
 # README's "Orders by mail" lists them; add a language here and there.
 COMMAND_WORDS = {
@@ -164,7 +166,7 @@ def _commands(text: str, req: Request, order_words: tuple[str, ...]) -> str:
 
 def prose_note(prose: list[str]) -> str:
     """The acknowledgement's words on lines that were not read."""
-    shown = [f"    {line[:70]}" for line in prose[:PROSE_LISTED]]
+    shown = [f"    {one_line(line, 70)}" for line in prose[:PROSE_LISTED]]  # echoed: printable characters only
     more = f"\n    ... and {len(prose) - PROSE_LISTED} more" if len(prose) > PROSE_LISTED else ""
     return ("Not read (these lines begin with neither an order nor a command; if one was meant as an order, "
             "check its first word):\n" + "\n".join(shown) + more)
