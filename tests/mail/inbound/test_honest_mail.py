@@ -180,6 +180,16 @@ def test_the_same_message_id_with_another_body_is_stored_and_answered(game, red)
     assert InboundMessage.objects.count() == 2
 
 
+def test_a_batch_stores_a_reused_message_id_with_another_body_as_its_own_message(game, red):
+    before = ingest.ingest(seat_mail(red, "STATUS", msgid="<batch-same@client.example>"), via="test")
+    copy = bytes(InboundMessage.objects.get(pk=before.pk).raw)
+    rows = ingest.ingest_many([copy, seat_mail(red, "pass\nWAIT", msgid="<batch-same@client.example>"), copy],
+                              via="imap")
+    assert [r.pk for r in rows][0] == rows[2].pk == before.pk
+    assert rows[1].pk != before.pk and rows[1].status == S.APPLIED
+    assert orders_of(game, "red")["text"] == "pass" and InboundMessage.objects.count() == 2
+
+
 def test_the_pipe_answers_a_reused_message_id_with_its_own_outcome(game, red, monkeypatch):
     import io
     import sys
