@@ -18,8 +18,23 @@ from rules.core import registry
 from . import outbox, viewing
 from .models import Seat
 
-# Not news in a report: the sealed seed is only a commitment, shown by turn.opened.
-SKIPPED_TYPES = ("seed.sealed",)
+# Not news in a report: a sealed seed is only a commitment; every submission and readiness
+# change of the turn is summed up once, as the orders as executed.
+SKIPPED_TYPES = ("seed.sealed", "orders.submitted", "orders.amended", "side.ready")
+# Events whose log line carries seeds or dice commitments: in a report's body they say what happened
+# without them; the seeds and commitments go to the verification footer.
+PLAIN_TEXT = {
+    "game.created": lambda p: f"Game created ({p['ruleset']})",
+    "seed.revealed": None,
+    "turn.opened": lambda p: f"Turn {p['turn']} opened for {', '.join(p['sides'])} ({p['kind']})",
+    "turn.published": lambda p: f"Turn {p['turn']} published{' (amended by the umpire)' if p.get('amended') else ''}",
+}
+VERIFY_TEXT = {
+    "game.created": lambda p: f"setup seed commitment {p['setup_commitment']}",
+    "seed.revealed": lambda p: f"setup seed {p['seed']}",
+    "turn.opened": lambda p: f"turn {p['turn']} dice commitment {p['commitment']}",
+    "turn.published": lambda p: f"turn {p['turn']} seed {p['seed']}",
+}
 
 
 def local_time(iso: str | None, tz_name: str) -> str:
@@ -71,15 +86,25 @@ def seat_context(game, state, seat: Seat, turn_number: int) -> dict:
     turn_events = list(viewing.visible_events(game, state, viewer).filter(turn=turn_number))
     later = viewing.visible_events(game, state, viewer).filter(turn__gt=turn_number)
     rs = registry.get(game.ruleset)
+    events = [e for e in [*turn_events, *later] if e.type not in SKIPPED_TYPES]
     return {
         "game": game, "seat": seat, "you": seat_label(seat), "turn_number": turn_number, "view": view,
-        "lines": [viewing.describe(game, e) for e in [*turn_events, *later] if e.type not in SKIPPED_TYPES],
+        "lines": [line for line in (_report_line(game, e) for e in events) if line],
+        "verification": [VERIFY_TEXT[e.type](e.payload) for e in events if e.type in VERIFY_TEXT],
         "orders": orders_as_executed(turn_events, viewer),
         "deadline": local_time(view["turn"]["deadline"], seat_timezone(seat)),
         "orders_help": rs.orders_help, "site_url": settings.SITE_URL,
         "result": viewing.describe_result(view["turn"]["result"]) if view["turn"]["result"] else "",
         "svg": rs.render_svg(view["board"]),
     }
+
+
+def _report_line(game, event) -> str | None:
+    """What happened, as a report's body says it: without seeds and commitments (see VERIFY_TEXT)."""
+    if event.type in PLAIN_TEXT:
+        text = PLAIN_TEXT[event.type]
+        return text(event.payload) if text else None
+    return viewing.describe(game, event)
 
 
 def _queue_for_seat(key: str, subject: str, template: str, ctx: dict, kind: str) -> None:

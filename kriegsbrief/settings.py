@@ -143,13 +143,17 @@ INBOUND_LOCAL_PART = env.str("INBOUND_LOCAL_PART", default="orders")
 # Authentication-Results are trusted only when our own MTA wrote them.
 MAIL_AUTHSERV_ID = env.str("MAIL_AUTHSERV_ID", default="mx.kriegsbrief.localhost")
 MAIL_MAX_BYTES = env.int("MAIL_MAX_BYTES", default=1024 * 1024)
+# The hard cap on the bytes kept of one inbound message (every message is kept up to it, an oversized one too).
+MAIL_KEEP_MAX_BYTES = env.int("MAIL_KEEP_MAX_BYTES", default=16 * 1024 * 1024)
 # Request bodies are capped so nobody can flood us. Orders are small, but the inbound webhook
-# posts a whole message: the cap leaves room for one several times MAIL_MAX_BYTES, so a message
-# that is too large still arrives, is recorded and gets a reply saying so (as by pipe or IMAP)
-# instead of an HTTP 400 that nobody reads.
-DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=4 * MAIL_MAX_BYTES)
+# posts a whole message: the cap leaves room for one as large as the store keeps (and the form
+# around it), so a message that is too large still arrives, is recorded and gets a reply saying so
+# (as by pipe or IMAP) instead of an HTTP 400 that nobody reads.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE",
+                                      default=max(4 * MAIL_MAX_BYTES, MAIL_KEEP_MAX_BYTES + 1024 * 1024))
 MAIL_MAX_PARTS = env.int("MAIL_MAX_PARTS", default=20)
-MAIL_REPLIES_PER_THREAD_HOUR = env.int("MAIL_REPLIES_PER_THREAD_HOUR", default=10)
+MAIL_REPLIES_PER_THREAD_HOUR = env.int("MAIL_REPLIES_PER_THREAD_HOUR", default=10)  # suspect/automatic traffic
+MAIL_ACKS_PER_THREAD_HOUR = env.int("MAIL_ACKS_PER_THREAD_HOUR", default=60)  # a person's acknowledgements
 # IMAP poller (Celery beat); unset host means no polling.
 MAIL_IMAP_URL = env.str("MAIL_IMAP_URL", default="")  # imap://user:pw@host:143/INBOX or imaps://
 MAIL_IMAP_INTERVAL_SECONDS = env.int("MAIL_IMAP_INTERVAL_SECONDS", default=60)

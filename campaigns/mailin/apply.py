@@ -34,23 +34,26 @@ PRESS_CHOICES = (
 class Outcome:
     sections: list[str] = field(default_factory=list)
     errors: int = 0
+    orders_accepted: bool | None = None  # None: the message carried no orders
+    read_anything: bool = False  # orders or commands were found: a person wrote this, not an auto-responder
 
     def add(self, text: str, error: bool = False) -> None:
         self.sections.append(text.rstrip())
         self.errors += error
 
 
-def read_request(msg: Parsed) -> commands.Request:
+def read_request(msg: Parsed, order_words: tuple[str, ...]) -> commands.Request:
     """Commands and orders from the new text of the body and any .txt attachments.
 
+    ``order_words``: the game's rule set's (``RuleSet.order_words``), telling orders from prose.
     Orders in a .txt attachment count like an explicit ORDERS block: the body
     is then read for commands only (so "orders attached" is not an order).
     """
-    attached = [(name, commands.parse(text)) for name, text in msg.text_attachments]
+    attached = [(name, commands.parse(text, order_words=order_words)) for name, text in msg.text_attachments]
     with_orders = [name for name, r in attached if r.orders.strip()]
     body = quotes.new_text(msg.body)
-    req = commands.parse(body, orders_allowed=not with_orders)
-    sources = (["the mail"] if quotes.orders_block(body) else []) + with_orders
+    req = commands.parse(body, order_words=order_words, orders_allowed=not with_orders)
+    sources = (["the mail"] if commands.orders_block(body) else []) + with_orders
     if len(sources) > 1:
         # Which one was meant is a guess: apply none, say why.
         req.errors.append(f"orders in more than one place ({', '.join(sources)}): send them once; nothing was applied")
@@ -62,18 +65,19 @@ def read_request(msg: Parsed) -> commands.Request:
         req.commands += extra.commands
         req.messages += extra.messages
         req.errors += [f"{filename}: {e}" for e in extra.errors]
+        req.prose += extra.prose
     for att in msg.other_attachments:
         req.errors.append(f"attachment '{att.filename}' ({att.content_type}) ignored: only .txt attachments are read")
     return req
 
 
 def carry_out(row: InboundMessage, seat: Seat, msg: Parsed) -> Outcome:
-    req = read_request(msg)
-    out = Outcome()
+    req = read_request(msg, registry.get(seat.game.ruleset).order_words)
+    out = Outcome(read_anything=not req.empty)
     for error in req.errors:
         out.add(f"! {error}", error=True)
-    if req.unread:
-        out.add(f"({req.unread} line(s) outside your ORDERS block were not read.)")
+    if req.prose:
+        out.add(commands.prose_note(req.prose))
     if req.empty:
         out.add("No orders and no commands were found above the quoted text.\n\n" + commands.COMMANDS_HELP, error=True)
         return out
@@ -92,6 +96,7 @@ def _orders(row, seat, text, *, ready, out) -> None:
         out.add(f"! orders: the {seat.role} seat gives no orders", error=True)
         return
     text = turns.clean_text(text)
+    out.orders_accepted = False
     try:
         result = turns.submit_orders(seat.game_id, seat.side, text, source="mail", by=row.from_addr, ready=ready)
     except turns.TurnError as exc:
@@ -99,9 +104,12 @@ def _orders(row, seat, text, *, ready, out) -> None:
         return
     listing = understood(text, result.orders, result.errors)
     if result.accepted:
+        out.orders_accepted = True
         head = "ORDERS ACCEPTED: they replace any orders you sent before for this turn."
         if result.closed:
-            head += "\nEvery side is ready: the turn is closed and being adjudicated."
+            head += "\nYour side is marked ready. Every side is ready: the turn is closed and being adjudicated."
+        elif ready:
+            head += "\nYour side is marked ready (send WAIT to wait for the deadline instead)."
         out.add(f"{head}\n{listing}")
     else:
         general = "\n".join(f"  {e.message}" for e in result.errors if not e.line)
@@ -129,16 +137,25 @@ def understood(text: str, orders, errors) -> str:
 
 
 def _ready(row, seat, arg, out, req) -> None:
-    if req.orders.strip():
-        return  # READY with orders: submit_orders already marked the side ready
+    if out.orders_accepted:
+        return  # READY with orders: submit_orders marked the side ready, and the orders' section says so
+    if out.orders_accepted is False:
+        # The side's readiness is what it was before this message: say which.
+        state = "still marked ready, with your earlier orders" if _is_ready(seat) else "not marked ready"
+        out.add(f"! READY: not done, because your orders were not accepted; your side is {state}.", error=True)
+        return
     _set_ready(seat, True, out)
 
 
 def _wait(row, seat, arg, out, req) -> None:
-    if req.orders.strip():
+    if out.orders_accepted:
         out.add("WAIT: your side is not marked ready; the turn waits for its deadline.")
         return
-    _set_ready(seat, False, out)
+    _set_ready(seat, False, out)  # no orders, or refused ones: WAIT still stands on its own
+
+
+def _is_ready(seat) -> bool:
+    return seat.side in eventstore.load(seat.game_id).state["turn"]["ready"]
 
 
 def _set_ready(seat, ready: bool, out) -> None:
@@ -152,7 +169,7 @@ def _set_ready(seat, ready: bool, out) -> None:
         out.add(f"! {word}: {exc}", error=True)
         return
     if ready:
-        out.add("READY: your side is ready." + (" Every side is ready: the turn is closed." if closed else ""))
+        out.add("READY: your side is marked ready." + (" Every side is ready: the turn is closed." if closed else ""))
     else:
         out.add("WAIT: your side is not ready; the turn waits for its deadline.")
 

@@ -1,23 +1,57 @@
-"""The mail command language: commands beside a rule set's orders.
+"""The mail command language: commands beside a rule set's orders, and prose.
 
-A command is a line whose first word is one of COMMANDS (any case); every
-other non-blank line is an order line handed to the rule set. With an
-explicit ``ORDERS`` … ``END`` block only the block holds orders; lines
-outside it are read for commands only (other text there, a greeting, is
-counted in the acknowledgement as not read). ``MESSAGE <to>`` takes the lines after it, up to ``END`` or
-the end of the text, as the message.
+A line is read by its first word:
+- one of COMMAND_WORDS (any case, English or Russian: READY or ГОТОВ) is a command;
+- one of the rule set's ``order_words`` (``RuleSet.order_words``: "move", "if
+  attacked", ...) or a '#' comment is an order line, handed to the rule set and
+  so parsed (an error there refuses the whole set, as on the web);
+- anything else is prose ("Hi umpire,", "Cheers, Bob", "С уважением, Алиса"):
+  not read, and listed in the acknowledgement as not read.
+With an explicit ``ORDERS`` … ``END`` block (``ПРИКАЗЫ`` … ``КОНЕЦ``) every line
+inside it is an order line; lines outside it are read for commands only. An
+``ORDERS`` line without its ``END`` is a heading: the lines are read one by one.
+``MESSAGE <to>`` takes the lines after it, up to ``END`` or the end of the
+text, as the message.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 from datetime import date
+from functools import lru_cache
 
-from . import quotes
+from .mime import one_line
 
-COMMANDS = ("READY", "WAIT", "STATUS", "RESEND", "HELP", "ABSENT", "BACK", "MESSAGE", "REPLACE")
-ABSENT_RE = re.compile(r"^absent\s+until\s+(\d{4}-\d{2}-\d{2})\s*$", re.IGNORECASE)
-MESSAGE_RE = re.compile(r"^message\s+(\S+)\s*:?\s*(.*)$", re.IGNORECASE)
+# Every command word, in one place: the command's name, then the words that say it (any case).
+# README's "Orders by mail" lists them; add a language here and there.
+COMMAND_WORDS = {
+    "READY": ("READY", "ГОТОВ", "ГОТОВА", "ГОТОВЫ", "ГОТОВО"),
+    "WAIT": ("WAIT", "ЖДУ", "ЖДЁМ", "ЖДЕМ", "ЖДАТЬ"),
+    "STATUS": ("STATUS", "СТАТУС"),
+    "RESEND": ("RESEND", "ПОВТОРИ", "ПОВТОРИТЬ"),
+    "HELP": ("HELP", "ПОМОЩЬ", "СПРАВКА"),
+    "ABSENT": ("ABSENT", "ОТСУТСТВУЮ"),  # ABSENT UNTIL 2026-12-24 / ОТСУТСТВУЮ ДО 2026-12-24
+    "BACK": ("BACK", "ВЕРНУЛСЯ", "ВЕРНУЛАСЬ"),
+    "MESSAGE": ("MESSAGE", "СООБЩЕНИЕ"),  # MESSAGE umpire / СООБЩЕНИЕ посреднику
+    "REPLACE": ("REPLACE", "ЗАМЕНИТЬ"),
+}
+BLOCK_WORDS = {"ORDERS": ("ORDERS", "ПРИКАЗЫ"), "END": ("END", "КОНЕЦ")}
+UNTIL_WORDS = ("UNTIL", "ДО")
+UMPIRE_WORDS = ("umpire", "посредник", "посреднику")  # MESSAGE's addressee "umpire"
+COMMANDS = {word: name for name, words in COMMAND_WORDS.items() for word in words}
+
+
+def _alternatives(words) -> str:
+    return "|".join(re.escape(w) for w in words)
+
+
+ABSENT_RE = re.compile(rf"^(?:{_alternatives(COMMAND_WORDS['ABSENT'])})\s+(?:{_alternatives(UNTIL_WORDS)})"
+                       r"\s+(\d{4}-\d{2}-\d{2})\s*$", re.IGNORECASE)
+MESSAGE_RE = re.compile(rf"^(?:{_alternatives(COMMAND_WORDS['MESSAGE'])})\s+(\S+)\s*:?\s*(.*)$", re.IGNORECASE)
+BLOCK_START = re.compile(rf"^\s*(?:{_alternatives(BLOCK_WORDS['ORDERS'])})\s*:?\s*$", re.IGNORECASE)
+BLOCK_END = re.compile(rf"^\s*(?:{_alternatives(BLOCK_WORDS['END'])})(\s+(?:{_alternatives(BLOCK_WORDS['ORDERS'])}))?\s*$",
+                       re.IGNORECASE)
+PROSE_LISTED = 10  # lines of prose quoted back in an acknowledgement; the rest are counted
 
 COMMANDS_HELP = """\
 MAIL COMMANDS
@@ -38,7 +72,11 @@ above any quoted text:
   BACK                   you are back before that date: reminders start again
   MESSAGE umpire         the lines below, up to END, go to the umpire
   MESSAGE <side>         ... or to another side, where the game allows it
-Quoted text and signatures are never read as orders.
+In Russian: ГОТОВ, ЖДУ, СТАТУС, ПОВТОРИ, СПРАВКА, ОТСУТСТВУЮ ДО 2026-12-24,
+ВЕРНУЛСЯ, СООБЩЕНИЕ посреднику, ПРИКАЗЫ ... КОНЕЦ.
+A line that begins with an order word is an order; any other line (a greeting,
+a sign-off) is not read, and the acknowledgement lists it. Quoted text and
+signatures are never read.
 """
 
 
@@ -49,7 +87,7 @@ class Request:
     commands: list[tuple[str, str]] = field(default_factory=list)  # (NAME, argument)
     messages: list[tuple[str, str]] = field(default_factory=list)  # (to, text)
     errors: list[str] = field(default_factory=list)
-    unread: int = 0  # lines outside an ORDERS block that are not commands
+    prose: list[str] = field(default_factory=list)  # lines neither orders nor commands: not read
 
     @property
     def empty(self) -> bool:
@@ -64,40 +102,74 @@ def _first_word(line: str) -> str:
     return parts[0].upper().rstrip(":.!,;") if parts else ""  # "Ready." is READY
 
 
-def parse(text: str, *, orders_allowed: bool = True) -> Request:
-    """``orders_allowed=False``: the orders come from elsewhere (an attachment); read commands only."""
+@lru_cache(maxsize=16)
+def _order_line_re(order_words: tuple[str, ...]) -> re.Pattern:
+    """A line that begins with one of ``order_words`` (a whole word: "formation" is not "form"), or '#'."""
+    return re.compile(rf"^\s*(?:#|(?:{_alternatives(order_words)})\b)", re.IGNORECASE)
+
+
+def is_order_line(line: str, order_words: tuple[str, ...]) -> bool:
+    return bool(_order_line_re(tuple(order_words)).match(line))
+
+
+def orders_block(text: str) -> tuple[str, str, str] | None:
+    """(before, block, after) when the text holds an explicit ORDERS … END block."""
+    lines = text.split("\n")
+    start = next((i for i, line in enumerate(lines) if BLOCK_START.match(line)), None)
+    if start is None:
+        return None
+    end = next((i for i in range(start + 1, len(lines)) if BLOCK_END.match(lines[i])), None)
+    if end is None:  # "Orders:" as a heading, no END: the lines are read one by one, as without it
+        return None
+    return "\n".join(lines[:start]), "\n".join(lines[start + 1:end]), "\n".join(lines[end + 1:])
+
+
+def parse(text: str, *, order_words: tuple[str, ...], orders_allowed: bool = True) -> Request:
+    """``order_words``: the rule set's (``RuleSet.order_words``). ``orders_allowed=False``: the
+    orders come from elsewhere (an attachment); read commands only."""
     req = Request()
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    block = quotes.orders_block(text)
+    block = orders_block(text)
     if block is None:
-        req.orders = _commands(text, req, orders_allowed=orders_allowed)
+        req.orders = _commands(text, req, order_words if orders_allowed else ())
     else:
         before, inside, after = block
-        _commands(before + "\n" + after, req, orders_allowed=False)
+        _commands(before + "\n" + after, req, ())
         req.orders = inside
     req.orders = req.orders.strip("\n")
     req.orders_lines = sum(1 for line in req.orders.split("\n") if line.strip())
     return req
 
 
-def _commands(text: str, req: Request, *, orders_allowed: bool) -> str:
-    """Take commands out of ``text``; return the remaining order lines."""
+def _commands(text: str, req: Request, order_words: tuple[str, ...]) -> str:
+    """Take commands out of ``text`` and the prose into ``req.prose``; return the order lines
+    (blank lines kept between them). No ``order_words``: no line is an order."""
     lines = text.split("\n")
     orders, i = [], 0
     while i < len(lines):
         line = lines[i].strip()
-        word = _first_word(line)
-        if word == "MESSAGE":
+        name = COMMANDS.get(_first_word(line))
+        if name == "MESSAGE":
             i = _message(lines, i, req)
             continue
-        if word in COMMANDS:
-            _command(word, line, req)
-        elif line and not orders_allowed:
-            req.unread += 1
-        else:
+        if name:
+            _command(name, line, req)
+        elif BLOCK_START.match(line):
+            pass  # an ORDERS heading without END: the lines below it speak for themselves
+        elif not line or (order_words and is_order_line(line, order_words)):
             orders.append(lines[i])
+        else:
+            req.prose.append(line)
         i += 1
     return "\n".join(orders)
+
+
+def prose_note(prose: list[str]) -> str:
+    """The acknowledgement's words on lines that were not read."""
+    shown = [f"    {one_line(line, 70)}" for line in prose[:PROSE_LISTED]]  # echoed: printable characters only
+    more = f"\n    ... and {len(prose) - PROSE_LISTED} more" if len(prose) > PROSE_LISTED else ""
+    return ("Not read (these lines begin with neither an order nor a command; if one was meant as an order, "
+            "check its first word):\n" + "\n".join(shown) + more)
 
 
 def _command(word: str, line: str, req: Request) -> None:
@@ -125,12 +197,13 @@ def _message(lines: list[str], i: int, req: Request) -> int:
         req.errors.append("write MESSAGE followed by umpire or a side, then the message on the lines below, then END")
         return i + 1
     body, j = [m.group(2)] if m.group(2) else [], i + 1
-    while j < len(lines) and not quotes.BLOCK_END.match(lines[j]):
+    while j < len(lines) and not BLOCK_END.match(lines[j]):
         body.append(lines[j])
         j += 1
     text = "\n".join(body).strip()
     if not text:
         req.errors.append(f"MESSAGE {m.group(1)}: the message is empty")
     else:
-        req.messages.append((m.group(1).lower(), text))
+        to = m.group(1).lower().rstrip(":,")
+        req.messages.append(("umpire" if to in UMPIRE_WORDS else to, text))
     return j + 1

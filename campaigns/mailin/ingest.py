@@ -1,13 +1,15 @@
 """The one ingestion function every way in ends at (stdin, webhook, IMAP).
 
-1. ``store``: the raw bytes are written and committed first, keyed by
-   Message-ID (sha256 of the bytes when there is none), so a redelivery
-   changes nothing and nothing accepted can be lost.
+1. ``store``: the raw bytes (up to MAIL_KEEP_MAX_BYTES) are written and
+   committed first, keyed by Message-ID (sha256 of the bytes when there is
+   none), so a redelivery changes nothing and nothing accepted can be lost; the
+   same Message-ID with another body is stored as a message of its own.
 2. ``process``: in a second transaction, with the row locked: size and MIME
    caps, automatic mail (recorded, never answered), the sender (exactly one
    From; the seat token in the recipient; From = the seat's registered
-   address; our MTA's DMARC/DKIM verdict), then orders and commands, and a
-   reply. Any exception rolls the work back and marks the row FAILED with
+   address; our MTA's DMARC/DKIM verdict), a replay check (``replay.py``:
+   older than the seat's last applied mail is held), then orders and
+   commands, and a reply. Any exception rolls the work back and marks the row FAILED with
    the error; ``retry_pending`` runs it again.
 
 ``ingest_many`` is the same for a batch (the IMAP poller's fetch): every raw
@@ -38,7 +40,7 @@ from django.utils import timezone
 
 from campaigns import outbox, prepared
 
-from . import addresses, apply, replies, screen
+from . import addresses, apply, replay, replies, screen
 from .mime import MimeError, Parsed, addresses as parse_addresses, message_id, one_line, parse
 from .models import InboundMessage
 
@@ -76,7 +78,28 @@ def store(raw: bytes, *, via: str, envelope_to: str = "") -> tuple[InboundMessag
     # returns; a duplicate is no error, so it needs no savepoint in a caller's transaction.
     if prepared.insert_unless_exists(row, "dedupe_key"):
         return row, True
+    stored = InboundMessage.objects.defer("raw").get(dedupe_key=row.dedupe_key)
+    return _store_if_distinct(row, stored)
+
+
+def _store_if_distinct(row: InboundMessage, stored: InboundMessage) -> tuple[InboundMessage, bool]:
+    """``row`` lost its insert to ``stored`` (the same Message-ID). A redelivery (the same body,
+    whatever trace headers were added on the way) is ``stored``; a different body under the same
+    Message-ID (a broken client, a script) is a message of its own, stored under the Message-ID
+    and its body's hash, and processed like any other."""
+    if not row.message_id or _same_body(stored, bytes(row.raw)):
+        return stored, False
+    row.dedupe_key = f"{row.message_id}#{replay.body_hash(bytes(row.raw))[:16]}"
+    if prepared.insert_unless_exists(row, "dedupe_key"):
+        return row, True
     return InboundMessage.objects.defer("raw").get(dedupe_key=row.dedupe_key), False
+
+
+def _same_body(stored: InboundMessage, raw: bytes) -> bool:
+    old = replay.body_of(bytes(InboundMessage.objects.values_list("raw", flat=True).get(pk=stored.pk)))
+    new = replay.body_of(raw)
+    # A message kept only in part (MAIL_KEEP_MAX_BYTES) is the same if the new one begins with what was kept.
+    return new.startswith(old) if stored.size > settings.MAIL_KEEP_MAX_BYTES else new == old
 
 
 def store_many(raws: list[bytes], *, via: str) -> list[tuple[InboundMessage, bool]]:
@@ -92,7 +115,8 @@ def store_many(raws: list[bytes], *, via: str) -> list[tuple[InboundMessage, boo
     missing = {row.dedupe_key for row in rows} - first.keys()
     if missing:
         first.update((r.dedupe_key, r) for r in InboundMessage.objects.defer("raw").filter(dedupe_key__in=missing))
-    return [(row if new else first[row.dedupe_key], new) for row, new in zip(rows, created)]
+    # A duplicate Message-ID with a body of its own is a message of its own (``_store_if_distinct``).
+    return [(row, True) if new else _store_if_distinct(row, first[row.dedupe_key]) for row, new in zip(rows, created)]
 
 
 def _new_row(raw: bytes, *, via: str, envelope_to: str = "") -> InboundMessage:
@@ -101,16 +125,12 @@ def _new_row(raw: bytes, *, via: str, envelope_to: str = "") -> InboundMessage:
     except Exception:  # the header block itself is unreadable: key by content
         mid = ""
     key = mid or "sha256:" + hashlib.sha256(raw).hexdigest()
-    # An oversized message is kept as its header block only: enough to answer it.
-    kept = raw if len(raw) <= settings.MAIL_MAX_BYTES else _header_block(raw)
+    # Every message is kept byte for byte up to the hard cap MAIL_KEEP_MAX_BYTES (an oversized one
+    # too: it is refused, not lost); beyond the cap only its beginning is kept, and ``size`` says how
+    # large it was, so the row shows what is missing.
+    kept = raw if len(raw) <= settings.MAIL_KEEP_MAX_BYTES else raw[:settings.MAIL_KEEP_MAX_BYTES]
     return InboundMessage(dedupe_key=key, message_id=mid, raw=kept, size=len(raw), via=via[:20],
                           envelope_to=envelope_to[:300])
-
-
-def _header_block(raw: bytes) -> bytes:
-    head = raw[:HEADER_KEEP]
-    ends = [i for i in (head.find(b"\r\n\r\n"), head.find(b"\n\n")) if i >= 0]
-    return head[:min(ends) + 2] if ends else head
 
 
 def process(pk: int) -> InboundMessage:
@@ -218,20 +238,37 @@ def _reject(row: InboundMessage, reason: str, *, to: str | None, seat=None, deta
 
 def _handle(row: InboundMessage) -> None:
     raw = bytes(row.raw)
+    if row.message_id and row.dedupe_key != row.message_id:
+        row.result["note"] = "a Message-ID seen before with another body: stored and processed as a message of its own"
     if row.size > settings.MAIL_MAX_BYTES:
-        msg = _headers_only(raw)
-        return _reject(row, f"the message is too large ({row.size} bytes; at most {settings.MAIL_MAX_BYTES}); "
-                            "send your orders as plain text without attachments", to=_sender(msg) if msg else None)
+        return _reject(row, _too_large(row, raw), to=_sender(_named(row, _headers_only(raw))))
     try:
         msg = parse(raw, max_parts=settings.MAIL_MAX_PARTS)
     except MimeError as exc:
-        return _reject(row, str(exc), to=_sender(_headers_only(raw)))
+        return _reject(row, str(exc), to=_sender(_named(row, _headers_only(raw))))
     row.subject = one_line(msg.first("Subject"), 300)
     row.from_addr = ", ".join(parse_addresses(msg.all("From")))[:300]
     auto = screen.automatic(msg)
     if auto:
         return _finish(row, Status.IGNORED, f"automatic mail ({auto}): recorded, not answered")
     _authenticated(row, msg)
+
+
+def _too_large(row: InboundMessage, raw: bytes) -> str:
+    """Why an oversized message is refused, and how much of it is kept (the record and the reply say so)."""
+    row.result["kept_bytes"] = len(raw)
+    kept = (f"it is kept whole ({row.size} bytes)" if len(raw) >= row.size else
+            f"only its first {len(raw)} bytes are kept (the store keeps at most {settings.MAIL_KEEP_MAX_BYTES})")
+    return (f"the message is too large ({row.size} bytes; at most {settings.MAIL_MAX_BYTES} are read), so nothing "
+            f"in it was applied; {kept}. Send your orders as plain text without attachments")
+
+
+def _named(row: InboundMessage, msg: Parsed | None) -> Parsed | None:
+    """A message that cannot be read still has a Subject and a From: the record and the reply keep them."""
+    if msg is not None:
+        row.subject = one_line(msg.first("Subject"), 300)
+        row.from_addr = ", ".join(parse_addresses(msg.all("From")))[:300]
+    return msg
 
 
 def _headers_only(raw: bytes) -> Parsed | None:
@@ -298,13 +335,18 @@ def _hold(row: InboundMessage, seat, reason: str) -> None:
                             f"Release or reject it here: {settings.SITE_URL}{reverse('mailin_held', args=[seat.game_id])}\n")
 
 
-def _apply(row: InboundMessage, seat, msg: Parsed, reply_to: str | None = None) -> None:
+def _apply(row: InboundMessage, seat, msg: Parsed, reply_to: str | None = None, *, released: bool = False) -> None:
+    replayed = None if released else replay.suspect(row, seat, msg)
+    if replayed:
+        return _hold(row, seat, replayed)
+    replay.record(row, msg)
     outcome = apply.carry_out(row, seat, msg)
     _finish(row, Status.APPLIED, f"{outcome.errors} error(s) reported to the sender" if outcome.errors else "")
     row.result["sections"] = len(outcome.sections)
     head = f"Your message to {seat.game.name} ({seat.side or seat.role}) was read as follows."
     body = "\n\n".join([head, *outcome.sections]) + "\n"
-    replies.reply(row, to=seat.email, seat=seat, purpose="ack", body=body, reply_to=reply_to)
+    person = outcome.read_anything and not screen.automatic_subject(row.subject)
+    replies.reply(row, to=seat.email, seat=seat, purpose="ack", body=body, reply_to=reply_to, person=person)
 
 
 def release(row: InboundMessage) -> InboundMessage:
@@ -314,7 +356,7 @@ def release(row: InboundMessage) -> InboundMessage:
         if row.status != Status.HELD:
             raise ValueError(f"inbound message {row.pk} is {row.status}, not held")
         msg = parse(bytes(row.raw), max_parts=settings.MAIL_MAX_PARTS)
-        _apply(row, row.seat, msg)
+        _apply(row, row.seat, msg, released=True)
         row.result["released"] = True
         row.save(update_fields=RESULT_FIELDS)
     return row

@@ -122,6 +122,14 @@ def _walk(part: Message, out: Parsed, plain: list, html: list, max_parts: int) -
         # A forwarded message is someone else's text: never read as orders.
         out.other_attachments.append(Attachment("forwarded message", "message/rfc822", 0))
         return
+    if part.get_content_maintype() == "multipart" and not part.is_multipart():
+        # The parser found no boundary line (a relay rewrote it, a client cut the message): the
+        # parts cannot be told apart, so nothing in it can be read, and saying "no orders" would lie.
+        boundary = one_line(part.get_boundary() or "", 70)
+        raise MimeError("your message could not be read: it says it is in MIME parts, but "
+                        + (f'its boundary "{boundary}" never appears in it' if boundary else "it names no boundary")
+                        + ", so its parts cannot be told apart. Nothing in it was applied; "
+                          "send it again (as plain text, if your mail program allows)")
     if part.is_multipart():
         for sub in part.iter_parts() if hasattr(part, "iter_parts") else part.get_payload():
             _walk(sub, out, plain, html, max_parts)

@@ -3,57 +3,104 @@ originals are cut away so that they are never read as orders.
 
 Rules, in order (each is what a real client sends):
 - a line starting with ``>`` is quoted (any client, and our HTML converter);
-- an original-message marker ends the new text: Outlook's
-  ``-----Original Message-----`` and ``From:``/``Sent:`` block, Thunderbird's
-  ``-------- Original Message --------``, forwarded-message markers;
+- an original-message marker ends the new text: ``-----Original Message-----``,
+  ``-----Исходное сообщение-----``, Thunderbird's ``-------- Original Message --------``,
+  forwarded-message markers;
 - a line ``-- `` (RFC 3676) starts the signature;
-- attribution lines ("On … wrote:", "… schrieb:", "… написал(а):") are dropped;
+- an attribution ends the new text: "On … wrote:", "… пишет:", "… написал(а):",
+  "Am … schrieb:", Gmail/Yandex/Mail.ru's "<date>, Name <addr>:", and
+  Outlook's "From:/Sent:" (or "От:/Отправлено:") block. What follows it is the
+  quoted original, with or without ">" marks. Only when ">" lines follow it
+  (a bottom-posted or interleaved reply) is the attribution skipped and the
+  reading goes on below the quote;
 - mail-parser-reply then removes what it knows as signatures
-  ("Sent from my iPhone", disclaimers) in several languages.
-Bottom-posted replies keep the new text below the quote, so quoted lines are
-dropped rather than cutting everything after them.
+  ("Sent from my iPhone", "Regards", disclaimers).
+
+mail-parser-reply finds the English, German and French attributions and
+Outlook blocks (``HEADER_REGEX``), and we use it for them. It is extended here
+because it has no Russian at all (``languages=["ru"]`` is silently dropped),
+does not know the verb-less "…, Name <addr>:" form of Gmail in Russian, Yandex
+and Mail.ru, and splits a message into replies at each attribution, which
+loses the new text of a bottom-posted reply (it sits below the quote).
 """
 from __future__ import annotations
 
 import re
 
 from mailparser_reply import EmailReplyParser
+from mailparser_reply.parser import EmailMessage
 
 ORIGINAL_MARKERS = re.compile(
     r"^\s*(-{2,}\s*(original message|forwarded message|ursprüngliche nachricht|weitergeleitete nachricht|"
-    r"исходное сообщение|пересылаемое сообщение)\s*-{2,}"
-    r"|begin forwarded message:|_{20,})\s*$",
+    r"исходное сообщение|пересылаемое сообщение|перенаправленное сообщение)\s*-{2,}"
+    r"|begin forwarded message:|начало переадресованного сообщения:|_{20,})\s*$",
     re.IGNORECASE,
 )
 OUTLOOK_HEADER = re.compile(r"^\s*\**(from|von|от):\**\s", re.IGNORECASE)
-OUTLOOK_NEXT = re.compile(r"^\s*\**(sent|date|gesendet|отправлено|to|an):\**\s", re.IGNORECASE)
+OUTLOOK_NEXT = re.compile(r"^\s*\**(sent|date|gesendet|отправлено|дата|to|an|кому|subject|тема):\**\s",
+                          re.IGNORECASE)
+# An attribution line, or the last line of one wrapped over two: the verb, or (Gmail in Russian,
+# Yandex, Mail.ru) an address in angle brackets, then a colon at the end.
 ATTRIBUTION = re.compile(
-    r"(wrote|writes|schrieb|a écrit|написал\(а\)|написала?|пишет)\s*:\s*$", re.IGNORECASE)
+    r"((wrote|writes|schrieb|a écrit|написал\(а\)|написала?|пишет)\s*:|<[^<>\s]+@[^<>\s]+>\s*:)\s*$", re.IGNORECASE)
+ATTRIBUTION_START = re.compile(r"^\s*(on|am|le)\s", re.IGNORECASE)  # "On …" wrapped before "… wrote:"
 SIGNATURE = re.compile(r"^--\s?$")
-BLOCK_START = re.compile(r"^\s*orders\s*:?\s*$", re.IGNORECASE)
-BLOCK_END = re.compile(r"^\s*end(\s+orders)?\s*$", re.IGNORECASE)
-_REPLY_PARSER = EmailReplyParser(languages=["en", "de", "fr", "ru"])
+_REPLY_PARSER = EmailReplyParser(languages=["en", "de", "fr"])
+_HEADERS = EmailMessage(text="", languages=["en", "de", "fr"]).HEADER_REGEX
 
 
 def new_text(text: str) -> str:
     """The part of a message body its sender wrote; lines keep their order."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    kept = []
-    for i, line in enumerate(lines):
-        if ORIGINAL_MARKERS.match(line) or SIGNATURE.match(line) or _outlook_header(lines, i):
+    headers = _library_headers(lines)
+    kept, i = [], 0
+    while i < len(lines):
+        line = lines[i]
+        if ORIGINAL_MARKERS.match(line) or SIGNATURE.match(line):
             break
         if line.lstrip().startswith(">"):
+            i += 1
+            continue
+        end = headers.get(i, _attribution_end(lines, i))
+        if end is not None:
+            if kept and end == i and ATTRIBUTION_START.match(kept[-1]) and ATTRIBUTION.search(line):
+                kept.pop()  # "On …" wrapped onto the line above "… wrote:"
+            if not _marked_quote_follows(lines, end + 1):
+                break  # the original follows unmarked: nothing below is the sender's
+            i = end + 1
             continue
         kept.append(line)
-    kept = [line for line in kept if not ATTRIBUTION.search(line)]
+        i += 1
     return _strip_signature("\n".join(kept)).strip("\n")
 
 
-def _outlook_header(lines: list[str], i: int) -> bool:
-    """'From: …' followed within two lines by 'Sent:'/'To:': Outlook's quoted original."""
-    if not OUTLOOK_HEADER.match(lines[i]):
-        return False
-    return any(OUTLOOK_NEXT.match(line) for line in lines[i + 1:i + 3])
+def _library_headers(lines: list[str]) -> dict[int, int]:
+    """mail-parser-reply's attributions and Outlook blocks: first line -> last line."""
+    text = "\n".join(line.strip() for line in lines)  # as the library normalises it; same line count
+    found = {}
+    for m in _HEADERS.finditer(text):
+        start = m.start() + (len(m.group(0)) - len(m.group(0).lstrip("\n")))
+        first = text.count("\n", 0, start)
+        found.setdefault(first, text.count("\n", 0, m.end() if m.end() > start else start))
+    return found
+
+
+def _attribution_end(lines: list[str], i: int) -> int | None:
+    """The last line of an attribution or Outlook header block starting at line ``i``, or None."""
+    if ATTRIBUTION.search(lines[i]):
+        return i
+    if OUTLOOK_HEADER.match(lines[i]) and any(OUTLOOK_NEXT.match(line) for line in lines[i + 1:i + 3]):
+        end = i + 1
+        while end + 1 < len(lines) and OUTLOOK_NEXT.match(lines[end + 1]):
+            end += 1
+        return end
+    return None
+
+
+def _marked_quote_follows(lines: list[str], i: int) -> bool:
+    """Whether the first non-blank line from ``i`` on is a '>' quote."""
+    rest = (line.strip() for line in lines[i:])
+    return next((line for line in rest if line), "").startswith(">")
 
 
 def _strip_signature(text: str) -> str:
@@ -64,13 +111,3 @@ def _strip_signature(text: str) -> str:
     except Exception:  # a heuristic library must never cost us a message
         return text
     return replies[0].body if replies and replies[0].body.strip() else text
-
-
-def orders_block(text: str) -> tuple[str, str, str] | None:
-    """(before, block, after) when the text holds an explicit ORDERS … END block."""
-    lines = text.split("\n")
-    start = next((i for i, line in enumerate(lines) if BLOCK_START.match(line)), None)
-    if start is None:
-        return None
-    end = next((i for i in range(start + 1, len(lines)) if BLOCK_END.match(lines[i])), len(lines))
-    return "\n".join(lines[:start]), "\n".join(lines[start + 1:end]), "\n".join(lines[end + 1:])

@@ -1,10 +1,16 @@
-"""Replies to inbound mail: through the durable outbox, rate-limited per thread.
+"""Replies to inbound mail: through the durable outbox, with a brake against mail loops.
 
-A thread is one (recipient, seat) pair; at most MAIL_REPLIES_PER_THREAD_HOUR
-replies go to it per hour, so an auto-responder we failed to recognise still
-cannot start a mail loop. Everything echoed into a header goes through
-``mime.one_line``; the In-Reply-To we set is the sender's Message-ID only when
-it has the syntax of one.
+A thread is one (recipient, seat) pair. The brake is for loops, so it is
+strict only for traffic that could be one: rejections, holds, and
+acknowledgements of mail in which nothing was read or whose subject says it
+is automatic ("Automatic reply", "Автоответ"): at most
+MAIL_REPLIES_PER_THREAD_HOUR of those an hour, then silence. A person's mail
+(orders or commands were found in it) is acknowledged every time up to
+MAIL_ACKS_PER_THREAD_HOUR an hour (a loop that echoes commands still ends);
+past that, the next acknowledgement says once that acknowledgements are
+paused and that their mail is still applied, and the rest of that hour's are
+not sent. Everything echoed into a header goes through ``mime.one_line``; the
+In-Reply-To we set is the sender's Message-ID only when it has the syntax of one.
 """
 from __future__ import annotations
 
@@ -21,8 +27,10 @@ from .mime import MSGID_RE, one_line
 from .models import InboundMessage
 
 
-def thread_key(recipient: str, seat_id: int | None) -> str:
-    return hashlib.sha256(f"{recipient.lower()}|{seat_id or ''}".encode()).hexdigest()[:32]
+def thread_key(recipient: str, seat_id: int | None, lane: str = "") -> str:
+    """The thread's key for one lane of replies: "" suspect traffic, "acks" a person's, "paused" the notice."""
+    lane = f"|{lane}" if lane else ""
+    return hashlib.sha256(f"{recipient.lower()}|{seat_id or ''}{lane}".encode()).hexdigest()[:32]
 
 
 def reply_subject(subject: str) -> str:
@@ -30,25 +38,35 @@ def reply_subject(subject: str) -> str:
     return subject if subject.lower().startswith("re:") else f"Re: {subject}"
 
 
-def throttled(key: str) -> bool:
+def sent_last_hour(key: str) -> int:
     since = InboundMessage(replied_at=timezone.now() - timedelta(hours=1))
     sent, = prepared.fetchone(  # prepared: this runs for every reply
         "SELECT count(*) FROM mailin_inboundmessage WHERE thread_key = %s AND replied_at >= %s",
         [key, prepared.db_value(since, "replied_at")])
-    return sent >= settings.MAIL_REPLIES_PER_THREAD_HOUR
+    return sent
+
+
+def throttled(key: str) -> bool:
+    return sent_last_hour(key) >= settings.MAIL_REPLIES_PER_THREAD_HOUR
 
 
 def reply(row: InboundMessage, *, to: str, body: str, purpose: str, seat=None, subject: str | None = None,
-          reply_to: str | None = None) -> bool:
-    """Queue one reply to ``row``; False when rate-limited. Idempotent per (row, purpose).
+          reply_to: str | None = None, person: bool = False) -> bool:
+    """Queue one reply to ``row``; False when the brake held it back. Idempotent per (row, purpose).
 
+    ``person``: the reply acknowledges mail a person wrote (see the module's words on the brake).
     ``reply_to``: the seat's live reply address when the caller already holds it
     (saves a query); otherwise the outbox looks it up for the seat."""
-    key = thread_key(to, seat.pk if seat else None)
+    seat_id = seat.pk if seat else None
+    key = thread_key(to, seat_id, "acks" if person else "")
     row.thread_key = key
-    if throttled(key):
-        row.result.setdefault("replies", []).append(f"{purpose}: suppressed, too many replies in this thread")
-        return False
+    if person and sent_last_hour(key) >= settings.MAIL_ACKS_PER_THREAD_HOUR:
+        if sent_last_hour(thread_key(to, seat_id, "paused")):
+            return _suppressed(row, purpose)
+        row.thread_key = thread_key(to, seat_id, "paused")
+        body += PAUSED.format(n=settings.MAIL_ACKS_PER_THREAD_HOUR)
+    elif not person and throttled(key):
+        return _suppressed(row, purpose)
     msgid = row.message_id if MSGID_RE.fullmatch(row.message_id or "") else None
     queue_mail(
         key=f"mailin:{row.pk}:{purpose}", to=to, subject=subject or reply_subject(row.subject), body=body,
@@ -58,6 +76,16 @@ def reply(row: InboundMessage, *, to: str, body: str, purpose: str, seat=None, s
     row.replied_at = timezone.now()
     row.result.setdefault("replies", []).append(purpose)
     return True
+
+
+PAUSED = ("\nACKNOWLEDGEMENTS PAUSED: you have had {n} acknowledgements in the last hour, so the next ones this hour "
+          "are not sent (a guard against mail loops). Your mail is still read and applied exactly as before; "
+          "acknowledgements resume within the hour, and STATUS then shows your orders in force.\n")
+
+
+def _suppressed(row: InboundMessage, purpose: str) -> bool:
+    row.result.setdefault("replies", []).append(f"{purpose}: suppressed, too many replies in this thread")
+    return False
 
 
 def notify(row: InboundMessage, *, seat, body: str, subject: str, purpose: str) -> None:

@@ -11,6 +11,8 @@ with its id, so anything below or with another id may be forged.
 """
 from __future__ import annotations
 
+import re
+
 import authres
 from django.conf import settings
 
@@ -41,6 +43,17 @@ def automatic(msg: Parsed) -> str | None:
     if "multipart/report" in ctype:
         return "delivery or read report"
     return None
+
+
+AUTOMATIC_SUBJECT = re.compile(
+    r"^\s*(auto(matic)?[ -]?(reply|response|antwort)|auto:|out of (the )?office|abwesenheitsnotiz|vacation reply|"
+    r"автоответ|автоматический ответ|нет на месте|в отпуске)", re.IGNORECASE)
+
+
+def automatic_subject(subject: str) -> bool:
+    """A subject an auto-responder writes ("Automatic reply: …", "Автоответ: …"): not proof enough to
+    ignore the message (headers are, ``automatic``), but its acknowledgement is braked as a loop's would be."""
+    return bool(AUTOMATIC_SUBJECT.match(subject or ""))
 
 
 def authentication(msg: Parsed) -> str | None:

@@ -176,6 +176,8 @@ class Fight(Order):
 
 OPERATION_WORDS = ("form", "move", "assault", "breakthrough", "terror", "evacuate", "pass")
 _SYNONYMS = {"relocate": "move", "storm": "assault", "break": "breakthrough", "evacuation": "evacuate"}
+# What an order line begins with (``parse_line``'s heads): mail reads a line as an order by these.
+ORDER_WORDS = (*OPERATION_WORDS, *_SYNONYMS, "if attacked", "retreat", "fight")
 
 
 class _Bad(Exception):

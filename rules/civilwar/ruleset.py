@@ -12,7 +12,7 @@ from .board import load_map, natural_sorted
 from .describe import describe_event as _describe
 from .fold import PREFIX, build_state, check_invariants, fold as _fold, initial_state as _initial
 from .legality import has_legal_operation, legal_operations
-from .orders import ORDERS_HELP
+from .orders import ORDER_WORDS, ORDERS_HELP
 from .render import render_svg as _render
 from .view import build_view
 
@@ -23,6 +23,7 @@ class CivilWar(RuleSetBase):
     sides = ("red", "blue")
     turn_mode = "alternating"
     orders_help = ORDERS_HELP
+    order_words = ORDER_WORDS
 
     # -- lifecycle ---------------------------------------------------------
     initial_state = staticmethod(_initial)

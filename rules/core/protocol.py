@@ -104,6 +104,10 @@ class RuleSet(Protocol):
     sides: tuple[str, ...]
     turn_mode: str  # "simultaneous" | "alternating"
     orders_help: str  # the order language, with examples (shown on web and in mail)
+    # The words (or word pairs) an order line begins with, lower case: mail tells a line of orders
+    # from a line of prose by them ("move foot1 to 3,4" is an order, "Cheers, Bob" is not). A line
+    # starting with '#' is an order-language comment in every rule set.
+    order_words: tuple[str, ...]
 
     def initial_state(self) -> JSON: ...
 

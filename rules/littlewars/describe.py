@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from rules.core.words import count
+
 from .fold import PREFIX
 
 
@@ -21,7 +23,7 @@ def _fired(p):
     guns = sorted({s["gun"].split(":")[-1] for s in shots})
     blocked = sum(1 for s in shots if s.get("blocked"))
     extra = f"; {blocked} struck scenery" if blocked else ""
-    return f"Guns fired {len(shots)} shots ({', '.join(guns)}): {killed} figures killed{extra}."
+    return f"Guns fired {count(len(shots), 'shot')} ({', '.join(guns)}): {count(killed, 'figure')} killed{extra}."
 
 
 def _melee(p):
@@ -52,9 +54,9 @@ _SIMPLE = {
     "defender_chosen": lambda p: (f"The coin (LW-53) names {p.get('side')} the defender"
                                   + (": the two armies change sides." if p.get("swapped") else ".")),
     "reinforcements": lambda p: "Random advantage (LW-57): " + "; ".join(
-        f"{s} rolled {sum(v['roll'])} and takes {len(v['joined'])} reserve figures" for s, v in p.items()) + ".",
-    "deployed": lambda p: f"{_cap(p.get('side'))} deployed: {len(p.get('figures', {}))} figures "
-                          f"and {len(p.get('guns', {}))} guns placed by order, the rest where the scenario put them.",
+        f"{s} rolled {sum(v['roll'])} and takes {count(len(v['joined']), 'reserve figure')}" for s, v in p.items()) + ".",
+    "deployed": lambda p: f"{_cap(p.get('side'))} deployed: {count(len(p.get('figures', {})), 'figure')} "
+                          f"and {count(len(p.get('guns', {})), 'gun')} placed by order, the rest where the scenario put them.",
     "edge_choice": lambda p: f"{_cap(p.get('side'))} chooses the edge to start from (LW-2, LW-53).",
     "edge_chosen": lambda p: (f"{_cap(p.get('side'))} starts from the {p.get('edge')} edge"
                               + ("; the armies change ends." if p.get("swapped") else ".")),
@@ -65,21 +67,21 @@ _SIMPLE = {
     "standing_orders": lambda p: f"{_cap(p.get('side'))} will kill the {p.get('kill')} enemies first and lose its "
                                  f"{p.get('lose')} men first in melees it begins.",
     "fired": _fired,
-    "moved": lambda p: (f"{len(p.get('figures', {}))} figures and {len(p.get('guns', {}))} guns moved; "
-                        f"{len(p.get('contacts', []))} contacts" + (
-                            f"; {len(p['stuck'])} guns stayed for want of a team (LW-24)" if p.get("stuck") else "") + "."),
+    "moved": lambda p: (f"{count(len(p.get('figures', {})), 'figure')} and {count(len(p.get('guns', {})), 'gun')} moved; "
+                        f"{count(len(p.get('contacts', [])), 'contact')}" + (
+                            f"; {count(len(p['stuck']), 'gun')} stayed for want of a team (LW-24)" if p.get("stuck") else "") + "."),
     "melee": _melee,
-    "surrendered": lambda p: f"{_cap(p.get('side'))}'s {p.get('group')} ({len(p.get('figures', []))} figures) "
+    "surrendered": lambda p: f"{_cap(p.get('side'))}'s {p.get('group')} ({count(len(p.get('figures', [])), 'figure')}) "
                              f"surrendered to {p.get('captor')} (LW-45).",
-    "prisoners_released": lambda p: (f"{len(p.get('figures', []))} {p.get('side')} prisoners of {p.get('from')} "
+    "prisoners_released": lambda p: (f"{count(len(p.get('figures', [])), str(p.get('side')) + ' prisoner')} of {p.get('from')} "
                                      f"got away from {p.get('guards')} guards and go home disarmed as "
                                      f"{p.get('group')} (LW-43)."),
-    "prisoners_delivered": lambda p: f"{_cap(p.get('captor'))} took {len(p.get('figures', []))} prisoners off the table (LW-42).",
-    "rearmed": lambda p: f"{len(p.get('figures', []))} disarmed figures reached their edge and are armed again: "
+    "prisoners_delivered": lambda p: f"{_cap(p.get('captor'))} took {count(len(p.get('figures', [])), 'prisoner')} off the table (LW-42).",
+    "rearmed": lambda p: f"{count(len(p.get('figures', [])), 'disarmed figure')} reached their edge and are armed again: "
                          f"{_names(p.get('figures', []))}.",
     "gun_captured": lambda p: f"{_cap(p.get('by'))} captured {p.get('from')}'s gun {str(p.get('gun')).split(':')[-1]} (LW-46).",
-    "capitulated": lambda p: (f"{_cap(p.get('side'))} flees: {len(p.get('figures', []))} figures and "
-                              f"{len(p.get('guns', []))} guns too far from its edge capitulate to {p.get('captor')} (LW-50)."),
+    "capitulated": lambda p: (f"{_cap(p.get('side'))} flees: {count(len(p.get('figures', [])), 'figure')} and "
+                              f"{count(len(p.get('guns', [])), 'gun')} too far from its edge capitulate to {p.get('captor')} (LW-50)."),
     "turn_completed": lambda p: f"Turn {p.get('turn')} is over.",
     "game_over": _game_over,
 }

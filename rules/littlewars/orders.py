@@ -172,6 +172,8 @@ _RULES = [
 ]
 
 _VERBS = "deploy, move, fire, split, merge, form, escort, surrender, melee, edge, hold"
+# What an order line begins with ("march" is "move"): mail reads a line as an order by these.
+ORDER_WORDS = (*_VERBS.split(", "), "march")
 
 
 def read_by_rules(rules, n: int, raw: str, text: str) -> Order | LineError | None:

@@ -11,7 +11,7 @@ from . import plan as _plan
 from .describe import describe_event as _describe
 from .fold import fold as _fold, initial_state as _initial
 from .invariants import check_invariants
-from .orders import ORDERS_HELP, parse_text
+from .orders import ORDER_WORDS, ORDERS_HELP, parse_text
 from .render import render_svg as _render
 from .scenario import load
 from .view import build_view
@@ -23,6 +23,7 @@ class LittleWars(RuleSetBase):
     sides = ("red", "blue")
     turn_mode = "simultaneous"
     orders_help = ORDERS_HELP
+    order_words = ORDER_WORDS
 
     initial_state = staticmethod(_initial)
     load_scenario = staticmethod(load)

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from rules.core.words import count
+
 from ..describe import describe_event as lw_describe, describe_with
 from .state import PREFIX
 
@@ -20,7 +22,7 @@ def _cap(s: Any) -> str:
 
 
 def _works(p):
-    parts = [f"started {_WORK[w['kind']]} ({w['id']}) at {w['at'][0]:g},{w['at'][1]:g} with {len(w['workers'])} men"
+    parts = [f"started {_WORK[w['kind']]} ({w['id']}) at {w['at'][0]:g},{w['at'][1]:g} with {count(len(w['workers']), 'man', 'men')}"
              for w in p["started"]]
     for c in p["progress"]:
         if c["status"] == "abandoned":
@@ -28,7 +30,7 @@ def _works(p):
         elif c["status"] == "armed":
             parts.append(f"{c['id']} is laid and armed")
         else:
-            parts.append(f"{c['id']} {c['done']} turn(s) done")
+            parts.append(f"{c['id']} {count(c['done'], 'turn')} done")
     for name, (x, y) in (p.get("depots") or {}).items():
         parts.append(f"depot {name} driven to {x:g},{y:g} (it supplies nothing this turn, KS-38)")
     for vid, (x, y) in (p.get("vehicles") or {}).items():
@@ -36,9 +38,9 @@ def _works(p):
     for c in p.get("charges_failed") or []:
         parts.append(f"the charge of line {c['line']} did not happen: {c['why']}")
     if p.get("columns"):
-        parts.append(f"{len(p['columns'])} men in column")
+        parts.append(f"{count(len(p['columns']), 'man', 'men')} in column")
     if p.get("dismounted"):
-        parts.append(f"{len(p['dismounted'])} cavalrymen on foot")
+        parts.append(f"{count(len(p['dismounted']), 'cavalryman', 'cavalrymen')} on foot")
     if p.get("limbered"):
         parts.append("limbered up: " + ", ".join(g.split(":")[-1] for g in p["limbered"]))
     if p.get("boxed"):
@@ -51,14 +53,14 @@ def _works(p):
 
 def _sighted(p):
     boxes, objects = len(p["boxes"]), len(p.get("objects", []))
-    return (f"{_cap(p['side'])} scouts report after turn {p['turn']}: {len(p['figures'])} enemy figures, "
-            f"{len(p['guns'])} guns" + (f", {boxes} boxes" if boxes else "")
-            + (f", {objects} depots, trains or boats" if objects else "") + " in sight.")
+    return (f"{_cap(p['side'])} scouts report after turn {p['turn']}: {count(len(p['figures']), 'enemy figure')}, "
+            f"{count(len(p['guns']), 'gun')}" + (f", {count(boxes, 'box', 'boxes')}" if boxes else "")
+            + (f", {count(objects, 'depot, train or boat', 'depots, trains or boats')}" if objects else "") + " in sight.")
 
 
 def _supplied(p):
     short = {g: s for g, s in p["groups"].items() if s["missing"]}
-    txt = f"{_cap(p['side'])} supply, turn {p['turn']}: {len(p['draws'])} draws"
+    txt = f"{_cap(p['side'])} supply, turn {p['turn']}: {count(len(p['draws']), 'draw')}"
     if short:
         txt += "; short: " + ", ".join(f"{g} ({', '.join(s['missing'])})" for g, s in sorted(short.items()))
     return txt + "."
@@ -66,7 +68,7 @@ def _supplied(p):
 
 def _mine(p):
     return (f"A mine of {p['side']} exploded at {p['at'][0]:g},{p['at'][1]:g} as {str(p['by']).split(':')[-1]} "
-            f"passed: {len(p['killed'])} figures and {len(p['guns'])} guns destroyed (KS-59/60).")
+            f"passed: {count(len(p['killed']), 'figure')} and {count(len(p['guns']), 'gun')} destroyed (KS-59/60).")
 
 
 def _charge(p):
@@ -83,7 +85,7 @@ def _charge(p):
     if p.get("gun"):
         txt += f"; gun {str(p['gun']).split(':')[-1]} taken"
     if p.get("pursued_guns"):
-        txt += f"; {len(p['pursued_guns'])} withdrawing gun(s) of its battery pursued (KS-86)"
+        txt += f"; {count(len(p['pursued_guns']), 'withdrawing gun')} of its battery pursued (KS-86)"
     if p.get("destroyed"):
         txt += f"; {len(p['destroyed'])} destroyed in the retreat (KS-81)"
     return txt + "."
@@ -98,8 +100,8 @@ _SIMPLE = {
                                  f"{_cap(p['side'])} finished {_WORK[p['kind']]} at {p['at'][0]:g},{p['at'][1]:g}"
                                  + (f" to {p['to'][0]:g},{p['to'][1]:g}" if p.get("to") else "") + " (KS-67)."),
     "mine_exploded": _mine,
-    "blast": lambda p: (f"Blast effects: {len(p['guns_destroyed'])} guns destroyed, {len(p['guns_out'])} out of "
-                        f"action, {sum(len(v) for v in p['wagons'].values())} depots burnt, generals near a shell: "
+    "blast": lambda p: (f"Blast effects: {count(len(p['guns_destroyed']), 'gun')} destroyed, {count(len(p['guns_out']), 'gun')} out "
+                        f"of action, {count(sum(len(v) for v in p['wagons'].values()), 'depot')} burnt, generals near a shell: "
                         f"{', '.join(p['generals_out']) or 'none'}."),
     "sighted": _sighted,
     "supplied": _supplied,

@@ -155,6 +155,7 @@ _RULES = [
 VERBS = ("mine", "entrench", "gunpit", "box", "unbox", "volley", "charge", "demolish", "restore", "break", "repair",
          "burn", "empty", "drive",
          "column", "line", "dismount", "mount", "limber", "unlimber", "board", "steam", "land")
+ORDER_WORDS = (*lw.ORDER_WORDS, *VERBS)  # Little Wars' orders and these
 EXAMPLES = {v: line.strip().split("  ")[0] for line in __doc__.splitlines()
             for v in VERBS if line.strip().startswith(v + " ")}
 ORDERS_HELP = LW_HELP + "\nKriegspiel orders (hidden works are known only to you and the umpire until finished):\n" + \

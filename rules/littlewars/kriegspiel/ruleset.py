@@ -34,6 +34,7 @@ class Kriegspiel(RuleSetBase):
     sides = ("red", "blue")
     turn_mode = "simultaneous"
     orders_help = ks_orders.ORDERS_HELP
+    order_words = ks_orders.ORDER_WORDS
     umpire_help = DESK_HELP
 
     def initial_state(self) -> dict:

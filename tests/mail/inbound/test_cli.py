@@ -132,3 +132,32 @@ def test_feed_reply_finds_the_latest_report_in_the_outbox_folder(tmp_path, setti
     assert orders_of(game, "red")["text"] == red_opening(game)
     with pytest.raises(CommandError, match="no report to nobody@example.org"):
         call_command("feed_reply", str(text), latest_for="nobody@example.org")
+
+
+def test_feed_reply_latest_for_never_answers_another_games_mail(tmp_path, settings, people, game, red):
+    """bob plays red in two games; fred@… contains bob's address: neither may be answered by mistake."""
+    from campaigns.outbox import send
+    from tests.conftest import new_civilwar_game
+
+    settings.OUTBOX_DIR = tmp_path / "outbox"
+    settings.EMAIL_BACKEND = "campaigns.mail.eml_backend.EmlFileBackend"
+    other = new_civilwar_game(people)
+    other_red = other.seats.get(side="red")
+    fred = other.seats.get(side="blue")
+    fred.email = "fred" + red.email  # "fredbob@example.org" contains "bob@example.org"
+    fred.save()
+    for key, g, seat in (("r-this", game, red), ("r-fred", other, fred), ("r-other", other, other_red)):
+        row = queue_mail(key=key, to=seat.email, subject=f"[Kriegsbrief] {g.name}: turn 0 results",
+                         body="Turn report\n", game=g, seat=seat, kind="report")
+        assert send(row.pk)
+    text = tmp_path / "orders.txt"
+    text.write_text("pass\nWAIT")
+    with pytest.raises(CommandError, match=r"reports from 2 games: .*say which with --game"):
+        call_command("feed_reply", str(text), latest_for=red.email)
+    assert not InboundMessage.objects.exists()
+    call_command("feed_reply", str(text), latest_for=red.email, game=str(game.pk), stdout=io.StringIO())
+    assert orders_of(game, "red")["text"] == "pass" and orders_of(other, "red") is None
+    call_command("feed_reply", str(text), latest_for=red.email, game=str(other.pk), stdout=io.StringIO())
+    assert orders_of(other, "red")["text"] == "pass" and orders_of(other, "blue") is None
+    with pytest.raises(CommandError, match="no game with id 999999"):
+        call_command("feed_reply", str(text), latest_for=red.email, game="999999")

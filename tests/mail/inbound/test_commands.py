@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from campaigns import eventstore, turns
 from campaigns.mailin import commands, ingest
+from rules.civilwar.orders import ORDER_WORDS
 from campaigns.mailin.models import Absence
 from campaigns.models import OutboxMail
 from campaigns.outbox import queue_mail
@@ -36,14 +37,14 @@ def ready_sides(game):
     ("Hello\nORDERS\npass\nEND\nREADY\nBye", "pass", ["READY"], 0),
 ])
 def test_command_reader(text, orders, cmds, errors):
-    req = commands.parse(text)
+    req = commands.parse(text, order_words=ORDER_WORDS)
     assert req.orders == orders
     assert [c for c, _ in req.commands] == cmds
     assert len(req.errors) == errors
 
 
 def test_message_takes_the_lines_up_to_end():
-    req = commands.parse("MESSAGE blue\nWe should talk.\nSoon.\nEND\nform C5")
+    req = commands.parse("MESSAGE blue\nWe should talk.\nSoon.\nEND\nform C5", order_words=ORDER_WORDS)
     assert req.messages == [("blue", "We should talk.\nSoon.")]
     assert req.orders == "form C5"
 

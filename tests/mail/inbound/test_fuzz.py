@@ -12,6 +12,7 @@ from campaigns import eventstore
 from campaigns.mailin import addresses, apply, commands, ingest, quotes
 from campaigns.mailin.htmltext import html_to_text
 from campaigns.mailin.models import InboundMessage
+from rules.civilwar.orders import ORDER_WORDS
 from rules.core import registry
 
 pytestmark = pytest.mark.filterwarnings("ignore:Do not use the .random. module:hypothesis.errors.HypothesisDeprecationWarning")
@@ -70,7 +71,7 @@ def test_ingesting_random_mail_to_a_seat_never_fails(game, data):
 @given(text=any_text)
 def test_mail_readers_never_crash_and_keep_lines_in_order(text):
     new = quotes.new_text(text)
-    req = commands.parse(new)
+    req = commands.parse(new, order_words=ORDER_WORDS)
     for line in req.orders.split("\n"):
         assert line in new.split("\n") or not line.strip()
 

@@ -131,13 +131,26 @@ def test_replay_of_the_same_message_is_one_event(game, red):
 
 
 @override_settings(MAIL_MAX_BYTES=20_000)
-def test_oversized_message_is_refused_and_only_its_headers_kept(game, red):
-    raw = seat_mail(red, red_opening(game) + "\n" + "x" * 50_000)
+def test_oversized_message_is_refused_kept_whole_and_answered_under_its_subject(game, red):
+    raw = seat_mail(red, red_opening(game) + "\n" + "x" * 50_000, subject="Re: [Kriegsbrief] my big orders")
     row = ingest.ingest(raw, via="test")
-    assert row.status == S.REJECTED and "too large" in row.error
+    assert row.status == S.REJECTED and "too large" in row.error and "kept whole" in row.error
     row.refresh_from_db()
-    assert row.size == len(raw) and len(bytes(row.raw)) < 1000
-    assert "too large" in last_reply(red.email).body
+    assert row.size == len(raw) and bytes(row.raw) == raw  # every raw message is kept
+    reply = last_reply(red.email)
+    assert "too large" in reply.body and "kept whole" in reply.body
+    assert reply.subject == "Re: [Kriegsbrief] my big orders"
+
+
+@override_settings(MAIL_MAX_BYTES=20_000, MAIL_KEEP_MAX_BYTES=30_000)
+def test_a_message_past_the_hard_cap_keeps_its_first_bytes_and_says_so(game, red):
+    raw = seat_mail(red, red_opening(game) + "\n" + "x" * 50_000, subject="huge")
+    row = ingest.ingest(raw, via="test")
+    row.refresh_from_db()
+    assert bytes(row.raw) == raw[:30_000] and row.size == len(raw) and row.result["kept_bytes"] == 30_000
+    assert "only its first 30000 bytes are kept" in row.error
+    reply = last_reply(red.email)
+    assert "only its first 30000 bytes are kept" in reply.body and reply.subject == "Re: huge"
 
 
 @override_settings(MAIL_MAX_PARTS=10)

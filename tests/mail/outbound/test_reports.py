@@ -63,9 +63,9 @@ def test_orders_as_executed_own_side_for_players_all_sides_for_the_umpire(game, 
     side, text = play_one(game)  # red moves first in the Civil War
     assert side == "red"
     red = plain(smtp.to(EMAILS["red"])[0])
-    assert f"Orders as executed:\n[red]\n{text}" in red
+    assert f"Orders as executed:\n[red]\n    {text}" in red
     umpire = plain(smtp.to(EMAILS["umpire"])[0])
-    assert f"[red]\n{text}" in umpire
+    assert f"[red]\n    {text}" in umpire
     blue = plain(smtp.to(EMAILS["blue"])[0])
     assert "Orders as executed" not in blue  # blue gave no orders in turn 1 and sees none of red's
 
@@ -73,7 +73,7 @@ def test_orders_as_executed_own_side_for_players_all_sides_for_the_umpire(game, 
 def test_a_missed_turn_reports_the_default_that_was_applied(game, smtp):
     turns.close_turn(game.pk, "deadline passed")
     red = plain(smtp.to(EMAILS["red"])[0])
-    assert "[red]\n(none received; default applied) pass" in red
+    assert "[red]\n    (none received; default applied) pass" in red
 
 
 def test_every_turn_of_a_game_stays_in_one_thread(game, smtp):
@@ -145,7 +145,7 @@ def test_a_report_shows_the_orders_as_the_umpire_amended_them(approval_game, smt
     assert turns.amend(game.pk, 1, {"red": ops[1]}, reason="red's typo, agreed by mail") == []
     turns.approve(game.pk, 1)
     red = plain(smtp.to(EMAILS["red"])[0])
-    assert f"Orders as executed:\n[red]\n(amended by the umpire) {ops[1]}" in red
+    assert f"Orders as executed:\n[red]\n    (amended by the umpire) {ops[1]}" in red
     assert "red's typo" not in red                      # the umpire's reason is the umpire's
     blue = plain(smtp.to(EMAILS["blue"])[0])
     assert "Orders as executed" not in blue and "red's typo" not in blue   # the publication says "amended", public
@@ -176,3 +176,35 @@ def test_the_game_begins_with_one_mail_per_seat_that_roots_the_thread(people, sm
     report = next(m for to, m in smtp.messages if to == [EMAILS["red"]] and "results" in m["Subject"])
     assert report["References"] == thread_root(game)
     assert OutboxMail.objects.filter(game=game, kind="start").count() == 3
+
+
+def test_a_report_shows_each_sides_orders_once_indented_and_its_dice_only_in_the_footer(game, smtp):
+    """Resubmissions are not news: the report gives the orders as executed once (issue 16)."""
+    from rules.civilwar.legality import legal_operations
+
+    options = legal_operations(state_of(game)["rules"], "red")
+    for text in options[:5]:  # red changes its mind four times, then is ready
+        assert turns.submit_orders(game.pk, "red", text, source="mail", ready=False).accepted
+    assert turns.submit_orders(game.pk, "red", options[0], source="mail").accepted
+    for who in ("red", "umpire"):
+        body = plain(smtp.to(EMAILS[who])[0])
+        report, footer = body.split("\n--\n")
+        assert report.count(options[0]) == 1 and all(o not in report for o in options[1:5])
+        assert f"Orders as executed:\n[red]\n    {options[0]}\n" in report
+        assert "commitment" not in report and "seed" not in report
+        assert "Verification" in footer and "turn 2 dice commitment" in footer and "turn 1 seed" in footer
+    html = part(smtp.to(EMAILS["red"])[0], "text/html").get_content()
+    assert html.count(options[0]) == 1 and "turn 2 dice commitment" in html
+
+
+def test_counted_things_in_reports_are_singular_for_one():
+    from rules.core import registry
+
+    lw, ks = registry.get("littlewars"), registry.get("kriegspiel")
+    moved = lw.describe_event("littlewars.moved", {"figures": {"i1": [0, 0]}, "guns": {"g": [1, 1]}, "contacts": []})
+    assert moved == "1 figure and 1 gun moved; 0 contacts."
+    shots = lw.describe_event("littlewars.fired", {"shots": [{"gun": "red:gun1", "killed": ["blue:i1"]}]})
+    assert shots == "Guns fired 1 shot (gun1): 1 figure killed."
+    seen = ks.describe_event("kriegspiel.sighted", {"side": "red", "turn": 2, "figures": ["i1"], "guns": ["g"],
+                                                    "boxes": ["b"]})
+    assert seen == "Red scouts report after turn 2: 1 enemy figure, 1 gun, 1 box in sight."
