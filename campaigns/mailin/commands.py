@@ -103,9 +103,17 @@ def _first_word(line: str) -> str:
 
 
 @lru_cache(maxsize=16)
+def _order_word_re(word: str) -> str:
+    # "* halt": the order names its unit first ("r1 halt", Kings of War): any one token, then the word.
+    if word.startswith("* "):
+        return r"[\w.-]+\s+" + re.escape(word[2:])
+    return re.escape(word)
+
+
 def _order_line_re(order_words: tuple[str, ...]) -> re.Pattern:
     """A line that begins with one of ``order_words`` (a whole word: "formation" is not "form"), or '#'."""
-    return re.compile(rf"^\s*(?:#|(?:{_alternatives(order_words)})\b)", re.IGNORECASE)
+    words = "|".join(_order_word_re(w) for w in order_words)
+    return re.compile(rf"^\s*(?:#|(?:{words})\b)", re.IGNORECASE)
 
 
 def is_order_line(line: str, order_words: tuple[str, ...]) -> bool:

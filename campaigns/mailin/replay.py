@@ -64,9 +64,11 @@ def suspect(row: InboundMessage, seat, msg: Parsed) -> str | None:
     # after a failure, or taken in the same batch, may be processed after later ones.
     last = (InboundMessage.objects.filter(seat=seat, status=InboundMessage.Status.APPLIED, pk__lt=row.pk)
             .annotate(date=KeyTextTransform("date", "result"))
-            .exclude(date__isnull=True).exclude(date="").order_by("-date")
+            .exclude(date__isnull=True).order_by("-date")
             .values_list("date", "result").first())
-    if last is None:
+    # Undated rows hold "": they sort last, so "" here means no dated mail was applied. (Not
+    # excluded in SQL: on SQLite Django compares a key transform with "" as JSON_EXTRACT('', '$').)
+    if last is None or not last[0]:
         return None
     last_date, last_result = last
     when = message_date(msg)

@@ -106,7 +106,8 @@ class RuleSet(Protocol):
     orders_help: str  # the order language, with examples (shown on web and in mail)
     # The words (or word pairs) an order line begins with, lower case: mail tells a line of orders
     # from a line of prose by them ("move foot1 to 3,4" is an order, "Cheers, Bob" is not). A line
-    # starting with '#' is an order-language comment in every rule set.
+    # starting with '#' is an order-language comment in every rule set. A word written "* halt"
+    # means any one token (the unit's id) and then "halt", for languages that name the unit first.
     order_words: tuple[str, ...]
 
     def initial_state(self) -> JSON: ...

@@ -30,6 +30,11 @@ One order per line, in the movement phase's words (Kings of War, house order lis
   r6 shoot b1                    shooting phase: a target in your front arc, in sight and range
 A unit may have one movement order and one shoot line. Write 'pivot' degrees as whole numbers."""
 
+# What an order line begins with (the unit's id, then the order): mail reads a line as an order by
+# these (RuleSet.order_words; "* " stands for the unit).
+ORDER_WORDS = ("* halt", "* advance", "* double", "* at the double", "* charge", "* counter-charge", "* counter",
+               "* shoot")
+
 _UNIT = r"(?P<unit>[a-z0-9_-]+)"
 _NUM = r"(\d+(?:\.\d+)?)"
 _PATTERNS = [

@@ -10,7 +10,7 @@ from . import adjudicate as _adj
 from .describe import describe_event as _describe
 from .fold import fold as _fold, initial_state as _initial
 from .invariants import check_invariants
-from .orders import ORDERS_HELP, parse_text
+from .orders import ORDER_WORDS, ORDERS_HELP, parse_text
 from .render import render_svg as _render
 from .scenario import load
 from .view import build_view
@@ -22,6 +22,7 @@ class KingsOfWar(RuleSetBase):
     sides = ("red", "blue")
     turn_mode = "alternating"
     orders_help = ORDERS_HELP
+    order_words = ORDER_WORDS
 
     initial_state = staticmethod(_initial)
     load_scenario = staticmethod(load)

@@ -45,6 +45,10 @@ Any round:
   protect R1 officer, lmg    (the owner's wound priority: these roles are hit last)
 """
 
+# What an order line begins with: mail reads a line as an order by these (RuleSet.order_words).
+ORDER_WORDS = ("move", "hold", "pass", "fire", "shoot", "strike", "attack", "charge", "storm", "board", "ram",
+               "protect")
+
 MODES = ("walk", "run", "trot", "gallop", "cruise", "drive", "accelerate", "stride", "tow")
 UID = r"[A-Za-z0-9]{1,8}"
 HEX = r"\d{4}"
