@@ -125,6 +125,8 @@ def plan_melee(b: Battle, u: dict, t: dict | None, tid: str, bought: int = 0) ->
         return f"{u['id']} ({u['arm']}) does not melee"
     if b.map.side(uh, th):
         a.mods.append((f"across a {b.map.side(uh, th)}", -1))  # NW-50
+    if flank(b, uh, t)[1]:
+        a.mods.append(("flank", +1))  # NW-23
     _target_mods(b, uh, th, a.mods)
     return a
 
@@ -157,6 +159,8 @@ def charge_mods(b: Battle, a: Attack, end_hex, t: dict, countered: str | None) -
         a.mods.append(("the counter-charge check failed", +1))  # NW-33
     if b.high(end_hex) or b.high(th):
         a.mods.append(("charge from or onto high ground", -1))  # NW-27
+    if flank(b, end_hex, t)[1]:
+        a.mods.append(("flank", +1))  # NW-23
 
 
 def check(b: Battle, t: dict, arm: str) -> tuple[int, int, bool]:
