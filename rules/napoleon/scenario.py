@@ -47,7 +47,7 @@ def load(data: Any | None) -> dict:
     out = {"name": field(data, "name", str, ""), "title": field(data, "title", str, "", data.get("name")),
            "turns": number(data, "turns", "", 1, 50, 6),
            "first": field(data, "first", str, "", "red", choices=SIDES),
-           "opening": field(data, "opening", str, "", "", choices=SIDES + ("",)) or None,
+           "opening": field({"opening": data.get("opening") or ""}, "opening", str, "", choices=SIDES + ("",)) or None,
            "map": load_map(field(data, "map", dict, ""), TERRAINS, SIDE_FEATURES)}
     caps = field(data, "caps", dict, "", {"red": 3, "blue": 3})
     out["caps"] = {s: number(caps, s, "caps", 0, 20) for s in SIDES}

@@ -26,6 +26,13 @@ def test_a_bot_game_reaches_a_scored_end(scenario):
     assert any(u["figures"] < u["start"] for u in state["units"].values())  # there was fighting
 
 
+@pytest.mark.parametrize("scenario", ["quatre_bras", "mill_ford"])
+def test_loading_a_loaded_scenario_gives_it_back(scenario):
+    from rules.napoleon.scenario import load
+    once = load(scenario)
+    assert load(once) == once
+
+
 def test_games_are_deterministic_with_seeded_dice():
     a, _ = play_game("mill_ford", seed=9)
     b, _ = play_game("mill_ford", seed=9)
