@@ -50,7 +50,7 @@ def load(data: Any | None) -> dict:
            "opening": field({"opening": data.get("opening") or ""}, "opening", str, "", choices=SIDES + ("",)) or None,
            "map": load_map(field(data, "map", dict, ""), TERRAINS, SIDE_FEATURES)}
     caps = field(data, "caps", dict, "", {"red": 3, "blue": 3})
-    out["caps"] = {s: number(caps, s, "caps", 0, 20) for s in SIDES}
+    out["caps"] = {s: number(caps, s, "caps", 0, 99) for s in SIDES}
     armies = field(data, "armies", dict, "", {})
     out["armies"] = {s: field(armies, s, str, "armies", s) for s in SIDES}
     out["options"] = sorted(set(field(data, "options", list, "", [])))
