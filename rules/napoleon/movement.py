@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from rules.hex import coords as C
 from rules.hex import paths
 
-from .battle import Battle
+from .battle import Battle, other
 from .data import COST, LEADER_MP, STACK, kind
 
 
@@ -38,10 +38,11 @@ def step_cost(b: Battle, side: str, start, arm_kind: str, road: bool = False, no
               stream_guns: bool = False):
     """The cost of one step for a mover of ``arm_kind`` (None: not allowed)."""
     zoc, occ, m = _zoc(b, side), _occupancy(b), b.map
+    chiefs = {b.h(x["hex"]) for x in b.state["leaders"].values() if x["status"] == "active" and x["side"] != side}
 
     def cost(frm, to):
-        if to not in m or (frm != start and (b.cover(frm) or frm in zoc)):
-            return None  # off the map, or the move already ended in cover or next to an enemy
+        if to not in m or to in chiefs or (frm != start and (b.cover(frm) or frm in zoc)):
+            return None  # off the map, an enemy leader's hex, or the move ended in cover or next to an enemy
         here = occ.get(to, ())
         if any(o["side"] != side for o in here):
             return None
@@ -60,7 +61,7 @@ def step_cost(b: Battle, side: str, start, arm_kind: str, road: bool = False, no
 
 def _room(b: Battle, u: dict, dest) -> str | None:
     here = b.at(dest)
-    if any(o["side"] != u["side"] for o in here):
+    if any(o["side"] != u["side"] for o in here) or b.leaders_at(C.label(dest), other(u["side"])):
         return f"{C.label(dest)} is held by the enemy"
     if len(here) >= STACK:
         return f"{C.label(dest)} already holds {STACK} units"

@@ -77,7 +77,7 @@ def _check(state: dict, side: str, o: Order) -> str | None:
         t = state["units"].get(o.target)
         if t is None or t["side"] == side:
             return f"{o.target} is not an enemy unit"
-    if state["opening"] and o.verb not in ("road", "move"):
+    if state["opening"] and not (o.verb == "road" or (o.verb == "move" and o.unit in state["leaders"])):
         return "the opening turn allows only free road moves and leader moves (NW-55)"
     return None
 

@@ -232,6 +232,14 @@ def test_a_leader_checks_when_a_1_is_rolled_and_when_his_unit_is_destroyed():
     assert st2["leaders"]["BL"]["status"] == "killed"
 
 
+def test_an_enemy_leader_alone_holds_his_hex():
+    st = battle([unit("R1", "red", "cavalry", "0401"), unit("B1", "blue", "infantry", "0808")],
+                leaders=[leader("BL", "blue", "0402")])
+    assert "held by the enemy" in kinds(run(st, "move R1 to 0402")[1], "order_failed")[0]["reason"]
+    st2, _ = run(st, "move R1 to 0403")
+    assert st2["units"]["R1"]["hex"] == "0403" and kinds(run(st, "move R1 to 0403")[1], "moved")[0]["path"][1] != "0402"
+
+
 # -- settings and scenarios NW-54..58 --------------------------------------------------------------
 
 def test_optional_troops_need_the_players_agreement():
@@ -261,9 +269,9 @@ def test_quatre_bras_opens_with_a_zero_point_allied_turn():
     from rules.napoleon.testing import start
     st = start("quatre_bras")
     assert st["side"] == "blue" and st["opening"]
-    errors = RS.validate(st, "blue", RS.parse_orders(st, "blue", "fire A7 at F6").orders)
-    assert "NW-55" in errors[0].message
-    st2, ev = run(st, "road A1 to 0604\nmove WEL to 0703\nmove A2 to 0704")
+    errors = RS.validate(st, "blue", RS.parse_orders(st, "blue", "fire A7 at F6\nmove A2 to 0704").orders)
+    assert [e.line for e in errors] == [1, 2] and all("NW-55" in e.message for e in errors)
+    st2, ev = run(st, "road A1 to 0604\nmove WEL to 0703")
     assert st2["units"]["A1"]["hex"] == "0604" and st2["leaders"]["WEL"]["hex"] == "0703"
-    assert "NW-55" in kinds(ev, "order_failed")[0]["reason"]
+    assert not kinds(ev, "points_rolled")
     assert st2["side"] == "red" and not st2["opening"] and st2["turn"] == 1
