@@ -38,8 +38,11 @@ def render_svg(view: dict[str, Any]) -> str:
             counters.append({"hex": x["hex"], "side": x["side"], "name": f"{x['id']} L{x['level']}", "strength": "",
                              "state": "leader", "hidden": False, "title": f"{x['name']} (level {x['level']})"})
     result, turn = view.get("result"), view.get("turn") or {}
-    status = ((f"Game over: {result['winner']} wins" if result["winner"] else "Game over: draw") + f" ({result['reason']})"
-              if result else f"Turn {turn['number']} of {sc['turns']}: {sc['armies'][turn['side']]} ({turn['side']}) to act")
+    if result:
+        status = (f"Game over: {result['winner']} wins" if result["winner"] else "Game over: draw") \
+            + f" ({result['reason']})"
+    else:
+        status = f"Turn {turn['number']} of {sc['turns']}: {sc['armies'][turn['side']]} ({turn['side']}) to act"
     score = view.get("score") or {}
     lines = [status, "Score: " + ", ".join(f"{s} {p}" for s, p in score.items())]
     marks = {hx: "#d4a017" for hx in sc["objectives"]}

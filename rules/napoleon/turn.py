@@ -14,10 +14,11 @@ import random
 from typing import Mapping, Sequence
 
 from rules.core.protocol import LineError, ParsedOrders, RuleEvent, TurnSpec
+from rules.hex import coords as C
 
 from . import combat, movement
 from .battle import Battle, other
-from .data import SCORE_LEADER, SIDES, kind
+from .data import COST, SCORE_LEADER, SIDES, kind
 from .orders import Order, parse_text
 
 WHOLE = 0
@@ -154,7 +155,6 @@ def _carry_out(b: Battle, o: Order) -> bool:
 
 
 def _attack_cost(o: Order) -> int:
-    from .data import COST
     return COST[o.verb] + (o.dice * COST["extra_die"] if o.verb == "melee" else 0)
 
 
@@ -189,8 +189,6 @@ def _move(b: Battle, u: dict, plan: movement.Plan, o: Order, cost: int, lpatch: 
 
 
 def _charge(b: Battle, u: dict, o: Order, a: combat.Attack, cost: int, lpatch: dict) -> None:
-    from rules.hex import coords as C
-
     path = [C.label(h) for h in a.path]
     b.emit("moved", {"unit": u["id"], "path": path, "cost": cost, "road": False, "done": False, "charge": True,
                      "units": {u["id"]: {"hex": path[-1], "acted": u["acted"] + ["move"], "square": False}},

@@ -81,7 +81,8 @@ def test_a_square_turns_the_charge_to_hits_on_6_and_failing_it_costs_nothing():
 
 
 def test_infantry_and_artillery_get_a_die_against_a_square():
-    st = setp(battle([unit("R1", "red", "infantry", "0403"), unit("B1", "blue", "infantry", "0404")]), "B1", square=True)
+    st = battle([unit("R1", "red", "infantry", "0403"), unit("B1", "blue", "infantry", "0404")])
+    st = setp(st, "B1", square=True)
     assert ["target in square", 1] in kinds(run(st, "fire R1 at B1", rolls=[1] * 5)[1], "attacked")[0]["mods"]
     assert ["target in square", 1] in kinds(run(st, "melee R1 B1", rolls=[1] * 5)[1], "attacked")[0]["mods"]
 

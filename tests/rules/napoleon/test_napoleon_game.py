@@ -7,7 +7,7 @@ import pytest
 from rules.core.protocol import Viewer
 from rules.core.registry import get
 from rules.napoleon import RULESET as RS
-from rules.napoleon.testing import play_game, start, state_from_view, bot_orders
+from rules.napoleon.testing import bot_orders, play_game, start, state_from_view
 from rules.napoleon.turn import score
 
 
@@ -49,11 +49,13 @@ def test_registered_and_alternating():
 
 def test_orders_get_line_errors():
     st = start("mill_ford")
-    parsed = RS.parse_orders(st, "red", "move R1 to 0406\nfly R2\ncharge R3\nmove B1 to 0505\nfire R4 at R1\nstanding square maybe")
+    text = "move R1 to 0406\nfly R2\ncharge R3\nmove B1 to 0505\nfire R4 at R1\nstanding square maybe"
+    parsed = RS.parse_orders(st, "red", text)
     assert [e.line for e in parsed.errors] == [2, 3, 6]
     assert "unknown order 'fly'" in parsed.errors[0].message and "e.g. 'charge C1 B2" in parsed.errors[1].message
     errors = RS.validate(st, "red", parsed.orders)
-    assert [(e.line, e.message) for e in errors] == [(4, "you have no unit or leader B1"), (5, "R1 is not an enemy unit")]
+    assert [(e.line, e.message) for e in errors] == [(4, "you have no unit or leader B1"),
+                                                     (5, "R1 is not an enemy unit")]
 
 
 def test_standing_instructions_persist_into_the_opponents_turn():

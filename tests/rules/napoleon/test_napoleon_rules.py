@@ -1,12 +1,7 @@
 """Napoleon's War (seed 003) on the hex engine: the worked examples NW-EX-1, 2, 3, 5, the derived
 tests NW-DT-1..5 and the NW rules one by one, on hand-made battles with loaded dice."""
-import pytest
-
-from rules.core.protocol import ScenarioError
 from rules.hex import coords as C
 from rules.napoleon import RULESET as RS
-from rules.napoleon import combat
-from rules.napoleon.battle import Battle
 from rules.napoleon.data import extra_caps
 from rules.napoleon.testing import Loaded, battle, fold_all
 
@@ -54,7 +49,8 @@ def test_extra_points_are_half_the_die_rounded_up():
 
 
 def test_nw_ex_1_three_points_spent_then_a_5_gives_three_more():
-    units = [unit(f"R{i}", "red", "infantry", f"01{i:02d}") for i in range(1, 8)] + [unit("B1", "blue", "infantry", "0808")]
+    units = [unit(f"R{i}", "red", "infantry", f"01{i:02d}") for i in range(1, 8)]
+    units.append(unit("B1", "blue", "infantry", "0808"))
     st = battle(units, caps={"red": 3, "blue": 3})
     text = "\n".join(f"move R{i} to 02{i:02d}" for i in range(1, 8))
     st, ev = run(st, text, rolls=[5])
