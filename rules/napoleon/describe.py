@@ -39,6 +39,8 @@ _TEXT = {
     "countercharge_check": lambda p: (f"{p['unit']} counter-charges: {p['die']} against {p['strength']}: "
                                       + ("passes." if p["passed"] else "fails (+1 die to the charger).")),
     "attacked": _attacked,
+    "arrived": lambda p: f"{p['unit']} enters the field at {p['at']}.",
+    "arrival_delayed": lambda p: f"{p['unit']} cannot enter at {p['at']} this turn: {p['reason']}.",
     "leader_check": lambda p: (f"Leader {p['leader']} checks ({p['why']}): {p['die']}"
                                + (": killed." if p["killed"] else ": unhurt.")),
     "leader_retreats": lambda p: (f"Leader {p['leader']} leaves {p['from']}"

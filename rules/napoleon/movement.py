@@ -59,7 +59,7 @@ def step_cost(b: Battle, side: str, start, arm_kind: str, road: bool = False, no
     return cost
 
 
-def _room(b: Battle, u: dict, dest) -> str | None:
+def room(b: Battle, u: dict, dest) -> str | None:
     here = b.at(dest)
     if any(o["side"] != u["side"] for o in here) or b.leaders_at(C.label(dest), other(u["side"])):
         return f"{C.label(dest)} is held by the enemy"
@@ -74,7 +74,7 @@ def plan_move(b: Battle, u: dict, dest_label: str) -> Plan | str:
         return f"hex {dest_label} is not on the map"
     if dest == start:
         return f"{u['id']} is already at {dest_label}"
-    why = _room(b, u, dest)
+    why = room(b, u, dest)
     if why:
         return why
     k, mp = kind(u), b.arm(u)["mp"]
@@ -156,4 +156,4 @@ def _charge_end(b: Battle, u: dict, e, th) -> str | None:
         return f"a charge cannot end on a hex with artillery ({lab}, NW-28)"
     if b.map.side(e, th):
         return f"a charge from {lab} would cross a {b.map.side(e, th)} (NW-29)"
-    return _room(b, u, e)
+    return room(b, u, e)

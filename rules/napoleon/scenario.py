@@ -11,7 +11,8 @@ Format (JSON; hexes by CCRR number)::
      "objectives": {"0505": 3},
      "map": {...rules/hex map; hills are elevation 1...},
      "units": [{"id": "F1", "side": "red", "arm": "infantry", "figures": 4, "at": "0202",
-                "nation": "French", "name": "1st Line"}, ...],
+                "nation": "French", "name": "1st Line"},
+               {"id": "F2", ..., "at": "0110", "enters": 3}, ...],  # enters at an edge hex on turn 3 (NW-53)
      "leaders": [{"id": "NEY", "side": "red", "level": 2, "arm": "infantry", "at": "0202",
                   "nation": "French", "name": "Ney"}]}
 """
@@ -95,12 +96,16 @@ def _units(items: list, m: HexMap, options: list[str]) -> list[dict]:
             fail(f"{where}.arm", f"{arm} is optional troops (NW-54): add it to the scenario's options first")
         side = field(spec, "side", str, where, choices=SIDES)
         at = field(spec, "at", str, where)
-        _on_map(at, f"{where}.at", m)
-        stack[at] = stack.get(at, []) + [side]
-        if len(stack[at]) > STACK or len(set(stack[at])) > 1:
-            fail(f"{where}.at", f"hex {at} would hold more than {STACK} units or both sides")
+        h = _on_map(at, f"{where}.at", m)
+        enters = number(spec, "enters", where, 1, 50, 1)
+        if enters > 1 and not m.on_edge(h):
+            fail(f"{where}.at", f"a unit entering on turn {enters} enters at a map edge hex, not {at} (NW-53)")
+        if enters == 1:
+            stack[at] = stack.get(at, []) + [side]
+            if len(stack[at]) > STACK or len(set(stack[at])) > 1:
+                fail(f"{where}.at", f"hex {at} would hold more than {STACK} units or both sides")
         figures = number(spec, "figures", where, 1, 12)
-        out.append({"id": uid, "side": side, "arm": arm, "figures": figures, "at": at,
+        out.append({"id": uid, "side": side, "arm": arm, "figures": figures, "at": at, "enters": enters,
                     "nation": field(spec, "nation", str, where, side), "name": field(spec, "name", str, where, uid)})
     return out
 
@@ -126,7 +131,8 @@ def _leaders(items: list, m: HexMap, options: list[str], unit_ids: set[str]) -> 
 
 def new_unit(spec: dict) -> dict:
     return {"id": spec["id"], "side": spec["side"], "arm": spec["arm"], "name": spec["name"], "nation": spec["nation"],
-            "hex": spec["at"], "figures": spec["figures"], "start": spec["figures"], "status": "active",
+            "hex": spec["at"] if spec["enters"] == 1 else None, "figures": spec["figures"], "start": spec["figures"],
+            "status": "active" if spec["enters"] == 1 else "reserve", "enters": spec["enters"], "entry": spec["at"],
             "acted": [], "square": False, "done": False, "from": [], "flanked": False, "struck": None}
 
 

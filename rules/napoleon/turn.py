@@ -66,7 +66,9 @@ def _check(state: dict, side: str, o: Order) -> str | None:
     u = state["units"].get(o.unit) or state["leaders"].get(o.unit)
     if u is None or u["side"] != side:
         return f"you have no unit or leader {o.unit}"
-    if u["status"] != "active":
+    if u["status"] == "reserve" and u["enters"] > state["turn"]:
+        return f"{o.unit} enters the field on turn {u['enters']}"
+    if u["status"] not in ("active", "reserve"):
         return f"{o.unit} is no longer on the field"
     if o.unit in state["leaders"] and o.verb != "move":
         return f"{o.unit} is a leader: leaders only move (write 'move {o.unit} to 0405')"
@@ -94,6 +96,7 @@ def play_turn(state: dict, orders: Sequence[Order], rng: random.Random) -> Battl
     b = Battle(state, rng)
     side = state["side"]
     b.emit("turn_started", {"turn": state["turn"], "side": side, "points": b.base})
+    arrivals(b)
     orders = list(orders)
     for i, o in enumerate(orders):
         if b.state["result"] is not None:
@@ -112,6 +115,23 @@ def play_turn(state: dict, orders: Sequence[Order], rng: random.Random) -> Battl
             break
     end_of_turn(b)
     return b
+
+
+def arrivals(b: Battle) -> None:
+    """NW-53: reserves due by this turn enter at their edge hex at the start of their side's turn,
+    as if they had moved in from the next hex off the map (they have moved this turn: no
+    other move, fire only as troops that fire after moving). A hex held by the enemy or full
+    delays them a turn."""
+    st = b.state
+    for u in sorted(st["units"].values(), key=lambda u: u["id"]):
+        if u["status"] != "reserve" or u["side"] != st["side"] or u["enters"] > st["turn"]:
+            continue
+        why = movement.room(b, u, b.h(u["entry"]))
+        if why:
+            b.emit("arrival_delayed", {"unit": u["id"], "at": u["entry"], "reason": why})
+        else:
+            b.emit("arrived", {"unit": u["id"], "at": u["entry"],
+                               "units": {u["id"]: {"status": "active", "hex": u["entry"], "acted": ["move"]}}})
 
 
 def _carry_out(b: Battle, o: Order) -> bool:
@@ -234,7 +254,8 @@ def end_of_turn(b: Battle) -> None:
              for uid, u in st["units"].items() if u["acted"] or u["done"] or u["from"] or u["struck"]}
     leaders = {lid: {"moved": False, "used": None} for lid, x in st["leaders"].items() if x["moved"] or x["used"]}
     pts = score(st)
-    gone = [s for s in SIDES if not b.active(s)]
+    gone = [s for s in SIDES if not any(u["side"] == s and u["status"] in ("active", "reserve")
+                                        for u in st["units"].values())]
     first = st["scenario"]["first"]
     side = st["side"]
     last = not st["opening"] and side != first and st["turn"] >= st["scenario"]["turns"]

@@ -11,7 +11,7 @@ from .describe import describe_event
 from .turn import next_turn
 
 UNIT_FIELDS = ("id", "side", "arm", "name", "nation", "hex", "figures", "start", "status", "acted", "square", "done",
-               "flanked")
+               "flanked", "enters", "entry")
 LEADER_FIELDS = ("id", "side", "arm", "level", "name", "nation", "hex", "status", "moved", "used")
 
 

@@ -241,6 +241,26 @@ def test_an_enemy_leader_alone_holds_his_hex():
     assert st2["units"]["R1"]["hex"] == "0403" and kinds(run(st, "move R1 to 0403")[1], "moved")[0]["path"][1] != "0402"
 
 
+def test_reinforcements_enter_at_their_edge_hex_as_having_moved():
+    units = [unit("R1", "red", "infantry", "0404"), unit("B1", "blue", "infantry", "0806"),
+             {**unit("R2", "red", "infantry", "0403"), "enters": 2}]
+    with pytest.raises(ScenarioError, match="edge"):
+        battle(units)
+    units[2] = {**unit("R2", "red", "infantry", "0101"), "enters": 2}
+    st = battle(units, turns=3)
+    assert st["units"]["R2"]["status"] == "reserve" and st["units"]["R2"]["hex"] is None
+    errors = RS.validate(st, "red", RS.parse_orders(st, "red", "move R2 to 0102").orders)
+    assert "enters the field on turn 2" in errors[0].message
+    st, _ = run(st, "pass")
+    st, _ = run(st, "pass")  # blue
+    st2, ev = run(st, "move R2 to 0102\nfire R2 at B1")
+    assert kinds(ev, "arrived")[0]["at"] == "0101" and st2["units"]["R2"]["hex"] == "0101"
+    assert [f["reason"].split(" ")[2:4] for f in kinds(ev, "order_failed")] == [["already", "moved"], ["moved", "this"]]
+    blocked = setp(setp(st, "B1", hex="0101"), "R1", hex="0707")
+    st3, ev = run(blocked, "pass")
+    assert kinds(ev, "arrival_delayed") and st3["units"]["R2"]["status"] == "reserve"
+
+
 # -- settings and scenarios NW-54..58 --------------------------------------------------------------
 
 def test_optional_troops_need_the_players_agreement():
@@ -260,7 +280,7 @@ def test_quatre_bras_changes():
     assert any(x["side"] == "red" and x["level"] == 2 for x in sc["leaders"])  # NW-58
     raw = builtin("quatre_bras")
     raw["options"] = ["light_infantry", "skirmishers"]
-    raw["units"].append({"id": "A9", "side": "blue", "arm": "skirmishers", "figures": 2, "at": "0101",
+    raw["units"].append({"id": "A10", "side": "blue", "arm": "skirmishers", "figures": 2, "at": "0101",
                          "nation": "British"})
     with pytest.raises(ScenarioError, match="only one of light_infantry, skirmishers"):  # NW-57
         load(raw)
