@@ -150,6 +150,14 @@ def plan_charge(b: Battle, u: dict, t: dict | None, tid: str) -> Attack | str:
 
 def charge_mods(b: Battle, a: Attack, end_hex, t: dict, countered: str | None) -> None:
     th = b.h(t["hex"])
+    if kind(t) in ("artillery", "horse_artillery"):
+        # NW-47/48 "(and artillery in the same hex)": guns stacked with cavalry or a square
+        # are charged as those are (5-6, 6); with infantry not in square, 4-6 as guns alone
+        mates = [o for o in b.at(th) if o["side"] == t["side"] and kind(o) in ("infantry", "cavalry")]
+        if any(kind(o) == "cavalry" for o in mates):
+            a.hit_on = 5
+        elif any(o["square"] for o in mates):
+            a.hit_on = 6
     if kind(t) == "infantry":
         if t["square"]:
             a.hit_on = 6  # NW-46

@@ -116,6 +116,19 @@ def test_charges_against_guns_hit_on_4():
     assert a["hit_on"] == 4 and a["hits"] == 2
 
 
+@pytest.mark.parametrize("mate,square,hit_on", [(None, False, 4), ("cavalry", False, 5), ("infantry", False, 4),
+                                                 ("infantry", True, 6)])
+def test_guns_in_the_same_hex_are_charged_as_the_unit_they_stand_with(mate, square, hit_on):
+    units = [unit("R1", "red", "cavalry", "0401", 3), unit("B1", "blue", "artillery", "0404", 3)]
+    if mate:
+        units.append(unit("B2", "blue", mate, "0404", 3))
+    st = battle(units)
+    if square:
+        st = setp(st, "B2", square=True)
+    _, ev = run(st, "charge R1 B1", rolls=[6] * 8)
+    assert kinds(ev, "attacked")[0]["hit_on"] == hit_on
+
+
 # -- cavalry melee NW-35/36 ---------------------------------------------------------------------------
 
 def test_cavalry_melee_one_point_hits_on_6_and_never_after_moving():
