@@ -34,3 +34,4 @@ def _load_builtin() -> None:
     from rules import littlewars  # noqa: F401
     from rules.littlewars import kriegspiel  # noqa: F401  (Little Wars as Kriegspiel, a variant on its engine)
     from rules import warworlds  # noqa: F401  (War of the Worlds, on the hex engine)
+    from rules import napoleon  # noqa: F401  (Napoleon's War II alternative rules, on the hex engine)

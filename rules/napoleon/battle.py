@@ -1,0 +1,143 @@
+"""The working state of one player turn: events are folded as they are made, the command
+points are counted, the dice are rolled from the seeded RNG.
+
+``Battle.emit`` folds each event at once, so what the engine reads is always what the log
+replays to.
+"""
+from __future__ import annotations
+
+import random
+
+from rules.core.protocol import RuleEvent
+from rules.hex import coords as C
+from rules.hex import los
+from rules.hex.board import hexmap
+
+from .data import ARMS, COVER, SIDES, extra_caps, kind
+from .fold import PREFIX, apply
+
+
+def other(side: str) -> str:
+    return SIDES[1] if side == SIDES[0] else SIDES[0]
+
+
+class Battle:
+    def __init__(self, state: dict, rng: random.Random):
+        self.state = {**state, "units": dict(state["units"]), "leaders": dict(state["leaders"]),
+                      "log": list(state["log"])}
+        self.rng = rng
+        self.events: list[RuleEvent] = []
+        self.map = hexmap(state["scenario"]["map"])
+        side = state["side"]
+        self.base = 0 if state.get("opening") else state["scenario"]["caps"][side]  # NW-55: 0 points
+        self.spent = 0
+        self.extra: int | None = None  # None until the extra-point die is rolled (NW-8)
+
+    # -- events and dice ---------------------------------------------------------------------------
+    def emit(self, kind_: str, payload: dict) -> None:
+        ev = RuleEvent(PREFIX + kind_, payload)
+        apply(self.state, ev.type, ev.payload)
+        self.events.append(ev)
+
+    def d6(self) -> int:
+        return self.rng.randint(1, 6)
+
+    # -- command points (NW-8, NW-EX-1/2) ----------------------------------------------------------
+    def affordable(self, cost: int) -> bool:
+        """Whether ``cost`` points can be paid now. Before the roll a player may borrow at most
+        one point past the scenario's points: the least roll (ceil(1/2) = 1) always covers it,
+        so the roll never leaves a debt (ambiguity 2)."""
+        if cost == 0:
+            return True
+        if self.extra is not None:
+            return self.spent + cost <= self.base + self.extra
+        return self.base > 0 and self.spent + cost <= self.base + 1
+
+    def pay(self, cost: int) -> None:
+        self.spent += cost
+        if self.extra is None and self.base > 0 and self.spent >= self.base:
+            self.roll_extra()
+
+    def roll_extra(self) -> None:
+        die = self.d6()
+        self.extra = extra_caps(die)
+        self.emit("points_rolled", {"side": self.state["side"], "die": die, "extra": self.extra, "spent": self.spent,
+                                    "available": self.base + self.extra, "left": self.left()})
+
+    def left(self) -> int:
+        return max(0, self.base + (self.extra or 0) - self.spent)
+
+    # -- places and units ----------------------------------------------------------------------------
+    def unit(self, uid: str) -> dict | None:
+        return self.state["units"].get(uid)
+
+    def leader(self, lid: str) -> dict | None:
+        return self.state["leaders"].get(lid)
+
+    def active(self, side: str | None = None) -> list[dict]:
+        return [u for u in self.state["units"].values() if u["status"] == "active" and side in (None, u["side"])]
+
+    def at(self, h: C.Hex) -> list[dict]:
+        lab = C.label(h)
+        return [u for u in self.active() if u["hex"] == lab]
+
+    def leaders_at(self, lab: str, side: str) -> list[dict]:
+        return [x for x in self.state["leaders"].values() if x["status"] == "active" and x["hex"] == lab
+                and x["side"] == side]
+
+    @staticmethod
+    def h(lab: str) -> C.Hex:
+        return C.parse_label(lab)
+
+    def enemy_adjacent(self, h: C.Hex, side: str) -> list[C.Hex]:
+        return [n for n in C.neighbours(h) if any(u["side"] != side for u in self.at(n))]
+
+    def high(self, h: C.Hex) -> bool:
+        return self.map.elevation(h) > 0
+
+    def open_field(self, h: C.Hex) -> bool:
+        """Open field: clear terrain, not a hill (ambiguity 10)."""
+        return self.map.terrain(h) == "open" and not self.high(h)
+
+    def cover(self, h: C.Hex) -> bool:
+        return self.map.terrain(h) in COVER
+
+    def sees(self, a: C.Hex, b: C.Hex) -> bool:
+        """Cover hexes block the view, and so do hills higher than both ends (house)."""
+        top = max(self.map.elevation(a), self.map.elevation(b))
+        return los.visible(a, b, lambda x: x in self.map and (self.cover(x) or self.map.elevation(x) > top))
+
+    # -- leaders (NW-37..45) -------------------------------------------------------------------------
+    @staticmethod
+    def commands(ldr: dict, u: dict) -> bool:
+        """NW-43..45: level 3 any troops of any nation; levels 1-2 their own nation; level 1 only
+        his own arm (an infantry leader foot troops and guns, a cavalry leader mounted troops)."""
+        if ldr["level"] == 3:
+            return True
+        if ldr["nation"] != u["nation"]:
+            return False
+        if ldr["level"] == 1:
+            foot = kind(u) in ("infantry", "artillery")
+            return foot if ldr["arm"] == "infantry" else not foot
+        return True
+
+    def reducer(self, u: dict) -> dict | None:
+        """The leader whose presence makes ``u``'s actions one point cheaper (NW-37): with it, not
+        moved this turn, obeyed by it, and not already reducing another unit this turn."""
+        best = None
+        for ldr in self.leaders_at(u["hex"], u["side"]):
+            if ldr["moved"] or ldr["used"] not in (None, u["id"]) or not self.commands(ldr, u):
+                continue
+            if best is None or (ldr["level"], ldr["id"]) > (best["level"], best["id"]):
+                best = ldr
+        return best
+
+    def morale_leader(self, u: dict, arm: str) -> int:
+        """The leader's level added to a check (NW-34, NW-42, NW-52: the owner's standing choice)."""
+        if self.state["standing"][u["side"]]["leader_morale"] != "yes":
+            return 0
+        levels = [x["level"] for x in self.leaders_at(u["hex"], u["side"]) if x["arm"] == arm and self.commands(x, u)]
+        return max(levels, default=0)
+
+    def arm(self, u: dict) -> dict:
+        return ARMS[u["arm"]]

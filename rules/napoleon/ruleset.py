@@ -1,0 +1,52 @@
+"""The Napoleon's War rule set object the platform talks to (rules.core.protocol.RuleSet)."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rules.core.base import RuleSetBase
+from rules.core.protocol import RuleEvent
+
+from . import turn as _turn
+from .data import SIDES
+from .describe import describe_event as _describe
+from .fold import PREFIX, fold as _fold, initial_state as _initial
+from .orders import ORDERS_HELP
+from .render import render_svg as _render
+from .scenario import load, new_leader, new_unit
+from .view import build_view
+
+
+class NapoleonsWar(RuleSetBase):
+    name = "napoleon"
+    title = "Napoleon's War II, alternative rules (house base)"
+    sides = SIDES
+    turn_mode = "alternating"  # the command-point economy is sequential (digest, adaptation)
+    orders_help = ORDERS_HELP
+
+    initial_state = staticmethod(_initial)
+
+    def load_scenario(self, scenario: Any | None) -> dict:
+        return load(scenario)
+
+    def setup(self, scenario: Any, rng: random.Random) -> list[RuleEvent]:
+        sc = load(scenario)
+        units = {u["id"]: new_unit(u) for u in sc["units"]}
+        leaders = {x["id"]: new_leader(x) for x in sc["leaders"]}
+        public = {k: v for k, v in sc.items() if k not in ("units", "leaders")}
+        side = sc["opening"] or sc["first"]
+        return [RuleEvent(PREFIX + "battle_set", {"scenario": public, "side": side, "opening": bool(sc["opening"]),
+                                                  "units": units, "leaders": leaders})]
+
+    fold = staticmethod(_fold)
+    next_turn = staticmethod(_turn.next_turn)
+    parse_orders = staticmethod(_turn.parse)
+    validate = staticmethod(_turn.validate)
+    default_orders = staticmethod(_turn.default_orders)
+    adjudicate = staticmethod(_turn.adjudicate)
+    view = staticmethod(build_view)
+    render_svg = staticmethod(_render)
+    describe_event = staticmethod(_describe)
+
+
+RULESET = NapoleonsWar()
