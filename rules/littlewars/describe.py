@@ -21,6 +21,8 @@ def _fired(p):
     guns = sorted({s["gun"].split(":")[-1] for s in shots})
     blocked = sum(1 for s in shots if s.get("blocked"))
     extra = f"; {blocked} struck scenery" if blocked else ""
+    if p.get("wagons"):  # LW-66/67
+        extra += f"; wagons destroyed: {_names(p['wagons'])}"
     return f"Guns fired {len(shots)} shots ({', '.join(guns)}): {killed} figures killed{extra}."
 
 
@@ -66,7 +68,8 @@ _SIMPLE = {
                                  f"{p.get('lose')} men first in melees it begins.",
     "fired": _fired,
     "moved": lambda p: (f"{len(p.get('figures', {}))} figures and {len(p.get('guns', {}))} guns moved; "
-                        f"{len(p.get('contacts', []))} contacts" + (
+                        + (f"{len(p['wagons'])} wagons moved; " if p.get("wagons") else "")
+                        + f"{len(p.get('contacts', []))} contacts" + (
                             f"; {len(p['stuck'])} guns stayed for want of a team (LW-24)" if p.get("stuck") else "") + "."),
     "melee": _melee,
     "surrendered": lambda p: f"{_cap(p.get('side'))}'s {p.get('group')} ({len(p.get('figures', []))} figures) "
@@ -78,6 +81,8 @@ _SIMPLE = {
     "rearmed": lambda p: f"{len(p.get('figures', []))} disarmed figures reached their edge and are armed again: "
                          f"{_names(p.get('figures', []))}.",
     "gun_captured": lambda p: f"{_cap(p.get('by'))} captured {p.get('from')}'s gun {str(p.get('gun')).split(':')[-1]} (LW-46).",
+    "wagon_captured": lambda p: (f"{_cap(p.get('by'))} took the wagon {str(p.get('wagon')).split(':')[-1]} at "
+                                 f"{p['at'][0]:g},{p['at'][1]:g}: none of its own within 6 in (LW-66/67)."),
     "capitulated": lambda p: (f"{_cap(p.get('side'))} flees: {len(p.get('figures', []))} figures and "
                               f"{len(p.get('guns', []))} guns too far from its edge capitulate to {p.get('captor')} (LW-50)."),
     "turn_completed": lambda p: f"Turn {p.get('turn')} is over.",
