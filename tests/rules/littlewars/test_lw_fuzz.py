@@ -1,6 +1,6 @@
 """Random-order fuzzing of every shipped Little Wars scenario (issue 15 item 8): random orders, legal or
 not, in random order, for a bounded number of turns; after every adjudication every invariant holds
-(figures, prisoners and guns on the table and outside scenery; no figure in two melees). Seeded, so a
+(figures, prisoners, guns and wagons on the table and outside scenery; no figure in two melees). Seeded, so a
 failure replays exactly (rules.littlewars.testing.fuzz_game)."""
 import pytest
 
@@ -9,7 +9,8 @@ from rules.littlewars.scenario import builtin_names
 from rules.littlewars.testing import fuzz_game
 
 # (scenario, seeds, turns): the big tables are slow, so they play fewer turns (bounded: ~15 s in all)
-TURNS = {"skirmish": ((1, 2, 3), 14), "defence": ((1, 2, 3), 14), "wells": ((1,), 5), "big_battle": ((1,), 4)}
+TURNS = {"skirmish": ((1, 2, 3), 14), "defence": ((1, 2, 3), 14), "wells": ((1,), 5), "big_battle": ((1,), 4),
+         "convoy": ((1, 2, 3), 12)}  # convoy: supply wagons and ammunition carts moved at random too (LW-66/67)
 
 
 def test_every_shipped_scenario_is_fuzzed():
