@@ -27,10 +27,11 @@ def test_random_orders_keep_every_invariant(name):
 # per-game options on shipped scenarios: the choice of edge, the coin for the defender, deployment
 # without the curtain and the distance scale take their own paths through setup and play
 VARIANTS = [{"base": "defence", "settings": {"defender_coin": True}},
-            {"base": "skirmish", "settings": {"deployment": "alternate", "choose_edge": True, "scale": 3}}]
+            {"base": "skirmish", "settings": {"deployment": "alternate", "choose_edge": True, "scale": 3}},
+            {"base": "convoy", "settings": {"deployment": "alternate", "choose_edge": True, "scale": 2}}]
 
 
-@pytest.mark.parametrize("scenario", VARIANTS, ids=["defence-coin", "skirmish-alternate-x3"])
+@pytest.mark.parametrize("scenario", VARIANTS, ids=["defence-coin", "skirmish-alternate-x3", "convoy-alternate-x2"])
 def test_random_orders_keep_every_invariant_with_the_options(scenario):
     for seed in (1, 2):
         fuzz_game(RS, scenario, seed, 12)
