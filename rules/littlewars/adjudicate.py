@@ -9,7 +9,7 @@ revealed together. Every later turn (LW-15 "guns first" as phases):
 4. all movement together, figures stopping on touching an enemy (LW-33); guns move
    with their teams (LW-24..26);
 5. melees in order of first contact (LW-34..39);
-6. gun capture (LW-46), escorts, delivery and re-arming (LW-41..43);
+6. gun capture (LW-46), wagon capture (LW-66/67), escorts, delivery and re-arming (LW-41..43);
 7. the turn ends; the scenario's end is checked and scored (LW-47..55).
 
 Each event is folded as soon as it is made, so every phase sees the state the

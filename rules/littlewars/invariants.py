@@ -33,7 +33,7 @@ def check_invariants(state: dict, riding=frozenset()) -> list[str]:
     standing = [(fid, f["arm"], f["x"], f["y"]) for fid, f in sorted(figs.items())
                 if fid not in riding and (f["st"] == "ok" or (f["st"] == "pow" and f["pow"] and not f["pow"][2]))]
     standing += [(gid, GUN_SPOT, g["x"], g["y"]) for gid, g in sorted(state["guns"].items())]
-    standing += wagons.problems(state)  # LW-66/67 wagons and carts still on the table
+    standing += wagons.standing(state)  # LW-66/67 wagons and carts still on the table
     problems += placement_problems(state, standing)
     return problems
 

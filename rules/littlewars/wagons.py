@@ -145,6 +145,6 @@ def captures(state: dict) -> list[dict]:
     return out
 
 
-def problems(state: dict) -> list:
-    """Invariants: (name, footprint, x, y) of every wagon still on the table, for placement checks."""
+def standing(state: dict) -> list:
+    """(name, footprint, x, y) of every wagon still on the table, for the invariants' placement checks."""
     return [(wid, SPOT, w["x"], w["y"]) for wid, w in live(state).items()]
