@@ -444,11 +444,12 @@ def _plan_wagon_move(state, plan, o: Move, wid):
     pts = route(table, wagon_rules.SPOT, (w["x"], w["y"]), o.points)
     if not pts:
         raise _Refused(f"{o.who} cannot get there: no way round the scenery")
-    limit = max(0.0, wagon_rules.wagon_pace(state["scenario"])  # less LW-7's head start, as for everything
-                - head_start(state, w["owner"], w["x"], w["y"], wagon_rules.radius_of()))
+    spent = head_start(state, w["owner"], w["x"], w["y"], wagon_rules.radius_of())  # LW-7, as for everything
+    limit = max(0.0, wagon_rules.wagon_pace(state["scenario"]) - spent)
     if path_length(pts) > limit + 1e-9:
+        edge = f" this turn: measured from the edge line, {spent:.1f} in are spent already (LW-7)" if spent else " a turn"
         raise _Refused(f"out of range: {o.who} would need {path_length(pts):.1f} in; a wagon moves at most "
-                       f"{limit:g} in a turn")
+                       f"{round(limit, 2):g} in{edge}")
     _claim(plan, [wid], o)
     plan.wagon_moves[wid] = pts
 

@@ -283,3 +283,16 @@ def test_the_convoy_plays_with_scripted_players_moving_their_wagons():
     moved = [p for p in payloads(events, "moved") if p.get("wagons")]
     assert moved  # the wagons follow their armies
     assert RS.check_invariants(state) == []
+
+
+def test_without_the_curtain_a_wagon_moves_in_the_first_turn_as_if_from_the_edge_line():
+    st = RS.initial_state()
+    for ev in RS.setup({"base": "convoy", "settings": {"deployment": "alternate"}}, random.Random(1)):
+        st = RS.fold(st, ev.type, ev.payload)
+    while st["phase"] == "deploy":
+        st, _ = play(st, red="hold", blue="hold")
+    # supply1 stands at 4,3: its footprint is 2.5 in from the south edge, spent already (LW-7)
+    assert msgs(st, "red", "move supply1 to 4,12.5") == []
+    assert msgs(st, "red", "move supply1 to 4,13") == [
+        "out of range: supply1 would need 10.0 in; a wagon moves at most 9.5 in this turn: measured from the edge "
+        "line, 2.5 in are spent already (LW-7)"]
