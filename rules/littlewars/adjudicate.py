@@ -207,7 +207,7 @@ def _finish(log: _Log) -> None:
     end = scoring.check_end(log.state)
     if end is not None and end.get("capitulated"):
         cap = end.pop("capitulated")
-        if cap["figures"] or cap["guns"]:
+        if cap["figures"] or cap["guns"] or cap.get("wagons"):
             log.emit("capitulated", {"side": other(end["winner"]), "captor": end["winner"], **cap})
     log.emit("turn_completed", {"turn": turn})
     if end is not None:

@@ -84,7 +84,8 @@ _SIMPLE = {
     "wagon_captured": lambda p: (f"{_cap(p.get('by'))} took the wagon {str(p.get('wagon')).split(':')[-1]} at "
                                  f"{p['at'][0]:g},{p['at'][1]:g}: none of its own within 6 in (LW-66/67)."),
     "capitulated": lambda p: (f"{_cap(p.get('side'))} flees: {len(p.get('figures', []))} figures and "
-                              f"{len(p.get('guns', []))} guns too far from its edge capitulate to {p.get('captor')} (LW-50)."),
+                              f"{len(p.get('guns', []))} guns" + (f" and {len(p['wagons'])} wagons" if p.get("wagons") else "")
+                              + f" too far from its edge capitulate to {p.get('captor')} (LW-50)."),
     "turn_completed": lambda p: f"Turn {p.get('turn')} is over.",
     "game_over": _game_over,
 }

@@ -304,6 +304,8 @@ def _capitulated(state, p):
     for gid in p["guns"]:
         guns[gid] = {**guns[gid], "owner": p["captor"]}
     new["guns"] = guns
+    if p.get("wagons"):  # LW-66/67: the wagons left behind in the flight
+        new["wagons"] = {**state["wagons"], **{wid: {**state["wagons"][wid], "owner": p["captor"]} for wid in p["wagons"]}}
     return new
 
 

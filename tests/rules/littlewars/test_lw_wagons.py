@@ -296,3 +296,15 @@ def test_without_the_curtain_a_wagon_moves_in_the_first_turn_as_if_from_the_edge
     assert msgs(st, "red", "move supply1 to 4,13") == [
         "out of range: supply1 would need 10.0 in; a wagon moves at most 9.5 in this turn: measured from the edge "
         "line, 2.5 in are spent already (LW-7)"]
+
+
+def test_in_the_flight_the_wagons_left_far_from_the_losers_edge_capitulate():
+    # red breaks through at blue's (north) edge; blue's wagon 80 in from it cannot get away in six moves
+    red = [(20 + k, 119.5) for k in range(3)]
+    state = build(red=[("raiders", "inf", red)], blue=[("far", "inf", [(40, 100)]), PAD], table=(48, 120),
+                  kind="breakthrough", wagons=[("red", "s", "supply", 20, 60),
+                                               ("blue", "supply1", "supply", 10, 40), ("blue", "s2", "supply", 30, 110)])
+    state, events = play(state)
+    cap = payloads(events, "capitulated")
+    assert cap and cap[0]["wagons"] == ["blue:supply1"] and cap[0]["captor"] == "red"
+    assert state["wagons"]["blue:supply1"]["owner"] == "red" and state["wagons"]["blue:s2"]["owner"] == "blue"
