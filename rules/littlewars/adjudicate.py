@@ -9,7 +9,7 @@ revealed together. Every later turn (LW-15 "guns first" as phases):
 4. all movement together, figures stopping on touching an enemy (LW-33); guns move
    with their teams (LW-24..26);
 5. melees in order of first contact (LW-34..39);
-6. gun capture (LW-46), escorts, delivery and re-arming (LW-41..43);
+6. gun capture (LW-46), wagon capture (LW-66/67), escorts, delivery and re-arming (LW-41..43);
 7. the turn ends; the scenario's end is checked and scored (LW-47..55).
 
 Each event is folded as soon as it is made, so every phase sees the state the
@@ -22,7 +22,7 @@ from typing import Mapping, Sequence
 
 from rules.core.protocol import PUBLIC, RuleEvent, TurnSpec, side_audience
 
-from . import aftermath, melee, plan as planning, scoring
+from . import aftermath, melee, plan as planning, scoring, wagons
 from .fire import resolve_fire
 from .fold import PREFIX, fold, game_turn_of_play, initial_state
 from .motion import resolve_moves
@@ -125,7 +125,8 @@ def adjudicate(state: dict, orders: Mapping[str, Sequence], rng: random.Random |
     if state["phase"] == "deploy":
         for side in deploying_sides(state):
             p = plans[side]
-            log.emit("deployed", {"side": side, "figures": p.deploy_figures, "guns": p.deploy_guns})
+            placed = {"wagons": p.deploy_wagons} if p.deploy_wagons else {}  # LW-66/67, only where ordered
+            log.emit("deployed", {"side": side, "figures": p.deploy_figures, "guns": p.deploy_guns, **placed})
         if not deploying_sides(log.state):
             log.emit("deployment_done", {})
         return log.events
@@ -140,6 +141,8 @@ def adjudicate(state: dict, orders: Mapping[str, Sequence], rng: random.Random |
         log.emit("melee", payload)
     for cap in aftermath.captures(start, log.state):
         log.emit("gun_captured", cap)
+    for cap in wagons.captures(log.state):  # LW-66/67: a wagon reached with none of its own near
+        log.emit("wagon_captured", cap)
     _prisoners(log)
     _finish(log)
     return log.events
@@ -176,7 +179,13 @@ def _movement(log: _Log, plans) -> None:
     gun_paths = {gid: pts for p in plans.values() for gid, pts in p.gun_moves.items()}
     moved, contacts = resolve_moves(log.state, paths)
     guns, stuck = aftermath.gun_moves(log.state, moved, gun_paths)
-    log.emit("moved", {"figures": moved, "guns": guns, "stuck": stuck, "contacts": contacts})
+    payload = {"figures": moved, "guns": guns, "stuck": stuck, "contacts": contacts}
+    # wagons neither stop nor are stopped (their drivers are no figures); one shot to pieces stays put
+    carts = {wid: list(pts[-1]) for p in plans.values() for wid, pts in p.wagon_moves.items()
+             if wid in wagons.live(log.state, p.side)}
+    if carts:
+        payload["wagons"] = carts
+    log.emit("moved", payload)
 
 
 def _contacts(log: _Log) -> list:
@@ -198,7 +207,7 @@ def _finish(log: _Log) -> None:
     end = scoring.check_end(log.state)
     if end is not None and end.get("capitulated"):
         cap = end.pop("capitulated")
-        if cap["figures"] or cap["guns"]:
+        if cap["figures"] or cap["guns"] or cap.get("wagons"):
             log.emit("capitulated", {"side": other(end["winner"]), "captor": end["winner"], **cap})
     log.emit("turn_completed", {"turn": turn})
     if end is not None:

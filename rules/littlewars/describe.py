@@ -23,6 +23,8 @@ def _fired(p):
     guns = sorted({s["gun"].split(":")[-1] for s in shots})
     blocked = sum(1 for s in shots if s.get("blocked"))
     extra = f"; {blocked} struck scenery" if blocked else ""
+    if p.get("wagons"):  # LW-66/67
+        extra += f"; wagons destroyed: {_names(p['wagons'])}"
     return f"Guns fired {count(len(shots), 'shot')} ({', '.join(guns)}): {count(killed, 'figure')} killed{extra}."
 
 
@@ -68,7 +70,8 @@ _SIMPLE = {
                                  f"{p.get('lose')} men first in melees it begins.",
     "fired": _fired,
     "moved": lambda p: (f"{count(len(p.get('figures', {})), 'figure')} and {count(len(p.get('guns', {})), 'gun')} moved; "
-                        f"{count(len(p.get('contacts', [])), 'contact')}" + (
+                        + (f"{count(len(p['wagons']), 'wagon')} moved; " if p.get("wagons") else "")
+                        + f"{count(len(p.get('contacts', [])), 'contact')}" + (
                             f"; {count(len(p['stuck']), 'gun')} stayed for want of a team (LW-24)" if p.get("stuck") else "") + "."),
     "melee": _melee,
     "surrendered": lambda p: f"{_cap(p.get('side'))}'s {p.get('group')} ({count(len(p.get('figures', [])), 'figure')}) "
@@ -80,8 +83,12 @@ _SIMPLE = {
     "rearmed": lambda p: f"{count(len(p.get('figures', [])), 'disarmed figure')} reached their edge and are armed again: "
                          f"{_names(p.get('figures', []))}.",
     "gun_captured": lambda p: f"{_cap(p.get('by'))} captured {p.get('from')}'s gun {str(p.get('gun')).split(':')[-1]} (LW-46).",
+    "wagon_captured": lambda p: (f"{_cap(p.get('by'))} took the wagon {str(p.get('wagon')).split(':')[-1]} at "
+                                 f"{p['at'][0]:g},{p['at'][1]:g}: none of its own within 6 in (LW-66/67)."),
     "capitulated": lambda p: (f"{_cap(p.get('side'))} flees: {count(len(p.get('figures', [])), 'figure')} and "
-                              f"{count(len(p.get('guns', [])), 'gun')} too far from its edge capitulate to {p.get('captor')} (LW-50)."),
+                              f"{count(len(p.get('guns', [])), 'gun')}"
+                              + (f" and {count(len(p['wagons']), 'wagon')}" if p.get("wagons") else "")
+                              + f" too far from its edge capitulate to {p.get('captor')} (LW-50)."),
     "turn_completed": lambda p: f"Turn {p.get('turn')} is over.",
     "game_over": _game_over,
 }

@@ -16,6 +16,7 @@ import math
 
 from .geom import FigureIndex, bearing
 from .table import table_of
+from .wagons import struck
 from .units import BLAST_RADIUS, KNOCK_REACH, SCATTER_BASE, SCATTER_PER_INCH, STRIKE_REACH, radius
 
 
@@ -35,6 +36,7 @@ def resolve_fire(state: dict, fire: dict[str, list], rng) -> dict:
     blast = state["scenario"]["settings"]["blast"]
     dead: set[str] = set()
     shots, headings = [], {}
+    wrecked: list[str] = []  # LW-66/67 wagons and carts the shots destroyed
     for gid in sorted(fire):
         g = state["guns"][gid]
         origin = (g["x"], g["y"])
@@ -46,10 +48,14 @@ def resolve_fire(state: dict, fire: dict[str, list], rng) -> dict:
             hit = (round(min(max(hit[0], 0.0), table.width), 3), round(min(max(hit[1], 0.0), table.depth), 3))
             killed = (_blast if blast else _strike)(state, index, table, hit, dead)
             dead.update(killed)
+            wrecked += struck(state, hit, blast, table, set(wrecked))
             shots.append({"gun": gid, "aim": [float(aim[0]), float(aim[1])], "impact": list(hit),
                           "blocked": stop is not None, "killed": killed})
         headings[gid] = bearing(origin, fire[gid][-1])  # LW-23: it faces its last shot
-    return {"shots": shots, "headings": headings}
+    out = {"shots": shots, "headings": headings}
+    if wrecked:
+        out["wagons"] = wrecked
+    return out
 
 
 def _ranked(state, index, point, reach, dead) -> list[tuple[float, str]]:

@@ -13,6 +13,8 @@ State (plain JSON)::
               (absent = a reserve figure that did not join, LW-57); dis = disarmed (LW-43);
               pow = [captor, prisoner group, delivered?] while a prisoner
     guns      {id: {side, name, x, y, heading, owner}}; owner changes on capture (LW-46)
+    wagons    {id: {side, name, kind, x, y, owner, st}} supply wagons and ammunition carts (LW-66/67,
+              wagons.py); only in games whose scenario has them
     groups    {side: {name: [figure ids]}} (alive, armed or disarmed, not prisoners)
     pows      {captor: {name: [figure ids]}} prisoner groups held by each side
     deployed  the sides that have deployed (LW-7: one after the other without the curtain)
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from . import wagons
 from .scenario import OPPOSITE, block, mirror, mirror_force
 from .units import SIDES
 
@@ -73,8 +76,17 @@ def _table_laid(state, p):
         for g in force["guns"]:
             new["guns"][gun_id(side, g["name"])] = {"side": side, "name": g["name"], "x": g["at"][0], "y": g["at"][1],
                                                    "heading": heading, "owner": side}
+    if any(f.get("wagons") for f in sc["forces"].values()):
+        new["wagons"] = wagons.initial(sc)
     new["start"] = _start_counts(new)
     return new
+
+
+def _place_wagons(state: dict, new: dict, places: Mapping[str, Any]) -> None:
+    """Wagons to new places ({id: [x, y]}); a game without wagons is left as it was."""
+    if places:
+        new["wagons"] = {**state["wagons"], **{wid: {**state["wagons"][wid], "x": xy[0], "y": xy[1]}
+                                               for wid, xy in places.items()}}
 
 
 def _start_counts(state: dict) -> dict:
@@ -126,6 +138,7 @@ def _deployed(state, p):
     for gid, xy in p["guns"].items():
         guns[gid] = {**guns[gid], "x": xy[0], "y": xy[1]}
     new["guns"] = guns
+    _place_wagons(state, new, p.get("wagons"))
     new["deployed"] = sorted(set(state.get("deployed", [])) | {p["side"]})  # LW-7: who has deployed
     if not _curtain(state):  # without the curtain each side deploys in a turn of its own
         new["turn"] = state["turn"] + 1
@@ -165,6 +178,7 @@ def _edge_chosen(state, p):
     new["guns"] = {gid: {**g, **dict(zip(("x", "y"), mirror(sc, g["x"], g["y"]))),
                          "heading": (-g["heading"] if flip_y else 180.0 - g["heading"]) % 360.0}
                    for gid, g in state["guns"].items()}
+    _place_wagons(state, new, {wid: list(mirror(sc, w["x"], w["y"])) for wid, w in state.get("wagons", {}).items()})
     return new
 
 
@@ -199,6 +213,8 @@ def _fired(state, p):
     for gid, heading in p["headings"].items():
         guns[gid] = {**guns[gid], "heading": heading}
     new["guns"] = guns
+    if p.get("wagons"):  # LW-66/67 wagons a shot struck (KS-6)
+        new["wagons"] = {**state["wagons"], **{wid: {**state["wagons"][wid], "st": "destroyed"} for wid in p["wagons"]}}
     last = _last(state)
     last["impacts"] = last["impacts"] + [{"gun": s["gun"], "aim": s["aim"], "at": s["impact"], "killed": len(s["killed"])}
                                          for s in p["shots"]]
@@ -213,6 +229,7 @@ def _moved(state, p):
     for gid, g in p["guns"].items():
         guns[gid] = {**guns[gid], "x": g[0], "y": g[1], "heading": g[2]}
     new["guns"] = guns
+    _place_wagons(state, new, p.get("wagons"))
     return new
 
 
@@ -275,6 +292,10 @@ def _gun_captured(state, p):
     return new
 
 
+def _wagon_captured(state, p):
+    return {**state, "wagons": {**state["wagons"], p["wagon"]: {**state["wagons"][p["wagon"]], "owner": p["by"]}}}
+
+
 def _capitulated(state, p):
     new = dict(state)
     _set_figures(state, new, {fid: {"st": "pow", "pow": [p["captor"], None, True]} for fid in p["figures"]})
@@ -283,6 +304,8 @@ def _capitulated(state, p):
     for gid in p["guns"]:
         guns[gid] = {**guns[gid], "owner": p["captor"]}
     new["guns"] = guns
+    if p.get("wagons"):  # LW-66/67: the wagons left behind in the flight
+        new["wagons"] = {**state["wagons"], **{wid: {**state["wagons"][wid], "owner": p["captor"]} for wid in p["wagons"]}}
     return new
 
 
@@ -311,6 +334,7 @@ _HANDLERS = {
     "prisoners_delivered": _prisoners_delivered,
     "rearmed": _rearmed,
     "gun_captured": _gun_captured,
+    "wagon_captured": _wagon_captured,
     "turn_completed": _turn_completed,
     "capitulated": _capitulated,
     "game_over": _game_over,

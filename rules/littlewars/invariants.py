@@ -1,12 +1,13 @@
 """Invariants every state must keep (used by tests, fuzzing and the property checks).
 
 ``check_invariants(state)``: groups and prisoner groups are consistent, and everything standing
-on the table (free figures, prisoners not yet delivered, guns; the Kriegspiel adds wagons and
-depots) stands on it and outside impassable scenery. ``check_turn(events)``: no figure fights
+on the table (free figures, prisoners not yet delivered, guns, the main part's wagons and carts of LW-66/67;
+the Kriegspiel adds its depots) stands on it and outside impassable scenery. ``check_turn(events)``: no figure fights
 in two melees of one turn (LW-44).
 """
 from __future__ import annotations
 
+from . import wagons
 from .table import table_of
 from .units import GUN_SPOT, SIDES
 
@@ -32,6 +33,7 @@ def check_invariants(state: dict, riding=frozenset()) -> list[str]:
     standing = [(fid, f["arm"], f["x"], f["y"]) for fid, f in sorted(figs.items())
                 if fid not in riding and (f["st"] == "ok" or (f["st"] == "pow" and f["pow"] and not f["pow"][2]))]
     standing += [(gid, GUN_SPOT, g["x"], g["y"]) for gid, g in sorted(state["guns"].items())]
+    standing += wagons.standing(state)  # LW-66/67 wagons and carts still on the table
     problems += placement_problems(state, standing)
     return problems
 

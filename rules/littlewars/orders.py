@@ -37,6 +37,13 @@ Lines starting with # are comments.
                                         you start from (LW-2; the defender, LW-53): north, south, ...
   hold                                  do nothing (the default)
 """
+# LW-66/67, games with settings.supply (the Kriegspiel appendix has its depots instead)
+WAGON_HELP = """Supply wagons and ammunition carts (games with supply, LW-66/67):
+  deploy supply1 at 4,3                 deployment: place a wagon or cart (like a gun)
+  move cart1 to 20,10                   a wagon or cart goes 12 in a turn round scenery, no escort needed
+"""
+CORE_HELP = ORDERS_HELP
+ORDERS_HELP = CORE_HELP + WAGON_HELP
 
 _NUM = r"-?\d+(?:\.\d+)?"
 _PT = rf"\(?\s*({_NUM})\s*,\s*({_NUM})\s*\)?"

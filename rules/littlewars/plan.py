@@ -17,7 +17,7 @@ from shapely.strtree import STRtree
 
 from rules.core.protocol import LineError
 
-from . import geom
+from . import geom, wagons as wagon_rules
 from .fold import game_turn_of_play, play_turn
 from .orders import Edge, Escort, Fire, Form, Hold, Melee, Merge, Move, Order, Split, Surrender
 from .scenario import OPPOSITE, block, zone_error
@@ -36,6 +36,9 @@ class Plan:
     gun_moves: dict = field(default_factory=dict)    # gun id -> polyline
     deploy_figures: dict = field(default_factory=dict)
     deploy_guns: dict = field(default_factory=dict)
+    wagon_moves: dict = field(default_factory=dict)  # wagon id -> polyline (LW-66/67)
+    deploy_wagons: dict = field(default_factory=dict)
+    hungry: set | None = None                        # LW-66: own figures out of supply now (computed once)
     surrender: list = field(default_factory=list)    # (group name, figure ids)
     standing: tuple | None = None
     edge: str | None = None                          # LW-2/53: the edge chosen before deployment
@@ -127,6 +130,13 @@ def _gun(state, side, name):
     return None
 
 
+def _wagon(state, side, name):
+    for wid, w in wagon_rules.live(state, side).items():
+        if wagon_rules.name_of(w).lower() == name.lower():
+            return wid
+    return None
+
+
 def _group_key(groups, name):
     for k in groups:
         if k.lower() == name.lower():
@@ -145,22 +155,30 @@ def resolve(state, plan, name) -> tuple[str, object]:
     gid = _gun(state, plan.side, name)
     if gid:
         return "gun", gid
+    wid = _wagon(state, plan.side, name)
+    if wid:
+        return "wagon", wid
     pkey = _group_key(state["pows"][plan.side], name)
     if pkey is not None:
         return "pow", (pkey, list(state["pows"][plan.side][pkey]))
     enemy = other(plan.side)
     if (_group_key(state["groups"][enemy], name) or state["figures"].get(f"{enemy}:{name.lower()}")
-            or _gun(state, enemy, name)):
+            or _gun(state, enemy, name) or _wagon(state, enemy, name)):
         raise _Refused(f"not your figure: {name} belongs to {enemy}")
     if any(g["name"].lower() == name.lower() and g["side"] == plan.side for g in state["guns"].values()):
         raise _Refused(f"{name} is no longer yours: it was captured")
+    lost = next((w for w in state.get("wagons", {}).values()
+                 if w["name"].lower() == name.lower() and w["side"] == plan.side), None)
+    if lost is not None:
+        raise _Refused(f"{name} is no longer yours: it was {'destroyed' if lost['st'] != 'ok' else 'captured'}")
     raise _Refused(f"unknown name '{name}': not one of your groups, figures, guns or prisoner groups")
 
 
 def _own_figures(state, plan, name) -> list[str]:
     kind, value = resolve(state, plan, name)
     if kind != "figures":
-        raise _Refused(f"{name} is a {'gun' if kind == 'gun' else 'prisoner group'}, not a group of figures")
+        what = {"gun": "gun", "wagon": "wagon"}.get(kind, "prisoner group")
+        raise _Refused(f"{name} is a {what}, not a group of figures")
     return value
 
 
@@ -179,7 +197,8 @@ def _claim(plan, ids, o):
 
 # -- group changes ------------------------------------------------------------
 def _new_name(state, plan, name):
-    if _group_key(plan.groups, name) or state["figures"].get(f"{plan.side}:{name.lower()}") or _gun(state, plan.side, name):
+    if (_group_key(plan.groups, name) or state["figures"].get(f"{plan.side}:{name.lower()}")
+            or _gun(state, plan.side, name) or _wagon(state, plan.side, name)):
         raise _Refused(f"the name {name} is already in use")
     if name[0].lower() in "ic" and name[1:].isdigit():
         raise _Refused(f"{name} looks like a figure name (i12, c3): choose another group name")
@@ -284,9 +303,12 @@ def _move(state, plan, o: Move):
         raise _Refused(f"{o.who} are prisoners: use 'escort {o.who} to x,y'")
     if kind == "gun":
         return _deploy_gun(state, plan, o, value) if o.deploy else _plan_gun_move(state, plan, o, value)
+    if kind == "wagon":
+        return _deploy_wagon(state, plan, o, value) if o.deploy else _plan_wagon_move(state, plan, o, value)
     if o.deploy:
         return _deploy(state, plan, o, value)
     _check_claim(plan, value)
+    _supply_check(state, plan, value)
     table = table_of(state["scenario"])
     figs = state["figures"]
     paths = {}
@@ -382,6 +404,56 @@ def _surrender(state, plan, o: Surrender):
     plan.surrender.append((_group_key(plan.groups, o.who) or o.who, ids))
 
 
+# -- wagons (LW-66/67) ---------------------------------------------------------------
+def _supply_check(state, plan, ids):
+    """LW-66 (penalty as KS-52): figures out of supply at the start of the turn do not move."""
+    if not wagon_rules.on(state):
+        return
+    if plan.hungry is None:
+        plan.hungry = set(wagon_rules.unsupplied(state, plan.side))
+    out = [i.split(":")[1] for i in ids if i in plan.hungry]
+    if out:
+        sc = state["scenario"]
+        raise _Refused(f"{', '.join(out[:5])}{' ...' if len(out) > 5 else ''} out of supply: no supply wagon within "
+                       f"{wagon_rules.reach(sc, 'supply'):g} in (six moves) has room for them, 50 a wagon (LW-66); "
+                       f"troops without supply do not move (as KS-52)")
+
+
+def _deploy_wagon(state, plan, o: Move, wid):
+    _claim(plan, [wid], o)
+    if o.line_form:
+        raise _Refused(f"a wagon deploys at one point: deploy {o.who} at x,y")
+    x, y = o.points[0]
+    err = table_of(state["scenario"]).spot_error(wagon_rules.SPOT, x, y) or zone_error(state["scenario"], plan.side, x, y)
+    if err:
+        raise _Refused(f"{o.who} cannot deploy there: {err}")
+    plan.deploy_wagons[wid] = [x, y]
+
+
+def _plan_wagon_move(state, plan, o: Move, wid):
+    """A wagon goes at its horses' walk (12 in, LW-26's foot pace for guns) round the scenery, no escort needed."""
+    if o.line_form:
+        raise _Refused(f"a wagon moves to a point: move {o.who} to x,y")
+    _check_claim(plan, [wid])
+    w = state["wagons"][wid]
+    table = table_of(state["scenario"])
+    for p in o.points:
+        err = table.spot_error(wagon_rules.SPOT, *p)
+        if err:
+            raise _Refused(f"{o.who} cannot go there: {err}")
+    pts = route(table, wagon_rules.SPOT, (w["x"], w["y"]), o.points)
+    if not pts:
+        raise _Refused(f"{o.who} cannot get there: no way round the scenery")
+    spent = head_start(state, w["owner"], w["x"], w["y"], wagon_rules.radius_of())  # LW-7, as for everything
+    limit = max(0.0, wagon_rules.wagon_pace(state["scenario"]) - spent)
+    if path_length(pts) > limit + 1e-9:
+        edge = f" this turn: measured from the edge line, {spent:.1f} in are spent already (LW-7)" if spent else " a turn"
+        raise _Refused(f"out of range: {o.who} would need {path_length(pts):.1f} in; a wagon moves at most "
+                       f"{round(limit, 2):g} in{edge}")
+    _claim(plan, [wid], o)
+    plan.wagon_moves[wid] = pts
+
+
 # -- guns -----------------------------------------------------------------------
 def _crew_check(state, gid, what):
     g = state["guns"][gid]
@@ -405,6 +477,9 @@ def _fire(state, plan, o: Fire):
     if gid in plan._owner_line:
         raise _Refused(f"a gun moves or fires in a turn, not both (LW-20); line {plan._owner_line[gid]} already orders it")
     _crew_check(state, gid, "fire")
+    err = wagon_rules.ammo_error(state, gid)
+    if err:
+        raise _Refused(err)
     g = state["guns"][gid]
     for x, y in o.aims:
         rng = math.dist((g["x"], g["y"]), (x, y))

@@ -66,6 +66,18 @@ def _gun(g, depth) -> str:
             f'<line x1="{x:.2f}" y1="{y:.2f}" x2="{x + 2 * dx:.2f}" y2="{y + 2 * dy:.2f}" stroke="#222" stroke-width="0.45"/></g>')
 
 
+def _wagon(w, depth) -> str:
+    """LW-66/67: a supply wagon is a tilted box, an ammunition cart a smaller dark one, in the owner's colour."""
+    x, y = w["x"], depth - w["y"]
+    colour = COLOURS.get(w["owner"], "#555")
+    big = w["kind"] == "supply"
+    wd, ht, fill = (1.0, 0.7, "#f4ecd8") if big else (0.8, 0.55, "#5a4632")
+    what = "supply wagon" if big else "ammunition cart"
+    return (f'<g class="wagon {w["kind"]}"><title>{escape(w["name"])} ({w["owner"]}): {what}</title>'
+            f'<rect x="{x - wd / 2:.2f}" y="{y - ht / 2:.2f}" width="{wd:g}" height="{ht:g}" rx="0.15" fill="{fill}" '
+            f'stroke="{colour}" stroke-width="0.15"/></g>')
+
+
 def _groups(view, depth) -> list[str]:
     pos = {f["id"]: (f["x"], f["y"]) for f in view["figures"]}
     out = []
@@ -119,6 +131,7 @@ def render_svg(view: dict) -> str:
     parts += [_figure(f, d) for f in view.get("figures", [])]
     parts += _groups(view, d)
     parts += [_gun(g, d) for g in view.get("guns", [])]
+    parts += [_wagon(w, d) for w in view.get("wagons", [])]
     parts += _last(view, d)
     parts.append(_scale_bar(d))
     title = escape(view.get("scenario", {}).get("title", ""))

@@ -40,6 +40,7 @@ SETTINGS = {
     "choose_edge": False,       # LW-2 / LW-53: a side chooses its edge before deployment
     "defender_coin": False,     # LW-53: a coin names the defender (a defence game; it then chooses its edge)
     "scale": 1,                 # LW-62: moves and ranges doubled (2) or trebled (3) on a large field
+    "supply": False,            # LW-66/67: supply wagons and ammunition carts (forces.<side>.wagons)
 }
 DEPLOYMENTS = ("curtain", "alternate")
 
@@ -119,7 +120,7 @@ def _on_base(spec: dict) -> dict:
 
 
 def _settings(s: dict) -> None:
-    for key in ("blast", "random_advantage", "choose_edge", "defender_coin"):
+    for key in ("blast", "random_advantage", "choose_edge", "defender_coin", "supply"):
         _need(isinstance(s[key], bool), f"settings.{key}", "must be true or false")
     _need(s["scale"] in SCALES and not isinstance(s["scale"], bool), "settings.scale",
           "must be 1, 2 or 3 (LW-62: distances doubled or trebled on a large field)")
@@ -218,6 +219,7 @@ def _force(sc: dict, side: str) -> None:
         g["at"] = _point(g.get("at"), f"{w}.at")
         err = table.spot_error("inf", *g["at"]) or _zone_error(sc, side, *g["at"]) or _mirror_error(sc, "inf", *g["at"])
         _need(err is None, f"{w}.at", err or "")
+    _wagons(sc, side, f, names)
     reserve = [g for g in groups if g["reserve"]]
     if sc["settings"]["random_advantage"]:
         _need(len(reserve) == 1 and reserve[0]["count"] == RESERVE, f"{where}.groups",
@@ -225,6 +227,32 @@ def _force(sc: dict, side: str) -> None:
     budget = sc["settings"]["points"]
     pts = army_points(f)
     _need(pts <= budget, where, f"the army costs {pts:g} points, more than the {budget:g} allowed (LW-59)")
+
+
+def _wagons(sc: dict, side: str, f: dict, names: set) -> None:
+    """LW-66/67: supply wagons and ammunition carts, placed like guns (on the table, clear of scenery,
+    in the deployment zone). They come with ``settings.supply``, and it with them."""
+    from .wagons import KINDS, SPOT
+
+    where = f"forces.{side}.wagons"
+    wagons = f.get("wagons", [])  # absent stays absent: scenarios without wagons keep their exact form
+    _need(isinstance(wagons, list), where, "must be a list")
+    supply = sc["settings"]["supply"]
+    _need(supply or not wagons, where, "wagons and carts carry the supply rules (LW-66/67): set settings.supply "
+                                       "to true or leave them out")
+    for i, w in enumerate(wagons):
+        wi = _named(w, f"{where}[{i}]", names)
+        _need(w.get("kind") in KINDS, f"{wi}.kind", f"must be one of {', '.join(KINDS)} (LW-66 supply wagon, "
+                                                    f"LW-67 ammunition cart)")
+        w["at"] = _point(w.get("at"), f"{wi}.at")
+        err = table_of(sc).spot_error(SPOT, *w["at"]) or _zone_error(sc, side, *w["at"]) or _mirror_error(sc, SPOT, *w["at"])
+        _need(err is None, f"{wi}.at", err or "")
+    if supply:
+        kinds = {w["kind"] for w in wagons}
+        _need("supply" in kinds, where, "settings.supply needs at least one supply wagon a side (LW-66: one for "
+                                        "every 50 soldiers)")
+        _need("ammo" in kinds or not f["guns"], where, "settings.supply needs an ammunition cart for a side with "
+                                                       "guns (LW-67: no gun fires without one within two moves)")
 
 
 def _named(item: Any, where: str, names: set) -> str:
@@ -245,9 +273,9 @@ def mirror(sc: dict, x: float, y: float) -> tuple[float, float]:
 
 
 def mirror_force(sc: dict, force: dict) -> dict:
-    """A force with its default places (groups and guns) across the table."""
-    return {**force, "groups": [{**g, "at": list(mirror(sc, *g["at"]))} for g in force["groups"]],
-            "guns": [{**g, "at": list(mirror(sc, *g["at"]))} for g in force["guns"]]}
+    """A force with its default places (groups, guns and wagons) across the table."""
+    return {**force, **{key: [{**g, "at": list(mirror(sc, *g["at"]))} for g in force.get(key, [])]
+                        for key in ("groups", "guns", "wagons")}}
 
 
 def swap_armies(sc: dict) -> dict:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from . import wagons
 from .fold import play_turn
 from .table import table_of
 from .units import (ARMS, BREAKTHROUGH_FIGURES, DRAW_BELOW, DRAW_BELOW_SMALL, GUN_SCORE, PRISONER_SCORE, SIDES,
@@ -120,7 +121,11 @@ def capitulation(state: dict, loser: str) -> dict:
                      and table.edge_distance(edge, f["x"], f["y"]) > WITHDRAW_MOVES * pace(state["scenario"], f["arm"]))
     guns = sorted(gid for gid, g in state["guns"].items()
                   if g["owner"] == loser and table.edge_distance(edge, g["x"], g["y"]) > WITHDRAW_MOVES * pace(state["scenario"], "inf"))
-    return {"figures": figures, "guns": guns}
+    out = {"figures": figures, "guns": guns}
+    if state.get("wagons"):  # LW-66/67: wagons go at the foot pace, so six moves are 72 in (x scale)
+        out["wagons"] = [wid for wid, w in wagons.live(state, loser).items()
+                         if table.edge_distance(edge, w["x"], w["y"]) > WITHDRAW_MOVES * wagons.wagon_pace(state["scenario"])]
+    return out
 
 
 def _defence(state):

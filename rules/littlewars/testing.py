@@ -16,11 +16,13 @@ from .invariants import check_turn
 from .plan import allowance
 from .scenario import _terrain, load
 from .units import CREW_MIN, CREW_RANGE, gun_range, other
+from .wagons import live as wagon_live, name_of as wagon_name
 
 
 def build(red=(), blue=(), guns=(), terrain=(), table=(48, 36), kind="bitter_end", settings=None, turn=2,
-          first="red") -> dict:
-    """A position in play. ``red``/``blue``: [(group, arm, [(x, y), ...]), ...]; ``guns``: [(side, name, x, y, heading)]."""
+          first="red", wagons=()) -> dict:
+    """A position in play. ``red``/``blue``: [(group, arm, [(x, y), ...]), ...]; ``guns``: [(side, name, x, y, heading)];
+    ``wagons``: [(side, name, kind, x, y)] (LW-66/67: they turn ``settings.supply`` on)."""
     w, d = table
     forces = {}
     for side, groups in (("red", red), ("blue", blue)):
@@ -29,8 +31,11 @@ def build(red=(), blue=(), guns=(), terrain=(), table=(48, 36), kind="bitter_end
               for n, a, pts in groups]
         gs = gs or [{"name": "nobody", "arm": "inf", "count": 1, "at": [w / 2, y]}]
         forces[side] = {"groups": gs, "guns": [{"name": g[1], "at": [w / 2, y]} for g in guns if g[0] == side]}
+        if wagons:
+            forces[side]["wagons"] = [{"name": v[1], "kind": v[2], "at": [w / 2, y]} for v in wagons if v[0] == side]
+    supply = {"supply": True} if wagons else {}
     sc = load({"name": "test", "table": {"width": w, "depth": d}, "forces": forces,
-               "settings": {"points": 10_000, "deploy_depth": max(w, d), **(settings or {})}})
+               "settings": {"points": 10_000, "deploy_depth": max(w, d), **supply, **(settings or {})}})
     sc["kind"] = kind  # set after loading: hand-built positions skip the armies' proportions (LW-52)
     sc["terrain"] = list(terrain)
     _terrain(sc)
@@ -51,6 +56,9 @@ def build(red=(), blue=(), guns=(), terrain=(), table=(48, 36), kind="bitter_end
         gid = f"{side}:{name}"
         gmap[gid] = {**gmap[gid], "x": float(x), "y": float(y), "heading": float(heading)}
     state = {**state, "figures": figs, "guns": gmap, "turn": state["play_from"] + turn - 1}  # ``turn``: of play
+    for side, name, _, x, y in wagons:
+        state["wagons"] = {**state["wagons"], f"{side}:{name}": {**state["wagons"][f"{side}:{name}"], "x": float(x),
+                                                                 "y": float(y)}}
     from .fold import _start_counts
 
     state["start"] = _start_counts(state)
@@ -127,7 +135,26 @@ def bot_orders(state: dict, side: str) -> str:
         lines.append(_advance_line(state, side, name, members, enemy))
     for captor_name in sorted(state["pows"][side]):
         lines.append(_escort_line(state, side, captor_name))
+    lines += _wagon_lines(state, side)
     return "\n".join(_valid(state, side, [ln for ln in lines if ln]))
+
+
+def _wagon_lines(state, side):
+    """LW-66/67: supply wagons follow the army (to 30 in of its centre), carts their nearest gun (to 10 in)."""
+    figs = state["figures"]
+    own = [i for i, f in figs.items() if f["side"] == side and fighting(f)]
+    guns = [(g["x"], g["y"]) for g in state["guns"].values() if g["owner"] == side]
+    lines = []
+    for w in wagon_live(state, side).values():
+        here = (w["x"], w["y"])
+        goal, keep = ((_centre(figs, own), 30.0) if w["kind"] == "supply" and own else
+                      (min(guns, key=lambda g: math.dist(g, here)), 10.0) if w["kind"] == "ammo" and guns else
+                      (None, 0.0))
+        if goal is None or math.dist(here, goal) <= keep:
+            continue
+        tx, ty = _step_towards(here, goal, min(11.5, math.dist(here, goal) - keep))
+        lines.append(f"move {wagon_name(w)} to {tx:.2f},{ty:.2f}")
+    return lines
 
 
 def _centre(figs, members):
@@ -250,6 +277,9 @@ def state_from_view(view: dict) -> dict:
             for g in view["guns"]}
     state = RS.initial_state()
     state.update(phase=view["phase"], scenario=sc, turn=view["turn"]["number"], figures=figures, guns=guns)
+    if "wagons" in view:  # LW-66/67: the wagons in sight, each called by its own side's name
+        state["wagons"] = {w["id"]: {**{k: w[k] for k in ("side", "kind", "owner", "x", "y")}, "name": _own_name(w),
+                                     "st": "ok"} for w in view["wagons"]}
     if view["turn"].get("of_play"):
         state["play_from"] = view["turn"]["number"] - view["turn"]["of_play"] + 1
     state["groups"] = {**state["groups"], side: {n: list(ids) for n, ids in view["groups"].get(side, {}).items()}}
@@ -295,6 +325,10 @@ def random_orders(state: dict, side: str, rng: random.Random, verbs=()) -> str:
             x, y = _near((g["x"], g["y"]), rng, 40 if rng.random() < 0.7 else 14)
             verb = "fire {} at {:.1f},{:.1f}" if rng.random() < 0.7 else "move {} to {:.1f},{:.1f}"
             lines.append(verb.format(gun_name(g), x, y))
+    for w in wagon_live(state, side).values():  # LW-66/67 (no wagons: no draw, the stream is unchanged)
+        if rng.random() < 0.5:
+            x, y = _near((w["x"], w["y"]), rng, 14 if rng.random() < 0.8 else 30)
+            lines.append(f"move {wagon_name(w)} to {x:.2f},{y:.2f}")
     for name, ids in sorted(state["pows"][side].items()):
         left = [i for i in ids if not figs[i]["pow"][2]]
         if left and rng.random() < 0.7:

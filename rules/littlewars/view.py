@@ -15,6 +15,7 @@ from .adjudicate import next_turn
 from .fold import play_turn
 from .geom import gun_name, index_of
 from .units import CREW_MIN, CREW_RANGE, SIDES
+from . import wagons as wagon_rules
 
 
 def _visible_sides(state: dict, viewer: Viewer) -> list[str]:
@@ -50,6 +51,19 @@ def _counts(state: dict) -> dict:
     return out
 
 
+def _wagons(state: dict, view: dict, shown: list, own: list) -> None:
+    """LW-66/67: wagons and carts are in sight like guns (behind the curtain only one's own); who is out
+    of supply and which guns lack a cart is known to the side itself (and the umpire)."""
+    view["wagons"] = [{"id": wid, "name": wagon_rules.name_of(w), "kind": w["kind"], "side": w["side"],
+                       "owner": w["owner"], "x": w["x"], "y": w["y"]}
+                      for wid, w in wagon_rules.live(state).items() if w["owner"] in shown]
+    if state["phase"] == "play":
+        view["supply"] = {s: {"unsupplied": wagon_rules.unsupplied(state, s),
+                              "guns_without_ammunition": [gid for gid, g in sorted(state["guns"].items())
+                                                          if g["owner"] == s and wagon_rules.ammo_error(state, gid)]}
+                          for s in own}
+
+
 def build_view(state: dict, viewer: Viewer) -> dict[str, Any]:
     view: dict[str, Any] = {"ruleset": "littlewars", "viewer": {"role": viewer.role, "side": viewer.side},
                             "phase": state["phase"]}
@@ -75,6 +89,8 @@ def build_view(state: dict, viewer: Viewer) -> dict[str, Any]:
                      "heading": g["heading"],
                      "crewed": len(index.near((g["x"], g["y"]), CREW_RANGE, g["owner"])) >= CREW_MIN}
                     for gid, g in sorted(state["guns"].items()) if g["owner"] in shown]
+    if "wagons" in state:
+        _wagons(state, view, shown, own)
     view["groups"] = {s: {n: list(ids) for n, ids in state["groups"][s].items()} for s in own}
     view["prisoner_groups"] = {s: {n: list(ids) for n, ids in state["pows"][s].items()} for s in own}
     view["standing"] = {s: dict(state["standing"][s]) for s in own}

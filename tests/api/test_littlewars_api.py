@@ -77,7 +77,7 @@ def check_scored_end(game, people, turn: dict) -> dict:
     return result
 
 
-@pytest.mark.parametrize("scenario", ["skirmish", "defence", "wells", "big_battle"])
+@pytest.mark.parametrize("scenario", ["skirmish", "defence", "wells", "big_battle", "convoy"])
 def test_a_scripted_game_through_the_api_reaches_a_scored_end(people, scenario, django_capture_on_commit_callbacks):
     game = new_game(people, scenario)
     turn = play_through_api(game, people, submit=lambda: django_capture_on_commit_callbacks(execute=True))

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from rules.core.protocol import LineError, ParsedOrders
 
 from .. import orders as lw
-from ..orders import ORDERS_HELP as LW_HELP
+from ..orders import CORE_HELP as LW_HELP  # without the main part's wagons (LW-66/67)
 
 _NAME = r"([A-Za-z][\w-]*)"
 

@@ -55,6 +55,8 @@ def load(scenario: Any | None) -> dict:
           "Kriegspiel deploys behind the curtain: each side sees the other only as its men come to see it")
     _need(sc["settings"].get("scale", 1) == 1, "settings.scale",
           "the appendix has its own rates and ranges in feet (KS-15..22): the main part's scale (LW-62) is not used")
+    _need(not sc["settings"]["supply"], "settings.supply",
+          "the appendix supplies from its depots (kriegspiel.supply, KS-40..53), not the main part's wagons (LW-66/67)")
     sc["settings"]["blast"] = True  # KS-2: the appendix always replaces knocking down with the blast rule
     sc["kriegspiel"] = _extra(sc, sc.get("kriegspiel") or {})
     _need(not (sc["settings"].get("choose_edge") and (sc["kriegspiel"]["trains"] or sc["kriegspiel"]["boats"])),

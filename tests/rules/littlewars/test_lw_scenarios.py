@@ -12,7 +12,7 @@ from rules.littlewars.testing import new_game
 
 
 def test_shipped_scenarios_load_and_match_the_seed_sizes():
-    assert builtin_names() == ["big_battle", "defence", "skirmish", "wells"]
+    assert builtin_names() == ["big_battle", "convoy", "defence", "skirmish", "wells"]
     wells = load("wells")
     red = wells["forces"]["red"]
     inf = sum(g["count"] for g in red["groups"] if g["arm"] == "inf")
