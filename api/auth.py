@@ -1,0 +1,77 @@
+"""API tokens (django-rest-knox): log in for an expiring token, log out one token or all.
+
+A token is sent as ``Authorization: Token <token>``; only its hash is stored; it expires
+after REST_KNOX's TOKEN_TTL and dies at logout and whenever the user's password changes
+(``campaigns.accounts``). Logging in goes through the same lockout as the web login
+(django-axes, by username and client address), answered here with 429 instead of DRF's
+400, plus a per-address throttle on attempts.
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from knox import views as knox_views
+from rest_framework import serializers, status
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+
+from . import serializers as s
+
+TOKEN = inline_serializer("IssuedToken", {
+    "token": serializers.CharField(help_text="Send it as `Authorization: Token <token>`."),
+    "expiry": serializers.DateTimeField(help_text="When the token stops working."),
+})
+LOCKED = OpenApiResponse(s.ErrorSerializer, description="Too many failed attempts for this username from "
+                                                        "your address, or too many attempts from it: wait.")
+NO_TOKEN = OpenApiResponse(s.ErrorSerializer, description="No valid token: not logged in, expired or revoked.")
+
+
+class LoginView(knox_views.LoginView):
+    """knox's LoginView authenticates with the API's token classes; here the credentials come in
+    the body instead, checked by DRF's serializer, which passes the request to authenticate()
+    so django-axes sees the attempt."""
+
+    authentication_classes = []
+    permission_classes = [AllowAny]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "login"
+
+    @extend_schema(
+        summary="Log in: an API token for a username and password",
+        description="The token expires (see `expiry`) and is revoked by logging out or by a change of password. "
+                    "After repeated wrong passwords for a username from one address, that pair is locked out "
+                    "for a while (429), even with the right password.",
+        request=AuthTokenSerializer,
+        responses={200: TOKEN, 400: OpenApiResponse(s.ValidationErrorSerializer,
+                                                    description="Missing fields or wrong credentials."),
+                   429: LOCKED},
+        auth=[],
+    )
+    def post(self, request, format=None):
+        creds = AuthTokenSerializer(data=request.data, context={"request": request})
+        valid = creds.is_valid()
+        if getattr(request, "axes_locked_out", False):
+            # axes flags DRF's Request, which AxesMiddleware never sees.
+            return Response({"detail": "Too many failed login attempts: try again later."},
+                            status=settings.AXES_HTTP_RESPONSE_CODE)
+        if not valid:
+            return Response(creds.errors, status=status.HTTP_400_BAD_REQUEST)
+        request.user = creds.validated_data["user"]
+        return super().post(request, format)
+
+
+_LOGOUT = {204: OpenApiResponse(description="Done: the token no longer works."), 401: NO_TOKEN}
+
+
+class LogoutView(knox_views.LogoutView):
+    @extend_schema(summary="Log out: revoke the token this request is made with", request=None, responses=_LOGOUT)
+    def post(self, request, format=None):
+        return super().post(request, format)
+
+
+class LogoutAllView(knox_views.LogoutAllView):
+    @extend_schema(summary="Log out everywhere: revoke every token of mine", request=None, responses=_LOGOUT)
+    def post(self, request, format=None):
+        return super().post(request, format)
