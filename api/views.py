@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer, extend_schema, extend_schema_view
@@ -22,7 +22,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
-from campaigns import eventstore, turns, viewing
+from campaigns import eventstore, maps, turns, viewing
 from campaigns.models import Game, Seat
 from campaigns.turns import TurnError
 from rules.core import registry
@@ -367,8 +367,7 @@ class GameMapView(SeatedGameMixin, GenericAPIView):
     def get(self, request, pk=None):
         game = self.get_object()
         _, view = self.my_view(game)
-        svg = registry.get(game.ruleset).render_svg(view["board"])
-        return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+        return maps.svg_response(registry.get(game.ruleset).render_svg(view["board"]))
 
 
 @extend_schema_view(list=extend_schema(summary="My seats", responses={200: s.SeatSerializer(many=True), 403: NOT_AUTH}))

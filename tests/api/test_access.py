@@ -154,3 +154,14 @@ def test_other_side_is_forbidden_even_with_a_bad_body(game, people):
     bob = client_for(people["bob"])
     resp = bob.post(f"/api/games/{game.pk}/orders/", {"side": "blue", "text": ""}, format="json")
     assert resp.status_code == 403
+
+
+def test_api_map_has_the_web_maps_headers(game, people):
+    """One viewer's SVG, served alone: a CSP that lets it run nothing and no shared caching, on both ways."""
+    client = client_for(people["bob"])
+    web = client.get(f"/games/{game.pk}/map.svg")
+    api = client.get(f"/api/games/{game.pk}/map.svg")
+    assert web.status_code == api.status_code == 200 and api.content == web.content
+    for header in ("Content-Security-Policy", "Cache-Control", "Content-Type"):
+        assert api[header] == web[header], header
+    assert "default-src 'none'" in api["Content-Security-Policy"] and api["Cache-Control"].startswith("private")
