@@ -6,8 +6,10 @@
 2. ``process``: in a second transaction, with the row locked: size and MIME
    caps, automatic mail (recorded, never answered), the sender (exactly one
    From; the seat token in the recipient; From = the seat's registered
-   address; our MTA's DMARC/DKIM verdict), then orders and commands, and a
-   reply. Any exception rolls the work back and marks the row FAILED with
+   address; our MTA's DMARC/DKIM verdict, and with MAIL_REQUIRE_AUTHENTICATION
+   that verdict must be there), then orders and commands, and a reply. A
+   refusal is answered only to a seat's registered address or to a sender
+   our MTA found genuine (no backscatter to forged Froms). Any exception rolls the work back and marks the row FAILED with
    the error; ``retry_pending`` runs it again.
 
 ``ingest_many`` is the same for a batch (the IMAP poller's fetch): every raw
@@ -207,13 +209,24 @@ def _finish(row: InboundMessage, status: str, error: str = "") -> None:
     row.status, row.error = status, error
 
 
-def _reject(row: InboundMessage, reason: str, *, to: str | None, seat=None, detail: str | None = None) -> None:
-    """Record why the message was refused and tell the sender, if there is one to tell."""
+def _reject(row: InboundMessage, reason: str, *, to: str | None, msg: Parsed | None, seat=None,
+            detail: str | None = None) -> None:
+    """Record why the message was refused and tell the sender, if there is one to tell: a seat's
+    registered address, or a stranger our MTA found genuine. Anyone else may be a forged From,
+    and an answer would go to an innocent third party (backscatter): recorded silently."""
     _finish(row, Status.REJECTED, reason)
-    if to:
-        replies.reply(row, to=to, seat=seat, purpose="rejected", body=detail or f"Your message was not accepted: {reason}\n")
-    else:
+    if not to:
         row.result["replies"] = ["none: no sender address to answer"]
+    elif seat is None and not _registered(row, msg, to) and not screen.sender_verified(msg, to):
+        row.result["replies"] = ["none: the sender is no seat's and our mail server did not find it genuine"]
+    else:
+        replies.reply(row, to=to, seat=seat, purpose="rejected", body=detail or f"Your message was not accepted: {reason}\n")
+
+
+def _registered(row: InboundMessage, msg: Parsed | None, sender: str) -> bool:
+    """Whether ``sender`` is the registered address of the seat whose reply address this went to."""
+    address = _seat_address(row, msg) if msg is not None else None
+    return address is not None and address.seat.email.lower() == sender.lower()
 
 
 def _handle(row: InboundMessage) -> None:
@@ -221,11 +234,12 @@ def _handle(row: InboundMessage) -> None:
     if row.size > settings.MAIL_MAX_BYTES:
         msg = _headers_only(raw)
         return _reject(row, f"the message is too large ({row.size} bytes; at most {settings.MAIL_MAX_BYTES}); "
-                            "send your orders as plain text without attachments", to=_sender(msg) if msg else None)
+                            "send your orders as plain text without attachments", to=_sender(msg), msg=msg)
     try:
         msg = parse(raw, max_parts=settings.MAIL_MAX_PARTS)
     except MimeError as exc:
-        return _reject(row, str(exc), to=_sender(_headers_only(raw)))
+        headers = _headers_only(raw)
+        return _reject(row, str(exc), to=_sender(headers), msg=headers)
     row.subject = one_line(msg.first("Subject"), 300)
     row.from_addr = ", ".join(parse_addresses(msg.all("From")))[:300]
     auto = screen.automatic(msg)
@@ -256,16 +270,16 @@ def _sender(msg: Parsed | None) -> str | None:
 def _authenticated(row: InboundMessage, msg: Parsed) -> None:
     froms = parse_addresses(msg.all("From"))
     if len(msg.all("From")) != 1 or len(froms) != 1:
-        return _reject(row, "a message must have exactly one From header with one address", to=_sender(msg))
+        return _reject(row, "a message must have exactly one From header with one address", to=_sender(msg), msg=msg)
     sender = froms[0]
     address = _seat_address(row, msg)
     if address is None or sender.lower() != address.seat.email.lower():
         # Unknown token and wrong sender get the same words: nothing about any game.
-        return _reject(row, "unknown reply address or sender", to=sender, detail=UNKNOWN_SENDER)
+        return _reject(row, "unknown reply address or sender", to=sender, msg=msg, detail=UNKNOWN_SENDER)
     seat = address.seat
     row.seat = seat
     if address.revoked_at is not None:
-        return _reject(row, "this reply address has been revoked", to=sender, seat=seat,
+        return _reject(row, "this reply address has been revoked", to=sender, msg=msg, seat=seat,
                        detail="Your message was not accepted: this reply address has been revoked.\n"
                               "Reply to your latest report instead: it carries your current address.\n")
     held = screen.authentication(msg)

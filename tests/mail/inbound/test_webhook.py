@@ -123,3 +123,12 @@ def test_a_message_too_large_arrives_and_is_answered_not_dropped(client, game, r
     assert row.status == "rejected" and row.size == len(raw)
     assert "the message is too large" in last_reply(red.email).body
     assert orders_of(game, "red") is None                    # nothing applied
+
+
+@CONFIGURED
+@override_settings(MAIL_REQUIRE_AUTHENTICATION=True)
+def test_a_webhook_message_without_our_mtas_verdict_is_held_when_required(client, game, red):
+    """A valid signature says Mailgun posted it, not that the From is genuine: the hold applies to every way in."""
+    assert post(client, seat_mail(red, red_opening(game))).status_code == 200
+    row = InboundMessage.objects.get()
+    assert row.status == "held" and orders_of(game, "red") is None
