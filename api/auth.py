@@ -9,10 +9,10 @@ after REST_KNOX's TOKEN_TTL and dies at logout and whenever the user's password 
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.auth import authenticate
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from knox import views as knox_views
 from rest_framework import serializers, status
-from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
@@ -30,8 +30,8 @@ NO_TOKEN = OpenApiResponse(s.ErrorSerializer, description="No valid token: not l
 
 class LoginView(knox_views.LoginView):
     """knox's LoginView authenticates with the API's token classes; here the credentials come in
-    the body instead, checked by DRF's serializer, which passes the request to authenticate()
-    so django-axes sees the attempt."""
+    the body instead, checked with the request passed to authenticate() so django-axes sees the
+    attempt. Wrong credentials are 401 (the request was well formed; it did not authenticate)."""
 
     authentication_classes = []
     permission_classes = [AllowAny]
@@ -43,22 +43,24 @@ class LoginView(knox_views.LoginView):
         description="The token expires (see `expiry`) and is revoked by logging out or by a change of password. "
                     "After repeated wrong passwords for a username from one address, that pair is locked out "
                     "for a while (429), even with the right password.",
-        request=AuthTokenSerializer,
-        responses={200: TOKEN, 400: OpenApiResponse(s.ValidationErrorSerializer,
-                                                    description="Missing fields or wrong credentials."),
+        request=s.LoginRequestSerializer,
+        responses={200: TOKEN, 400: OpenApiResponse(s.ValidationErrorSerializer, description="Missing or blank fields."),
+                   401: OpenApiResponse(s.ErrorSerializer, description="Wrong username or password."),
                    429: LOCKED},
         auth=[],
     )
     def post(self, request, format=None):
-        creds = AuthTokenSerializer(data=request.data, context={"request": request})
-        valid = creds.is_valid()
+        creds = s.LoginRequestSerializer(data=request.data)
+        creds.is_valid(raise_exception=True)
+        user = authenticate(request=request, **creds.validated_data)
         if getattr(request, "axes_locked_out", False):
             # axes flags DRF's Request, which AxesMiddleware never sees.
             return Response({"detail": "Too many failed login attempts: try again later."},
                             status=settings.AXES_HTTP_RESPONSE_CODE)
-        if not valid:
-            return Response(creds.errors, status=status.HTTP_400_BAD_REQUEST)
-        request.user = creds.validated_data["user"]
+        if user is None:
+            return Response({"detail": "Unable to log in with the username and password given."},
+                            status=status.HTTP_401_UNAUTHORIZED, headers={"WWW-Authenticate": "Token"})
+        request.user = user
         return super().post(request, format)
 
 

@@ -40,7 +40,7 @@ def test_token_auth(game, people):
     bob.save()
     anon = APIClient()
     bad = anon.post("/api/auth/token/", {"username": "bob", "password": "wrong"}, format="json")
-    assert bad.status_code == 400 and "token" not in bad.json()
+    assert bad.status_code == 401 and "token" not in bad.json()
     got = anon.post("/api/auth/token/", {"username": "bob", "password": "a long enough token password"}, format="json")
     assert got.status_code == 200
     token = got.json()["token"]
