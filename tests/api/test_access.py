@@ -165,3 +165,22 @@ def test_api_map_has_the_web_maps_headers(game, people):
     for header in ("Content-Security-Policy", "Cache-Control", "Content-Type"):
         assert api[header] == web[header], header
     assert "default-src 'none'" in api["Content-Security-Policy"] and api["Cache-Control"].startswith("private")
+
+
+@pytest.mark.parametrize("query, field", [("page=0", "page"), ("page=x", "page"), ("page_size=null", "page_size"),
+                                          ("page_size=0", "page_size"), ("page_size=201", "page_size")])
+def test_bad_paging_is_a_clear_400(game, people, query, field):
+    resp = client_for(people["bob"]).get(f"/api/games/?{query}")
+    assert resp.status_code == 400 and field in resp.json() and "must be" in resp.json()[field][0]
+
+
+def test_a_body_that_is_not_json_is_a_documented_400(game, people):
+    resp = client_for(people["bob"]).post(f"/api/games/{game.pk}/ready/", b"\x00", content_type="application/json")
+    assert resp.status_code == 400 and "JSON parse error" in resp.json()["detail"]
+
+
+@pytest.mark.parametrize("body", [{"side": "", "ready": True}, {"text": "   "}, {"text": ""}])
+def test_blank_side_or_text_is_refused_as_the_schema_says(game, people, body):
+    url = f"/api/games/{game.pk}/{'ready' if 'ready' in body else 'orders'}/"
+    resp = client_for(people["bob"]).post(url, body, format="json")
+    assert resp.status_code == 400 and set(resp.json()) <= {"side", "text"}
