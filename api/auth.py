@@ -46,6 +46,8 @@ class LoginView(knox_views.LoginView):
         request=s.LoginRequestSerializer,
         responses={200: TOKEN, 400: OpenApiResponse(s.ValidationErrorSerializer, description="Missing or blank fields."),
                    401: OpenApiResponse(s.ErrorSerializer, description="Wrong username or password."),
+                   403: OpenApiResponse(s.ErrorSerializer, description="Too many live tokens: log out of some "
+                                                                       "(or everywhere) first."),
                    429: LOCKED},
         auth=[],
     )
@@ -61,7 +63,11 @@ class LoginView(knox_views.LoginView):
             return Response({"detail": "Unable to log in with the username and password given."},
                             status=status.HTTP_401_UNAUTHORIZED, headers={"WWW-Authenticate": "Token"})
         request.user = user
-        return super().post(request, format)
+        response = super().post(request, format)
+        if response.status_code == status.HTTP_403_FORBIDDEN:  # knox's token limit, in our error shape
+            response.data = {"detail": "Too many live API tokens for this user (REST_KNOX TOKEN_LIMIT_PER_USER): "
+                                       "log out of some, or everywhere, first."}
+        return response
 
 
 _LOGOUT = {204: OpenApiResponse(description="Done: the token no longer works."), 401: NO_TOKEN}
