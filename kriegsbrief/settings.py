@@ -23,19 +23,24 @@ VAR_DIR.mkdir(parents=True, exist_ok=True)
 env = environ.Env()
 
 
-
 def _kept_secret_key(path: Path) -> str:
     """A random key made once and kept in var/ (mode 0600), so the embedded mode needs no
     SECRET_KEY and never runs with a key known to the world. Production sets SECRET_KEY
-    (every web and worker process must share it)."""
+    (every web and worker process must share it). Written whole, then linked into place:
+    two processes starting at once both end up with the first one's key."""
+    import tempfile
+
     from django.core.management.utils import get_random_secret_key
 
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return path.read_text().strip()
-    with os.fdopen(fd, "w") as f:
-        f.write(get_random_secret_key())
+    if not path.exists():
+        with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False) as tmp:  # created 0600
+            tmp.write(get_random_secret_key())
+        try:
+            os.link(tmp.name, path)
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(tmp.name)
     return path.read_text().strip()
 
 
