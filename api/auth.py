@@ -15,7 +15,8 @@ from knox import views as knox_views
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
+
+from campaigns.accounts import LoginAttemptThrottle
 
 from . import serializers as s
 
@@ -35,8 +36,7 @@ class LoginView(knox_views.LoginView):
 
     authentication_classes = []
     permission_classes = [AllowAny]
-    throttle_classes = [ScopedRateThrottle]
-    throttle_scope = "login"
+    throttle_classes = [LoginAttemptThrottle]  # one budget per address with the web login
 
     @extend_schema(
         summary="Log in: an API token for a username and password",

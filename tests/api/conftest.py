@@ -7,16 +7,6 @@ from rest_framework.test import APIClient
 from .helpers import client_for
 
 
-@pytest.fixture(autouse=True)
-def _fresh_throttles():
-    """API throttles count in the cache, which outlives a test: each test starts with none."""
-    from django.core.cache import cache
-
-    cache.clear()
-    yield
-    cache.clear()
-
-
 @pytest.fixture
 def erin(db):
     return get_user_model().objects.create_user("erin", "erin@example.org", "observer password long enough")

@@ -72,6 +72,16 @@ def test_token_endpoint_throttles_attempts_from_one_address_whatever_the_usernam
     assert api_login("bob", PASSWORD, ip="10.0.0.9").status_code == 200
 
 
+def test_web_login_shares_the_per_address_throttle(people):
+    rate = int(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["login"].split("/")[0])
+    codes = [web_login(f"nobody{i}", "x")[1].status_code for i in range(rate - 1)]
+    assert codes == [200] * (rate - 1)                       # the form again, with its error
+    assert api_login("nobody", "x").status_code == 401       # the last attempt of the budget
+    _, refused = web_login("bob", PASSWORD)
+    assert refused.status_code == 429 and "Retry-After" in refused
+    assert web_login("bob", PASSWORD, ip="10.0.0.9")[1].status_code == 302
+
+
 def test_tokens_expire(people):
     got = api_login("bob", PASSWORD)
     assert got.status_code == 200
