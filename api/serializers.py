@@ -20,8 +20,12 @@ MAX_NOTE_CHARS = 2000
 SIDE_MAX = 30  # a side named in an error message is cut to this
 # Every rule set's sides: the schema's enum. Whether a side plays in a given game is checked per game.
 ALL_SIDES = sorted({side for name in registry.names() for side in registry.get(name).sides})
-# Some text besides white space (the schema documents the pattern; blank is refused with 400).
-NOT_BLANK = RegexValidator(r"\S", "must not be blank")
+# The schema documents these patterns: text has no NUL character (DRF refuses it in every CharField),
+# and where it may not be blank, something besides white space.
+# "White space" is what Python strips (str.isspace), spelled out: a schema's \s means something else.
+WHITE = r"\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+NO_NUL = RegexValidator(r"^[^\x00]*$", "must not contain NUL characters")
+NOT_BLANK = RegexValidator(rf"^[^\x00]*[^\x00{WHITE}][^\x00]*$", "must not be blank")
 
 
 def side_field(help_text: str) -> serializers.ChoiceField:
@@ -54,7 +58,7 @@ def _check_side(serializer, side: str) -> str:
 
 @extend_schema_field({
     "type": "object", "minProperties": 1, "additionalProperties": False,
-    "properties": {side: {"type": "string", "minLength": 1, "maxLength": MAX_ORDERS_CHARS, "pattern": r"\S"}
+    "properties": {side: {"type": "string", "minLength": 1, "maxLength": MAX_ORDERS_CHARS, "pattern": NOT_BLANK.regex.pattern}
                    for side in ALL_SIDES},
 })
 class SideOrdersField(serializers.DictField):
@@ -85,12 +89,13 @@ class ReadyRequestSerializer(StrictSerializer):
 
 class LoginRequestSerializer(StrictSerializer):
     username = serializers.CharField(max_length=150, min_length=1, validators=[NOT_BLANK])
-    password = serializers.CharField(max_length=4096, min_length=1, trim_whitespace=False)
+    password = serializers.CharField(max_length=4096, min_length=1, trim_whitespace=False, validators=[NO_NUL])
 
 
 class ApproveRequestSerializer(StrictSerializer):
     turn = serializers.IntegerField(min_value=1, help_text="The turn whose results are approved.")
-    note = serializers.CharField(max_length=MAX_NOTE_CHARS, required=False, allow_blank=True, default="")
+    note = serializers.CharField(max_length=MAX_NOTE_CHARS, required=False, allow_blank=True, default="",
+                                 validators=[NO_NUL])
 
 
 class AmendRequestSerializer(StrictSerializer):
@@ -119,7 +124,7 @@ class DeadlineRequestSerializer(StrictSerializer):
     deadline = serializers.DateTimeField(required=False, help_text="The new deadline, ISO 8601 with its UTC offset.")
     hours = serializers.FloatField(required=False, min_value=-24 * 30, max_value=24 * 60,
                                    help_text="Or: move the present deadline by this many hours (negative: earlier).")
-    note = serializers.CharField(required=False, allow_blank=True, max_length=200, default="",
+    note = serializers.CharField(required=False, allow_blank=True, max_length=200, default="", validators=[NO_NUL],
                                  help_text="One line every player reads with the new deadline.")
 
     def validate(self, attrs):

@@ -179,7 +179,8 @@ def test_a_body_that_is_not_json_is_a_documented_400(game, people):
     assert resp.status_code == 400 and "JSON parse error" in resp.json()["detail"]
 
 
-@pytest.mark.parametrize("body", [{"side": "", "ready": True}, {"text": "   "}, {"text": ""}])
+@pytest.mark.parametrize("body", [{"side": "", "ready": True}, {"text": "   "}, {"text": ""}, {"text": "pass\x00"},
+                                  {"text": "\x1c\u3000"}])
 def test_blank_side_or_text_is_refused_as_the_schema_says(game, people, body):
     url = f"/api/games/{game.pk}/{'ready' if 'ready' in body else 'orders'}/"
     resp = client_for(people["bob"]).post(url, body, format="json")
