@@ -1,6 +1,8 @@
 """Pagination: page numbers for game lists, a signed cursor for event logs."""
 from __future__ import annotations
 
+import re
+
 from django.core import signing
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import BasePagination, PageNumberPagination
@@ -12,9 +14,38 @@ from rules.core.protocol import Viewer
 
 
 class GamePagination(PageNumberPagination):
+    """``?page=<n>&page_size=<n>``: anything but a whole number in range is refused with a 400
+    saying which (DRF would quietly use its default, or answer 404 for page 0)."""
+
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 200
+
+    def _number(self, request, name: str, default: int, most: int | None = None) -> int:
+        raw = request.query_params.get(name)
+        if raw is None:
+            return default
+        if not re.fullmatch(r"[0-9]{1,10}", raw) or not 1 <= int(raw) <= (most or 10**9):
+            limit = f"between 1 and {most}" if most else "a whole number from 1"
+            raise ValidationError({name: [f"must be {limit}, got {raw[:40]!r}"]})
+        return int(raw)
+
+    def get_page_size(self, request):
+        return self._number(request, self.page_size_query_param, self.page_size, self.max_page_size)
+
+    def paginate_queryset(self, queryset, request, view=None):
+        self._number(request, self.page_query_param, 1)
+        return super().paginate_queryset(queryset, request, view)
+
+    def get_schema_operation_parameters(self, view):
+        return [
+            {"name": self.page_query_param, "required": False, "in": "query",
+             "description": "Page number, from 1 (a page past the last is 404).",
+             "schema": {"type": "integer", "minimum": 1, "maximum": 10**9}},
+            {"name": self.page_size_query_param, "required": False, "in": "query",
+             "description": f"Games per page (default {self.page_size}, at most {self.max_page_size}).",
+             "schema": {"type": "integer", "minimum": 1, "maximum": self.max_page_size}},
+        ]
 
 
 class BadCursor(ValueError):

@@ -6,22 +6,37 @@ are a second allow-list on top (unknown keys are dropped) and the schema.
 """
 from __future__ import annotations
 
+from django.core.validators import RegexValidator
 from django.utils.dateparse import parse_datetime
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from campaigns import viewing
 from campaigns.models import Event, Seat
+from rules.core import registry
 
 MAX_ORDERS_CHARS = 20000
 MAX_NOTE_CHARS = 2000
-SIDE_MAX = 30
+SIDE_MAX = 30  # a side named in an error message is cut to this
+# Every rule set's sides: the schema's enum. Whether a side plays in a given game is checked per game.
+ALL_SIDES = sorted({side for name in registry.names() for side in registry.get(name).sides})
+# The schema documents these patterns: text has no NUL character (DRF refuses it in every CharField),
+# and where it may not be blank, something besides white space.
+# "White space" is what Python strips (str.isspace), spelled out: a schema's \s means something else.
+WHITE = r"\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+NO_NUL = RegexValidator(r"^[^\x00]*$", "must not contain NUL characters")
+NOT_BLANK = RegexValidator(rf"^[^\x00]*[^\x00{WHITE}][^\x00]*$", "must not be blank")
+
+
+def side_field(help_text: str) -> serializers.ChoiceField:
+    return serializers.ChoiceField(choices=ALL_SIDES, required=False, help_text=help_text)
 
 
 class StrictSerializer(serializers.Serializer):
     """Refuses fields it does not know, so typos ("redy") are not silently ignored."""
 
     def validate(self, attrs):
-        unknown = sorted(set(getattr(self, "initial_data", {}) or {}) - set(self.fields))
+        unknown = sorted(set(getattr(self, "initial_data", {}) or {}) - set(self.fields))  # additionalProperties: false
         if unknown:
             raise serializers.ValidationError({name: ["unknown field"] for name in unknown})
         return attrs
@@ -41,13 +56,21 @@ def _check_side(serializer, side: str) -> str:
 
 # --- requests ---------------------------------------------------------------
 
+@extend_schema_field({
+    "type": "object", "minProperties": 1, "additionalProperties": False,
+    "properties": {side: {"type": "string", "minLength": 1, "maxLength": MAX_ORDERS_CHARS, "pattern": NOT_BLANK.regex.pattern}
+                   for side in ALL_SIDES},
+})
+class SideOrdersField(serializers.DictField):
+    """Orders by side: the schema names the sides (a DictField's schema cannot)."""
+
+
 class OrdersRequestSerializer(StrictSerializer):
-    side = serializers.CharField(
-        max_length=SIDE_MAX, required=False,
-        help_text="The side the orders are for. Players may leave it out (their own side) and may only "
-                  "give their own side's orders; the umpire must name the side.")
+    side = side_field(
+        "The side the orders are for. Players may leave it out (their own side) and may only "
+        "give their own side's orders; the umpire must name the side.")
     text = serializers.CharField(
-        max_length=MAX_ORDERS_CHARS, trim_whitespace=True,
+        max_length=MAX_ORDERS_CHARS, min_length=1, trim_whitespace=True, validators=[NOT_BLANK],
         help_text="The orders, one per line, in the rule set's order language.")
     ready = serializers.BooleanField(
         default=True, help_text="Mark the side ready with these orders (default true).")
@@ -57,32 +80,36 @@ class OrdersRequestSerializer(StrictSerializer):
 
 
 class ReadyRequestSerializer(StrictSerializer):
-    side = serializers.CharField(max_length=SIDE_MAX, required=False,
-                                 help_text="As for orders: players default to their own side; the umpire must name it.")
+    side = side_field("As for orders: players default to their own side; the umpire must name it.")
     ready = serializers.BooleanField(help_text="True to mark the side ready, false to withdraw it.")
 
     def validate_side(self, value):
         return _check_side(self, value)
 
 
+class LoginRequestSerializer(StrictSerializer):
+    username = serializers.CharField(max_length=150, min_length=1, validators=[NOT_BLANK])
+    password = serializers.CharField(max_length=4096, min_length=1, trim_whitespace=False, validators=[NO_NUL])
+
+
 class ApproveRequestSerializer(StrictSerializer):
     turn = serializers.IntegerField(min_value=1, help_text="The turn whose results are approved.")
-    note = serializers.CharField(max_length=MAX_NOTE_CHARS, required=False, allow_blank=True, default="")
+    note = serializers.CharField(max_length=MAX_NOTE_CHARS, required=False, allow_blank=True, default="",
+                                 validators=[NO_NUL])
 
 
 class AmendRequestSerializer(StrictSerializer):
     turn = serializers.IntegerField(min_value=1, help_text="The turn whose pending results are voided and redone.")
-    orders = serializers.DictField(
-        child=serializers.CharField(max_length=MAX_ORDERS_CHARS, allow_blank=False),
+    orders = SideOrdersField(
+        child=serializers.CharField(max_length=MAX_ORDERS_CHARS, min_length=1, validators=[NOT_BLANK]),
         allow_empty=False,
         help_text='Amended orders by side, e.g. {"red": "..."}; sides left out keep the orders used.')
-    reason = serializers.CharField(max_length=MAX_NOTE_CHARS, help_text="Why the umpire amends (kept in the umpire's log).")
+    reason = serializers.CharField(max_length=MAX_NOTE_CHARS, min_length=1, validators=[NOT_BLANK],
+                                   help_text="Why the umpire amends (kept in the umpire's log).")
 
     def validate_orders(self, value):
         for side in value:
-            if len(side) > SIDE_MAX:
-                raise serializers.ValidationError("side name too long")
-            _check_side(self, side)
+            _check_side(self, side[:SIDE_MAX])
         return value
 
 
@@ -92,11 +119,12 @@ class CloseRequestSerializer(StrictSerializer):
 
 
 class DeadlineRequestSerializer(StrictSerializer):
+    exactly_one_of = ("deadline", "hours")  # the schema says so (api.schema)
     turn = serializers.IntegerField(min_value=1, help_text="The open turn (guards against moving the next one's).")
     deadline = serializers.DateTimeField(required=False, help_text="The new deadline, ISO 8601 with its UTC offset.")
     hours = serializers.FloatField(required=False, min_value=-24 * 30, max_value=24 * 60,
                                    help_text="Or: move the present deadline by this many hours (negative: earlier).")
-    note = serializers.CharField(required=False, allow_blank=True, max_length=200, default="",
+    note = serializers.CharField(required=False, allow_blank=True, max_length=200, default="", validators=[NO_NUL],
                                  help_text="One line every player reads with the new deadline.")
 
     def validate(self, attrs):
@@ -152,7 +180,7 @@ class ReadyResultSerializer(serializers.Serializer):
 
 
 class RulingRequestSerializer(StrictSerializer):
-    text = serializers.CharField(max_length=MAX_ORDERS_CHARS, help_text=(
+    text = serializers.CharField(max_length=MAX_ORDERS_CHARS, min_length=1, validators=[NOT_BLANK], help_text=(
         "Umpire's desk orders, one per line (rule sets with a desk, e.g. Kriegspiel: 'note red: ...', "
         "'reveal w3 because ...', 'kill red:i3 because ...'). All or nothing."))
 

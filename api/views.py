@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer, extend_schema, extend_schema_view
@@ -22,7 +22,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
-from campaigns import eventstore, invitations, turns, viewing
+from campaigns import eventstore, invitations, maps, turns, viewing
 from campaigns.models import Game, Seat
 from campaigns.turns import TurnError
 from rules.core import registry
@@ -34,7 +34,9 @@ from .permissions import HoldsSeat, IsUmpire, MayGiveOrders
 
 # --- documented error responses ----------------------------------------------
 
-NOT_AUTH = OpenApiResponse(s.ErrorSerializer, description="Not authenticated, or the role may not do this.")
+NOT_AUTH = OpenApiResponse(s.ErrorSerializer, description="The role may not do this.")
+NO_AUTH = OpenApiResponse(s.ErrorSerializer, description="Not authenticated: no credentials, or a token that "
+                                                         "expired or was revoked.")
 NOT_FOUND = OpenApiResponse(s.ErrorSerializer, description="No such game among those where you hold a seat.")
 CONFLICT = OpenApiResponse(s.ErrorSerializer, description="The game is not in a state that allows this now "
                                                           "(e.g. the turn is closed, or not this side's turn).")
@@ -48,7 +50,7 @@ ORDERS_ERROR = OpenApiResponse(
     description="Orders refused with per-line errors (orders accepted before stay in force), "
                 "or an invalid request body (e.g. unknown side).",
 )
-READ_ERRORS = {403: NOT_AUTH, 404: NOT_FOUND}
+READ_ERRORS = {401: NO_AUTH, 403: NOT_AUTH, 404: NOT_FOUND}
 
 
 def _turn_error(exc: TurnError) -> Response:
@@ -112,7 +114,8 @@ UMPIRE_ACTIONS = {"approve", "amend", "close", "ruling", "deadline"}
 
 @extend_schema_view(
     list=extend_schema(summary="My games", description="Games where I hold a seat, newest first.",
-                       responses={200: s.GameSummarySerializer(many=True), 403: NOT_AUTH}),
+                       responses={200: s.GameSummarySerializer(many=True), 400: INVALID, 401: NO_AUTH,
+                                  404: OpenApiResponse(s.ErrorSerializer, description="A page past the last.")}),
     retrieve=extend_schema(summary="One of my games, with my view of it",
                            responses={200: s.GameDetailSerializer, **READ_ERRORS}),
 )
@@ -363,16 +366,16 @@ class GameMapView(SeatedGameMixin, GenericAPIView):
         operation_id="games_map_svg",
         parameters=[OpenApiParameter("format", exclude=True)],
         responses={(200, "image/svg+xml"): OpenApiResponse(OpenApiTypes.STR, description="An SVG image."),
-                   (403, "application/json"): NOT_AUTH, (404, "application/json"): NOT_FOUND},
+                   (401, "application/json"): NO_AUTH, (403, "application/json"): NOT_AUTH,
+                   (404, "application/json"): NOT_FOUND},
     )
     def get(self, request, pk=None):
         game = self.get_object()
         _, view = self.my_view(game)
-        svg = registry.get(game.ruleset).render_svg(view["board"])
-        return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+        return maps.svg_response(registry.get(game.ruleset).render_svg(view["board"]))
 
 
-@extend_schema_view(list=extend_schema(summary="My seats", responses={200: s.SeatSerializer(many=True), 403: NOT_AUTH}))
+@extend_schema_view(list=extend_schema(summary="My seats", responses={200: s.SeatSerializer(many=True), 401: NO_AUTH}))
 class SeatViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     serializer_class = s.SeatSerializer
     permission_classes = [IsAuthenticated]

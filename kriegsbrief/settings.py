@@ -3,8 +3,15 @@
 Embedded default (no variables set): SQLite in ./var, Celery tasks run
 in-process (eager), mail written as .eml files into ./var/outbox.
 Production: DATABASE_URL, CELERY_BROKER_URL, EMAIL_URL (or an anymail
-backend), SECRET_KEY, ALLOWED_HOSTS, DEBUG=false.
+backend), SECRET_KEY, ALLOWED_HOSTS.
+
+Production is what you get unless you ask otherwise: DEBUG off, HTTPS enforced
+(redirect, HSTS, secure cookies), inbound mail without our MTA's verdict held.
+The demo (``./kb demo``) and the test suite (``tests/settings.py``) ask for
+DEBUG=true explicitly.
 """
+import os
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -15,8 +22,30 @@ VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 env = environ.Env()
 
-DEBUG = env.bool("DEBUG", default=True)
-SECRET_KEY = env.str("SECRET_KEY", default="embedded-insecure-key-change-me" if DEBUG else environ.Env.NOTSET)
+
+def _kept_secret_key(path: Path) -> str:
+    """A random key made once and kept in var/ (mode 0600), so the embedded mode needs no
+    SECRET_KEY and never runs with a key known to the world. Production sets SECRET_KEY
+    (every web and worker process must share it). Written whole, then linked into place:
+    two processes starting at once both end up with the first one's key."""
+    import tempfile
+
+    from django.core.management.utils import get_random_secret_key
+
+    if not path.exists():
+        with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False) as tmp:  # created 0600
+            tmp.write(get_random_secret_key())
+        try:
+            os.link(tmp.name, path)
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(tmp.name)
+    return path.read_text().strip()
+
+
+DEBUG = env.bool("DEBUG", default=False)
+SECRET_KEY = env.str("SECRET_KEY", default="") or _kept_secret_key(VAR_DIR / "secret_key")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
@@ -29,7 +58,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
+    "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from here, not from a CDN
     "pgtrigger",
@@ -47,6 +77,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes requires
 ]
 
 ROOT_URLCONF = "kriegsbrief.urls"
@@ -86,6 +117,23 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
+# --- Logins ---------------------------------------------------------------
+# django-axes: a username tried from one address is locked out after AXES_FAILURE_LIMIT
+# failures for AXES_COOLOFF_MINUTES (web login, admin and /api/auth/token/ alike); a success
+# resets the count. The lock is by the (username, address) pair, so nobody can lock another
+# player out from elsewhere. Attempts are kept in the database: shared by every process.
+AUTHENTICATION_BACKENDS = [
+    "campaigns.accounts.LoginLockoutBackend",  # first: refuses a locked-out pair before any password check
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=30))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_HTTP_RESPONSE_CODE = 429
+# Where the client's address comes from. Behind a proxy that overwrites X-Forwarded-For, set
+# AXES_IPWARE_META_PRECEDENCE_ORDER=HTTP_X_FORWARDED_FOR,REMOTE_ADDR (and API_NUM_PROXIES=1).
+AXES_IPWARE_META_PRECEDENCE_ORDER = env.list("AXES_IPWARE_META_PRECEDENCE_ORDER", default=["REMOTE_ADDR"])
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "my_games"
 LOGOUT_REDIRECT_URL = "login"
@@ -108,7 +156,6 @@ CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
 # No broker configured means the embedded mode: run tasks in-process.
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not CELERY_BROKER_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
-CELERY_BROKER_URL = CELERY_BROKER_URL or "memory://localhost/"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -122,6 +169,18 @@ SWEEP_INTERVAL_SECONDS = env.int("SWEEP_INTERVAL_SECONDS", default=30)
 CELERY_BEAT_SCHEDULE = {
     "sweep-turns": {"task": "campaigns.tasks.sweep", "schedule": float(SWEEP_INTERVAL_SECONDS)},
 }
+
+# --- Cache ----------------------------------------------------------------
+# Shared by every process when there is a Redis: API throttles and the inbound webhook's
+# replay guard must see every worker's requests. CACHE_URL, else the Celery broker when it is
+# Redis; the embedded mode (one process) keeps it in memory.
+_CACHE_URL = env.str("CACHE_URL", default="") or (
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "")
+CACHES = {"default": ({"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _CACHE_URL,
+                       "KEY_PREFIX": "kb-cache"} if _CACHE_URL else
+                      {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"})}
+
+CELERY_BROKER_URL = CELERY_BROKER_URL or "memory://localhost/"
 
 # --- Mail ---------------------------------------------------------------
 OUTBOX_DIR = Path(env.str("OUTBOX_DIR", default=str(VAR_DIR / "outbox")))
@@ -142,6 +201,9 @@ INBOUND_DOMAIN = env.str("INBOUND_DOMAIN", default="kriegsbrief.localhost")
 INBOUND_LOCAL_PART = env.str("INBOUND_LOCAL_PART", default="orders")
 # Authentication-Results are trusted only when our own MTA wrote them.
 MAIL_AUTHSERV_ID = env.str("MAIL_AUTHSERV_ID", default="mx.kriegsbrief.localhost")
+# A message our MTA has not vouched for (no Authentication-Results with MAIL_AUTHSERV_ID on top)
+# is held for the umpire instead of applied, whichever way it came in. On in production.
+MAIL_REQUIRE_AUTHENTICATION = env.bool("MAIL_REQUIRE_AUTHENTICATION", default=not DEBUG)
 MAIL_MAX_BYTES = env.int("MAIL_MAX_BYTES", default=1024 * 1024)
 # The hard cap on the bytes kept of one inbound message (every message is kept up to it, an oversized one too).
 MAIL_KEEP_MAX_BYTES = env.int("MAIL_KEEP_MAX_BYTES", default=16 * 1024 * 1024)
@@ -165,6 +227,8 @@ ANYMAIL = {
     "MAILGUN_WEBHOOK_SIGNING_KEY": env.str("MAILGUN_WEBHOOK_SIGNING_KEY", default=""),
     "WEBHOOK_SECRET": env.str("ANYMAIL_WEBHOOK_SECRET", default=""),  # "user:password" for basic auth
 }
+# A webhook post signed further than this from now is refused, and so is a signature token seen before.
+MAILGUN_WEBHOOK_MAX_AGE_SECONDS = env.int("MAILGUN_WEBHOOK_MAX_AGE_SECONDS", default=300)
 
 # --- Event store --------------------------------------------------------
 # A snapshot every N events keeps loading flat in log length.
@@ -173,14 +237,24 @@ SNAPSHOT_EVERY = env.int("SNAPSHOT_EVERY", default=100)
 # --- API ----------------------------------------------------------------
 REST_FRAMEWORK = {
     # Token first, so an API client without credentials gets 401 with
-    # WWW-Authenticate; browsers still authenticate by session.
+    # WWW-Authenticate; browsers still authenticate by session. Tokens are django-rest-knox's
+    # (hashed, expiring, revoked at logout and password change), sent as "Authorization: Token <t>".
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "knox.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
+    # Attempts at /api/auth/token/ per client address, whatever the username (axes locks pairs).
+    "DEFAULT_THROTTLE_RATES": {"login": env.str("API_LOGIN_RATE", default="30/minute")},
+    # Throttles key on REMOTE_ADDR unless told how many proxies put their address in X-Forwarded-For.
+    "NUM_PROXIES": env.int("API_NUM_PROXIES", default=0),
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=env.int("API_TOKEN_TTL_HOURS", default=10)),
+    "AUTH_HEADER_PREFIX": "Token",
+    "TOKEN_LIMIT_PER_USER": env.int("API_TOKENS_PER_USER", default=20),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Kriegsbrief API",
@@ -199,7 +273,14 @@ LOGGING = {
     "loggers": {"django.db.backends": {"level": "WARNING"}, "celery.app.trace": {"level": "WARNING"}},
 }
 
-if not DEBUG:
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
+# --- HTTPS ----------------------------------------------------------------
+# On unless DEBUG (manage.py check --deploy is clean with these); each can be set on its own.
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=not DEBUG)
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 365 * 24 * 3600)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+# The proxy in front (deploy/) terminates TLS and says so in X-Forwarded-Proto.
+if env.bool("SECURE_PROXY_SSL", default=not DEBUG):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -58,6 +58,16 @@ def approval_game(people):
 
 
 @pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Login throttles and the webhook's replay guard count in the cache, which outlives a test
+    (in memory here): each test starts with an empty one."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _sqlite_event_triggers(request):
     """Keep SQLite's append-only triggers in place for every test, yet let
     pytest-django empty the database after a transactional test.

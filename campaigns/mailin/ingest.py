@@ -7,9 +7,11 @@
 2. ``process``: in a second transaction, with the row locked: size and MIME
    caps, automatic mail (recorded, never answered), the sender (exactly one
    From; the seat token in the recipient; From = the seat's registered
-   address; our MTA's DMARC/DKIM verdict), a replay check (``replay.py``:
-   older than the seat's last applied mail is held), then orders and
-   commands, and a reply. Any exception rolls the work back and marks the row FAILED with
+   address; our MTA's DMARC/DKIM verdict, and with MAIL_REQUIRE_AUTHENTICATION
+   that verdict must be there), a replay check (``replay.py``: older than the
+   seat's last applied mail is held), then orders and commands, and a reply. A
+   refusal is answered only to a seat's registered address or to a sender
+   our MTA found genuine (no backscatter to forged Froms). Any exception rolls the work back and marks the row FAILED with
    the error; ``retry_pending`` runs it again.
 
 ``ingest_many`` is the same for a batch (the IMAP poller's fetch): every raw
@@ -227,13 +229,24 @@ def _finish(row: InboundMessage, status: str, error: str = "") -> None:
     row.status, row.error = status, error
 
 
-def _reject(row: InboundMessage, reason: str, *, to: str | None, seat=None, detail: str | None = None) -> None:
-    """Record why the message was refused and tell the sender, if there is one to tell."""
+def _reject(row: InboundMessage, reason: str, *, to: str | None, msg: Parsed | None, seat=None,
+            detail: str | None = None) -> None:
+    """Record why the message was refused and tell the sender, if there is one to tell: a seat's
+    registered address, or a stranger our MTA found genuine. Anyone else may be a forged From,
+    and an answer would go to an innocent third party (backscatter): recorded silently."""
     _finish(row, Status.REJECTED, reason)
-    if to:
-        replies.reply(row, to=to, seat=seat, purpose="rejected", body=detail or f"Your message was not accepted: {reason}\n")
-    else:
+    if not to:
         row.result["replies"] = ["none: no sender address to answer"]
+    elif seat is None and not _registered(row, msg, to) and not screen.sender_verified(msg, to):
+        row.result["replies"] = ["none: the sender is no seat's and our mail server did not find it genuine"]
+    else:
+        replies.reply(row, to=to, seat=seat, purpose="rejected", body=detail or f"Your message was not accepted: {reason}\n")
+
+
+def _registered(row: InboundMessage, msg: Parsed | None, sender: str) -> bool:
+    """Whether ``sender`` is the registered address of the seat whose reply address this went to."""
+    address = _seat_address(row, msg) if msg is not None else None
+    return address is not None and address.seat.email.lower() == sender.lower()
 
 
 def _handle(row: InboundMessage) -> None:
@@ -241,11 +254,13 @@ def _handle(row: InboundMessage) -> None:
     if row.message_id and row.dedupe_key != row.message_id:
         row.result["note"] = "a Message-ID seen before with another body: stored and processed as a message of its own"
     if row.size > settings.MAIL_MAX_BYTES:
-        return _reject(row, _too_large(row, raw), to=_sender(_named(row, _headers_only(raw))))
+        headers = _named(row, _headers_only(raw))
+        return _reject(row, _too_large(row, raw), to=_sender(headers), msg=headers)
     try:
         msg = parse(raw, max_parts=settings.MAIL_MAX_PARTS)
     except MimeError as exc:
-        return _reject(row, str(exc), to=_sender(_named(row, _headers_only(raw))))
+        headers = _named(row, _headers_only(raw))
+        return _reject(row, str(exc), to=_sender(headers), msg=headers)
     row.subject = one_line(msg.first("Subject"), 300)
     row.from_addr = ", ".join(parse_addresses(msg.all("From")))[:300]
     auto = screen.automatic(msg)
@@ -293,16 +308,16 @@ def _sender(msg: Parsed | None) -> str | None:
 def _authenticated(row: InboundMessage, msg: Parsed) -> None:
     froms = parse_addresses(msg.all("From"))
     if len(msg.all("From")) != 1 or len(froms) != 1:
-        return _reject(row, "a message must have exactly one From header with one address", to=_sender(msg))
+        return _reject(row, "a message must have exactly one From header with one address", to=_sender(msg), msg=msg)
     sender = froms[0]
     address = _seat_address(row, msg)
     if address is None or address.seat.status != "active" or sender.lower() != address.seat.email.lower():
         # Unknown token and wrong sender get the same words: nothing about any game.
-        return _reject(row, "unknown reply address or sender", to=sender, detail=UNKNOWN_SENDER)
+        return _reject(row, "unknown reply address or sender", to=sender, msg=msg, detail=UNKNOWN_SENDER)
     seat = address.seat
     row.seat = seat
     if address.revoked_at is not None:
-        return _reject(row, "this reply address has been revoked", to=sender, seat=seat,
+        return _reject(row, "this reply address has been revoked", to=sender, msg=msg, seat=seat,
                        detail="Your message was not accepted: this reply address has been revoked.\n"
                               "Reply to your latest report instead: it carries your current address.\n")
     held = screen.authentication(msg)

@@ -8,6 +8,12 @@ a null return path, MAILER-DAEMON/postmaster senders, delivery reports).
 ``authres`` and trusted only in the topmost header, and only when it carries
 our own authserv-id: our MTA adds its header on top and strips any older one
 with its id, so anything below or with another id may be forged.
+With MAIL_REQUIRE_AUTHENTICATION a message without such a header is held too.
+``sender_verified``: whether our MTA found the
+From address genuine (DMARC pass, or SPF/DKIM pass aligned with its domain),
+the condition for answering a stranger automatically: anything else may be a
+forged From, and answering it would send our mail to an innocent third party
+(backscatter).
 """
 from __future__ import annotations
 
@@ -56,8 +62,8 @@ def automatic_subject(subject: str) -> bool:
     return bool(AUTOMATIC_SUBJECT.match(subject or ""))
 
 
-def authentication(msg: Parsed) -> str | None:
-    """Why this message must be held for the umpire (DMARC/DKIM failure), or None."""
+def _our_results(msg: Parsed) -> dict[str, list] | None:
+    """Our MTA's results by method (lower case), or None when the topmost header is not ours."""
     values = msg.all("Authentication-Results")
     if not values:
         return None
@@ -69,7 +75,47 @@ def authentication(msg: Parsed) -> str | None:
         return None
     results = {}
     for r in header.results:
-        results.setdefault(str(r.method).lower(), []).append(str(r.result).lower())
+        results.setdefault(str(r.method).lower(), []).append(r)
+    return results
+
+
+def _verdicts(results: dict[str, list], method: str) -> list[str]:
+    return [str(r.result).lower() for r in results.get(method, [])]
+
+
+def _aligned(domain: str, other: str) -> bool:
+    """Relaxed alignment: the same domain, or one a subdomain of the other."""
+    domain, other = domain.lower().rstrip("."), other.lower().rstrip(".").rsplit("@", 1)[-1]
+    return bool(other) and (domain == other or domain.endswith("." + other) or other.endswith("." + domain))
+
+
+def _passed_for(results: dict[str, list], method: str, ptype: str, name: str, domain: str) -> bool:
+    return any(str(r.result).lower() == "pass" and any(
+        str(p.type).lower() == ptype and str(p.name).lower() == name and _aligned(domain, str(p.value))
+        for p in r.properties) for r in results.get(method, []))
+
+
+def sender_verified(msg: Parsed | None, sender: str) -> bool:
+    """Whether our MTA found ``sender`` genuine: DMARC pass, or DKIM/SPF pass for its domain,
+    and neither DMARC nor SPF failed. Without our header: no."""
+    results = _our_results(msg) if msg is not None else None
+    if results is None or "@" not in sender:
+        return False
+    if "fail" in _verdicts(results, "dmarc") or "fail" in _verdicts(results, "spf"):
+        return False
+    domain = sender.rsplit("@", 1)[1]
+    return ("pass" in _verdicts(results, "dmarc") or _passed_for(results, "dkim", "header", "d", domain)
+            or _passed_for(results, "spf", "smtp", "mailfrom", domain))
+
+
+def authentication(msg: Parsed) -> str | None:
+    """Why this message must be held for the umpire (DMARC/DKIM failure, or no verdict of
+    our MTA while MAIL_REQUIRE_AUTHENTICATION is on), or None."""
+    found = _our_results(msg)
+    if found is None:
+        return ("no Authentication-Results from our mail server (the message did not come through it)"
+                if settings.MAIL_REQUIRE_AUTHENTICATION else None)
+    results = {method: _verdicts(found, method) for method in found}
     if "fail" in results.get("dmarc", []):
         return "DMARC check failed at our mail server"
     dkim = results.get("dkim", [])

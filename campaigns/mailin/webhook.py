@@ -5,8 +5,19 @@ HTTP basic auth (ANYMAIL WEBHOOK_SECRET). This view refuses every request
 while either is unset: an empty signing key would let anyone sign. The raw
 MIME text Mailgun posts goes to the same ingestion function as every other
 way in; a redelivered post (same Message-ID) changes nothing.
+
+The signature covers only Mailgun's timestamp and token, not the message, so a
+captured signature could carry any message. Two more checks close that: the
+timestamp must be within MAILGUN_WEBHOOK_MAX_AGE_SECONDS of now (either way),
+and a token is taken once (kept in the shared cache a little longer than the
+window; a post whose ingestion fails gives its token back, so Mailgun's retry
+of it is still taken).
 """
+import json
+import time
+
 from django.conf import settings
+from django.core.cache import cache
 from django.dispatch import receiver
 
 from anymail.exceptions import AnymailWebhookValidationFailure
@@ -15,6 +26,8 @@ from anymail.webhooks.mailgun import MailgunInboundWebhookView
 
 from . import ingest
 
+TOKEN_KEY = "mailin:mailgun-token:{}"
+
 
 class InboundWebhookView(MailgunInboundWebhookView):
     def __init__(self, **kwargs):
@@ -22,9 +35,35 @@ class InboundWebhookView(MailgunInboundWebhookView):
         super().__init__(**kwargs)
 
     def validate_request(self, request):
-        # Runs beside anymail's own basic-auth and signature validators.
+        # Runs beside (before) anymail's own basic-auth and signature validators.
         if not _anymail("MAILGUN_WEBHOOK_SIGNING_KEY") or not _anymail("WEBHOOK_SECRET"):
             raise AnymailWebhookValidationFailure("the inbound webhook is not configured (signing key and basic auth)")
+        timestamp, _ = _signature_fields(request)
+        try:
+            age = abs(time.time() - float(timestamp))
+        except (TypeError, ValueError, OverflowError):
+            raise AnymailWebhookValidationFailure("Mailgun webhook timestamp is not a number") from None
+        if not age <= settings.MAILGUN_WEBHOOK_MAX_AGE_SECONDS:
+            raise AnymailWebhookValidationFailure("Mailgun webhook timestamp is outside the accepted window")
+
+    def run_validators(self, request):
+        super().run_validators(request)
+        # Only a correctly signed post gets this far, so only real tokens are kept.
+        _, token = _signature_fields(request)
+        if not cache.add(TOKEN_KEY.format(token), 1, timeout=2 * settings.MAILGUN_WEBHOOK_MAX_AGE_SECONDS + 60):
+            raise AnymailWebhookValidationFailure("Mailgun webhook token seen before (a replayed post)")
+
+
+def _signature_fields(request) -> tuple[str, str]:
+    """Mailgun's timestamp and token, where anymail reads them (a JSON signature block or form fields)."""
+    try:
+        if request.content_type == "application/json":
+            block = json.loads(request.body.decode("utf-8"))["signature"]
+        else:
+            block = request.POST
+        return str(block["timestamp"]), str(block["token"])[:200]
+    except (KeyError, TypeError, ValueError, UnicodeDecodeError):
+        raise AnymailWebhookValidationFailure("Mailgun webhook called without required security fields") from None
 
 
 def _anymail(name: str) -> str:
@@ -36,4 +75,9 @@ def _on_inbound(sender, event, esp_name, **kwargs):
     request = event.esp_event
     raw_text = request.POST.get("body-mime") if hasattr(request, "POST") else None
     raw = raw_text.encode("utf-8", "surrogateescape") if raw_text else event.message.as_bytes()
-    ingest.ingest(raw, via="webhook", envelope_to=event.message.envelope_recipient or "")
+    try:
+        ingest.ingest(raw, via="webhook", envelope_to=event.message.envelope_recipient or "")
+    except Exception:
+        # Not stored: Mailgun will post it again (a 500 means "later"), with this token.
+        cache.delete(TOKEN_KEY.format(_signature_fields(request)[1]))
+        raise

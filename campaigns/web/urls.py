@@ -1,11 +1,13 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from campaigns import accounts
+
 from . import views
 
 urlpatterns = [
     path("", views.my_games, name="my_games"),
-    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("accounts/login/", accounts.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/settings/", views.my_settings, name="my_settings"),
     path("accounts/address/<str:token>/", views.confirm_address, name="confirm_address"),

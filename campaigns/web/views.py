@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaigns import invitations, mailaddress, turns, viewing
+from campaigns import invitations, mailaddress, maps, turns, viewing
 from campaigns.mailin.views import held_messages
 from campaigns.models import Game, Profile, Seat
 from rules.core.protocol import RulesError
@@ -268,10 +268,7 @@ def set_ready(request, seen: Seen):
 
 @seat_required()
 def game_map(request, seen: Seen):
-    response = HttpResponse(seen.svg(), content_type="image/svg+xml; charset=utf-8")
-    response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
-    response["Cache-Control"] = "private, no-cache"
-    return response
+    return maps.svg_response(seen.svg())
 
 
 # --- the umpire's page ------------------------------------------------------

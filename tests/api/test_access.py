@@ -40,7 +40,7 @@ def test_token_auth(game, people):
     bob.save()
     anon = APIClient()
     bad = anon.post("/api/auth/token/", {"username": "bob", "password": "wrong"}, format="json")
-    assert bad.status_code == 400 and "token" not in bad.json()
+    assert bad.status_code == 401 and "token" not in bad.json()
     got = anon.post("/api/auth/token/", {"username": "bob", "password": "a long enough token password"}, format="json")
     assert got.status_code == 200
     token = got.json()["token"]
@@ -154,3 +154,34 @@ def test_other_side_is_forbidden_even_with_a_bad_body(game, people):
     bob = client_for(people["bob"])
     resp = bob.post(f"/api/games/{game.pk}/orders/", {"side": "blue", "text": ""}, format="json")
     assert resp.status_code == 403
+
+
+def test_api_map_has_the_web_maps_headers(game, people):
+    """One viewer's SVG, served alone: a CSP that lets it run nothing and no shared caching, on both ways."""
+    client = client_for(people["bob"])
+    web = client.get(f"/games/{game.pk}/map.svg")
+    api = client.get(f"/api/games/{game.pk}/map.svg")
+    assert web.status_code == api.status_code == 200 and api.content == web.content
+    for header in ("Content-Security-Policy", "Cache-Control", "Content-Type"):
+        assert api[header] == web[header], header
+    assert "default-src 'none'" in api["Content-Security-Policy"] and api["Cache-Control"].startswith("private")
+
+
+@pytest.mark.parametrize("query, field", [("page=0", "page"), ("page=x", "page"), ("page_size=null", "page_size"),
+                                          ("page_size=0", "page_size"), ("page_size=201", "page_size")])
+def test_bad_paging_is_a_clear_400(game, people, query, field):
+    resp = client_for(people["bob"]).get(f"/api/games/?{query}")
+    assert resp.status_code == 400 and field in resp.json() and "must be" in resp.json()[field][0]
+
+
+def test_a_body_that_is_not_json_is_a_documented_400(game, people):
+    resp = client_for(people["bob"]).post(f"/api/games/{game.pk}/ready/", b"\x00", content_type="application/json")
+    assert resp.status_code == 400 and "JSON parse error" in resp.json()["detail"]
+
+
+@pytest.mark.parametrize("body", [{"side": "", "ready": True}, {"text": "   "}, {"text": ""}, {"text": "pass\x00"},
+                                  {"text": "\x1c\u3000"}])
+def test_blank_side_or_text_is_refused_as_the_schema_says(game, people, body):
+    url = f"/api/games/{game.pk}/{'ready' if 'ready' in body else 'orders'}/"
+    resp = client_for(people["bob"]).post(url, body, format="json")
+    assert resp.status_code == 400 and set(resp.json()) <= {"side", "text"}

@@ -17,6 +17,8 @@ from .helpers import last_reply, mail, replies_to, seat_mail
 
 S = InboundMessage.Status
 OUR_AR = "mx.kriegsbrief.localhost"
+# What our MTA writes on mail whose From it found genuine: only such strangers get an answer.
+GENUINE = {"Authentication-Results": f"{OUR_AR}; spf=pass smtp.mailfrom=evil.example; dmarc=pass header.from=evil.example"}
 
 
 def events(game):
@@ -33,7 +35,7 @@ def assert_reveals_nothing(reply, game):
 def test_forged_from_is_refused_without_revealing_the_game(game, red):
     before = events(game)
     raw = mail(to=addresses.reply_address(red), frm="Mallory <mallory@evil.example>", body=red_opening(game),
-               subject="hello")
+               subject="hello", headers=GENUINE)
     row = ingest.ingest(raw, via="test")
     assert row.status == S.REJECTED and events(game) == before
     reply = last_reply("mallory@evil.example")
@@ -43,14 +45,62 @@ def test_forged_from_is_refused_without_revealing_the_game(game, red):
 
 def test_unknown_token_gets_the_same_words_as_a_wrong_sender(game, red):
     addresses.reply_address(red)
-    raw = mail(to="orders+" + "0" * 32 + "@kriegsbrief.localhost", frm=red.email, body=red_opening(game), subject="hi")
+    ours = {"Authentication-Results": f"{OUR_AR}; dmarc=pass header.from=example.org"}
+    raw = mail(to="orders+" + "0" * 32 + "@kriegsbrief.localhost", frm=red.email, body=red_opening(game), subject="hi",
+               headers=ours)
     row = ingest.ingest(raw, via="test")
     assert row.status == S.REJECTED and orders_of(game, "red") is None
-    forged = ingest.ingest(mail(to=addresses.reply_address(red), frm="x@evil.example", body="pass", subject="hi"),
-                           via="test")
+    forged = ingest.ingest(mail(to=addresses.reply_address(red), frm="x@evil.example", body="pass", subject="hi",
+                                headers=GENUINE), via="test")
     assert forged.status == S.REJECTED
     assert last_reply(red.email).body == last_reply("x@evil.example").body
     assert_reveals_nothing(last_reply(red.email), game)
+
+
+@pytest.mark.parametrize("ar", [
+    None,                                                                   # no verdict at all
+    "mx.evil.example; dmarc=pass header.from=evil.example",                 # someone else's verdict
+    f"{OUR_AR}; dmarc=fail header.from=evil.example",
+    f"{OUR_AR}; spf=fail smtp.mailfrom=evil.example; dkim=pass header.d=evil.example",
+    f"{OUR_AR}; dkim=pass header.d=other.example; spf=pass smtp.mailfrom=other.example",  # not its domain
+    f"{OUR_AR}; spf=none; dkim=none; dmarc=none",
+])
+def test_a_stranger_our_mta_did_not_find_genuine_gets_no_answer(game, red, ar):
+    """No backscatter: the From of a refused message may be forged, so an innocent third party
+    would get our answer. It is recorded silently."""
+    headers = {"Authentication-Results": ar} if ar else {}
+    for to in (addresses.reply_address(red), "orders+" + "0" * 32 + "@kriegsbrief.localhost"):
+        row = ingest.ingest(mail(to=to, frm="Victim <victim@evil.example>", body="pass", headers=headers), via="test")
+        assert row.status == S.REJECTED and row.error == "unknown reply address or sender"
+        assert row.result["replies"][0].startswith("none: the sender is no seat's")
+    oversized = mail(to=addresses.reply_address(red), frm="victim@evil.example", body="x" * 2_000_000, headers=headers)
+    assert ingest.ingest(oversized, via="test").status == S.REJECTED
+    assert not OutboxMail.objects.filter(to__icontains="victim@evil.example").exists()
+
+
+@pytest.mark.parametrize("ar", [
+    f"{OUR_AR}; dmarc=pass header.from=evil.example",
+    f"{OUR_AR}; dkim=pass header.d=evil.example",
+    f"{OUR_AR}; spf=pass smtp.mailfrom=bounce@mail.evil.example",
+])
+def test_a_stranger_our_mta_found_genuine_is_told(game, red, ar):
+    row = ingest.ingest(mail(to=addresses.reply_address(red), frm="someone@evil.example", body="pass",
+                             headers={"Authentication-Results": ar}), via="test")
+    assert row.status == S.REJECTED
+    assert "not accepted" in last_reply("someone@evil.example").body
+
+
+@override_settings(MAIL_REQUIRE_AUTHENTICATION=True)
+@pytest.mark.parametrize("ar", [None, "mx.evil.example; dmarc=pass", f"garbage; {OUR_AR}"])
+def test_without_our_mtas_verdict_a_seats_message_is_held_when_required(game, red, umpire, ar):
+    headers = {"Authentication-Results": ar} if ar else {}
+    row = ingest.ingest(seat_mail(red, red_opening(game), headers=headers), via="test")
+    assert row.status == S.HELD and "no Authentication-Results from our mail server" in row.error
+    assert orders_of(game, "red") is None
+    assert OutboxMail.objects.filter(to=umpire.email, kind="mail-forward").exists()
+    passed = ingest.ingest(seat_mail(red, red_opening(game), headers={"Authentication-Results": f"{OUR_AR}; dmarc=pass"}),
+                           via="test")
+    assert passed.status == S.APPLIED and orders_of(game, "red")["text"] == red_opening(game)
 
 
 def test_two_from_headers_are_refused(game, red):
@@ -237,8 +287,9 @@ def test_auto_submitted_no_is_a_person(game, red):
 
 @override_settings(MAIL_REPLIES_PER_THREAD_HOUR=3)
 def test_replies_per_thread_are_rate_limited(game):
+    ar = {"Authentication-Results": f"{OUR_AR}; dkim=pass header.d=robot.example"}
     rows = [ingest.ingest(mail(to="orders+" + "1" * 32 + "@kriegsbrief.localhost", frm="loop@robot.example",
-                               body=f"hello {i}"), via="test") for i in range(6)]
+                               body=f"hello {i}", headers=ar), via="test") for i in range(6)]
     assert all(r.status == S.REJECTED for r in rows)
     assert len(replies_to("loop@robot.example")) == 3
     assert "suppressed" in rows[-1].result["replies"][0]

@@ -6,6 +6,7 @@ a signature computed here from the signing key."""
 import base64
 import hashlib
 import hmac
+import secrets
 import time
 
 import pytest
@@ -21,8 +22,11 @@ URL = "/mail/inbound/mailgun/mime"
 CONFIGURED = override_settings(ANYMAIL={"MAILGUN_WEBHOOK_SIGNING_KEY": KEY, "WEBHOOK_SECRET": AUTH})
 
 
-def post(client, raw: bytes, *, key=KEY, auth=AUTH, recipient="orders@kriegsbrief.localhost"):
-    timestamp, token = str(int(time.time())), "a" * 50
+def post(client, raw: bytes, *, key=KEY, auth=AUTH, recipient="orders@kriegsbrief.localhost", timestamp=None,
+         token=None):
+    """As Mailgun posts: every post has its own random 50-character token and the time it was signed."""
+    timestamp = str(int(time.time()) if timestamp is None else timestamp)
+    token = token or secrets.token_hex(25)
     signature = hmac.new(key.encode(), f"{timestamp}{token}".encode(), hashlib.sha256).hexdigest()
     data = {"body-mime": raw.decode("utf-8"), "timestamp": timestamp, "token": token, "signature": signature,
             "recipient": recipient, "sender": "bob@example.org"}
@@ -36,6 +40,45 @@ def test_signed_post_is_ingested(client, game, red):
     assert response.status_code == 200
     assert orders_of(game, "red")["text"] == red_opening(game)
     assert InboundMessage.objects.get().via == "webhook"
+
+
+@CONFIGURED
+@pytest.mark.parametrize("skew", [-301, 301, -10**9, "soon"])
+def test_a_signature_outside_the_time_window_is_refused(client, game, red, skew):
+    """A correctly signed post from 2001 (or from the future) is a replay, not Mailgun."""
+    timestamp = "soon" if skew == "soon" else int(time.time()) + skew
+    response = post(client, seat_mail(red, red_opening(game)), timestamp=timestamp)
+    assert response.status_code == 400
+    assert not InboundMessage.objects.exists()
+
+
+@CONFIGURED
+def test_a_signature_is_taken_once(client, game, red):
+    """The signature covers only timestamp and token: whoever saw one post could attach any message to it."""
+    token = secrets.token_hex(25)
+    assert post(client, seat_mail(red, "STATUS"), token=token, timestamp=int(time.time()) - 250).status_code == 200
+    replayed = post(client, seat_mail(red, red_opening(game)), token=token,
+                    timestamp=int(time.time()) - 250)
+    assert replayed.status_code == 400
+    assert InboundMessage.objects.count() == 1 and orders_of(game, "red") is None
+
+
+@CONFIGURED
+def test_a_post_whose_ingestion_failed_can_be_posted_again(client, game, red, monkeypatch):
+    """Mailgun retries a post we answered with a 500: the same token must still be taken then."""
+    from campaigns.mailin import ingest
+
+    real, token, raw = ingest.ingest, secrets.token_hex(25), seat_mail(red, red_opening(game))
+
+    def down(*args, **kwargs):
+        raise ConnectionError("database down")
+
+    monkeypatch.setattr(ingest, "ingest", down)
+    with pytest.raises(ConnectionError):
+        post(client, raw, token=token)
+    monkeypatch.setattr(ingest, "ingest", real)
+    assert post(client, raw, token=token).status_code == 200
+    assert orders_of(game, "red")["text"] == red_opening(game)
 
 
 @CONFIGURED
@@ -77,3 +120,12 @@ def test_a_message_too_large_arrives_and_is_answered_not_dropped(client, game, r
     assert row.status == "rejected" and row.size == len(raw)
     assert "the message is too large" in last_reply(red.email).body
     assert orders_of(game, "red") is None                    # nothing applied
+
+
+@CONFIGURED
+@override_settings(MAIL_REQUIRE_AUTHENTICATION=True)
+def test_a_webhook_message_without_our_mtas_verdict_is_held_when_required(client, game, red):
+    """A valid signature says Mailgun posted it, not that the From is genuine: the hold applies to every way in."""
+    assert post(client, seat_mail(red, red_opening(game))).status_code == 200
+    row = InboundMessage.objects.get()
+    assert row.status == "held" and orders_of(game, "red") is None
