@@ -104,7 +104,7 @@ def test_a_town_assault_played_to_its_end_only_by_mail(people, smtp):  # noqa: F
         msgs = smtp.to(address)
         reports = [m for m in ours(msgs) if "results" in str(m["Subject"])]
         assert len(reports) == rounds and all(part(m, "image/png").get_filename() == "map.png" for m in reports)
-        assert "game over" in str(msgs[-1]["Subject"]), address
+        assert "game over" in str(ours(msgs)[-1]["Subject"]), address
     revealed = Event.objects.filter(game=game, type="warworlds.revealed", payload__unit=HIDDEN).exists()
     assert check_red_never_told_of_the_pickets_until_revealed(game) == revealed
     assert any(HIDDEN in text for text in mail_texts_in_order(game, EMAILS["blue"])[1:])  # blue's own reports
