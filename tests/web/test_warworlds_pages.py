@@ -61,6 +61,8 @@ def test_a_town_assault_played_on_the_web_leaks_no_hidden_unit(people):
         clients[who].force_login(people[name])
     assert f"{HIDDEN} inf" in pages_of(clients["blue"], game, None)
     assert f"{HIDDEN} inf" in pages_of(clients["umpire"], game, None)
+    red_page = text_of(clients["red"], game_url(game))
+    assert "Operations open to you now" in red_page and "move R1 to " in red_page  # from red's own view
     first_seen = None
     for _ in range(40):
         state = eventstore.load(game.pk).state
