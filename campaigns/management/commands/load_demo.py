@@ -80,4 +80,4 @@ class Command(BaseCommand):
             if not Game.objects.filter(name=name).exists():
                 game = turns.create_game(campaign=campaign, name=name, ruleset=ruleset, scenario=scenario,
                                          seats=seats, settings={"deadline_hours": 72})
-                self.stdout.write(f"Loaded '{name}' (game {game.pk}): turn 1 is open for both sides.")
+                self.stdout.write(f"Loaded '{name}' (game {game.pk}): both sides to deploy.")
