@@ -79,7 +79,15 @@ def seat_context(game, state, seat: Seat, turn_number: int) -> dict:
         "orders_help": rs.orders_help, "site_url": settings.SITE_URL,
         "result": viewing.describe_result(view["turn"]["result"]) if view["turn"]["result"] else "",
         "svg": rs.render_svg(view["board"]),
+        "open_orders": open_orders(rs, view, seat),
     }
+
+
+def open_orders(rs, view: dict, seat: Seat) -> list[str]:
+    """The orders open to a player whose side orders next, from its own view (as on its game page)."""
+    if seat.role != Seat.Role.PLAYER or view["turn"]["result"] or seat.side not in view["turn"]["sides"]:
+        return []
+    return rs.legal_orders(view["board"], seat.side)
 
 
 def _queue_for_seat(key: str, subject: str, template: str, ctx: dict, kind: str) -> None:

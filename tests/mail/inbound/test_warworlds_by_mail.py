@@ -105,6 +105,10 @@ def test_a_town_assault_played_to_its_end_only_by_mail(people, smtp):  # noqa: F
         reports = [m for m in ours(msgs) if "results" in str(m["Subject"])]
         assert len(reports) == rounds and all(part(m, "image/png").get_filename() == "map.png" for m in reports)
         assert "game over" in str(ours(msgs)[-1]["Subject"]), address
+    red_reports = [plain(m) for m in ours(smtp.to(EMAILS["red"])) if "results" in str(m["Subject"])]
+    # each report lists the orders open to red next, from red's own view (the game's last one none)
+    assert "Orders open to you now:\n  move R" in red_reports[2] and "Orders open to you" not in red_reports[-1]
+    assert not any("Orders open to you" in plain(m) for m in smtp.to(EMAILS["umpire"]))
     revealed = Event.objects.filter(game=game, type="warworlds.revealed", payload__unit=HIDDEN).exists()
     assert check_red_never_told_of_the_pickets_until_revealed(game) == revealed
     assert any(HIDDEN in text for text in mail_texts_in_order(game, EMAILS["blue"])[1:])  # blue's own reports
