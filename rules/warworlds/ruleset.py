@@ -7,11 +7,11 @@ from typing import Any
 from rules.core.base import RuleSetBase
 from rules.core.protocol import PUBLIC, RuleEvent, side_audience
 
+from . import options as _options
 from . import turn as _turn
 from .data import SIDES
 from .describe import describe_event as _describe
 from .fold import PREFIX, fold as _fold, initial_state as _initial
-from .options import open_orders as _open_orders
 from .orders import ORDERS_HELP
 from .render import render_svg as _render
 from .scenario import load, new_unit
@@ -54,7 +54,7 @@ class WarOfTheWorlds(RuleSetBase):
     view = staticmethod(build_view)
     render_svg = staticmethod(_render)
     describe_event = staticmethod(_describe)
-    legal_orders = staticmethod(_open_orders)  # from the side's own view, on the page only
+    legal_orders = staticmethod(_options.open_orders)  # from the side's own view, on the page only
 
 
 RULESET = WarOfTheWorlds()

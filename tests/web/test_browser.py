@@ -40,35 +40,6 @@ def browser_page():
             connections.close_all()
 
 
-def test_bob_signs_in_sends_orders_and_sees_the_result(live_server, browser_page, game):
-    page = browser_page
-    op = legal_op(game)
-    page.goto(live_server.url + "/")
-    assert "/accounts/login/" in page.url
-    page.fill("#id_username", "bob")
-    page.fill("#id_password", PASSWORD)
-    page.click("button[type=submit]:has-text('Sign in')")
-    page.wait_for_url(live_server.url + "/")
-    assert page.locator("text=your orders are awaited").count() == 1
-    page.click("text=Test game")
-    page.wait_for_url(f"{live_server.url}/games/{game.pk}/")
-    assert page.locator("section.map svg").count() == 1
-    page.fill("#id_text", op)
-    assert page.is_checked("#id_ready")
-    page.click("button:has-text('Send orders')")
-    page.wait_for_url(f"{live_server.url}/games/{game.pk}/")
-    page.locator(".messages").wait_for()
-    assert "Orders accepted" in page.inner_text(".messages")
-    log = page.inner_text(".log")
-    assert "Turn 1 published" in log and "Turn 2 opened for blue" in log
-    assert page.locator("#id_text").count() == 0  # blue's turn now
-    assert page.locator("section.map svg").count() == 1
-    state = state_of(game)
-    assert state["turn"]["number"] == 2
-    svg = page.request.get(f"{live_server.url}/games/{game.pk}/map.svg")
-    assert svg.status == 200 and svg.headers["content-type"].startswith("image/svg+xml")
-
-
 def sign_in(page, base: str, username: str) -> None:
     page.goto(base + "/accounts/login/")
     page.fill("#id_username", username)
@@ -100,3 +71,33 @@ def test_bob_sees_the_hex_map_of_a_warworlds_game_and_orders(live_server, browse
     page.locator(".messages").wait_for()
     assert "Orders accepted" in page.inner_text(".messages")
     assert state_of(game)["turn"]["orders"]["red"]["text"] == order
+
+
+def test_bob_signs_in_sends_orders_and_sees_the_result(live_server, browser_page, game):
+    page = browser_page
+    op = legal_op(game)
+    page.goto(live_server.url + "/")
+    assert "/accounts/login/" in page.url
+    page.fill("#id_username", "bob")
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]:has-text('Sign in')")
+    page.wait_for_url(live_server.url + "/")
+    assert page.locator("text=your orders are awaited").count() == 1
+    page.click("text=Test game")
+    page.wait_for_url(f"{live_server.url}/games/{game.pk}/")
+    assert page.locator("section.map svg").count() == 1
+    page.fill("#id_text", op)
+    assert page.is_checked("#id_ready")
+    page.click("button:has-text('Send orders')")
+    page.wait_for_url(f"{live_server.url}/games/{game.pk}/")
+    page.locator(".messages").wait_for()
+    assert "Orders accepted" in page.inner_text(".messages")
+    log = page.inner_text(".log")
+    assert "Turn 1 published" in log and "Turn 2 opened for blue" in log
+    assert page.locator("#id_text").count() == 0  # blue's turn now
+    assert page.locator("section.map svg").count() == 1
+    state = state_of(game)
+    assert state["turn"]["number"] == 2
+    svg = page.request.get(f"{live_server.url}/games/{game.pk}/map.svg")
+    assert svg.status == 200 and svg.headers["content-type"].startswith("image/svg+xml")
+
