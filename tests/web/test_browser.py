@@ -100,4 +100,3 @@ def test_bob_signs_in_sends_orders_and_sees_the_result(live_server, browser_page
     assert state["turn"]["number"] == 2
     svg = page.request.get(f"{live_server.url}/games/{game.pk}/map.svg")
     assert svg.status == 200 and svg.headers["content-type"].startswith("image/svg+xml")
-
