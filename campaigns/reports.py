@@ -79,6 +79,13 @@ def orders_as_executed(events, viewer) -> dict[str, str]:
     return dict(sorted(out.items()))
 
 
+def open_orders(rs, view: dict, seat: Seat) -> list[str]:
+    """The orders open to a player whose side orders next, from its own view (as on its game page)."""
+    if seat.role != Seat.Role.PLAYER or view["turn"]["result"] or seat.side not in view["turn"]["sides"]:
+        return []
+    return rs.legal_orders(view["board"], seat.side)
+
+
 def seat_context(game, state, seat: Seat, turn_number: int) -> dict:
     """What one seat's report says about a turn, from that seat's view only."""
     viewer = viewing.viewer_of_seat(seat)
@@ -96,6 +103,7 @@ def seat_context(game, state, seat: Seat, turn_number: int) -> dict:
         "orders_help": rs.orders_help, "site_url": settings.SITE_URL,
         "result": viewing.describe_result(view["turn"]["result"]) if view["turn"]["result"] else "",
         "svg": rs.render_svg(view["board"]),
+        "open_orders": open_orders(rs, view, seat),
     }
 
 

@@ -107,6 +107,6 @@ def board_extras(seen: Seen) -> dict:
     board = seen.view["board"] if isinstance(seen.view["board"], dict) else {}
     standing = board.get("standing_instructions") or {}
     return {
-        "legal_operations": board.get("legal_operations") or [],
+        "legal_operations": seen.ruleset.legal_orders(board, seen.viewer.side),
         "standing": standing.get(seen.viewer.side, []) if seen.viewer.side else [],
     }

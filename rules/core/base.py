@@ -19,3 +19,9 @@ class RuleSetBase:
         """None while the game goes on; else a copy of the state's ``result``."""
         res = state.get("result") if isinstance(state, dict) else None
         return dict(res) if res else None
+
+    def legal_orders(self, board: Any, side: str | None) -> list[str]:
+        """The orders open to ``side`` now, listed on its game page, from its own view ``board``
+        only (a rule set that lists them puts them in its view as ``legal_operations``; one whose
+        list is costly overrides this, so the view, folded for every page and mail, stays cheap)."""
+        return (board.get("legal_operations") or []) if isinstance(board, dict) else []

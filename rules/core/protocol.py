@@ -134,6 +134,10 @@ class RuleSet(Protocol):
 
     def view(self, state: JSON, viewer: Viewer) -> JSON: ...
 
+    def legal_orders(self, board: JSON, side: str | None) -> list[str]:
+        """The orders open to ``side`` now, from its own view ``board`` (RuleSetBase: the view's
+        ``legal_operations``); shown on the game page."""
+
     def render_svg(self, view: JSON) -> str: ...
 
     def describe_event(self, event_type: str, payload: Mapping[str, JSON]) -> str:

@@ -7,6 +7,7 @@ from typing import Any
 from rules.core.base import RuleSetBase
 from rules.core.protocol import PUBLIC, RuleEvent, side_audience
 
+from . import options as _options
 from . import turn as _turn
 from .data import SIDES
 from .describe import describe_event as _describe
@@ -54,6 +55,7 @@ class WarOfTheWorlds(RuleSetBase):
     view = staticmethod(build_view)
     render_svg = staticmethod(_render)
     describe_event = staticmethod(_describe)
+    legal_orders = staticmethod(_options.open_orders)  # from the side's own view, on the page only
 
 
 RULESET = WarOfTheWorlds()

@@ -12,6 +12,7 @@ from rules.hex import coords as C
 from . import RULESET as RS
 from .activate import pick_target, why_not_fight, why_not_move, why_not_shoot
 from .battle import Battle, other
+from .options import state_from_view  # noqa: F401  (the scripted players' import)
 from .orders import Order
 
 
@@ -113,37 +114,6 @@ class Loaded(random.Random):
             assert a <= r <= b, (r, a, b)
             return r
         return super().randint(a, b)
-
-
-def state_from_view(view: dict) -> dict:
-    """A position rebuilt from what one player's view shows (for scripted players that know
-    only the API): enough for the bot and for checking orders before sending them."""
-    from .data import MORALE_NAMES, PROFILES
-
-    level = {name: n for n, name in MORALE_NAMES.items()}
-    units = {}
-    for v in view["units"]:
-        prof = PROFILES[v["profile"]]
-        u = {"id": v["id"], "side": v["side"], "profile": v["profile"], "name": v["name"], "kind": v["kind"],
-             "hex": v["hex"], "morale": level[v["morale"]], "hidden": v["hidden"], "status": v["status"],
-             "bonus": v["bonus"], "penalty": v["penalty"], "acted": list(v["acted"]), "moved": v["moved"],
-             "mode": v["mode"], "locked": list(v["locked"]), "priority": list(v.get("priority", [])), "stunned": 0,
-             "charged": False, "surprise_seen": [], "shot_from": []}
-        if v["kind"] == "squad":
-            u["models"] = [r for r, n in v["roles"].items() for _ in range(n)]
-            u["start"] = v["start"]
-            if prof.get("gun"):
-                u["weapons"] = [prof["gun"]]
-        else:
-            u.update(crew=list(prof["crew"])[:v["crew"]], crew_stunned=list(prof["crew"])[:v["crew_stunned"]],
-                     weapons=list(v["weapons"]), immobile=v["immobile"], burning=v["burning"], start=v["crew_start"],
-                     stunned=v["stunned"])
-        units[u["id"]] = u
-    sc = {**view["scenario"], "los_rule": view["scenario"].get("los_rule", "lenient")}
-    turn = view["turn"]
-    return {"phase": view["phase"], "scenario": sc, "turn": turn["number"], "round": turn["round"],
-            "attacker": turn["attacker"], "units": units, "log": [], "score": dict(view["score"]),
-            "result": view["result"], "doors": {}}
 
 
 def invariants(state: dict) -> list[str]:

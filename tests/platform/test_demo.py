@@ -4,6 +4,7 @@ import io
 import pytest
 from django.core.management import call_command
 
+from campaigns import eventstore
 from campaigns.models import Game
 from campaigns.verify import verify_game
 
@@ -19,8 +20,13 @@ def test_load_demo_twice_gives_one_verified_game_with_turns_played():
     assert game.turn_number >= 4 and game.turn_status == "open"
     assert verify_game(game).ok
     assert game.outbox.filter(status="sent").count() >= 9
-    for name, ruleset in (("Demo: Little Wars skirmish", "littlewars"), ("Demo: Kriegspiel", "kriegspiel")):
+    fresh_games = (("Demo: Little Wars skirmish", "littlewars"), ("Demo: Kriegspiel", "kriegspiel"),
+                   ("Demo: War of the Worlds", "warworlds"))
+    for name, ruleset in fresh_games:
         fresh = Game.objects.get(name=name)
         assert fresh.ruleset == ruleset and fresh.turn_number == 1 and fresh.turn_status == "open"
         assert fresh.seats.count() == 3 and verify_game(fresh).ok
-    assert Game.objects.count() == 3
+    assert Game.objects.count() == 4
+    ww = eventstore.load(Game.objects.get(name="Demo: War of the Worlds").pk).state
+    assert ww["rules"]["scenario"]["name"] == "field_battle" and ww["rules"]["round"] == "movement"
+    assert set(ww["turn"]["sides"]) == {"red", "blue"}

@@ -40,6 +40,39 @@ def browser_page():
             connections.close_all()
 
 
+def sign_in(page, base: str, username: str) -> None:
+    page.goto(base + "/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]:has-text('Sign in')")
+    page.wait_for_url(base + "/")
+
+
+def test_bob_sees_the_hex_map_of_a_warworlds_game_and_orders(live_server, browser_page, people):
+    from campaigns import viewing
+    from rules.core.protocol import Viewer
+    from rules.warworlds.testing import bot_orders, state_from_view
+    from tests.api.test_warworlds_api import new_game
+
+    game = new_game(people, "town_assault")
+    page = browser_page
+    sign_in(page, live_server.url, "bob")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    hexes = page.locator("section.map svg polygon")
+    assert hexes.count() > 50 and page.locator("section.map svg text:has-text('R1 inf')").count() == 1
+    assert page.locator("section.map svg text:has-text('B2 inf')").count() == 0  # blue's hidden pickets
+    page.click(".map-tools [data-zoom=in]")  # the toolbar is shown for the hex map and zooms it
+    assert page.inner_text(".map-tools [data-zoom-level]") == "×1.5"
+    board = viewing.game_view(game, state_of(game), Viewer(role="player", side="red"))["board"]
+    order = bot_orders(state_from_view(board), "red").splitlines()[0]
+    page.fill("#id_text", order)
+    page.click("button:has-text('Send orders')")
+    page.wait_for_url(f"{live_server.url}/games/{game.pk}/")
+    page.locator(".messages").wait_for()
+    assert "Orders accepted" in page.inner_text(".messages")
+    assert state_of(game)["turn"]["orders"]["red"]["text"] == order
+
+
 def test_bob_signs_in_sends_orders_and_sees_the_result(live_server, browser_page, game):
     page = browser_page
     op = legal_op(game)

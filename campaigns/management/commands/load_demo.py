@@ -1,5 +1,5 @@
-"""A demo campaign ready to play: a Civil War game with a few turns behind it,
-and a Little Wars skirmish and a Kriegspiel game waiting for both sides' first orders.
+"""A demo campaign ready to play: a Civil War game with a few turns behind it, and a Little Wars
+skirmish, a Kriegspiel game and a War of the Worlds field battle waiting for both sides' first orders.
 
 Safe to run twice: a demo game that exists is left as it is.
 """
@@ -15,9 +15,11 @@ from rules.core import registry
 
 PASSWORD = "kriegsbrief"
 DEMO_GAME = "Demo: Civil War"
-# Simultaneous games, fresh: both sides deploy behind the curtain in turn 1.
+# Simultaneous games, fresh: turn 1 open for both sides (Little Wars and the Kriegspiel deploy
+# behind the curtain; War of the Worlds opens with its first movement round).
 FRESH_GAMES = [("Demo: Little Wars skirmish", "littlewars", "skirmish"),
-               ("Demo: Kriegspiel", "kriegspiel", None)]
+               ("Demo: Kriegspiel", "kriegspiel", None),
+               ("Demo: War of the Worlds", "warworlds", "field_battle")]
 PEOPLE = [("umpire", "UTC"), ("red", "Europe/Berlin"), ("blue", "America/New_York")]
 
 
