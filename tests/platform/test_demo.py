@@ -4,6 +4,7 @@ import io
 import pytest
 from django.core.management import call_command
 
+from campaigns import eventstore
 from campaigns.models import Game
 from campaigns.verify import verify_game
 
@@ -23,4 +24,8 @@ def test_load_demo_twice_gives_one_verified_game_with_turns_played():
         fresh = Game.objects.get(name=name)
         assert fresh.ruleset == ruleset and fresh.turn_number == 1 and fresh.turn_status == "open"
         assert fresh.seats.count() == 3 and verify_game(fresh).ok
-    assert Game.objects.count() == 3
+    kow = Game.objects.get(name="Demo: Kings of War")
+    assert kow.ruleset == "kingsofwar" and kow.turn_number == 1 and kow.turn_status == "open"
+    assert eventstore.load(kow.pk).state["turn"]["sides"] == ["red"]  # alternating: red moves first
+    assert kow.seats.count() == 3 and verify_game(kow).ok
+    assert Game.objects.count() == 4
