@@ -59,3 +59,22 @@ def test_orders_through_the_page_form_and_every_seat_sees_the_game_map_and_past_
     assert 'name="text"' in page(client, game)  # red's turn again: the form is there
     client.force_login(people["carol"])
     assert 'name="text"' not in page(client, game)
+
+
+def test_a_missed_deadline_halts_the_silent_side_and_passes_the_turn(people, client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from campaigns import turns
+
+    game = new_game(people, "pitched")
+    assert turns.sweep(now=timezone.now() + timedelta(days=30))["closed"] == 1
+    defaulted = Event.objects.get(game=game, type="orders.defaulted", turn=1)
+    assert defaulted.payload["side"] == "red" and defaulted.payload["text"].splitlines()[0] == "r1 halt"
+    state = eventstore.load(game.pk).state
+    assert state["missed"] == {"red": 1} and state["turn"]["number"] == 2 and state["turn"]["sides"] == ["blue"]
+    assert state["rules"]["to_move"] == "blue" and not Event.objects.filter(game=game, type="kingsofwar.unit_moved")
+    client.force_login(people["alice"])
+    umpire = client.get(f"/games/{game.pk}/umpire/")
+    assert umpire.status_code == 200 and b"kow-map" in umpire.content
