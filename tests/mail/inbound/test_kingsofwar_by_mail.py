@@ -73,3 +73,18 @@ def test_a_whole_kingsofwar_game_only_by_mail(people):
     assert "To give orders" not in reports(seats["red"].email)[0].body
     report = verify_game(game)
     assert report.ok, report
+
+
+def test_orders_mailed_out_of_turn_or_wrong_are_refused_with_the_reason(people):
+    game = new_game_with_people(people, "kingsofwar", "pitched", "Kings of War by mail")
+    seats = {s.side: s for s in game.seats.filter(role="player")}
+    row = ingest.ingest(seat_mail(seats["blue"], "b1 halt\nb2 advance 3"), via="test")
+    assert row.status == InboundMessage.Status.APPLIED
+    assert "orders not accepted: blue has no orders to give in turn 1" in last_reply(seats["blue"].email).body
+    row = ingest.ingest(seat_mail(seats["red"], "Hi,\nr1 halt\nr2 advance 3 pivot left 200\nr3 charge b9\nBob"),
+                        via="test")
+    reply = last_reply(seats["red"].email).body
+    assert "ORDERS NOT ACCEPTED" in reply and "    Hi,\n    Bob" in reply
+    assert "ERROR: a pivot is at most 90 degrees" in reply and "ERROR: no enemy unit 'b9'" in reply
+    state = eventstore.load(game.pk).state
+    assert state["turn"]["number"] == 1 and state["turn"]["orders"] == {}  # nothing taken, the turn still open
