@@ -36,6 +36,11 @@ def _rules_state(game) -> dict:
 
 def test_orders_through_the_page_form_and_every_seat_sees_the_game_map_and_past_turns(people, client):
     game = new_game(people, "pitched")
+    client.force_login(people["bob"])
+    refused = post_orders(client, game, "r1 halt\nr2 advance 3 pivot left 200")
+    text = html.unescape(refused.content.decode())
+    assert refused.status_code == 200 and "line 2:" in text and "a pivot is at most 90 degrees" in text
+    assert eventstore.load(game.pk).state["turn"]["number"] == 1  # nothing taken
     for number, side in ((1, "red"), (2, "blue")):
         client.force_login(people[SEATS[side]])
         text = bot_orders(_rules_state(game), side)
