@@ -54,6 +54,7 @@ def test_orders_through_the_page_form_and_every_seat_sees_the_game_map_and_past_
         text = page(client, game)
         assert "r2 advance 4 pivot left 45" in text  # the order language help is shown
         assert 'class="kow-map"' in text and 'id="unit-r1"' in text and 'id="unit-b8"' in text
+        assert ".unit:target .arcs{display:inline}" in text  # a unit's arcs when it is selected (#unit-r1)
         svg = client.get(f"/games/{game.pk}/map.svg")
         assert svg.status_code == 200 and b"kow-map" in svg.content
         for number in (1, 2):
