@@ -4,6 +4,7 @@ Pure Python (no pytest); used by tests/rules/kingsofwar and bench/kingsofwar.py.
 """
 from __future__ import annotations
 
+import copy
 import math
 
 from rules.core.dice import rng_for
@@ -90,6 +91,19 @@ def bot_orders(state: dict, side: str) -> str:
                  if not (i + 1 in bad and " shoot " in ln)]
         lines = list(dict.fromkeys(lines))  # a refused shoot line and its halt: one halt
     return "\n".join(lines)
+
+
+def state_from_view(view: dict) -> dict:
+    """A position rebuilt from what one viewer's view shows (this game hides nothing), enough for
+    ``bot_orders``: a player scripted through the API or mail knows only its own view."""
+    scenario = {k: view[k] for k in ("table", "terrain", "objectives", "victory", "rounds", "sides", "first",
+                                     "block_rule", "arcs")}
+    scenario.update(name=view["scenario"], units=[], armies={u["side"]: u["army"] for u in view["units"]})
+    keys = ("id", "side", "army", "type", "x", "y", "facing", "w", "d", "h", "damage", "status", "charged_by")
+    units = {u["id"]: {k: copy.deepcopy(u.get(k, [] if k == "charged_by" else None)) for k in keys}
+             for u in view["units"]}
+    return {"phase": view["phase"], "scenario": scenario, "units": units, "to_move": view["to_move"],
+            "round": view["round"], "result": view["result"]}
 
 
 def play_to_end(scenario, seed: str = "game", max_turns: int = 200, check: bool = False):

@@ -27,6 +27,7 @@ def build_view(state: dict, viewer: Viewer) -> dict:
     turn = next_turn(state)
     return {"phase": state["phase"], "round": state["round"], "rounds": sc["rounds"], "to_move": state["to_move"],
             "awaiting": list(turn.sides), "scenario": sc["name"], "victory": sc["victory"],
+            "sides": list(sc["sides"]), "first": sc["first"], "block_rule": sc["block_rule"], "arcs": sc["arcs"],
             "table": dict(sc["table"]), "terrain": sc["terrain"], "objectives": sc["objectives"],
             "units": units, "score": score(state), "result": state.get("result"),
             "viewer": {"role": viewer.role, "side": viewer.side}}

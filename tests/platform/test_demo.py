@@ -26,7 +26,11 @@ def test_load_demo_twice_gives_one_verified_game_with_turns_played():
         fresh = Game.objects.get(name=name)
         assert fresh.ruleset == ruleset and fresh.turn_number == 1 and fresh.turn_status == "open"
         assert fresh.seats.count() == 3 and verify_game(fresh).ok
-    assert Game.objects.count() == 4
     ww = eventstore.load(Game.objects.get(name="Demo: War of the Worlds").pk).state
     assert ww["rules"]["scenario"]["name"] == "field_battle" and ww["rules"]["round"] == "movement"
     assert set(ww["turn"]["sides"]) == {"red", "blue"}
+    kow = Game.objects.get(name="Demo: Kings of War")
+    assert kow.ruleset == "kingsofwar" and kow.turn_number == 1 and kow.turn_status == "open"
+    assert eventstore.load(kow.pk).state["turn"]["sides"] == ["red"]  # alternating: red moves first
+    assert kow.seats.count() == 3 and verify_game(kow).ok
+    assert Game.objects.count() == 5

@@ -1,5 +1,6 @@
-"""A demo campaign ready to play: a Civil War game with a few turns behind it, and a Little Wars
-skirmish, a Kriegspiel game and a War of the Worlds field battle waiting for both sides' first orders.
+"""A demo campaign ready to play: a Civil War game with a few turns behind it, a Little Wars
+skirmish, a Kriegspiel game and a War of the Worlds field battle waiting for both sides' first
+orders, and a Kings of War pitched battle where red moves first.
 
 Safe to run twice: a demo game that exists is left as it is.
 """
@@ -20,6 +21,8 @@ DEMO_GAME = "Demo: Civil War"
 FRESH_GAMES = [("Demo: Little Wars skirmish", "littlewars", "skirmish"),
                ("Demo: Kriegspiel", "kriegspiel", None),
                ("Demo: War of the Worlds", "warworlds", "field_battle")]
+# Alternating player turns, fresh: the side that moves first orders in turn 1.
+KINGS_OF_WAR = ("Demo: Kings of War", "kingsofwar", "pitched")
 PEOPLE = [("umpire", "UTC"), ("red", "Europe/Berlin"), ("blue", "America/New_York")]
 
 
@@ -82,3 +85,8 @@ class Command(BaseCommand):
                 game = turns.create_game(campaign=campaign, name=name, ruleset=ruleset, scenario=scenario,
                                          seats=seats, settings={"deadline_hours": 72}, operator=True)
                 self.stdout.write(f"Loaded '{name}' (game {game.pk}): both sides to deploy.")
+        name, ruleset, scenario = KINGS_OF_WAR
+        if not Game.objects.filter(name=name).exists():
+            game = turns.create_game(campaign=campaign, name=name, ruleset=ruleset, scenario=scenario,
+                                     seats=seats, settings={"deadline_hours": 72}, operator=True)
+            self.stdout.write(f"Loaded '{name}' (game {game.pk}): red to move first.")

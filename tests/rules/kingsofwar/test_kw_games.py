@@ -97,3 +97,16 @@ def test_invariants_catch_overlaps_and_the_table_edge():
     s["units"]["b1"]["status"] = "routed"  # a routed unit has left the field
     s["units"]["r1"]["x"] = 1
     assert KW.check_invariants(s) == ["r1 is off the table"]
+
+
+def test_a_player_knowing_only_its_view_orders_as_with_the_whole_state():
+    """What the API and mail bots order from their view is what they would order from the state."""
+    from rules.kingsofwar.testing import play, state_from_view
+
+    s = start("objectives")
+    for n in range(6):
+        side = KW.next_turn(s).sides[0]
+        view = KW.view(s, Viewer(role="player", side=side))
+        text = bot_orders(state_from_view(view), side)
+        assert text == bot_orders(s, side)
+        s, _ = play(s, side, text, f"view:{n}")
