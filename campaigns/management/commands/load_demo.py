@@ -84,7 +84,7 @@ class Command(BaseCommand):
             if not Game.objects.filter(name=name).exists():
                 game = turns.create_game(campaign=campaign, name=name, ruleset=ruleset, scenario=scenario,
                                          seats=seats, settings={"deadline_hours": 72}, operator=True)
-                self.stdout.write(f"Loaded '{name}' (game {game.pk}): both sides to deploy.")
+                self.stdout.write(f"Loaded '{name}' (game {game.pk}): turn 1 open for both sides.")
         name, ruleset, scenario = KINGS_OF_WAR
         if not Game.objects.filter(name=name).exists():
             game = turns.create_game(campaign=campaign, name=name, ruleset=ruleset, scenario=scenario,
