@@ -24,7 +24,7 @@ from rules.core.protocol import PUBLIC, RuleEvent, TurnSpec, side_audience
 
 from . import aftermath, melee, plan as planning, scoring
 from .fire import resolve_fire
-from .fold import PREFIX, fold, initial_state
+from .fold import PREFIX, fold, initial_state, next_name
 from .motion import resolve_moves
 from .scenario import OPPOSITE, load
 from .units import RESERVE, SIDES, other
@@ -44,7 +44,7 @@ class _Log:
 def setup(scenario, rng: random.Random) -> list[RuleEvent]:
     sc = load(scenario)
     log = _Log(initial_state())
-    log.emit("table_laid", {"scenario": sc, "first": rng.choice(SIDES)})  # LW-6: a coin for the First Player
+    log.emit("table_laid", {"scenario": sc, "first": rng.choice(SIDES), "ids": "side"})  # LW-6: a coin for the First Player
     if sc["settings"]["random_advantage"]:
         log.emit("reinforcements", _reinforcements(log.state, rng))
     if sc["settings"]["choose_edge"]:
@@ -152,7 +152,7 @@ def _surrenders(log: _Log, plans) -> None:
     for side in SIDES:
         for name, ids in plans[side].surrender:
             log.emit("surrendered", {"side": side, "group": name, "figures": list(ids), "captor": other(side),
-                                     "pow": f"pow{log.state['counter'] + 1}"})
+                                     "pow": next_name(log.state, other(side), "pow")})
 
 
 def _movement(log: _Log, plans) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from .fold import Namer
 from .geom import FigureIndex, isolated
 from .units import MELEE_JOIN, SIDES, other, radius
 
@@ -82,7 +83,7 @@ def resolve(state: dict, contacts: list):
     """Yield one ``melee`` payload per cluster; the caller folds each before asking for the next."""
     index = FigureIndex(state["figures"])
     gone: set[str] = set()
-    counter = state["counter"]
+    names = Namer(state, "pow")
     for cl in clusters(contacts):
         figs = state["figures"]
         members = [m for m in sorted(cl["members"]) if m not in gone]
@@ -93,14 +94,12 @@ def resolve(state: dict, contacts: list):
         counts = {s: len(by_side[s]) for s in SIDES}
         if not all(counts.values()):
             continue
-        payload = _fight(state, cl, by_side, counts, index, gone, f"pow{counter + 1}")
-        if payload["captured"]:
-            counter += 1
+        payload = _fight(state, cl, by_side, counts, index, gone, names)
         gone.update(payload["killed"], payload["captured"])
         yield payload
 
 
-def _fight(state, cl, by_side, counts, index, gone, pow_name) -> dict:
+def _fight(state, cl, by_side, counts, index, gone, names) -> dict:
     figs = state["figures"]
     a_side, b_side = SIDES
     smaller = None if counts[a_side] == counts[b_side] else min(SIDES, key=lambda s: counts[s])
@@ -122,4 +121,4 @@ def _fight(state, cl, by_side, counts, index, gone, pow_name) -> dict:
     captor = other(smaller) if captured else None
     return {"at": [round(centre[0], 3), round(centre[1], 3)], "initiator": init, "counts": counts,
             "smaller": smaller, "isolated": lonely, "killed": killed, "captured": captured,
-            "captor": captor, "pow": pow_name if captured else None}
+            "captor": captor, "pow": names(captor) if captured else None}

@@ -28,6 +28,7 @@ from rules.core.protocol import PUBLIC, UMPIRE, RuleEvent, side_audience
 from .. import adjudicate as lw_adj
 from .. import aftermath, melee
 from ..fire import on_table, scatter
+from ..fold import next_name
 from ..geom import FigureIndex
 from ..motion import resolve_moves
 from ..table import path_length, table_of
@@ -247,7 +248,7 @@ def _mines(log: Log, before: dict, paths: dict, moved: dict) -> None:
         if trig["by"] not in killed and figs[trig["by"]]["st"] == "ok":
             killed.append(trig["by"])
         guns = works.guns_within(mine["at"], state["guns"])
-        log.ks("mine_exploded", {"id": mine["id"], "side": mine["side"], "at": mine["at"], "by": trig["by"],
+        log.ks("mine_exploded", {**works.public_ref(state, mine), "side": mine["side"], "at": mine["at"], "by": trig["by"],
                                  "killed": sorted(killed), "guns": guns,
                                  "positions": {fid: [round(pos[fid][0], 4), round(pos[fid][1], 4)]
                                                for fid in sorted(killed)}}, PUBLIC)
@@ -285,12 +286,10 @@ def _works(log: Log, plans, moving: set[str], failed: dict) -> None:
     state = log.state
     busy = moving | {i for p in plans.values() for _, ids, _, _ in p.volleys for i in ids}
     changes = works.progress(state, busy)
-    counter = state["ks"]["counter"]
     started = {s: [] for s in SIDES}
     for side in SIDES:
         for job in plans[side].works:
-            counter += 1
-            w = works.new_work(f"w{counter}", job["kind"], side, job["ids"], job["at"], job["to"], state["turn"],
+            w = works.new_work(works.next_id(state, side, started), job["kind"], side, job["ids"], job["at"], job["to"], state["turn"],
                                need=job["need"], target=job["target"], spots=job.get("spots"))
             started[side].append(w)
             # the turn a work is ordered is its first turn of work (RULES.md)
@@ -316,7 +315,7 @@ def _works(log: Log, plans, moving: set[str], failed: dict) -> None:
     for c in changes:
         w = log.state["ks"]["works"][c["id"]]
         if c["status"] == "complete" and w["kind"] not in private:
-            log.ks("work_completed", {"id": w["id"], "side": w["side"], "kind": w["kind"], "at": w["at"],
+            log.ks("work_completed", {**works.public_ref(log.state, w), "side": w["side"], "kind": w["kind"], "at": w["at"],
                                       "to": w["to"], "target": w.get("target"), "turn": state["turn"],
                                       "wagons": engineers.wagons_emptied(len(w["workers"]))}, PUBLIC)
 
@@ -349,7 +348,7 @@ def _supply(log: Log, fired_groups) -> None:
             ids = list(log.state["groups"][side].get(group, []))
             if ids:
                 log.emit("surrendered", {"side": side, "group": group, "figures": ids, "captor": other(side),
-                                         "pow": f"pow{log.state['counter'] + 1}"})
+                                         "pow": next_name(log.state, other(side), "pow")})
 
 
 def _sight(log: Log) -> None:

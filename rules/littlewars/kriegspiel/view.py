@@ -19,28 +19,32 @@ from rules.core.protocol import Viewer
 
 from ..units import SIDES
 from ..view import build_view as lw_view
+from . import works
 from .sighting import SIGHT_RANGE
 
 REVEALED = ("complete", "exploded")
 
 
-def _work(w: dict, full: bool) -> dict:
-    out = {"id": w["id"], "kind": w["kind"], "side": w["side"], "at": w["at"], "to": w["to"], "status": w["status"]}
+def _work(w: dict, full: bool, viewer: Viewer) -> dict:
+    """A work as the viewer knows it: its side's own id to that side and the umpire, else its public name."""
+    out = {"id": works.label(w, viewer.side, viewer.is_umpire), "kind": w["kind"], "side": w["side"], "at": w["at"],
+           "to": w["to"], "status": w["status"]}
     if full:
         out.update(done=w["done"], need=w["need"], workers=list(w["workers"]), started=w["started"])
+        if "public" in w:
+            out["public"] = works.label(w, None)
     return out
 
 
 def _works(state: dict, viewer: Viewer) -> list[dict]:
     out = []
-    for wid in sorted(state["ks"]["works"], key=lambda k: int(k[1:])):
-        w = state["ks"]["works"][wid]
+    for w in state["ks"]["works"].values():
         mine = viewer.is_umpire or w["side"] == viewer.side
         if mine:
-            out.append(_work(w, True))
+            out.append(_work(w, True, viewer))
         elif w["status"] in REVEALED or w.get("revealed"):
-            out.append(_work(w, False))
-    return out
+            out.append(_work(w, False, viewer))
+    return sorted(out, key=lambda w: works.number(w["id"]))   # by the names shown, never by hidden ids
 
 
 def _own_ks(state: dict, side: str) -> dict:
