@@ -162,10 +162,6 @@ ANYMAIL = {
     "WEBHOOK_SECRET": env.str("ANYMAIL_WEBHOOK_SECRET", default=""),  # "user:password" for basic auth
 }
 
-# --- Event store --------------------------------------------------------
-# A snapshot every N events keeps loading flat in log length.
-SNAPSHOT_EVERY = env.int("SNAPSHOT_EVERY", default=100)
-
 # --- API ----------------------------------------------------------------
 REST_FRAMEWORK = {
     # Token first, so an API client without credentials gets 401 with

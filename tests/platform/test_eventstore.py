@@ -75,7 +75,6 @@ def test_append_retrying_rebuilds_from_fresh_state(game):
 
 
 def test_load_from_snapshot_equals_full_replay(game, settings):
-    settings.SNAPSHOT_EVERY = 7
     eventstore.append(eventstore.load(game.pk), [note(i) for i in range(30)])
     assert Snapshot.objects.filter(game=game).exists()
     *_, (last, replayed) = eventstore.replay(game.pk)
@@ -85,7 +84,6 @@ def test_load_from_snapshot_equals_full_replay(game, settings):
 def test_snapshots_rebuild_byte_identical(people, settings):
     from tests.conftest import new_civilwar_game
 
-    settings.SNAPSHOT_EVERY = 5
     game = new_civilwar_game(people)
     eventstore.append(eventstore.load(game.pk), [note(i) for i in range(23)])
     before = list(Snapshot.objects.filter(game=game).order_by("seq").values_list("seq", "state"))

@@ -16,7 +16,8 @@
    every turn), end of turn.
 
 Random numbers are drawn only for shots and the coin of equal cavalry, in a fixed order,
-never for anything hidden: laying a mine changes no draw.
+never for anything hidden: laying a mine changes no draw. Each side's shots draw from a stream
+of their own (``_streams``), so the enemy's hidden shots change none of one's own.
 """
 from __future__ import annotations
 
@@ -80,9 +81,10 @@ def adjudicate(state: dict, orders, rng: random.Random | None = None, kind: str 
         _sight(log)
         return log.events
     start = state
+    streams, coin = _streams(state, rng)
     lw_adj._surrenders(log, {s: plans[s].lw for s in SIDES})
-    fired_groups = _fire(log, plans, rng)
-    charged, failed = _charges(log, plans, rng)
+    fired_groups = _fire(log, plans, streams)
+    charged, failed = _charges(log, plans, coin)
     before = log.state
     paths, moved = _movement(log, plans, charged)
     _mines(log, before, paths, moved)
@@ -97,6 +99,17 @@ def adjudicate(state: dict, orders, rng: random.Random | None = None, kind: str 
     _sight(log)
     lw_adj._finish(log)
     return log.events
+
+
+def _streams(state: dict, rng: random.Random) -> tuple[dict, random.Random]:
+    """Each side's shots draw from a stream of their own, and the cavalry's coin from another,
+    all split off the turn's seed in a fixed order: otherwise the enemy's hidden shots, drawn
+    first, would move where one's own shells fall and how the coin of a public charge lands.
+    Games laid before this (no per-side ``ids``) keep the one stream their turns were drawn from."""
+    if state.get("ids") != "side":
+        return {s: rng for s in SIDES}, rng
+    streams = {s: random.Random(rng.getrandbits(64)) for s in SIDES}
+    return streams, random.Random(rng.getrandbits(64))
 
 
 def _as_little_wars(state, orders, rng, kind) -> list[RuleEvent]:
@@ -133,7 +146,7 @@ def _shots(state, plans) -> list[tuple]:
     return shots
 
 
-def _fire(log: Log, plans, rng) -> dict[str, set[str]]:
+def _fire(log: Log, plans, streams: dict) -> dict[str, set[str]]:
     state = log.state
     shots = _shots(state, plans)
     if not shots:
@@ -147,6 +160,7 @@ def _fire(log: Log, plans, rng) -> dict[str, set[str]]:
     out, effects = [], {"guns_destroyed": set(), "guns_out": set(), "wagons": set(), "generals_out": set()}
     for origin, aim, gid, side, group in shots:
         sigma = scatter(math.dist(origin, aim))
+        rng = streams[side]
         impact = (aim[0] + rng.gauss(0.0, sigma), aim[1] + rng.gauss(0.0, sigma))
         stop = table.shot_blocker(origin, impact)
         hit = stop if stop is not None else impact

@@ -115,10 +115,20 @@ def _fog(state: dict, view: dict, side: str | None) -> None:
         f["side"] == side or (f["id"] in now["figures"] and f.get("captor") is None) or f.get("captor") == side)]
     view["guns"] = [g for g in view["guns"] if g["owner"] == side or g["id"] in now["guns"]]
     view["counts"] = {side: view["counts"][side]} if side and view.get("counts") else None
-    last = view.get("last")
-    if last:
-        own = [(f["x"], f["y"]) for f in view["figures"] if f["side"] == side]
-        last["impacts"] = [dict(i, gun=i["gun"] if i["gun"].startswith(f"{side}:") else None)
-                           for i in last["impacts"] if (side and i["gun"].startswith(f"{side}:"))
-                           or any(math.dist(p, i["at"]) <= SIGHT_RANGE for p in own)]
-        last["captures"] = [g for g in last["captures"] if side and (g.startswith(f"{side}:") or g in now["guns"])]
+    view["last"] = _last_seen(view.get("last"), view, side, now, state["turn"])
+
+
+def _last_seen(last: dict | None, view: dict, side: str | None, now: dict, turn: int) -> dict | None:
+    """What the viewer saw of the turn just played: shots of its own or that fell in sight, melees,
+    captures. None when that is nothing, or when the record is of an older turn: the record is
+    kept of the last turn in which ANYONE fired or fought, so an enemy's hidden shots would
+    otherwise replace (or create) it, and the viewer would see its own earlier shots vanish."""
+    if not last or last["turn"] < turn - 1:
+        return None
+    own = [(f["x"], f["y"]) for f in view["figures"] if f["side"] == side]
+    last = {**last,
+            "impacts": [dict(i, gun=i["gun"] if i["gun"].startswith(f"{side}:") else None)
+                        for i in last["impacts"] if (side and i["gun"].startswith(f"{side}:"))
+                        or any(math.dist(p, i["at"]) <= SIGHT_RANGE for p in own)],
+            "captures": [g for g in last["captures"] if side and (g.startswith(f"{side}:") or g in now["guns"])]}
+    return last if last["impacts"] or last["melees"] or last["captures"] else None

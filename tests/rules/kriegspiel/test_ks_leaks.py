@@ -202,3 +202,28 @@ def test_a_public_completion_names_no_hidden_work(new_game):
     assert "id" not in done[0].payload and done[0].payload["public"] == 1
     assert [w["id"] for w in mined.view("red")["kriegspiel"]["works"]] == ["blue:p1"]
     assert sorted(mined.state["ks"]["works"]) == ["blue:w1", "blue:w2"]                 # blue's own count
+
+
+def test_blues_hidden_shots_move_no_red_shell_and_erase_no_red_record(new_game):
+    """Blue fires out of red's sight in turns 2 and 3, red fires in turn 2 (no gun fires in turn 1,
+    LW-14): red's shells fall where they would have (each side draws from its own stream) and
+    red's map of the turn just played is the same (the record of the last turn with shots is
+    not red's to see when only blue fired)."""
+    def play(blue_fires):
+        g = new_game(seed=9)
+        g.deploy()
+        seen = []
+        for turn in (1, 2, 3, 4):
+            red = "fire gun1 at 24,40" if turn == 2 else "hold"
+            blue = "fire gun1 at 60,250" if blue_fires and turn in (2, 3) else "hold"
+            g.turn(seed=400 + turn, red=red, blue=blue)
+            seen.append(g.seen_by("red"))
+        return g, seen
+
+    fired, a = play(True)
+    quiet, b = play(False)
+    shots = [e for e in fired.events if e.type == "littlewars.fired"]
+    assert [len(e.payload["shots"]) for e in shots] == [2, 1]      # the runs do differ
+    for turn, (x, y) in enumerate(zip(a, b), start=1):
+        assert x == y, f"red could tell in turn {turn}"
+    assert fired.view("red")["last"] is None                          # turn 3 was blue's alone
