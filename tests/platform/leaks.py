@@ -52,14 +52,15 @@ def client_for(user) -> APIClient:
 
 
 @contextmanager
-def counting_folds():
-    """Counts the events the event store folds (every load and every past state goes through
-    ``eventstore.fold_event``); the real fold runs."""
+def counting_folds(game_id: int):
+    """Counts the events of this game the event store folds (every load and every past state goes
+    through ``eventstore.fold_event``; the list of one's games loads the other games too, which
+    differ between the two runs by construction); the real fold runs."""
     count = [0]
     real = eventstore.fold_event
 
     def fold_event(state, ev):
-        count[0] += 1
+        count[0] += ev.game_id == game_id
         return real(state, ev)
 
     eventstore.fold_event = fold_event
@@ -71,7 +72,7 @@ def counting_folds():
 
 def sees(game, user, seat_role="player", side="red") -> dict:
     """Everything a seat (red, or another that must learn nothing of blue's secrets) can fetch or has received."""
-    with counting_folds() as folds:
+    with counting_folds(game.pk) as folds:
         out = _fetch(game, user, seat_role, side)
     out["events folded"] = str(folds[0])
     return {k: normalise(v, game) for k, v in out.items()}

@@ -41,7 +41,7 @@ BOUNDED = settings(max_examples=3, deadline=None, derandomize=True, database=Non
 # {t} is the turn (fresh group names), {x},{y} a point in blue's half.
 BLUE_LINES = (
     "split foot1 2 as s{t} nearest 13,197\nmine s{t} at 13.4,195.5",
-    "split foot2 6 as p{t} nearest 31,197\ngunpit p{t} at 31,195.8",
+    "split foot2 6 as p{t} nearest 31,197\ngunpit p{t} at 31.25,196.5",
     "split foot1 4 as e{t} nearest 18,197\nentrench e{t} from 17,195.6 to 19,195.6",
     "drive wagons to {x},{y}",
     "column foot2", "limber gun1", "dismount horse", "box foot1",
@@ -200,3 +200,20 @@ def test_private_events_of_little_wars_and_civil_war_leave_no_trace(people, rule
     game, busy = play(people, ruleset, plans, red)
     assert secrets(game) > secrets(quiet_game[ruleset])
     assert assert_same_until_reveal(busy, quiet) == len(busy)
+
+
+def test_red_work_counts_no_hidden_blue_work(people):
+    """Issue 10's case: blue starts three hidden works (a mine, a gun pit, an entrenchment), then red
+    starts one. Red's work is red's first, red:w1 - in its view, its log ("started a mine (w1)"),
+    both maps, the game and history pages, its mail and its export - all as in the game where blue
+    started none."""
+    red = [None] + RED_KS
+    three = {"lines": [(line, (0, 0)) for line in BLUE_LINES[:3]], "noise": []}
+    hold = {"lines": [], "noise": []}
+    quiet = quiet_run(people, "kriegspiel", red, far_apart())
+    game, busy = play(people, "kriegspiel", [hold, three, hold, hold], red, far_apart())
+    works = turns.eventstore.load(game.pk).state["rules"]["ks"]["works"]
+    assert [w["side"] for w in works.values()].count("blue") == 3        # blue's three did start
+    assert assert_same_until_reveal(busy, quiet) == len(red)
+    assert sorted(works) == ["blue:w1", "blue:w2", "blue:w3", "red:w1"]
+    assert "started a mine (w1)" in busy[2][1]["events"] and '"red:w1"' in busy[2][1]["export"]
