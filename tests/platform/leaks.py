@@ -37,12 +37,26 @@ from campaigns.models import OutboxMail, Seat
 from campaigns.outbox import build_message
 from campaigns.portable import export_lines
 from rules.core.protocol import Viewer
+from rules.littlewars.kriegspiel.scenario import load
 from tests.mail.inbound.helpers import seat_mail
 
 # the headers a response may carry; any other one fails the comparison until it is judged here
 HEADERS = ("Content-Type", "Content-Length", "Cache-Control", "Content-Security-Policy", "X-Frame-Options",
            "X-Content-Type-Options", "Referrer-Policy", "Cross-Origin-Opener-Policy", "Vary", "Allow",
            "Content-Language", "Expires", "Last-Modified", "ETag")
+
+
+def far_apart_scenario() -> dict:
+    """ks_farm on a 200 in deep table: the armies start 16 ft apart, out of each other's sight."""
+    sc = load("ks_farm")
+    sc["table"]["depth"] = 200.0
+    for g in sc["forces"]["blue"]["groups"] + sc["forces"]["blue"]["guns"]:
+        g["at"][1] -= 88
+    for t in sc["terrain"]:
+        key = "polygon" if "polygon" in t else "line"
+        t[key] = [[x, y - 88] for x, y in t[key]]
+    sc["kriegspiel"]["supply"]["blue"][0]["at"] = [48, 198]
+    return sc
 
 
 def client_for(user) -> APIClient:
@@ -76,6 +90,21 @@ def sees(game, user, seat_role="player", side="red") -> dict:
         out = _fetch(game, user, seat_role, side)
     out["events folded"] = str(folds[0])
     return {k: normalise(v, game) for k, v in out.items()}
+
+
+def glance(game, user) -> dict:
+    """A look in the middle of a turn (the other side may be busy in secret): the seat's view, its
+    game page, their headers, and the events folded to answer."""
+    api, web = client_for(user), client_for(user)
+    out = {}
+    with counting_folds(game.pk) as folds:
+        for client, url in ((api, f"/api/games/{game.pk}/view/"), (web, f"/games/{game.pk}/")):
+            resp = client.get(url)
+            assert resp.status_code == 200, url
+            out[url] = resp.content.decode()
+            out[f"headers {url}"] = headers(resp)
+    out["events folded"] = str(folds[0])
+    return {f"mid-turn {normalise(k, game)}": normalise(v, game) for k, v in out.items()}
 
 
 def _fetch(game, user, seat_role, side) -> dict:
@@ -128,11 +157,19 @@ def headers(resp) -> str:
     return json.dumps(out, sort_keys=True)
 
 
+_SENT: dict[tuple, str] = {}
+
+
 def _sent(row) -> str:
-    raw = build_message(row).message().as_string()
-    for boundary in set(re.findall(r'boundary="([^"]+)"', raw)):
-        raw = raw.replace(boundary, "BOUNDARY")
-    return raw
+    """The message as it goes out (built once per row: a row's content never changes, and the map's
+    PNG is the slow part)."""
+    key = (row.pk, row.key, row.subject, row.body, row.html, row.svg)   # ids may be reused by a later test
+    if key not in _SENT:
+        raw = build_message(row).message().as_string()
+        for boundary in set(re.findall(r'boundary="([^"]+)"', raw)):
+            raw = raw.replace(boundary, "BOUNDARY")
+        _SENT[key] = raw
+    return _SENT[key]
 
 
 def _items(body):

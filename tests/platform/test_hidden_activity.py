@@ -10,7 +10,8 @@ Red meanwhile follows one script that itself starts a work, splits, and writes b
 every turn everything red and the observer can fetch or have received (tests/platform/leaks.py:
 API JSON, pages with every past turn, both maps, mail as sent with the PNG map, exports, error
 texts, response headers, event-log cursors, the number of events folded to answer) must equal
-the quiet game's. Little Wars and Civil War keep less secret (the orders, once adjudicated,
+the quiet game's - and so must a glance at the view and page in the middle of the turn, after
+blue's secret doings and before its final orders. Little Wars and Civil War keep less secret (the orders, once adjudicated,
 are public), so there blue's final orders are the same in both games and what differs is all
 that comes before them: drafts, refusals, mail, absences.
 
@@ -26,8 +27,7 @@ from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 from campaigns import turns
 from campaigns.models import Campaign, Event, OutboxMail, Seat
 from rules.core import dice, registry
-from tests.platform.leaks import mail_from, sees
-from tests.platform.test_kriegspiel_leaks import scenario as far_apart
+from tests.platform.leaks import far_apart_scenario as far_apart, glance, mail_from, sees
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -118,15 +118,17 @@ def play(people, ruleset: str, blue_plans: list, red_script: list, scenario=None
                     assert "STATUS of" in mail_from(red_seat, "STATUS", f"red-{turn}")
                 if turn == 3:
                     mail_from(red_seat, "MESSAGE umpire\nmay we dig?\nEND", "red-msg")
+            mid = {}
             if "blue" in sides:
                 default = rs.default_orders(state["rules"], "blue", state["turn"]["kind"])
                 final = ks_final(turn, plan) if plan and ruleset == "kriegspiel" else default
                 if plan:
                     blue_in_secret(game, turn, plan, default if ruleset == "kriegspiel" else final)
+                mid = {**glance(game, people["bob"]), **{f"observer {k}": v for k, v in glance(game, people["dave"]).items()}}
                 if not turns.submit_orders(game.pk, "blue", final, source="api").accepted:   # refused: a secret too
                     assert turns.submit_orders(game.pk, "blue", default, source="api").accepted
             revealed = Event.objects.filter(game=game, type__in=REVEALS).exists() or _red_saw_blue(game)
-            out.append((revealed, {**sees(game, people["bob"]),
+            out.append((revealed, {**mid, **sees(game, people["bob"]),
                                    **{f"observer {k}": v for k, v in sees(game, people["dave"], "observer").items()}}))
         return game, out
 

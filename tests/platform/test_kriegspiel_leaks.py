@@ -26,26 +26,12 @@ from campaigns.portable import export_lines
 from campaigns.verify import verify_game
 from rules.core import dice
 from rules.core.protocol import Viewer
-from rules.littlewars.kriegspiel.scenario import load
-from tests.platform.leaks import client_for, mail_from, sees
+from tests.platform.leaks import client_for, far_apart_scenario as scenario, mail_from, sees
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 FROZEN = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
 MINE = "mine sappers at 36,195.5"
-
-
-def scenario() -> dict:
-    """ks_farm on a 200 in deep table: the armies start 16 ft apart, out of each other's sight."""
-    sc = load("ks_farm")
-    sc["table"]["depth"] = 200.0
-    for g in sc["forces"]["blue"]["groups"] + sc["forces"]["blue"]["guns"]:
-        g["at"][1] -= 88
-    for t in sc["terrain"]:
-        key = "polygon" if "polygon" in t else "line"
-        t[key] = [[x, y - 88] for x, y in t[key]]
-    sc["kriegspiel"]["supply"]["blue"][0]["at"] = [48, 198]
-    return sc
 
 
 # red's horse rides north along x = 36 and finally over the place of the mine (turn 9)
