@@ -119,7 +119,7 @@ def _events_from(game_id: int, seq: int) -> list[Event]:
     return [prepared.instance(Event, row) for row in prepared.fetchall(sql, [game_id, seq])]
 
 
-def snapshot_due(state: dict) -> bool:
+def snapshot_due(event_type: str, state: dict) -> bool:
     """Whether the state after an event is kept as a snapshot (``state``: the state after it).
 
     So that the work of answering a viewer never depends on the other side's hidden events
@@ -130,7 +130,10 @@ def snapshot_due(state: dict) -> bool:
     results while they are written (the same transaction publishes them) - unless the game
     holds results for the umpire's approval, when each is the head a reader may meet.
     Snapshots every N events would be taken at places the other side's private events
-    shift, and a load would fold as many of those as came since."""
+    shift, and a load would fold as many of those as came since. A turn's opening is followed
+    at once, in the same append, by its sealed seed: the snapshot is kept after the seal."""
+    if event_type == "turn.opened":
+        return False
     status = state["turn"]["status"]
     if status == "adjudicated":
         return bool(state["settings"].get("require_approval"))
@@ -179,7 +182,7 @@ def append(stream: Stream, drafts: Sequence[Draft], projection=None) -> Stream:
                             payload_json=payload_json)
         rows.append(_Row(seq, draft.turn, ev.type, ev.version, payload, payload_json, ev.audience, now, prev, digest))
         state = lifecycle.fold(state, ev.type, payload, seq, now.isoformat())
-        if snapshot_due(state):
+        if snapshot_due(ev.type, state):
             snaps.append(Snapshot(game_id=game.pk, seq=seq, state=canonical_json(state)))
         prev = digest
     columns = {}
@@ -279,7 +282,7 @@ def rebuild_snapshots(game_id: int, progress=None) -> int:
         Snapshot.objects.filter(game_id=game_id).delete()
         made = []
         for ev, state in replay(game_id):
-            if snapshot_due(state):
+            if snapshot_due(ev.type, state):
                 made.append(Snapshot(game_id=game_id, seq=ev.seq, state=canonical_json(state)))
             if progress:
                 progress(1)
