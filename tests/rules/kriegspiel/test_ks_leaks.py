@@ -227,3 +227,26 @@ def test_blues_hidden_shots_move_no_red_shell_and_erase_no_red_record(new_game):
     for turn, (x, y) in enumerate(zip(a, b), start=1):
         assert x == y, f"red could tell in turn {turn}"
     assert fired.view("red")["last"] is None                          # turn 3 was blue's alone
+
+
+def test_a_game_laid_before_per_side_ids_goes_on_as_recorded(new_game):
+    """An older log (its table_laid carries no ``ids``): works keep the one shared count (w1, w2...),
+    public events name them by id, prisoners by the shared counter; it all folds, views and maps,
+    and the umpire's desk finds its works - so older games replay and re-adjudicate as recorded."""
+    from rules.littlewars.kriegspiel.desk import desk_events
+
+    g = new_game(seed=5)
+    g.state = {k: v for k, v in g.state.items() if k not in ("ids", "serial")}
+    g.deploy()
+    g.place({f"blue:i{k}": (69.0 + 0.75 * (k - 11), 100.0) for k in range(11, 17)})
+    g.turn(seed=1, red="split foot1 2 as sappers nearest 16,3\nmine sappers at 16.4,4.5",
+           blue="split foot2 6 as pit nearest 71,100\ngunpit pit at 70.9,100.5")
+    assert sorted(g.state["ks"]["works"]) == ["w1", "w2"] and g.state["ks"]["counter"] == 2
+    for seed in (2, 3, 4):
+        g.turn(seed=seed)
+    done = [e for e in g.events if e.type == "kriegspiel.work_completed"]
+    assert len(done) == 1 and done[0].payload["id"] == "w2" and "public" not in done[0].payload
+    assert [w["id"] for w in g.view("red")["kriegspiel"]["works"]] == ["w1", "w2"]
+    assert "gunpit w2" in g.rs.render_svg(g.view("red"))
+    events, errors = desk_events(g.state, "reveal w1 because the umpire says so")
+    assert not errors and events[0].payload["id"] == "w1"
