@@ -17,7 +17,6 @@ from datetime import datetime
 from typing import Iterable, Sequence
 
 import psycopg
-from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
@@ -120,11 +119,25 @@ def _events_from(game_id: int, seq: int) -> list[Event]:
     return [prepared.instance(Event, row) for row in prepared.fetchall(sql, [game_id, seq])]
 
 
-def snapshot_due(seq: int, event_type: str) -> bool:
-    """Where a snapshot is kept: every SNAPSHOT_EVERY events, and at each turn's
-    opening, so that loading a young game (or one with short turns) folds one
-    turn's events at most, never the scenario's setup again."""
-    return seq % settings.SNAPSHOT_EVERY == 0 or event_type == "turn.opened"
+def snapshot_due(event_type: str, state: dict) -> bool:
+    """Whether the state after an event is kept as a snapshot (``state``: the state after it).
+
+    So that the work of answering a viewer never depends on the other side's hidden events
+    (rules/core/protocol.py), a load folds no event at all: a snapshot is kept after every
+    event a reader can find at the head of the log - every event of an open, closed or
+    published turn (orders, readiness, deadlines, rulings, the turn's opening and
+    publication). Not kept: the scenario's setup before the first turn opens, and a turn's
+    results while they are written (the same transaction publishes them) - unless the game
+    holds results for the umpire's approval, when each is the head a reader may meet.
+    Snapshots every N events would be taken at places the other side's private events
+    shift, and a load would fold as many of those as came since. A turn's opening is followed
+    at once, in the same append, by its sealed seed: the snapshot is kept after the seal."""
+    if event_type == "turn.opened":
+        return False
+    status = state["turn"]["status"]
+    if status == "adjudicated":
+        return bool(state["settings"].get("require_approval"))
+    return status != ""
 
 
 def state_at(game_id: int, seq: int) -> dict:
@@ -169,7 +182,7 @@ def append(stream: Stream, drafts: Sequence[Draft], projection=None) -> Stream:
                             payload_json=payload_json)
         rows.append(_Row(seq, draft.turn, ev.type, ev.version, payload, payload_json, ev.audience, now, prev, digest))
         state = lifecycle.fold(state, ev.type, payload, seq, now.isoformat())
-        if snapshot_due(seq, ev.type):
+        if snapshot_due(ev.type, state):
             snaps.append(Snapshot(game_id=game.pk, seq=seq, state=canonical_json(state)))
         prev = digest
     columns = {}
@@ -269,7 +282,7 @@ def rebuild_snapshots(game_id: int, progress=None) -> int:
         Snapshot.objects.filter(game_id=game_id).delete()
         made = []
         for ev, state in replay(game_id):
-            if snapshot_due(ev.seq, ev.type):
+            if snapshot_due(ev.type, state):
                 made.append(Snapshot(game_id=game_id, seq=ev.seq, state=canonical_json(state)))
             if progress:
                 progress(1)

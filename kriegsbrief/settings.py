@@ -230,10 +230,6 @@ ANYMAIL = {
 # A webhook post signed further than this from now is refused, and so is a signature token seen before.
 MAILGUN_WEBHOOK_MAX_AGE_SECONDS = env.int("MAILGUN_WEBHOOK_MAX_AGE_SECONDS", default=300)
 
-# --- Event store --------------------------------------------------------
-# A snapshot every N events keeps loading flat in log length.
-SNAPSHOT_EVERY = env.int("SNAPSHOT_EVERY", default=100)
-
 # --- API ----------------------------------------------------------------
 REST_FRAMEWORK = {
     # Token first, so an API client without credentials gets 401 with

@@ -8,6 +8,28 @@ Everything a viewer receives is built from ``view(state, viewer)``.
 States are plain JSON values (dicts, lists, str, int, bool, None) and are
 treated as immutable: ``fold`` returns a new value and never mutates its input.
 That keeps snapshots trivial (canonical JSON) and replays byte-identical.
+
+The rule of hidden information: nothing in a viewer's output may depend on what
+that viewer may not see. ``view(state, viewer)``, the events it may see
+(``Viewer.may_see``) with their payloads and ``describe_event`` texts, the map
+drawn from its view, the errors its own orders get, and the number and order of
+the events it sees must be the same whatever happened out of its sight. So:
+
+- no identifier a viewer sees comes from a count both sides add to: each side
+  numbers its own things (works ``red:w1``, prisoner groups ``pow1``...), and a
+  thing of one side that becomes public is named in a public count (``blue:p1``)
+  or by a label the viewer's own history gives (box tokens), never by its owner's
+  hidden number;
+- a public event never carries an id or number from a hidden count;
+- events are written whether or not a side did something (one private report per
+  side per turn), so their number and order tell nothing;
+- random draws come from streams that hidden actions cannot shift for anyone else.
+
+The platform keeps the same rule for what it adds (its numbering of a viewer's
+log, cursors, mail, the work of answering: campaigns/viewing.py, eventstore.py).
+Differential tests play two games that differ only in hidden activity and compare
+every byte a viewer gets (tests/rules/kriegspiel/test_ks_leaks.py,
+tests/platform/test_hidden_activity.py).
 """
 from __future__ import annotations
 

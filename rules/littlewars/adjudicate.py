@@ -24,7 +24,7 @@ from rules.core.protocol import PUBLIC, RuleEvent, TurnSpec, side_audience
 
 from . import aftermath, melee, plan as planning, scoring, wagons
 from .fire import resolve_fire
-from .fold import PREFIX, fold, game_turn_of_play, initial_state
+from .fold import PREFIX, fold, game_turn_of_play, initial_state, next_name
 from .motion import resolve_moves
 from .scenario import OPPOSITE, load, swap_armies
 from .units import FIRST_FIRE_TURN, RESERVE, SIDES, other
@@ -49,7 +49,7 @@ def setup(scenario, rng: random.Random) -> list[RuleEvent]:
         coin = {"side": rng.choice(SIDES), "scenario_defender": sc["settings"]["defender"]}
         coin["swapped"] = coin["side"] != coin["scenario_defender"]
         sc = swap_armies(sc) if coin["swapped"] else sc
-    log.emit("table_laid", {"scenario": sc, "first": rng.choice(SIDES)})  # LW-6: a coin for the First Player
+    log.emit("table_laid", {"scenario": sc, "first": rng.choice(SIDES), "ids": "side"})  # LW-6: a coin for the First Player
     if coin:
         log.emit("defender_chosen", coin)
     if sc["settings"]["random_advantage"]:
@@ -163,7 +163,7 @@ def _surrenders(log: _Log, plans) -> None:
     for side in SIDES:
         for name, ids in plans[side].surrender:
             log.emit("surrendered", {"side": side, "group": name, "figures": list(ids), "captor": other(side),
-                                     "pow": f"pow{log.state['counter'] + 1}"})
+                                     "pow": next_name(log.state, other(side), "pow")})
 
 
 def _movement(log: _Log, plans) -> None:

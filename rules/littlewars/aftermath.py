@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+from .fold import Namer
 from .geom import FigureIndex, bearing, crew
 from .table import path_length, table_of
 from .units import (CREW_MIN, CREW_RANGE, GUARD_RANGE, GUARD_RATIO, SIDES, gun_pace, other,
@@ -71,7 +72,7 @@ def escorts(state: dict) -> list[dict]:
     index = FigureIndex(state["figures"])
     figs = state["figures"]
     out = []
-    counter = state["counter"]
+    names = Namer(state, "freed")
     for captor in SIDES:
         for name in sorted(state["pows"][captor]):
             ids = [i for i in state["pows"][captor][name] if figs[i]["st"] == "pow" and not figs[i]["pow"][2]]
@@ -86,9 +87,8 @@ def escorts(state: dict) -> list[dict]:
             ranked = sorted(ids, key=lambda i: (min((math.dist((figs[i]["x"], figs[i]["y"]), p) for p in gp),
                                                     default=0.0), i))
             free = ranked[keep:]
-            counter += 1
             out.append({"side": other(captor), "captor": captor, "from": name, "figures": free,
-                        "guards": len(guards), "group": f"freed{counter}"})
+                        "guards": len(guards), "group": names(other(captor))})
     return out
 
 

@@ -22,6 +22,13 @@ State (plain JSON)::
     start     {side: {"inf", "cav", "guns", "figures"}} after reinforcements
     last      {"turn", "impacts", "melees", "captures", "notes"} of the last turn
     result    None or {"winner", "reason", "scores"}
+    ids       "side" in games laid since per-side numbering (table_laid says so); absent in older logs
+    serial    {side: {"pow": n, "freed": n}} the groups each side has formed so far ("side" ids only)
+    counter   the one count both sides shared before: names groups in older logs (next_name)
+
+Group names the rules make up (prisoners ``powN``, freed men ``freedN``) are numbered in the
+forming side's own count (``serial``), so no name tells a side what the other side did
+(rules/core/protocol.py: nothing a viewer sees may depend on what it may not see).
 """
 from __future__ import annotations
 
@@ -48,6 +55,33 @@ def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
     return state if handler is None else handler(state, payload)
 
 
+def next_name(state: dict, side: str, kind: str, already: int = 0) -> str:
+    """The name of the next ``kind`` group ("pow", "freed") ``side`` forms, ``already`` more
+    having been named this phase: the side's own count; in an older log the shared counter
+    (so older turns re-adjudicate as they were recorded)."""
+    serial = state.get("serial")
+    return f"{kind}{(serial[side][kind] if serial else state['counter']) + already + 1}"
+
+
+class Namer:
+    """Names handed out in one phase before the events that form them are folded."""
+
+    def __init__(self, state: dict, kind: str):
+        self.state, self.kind, self.given = state, kind, {s: 0 for s in SIDES}
+
+    def __call__(self, side: str) -> str:
+        shared = "serial" not in self.state
+        name = next_name(self.state, side, self.kind, sum(self.given.values()) if shared else self.given[side])
+        self.given[side] += 1
+        return name
+
+
+def _count(state: dict, new: dict, side: str, kind: str) -> None:
+    new["counter"] = state["counter"] + 1
+    if state.get("serial"):
+        new["serial"] = {**state["serial"], side: {**state["serial"][side], kind: state["serial"][side][kind] + 1}}
+
+
 def figure_id(side: str, arm: str, n: int) -> str:
     return f"{side}:{arm[0]}{n}"
 
@@ -60,6 +94,8 @@ def _table_laid(state, p):
     sc = p["scenario"]
     new = initial_state()
     new.update(scenario=sc, phase="deploy", first=p["first"], turn=1)  # turn 1: the first round of orders
+    if p.get("ids") == "side":
+        new.update(ids="side", serial={s: {"pow": 0, "freed": 0} for s in SIDES})
     for side in SIDES:
         numbers = {"inf": 0, "cav": 0}
         force = sc["forces"][side]
@@ -240,7 +276,7 @@ def _capture(state: dict, new: dict, killed: list, captured: list, captor: str, 
     new["groups"] = _drop_from_groups(state["groups"], set(killed) | set(captured))
     if captured:
         new["pows"] = {**state["pows"], captor: {**state["pows"][captor], pow_name: list(captured)}}
-        new["counter"] = state["counter"] + 1
+        _count(state, new, captor, "pow")
 
 
 def _melee(state, p):
@@ -266,7 +302,7 @@ def _prisoners_released(state, p):
     _set_figures(state, new, {fid: {"st": "ok", "dis": True, "pow": None} for fid in p["figures"]})
     new["pows"] = _drop_from_groups(state["pows"], set(p["figures"]))
     new["groups"] = {**state["groups"], p["side"]: {**state["groups"][p["side"]], p["group"]: list(p["figures"])}}
-    new["counter"] = state["counter"] + 1
+    _count(state, new, p["side"], "freed")
     return new
 
 

@@ -15,6 +15,7 @@ import math
 
 import networkx as nx
 
+from .fold import Namer
 from .geom import FigureIndex, isolated
 from .units import MELEE_JOIN, SIDES, other, radius
 
@@ -100,21 +101,19 @@ def resolve(state: dict, contacts: list):
     """Yield one ``melee`` payload per melee; the caller folds each before asking for the next."""
     index = FigureIndex(state["figures"])
     figs = state["figures"]
-    counter = state["counter"]
+    names = Namer(state, "pow")
     gone: set[str] = set()  # killed or taken in an earlier melee: no longer anyone's support (LW-44)
     for cl in clusters(state, contacts, index):
         by_side = {s: [i for i in cl["fighters"] if figs[i]["side"] == s] for s in SIDES}
         counts = {s: len(by_side[s]) for s in SIDES}
         if not all(counts.values()):
             continue
-        payload = _fight(state, cl, by_side, counts, index, gone, f"pow{counter + 1}")
-        if payload["captured"]:
-            counter += 1
+        payload = _fight(state, cl, by_side, counts, index, gone, names)
         gone.update(payload["killed"], payload["captured"])
         yield payload
 
 
-def _fight(state, cl, by_side, counts, index, gone, pow_name) -> dict:
+def _fight(state, cl, by_side, counts, index, gone, names) -> dict:
     figs = state["figures"]
     a_side, b_side = SIDES
     smaller = None if counts[a_side] == counts[b_side] else min(SIDES, key=lambda s: counts[s])
@@ -136,4 +135,4 @@ def _fight(state, cl, by_side, counts, index, gone, pow_name) -> dict:
     captor = other(smaller) if captured else None
     return {"at": [round(centre[0], 3), round(centre[1], 3)], "initiator": init, "counts": counts,
             "fighters": {s: by_side[s] for s in SIDES}, "smaller": smaller, "isolated": lonely, "killed": killed, "captured": captured,
-            "captor": captor, "pow": pow_name if captured else None}
+            "captor": captor, "pow": names(captor) if captured else None}

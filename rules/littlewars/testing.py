@@ -39,7 +39,7 @@ def build(red=(), blue=(), guns=(), terrain=(), table=(48, 36), kind="bitter_end
     sc["kind"] = kind  # set after loading: hand-built positions skip the armies' proportions (LW-52)
     sc["terrain"] = list(terrain)
     _terrain(sc)
-    state = fold(RS.initial_state(), PREFIX + "table_laid", {"scenario": sc, "first": first})
+    state = fold(RS.initial_state(), PREFIX + "table_laid", {"scenario": sc, "first": first, "ids": "side"})
     state = fold(state, PREFIX + "deployment_done", {})
     figs = dict(state["figures"])
     for side, groups in (("red", red), ("blue", blue)):

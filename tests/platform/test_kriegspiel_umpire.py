@@ -102,7 +102,7 @@ def test_the_desk_form_on_the_umpire_page(umpired, people, client):
     approve(alice, game, 1)
     client.login(username="alice", password=PASSWORD)
     page = client.get(f"/games/{game.pk}/umpire/")
-    assert page.status_code == 200 and b"Umpire's desk" in page.content and b"reveal w3 because" in page.content
+    assert page.status_code == 200 and b"Umpire's desk" in page.content and b"reveal blue:w3 because" in page.content
     bad = client.post(f"/games/{game.pk}/umpire/", {"action": "ruling", "ruling-text": "kill red:i1"})
     assert bad.status_code == 200 and b"because &lt;reason&gt;" in bad.content
     assert not Event.objects.filter(game=game, type="kriegspiel.ruling").exists()

@@ -83,7 +83,6 @@ def test_rebuild_snapshots_command_is_byte_identical(people, settings):
     from campaigns.models import Snapshot
     from tests.conftest import new_civilwar_game
 
-    settings.SNAPSHOT_EVERY = 4
     game = new_civilwar_game(people)
     for _ in range(3):
         play_one(game)

@@ -38,6 +38,7 @@ import math
 import numpy as np
 from shapely.geometry import LineString, Point
 
+from ..fold import next_name
 from ..geom import isolated
 from ..scenario import home_vector as scenario_home
 from ..table import table_of
@@ -246,9 +247,10 @@ def resolve(state: dict, side: str, ids: list[str], point, held: set[str], rng,
             lost_def = _nearest_first(figs, tgt, cpts)[:res["def_lost"]]
             # the nearest fall, the next are taken (as in a Little Wars melee)
             taken = lost_att[len(lost_att) - res["att_captured"]:] + lost_def[len(lost_def) - res["def_captured"]:]
+            captor = (enemy if res["att_captured"] else side) if taken else None
             out.update(kind="cavalry", killed=sorted(set(lost_att + lost_def) - set(taken)), coin=res["coin"],
-                       captured=sorted(taken), captor=(enemy if res["att_captured"] else side) if taken else None,
-                       pow=f"pow{state['counter'] + 1}" if taken else None)
+                       captured=sorted(taken), captor=captor,
+                       pow=next_name(state, captor, "pow") if taken else None)  # the captor's own count
             moved, lost = {}, []
             if res["withdraws"] == "defender":
                 moved, lost = push(state, enemy, [i for i in tgt if i not in lost_def], PUSH)

@@ -21,16 +21,22 @@ def _cap(s: Any) -> str:
     return str(s).capitalize()
 
 
+def _name(p) -> str:
+    """A work as an event names it: by its side's own number (``w2``) in that side's reports,
+    by its public number (``blue:p1``) in public events."""
+    return str(p["id"]).split(":")[-1] if "id" in p else f"{p['side']}:p{p['public']}"
+
+
 def _works(p):
-    parts = [f"started {_WORK[w['kind']]} ({w['id']}) at {w['at'][0]:g},{w['at'][1]:g} with {count(len(w['workers']), 'man', 'men')}"
+    parts = [f"started {_WORK[w['kind']]} ({_name(w)}) at {w['at'][0]:g},{w['at'][1]:g} with {count(len(w['workers']), 'man', 'men')}"
              for w in p["started"]]
     for c in p["progress"]:
         if c["status"] == "abandoned":
-            parts.append(f"{c['id']} abandoned: {c['reason']}")
+            parts.append(f"{_name(c)} abandoned: {c['reason']}")
         elif c["status"] == "armed":
-            parts.append(f"{c['id']} is laid and armed")
+            parts.append(f"{_name(c)} is laid and armed")
         else:
-            parts.append(f"{c['id']} {count(c['done'], 'turn')} done")
+            parts.append(f"{_name(c)} {count(c['done'], 'turn')} done")
     for name, (x, y) in (p.get("depots") or {}).items():
         parts.append(f"depot {name} driven to {x:g},{y:g} (it supplies nothing this turn, KS-38)")
     for vid, (x, y) in (p.get("vehicles") or {}).items():
@@ -114,7 +120,7 @@ _SIMPLE = {
     "general_lost": lambda p: (f"The {p['side']} general has fallen (KS-14); "
                                + (f"{str(p['deputy']).split(':')[-1]} takes command" if p.get("deputy")
                                   else "no one is left to command") + "; his side holds while command passes."),
-    "work_abandoned": lambda p: f"The umpire rules {p['id']} abandoned: {p['reason']}.",
+    "work_abandoned": lambda p: f"The umpire rules {_name(p)} abandoned: {p['reason']}.",
 }
 
 

@@ -3,8 +3,8 @@
 Umpire orders (one per line; "because" gives the reason every ruling carries):
 
   note red: text                   narrative for one side (side audience); "note all: ..." is public
-  reveal w3 because ...            reveal a hidden work early, e.g. a disputed sighting (public)
-  abandon w3 because ...           rule a work abandoned (the owner and the umpire are told)
+  reveal blue:w3 because ...       reveal a hidden work early, e.g. a disputed sighting (public)
+  abandon blue:w3 because ...      rule a work abandoned (the owner and the umpire are told)
   ledger red wagons food +6 because ...   add (or take, with -) portions to a depot (owner and umpire)
   kill red:i3 red:i4 because ...   rule figures dead (a new event, never an edit; public)
   revive red:i3 because ...        undo a death the engine got wrong (public)
@@ -20,6 +20,7 @@ import re
 from rules.core.protocol import PUBLIC, LineError, RuleEvent, side_audience
 
 from ..units import SIDES
+from . import works
 from .state import PREFIX
 
 _REASON = r"\s+because\s+(.+)"
@@ -35,9 +36,12 @@ def _ev(kind: str, payload: dict, audience: str) -> RuleEvent:
 
 
 def _work(state, wid):
-    w = state["ks"]["works"].get(wid)
+    """A work by its id (``red:w2``, ``w4`` in older games) or its public name (``blue:p1``)."""
+    named = {works.label(w, None): w for w in state["ks"]["works"].values()}
+    wid = wid.lower()
+    w = state["ks"]["works"].get(wid) or named.get(wid)
     if w is None:
-        known = ", ".join(sorted(state["ks"]["works"], key=lambda k: int(k[1:]))) or "none"
+        known = ", ".join(sorted(state["ks"]["works"], key=works.number)) or "none"
         raise _Bad(f"no work {wid!r} (works: {known})")
     return w
 
@@ -70,16 +74,17 @@ def _reveal(state, m):
     w = _work(state, m.group(1))
     if w["status"] in ("complete", "exploded") or w.get("revealed"):
         raise _Bad(f"{w['id']} is already known to both sides")
-    return _ev("work_revealed", {"id": w["id"], "side": w["side"], "kind": w["kind"], "at": w["at"], "to": w["to"],
-                                 "reason": m.group(2)}, PUBLIC)
+    return _ev("work_revealed", {**works.public_ref(state, w), "side": w["side"], "kind": w["kind"], "at": w["at"],
+                                 "to": w["to"], "target": w.get("target"), "reason": m.group(2)}, PUBLIC)
 
 
 def _abandon(state, m):
     w = _work(state, m.group(1))
     if w["status"] not in ("building", "armed"):
         raise _Bad(f"{w['id']} is {w['status']}: only a work in hand or an armed mine can be abandoned")
-    aud = side_audience(w["side"]) if not w.get("revealed") else PUBLIC
-    return _ev("work_abandoned", {"id": w["id"], "side": w["side"], "reason": m.group(2)}, aud)
+    if not w.get("revealed"):   # only its side knows it: by the id its side knows
+        return _ev("work_abandoned", {"id": w["id"], "side": w["side"], "reason": m.group(2)}, side_audience(w["side"]))
+    return _ev("work_abandoned", {**works.public_ref(state, w), "side": w["side"], "reason": m.group(2)}, PUBLIC)
 
 
 def _ledger(state, m):
@@ -115,10 +120,11 @@ def _show(state, m):
 HELP = "\n".join(line[2:] for line in __doc__.splitlines() if line.startswith("  "))
 
 _SIDE = "(" + "|".join(SIDES) + ")"
+_WORK = rf"((?:(?:{'|'.join(SIDES)}):)?[wp]\d+)"   # red:w2, blue:p1; w4 in older games
 _RULES = [
     (re.compile(rf"^note\s+({'|'.join(SIDES)}|all)\s*:\s*(.+)$", re.I), _note),
-    (re.compile(rf"^reveal\s+(w\d+){_REASON}$", re.I), _reveal),
-    (re.compile(rf"^abandon\s+(w\d+){_REASON}$", re.I), _abandon),
+    (re.compile(rf"^reveal\s+{_WORK}{_REASON}$", re.I), _reveal),
+    (re.compile(rf"^abandon\s+{_WORK}{_REASON}$", re.I), _abandon),
     (re.compile(rf"^ledger\s+{_SIDE}\s+([\w-]+)\s+(food|forage|ammo)\s+([+-]\d+){_REASON}$", re.I), _ledger),
     (re.compile(rf"^kill\s+(.+?){_REASON}$", re.I), _kill),
     (re.compile(rf"^revive\s+(.+?){_REASON}$", re.I), _revive),

@@ -219,8 +219,19 @@ def _work(state, kp, o: Work, boxed):
     if boxed.intersection(_group_of(kp, i) for i in ids):
         raise _Refused(f"{o.who} is in a box: unbox before working")
     works.check_start(state, kp.side, o.kind, ids, o.at, o.to)
+    at, to = [float(v) for v in o.at], [float(v) for v in o.to] if o.to is not None else None
+    # a public event names a work by what it shows (state.locate_work): no two alike in hand
+    if any(w["kind"] == o.kind and list(map(float, w["at"])) == at
+           and (list(map(float, w["to"])) if w["to"] is not None else None) == to
+           for w in _own_live(state, kp)):
+        raise _Refused(f"your men already have {'an' if o.kind[0] in 'ae' else 'a'} {o.kind} in hand there")
     _claim(kp, ids, o)
     kp.works.append({"kind": o.kind, "ids": ids, "at": o.at, "to": o.to, "need": None, "target": None})
+
+
+def _own_live(state, kp) -> list[dict]:
+    """The side's works in hand, those ordered on earlier lines of these orders too."""
+    return [w for w in state["ks"]["works"].values() if w["side"] == kp.side and w["status"] in works.LIVE] + kp.works
 
 
 def _task(state, kp, o: Task, boxed):
@@ -234,8 +245,7 @@ def _task(state, kp, o: Task, boxed):
     else:
         target = o.target
     need = works.check_task(state, kp.side, o.task, ids, target, {i: arm_of(state, i) for i in ids})
-    if any(w.get("target") == target and w["status"] == "building" and w["side"] == kp.side
-           for w in state["ks"]["works"].values()):
+    if any(w.get("target") == target and w["kind"] in works.TASKS for w in _own_live(state, kp)):
         raise _Refused("your men are already at work on it")
     c = works.task_target(state, kp.side, o.task, target).centroid
     _claim(kp, ids, o)

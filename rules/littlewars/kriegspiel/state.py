@@ -125,7 +125,7 @@ def _works_report(state, p):
         works[w["id"]] = dict(w)
     for ch in p["progress"]:
         works[ch["id"]] = {**works[ch["id"]], "status": ch["status"], "done": ch["done"]}
-    counter = max([state["ks"]["counter"]] + [int(w["id"][1:]) for w in p["started"]])
+    counter = max([state["ks"]["counter"]] + [int(w["id"][1:]) for w in p["started"] if ":" not in w["id"]])
     new = _ks(state, works=works, counter=counter)
     if "boxed" in p:
         new = _ks(new, boxed={**new["ks"]["boxed"], p["side"]: sorted(p["boxed"])})
@@ -144,10 +144,36 @@ def _works_report(state, p):
     return new
 
 
+def locate_work(works: dict, p: Mapping[str, Any], kind: str | None = None) -> str:
+    """The id of the work a public event is about. Older events name it (``id``); newer ones
+    give the side's public number (works.public_ref) and, the first time, what the event shows
+    of it: the side's one live, still hidden work of that kind, place and target (a side may
+    not start two alike, plan.py)."""
+    if "id" in p:
+        return p["id"]
+    side, number = p["side"], p["public"]
+    for wid, w in works.items():
+        if w["side"] == side and w.get("public") == number:
+            return wid
+    at, to = list(p["at"]), list(p["to"]) if p.get("to") else None
+    return min((w["started"], wid) for wid, w in works.items()
+               if w["side"] == side and "public" not in w and w["status"] in ("building", "armed")
+               and w["kind"] == (kind or p["kind"]) and w["at"] == at and w["to"] == to
+               and w.get("target") == p.get("target"))[1]
+
+
+def _gone_public(state: dict, p: Mapping[str, Any], kind: str | None = None, **change) -> tuple[dict, str]:
+    """The works with the one ``p`` reveals changed (and numbered publicly); and its id."""
+    works = dict(state["ks"]["works"])
+    wid = locate_work(works, p, kind)
+    works[wid] = {**works[wid], **change, **({"public": p["public"]} if "public" in p else {})}
+    return works, wid
+
+
 def _work_completed(state, p):
     """The public reveal of a finished entrenchment or gun pit (KS-67), or a task done (KS-54, KS-56)."""
-    works = dict(state["ks"]["works"])
-    works[p["id"]] = {**works[p["id"]], "status": "complete", "done": works[p["id"]]["need"]}
+    works, wid = _gone_public(state, p, status="complete")
+    works[wid] = {**works[wid], "done": works[wid]["need"]}
     new = _ks(state, works=works)
     kind, target = p["kind"], p.get("target")
     if kind == "bridge_destroy":
@@ -248,8 +274,7 @@ def _mine_exploded(state, p):
     for fid, xy in p["positions"].items():
         figures[fid] = {**figures[fid], "x": xy[0], "y": xy[1]}
     new["figures"] = figures
-    works = dict(new["ks"]["works"])
-    works[p["id"]] = {**works[p["id"]], "status": "exploded"}
+    works, _ = _gone_public(new, p, "mine", status="exploded")
     return _ks(new, works=works)
 
 
@@ -334,14 +359,12 @@ def _ruling(state, p):
 
 def _work_revealed(state, p):
     """The umpire reveals a work early (a disputed sighting ruled in the enemy's favour)."""
-    works = dict(state["ks"]["works"])
-    works[p["id"]] = {**works[p["id"]], "revealed": True}
+    works, _ = _gone_public(state, p, revealed=True)
     return _ks(state, works=works)
 
 
 def _work_abandoned(state, p):
-    works = dict(state["ks"]["works"])
-    works[p["id"]] = {**works[p["id"]], "status": "abandoned"}
+    works, _ = _gone_public(state, p, status="abandoned")
     return _ks(state, works=works)
 
 

@@ -16,7 +16,8 @@
    every turn), end of turn.
 
 Random numbers are drawn only for shots and the coin of equal cavalry, in a fixed order,
-never for anything hidden: laying a mine changes no draw.
+never for anything hidden: laying a mine changes no draw. Each side's shots draw from a stream
+of their own (``_streams``), so the enemy's hidden shots change none of one's own.
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from rules.core.protocol import PUBLIC, UMPIRE, RuleEvent, side_audience
 from .. import adjudicate as lw_adj
 from .. import aftermath, melee
 from ..fire import on_table, scatter
+from ..fold import next_name
 from ..geom import FigureIndex
 from ..motion import resolve_moves
 from ..table import path_length, table_of
@@ -79,9 +81,10 @@ def adjudicate(state: dict, orders, rng: random.Random | None = None, kind: str 
         _sight(log)
         return log.events
     start = state
+    streams, coin = _streams(state, rng)
     lw_adj._surrenders(log, {s: plans[s].lw for s in SIDES})
-    fired_groups = _fire(log, plans, rng)
-    charged, failed = _charges(log, plans, rng)
+    fired_groups = _fire(log, plans, streams)
+    charged, failed = _charges(log, plans, coin)
     before = log.state
     paths, moved = _movement(log, plans, charged)
     _mines(log, before, paths, moved)
@@ -96,6 +99,17 @@ def adjudicate(state: dict, orders, rng: random.Random | None = None, kind: str 
     _sight(log)
     lw_adj._finish(log)
     return log.events
+
+
+def _streams(state: dict, rng: random.Random) -> tuple[dict, random.Random]:
+    """Each side's shots draw from a stream of their own, and the cavalry's coin from another,
+    all split off the turn's seed in a fixed order: otherwise the enemy's hidden shots, drawn
+    first, would move where one's own shells fall and how the coin of a public charge lands.
+    Games laid before this (no per-side ``ids``) keep the one stream their turns were drawn from."""
+    if state.get("ids") != "side":
+        return {s: rng for s in SIDES}, rng
+    streams = {s: random.Random(rng.getrandbits(64)) for s in SIDES}
+    return streams, random.Random(rng.getrandbits(64))
 
 
 def _as_little_wars(state, orders, rng, kind) -> list[RuleEvent]:
@@ -132,7 +146,7 @@ def _shots(state, plans) -> list[tuple]:
     return shots
 
 
-def _fire(log: Log, plans, rng) -> dict[str, set[str]]:
+def _fire(log: Log, plans, streams: dict) -> dict[str, set[str]]:
     state = log.state
     shots = _shots(state, plans)
     if not shots:
@@ -145,6 +159,7 @@ def _fire(log: Log, plans, rng) -> dict[str, set[str]]:
     out, effects = [], {"guns_destroyed": set(), "guns_out": set(), "wagons": set(), "generals_out": set()}
     for origin, aim, gid, side, group in shots:
         sigma = scatter(math.dist(origin, aim))
+        rng = streams[side]
         impact = (aim[0] + rng.gauss(0.0, sigma), aim[1] + rng.gauss(0.0, sigma))
         stop = table.shot_blocker(origin, impact)
         hit = stop if stop is not None else impact
@@ -258,7 +273,7 @@ def _mines(log: Log, before: dict, paths: dict, moved: dict) -> None:
         if trig["by"] not in killed and figs[trig["by"]]["st"] == "ok":
             killed.append(trig["by"])
         guns = works.guns_within(mine["at"], state["guns"])
-        log.ks("mine_exploded", {"id": mine["id"], "side": mine["side"], "at": mine["at"], "by": trig["by"],
+        log.ks("mine_exploded", {**works.public_ref(state, mine), "side": mine["side"], "at": mine["at"], "by": trig["by"],
                                  "killed": sorted(killed), "guns": guns,
                                  "positions": {fid: [round(pos[fid][0], 4), round(pos[fid][1], 4)]
                                                for fid in sorted(killed)}}, PUBLIC)
@@ -300,12 +315,10 @@ def _works(log: Log, plans, moving: set[str], failed: dict) -> None:
     state = log.state
     busy = moving | {i for p in plans.values() for _, ids, _, _ in p.volleys for i in ids}
     changes = works.progress(state, busy)
-    counter = state["ks"]["counter"]
     started = {s: [] for s in SIDES}
     for side in SIDES:
         for job in plans[side].works:
-            counter += 1
-            w = works.new_work(f"w{counter}", job["kind"], side, job["ids"], job["at"], job["to"], state["turn"],
+            w = works.new_work(works.next_id(state, side, started), job["kind"], side, job["ids"], job["at"], job["to"], state["turn"],
                                need=job["need"], target=job["target"], spots=job.get("spots"))
             started[side].append(w)
             # the turn a work is ordered is its first turn of work (RULES.md)
@@ -331,7 +344,7 @@ def _works(log: Log, plans, moving: set[str], failed: dict) -> None:
     for c in changes:
         w = log.state["ks"]["works"][c["id"]]
         if c["status"] == "complete" and w["kind"] not in private:
-            log.ks("work_completed", {"id": w["id"], "side": w["side"], "kind": w["kind"], "at": w["at"],
+            log.ks("work_completed", {**works.public_ref(log.state, w), "side": w["side"], "kind": w["kind"], "at": w["at"],
                                       "to": w["to"], "target": w.get("target"), "turn": state["turn"],
                                       "wagons": engineers.wagons_emptied(len(w["workers"]))}, PUBLIC)
 
@@ -364,7 +377,7 @@ def _supply(log: Log, fired_groups) -> None:
             ids = list(log.state["groups"][side].get(group, []))
             if ids:
                 log.emit("surrendered", {"side": side, "group": group, "figures": ids, "captor": other(side),
-                                         "pow": f"pow{log.state['counter'] + 1}"})
+                                         "pow": next_name(log.state, other(side), "pow")})
 
 
 def _sight(log: Log) -> None:

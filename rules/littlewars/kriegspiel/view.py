@@ -19,28 +19,32 @@ from rules.core.protocol import Viewer
 
 from ..units import SIDES
 from ..view import build_view as lw_view
+from . import works
 from .sighting import SIGHT_RANGE
 
 REVEALED = ("complete", "exploded")
 
 
-def _work(w: dict, full: bool) -> dict:
-    out = {"id": w["id"], "kind": w["kind"], "side": w["side"], "at": w["at"], "to": w["to"], "status": w["status"]}
+def _work(w: dict, full: bool, viewer: Viewer) -> dict:
+    """A work as the viewer knows it: its side's own id to that side and the umpire, else its public name."""
+    out = {"id": works.label(w, viewer.side, viewer.is_umpire), "kind": w["kind"], "side": w["side"], "at": w["at"],
+           "to": w["to"], "status": w["status"]}
     if full:
         out.update(done=w["done"], need=w["need"], workers=list(w["workers"]), started=w["started"])
+        if "public" in w:
+            out["public"] = works.label(w, None)
     return out
 
 
 def _works(state: dict, viewer: Viewer) -> list[dict]:
     out = []
-    for wid in sorted(state["ks"]["works"], key=lambda k: int(k[1:])):
-        w = state["ks"]["works"][wid]
+    for w in state["ks"]["works"].values():
         mine = viewer.is_umpire or w["side"] == viewer.side
         if mine:
-            out.append(_work(w, True))
+            out.append(_work(w, True, viewer))
         elif w["status"] in REVEALED or w.get("revealed"):
-            out.append(_work(w, False))
-    return out
+            out.append(_work(w, False, viewer))
+    return sorted(out, key=lambda w: works.number(w["id"]))   # by the names shown, never by hidden ids
 
 
 def _own_ks(state: dict, side: str) -> dict:
@@ -112,10 +116,20 @@ def _fog(state: dict, view: dict, side: str | None) -> None:
         f["side"] == side or (f["id"] in now["figures"] and f.get("captor") is None) or f.get("captor") == side)]
     view["guns"] = [g for g in view["guns"] if g["owner"] == side or g["id"] in now["guns"]]
     view["counts"] = {side: view["counts"][side]} if side and view.get("counts") else None
-    last = view.get("last")
-    if last:
-        own = [(f["x"], f["y"]) for f in view["figures"] if f["side"] == side]
-        last["impacts"] = [dict(i, gun=i["gun"] if i["gun"].startswith(f"{side}:") else None)
-                           for i in last["impacts"] if (side and i["gun"].startswith(f"{side}:"))
-                           or any(math.dist(p, i["at"]) <= SIGHT_RANGE for p in own)]
-        last["captures"] = [g for g in last["captures"] if side and (g.startswith(f"{side}:") or g in now["guns"])]
+    view["last"] = _last_seen(view.get("last"), view, side, now, state["turn"])
+
+
+def _last_seen(last: dict | None, view: dict, side: str | None, now: dict, turn: int) -> dict | None:
+    """What the viewer saw of the turn just played: shots of its own or that fell in sight, melees,
+    captures. None when that is nothing, or when the record is of an older turn: the record is
+    kept of the last turn in which ANYONE fired or fought, so an enemy's hidden shots would
+    otherwise replace (or create) it, and the viewer would see its own earlier shots vanish."""
+    if not last or last["turn"] < turn - 1:
+        return None
+    own = [(f["x"], f["y"]) for f in view["figures"] if f["side"] == side]
+    last = {**last,
+            "impacts": [dict(i, gun=i["gun"] if i["gun"].startswith(f"{side}:") else None)
+                        for i in last["impacts"] if (side and i["gun"].startswith(f"{side}:"))
+                        or any(math.dist(p, i["at"]) <= SIGHT_RANGE for p in own)],
+            "captures": [g for g in last["captures"] if side and (g.startswith(f"{side}:") or g in now["guns"])]}
+    return last if last["impacts"] or last["melees"] or last["captures"] else None

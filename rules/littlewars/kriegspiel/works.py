@@ -35,6 +35,42 @@ DEPOT_TASKS = ("depot_burn", "wagons_destroy")
 LIVE = ("building", "armed")
 
 
+def next_id(state: dict, side: str, started: dict[str, list]) -> str:
+    """The id of a work ``side`` starts now, ``started`` holding those started earlier this turn.
+
+    Each side numbers its own works (``red:w1``, ``red:w2``...), so an id says nothing of the
+    other side's. Games laid before that (no ``ids`` in the state) keep their one shared count."""
+    if state.get("ids") != "side":
+        return f"w{state['ks']['counter'] + sum(len(v) for v in started.values()) + 1}"
+    own = sum(1 for w in state["ks"]["works"].values() if w["side"] == side)
+    return f"{side}:w{own + len(started[side]) + 1}"
+
+
+def public_ref(state: dict, w: dict) -> dict:
+    """How a public event names work ``w``: never by its id (the owner's count would tell the
+    others how many works they never saw) but by ``public``, the side's count of works gone
+    public; the fold finds the work by what the event says of it (state.locate_work)."""
+    if state.get("ids") != "side" or ":" not in w["id"]:
+        return {"id": w["id"]}
+    if "public" in w:
+        return {"public": w["public"]}
+    return {"public": 1 + max((v.get("public", 0) for v in state["ks"]["works"].values() if v["side"] == w["side"]),
+                              default=0)}
+
+
+def label(w: dict, viewer_side: str | None, umpire: bool = False) -> str:
+    """The name a viewer knows the work by: its id for its side and the umpire, else the public one."""
+    if umpire or w["side"] == viewer_side or "public" not in w:
+        return w["id"]
+    return f"{w['side']}:p{w['public']}"
+
+
+def number(wid: str) -> tuple:
+    """Sort key of a work name: side, then its number (``w4``, ``red:w2``, ``blue:p1``)."""
+    head, _, tail = wid.rpartition(":")
+    return head, tail.rstrip("0123456789"), int(tail.lstrip("wp") or 0)
+
+
 class WorkError(ValueError):
     """A work order that cannot be carried out; the message says why."""
 

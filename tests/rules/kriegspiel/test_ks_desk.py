@@ -30,12 +30,16 @@ def test_a_ruling_kills_and_revives_with_a_reason(game):
 def test_reveal_abandon_ledger_and_sighting(game):
     game.turn(red="split foot1 2 as sappers nearest 16,3\nmine sappers at 16.5,3")
     wid = next(iter(game.state["ks"]["works"]))
+    assert wid == "red:w1"                      # red's own count
     assert game.view("blue")["kriegspiel"]["works"] == []
     evs = apply(game, f"reveal {wid} because a blue patrol saw the digging")
-    assert evs[0].audience == "public"
-    assert [w["id"] for w in game.view("blue")["kriegspiel"]["works"]] == [wid]
-    evs = apply(game, f"abandon {wid} because the sappers ran off")
-    assert evs[0].audience == "public" and game.state["ks"]["works"][wid]["status"] == "abandoned"
+    assert evs[0].audience == "public" and "id" not in evs[0].payload and evs[0].payload["public"] == 1
+    # blue knows it by red's count of works gone public, red and the umpire by its id
+    assert [w["id"] for w in game.view("blue")["kriegspiel"]["works"]] == ["red:p1"]
+    assert [(w["id"], w["public"]) for w in game.view("red")["kriegspiel"]["works"]] == [(wid, "red:p1")]
+    evs = apply(game, "abandon red:p1 because the sappers ran off")          # the public name serves too
+    assert evs[0].audience == "public" and evs[0].payload == {"public": 1, "side": "red", "reason": "the sappers ran off"}
+    assert game.state["ks"]["works"][wid]["status"] == "abandoned"
     before = game.state["ks"]["supply"]["blue"]["depots"]["wagons"]["food"]
     evs = apply(game, "ledger blue wagons food -6 because a cart overturned")
     assert evs[0].audience == "side:blue"

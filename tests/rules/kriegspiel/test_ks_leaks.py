@@ -143,3 +143,110 @@ def test_blue_private_doings_leave_the_numbering_of_reds_events_alone(new_game):
     busy, g = game(True)
     assert g.state["ks"]["works"] and g.state["ks"]["supply"]["blue"]["depots"]["wagons"]["y"] == 281
     assert quiet == busy
+
+
+# -- no count shared between the sides (issue 10): ids a side sees come from its own namespace --------
+BLUE_DIGGERS = {f"blue:i{k}": (56.0 + 4 * ((k - 1) // 2) + 0.75 * ((k - 1) % 2), 100.0) for k in range(1, 7)}
+THREE_MINES = "\n".join([f"split foot1 2 as s{n} nearest {56 + 4 * (n - 1)},100" for n in (1, 2, 3)]
+                        + [f"mine s{n} at {56.4 + 4 * (n - 1)},98.5" for n in (1, 2, 3)])
+
+
+def red_digs_after_blue(KsGame, blue_turn1: str, turns: int = 4, seed=11):
+    """Red starts a mine in turn 2; blue gives ``blue_turn1`` in turn 1, then holds. What red can read, by turn."""
+    g = KsGame(seed=seed)
+    g.deploy()
+    g.place(BLUE_DIGGERS)
+    red = ["split foot1 2 as sappers nearest 16,3", "mine sappers at 16.5,3"] + ["hold"] * (turns - 2)
+    seen = []
+    for turn, orders in enumerate(red, start=1):
+        g.turn(seed=200 + turn, red=orders, blue=blue_turn1 if turn == 1 else "hold")
+        seen.append((g.seen_by("red"), json.dumps(g.view(), sort_keys=True)))   # red's, and an observer's view
+    return g, seen
+
+
+def test_red_work_id_does_not_count_blues_hidden_works(new_game):
+    """Blue starts three hidden mines, then red starts one: red's work is red's first (red:w1), and
+    everything red and an observer read is what it would be had blue started none."""
+    busy, a = red_digs_after_blue(new_game, THREE_MINES)
+    idle, b = red_digs_after_blue(new_game, "hold")
+    assert [w["side"] for w in busy.state["ks"]["works"].values()].count("blue") == 3    # the runs do differ
+    assert not [w for w in idle.state["ks"]["works"].values() if w["side"] == "blue"]
+    for turn, (x, y) in enumerate(zip(a, b), start=1):
+        assert x == y, f"red or an observer could tell in turn {turn}"
+    red_work = [w for w in busy.view("red")["kriegspiel"]["works"] if w["side"] == "red"]
+    assert [w["id"] for w in red_work] == ["red:w1"]
+    assert any("started a mine (w1)" in text for *_, text in a[1][0][2])
+
+
+def test_a_public_completion_names_no_hidden_work(new_game):
+    """Blue lays a hidden mine and digs a gun pit; the pit's completion (public) names it as blue's
+    first work gone public, as in the game where blue dug only the pit."""
+    pit = "split foot2 6 as pit nearest 71,100\ngunpit pit at 70.9,100.5"
+
+    def play(with_mine):
+        g = new_game(seed=5)
+        g.deploy()
+        g.place({**BLUE_DIGGERS, **{f"blue:i{k}": (69.0 + 0.75 * (k - 11), 100.0) for k in range(11, 17)}})
+        seen = []
+        for turn in range(1, 5):
+            blue = (THREE_MINES.split("\n")[0] + "\n" + THREE_MINES.split("\n")[3] + "\n" if with_mine else "") + pit
+            g.turn(seed=300 + turn, red="hold", blue=blue if turn == 1 else "hold")
+            seen.append(g.seen_by("red"))
+        return g, seen
+
+    mined, a = play(True)
+    plain, b = play(False)
+    assert a == b
+    done = [e for e in mined.events if e.type == "kriegspiel.work_completed"]
+    assert len(done) == 1 and done[0].audience == "public"
+    assert "id" not in done[0].payload and done[0].payload["public"] == 1
+    assert [w["id"] for w in mined.view("red")["kriegspiel"]["works"]] == ["blue:p1"]
+    assert sorted(mined.state["ks"]["works"]) == ["blue:w1", "blue:w2"]                 # blue's own count
+
+
+def test_blues_hidden_shots_move_no_red_shell_and_erase_no_red_record(new_game):
+    """Blue fires out of red's sight in turns 2 and 3, red fires in turn 2 (no gun fires in turn 1,
+    LW-14): red's shells fall where they would have (each side draws from its own stream) and
+    red's map of the turn just played is the same (the record of the last turn with shots is
+    not red's to see when only blue fired)."""
+    def play(blue_fires):
+        g = new_game(seed=9)
+        g.deploy()
+        seen = []
+        for turn in (1, 2, 3, 4):
+            red = "fire gun1 at 24,40" if turn == 2 else "hold"
+            blue = "fire gun1 at 60,250" if blue_fires and turn in (2, 3) else "hold"
+            g.turn(seed=400 + turn, red=red, blue=blue)
+            seen.append(g.seen_by("red"))
+        return g, seen
+
+    fired, a = play(True)
+    quiet, b = play(False)
+    shots = [e for e in fired.events if e.type == "littlewars.fired"]
+    assert [len(e.payload["shots"]) for e in shots] == [2, 1]      # the runs do differ
+    for turn, (x, y) in enumerate(zip(a, b), start=1):
+        assert x == y, f"red could tell in turn {turn}"
+    assert fired.view("red")["last"] is None                          # turn 3 was blue's alone
+
+
+def test_a_game_laid_before_per_side_ids_goes_on_as_recorded(new_game):
+    """An older log (its table_laid carries no ``ids``): works keep the one shared count (w1, w2...),
+    public events name them by id, prisoners by the shared counter; it all folds, views and maps,
+    and the umpire's desk finds its works - so older games replay and re-adjudicate as recorded."""
+    from rules.littlewars.kriegspiel.desk import desk_events
+
+    g = new_game(seed=5)
+    g.state = {k: v for k, v in g.state.items() if k not in ("ids", "serial")}
+    g.deploy()
+    g.place({f"blue:i{k}": (69.0 + 0.75 * (k - 11), 100.0) for k in range(11, 17)})
+    g.turn(seed=1, red="split foot1 2 as sappers nearest 16,3\nmine sappers at 16.4,4.5",
+           blue="split foot2 6 as pit nearest 71,100\ngunpit pit at 70.9,100.5")
+    assert sorted(g.state["ks"]["works"]) == ["w1", "w2"] and g.state["ks"]["counter"] == 2
+    for seed in (2, 3, 4):
+        g.turn(seed=seed)
+    done = [e for e in g.events if e.type == "kriegspiel.work_completed"]
+    assert len(done) == 1 and done[0].payload["id"] == "w2" and "public" not in done[0].payload
+    assert [w["id"] for w in g.view("red")["kriegspiel"]["works"]] == ["w1", "w2"]
+    assert "gunpit w2" in g.rs.render_svg(g.view("red"))
+    events, errors = desk_events(g.state, "reveal w1 because the umpire says so")
+    assert not errors and events[0].payload["id"] == "w1"
