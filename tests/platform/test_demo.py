@@ -4,6 +4,8 @@ import io
 import pytest
 from django.core.management import call_command
 
+from campaigns import eventstore
+from campaigns.management.commands.load_demo import FRESH_GAMES
 from campaigns.models import Game
 from campaigns.verify import verify_game
 
@@ -23,4 +25,9 @@ def test_load_demo_twice_gives_one_verified_game_with_turns_played():
         fresh = Game.objects.get(name=name)
         assert fresh.ruleset == ruleset and fresh.turn_number == 1 and fresh.turn_status == "open"
         assert fresh.seats.count() == 3 and verify_game(fresh).ok
-    assert Game.objects.count() == 3
+    napoleon = Game.objects.get(name="Demo: Napoleon's War, Quatre Bras")
+    state = eventstore.load(napoleon.pk).state
+    assert napoleon.ruleset == "napoleon" and state["turn"]["sides"] == ["blue"] and state["turn"]["status"] == "open"
+    assert state["rules"]["scenario"]["name"] == "quatre_bras" and napoleon.seats.count() == 3
+    assert verify_game(napoleon).ok
+    assert Game.objects.count() == 1 + len(FRESH_GAMES)

@@ -1,5 +1,6 @@
 """A demo campaign ready to play: a Civil War game with a few turns behind it,
-and a Little Wars skirmish and a Kriegspiel game waiting for both sides' first orders.
+and a Little Wars skirmish, a Kriegspiel game and a Napoleon's War game (Quatre Bras)
+waiting for their first orders.
 
 Safe to run twice: a demo game that exists is left as it is.
 """
@@ -18,6 +19,8 @@ DEMO_GAME = "Demo: Civil War"
 # Simultaneous games, fresh: both sides deploy behind the curtain in turn 1.
 FRESH_GAMES = [("Demo: Little Wars skirmish", "littlewars", "skirmish"),
                ("Demo: Kriegspiel", "kriegspiel", None)]
+# Alternating, fresh: Quatre Bras opens with blue's 0-point turn (NW-55), then red.
+FRESH_GAMES += [("Demo: Napoleon's War, Quatre Bras", "napoleon", "quatre_bras")]
 PEOPLE = [("umpire", "UTC"), ("red", "Europe/Berlin"), ("blue", "America/New_York")]
 
 
@@ -79,4 +82,5 @@ class Command(BaseCommand):
             if not Game.objects.filter(name=name).exists():
                 game = turns.create_game(campaign=campaign, name=name, ruleset=ruleset, scenario=scenario,
                                          seats=seats, settings={"deadline_hours": 72}, operator=True)
-                self.stdout.write(f"Loaded '{name}' (game {game.pk}): both sides to deploy.")
+                sides = eventstore.load(game.pk).state["turn"]["sides"]
+                self.stdout.write(f"Loaded '{name}' (game {game.pk}): {' and '.join(sides)} to give the first orders.")
