@@ -12,16 +12,27 @@ from campaigns.verify import verify_game
 from rules.napoleon.testing import bot_orders
 from tests.api.helpers import new_game_with_people
 
-from .helpers import last_reply, seat_mail
+from .helpers import last_reply, mail, seat_mail
 
 pytestmark = pytest.mark.django_db
 EMAIL = {"red": "bob@example.org", "blue": "carol@example.org", "umpire": "alice@example.org"}
 
 
 def mail_orders(seat, text: str, capture) -> str:
-    """The player's letter: prose around the orders; the acknowledgement's text."""
+    """The player's letter: prose around the orders, sent as a mail client answers the latest
+    report (to its Reply-To, in its thread, the report quoted below: its order help and orders as
+    executed are not read again); the first to the seat's reply address. The acknowledgement's text."""
+    body = f"Dear umpire,\n\n{text}\n\nYours,\n{seat.side}"
+    report = OutboxMail.objects.filter(seat=seat, kind__in=("start", "report")).order_by("pk").last()
+    if report is None:
+        raw = seat_mail(seat, body)
+    else:
+        quoted = "\n".join("> " + line for line in report.body.splitlines())
+        raw = mail(to=report.reply_to, frm=f"Player <{seat.email}>", subject=f"Re: {report.subject}",
+                   body=f"{body}\n\nOn a day, Kriegsbrief wrote:\n{quoted}\n",
+                   headers={"In-Reply-To": f"<{report.message_id.strip('<>')}>"})
     with capture(execute=True):  # the turn's adjudication, queued on commit, runs here
-        row = ingest.ingest(seat_mail(seat, f"Dear umpire,\n\n{text}\n\nYours,\n{seat.side}"), via="test")
+        row = ingest.ingest(raw, via="test")
     assert row.status == InboundMessage.Status.APPLIED, row.error
     return last_reply(seat.email).body
 
@@ -55,6 +66,8 @@ def test_a_whole_napoleon_game_by_mail(people, scenario, django_capture_on_commi
     submitted = Event.objects.filter(game=game, type="orders.submitted")
     assert submitted.count() == sent and {e.payload["source"] for e in submitted} == {"mail"}
     assert all("Dear umpire" not in e.payload["text"] and "Yours" not in e.payload["text"] for e in submitted)
+    assert not [e for e in submitted if "charge C1 B2" in e.payload["text"] or ">" in e.payload["text"]]  # quotes
+    assert InboundMessage.objects.filter(status=InboundMessage.Status.APPLIED).count() == sent
     assert verify_game(game).ok
 
     # Every seat was mailed each turn's report and the end; each holds only its own view.
