@@ -46,6 +46,10 @@ def reports(email: str) -> list[str]:
 def test_a_whole_napoleon_game_by_mail(people, scenario, django_capture_on_commit_callbacks):
     game = new_game_with_people(people, "napoleon", scenario, "By mail")
     seats = {s.side: s for s in game.seats.filter(role="player")}
+    # A standing instruction is an order line: given in one's own turn, refused out of it, clearly.
+    row = ingest.ingest(seat_mail(seats["blue"], "standing countercharge no"), via="test")
+    assert "orders not accepted: blue has no orders to give in turn 1" in last_reply("carol@example.org").body
+    assert eventstore.load(game.pk).state["rules"]["standing"]["blue"]["countercharge"] == "yes"
     sent = 0
     for _ in range(60):
         state = eventstore.load(game.pk).state
@@ -67,7 +71,7 @@ def test_a_whole_napoleon_game_by_mail(people, scenario, django_capture_on_commi
     assert submitted.count() == sent and {e.payload["source"] for e in submitted} == {"mail"}
     assert all("Dear umpire" not in e.payload["text"] and "Yours" not in e.payload["text"] for e in submitted)
     assert not [e for e in submitted if "charge C1 B2" in e.payload["text"] or ">" in e.payload["text"]]  # quotes
-    assert InboundMessage.objects.filter(status=InboundMessage.Status.APPLIED).count() == sent
+    assert InboundMessage.objects.filter(status=InboundMessage.Status.APPLIED).count() == sent + 1  # + the refused
     assert verify_game(game).ok
 
     # Every seat was mailed each turn's report and the end; each holds only its own view.
