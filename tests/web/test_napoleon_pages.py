@@ -58,6 +58,8 @@ def test_a_napoleon_game_through_the_web_forms(client, people, django_capture_on
         history = [page_of_turn(client, game, number) for number in range(1, last + 1)]
         assert all("napoleon-map" in h for h in history), user
         seen[user] = text + "".join(history)
+    client.force_login(people["alice"])
+    assert describe_result(state["result"]) in page(client, game, "umpire")  # the umpire's own page
     said = f"{first} standing instruction: square no"
     assert said in seen[PLAYER[first]] and said in seen["alice"]
     assert "standing instruction" not in seen[PLAYER[second]]
