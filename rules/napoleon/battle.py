@@ -14,7 +14,7 @@ from rules.hex import los
 from rules.hex.board import hexmap
 
 from .data import ARMS, COVER, SIDES, extra_caps, kind
-from .fold import PREFIX, apply
+from .fold import PREFIX, apply, audience
 
 
 def other(side: str) -> str:
@@ -35,7 +35,7 @@ class Battle:
 
     # -- events and dice ---------------------------------------------------------------------------
     def emit(self, kind_: str, payload: dict) -> None:
-        ev = RuleEvent(PREFIX + kind_, payload)
+        ev = RuleEvent(PREFIX + kind_, payload, audience(PREFIX + kind_, payload))
         apply(self.state, ev.type, ev.payload)
         self.events.append(ev)
 

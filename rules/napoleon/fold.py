@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from rules.core.protocol import PUBLIC, side_audience
+
 from .data import SIDES
 
 PREFIX = "napoleon."
@@ -71,4 +73,12 @@ def apply(new: dict, event_type: str, payload: Mapping[str, Any]) -> None:
         new["phase"] = "over"
         new["result"] = {"winner": payload["winner"], "reason": payload["reason"], "score": dict(payload["score"])}
     new["log"].append([event_type, {k: v for k, v in payload.items() if k not in ("units", "leaders", "scenario")},
-                       "public"])
+                       audience(event_type, payload)])
+
+
+def audience(event_type: str, payload: Mapping[str, Any]) -> str:
+    """Who may see an event: all of the field is public; a side's standing instructions (its
+    choices for the opponent's turn) are its own business, so the opponent never reads them."""
+    if event_type == PREFIX + "standing_set":
+        return side_audience(payload["side"])
+    return PUBLIC

@@ -30,6 +30,10 @@ Standing instructions, for choices in the opponent's turn (kept until changed; f
   standing leader_morale yes|no  (count the leader's level in those checks, NW-52; default yes)
 """
 
+# What an order line begins with: mail reads a line as an order by these (RuleSet.order_words);
+# every example in ORDERS_HELP begins with one (tests/mail/inbound/test_honest_mail.py).
+ORDER_WORDS = ("move", "road", "fire", "melee", "charge", "standing", "pass")
+
 UID = r"[A-Za-z0-9]{1,8}"
 HEX = r"\d{4}"
 

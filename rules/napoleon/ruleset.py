@@ -11,7 +11,7 @@ from . import turn as _turn
 from .data import SIDES
 from .describe import describe_event as _describe
 from .fold import PREFIX, fold as _fold, initial_state as _initial
-from .orders import ORDERS_HELP
+from .orders import ORDER_WORDS, ORDERS_HELP
 from .render import render_svg as _render
 from .scenario import load, new_leader, new_unit
 from .view import build_view
@@ -23,6 +23,7 @@ class NapoleonsWar(RuleSetBase):
     sides = SIDES
     turn_mode = "alternating"  # the command-point economy is sequential (digest, adaptation)
     orders_help = ORDERS_HELP
+    order_words = ORDER_WORDS
 
     initial_state = staticmethod(_initial)
 

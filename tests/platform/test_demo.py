@@ -5,6 +5,7 @@ import pytest
 from django.core.management import call_command
 
 from campaigns import eventstore
+from campaigns.management.commands.load_demo import FRESH_GAMES
 from campaigns.models import Game
 from campaigns.verify import verify_game
 
@@ -33,4 +34,9 @@ def test_load_demo_twice_gives_one_verified_game_with_turns_played():
     assert kow.ruleset == "kingsofwar" and kow.turn_number == 1 and kow.turn_status == "open"
     assert eventstore.load(kow.pk).state["turn"]["sides"] == ["red"]  # alternating: red moves first
     assert kow.seats.count() == 3 and verify_game(kow).ok
-    assert Game.objects.count() == 5
+    napoleon = Game.objects.get(name="Demo: Napoleon's War, Quatre Bras")
+    state = eventstore.load(napoleon.pk).state
+    assert napoleon.ruleset == "napoleon" and state["turn"]["sides"] == ["blue"] and state["turn"]["status"] == "open"
+    assert state["rules"]["scenario"]["name"] == "quatre_bras" and napoleon.seats.count() == 3
+    assert verify_game(napoleon).ok
+    assert Game.objects.count() == 1 + len(FRESH_GAMES)

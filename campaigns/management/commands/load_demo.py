@@ -1,6 +1,6 @@
-"""A demo campaign ready to play: a Civil War game with a few turns behind it, a Little Wars
-skirmish, a Kriegspiel game and a War of the Worlds field battle waiting for both sides' first
-orders, and a Kings of War pitched battle where red moves first.
+"""A demo campaign ready to play: a Civil War game with a few turns behind it, and a Little Wars
+skirmish, a Kriegspiel game, a War of the Worlds field battle, a Kings of War pitched battle and a
+Napoleon's War game (Quatre Bras) waiting for their first orders.
 
 Safe to run twice: a demo game that exists is left as it is.
 """
@@ -21,8 +21,10 @@ DEMO_GAME = "Demo: Civil War"
 FRESH_GAMES = [("Demo: Little Wars skirmish", "littlewars", "skirmish"),
                ("Demo: Kriegspiel", "kriegspiel", None),
                ("Demo: War of the Worlds", "warworlds", "field_battle")]
-# Alternating player turns, fresh: the side that moves first orders in turn 1.
-KINGS_OF_WAR = ("Demo: Kings of War", "kingsofwar", "pitched")
+# Alternating, fresh: the side that moves first orders in turn 1 (Quatre Bras opens with blue's
+# 0-point turn, NW-55).
+FRESH_GAMES += [("Demo: Kings of War", "kingsofwar", "pitched"),
+                ("Demo: Napoleon's War, Quatre Bras", "napoleon", "quatre_bras")]
 PEOPLE = [("umpire", "UTC"), ("red", "Europe/Berlin"), ("blue", "America/New_York")]
 
 
@@ -84,9 +86,5 @@ class Command(BaseCommand):
             if not Game.objects.filter(name=name).exists():
                 game = turns.create_game(campaign=campaign, name=name, ruleset=ruleset, scenario=scenario,
                                          seats=seats, settings={"deadline_hours": 72}, operator=True)
-                self.stdout.write(f"Loaded '{name}' (game {game.pk}): turn 1 open for both sides.")
-        name, ruleset, scenario = KINGS_OF_WAR
-        if not Game.objects.filter(name=name).exists():
-            game = turns.create_game(campaign=campaign, name=name, ruleset=ruleset, scenario=scenario,
-                                     seats=seats, settings={"deadline_hours": 72}, operator=True)
-            self.stdout.write(f"Loaded '{name}' (game {game.pk}): red to move first.")
+                sides = eventstore.load(game.pk).state["turn"]["sides"]
+                self.stdout.write(f"Loaded '{name}' (game {game.pk}): {' and '.join(sides)} to give the first orders.")

@@ -61,10 +61,16 @@ def test_orders_get_line_errors():
 def test_standing_instructions_persist_into_the_opponents_turn():
     st = start("mill_ford")
     parsed = RS.parse_orders(st, "red", "standing square no\nstanding leader_morale no\npass")
-    for ev in RS.adjudicate(st, {"red": parsed.orders}, random.Random(1)):
+    events = RS.adjudicate(st, {"red": parsed.orders}, random.Random(1))
+    for ev in events:
         st = RS.fold(st, ev.type, ev.payload)
     assert st["standing"]["red"] == {"square": "no", "countercharge": "yes", "leader_morale": "no"}
     assert st["side"] == "blue"
+    # A side's standing instructions are its own: the events and the log say them to it alone.
+    assert {ev.audience for ev in events if ev.type == "napoleon.standing_set"} == {"side:red"}
+    said = lambda viewer: " ".join(RS.view(st, viewer)["log"])  # noqa: E731
+    assert "standing instruction" in said(Viewer("player", "red")) and "standing" in said(Viewer("umpire"))
+    assert "standing instruction" not in said(Viewer("player", "blue"))
 
 
 def test_views_and_the_map():
