@@ -20,11 +20,13 @@ State (plain JSON)::
     start     {side: {"inf", "cav", "guns", "figures"}} after reinforcements
     last      {"turn", "impacts", "melees", "captures", "notes"} of the last turn
     result    None or {"winner", "reason", "scores"}
+    commands  (only with several players a side) {side: {command: {"figures", "guns"}}} (commands.py)
 """
 from __future__ import annotations
 
 from typing import Any, Mapping
 
+from .commands import resolve as resolve_commands
 from .scenario import OPPOSITE, block, mirror, mirror_force
 from .units import SIDES
 
@@ -74,6 +76,9 @@ def _table_laid(state, p):
             new["guns"][gun_id(side, g["name"])] = {"side": side, "name": g["name"], "x": g["at"][0], "y": g["at"][1],
                                                    "heading": heading, "owner": side}
     new["start"] = _start_counts(new)
+    if sc.get("commands"):  # LW-61/KS-9: several players a side (commands.py)
+        new["commands"] = {side: resolve_commands(sc["commands"], new["groups"][side], new["guns"], side)
+                           for side in SIDES}
     return new
 
 
