@@ -196,7 +196,8 @@ def game_page(request, seen: Seen):
     ready = form.cleaned_data["ready"]
     try:
         result = turns.submit_orders(seen.game.pk, seen.viewer.side, form.cleaned_data["text"],
-                                     source="web", by=request.user.get_username(), ready=ready)
+                                     source="web", by=request.user.get_username(), ready=ready,
+                                     command=seen.viewer.command)
     except turns.TurnError as exc:
         messages.error(request, str(exc))
         return redirect(_game_url(seen))
@@ -257,7 +258,7 @@ def set_ready(request, seen: Seen):
         return HttpResponseBadRequest("not a player")
     ready = form.cleaned_data["ready"]
     try:
-        closed = turns.set_ready(seen.game.pk, seen.viewer.side, ready)
+        closed = turns.set_ready(seen.game.pk, seen.viewer.side, ready, command=seen.viewer.command)
     except turns.TurnError as exc:
         messages.error(request, str(exc))
     else:

@@ -63,6 +63,15 @@ def unit_command(state: dict, side: str, name: str) -> str | None:
     return ""  # prisoner groups, new names, wagons, unknown names (the rules' own check names those)
 
 
+def units_of(state: dict, side: str, command: str | None) -> list[str]:
+    """The names a command may order now: its groups and guns, and the common ones (all for the commander)."""
+    whole = not command or command == COMMANDER
+    groups = [n for n in state["groups"].get(side, {}) if whole or unit_command(state, side, n) in ("", command)]
+    guns = [g["name"] for g in state["guns"].values()
+            if g["owner"] == side and (whole or unit_command(state, side, g["name"]) in ("", command))]
+    return sorted(groups) + sorted(guns) + sorted(state["pows"].get(side, {}))
+
+
 def _units(order) -> list[str]:
     out = []
     for f in fields(order):
@@ -123,6 +132,9 @@ class Teams:
 
     def commands(self, state: dict, side: str) -> list[str]:
         return names(state, side)
+
+    def command_units(self, state: dict, side: str, command: str | None) -> list[str]:
+        return units_of(state, side, command)
 
     def command_errors(self, state: dict, side: str, command: str | None, orders) -> tuple[LineError, ...]:
         return command_errors(state, side, command, orders)
