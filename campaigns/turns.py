@@ -65,10 +65,13 @@ def append_lifecycle(stream: Stream, drafts: list[Draft]) -> Stream:
 # --- creating a game ------------------------------------------------------
 
 def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict],
-                scenario=None, settings: dict | None = None, operator: bool = False, created_by=None) -> Game:
+                scenario=None, settings: dict | None = None, operator: bool = False, created_by=None,
+                commands: dict | None = None) -> Game:
     """Create a game with its seats and set it up from the scenario.
 
-    ``seats``: dicts with role, side (players), user, and (operator only) email.
+    ``seats``: dicts with role, side (players), user, (several players a side) command, and
+    (operator only) email. ``commands``: ``{side: {command: [group and gun names]}}`` laid over
+    the scenario's own (LW-61, KS-9; rule sets with ``merge_orders`` only).
 
     ``operator=True`` (load_demo, tests, scripts): every seat is taken at once with the address
     given, and turn 1 opens now. Otherwise (the web) naming a user only invites them
@@ -80,7 +83,7 @@ def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict
     from . import invitations
 
     rs = registry.get(ruleset)
-    scenario = rs.load_scenario(scenario)
+    scenario = rs.load_scenario(_with_commands(rs, scenario, commands))
     settings = {**lifecycle.DEFAULT_SETTINGS, **(settings or {})}
     teams = _teams(rs, seats)
     if teams:
@@ -119,6 +122,17 @@ def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict
         invitations.start_if_ready(stream)
     game.refresh_from_db()
     return game
+
+
+def _with_commands(rs, scenario, commands: dict | None):
+    """The scenario with the game's commands over it (a built-in scenario by name becomes its base)."""
+    if not commands:
+        return scenario
+    if not hasattr(rs, "merge_orders"):
+        raise TurnError(f"{rs.title} is played by one player a side: it has no commands")
+    if scenario is None:
+        scenario = rs.load_scenario(None)["name"]
+    return {**({"base": scenario} if isinstance(scenario, str) else scenario), "commands": commands}
 
 
 def _teams(rs, seats: list[dict]) -> dict[str, list[str]]:
