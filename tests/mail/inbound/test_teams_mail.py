@@ -49,3 +49,26 @@ def test_mail_orders_and_reports_per_seat(people, django_capture_on_commit_callb
     # each red seat's report lists its side's commands' orders; blue's shows none of red's
     assert "deploy horse at 30,4" in bodies[bob.pk] and "deploy horse at 30,4" in bodies[frank_seat.pk]
     assert "deploy horse" not in bodies[carol.pk]
+
+
+def test_a_reminder_goes_to_the_seat_whose_command_sent_nothing(people):
+    from datetime import timedelta
+
+    from campaigns import reminders
+
+    frank = make_user("frank")
+    game = turns.create_game(
+        campaign=Campaign.objects.create(name="Teams"), name="Team reminders", ruleset="littlewars",
+        commands=COMMANDS, operator=True, seats=[
+            {"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
+            {"role": "player", "side": "red", "command": "commander", "user": people["bob"], "email": "bob@example.org"},
+            {"role": "player", "side": "red", "command": "cavalry", "user": frank, "email": "frank@example.org"},
+            {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}])
+    turns.submit_orders(game.pk, "red", "hold", source="api", command="cavalry", ready=False)
+    turn = eventstore.load(game.pk).state["turn"]
+    from django.utils.dateparse import parse_datetime
+
+    now = parse_datetime(turn["deadline"]) - timedelta(hours=1)
+    assert reminders.remind(game, turn, now) == 2
+    reminded = set(OutboxMail.objects.filter(kind="reminder").values_list("to", flat=True))
+    assert reminded == {"bob@example.org", "carol@example.org"}  # frank's command has sent its orders
