@@ -49,6 +49,14 @@ def test_mail_orders_and_reports_per_seat(people, django_capture_on_commit_callb
     # each red seat's report lists its side's commands' orders; blue's shows none of red's
     assert "deploy horse at 30,4" in bodies[bob.pk] and "deploy horse at 30,4" in bodies[frank_seat.pk]
     assert "deploy horse" not in bodies[carol.pk]
+    # the complete export keeps each seat's command (an import seats them again the same way)
+    import json
+
+    from campaigns.portable import export_lines
+
+    header = json.loads(next(iter(export_lines(game))))
+    assert [(s["side"], s.get("command", "")) for s in header["seats"] if s["role"] == "player"] == \
+        [("red", "commander"), ("red", "cavalry"), ("blue", "")]
 
 
 def test_a_reminder_goes_to_the_seat_whose_command_sent_nothing(people):
