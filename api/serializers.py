@@ -216,6 +216,8 @@ class GameInfoSerializer(serializers.Serializer):
 class ViewerSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=Seat.Role.choices)
     side = serializers.CharField(allow_null=True)
+    command = serializers.CharField(allow_null=True, required=False,
+                                    help_text="Where a side has several players: the command this player orders.")
 
 
 class TurnViewSerializer(serializers.Serializer):
@@ -236,6 +238,17 @@ class TurnViewSerializer(serializers.Serializer):
         child=serializers.CharField(allow_blank=True),
         help_text="Orders the viewer may see: the umpire sees every side's, a player only their own.")
     pending_results = serializers.IntegerField(required=False, help_text="Umpire only.")
+    # Several players a side (LW-61, KS-9): only for a player of such a side.
+    command = serializers.CharField(required=False, help_text="The command this player orders ('commander': "
+                                                              "the whole side).")
+    command_units = serializers.ListField(child=serializers.CharField(), required=False,
+                                          help_text="The groups, guns and prisoner groups the command orders now.")
+    side_orders = serializers.CharField(required=False, allow_blank=True,
+                                        help_text="The side's orders as merged from its commands' (commander first).")
+    conflicts = serializers.ListField(child=serializers.DictField(), required=False,
+                                      help_text="Lines that gave way in the merge: {unit, kept, dropped, line}.")
+    ready_commands = serializers.ListField(child=serializers.CharField(), required=False,
+                                           help_text="The side's commands that are ready.")
 
 
 class GameViewSerializer(serializers.Serializer):

@@ -215,7 +215,8 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
         source = "umpire" if self.viewer.is_umpire else "api"
         try:
             result = turns.submit_orders(game.pk, side, data["text"], source=source,
-                                         by=request.user.get_username(), ready=data["ready"])
+                                         by=request.user.get_username(), ready=data["ready"],
+                                         command=self.viewer.command)
         except TurnError as exc:
             return _turn_error(exc)
         if not result.accepted:
@@ -234,7 +235,7 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
         data = self._body(s.ReadyRequestSerializer, game)
         side = self._acting_side(data.get("side"))
         try:
-            closed = turns.set_ready(game.pk, side, data["ready"])
+            closed = turns.set_ready(game.pk, side, data["ready"], command=self.viewer.command)
         except TurnError as exc:
             return _turn_error(exc)
         return Response({"closed": closed})

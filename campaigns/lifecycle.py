@@ -143,17 +143,45 @@ def _side_replaced(s, p, seq, at):
 
 def _orders_submitted(s, p, seq, at):
     orders = dict(s["turn"]["orders"])
-    orders[p["side"]] = {"text": p["text"], "source": p["source"], "seq": seq, "at": at, "by": p.get("by")}
-    return _turn(s, orders=orders)
+    entry = {"text": p["text"], "source": p["source"], "seq": seq, "at": at, "by": p.get("by")}
+    if not p.get("command"):
+        orders[p["side"]] = entry
+        return _turn(s, orders=orders)
+    # Several players a side: each command's latest orders are kept; the side's orders are the rule
+    # set's merge of them (commander first; a conflict drops the later line and is reported).
+    commands = {side: dict(c) for side, c in s["turn"].get("commands", {}).items()}
+    mine = commands.setdefault(p["side"], {})
+    mine[p["command"]] = entry
+    text, conflicts = registry.get(s["ruleset"]).merge_orders(
+        s["rules"], p["side"], {c: e["text"] for c, e in mine.items()}, s["turn"]["kind"])
+    orders[p["side"]] = {**entry, "text": text, "conflicts": conflicts}
+    return _turn(s, orders=orders, commands=commands)
 
 
 def _side_ready(s, p, seq, at):
     ready = dict(s["turn"]["ready"])
+    if p.get("command"):
+        return _command_ready(s, p, at, ready)
     if p.get("ready", True):
         ready[p["side"]] = at
     else:
         ready.pop(p["side"], None)
     return _turn(s, ready=ready)
+
+
+def _command_ready(s, p, at, ready):
+    """A seat of a side with several: the side is ready when every one of its seats is."""
+    by_side = {side: dict(c) for side, c in s["turn"].get("commands_ready", {}).items()}
+    mine = by_side.setdefault(p["side"], {})
+    if p.get("ready", True):
+        mine[p["command"]] = at
+    else:
+        mine.pop(p["command"], None)
+    if set(mine) >= set(s["settings"].get("teams", {}).get(p["side"], [])):
+        ready[p["side"]] = max(mine.values())
+    else:
+        ready.pop(p["side"], None)
+    return _turn(s, ready=ready, commands_ready=by_side)
 
 
 def _turn_closed(s, p, seq, at):
@@ -221,6 +249,7 @@ _HANDLERS = {
     "turn.adjudicated": _turn_adjudicated,
     "results.voided": _results_voided,
     "orders.amended": _orders_amended,
+    "orders.merged": _side_replaced,  # a side's notice of its commands' conflicts: the merge is already folded
     "turn.published": _turn_published,
     "game.finished": _game_finished,
 }
@@ -282,11 +311,25 @@ def lifecycle_view(state: dict, viewer: Viewer) -> dict:
     if viewer.is_umpire:
         out["orders"] = {side: o["text"] for side, o in turn["orders"].items()}
         out["pending_results"] = len(state["pending"])
+    elif viewer.command and viewer.side in state["settings"].get("teams", {}):
+        out.update(_command_view(state, viewer))
     elif viewer.side and viewer.side in turn["orders"]:
         out["orders"] = {viewer.side: turn["orders"][viewer.side]["text"]}
     else:
         out["orders"] = {}
     return out
+
+
+def _command_view(state: dict, viewer: Viewer) -> dict:
+    """A player of a side with several: their command and what it orders now, their own orders,
+    the side's merge of its commands' orders (with any conflicts), and which commands are ready."""
+    turn, side, cmd = state["turn"], viewer.side, viewer.command
+    units = registry.get(state["ruleset"]).command_units(state["rules"], side, cmd)
+    own = turn.get("commands", {}).get(side, {}).get(cmd)
+    merged = turn["orders"].get(side)
+    return {"orders": {side: own["text"]} if own else {}, "command": cmd, "command_units": units,
+            "side_orders": merged["text"] if merged else "", "conflicts": merged.get("conflicts", []) if merged else [],
+            "ready_commands": sorted(turn.get("commands_ready", {}).get(side, {}))}
 
 
 __all__ = ["fold", "empty_state", "effective_orders", "hidden_from", "lifecycle_view", "preview_rules"]

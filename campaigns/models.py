@@ -78,6 +78,9 @@ class Seat(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats")
     role = models.CharField(max_length=10, choices=Role.choices)
     side = models.CharField(max_length=30, blank=True, help_text="The side a player holds; blank for umpire and observers.")
+    # Several players a side (LW-61, KS-9): the command of the side this seat orders (one of the
+    # scenario's commands, or "commander" for the whole side). Blank: the seat is the whole side.
+    command = models.CharField(max_length=30, blank=True, default="")
     email = models.EmailField(blank=True, help_text="The holder's verified address, set when they accept.")
     # Default active: seats made by code (operator path, imports) are seated; the web invites.
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
@@ -92,12 +95,12 @@ class Seat(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["game", "side"], condition=models.Q(role="player"), name="one_player_per_side"
+                fields=["game", "side", "command"], condition=models.Q(role="player"), name="one_player_per_command"
             ),
         ]
 
     def __str__(self):
-        return f"{self.game_id}:{self.role}:{self.side or '-'}"
+        return f"{self.game_id}:{self.role}:{self.side or '-'}{'/' + self.command if self.command else ''}"
 
 
 class Event(models.Model):

@@ -33,7 +33,8 @@ def export_lines(game: Game, viewer: Viewer | None = None) -> Iterable[str]:
               "game": {"uid": str(game.uid), "name": game.name, "ruleset": game.ruleset,
                        "campaign": game.campaign.name}}
     if viewer is None or viewer.is_umpire:
-        header["seats"] = [{"role": s.role, "side": s.side, "email": s.email, "status": s.status,
+        header["seats"] = [{"role": s.role, "side": s.side, **({"command": s.command} if s.command else {}),
+                            "email": s.email, "status": s.status,
                             "username": s.user.username if s.user else None}
                            for s in game.seats.select_related("user").order_by("pk")]
         events = viewing.numbered(Viewer("umpire", None), Event.objects.filter(game=game).order_by("seq"))
@@ -74,7 +75,7 @@ def import_stream(fh: IO[str]) -> Game:
             user = User.objects.filter(username=s["username"]).first() if s.get("username") else None
             # An operator's import: seats stay as they were (an open invitation stays one; older exports: active).
             Seat.objects.create(game=game, role=s["role"], side=s["side"], email=s["email"], user=user,
-                                status=s.get("status", Seat.Status.ACTIVE))
+                                status=s.get("status", Seat.Status.ACTIVE), command=s.get("command", ""))
         rows = []
         for lineno, line in enumerate(lines, start=2):
             try:

@@ -64,6 +64,13 @@ def _player_seats(game: Game, sides) -> list[Seat]:
     return list(game.seats.active().select_related("user__profile").filter(role=Seat.Role.PLAYER, side__in=sides))
 
 
+def _has_sent(turn: dict, seat: Seat) -> bool:
+    """Has this seat's side (or, where a side has several seats, this seat's command) sent orders?"""
+    if seat.command:
+        return seat.command in turn.get("commands", {}).get(seat.side, {})
+    return seat.side in turn["orders"]
+
+
 def absent_seat_ids(seats: list[Seat], now: datetime) -> set[int]:
     """The seats among ``seats`` whose declared absence covers ``now`` (their own local date)."""
     from .mailin.models import Absence
@@ -88,9 +95,8 @@ def remind(game: Game, turn: dict, now: datetime) -> int:
     lead = due_lead(parse_datetime(turn["opened_at"]), deadline, now)
     if lead is None:
         return 0
-    missing = [s for s in turn["sides"] if s not in turn["orders"]]
     ctx = {"turn": turn, "remaining": _remaining(deadline - now)}
-    seats = _player_seats(game, missing)
+    seats = [seat for seat in _player_seats(game, turn["sides"]) if not _has_sent(turn, seat)]
     away = absent_seat_ids(seats, now)
     version = turn.get("deadline_version", 0)  # a moved deadline is reminded afresh
     return sum(

@@ -54,6 +54,8 @@ def seat_timezone(seat: Seat) -> str:
 
 
 def seat_label(seat: Seat) -> str:
+    if seat.role == Seat.Role.PLAYER and seat.command:  # several players a side (LW-61, KS-9)
+        return f"{seat.side}, the {seat.command}" if seat.command == "commander" else f"{seat.side}, {seat.command} command"
     return seat.side if seat.role == Seat.Role.PLAYER else seat.role
 
 
@@ -68,14 +70,19 @@ def orders_as_executed(events, viewer) -> dict[str, str]:
     for e in events:
         if e.type == "turn.adjudicated":
             out.update(e.payload["orders"])
-        elif e.type == "orders.submitted":
-            out[e.payload["side"]] = e.payload["text"]
+        elif e.type == "orders.submitted":  # a side with several seats: each command's orders
+            command = e.payload.get("command")
+            out[f"{e.payload['side']}, {command}" if command else e.payload["side"]] = e.payload["text"]
+        elif e.type == "orders.merged":
+            out[e.payload["side"]] = e.payload["text"] + "".join(
+                f"\n(given way: {c['dropped']}'s line '{c['line']}', {c['unit']} is ordered by {c['kept']})"
+                for c in e.payload["conflicts"])
         elif e.type == "orders.defaulted":
             out[e.payload["side"]] = f"(none received; default applied) {e.payload['text']}"
         elif e.type == "orders.amended":
             out[e.payload["side"]] = f"(amended by the umpire) {e.payload['text']}"
     if not viewer.is_umpire:
-        out = {side: text for side, text in out.items() if side == viewer.side}
+        out = {key: text for key, text in out.items() if key.split(",")[0] == viewer.side}
     return dict(sorted(out.items()))
 
 

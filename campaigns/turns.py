@@ -65,10 +65,13 @@ def append_lifecycle(stream: Stream, drafts: list[Draft]) -> Stream:
 # --- creating a game ------------------------------------------------------
 
 def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict],
-                scenario=None, settings: dict | None = None, operator: bool = False, created_by=None) -> Game:
+                scenario=None, settings: dict | None = None, operator: bool = False, created_by=None,
+                commands: dict | None = None) -> Game:
     """Create a game with its seats and set it up from the scenario.
 
-    ``seats``: dicts with role, side (players), user, and (operator only) email.
+    ``seats``: dicts with role, side (players), user, (several players a side) command, and
+    (operator only) email. ``commands``: ``{side: {command: [group and gun names]}}`` laid over
+    the scenario's own (LW-61, KS-9; rule sets with ``merge_orders`` only).
 
     ``operator=True`` (load_demo, tests, scripts): every seat is taken at once with the address
     given, and turn 1 opens now. Otherwise (the web) naming a user only invites them
@@ -80,11 +83,11 @@ def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict
     from . import invitations
 
     rs = registry.get(ruleset)
-    scenario = rs.load_scenario(scenario)
+    scenario = rs.load_scenario(_with_commands(rs, scenario, commands))
     settings = {**lifecycle.DEFAULT_SETTINGS, **(settings or {})}
-    sides = [s["side"] for s in seats if s["role"] == Seat.Role.PLAYER]
-    if sorted(sides) != sorted(rs.sides):
-        raise TurnError(f"{rs.title} needs exactly one player for each of: {', '.join(rs.sides)}")
+    teams = _teams(rs, seats)
+    if teams:
+        settings["teams"] = teams
     if not operator and any(s.get("email") for s in seats):
         raise TurnError("a seat's mail address is its player's own verified address: it cannot be given here")
     try:
@@ -103,9 +106,11 @@ def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict
         drafts += [Draft(0, ev) for ev in rs.setup(scenario, dice.rng_for(seed, "setup"))]
         drafts.append(Draft(0, RuleEvent("seed.revealed", {"turn": 0, "seed": seed})))
         stream = _append(stream, drafts)
+        _check_commands(rs, stream.state["rules"], teams)
         invited = []
         for s in seats:
-            seat = Seat(game=game, role=s["role"], side=s.get("side", ""), user=s.get("user"))
+            seat = Seat(game=game, role=s["role"], side=s.get("side", ""), user=s.get("user"),
+                        command=s.get("command") or "")
             address = s["email"] if operator else _creators_own(s, created_by)
             if address:
                 seat.email, seat.accepted_at = address, timezone.now()
@@ -117,6 +122,57 @@ def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict
         invitations.start_if_ready(stream)
     game.refresh_from_db()
     return game
+
+
+def _with_commands(rs, scenario, commands: dict | None):
+    """The scenario with the game's commands over it (a built-in scenario by name becomes its base)."""
+    if not commands:
+        return scenario
+    if not hasattr(rs, "merge_orders"):
+        raise TurnError(f"{rs.title} is played by one player a side: it has no commands")
+    if scenario is None:
+        scenario = rs.load_scenario(None)["name"]
+    return {**({"base": scenario} if isinstance(scenario, str) else scenario), "commands": commands}
+
+
+def _teams(rs, seats: list[dict]) -> dict[str, list[str]]:
+    """{side: [commands]} for the sides held by several seats (LW-61, KS-9); a side's only seat
+    holds the whole side. Raises TurnError naming what is wrong."""
+    by_side: dict[str, list[str]] = {side: [] for side in rs.sides}
+    for s in seats:
+        if s["role"] != Seat.Role.PLAYER:
+            continue
+        if s.get("side") not in by_side:
+            raise TurnError(f"{s.get('side')!r} is not a side of {rs.title}: the sides are {', '.join(rs.sides)}")
+        by_side[s["side"]].append(s.get("command") or "")
+    missing = [side for side, cmds in by_side.items() if not cmds]
+    if missing:
+        raise TurnError(f"{rs.title} needs a player for each of: {', '.join(rs.sides)} (none for {', '.join(missing)})")
+    teams = {}
+    for side, cmds in by_side.items():
+        if len(cmds) == 1 and not cmds[0]:
+            continue
+        if not hasattr(rs, "merge_orders"):
+            raise TurnError(f"{rs.title} is played by one player a side: {side} has {len(cmds)}")
+        if "" in cmds or len(set(cmds)) != len(cmds):
+            raise TurnError(f"{side} has several players: each names its own command (or 'commander' for the "
+                            f"whole side), and no two the same")
+        teams[side] = sorted(cmds)
+    return teams
+
+
+def _check_commands(rs, rules_state, teams: dict[str, list[str]]) -> None:
+    """Every seat's command is one of the scenario's for its side, and every command is held (or a
+    commander holds the whole side)."""
+    for side, cmds in teams.items():
+        known = rs.commands(rules_state, side)
+        unknown = [c for c in cmds if c != "commander" and c not in known]
+        if unknown:
+            raise TurnError(f"{side} has no command {', '.join(unknown)}: the scenario's commands for {side} are "
+                            f"{', '.join(known) or 'none (give the scenario commands)'}, and 'commander'")
+        unheld = [c for c in known if c not in cmds]
+        if unheld and "commander" not in cmds:
+            raise TurnError(f"nobody orders {side}'s {', '.join(unheld)}: give each command a player, or seat a commander")
 
 
 def _creators_own(seat: dict, created_by) -> str:
@@ -161,12 +217,23 @@ def _open_next_turn(state: dict) -> list[Draft]:
 
 # --- orders -----------------------------------------------------------------
 
-def check_orders(state: dict, side: str, text: str) -> tuple[list, list[LineError]]:
+def check_orders(state: dict, side: str, text: str, command: str = "") -> tuple[list, list[LineError]]:
     rs = registry.get(state["ruleset"])
     kind = state["turn"]["kind"]
     parsed = rs.parse_orders(state["rules"], side, text, kind)
     errors = list(parsed.errors) + list(rs.validate(state["rules"], side, parsed.orders, kind))
+    if command:  # a seat of a side with several: only its own command's units (LW-61, KS-9)
+        errors += list(rs.command_errors(state["rules"], side, command, parsed.orders))
     return list(parsed.orders), sorted(errors, key=lambda e: e.line)
+
+
+def _command_of(state: dict, side: str, command: str | None) -> str:
+    """The seat's command if its side has several seats, "" for a side's only seat."""
+    if side not in state["settings"].get("teams", {}):
+        return ""
+    if not command:
+        raise TurnError(f"{side} is played by several players: orders come from a seat's command")
+    return command
 
 
 def clean_text(text: str) -> str:
@@ -174,40 +241,56 @@ def clean_text(text: str) -> str:
     return text.replace("\x00", "").replace("\r\n", "\n").strip()
 
 
-def submit_orders(game_id: int, side: str, text: str, *, source: str, by: str = "", ready: bool = True) -> SubmitResult:
+def submit_orders(game_id: int, side: str, text: str, *, source: str, by: str = "", ready: bool = True,
+                  command: str | None = None) -> SubmitResult:
     """Record a side's orders for the open turn; the latest before the close counts.
 
     Orders with any error are refused whole, and the orders accepted before
-    stay in force: the player fixes the lines and sends again.
+    stay in force: the player fixes the lines and sends again. ``command``: the seat's
+    command where a side has several seats (each orders only its own units; the umpire
+    acting for such a side orders as its commander).
     """
     text = clean_text(text)
     with transaction.atomic():
         stream = eventstore.load(game_id, lock=True)
         turn = _require_open_for(stream.state, side)
-        orders, errors = check_orders(stream.state, side, text)
+        command = _command_of(stream.state, side, command or ("commander" if source == "umpire" else None))
+        orders, errors = check_orders(stream.state, side, text, command)
         if errors:
             return SubmitResult(accepted=False, errors=errors, orders=orders)
         if not orders:
             return SubmitResult(accepted=False, errors=[LineError(0, "", "no orders found")])
+        extra = {"command": command} if command else {}
         drafts = [Draft(turn["number"], RuleEvent("orders.submitted", {
-            "turn": turn["number"], "side": side, "text": text, "source": source, "by": by},
+            "turn": turn["number"], "side": side, "text": text, "source": source, "by": by, **extra},
             audience=side_audience(side)))]
-        if ready != (side in turn["ready"]):
-            drafts.append(Draft(turn["number"], RuleEvent("side.ready", {"turn": turn["number"], "side": side, "ready": ready})))
+        if ready != _is_ready(turn, side, command):
+            drafts.append(Draft(turn["number"], RuleEvent("side.ready", {
+                "turn": turn["number"], "side": side, "ready": ready, **extra})))
         stream = _append(stream, drafts)
         closed = _close_if_due(stream)
     return SubmitResult(accepted=True, closed=closed, orders=orders)
 
 
-def set_ready(game_id: int, side: str, ready: bool) -> bool:
+def _is_ready(turn: dict, side: str, command: str) -> bool:
+    if command:
+        return command in turn.get("commands_ready", {}).get(side, {})
+    return side in turn["ready"]
+
+
+def set_ready(game_id: int, side: str, ready: bool, command: str | None = None) -> bool:
+    """Mark a side (or, where a side has several seats, one seat's command) ready or not."""
     with transaction.atomic():
         stream = eventstore.load(game_id, lock=True)
         turn = _require_open_for(stream.state, side)
-        if ready and side not in turn["orders"]:
+        command = _command_of(stream.state, side, command)
+        sent = command in turn.get("commands", {}).get(side, {}) if command else side in turn["orders"]
+        if ready and not sent:
             raise TurnError("send your orders before marking your side ready")
-        if ready != (side in turn["ready"]):
+        if ready != _is_ready(turn, side, command):
+            extra = {"command": command} if command else {}
             stream = _append(stream, [Draft(turn["number"], RuleEvent(
-                "side.ready", {"turn": turn["number"], "side": side, "ready": ready}))])
+                "side.ready", {"turn": turn["number"], "side": side, "ready": ready, **extra}))])
         return _close_if_due(stream)
 
 
@@ -251,6 +334,11 @@ def close_turn_locked(stream: Stream, reason: str) -> Stream:
     rs = registry.get(state["ruleset"])
     drafts = [Draft(turn["number"], RuleEvent("turn.closed", {"turn": turn["number"], "reason": reason}))]
     for side in turn["sides"]:
+        conflicts = turn["orders"].get(side, {}).get("conflicts")
+        if conflicts:  # several seats a side: every seat of it is told which lines gave way (LW-61, KS-9)
+            drafts.append(Draft(turn["number"], RuleEvent("orders.merged", {
+                "turn": turn["number"], "side": side, "text": turn["orders"][side]["text"], "conflicts": conflicts},
+                audience=side_audience(side))))
         if side not in turn["orders"]:
             # A side that sent nothing gets the rule set's default, shown to all as missed.
             text = rs.default_orders(state["rules"], side, turn["kind"])

@@ -27,12 +27,12 @@ def viewer_for(game: Game, user) -> tuple[Viewer, Seat] | None:
     for role in (Seat.Role.UMPIRE, Seat.Role.PLAYER, Seat.Role.OBSERVER):
         for seat in seats:
             if seat.role == role:
-                return Viewer(role=seat.role, side=seat.side or None), seat
+                return viewer_of_seat(seat), seat
     return None
 
 
 def viewer_of_seat(seat: Seat) -> Viewer:
-    return Viewer(role=seat.role, side=seat.side or None)
+    return Viewer(role=seat.role, side=seat.side or None, command=seat.command or None)
 
 
 def game_view(game: Game, state: dict, viewer: Viewer) -> dict:
@@ -40,7 +40,7 @@ def game_view(game: Game, state: dict, viewer: Viewer) -> dict:
     out = {
         "game": {"id": game.pk, "name": game.name, "ruleset": game.ruleset, "title": rs.title,
                  "sides": list(rs.sides)},
-        "viewer": {"role": viewer.role, "side": viewer.side},
+        "viewer": {"role": viewer.role, "side": viewer.side, **({"command": viewer.command} if viewer.command else {})},
         "turn": lifecycle.lifecycle_view(state, viewer),
         "board": rs.view(state["rules"], viewer),
     }
@@ -117,8 +117,11 @@ _LIFECYCLE_TEXT = {
     "turn.deadline_set": lambda p: (f"{'The' if p.get('absence') else 'The umpire moved the'} deadline of turn "
                                     f"{p['turn']} {'moved ' if p.get('absence') else ''}to {_utc(p['deadline'])}"
                                     + (f": {p['note']}" if p.get("note") else "")),
-    "orders.submitted": lambda p: f"{p['side']} submitted orders by {p['source']}:\n{p['text']}",
-    "side.ready": lambda p: f"{p['side']} is {'ready' if p.get('ready', True) else 'no longer ready'}",
+    "orders.submitted": lambda p: f"{_who(p)} submitted orders by {p['source']}:\n{p['text']}",
+    "side.ready": lambda p: f"{_who(p)} is {'ready' if p.get('ready', True) else 'no longer ready'}",
+    "orders.merged": lambda p: f"{p['side']}'s commands gave conflicting orders for turn {p['turn']}: " + "; ".join(
+        f"{c['unit']} is ordered by the {c['kept']}, the {c['dropped']}'s line '{c['line']}' gave way"
+        for c in p["conflicts"]),
     "turn.closed": lambda p: f"Turn {p['turn']} closed: {p['reason']}",
     "orders.defaulted": lambda p: f"{p['side']} missed turn {p['turn']}: default orders '{p['text']}'",
     "turn.adjudicated": lambda p: f"Turn {p['turn']} adjudicated ({p['count']} result events)",
@@ -127,6 +130,11 @@ _LIFECYCLE_TEXT = {
     "turn.published": lambda p: f"Turn {p['turn']} published{' (amended by the umpire)' if p.get('amended') else ''}; seed revealed: {p['seed']}",
     "game.finished": lambda p: f"Game over: {describe_result(p['result'])}",
 }
+
+
+def _who(p) -> str:
+    """A side, or one command of it where a side has several seats."""
+    return f"{p['side']} ({p['command']})" if p.get("command") else p["side"]
 
 
 def describe_result(result) -> str:

@@ -98,7 +98,8 @@ def _orders(row, seat, text, *, ready, out) -> None:
     text = turns.clean_text(text)
     out.orders_accepted = False
     try:
-        result = turns.submit_orders(seat.game_id, seat.side, text, source="mail", by=row.from_addr, ready=ready)
+        result = turns.submit_orders(seat.game_id, seat.side, text, source="mail", by=row.from_addr, ready=ready,
+                                     command=seat.command)
     except turns.TurnError as exc:
         out.add(f"! orders not accepted: {exc}", error=True)
         return
@@ -164,7 +165,7 @@ def _set_ready(seat, ready: bool, out) -> None:
         out.add(f"! {word}: only players can be ready", error=True)
         return
     try:
-        closed = turns.set_ready(seat.game_id, seat.side, ready)
+        closed = turns.set_ready(seat.game_id, seat.side, ready, command=seat.command)
     except turns.TurnError as exc:
         out.add(f"! {word}: {exc}", error=True)
         return

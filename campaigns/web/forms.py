@@ -225,11 +225,36 @@ class NewGameForm(forms.Form):
         self.fields["umpire"].initial = user.get_username()
         self.sides = all_sides()
         for side in self.sides:
-            self.fields[f"player_{side}"] = forms.CharField(label=f"{side.capitalize()} player (username)",
-                                                            max_length=150, required=False)
+            self.fields[f"player_{side}"] = forms.CharField(
+                label=f"{side.capitalize()} player (username)", max_length=600, required=False,
+                help_text="Several players a side (Little Wars, Kriegspiel): 'bob as commander, frank as cavalry'.")
+            self.fields[f"commands_{side}"] = forms.CharField(
+                label=f"{side.capitalize()} commands", max_length=600, required=False,
+                help_text="With several players: each command's groups and guns, e.g. "
+                          "'infantry: foot1 foot2; cavalry: horse gun1'. The commander orders the whole side.")
 
     def side_rows(self):
-        return [(side, self[f"player_{side}"]) for side in self.sides]
+        return [(side, self[f"player_{side}"], self[f"commands_{side}"]) for side in self.sides]
+
+    def commands(self) -> dict:
+        """{side: {command: [names]}} from the commands fields (LW-61, KS-9)."""
+        out = {}
+        for side in self.sides:
+            text = (self.cleaned_data.get(f"commands_{side}") or "").strip()
+            if text:
+                out[side] = {c.split(":", 1)[0].strip(): c.split(":", 1)[1].replace(",", " ").split()
+                             for c in text.split(";") if c.strip()}
+        return out
+
+    def _players(self, side: str, text: str) -> list[dict]:
+        """'bob' (the whole side) or 'bob as commander, frank as cavalry'."""
+        seats = []
+        for part in [p.strip() for p in text.split(",") if p.strip()]:
+            username, _, command = (w.strip() for w in part.partition(" as "))
+            user = self._user(f"player_{side}", username)
+            if user:
+                seats.append({"role": "player", "side": side, "user": user, **({"command": command} if command else {})})
+        return seats
 
     # -- validation ------------------------------------------------------
     def _user(self, field: str, username: str):
@@ -255,13 +280,15 @@ class NewGameForm(forms.Form):
                 if not username:
                     self.add_error(f"player_{side}", f"{registry.get(ruleset).title} needs a {side} player.")
                     continue
-                user = self._user(f"player_{side}", username)
-                if user:
-                    seats.append({"role": "player", "side": side, "user": user})
+                seats += self._players(side, username)
         for username in _usernames(data.get("observers") or ""):
             user = self._user("observers", username)
             if user:
                 seats.append({"role": "observer", "user": user})
+        for side in self.sides:
+            text = data.get(f"commands_{side}") or ""
+            if any(":" not in c for c in text.split(";") if c.strip()):
+                self.add_error(f"commands_{side}", "Write each command as 'name: group group gun', separated by ';'.")
         data["seats"] = seats
         return data
 

@@ -155,7 +155,8 @@ def new_game(request):
         try:
             game = turns.create_game(campaign=form.campaign_obj(), name=form.cleaned_data["name"],
                                      ruleset=form.cleaned_data["ruleset"], seats=form.cleaned_data["seats"],
-                                     settings=form.settings(), created_by=request.user)
+                                     settings=form.settings(), created_by=request.user,
+                                     commands=form.commands())
         except (turns.TurnError, RulesError) as exc:
             form.add_error(None, str(exc))
         else:
@@ -196,7 +197,8 @@ def game_page(request, seen: Seen):
     ready = form.cleaned_data["ready"]
     try:
         result = turns.submit_orders(seen.game.pk, seen.viewer.side, form.cleaned_data["text"],
-                                     source="web", by=request.user.get_username(), ready=ready)
+                                     source="web", by=request.user.get_username(), ready=ready,
+                                     command=seen.viewer.command)
     except turns.TurnError as exc:
         messages.error(request, str(exc))
         return redirect(_game_url(seen))
@@ -257,7 +259,7 @@ def set_ready(request, seen: Seen):
         return HttpResponseBadRequest("not a player")
     ready = form.cleaned_data["ready"]
     try:
-        closed = turns.set_ready(seen.game.pk, seen.viewer.side, ready)
+        closed = turns.set_ready(seen.game.pk, seen.viewer.side, ready, command=seen.viewer.command)
     except turns.TurnError as exc:
         messages.error(request, str(exc))
     else:

@@ -68,6 +68,9 @@ class Viewer:
 
     role: str  # "player" | "umpire" | "observer"
     side: str | None = None
+    # Several players a side: the command this player orders ("commander" or None: the whole side).
+    # Audiences stay per side: every player of a side sees the side's events.
+    command: str | None = None
 
     @property
     def is_umpire(self) -> bool:

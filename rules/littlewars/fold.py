@@ -25,6 +25,7 @@ State (plain JSON)::
     ids       "side" in games laid since per-side numbering (table_laid says so); absent in older logs
     serial    {side: {"pow": n, "freed": n}} the groups each side has formed so far ("side" ids only)
     counter   the one count both sides shared before: names groups in older logs (next_name)
+    commands  (only with several players a side) {side: {command: {"figures", "guns"}}} (commands.py)
 
 Group names the rules make up (prisoners ``powN``, freed men ``freedN``) are numbered in the
 forming side's own count (``serial``), so no name tells a side what the other side did
@@ -35,6 +36,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from . import wagons
+from .commands import resolve as resolve_commands
 from .scenario import OPPOSITE, block, mirror, mirror_force
 from .units import SIDES
 
@@ -115,6 +117,9 @@ def _table_laid(state, p):
     if any(f.get("wagons") for f in sc["forces"].values()):
         new["wagons"] = wagons.initial(sc)
     new["start"] = _start_counts(new)
+    if sc.get("commands"):  # LW-61/KS-9: several players a side (commands.py)
+        new["commands"] = {side: resolve_commands(sc["commands"], new["groups"][side], new["guns"], side)
+                           for side in SIDES}
     return new
 
 

@@ -8,6 +8,7 @@ from rules.core.protocol import LineError, ParsedOrders
 
 from . import adjudicate as _adj
 from . import plan as _plan
+from .commands import Teams
 from .describe import describe_event as _describe
 from .fold import fold as _fold, initial_state as _initial
 from .invariants import check_invariants
@@ -17,7 +18,7 @@ from .scenario import load
 from .view import build_view
 
 
-class LittleWars(RuleSetBase):
+class LittleWars(Teams, RuleSetBase):
     name = "littlewars"
     title = "Little Wars (H. G. Wells)"
     sides = ("red", "blue")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import re
 from importlib import resources
 from typing import Any
 
@@ -104,18 +105,46 @@ def load(scenario: Any | None) -> dict:
     _need(isinstance(forces, dict) and set(forces) == set(SIDES), "forces", f"must give exactly {' and '.join(SIDES)}")
     for side in SIDES:
         _force(sc, side)
+    _commands(sc)
     _kind_rules(sc)
     return sc
 
 
+def _commands(sc: dict) -> None:
+    """LW-61/KS-9: ``{side: {command: [group and gun names]}}``, each name in at most one command."""
+    if "commands" not in sc:
+        return
+    cmds = sc["commands"]
+    _need(isinstance(cmds, dict) and set(cmds) <= set(SIDES), "commands", f"must map {' and/or '.join(SIDES)} "
+                                                                        f"to their commands")
+    for side, named in cmds.items():
+        force = sc["forces"][side]
+        known = {g["name"] for g in force["groups"]} | {g["name"] for g in force["guns"]}
+        seen: set = set()
+        _need(isinstance(named, dict) and named, f"commands.{side}", "must map command names to lists of names")
+        for cmd, units in named.items():
+            where = f"commands.{side}.{cmd}"
+            _need(bool(re.fullmatch(r"[a-z][a-z0-9_-]{0,29}", cmd)) and cmd != "commander", where,
+                  "a command is named in lower-case letters, digits, - and _ (and is not 'commander', "
+                  "who orders the whole side)")
+            _need(isinstance(units, list) and units, where, "must be a non-empty list of group and gun names")
+            for u in units:
+                _need(u in known, where, f"{u!r} is not one of {side}'s groups or guns")
+                _need(u not in seen, where, f"{u!r} is already in another command")
+                seen.add(u)
+
+
 def _on_base(spec: dict) -> dict:
     """``{"base": "skirmish", "settings": {...}}``: a built-in scenario with per-game settings over it."""
-    extra = set(spec) - {"base", "settings"}
-    _need(not extra, "scenario", f"with 'base' only 'settings' may be given, not {', '.join(sorted(extra))}")
+    extra = set(spec) - {"base", "settings", "commands"}
+    _need(not extra, "scenario", f"with 'base' only 'settings' and 'commands' may be given, not "
+                                 f"{', '.join(sorted(extra))}")
     _need(isinstance(spec["base"], str), "base", "must be the name of a built-in scenario")
     _need(isinstance(spec.get("settings", {}), dict), "settings", "must be an object")
     sc = _builtin(spec["base"])
     sc["settings"] = {**sc.get("settings", {}), **spec.get("settings", {})}
+    if "commands" in spec:
+        sc["commands"] = spec["commands"]
     return sc
 
 
@@ -285,8 +314,9 @@ def swap_armies(sc: dict) -> dict:
     s = sc["settings"]
     target = {(b if k == a else a): v for k, v in s["target"].items()} if s["target"] else s["target"]
     settings = {**s, "defender": b if s["defender"] == a else a, "target": target}
-    return {**sc, "settings": settings, "forces": {a: mirror_force(sc, sc["forces"][b]),
-                                                  b: mirror_force(sc, sc["forces"][a])}}
+    commands = {(b if k == a else a): v for k, v in sc.get("commands", {}).items()}  # commands go with their men
+    return {**sc, "settings": settings, **({"commands": commands} if commands else {}), "forces": {a: mirror_force(sc, sc["forces"][b]),
+                                                                         b: mirror_force(sc, sc["forces"][a])}}
 
 
 def _mirror_error(sc: dict, arm: str, x: float, y: float) -> str | None:

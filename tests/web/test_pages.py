@@ -382,3 +382,28 @@ def test_the_umpire_hands_a_side_to_a_standby(client, people, game):
     assert "you are player" in client.get(game_url(game)).content.decode()
     row = ingest.ingest(mail(to=old_address, frm="Player <bob@example.org>", body="hold"), via="test")
     assert row.status != "applied"                                 # the old address is refused
+
+
+def test_create_a_game_with_several_players_a_side(client, people):
+    """LW-61/KS-9 on the web: players named with their commands, the commands given per side; each seat's
+    page shows its command and what it orders."""
+    from tests.conftest import make_user
+
+    make_user("frank")
+    client.force_login(people["bob"])
+    data = {"new_campaign": "Teams", "name": "Team game", "ruleset": "littlewars", "umpire": "alice",
+            "player_red": "bob as commander, frank as cavalry", "commands_red": "infantry: foot1 foot2; cavalry: horse, gun1",
+            "player_blue": "carol", "deadline_hours": "48", "decision_deadline_hours": "12", "ready_delay_seconds": "0"}
+    bad = client.post(reverse("new_game"), {**data, "player_red": "bob as commander, frank as hussars"})
+    assert "red has no command hussars" in html.unescape(bad.content.decode())
+    response = client.post(reverse("new_game"), data)
+    game = Game.objects.get(name="Team game")
+    assert response.status_code == 302
+    seats = {(s.side, s.command): s.user.username for s in game.seats.filter(role="player")}
+    assert seats == {("red", "commander"): "bob", ("red", "cavalry"): "frank", ("blue", ""): "carol"}
+    assert state_of(game)["settings"]["teams"] == {"red": ["cavalry", "commander"]}
+    seat = game.seats.get(command="cavalry")
+    seat.status, seat.email = "active", "frank@example.org"
+    seat.save()
+    client.force_login(seat.user)
+    assert "your command: <b>cavalry</b> (horse, gun1)" in client.get(reverse("game", args=[game.pk])).content.decode()

@@ -14,6 +14,7 @@ from rules.core.base import RuleSetBase
 from rules.core.protocol import LineError, ParsedOrders, RuleEvent
 
 from .. import adjudicate as lw_adj
+from ..commands import Teams
 from ..fold import initial_state as lw_initial
 from ..render import render_svg as lw_render
 from . import orders as ks_orders
@@ -28,7 +29,7 @@ from .turn import adjudicate as _adjudicate
 from .view import build_view
 
 
-class Kriegspiel(RuleSetBase):
+class Kriegspiel(Teams, RuleSetBase):
     name = "kriegspiel"
     title = "Little Wars as Kriegspiel (Wells and Sykes)"
     sides = ("red", "blue")

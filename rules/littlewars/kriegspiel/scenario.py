@@ -45,11 +45,13 @@ def load(scenario: Any | None) -> dict:
     elif isinstance(scenario, str) and scenario not in lw_names():
         raise ScenarioError(f"unknown scenario {scenario!r} (known: {', '.join(builtin_names() + lw_names())})")
     elif isinstance(scenario, dict) and scenario.get("base") in builtin_names():
-        extra = set(scenario) - {"base", "settings"}
-        _need(not extra, "scenario", f"with 'base' only 'settings' may be given, not {', '.join(sorted(extra))}")
+        extra = set(scenario) - {"base", "settings", "commands"}
+        _need(not extra, "scenario", f"with 'base' only 'settings' and 'commands' may be given, not "
+                                     f"{', '.join(sorted(extra))}")
         base = _builtin(scenario["base"])
         _need(isinstance(scenario.get("settings", {}), dict), "settings", "must be an object")
-        scenario = {**base, "settings": {**base.get("settings", {}), **scenario.get("settings", {})}}
+        scenario = {**base, "settings": {**base.get("settings", {}), **scenario.get("settings", {})},
+                    **({"commands": scenario["commands"]} if "commands" in scenario else {})}
     sc = lw_load(scenario)
     _need(sc["settings"].get("deployment", "curtain") == "curtain", "settings.deployment",
           "Kriegspiel deploys behind the curtain: each side sees the other only as its men come to see it")

@@ -41,7 +41,7 @@ def test_per_game_settings_over_a_base_and_always_the_curtain():
     assert sc["name"] == "ks_farm" and sc["settings"]["max_turns"] == 12 and sc["kriegspiel"]["supply"]["red"]
     with pytest.raises(ScenarioError, match="settings.deployment: Kriegspiel deploys behind the curtain"):
         load({"base": "ks_farm", "settings": {"deployment": "alternate"}})
-    with pytest.raises(ScenarioError, match="only 'settings' may be given"):
+    with pytest.raises(ScenarioError, match="only 'settings' and 'commands' may be given"):
         load({"base": "ks_farm", "forces": {}})
     assert load({"base": "skirmish", "settings": {"blast": True}})["settings"]["blast"] is True
 

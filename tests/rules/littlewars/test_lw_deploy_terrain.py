@@ -86,7 +86,7 @@ def test_in_the_first_turn_moves_are_measured_from_the_edge_line():
 def test_the_deployment_setting_and_a_base_scenario_are_validated():
     with pytest.raises(ScenarioError, match=r"settings.deployment: must be one of curtain, alternate"):
         load({"base": "skirmish", "settings": {"deployment": "sideways"}})
-    with pytest.raises(ScenarioError, match=r"scenario: with 'base' only 'settings' may be given, not forces"):
+    with pytest.raises(ScenarioError, match=r"scenario: with 'base' only 'settings' and 'commands' may be given, not forces"):
         load({"base": "skirmish", "forces": {}})
     with pytest.raises(ScenarioError, match=r"unknown scenario 'nowhere'"):
         load({"base": "nowhere"})
