@@ -35,6 +35,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from rules.core import registry
+
 from . import eventstore, outbox
 from .mailaddress import verified_address
 from .models import Game, Seat
@@ -49,10 +51,23 @@ class InvitationError(ValueError):
 
 # --- the game's public facts -------------------------------------------------
 
+def _created(game: Game) -> dict:
+    return game.events.filter(type="game.created").values_list("payload", flat=True).first() or {}
+
+
 def umpire_plays(game: Game) -> bool:
     """The game's ``umpire_plays`` setting, from its public ``game.created`` event."""
-    created = game.events.filter(type="game.created").values_list("payload", flat=True).first()
-    return bool(created and created.get("settings", {}).get("umpire_plays"))
+    return bool(_created(game).get("settings", {}).get("umpire_plays"))
+
+
+def scenario(game: Game) -> dict:
+    """The scenario the game was created with and the options chosen (labelled), from ``game.created``
+    (games older than that record have neither)."""
+    sc = _created(game).get("scenario") or {}
+    labels = {o.name: o.label for o in registry.get(game.ruleset).game_options}
+    return {"name": sc.get("name"), "title": sc.get("title"),
+            "options": [labels.get(name, name) if value is True else f"{labels.get(name, name)}: {value}"
+                        for name, value in sorted((sc.get("options") or {}).items())]}
 
 
 def roster(game: Game) -> dict:
@@ -62,7 +77,7 @@ def roster(game: Game) -> dict:
 
     seats = game.seats.select_related("user").order_by("role", "side", "pk")
     return {
-        "umpire_plays": umpire_plays(game),
+        "umpire_plays": umpire_plays(game), "scenario": scenario(game),
         "umpires": [who(s) for s in seats if s.role == Seat.Role.UMPIRE],
         "players": [{"side": s.side, **who(s)} for s in seats if s.role == Seat.Role.PLAYER],
         "observers": [who(s) for s in seats if s.role == Seat.Role.OBSERVER],

@@ -66,12 +66,14 @@ def append_lifecycle(stream: Stream, drafts: list[Draft]) -> Stream:
 
 def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict],
                 scenario=None, settings: dict | None = None, operator: bool = False, created_by=None,
-                commands: dict | None = None) -> Game:
+                commands: dict | None = None, options: dict | None = None) -> Game:
     """Create a game with its seats and set it up from the scenario.
 
     ``seats``: dicts with role, side (players), user, (several players a side) command, and
     (operator only) email. ``commands``: ``{side: {command: [group and gun names]}}`` laid over
-    the scenario's own (LW-61, KS-9; rule sets with ``merge_orders`` only).
+    the scenario's own (LW-61, KS-9; rule sets with ``merge_orders`` only). ``options``: the rule
+    set's ``game_options`` chosen (``{name: value}``), put into the scenario by the rule set; the
+    scenario's name and the options chosen are public in ``game.created``.
 
     ``operator=True`` (load_demo, tests, scripts): every seat is taken at once with the address
     given, and turn 1 opens now. Otherwise (the web) naming a user only invites them
@@ -83,7 +85,8 @@ def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict
     from . import invitations
 
     rs = registry.get(ruleset)
-    scenario = rs.load_scenario(_with_commands(rs, scenario, commands))
+    chosen = {k: v for k, v in (options or {}).items() if v}
+    scenario = rs.load_scenario(_with_commands(rs, rs.with_options(scenario, chosen), commands))
     settings = {**lifecycle.DEFAULT_SETTINGS, **(settings or {})}
     teams = _teams(rs, seats)
     if teams:
@@ -100,6 +103,8 @@ def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict
         seed = dice.new_seed()
         drafts = [
             Draft(0, RuleEvent("game.created", {"ruleset": ruleset, "name": name, "settings": settings,
+                                                "scenario": {"name": scenario.get("name"), "title": scenario.get("title"),
+                                                             "options": chosen},
                                                 "setup_commitment": dice.commitment(seed)})),
             Draft(0, RuleEvent("seed.sealed", {"turn": 0, "seed": seed}, audience=UMPIRE)),
         ]

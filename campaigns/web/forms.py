@@ -182,12 +182,33 @@ def all_sides() -> list[str]:
     return out
 
 
+def scenario_choices() -> list:
+    """Optgroups per rule set; a value is 'ruleset:scenario' ('ruleset:' its default), so the page
+    works without a script and the pair is checked on the server."""
+    groups = []
+    for name in registry.names():
+        rs = registry.get(name)
+        groups.append((rs.title, [(f"{name}:", f"{rs.title}: its default scenario")]
+                       + [(f"{name}:{sc}", f"{title} ({sc})") for sc, title in rs.scenarios()]))
+    return groups
+
+
+def option_field(rs, option) -> forms.Field:
+    label = f"{option.label} ({rs.title} only)"
+    if option.choices:
+        return forms.ChoiceField(label=label, required=False, initial=option.default,
+                                 choices=[("", "—")] + list(option.choices))
+    return forms.BooleanField(label=label, required=False, initial=option.default)
+
+
 class NewGameForm(forms.Form):
     campaign = forms.ModelChoiceField(queryset=Campaign.objects.none(), required=False,
                                       empty_label="— a new campaign —", label="Campaign")
     new_campaign = forms.CharField(label="New campaign name", max_length=200, required=False)
     name = forms.CharField(label="Game name", max_length=200)
     ruleset = forms.ChoiceField(label="Rule set")
+    scenario = forms.ChoiceField(label="Scenario", required=False,
+                                 help_text="One of the chosen rule set's scenarios; none chosen: its default.")
     umpire = forms.CharField(label="Umpire (username)", max_length=150)
     observers = forms.CharField(label="Observers (usernames, comma separated)", required=False)
     deadline_hours = forms.FloatField(label="Deadline for a turn (hours)", min_value=0.01,
@@ -222,7 +243,11 @@ class NewGameForm(forms.Form):
             Campaign.objects.filter(created_by=user) | Campaign.objects.filter(games__seats__user=user)
         ).distinct().order_by("name")
         self.fields["ruleset"].choices = [(n, f"{registry.get(n).title} ({n})") for n in registry.names()]
+        self.fields["scenario"].choices = [("", "— the rule set's default —")] + scenario_choices()
         self.fields["umpire"].initial = user.get_username()
+        self.options = [(name, opt) for name in registry.names() for opt in registry.get(name).game_options]
+        for name, opt in self.options:
+            self.fields[f"option_{name}_{opt.name}"] = option_field(registry.get(name), opt)
         self.sides = all_sides()
         for side in self.sides:
             self.fields[f"player_{side}"] = forms.CharField(
@@ -232,6 +257,33 @@ class NewGameForm(forms.Form):
                 label=f"{side.capitalize()} commands", max_length=600, required=False,
                 help_text="With several players: each command's groups and guns, e.g. "
                           "'infantry: foot1 foot2; cavalry: horse gun1'. The commander orders the whole side.")
+
+    def option_rows(self):
+        """[(rule set title, [bound fields])] of the rule sets that have game options."""
+        rows: dict[str, list] = {}
+        for name, opt in self.options:
+            rows.setdefault(registry.get(name).title, []).append(self[f"option_{name}_{opt.name}"])
+        return list(rows.items())
+
+    def game_options(self) -> dict:
+        """{option: value} of the chosen rule set's options that were set."""
+        d, ruleset = self.cleaned_data, self.cleaned_data["ruleset"]
+        return {opt.name: d[f"option_{name}_{opt.name}"] for name, opt in self.options
+                if name == ruleset and d.get(f"option_{name}_{opt.name}")}
+
+    def scenario_name(self) -> str | None:
+        """The chosen scenario's name (None: the rule set's default)."""
+        return (self.cleaned_data.get("scenario") or "").partition(":")[2] or None
+
+    def _check_scenario(self, data: dict, ruleset: str) -> None:
+        """A scenario and options of another rule set are refused, naming the field."""
+        owner = (data.get("scenario") or "").partition(":")[0]
+        if owner and owner != ruleset:
+            self.add_error("scenario", f"That scenario belongs to {registry.get(owner).title}, not to "
+                                       f"{registry.get(ruleset).title}: choose one listed under it, or its default.")
+        for name, opt in self.options:
+            if name != ruleset and data.get(f"option_{name}_{opt.name}"):
+                self.add_error(f"option_{name}_{opt.name}", f"This option is for {registry.get(name).title} only.")
 
     def side_rows(self):
         return [(side, self[f"player_{side}"], self[f"commands_{side}"]) for side in self.sides]
@@ -275,6 +327,7 @@ class NewGameForm(forms.Form):
             if umpire:
                 seats.append({"role": "umpire", "user": umpire})
         if ruleset:
+            self._check_scenario(data, ruleset)
             for side in registry.get(ruleset).sides:
                 username = (data.get(f"player_{side}") or "").strip()
                 if not username:

@@ -156,7 +156,8 @@ def new_game(request):
             game = turns.create_game(campaign=form.campaign_obj(), name=form.cleaned_data["name"],
                                      ruleset=form.cleaned_data["ruleset"], seats=form.cleaned_data["seats"],
                                      settings=form.settings(), created_by=request.user,
-                                     commands=form.commands())
+                                     commands=form.commands(), scenario=form.scenario_name(),
+                                     options=form.game_options())
         except (turns.TurnError, RulesError) as exc:
             form.add_error(None, str(exc))
         else:

@@ -9,11 +9,42 @@ arguments (an order parser that needs no state).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Iterable, Mapping
+
+from .protocol import GameOption, ScenarioError
+
+
+def titled(names: Iterable[str], read: Callable[[str], dict]) -> list[tuple[str, str]]:
+    """(name, title) of each shipped scenario ``read(name)`` gives (its ``title``, else its name)."""
+    return [(n, read(n).get("title") or n) for n in names]
 
 
 class RuleSetBase:
-    """Base of the built-in rule sets: the game's result as the fold recorded it."""
+    """Base of the built-in rule sets: the game's result as the fold recorded it; no shipped
+    scenarios listed and no options chosen at creation unless the rule set declares them."""
+
+    game_options: tuple[GameOption, ...] = ()
+
+    def scenarios(self) -> list[tuple[str, str]]:
+        return []
+
+    def with_options(self, scenario: Any, options: Mapping[str, Any]) -> Any:
+        """Checks the options; a rule set that declares some overrides this to put them in."""
+        self.check_options(options)
+        if any(options.values()):
+            raise ScenarioError(f"{getattr(self, 'title', self)} has no game options")
+        return scenario
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        """Every chosen option is declared, with one of its choices: else a ScenarioError naming it."""
+        declared = {o.name: o for o in self.game_options}
+        for name, value in options.items():
+            opt = declared.get(name)
+            if opt is None:
+                raise ScenarioError(f"options.{name}: unknown option (known: {', '.join(declared) or 'none'})")
+            allowed = [c for c, _ in opt.choices] if opt.choices else [True, False]
+            if value not in allowed:
+                raise ScenarioError(f"options.{name}: {value!r} is not one of {', '.join(map(str, allowed))}")
 
     def result(self, state: Any) -> dict | None:
         """None while the game goes on; else a copy of the state's ``result``."""

@@ -123,6 +123,17 @@ class TurnSpec:
     prompt: str = ""
 
 
+@dataclass(frozen=True)
+class GameOption:
+    """A choice made when a game is created (e.g. optional troops by agreement): ``choices`` empty
+    means a yes/no option. The chosen values go into the scenario (``RuleSet.with_options``)."""
+
+    name: str
+    label: str
+    default: Any = False
+    choices: tuple[tuple[str, str], ...] = ()
+
+
 class RuleSet(Protocol):
     name: str
     title: str
@@ -135,7 +146,15 @@ class RuleSet(Protocol):
     # means any one token (the unit's id) and then "halt", for languages that name the unit first.
     order_words: tuple[str, ...]
 
+    game_options: tuple[GameOption, ...]  # chosen at creation (RuleSetBase: none)
+
     def initial_state(self) -> JSON: ...
+
+    def scenarios(self) -> list[tuple[str, str]]:
+        """The shipped scenarios as (name, title), the default first (RuleSetBase: none listed)."""
+
+    def with_options(self, scenario: JSON | None, options: Mapping[str, JSON]) -> JSON | None:
+        """``scenario`` (None, a name or an object) with the chosen ``game_options`` in it."""
 
     def load_scenario(self, scenario: JSON | None) -> JSON:
         """Validate a scenario (None = default); raise ScenarioError with a clear message."""

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core.base import RuleSetBase
+from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import ParsedOrders
 
 from . import adjudicate as _adj
@@ -12,7 +12,7 @@ from .fold import fold as _fold, initial_state as _initial
 from .invariants import check_invariants
 from .orders import ORDER_WORDS, ORDERS_HELP, parse_text
 from .render import render_svg as _render
-from .scenario import load
+from .scenario import BUILTIN, DEFAULT, load
 from .view import build_view
 
 
@@ -25,6 +25,9 @@ class KingsOfWar(RuleSetBase):
     order_words = ORDER_WORDS
 
     initial_state = staticmethod(_initial)
+
+    def scenarios(self) -> list[tuple[str, str]]:
+        return titled([DEFAULT] + sorted(set(BUILTIN) - {DEFAULT}), BUILTIN.__getitem__)
     load_scenario = staticmethod(load)
     setup = staticmethod(_adj.setup)
     fold = staticmethod(_fold)

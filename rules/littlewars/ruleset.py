@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from rules.core.base import RuleSetBase
+from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import LineError, ParsedOrders
 
 from . import adjudicate as _adj
@@ -14,7 +14,7 @@ from .fold import fold as _fold, initial_state as _initial
 from .invariants import check_invariants
 from .orders import ORDER_WORDS, ORDERS_HELP, parse_text
 from .render import render_svg as _render
-from .scenario import load
+from .scenario import DEFAULT_SCENARIO, _builtin, builtin_names, load
 from .view import build_view
 
 
@@ -27,6 +27,11 @@ class LittleWars(Teams, RuleSetBase):
     order_words = ORDER_WORDS
 
     initial_state = staticmethod(_initial)
+
+    def scenarios(self) -> list[tuple[str, str]]:
+        """The default first, then the rest by name."""
+        names = builtin_names()
+        return titled([DEFAULT_SCENARIO] + [n for n in names if n != DEFAULT_SCENARIO], _builtin)
     load_scenario = staticmethod(load)
     setup = staticmethod(_adj.setup)
     fold = staticmethod(_fold)

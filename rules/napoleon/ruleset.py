@@ -4,16 +4,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.core.base import RuleSetBase
-from rules.core.protocol import RuleEvent
+from rules.core.base import RuleSetBase, titled
+from rules.core.protocol import GameOption, RuleEvent
 
 from . import turn as _turn
-from .data import SIDES
+from .data import OPTIONAL, SIDES
 from .describe import describe_event as _describe
 from .fold import PREFIX, fold as _fold, initial_state as _initial
 from .orders import ORDER_WORDS, ORDERS_HELP
 from .render import render_svg as _render
-from .scenario import load, new_leader, new_unit
+from .scenario import NAMES, builtin, load, new_leader, new_unit
 from .view import build_view
 
 
@@ -26,6 +26,20 @@ class NapoleonsWar(RuleSetBase):
     order_words = ORDER_WORDS
 
     initial_state = staticmethod(_initial)
+    # NW-54: the optional troops, agreed before sides are chosen (the scenario's ``options``).
+    game_options = tuple(GameOption(o, o.replace("_", " ").capitalize()) for o in OPTIONAL)
+
+    def scenarios(self) -> list[tuple[str, str]]:
+        return titled(NAMES, builtin)
+
+    def with_options(self, scenario: Any, options: dict) -> Any:
+        """The scenario (a built-in by name) with the agreed troops added to its own ``options``."""
+        self.check_options(options)
+        chosen = {name for name, on in options.items() if on}
+        if not chosen:
+            return scenario
+        data = builtin(scenario or NAMES[0]) if scenario is None or isinstance(scenario, str) else dict(scenario)
+        return {**data, "options": sorted(set(data.get("options") or []) | chosen)}
 
     def load_scenario(self, scenario: Any | None) -> dict:
         return load(scenario)

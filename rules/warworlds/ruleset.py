@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules.core.base import RuleSetBase
+from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import PUBLIC, RuleEvent, side_audience
 
 from . import options as _options
@@ -14,7 +14,7 @@ from .describe import describe_event as _describe
 from .fold import PREFIX, fold as _fold, initial_state as _initial
 from .orders import ORDER_WORDS, ORDERS_HELP
 from .render import render_svg as _render
-from .scenario import load, new_unit
+from .scenario import NAMES, builtin, load, new_unit
 from .view import build_view
 
 
@@ -27,6 +27,9 @@ class WarOfTheWorlds(RuleSetBase):
     order_words = ORDER_WORDS
 
     initial_state = staticmethod(_initial)
+
+    def scenarios(self) -> list[tuple[str, str]]:
+        return titled(NAMES, builtin)
 
     def load_scenario(self, scenario: Any | None) -> dict:
         return load(scenario)

@@ -6,6 +6,7 @@ from django.urls import reverse
 
 from campaigns import turns, viewing
 from campaigns.models import Campaign, Event, Game
+from rules.core import registry
 from rules.core.protocol import Viewer
 from tests.conftest import PASSWORD
 
@@ -267,6 +268,48 @@ def test_create_game_form(client, people):
     assert settings["deadline_hours"] == 48 and settings["require_approval"] is True and settings["absence_days"] == 7
     assert settings["umpire_plays"] is False
     assert game.campaign.name == "Spring" and game.campaign.created_by == people["bob"]
+    created = Event.objects.get(game=game, type="game.created").payload
+    default = registry.get("civilwar").load_scenario(None)                      # no scenario chosen: the default
+    assert created["scenario"] == {"name": default["name"], "title": default.get("title"), "options": {}}
+
+
+NAPOLEON_GAME = {"new_campaign": "Hundred Days", "name": "Ford game", "ruleset": "napoleon", "umpire": "bob",
+                 "player_red": "carol", "player_blue": "dave", "deadline_hours": "48",
+                 "decision_deadline_hours": "12", "ready_delay_seconds": "0"}
+
+
+def test_create_a_game_with_a_scenario_and_optional_troops(client, people):
+    """A scenario of the chosen rule set and its game options (NW-54: optional troops by agreement) go
+    into the scenario the game is set up with, are public in game.created and shown on the game page."""
+    client.force_login(people["bob"])
+    form = client.get(reverse("new_game")).content.decode()
+    assert 'value="napoleon:mill_ford"' in form and 'value="warworlds:town_assault"' in form
+    assert 'name="option_napoleon_dragoons"' in form and "(Napoleon&#x27;s War II" in form
+    data = {**NAPOLEON_GAME, "scenario": "napoleon:mill_ford", "option_napoleon_dragoons": "on",
+            "option_napoleon_skirmishers": "on"}
+    response = client.post(reverse("new_game"), data)
+    game = Game.objects.get(name="Ford game")
+    assert response.status_code == 302
+    scenario = state_of(game)["rules"]["scenario"]
+    assert scenario["name"] == "mill_ford" and scenario["options"] == ["dragoons", "skirmishers"]
+    created = Event.objects.get(game=game, type="game.created").payload["scenario"]
+    assert created["name"] == "mill_ford" and created["options"] == {"dragoons": True, "skirmishers": True}
+    text = html.unescape(client.get(reverse("game", args=[game.pk])).content.decode())
+    assert "The fight at the mill ford (house map) (mill_ford)" in text and "Dragoons, Skirmishers" in text
+
+
+def test_a_scenario_or_option_of_another_rule_set_is_refused(client, people):
+    client.force_login(people["bob"])
+    response = client.post(reverse("new_game"), {**NAPOLEON_GAME, "scenario": "warworlds:town_assault"})
+    text = html.unescape(response.content.decode())
+    assert response.status_code == 200 and "That scenario belongs to War of the Worlds" in text
+    response = client.post(reverse("new_game"), {**NAPOLEON_GAME, "ruleset": "warworlds",
+                                                  "option_napoleon_dragoons": "on"})
+    assert "This option is for Napoleon's War II" in html.unescape(response.content.decode())
+    assert not Game.objects.filter(name="Ford game").exists()
+    response = client.post(reverse("new_game"), NAPOLEON_GAME)                 # no scenario: the default
+    assert response.status_code == 302
+    assert state_of(Game.objects.get(name="Ford game"))["rules"]["scenario"]["name"] == "quatre_bras"
 
 
 def test_create_game_needs_a_campaign_and_every_side(client, people):

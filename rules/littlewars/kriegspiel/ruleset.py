@@ -10,11 +10,12 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
-from rules.core.base import RuleSetBase
+from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import LineError, ParsedOrders, RuleEvent
 
 from .. import adjudicate as lw_adj
 from ..commands import Teams
+from ..scenario import _builtin as lw_builtin
 from ..fold import initial_state as lw_initial
 from ..render import render_svg as lw_render
 from . import orders as ks_orders
@@ -23,7 +24,7 @@ from .invariants import check_invariants as ks_invariants
 from .desk import HELP as DESK_HELP, desk_events
 from .plan import errors as _errors
 from .render import extra_svg
-from .scenario import load
+from .scenario import DEFAULT, _builtin, builtin_names, load, playable_lw_names
 from .state import fold as _fold, initial_ks
 from .turn import adjudicate as _adjudicate
 from .view import build_view
@@ -37,6 +38,11 @@ class Kriegspiel(Teams, RuleSetBase):
     orders_help = ks_orders.ORDERS_HELP
     order_words = ks_orders.ORDER_WORDS
     umpire_help = DESK_HELP
+
+    def scenarios(self) -> list[tuple[str, str]]:
+        """Its own scenarios (the default first), then the Little Wars ones it can play."""
+        own = [DEFAULT] + [n for n in builtin_names() if n != DEFAULT]
+        return titled(own, _builtin) + titled(playable_lw_names(), lw_builtin)
 
     def initial_state(self) -> dict:
         return {**lw_initial(), "ks": initial_ks(None)}

@@ -15,6 +15,7 @@ for a side only when the scenario gives it depots, so Little Wars scenarios stil
 """
 from __future__ import annotations
 
+import functools
 import json
 from importlib import resources
 from typing import Any
@@ -30,6 +31,19 @@ DEFAULT = "ks_farm"
 def builtin_names() -> list[str]:
     folder = resources.files("rules.littlewars.kriegspiel") / "scenarios"
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
+
+
+@functools.cache
+def playable_lw_names() -> tuple[str, ...]:
+    """The Little Wars scenarios this appendix accepts as they stand (the others break a KS rule)."""
+    out = []
+    for name in lw_names():
+        try:
+            load(name)
+        except ScenarioError:
+            continue
+        out.append(name)
+    return tuple(out)
 
 
 def _builtin(name: str) -> dict:
