@@ -15,7 +15,9 @@ SHOW = ("from django.conf import settings as s; print(s.DEBUG, s.SECURE_SSL_REDI
 def clean_env(tmp_path, **extra) -> dict:
     """The environment of a fresh machine: none of the test suite's or the developer's choices."""
     env = {k: v for k, v in os.environ.items()
-           if k not in ("DEBUG", "SECRET_KEY", "DATABASE_URL", "ALLOWED_HOSTS", "CELERY_BROKER_URL")
+           # DJANGO_ALLOW_ASYNC_UNSAFE: set by the browser tests (Playwright's loop) for this process only
+           if k not in ("DEBUG", "SECRET_KEY", "DATABASE_URL", "ALLOWED_HOSTS", "CELERY_BROKER_URL",
+                        "DJANGO_ALLOW_ASYNC_UNSAFE")
            and not k.startswith(("SECURE_", "MAIL_"))}
     return {**env, "DJANGO_SETTINGS_MODULE": "kriegsbrief.settings", "KRIEGSBRIEF_VAR_DIR": str(tmp_path), **extra}
 

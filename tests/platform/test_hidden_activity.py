@@ -71,7 +71,7 @@ def new_game(people, ruleset: str, scenario=None):
         seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
                {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
                {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"},
-               {"role": "observer", "user": people["dave"], "email": "dave@example.org"}])
+               {"role": "observer", "user": people["dave"], "email": "dave@example.org"}], operator=True)
 
 
 def blue_in_secret(game, turn: int, plan: dict, final: str) -> None:
