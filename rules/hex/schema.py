@@ -6,6 +6,8 @@ messages are for players writing scenario files.
 """
 from __future__ import annotations
 
+import json
+from importlib import resources
 from typing import Any, Iterable
 
 from rules.core.protocol import ScenarioError
@@ -50,3 +52,10 @@ def number(obj: Any, key: str, where: str, lo: float | None = None, hi: float | 
         if hi is not None and value > hi:
             fail(path, f"must be at most {hi}, not {value}")
     return value
+
+
+def builtin_scenario(package: str, names: tuple[str, ...], name: str) -> dict:
+    """A scenario shipped as ``scenarios/<name>.json`` in ``package``; an unknown name says which are known."""
+    if name not in names:
+        fail("scenario", f"unknown scenario {name!r} (known: {', '.join(names)})")
+    return json.loads(resources.files(package).joinpath(f"scenarios/{name}.json").read_text())

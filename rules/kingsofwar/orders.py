@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rules.core.orderlines import parse_lines
 from rules.core.protocol import LineError, ParsedOrders
 
 MOVES = ("halt", "advance", "double", "charge", "counter")
@@ -93,11 +94,4 @@ def parse_line(n: int, raw: str) -> Order | LineError | None:
 
 
 def parse_text(text: str) -> ParsedOrders:
-    orders, errors = [], []
-    for n, raw in enumerate((text or "").splitlines(), start=1):
-        got = parse_line(n, raw)
-        if isinstance(got, Order):
-            orders.append(got)
-        elif isinstance(got, LineError):
-            errors.append(got)
-    return ParsedOrders(tuple(orders), tuple(errors))
+    return parse_lines(text, parse_line)

@@ -4,7 +4,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rules.core.protocol import LineError, ParsedOrders
+from rules.core.orderlines import parse_lines
+from rules.core.protocol import ParsedOrders
 
 STANDING = {"square": ("yes", "no"), "countercharge": ("yes", "no"), "leader_morale": ("yes", "no")}
 
@@ -94,14 +95,4 @@ def parse_line(n: int, text: str) -> Order | str:
 
 
 def parse_text(text: str) -> ParsedOrders:
-    orders, errors = [], []
-    for n, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        got = parse_line(n, line)
-        if isinstance(got, str):
-            errors.append(LineError(n, line, got))
-        else:
-            orders.append(got)
-    return ParsedOrders(tuple(orders), tuple(errors))
+    return parse_lines(text, parse_line)

@@ -18,13 +18,11 @@ Format (JSON; hexes by CCRR number)::
 """
 from __future__ import annotations
 
-import json
-from importlib import resources
 from typing import Any
 
 from rules.hex.board import HexMap, load_map
 from rules.hex.coords import parse_label
-from rules.hex.schema import fail, field, number
+from rules.hex.schema import builtin_scenario, fail, field, number
 
 from .data import ARMS, OPTIONAL, SIDE_FEATURES, SIDES, STACK, TERRAINS
 
@@ -32,9 +30,7 @@ NAMES = ("quatre_bras", "mill_ford")
 
 
 def builtin(name: str) -> dict:
-    if name not in NAMES:
-        fail("scenario", f"unknown scenario {name!r} (known: {', '.join(NAMES)})")
-    return json.loads(resources.files(__package__).joinpath(f"scenarios/{name}.json").read_text())
+    return builtin_scenario(__package__, NAMES, name)
 
 
 def load(data: Any | None) -> dict:

@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rules.core.protocol import LineError, ParsedOrders
+from rules.core.orderlines import parse_lines
+from rules.core.protocol import ParsedOrders
 
 ORDERS_HELP = """Each mail round is one phase of the turn: movement, then shooting, then melee (the
 organisation phase is rolled by the engine at the start of every turn). Write one line per
@@ -114,14 +115,4 @@ _EXAMPLE = {"move": "'move R1 to 0507 run'", "hold": "'hold R1'", "pass": "'hold
 
 
 def parse_text(text: str) -> ParsedOrders:
-    orders, errors = [], []
-    for n, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        got = parse_line(n, line)
-        if isinstance(got, str):
-            errors.append(LineError(n, line, got))
-        else:
-            orders.append(got)
-    return ParsedOrders(tuple(orders), tuple(errors))
+    return parse_lines(text, parse_line)

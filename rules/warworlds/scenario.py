@@ -15,15 +15,12 @@ Aircraft have no ``at`` (WW-20: placed beside a target when they attack).
 """
 from __future__ import annotations
 
-import json
-from importlib import resources
 from typing import Any
 
-from rules.core.protocol import ScenarioError
 from rules.hex.board import HexMap, load_map
 from rules.hex.coords import parse_label
 from rules.hex.los import RULES as LOS_RULES
-from rules.hex.schema import fail, field, number
+from rules.hex.schema import builtin_scenario, fail, field, number
 from rules.hex.stacking import Capacity
 
 from .data import MORALE_NAMES, PROFILES, SIDE_FEATURES, SIDES, TERRAINS
@@ -33,9 +30,7 @@ NAMES = ("field_battle", "town_assault")
 
 
 def builtin(name: str) -> dict:
-    if name not in NAMES:
-        raise ScenarioError(f"unknown scenario {name!r} (known: {', '.join(NAMES)})")
-    return json.loads(resources.files(__package__).joinpath(f"scenarios/{name}.json").read_text())
+    return builtin_scenario(__package__, NAMES, name)
 
 
 def load(data: Any | None) -> dict:
