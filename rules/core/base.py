@@ -46,6 +46,16 @@ class RuleSetBase:
             if value not in allowed:
                 raise ScenarioError(f"options.{name}: {value!r} is not one of {', '.join(map(str, allowed))}")
 
+    def fold_events(self, state: Any, events: Iterable[Any]) -> Any:
+        """``state`` after folding ``events`` (RuleEvents) in order: what setup or one adjudication gives."""
+        for ev in events:
+            state = self.fold(state, ev.type, ev.payload)  # type: ignore[attr-defined]
+        return state
+
+    def set_up(self, scenario: Any, rng: Any) -> Any:
+        """The state of a new game of ``scenario``: the initial state with setup's events folded."""
+        return self.fold_events(self.initial_state(), self.setup(scenario, rng))  # type: ignore[attr-defined]
+
     def result(self, state: Any) -> dict | None:
         """None while the game goes on; else a copy of the state's ``result``."""
         res = state.get("result") if isinstance(state, dict) else None

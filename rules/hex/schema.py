@@ -59,3 +59,12 @@ def builtin_scenario(package: str, names: tuple[str, ...], name: str) -> dict:
     if name not in names:
         fail("scenario", f"unknown scenario {name!r} (known: {', '.join(names)})")
     return json.loads(resources.files(package).joinpath(f"scenarios/{name}.json").read_text())
+
+
+def scenario_data(data: Any, package: str, names: tuple[str, ...]) -> dict:
+    """The scenario object to check: ``data`` itself, a shipped one by name, or (None) the first shipped."""
+    if data is None or isinstance(data, str):
+        data = builtin_scenario(package, names, data or names[0])
+    if not isinstance(data, dict):
+        fail("scenario", "must be an object")
+    return data

@@ -17,16 +17,10 @@ from .data import kind
 
 
 def start(scenario="mill_ford", seed: int = 1) -> dict:
-    state = RS.initial_state()
-    for ev in RS.setup(scenario, random.Random(seed)):
-        state = RS.fold(state, ev.type, ev.payload)
-    return state
+    return RS.set_up(scenario, random.Random(seed))
 
 
-def fold_all(state: dict, events) -> dict:
-    for ev in events:
-        state = RS.fold(state, ev.type, ev.payload)
-    return state
+fold_all = RS.fold_events
 
 
 def _attack_line(b: Battle, u: dict, enemies: list[dict]) -> str | None:

@@ -20,7 +20,7 @@ from typing import Any
 from rules.hex.board import HexMap, load_map
 from rules.hex.coords import parse_label
 from rules.hex.los import RULES as LOS_RULES
-from rules.hex.schema import builtin_scenario, fail, field, number
+from rules.hex.schema import builtin_scenario, fail, field, number, scenario_data
 from rules.hex.stacking import Capacity
 
 from .data import MORALE_NAMES, PROFILES, SIDE_FEATURES, SIDES, TERRAINS
@@ -35,12 +35,7 @@ def builtin(name: str) -> dict:
 
 def load(data: Any | None) -> dict:
     """A checked, normalised scenario; errors name the field."""
-    if data is None:
-        data = builtin(NAMES[0])
-    if isinstance(data, str):
-        data = builtin(data)
-    if not isinstance(data, dict):
-        fail("scenario", "must be an object")
+    data = scenario_data(data, __package__, NAMES)
     out = {"name": field(data, "name", str, ""), "title": field(data, "title", str, "", data.get("name")),
            "turns": number(data, "turns", "", 1, 50, 6),
            "first": field(data, "first", str, "", "red", choices=SIDES + ("dice",)),
