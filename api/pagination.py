@@ -9,7 +9,7 @@ from rest_framework.pagination import BasePagination, PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
-from campaigns import viewing
+from campaigns.turns import viewing
 from rules.core.protocol import Viewer
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from rest_framework.permissions import BasePermission
 
-from campaigns import viewing
+from campaigns.turns import viewing
 
 
 def _viewer(request, view, game):

@@ -11,8 +11,8 @@ from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from campaigns import viewing
 from campaigns.models import Event, Seat
+from campaigns.turns import viewing
 from rules.core import registry
 
 MAX_ORDERS_CHARS = 20000

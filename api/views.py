@@ -13,7 +13,13 @@ from dataclasses import asdict
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied, ValidationError
@@ -22,9 +28,10 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
-from campaigns import eventstore, invitations, maps, turns, viewing
+from campaigns import maps
 from campaigns.models import Game, Seat
-from campaigns.turns import TurnError
+from campaigns.turns import commands, gamelog, invitations, rulings, viewing
+from campaigns.turns.commands import TurnError
 from rules.core import registry
 
 from . import schema  # noqa: F401  (registers the schema extensions)
@@ -84,7 +91,7 @@ class SeatedGameMixin:
 
     def my_view(self, game: Game) -> tuple[dict, dict]:
         """The state (for visible_events only) and this viewer's game_view."""
-        state = eventstore.load(game).state
+        state = gamelog.load(game).state
         return state, viewing.game_view(game, state, self.viewer)
 
 
@@ -164,7 +171,7 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
             found = viewing.viewer_for(game, request.user)
             if found is None:
                 continue
-            state = eventstore.load(game).state
+            state = gamelog.load(game).state
             out.append(_summary(game, viewing.game_view(game, state, found[0])))
         return self.get_paginated_response(s.GameSummarySerializer(out, many=True).data)
 
@@ -193,7 +200,7 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
     def events(self, request, pk=None):
         game = self.get_object()
         self.game = game
-        state = eventstore.load(game).state
+        state = gamelog.load(game).state
         page = self.paginate_queryset(viewing.visible_events(game, state, self.viewer))
         data = s.EventSerializer(page, many=True, context={"game": game}).data
         return self.get_paginated_response(data)
@@ -214,7 +221,7 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
         side = self._acting_side(data.get("side"))
         source = "umpire" if self.viewer.is_umpire else "api"
         try:
-            result = turns.submit_orders(game.pk, side, data["text"], source=source,
+            result = commands.submit_orders(game.pk, side, data["text"], source=source,
                                          by=request.user.get_username(), ready=data["ready"],
                                          command=self.viewer.command)
         except TurnError as exc:
@@ -235,7 +242,7 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
         data = self._body(s.ReadyRequestSerializer, game)
         side = self._acting_side(data.get("side"))
         try:
-            closed = turns.set_ready(game.pk, side, data["ready"], command=self.viewer.command)
+            closed = commands.set_ready(game.pk, side, data["ready"], command=self.viewer.command)
         except TurnError as exc:
             return _turn_error(exc)
         return Response({"closed": closed})
@@ -252,7 +259,7 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
         game = self.get_object()
         data = self._body(s.ApproveRequestSerializer, game)
         try:
-            turns.approve(game.pk, data["turn"], data.get("note", ""))
+            commands.approve(game.pk, data["turn"], data.get("note", ""))
         except TurnError as exc:
             return _turn_error(exc)
         return Response({"turn": data["turn"], "published": True})
@@ -269,7 +276,7 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
         game = self.get_object()
         data = self._body(s.AmendRequestSerializer, game)
         try:
-            errors = turns.amend(game.pk, data["turn"], dict(data["orders"]), data["reason"])
+            errors = commands.amend(game.pk, data["turn"], dict(data["orders"]), data["reason"])
         except TurnError as exc:
             return _turn_error(exc)
         if errors:
@@ -286,8 +293,6 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
     )
     @action(detail=True, methods=["post"])
     def ruling(self, request, pk=None):
-        from campaigns import rulings
-
         game = self.get_object()
         data = self._body(s.RulingRequestSerializer, game)
         try:
@@ -309,7 +314,7 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
         game = self.get_object()
         data = self._body(s.CloseRequestSerializer, game)
         number = data.get("turn") or game.turn_number
-        if not turns.close_turn(game.pk, "closed by the umpire", turn_number=number):
+        if not commands.close_turn(game.pk, "closed by the umpire", turn_number=number):
             return Response({"detail": f"turn {number} is not open"}, status=status.HTTP_409_CONFLICT)
         return Response({"closed": True, "turn": number})
 
@@ -328,8 +333,8 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
         new = data.get("deadline")
         try:
             if new is None:
-                new = turns.moved_deadline(game.pk, data["turn"], data["hours"])
-            turns.set_deadline(game.pk, data["turn"], new, data["note"])
+                new = commands.moved_deadline(game.pk, data["turn"], data["hours"])
+            commands.set_deadline(game.pk, data["turn"], new, data["note"])
         except TurnError as exc:
             return _turn_error(exc)
         return Response({"turn": data["turn"], "deadline": new})

@@ -18,9 +18,9 @@ URL = setup_django()
 import psycopg  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 
-from campaigns import eventstore, turns  # noqa: E402
-from campaigns.eventstore import Draft  # noqa: E402
 from campaigns.models import Campaign  # noqa: E402
+from campaigns.turns import creation, gamelog  # noqa: E402
+from campaigns.turns.gamelog import Draft  # noqa: E402
 from rules.core.protocol import RuleEvent, side_audience  # noqa: E402
 
 N_SINGLE = 600
@@ -30,7 +30,7 @@ BATCH = 50
 
 
 def new_game(campaign, i):
-    return turns.create_game(campaign=campaign, name=f"bench {i}", ruleset="civilwar", seats=[
+    return creation.create_game(campaign=campaign, name=f"bench {i}", ruleset="civilwar", seats=[
         {"role": "umpire", "email": "u@example.org"},
         {"role": "player", "side": "red", "email": "r@example.org"},
         {"role": "player", "side": "blue", "email": "b@example.org"},
@@ -43,27 +43,27 @@ def order_event(i):
 
 
 def bench_ours_single(game):
-    stream = eventstore.load(game)
+    stream = gamelog.load(game)
     t0 = time.perf_counter()
     for i in range(N_SINGLE):
-        stream = eventstore.append(stream, [Draft(1, order_event(i))])
+        stream = gamelog.append(stream, [Draft(1, order_event(i))])
     return N_SINGLE / (time.perf_counter() - t0)
 
 
 def bench_ours_spread(games):
-    streams = {g.pk: eventstore.load(g) for g in games}
+    streams = {g.pk: gamelog.load(g) for g in games}
     t0 = time.perf_counter()
     for i in range(N_SPREAD):
         g = games[i % len(games)]
-        streams[g.pk] = eventstore.append(streams[g.pk], [Draft(1, order_event(i))])
+        streams[g.pk] = gamelog.append(streams[g.pk], [Draft(1, order_event(i))])
     return N_SPREAD / (time.perf_counter() - t0)
 
 
 def bench_ours_batch(game):
-    stream = eventstore.load(game)
+    stream = gamelog.load(game)
     t0 = time.perf_counter()
     for b in range(N_SINGLE // BATCH):
-        stream = eventstore.append(stream, [Draft(1, order_event(b * BATCH + i)) for i in range(BATCH)])
+        stream = gamelog.append(stream, [Draft(1, order_event(b * BATCH + i)) for i in range(BATCH)])
     return N_SINGLE / (time.perf_counter() - t0)
 
 
@@ -89,7 +89,7 @@ def bench_raw_autocommit(game_id=1, table="bench_raw_event"):
     with psycopg.connect(URL, autocommit=True) as conn:
         conn.execute(RAW_TABLE)
         conn.execute("TRUNCATE bench_raw_event")
-        rows = raw_rows(N_SINGLE, game_id, eventstore.head(game_id)[0])
+        rows = raw_rows(N_SINGLE, game_id, gamelog.head(game_id)[0])
         sql = RAW_INSERT.format(table=table)
         t0 = time.perf_counter()
         for row in rows:
@@ -99,7 +99,7 @@ def bench_raw_autocommit(game_id=1, table="bench_raw_event"):
 
 def bench_raw_executemany(game_id):
     with psycopg.connect(URL) as conn:
-        rows = raw_rows(N_SINGLE, game_id, eventstore.head(game_id)[0])
+        rows = raw_rows(N_SINGLE, game_id, gamelog.head(game_id)[0])
         sql = RAW_INSERT.format(table="campaigns_event")
         t0 = time.perf_counter()
         for b in range(N_SINGLE // BATCH):
@@ -110,17 +110,17 @@ def bench_raw_executemany(game_id):
 
 
 def grow(game, n):
-    stream = eventstore.load(game)
+    stream = gamelog.load(game)
     while stream.seq < n:
         k = min(1000, n - stream.seq)
-        stream = eventstore.append(stream, [Draft(1, order_event(stream.seq + i)) for i in range(k)])
+        stream = gamelog.append(stream, [Draft(1, order_event(stream.seq + i)) for i in range(k)])
 
 
 def load_ms(game, repeats=15):
     times = []
     for _ in range(repeats):
         t0 = time.perf_counter()
-        eventstore.load(game.pk)
+        gamelog.load(game.pk)
         times.append((time.perf_counter() - t0) * 1000)
     return statistics.median(times)
 

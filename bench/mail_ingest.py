@@ -40,10 +40,11 @@ URL = setup_django()
 
 import psycopg  # noqa: E402
 
-from campaigns import outbox, turns  # noqa: E402
-from campaigns.mailin import addresses, imap, ingest  # noqa: E402
+from campaigns.mailin import imap, ingest  # noqa: E402
 from campaigns.mailin.models import InboundMessage  # noqa: E402
+from campaigns.mailout import outbox  # noqa: E402
 from campaigns.models import Campaign, OutboxMail  # noqa: E402
+from campaigns.turns import addresses, creation
 
 N_MESSAGES = int(os.environ.get("BENCH_MESSAGES", 400))  # per round
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", 5))
@@ -65,7 +66,7 @@ RAW_TABLE = "CREATE TABLE IF NOT EXISTS bench_raw_mail (id bigserial PRIMARY KEY
 def new_seats(campaign):
     seats = []
     for i in range(N_GAMES):
-        game = turns.create_game(campaign=campaign, name=f"mail bench {i}", ruleset="civilwar", seats=[
+        game = creation.create_game(campaign=campaign, name=f"mail bench {i}", ruleset="civilwar", seats=[
             {"role": "umpire", "email": f"u{i}@example.org"},
             {"role": "player", "side": "red", "email": f"r{i}@example.org"},
             {"role": "player", "side": "blue", "email": f"b{i}@example.org"},

@@ -1,7 +1,7 @@
 """Django admin for staff. The event log is read-only here as everywhere."""
 from django.contrib import admin
 
-from .eventstore import head
+from .log.eventstore import head
 from .models import Campaign, Event, Game, OutboxMail, Profile, Seat, Snapshot
 
 

@@ -6,4 +6,13 @@ class CampaignsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from . import accounts  # noqa: F401  (connects the token revocation on password change)
+        # The app's wiring, done once the models are loaded: the layers above the turn machinery
+        # subscribe to its news, and the Celery tasks are registered so that the commands can
+        # queue them by name (in-process when Celery is eager, as in the demo).
+        from . import (
+            accounts,  # noqa: F401  (connects the token revocation on password change)
+            tasks,  # noqa: F401  (registers the tasks the commands and the outbox call by name)
+        )
+        from .mailout import notices
+
+        notices.connect()

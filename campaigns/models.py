@@ -191,3 +191,41 @@ class Heartbeat(models.Model):
 
     def __str__(self):
         return f"{self.name} at {self.at:%Y-%m-%d %H:%M:%S}"
+
+
+# --- seat concepts stored in the mail-in app's tables ----------------------------------------
+# A seat's secret reply address and its declared absences belong to the turn machinery
+# (campaigns.turns.addresses, campaigns.turns.absences), which may not import the mail-in
+# channel; their tables and migrations remain the ``mailin`` app's, as before.
+
+class SeatAddress(models.Model):
+    """A seat's secret reply address: ``orders+<token>@INBOUND_DOMAIN``."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="mail_addresses")
+    token = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        app_label = "mailin"  # its table and migrations stay mail-in's (mailin_seataddress)
+        constraints = [
+            # At most one live address per seat; revoked ones stay for clear errors.
+            models.UniqueConstraint(fields=["seat"], condition=models.Q(revoked_at__isnull=True),
+                                    name="one_live_address_per_seat"),
+        ]
+
+    def __str__(self):
+        # Never the token: this string ends up in logs and the admin.
+        return f"address of seat {self.seat_id}{' (revoked)' if self.revoked_at else ''}"
+
+
+class Absence(models.Model):
+    """A seat's ABSENT UNTIL: recorded and passed to the umpire."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="absences")
+    until = models.DateField()
+    inbound = models.ForeignKey("mailin.InboundMessage", null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        app_label = "mailin"  # its table and migrations stay mail-in's (mailin_absence)

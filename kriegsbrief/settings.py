@@ -187,7 +187,7 @@ OUTBOX_DIR = Path(env.str("OUTBOX_DIR", default=str(VAR_DIR / "outbox")))
 if env.str("EMAIL_URL", default=""):
     vars().update(env.email_url("EMAIL_URL"))
 else:
-    EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="campaigns.mail.eml_backend.EmlFileBackend")
+    EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="campaigns.mailout.eml_backend.EmlFileBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Kriegsbrief <umpire@kriegsbrief.localhost>")
 # Outbox retries back off from this base, doubling per failure (campaigns.outbox.backoff).
 OUTBOX_RETRY_BASE_SECONDS = env.int("OUTBOX_RETRY_BASE_SECONDS", default=30)

@@ -3,8 +3,8 @@ dave holds no seat) and a Civil War game between them."""
 import pytest
 from django.contrib.auth import get_user_model
 
-from campaigns import turns
 from campaigns.models import Campaign, Profile
+from campaigns.turns import creation
 
 PASSWORD = "correct horse battery staple"
 
@@ -28,7 +28,7 @@ def people(db):
 
 def new_civilwar_game(people, **settings):
     campaign = Campaign.objects.create(name="Test campaign")
-    return turns.create_game(
+    return creation.create_game(
         campaign=campaign, name="Test game", ruleset="civilwar", settings=settings,
         seats=[
             {"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
@@ -40,8 +40,8 @@ def new_civilwar_game(people, **settings):
 
 def accept_invitations(game) -> None:
     """Every invited seat of a game created on the web accepts, as its user would from the link."""
-    from campaigns import invitations
     from campaigns.models import Seat
+    from campaigns.turns import invitations
 
     for seat in game.seats.filter(status=Seat.Status.INVITED).select_related("user"):
         invitations.accept(invitations.token_for(seat), seat.user)
@@ -85,7 +85,7 @@ def _sqlite_event_triggers(request):
     request.getfixturevalue("_django_db_helper")
     from django.db import connection
 
-    from campaigns import sqlite_triggers
+    from campaigns.log import sqlite_triggers
 
     transactional = not connection.in_atomic_block
     with connection.cursor() as cur:

@@ -11,23 +11,20 @@ import base64
 from dataclasses import dataclass, field
 from datetime import date
 
-from campaigns import absences, eventstore, turns, viewing
+from campaigns.mailout.outbox import queue_mail
 from campaigns.models import OutboxMail, Seat
-from campaigns.outbox import queue_mail
-from campaigns.reports import local_time, seat_label, seat_timezone
+from campaigns.turns import absences, gamelog, viewing
+from campaigns.turns import commands as turn_commands
+from campaigns.turns.localtime import local_time, seat_timezone
+from campaigns.turns.press import PRESS_DEFAULT
+from campaigns.turns.seats import seat_label
 from rules.core import registry
 
 from . import commands, quotes, replies
 from .mime import Parsed
 from .models import InboundMessage
 
-# Who a seat may write to with MESSAGE, by the game's "press" setting.
-PRESS_DEFAULT = "umpire"
-PRESS_CHOICES = (
-    ("none", "None: no messages by mail (the umpire may still write to any seat)"),
-    ("umpire", "To the umpire: players may write to the umpire only"),
-    ("all", "Open: players may write to the umpire and to each other"),
-)
+# Who a seat may write to with MESSAGE: the game's "press" setting (campaigns.turns.press).
 
 
 @dataclass
@@ -95,12 +92,12 @@ def _orders(row, seat, text, *, ready, out) -> None:
     if seat.role != Seat.Role.PLAYER:
         out.add(f"! orders: the {seat.role} seat gives no orders", error=True)
         return
-    text = turns.clean_text(text)
+    text = turn_commands.clean_text(text)
     out.orders_accepted = False
     try:
-        result = turns.submit_orders(seat.game_id, seat.side, text, source="mail", by=row.from_addr, ready=ready,
+        result = turn_commands.submit_orders(seat.game_id, seat.side, text, source="mail", by=row.from_addr, ready=ready,
                                      command=seat.command)
-    except turns.TurnError as exc:
+    except turn_commands.TurnError as exc:
         out.add(f"! orders not accepted: {exc}", error=True)
         return
     listing = understood(text, result.orders, result.errors)
@@ -156,7 +153,7 @@ def _wait(row, seat, arg, out, req) -> None:
 
 
 def _is_ready(seat) -> bool:
-    return seat.side in eventstore.load(seat.game_id).state["turn"]["ready"]
+    return seat.side in gamelog.load(seat.game_id).state["turn"]["ready"]
 
 
 def _set_ready(seat, ready: bool, out) -> None:
@@ -165,8 +162,8 @@ def _set_ready(seat, ready: bool, out) -> None:
         out.add(f"! {word}: only players can be ready", error=True)
         return
     try:
-        closed = turns.set_ready(seat.game_id, seat.side, ready, command=seat.command)
-    except turns.TurnError as exc:
+        closed = turn_commands.set_ready(seat.game_id, seat.side, ready, command=seat.command)
+    except turn_commands.TurnError as exc:
         out.add(f"! {word}: {exc}", error=True)
         return
     if ready:
@@ -177,7 +174,7 @@ def _set_ready(seat, ready: bool, out) -> None:
 
 def status_text(seat: Seat) -> str:
     game = seat.game
-    state = eventstore.load(game.pk).state
+    state = gamelog.load(game.pk).state
     view = viewing.game_view(game, state, viewing.viewer_of_seat(seat))["turn"]
     lines = [f"STATUS of {game.name}: turn {view['number']} ({view['kind']}), {view['status']}",
              f"  deadline: {local_time(view['deadline'], seat_timezone(seat))}",
@@ -235,7 +232,7 @@ def _replace(row, seat, arg, out, req) -> None:
 
 def _message(row, seat, to, text, out, n: int = 0) -> None:
     game = seat.game
-    press = eventstore.load(game.pk).state["settings"].get("press", PRESS_DEFAULT)
+    press = gamelog.load(game.pk).state["settings"].get("press", PRESS_DEFAULT)
     if to == "umpire":
         target = game.seats.active().filter(role=Seat.Role.UMPIRE).first()
         allowed = press in ("umpire", "all") or seat.role == Seat.Role.UMPIRE

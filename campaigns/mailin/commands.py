@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 
+from campaigns.mailout.commands_help import COMMANDS_HELP  # noqa: F401  (the HELP reply's text)
+
 from .mime import one_line
 
 # Every command word, in one place: the command's name, then the words that say it (any case).
@@ -52,32 +54,6 @@ BLOCK_START = re.compile(rf"^\s*(?:{_alternatives(BLOCK_WORDS['ORDERS'])})\s*:?\
 BLOCK_END = re.compile(rf"^\s*(?:{_alternatives(BLOCK_WORDS['END'])})(\s+(?:{_alternatives(BLOCK_WORDS['ORDERS'])}))?\s*$",
                        re.IGNORECASE)
 PROSE_LISTED = 10  # lines of prose quoted back in an acknowledgement; the rest are counted
-
-COMMANDS_HELP = """\
-MAIL COMMANDS
-
-Reply to a report (its Reply-To is your seat's own secret address) and write,
-above any quoted text:
-  your orders, one per line (they replace your orders for this turn; send
-  again as often as you like until the turn closes), or an explicit block:
-      ORDERS
-      ...
-      END
-  READY                  process the turn as soon as every side is ready (default with orders)
-  WAIT                   do not process early; wait for the deadline
-  STATUS                 the turn, its deadline and your orders in force
-  RESEND                 the latest report again
-  HELP                   this text and the order language
-  ABSENT UNTIL 2026-12-24  tell the umpire you are away until that date
-  BACK                   you are back before that date: reminders start again
-  MESSAGE umpire         the lines below, up to END, go to the umpire
-  MESSAGE <side>         ... or to another side, where the game allows it
-In Russian: ГОТОВ, ЖДУ, СТАТУС, ПОВТОРИ, СПРАВКА, ОТСУТСТВУЮ ДО 2026-12-24,
-ВЕРНУЛСЯ, СООБЩЕНИЕ посреднику, ПРИКАЗЫ ... КОНЕЦ.
-A line that begins with an order word is an order; any other line (a greeting,
-a sign-off) is not read, and the acknowledgement lists it. Quoted text and
-signatures are never read.
-"""
 
 
 @dataclass

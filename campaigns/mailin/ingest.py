@@ -40,10 +40,13 @@ from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
-from campaigns import outbox, prepared
+from campaigns import prepared
+from campaigns.mailout import outbox
+from campaigns.turns import addresses
 
-from . import addresses, apply, replay, replies, screen
-from .mime import MimeError, Parsed, addresses as parse_addresses, message_id, one_line, parse
+from . import apply, replay, replies, screen
+from .mime import MimeError, Parsed, message_id, one_line, parse
+from .mime import addresses as parse_addresses
 from .models import InboundMessage
 
 log = logging.getLogger(__name__)

@@ -1,4 +1,5 @@
-"""Seat reply addresses and the inbound message store.
+"""The inbound message store (seat reply addresses and absences, app ``mailin`` too, are seat
+concepts: their classes are in campaigns.models).
 
 ``InboundMessage`` is written before anything else is done with a message, in
 its own transaction, so nothing accepted is ever lost: whatever fails later
@@ -6,27 +7,9 @@ is recorded on the row (status + error) and the row can be processed again.
 """
 from django.db import models
 
-from campaigns.models import Seat
+from campaigns.models import Absence, Seat, SeatAddress
 
-
-class SeatAddress(models.Model):
-    """A seat's secret reply address: ``orders+<token>@INBOUND_DOMAIN``."""
-
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="mail_addresses")
-    token = models.CharField(max_length=64, unique=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    revoked_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        constraints = [
-            # At most one live address per seat; revoked ones stay for clear errors.
-            models.UniqueConstraint(fields=["seat"], condition=models.Q(revoked_at__isnull=True),
-                                    name="one_live_address_per_seat"),
-        ]
-
-    def __str__(self):
-        # Never the token: this string ends up in logs and the admin.
-        return f"address of seat {self.seat_id}{' (revoked)' if self.revoked_at else ''}"
+__all__ = ["Absence", "SeatAddress", "InboundMessage", "ImapCursor"]
 
 
 class InboundMessage(models.Model):
@@ -62,15 +45,6 @@ class InboundMessage(models.Model):
 
     def __str__(self):
         return f"inbound #{self.pk} {self.status}"
-
-
-class Absence(models.Model):
-    """A seat's ABSENT UNTIL: recorded and passed to the umpire."""
-
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="absences")
-    until = models.DateField()
-    inbound = models.ForeignKey(InboundMessage, null=True, on_delete=models.SET_NULL, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
 
 
 class ImapCursor(models.Model):

@@ -21,7 +21,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from campaigns import prepared
-from campaigns.outbox import queue_mail
+from campaigns.mailout.outbox import queue_mail
 
 from .mime import MSGID_RE, one_line
 from .models import InboundMessage

@@ -1,7 +1,7 @@
 """On SQLite, django-pgtrigger installs nothing: add the append-only triggers by hand."""
 from django.db import migrations
 
-from campaigns import sqlite_triggers
+from campaigns.log import sqlite_triggers
 
 
 def forwards(apps, schema_editor):

@@ -14,9 +14,9 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from campaigns import eventstore, viewing
 from campaigns.models import Game, Seat
-from campaigns.reports import local_time
+from campaigns.turns import gamelog, viewing
+from campaigns.turns.localtime import local_time
 from rules.core import registry
 from rules.core.protocol import Viewer
 
@@ -64,7 +64,7 @@ class Seen:
     def as_of(self, seq: int) -> "Seen":
         """This viewer's window on the game as it stood right after event ``seq`` (a published turn)."""
         return Seen(game=self.game, viewer=self.viewer, seat=self.seat, tz=self.tz,
-                    _state=eventstore.state_at(self.game.pk, seq))
+                    _state=gamelog.state_at(self.game.pk, seq))
 
     def local(self, iso: str | None) -> str:
         return local_time(iso, self.tz)
@@ -90,7 +90,7 @@ def seen_for(game: Game, user) -> Seen | None:
     if found is None:
         return None
     viewer, seat = found
-    return Seen(game=game, viewer=viewer, seat=seat, tz=user_timezone(user), _state=eventstore.load(game).state)
+    return Seen(game=game, viewer=viewer, seat=seat, tz=user_timezone(user), _state=gamelog.load(game).state)
 
 
 def load_seen(game_id: int, user) -> Seen:

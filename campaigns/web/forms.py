@@ -4,11 +4,11 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth import get_user_model
 
-from campaigns import absences
-from campaigns.lifecycle import DEFAULT_SETTINGS
-from campaigns.mailaddress import verified_address
-from campaigns.mailin.apply import PRESS_CHOICES, PRESS_DEFAULT
 from campaigns.models import Campaign
+from campaigns.turns import absences
+from campaigns.turns.lifecycle import DEFAULT_SETTINGS
+from campaigns.turns.mailaddress import verified_address
+from campaigns.turns.press import PRESS_CHOICES, PRESS_DEFAULT
 from rules.core import registry
 
 ORDERS_WIDGET = forms.Textarea(attrs={"rows": 8, "spellcheck": "false", "autocomplete": "off", "class": "orders"})

@@ -5,11 +5,12 @@ from itertools import groupby
 
 from django.utils.safestring import mark_safe
 
-from campaigns import viewing
+from campaigns.models import Absence
+from campaigns.turns import viewing
+from campaigns.turns.absences import seat_today
 from rules.core.protocol import LineError
 
 from .access import Seen
-
 
 STATUS_TEXT = {
     "open": "open for orders",
@@ -59,9 +60,6 @@ def may_order(seen: Seen) -> bool:
 
 def away_until(seen: Seen):
     """The last day of the viewer's own absence in force, else None."""
-    from campaigns.absences import seat_today
-    from campaigns.mailin.models import Absence
-
     if seen.viewer.role != "player":
         return None
     return max(Absence.objects.filter(seat=seen.seat, until__gte=seat_today(seen.seat))

@@ -3,7 +3,7 @@ from django.urls import path
 
 from campaigns import accounts
 
-from . import views
+from . import held, views
 
 urlpatterns = [
     path("", views.my_games, name="my_games"),
@@ -20,4 +20,6 @@ urlpatterns = [
     path("games/<int:game_id>/map.svg", views.game_map, name="game_map"),
     path("games/<int:game_id>/umpire/", views.umpire_page, name="umpire"),
     path("games/<int:game_id>/seats/", views.game_seats, name="game_seats"),
+    # The held-mail page kept its address and name from when mail-in served it.
+    path("mail/games/<int:game_id>/held/", held.held_mail, name="mailin_held"),
 ]

@@ -8,16 +8,32 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaigns import invitations, mailaddress, maps, turns, viewing
-from campaigns.mailin.views import held_messages
+from campaigns import maps
+from campaigns.mailout import verification
 from campaigns.models import Game, Profile, Seat
+from campaigns.turns import absences, commands, creation, invitations, mailaddress, rulings, seats, viewing
+from campaigns.turns.addresses import renew
 from rules.core.protocol import RulesError
 
-from . import present
+from . import held, present
 from .access import Seen, seat_required, seen_for
-from .forms import (AbsenceForm, AddressForm, AmendForm, ApproveForm, DeadlineForm, InvitationForm, InviteForm,
-                    NewAddressForm, NewGameForm, OnBehalfForm, OrdersForm, ProfileForm, ReadyForm,
-                    ReplacePlayerForm, RulingForm)
+from .forms import (
+    AbsenceForm,
+    AddressForm,
+    AmendForm,
+    ApproveForm,
+    DeadlineForm,
+    InvitationForm,
+    InviteForm,
+    NewAddressForm,
+    NewGameForm,
+    OnBehalfForm,
+    OrdersForm,
+    ProfileForm,
+    ReadyForm,
+    ReplacePlayerForm,
+    RulingForm,
+)
 
 
 def _game_url(seen: Seen) -> str:
@@ -28,7 +44,7 @@ def _umpire_url(seen: Seen) -> str:
     return reverse("umpire", args=[seen.game.pk])
 
 
-def _accepted_message(result: turns.SubmitResult, ready: bool) -> str:
+def _accepted_message(result: commands.SubmitResult, ready: bool) -> str:
     if result.closed:
         return "Orders accepted. Every side was ready, so the turn has closed."
     return "Orders accepted" + (" and marked ready." if ready else "; not marked ready yet.")
@@ -118,7 +134,7 @@ def my_settings(request):
     address_form = AddressForm(posted if is_address else None)
     if is_address and address_form.is_valid():
         email = address_form.cleaned_data["email"]
-        mailaddress.request_verification(request.user, email)
+        verification.request_verification(request.user, email)
         messages.success(request, f"We have mailed a link to {email}: follow it to confirm the address.")
         return redirect("my_settings")
     if posted is not None and not is_address and form.is_valid():
@@ -153,12 +169,12 @@ def new_game(request):
     form = NewGameForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         try:
-            game = turns.create_game(campaign=form.campaign_obj(), name=form.cleaned_data["name"],
+            game = creation.create_game(campaign=form.campaign_obj(), name=form.cleaned_data["name"],
                                      ruleset=form.cleaned_data["ruleset"], seats=form.cleaned_data["seats"],
                                      settings=form.settings(), created_by=request.user,
                                      commands=form.commands(), scenario=form.scenario_name(),
                                      options=form.game_options())
-        except (turns.TurnError, RulesError) as exc:
+        except (commands.TurnError, RulesError) as exc:
             form.add_error(None, str(exc))
         else:
             invited = sorted({s.user.get_username() for s in game.seats.filter(status=Seat.Status.INVITED)})
@@ -197,10 +213,10 @@ def game_page(request, seen: Seen):
         return render(request, "web/game.html", game_context(seen, form=form))
     ready = form.cleaned_data["ready"]
     try:
-        result = turns.submit_orders(seen.game.pk, seen.viewer.side, form.cleaned_data["text"],
+        result = commands.submit_orders(seen.game.pk, seen.viewer.side, form.cleaned_data["text"],
                                      source="web", by=request.user.get_username(), ready=ready,
                                      command=seen.viewer.command)
-    except turns.TurnError as exc:
+    except commands.TurnError as exc:
         messages.error(request, str(exc))
         return redirect(_game_url(seen))
     if not result.accepted:
@@ -229,8 +245,6 @@ def turn_history(request, seen: Seen, number: int):
 @require_POST
 @seat_required()
 def set_absence(request, seen: Seen):
-    from campaigns import absences
-
     if seen.viewer.role != "player":
         return HttpResponseBadRequest("only a player's seat is away or back")
     seat = seen.seat
@@ -260,8 +274,8 @@ def set_ready(request, seen: Seen):
         return HttpResponseBadRequest("not a player")
     ready = form.cleaned_data["ready"]
     try:
-        closed = turns.set_ready(seen.game.pk, seen.viewer.side, ready, command=seen.viewer.command)
-    except turns.TurnError as exc:
+        closed = commands.set_ready(seen.game.pk, seen.viewer.side, ready, command=seen.viewer.command)
+    except commands.TurnError as exc:
         messages.error(request, str(exc))
     else:
         messages.success(request, "Every side was ready: the turn has closed." if closed
@@ -298,14 +312,14 @@ class UmpireForms:
 def _approve(request, seen: Seen, forms: UmpireForms):
     if not forms.approve.is_valid():
         return None
-    turns.approve(seen.game.pk, seen.view["turn"]["number"], note=forms.approve.cleaned_data["note"])
+    commands.approve(seen.game.pk, seen.view["turn"]["number"], note=forms.approve.cleaned_data["note"])
     messages.success(request, f"Turn {seen.view['turn']['number']} published.")
     return redirect(_umpire_url(seen))
 
 
 def _require_status(seen: Seen, status: str, message: str) -> None:
     if seen.view["turn"]["status"] != status or seen.view["turn"]["game_status"] != "active":
-        raise turns.TurnError(message)
+        raise commands.TurnError(message)
 
 
 def _amend(request, seen: Seen, forms: UmpireForms):
@@ -316,7 +330,7 @@ def _amend(request, seen: Seen, forms: UmpireForms):
     if not changed:
         forms.amend.add_error(None, "Change some side's orders to amend, or approve the results as they are.")
         return None
-    errors = turns.amend(seen.game.pk, seen.view["turn"]["number"], changed, forms.amend.cleaned_data["reason"])
+    errors = commands.amend(seen.game.pk, seen.view["turn"]["number"], changed, forms.amend.cleaned_data["reason"])
     if errors:
         forms.amend_errors = present.line_errors(errors)
         return None
@@ -325,7 +339,7 @@ def _amend(request, seen: Seen, forms: UmpireForms):
 
 
 def _close(request, seen: Seen, forms: UmpireForms):
-    if turns.close_turn(seen.game.pk, "closed by the umpire"):
+    if commands.close_turn(seen.game.pk, "closed by the umpire"):
         messages.success(request, "Turn closed.")
     else:
         messages.error(request, "There is no open turn to close.")
@@ -338,7 +352,7 @@ def _submit(request, seen: Seen, forms: UmpireForms):
     if not form.is_valid():
         return None
     side, ready = form.cleaned_data["side"], form.cleaned_data["ready"]
-    result = turns.submit_orders(seen.game.pk, side, form.cleaned_data["text"], source="umpire",
+    result = commands.submit_orders(seen.game.pk, side, form.cleaned_data["text"], source="umpire",
                                  by=request.user.get_username(), ready=ready)
     if not result.accepted:
         for line in present.line_errors(result.errors):
@@ -349,8 +363,6 @@ def _submit(request, seen: Seen, forms: UmpireForms):
 
 
 def _ruling(request, seen: Seen, forms: UmpireForms):
-    from campaigns import rulings
-
     if not forms.ruling.is_valid():
         return None
     count, errors = rulings.rule(seen.game.pk, forms.ruling.cleaned_data["text"])
@@ -367,10 +379,10 @@ def _deadline(request, seen: Seen, forms: UmpireForms):
     if not forms.deadline.is_valid():
         return None
     number = seen.view["turn"]["number"]
-    new = turns.moved_deadline(seen.game.pk, number, forms.deadline.cleaned_data["hours"])
+    new = commands.moved_deadline(seen.game.pk, number, forms.deadline.cleaned_data["hours"])
     try:
-        turns.set_deadline(seen.game.pk, number, new, forms.deadline.cleaned_data["note"])
-    except turns.TurnError as exc:
+        commands.set_deadline(seen.game.pk, number, new, forms.deadline.cleaned_data["note"])
+    except commands.TurnError as exc:
         forms.deadline.add_error("hours", str(exc))
         return None
     messages.success(request, f"The deadline of turn {number} is now {seen.local(new.isoformat())}; "
@@ -379,8 +391,6 @@ def _deadline(request, seen: Seen, forms: UmpireForms):
 
 
 def _address(request, seen: Seen, forms: UmpireForms):
-    from campaigns.mailin.addresses import renew
-
     if not forms.address.is_valid():
         return None
     seat = seen.game.seats.get(pk=int(forms.address.cleaned_data["seat"]))
@@ -391,8 +401,6 @@ def _address(request, seen: Seen, forms: UmpireForms):
 
 
 def _replace(request, seen: Seen, forms: UmpireForms):
-    from campaigns import seats
-
     form = forms.replace
     if not form.is_valid():
         return None
@@ -422,7 +430,7 @@ def umpire_page(request, seen: Seen):
             return HttpResponseBadRequest("unknown action")
         try:
             response = handler(request, seen, forms)
-        except turns.TurnError as exc:
+        except commands.TurnError as exc:
             messages.error(request, str(exc))
             return redirect(_umpire_url(seen))
         if response is not None:
@@ -443,5 +451,5 @@ def umpire_context(seen: Seen, forms: UmpireForms) -> dict:
         "submitted": sorted(seen.view["turn"]["orders"].items()),
         "orders_help": seen.ruleset.orders_help,
         "desk_help": getattr(seen.ruleset, "umpire_help", ""),
-        "held_mail": held_messages(seen.game).count(), "roster": invitations.roster(seen.game),
+        "held_mail": held.held_messages(seen.game).count(), "roster": invitations.roster(seen.game),
     }

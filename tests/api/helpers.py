@@ -1,8 +1,8 @@
 """Helpers for the API tests."""
 from rest_framework.test import APIClient
 
-from campaigns import eventstore
 from campaigns.models import Seat
+from campaigns.turns import creation, gamelog
 
 
 def client_for(user) -> APIClient:
@@ -13,10 +13,9 @@ def client_for(user) -> APIClient:
 
 def new_game_with_people(people, ruleset: str, scenario, campaign: str):
     """A game of ``ruleset``: alice umpires, bob plays red, carol blue."""
-    from campaigns import turns
     from campaigns.models import Campaign
 
-    return turns.create_game(
+    return creation.create_game(
         campaign=Campaign.objects.create(name=campaign), name=f"{campaign} {scenario}", ruleset=ruleset,
         scenario=scenario,
         seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
@@ -29,7 +28,7 @@ def seat_observer(game, user) -> None:
 
 
 def state_of(game) -> dict:
-    return eventstore.load(game.pk).state
+    return gamelog.load(game.pk).state
 
 
 def legal_red_orders(game) -> list[str]:

@@ -3,8 +3,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from campaigns import turns
 from campaigns.models import Campaign
+from campaigns.turns import creation
 
 from .helpers import client_for, legal_red_orders, seat_observer
 
@@ -61,7 +61,7 @@ def test_token_auth(game, people):
 def test_list_shows_only_my_games_with_my_role(game, people, erin):
     other_people = {name: get_user_model().objects.create_user(name, f"{name}@example.org", "x" * 12)
                     for name in ("oscar", "petra")}
-    other = turns.create_game(
+    other = creation.create_game(
         campaign=Campaign.objects.create(name="Other campaign"), name="Other game", ruleset="civilwar",
         seats=[
             {"role": "umpire", "user": people["carol"], "email": "carol@example.org"},

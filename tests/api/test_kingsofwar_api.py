@@ -6,7 +6,7 @@ import contextlib
 
 import pytest
 
-from campaigns.verify import verify_game
+from campaigns.turns.gamelog import verify_game
 from rules.kingsofwar.testing import bot_orders, state_from_view
 
 from .helpers import client_for, new_game_with_people

@@ -5,9 +5,9 @@ is refused, naming the unit and its command), is ready on its own (the turn wait
 side), and gets its own mail report."""
 import pytest
 
-from campaigns import turns
 from campaigns.models import Campaign, Event, OutboxMail, Seat
-from campaigns.verify import verify_game
+from campaigns.turns import creation
+from campaigns.turns.gamelog import verify_game
 from rules.littlewars.testing import bot_orders, state_from_view
 from tests.conftest import make_user
 
@@ -28,7 +28,7 @@ def team_game(people):
     seats = [{"role": "umpire", "user": users["alice"], "email": "alice@example.org"}]
     seats += [{"role": "player", "side": side, "command": cmd, "user": users[name], "email": f"{name}@example.org"}
               for name, side, cmd in SEATS]
-    game = turns.create_game(campaign=Campaign.objects.create(name="Teams"), name="Kriegspiel in teams",
+    game = creation.create_game(campaign=Campaign.objects.create(name="Teams"), name="Kriegspiel in teams",
                              ruleset="kriegspiel", seats=seats, operator=True,
                              scenario={"base": "ks_farm", "settings": {"max_turns": 5}, "commands": COMMANDS})
     return game, {name: client_for(users[name]) for name, _, _ in SEATS}

@@ -13,8 +13,8 @@ def main(db_url: str, game_id: int, writer: int, each: int) -> int:
     import django
 
     django.setup()
-    from campaigns import eventstore
-    from campaigns.eventstore import Draft
+    from campaigns.turns import gamelog
+    from campaigns.turns.gamelog import Draft
     from rules.core.protocol import RuleEvent
 
     conflicts = 0
@@ -23,9 +23,9 @@ def main(db_url: str, game_id: int, writer: int, each: int) -> int:
                                                         "text": f"# writer {writer} item {i}"}, audience="side:red"))
         while True:
             try:
-                eventstore.append(eventstore.load(game_id), [draft])
+                gamelog.append(gamelog.load(game_id), [draft])
                 break
-            except eventstore.ConcurrencyConflict:
+            except gamelog.ConcurrencyConflict:
                 conflicts += 1
     return conflicts
 

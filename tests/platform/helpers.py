@@ -1,10 +1,10 @@
 """Small helpers for platform tests: playing Civil War turns through the commands."""
-from campaigns import eventstore, turns
+from campaigns.turns import commands, gamelog
 from rules.civilwar import legal_operations
 
 
 def state_of(game):
-    return eventstore.load(game.pk).state
+    return gamelog.load(game.pk).state
 
 
 def play_one(game, source="web"):
@@ -16,6 +16,6 @@ def play_one(game, source="web"):
         from rules.core import registry
 
         text = registry.get("civilwar").default_orders(state["rules"], side, "decision")
-    result = turns.submit_orders(game.pk, side, text, source=source, by="test")
+    result = commands.submit_orders(game.pk, side, text, source=source, by="test")
     assert result.accepted, result.errors
     return side, text

@@ -30,12 +30,12 @@ from urllib.parse import unquote
 from rest_framework.test import APIClient
 
 from api.pagination import EventCursor
-from campaigns import eventstore
 from campaigns.mailin import ingest
 from campaigns.mailin.models import SeatAddress
+from campaigns.mailout.outbox import build_message
 from campaigns.models import OutboxMail, Seat
-from campaigns.outbox import build_message
-from campaigns.portable import export_lines
+from campaigns.turns import gamelog
+from campaigns.turns.archive import export_lines
 from rules.core.protocol import Viewer
 from rules.littlewars.kriegspiel.scenario import load
 from tests.mail.inbound.helpers import seat_mail
@@ -68,20 +68,20 @@ def client_for(user) -> APIClient:
 @contextmanager
 def counting_folds(game_id: int):
     """Counts the events of this game the event store folds (every load and every past state goes
-    through ``eventstore.fold_event``; the list of one's games loads the other games too, which
+    through ``gamelog.fold_event``; the list of one's games loads the other games too, which
     differ between the two runs by construction); the real fold runs."""
     count = [0]
-    real = eventstore.fold_event
+    real = gamelog.fold_event
 
     def fold_event(state, ev):
         count[0] += ev.game_id == game_id
         return real(state, ev)
 
-    eventstore.fold_event = fold_event
+    gamelog.fold_event = fold_event
     try:
         yield count
     finally:
-        eventstore.fold_event = real
+        gamelog.fold_event = real
 
 
 def sees(game, user, seat_role="player", side="red") -> dict:

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import redis
 
-from campaigns import turns
 from campaigns.models import Event
+from campaigns.turns import commands
 from kriegsbrief.celery import app
 from tests.services import REDIS_URL, database_url, needs_redis
 
@@ -88,8 +88,8 @@ def close_with_orders(game):
     from rules.civilwar import legal_operations
 
     text = legal_operations(state_of(game)["rules"], "red")[0]
-    turns.submit_orders(game.pk, "red", text, source="api", ready=False)
-    turns.close_turn(game.pk, "closed by the umpire")  # queues adjudication on commit
+    commands.submit_orders(game.pk, "red", text, source="api", ready=False)
+    commands.close_turn(game.pk, "closed by the umpire")  # queues adjudication on commit
 
 
 def adjudications(game):
@@ -132,7 +132,7 @@ def test_a_worker_killed_mid_adjudication_is_recovered_exactly_once(game, broker
         finally:
             worker.stop()
     assert adjudications(game) == 1
-    from campaigns.verify import verify_game
+    from campaigns.turns.gamelog import verify_game
 
     assert verify_game(game).ok
 
@@ -153,8 +153,8 @@ def test_sweep_requeues_an_adjudication_whose_task_was_lost(game, broker):
 
     close_with_orders(game)  # queued to Redis, but no worker is running
     redis.Redis.from_url(REDIS_URL).flushdb()  # the broker loses the task
-    assert turns.sweep()["requeued"] == 0  # too early to call it stuck
-    assert turns.sweep(now=timezone.now() + timedelta(minutes=3))["requeued"] == 1
+    assert commands.sweep()["requeued"] == 0  # too early to call it stuck
+    assert commands.sweep(now=timezone.now() + timedelta(minutes=3))["requeued"] == 1
     worker = Worker()
     try:
         assert wait_for(lambda: state_of(game)["turn"]["number"] == 2)

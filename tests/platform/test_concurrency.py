@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from campaigns import eventstore
 from campaigns.models import Event
+from campaigns.turns import gamelog
 from tests.services import database_url, postgres_only
 
 WRITERS, EACH = 16, 25
@@ -20,7 +20,7 @@ def test_sixteen_processes_append_to_one_game(people):
     from tests.conftest import new_civilwar_game
 
     game = new_civilwar_game(people)
-    start = eventstore.head(game.pk)[0]
+    start = gamelog.head(game.pk)[0]
     procs = [subprocess.Popen([sys.executable, "-m", "tests.platform.concurrent_writer", database_url(), str(game.pk),
                                str(w), str(EACH)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
              for w in range(WRITERS)]
@@ -34,6 +34,6 @@ def test_sixteen_processes_append_to_one_game(people):
     texts = list(Event.objects.filter(game=game, seq__gt=start).values_list("payload__text", flat=True))
     assert sorted(texts) == sorted(f"# writer {w} item {i}" for w in range(WRITERS) for i in range(EACH))
     assert sum(conflicts) > 0, "the writers never raced: the test proved nothing"
-    from campaigns.verify import verify_game
+    from campaigns.turns.gamelog import verify_game
 
     assert verify_game(game).ok

@@ -4,10 +4,10 @@ import io
 import pytest
 from django.core.management import call_command
 
-from campaigns import eventstore
 from campaigns.management.commands.load_demo import FRESH_GAMES
 from campaigns.models import Game
-from campaigns.verify import verify_game
+from campaigns.turns import gamelog
+from campaigns.turns.gamelog import verify_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,15 +27,15 @@ def test_load_demo_twice_gives_one_verified_game_with_turns_played():
         fresh = Game.objects.get(name=name)
         assert fresh.ruleset == ruleset and fresh.turn_number == 1 and fresh.turn_status == "open"
         assert fresh.seats.count() == 3 and verify_game(fresh).ok
-    ww = eventstore.load(Game.objects.get(name="Demo: War of the Worlds").pk).state
+    ww = gamelog.load(Game.objects.get(name="Demo: War of the Worlds").pk).state
     assert ww["rules"]["scenario"]["name"] == "field_battle" and ww["rules"]["round"] == "movement"
     assert set(ww["turn"]["sides"]) == {"red", "blue"}
     kow = Game.objects.get(name="Demo: Kings of War")
     assert kow.ruleset == "kingsofwar" and kow.turn_number == 1 and kow.turn_status == "open"
-    assert eventstore.load(kow.pk).state["turn"]["sides"] == ["red"]  # alternating: red moves first
+    assert gamelog.load(kow.pk).state["turn"]["sides"] == ["red"]  # alternating: red moves first
     assert kow.seats.count() == 3 and verify_game(kow).ok
     napoleon = Game.objects.get(name="Demo: Napoleon's War, Quatre Bras")
-    state = eventstore.load(napoleon.pk).state
+    state = gamelog.load(napoleon.pk).state
     assert napoleon.ruleset == "napoleon" and state["turn"]["sides"] == ["blue"] and state["turn"]["status"] == "open"
     assert state["rules"]["scenario"]["name"] == "quatre_bras" and napoleon.seats.count() == 3
     assert verify_game(napoleon).ok

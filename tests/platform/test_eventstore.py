@@ -4,9 +4,9 @@ import json
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from campaigns import eventstore
-from campaigns.eventstore import ConcurrencyConflict, Draft
 from campaigns.models import Event, Snapshot
+from campaigns.turns import gamelog
+from campaigns.turns.gamelog import ConcurrencyConflict, Draft
 from rules.core.canonical import canonical_json
 from rules.core.protocol import RuleEvent, side_audience
 from tests.services import postgres_only
@@ -18,76 +18,76 @@ def note(i):
 
 
 def test_append_gives_gapless_hash_chained_sequence(game):
-    stream = eventstore.load(game.pk)
+    stream = gamelog.load(game.pk)
     start = stream.seq
-    stream = eventstore.append(stream, [note(i) for i in range(5)])
+    stream = gamelog.append(stream, [note(i) for i in range(5)])
     events = list(Event.objects.filter(game=game).order_by("seq"))
     assert [e.seq for e in events] == list(range(1, start + 6))
     for prev, ev in zip(events, events[1:]):
         assert ev.prev_hash == prev.hash
-    assert eventstore.head(game.pk) == (events[-1].seq, events[-1].hash) == (stream.seq, stream.head_hash)
+    assert gamelog.head(game.pk) == (events[-1].seq, events[-1].hash) == (stream.seq, stream.head_hash)
 
 
 def test_writer_that_skips_ahead_or_forks_is_refused(game):
     """The guard on the predecessor event: no gap, and no second branch of the chain."""
-    stream = eventstore.load(game.pk)
+    stream = gamelog.load(game.pk)
     count = Event.objects.filter(game=game).count()
-    ahead = eventstore.Stream(game=stream.game, seq=stream.seq + 3, head_hash=stream.head_hash, state=stream.state)
-    forked = eventstore.Stream(game=stream.game, seq=stream.seq, head_hash="f" * 64, state=stream.state)
+    ahead = gamelog.Stream(game=stream.game, seq=stream.seq + 3, head_hash=stream.head_hash, state=stream.state)
+    forked = gamelog.Stream(game=stream.game, seq=stream.seq, head_hash="f" * 64, state=stream.state)
     for bad in (ahead, forked):
         with pytest.raises(ConcurrencyConflict):
-            eventstore.append(bad, [note(1)])
+            gamelog.append(bad, [note(1)])
     assert Event.objects.filter(game=game).count() == count
 
 
 def test_conflict_inside_a_transaction_leaves_it_usable(game):
     """A lost race rolls back to a savepoint, so the caller's transaction goes on."""
-    stale = eventstore.load(game.pk)
-    eventstore.append(eventstore.load(game.pk), [note(1)])
+    stale = gamelog.load(game.pk)
+    gamelog.append(gamelog.load(game.pk), [note(1)])
     with transaction.atomic():
         with pytest.raises(ConcurrencyConflict):
-            eventstore.append(stale, [note(2)])
-        eventstore.append(eventstore.load(game.pk), [note(3)])
+            gamelog.append(stale, [note(2)])
+        gamelog.append(gamelog.load(game.pk), [note(3)])
     texts = list(Event.objects.filter(game=game, type="orders.submitted").values_list("payload__text", flat=True))
     assert "# note 3" in texts and "# note 2" not in texts
 
 
 def test_projection_columns_follow_the_log(game):
-    from campaigns.turns import projection
+    from campaigns.turns.gamelog import projection
 
     game.refresh_from_db()
-    stream = eventstore.load(game.pk)
+    stream = gamelog.load(game.pk)
     assert {k: getattr(game, k) for k in projection(stream.state)} == projection(stream.state)
 
 
 def test_stale_writer_gets_conflict_and_nothing_is_written(game):
-    stale = eventstore.load(game.pk)
-    eventstore.append(eventstore.load(game.pk), [note(1)])
+    stale = gamelog.load(game.pk)
+    gamelog.append(gamelog.load(game.pk), [note(1)])
     count = Event.objects.filter(game=game).count()
     with pytest.raises(ConcurrencyConflict, match="expected to append after seq"):
-        eventstore.append(stale, [note(2)])
+        gamelog.append(stale, [note(2)])
     assert Event.objects.filter(game=game).count() == count
 
 
 def test_append_retrying_rebuilds_from_fresh_state(game):
-    stream = eventstore.append_retrying(game.pk, lambda s: [note(s.seq)])
+    stream = gamelog.append_retrying(game.pk, lambda s: [note(s.seq)])
     assert Event.objects.get(game=game, seq=stream.seq).payload["text"] == f"# note {stream.seq - 1}"
 
 
 def test_load_from_snapshot_equals_full_replay(game, settings):
-    eventstore.append(eventstore.load(game.pk), [note(i) for i in range(30)])
+    gamelog.append(gamelog.load(game.pk), [note(i) for i in range(30)])
     assert Snapshot.objects.filter(game=game).exists()
-    *_, (last, replayed) = eventstore.replay(game.pk)
-    assert canonical_json(eventstore.load(game.pk).state) == canonical_json(replayed)
+    *_, (last, replayed) = gamelog.replay(game.pk)
+    assert canonical_json(gamelog.load(game.pk).state) == canonical_json(replayed)
 
 
 def test_snapshots_rebuild_byte_identical(people, settings):
     from tests.conftest import new_civilwar_game
 
     game = new_civilwar_game(people)
-    eventstore.append(eventstore.load(game.pk), [note(i) for i in range(23)])
+    gamelog.append(gamelog.load(game.pk), [note(i) for i in range(23)])
     before = list(Snapshot.objects.filter(game=game).order_by("seq").values_list("seq", "state"))
-    eventstore.rebuild_snapshots(game.pk)
+    gamelog.rebuild_snapshots(game.pk)
     after = list(Snapshot.objects.filter(game=game).order_by("seq").values_list("seq", "state"))
     assert before and before == after
 
@@ -97,7 +97,7 @@ def test_database_refuses_update_and_delete(game, sql):
     with pytest.raises(DatabaseError):
         with transaction.atomic(), connection.cursor() as cur:
             cur.execute(sql)
-    assert Event.objects.filter(game=game).exclude(type="x").count() == eventstore.head(game.pk)[0]
+    assert Event.objects.filter(game=game).exclude(type="x").count() == gamelog.head(game.pk)[0]
 
 
 def test_orm_update_and_delete_are_refused_too(game):
@@ -124,17 +124,17 @@ def test_runtime_role_cannot_truncate_update_or_delete(game):
             cur.execute("ROLLBACK TO SAVEPOINT s")
             cur.execute("RESET ROLE")
         cur.execute("SELECT count(*) FROM campaigns_event")
-        assert cur.fetchone()[0] == eventstore.head(game.pk)[0]
+        assert cur.fetchone()[0] == gamelog.head(game.pk)[0]
 
 
 def test_payload_round_trip_keeps_hashes_valid(game):
     """Cyrillic, nested JSON and numbers come back from the database hashing the same."""
     payload = {"turn": 1, "side": "red", "text": "Красные: form C1 — «вперёд»", "source": "test",
                "nested": {"b": [1, 2.5, None, True], "a": "z"}}
-    eventstore.append(eventstore.load(game.pk), [Draft(1, RuleEvent("orders.submitted", payload, audience="side:red"))])
+    gamelog.append(gamelog.load(game.pk), [Draft(1, RuleEvent("orders.submitted", payload, audience="side:red"))])
     ev = Event.objects.filter(game=game).order_by("-seq").first()
     assert json.loads(canonical_json(ev.payload)) == payload
-    assert eventstore.event_hash(ev.prev_hash, game.uid, ev.seq, ev.turn, ev.type, ev.version, ev.payload,
+    assert gamelog.event_hash(ev.prev_hash, game.uid, ev.seq, ev.turn, ev.type, ev.version, ev.payload,
                                  ev.audience, ev.created_at) == ev.hash
 
 
@@ -156,12 +156,12 @@ def test_event_hash_is_sha256_over_canonical_json_of_the_whole_event():
     whole = canonical_json({"game": str(uid), "seq": 3, "turn": 1, "type": "t.x", "version": 2,
                             "payload": payload, "audience": "public", "at": at.isoformat()})
     expected = hashlib.sha256(("p" * 64 + whole).encode()).hexdigest()
-    assert eventstore.event_hash("p" * 64, uid, 3, 1, "t.x", 2, payload, "public", at) == expected
+    assert gamelog.event_hash("p" * 64, uid, 3, 1, "t.x", 2, payload, "public", at) == expected
 
 
 def test_admin_outbox_is_read_only_and_hides_reply_tokens(game, admin_client):
+    from campaigns.mailout.outbox import queue_mail
     from campaigns.models import OutboxMail, Seat
-    from campaigns.outbox import queue_mail
 
     seat = Seat.objects.get(game=game, side="red")
     row = queue_mail(key="t:admin", to="bob@example.org", subject="Hello", body="text", game=game, seat=seat)
@@ -174,21 +174,21 @@ def test_admin_outbox_is_read_only_and_hides_reply_tokens(game, admin_client):
 
 
 def test_a_load_folds_no_event_whatever_was_appended(game, people):
-    """Snapshots sit at every head a reader can meet (eventstore.snapshot_due), so loading a game -
+    """Snapshots sit at every head a reader can meet (gamelog.snapshot_due), so loading a game -
     the work of answering any viewer - folds no event, however many private events came since
     the turn opened; and the snapshots still rebuild byte-identical."""
-    from campaigns import turns
+    from campaigns.turns import commands
     from tests.platform.leaks import counting_folds
 
     for i in range(5):   # drafts replaced: private events of one side
-        assert turns.submit_orders(game.pk, "red", f"# draft {i}\npass", source="api", ready=False).accepted
+        assert commands.submit_orders(game.pk, "red", f"# draft {i}\npass", source="api", ready=False).accepted
         with counting_folds(game.pk) as folds:
-            eventstore.load(game.pk)
+            gamelog.load(game.pk)
         assert folds[0] == 0
-    eventstore.append(eventstore.load(game.pk), [note(i) for i in range(7)])
+    gamelog.append(gamelog.load(game.pk), [note(i) for i in range(7)])
     with counting_folds(game.pk) as folds:
-        eventstore.load(game.pk)
+        gamelog.load(game.pk)
     assert folds[0] == 0
     before = list(Snapshot.objects.filter(game=game).order_by("seq").values_list("seq", "state"))
-    eventstore.rebuild_snapshots(game.pk)
+    gamelog.rebuild_snapshots(game.pk)
     assert before == list(Snapshot.objects.filter(game=game).order_by("seq").values_list("seq", "state"))

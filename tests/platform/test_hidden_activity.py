@@ -22,12 +22,14 @@ from itertools import count
 
 import pytest
 import time_machine
-from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 
-from campaigns import turns
 from campaigns.models import Campaign, Event, OutboxMail, Seat
+from campaigns.turns import commands, creation
 from rules.core import dice, registry
-from tests.platform.leaks import far_apart_scenario as far_apart, glance, mail_from, sees
+from tests.platform.leaks import far_apart_scenario as far_apart
+from tests.platform.leaks import glance, mail_from, sees
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -66,7 +68,7 @@ RED_KS = ["split foot2 3 as scouts nearest 32,3\nmove scouts to 32,12",
 
 
 def new_game(people, ruleset: str, scenario=None):
-    return turns.create_game(
+    return creation.create_game(
         campaign=Campaign.objects.create(name="Hidden"), name="Hidden activity", ruleset=ruleset, scenario=scenario,
         seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
                {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
@@ -79,9 +81,9 @@ def blue_in_secret(game, turn: int, plan: dict, final: str) -> None:
     blue = Seat.objects.get(game=game, side="blue")
     for n, act in enumerate(plan["noise"]):
         if act == "draft":
-            assert turns.submit_orders(game.pk, "blue", f"# draft {n}\n{final}", source="api", ready=False).accepted
+            assert commands.submit_orders(game.pk, "blue", f"# draft {n}\n{final}", source="api", ready=False).accepted
         elif act == "refused":
-            assert not turns.submit_orders(game.pk, "blue", "fly away", source="web", ready=False).accepted
+            assert not commands.submit_orders(game.pk, "blue", "fly away", source="web", ready=False).accepted
         elif act == "mail":
             body = f"ORDERS\n{final}\nEND\nWAIT\nMESSAGE umpire\nturn {turn}: a word in secret\nEND"
             assert "ORDERS ACCEPTED" in mail_from(blue, body, f"blue-{turn}-{n}")
@@ -106,14 +108,14 @@ def play(people, ruleset: str, blue_plans: list, red_script: list, scenario=None
         red_seat = Seat.objects.get(game=game, side="red")
         out = []
         for turn, red in enumerate(red_script, start=1):
-            state = turns.eventstore.load(game.pk).state
+            state = commands.eventstore.load(game.pk).state
             if state["status"] != "active":
                 break
             sides = state["turn"]["sides"]
             plan = blue_plans[turn - 1] if blue_plans else None
             if "red" in sides:
                 text = red or rs.default_orders(state["rules"], "red", state["turn"]["kind"])
-                assert turns.submit_orders(game.pk, "red", text, source="api").accepted
+                assert commands.submit_orders(game.pk, "red", text, source="api").accepted
                 if turn % 2 == 0:
                     assert "STATUS of" in mail_from(red_seat, "STATUS", f"red-{turn}")
                 if turn == 3:
@@ -125,8 +127,8 @@ def play(people, ruleset: str, blue_plans: list, red_script: list, scenario=None
                 if plan:
                     blue_in_secret(game, turn, plan, default if ruleset == "kriegspiel" else final)
                 mid = {**glance(game, people["bob"]), **{f"observer {k}": v for k, v in glance(game, people["dave"]).items()}}
-                if not turns.submit_orders(game.pk, "blue", final, source="api").accepted:   # refused: a secret too
-                    assert turns.submit_orders(game.pk, "blue", default, source="api").accepted
+                if not commands.submit_orders(game.pk, "blue", final, source="api").accepted:   # refused: a secret too
+                    assert commands.submit_orders(game.pk, "blue", default, source="api").accepted
             revealed = Event.objects.filter(game=game, type__in=REVEALS).exists() or _red_saw_blue(game)
             out.append((revealed, {**mid, **sees(game, people["bob"]),
                                    **{f"observer {k}": v for k, v in sees(game, people["dave"], "observer").items()}}))
@@ -214,7 +216,7 @@ def test_red_work_counts_no_hidden_blue_work(people):
     hold = {"lines": [], "noise": []}
     quiet = quiet_run(people, "kriegspiel", red, far_apart())
     game, busy = play(people, "kriegspiel", [hold, three, hold, hold], red, far_apart())
-    works = turns.eventstore.load(game.pk).state["rules"]["ks"]["works"]
+    works = commands.eventstore.load(game.pk).state["rules"]["ks"]["works"]
     assert [w["side"] for w in works.values()].count("blue") == 3        # blue's three did start
     assert assert_same_until_reveal(busy, quiet) == len(red)
     assert sorted(works) == ["blue:w1", "blue:w2", "blue:w3", "red:w1"]

@@ -20,13 +20,14 @@ from itertools import count
 import pytest
 import time_machine
 
-from campaigns import eventstore, turns
 from campaigns.models import Campaign, Event, OutboxMail, Seat
-from campaigns.portable import export_lines
-from campaigns.verify import verify_game
+from campaigns.turns import commands, creation, gamelog
+from campaigns.turns.archive import export_lines
+from campaigns.turns.gamelog import verify_game
 from rules.core import dice
 from rules.core.protocol import Viewer
-from tests.platform.leaks import client_for, far_apart_scenario as scenario, mail_from, sees
+from tests.platform.leaks import client_for, mail_from, sees
+from tests.platform.leaks import far_apart_scenario as scenario
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -54,8 +55,8 @@ def blue_changes_its_mind(game, turn: int, by_mail: bool) -> None:
     """Everything blue may do that leaves no trace for red: orders sent and replaced (private
     events), orders refused, orders and a message to the umpire by mail - all before its final orders."""
     for draft in (blue_orders(turn, with_mine=True), "hold", blue_orders(turn, with_mine=False)):
-        assert turns.submit_orders(game.pk, "blue", draft, source="api", ready=False).accepted
-    assert not turns.submit_orders(game.pk, "blue", "fly away", source="web", ready=False).accepted
+        assert commands.submit_orders(game.pk, "blue", draft, source="api", ready=False).accepted
+    assert not commands.submit_orders(game.pk, "blue", "fly away", source="web", ready=False).accepted
     if by_mail:
         blue = Seat.objects.get(game=game, side="blue")
         body = f"ORDERS\nhold\nEND\nWAIT\nMESSAGE umpire\nturn {turn}: may I dig?\nEND"
@@ -68,7 +69,7 @@ def play(people, with_mine: bool, busy_blue: bool = False):
     seeds = (f"{k:064x}" for k in count(1))
     with time_machine.travel(FROZEN, tick=False), pytest.MonkeyPatch.context() as mp:
         mp.setattr(dice, "new_seed", lambda: next(seeds))
-        game = turns.create_game(
+        game = creation.create_game(
             campaign=Campaign.objects.create(name="Kriegspiel"), name="KS leak", ruleset="kriegspiel",
             scenario=scenario(),
             seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
@@ -76,22 +77,22 @@ def play(people, with_mine: bool, busy_blue: bool = False):
                    {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"},
                    {"role": "observer", "user": people["dave"], "email": "dave@example.org"}], operator=True)
         for side in ("red", "blue"):  # deployment: everyone where the scenario put them
-            assert turns.submit_orders(game.pk, side, "hold", source="api").accepted
+            assert commands.submit_orders(game.pk, side, "hold", source="api").accepted
         snaps, errors = [], []
         red_seat = Seat.objects.get(game=game, side="red")
         for turn, red in enumerate(RED, start=1):
             if busy_blue and turn % 2:
                 blue_changes_its_mind(game, turn, by_mail=True)
-            bad = turns.submit_orders(game.pk, "red", red, source="api")
+            bad = commands.submit_orders(game.pk, "red", red, source="api")
             errors.append([(e.line, e.message) for e in bad.errors])
             if not bad.accepted:  # a rejected submission tells red why; red sends what parses
                 ok = "\n".join(line for line in red.splitlines() if line != "fly away")
-                assert turns.submit_orders(game.pk, "red", ok, source="api").accepted
+                assert commands.submit_orders(game.pk, "red", ok, source="api").accepted
             if busy_blue:
                 blue_changes_its_mind(game, turn, by_mail=False)
             if turn in (2, 5):  # red asks by mail how things stand (its answer is compared with its mail)
                 assert "STATUS of KS leak" in mail_from(red_seat, "STATUS", f"red-{turn}")
-            assert turns.submit_orders(game.pk, "blue", blue_orders(turn, with_mine), source="api").accepted
+            assert commands.submit_orders(game.pk, "blue", blue_orders(turn, with_mine), source="api").accepted
             snaps.append({**red_sees(game, people["bob"]),
                           **{f"observer {k}": v for k, v in red_sees(game, people["dave"], "observer").items()}})
         return game, snaps, errors
@@ -101,7 +102,7 @@ def test_red_cannot_tell_blue_laid_a_mine_until_it_explodes(people):
     plain, a, err_a = play(people, with_mine=False)
     mined, b, err_b = play(people, with_mine=True)
     assert err_a == err_b and err_a[1] and "fly away" not in json.dumps(err_a[0])
-    state = eventstore.load(mined.pk).state["rules"]
+    state = gamelog.load(mined.pk).state["rules"]
     assert [w["status"] for w in state["ks"]["works"].values()] == ["exploded"]
     boom = Event.objects.get(game=mined, type="kriegspiel.mine_exploded")
     assert boom.audience == "public"
@@ -160,7 +161,7 @@ def test_a_side_export_carries_no_hashes_they_would_let_a_side_check_guesses(peo
         assert before.audience == "side:red" and after.audience == "side:red"
         # red's own report of that turn says "nothing in hand": blue's would read the same if blue were idle
         guess = {**before.payload, "side": "blue"}
-        return eventstore.event_hash(before.hash, game.uid, hidden.seq, hidden.turn, "kriegspiel.works", 1, guess,
+        return gamelog.event_hash(before.hash, game.uid, hidden.seq, hidden.turn, "kriegspiel.works", 1, guess,
                                      "side:blue", FROZEN) == after.prev_hash
 
     assert guess_confirmed(plain) and not guess_confirmed(mined)       # the chain would tell

@@ -4,9 +4,9 @@ umpire's desk and publishes; each side's report says what that side may know, an
 import pytest
 from rest_framework.test import APIClient
 
-from campaigns import eventstore, turns
 from campaigns.models import Campaign, Event, OutboxMail, Seat
-from campaigns.verify import verify_game
+from campaigns.turns import creation, gamelog
+from campaigns.turns.gamelog import verify_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -19,7 +19,7 @@ def client_for(user) -> APIClient:
 
 @pytest.fixture
 def umpired(people):
-    game = turns.create_game(
+    game = creation.create_game(
         campaign=Campaign.objects.create(name="Kriegspiel"), name="KS umpired", ruleset="kriegspiel",
         scenario="ks_farm", settings={"require_approval": True},
         seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
@@ -46,7 +46,7 @@ def test_umpire_amends_writes_narrative_and_publishes(umpired):
     approve(alice, game, 1)                                  # the deployment
     order(bob, game, "split foot1 2 as sappers nearest 16,3\nmine sappers at 16.5,3")
     order(carol, game, "move horse to 24,258")
-    state = eventstore.load(game.pk).state
+    state = gamelog.load(game.pk).state
     assert state["turn"]["status"] == "adjudicated"          # awaiting the umpire
     # players see nothing of turn 2's results yet
     assert not [e for e in bob.get(f"/api/games/{game.pk}/events/?limit=200").json()["results"]
@@ -69,7 +69,7 @@ def test_umpire_amends_writes_narrative_and_publishes(umpired):
     assert resp.status_code == 200 and resp.json() == {"accepted": True, "events": 2}
     assert bob.post(f"/api/games/{game.pk}/ruling/", {"text": "note all: x"}, format="json").status_code == 403
     approve(alice, game, 2)
-    state = eventstore.load(game.pk).state
+    state = gamelog.load(game.pk).state
     horse = [state["rules"]["figures"][f"blue:c{k}"]["y"] for k in range(1, 7)]
     assert min(horse) == pytest.approx(270.0, abs=0.01)      # the amended order counted
     assert Event.objects.filter(game=game, type="results.voided").count() == 1

@@ -6,10 +6,10 @@ import time
 
 import pytest
 
-from campaigns import eventstore, turns
 from campaigns.models import Event
-from rules.core.protocol import Viewer
+from campaigns.turns import commands, gamelog
 from rules.core import registry
+from rules.core.protocol import Viewer
 from tests.api.test_littlewars_api import check_scored_end, new_game, play_through_api
 from tests.platform.test_celery import QUEUE, Worker, broker  # noqa: F401  (the fixture)
 from tests.services import needs_redis
@@ -48,7 +48,7 @@ def test_a_whole_game_on_a_real_celery_worker(people, lw_worker):
 def _wait_for_worker(game, number, timeout=60.0):
     deadline = time.time() + timeout
     while time.time() < deadline:
-        state = eventstore.load(game.pk).state
+        state = gamelog.load(game.pk).state
         if state["status"] != "active" or state["turn"]["number"] > number:
             return
         time.sleep(0.1)
@@ -57,18 +57,18 @@ def _wait_for_worker(game, number, timeout=60.0):
 
 def test_the_curtain_and_private_orders_through_the_platform(people):
     game = new_game(people, "skirmish")
-    state = eventstore.load(game.pk).state
+    state = gamelog.load(game.pk).state
     assert state["turn"]["sides"] == ["red", "blue"] and "curtain" in state["turn"]["prompt"]
     red_view = RS.view(state["rules"], Viewer("player", "red"))
     assert {f["side"] for f in red_view["figures"]} == {"red"}
-    bad = turns.submit_orders(game.pk, "red", "deploy foot1 at 16,30\nfly away", source="web")
+    bad = commands.submit_orders(game.pk, "red", "deploy foot1 at 16,30\nfly away", source="web")
     assert not bad.accepted and [e.line for e in bad.errors] == [1, 2]
     assert "deployment is within 8 in" in bad.errors[0].message
-    assert turns.submit_orders(game.pk, "red", "deploy foot1 at 16,5", source="web").accepted
-    state = eventstore.load(game.pk).state
+    assert commands.submit_orders(game.pk, "red", "deploy foot1 at 16,5", source="web").accepted
+    state = gamelog.load(game.pk).state
     assert state["turn"]["status"] == "open"  # blue has not ordered: the turn waits for both
-    assert turns.submit_orders(game.pk, "blue", "hold", source="web").accepted
-    state = eventstore.load(game.pk).state
+    assert commands.submit_orders(game.pk, "blue", "hold", source="web").accepted
+    state = gamelog.load(game.pk).state
     assert state["turn"]["number"] == 2 and state["rules"]["phase"] == "play"
     assert state["rules"]["figures"]["red:i1"]["y"] == 5.0
     orders = Event.objects.filter(game=game, type="orders.submitted").values_list("audience", flat=True)
@@ -80,7 +80,7 @@ def test_game_page_and_map_render_for_both_players_and_the_umpire(people, client
 
     game = new_game(people, "wells")
     for side in ("red", "blue"):
-        assert turns.submit_orders(game.pk, side, "hold", source="web").accepted
+        assert commands.submit_orders(game.pk, side, "hold", source="web").accepted
     for user in ("bob", "carol", "alice"):
         client.login(username=user, password=PASSWORD)
         page = client.get(f"/games/{game.pk}/")
@@ -94,18 +94,18 @@ def test_game_page_and_map_render_for_both_players_and_the_umpire(people, client
 def test_deployment_without_the_curtain_is_two_turns_through_the_platform(people):
     """LW-7 as a per-game option: the First Player deploys in turn 1, the other, seeing it, in turn 2."""
     game = new_game(people, {"base": "skirmish", "settings": {"deployment": "alternate"}})
-    state = eventstore.load(game.pk).state
+    state = gamelog.load(game.pk).state
     first = state["rules"]["first"]
     second = "blue" if first == "red" else "red"
     assert state["turn"]["sides"] == [first] and "LW-7" in state["turn"]["prompt"]
-    with pytest.raises(turns.TurnError, match=f"{second} has no orders to give in turn 1"):
-        turns.submit_orders(game.pk, second, "hold", source="web")
-    assert turns.submit_orders(game.pk, first, "hold", source="web").accepted
-    state = eventstore.load(game.pk).state
+    with pytest.raises(commands.TurnError, match=f"{second} has no orders to give in turn 1"):
+        commands.submit_orders(game.pk, second, "hold", source="web")
+    assert commands.submit_orders(game.pk, first, "hold", source="web").accepted
+    state = gamelog.load(game.pk).state
     assert state["turn"]["number"] == 2 and state["turn"]["sides"] == [second]
     assert {f["side"] for f in RS.view(state["rules"], Viewer("player", second))["figures"]} == {"red", "blue"}
-    assert turns.submit_orders(game.pk, second, "hold", source="web").accepted
-    state = eventstore.load(game.pk).state
+    assert commands.submit_orders(game.pk, second, "hold", source="web").accepted
+    state = gamelog.load(game.pk).state
     assert state["turn"]["number"] == 3 and state["turn"]["sides"] == ["red", "blue"]
     assert state["rules"]["phase"] == "play" and state["rules"]["turn"] == 3  # the game's turn number
 
@@ -113,15 +113,15 @@ def test_deployment_without_the_curtain_is_two_turns_through_the_platform(people
 def test_the_defender_chooses_its_edge_in_a_turn_of_its_own(people):
     """LW-53 through the platform: turn 1 is the defender's choice of edge, turn 2 the deployment."""
     game = new_game(people, {"base": "defence", "settings": {"choose_edge": True}})
-    state = eventstore.load(game.pk).state
+    state = gamelog.load(game.pk).state
     defender = state["rules"]["scenario"]["settings"]["defender"]
     edge = state["rules"]["scenario"]["edges"][defender]
     other = {"north": "south", "south": "north"}[edge]
     assert state["turn"]["sides"] == [defender] and "LW-53" in state["turn"]["prompt"]
-    bad = turns.submit_orders(game.pk, defender, "edge west", source="web")
+    bad = commands.submit_orders(game.pk, defender, "edge west", source="web")
     assert not bad.accepted and "choose one of those" in bad.errors[0].message
-    assert turns.submit_orders(game.pk, defender, f"edge {other}", source="web").accepted
-    state = eventstore.load(game.pk).state
+    assert commands.submit_orders(game.pk, defender, f"edge {other}", source="web").accepted
+    state = gamelog.load(game.pk).state
     assert state["turn"]["number"] == 2 and state["turn"]["sides"] == ["red", "blue"]
     assert state["rules"]["phase"] == "deploy" and state["rules"]["scenario"]["edges"][defender] == other
 
@@ -136,11 +136,11 @@ def test_one_turn_number_everywhere(people, client):
 
     game = new_game(people, "skirmish")
     for side in ("red", "blue"):
-        assert turns.submit_orders(game.pk, side, "hold", source="web").accepted  # turn 1: deployment
-    state = eventstore.load(game.pk).state
+        assert commands.submit_orders(game.pk, side, "hold", source="web").accepted  # turn 1: deployment
+    state = gamelog.load(game.pk).state
     assert state["turn"]["number"] == 2 and state["rules"]["turn"] == 2
     # the rules' message: the first turn of play is turn 2, so guns fire from turn 3 (LW-14)
-    bad = turns.submit_orders(game.pk, "red", "fire gun1 at 24,30", source="web")
+    bad = commands.submit_orders(game.pk, "red", "fire gun1 at 24,30", source="web")
     assert not bad.accepted and "no gun fires before turn 3" in bad.errors[0].message
     view = RS.view(state["rules"], Viewer("player", "red"))
     assert view["turn"]["number"] == 2 and view["turn"]["prompt"].startswith("Turn 2:")

@@ -1,7 +1,7 @@
 """Each published turn mails every seat its own report over real SMTP (aiosmtpd)."""
 import pytest
 
-from campaigns import turns
+from campaigns.turns import commands
 from tests.mail.outbound.smtp_sink import smtp  # noqa: F401  (the fixture)
 
 from .helpers import play_one, state_of
@@ -36,7 +36,7 @@ def test_a_report_never_carries_the_other_sides_secrets(game, smtp):
 
     op = legal_operations(state_of(game)["rules"], "red")[0]
     secret = "# SECRET-MARKER-RED"
-    turns.submit_orders(game.pk, "red", f"{op}\nif attacked fight\n{secret}", source="web")
+    commands.submit_orders(game.pk, "red", f"{op}\nif attacked fight\n{secret}", source="web")
     mails = by_recipient(smtp)
     red_text = plain_text(mails["bob@example.org"])
     assert secret in red_text  # red sees its own orders as executed
@@ -46,8 +46,8 @@ def test_a_report_never_carries_the_other_sides_secrets(game, smtp):
 
 
 def test_a_failed_send_stays_in_the_outbox_and_is_retried(game, settings):
+    from campaigns.mailout.outbox import send
     from campaigns.models import OutboxMail
-    from campaigns.outbox import send
 
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", 9  # nothing listens: connection refused

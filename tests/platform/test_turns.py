@@ -4,9 +4,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from campaigns import turns, viewing
 from campaigns.models import Event, OutboxMail
-from campaigns.verify import verify_game
+from campaigns.turns import commands, viewing
+from campaigns.turns.gamelog import verify_game
 from rules.core import dice
 from rules.core.protocol import Viewer
 
@@ -46,31 +46,31 @@ def test_invalid_orders_are_refused_with_line_errors_and_earlier_orders_stay(gam
     from rules.civilwar import legal_operations
 
     good = legal_operations(state["rules"], "red")[0]
-    assert turns.submit_orders(game.pk, "red", good, source="web", ready=False).accepted
-    result = turns.submit_orders(game.pk, "red", f"{good}\nfly to the moon", source="web")
+    assert commands.submit_orders(game.pk, "red", good, source="web", ready=False).accepted
+    result = commands.submit_orders(game.pk, "red", f"{good}\nfly to the moon", source="web")
     assert not result.accepted and [e.line for e in result.errors] == [2]
     assert state_of(game)["turn"]["orders"]["red"]["text"] == good
 
 
 def test_wrong_side_and_closed_turn_are_refused(game):
-    with pytest.raises(turns.TurnError, match="blue has no orders to give in turn 1"):
-        turns.submit_orders(game.pk, "blue", "pass", source="web")
+    with pytest.raises(commands.TurnError, match="blue has no orders to give in turn 1"):
+        commands.submit_orders(game.pk, "blue", "pass", source="web")
 
 
 def test_latest_orders_before_close_count(game):
     from rules.civilwar import legal_operations
 
     ops = legal_operations(state_of(game)["rules"], "red")
-    turns.submit_orders(game.pk, "red", ops[0], source="web", ready=False)
-    turns.submit_orders(game.pk, "red", ops[1], source="api", ready=False)
-    assert turns.close_turn(game.pk, "closed by the umpire")
+    commands.submit_orders(game.pk, "red", ops[0], source="web", ready=False)
+    commands.submit_orders(game.pk, "red", ops[1], source="api", ready=False)
+    assert commands.close_turn(game.pk, "closed by the umpire")
     adjudicated = Event.objects.get(game=game, type="turn.adjudicated", turn=1)
     assert adjudicated.payload["orders"] == {"red": ops[1]}
     assert "orders.defaulted" not in types(game)
 
 
 def test_deadline_sweep_closes_and_defaults_a_silent_side_as_missed(game):
-    result = turns.sweep(now=timezone.now() + timedelta(days=30))
+    result = commands.sweep(now=timezone.now() + timedelta(days=30))
     assert result["closed"] == 1
     defaulted = Event.objects.get(game=game, type="orders.defaulted", turn=1)
     assert defaulted.audience == "public"
@@ -82,14 +82,14 @@ def test_submitted_but_not_ready_orders_are_never_missed(game):
     from rules.civilwar import legal_operations
 
     text = legal_operations(state_of(game)["rules"], "red")[0]
-    turns.submit_orders(game.pk, "red", text, source="web", ready=False)
-    turns.sweep(now=timezone.now() + timedelta(days=30))
+    commands.submit_orders(game.pk, "red", text, source="web", ready=False)
+    commands.sweep(now=timezone.now() + timedelta(days=30))
     assert "orders.defaulted" not in types(game)
     assert state_of(game)["missed"] == {}
 
 
 def test_a_second_sweep_before_the_deadline_does_nothing(game):
-    assert turns.sweep()["closed"] == 0
+    assert commands.sweep()["closed"] == 0
     assert state_of(game)["turn"]["status"] == "open"
 
 
@@ -97,11 +97,11 @@ def test_a_second_sweep_before_the_deadline_does_nothing(game):
 def test_adjudication_runs_exactly_once(game, django_capture_on_commit_callbacks):
     from rules.civilwar import legal_operations
 
-    turns.submit_orders(game.pk, "red", legal_operations(state_of(game)["rules"], "red")[0], source="web", ready=False)
+    commands.submit_orders(game.pk, "red", legal_operations(state_of(game)["rules"], "red")[0], source="web", ready=False)
     with django_capture_on_commit_callbacks(execute=False):
-        turns.close_turn(game.pk, "closed by the umpire")
-    assert turns.adjudicate(game.pk, 1) is True
-    assert turns.adjudicate(game.pk, 1) is False
+        commands.close_turn(game.pk, "closed by the umpire")
+    assert commands.adjudicate(game.pk, 1) is True
+    assert commands.adjudicate(game.pk, 1) is False
     assert types(game).count("turn.adjudicated") == 1
 
 
@@ -111,7 +111,7 @@ def test_ready_delay_leaves_time_to_change_orders(people):
     game = new_civilwar_game(people, ready_delay_seconds=600)
     play_one(game)
     assert state_of(game)["turn"]["status"] == "open"
-    assert turns.sweep(now=timezone.now() + timedelta(seconds=601))["closed"] == 1
+    assert commands.sweep(now=timezone.now() + timedelta(seconds=601))["closed"] == 1
     assert state_of(game)["turn"]["number"] == 2
 
 
@@ -126,7 +126,7 @@ def test_results_wait_for_umpire_approval_hidden_from_players(approval_game):
     assert viewing.game_view(game, state, blue)["board"] == viewing.game_view(game, state, blue)["board"]
     assert "preview" in viewing.game_view(game, state, Viewer("umpire"))
     assert OutboxMail.objects.filter(game=game, kind="report").count() == 0
-    turns.approve(game.pk, 1)
+    commands.approve(game.pk, 1)
     state = state_of(game)
     assert state["turn"]["number"] == 2 and not state["pending"]
     assert OutboxMail.objects.filter(game=game, kind="report").count() == 3
@@ -137,11 +137,11 @@ def test_umpire_amends_results_by_readjudicating_with_the_same_seed(approval_gam
 
     game = approval_game
     ops = legal_operations(state_of(game)["rules"], "red")
-    turns.submit_orders(game.pk, "red", ops[0], source="web")
-    errors = turns.amend(game.pk, 1, {"red": "nonsense order"}, reason="typo")
+    commands.submit_orders(game.pk, "red", ops[0], source="web")
+    errors = commands.amend(game.pk, 1, {"red": "nonsense order"}, reason="typo")
     assert any(e.line == 1 and e.side == "red" for e in errors)
-    assert turns.amend(game.pk, 1, {"red": ops[1]}, reason="the player's typo") == []
-    turns.approve(game.pk, 1, note="amended")
+    assert commands.amend(game.pk, 1, {"red": ops[1]}, reason="the player's typo") == []
+    commands.approve(game.pk, 1, note="amended")
     state = state_of(game)
     published = Event.objects.get(game=game, type="turn.published", turn=1)
     assert published.payload["amended"] is True

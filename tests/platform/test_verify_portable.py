@@ -9,8 +9,8 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from campaigns import eventstore
 from campaigns.models import Event
+from campaigns.turns import gamelog
 
 from .helpers import play_one
 
@@ -58,7 +58,7 @@ def test_export_import_into_another_database_keeps_every_hash(game, tmp_path):
                                        capture_output=True, text=True, check=True)
     run("migrate", "-v", "0")
     imported = run("import_game", str(export)).stdout
-    assert eventstore.head(game.pk)[1] in imported
+    assert gamelog.head(game.pk)[1] in imported
     again = run("export_game", "1").stdout.splitlines()
     original = export.read_text().splitlines()
     # Every event line is byte-identical; the header differs only in that the

@@ -23,12 +23,12 @@ def test_a_whole_game_on_a_real_celery_worker(people, lw_worker):
 
 
 def test_game_page_and_map_for_every_seat(people, client):
-    from campaigns import turns
+    from campaigns.turns import commands
     from tests.conftest import PASSWORD
 
     game = new_game(people, "town_assault")
     for side in ("red", "blue"):
-        assert turns.submit_orders(game.pk, side, f"hold {side[0].upper()}1", source="web").accepted
+        assert commands.submit_orders(game.pk, side, f"hold {side[0].upper()}1", source="web").accepted
     for user, sees_b2 in (("bob", False), ("carol", True), ("alice", True)):
         client.login(username=user, password=PASSWORD)
         page = client.get(f"/games/{game.pk}/")

@@ -3,12 +3,12 @@ import html
 
 from django.urls import reverse
 
-from campaigns import eventstore
+from campaigns.turns import gamelog
 from rules.civilwar import legal_operations
 
 
 def state_of(game):
-    return eventstore.load(game.pk).state
+    return gamelog.load(game.pk).state
 
 
 def legal_op(game, side="red", index=0):

@@ -3,9 +3,10 @@ import os
 
 import pytest
 
-from .helpers import legal_op, state_of
 from tests.conftest import PASSWORD
 from tests.services import needs_chromium
+
+from .helpers import legal_op, state_of
 
 CHROMIUM = "/usr/bin/chromium"
 # The live server runs in a thread while playwright's sync API runs an event loop.
@@ -49,7 +50,7 @@ def sign_in(page, base: str, username: str) -> None:
 
 
 def test_bob_sees_the_hex_map_of_a_warworlds_game_and_orders(live_server, browser_page, people):
-    from campaigns import viewing
+    from campaigns.turns import viewing
     from rules.core.protocol import Viewer
     from rules.warworlds.testing import bot_orders, state_from_view
     from tests.api.test_warworlds_api import new_game
@@ -103,10 +104,10 @@ def test_bob_signs_in_sends_orders_and_sees_the_result(live_server, browser_page
 
 
 def test_bob_accepts_an_invitation_from_my_games(live_server, browser_page, people):
-    from campaigns import turns
     from campaigns.models import Campaign
+    from campaigns.turns import creation
 
-    game = turns.create_game(campaign=Campaign.objects.create(name="C"), name="Invited game", ruleset="civilwar",
+    game = creation.create_game(campaign=Campaign.objects.create(name="C"), name="Invited game", ruleset="civilwar",
                              created_by=people["alice"], seats=[
                                  {"role": "umpire", "user": people["alice"]},
                                  {"role": "player", "side": "red", "user": people["bob"]},

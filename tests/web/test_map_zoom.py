@@ -2,7 +2,7 @@
 and, since the control is the same for every rule set, a Civil War map."""
 import pytest
 
-from campaigns import turns
+from campaigns.turns import commands
 from tests.api.test_littlewars_api import new_game
 from tests.conftest import PASSWORD
 
@@ -30,7 +30,7 @@ def first_figure_width(page) -> float:
 def test_the_big_battle_map_zooms_and_pans(live_server, browser_page, people):
     game = new_game(people, "big_battle")
     for side in ("red", "blue"):  # the curtain lifts: both armies on the map
-        assert turns.submit_orders(game.pk, side, "hold", source="web").accepted
+        assert commands.submit_orders(game.pk, side, "hold", source="web").accepted
     page = browser_page
     page.set_viewport_size({"width": 1280, "height": 900})
     sign_in(page, live_server.url, "bob")

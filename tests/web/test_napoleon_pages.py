@@ -5,8 +5,8 @@ umpire, a side's standing instructions reaching only that side and the umpire.""
 import pytest
 from django.urls import reverse
 
-from campaigns.verify import verify_game
-from campaigns.viewing import describe_result
+from campaigns.turns.gamelog import verify_game
+from campaigns.turns.viewing import describe_result
 from rules.napoleon.testing import bot_orders
 from tests.api.helpers import new_game_with_people
 

@@ -4,8 +4,8 @@ import html
 import pytest
 from django.urls import reverse
 
-from campaigns import turns, viewing
 from campaigns.models import Campaign, Event, Game
+from campaigns.turns import commands, creation, viewing
 from rules.core import registry
 from rules.core.protocol import Viewer
 from tests.conftest import PASSWORD
@@ -31,7 +31,7 @@ def test_wrong_password_is_refused(client, people):
 
 
 def test_my_games_lists_only_the_users_games(client, people, game):
-    other = turns.create_game(
+    other = creation.create_game(
         campaign=Campaign.objects.create(name="Elsewhere"), name="Other game", ruleset="civilwar",
         seats=[{"role": "umpire", "user": people["alice"], "email": "a@example.org"},
                {"role": "player", "side": "red", "user": people["carol"], "email": "c@example.org"},
@@ -165,7 +165,7 @@ def test_umpire_approves_pending_results_and_players_do_not_see_them_before(clie
 def test_umpire_amend_shows_line_errors_then_readjudicates(client, people, approval_game):
     game = approval_game
     first, second = legal_op(game, index=0), legal_op(game, index=1)
-    turns.submit_orders(game.pk, "red", first, source="web")
+    commands.submit_orders(game.pk, "red", first, source="web")
     client.force_login(people["alice"])
     text = page(client, game, "umpire")
     assert f"{first}</textarea>" in text.replace("\r\n", "\n")
@@ -351,7 +351,7 @@ def test_umpire_commands_out_of_turn_are_messages(client, people, approval_game)
     assert client.post(url, {"action": "bogus"}).status_code == 400
     response = client.post(url, {"action": "submit", "submit-side": "blue", "submit-text": "pass"})
     assert "Select a valid choice" in response.content.decode()  # only red orders in turn 1
-    turns.close_turn(game.pk, "test")
+    commands.close_turn(game.pk, "test")
     assert state_of(game)["turn"]["status"] == "adjudicated"
     response = client.post(url, {"action": "submit", "submit-side": "red", "submit-text": "pass"}, follow=True)
     assert "turn 1 is not open for orders" in response.content.decode()
@@ -399,8 +399,9 @@ def test_a_past_turn_shows_the_map_as_the_viewer_saw_it_then(client, people, gam
 
 
 def test_the_umpire_hands_a_side_to_a_standby(client, people, game):
-    from campaigns.mailin import addresses, ingest
+    from campaigns.mailin import ingest
     from campaigns.models import Event, OutboxMail
+    from campaigns.turns import addresses
     from tests.mail.inbound.helpers import mail
 
     red = game.seats.get(side="red")

@@ -6,8 +6,8 @@ import html
 import pytest
 from django.test import Client
 
-from campaigns import eventstore, viewing
 from campaigns.models import Event
+from campaigns.turns import gamelog, viewing
 from rules.core.protocol import Viewer
 from rules.warworlds.orders import ORDERS_HELP
 from rules.warworlds.testing import bot_orders, state_from_view
@@ -37,7 +37,7 @@ def pages_of(client, game, turn: int | None) -> str:
 
 
 def red_may_see_the_pickets(game) -> bool:
-    state = eventstore.load(game.pk).state
+    state = gamelog.load(game.pk).state
     board = viewing.game_view(game, state, Viewer(role="player", side="red"))["board"]
     return HIDDEN in {u["id"] for u in board["units"]}
 
@@ -45,7 +45,7 @@ def red_may_see_the_pickets(game) -> bool:
 def order_on_the_page(client, game, side: str) -> None:
     """Orders from the side's own view, sent with the page's form: red ticks 'ready' in the same
     form, blue sends first and presses 'Mark ready' after."""
-    state = eventstore.load(game.pk).state
+    state = gamelog.load(game.pk).state
     board = viewing.game_view(game, state, Viewer(role="player", side=side))["board"]
     text = bot_orders(state_from_view(board), side)
     response = post_orders(client, game, text, ready=side == "red")
@@ -65,14 +65,14 @@ def test_a_town_assault_played_on_the_web_leaks_no_hidden_unit(people):
     assert "Operations open to you now" in red_page and "move R1 to " in red_page  # from red's own view
     first_seen = None
     for _ in range(40):
-        state = eventstore.load(game.pk).state
+        state = gamelog.load(game.pk).state
         if state["status"] != "active":
             break
         number = state["turn"]["number"]
         for side in state["turn"]["sides"]:
             order_on_the_page(clients[side], game, side)
-        assert eventstore.load(game.pk).state["turn"]["number"] > number or \
-            eventstore.load(game.pk).state["status"] != "active", f"round {number} was not adjudicated"
+        assert gamelog.load(game.pk).state["turn"]["number"] > number or \
+            gamelog.load(game.pk).state["status"] != "active", f"round {number} was not adjudicated"
         red_pages = pages_of(clients["red"], game, number)
         if first_seen is None and red_may_see_the_pickets(game):
             first_seen = number
@@ -80,7 +80,7 @@ def test_a_town_assault_played_on_the_web_leaks_no_hidden_unit(people):
             assert HIDDEN not in red_pages, f"red sees {HIDDEN} after round {number}"
         elif first_seen == number:
             assert f"{HIDDEN} is revealed" in red_pages  # the log tells red, the map shows them
-    state = eventstore.load(game.pk).state
+    state = gamelog.load(game.pk).state
     check_scored_end(game, people, viewing.game_view(game, state, Viewer(role="player", side="red"))["turn"])
     submitted = Event.objects.filter(game=game, type="orders.submitted")
     assert {e.payload["source"] for e in submitted} == {"web"}

@@ -2,7 +2,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from campaigns.portable import export_lines
+from campaigns.turns.archive import export_lines
 from rules.core.protocol import Viewer
 
 from ._common import get_game

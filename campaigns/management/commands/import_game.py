@@ -2,8 +2,8 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from campaigns.eventstore import head
-from campaigns.portable import ImportRejected, import_stream
+from campaigns.turns.archive import ImportRejected, import_stream
+from campaigns.turns.gamelog import head
 
 
 class Command(BaseCommand):

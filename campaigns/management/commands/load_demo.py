@@ -10,8 +10,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from campaigns import eventstore, turns
 from campaigns.models import Campaign, Game, Profile
+from campaigns.turns import commands, creation, gamelog
 from rules.core import registry
 
 PASSWORD = "kriegsbrief"
@@ -44,7 +44,7 @@ def play_turns(game: Game, count: int, seed: int = 2) -> None:
     rs = registry.get(game.ruleset)
     choose = random.Random(seed)
     for _ in range(count):
-        state = eventstore.load(game.pk).state
+        state = gamelog.load(game.pk).state
         turn = state["turn"]
         if turn["status"] != "open":
             return
@@ -55,7 +55,7 @@ def play_turns(game: Game, count: int, seed: int = 2) -> None:
             text = choose.choice(options if choose.random() < 0.6 or not forms else forms)
         else:
             text = rs.default_orders(state["rules"], side, turn["kind"])
-        turns.submit_orders(game.pk, side, text, source="web", by=side)
+        commands.submit_orders(game.pk, side, text, source="web", by=side)
 
 
 class Command(BaseCommand):
@@ -77,14 +77,14 @@ class Command(BaseCommand):
             self.stdout.write("The demo is already loaded.")
         else:
             with transaction.atomic():
-                game = turns.create_game(campaign=campaign, name=DEMO_GAME, ruleset="civilwar", seats=seats,
+                game = creation.create_game(campaign=campaign, name=DEMO_GAME, ruleset="civilwar", seats=seats,
                                          settings={"deadline_hours": 72, "decision_deadline_hours": 24}, operator=True)
             play_turns(game, opts["turns"])
             game.refresh_from_db()
             self.stdout.write(f"Loaded '{DEMO_GAME}' (game {game.pk}), now at turn {game.turn_number}.")
         for name, ruleset, scenario in FRESH_GAMES:
             if not Game.objects.filter(name=name).exists():
-                game = turns.create_game(campaign=campaign, name=name, ruleset=ruleset, scenario=scenario,
+                game = creation.create_game(campaign=campaign, name=name, ruleset=ruleset, scenario=scenario,
                                          seats=seats, settings={"deadline_hours": 72}, operator=True)
-                sides = eventstore.load(game.pk).state["turn"]["sides"]
+                sides = gamelog.load(game.pk).state["turn"]["sides"]
                 self.stdout.write(f"Loaded '{name}' (game {game.pk}): {' and '.join(sides)} to give the first orders.")

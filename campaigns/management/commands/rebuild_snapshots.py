@@ -1,8 +1,8 @@
 from django.core.management.base import BaseCommand
 from tqdm import tqdm
 
-from campaigns.eventstore import head, rebuild_snapshots
 from campaigns.models import Game
+from campaigns.turns.gamelog import head, rebuild_snapshots
 
 from ._common import game_arg, get_game
 

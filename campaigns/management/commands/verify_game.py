@@ -1,9 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from campaigns.eventstore import head
 from campaigns.models import Game
-from campaigns.verify import verify_game
+from campaigns.turns.gamelog import head, verify_game
 
 from ._common import game_arg, get_game
 

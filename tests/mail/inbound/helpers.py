@@ -7,8 +7,8 @@ from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import formatdate
 
-from campaigns.mailin import addresses
 from campaigns.models import OutboxMail
+from campaigns.turns import addresses
 
 _ids = itertools.count(1)
 _last_date = [0.0]

@@ -2,7 +2,7 @@
 import pytest
 from django.test import override_settings
 
-from campaigns.mailin import addresses
+from campaigns.turns import addresses
 
 
 @pytest.fixture

@@ -18,10 +18,11 @@ from django.db import connection, connections, transaction
 from django.test import override_settings
 from django.utils import timezone
 
-from campaigns import outbox, turns
-from campaigns.mailin import addresses, apply, ingest
+from campaigns.mailin import apply, ingest
 from campaigns.mailin.models import Absence, InboundMessage, SeatAddress
+from campaigns.mailout import outbox
 from campaigns.models import Campaign, Event, Game, OutboxMail
+from campaigns.turns import addresses, creation
 from rules.core import dice
 from tests.services import postgres_only
 
@@ -42,8 +43,8 @@ def new_world():
     seats = [{"role": "umpire", "email": "alice@example.org"},
              {"role": "player", "side": "red", "email": "bob@example.org"},
              {"role": "player", "side": "blue", "email": "carol@example.org"}]
-    game = turns.create_game(campaign=campaign, name="Test game", ruleset="civilwar", seats=seats, operator=True)
-    other = turns.create_game(campaign=campaign, name="Other game", ruleset="civilwar", seats=seats, operator=True)
+    game = creation.create_game(campaign=campaign, name="Test game", ruleset="civilwar", seats=seats, operator=True)
+    other = creation.create_game(campaign=campaign, name="Other game", ruleset="civilwar", seats=seats, operator=True)
     red, blue = game.seats.get(side="red"), game.seats.get(side="blue")
     revoked = addresses.reply_address(red)
     addresses.revoke(red)
@@ -153,9 +154,9 @@ def run(monkeypatch, deliver) -> dict:
 
 
 def _tokens(game):
-    from campaigns import eventstore
+    from campaigns.turns import gamelog
 
-    tokens = eventstore.load(game.pk).state["rules"]["tokens"]
+    tokens = gamelog.load(game.pk).state["rules"]["tokens"]
     return {side: sorted((c for c, face in tokens.items() if face == side), key=lambda c: int(c[1:]))[0]
             for side in ("red", "blue")}
 
@@ -164,7 +165,7 @@ def _flush():
     """Empty the database, its sequences reset: both runs number their rows from 1."""
     sqlite = connection.vendor == "sqlite"
     if sqlite:  # its append-only triggers refuse the DELETE a flush is there
-        from campaigns import sqlite_triggers
+        from campaigns.log import sqlite_triggers
 
         with connection.cursor() as cur:
             for sql in sqlite_triggers.drop_sql():

@@ -9,8 +9,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from campaigns.mailin.models import InboundMessage
+from campaigns.mailout.outbox import build_message, queue_mail
 from campaigns.models import Event
-from campaigns.outbox import build_message, queue_mail
 from tests.services import database_url, postgres_only
 
 from .conftest import orders_of, red_opening
@@ -119,10 +119,10 @@ def test_the_postfix_pipe_command_line_works(game, red, tmp_path):
 
 
 def test_feed_reply_finds_the_latest_report_in_the_outbox_folder(tmp_path, settings, game, red):
-    from campaigns.outbox import send
+    from campaigns.mailout.outbox import send
 
     settings.OUTBOX_DIR = tmp_path / "outbox"
-    settings.EMAIL_BACKEND = "campaigns.mail.eml_backend.EmlFileBackend"
+    settings.EMAIL_BACKEND = "campaigns.mailout.eml_backend.EmlFileBackend"
     row = queue_mail(key="report-latest", to=red.email, subject="[Kriegsbrief] Test game: turn 0 results",
                      body="Turn report\n", game=game, seat=red, kind="report")
     assert send(row.pk)  # written as .eml by the embedded backend, as in the demo
@@ -136,11 +136,11 @@ def test_feed_reply_finds_the_latest_report_in_the_outbox_folder(tmp_path, setti
 
 def test_feed_reply_latest_for_never_answers_another_games_mail(tmp_path, settings, people, game, red):
     """bob plays red in two games; fred@… contains bob's address: neither may be answered by mistake."""
-    from campaigns.outbox import send
+    from campaigns.mailout.outbox import send
     from tests.conftest import new_civilwar_game
 
     settings.OUTBOX_DIR = tmp_path / "outbox"
-    settings.EMAIL_BACKEND = "campaigns.mail.eml_backend.EmlFileBackend"
+    settings.EMAIL_BACKEND = "campaigns.mailout.eml_backend.EmlFileBackend"
     other = new_civilwar_game(people)
     other_red = other.seats.get(side="red")
     fred = other.seats.get(side="blue")

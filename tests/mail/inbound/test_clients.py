@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from campaigns.mailin import addresses, apply, ingest, mime
+from campaigns.mailin import apply, ingest, mime
 from campaigns.mailin.models import InboundMessage
-
+from campaigns.turns import addresses
 from rules.civilwar.orders import ORDER_WORDS
 
 from .helpers import last_reply

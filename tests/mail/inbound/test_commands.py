@@ -5,12 +5,13 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from campaigns import eventstore, turns
 from campaigns.mailin import commands, ingest
-from rules.civilwar.orders import ORDER_WORDS
 from campaigns.mailin.models import Absence
+from campaigns.mailout.outbox import queue_mail
 from campaigns.models import OutboxMail
-from campaigns.outbox import queue_mail
+from campaigns.turns import commands as turn_commands
+from campaigns.turns import gamelog
+from rules.civilwar.orders import ORDER_WORDS
 
 from .conftest import orders_of, red_opening
 from .helpers import last_reply, seat_mail
@@ -23,7 +24,7 @@ def send(seat, body, **kw):
 
 
 def ready_sides(game):
-    return set(eventstore.load(game.pk).state["turn"]["ready"])
+    return set(gamelog.load(game.pk).state["turn"]["ready"])
 
 
 @pytest.mark.parametrize("text, orders, cmds, errors", [
@@ -62,7 +63,7 @@ def test_wait_then_ready(game, red):
     assert "red" not in ready_sides(game)
     body = send(red, "READY")
     assert "READY" in body
-    state = eventstore.load(game.pk).state
+    state = gamelog.load(game.pk).state
     # red was the only side to order: ready closes the turn at once.
     assert state["turn"]["number"] > 1 or state["turn"]["status"] != "open"
 
@@ -134,7 +135,7 @@ def test_umpire_gives_no_orders_by_mail(game, umpire):
 
 
 def test_orders_after_the_turn_closed_are_refused_with_the_reason(game, red):
-    turns.close_turn(game.pk, "umpire")
+    turn_commands.close_turn(game.pk, "umpire")
     body = send(red, "pass")
     assert "not accepted" in body.lower()
 

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from campaigns.mailin import addresses, ingest, replay
+from campaigns.mailin import ingest, replay
 from campaigns.mailin.models import InboundMessage
+from campaigns.turns import addresses
 
 from .helpers import _date
 

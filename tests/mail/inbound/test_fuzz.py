@@ -8,10 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from campaigns import eventstore
-from campaigns.mailin import addresses, apply, commands, ingest, quotes
+from campaigns.mailin import apply, commands, ingest, quotes
 from campaigns.mailin.htmltext import html_to_text
 from campaigns.mailin.models import InboundMessage
+from campaigns.turns import addresses, gamelog
 from rules.civilwar.orders import ORDER_WORDS
 from rules.core import registry
 
@@ -79,7 +79,7 @@ def test_mail_readers_never_crash_and_keep_lines_in_order(text):
 @FUZZ
 @given(text=any_text)
 def test_civilwar_order_parser_accounts_for_every_line(game, text):
-    state = eventstore.load(game.pk).state
+    state = gamelog.load(game.pk).state
     rs = registry.get("civilwar")
     parsed = rs.parse_orders(state["rules"], "red", text, "orders")
     lines = text.splitlines()
@@ -94,10 +94,10 @@ def test_civilwar_order_parser_accounts_for_every_line(game, text):
 @FUZZ
 @given(text=any_text)
 def test_acknowledgement_lists_every_line(game, text):
-    from campaigns import turns
+    from campaigns.turns import commands
 
-    text = turns.clean_text(text)
-    orders, errors = turns.check_orders(eventstore.load(game.pk).state, "red", text)
+    text = commands.clean_text(text)
+    orders, errors = commands.check_orders(gamelog.load(game.pk).state, "red", text)
     listing = apply.understood(text, orders, errors)
     for n, line in enumerate(text.splitlines(), 1):
         if line.strip():

@@ -16,10 +16,10 @@ import pytest
 from aiosmtpd.controller import Controller
 from django.db import connection
 
-from campaigns import eventstore, turns
-from campaigns.mailin import addresses, ingest
+from campaigns.mailin import ingest
 from campaigns.mailin.models import InboundMessage
 from campaigns.models import Campaign, Event
+from campaigns.turns import addresses, creation, gamelog
 from rules.civilwar import RULESET as CW
 from rules.civilwar.testing import star_map
 from tests.mail.outbound.smtp_sink import smtp  # noqa: F401  (the fixture)
@@ -98,7 +98,7 @@ def wait_until(predicate):
 
 
 def test_a_whole_civilwar_game_only_by_mail(people, smtp, mail_worker, mx):  # noqa: F811
-    game = turns.create_game(
+    game = creation.create_game(
         campaign=Campaign.objects.create(name="By mail"), name="Mail game", ruleset="civilwar", scenario=star_map(),
         seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
                {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
@@ -106,7 +106,7 @@ def test_a_whole_civilwar_game_only_by_mail(people, smtp, mail_worker, mx):  # n
     seats = {s.side: s for s in game.seats.filter(role="player")}
     sent = 0
     for _ in range(30):
-        state = eventstore.load(game.pk).state
+        state = gamelog.load(game.pk).state
         if state["status"] == "finished":
             break
         number = state["turn"]["number"]
@@ -114,9 +114,9 @@ def test_a_whole_civilwar_game_only_by_mail(people, smtp, mail_worker, mx):  # n
             seat = seats[side]
             send_orders(mx, seat, choose(state, side, number), latest_report(smtp, seat.email))
             sent += 1
-        assert wait_until(lambda: eventstore.load(game.pk).state["turn"]["number"] > number
-                          or eventstore.load(game.pk).state["status"] == "finished"), f"turn {number} never published"
-    state = eventstore.load(game.pk).state
+        assert wait_until(lambda: gamelog.load(game.pk).state["turn"]["number"] > number
+                          or gamelog.load(game.pk).state["status"] == "finished"), f"turn {number} never published"
+    state = gamelog.load(game.pk).state
     assert state["status"] == "finished", "the game did not end within 30 turns"
     assert "draw" in state["result"]["reason"]
     # Every order came by mail, each message applied and acknowledged over SMTP.

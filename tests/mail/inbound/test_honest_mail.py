@@ -6,10 +6,10 @@ import re
 import pytest
 from django.test import override_settings
 
-from campaigns import eventstore, turns
-from campaigns.mailin import addresses, commands, ingest, quotes
+from campaigns.mailin import commands, ingest, quotes
 from campaigns.mailin.models import InboundMessage
 from campaigns.models import Campaign, Event, OutboxMail
+from campaigns.turns import addresses, creation, gamelog
 from rules.core import registry
 
 from .conftest import orders_of, red_opening
@@ -25,13 +25,13 @@ def send(seat, body, **kw):
 
 
 def ready_sides(game):
-    return set(eventstore.load(game.pk).state["turn"]["ready"])
+    return set(gamelog.load(game.pk).state["turn"]["ready"])
 
 
 @pytest.fixture
 def little(people):
     """A Little Wars game: both sides order in the same turn, so one can be ready while the turn stays open."""
-    return turns.create_game(
+    return creation.create_game(
         campaign=Campaign.objects.create(name="c"), name="Little game", ruleset="littlewars",
         seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
                {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},

@@ -4,11 +4,12 @@ tells the orders ("<unit> <verb> ...", RuleSet.order_words) from the prose, each
 turn is adjudicated in-process, and each side's mailed reports are checked."""
 import pytest
 
-from campaigns import eventstore, outbox
 from campaigns.mailin import ingest
 from campaigns.mailin.models import InboundMessage
+from campaigns.mailout import outbox
 from campaigns.models import Event, OutboxMail
-from campaigns.verify import verify_game
+from campaigns.turns import gamelog
+from campaigns.turns.gamelog import verify_game
 from rules.kingsofwar.testing import bot_orders
 from tests.api.helpers import new_game_with_people
 
@@ -32,7 +33,7 @@ def test_a_whole_kingsofwar_game_only_by_mail(people):
     seats = {s.side: s for s in game.seats.filter(role="player")}
     sent = {}
     for _ in range(30):
-        state = eventstore.load(game.pk).state
+        state = gamelog.load(game.pk).state
         if state["status"] == "finished":
             break
         number, [side] = state["turn"]["number"], state["turn"]["sides"]  # alternating: one side a turn
@@ -44,10 +45,10 @@ def test_a_whole_kingsofwar_game_only_by_mail(people):
         assert row.status == InboundMessage.Status.APPLIED, row.error
         ack = last_reply(seat.email).body
         assert "ORDERS ACCEPTED" in ack and "Hello umpire," in ack and "the general" in ack  # prose: not read
-        assert eventstore.load(game.pk).state["turn"]["number"] == number + 1 or \
-            eventstore.load(game.pk).state["status"] == "finished", f"turn {number} was not adjudicated"
+        assert gamelog.load(game.pk).state["turn"]["number"] == number + 1 or \
+            gamelog.load(game.pk).state["status"] == "finished", f"turn {number} was not adjudicated"
         sent[number] = (side, orders)
-    state = eventstore.load(game.pk).state
+    state = gamelog.load(game.pk).state
     assert state["status"] == "finished" and len(sent) == 12, "six rounds of two player turns"
     submitted = Event.objects.filter(game=game, type="orders.submitted").order_by("seq")
     assert [(e.payload["source"], e.payload["text"]) for e in submitted] == [("mail", o) for _, o in sent.values()]
@@ -86,5 +87,5 @@ def test_orders_mailed_out_of_turn_or_wrong_are_refused_with_the_reason(people):
     reply = last_reply(seats["red"].email).body
     assert "ORDERS NOT ACCEPTED" in reply and "    Hi,\n    Bob" in reply
     assert "ERROR: a pivot is at most 90 degrees" in reply and "ERROR: no enemy unit 'b9'" in reply
-    state = eventstore.load(game.pk).state
+    state = gamelog.load(game.pk).state
     assert state["turn"]["number"] == 1 and state["turn"]["orders"] == {}  # nothing taken, the turn still open

@@ -4,11 +4,11 @@ real inbound path (ingest: screening, the mail reader, the commands, the turn), 
 instruction given by mail, and every seat's mailed report holding only what that seat may see."""
 import pytest
 
-from campaigns import eventstore
 from campaigns.mailin import ingest
 from campaigns.mailin.models import InboundMessage
 from campaigns.models import Event, OutboxMail
-from campaigns.verify import verify_game
+from campaigns.turns import gamelog
+from campaigns.turns.gamelog import verify_game
 from rules.napoleon.testing import bot_orders
 from tests.api.helpers import new_game_with_people
 
@@ -49,10 +49,10 @@ def test_a_whole_napoleon_game_by_mail(people, scenario, django_capture_on_commi
     # A standing instruction is an order line: given in one's own turn, refused out of it, clearly.
     row = ingest.ingest(seat_mail(seats["blue"], "standing countercharge no"), via="test")
     assert "orders not accepted: blue has no orders to give in turn 1" in last_reply("carol@example.org").body
-    assert eventstore.load(game.pk).state["rules"]["standing"]["blue"]["countercharge"] == "yes"
+    assert gamelog.load(game.pk).state["rules"]["standing"]["blue"]["countercharge"] == "yes"
     sent = 0
     for _ in range(60):
-        state = eventstore.load(game.pk).state
+        state = gamelog.load(game.pk).state
         if state["status"] == "finished":
             break
         side = state["turn"]["sides"][0]
@@ -62,7 +62,7 @@ def test_a_whole_napoleon_game_by_mail(people, scenario, django_capture_on_commi
         ack = mail_orders(seats[side], text, django_capture_on_commit_callbacks)
         assert "ORDERS ACCEPTED" in ack, ack
         sent += 1
-    state = eventstore.load(game.pk).state
+    state = gamelog.load(game.pk).state
     assert state["status"] == "finished", "the game did not end by mail within 60 player turns"
     result = state["rules"]["result"]
     assert set(result["score"]) == {"red", "blue"} and result["reason"]

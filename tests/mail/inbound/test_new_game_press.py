@@ -2,10 +2,9 @@
 import pytest
 from django.urls import reverse
 
-from campaigns import eventstore
 from campaigns.mailin import ingest
 from campaigns.models import Game, OutboxMail
-
+from campaigns.turns import gamelog
 from tests.conftest import accept_invitations
 
 from .helpers import last_reply, seat_mail
@@ -23,7 +22,7 @@ def create(client, people, name, **extra):
 
 
 def press_of(game):
-    return eventstore.load(game.pk).state["settings"]["press"]
+    return gamelog.load(game.pk).state["settings"]["press"]
 
 
 def message(game, side, to):

@@ -2,8 +2,8 @@
 import pytest
 
 from campaigns.mailin import ingest
-from campaigns.models import Event
 from campaigns.mailin.models import InboundMessage
+from campaigns.models import Event
 
 from .conftest import orders_of, red_opening
 from .helpers import last_reply, mail, replies_to, seat_mail
@@ -79,7 +79,7 @@ def test_message_stored_but_never_processed_is_picked_up(game, red):
 def test_a_forwarded_message_attachment_is_never_read(game, red):
     from email.message import EmailMessage
 
-    from campaigns.mailin import addresses
+    from campaigns.turns import addresses
 
     inner = EmailMessage()
     inner["From"], inner["Subject"] = "someone@example.net", "their orders"

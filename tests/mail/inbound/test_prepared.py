@@ -3,10 +3,11 @@ bytes, foreign keys), on PostgreSQL and SQLite alike; a duplicate insert is no e
 import pytest
 from django.db import transaction
 
-from campaigns import eventstore, prepared
-from campaigns.mailin import addresses, ingest
+from campaigns import prepared
+from campaigns.mailin import ingest
 from campaigns.mailin.models import InboundMessage, SeatAddress
 from campaigns.models import Event, Game, OutboxMail, Seat
+from campaigns.turns import addresses, gamelog
 from rules.core.canonical import canonical_json
 
 from .helpers import seat_mail
@@ -70,7 +71,7 @@ def test_load_after_a_turn_opening_starts_at_its_snapshot(game):
     from campaigns.models import Snapshot
 
     opened = Event.objects.get(game=game, type="turn.opened").seq
-    # kept after the opening's sealed seed, the next event of the same append (eventstore.snapshot_due)
+    # kept after the opening's sealed seed, the next event of the same append (gamelog.snapshot_due)
     assert list(Snapshot.objects.filter(game=game).values_list("seq", flat=True)) == [opened + 1]
-    *_, (last, replayed) = eventstore.replay(game.pk)
-    assert canonical_json(eventstore.load(game.pk).state) == canonical_json(replayed)
+    *_, (last, replayed) = gamelog.replay(game.pk)
+    assert canonical_json(gamelog.load(game.pk).state) == canonical_json(replayed)

@@ -7,9 +7,10 @@ import re
 import pytest
 from django.test import override_settings
 
-from campaigns.mailin import addresses, ingest
+from campaigns.mailin import ingest
 from campaigns.mailin.models import InboundMessage
 from campaigns.models import Event, OutboxMail
+from campaigns.turns import addresses
 from tests.services import postgres_only
 
 from .conftest import orders_of, red_opening
@@ -234,7 +235,7 @@ def test_header_injection_in_an_echoed_subject(game, red):
     ingest.ingest(raw, via="test")
     reply = last_reply(red.email)
     assert "\n" not in reply.subject and "\r" not in reply.subject
-    from campaigns.outbox import build_message
+    from campaigns.mailout.outbox import build_message
 
     sent = build_message(reply).message()
     assert sent.get_all("Bcc") is None

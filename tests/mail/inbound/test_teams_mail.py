@@ -2,9 +2,9 @@
 waits for each of its seats, and every seat gets its own report naming its command."""
 import pytest
 
-from campaigns import eventstore, turns
 from campaigns.mailin import ingest
 from campaigns.models import Campaign, OutboxMail
+from campaigns.turns import commands, creation, gamelog
 from tests.conftest import make_user
 
 from .helpers import last_reply, seat_mail
@@ -22,7 +22,7 @@ def send(seat, body):
 
 def test_mail_orders_and_reports_per_seat(people, django_capture_on_commit_callbacks):
     frank = make_user("frank")
-    game = turns.create_game(
+    game = creation.create_game(
         campaign=Campaign.objects.create(name="Teams"), name="Team mail", ruleset="littlewars",
         commands=COMMANDS, operator=True, seats=[
             {"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
@@ -32,13 +32,13 @@ def test_mail_orders_and_reports_per_seat(people, django_capture_on_commit_callb
     bob, frank_seat, carol = (game.seats.get(user=u) for u in (people["bob"], frank, people["carol"]))
     refused = send(frank_seat, "deploy foot1 at 20,4")
     assert "foot1 is the infantry command's; the cavalry command orders only its own groups" in refused
-    assert "red" not in eventstore.load(game.pk).state["turn"]["orders"]
+    assert "red" not in gamelog.load(game.pk).state["turn"]["orders"]
     with django_capture_on_commit_callbacks(execute=True):
         send(frank_seat, "deploy horse at 30,4")
         send(carol, "hold")
-        assert eventstore.load(game.pk).state["turn"]["number"] == 1  # red waits for its commander
+        assert gamelog.load(game.pk).state["turn"]["number"] == 1  # red waits for its commander
         send(bob, "deploy foot1 at 12,4")
-    state = eventstore.load(game.pk).state
+    state = gamelog.load(game.pk).state
     assert state["turn"]["number"] == 2
     used = [e for e in game.events.filter(type="turn.adjudicated")][0].payload["orders"]["red"]
     assert used == "# commander\ndeploy foot1 at 12,4\n# cavalry\ndeploy horse at 30,4"
@@ -52,7 +52,7 @@ def test_mail_orders_and_reports_per_seat(people, django_capture_on_commit_callb
     # the complete export keeps each seat's command (an import seats them again the same way)
     import json
 
-    from campaigns.portable import export_lines
+    from campaigns.turns.archive import export_lines
 
     header = json.loads(next(iter(export_lines(game))))
     assert [(s["side"], s.get("command", "")) for s in header["seats"] if s["role"] == "player"] == \
@@ -62,18 +62,18 @@ def test_mail_orders_and_reports_per_seat(people, django_capture_on_commit_callb
 def test_a_reminder_goes_to_the_seat_whose_command_sent_nothing(people):
     from datetime import timedelta
 
-    from campaigns import reminders
+    from campaigns.mailout import reminders
 
     frank = make_user("frank")
-    game = turns.create_game(
+    game = creation.create_game(
         campaign=Campaign.objects.create(name="Teams"), name="Team reminders", ruleset="littlewars",
         commands=COMMANDS, operator=True, seats=[
             {"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
             {"role": "player", "side": "red", "command": "commander", "user": people["bob"], "email": "bob@example.org"},
             {"role": "player", "side": "red", "command": "cavalry", "user": frank, "email": "frank@example.org"},
             {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}])
-    turns.submit_orders(game.pk, "red", "hold", source="api", command="cavalry", ready=False)
-    turn = eventstore.load(game.pk).state["turn"]
+    commands.submit_orders(game.pk, "red", "hold", source="api", command="cavalry", ready=False)
+    turn = gamelog.load(game.pk).state["turn"]
     from django.utils.dateparse import parse_datetime
 
     now = parse_datetime(turn["deadline"]) - timedelta(hours=1)

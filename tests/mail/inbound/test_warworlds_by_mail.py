@@ -11,10 +11,10 @@ import io
 import pytest
 from PIL import Image
 
-from campaigns import eventstore, viewing
 from campaigns.mailin import ingest
 from campaigns.mailin.models import InboundMessage
 from campaigns.models import Event, OutboxMail
+from campaigns.turns import gamelog, viewing
 from rules.warworlds.orders import ORDERS_HELP
 from rules.warworlds.testing import bot_orders, state_from_view
 from tests.api.test_warworlds_api import check_scored_end, new_game
@@ -43,7 +43,7 @@ def ours(msgs) -> list:
 
 
 def orders_from_own_view(game, seat) -> str:
-    state = eventstore.load(game.pk).state
+    state = gamelog.load(game.pk).state
     board = viewing.game_view(game, state, viewing.viewer_of_seat(seat))["board"]
     return bot_orders(state_from_view(board), seat.side)
 
@@ -82,7 +82,7 @@ def test_a_town_assault_played_to_its_end_only_by_mail(people, smtp):  # noqa: F
     assert f"{HIDDEN} inf" in smtp_map_of(game, EMAILS["blue"]) and HIDDEN not in smtp_map_of(game, EMAILS["red"])
     sent = 0
     for _ in range(40):
-        state = eventstore.load(game.pk).state
+        state = gamelog.load(game.pk).state
         if state["status"] != "active":
             break
         number = state["turn"]["number"]
@@ -92,9 +92,9 @@ def test_a_town_assault_played_to_its_end_only_by_mail(people, smtp):  # noqa: F
             row = ingest.ingest(answer(latest, seat, orders_from_own_view(game, seat)), via="test")
             assert row.status == InboundMessage.Status.APPLIED, (row.status, row.error)
             sent += 1
-        assert eventstore.load(game.pk).state["turn"]["number"] > number or \
-            eventstore.load(game.pk).state["status"] != "active", f"round {number} was not adjudicated"
-    state = eventstore.load(game.pk).state
+        assert gamelog.load(game.pk).state["turn"]["number"] > number or \
+            gamelog.load(game.pk).state["status"] != "active", f"round {number} was not adjudicated"
+    state = gamelog.load(game.pk).state
     check_scored_end(game, people, viewing.game_view(game, state, viewing.viewer_of_seat(seats["red"]))["turn"])
     submitted = Event.objects.filter(game=game, type="orders.submitted")
     assert submitted.count() == sent and {e.payload["source"] for e in submitted} == {"mail"}

@@ -6,9 +6,9 @@ import pytest
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from campaigns import absences, turns
 from campaigns.mailin import ingest
 from campaigns.models import Event
+from campaigns.turns import absences, commands
 from tests.conftest import new_civilwar_game
 from tests.mail.inbound.helpers import last_reply, seat_mail
 from tests.platform.helpers import play_one, state_of
@@ -73,7 +73,7 @@ def test_a_side_that_has_sent_its_orders_is_not_waited_for(people, smtp):
     red = game.seats.get(side="red")
     from rules.civilwar import legal_operations
 
-    assert turns.submit_orders(game.pk, "red", legal_operations(state_of(game)["rules"], "red")[0],
+    assert commands.submit_orders(game.pk, "red", legal_operations(state_of(game)["rules"], "red")[0],
                                source="web", ready=False).accepted
     before = deadline_of(game)
     away(red, 5, NEW_YORK)

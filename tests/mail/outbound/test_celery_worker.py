@@ -3,7 +3,7 @@ import time
 
 import pytest
 
-from campaigns import outbox
+from campaigns.mailout import outbox
 from campaigns.models import OutboxMail
 from tests.platform.test_celery import QUEUE, Worker, broker  # noqa: F401  (the fixture)
 from tests.services import needs_redis
@@ -36,12 +36,12 @@ def test_a_refused_message_is_retried_by_the_worker_and_sent_once(game, smtp, ma
 
 
 def test_a_turn_adjudicated_by_the_worker_mails_every_seat_its_report(game, smtp, mail_worker):
-    from campaigns import turns
+    from campaigns.turns import commands
     from rules.civilwar import legal_operations
     from tests.platform.helpers import state_of
 
     text = legal_operations(state_of(game)["rules"], "red")[0]
-    assert turns.submit_orders(game.pk, "red", text, source="mail").accepted  # closes the turn: adjudication queued
+    assert commands.submit_orders(game.pk, "red", text, source="mail").accepted  # closes the turn: adjudication queued
     deadline = time.time() + 60
     while time.time() < deadline and len(smtp.messages) < 3:
         time.sleep(0.2)

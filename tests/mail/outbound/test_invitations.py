@@ -11,9 +11,9 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
 
-from campaigns import invitations, turns
-from campaigns.mailin import addresses, ingest
+from campaigns.mailin import ingest
 from campaigns.models import Campaign, Game, OutboxMail, Seat
+from campaigns.turns import addresses, commands, creation, invitations
 from tests.conftest import PASSWORD, make_user
 from tests.mail.inbound.helpers import mail
 from tests.web.helpers import legal_op
@@ -74,11 +74,11 @@ def test_a_player_cannot_conscript_the_opponent_onto_their_own_address(client, p
     # bob cannot take carol's invitation, nor order for blue, by any channel
     path = link_in(invite)
     assert "This invitation is not for you." in text_of(answer(client, bob, path, "accept"))
-    with pytest.raises(turns.TurnError, match="has not started"):
-        turns.submit_orders(game.pk, "blue", "pass", source="mail")
+    with pytest.raises(commands.TurnError, match="has not started"):
+        commands.submit_orders(game.pk, "blue", "pass", source="mail")
     # the service refuses a typed address for anyone (operator aside)
-    with pytest.raises(turns.TurnError, match="cannot be given here"):
-        turns.create_game(campaign=game.campaign, name="Again", ruleset="civilwar", created_by=bob, seats=[
+    with pytest.raises(commands.TurnError, match="cannot be given here"):
+        creation.create_game(campaign=game.campaign, name="Again", ruleset="civilwar", created_by=bob, seats=[
             {"role": "umpire", "user": bob}, {"role": "player", "side": "red", "user": people["alice"]},
             {"role": "player", "side": "blue", "user": carol, "email": "bob+carol@example.org"}])
 
@@ -166,7 +166,7 @@ def test_accept_decline_reinvite_and_the_start_of_the_game(client, people, smtp)
         [start] = [m for m in smtp.to(address) if "the game begins" in m["Subject"]]
         assert "Umpire: alice" in plain(start) and "Observers: dave (invited)" in plain(start)
     assert not [m for m in smtp.to("dave@example.org") if "the game begins" in m["Subject"]]
-    assert turns.submit_orders(game.pk, "red", legal_op(game), source="web").accepted
+    assert commands.submit_orders(game.pk, "red", legal_op(game), source="web").accepted
 
     # an observer who accepts after the start gets the game's first mail then
     answer(client, dave, link_in(smtp.to("dave@example.org")[0]), "accept")
@@ -249,8 +249,8 @@ def test_the_umpire_plays_only_where_the_game_says_so_and_everyone_sees_it(clien
     for operator in (True, False):                                     # the service refuses, on every path
         seats = seats_with_umpire_playing(people) if operator else [
             {k: v for k, v in s.items() if k != "email"} for s in seats_with_umpire_playing(people)]
-        with pytest.raises(turns.TurnError, match="umpires this game and cannot also play a side"):
-            turns.create_game(campaign=campaign, name="No", ruleset="civilwar", seats=seats, operator=operator,
+        with pytest.raises(commands.TurnError, match="umpires this game and cannot also play a side"):
+            creation.create_game(campaign=campaign, name="No", ruleset="civilwar", seats=seats, operator=operator,
                               created_by=people["alice"])
     client.force_login(people["alice"])
     refused = client.post(reverse("new_game"), {**NEW_GAME, "name": "No", "umpire": "alice", "player_red": "alice",

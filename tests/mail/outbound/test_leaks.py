@@ -6,9 +6,9 @@ from datetime import timedelta
 import pytest
 from django.utils.dateparse import parse_datetime
 
-from campaigns import turns
 from campaigns.mailin.models import SeatAddress
 from campaigns.models import OutboxMail, Seat
+from campaigns.turns import commands
 from rules.civilwar import legal_operations
 from tests.platform.helpers import state_of
 
@@ -25,7 +25,7 @@ ADDRESS = {"umpire": "alice@example.org", "red": "bob@example.org", "blue": "car
 def order_with_secrets(game, side):
     state = state_of(game)
     op = legal_operations(state["rules"], side)[0]
-    result = turns.submit_orders(game.pk, side, f"# {SECRET[side]}\n{op}\n{STANDING[side]}", source="mail")
+    result = commands.submit_orders(game.pk, side, f"# {SECRET[side]}\n{op}\n{STANDING[side]}", source="mail")
     assert result.accepted, result.errors
 
 
@@ -33,8 +33,8 @@ def play_with_secrets(game):
     for _ in range(2):  # red, then blue
         order_with_secrets(game, state_of(game)["turn"]["sides"][0])
     deadline = parse_datetime(state_of(game)["turn"]["deadline"])
-    turns.sweep(deadline - timedelta(hours=1))  # red is reminded of turn 3
-    turns.sweep(deadline + timedelta(seconds=1))  # ... and misses it
+    commands.sweep(deadline - timedelta(hours=1))  # red is reminded of turn 3
+    commands.sweep(deadline + timedelta(seconds=1))  # ... and misses it
 
 
 def mail_of(smtp, who) -> str:
@@ -76,5 +76,5 @@ def test_results_awaiting_approval_are_mailed_to_nobody(approval_game, smtp):
     order_with_secrets(approval_game, "red")
     assert state_of(approval_game)["turn"]["status"] == "adjudicated"
     assert smtp.messages == []  # nothing until the umpire publishes
-    turns.approve(approval_game.pk, 1)
+    commands.approve(approval_game.pk, 1)
     assert len(smtp.messages) == 3

@@ -12,8 +12,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from campaigns import outbox
 from campaigns.mailin.models import SeatAddress
+from campaigns.mailout import outbox
 from campaigns.models import OutboxMail
 from tests.platform.helpers import play_one
 from tests.services import postgres_only
@@ -147,7 +147,7 @@ def test_a_row_that_never_goes_out_is_kept_as_dead_and_logged(game, smtp, caplog
     smtp.refuse = 10**6
     row = queue(game)  # attempt 1
     now = timezone.now()
-    with caplog.at_level(logging.ERROR, logger="campaigns.outbox"):
+    with caplog.at_level(logging.ERROR, logger="campaigns.mailout.outbox"):
         for _ in range(outbox.MAX_ATTEMPTS - 1):
             now += timedelta(hours=1)
             assert outbox.requeue_due(now) == 1

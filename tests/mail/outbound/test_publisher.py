@@ -13,7 +13,7 @@ import redis
 from django.db import transaction
 from django.utils import timezone
 
-from campaigns import outbox
+from campaigns.mailout import outbox
 from campaigns.models import OutboxMail
 from tests.platform.test_celery import QUEUE, ROOT, broker  # noqa: F401  (the fixture)
 from tests.services import REDIS_URL, needs_redis
@@ -74,7 +74,7 @@ def test_a_process_that_exits_right_after_committing_still_publishes(game, broke
         import django, os
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kriegsbrief.settings")
         django.setup()
-        from campaigns import outbox
+        from campaigns.mailout import outbox
         from campaigns.models import Game
         outbox.queue_mail(key="pub-exit", to="bob@example.org", subject="Hi", body="x", game=Game.objects.get(pk={game.pk}))
     """)

@@ -7,9 +7,9 @@ import pytest
 from django.utils.dateparse import parse_datetime
 from PIL import Image
 
-from campaigns import turns
-from campaigns.mailin.addresses import reply_address
-from campaigns.outbox import thread_root
+from campaigns.mailout.outbox import thread_root
+from campaigns.turns import commands
+from campaigns.turns.addresses import reply_address
 from tests.platform.helpers import play_one, state_of
 
 from .helpers import part, plain
@@ -71,7 +71,7 @@ def test_orders_as_executed_own_side_for_players_all_sides_for_the_umpire(game, 
 
 
 def test_a_missed_turn_reports_the_default_that_was_applied(game, smtp):
-    turns.close_turn(game.pk, "deadline passed")
+    commands.close_turn(game.pk, "deadline passed")
     red = plain(smtp.to(EMAILS["red"])[0])
     assert "[red]\n    (none received; default applied) pass" in red
 
@@ -89,7 +89,7 @@ def test_game_over_summary_goes_to_every_seat(game, smtp):
     # Six passed turns in a row end a Civil War game as a draw (CW rules).
     while state_of(game)["status"] == "active":
         side = state_of(game)["turn"]["sides"][0]
-        assert turns.submit_orders(game.pk, side, "pass", source="mail").accepted
+        assert commands.submit_orders(game.pk, side, "pass", source="mail").accepted
     for address in EMAILS.values():
         summaries = [m for m in smtp.to(address) if "game over" in m["Subject"]]
         assert len(summaries) == 1
@@ -103,7 +103,7 @@ def test_embedded_mode_writes_each_report_as_an_eml_file(game, settings, tmp_pat
     import email
     from email import policy
 
-    settings.EMAIL_BACKEND = "campaigns.mail.eml_backend.EmlFileBackend"
+    settings.EMAIL_BACKEND = "campaigns.mailout.eml_backend.EmlFileBackend"
     settings.OUTBOX_DIR = tmp_path
     play_one(game)
     files = sorted(tmp_path.glob("*.eml"))
@@ -135,15 +135,15 @@ def test_without_cairo_the_map_is_mailed_as_svg(game, smtp, monkeypatch):
 
 
 def test_a_report_shows_the_orders_as_the_umpire_amended_them(approval_game, smtp):
-    from campaigns import viewing
+    from campaigns.turns import viewing
     from rules.civilwar import legal_operations
     from rules.core.protocol import Viewer
 
     game = approval_game
     ops = legal_operations(state_of(game)["rules"], "red")
-    assert turns.submit_orders(game.pk, "red", ops[0], source="web").accepted
-    assert turns.amend(game.pk, 1, {"red": ops[1]}, reason="red's typo, agreed by mail") == []
-    turns.approve(game.pk, 1)
+    assert commands.submit_orders(game.pk, "red", ops[0], source="web").accepted
+    assert commands.amend(game.pk, 1, {"red": ops[1]}, reason="red's typo, agreed by mail") == []
+    commands.approve(game.pk, 1)
     red = plain(smtp.to(EMAILS["red"])[0])
     assert f"Orders as executed:\n[red]\n    (amended by the umpire) {ops[1]}" in red
     assert "red's typo" not in red                      # the umpire's reason is the umpire's
@@ -184,8 +184,8 @@ def test_a_report_shows_each_sides_orders_once_indented_and_its_dice_only_in_the
 
     options = legal_operations(state_of(game)["rules"], "red")
     for text in options[:5]:  # red changes its mind four times, then is ready
-        assert turns.submit_orders(game.pk, "red", text, source="mail", ready=False).accepted
-    assert turns.submit_orders(game.pk, "red", options[0], source="mail").accepted
+        assert commands.submit_orders(game.pk, "red", text, source="mail", ready=False).accepted
+    assert commands.submit_orders(game.pk, "red", options[0], source="mail").accepted
     for who in ("red", "umpire"):
         body = plain(smtp.to(EMAILS[who])[0])
         report, footer = body.split("\n--\n")

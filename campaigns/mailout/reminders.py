@@ -33,9 +33,11 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from . import eventstore, outbox
-from .models import Game, Seat
-from .reports import local_time, seat_timezone
+from campaigns.models import Absence, Game, Seat
+from campaigns.turns import gamelog
+from campaigns.turns.localtime import local_time, seat_timezone
+
+from . import outbox
 
 LEAD_FRACTIONS = (3, 36)  # lead = turn length / fraction
 MIN_LEAD = timedelta(minutes=5)
@@ -73,8 +75,6 @@ def _has_sent(turn: dict, seat: Seat) -> bool:
 
 def absent_seat_ids(seats: list[Seat], now: datetime) -> set[int]:
     """The seats among ``seats`` whose declared absence covers ``now`` (their own local date)."""
-    from .mailin.models import Absence
-
     by_pk = {seat.pk: seat for seat in seats}
     away = Absence.objects.filter(seat_id__in=by_pk, until__gte=(now - timedelta(days=1)).date())
     return {seat_id for seat_id, until in away.values_list("seat_id", "until")
@@ -171,11 +171,11 @@ def sweep(now: datetime) -> dict:
     reminded = waiting = 0
     games = Game.objects.filter(status=Game.Status.ACTIVE, turn_status="open", deadline_at__gt=now)
     for game_id in games.values_list("pk", flat=True):
-        if not _may_need_mail(eventstore.load(game_id).state["turn"], now):
+        if not _may_need_mail(gamelog.load(game_id).state["turn"], now):
             continue  # most games most of the time: no lock taken
         with transaction.atomic():
             # Locked like a command, so a reminder never races the orders it asks for.
-            stream = eventstore.load(game_id, lock=True)
+            stream = gamelog.load(game_id, lock=True)
             turn = stream.state["turn"]
             if turn["status"] != "open":
                 continue

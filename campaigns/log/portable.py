@@ -5,6 +5,9 @@ exactly as stored. An export for a viewer holds only what that viewer may see,
 numbered as that viewer sees the log (1, 2, 3...: the gaps between the log's seqs
 would count the events hidden from them), without the hash chain (a hash following
 a hidden event would let the viewer check guesses about it), and is not importable.
+
+Which events a viewer may see, the fold, the projection and the verification are the
+caller's (campaigns.turns.archive): the log knows none of them.
 """
 from __future__ import annotations
 
@@ -15,11 +18,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.dateparse import parse_datetime
 
+from campaigns.models import Campaign, Event, Game, Seat
 from rules.core.protocol import Viewer
 
-from . import eventstore, viewing
-from .models import Campaign, Event, Game, Seat
-from .verify import verify_game
+from .eventstore import EventStore
 
 FORMAT = "kriegsbrief-game"
 
@@ -28,7 +30,8 @@ class ImportRejected(Exception):
     pass
 
 
-def export_lines(game: Game, viewer: Viewer | None = None) -> Iterable[str]:
+def export_lines(game: Game, events: Iterable[Event], viewer: Viewer | None = None) -> Iterable[str]:
+    """``events``: what ``viewer`` may see (all for the umpire or None), each with its ``number``."""
     header = {"format": FORMAT, "version": 1, "complete": viewer is None or viewer.is_umpire,
               "game": {"uid": str(game.uid), "name": game.name, "ruleset": game.ruleset,
                        "campaign": game.campaign.name}}
@@ -37,10 +40,8 @@ def export_lines(game: Game, viewer: Viewer | None = None) -> Iterable[str]:
                             "email": s.email, "status": s.status,
                             "username": s.user.username if s.user else None}
                            for s in game.seats.select_related("user").order_by("pk")]
-        events = viewing.numbered(Viewer("umpire", None), Event.objects.filter(game=game).order_by("seq"))
     else:
         header["viewer"] = {"role": viewer.role, "side": viewer.side}
-        events = viewing.numbered(viewer, viewing.visible_events(game, eventstore.load(game).state, viewer))
     yield json.dumps(header, sort_keys=True)
     complete = header["complete"]
     for ev in events:
@@ -54,7 +55,8 @@ def export_lines(game: Game, viewer: Viewer | None = None) -> Iterable[str]:
         yield json.dumps(row, sort_keys=True, ensure_ascii=False)
 
 
-def import_stream(fh: IO[str]) -> Game:
+def import_stream(fh: IO[str], store: EventStore, verify_game) -> Game:
+    """Import a complete export; ``verify_game(game) -> report`` must find it sound."""
     lines = (line for line in fh if line.strip())
     try:
         header = json.loads(next(lines))
@@ -86,14 +88,13 @@ def import_stream(fh: IO[str]) -> Game:
             except (json.JSONDecodeError, KeyError, TypeError) as exc:
                 raise ImportRejected(f"line {lineno}: not an event ({type(exc).__name__}: {exc})") from None
         Event.objects.bulk_create(rows, batch_size=1000)
-        state = eventstore.lifecycle.empty_state()
+        state = store.fold.empty()
         for row in rows:
-            state = eventstore.fold_event(state, row)
-        from .turns import projection
-
-        Game.objects.filter(pk=game.pk).update(**projection(state))
+            state = store.fold.event(state, row)
+        if store.projection is not None:
+            Game.objects.filter(pk=game.pk).update(**store.projection(state))
         game.refresh_from_db()
-        eventstore.rebuild_snapshots(game.pk)
+        store.rebuild_snapshots(game.pk)
         report = verify_game(game)
         if not report.ok:
             raise ImportRejected("the imported log does not verify: " + "; ".join(report.problems[:5]))

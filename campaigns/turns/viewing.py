@@ -12,11 +12,11 @@ from typing import Iterator
 from django.db.models import Q, QuerySet
 from django.utils.dateparse import parse_datetime
 
+from campaigns.models import Event, Game, Seat
 from rules.core import registry
 from rules.core.protocol import PUBLIC, Viewer, side_audience
 
 from . import lifecycle
-from .models import Event, Game, Seat
 
 
 def viewer_for(game: Game, user) -> tuple[Viewer, Seat] | None:

@@ -6,20 +6,17 @@ address for someone else. A user names an address on their settings page; it sta
 until they follow the link mailed to it, signed in as themself. The link works once (the pending
 address is cleared when it is confirmed; a newer request replaces the older one) and for
 ``MAX_AGE``. A confirmed address also becomes the address of the user's active seats.
+The confirmation mail is mail-out's (campaigns.mailout.verification.request_verification).
 """
 from __future__ import annotations
 
-import uuid
 from datetime import timedelta
 
-from django.conf import settings
 from django.core import signing
 from django.db import transaction
-from django.urls import reverse
 from django.utils import timezone
 
-from . import outbox
-from .models import Profile, Seat
+from campaigns.models import Profile, Seat
 
 SALT = "kb.verify-address"
 MAX_AGE = timedelta(days=3)
@@ -35,25 +32,6 @@ def verified_address(user) -> str:
         return ""
     profile = Profile.objects.filter(user=user).first()
     return profile.verified_email if profile else ""
-
-
-def request_verification(user, email: str) -> str:
-    """Make ``email`` the user's pending address and mail it a confirmation link; returns the token."""
-    email = email.strip()
-    with transaction.atomic():
-        profile, _ = Profile.objects.select_for_update().get_or_create(user=user)
-        profile.pending_email = email
-        profile.save(update_fields=["pending_email"])
-        token = signing.dumps({"user": user.pk, "email": email}, salt=SALT)
-        link = settings.SITE_URL + reverse("confirm_address", args=[token])
-        outbox.queue_mail(
-            key=f"verify-address:{user.pk}:{uuid.uuid4().hex}", to=email, kind="verify", reply_to="",
-            subject="[Kriegsbrief] Confirm your mail address",
-            body=(f"Someone signed in as {user.get_username()} on Kriegsbrief asked to use this address for "
-                  f"their games.\nIf that was you, confirm it (signed in) within {MAX_AGE.days} days:\n\n"
-                  f"  {link}\n\nIf it was not, ignore this message: nothing is sent here unless it is confirmed.\n\n"
-                  "--\nKriegsbrief. This is an automatic message.\n"))
-    return token
 
 
 def confirm(token: str, user) -> str:

@@ -7,16 +7,18 @@ durable outbox (``outbox.queue_mail``) in the publishing transaction.
 """
 from __future__ import annotations
 
-import zoneinfo
-
 from django.conf import settings
 from django.template.loader import render_to_string
-from django.utils.dateparse import parse_datetime
 
+from campaigns.models import Seat
+from campaigns.turns import viewing
+from campaigns.turns.invitations import roster
+from campaigns.turns.localtime import local_time, seat_timezone
+from campaigns.turns.seats import seat_label
 from rules.core import registry
 
-from . import outbox, viewing
-from .models import Seat
+from . import outbox
+from .commands_help import COMMANDS_HELP
 
 # Not news in a report: a sealed seed is only a commitment; every submission and readiness
 # change of the turn is summed up once, as the orders as executed.
@@ -35,28 +37,6 @@ VERIFY_TEXT = {
     "turn.opened": lambda p: f"turn {p['turn']} dice commitment {p['commitment']}",
     "turn.published": lambda p: f"turn {p['turn']} seed {p['seed']}",
 }
-
-
-def local_time(iso: str | None, tz_name: str) -> str:
-    """A deadline in the reader's zone, e.g. '2026-11-25 07:21 (America/New_York)'."""
-    if not iso:
-        return "none"
-    try:
-        tz = zoneinfo.ZoneInfo(tz_name)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        tz = zoneinfo.ZoneInfo("UTC")
-    return parse_datetime(iso).astimezone(tz).strftime(f"%Y-%m-%d %H:%M %Z ({tz.key})")
-
-
-def seat_timezone(seat: Seat) -> str:
-    profile = getattr(seat.user, "profile", None) if seat.user_id else None
-    return profile.timezone if profile else "UTC"
-
-
-def seat_label(seat: Seat) -> str:
-    if seat.role == Seat.Role.PLAYER and seat.command:  # several players a side (LW-61, KS-9)
-        return f"{seat.side}, the {seat.command}" if seat.command == "commander" else f"{seat.side}, {seat.command} command"
-    return seat.side if seat.role == Seat.Role.PLAYER else seat.role
 
 
 def orders_as_executed(events, viewer) -> dict[str, str]:
@@ -148,9 +128,6 @@ def queue_game_start(stream, seats=None, key_suffix: str = "") -> None:
     """Each seat's first mail of a game: who it is, how to play by mail, the deadline in its own time
     zone and the map of what it sees. It starts the game's mail thread. ``seats``: only these (a
     player who takes over a side mid-game gets it too, ``key_suffix`` telling the handovers apart)."""
-    from .invitations import roster
-    from .mailin.commands import COMMANDS_HELP
-
     game, state = stream.game, stream.state
     rs = registry.get(game.ruleset)
     who = roster(game)

@@ -23,10 +23,11 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.dateparse import parse_datetime
 
+from campaigns.models import Heartbeat
 from rules.core.protocol import RuleEvent
 
-from .eventstore import Draft, Stream
-from .models import Heartbeat
+from . import gamelog, signals
+from .gamelog import Draft, Stream
 
 SWEEP = "deadline-sweep"
 GIVEN_BACK_MIN = timedelta(hours=1)
@@ -53,8 +54,6 @@ def beat(now: datetime) -> datetime | None:
 def give_back(stream: Stream, down_since: datetime, now: datetime) -> bool:
     """Move the open turn's deadline if it passed while the service was down; True if it moved.
     ``stream``: the game, locked by the caller (the sweep, about to close the turn otherwise)."""
-    from . import reminders, turns
-
     turn = stream.state["turn"]
     due = turn.get("late_until") or turn["deadline"]   # in a grace, its end is what passed
     deadline = parse_datetime(due) if due else None
@@ -63,17 +62,15 @@ def give_back(stream: Stream, down_since: datetime, now: datetime) -> bool:
     new = now + min(max(deadline - down_since, GIVEN_BACK_MIN), GIVEN_BACK_MAX)
     note = (f"the service was down from {down_since:%Y-%m-%d %H:%M} to {now:%Y-%m-%d %H:%M} UTC; "
             f"the time that was left is given back")
-    stream = turns.append_lifecycle(stream, [Draft(turn["number"], RuleEvent("turn.deadline_set", {
+    stream = gamelog.append(stream, [Draft(turn["number"], RuleEvent("turn.deadline_set", {
         "turn": turn["number"], "deadline": new.isoformat(), "previous": due, "note": note}))])
-    reminders.notify_deadline(stream.game, stream.state["turn"], note)
+    signals.deadline_moved.send(sender=__name__, game=stream.game, turn=stream.state["turn"], note=note)
     return True
 
 
 def grant_grace(stream: Stream, now: datetime) -> bool:
     """At a passed deadline with sides missing and grace in the game's settings: open the grace and
     tell the late; True if the turn now waits (so it is not closed yet). ``stream``: locked by the caller."""
-    from . import reminders, turns
-
     state = stream.state
     turn = state["turn"]
     hours = float(state["settings"].get("grace_hours") or 0)
@@ -81,9 +78,9 @@ def grant_grace(stream: Stream, now: datetime) -> bool:
     if not hours or not missing or turn.get("late_until") or parse_datetime(turn["deadline"]) > now:
         return False
     until = now + timedelta(hours=hours)
-    stream = turns.append_lifecycle(stream, [Draft(turn["number"], RuleEvent("turn.late", {
+    stream = gamelog.append(stream, [Draft(turn["number"], RuleEvent("turn.late", {
         "turn": turn["number"], "missing": missing, "until": until.isoformat()}))])
-    reminders.notify_late(stream.game, stream.state["turn"], missing)
+    signals.turn_late.send(sender=__name__, game=stream.game, turn=stream.state["turn"], missing=missing)
     return True
 
 

@@ -5,17 +5,19 @@
 2. Snapshots equal a fresh replay, byte for byte.
 3. Dice: every revealed seed matches its published commitment, and every
    adjudication re-run from its seed and recorded orders gives the same events.
+
+The store (with its fold) and the re-adjudication are the caller's: the log knows
+neither the turn machinery nor the rule sets (campaigns.turns.gamelog.verify_game).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from campaigns.models import Event, Game, Snapshot
 from rules.core import dice
 from rules.core.canonical import canonical_json
 
-from . import eventstore
-from .models import Event, Game, Snapshot
-from .turns import adjudication_drafts
+from .eventstore import EventStore, event_hash
 
 
 @dataclass
@@ -30,7 +32,9 @@ class Report:
         return not self.problems
 
 
-def verify_game(game: Game, progress=None) -> Report:
+def verify_game(game: Game, store: EventStore, readjudicate, progress=None) -> Report:
+    """``readjudicate(state_before, orders_text) -> drafts``: the adjudication of a closed turn,
+    re-run to compare with the events the log recorded for it."""
     game = Game.objects.get(pk=game.pk)  # the head as committed, not a stale instance
     report = Report()
     snapshots = dict(Snapshot.objects.filter(game=game).values_list("seq", "state"))
@@ -38,7 +42,7 @@ def verify_game(game: Game, progress=None) -> Report:
     _check_chain(game, events, report)
     commitments: dict[int, str] = {}
     state_before = None
-    replay = eventstore.replay(game.pk)
+    replay = store.replay(game.pk)
     for i, (ev, state) in enumerate(replay):
         report.events += 1
         if ev.type == "turn.opened":
@@ -51,7 +55,7 @@ def verify_game(game: Game, progress=None) -> Report:
                 report.problems.append(f"seq {ev.seq}: seed revealed for turn {turn} does not match its commitment")
         elif ev.type == "turn.adjudicated":
             report.adjudications += 1
-            _check_adjudication(state_before, ev, events, report)
+            _check_adjudication(readjudicate(state_before, ev.payload["orders"]), ev, events, report)
         if ev.seq in snapshots:
             report.snapshots += 1
             if snapshots[ev.seq] != canonical_json(state):
@@ -70,16 +74,15 @@ def _check_chain(game: Game, events: list[Event], report: Report) -> None:
             return
         if ev.prev_hash != prev:
             report.problems.append(f"seq {ev.seq}: prev_hash does not link to seq {ev.seq - 1}")
-        digest = eventstore.event_hash(prev, game.uid, ev.seq, ev.turn, ev.type, ev.version,
+        digest = event_hash(prev, game.uid, ev.seq, ev.turn, ev.type, ev.version,
                                        ev.payload, ev.audience, ev.created_at)
         if digest != ev.hash:
             report.problems.append(f"seq {ev.seq}: hash mismatch (the event was changed)")
         prev = ev.hash
 
 
-def _check_adjudication(state_before: dict, ev: Event, events: list[Event], report: Report) -> None:
-    """Re-run the adjudication at ``ev`` and compare with what the log recorded."""
-    drafts = adjudication_drafts(state_before, ev.payload["orders"])
+def _check_adjudication(drafts, ev: Event, events: list[Event], report: Report) -> None:
+    """Compare the adjudication re-run at ``ev`` with what the log recorded."""
     recorded = events[ev.seq - 1: ev.seq + ev.payload["count"]]
     want = [(d.event.type, canonical_json(dict(d.event.payload)), d.event.audience) for d in drafts]
     got = [(e.type, canonical_json(e.payload), e.audience) for e in recorded]

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from email.utils import getaddresses
 
+from celery import current_app
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
@@ -34,8 +35,9 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from . import prepared
-from .models import OutboxMail
+from campaigns import prepared
+from campaigns.models import OutboxMail
+from campaigns.turns.addresses import reply_address
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +48,9 @@ SEND_LEASE = timedelta(minutes=10)
 # A PENDING row whose after-commit queueing was lost is picked up after this.
 PENDING_GRACE = timedelta(minutes=1)
 MESSAGE_ID_DOMAIN = "kriegsbrief"
+# The Celery task that sends one row (campaigns.mailout.tasks), queued by name: the task
+# module imports this one, never the other way round.
+SEND_TASK = "campaigns.tasks.send_outbox_mail"
 
 
 class SendFailed(Exception):
@@ -94,8 +99,6 @@ def queue_mail(*, key: str, to: str, subject: str, body: str, game=None, seat=No
         # An invitation is not a seat: nothing of the game reaches an invitee before they accept.
         raise ValueError(f"queue_mail: seat {seat.pk} has not been accepted")
     if reply_to is None and seat is not None:
-        from .mailin.addresses import reply_address
-
         reply_to = reply_address(seat)
     if thread_start and game is None:
         raise ValueError("queue_mail: only a game's mail starts its thread")
@@ -166,13 +169,15 @@ def _attachment_json(item: tuple[str, bytes | str, str]) -> dict:
 def enqueue(ids: Iterable[int]) -> None:
     """Queue a Celery send for each row. In-process (eager) mode sends here and now;
     with a broker the publish is handed to this process's publisher thread."""
-    from .tasks import send_outbox_mail
-
-    if send_outbox_mail.app.conf.task_always_eager:
+    if current_app.conf.task_always_eager:
         for pk in ids:
-            send_outbox_mail.delay(pk)
+            _send_task(pk)
         return
     _Publisher.get().put(list(ids))
+
+
+def _send_task(pk: int) -> None:
+    current_app.signature(SEND_TASK, args=(pk,)).delay()
 
 
 class _Publisher:
@@ -205,12 +210,10 @@ class _Publisher:
         self.queue.put(ids)
 
     def _run(self) -> None:
-        from .tasks import send_outbox_mail
-
         while (ids := self.queue.get()) is not None:
             for pk in ids:
                 try:
-                    send_outbox_mail.delay(pk)
+                    _send_task(pk)
                 except Exception as exc:  # the broker is down: the sweep queues the row again
                     log.warning("outbox row %s: queueing failed (%s); the sweep retries", pk, type(exc).__name__)
 

@@ -17,14 +17,16 @@ from __future__ import annotations
 import zoneinfo
 from datetime import datetime, time, timedelta
 
+from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from campaigns.models import Absence, Seat
 from rules.core.protocol import RuleEvent
 
-from .eventstore import Draft, Stream
-from .models import Seat
-from .reports import seat_label, seat_timezone
+from . import gamelog, signals
+from .gamelog import Draft, Stream
+from .localtime import local_time, seat_timezone
 
 GRACE = timedelta(hours=24)
 MAX_DAYS = 30   # the most a game may set as absence_days
@@ -39,8 +41,6 @@ def allowance_left(state: dict, side: str) -> timedelta:
 def absence_end(seat: Seat, now: datetime) -> datetime | None:
     """When the seat's declared absence in force now ends: the next midnight after its last day, in
     its own time zone; None when it is not away."""
-    from .mailin.models import Absence
-
     zone = zoneinfo.ZoneInfo(seat_timezone(seat))
     today = now.astimezone(zone).date()
     last = max(Absence.objects.filter(seat=seat, until__gte=today).values_list("until", flat=True), default=None)
@@ -75,6 +75,24 @@ def deadline_drafts(stream: Stream, now: datetime | None = None) -> list[Draft]:
         "note": "a player is away", "absence": {"side": owed_by, "hours": hours}}))]
 
 
+def absent_sides(stream: Stream) -> Stream:
+    """The stream with the deadline move its absent sides are owed appended, if any."""
+    drafts = deadline_drafts(stream)
+    return gamelog.append(stream, drafts) if drafts else stream
+
+
+def absence_declared(game_id: int) -> dict | None:
+    """A seat has declared an absence: move the open turn's deadline if the game's allowance says so,
+    and tell every player. The turn as it is now, if its deadline moved; else None."""
+    with transaction.atomic():
+        stream = gamelog.load(game_id, lock=True)
+        moved = absent_sides(stream)
+        if moved is stream:
+            return None
+        signals.deadline_moved.send(sender=__name__, game=moved.game, turn=moved.state["turn"], note="a player is away")
+    return moved.state["turn"]
+
+
 # -- declaring and ending an absence (mail's ABSENT UNTIL / BACK and the game page share these) --------
 MAX_AHEAD_DAYS = 30
 
@@ -90,51 +108,30 @@ def seat_today(seat: Seat):
 def declare(seat: Seat, until, inbound=None) -> dict | None:
     """Record that the seat is away through ``until`` (its own date), tell the umpire, and move the
     open turn's deadline if the game's allowance says so. Returns that turn if its deadline moved."""
-    from . import turns
-    from .mailin.models import Absence
-
     today = seat_today(seat)
     if until <= today:
         raise AbsenceError(f"{until.isoformat()} is not in the future")
     if until > today + timedelta(days=MAX_AHEAD_DAYS):
         raise AbsenceError(f"at most {MAX_AHEAD_DAYS} days ahead; ask the umpire for longer")
     row = Absence.objects.create(seat=seat, until=until, inbound=inbound)
-    moved = turns.absence_declared(seat.game.pk)
-    _tell_umpire(seat, f"absence:{row.pk}", "absent", f"{seat_label(seat)} says they are away until {until.isoformat()}.\n"
-                 + (f"The game's absence allowance moved the deadline of turn {moved['number']} to "
-                    f"{moved['deadline']}.\n" if moved else "Deadlines are yours to extend.\n"))
+    moved = absence_declared(seat.game.pk)
+    signals.absence_declared.send(sender=__name__, seat=seat, absence=row, until=until, moved=moved)
     return moved
 
 
 def end(seat: Seat) -> bool:
     """The seat is back early: its absence ends today. False if it had none in force."""
-    from .mailin.models import Absence
-
     today = seat_today(seat)
     # Absences are bookkeeping beside the game's log, not events: the last day moves to yesterday.
     ended = Absence.objects.filter(seat=seat, until__gte=today).update(until=today - timedelta(days=1))
     if ended:
-        _tell_umpire(seat, f"back:{seat.pk}:{today.isoformat()}", "is back",
-                     f"{seat_label(seat)} says they are back ({today.isoformat()}), before the date they gave.\n")
+        signals.absence_ended.send(sender=__name__, seat=seat, today=today)
     return bool(ended)
-
-
-def _tell_umpire(seat: Seat, key: str, what: str, body: str) -> None:
-    from .outbox import one_line, queue_mail
-
-    umpire = seat.game.seats.active().filter(role=Seat.Role.UMPIRE).first()
-    if umpire is None or umpire.pk == seat.pk:
-        return
-    queue_mail(key=key, to=umpire.email, game=seat.game, seat=umpire, kind="mail-forward",
-               subject=one_line(f"[Kriegsbrief] {seat.game.name}: {seat_label(seat)} {what}"), body=body)
 
 
 def deadline_words(seat: Seat, moved: dict | None) -> str:
     """What an absence did to the deadlines, in the seat's terms."""
-    from . import eventstore
-    from .reports import local_time
-
-    state = eventstore.load(seat.game.pk).state
+    state = gamelog.load(seat.game.pk).state
     days = state["settings"].get("absence_days", 0)
     left = _days(allowance_left(state, seat.side))
     if moved:

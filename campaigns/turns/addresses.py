@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import re
 import secrets
-from functools import lru_cache
 from email.utils import getaddresses
+from functools import lru_cache
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from campaigns import prepared
-from campaigns.models import Game, Seat
+from campaigns.models import Game, Seat, SeatAddress
 
-from .models import SeatAddress
+from . import signals
 
 TOKEN_BYTES = 16  # 128 bits
 
@@ -63,17 +63,11 @@ def revoke(seat: Seat) -> int:
 def renew(seat: Seat, reason: str) -> str:
     """Give the seat a new secret address (say, the old one was forwarded or quoted somewhere public):
     the old one is refused from now on, and the seat is told from the new one, whose Reply-To it is."""
-    from campaigns.outbox import queue_mail
-
     with transaction.atomic():
         revoke(seat)
         new = reply_address(seat)
         row = SeatAddress.objects.get(seat=seat, revoked_at__isnull=True)
-        queue_mail(key=f"address-renewed:{row.pk}", to=seat.email, game=seat.game, seat=seat, kind="notice",
-                   subject=f"[Kriegsbrief] {' '.join(seat.game.name.split())}: your new reply address",
-                   body=(f"Your seat's secret reply address in {seat.game.name} has been replaced ({reason}).\n"
-                         "Reply to this message, or to any later one, to send orders and commands. Mail to the old\n"
-                         "address is refused with a reply that says so.\n\n--\nKriegsbrief. This is an automatic notice.\n"))
+        signals.address_renewed.send(sender=__name__, seat=seat, address=row, reason=reason)
     return new
 
 

@@ -14,9 +14,9 @@ from django.db import transaction
 from rules.core import registry
 from rules.core.protocol import LineError
 
-from . import eventstore, lifecycle
-from .eventstore import Draft
-from .turns import TurnError, _append
+from . import gamelog, lifecycle
+from .errors import TurnError
+from .gamelog import Draft
 
 
 def has_desk(ruleset_name: str) -> bool:
@@ -26,7 +26,7 @@ def has_desk(ruleset_name: str) -> bool:
 def rule(game_id: int, text: str) -> tuple[int, list[LineError]]:
     """Apply the umpire's orders ``text``: (events appended, errors); nothing is appended on any error."""
     with transaction.atomic():
-        stream = eventstore.load(game_id, lock=True)
+        stream = gamelog.load(game_id, lock=True)
         state = stream.state
         rs = registry.get(state["ruleset"])
         desk = getattr(rs, "umpire_orders", None)
@@ -40,5 +40,5 @@ def rule(game_id: int, text: str) -> tuple[int, list[LineError]]:
         if errors:
             return 0, list(errors)
         if events:
-            _append(stream, [Draft(state["turn"]["number"], ev) for ev in events])
+            gamelog.append(stream, [Draft(state["turn"]["number"], ev) for ev in events])
         return len(events), []

@@ -11,24 +11,28 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from campaigns.models import Seat
 from rules.core.protocol import RuleEvent
 
-from . import eventstore, outbox, reports
-from .eventstore import Draft
-from .models import Seat
+from . import gamelog, signals
+from .addresses import revoke
+from .gamelog import Draft
+from .mailaddress import verified_address
 
 
 class SeatError(ValueError):
     """A handover that cannot be made; the message says why."""
 
 
-def replace_player(game_id: int, side: str, user) -> Seat:
-    from . import turns
-    from .mailaddress import verified_address
-    from .mailin.addresses import revoke
+def seat_label(seat: Seat) -> str:
+    if seat.role == Seat.Role.PLAYER and seat.command:  # several players a side (LW-61, KS-9)
+        return f"{seat.side}, the {seat.command}" if seat.command == "commander" else f"{seat.side}, {seat.command} command"
+    return seat.side if seat.role == Seat.Role.PLAYER else seat.role
 
+
+def replace_player(game_id: int, side: str, user) -> Seat:
     with transaction.atomic():
-        stream = eventstore.load(game_id, lock=True)
+        stream = gamelog.load(game_id, lock=True)
         seat = stream.game.seats.filter(role=Seat.Role.PLAYER, side=side).first()
         if seat is None:
             raise SeatError(f"this game has no player seat for {side!r}")
@@ -47,13 +51,10 @@ def replace_player(game_id: int, side: str, user) -> Seat:
         seat.user, seat.email = user, email
         seat.save(update_fields=["user", "email"])
         revoke(seat)
-        stream = turns.append_lifecycle(stream, [Draft(stream.state["turn"]["number"], RuleEvent(
+        stream = gamelog.append(stream, [Draft(stream.state["turn"]["number"], RuleEvent(
             "side.replaced", {"side": side, "turn": stream.state["turn"]["number"]}))])
         handover = stream.game.events.filter(type="side.replaced").count()
-        outbox.queue_mail(key=f"seat-left:{seat.pk}:{handover}", to=old_email, game=stream.game, kind="notice",
-                          reply_to="", subject=outbox.one_line(f"[Kriegsbrief] {stream.game.name}: you no longer play {side}"),
-                          body=f"The umpire has handed {side} in {stream.game.name} to another player.\n"
-                               f"Thank you for playing. Mail to your old reply address is no longer read.\n\n"
-                               f"--\nKriegsbrief. This is an automatic notice.\n")
-        reports.queue_game_start(stream, seats=[seat], key_suffix=f":{handover}")
+        signals.side_replaced.send(sender=__name__, stream=stream, seat=seat, side=side, old_email=old_email,
+                                   handover=handover)
+        signals.seat_joined.send(sender=__name__, stream=stream, seat=seat, key_suffix=f":{handover}")
     return seat

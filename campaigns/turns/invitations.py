@@ -28,18 +28,17 @@ from __future__ import annotations
 from collections import Counter
 from datetime import timedelta
 
-from django.conf import settings
 from django.core import signing
 from django.db import transaction
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from campaigns.models import Game, Seat
 from rules.core import registry
 
-from . import eventstore, outbox
+from . import commands, gamelog, signals
+from .addresses import revoke
 from .mailaddress import verified_address
-from .models import Game, Seat
 
 SALT = "kb.invite"
 MAX_AGE = timedelta(days=7)
@@ -139,8 +138,6 @@ def invite(seat: Seat, user, *, by) -> Seat:
 
 def offer(seat: Seat, user) -> Seat:
     """The seat becomes ``user``'s open invitation (saved; a new seat is created)."""
-    from .mailin.addresses import revoke
-
     seat.user, seat.status, seat.email = user, Seat.Status.INVITED, ""
     seat.version += 1
     seat.invited_at, seat.accepted_at = timezone.now(), None
@@ -153,17 +150,8 @@ def offer(seat: Seat, user) -> Seat:
 
 
 def mail_invitation(seat: Seat, *, by) -> None:
-    from rules.core import registry
-
-    address = verified_address(seat.user)
-    if address:
-        ctx = {"seat": seat, "game": seat.game, "by": by.get_username() if by else "the operator",
-               "title": registry.get(seat.game.ruleset).title,
-               "roster": roster(seat.game), "link": settings.SITE_URL + accept_url(seat),
-               "expires": expires_at(seat), "site_url": settings.SITE_URL}
-        outbox.queue_mail(key=f"invite:{seat.pk}:{seat.version}", to=address, kind="invite", reply_to="",
-                          subject=outbox.one_line(f"[Kriegsbrief] You are invited to {seat.game.name}"),
-                          body=render_to_string("mail/invitation.txt", ctx))
+    """Tell the invitee (mail-out mails it to their verified address, if they have one)."""
+    signals.seat_invited.send(sender=__name__, seat=seat, by=by)
 
 
 def pending_for(user) -> list[Seat]:
@@ -198,7 +186,7 @@ def read(token: str, user, *, lock: bool = False) -> Seat:
 
 def _lock_game(token: str, user):
     """Lock the game first, as every command does, then the seat (no lock-order deadlocks)."""
-    return eventstore.load(read(token, user).game_id, lock=True)
+    return gamelog.load(read(token, user).game_id, lock=True)
 
 
 def accept(token: str, user) -> Seat:
@@ -225,23 +213,8 @@ def decline(token: str, user) -> Seat:
         seat.status, seat.user, seat.email = Seat.Status.DECLINED, None, ""
         seat.version += 1
         seat.save(update_fields=["status", "user", "email", "version"])
-        _tell_declined(seat, user)
+        signals.invitation_declined.send(sender=__name__, seat=seat, user=user)
     return seat
-
-
-def _tell_declined(seat: Seat, user) -> None:
-    game = seat.game
-    to = {verified_address(game.created_by)} if game.created_by_id else set()
-    to |= set(game.seats.active().filter(role=Seat.Role.UMPIRE).values_list("email", flat=True))
-    what = f"the {seat.side} player's seat" if seat.role == Seat.Role.PLAYER else f"the {seat.role}'s seat"
-    body = (f"{user.get_username()} declined {what} in {game.name}.\n"
-            f"The seat is free; invite someone else to it: {settings.SITE_URL}{reverse('game_seats', args=[game.pk])}\n"
-            "The game starts when every player and the umpire have accepted.\n\n"
-            "--\nKriegsbrief. This is an automatic notice.\n")
-    for address in sorted(a for a in to if a):
-        outbox.queue_mail(key=f"declined:{seat.pk}:{seat.version}:{address}", to=address, game=game, kind="notice",
-                          reply_to="", subject=outbox.one_line(f"[Kriegsbrief] {game.name}: {what} was declined"),
-                          body=body)
 
 
 def may_manage(game: Game, user) -> bool:
@@ -254,7 +227,7 @@ def may_manage(game: Game, user) -> bool:
 def reinvite(game_id: int, seat_id: int, user, *, by) -> Seat:
     """Invite ``user`` to a declined (or expired) seat of the game."""
     with transaction.atomic():
-        stream = eventstore.load(game_id, lock=True)
+        stream = gamelog.load(game_id, lock=True)
         if not may_manage(stream.game, by):
             raise InvitationError("Only the game's creator or its umpire may invite players.")
         if stream.state["status"] == "finished":
@@ -278,10 +251,9 @@ def ready_to_start(game: Game) -> bool:
 def start_if_ready(stream, newly_seated: Seat | None = None):
     """Open turn 1 once every needed seat is active (the stream is locked); an observer seated
     after the start gets the game's first mail on its own."""
-    from . import reports, turns
-
-    if not turns.started(stream.state):
-        return turns.start_game(stream) if ready_to_start(stream.game) else stream
+    if not commands.started(stream.state):
+        return commands.start_game(stream) if ready_to_start(stream.game) else stream
     if newly_seated is not None:
-        reports.queue_game_start(stream, seats=[newly_seated], key_suffix=f":v{newly_seated.version}")
+        signals.seat_joined.send(sender=__name__, stream=stream, seat=newly_seated,
+                                 key_suffix=f":v{newly_seated.version}")
     return stream

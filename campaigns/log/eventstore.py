@@ -1,0 +1,236 @@
+"""The one way to read and write a game's log.
+
+Append takes the sequence number (and hash) of the last event the writer saw.
+The log is its own stream head: an append inserts only after that very event,
+and the unique (game, seq) index turns a concurrent writer into a
+``ConcurrencyConflict``, after which it retries from fresh state. Commands
+that must decide on current state also lock the game row (``load(lock=True)``).
+Every event carries the hash of its predecessor, over canonical JSON.
+
+The store knows nothing of what the events mean: an ``EventStore`` is built
+with the ``Fold`` (empty state, one event folded in, which states are kept as
+snapshots) and the projection (Game columns kept in step with the log) by the
+layer above (campaigns.turns.gamelog), and writes through the recorder of the
+database it runs on (recorders.py).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from contextlib import nullcontext
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Callable, Iterable, Sequence
+
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from campaigns import prepared
+from campaigns.models import Event, Game, Snapshot
+from rules.core.canonical import canonical_json
+from rules.core.protocol import RuleEvent
+
+from . import recorders
+
+
+class ConcurrencyConflict(Exception):
+    def __init__(self, game_id: int, expected: int, actual: int):
+        super().__init__(f"game {game_id}: expected to append after seq {expected}, but the log is at {actual}")
+        self.expected, self.actual = expected, actual
+
+
+@dataclass(frozen=True)
+class Draft:
+    """An event to append: the turn it belongs to and the rule-level event."""
+
+    turn: int
+    event: RuleEvent
+
+
+@dataclass
+class Stream:
+    """A game's folded state as of ``seq``."""
+
+    game: Game
+    seq: int
+    head_hash: str
+    state: dict
+
+
+@dataclass(frozen=True)
+class Fold:
+    """How a game's state is made from its events, given by the layer that knows what they mean.
+
+    ``apply(state, type, payload, seq, at_iso) -> state``; ``snapshot_due(type, state_after)``:
+    whether the state after an event is kept as a snapshot.
+    """
+
+    empty: Callable[[], dict]
+    apply: Callable[..., dict]
+    snapshot_due: Callable[[str, dict], bool]
+
+    def event(self, state: dict, ev: Event) -> dict:
+        return self.apply(state, ev.type, ev.payload, ev.seq, ev.created_at.isoformat())
+
+
+def event_hash(prev_hash: str, game_uid, seq: int, turn: int, type_: str, version: int,
+               payload, audience: str, created_at: datetime, *, payload_json: str | None = None) -> str:
+    """sha256(prev_hash + canonical JSON of the event), the event's fields as keys.
+
+    The body is written out key by key in sorted order so that an append can
+    pass the payload it has already serialized; it equals
+    ``canonical_json({"at": …, "audience": …, "game": …, "payload": …, "seq": …,
+    "turn": …, "type": …, "version": …})`` byte for byte.
+    """
+    c = canonical_json
+    pj = payload_json if payload_json is not None else c(payload)
+    body = (f'{{"at":{c(created_at.isoformat())},"audience":{c(audience)},"game":{c(str(game_uid))},'
+            f'"payload":{pj},"seq":{c(seq)},"turn":{c(turn)},"type":{c(type_)},"version":{c(version)}}}')
+    return hashlib.sha256((prev_hash + body).encode()).hexdigest()
+
+
+def head(game_id: int) -> tuple[int, str]:
+    """The stream head: (seq, hash) of the game's last event, (0, "") if none."""
+    last = Event.objects.filter(game_id=game_id).order_by("-seq").values_list("seq", "hash").first()
+    return (last[0], last[1]) if last else (0, "")
+
+
+_SNAPSHOT_SQL = "SELECT seq, state FROM campaigns_snapshot WHERE game_id = %s ORDER BY seq DESC LIMIT 1"
+
+
+def _game(game_id: int, lock: bool) -> Game:
+    sql = f"SELECT {prepared.columns(Game, 'g')} FROM campaigns_game g WHERE g.id = %s" + (prepared.for_update() if lock else "")
+    row = prepared.fetchone(sql, [game_id])
+    if row is None:
+        raise Game.DoesNotExist(f"game {game_id} does not exist")
+    return prepared.instance(Game, row)
+
+
+def _events_from(game_id: int, seq: int) -> list[Event]:
+    sql = f"SELECT {prepared.columns(Event, 'e')} FROM campaigns_event e WHERE e.game_id = %s AND e.seq >= %s ORDER BY e.seq"
+    return [prepared.instance(Event, row) for row in prepared.fetchall(sql, [game_id, seq])]
+
+
+class EventStore:
+    """Games' logs folded with ``fold``; ``projection(state) -> dict`` gives Game columns to keep in
+    step with the log (written only when an append changes them)."""
+
+    def __init__(self, fold: Fold, projection: Callable[[dict], dict] | None = None):
+        self.fold, self.projection = fold, projection
+
+    def load(self, game: Game | int, *, lock: bool = False) -> Stream:
+        """Current state: the latest snapshot plus the events after it.
+
+        With ``lock`` the game row is locked first (inside the caller's
+        transaction), so the returned state stays current until commit. Without
+        it the result is still a consistent prefix of the log: an event can only
+        commit after its predecessor has (see recorders.py).
+        """
+        game_id = game if isinstance(game, int) else game.pk
+        if lock or isinstance(game, int):
+            game = _game(game_id, lock)
+        # Prepared statements: every command loads, and the ORM's compile and the
+        # server's planning cost more than these queries (see campaigns.prepared).
+        snap = prepared.fetchone(_SNAPSHOT_SQL, [game_id])
+        state, seq, head_hash = (json.loads(snap[1]), snap[0], None) if snap else (self.fold.empty(), 0, "")
+        # From the snapshot's own event on: its hash is the head if nothing follows.
+        for ev in _events_from(game_id, seq):
+            if ev.seq > seq:
+                state = self.fold.event(state, ev)
+                seq = ev.seq
+            head_hash = ev.hash
+        if head_hash is None:
+            raise ValueError(f"game {game_id}: snapshot at seq {seq} has no event (was the log imported partly?)")
+        return Stream(game=game, seq=seq, head_hash=head_hash, state=state)
+
+    def state_at(self, game_id: int, seq: int) -> dict:
+        """The state right after event ``seq``: the latest snapshot at or before it plus the events up to it
+        (a past turn as it stood, for history pages)."""
+        snap = Snapshot.objects.filter(game_id=game_id, seq__lte=seq).order_by("-seq").values_list("seq", "state").first()
+        state, start = (json.loads(snap[1]), snap[0]) if snap else (self.fold.empty(), 0)
+        for ev in Event.objects.filter(game_id=game_id, seq__gt=start, seq__lte=seq).order_by("seq"):
+            state = self.fold.event(state, ev)
+        return state
+
+    def replay(self, game_id: int, upto: int | None = None) -> Iterable[tuple[Event, dict]]:
+        """Fold the whole log from the start, yielding each event with the state after it."""
+        state = self.fold.empty()
+        qs = Event.objects.filter(game_id=game_id).order_by("seq")
+        if upto is not None:
+            qs = qs.filter(seq__lte=upto)
+        for ev in qs.iterator(chunk_size=2000):
+            state = self.fold.event(state, ev)
+            yield ev, state
+
+    def append(self, stream: Stream, drafts: Sequence[Draft]) -> Stream:
+        """Append ``drafts`` after ``stream.seq`` in one transaction; return the new stream."""
+        if not drafts:
+            return stream
+        game = stream.game
+        now = timezone.now()
+        state, seq, prev = stream.state, stream.seq, stream.head_hash
+        rows, snaps = [], []
+        for draft in drafts:
+            seq += 1
+            ev = draft.event
+            payload_json = canonical_json(dict(ev.payload))
+            payload = json.loads(payload_json)  # plain JSON, no tuples
+            digest = event_hash(prev, game.uid, seq, draft.turn, ev.type, ev.version, payload, ev.audience, now,
+                                payload_json=payload_json)
+            rows.append(recorders.Row(seq, draft.turn, ev.type, ev.version, payload, payload_json, ev.audience, now,
+                                      prev, digest))
+            state = self.fold.apply(state, ev.type, payload, seq, now.isoformat())
+            if self.fold.snapshot_due(ev.type, state):
+                snaps.append(Snapshot(game_id=game.pk, seq=seq, state=canonical_json(state)))
+            prev = digest
+        columns = {}
+        if self.projection is not None:
+            after = self.projection(state)
+            # The game row holds projection(stream.state): this stream is the only
+            # one that can append after stream.seq, so compare with that, not
+            # with a possibly older copy of the row.
+            before = self.projection(stream.state)
+            columns = {k: v for k, v in after.items() if before.get(k) != v}
+        recorder = recorders.for_connection()
+        # One statement needs no transaction of its own; anything more does. Inside
+        # a caller's transaction the savepoint keeps a lost race from aborting it.
+        single = recorder.single_statement_atomic and not snaps and not columns and not connection.in_atomic_block
+        try:
+            with nullcontext() if single else transaction.atomic():
+                if not recorder.write(game.pk, stream.seq, stream.head_hash, rows):
+                    raise IntegrityError("the predecessor event is not the one this writer saw")
+                if columns:
+                    Game.objects.filter(pk=game.pk).update(**columns)
+                if snaps:
+                    Snapshot.objects.bulk_create(snaps, ignore_conflicts=True)
+        except IntegrityError:
+            raise ConcurrencyConflict(game.pk, stream.seq, head(game.pk)[0]) from None
+        for key, value in columns.items():
+            setattr(game, key, value)
+        return Stream(game=game, seq=seq, head_hash=prev, state=state)
+
+    def append_retrying(self, game_id: int, build, attempts: int = 20) -> Stream:
+        """Load, build drafts from fresh state, append; on a conflict start again.
+
+        ``build(stream) -> list[Draft]`` must be a pure function of the state.
+        """
+        for _ in range(attempts):
+            stream = self.load(game_id)
+            try:
+                return self.append(stream, build(stream))
+            except ConcurrencyConflict:
+                continue
+        raise ConcurrencyConflict(game_id, -1, -1)
+
+    def rebuild_snapshots(self, game_id: int, progress=None) -> int:
+        """Drop a game's snapshots and write them again from the events."""
+        with transaction.atomic():
+            Snapshot.objects.filter(game_id=game_id).delete()
+            made = []
+            for ev, state in self.replay(game_id):
+                if self.fold.snapshot_due(ev.type, state):
+                    made.append(Snapshot(game_id=game_id, seq=ev.seq, state=canonical_json(state)))
+                if progress:
+                    progress(1)
+            Snapshot.objects.bulk_create(made, batch_size=500)
+        return len(made)

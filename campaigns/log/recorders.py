@@ -1,0 +1,88 @@
+"""One recorder per database: the single INSERT that appends rows after the event a writer saw.
+
+The log is its own stream head, so an append is a single INSERT, as cheap
+as a bare one. Two guards make it safe without a lock: the insert happens
+only if event ``expected`` exists with the hash this writer chained to (no
+gap, no fork), and the unique (game, seq) index makes a concurrent writer
+wait for the first and then fail (IntegrityError: a conflict), so a seq is
+never written twice. An event can therefore only commit after its
+predecessor has. What differs between databases is how the statement is
+bound: that is all a recorder holds.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import psycopg
+from django.db import connection
+
+
+@dataclass(frozen=True)
+class Row:
+    seq: int
+    turn: int
+    type: str
+    version: int
+    payload: object
+    payload_json: str
+    audience: str
+    created_at: datetime
+    prev_hash: str
+    hash: str
+
+
+_COLUMNS = "game_id, seq, turn, type, version, payload, audience, created_at, prev_hash, hash"
+
+
+def _insert(game_id: int, expected: int, expected_hash: str, rows: list[Row], payload_cast: str) -> tuple[str, list]:
+    values = ", ".join([f"(%s, %s, %s, %s, %s, %s{payload_cast}, %s, %s, %s, %s)"] * len(rows))
+    guard = "%s = 0 OR EXISTS (SELECT 1 FROM campaigns_event WHERE game_id = %s AND seq = %s AND hash = %s)"
+    sql = f"INSERT INTO campaigns_event ({_COLUMNS}) SELECT v.* FROM (VALUES {values}) AS v WHERE {guard}"
+    params: list = []
+    for r in rows:
+        params += [game_id, r.seq, r.turn, r.type, r.version, r.payload_json, r.audience, r.created_at, r.prev_hash, r.hash]
+    params += [expected, game_id, expected, expected_hash]
+    return sql, params
+
+
+class PostgresRecorder:
+    # One INSERT is atomic on its own: outside a caller's transaction an append
+    # that writes nothing else needs no transaction (and no savepoint) of its own.
+    single_statement_atomic = True
+
+    def write(self, game_id: int, expected: int, expected_hash: str, rows: list[Row]) -> bool:
+        """Insert ``rows`` after event ``expected``; False if that event is not the head we saw."""
+        sql, params = _insert(game_id, expected, expected_hash, rows, "::jsonb")
+        # Django binds parameters client-side, so the server would parse and plan
+        # this hot statement on every append. A plain psycopg cursor on the same
+        # connection (same transaction) binds on the server, and psycopg keeps it
+        # prepared (settings: DATABASE_PREPARE_THRESHOLD).
+        connection.ensure_connection()
+        with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cur:
+            cur.execute(sql, params)
+            return cur.rowcount == len(rows)
+
+
+class SqliteRecorder:
+    single_statement_atomic = False
+
+    def write(self, game_id: int, expected: int, expected_hash: str, rows: list[Row]) -> bool:
+        """Insert ``rows`` after event ``expected``; False if that event is not the head we saw."""
+        sql, params = _insert(game_id, expected, expected_hash, rows, "")
+        adapt = connection.ops.adapt_datetimefield_value
+        params = [adapt(p) if isinstance(p, datetime) else p for p in params]
+        with connection.cursor() as cur:
+            cur.execute(sql, params)
+            return cur.rowcount == len(rows)
+
+
+RECORDERS = {"postgresql": PostgresRecorder(), "sqlite": SqliteRecorder()}
+
+
+def for_connection():
+    """The recorder for the database Django is connected to."""
+    try:
+        return RECORDERS[connection.vendor]
+    except KeyError:
+        raise RuntimeError(f"no event recorder for the {connection.vendor} database") from None

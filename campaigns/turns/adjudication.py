@@ -1,0 +1,18 @@
+"""A closed turn's adjudication: pure given the state and the orders, so the log's verification
+can re-run it from the sealed seed and compare."""
+from __future__ import annotations
+
+from campaigns.log.eventstore import Draft
+from rules.core import dice, registry
+from rules.core.protocol import UMPIRE, RuleEvent
+
+
+def adjudication_drafts(state: dict, orders_text: dict[str, str]) -> list[Draft]:
+    """The adjudication of the closed turn from its sealed seed: pure given state and orders."""
+    rs = registry.get(state["ruleset"])
+    turn = state["turn"]
+    orders = {side: rs.parse_orders(state["rules"], side, text, turn["kind"]).orders for side, text in orders_text.items()}
+    events = rs.adjudicate(state["rules"], orders, dice.rng_for(turn["seed"], "turn"), turn["kind"])
+    head = Draft(turn["number"], RuleEvent("turn.adjudicated", {
+        "turn": turn["number"], "orders": orders_text, "count": len(events)}, audience=UMPIRE))
+    return [head] + [Draft(turn["number"], ev) for ev in events]

@@ -1,0 +1,24 @@
+"""Time zones: a seat's own zone and a moment as its reader reads it."""
+from __future__ import annotations
+
+import zoneinfo
+
+from django.utils.dateparse import parse_datetime
+
+from campaigns.models import Seat
+
+
+def local_time(iso: str | None, tz_name: str) -> str:
+    """A deadline in the reader's zone, e.g. '2026-11-25 07:21 (America/New_York)'."""
+    if not iso:
+        return "none"
+    try:
+        tz = zoneinfo.ZoneInfo(tz_name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        tz = zoneinfo.ZoneInfo("UTC")
+    return parse_datetime(iso).astimezone(tz).strftime(f"%Y-%m-%d %H:%M %Z ({tz.key})")
+
+
+def seat_timezone(seat: Seat) -> str:
+    profile = getattr(seat.user, "profile", None) if seat.user_id else None
+    return profile.timezone if profile else "UTC"

@@ -1,0 +1,35 @@
+"""The umpire's page for mail held by the DMARC/DKIM check: read, release or reject.
+
+The one place the web reaches mail-in, and only its quarantine's public face
+(campaigns.mailin.held; the import contract allows exactly this import)."""
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods
+
+from campaigns.mailin import held
+
+from .access import Seen, seat_required
+
+held_messages = held.held_messages
+
+
+def _held(seen: Seen):
+    return held.held_messages(seen.game).select_related("seat")
+
+
+@require_http_methods(["GET", "POST"])
+@seat_required(umpire_only=True)
+def held_mail(request, seen: Seen):
+    if request.method == "POST":
+        row = get_object_or_404(_held(seen), pk=request.POST.get("message"))
+        if request.POST.get("action") == "release":
+            held.release(row)
+            messages.success(request, f"Message #{row.pk} released and applied; the player was answered.")
+        elif request.POST.get("action") == "reject":
+            held.reject(row, (request.POST.get("reason") or "rejected by the umpire")[:300])
+            messages.success(request, f"Message #{row.pk} rejected; the player was told.")
+        else:
+            messages.error(request, "Choose release or reject.")
+        return redirect("mailin_held", game_id=seen.game.pk)
+    rows = [{"row": r, "text": held.preview(r)} for r in _held(seen).order_by("received_at")]
+    return render(request, "mailin/held.html", {"game": seen.game, "rows": rows})
