@@ -2,7 +2,7 @@
 
 Default deny: views only ever look games up among those where the user holds a
 seat (so anyone else gets 404), and these classes then check the role. The
-view stores the viewer it resolved with ``campaigns.viewing.viewer_for`` as
+view stores the viewer it resolved with ``campaigns.turns.viewing.viewer_for`` as
 ``view.viewer``; the classes re-resolve it if missing, never trusting input.
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Strict request serializers and documented response shapes.
 
-Response data are always built from ``campaigns.viewing.game_view`` and
+Response data are always built from ``campaigns.turns.viewing.game_view`` and
 ``visible_events`` for the requesting viewer; the response serializers here
 are a second allow-list on top (unknown keys are dropped) and the schema.
 """

@@ -39,7 +39,7 @@ class Game(models.Model):
     turn_status = models.CharField(max_length=20, default="")
     deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
     close_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
-    # Who created it on the web: they may invite someone else to a declined seat (invitations.py).
+    # Who created it on the web: they may invite someone else to a declined seat (turns/invitations.py).
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
 
@@ -50,7 +50,7 @@ class Game(models.Model):
 class Profile(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     timezone = models.CharField(max_length=64, default="UTC")
-    # The user's own mail address, confirmed by a link sent to it (mailaddress.py); a seat takes
+    # The user's own mail address, confirmed by a link sent to it (turns/mailaddress.py); a seat takes
     # its address from here when its player accepts. ``pending_email`` awaits its confirmation.
     verified_email = models.EmailField(blank=True)
     email_verified_at = models.DateTimeField(null=True, blank=True)
@@ -142,7 +142,7 @@ class Snapshot(models.Model):
 
 
 class OutboxMail(models.Model):
-    """A message to send; written in the transaction that caused it (campaigns.outbox).
+    """A message to send; written in the transaction that caused it (campaigns.mailout.outbox).
 
     ``next_attempt_at`` is when the sweep may queue the row again: after a
     failure it is the backoff time, while SENDING it is the end of the
@@ -184,7 +184,7 @@ class OutboxMail(models.Model):
 
 class Heartbeat(models.Model):
     """When a periodic job last ran (the deadline sweep): a gap longer than its interval allows means
-    the service was down, and deadlines that passed meanwhile are given back (lateness.py)."""
+    the service was down, and deadlines that passed meanwhile are given back (turns/lateness.py)."""
 
     name = models.CharField(max_length=50, unique=True)
     at = models.DateTimeField()

@@ -1,4 +1,6 @@
-"""Celery application. Tasks are thin wrappers over campaigns.turns commands."""
+"""Celery application. Tasks are thin wrappers over commands (campaigns.turns.tasks,
+campaigns.mailout.tasks, campaigns.mailin.tasks), found through campaigns/tasks.py and
+campaigns/mailin/tasks.py by autodiscovery; their names are kept as deployed."""
 import os
 
 from celery import Celery

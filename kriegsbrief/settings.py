@@ -189,7 +189,7 @@ if env.str("EMAIL_URL", default=""):
 else:
     EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="campaigns.mailout.eml_backend.EmlFileBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Kriegsbrief <umpire@kriegsbrief.localhost>")
-# Outbox retries back off from this base, doubling per failure (campaigns.outbox.backoff).
+# Outbox retries back off from this base, doubling per failure (campaigns.mailout.outbox.backoff).
 OUTBOX_RETRY_BASE_SECONDS = env.int("OUTBOX_RETRY_BASE_SECONDS", default=30)
 # A hung SMTP connection must fail well inside the outbox send lease (10 min),
 # or the sweep would send the row again while the first attempt still hangs.

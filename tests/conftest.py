@@ -11,7 +11,7 @@ PASSWORD = "correct horse battery staple"
 
 def make_user(username: str, tz: str = "UTC"):
     user = get_user_model().objects.create_user(username, f"{username}@example.org", PASSWORD)
-    # The fixture people confirmed their addresses (campaigns.mailaddress); tests of that flow make their own users.
+    # The fixture people confirmed their addresses (campaigns.turns.mailaddress); tests of that flow make their own users.
     Profile.objects.create(user=user, timezone=tz, verified_email=user.email)
     return user
 

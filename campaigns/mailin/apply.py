@@ -1,6 +1,6 @@
 """Carrying out an authenticated seat's mail: orders and commands.
 
-Orders go through ``campaigns.turns.submit_orders`` (the function the web
+Orders go through ``campaigns.turns.commands.submit_orders`` (the function the web
 uses) with source "mail"; the acknowledgement lists every order line as the
 rule set understood it, or that line's error. Everything runs inside the
 caller's transaction, so a failure part-way leaves nothing half-applied.

@@ -177,7 +177,8 @@ def enqueue(ids: Iterable[int]) -> None:
 
 
 def _send_task(pk: int) -> None:
-    current_app.signature(SEND_TASK, args=(pk,)).delay()
+    # The task by its registered name (registered at start-up: campaigns.apps); runs in-process when eager.
+    current_app.tasks[SEND_TASK].delay(pk)
 
 
 class _Publisher:

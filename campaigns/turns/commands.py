@@ -210,8 +210,9 @@ def close_turn_locked(stream: Stream, reason: str) -> Stream:
 
 
 def _enqueue_adjudication(game_id: int, turn: int) -> None:
-    # By name: the task runs in-process when Celery is eager (the demo), else on a worker.
-    current_app.signature(ADJUDICATE_TASK, args=(game_id, turn)).delay()
+    # By its registered name (registered at start-up: campaigns.apps): in-process when Celery is
+    # eager (the demo), else on a worker.
+    current_app.tasks[ADJUDICATE_TASK].delay(game_id, turn)
 
 
 def adjudicate(game_id: int, turn_number: int) -> bool:

@@ -1,4 +1,4 @@
-"""Seats by invitation and verified addresses (campaigns/invitations.py, campaigns/mailaddress.py),
+"""Seats by invitation and verified addresses (campaigns/turns/invitations.py, campaigns/turns/mailaddress.py),
 with the real outbox and a real SMTP sink: naming someone only invites them, a seat's mail goes
 to the address its holder confirmed, and the umpire plays a side only where the game says so."""
 import html
