@@ -30,7 +30,7 @@ from rest_framework.response import Response
 
 from campaigns import maps
 from campaigns.models import Game, Seat
-from campaigns.turns import commands, gamelog, invitations, rulings, viewing
+from campaigns.turns import commands, deadlines, gamelog, invitations, rulings, viewing
 from campaigns.turns.commands import TurnError
 from rules.core import registry
 
@@ -333,8 +333,8 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
         new = data.get("deadline")
         try:
             if new is None:
-                new = commands.moved_deadline(game.pk, data["turn"], data["hours"])
-            commands.set_deadline(game.pk, data["turn"], new, data["note"])
+                new = deadlines.moved_deadline(game.pk, data["turn"], data["hours"])
+            deadlines.set_deadline(game.pk, data["turn"], new, data["note"])
         except TurnError as exc:
             return _turn_error(exc)
         return Response({"turn": data["turn"], "deadline": new})

@@ -8,19 +8,16 @@ queued with ``transaction.on_commit`` so a rolled-back command queues nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from celery import current_app
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
-from campaigns.models import Event, Game
 from rules.core import dice, registry
 from rules.core.protocol import UMPIRE, LineError, RuleEvent, side_audience
 
-from . import absences, gamelog, lateness, lifecycle, signals
+from . import absences, gamelog, lifecycle, signals
 from .adjudication import adjudication_drafts
 from .errors import TurnError
 from .gamelog import Draft, Stream
@@ -205,11 +202,11 @@ def close_turn_locked(stream: Stream, reason: str) -> Stream:
     stream = _append(stream, drafts)
     game_id, number = stream.game.pk, turn["number"]
     # robust: if queueing fails the turn stays closed and the sweep queues it again.
-    transaction.on_commit(lambda: _enqueue_adjudication(game_id, number), robust=True)
+    transaction.on_commit(lambda: enqueue_adjudication(game_id, number), robust=True)
     return stream
 
 
-def _enqueue_adjudication(game_id: int, turn: int) -> None:
+def enqueue_adjudication(game_id: int, turn: int) -> None:
     # By its registered name (registered at start-up: campaigns.apps): in-process when Celery is
     # eager (the demo), else on a worker.
     current_app.tasks[ADJUDICATE_TASK].delay(game_id, turn)
@@ -277,85 +274,3 @@ def amend(game_id: int, turn_number: int, orders_text: dict[str, str], reason: s
         stream = _append(stream, drafts)
         _append(stream, adjudication_drafts(stream.state, merged))
     return []
-
-
-# --- the deadline -------------------------------------------------------------
-
-DEADLINE_MIN_AHEAD = timedelta(minutes=5)
-DEADLINE_MAX_AHEAD = timedelta(days=60)
-
-
-def moved_deadline(game_id: int, turn_number: int, hours: float) -> datetime:
-    """The open turn's present deadline moved by ``hours`` (for "give them two more days")."""
-    turn = gamelog.load(game_id).state["turn"]
-    if turn["status"] != "open" or turn["number"] != turn_number or not turn["deadline"]:
-        raise TurnError(f"turn {turn_number} is not open: only an open turn's deadline can move")
-    return parse_datetime(turn["deadline"]) + timedelta(hours=hours)
-
-
-def set_deadline(game_id: int, turn_number: int, deadline: datetime, note: str = "") -> datetime:
-    """Umpire: move the open turn's deadline, later or earlier; every player is told by mail.
-
-    The event is public (a deadline is everyone's); ``note`` goes with it to everyone, so it
-    is the umpire's public word, one line. Reminders start afresh for the new deadline.
-    """
-    if deadline.tzinfo is None:
-        raise TurnError("give the new deadline with its time zone")
-    note = " ".join(note.split())[:200]
-    with transaction.atomic():
-        stream = gamelog.load(game_id, lock=True)
-        turn = stream.state["turn"]
-        if turn["status"] != "open" or turn["number"] != turn_number:
-            raise TurnError(f"turn {turn_number} is not open: only an open turn's deadline can move")
-        now = timezone.now()
-        if deadline < now + DEADLINE_MIN_AHEAD:
-            raise TurnError(f"the new deadline must be at least {int(DEADLINE_MIN_AHEAD.total_seconds() // 60)} "
-                            f"minutes ahead (close the turn instead to process it now)")
-        if deadline > now + DEADLINE_MAX_AHEAD:
-            raise TurnError(f"the new deadline can be at most {DEADLINE_MAX_AHEAD.days} days ahead")
-        stream = _append(stream, [Draft(turn_number, RuleEvent("turn.deadline_set", {
-            "turn": turn_number, "deadline": deadline.isoformat(), "previous": turn["deadline"], "note": note}))])
-        signals.deadline_moved.send(sender=__name__, game=stream.game, turn=stream.state["turn"], note=note)
-    return deadline
-
-
-# --- the sweep --------------------------------------------------------------
-
-STUCK_AFTER = timedelta(minutes=2)
-
-
-def sweep(now: datetime | None = None) -> dict:
-    """Close due turns and re-queue adjudications a lost worker left behind.
-
-    Deadlines live in the database; this runs every SWEEP_INTERVAL_SECONDS
-    (Celery beat, or the embedded server's own thread).
-    """
-    # Only the real clock tells an outage: a sweep asked about another time leaves the heartbeat alone.
-    down_since = lateness.beat(timezone.now()) if now is None else None
-    now = now or timezone.now()
-    closed = given_back = late = 0
-    due = Game.objects.filter(status=Game.Status.ACTIVE, turn_status="open").filter(
-        Q(deadline_at__lte=now) | Q(close_due_at__lte=now))
-    for game_id, deadline, number in due.values_list("pk", "deadline_at", "turn_number"):
-        passed = bool(deadline and deadline <= now)
-        with transaction.atomic():
-            stream = gamelog.load(game_id, lock=True)
-            turn = stream.state["turn"]
-            if turn["status"] != "open" or turn["number"] != number:
-                continue
-            if passed and down_since and lateness.give_back(stream, down_since, now):
-                given_back += 1
-            elif passed and lateness.grant_grace(stream, now):
-                late += 1
-            else:
-                close_turn_locked(stream, "deadline passed" if passed else "all sides ready")
-                closed += 1
-    requeued = 0
-    for game_id, number in Game.objects.filter(status=Game.Status.ACTIVE, turn_status="closed").values_list("pk", "turn_number"):
-        last = Event.objects.filter(game_id=game_id).order_by("-seq").values_list("created_at", flat=True).first()
-        if last and now - last >= STUCK_AFTER:
-            _enqueue_adjudication(game_id, number)
-            requeued += 1
-    # The mail part (reminders, waiting notices, outbox retries) is mail-out's, told by the signal.
-    return {"closed": closed, "requeued": requeued, "given_back": given_back, "late": late,
-            **signals.merged_counts(signals.swept.send(sender=__name__, now=now))}

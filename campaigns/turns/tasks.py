@@ -7,7 +7,7 @@ queue them by name (campaigns.turns.commands.ADJUDICATE_TASK).
 """
 from celery import shared_task
 
-from . import commands
+from . import commands, deadlines
 
 
 @shared_task(name=commands.ADJUDICATE_TASK)
@@ -17,4 +17,4 @@ def adjudicate_turn(game_id: int, turn: int) -> bool:
 
 @shared_task(name="campaigns.tasks.sweep")
 def sweep() -> dict:
-    return commands.sweep()
+    return deadlines.sweep()

@@ -11,7 +11,17 @@ from django.views.decorators.http import require_http_methods, require_POST
 from campaigns import maps
 from campaigns.mailout import verification
 from campaigns.models import Game, Profile, Seat
-from campaigns.turns import absences, commands, creation, invitations, mailaddress, rulings, seats, viewing
+from campaigns.turns import (
+    absences,
+    commands,
+    creation,
+    deadlines,
+    invitations,
+    mailaddress,
+    rulings,
+    seats,
+    viewing,
+)
 from campaigns.turns.addresses import renew
 from rules.core.protocol import RulesError
 
@@ -379,9 +389,9 @@ def _deadline(request, seen: Seen, forms: UmpireForms):
     if not forms.deadline.is_valid():
         return None
     number = seen.view["turn"]["number"]
-    new = commands.moved_deadline(seen.game.pk, number, forms.deadline.cleaned_data["hours"])
+    new = deadlines.moved_deadline(seen.game.pk, number, forms.deadline.cleaned_data["hours"])
     try:
-        commands.set_deadline(seen.game.pk, number, new, forms.deadline.cleaned_data["note"])
+        deadlines.set_deadline(seen.game.pk, number, new, forms.deadline.cleaned_data["note"])
     except commands.TurnError as exc:
         forms.deadline.add_error("hours", str(exc))
         return None

@@ -10,7 +10,7 @@ import pytest
 import redis
 
 from campaigns.models import Event
-from campaigns.turns import commands
+from campaigns.turns import commands, deadlines
 from kriegsbrief.celery import app
 from tests.services import REDIS_URL, database_url, needs_redis
 
@@ -153,8 +153,8 @@ def test_sweep_requeues_an_adjudication_whose_task_was_lost(game, broker):
 
     close_with_orders(game)  # queued to Redis, but no worker is running
     redis.Redis.from_url(REDIS_URL).flushdb()  # the broker loses the task
-    assert commands.sweep()["requeued"] == 0  # too early to call it stuck
-    assert commands.sweep(now=timezone.now() + timedelta(minutes=3))["requeued"] == 1
+    assert deadlines.sweep()["requeued"] == 0  # too early to call it stuck
+    assert deadlines.sweep(now=timezone.now() + timedelta(minutes=3))["requeued"] == 1
     worker = Worker()
     try:
         assert wait_for(lambda: state_of(game)["turn"]["number"] == 2)

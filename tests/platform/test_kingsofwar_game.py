@@ -72,10 +72,10 @@ def test_a_missed_deadline_halts_the_silent_side_and_passes_the_turn(people, cli
 
     from django.utils import timezone
 
-    from campaigns.turns import commands
+    from campaigns.turns import deadlines
 
     game = new_game(people, "pitched")
-    assert commands.sweep(now=timezone.now() + timedelta(days=30))["closed"] == 1
+    assert deadlines.sweep(now=timezone.now() + timedelta(days=30))["closed"] == 1
     defaulted = Event.objects.get(game=game, type="orders.defaulted", turn=1)
     assert defaulted.payload["side"] == "red" and defaulted.payload["text"].splitlines()[0] == "r1 halt"
     state = gamelog.load(game.pk).state

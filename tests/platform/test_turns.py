@@ -5,7 +5,7 @@ import pytest
 from django.utils import timezone
 
 from campaigns.models import Event, OutboxMail
-from campaigns.turns import commands, viewing
+from campaigns.turns import commands, deadlines, viewing
 from campaigns.turns.gamelog import verify_game
 from rules.core import dice
 from rules.core.protocol import Viewer
@@ -70,7 +70,7 @@ def test_latest_orders_before_close_count(game):
 
 
 def test_deadline_sweep_closes_and_defaults_a_silent_side_as_missed(game):
-    result = commands.sweep(now=timezone.now() + timedelta(days=30))
+    result = deadlines.sweep(now=timezone.now() + timedelta(days=30))
     assert result["closed"] == 1
     defaulted = Event.objects.get(game=game, type="orders.defaulted", turn=1)
     assert defaulted.audience == "public"
@@ -83,13 +83,13 @@ def test_submitted_but_not_ready_orders_are_never_missed(game):
 
     text = legal_operations(state_of(game)["rules"], "red")[0]
     commands.submit_orders(game.pk, "red", text, source="web", ready=False)
-    commands.sweep(now=timezone.now() + timedelta(days=30))
+    deadlines.sweep(now=timezone.now() + timedelta(days=30))
     assert "orders.defaulted" not in types(game)
     assert state_of(game)["missed"] == {}
 
 
 def test_a_second_sweep_before_the_deadline_does_nothing(game):
-    assert commands.sweep()["closed"] == 0
+    assert deadlines.sweep()["closed"] == 0
     assert state_of(game)["turn"]["status"] == "open"
 
 
@@ -111,7 +111,7 @@ def test_ready_delay_leaves_time_to_change_orders(people):
     game = new_civilwar_game(people, ready_delay_seconds=600)
     play_one(game)
     assert state_of(game)["turn"]["status"] == "open"
-    assert commands.sweep(now=timezone.now() + timedelta(seconds=601))["closed"] == 1
+    assert deadlines.sweep(now=timezone.now() + timedelta(seconds=601))["closed"] == 1
     assert state_of(game)["turn"]["number"] == 2
 
 

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from campaigns.turns import commands
+from campaigns.turns import deadlines
 
 log = logging.getLogger(__name__)
 
@@ -21,7 +21,7 @@ def sweeper(interval: float, stop: threading.Event) -> None:
 
     while not stop.wait(interval):
         try:
-            commands.sweep()
+            deadlines.sweep()
         except Exception:  # keep sweeping: one bad game must not stop the clock
             log.exception("deadline sweep failed")
         finally:

@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from campaigns.models import Event, Game
-from campaigns.turns import commands
+from campaigns.turns import commands, deadlines
 from tests.api.helpers import client_for
 from tests.platform.helpers import state_of
 
@@ -25,19 +25,19 @@ def deadline_of(game):
 def test_a_later_deadline_holds_the_turn_open_and_is_public(game, smtp):
     old = deadline_of(game)
     new = old + timedelta(days=2)
-    commands.set_deadline(game.pk, 1, new, note="holidays")
+    deadlines.set_deadline(game.pk, 1, new, note="holidays")
     ev = Event.objects.get(game=game, type="turn.deadline_set")
     assert ev.audience == "public" and ev.payload["note"] == "holidays"
     assert deadline_of(game) == new and Game.objects.get(pk=game.pk).deadline_at == new
-    commands.sweep(old + timedelta(minutes=1))                 # the old deadline passes: nothing happens
+    deadlines.sweep(old + timedelta(minutes=1))                 # the old deadline passes: nothing happens
     assert state_of(game)["turn"]["number"] == 1 and state_of(game)["turn"]["status"] == "open"
-    commands.sweep(new + timedelta(seconds=1))
+    deadlines.sweep(new + timedelta(seconds=1))
     assert Event.objects.filter(game=game, type="turn.closed", turn=1).exists()
 
 
 def test_every_player_is_told_in_their_own_time_zone(game, smtp):
     new = deadline_of(game) + timedelta(hours=36)
-    commands.set_deadline(game.pk, 1, new, note="the umpire is travelling")
+    deadlines.set_deadline(game.pk, 1, new, note="the umpire is travelling")
     for address, zone, line in (("bob@example.org", "America/New_York", "You may send or change your orders"),
                                 ("carol@example.org", "Asia/Tokyo", "Your side gives no orders this turn.")):
         [mail] = smtp.to(address)
@@ -51,11 +51,11 @@ def test_every_player_is_told_in_their_own_time_zone(game, smtp):
 
 def test_reminders_start_afresh_for_the_new_deadline(game, smtp):
     old = deadline_of(game)                                 # a 72 h turn: reminded 24 h and 2 h before
-    commands.sweep(old - timedelta(hours=23))
+    deadlines.sweep(old - timedelta(hours=23))
     assert len([m for m in smtp.to("bob@example.org") if "due in" in m["Subject"]]) == 1
-    commands.set_deadline(game.pk, 1, old + timedelta(hours=48))
-    commands.sweep(old - timedelta(hours=22))                  # nothing new is due yet
-    commands.sweep(old + timedelta(hours=47))                  # 1 h before the new deadline
+    deadlines.set_deadline(game.pk, 1, old + timedelta(hours=48))
+    deadlines.sweep(old - timedelta(hours=22))                  # nothing new is due yet
+    deadlines.sweep(old + timedelta(hours=47))                  # 1 h before the new deadline
     due = [m["Subject"] for m in smtp.to("bob@example.org") if "due in" in m["Subject"]]
     assert len(due) == 2 and due[-1].endswith("due in 1 h 00 min")
 
@@ -65,11 +65,11 @@ def test_wrong_deadlines_are_refused_with_the_reason(game, smtp):
     for when, why in ((now - timedelta(hours=1), "at least 5 minutes ahead"),
                       (now + timedelta(days=61), "at most 60 days ahead")):
         with pytest.raises(commands.TurnError, match=why):
-            commands.set_deadline(game.pk, 1, when)
+            deadlines.set_deadline(game.pk, 1, when)
     with pytest.raises(commands.TurnError, match="with its time zone"):
-        commands.set_deadline(game.pk, 1, (now + timedelta(days=1)).replace(tzinfo=None))
+        deadlines.set_deadline(game.pk, 1, (now + timedelta(days=1)).replace(tzinfo=None))
     with pytest.raises(commands.TurnError, match="turn 2 is not open"):
-        commands.set_deadline(game.pk, 2, now + timedelta(days=1))
+        deadlines.set_deadline(game.pk, 2, now + timedelta(days=1))
     assert not Event.objects.filter(game=game, type="turn.deadline_set").exists()
 
 

@@ -8,7 +8,7 @@ from django.utils.dateparse import parse_datetime
 
 from campaigns.mailin.models import SeatAddress
 from campaigns.models import OutboxMail, Seat
-from campaigns.turns import commands
+from campaigns.turns import commands, deadlines
 from rules.civilwar import legal_operations
 from tests.platform.helpers import state_of
 
@@ -33,8 +33,8 @@ def play_with_secrets(game):
     for _ in range(2):  # red, then blue
         order_with_secrets(game, state_of(game)["turn"]["sides"][0])
     deadline = parse_datetime(state_of(game)["turn"]["deadline"])
-    commands.sweep(deadline - timedelta(hours=1))  # red is reminded of turn 3
-    commands.sweep(deadline + timedelta(seconds=1))  # ... and misses it
+    deadlines.sweep(deadline - timedelta(hours=1))  # red is reminded of turn 3
+    deadlines.sweep(deadline + timedelta(seconds=1))  # ... and misses it
 
 
 def mail_of(smtp, who) -> str:

@@ -8,7 +8,7 @@ from django.utils.dateparse import parse_datetime
 
 from campaigns.mailout import reminders
 from campaigns.models import OutboxMail
-from campaigns.turns import commands, creation
+from campaigns.turns import commands, creation, deadlines
 from tests.platform.helpers import state_of
 
 from .helpers import plain
@@ -36,10 +36,10 @@ def reminders_to(smtp, address):
 def test_each_lead_reminds_the_side_without_orders_exactly_once(game, smtp):
     opened, deadline = clock(game)  # turn 1: red to move, 72 h
     assert abs(deadline - opened - timedelta(hours=72)) < timedelta(seconds=1)
-    commands.sweep(deadline - timedelta(hours=24, seconds=1))
+    deadlines.sweep(deadline - timedelta(hours=24, seconds=1))
     assert smtp.messages == []  # before the first lead
     for now in (deadline - timedelta(hours=23, minutes=59), deadline - timedelta(hours=12)):
-        commands.sweep(now)
+        deadlines.sweep(now)
     [first] = reminders_to(smtp, "bob@example.org")
     assert first["Subject"] == "[Kriegsbrief] Test game: orders for turn 1 due in 23 h 59 min"
     body = plain(first)
@@ -47,7 +47,7 @@ def test_each_lead_reminds_the_side_without_orders_exactly_once(game, smtp):
     local = deadline.astimezone(zoneinfo.ZoneInfo("America/New_York"))
     assert f"Deadline: {local:%Y-%m-%d %H:%M} {local.tzname()} (America/New_York)" in body
     for now in (deadline - timedelta(hours=1, minutes=59), deadline - timedelta(minutes=5)):
-        commands.sweep(now)
+        deadlines.sweep(now)
     second = reminders_to(smtp, "bob@example.org")[1]
     assert second["Subject"].endswith("due in 1 h 59 min")
     assert len(reminders_to(smtp, "bob@example.org")) == 2
@@ -57,24 +57,24 @@ def test_each_lead_reminds_the_side_without_orders_exactly_once(game, smtp):
 
 def test_a_late_sweep_sends_only_the_nearer_reminder(game, smtp):
     _, deadline = clock(game)
-    commands.sweep(deadline - timedelta(minutes=30))
+    deadlines.sweep(deadline - timedelta(minutes=30))
     [only] = reminders_to(smtp, "bob@example.org")
     assert only["Subject"].endswith("orders for turn 1 due in 30 min")
-    commands.sweep(deadline - timedelta(minutes=20))
+    deadlines.sweep(deadline - timedelta(minutes=20))
     assert len(smtp.messages) == 1
 
 
 def test_a_side_that_sent_orders_is_not_reminded(game, smtp):
     _, deadline = clock(game)
     assert commands.submit_orders(game.pk, "red", "pass", source="mail", ready=False).accepted
-    commands.sweep(deadline - timedelta(hours=1))
+    deadlines.sweep(deadline - timedelta(hours=1))
     assert reminders_to(smtp, "bob@example.org") == []
 
 
 def test_no_reminder_after_the_deadline_and_each_key_once(game, smtp):
     _, deadline = clock(game)
-    commands.sweep(deadline - timedelta(hours=1))
-    commands.sweep(deadline - timedelta(hours=1))
+    deadlines.sweep(deadline - timedelta(hours=1))
+    deadlines.sweep(deadline - timedelta(hours=1))
     assert OutboxMail.objects.filter(kind="reminder").count() == 1
     assert reminders.sweep(deadline) == {"reminders": 0, "waiting_notices": 0, "approval_notices": 0}
 
@@ -99,14 +99,14 @@ def test_the_umpire_is_told_once_that_results_await_approval(approval_game, smtp
     from tests.platform.helpers import play_one
 
     play_one(approval_game)
-    assert commands.sweep()["approval_notices"] == 1
-    assert commands.sweep()["approval_notices"] == 0
+    assert deadlines.sweep()["approval_notices"] == 1
+    assert deadlines.sweep()["approval_notices"] == 0
     [notice] = smtp.messages
     assert notice[0] == ["alice@example.org"]
     assert notice[1]["Subject"] == "[Kriegsbrief] Test game: turn 1 results await your approval"
     assert f"/games/{approval_game.pk}/" in plain(notice[1])
     commands.approve(approval_game.pk, 1)
-    assert commands.sweep()["approval_notices"] == 0
+    assert deadlines.sweep()["approval_notices"] == 0
 
 
 def test_in_a_simultaneous_game_the_sweep_tells_the_last_side_it_is_awaited(people, smtp):
@@ -118,10 +118,10 @@ def test_in_a_simultaneous_game_the_sweep_tells_the_last_side_it_is_awaited(peop
                {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
                {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}], operator=True)
     assert state_of(game)["turn"]["sides"] == ["red", "blue"]
-    assert commands.sweep()["waiting_notices"] == 0  # nobody is ready: nobody is singled out
+    assert deadlines.sweep()["waiting_notices"] == 0  # nobody is ready: nobody is singled out
     assert commands.submit_orders(game.pk, "red", "hold", source="mail").accepted
-    assert commands.sweep()["waiting_notices"] == 1
-    assert commands.sweep()["waiting_notices"] == 0
+    assert deadlines.sweep()["waiting_notices"] == 1
+    assert deadlines.sweep()["waiting_notices"] == 0
     notices = [(to, m) for to, m in smtp.messages if "the game begins" not in m["Subject"]]
     assert [m["Subject"] for _, m in notices] == ["[Kriegsbrief] Little game: turn 1 waits for you"]
     assert notices[0][0] == ["carol@example.org"]
@@ -142,7 +142,7 @@ def test_a_seat_absent_by_mail_gets_no_reminder_until_its_date_has_passed(game, 
     until = now.astimezone(new_york).date()
     assert ingest.ingest(seat_mail(red, f"ABSENT UNTIL {until.isoformat()}"), via="test").status == "applied"
     assert Absence.objects.get(seat=red).until == until
-    commands.sweep(now)
+    deadlines.sweep(now)
     assert reminders_to(smtp, "bob@example.org") == []
     # Still the absence's last day in New York, already the next day in UTC: still away.
     last_minute = datetime.combine(until, datetime.max.time().replace(microsecond=0), tzinfo=new_york)
@@ -151,7 +151,7 @@ def test_a_seat_absent_by_mail_gets_no_reminder_until_its_date_has_passed(game, 
     # The day after, in New York, the seat is back and reminded.
     assert reminders.absent_seat_ids([red], last_minute + timedelta(seconds=1)) == set()
     Absence.objects.filter(seat=red).update(until=until - timedelta(days=1))
-    commands.sweep(now)
+    deadlines.sweep(now)
     [reminder] = reminders_to(smtp, "bob@example.org")
     assert reminder["Subject"].endswith("due in 1 h 00 min")
 
@@ -164,7 +164,7 @@ def test_an_absence_of_one_seat_does_not_silence_another(game, smtp):
     now = deadline - timedelta(hours=1)
     Absence.objects.create(seat=blue, until=(deadline + timedelta(days=2)).date())
     assert reminders.absent_seat_ids([red, blue], now) == {blue.pk}
-    commands.sweep(now)
+    deadlines.sweep(now)
     assert len(reminders_to(smtp, "bob@example.org")) == 1
 
 
@@ -178,7 +178,7 @@ def test_back_by_mail_ends_an_absence_early_and_reminders_resume(game, smtp):
     now = deadline - timedelta(hours=1)
     until = (deadline + timedelta(days=10)).date()
     assert ingest.ingest(seat_mail(red, f"ABSENT UNTIL {until.isoformat()}"), via="test").status == "applied"
-    commands.sweep(now)
+    deadlines.sweep(now)
     assert reminders_to(smtp, "bob@example.org") == []
     assert ingest.ingest(seat_mail(red, "BACK"), via="test").status == "applied"
     ack = [m for m in smtp.to("bob@example.org") if "BACK: welcome back" in plain(m)]
@@ -187,7 +187,7 @@ def test_back_by_mail_ends_an_absence_early_and_reminders_resume(game, smtp):
     assert any(m["Subject"].endswith("red is back") for m in smtp.to(umpire.email))
     assert reminders.absent_seat_ids([red], now) == set()
     assert Absence.objects.get(seat=red).until < until              # the record stays, ended
-    commands.sweep(now)
+    deadlines.sweep(now)
     [reminder] = reminders_to(smtp, "bob@example.org")
     assert reminder["Subject"].endswith("due in 1 h 00 min")
     assert ingest.ingest(seat_mail(red, "BACK"), via="test").status == "applied"

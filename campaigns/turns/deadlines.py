@@ -1,0 +1,100 @@
+"""The deadline: the umpire moves it, and the sweep acts when it passes.
+
+The sweep (Celery beat, or the embedded server's own thread) closes due turns, grants grace to
+the late and gives time back after an outage (lateness.py), and re-queues adjudications a lost
+worker left behind; the mail part of the sweep is mail-out's (signals.swept).
+"""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from campaigns.models import Event, Game
+from rules.core.protocol import RuleEvent
+
+from . import commands, gamelog, lateness, signals
+from .errors import TurnError
+from .gamelog import Draft
+
+DEADLINE_MIN_AHEAD = timedelta(minutes=5)
+DEADLINE_MAX_AHEAD = timedelta(days=60)
+
+
+def moved_deadline(game_id: int, turn_number: int, hours: float) -> datetime:
+    """The open turn's present deadline moved by ``hours`` (for "give them two more days")."""
+    turn = gamelog.load(game_id).state["turn"]
+    if turn["status"] != "open" or turn["number"] != turn_number or not turn["deadline"]:
+        raise TurnError(f"turn {turn_number} is not open: only an open turn's deadline can move")
+    return parse_datetime(turn["deadline"]) + timedelta(hours=hours)
+
+
+def set_deadline(game_id: int, turn_number: int, deadline: datetime, note: str = "") -> datetime:
+    """Umpire: move the open turn's deadline, later or earlier; every player is told by mail.
+
+    The event is public (a deadline is everyone's); ``note`` goes with it to everyone, so it
+    is the umpire's public word, one line. Reminders start afresh for the new deadline.
+    """
+    if deadline.tzinfo is None:
+        raise TurnError("give the new deadline with its time zone")
+    note = " ".join(note.split())[:200]
+    with transaction.atomic():
+        stream = gamelog.load(game_id, lock=True)
+        turn = stream.state["turn"]
+        if turn["status"] != "open" or turn["number"] != turn_number:
+            raise TurnError(f"turn {turn_number} is not open: only an open turn's deadline can move")
+        now = timezone.now()
+        if deadline < now + DEADLINE_MIN_AHEAD:
+            raise TurnError(f"the new deadline must be at least {int(DEADLINE_MIN_AHEAD.total_seconds() // 60)} "
+                            f"minutes ahead (close the turn instead to process it now)")
+        if deadline > now + DEADLINE_MAX_AHEAD:
+            raise TurnError(f"the new deadline can be at most {DEADLINE_MAX_AHEAD.days} days ahead")
+        stream = gamelog.append(stream, [Draft(turn_number, RuleEvent("turn.deadline_set", {
+            "turn": turn_number, "deadline": deadline.isoformat(), "previous": turn["deadline"], "note": note}))])
+        signals.deadline_moved.send(sender=__name__, game=stream.game, turn=stream.state["turn"], note=note)
+    return deadline
+
+
+# --- the sweep --------------------------------------------------------------
+
+STUCK_AFTER = timedelta(minutes=2)
+
+
+def sweep(now: datetime | None = None) -> dict:
+    """Close due turns and re-queue adjudications a lost worker left behind.
+
+    Deadlines live in the database; this runs every SWEEP_INTERVAL_SECONDS
+    (Celery beat, or the embedded server's own thread).
+    """
+    # Only the real clock tells an outage: a sweep asked about another time leaves the heartbeat alone.
+    down_since = lateness.beat(timezone.now()) if now is None else None
+    now = now or timezone.now()
+    closed = given_back = late = 0
+    due = Game.objects.filter(status=Game.Status.ACTIVE, turn_status="open").filter(
+        Q(deadline_at__lte=now) | Q(close_due_at__lte=now))
+    for game_id, deadline, number in due.values_list("pk", "deadline_at", "turn_number"):
+        passed = bool(deadline and deadline <= now)
+        with transaction.atomic():
+            stream = gamelog.load(game_id, lock=True)
+            turn = stream.state["turn"]
+            if turn["status"] != "open" or turn["number"] != number:
+                continue
+            if passed and down_since and lateness.give_back(stream, down_since, now):
+                given_back += 1
+            elif passed and lateness.grant_grace(stream, now):
+                late += 1
+            else:
+                commands.close_turn_locked(stream, "deadline passed" if passed else "all sides ready")
+                closed += 1
+    requeued = 0
+    for game_id, number in Game.objects.filter(status=Game.Status.ACTIVE, turn_status="closed").values_list("pk", "turn_number"):
+        last = Event.objects.filter(game_id=game_id).order_by("-seq").values_list("created_at", flat=True).first()
+        if last and now - last >= STUCK_AFTER:
+            commands.enqueue_adjudication(game_id, number)
+            requeued += 1
+    # The mail part (reminders, waiting notices, outbox retries) is mail-out's, told by the signal.
+    return {"closed": closed, "requeued": requeued, "given_back": given_back, "late": late,
+            **signals.merged_counts(signals.swept.send(sender=__name__, now=now))}
