@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from campaigns.models import Campaign, Event, OutboxMail, Seat
-from campaigns.turns import commands, creation
+from campaigns.turns import commands, creation, gamelog
 from rules.core import dice, registry
 from tests.platform.leaks import far_apart_scenario as far_apart
 from tests.platform.leaks import glance, mail_from, sees
@@ -108,7 +108,7 @@ def play(people, ruleset: str, blue_plans: list, red_script: list, scenario=None
         red_seat = Seat.objects.get(game=game, side="red")
         out = []
         for turn, red in enumerate(red_script, start=1):
-            state = commands.eventstore.load(game.pk).state
+            state = gamelog.load(game.pk).state
             if state["status"] != "active":
                 break
             sides = state["turn"]["sides"]
@@ -216,7 +216,7 @@ def test_red_work_counts_no_hidden_blue_work(people):
     hold = {"lines": [], "noise": []}
     quiet = quiet_run(people, "kriegspiel", red, far_apart())
     game, busy = play(people, "kriegspiel", [hold, three, hold, hold], red, far_apart())
-    works = commands.eventstore.load(game.pk).state["rules"]["ks"]["works"]
+    works = gamelog.load(game.pk).state["rules"]["ks"]["works"]
     assert [w["side"] for w in works.values()].count("blue") == 3        # blue's three did start
     assert assert_same_until_reveal(busy, quiet) == len(red)
     assert sorted(works) == ["blue:w1", "blue:w2", "blue:w3", "red:w1"]
