@@ -8,7 +8,7 @@ from .models import Campaign, Event, Game, OutboxMail, Profile, Seat, Snapshot
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    # The operator may seat anyone (as turns.create_game(operator=True) does); an invitation's
+    # The operator may seat anyone (as creation.create_game(operator=True) does); an invitation's
     # bookkeeping is the invitations module's.
     readonly_fields = ("version", "invited_at", "accepted_at")
 

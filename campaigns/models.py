@@ -32,7 +32,7 @@ class Game(models.Model):
     name = models.CharField(max_length=200)
     ruleset = models.CharField(max_length=50)
     created_at = models.DateTimeField(auto_now_add=True)
-    # The row commands lock to decide on current state (eventstore.load(lock=True)).
+    # The row commands lock to decide on current state (gamelog.load(lock=True)).
     # Projection of the folded log, updated in the append transaction.
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE)
     turn_number = models.IntegerField(default=0)

@@ -6,7 +6,7 @@ statements an inbound message needs that costs 0.3-1 ms each, many times the
 query itself (measured with bench/mail_ingest.py). Statements that run once
 per message go through psycopg on Django's own connection (so in the same
 transaction), bound on the server and prepared after DATABASE_PREPARE_THRESHOLD
-uses, as ``eventstore._write`` does. Elsewhere (SQLite, the embedded default)
+uses, as the PostgreSQL recorder (campaigns.log.recorders) does. Elsewhere (SQLite, the embedded default)
 the same SQL runs through Django's cursor.
 
 Values go in through each field's own ``pre_save``/``get_db_prep_save`` and
