@@ -35,7 +35,8 @@ def _straight_lines(lines: list[dict], pos: dict[str, tuple[float, float]]) -> t
     return out, labels
 
 
-def render_svg(view: dict[str, Any]) -> str:
+def render_svg(view: dict[str, Any], crop: bool = False) -> str:
+    """The whole map (``crop``, for large tables, does not apply: it fits one picture)."""
     board = view.get("board")
     if not board:
         return (f'<svg xmlns="http://www.w3.org/2000/svg" width="400" height="60" viewBox="0 0 400 60">'
