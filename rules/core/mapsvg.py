@@ -135,15 +135,19 @@ class LabelPlacer:
 
 
 def label(placer: LabelPlacer, x: float, y: float, text: str, size: float, gap: float, fill: str = "#222",
-          css: str = "label", weight: str = "normal", around: Box | None = None) -> str:
-    """A placed ``<text class="label">`` (empty if no spot is free)."""
+          css: str = "label", weight: str = "normal", around: Box | None = None, halo: str = "#fff") -> str:
+    """A placed ``<text class="label">`` (empty if no spot is free) on a faint ``halo`` of its box,
+    so that it reads over lines and terrain."""
     spot = placer.place(x, y, text, size, gap, around)
     if spot is None:
         return ""
     tx, ty, anchor = spot
     out = (f'<text class="{css}" x="{tx:.2f}" y="{ty:.2f}" font-size="{size:g}" text-anchor="{anchor}" '
            f'fill="{fill}" font-weight="{weight}">{escape(text)}</text>')
-    return _leader(placer.labels[-1], around or (x, y, 0.0, 0.0), size, fill) + out
+    bx, by, bw, bh = placer.labels[-1]
+    back = (f'<rect class="halo" x="{bx:.2f}" y="{by:.2f}" width="{bw:.2f}" height="{bh:.2f}" rx="{bh * 0.2:.2f}" '
+            f'fill="{halo}" fill-opacity="0.7"/>') if halo else ""
+    return _leader(placer.labels[-1], around or (x, y, 0.0, 0.0), size, fill) + back + out
 
 
 def _leader(box: Box, target: Box, size: float, colour: str) -> str:

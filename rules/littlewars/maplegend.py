@@ -69,10 +69,30 @@ def legend_items(view: dict, terrain_styles: dict, colours: dict, zone_notes) ->
         colour = colours.get(side, NEUTRAL)
         items.append((f'<rect x="0" y="0.1" width="1.2" height="0.8" fill="{colour}" fill-opacity="0.15" '
                        f'stroke="{colour}" stroke-width="0.08" stroke-dasharray="0.3 0.2"/>', note))
+    items += _kriegspiel_items(view.get("kriegspiel") or {})
     last = view.get("last") or {}
     if last.get("impacts"):
         items.append(('<path d="M0.2,0.2L0.8,0.8M0.2,0.8L0.8,0.2" stroke="#000" stroke-width="0.12"/>', "shot fell"))
     if last.get("melees"):
         items.append(('<circle cx="0.5" cy="0.5" r="0.4" fill="#f39c12" fill-opacity="0.3" stroke="#e67e22" '
                       'stroke-width="0.08"/>', "melee"))
+    return items
+
+
+def _kriegspiel_items(ks: dict) -> list[tuple[str, str]]:
+    """The Kriegspiel marks this view holds (kriegspiel/render.py draws them)."""
+    seen = ks.get("seen") or {}
+    shown = [("railways", '<path d="M0,0.5H1.2" stroke="#333" stroke-width="0.15" stroke-dasharray="0.3 0.15"/>',
+              "railway"),
+             ("works", '<circle cx="0.5" cy="0.5" r="0.4" fill="none" stroke="#6b4f1d" stroke-width="0.12" '
+                       'stroke-dasharray="0.2 0.1"/>', "work (entrenchment, gun pit, mine, bridge)"),
+             ("wrecks", '<circle cx="0.5" cy="0.5" r="0.35" fill="#444"/>', "wreck of a gun"),
+             ("vehicles", '<rect x="0" y="0.3" width="1.2" height="0.45" fill="#555"/>', "train or vehicle")]
+    items = [(swatch, text) for key, swatch, text in shown if ks.get(key)]
+    if seen.get("boxes"):
+        items.append(('<rect x="0" y="0.15" width="1.1" height="0.7" fill="#caa472" stroke="#5a4632" '
+                      'stroke-width="0.08"/>', "enemy box (its size known only within 10 ft)"))
+    if seen.get("last_seen"):
+        items.append(('<circle cx="0.5" cy="0.5" r="0.3" fill="none" stroke="#777" stroke-width="0.08" '
+                      'stroke-dasharray="0.1 0.06"/>', "enemy last seen"))
     return items

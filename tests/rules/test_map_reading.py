@@ -109,6 +109,9 @@ def test_hex_and_graph_maps_have_a_legend(name):
         assert "road" in legend_text and "objective" in legend_text
     else:
         assert "road point" in text
+        names = [e.text for e in labels(root)]  # the straight lines' names, placed clear of each other
+        assert sorted(names) == sorted(ln["id"] for ln in rs.view(state, RED)["board"]["lines"])
+        assert_no_overlaps(root)
 
 
 def test_a_gun_without_crew_and_a_limbered_gun_are_drawn_so():
