@@ -39,7 +39,7 @@ def zones(view: dict) -> tuple[list[str], list[tuple[str, str]]]:
             [(side, note) for side, _, note in regions])
 
 
-def legend_items(view: dict, terrain_styles: dict, colours: dict, zone_notes) -> list[tuple[str, str]]:
+def legend_items(view: dict, terrain_styles: dict, colours: dict, zone_notes, limbered=()) -> list[tuple[str, str]]:
     """(swatch, text) for what this map shows: ``terrain_styles`` of the terrain in the drawn region,
     the kinds of troops, zones, marks."""
     items = [(f'<rect x="0" y="0.1" width="1.2" height="0.8" {style}/>', t) for t, style in terrain_styles.items()]
@@ -59,7 +59,7 @@ def legend_items(view: dict, terrain_styles: dict, colours: dict, zone_notes) ->
         items.append(('<circle cx="0.5" cy="0.5" r="0.4" fill="#fff" stroke="#222" stroke-width="0.1" '
                       'stroke-dasharray="0.15 0.1"/><path d="M0.2,0.8L0.8,0.2" stroke="#c00" stroke-width="0.1"/>',
                       "gun without crew"))
-    if (view.get("kriegspiel") or {}).get("limbered"):
+    if limbered:
         items.append(('<rect x="0" y="0.3" width="0.5" height="0.4" fill="#8a6d3b"/><circle cx="0.75" cy="0.5" '
                       'r="0.3" fill="#222"/>', "gun limbered up"))
     if view.get("wagons"):

@@ -78,20 +78,34 @@ def _figure(f, depth, scenario, groups) -> str:
             f'stroke-width="0.08"/>')
 
 
+def limbered_guns(view: dict) -> set[str]:
+    """Kriegspiel: the guns limbered up that this view knows of (a side its own; the umpire every side's)."""
+    ks = view.get("kriegspiel") or {}
+    return set(ks.get("limbered", [])).union(*(s.get("limbered", []) for s in (ks.get("sides") or {}).values()))
+
+
+def limber_known(view: dict) -> set[str]:
+    """The sides whose guns' limber state this view holds (none outside Kriegspiel): an enemy gun is
+    neither "limbered" nor "in action" to a player, who cannot tell."""
+    ks = view.get("kriegspiel") or {}
+    own = {(view.get("viewer") or {}).get("side")} if "limbered" in ks else set()
+    return own | set(ks.get("sides") or {})
+
+
 def gun_state(g, limbered) -> str:
     """What the map says of a gun beside its name: no crew, limbered (Kriegspiel), or nothing."""
     words = ([] if g.get("crewed") else ["no crew"]) + (["limbered"] if g["id"] in limbered else [])
     return ", ".join(words)
 
 
-def _gun(g, depth, view, limbered) -> str:
+def _gun(g, depth, view, limbered, known) -> str:
     x, y = g["x"], depth - g["y"]
     sc = view.get("scenario")
     cav = sum(1 for f in view.get("figures", []) if f["side"] == g["owner"] and f["arm"] == "cav"
               and math.dist((f["x"], f["y"]), (g["x"], g["y"])) <= CREW_RANGE)
     crewed = bool(g.get("crewed"))
     attrs = data(id=g["name"], side=g["owner"], kind="gun", x=g["x"], y=g["y"], reach=gun_pace(sc, cav),
-                 range=gun_range(sc), crewed=crewed, limbered=g["id"] in limbered)
+                 range=gun_range(sc), crewed=crewed, limbered=g["id"] in limbered if g["owner"] in known else None)
     h = math.radians(g["heading"])
     dx, dy = math.cos(h), -math.sin(h)
     colour = COLOURS.get(g["owner"], "#555")
@@ -192,7 +206,7 @@ def render_svg(view: dict, crop: bool = False, extra: str = "") -> str:
     region = _region(view, mine, crop)
     fs = tablesvg.font_size(region)
     rx, ry, rw, rh = tablesvg.svg_box(region, d)
-    limbered = set((view.get("kriegspiel") or {}).get("limbered", []))
+    limbered = limbered_guns(view)
     groups = {fid: name for side in view.get("groups", {}).values() for name, ids in side.items() for fid in ids}
     hulls = _hulls(view, d, "groups", "group") + _hulls(view, d, "prisoner_groups", "prisoners")
     # labels may run into the margin above and to the right of the table (the rulers hold the others)
@@ -204,7 +218,7 @@ def render_svg(view: dict, crop: bool = False, extra: str = "") -> str:
     parts += zone_marks
     parts += [_figure(f, d, view.get("scenario"), groups) for f in view.get("figures", [])]
     parts += [svg for _, _, svg, _ in hulls]
-    parts += [_gun(g, d, view, limbered) for g in view.get("guns", [])]
+    parts += [_gun(g, d, view, limbered, limber_known(view)) for g in view.get("guns", [])]
     parts += [_wagon(x, d, view.get("scenario")) for x in view.get("wagons", [])]
     parts += _last(view, d)
     parts.append(extra)
@@ -266,7 +280,8 @@ def _below(view, region, fs, zone_notes) -> tuple[str, float]:
            f'{bar:g} in{" (1 ft): an infantry move" if bar == 12 else ""}</text></g>']
     shown = Polygon.from_bounds(region[0], region[1], region[0] + region[2], region[1] + region[3])
     present = {t["type"] for t in view["table"]["terrain"] if terrain_geometry(t).intersects(shown)}
-    items = legend_items(view, {k: v for k, v in TERRAIN.items() if k in present}, COLOURS, zone_notes)
+    items = legend_items(view, {k: v for k, v in TERRAIN.items() if k in present}, COLOURS, zone_notes,
+                         limbered_guns(view))
     legend, height = tablesvg.legend(items, rx, sy + 0.8 * fs, rw, fs * 0.85)
     out.append(legend)
     return "".join(out), 5.0 * fs + 0.8 * fs + height + fs

@@ -131,6 +131,15 @@ def test_a_gun_without_crew_and_a_limbered_gun_are_drawn_so():
     root = ET.fromstring(KS.render_svg(KS.view(ks_state, RED)))
     gun = next(g for g in root.iter(f"{NS}g") if g.get("data-kind") == "gun")
     assert gun.get("data-limbered") == "true" and any(t.text == "gun1 (limbered)" for t in labels(root))
+    umpire = ET.fromstring(KS.render_svg(KS.view(ks_state, Viewer("umpire"))))
+    limbered = {g.get("data-side"): g.get("data-limbered") for g in umpire.iter(f"{NS}g") if g.get("data-kind") == "gun"}
+    assert limbered == {"red": "true", "blue": "false"}  # the umpire sees every side's
+    blue = ET.fromstring(KS.render_svg(KS.view(ks_state, Viewer("player", "blue"))))
+    limbered = {g.get("data-side"): g.get("data-limbered") for g in blue.iter(f"{NS}g") if g.get("data-kind") == "gun"}
+    assert limbered == {"blue": "false"}  # red's gun and its state are red's (behind the curtain here)
+    assert not any("limbered" in (t.text or "") for t in blue.iter(f"{NS}text"))
+    lw = ET.fromstring(LW.render_svg(LW.view(state, RED)))  # Little Wars has no limbers: no claim either way
+    assert not any(g.get("data-limbered") for g in lw.iter(f"{NS}g"))
 
 
 def mine_of(root):
