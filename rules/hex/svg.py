@@ -55,7 +55,10 @@ def render(m: HexMap, *, terrain_fill: Mapping[str, str], side_stroke: Mapping[s
            counters: Iterable[Mapping[str, Any]] = (), title: str = "", lines: Iterable[str] = (),
            marks: Mapping[str, str] | None = None, size: float = 42.0, css_class: str = "hexmap") -> str:
     """The map as SVG. ``counters``: dicts with ``hex`` (label), ``side``, ``name``, ``strength``,
-    ``state``, ``hidden``, ``title``; ``marks``: {label: colour} hexes to ring (last shots, fires)."""
+    ``state``, ``hidden``, ``title``, and ``id`` (as orders name it: the counter is then a ``unit``
+    of the map contract, rules/core/MAPS.md), ``kind`` and ``badge`` (a small tag under the
+    hex's counters instead of a counter); ``marks``: {label: colour} hexes to ring (last shots,
+    fires). A legend of the terrain, hexsides, roads and marks goes under the map."""
     pts = {h: to_pixel(h, size) for h in m.hexes()}
     minx = min(x for x, _ in pts.values()) - size
     miny = min(y for _, y in pts.values()) - size
