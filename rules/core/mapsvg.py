@@ -106,6 +106,14 @@ class LabelPlacer:
             if inside[2] <= bw and inside[3] <= bh and self._take(inside):
                 return bx + bw / 2, by + bh / 2 + 0.3 * size, "middle"
         mx, my = bx + bw / 2, by + bh / 2
+        beside = []
+        if bh > 3 * bw:  # a tall, thin thing (a road or river running north): beside it, along it, first
+            steps = [k * 1.5 * size for k in (0, 1, -1, 2, -2, 4, -4, 8, -8) if abs(k * 1.5 * size) < bh / 2]
+            beside = [(x, my + dy + 0.3 * size, a) for dy in steps for x, a in ((bx + bw + gap, "start"),
+                                                                               (bx - gap, "end"))]
+        for cx, cy, anchor in beside:
+            if self._take(text_box(cx, cy, size, text, anchor)):
+                return cx, cy, anchor
         for ring in (0, 1, 2, 3.5, 5, 7, 10):  # further out a line of text at a time
             d = gap + size * ring
             top, bottom, left, right = by - d, by + bh + d + 0.8 * size, bx - d, bx + bw + d

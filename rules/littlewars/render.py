@@ -271,9 +271,10 @@ def _below(view, region, fs, zone_notes) -> tuple[str, float]:
     d = view["table"]["depth"]
     rx, ry, rw, rh = tablesvg.svg_box(region, d)
     y = ry + rh + 3.4 * fs
-    title = escape(view.get("scenario", {}).get("title", ""))
     bar, sy = min(12.0, rw / 4), y + 1.6 * fs
-    out = [f'<text x="{rx:.2f}" y="{y:.2f}" font-size="{fs * 1.1:g}" font-weight="bold">{title}, {_when(view)}</text>',
+    caption = f"{view.get('scenario', {}).get('title', '')}, {_when(view)}"
+    size = round(min(fs * 1.1, (rw + 3 * fs) / (0.62 * len(caption))), 2)  # a long title shrinks to the width
+    out = [f'<text x="{rx:.2f}" y="{y:.2f}" font-size="{size:g}" font-weight="bold">{escape(caption)}</text>',
            f'<g class="scale"><line x1="{rx:.2f}" y1="{sy - 0.3 * fs:.2f}" x2="{rx + bar:.2f}" '
            f'y2="{sy - 0.3 * fs:.2f}" stroke="#000" stroke-width="{0.2 * fs:.2f}"/>'
            f'<text x="{rx + bar + 0.5 * fs:.2f}" y="{sy:.2f}" font-size="{fs * 0.8:g}">'

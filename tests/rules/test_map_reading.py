@@ -190,3 +190,22 @@ def test_no_my_troops_box_for_those_with_no_troops(viewer):
     state = new_game("skirmish", 1)
     root = ET.fromstring(LW.render_svg(LW.view(state, viewer)))
     assert root.get("data-mine") is None
+
+
+def test_the_placer_never_overlaps_and_says_what_it_left_out():
+    from rules.core.mapsvg import LabelPlacer, crop_box
+
+    placer = LabelPlacer(bounds=(0, 0, 40, 30), keep_clear=[(18, 13, 4, 4)])
+    spots = [placer.place(20, 15, f"group{i}", 1.0, 0.3) for i in range(60)]  # all at one crowded point
+    placed = [b for b in placer.labels]
+    assert len(placed) == sum(s is not None for s in spots) and placer.dropped  # some had no room
+    assert len(placed) + len(placer.dropped) == 60
+    for i, a in enumerate(placed):
+        assert not overlap(a, (18, 13, 4, 4)) and 0 <= a[0] and a[0] + a[2] <= 40 and 0 <= a[1] and a[1] + a[3] <= 30
+        assert not any(overlap(a, b) for b in placed[i + 1:])
+    # the "my troops" box: holds the points with their margin, stays on the table, is widened to the aspect
+    box = crop_box([(10, 5), (14, 7)], 96, 288, 6, 4 / 3)
+    x, y, w, h = box
+    assert x <= 4 and x + w >= 20 and y <= 288 - 13 and y + h == 288 and x >= 0
+    assert w / h == pytest.approx(4 / 3, rel=0.01)
+    assert crop_box([], 96, 288, 6) is None
