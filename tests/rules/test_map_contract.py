@@ -132,3 +132,24 @@ def test_civil_war_legal_operations_name_svg_units_and_nodes():
         if words[0] == "move":
             assert words[1] in mine, op
         assert order_errors(rs, state, "red", op) == [], op
+
+
+def test_little_wars_moves_written_from_the_svg_are_accepted_in_play():
+    """In play: each own group moved half an inch from where the SVG puts it, a single figure by its
+    data-id, a gun firing at a point within its data-range: the rules accept every line."""
+    from rules.littlewars.testing import new_game, play_bots
+
+    rs = registry.get("littlewars")
+    state, _ = play_bots(new_game("skirmish", 1), seed=1, max_turns=2)
+    root = svg_of(rs, state)
+    own = [u for u in units(root) if u.get("data-side") == "red"]
+    lines = [f"move {u.get('data-id')} to {float(u.get('data-x')) + 0.5:.2f},{float(u.get('data-y')) + 0.5:.2f}"
+             for u in own if u.get("data-kind") == "group"]
+    loose = next(u for u in own if u.get("data-kind") == "figure")
+    assert order_errors(rs, state, "red", "\n".join(lines)) == [] and len(lines) >= 2
+    assert order_errors(rs, state, "red", f"move {loose.get('data-id')} to {loose.get('data-x')},"
+                                          f"{float(loose.get('data-y')) + 0.5}") == []
+    gun = next(u for u in own if u.get("data-kind") == "gun")
+    assert float(gun.get("data-range")) == 144.0
+    gx, gy = float(gun.get("data-x")), float(gun.get("data-y"))
+    assert order_errors(rs, state, "red", f"fire {gun.get('data-id')} at {gx:.1f},{gy + 20:.1f}") == []
