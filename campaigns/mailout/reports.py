@@ -19,6 +19,7 @@ from rules.core import registry
 
 from . import outbox
 from .commands_help import COMMANDS_HELP
+from .mapmail import MAP_CID
 
 # Not news in a report: a sealed seed is only a commitment; every submission and readiness
 # change of the turn is summed up once, as the orders as executed.
@@ -89,7 +90,7 @@ def seat_context(game, state, seat: Seat, turn_number: int) -> dict:
         "deadline": local_time(view["turn"]["deadline"], seat_timezone(seat)),
         "orders_help": rs.orders_help, "site_url": settings.SITE_URL,
         "result": viewing.describe_result(view["turn"]["result"]) if view["turn"]["result"] else "",
-        "svg": rs.render_svg(view["board"]),
+        "svg": rs.render_svg(view["board"], crop=True), "map_cid": MAP_CID,
         "open_orders": open_orders(rs, view, seat),
     }
 
@@ -141,4 +142,4 @@ def queue_game_start(stream, seats=None, key_suffix: str = "") -> None:
         outbox.queue_mail(key=f"start:{game.uid}:{seat.pk}{key_suffix}", game=game, seat=seat, to=seat.email, kind="start",
                           subject=outbox.one_line(f"[Kriegsbrief] {game.name}: the game begins"),
                           body=render_to_string("mail/game_start.txt", ctx),
-                          map_svg=rs.render_svg(view["board"]), thread_start=True)
+                          map_svg=rs.render_svg(view["board"], crop=True), thread_start=True)

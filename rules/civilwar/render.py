@@ -4,6 +4,8 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape
 
+from rules.core.mapsvg import LabelPlacer, data, label, text_box
+
 FONT = "DejaVu Sans, sans-serif"
 UNIT_FILL = {"red": "#c62828", "blue": "#1f4fa3"}
 TOKEN_FILL = {"red": "#f6c9c9", "blue": "#c9d9f6", None: "#e4e4e4"}
@@ -18,9 +20,9 @@ def _t(x: float, y: float, text: str, size: int = 12, anchor: str = "middle", fi
 LINE_STYLE = 'stroke="#6a3fb5" stroke-width="2.5" stroke-dasharray="6 4" fill="none"'
 
 
-def _straight_lines(lines: list[dict], pos: dict[str, tuple[float, float]]) -> tuple[list[str], list[str]]:
+def _straight_lines(lines: list[dict], pos: dict[str, tuple[float, float]]) -> tuple[list[str], list[tuple]]:
     """The straight lines along which breakthroughs run (CW-19), dashed over the roads, and
-    their names near their start (drawn last, so that no city covers them)."""
+    where to name them (a third of the way along their first leg; placed last, clear of the rest)."""
     out, labels = [], []
     for ln in lines:
         pts = [pos[p] for p in ln["points"] if p in pos]
@@ -29,11 +31,30 @@ def _straight_lines(lines: list[dict], pos: dict[str, tuple[float, float]]) -> t
         path = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
         out.append(f'<polyline points="{path}" {LINE_STYLE}><title>line {escape(ln["id"])}</title></polyline>')
         (x0, y0), (x1, y1) = pts[0], pts[1]
-        labels.append(_t(x0 + (x1 - x0) * 0.3 + 6, y0 + (y1 - y0) * 0.3 - 5, ln["id"], 9, fill="#6a3fb5", weight="bold"))
+        labels.append((x0 + (x1 - x0) * 0.3, y0 + (y1 - y0) * 0.3, ln["id"]))
     return out, labels
 
 
-def render_svg(view: dict[str, Any]) -> str:
+def _line_names(anchors: list[tuple], board: dict, pos: dict[str, tuple[float, float]]) -> list[str]:
+    """The straight lines' names, placed clear of the cities, road points and their names."""
+    keep = [(pos[c["id"]][0] - 27, pos[c["id"]][1] - 40, 54, 82) for c in board["cities"]]  # circle, id, name
+    keep += [(pos[r["id"]][0] - 10, pos[r["id"]][1] - 10, 20, 20) for r in board["roads"]]
+    for r in board["roads"]:
+        x, y, anchor = _road_label_at(r, pos)
+        keep.append(text_box(x, y, 8, r["id"], anchor))
+    placer = LabelPlacer(keep_clear=keep)
+    return [label(placer, x, y, name, 9, 4, "#6a3fb5", weight="bold", halo="#fbf8f0") for x, y, name in anchors]
+
+
+def _road_label_at(r: dict, pos: dict[str, tuple[float, float]]) -> tuple[float, float, str]:
+    """Where a road point's name goes: right of it on a vertical or diagonal road, else under it."""
+    x, y = pos[r["id"]]
+    (ax, ay), (bx, by) = pos[r["joins"][0]], pos[r["joins"][1]]
+    return (x + 13, y + 3, "start") if abs(by - ay) > abs(bx - ax) * 0.5 else (x, y + 21, "middle")
+
+
+def render_svg(view: dict[str, Any], crop: bool = False) -> str:
+    """The whole map (``crop``, for large tables, does not apply: it fits one picture)."""
     board = view.get("board")
     if not board:
         return (f'<svg xmlns="http://www.w3.org/2000/svg" width="400" height="60" viewBox="0 0 400 60">'
@@ -63,7 +84,7 @@ def render_svg(view: dict[str, Any]) -> str:
         footer.append(f"Standing instructions of {side}: " + ("; ".join(lines) if lines else "none"))
     height = top + 40 + map_h + 94 + 18 * len(footer)
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg"{data(map="graph")} width="{width:.0f}" height="{height:.0f}" '
            f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}">',
            f'<rect x="0" y="0" width="{width:.0f}" height="{height:.0f}" fill="#fbf8f0"/>']
     # title line
@@ -96,7 +117,7 @@ def render_svg(view: dict[str, Any]) -> str:
     for c in board["cities"]:
         x, y = pos[c["id"]]
         tok = tokens.get(c["id"])
-        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="24" fill="{TOKEN_FILL[tok]}" stroke="{TOKEN_STROKE[tok]}" stroke-width="3"/>')
+        out.append(f'<circle class="node"{data(node=c["id"])} cx="{x:.1f}" cy="{y:.1f}" r="24" fill="{TOKEN_FILL[tok]}" stroke="{TOKEN_STROKE[tok]}" stroke-width="3"/>')
         out.append(_t(x, y - 29, c["id"], 11, fill="#333", weight="bold"))
         out.append(_t(x, y + 38, c["name"], 10, fill="#555"))
         if tok:
@@ -104,13 +125,10 @@ def render_svg(view: dict[str, Any]) -> str:
             out.append(_t(x + 20.5, y - 16, tok[0].upper(), 9, fill="#fff", weight="bold"))
     for r in board["roads"]:
         x, y = pos[r["id"]]
-        out.append(f'<rect x="{x - 9:.1f}" y="{y - 9:.1f}" width="18" height="18" rx="3" fill="#fffdf7" stroke="#9c8f7a" stroke-width="1.5"/>')
-        (ax, ay), (bx, by) = pos[r["joins"][0]], pos[r["joins"][1]]
-        if abs(by - ay) > abs(bx - ax) * 0.5:  # vertical or diagonal road: label to the right
-            out.append(_t(x + 13, y + 3, r["id"], 8, "start", fill="#6b5f4d"))
-        else:
-            out.append(_t(x, y + 21, r["id"], 8, fill="#6b5f4d"))
-    out += line_labels
+        out.append(f'<rect class="node"{data(node=r["id"])} x="{x - 9:.1f}" y="{y - 9:.1f}" width="18" height="18" rx="3" fill="#fffdf7" stroke="#9c8f7a" stroke-width="1.5"/>')
+        lx, ly, anchor = _road_label_at(r, pos)
+        out.append(_t(lx, ly, r["id"], 8, anchor, fill="#6b5f4d"))
+    out += _line_names(line_labels, board, pos)
     # points the side to move may not attack this turn (taken by the enemy on its last move)
     mover = turn.get("to_move")
     enemy = "blue" if mover == "red" else "red"
@@ -120,7 +138,8 @@ def render_svg(view: dict[str, Any]) -> str:
             continue
         x, y = pos[u["point"]]
         rad = 14 if u["point"] in city_ids else 11
-        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{rad}" fill="{UNIT_FILL.get(u["side"], "#000")}" stroke="#fff" stroke-width="2"/>')
+        attrs = data(id=u["point"], side=u["side"], kind="unit", node=u["point"])
+        out.append(f'<circle class="unit"{attrs} cx="{x:.1f}" cy="{y:.1f}" r="{rad}" fill="{UNIT_FILL.get(u["side"], "#000")}" stroke="#fff" stroke-width="2"/>')
         out.append(_t(x, y + 4, u["side"][0].upper(), 11, fill="#fff", weight="bold"))
         if u["point"] in protected:
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{rad + 4}" fill="none" stroke="#e0a100" stroke-width="2" stroke-dasharray="4 3"/>')

@@ -16,12 +16,13 @@ SHORT = {"infantry": "inf", "rifles": "rifles", "light_infantry": "lt inf", "ski
 def _counter(u: dict, leaders: list[dict]) -> dict:
     strength = f"{u['figures']}/{u['start']}"
     state = (["square"] if u["square"] else []) + [f"L{x['level']} {x['id']}" for x in leaders]
-    return {"hex": u["hex"], "side": u["side"], "name": f"{u['id']} {SHORT[u['arm']]}", "strength": strength,
+    return {"id": u["id"], "hex": u["hex"], "side": u["side"], "name": f"{u['id']} {SHORT[u['arm']]}", "strength": strength,
             "state": " ".join(state), "hidden": False,
             "title": f"{u['id']} {u['name']} ({u['arm']}, {u['nation']}, {u['side']}): {strength}"}
 
 
-def render_svg(view: dict[str, Any]) -> str:
+def render_svg(view: dict[str, Any], crop: bool = False) -> str:
+    """The whole map (``crop``, for large tables, does not apply: it fits one picture)."""
     sc = view.get("scenario")
     if not sc:
         return ('<svg xmlns="http://www.w3.org/2000/svg" width="400" height="60"><text x="20" y="35" '
@@ -33,10 +34,10 @@ def render_svg(view: dict[str, Any]) -> str:
         if u["status"] == "active" and u["hex"]:
             counters.append(_counter(u, [x for x in leaders if x["hex"] == u["hex"] and x["side"] == u["side"]]))
     held = {c["hex"] for c in counters}
-    for x in leaders:  # a leader alone in a hex gets a counter of his own
-        if x["hex"] not in held:
-            counters.append({"hex": x["hex"], "side": x["side"], "name": f"{x['id']} L{x['level']}", "strength": "",
-                             "state": "leader", "hidden": False, "title": f"{x['name']} (level {x['level']})"})
+    for x in leaders:  # ordered by his id: a badge on the troops he is with, or a counter of his own
+        counters.append({"id": x["id"], "kind": "leader", "badge": x["hex"] in held, "hex": x["hex"],
+                         "side": x["side"], "name": f"{x['id']} L{x['level']}", "strength": "", "state": "leader",
+                         "hidden": False, "title": f"{x['name']} (level {x['level']})"})
     result, turn = view.get("result"), view.get("turn") or {}
     if result:
         status = (f"Game over: {result['winner']} wins" if result["winner"] else "Game over: draw") \

@@ -24,12 +24,13 @@ def _counter(u: dict) -> dict:
         state += (["immobile"] if u["immobile"] else []) + (["burning"] if u["burning"] else [])
     if u["status"] != "active":
         state = [u["status"]]
-    return {"hex": u["hex"], "side": u["side"], "name": f"{u['id']} {SHORT[u['profile']]}", "strength": strength,
+    return {"id": u["id"], "hex": u["hex"], "side": u["side"], "name": f"{u['id']} {SHORT[u['profile']]}", "strength": strength,
             "state": " ".join(state), "hidden": u["hidden"],
             "title": f"{u['id']} {u['name']} ({u['profile']}, {u['side']}): {strength}, {u['morale']}"}
 
 
-def render_svg(view: dict[str, Any]) -> str:
+def render_svg(view: dict[str, Any], crop: bool = False) -> str:
+    """The whole map (``crop``, for large tables, does not apply: it fits one picture)."""
     sc = view.get("scenario")
     if not sc:
         return ('<svg xmlns="http://www.w3.org/2000/svg" width="400" height="60"><text x="20" y="35" '

@@ -8,7 +8,7 @@ from tests.conftest import PASSWORD
 
 from .test_browser import browser_page, pytestmark  # noqa: F401  (the fixture; browser, database and Chromium marks)
 
-FIGURES = 'section.map svg circle[r="0.25"], section.map svg rect[width="0.9"]'
+FIGURES = 'section.map svg [data-kind="figure"]'  # the map contract (rules/core/MAPS.md)
 
 
 def sign_in(page, url, user):
@@ -38,7 +38,8 @@ def test_the_big_battle_map_zooms_and_pans(live_server, browser_page, people):
     assert page.locator(FIGURES).count() == 420
     assert page.is_visible("button[aria-label='Zoom in']")
     home = view_box(page)
-    assert home[2] == 218 and page.inner_text("[data-zoom-level]") == "×1"
+    width = float(page.get_attribute("section.map svg", "data-width"))  # the table, inside rulers and margins
+    assert width == 216 and width < home[2] < width * 1.1 and page.inner_text("[data-zoom-level]") == "×1"
     size = first_figure_width(page)
 
     page.click("button[aria-label='Zoom in']")
@@ -81,3 +82,30 @@ def test_the_same_control_zooms_a_civil_war_map(live_server, browser_page, game)
     assert view_box(page)[2] == pytest.approx(home[2] / 1.5, abs=0.01)
     page.click("text=Whole map")
     assert view_box(page) == home
+
+
+def test_the_table_map_says_where_the_pointer_is_in_inches(live_server, browser_page, people):
+    """Coordinates on hover, as orders write them (y from the south edge), before and after zooming."""
+    game = new_game(people, "big_battle")
+    for side in ("red", "blue"):
+        assert commands.submit_orders(game.pk, side, "hold", source="web").accepted
+    page = browser_page
+    page.set_viewport_size({"width": 1280, "height": 900})
+    sign_in(page, live_server.url, "bob")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    read = []
+    for zoomed in (False, True):
+        if zoomed:
+            page.click("button[aria-label='Zoom in']")
+            page.click("button[aria-label='Zoom in']")
+        frame = page.locator("section.map svg").bounding_box()
+        figures = page.locator('section.map svg [data-kind="figure"][data-side="red"]').all()
+        figure, box = next((f, b) for f in figures[::7] if (b := f.bounding_box())  # one in sight
+                           and frame["x"] < b["x"] < frame["x"] + frame["width"] - 20
+                           and frame["y"] < b["y"] < frame["y"] + frame["height"] - 20)
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        x, y = (float(v) for v in page.inner_text("[data-map-coords]").split("=")[1].split()[0].split(","))
+        assert x == pytest.approx(float(figure.get_attribute("data-x")), abs=0.15)
+        assert y == pytest.approx(float(figure.get_attribute("data-y")), abs=0.15)
+        read.append((x, y))
+    assert read[0] != read[1]  # the readout followed the pointer to another figure
