@@ -35,7 +35,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from rules.core import registry
+from rules import catalog
 
 from . import eventstore, outbox
 from .mailaddress import verified_address
@@ -64,7 +64,7 @@ def scenario(game: Game) -> dict:
     """The scenario the game was created with and the options chosen (labelled), from ``game.created``
     (games older than that record have neither)."""
     sc = _created(game).get("scenario") or {}
-    labels = {o.name: o.label for o in registry.get(game.ruleset).game_options}
+    labels = {o.name: o.label for o in catalog.get(game.ruleset).game_options}
     return {"name": sc.get("name"), "title": sc.get("title"),
             "options": [labels.get(name, name) if value is True else f"{labels.get(name, name)}: {value}"
                         for name, value in sorted((sc.get("options") or {}).items())]}
@@ -153,12 +153,10 @@ def offer(seat: Seat, user) -> Seat:
 
 
 def mail_invitation(seat: Seat, *, by) -> None:
-    from rules.core import registry
-
     address = verified_address(seat.user)
     if address:
         ctx = {"seat": seat, "game": seat.game, "by": by.get_username() if by else "the operator",
-               "title": registry.get(seat.game.ruleset).title,
+               "title": catalog.get(seat.game.ruleset).title,
                "roster": roster(seat.game), "link": settings.SITE_URL + accept_url(seat),
                "expires": expires_at(seat), "site_url": settings.SITE_URL}
         outbox.queue_mail(key=f"invite:{seat.pk}:{seat.version}", to=address, kind="invite", reply_to="",

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils.dateparse import parse_datetime
 
-from rules.core import registry
+from rules import catalog
 
 from . import outbox, viewing
 from .models import Seat
@@ -99,7 +99,7 @@ def seat_context(game, state, seat: Seat, turn_number: int) -> dict:
     view = viewing.game_view(game, state, viewer)
     turn_events = list(viewing.visible_events(game, state, viewer).filter(turn=turn_number))
     later = viewing.visible_events(game, state, viewer).filter(turn__gt=turn_number)
-    rs = registry.get(game.ruleset)
+    rs = catalog.get(game.ruleset)
     events = [e for e in [*turn_events, *later] if e.type not in SKIPPED_TYPES]
     return {
         "game": game, "seat": seat, "you": seat_label(seat), "turn_number": turn_number, "view": view,
@@ -152,7 +152,7 @@ def queue_game_start(stream, seats=None, key_suffix: str = "") -> None:
     from .mailin.commands import COMMANDS_HELP
 
     game, state = stream.game, stream.state
-    rs = registry.get(game.ruleset)
+    rs = catalog.get(game.ruleset)
     who = roster(game)
     for seat in seats if seats is not None else game.seats.active().select_related("user__profile"):
         viewer = viewing.viewer_of_seat(seat)

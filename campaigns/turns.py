@@ -14,8 +14,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from rules.core import dice, registry
-from rules.core.protocol import UMPIRE, LineError, RuleEvent, side_audience
+from rules import catalog
+from rules.core import dice
+from rules.core.protocol import UMPIRE, LineError, RuleEvent, SeveralCommands, side_audience
 
 from . import eventstore, lifecycle, reports
 from .eventstore import Draft, Stream
@@ -71,7 +72,7 @@ def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict
 
     ``seats``: dicts with role, side (players), user, (several players a side) command, and
     (operator only) email. ``commands``: ``{side: {command: [group and gun names]}}`` laid over
-    the scenario's own (LW-61, KS-9; rule sets with ``merge_orders`` only). ``options``: the rule
+    the scenario's own (LW-61, KS-9; rule sets with ``SeveralCommands`` only). ``options``: the rule
     set's ``game_options`` chosen (``{name: value}``), put into the scenario by the rule set; the
     scenario's name and the options chosen are public in ``game.created``.
 
@@ -84,7 +85,7 @@ def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict
     """
     from . import invitations
 
-    rs = registry.get(ruleset)
+    rs = catalog.get(ruleset)
     chosen = {k: v for k, v in (options or {}).items() if v}
     scenario = rs.load_scenario(_with_commands(rs, rs.with_options(scenario, chosen), commands))
     settings = {**lifecycle.DEFAULT_SETTINGS, **(settings or {})}
@@ -133,7 +134,7 @@ def _with_commands(rs, scenario, commands: dict | None):
     """The scenario with the game's commands over it (a built-in scenario by name becomes its base)."""
     if not commands:
         return scenario
-    if not hasattr(rs, "merge_orders"):
+    if not isinstance(rs, SeveralCommands):
         raise TurnError(f"{rs.title} is played by one player a side: it has no commands")
     if scenario is None:
         scenario = rs.load_scenario(None)["name"]
@@ -157,7 +158,7 @@ def _teams(rs, seats: list[dict]) -> dict[str, list[str]]:
     for side, cmds in by_side.items():
         if len(cmds) == 1 and not cmds[0]:
             continue
-        if not hasattr(rs, "merge_orders"):
+        if not isinstance(rs, SeveralCommands):
             raise TurnError(f"{rs.title} is played by one player a side: {side} has {len(cmds)}")
         if "" in cmds or len(set(cmds)) != len(cmds):
             raise TurnError(f"{side} has several players: each names its own command (or 'commander' for the "
@@ -201,7 +202,7 @@ def start_game(stream: Stream) -> Stream:
 
 
 def _open_next_turn(state: dict) -> list[Draft]:
-    rs = registry.get(state["ruleset"])
+    rs = catalog.get(state["ruleset"])
     result = rs.result(state["rules"])
     spec = rs.next_turn(state["rules"])
     number = state["turn"]["number"] + 1
@@ -223,7 +224,7 @@ def _open_next_turn(state: dict) -> list[Draft]:
 # --- orders -----------------------------------------------------------------
 
 def check_orders(state: dict, side: str, text: str, command: str = "") -> tuple[list, list[LineError]]:
-    rs = registry.get(state["ruleset"])
+    rs = catalog.get(state["ruleset"])
     kind = state["turn"]["kind"]
     parsed = rs.parse_orders(state["rules"], side, text, kind)
     errors = list(parsed.errors) + list(rs.validate(state["rules"], side, parsed.orders, kind))
@@ -336,7 +337,7 @@ def close_turn(game_id: int, reason: str, *, turn_number: int | None = None) -> 
 def close_turn_locked(stream: Stream, reason: str) -> Stream:
     state = stream.state
     turn = state["turn"]
-    rs = registry.get(state["ruleset"])
+    rs = catalog.get(state["ruleset"])
     drafts = [Draft(turn["number"], RuleEvent("turn.closed", {"turn": turn["number"], "reason": reason}))]
     for side in turn["sides"]:
         conflicts = turn["orders"].get(side, {}).get("conflicts")
@@ -376,7 +377,7 @@ def adjudicate(game_id: int, turn_number: int) -> bool:
 
 def adjudication_drafts(state: dict, orders_text: dict[str, str]) -> list[Draft]:
     """The adjudication of the closed turn from its sealed seed: pure given state and orders."""
-    rs = registry.get(state["ruleset"])
+    rs = catalog.get(state["ruleset"])
     turn = state["turn"]
     orders = {side: rs.parse_orders(state["rules"], side, text, turn["kind"]).orders for side, text in orders_text.items()}
     events = rs.adjudicate(state["rules"], orders, dice.rng_for(turn["seed"], "turn"), turn["kind"])

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from campaigns import invitations, mailaddress, maps, turns, viewing
 from campaigns.mailin.views import held_messages
 from campaigns.models import Game, Profile, Seat
-from rules.core.protocol import RulesError
+from rules.core.protocol import RulesError, UmpireDesk
 
 from . import present
 from .access import Seen, seat_required, seen_for
@@ -442,6 +442,6 @@ def umpire_context(seen: Seen, forms: UmpireForms) -> dict:
         "orders_used": sorted(forms.used.items()),
         "submitted": sorted(seen.view["turn"]["orders"].items()),
         "orders_help": seen.ruleset.orders_help,
-        "desk_help": getattr(seen.ruleset, "umpire_help", ""),
+        "desk_help": seen.ruleset.umpire_help if isinstance(seen.ruleset, UmpireDesk) else "",
         "held_mail": held_messages(seen.game).count(), "roster": invitations.roster(seen.game),
     }

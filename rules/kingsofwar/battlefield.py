@@ -20,7 +20,8 @@ import shapely
 from shapely.geometry import Point, Polygon, box
 from shapely.strtree import STRtree
 
-from rules.littlewars.table import built_per_scenario, terrain_geometry
+from rules.tabletop.cache import built_per_scenario
+from rules.tabletop.terrain import terrain_geometry
 
 from . import geom
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
-from rules.littlewars.table import terrain_geometry
+from rules.tabletop.terrain import terrain_geometry
 
 from . import geom
 

@@ -8,7 +8,8 @@ from rules.core.protocol import ParsedOrders
 
 from . import adjudicate as _adj
 from .describe import describe_event as _describe
-from .fold import fold as _fold, initial_state as _initial
+from .fold import fold as _fold
+from .fold import initial_state as _initial
 from .invariants import check_invariants
 from .orders import ORDER_WORDS, ORDERS_HELP, parse_text
 from .render import render_svg as _render

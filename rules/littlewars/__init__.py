@@ -2,10 +2,6 @@
 
 Pure Python (shapely, networkx): no Django here. The platform talks to ``RULESET``.
 """
-from rules.core.registry import register
-
 from .ruleset import RULESET, LittleWars
-
-register(RULESET)
 
 __all__ = ["RULESET", "LittleWars"]

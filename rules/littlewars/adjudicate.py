@@ -22,7 +22,8 @@ from typing import Mapping, Sequence
 
 from rules.core.protocol import PUBLIC, RuleEvent, TurnSpec, side_audience
 
-from . import aftermath, melee, plan as planning, scoring, wagons
+from . import aftermath, melee, scoring, wagons
+from . import plan as planning
 from .fire import resolve_fire
 from .fold import PREFIX, fold, game_turn_of_play, initial_state, next_name
 from .motion import resolve_moves
@@ -131,7 +132,7 @@ def adjudicate(state: dict, orders: Mapping[str, Sequence], rng: random.Random |
             log.emit("deployment_done", {})
         return log.events
     start = state
-    _surrenders(log, plans)
+    emit_surrenders(log, plans)
     fire = {gid: aims for p in plans.values() for gid, aims in p.fire.items()}
     if fire:
         log.emit("fired", resolve_fire(log.state, fire, rng))
@@ -143,8 +144,8 @@ def adjudicate(state: dict, orders: Mapping[str, Sequence], rng: random.Random |
         log.emit("gun_captured", cap)
     for cap in wagons.captures(log.state):  # LW-66/67: a wagon reached with none of its own near
         log.emit("wagon_captured", cap)
-    _prisoners(log)
-    _finish(log)
+    emit_prisoners(log)
+    emit_turn_end(log)
     return log.events
 
 
@@ -159,7 +160,7 @@ def _private(log: _Log, p) -> None:
         log.emit("standing_orders", {"side": p.side, "kill": p.standing[0], "lose": p.standing[1]}, aud)
 
 
-def _surrenders(log: _Log, plans) -> None:
+def emit_surrenders(log: _Log, plans) -> None:
     for side in SIDES:
         for name, ids in plans[side].surrender:
             log.emit("surrendered", {"side": side, "group": name, "figures": list(ids), "captor": other(side),
@@ -192,7 +193,7 @@ def _contacts(log: _Log) -> list:
     return log.events[-1].payload["contacts"] if log.events and log.events[-1].type == PREFIX + "moved" else []
 
 
-def _prisoners(log: _Log) -> None:
+def emit_prisoners(log: _Log) -> None:
     for rel in aftermath.escorts(log.state):
         log.emit("prisoners_released", rel)
     for dl in aftermath.deliveries(log.state):
@@ -202,7 +203,7 @@ def _prisoners(log: _Log) -> None:
         log.emit("rearmed", {"figures": rearmed})
 
 
-def _finish(log: _Log) -> None:
+def emit_turn_end(log: _Log) -> None:
     turn = log.state["turn"]
     end = scoring.check_end(log.state)
     if end is not None and end.get("capitulated"):

@@ -14,8 +14,16 @@ import math
 from .fold import Namer
 from .geom import FigureIndex, bearing, crew
 from .table import path_length, table_of
-from .units import (CREW_MIN, CREW_RANGE, GUARD_RANGE, GUARD_RATIO, SIDES, gun_pace, other,
-                    radius)
+from .units import (
+    CREW_MIN,
+    CREW_RANGE,
+    GUARD_RANGE,
+    GUARD_RATIO,
+    SIDES,
+    gun_pace,
+    other,
+    radius,
+)
 
 
 def gun_moves(start: dict, moved: dict, gun_paths: dict, limit_of=None) -> tuple[dict, list]:

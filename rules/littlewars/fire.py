@@ -16,8 +16,15 @@ import math
 
 from .geom import FigureIndex, bearing
 from .table import table_of
+from .units import (
+    BLAST_RADIUS,
+    KNOCK_REACH,
+    SCATTER_BASE,
+    SCATTER_PER_INCH,
+    STRIKE_REACH,
+    radius,
+)
 from .wagons import struck
-from .units import BLAST_RADIUS, KNOCK_REACH, SCATTER_BASE, SCATTER_PER_INCH, STRIKE_REACH, radius
 
 
 def on_table(f: dict) -> bool:

@@ -147,7 +147,7 @@ def _set_figures(state: dict, new: dict, changes: Mapping[str, Mapping[str, Any]
     new["figures"] = figures
 
 
-def _drop_from_groups(groups: dict, gone: set) -> dict:
+def drop_from_groups(groups: dict, gone: set) -> dict:
     """Groups without ``gone`` figures; groups left empty disappear."""
     out = {}
     for side, named in groups.items():
@@ -248,8 +248,8 @@ def _fired(state, p):
     new = dict(state)
     killed = [fid for s in p["shots"] for fid in s["killed"]]
     _set_figures(state, new, {fid: {"st": "dead"} for fid in killed})
-    new["groups"] = _drop_from_groups(state["groups"], set(killed))
-    new["pows"] = _drop_from_groups(state["pows"], set(killed))  # prisoners standing in the fire die too
+    new["groups"] = drop_from_groups(state["groups"], set(killed))
+    new["pows"] = drop_from_groups(state["pows"], set(killed))  # prisoners standing in the fire die too
     guns = dict(state["guns"])
     for gid, heading in p["headings"].items():
         guns[gid] = {**guns[gid], "heading": heading}
@@ -274,11 +274,11 @@ def _moved(state, p):
     return new
 
 
-def _capture(state: dict, new: dict, killed: list, captured: list, captor: str, pow_name: str | None) -> None:
+def capture_figures(state: dict, new: dict, killed: list, captured: list, captor: str, pow_name: str | None) -> None:
     changes = {fid: {"st": "dead"} for fid in killed}
     changes.update({fid: {"st": "pow", "pow": [captor, pow_name, False]} for fid in captured})
     _set_figures(state, new, changes)
-    new["groups"] = _drop_from_groups(state["groups"], set(killed) | set(captured))
+    new["groups"] = drop_from_groups(state["groups"], set(killed) | set(captured))
     if captured:
         new["pows"] = {**state["pows"], captor: {**state["pows"][captor], pow_name: list(captured)}}
         _count(state, new, captor, "pow")
@@ -286,9 +286,9 @@ def _capture(state: dict, new: dict, killed: list, captured: list, captor: str, 
 
 def _melee(state, p):
     new = dict(state)
-    _capture(state, new, p["killed"], p["captured"], p["captor"], p.get("pow"))
+    capture_figures(state, new, p["killed"], p["captured"], p["captor"], p.get("pow"))
     # prisoners taken earlier in the turn may have died here: drop them from their escort groups
-    new["pows"] = _drop_from_groups(new["pows"], set(p["killed"]))
+    new["pows"] = drop_from_groups(new["pows"], set(p["killed"]))
     last = _last(state)
     last["melees"] = last["melees"] + [{"at": p["at"], "counts": p["counts"], "killed": len(p["killed"]),
                                         "captured": len(p["captured"])}]
@@ -298,14 +298,14 @@ def _melee(state, p):
 
 def _surrendered(state, p):
     new = dict(state)
-    _capture(state, new, [], p["figures"], p["captor"], p["pow"])
+    capture_figures(state, new, [], p["figures"], p["captor"], p["pow"])
     return new
 
 
 def _prisoners_released(state, p):
     new = dict(state)
     _set_figures(state, new, {fid: {"st": "ok", "dis": True, "pow": None} for fid in p["figures"]})
-    new["pows"] = _drop_from_groups(state["pows"], set(p["figures"]))
+    new["pows"] = drop_from_groups(state["pows"], set(p["figures"]))
     new["groups"] = {**state["groups"], p["side"]: {**state["groups"][p["side"]], p["group"]: list(p["figures"])}}
     _count(state, new, p["side"], "freed")
     return new
@@ -314,7 +314,7 @@ def _prisoners_released(state, p):
 def _prisoners_delivered(state, p):
     new = dict(state)
     _set_figures(state, new, {fid: {"pow": [p["captor"], None, True]} for fid in p["figures"]})
-    new["pows"] = _drop_from_groups(state["pows"], set(p["figures"]))
+    new["pows"] = drop_from_groups(state["pows"], set(p["figures"]))
     return new
 
 
@@ -340,7 +340,7 @@ def _wagon_captured(state, p):
 def _capitulated(state, p):
     new = dict(state)
     _set_figures(state, new, {fid: {"st": "pow", "pow": [p["captor"], None, True]} for fid in p["figures"]})
-    new["groups"] = _drop_from_groups(state["groups"], set(p["figures"]))
+    new["groups"] = drop_from_groups(state["groups"], set(p["figures"]))
     guns = dict(state["guns"])
     for gid in p["guns"]:
         guns[gid] = {**guns[gid], "owner": p["captor"]}

@@ -118,7 +118,7 @@ class Hold(Order):
     extra: tuple = field(default=())
 
 
-def _points(text: str) -> tuple:
+def parse_points(text: str) -> tuple:
     """All coordinates in ``text``; raises ValueError if anything else is there."""
     pts = tuple((float(m.group(1)), float(m.group(2))) for m in _PT_RE.finditer(text))
     rest = _PT_RE.sub(" ", text).replace(";", " ")
@@ -130,7 +130,7 @@ def _points(text: str) -> tuple:
 
 def _parse_move(n, raw, m, deploy):
     who, how, rest = m.group(1), m.group(2).lower(), m.group(3)
-    pts = _points(rest)
+    pts = parse_points(rest)
     if how == "line":
         if len(pts) != 2:
             raise ValueError("a line needs exactly two points: line x1,y1 x2,y2")
@@ -143,14 +143,14 @@ def _parse_move(n, raw, m, deploy):
 
 
 def _parse_fire(n, raw, m):
-    pts = _points(m.group(2))
+    pts = parse_points(m.group(2))
     if not 1 <= len(pts) <= 4:
         raise ValueError(f"a gun fires 1 to 4 shots a turn (LW-21); {len(pts)} aim points given")
     return Fire(n, raw, m.group(1), pts)
 
 
 def _parse_split(n, raw, m):
-    near = _points(m.group(4)) if m.group(4) else ()
+    near = parse_points(m.group(4)) if m.group(4) else ()
     if m.group(4) and len(near) != 1:
         raise ValueError("nearest takes one point")
     return Split(n, raw, m.group(1), int(m.group(2)), m.group(3), near[0] if near else None)
@@ -171,7 +171,7 @@ _RULES = [
     (re.compile(rf"^merge\s+{_NAME}\s+into\s+{_NAME}$", re.I), lambda n, r, m: Merge(n, r, m.group(1), m.group(2))),
     (re.compile(rf"^form\s+{_NAME}\s+from\s+([\w\-,\s]+)$", re.I),
      lambda n, r, m: Form(n, r, m.group(1), tuple(x for x in re.split(r"[\s,]+", m.group(2).strip()) if x))),
-    (re.compile(rf"^escort\s+{_NAME}\s+to\s+(.+)$", re.I), lambda n, r, m: Escort(n, r, m.group(1), _points(m.group(2)))),
+    (re.compile(rf"^escort\s+{_NAME}\s+to\s+(.+)$", re.I), lambda n, r, m: Escort(n, r, m.group(1), parse_points(m.group(2)))),
     (re.compile(rf"^surrender\s+{_NAME}$", re.I), lambda n, r, m: Surrender(n, r, m.group(1))),
     (re.compile(rf"^melee(?:\s+kill\s+({_POL}))?(?:\s+lose\s+({_POL}))?$", re.I), _parse_melee),
     (re.compile(r"^edge\s+(south|north|west|east)$", re.I), lambda n, r, m: Edge(n, r, m.group(1).lower())),

@@ -17,13 +17,37 @@ from shapely.strtree import STRtree
 
 from rules.core.protocol import LineError
 
-from . import geom, wagons as wagon_rules
+from . import geom
+from . import wagons as wagon_rules
 from .fold import game_turn_of_play, play_turn
-from .orders import Edge, Escort, Fire, Form, Hold, Melee, Merge, Move, Order, Split, Surrender
+from .orders import (
+    Edge,
+    Escort,
+    Fire,
+    Form,
+    Hold,
+    Melee,
+    Merge,
+    Move,
+    Order,
+    Split,
+    Surrender,
+)
 from .scenario import OPPOSITE, block, zone_error
 from .table import path_length, table_of
-from .units import (ARM_NAMES, CREW_MIN, CREW_RANGE, FIRST_FIRE_TURN, GUN_SPOT, SCENERY_GAP, gun_pace, gun_range,
-                    other, pace, radius)
+from .units import (
+    ARM_NAMES,
+    CREW_MIN,
+    CREW_RANGE,
+    FIRST_FIRE_TURN,
+    GUN_SPOT,
+    SCENERY_GAP,
+    gun_pace,
+    gun_range,
+    other,
+    pace,
+    radius,
+)
 
 
 @dataclass
@@ -43,10 +67,10 @@ class Plan:
     standing: tuple | None = None
     edge: str | None = None                          # LW-2/53: the edge chosen before deployment
     errors: list = field(default_factory=list)
-    _owner_line: dict = field(default_factory=dict)  # figure/gun id -> line that ordered it
+    owner_line: dict = field(default_factory=dict)  # figure/gun id -> line that ordered it
     move_check: object = None                        # a variant's own range rule: (figure id, path) -> error or None
     gun_check: object = None                         # and for guns, instead of LW-26: (gun id, path) -> error or None
-    _line_text: dict = field(default_factory=dict)   # line number -> its text
+    line_text: dict = field(default_factory=dict)   # line number -> its text
 
 
 class _Refused(Exception):
@@ -123,7 +147,7 @@ def _figure(state, side, name):
     return [fid]
 
 
-def _gun(state, side, name):
+def gun_of(state, side, name):
     for gid, g in state["guns"].items():
         if geom.gun_name(g).lower() == name.lower() and g["owner"] == side:
             return gid
@@ -137,7 +161,7 @@ def _wagon(state, side, name):
     return None
 
 
-def _group_key(groups, name):
+def group_key(groups, name):
     for k in groups:
         if k.lower() == name.lower():
             return k
@@ -146,24 +170,24 @@ def _group_key(groups, name):
 
 def resolve(state, plan, name) -> tuple[str, object]:
     """("figures", ids) | ("gun", id) | ("pow", (name, ids)); errors name what the name is instead."""
-    key = _group_key(plan.groups, name)
+    key = group_key(plan.groups, name)
     if key is not None:
         return "figures", list(plan.groups[key])
     ids = _figure(state, plan.side, name)
     if ids:
         return "figures", ids
-    gid = _gun(state, plan.side, name)
+    gid = gun_of(state, plan.side, name)
     if gid:
         return "gun", gid
     wid = _wagon(state, plan.side, name)
     if wid:
         return "wagon", wid
-    pkey = _group_key(state["pows"][plan.side], name)
+    pkey = group_key(state["pows"][plan.side], name)
     if pkey is not None:
         return "pow", (pkey, list(state["pows"][plan.side][pkey]))
     enemy = other(plan.side)
-    if (_group_key(state["groups"][enemy], name) or state["figures"].get(f"{enemy}:{name.lower()}")
-            or _gun(state, enemy, name) or _wagon(state, enemy, name)):
+    if (group_key(state["groups"][enemy], name) or state["figures"].get(f"{enemy}:{name.lower()}")
+            or gun_of(state, enemy, name) or _wagon(state, enemy, name)):
         raise _Refused(f"not your figure: {name} belongs to {enemy}")
     if any(g["name"].lower() == name.lower() and g["side"] == plan.side for g in state["guns"].values()):
         raise _Refused(f"{name} is no longer yours: it was captured")
@@ -184,21 +208,21 @@ def _own_figures(state, plan, name) -> list[str]:
 
 def _check_claim(plan, ids):
     for i in ids:
-        if i in plan._owner_line:
-            raise _Refused(f"{i.split(':')[1]} already has an order on line {plan._owner_line[i]}")
+        if i in plan.owner_line:
+            raise _Refused(f"{i.split(':')[1]} already has an order on line {plan.owner_line[i]}")
 
 
-def _claim(plan, ids, o):
+def claim_figures(plan, ids, o):
     _check_claim(plan, ids)
     for i in ids:
-        plan._owner_line[i] = o.line
-    plan._line_text[o.line] = o.text
+        plan.owner_line[i] = o.line
+    plan.line_text[o.line] = o.text
 
 
 # -- group changes ------------------------------------------------------------
 def _new_name(state, plan, name):
-    if (_group_key(plan.groups, name) or state["figures"].get(f"{plan.side}:{name.lower()}")
-            or _gun(state, plan.side, name) or _wagon(state, plan.side, name)):
+    if (group_key(plan.groups, name) or state["figures"].get(f"{plan.side}:{name.lower()}")
+            or gun_of(state, plan.side, name) or _wagon(state, plan.side, name)):
         raise _Refused(f"the name {name} is already in use")
     if name[0].lower() in "ic" and name[1:].isdigit():
         raise _Refused(f"{name} looks like a figure name (i12, c3): choose another group name")
@@ -233,7 +257,7 @@ def _split(state, plan, o: Split):
 
 def _merge(state, plan, o: Merge):
     src = _own_figures(state, plan, o.who)
-    key = _group_key(plan.groups, o.into)
+    key = group_key(plan.groups, o.into)
     if key is None:
         raise _Refused(f"unknown group '{o.into}' to merge into")
     if key.lower() == o.who.lower():
@@ -334,7 +358,7 @@ def _move(state, plan, o: Move):
             raise _Refused(f"out of range: {fid.split(':')[1]} would need {length:.1f} in, {ARM_NAMES[f['arm']]} "
                            f"moves at most {round(limit, 2):g} in (LW-{17 if f['arm'] == 'inf' else 18}){edge}")
         paths[fid] = pts
-    _claim(plan, value, o)
+    claim_figures(plan, value, o)
     plan.paths.update(paths)
 
 
@@ -353,12 +377,12 @@ def _deploy(state, plan, o: Move, ids):
         err = table.spot_error(figs[fid]["arm"], x, y) or zone_error(sc, plan.side, x, y)
         if err:
             raise _Refused(f"{fid.split(':')[1]} cannot deploy there: {err}")
-    _claim(plan, ids, o)
+    claim_figures(plan, ids, o)
     plan.deploy_figures.update({fid: [x, y] for fid, (x, y) in zip(ids, spots)})
 
 
 def _deploy_gun(state, plan, o: Move, gid):
-    _claim(plan, [gid], o)
+    claim_figures(plan, [gid], o)
     if o.line_form:
         raise _Refused("a gun deploys at one point: deploy gun1 at x,y")
     x, y = o.points[0]
@@ -390,7 +414,7 @@ def _escort(state, plan, o: Escort):
             raise _Refused(f"out of range: prisoners walk at most {pace(state['scenario'], 'inf'):g} in a turn, "
                            f"to open ground on the table")
         paths[fid] = pts
-    _claim(plan, ids, o)
+    claim_figures(plan, ids, o)
     plan.paths.update(paths)
 
 
@@ -400,8 +424,8 @@ def _surrender(state, plan, o: Surrender):
     if 2 * friends >= len(ids):
         raise _Refused(f"{o.who} is not isolated: {friends} friends within a move of it (LW-32: fewer than "
                        f"{math.ceil(len(ids) / 2)} needed to surrender, LW-45)")
-    _claim(plan, ids, o)
-    plan.surrender.append((_group_key(plan.groups, o.who) or o.who, ids))
+    claim_figures(plan, ids, o)
+    plan.surrender.append((group_key(plan.groups, o.who) or o.who, ids))
 
 
 # -- wagons (LW-66/67) ---------------------------------------------------------------
@@ -420,7 +444,7 @@ def _supply_check(state, plan, ids):
 
 
 def _deploy_wagon(state, plan, o: Move, wid):
-    _claim(plan, [wid], o)
+    claim_figures(plan, [wid], o)
     if o.line_form:
         raise _Refused(f"a wagon deploys at one point: deploy {o.who} at x,y")
     x, y = o.points[0]
@@ -450,7 +474,7 @@ def _plan_wagon_move(state, plan, o: Move, wid):
         edge = f" this turn: measured from the edge line, {spent:.1f} in are spent already (LW-7)" if spent else " a turn"
         raise _Refused(f"out of range: {o.who} would need {path_length(pts):.1f} in; a wagon moves at most "
                        f"{round(limit, 2):g} in{edge}")
-    _claim(plan, [wid], o)
+    claim_figures(plan, [wid], o)
     plan.wagon_moves[wid] = pts
 
 
@@ -474,8 +498,8 @@ def _fire(state, plan, o: Fire):
     if play_turn(state) < first:
         raise _Refused(f"no gun fires before turn {game_turn_of_play(state, first)} (LW-14: none in the first "
                        f"turn of play)")
-    if gid in plan._owner_line:
-        raise _Refused(f"a gun moves or fires in a turn, not both (LW-20); line {plan._owner_line[gid]} already orders it")
+    if gid in plan.owner_line:
+        raise _Refused(f"a gun moves or fires in a turn, not both (LW-20); line {plan.owner_line[gid]} already orders it")
     _crew_check(state, gid, "fire")
     err = wagon_rules.ammo_error(state, gid)
     if err:
@@ -486,15 +510,15 @@ def _fire(state, plan, o: Fire):
         if rng > gun_range(sc):
             raise _Refused(f"out of range: {x:g},{y:g} is {rng:.1f} in from {geom.gun_name(g)}, a gun reaches "
                            f"{gun_range(sc):g} in")
-    _claim(plan, [gid], o)
+    claim_figures(plan, [gid], o)
     plan.fire[gid] = [list(a) for a in o.aims]
 
 
 def _plan_gun_move(state, plan, o: Move, gid):
     if o.line_form:
         raise _Refused("a gun moves to a point: move gun1 to x,y")
-    if gid in plan._owner_line:
-        raise _Refused(f"a gun moves or fires in a turn, not both (LW-20); line {plan._owner_line[gid]} already orders it")
+    if gid in plan.owner_line:
+        raise _Refused(f"a gun moves or fires in a turn, not both (LW-20); line {plan.owner_line[gid]} already orders it")
     _crew_check(state, gid, "move")
     g = state["guns"][gid]
     table = table_of(state["scenario"])
@@ -512,7 +536,7 @@ def _plan_gun_move(state, plan, o: Move, gid):
     elif path_length(pts) > gun_pace(state["scenario"], CREW_MIN) + 1e-9:
         raise _Refused(f"out of range: {geom.gun_name(g)} would need {path_length(pts):.1f} in; a gun moves at most "
                        f"{gun_pace(state['scenario'], CREW_MIN):g} in, and only with 4 cavalry (LW-26)")
-    _claim(plan, [gid], o)
+    claim_figures(plan, [gid], o)
     plan.gun_moves[gid] = (pts, o)
 
 
@@ -562,14 +586,14 @@ def _check_spacing(state, plan):
         was = math.dist((figs[ia]["x"], figs[ia]["y"]), (figs[ib]["x"], figs[ib]["y"])) - r[a] - r[b]
         if gap >= SCENERY_GAP - 1e-9 or gap >= was - 1e-9:
             continue  # apart enough, or no closer than contact (LW-33) had already left them
-        line = max(plan._owner_line.get(i, 0) for i in (ia, ib) if i in moved)  # the later line is at fault
+        line = max(plan.owner_line.get(i, 0) for i in (ia, ib) if i in moved)  # the later line is at fault
         if line in refused:
             continue  # one error a line is enough to show what is wrong
         refused.add(line)
-        plan.errors.append(LineError(line, plan._line_text.get(line, ""),
+        plan.errors.append(LineError(line, plan.line_text.get(line, ""),
                                      f"{ia.split(':')[1]} and {ib.split(':')[1]} would stand {max(gap, 0.0):.2f} in "
                                      f"apart; figures stand on their own, at least 1/16 in apart (LW-27)"))
-    for fid in [i for i, ln in plan._owner_line.items() if ln in refused]:
+    for fid in [i for i, ln in plan.owner_line.items() if ln in refused]:
         plan.paths.pop(fid, None)  # a refused line is not carried out: its figures stay where they are
         plan.deploy_figures.pop(fid, None)
 

@@ -10,6 +10,7 @@ import math
 from html import escape
 
 from shapely import MultiPoint
+from shapely.geometry import LineString
 
 COLOURS = {"red": "#c0392b", "blue": "#2457a6"}
 TERRAIN = {
@@ -34,7 +35,6 @@ def _terrain(item, depth) -> str:
     if "polygon" in item:
         shape = f'<polygon points="{_pts(item["polygon"], depth)}" {style}/>'
     else:
-        from shapely.geometry import LineString
 
         poly = LineString(item["line"]).buffer(item.get("width", 0.5) / 2, cap_style="flat")
         shape = f'<polygon points="{_pts(list(poly.exterior.coords), depth)}" {style}/>'

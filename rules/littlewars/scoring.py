@@ -12,8 +12,20 @@ import math
 from . import wagons
 from .fold import play_turn
 from .table import table_of
-from .units import (ARMS, BREAKTHROUGH_FIGURES, DRAW_BELOW, DRAW_BELOW_SMALL, GUN_SCORE, PRISONER_SCORE, SIDES,
-                    SMALL_ARMY, VICTORY, WITHDRAW_MOVES, other, pace)
+from .units import (
+    ARMS,
+    BREAKTHROUGH_FIGURES,
+    DRAW_BELOW,
+    DRAW_BELOW_SMALL,
+    GUN_SCORE,
+    PRISONER_SCORE,
+    SIDES,
+    SMALL_ARMY,
+    VICTORY,
+    WITHDRAW_MOVES,
+    other,
+    pace,
+)
 
 
 def _free(state, side):

@@ -17,8 +17,6 @@ obstacles (networkx shortest path), built once per table and arm.
 """
 from __future__ import annotations
 
-import functools
-import json
 import math
 
 import networkx as nx
@@ -27,20 +25,14 @@ from shapely.geometry import LineString, Point, Polygon, box
 from shapely.ops import unary_union
 from shapely.strtree import STRtree
 
-from rules.core.canonical import canonical_json
+from rules.tabletop.cache import built_per_scenario
+from rules.tabletop.terrain import terrain_geometry
 
 from .units import EDGE_BAND, SCENERY_GAP, radius
 
 EPS = 0.02  # graph vertices sit this far outside the forbidden zone so paths along them stay legal
 
 BLOCKING = ("building", "wall")  # stop shots and shield from blast (KS-7)
-
-
-def terrain_geometry(item: dict):
-    if "polygon" in item:
-        return Polygon(item["polygon"])
-    line = LineString(item["line"])
-    return line.buffer(item.get("width", 0.5) / 2.0, cap_style="flat")
 
 
 class Table:
@@ -230,26 +222,8 @@ def path_length(points) -> float:
     return sum(math.dist(points[i], points[i + 1]) for i in range(len(points) - 1)) if points else math.inf
 
 
-def built_per_scenario(build, part, maxsize: int = 16):
-    """``scenario -> build(part(scenario))``, built once for each distinct part (told apart by
-    its canonical JSON) and kept for the ``maxsize`` latest: the game state holds only JSON, so
-    geometry is rebuilt from it, and a turn asks for the same geometry again and again."""
-    @functools.lru_cache(maxsize=maxsize)
-    def built(text: str):
-        return build(json.loads(text))
-
-    def of(scenario: dict):
-        return built(canonical_json(part(scenario)))
-
-    return of
-
-
 def _table_part(scenario: dict) -> dict:
     return {k: scenario[k] for k in ("table", "edges", "terrain") if k in scenario}
-
-
-def terrain_of(scenario: dict) -> list:
-    return scenario.get("terrain", [])
 
 
 table_of = built_per_scenario(Table, _table_part, maxsize=32)  # the Table of a validated scenario

@@ -7,16 +7,19 @@ from __future__ import annotations
 import math
 import random
 
+import shapely
+
 from rules.core.canonical import canonical_json
 
 from . import RULESET as RS
-from .fold import PREFIX, fold
+from .fold import PREFIX, _start_counts, fold
 from .geom import FigureIndex, fighting, gun_name
 from .invariants import check_turn
 from .plan import allowance
 from .scenario import _terrain, load
 from .units import CREW_MIN, CREW_RANGE, gun_range, other
-from .wagons import live as wagon_live, name_of as wagon_name
+from .wagons import live as wagon_live
+from .wagons import name_of as wagon_name
 
 
 def build(red=(), blue=(), guns=(), terrain=(), table=(48, 36), kind="bitter_end", settings=None, turn=2,
@@ -59,7 +62,6 @@ def build(red=(), blue=(), guns=(), terrain=(), table=(48, 36), kind="bitter_end
     for side, name, _, x, y in wagons:
         state["wagons"] = {**state["wagons"], f"{side}:{name}": {**state["wagons"][f"{side}:{name}"], "x": float(x),
                                                                  "y": float(y)}}
-    from .fold import _start_counts
 
     state["start"] = _start_counts(state)
     return state
@@ -189,7 +191,6 @@ def _step_towards(a, b, limit):
 def _advance_line(state, side, name, members, enemy):
     figs = state["figures"]
     c = _centre(figs, members)
-    import shapely
 
     k = int(enemy.tree.nearest(shapely.Point(c)))
     reach = min(allowance(state, i) for i in members) - 0.5  # LW-7 may leave less in turn 1
@@ -322,38 +323,38 @@ def random_orders(state: dict, side: str, rng: random.Random, verbs=()) -> str:
             lines.append(rng.choice(makers)(state, side, name, _centre(figs, groups[name]), rng))
     for g in state["guns"].values():
         if g["owner"] == side and rng.random() < 0.5:
-            x, y = _near((g["x"], g["y"]), rng, 40 if rng.random() < 0.7 else 14)
+            x, y = point_near((g["x"], g["y"]), rng, 40 if rng.random() < 0.7 else 14)
             verb = "fire {} at {:.1f},{:.1f}" if rng.random() < 0.7 else "move {} to {:.1f},{:.1f}"
             lines.append(verb.format(gun_name(g), x, y))
     for w in wagon_live(state, side).values():  # LW-66/67 (no wagons: no draw, the stream is unchanged)
         if rng.random() < 0.5:
-            x, y = _near((w["x"], w["y"]), rng, 14 if rng.random() < 0.8 else 30)
+            x, y = point_near((w["x"], w["y"]), rng, 14 if rng.random() < 0.8 else 30)
             lines.append(f"move {wagon_name(w)} to {x:.2f},{y:.2f}")
     for name, ids in sorted(state["pows"][side].items()):
         left = [i for i in ids if not figs[i]["pow"][2]]
         if left and rng.random() < 0.7:
-            x, y = _near(_centre(figs, left), rng, 13)
+            x, y = point_near(_centre(figs, left), rng, 13)
             lines.append(f"escort {name} to {x:.2f},{y:.2f}")
     rng.shuffle(lines)
     return "\n".join(lines) or "hold"
 
 
-def _near(c, rng, spread):
+def point_near(c, rng, spread):
     return c[0] + rng.uniform(-spread, spread), c[1] + rng.uniform(-spread, spread)
 
 
 def _rand_move(state, side, name, c, rng):
-    x, y = _near(c, rng, 14 if rng.random() < 0.8 else 30)
+    x, y = point_near(c, rng, 14 if rng.random() < 0.8 else 30)
     return f"move {name} to {x:.2f},{y:.2f}"
 
 
 def _rand_line(state, side, name, c, rng):
-    (x1, y1), (x2, y2) = _near(c, rng, 10), _near(c, rng, 10)
+    (x1, y1), (x2, y2) = point_near(c, rng, 10), point_near(c, rng, 10)
     return f"move {name} line {x1:.2f},{y1:.2f} {x2:.2f},{y2:.2f}"
 
 
 def _rand_split(state, side, name, c, rng):
-    x, y = _near(c, rng, 5)
+    x, y = point_near(c, rng, 5)
     return f"split {name} {rng.randint(1, 6)} as {name}s{rng.randint(1, 9)} nearest {x:.1f},{y:.1f}"
 
 

@@ -11,11 +11,11 @@ from typing import Any
 
 from rules.core.protocol import Viewer
 
+from . import wagons as wagon_rules
 from .adjudicate import next_turn
 from .fold import play_turn
 from .geom import gun_name, index_of
 from .units import CREW_MIN, CREW_RANGE, SIDES
-from . import wagons as wagon_rules
 
 
 def _visible_sides(state: dict, viewer: Viewer) -> list[str]:

@@ -27,10 +27,23 @@ import shapely
 from shapely.geometry import LineString, Point
 from shapely.ops import unary_union
 
-from ..scenario import home_vector
-from ..table import path_length, table_of, terrain_geometry
-from .numbers import (CANNOT_FORD, CLIMB_COST, COLUMN_ARMS, COLUMN_ROAD_FACTOR, DESCENT_COST, FOOT, HALF, MOVE,
-                      ROAD_MOVE, STEEP_LEVELS_PER_FOOT)
+from rules.littlewars.scenario import home_vector
+from rules.littlewars.table import path_length, table_of
+from rules.tabletop.cache import built_per_scenario
+from rules.tabletop.terrain import terrain_geometry, terrain_of
+
+from .numbers import (
+    CANNOT_FORD,
+    CLIMB_COST,
+    COLUMN_ARMS,
+    COLUMN_ROAD_FACTOR,
+    DESCENT_COST,
+    FOOT,
+    HALF,
+    MOVE,
+    ROAD_MOVE,
+    STEEP_LEVELS_PER_FOOT,
+)
 
 SAMPLE = 0.25        # the path is sampled every 1/4 in to find level changes
 FORD_REACH = 2.0     # a fording move starts and ends within 2 in of the ford: the crossing and nothing else
@@ -72,6 +85,9 @@ class Ground:
         if area.is_empty:
             return False
         return self._grown[id(area)].covers(LineString(path) if len(path) > 1 else Point(path[0]))
+
+
+ground_of = built_per_scenario(Ground, terrain_of)  # the Ground of a scenario's terrain, built once
 
 
 def allowance(arm: str, *, road: bool = False, column: bool = False, half_turns: int = 0) -> float:
@@ -157,7 +173,7 @@ def cost(ground: Ground, arm: str, path, *, column: bool = False, half_turns: in
                         f"off the road (KS-25)")
     if len(path) > 1 and not ground.ford.is_empty and LineString(path).intersects(ground.ford):
         if arm in CANNOT_FORD:
-            raise MoveError(f"{_name(arm)} cannot cross rivers (KS-34, KS-37, KS-39)")
+            raise MoveError(f"{arm_name(arm)} cannot cross rivers (KS-34, KS-37, KS-39)")
         ends = max(ground.ford.distance(Point(path[0])), ground.ford.distance(Point(path[-1])))
         if ends > FORD_REACH + 1e-9 or half_turns:
             raise MoveError(f"fording takes the whole turn (KS-26, KS-30): start and end within {FORD_REACH:g} in "
@@ -179,7 +195,7 @@ def check(ground: Ground, arm: str, path, **kw) -> float:
     c, limit = cost(ground, arm, path, **kw)
     if c > limit + 1e-9:
         raise MoveError(f"out of range: the move costs {c / FOOT:.2f} ft (climbing 1 ft a level, descending "
-                        f"1/2 ft; KS-23/24) and {_name(arm)} may cover {limit / FOOT:.2f} ft this turn")
+                        f"1/2 ft; KS-23/24) and {arm_name(arm)} may cover {limit / FOOT:.2f} ft this turn")
     return c
 
 
@@ -198,6 +214,6 @@ def move_and_fire(moved: set[str], fired: set[str]) -> list[str]:
     return sorted(moved & fired)
 
 
-def _name(arm: str) -> str:
+def arm_name(arm: str) -> str:
     return {"inf": "infantry", "cav": "cavalry", "eng": "Royal Engineers", "art": "artillery",
             "transport": "transport", "general": "the general's car", "boat": "a boat", "train": "a train"}.get(arm, arm)

@@ -28,8 +28,10 @@ import numpy as np
 import shapely
 from shapely.strtree import STRtree
 
-from ..scenario import home_vector
-from ..table import built_per_scenario, terrain_geometry, terrain_of
+from rules.littlewars.scenario import home_vector
+from rules.tabletop.cache import built_per_scenario
+from rules.tabletop.terrain import terrain_geometry, terrain_of
+
 from .numbers import FOOT
 
 SIGHT_RANGE = 12 * FOOT

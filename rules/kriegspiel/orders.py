@@ -32,9 +32,10 @@ import re
 from dataclasses import dataclass
 
 from rules.core.protocol import LineError, ParsedOrders
-
-from .. import orders as lw
-from ..orders import CORE_HELP as LW_HELP  # without the main part's wagons (LW-66/67)
+from rules.littlewars import orders as lw
+from rules.littlewars.orders import (
+    CORE_HELP as LW_HELP,  # without the main part's wagons (LW-66/67)
+)
 
 _NAME = r"([A-Za-z][\w-]*)"
 
@@ -106,7 +107,7 @@ class Carry(lw.Order):
 
 
 def _one_point(text: str, what: str) -> tuple:
-    pts = lw._points(text)
+    pts = lw.parse_points(text)
     if len(pts) != 1:
         raise ValueError(f"{what} takes one point x,y; {len(pts)} given")
     return pts[0]

@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 
 from rules.core.protocol import PUBLIC, LineError, RuleEvent, side_audience
+from rules.littlewars.units import SIDES
 
-from ..units import SIDES
 from . import works
 from .state import PREFIX
 

@@ -31,8 +31,17 @@ import math
 import networkx as nx
 from shapely.geometry import LineString, Point
 
-from .numbers import (CAV_SUPPLY_RANGE, HORSES_PER_FORAGE, INF_SUPPLY_RANGE, ISOLATED_SMALL, ISOLATION_DISTANCE,
-                      MEN_PER_RATION, RATION_TURNS, ROUND_UP_FROM, SURRENDER_AFTER_LAST_HORSE)
+from .numbers import (
+    CAV_SUPPLY_RANGE,
+    HORSES_PER_FORAGE,
+    INF_SUPPLY_RANGE,
+    ISOLATED_SMALL,
+    ISOLATION_DISTANCE,
+    MEN_PER_RATION,
+    RATION_TURNS,
+    ROUND_UP_FROM,
+    SURRENDER_AFTER_LAST_HORSE,
+)
 
 CUT_WIDTH = 6.0
 PORTIONS = RATION_TURNS  # portions per ration

@@ -4,8 +4,9 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from rules.core.words import count
+from rules.littlewars.describe import describe_event as lw_describe
+from rules.littlewars.describe import describe_with
 
-from ..describe import describe_event as lw_describe, describe_with
 from .state import PREFIX
 
 _WORK = {"mine": "a mine", "entrenchment": "an entrenchment", "gunpit": "a gun pit",

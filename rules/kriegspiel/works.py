@@ -25,8 +25,13 @@ import math
 
 from shapely.geometry import LineString, Point
 
+from rules.tabletop.terrain import terrain_geometry
+
+from .blast import WAGON_RADIUS
+from .engineers import TaskError, task_turns
 from .numbers import ENTRENCH_PER_FIGURES, MINE_RADIUS, MINE_TRIGGER, WORK_REACH, WORKS
 from .numbers import footprint as radius
+from .vehicles import ON_LINE, railways
 
 KINDS = tuple(WORKS)
 TASKS = ("bridge_destroy", "bridge_restore", "rail_destroy", "rail_restore", "depot_burn",
@@ -151,18 +156,16 @@ def new_work(wid: str, kind: str, side: str, ids, at, to, turn: int, need: int |
 
 def task_target(state: dict, side: str, task: str, target: str):
     """The geometry a task works on: a bridge (standing or blown) or an enemy depot; WorkError if none."""
-    from shapely.geometry import Point as P
 
-    from ..table import terrain_geometry
 
     if task in RAIL_TASKS:
         rail, xy = rail_target(target)
-        return P(*xy)
+        return Point(*xy)
     if task in DEPOT_TASKS:
         for s_, sup in state["ks"]["supply"].items():
             if s_ != side and target in sup["depots"]:
                 d = sup["depots"][target]
-                return P(d["x"], d["y"])
+                return Point(d["x"], d["y"])
         raise WorkError(f"no enemy depot {target!r} known here")
     items = {t["id"]: t for t in state["scenario"].get("terrain", []) if t["type"] == "bridge"}
     if task == "bridge_restore":
@@ -187,7 +190,6 @@ def rail_target(target: str) -> tuple[str, tuple[float, float]]:
 def rail_spot(state: dict, task: str, rail: str, at) -> str:
     """The target of breaking or repairing ``rail`` at ``at`` (the point on the line, or the break
     repaired); WorkError if there is no such railway, the point is off it, or nothing to do there."""
-    from .vehicles import ON_LINE, railways
 
     lines = railways(state["scenario"])
     if rail not in lines:
@@ -230,7 +232,6 @@ def depot_at(state: dict, side: str, ids, at) -> str:
 
 def check_task(state: dict, side: str, task: str, ids: list[str], target: str, arms: dict[str, str]) -> int:
     """Turns the task takes; WorkError naming the rule if these figures cannot do it there."""
-    from .engineers import TaskError, task_turns
 
     _check_free(state["figures"], side, ids)
     try:
@@ -385,7 +386,6 @@ def blast_victims(mine_at, positions: dict[str, tuple], arms: dict[str, str]) ->
 
 def wagons_within(mine_at, wagons: dict) -> list[str]:
     """Wagons (depots, trains, boats; keyed as the turn keys them) within 6 in of the mine: destroyed too."""
-    from .blast import WAGON_RADIUS
 
     return sorted(k for k, w in wagons.items() if math.dist((w["x"], w["y"]), mine_at) - WAGON_RADIUS <= MINE_RADIUS + 1e-9)
 

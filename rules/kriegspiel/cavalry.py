@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import math
 
-from ..melee import outcome as lw_melee
+from rules.littlewars.melee import outcome as lw_melee
+
 from .numbers import CHARGE_MIN, FOOT
 
 

@@ -16,23 +16,32 @@ import re
 from dataclasses import dataclass, field
 
 from rules.core.protocol import LineError
+from rules.littlewars import plan as lw_plan
+from rules.littlewars.fold import game_turn_of_play, play_turn
+from rules.littlewars.orders import Fire, Move
+from rules.littlewars.table import table_of
+from rules.littlewars.units import FIRST_FIRE_TURN
 
-from .. import plan as lw_plan
-from ..fold import game_turn_of_play, play_turn
-from ..units import FIRST_FIRE_TURN
-from . import works
+from . import charge as charging
+from . import guns, pace, vehicles, works
 from .blast import rifles_in_line
 from .boxes import box_error
-from ..table import table_of
+from .movement import MoveError, check, ground_of, way_home
 from .numbers import RIFLE_RANGE
-from . import charge as charging
-from .movement import MoveError, way_home
-from . import vehicles
-from ..orders import Fire, Move
-from . import guns
-from .orders import Box, Carry, Charge, Drive, Limber, Reform, Saddle, Task, Volley, Work, split
-from . import pace
-from .pace import arm_of, ground_of
+from .orders import (
+    Box,
+    Carry,
+    Charge,
+    Drive,
+    Limber,
+    Reform,
+    Saddle,
+    Task,
+    Volley,
+    Work,
+    split,
+)
+from .pace import arm_of
 
 
 @dataclass
@@ -110,7 +119,7 @@ def build(state: dict, side: str, orders) -> KsPlan:
 
 # -- artillery: limbering (KS-33) ----------------------------------------------------------------
 def _own_gun(state, side, name) -> str | None:
-    return lw_plan._gun(state, side, name)
+    return lw_plan.gun_of(state, side, name)
 
 
 def _marching(state, side, lw_orders) -> dict[str, tuple]:
@@ -151,7 +160,7 @@ def _gunners_without_gun(state, kp, crews: dict) -> None:
     """A gunner marches at the artillery's pace only beside a gun that goes (KS-19): where the gun's
     move was refused, his own pace holds, and a longer move is refused too."""
     for fid, (_, _, gid) in sorted(crews.items()):
-        if gid in kp.lw.gun_moves or fid not in kp.lw.paths or kp.lw._owner_line.get(fid, 0) == 0:
+        if gid in kp.lw.gun_moves or fid not in kp.lw.paths or kp.lw.owner_line.get(fid, 0) == 0:
             continue
         why = pace.move_error(state, fid, kp.lw.paths[fid], kp.reforming)
         if why:
@@ -166,7 +175,7 @@ def _gun_time(state, kp):
         why = guns.fire_error(state, gid, len(aims), guns.fire_half_turns(gid in start, kp.limbering.get(gid) is True))
         if why:
             del kp.lw.fire[gid]
-            kp.errors.append(_line_error(kp, kp.lw._owner_line.get(gid, 0), why))
+            kp.errors.append(_line_error(kp, kp.lw.owner_line.get(gid, 0), why))
 
 
 _ENEMY_NAME = re.compile(r"^not your figure: (\S+) belongs to \w+$")
@@ -202,7 +211,7 @@ def _figures(state, kp, name) -> list[str]:
 
 def _claim(kp, ids, o):
     try:
-        lw_plan._claim(kp.lw, ids, o)
+        lw_plan.claim_figures(kp.lw, ids, o)
     except lw_plan._Refused as exc:
         raise _Refused(str(exc)) from None
 
@@ -268,7 +277,6 @@ def _drive(state, kp, o: Drive):
     if not pts:
         raise _Refused("the wagons cannot get there: no way round the scenery")
     try:
-        from .movement import check
 
         check(ground_of(state["scenario"]), "transport", pts)
     except MoveError as exc:
@@ -277,7 +285,7 @@ def _drive(state, kp, o: Drive):
 
 
 def _box(state, kp, o: Box, boxed):
-    key = lw_plan._group_key(kp.lw.groups, o.who)
+    key = lw_plan.group_key(kp.lw.groups, o.who)
     if key is None:
         raise _Refused(f"unknown group '{o.who}': only a group of yours is boxed")
     if not o.boxed:
@@ -297,7 +305,7 @@ def _volley(state, kp, o: Volley, boxed):
     if play_turn(state) < FIRST_FIRE_TURN:
         raise _Refused(f"no fire before turn {game_turn_of_play(state, FIRST_FIRE_TURN)} (LW-14: none in the "
                        f"first turn of play)")
-    key = lw_plan._group_key(kp.lw.groups, o.who)
+    key = lw_plan.group_key(kp.lw.groups, o.who)
     if key is None:
         raise _Refused(f"unknown group '{o.who}': a volley is fired by one of your groups")
     if key in boxed:
@@ -309,7 +317,7 @@ def _volley(state, kp, o: Volley, boxed):
     ids = [i for i in kp.lw.groups[key] if figs[i]["arm"] == "inf" and figs[i]["st"] == "ok"]
     moving = [i for i in ids if i in kp.lw.paths]
     if moving:
-        raise _Refused(f"{key} moves this turn (line {kp.lw._owner_line[moving[0]]}): no unit moves and fires "
+        raise _Refused(f"{key} moves this turn (line {kp.lw.owner_line[moving[0]]}): no unit moves and fires "
                        f"in the same turn (KS-35)")
     pts = [(figs[i]["x"], figs[i]["y"]) for i in ids]
     shots, why = rifles_in_line(pts)
@@ -340,7 +348,7 @@ def _reforming(state, side, orders) -> tuple[dict, list]:
     out, errors = {}, []
     columns = set(state["ks"]["columns"][side])
     for o in sorted(orders, key=lambda o: o.line):
-        key = lw_plan._group_key(state["groups"][side], o.who)
+        key = lw_plan.group_key(state["groups"][side], o.who)
         ids = [i for i in state["groups"][side].get(key, []) if state["figures"][i]["st"] == "ok"]
         why = None
         if key is None:
@@ -405,7 +413,7 @@ def _refuse_paths(kp, fids, why):
     for fid in fids:
         if fid in kp.lw.paths:
             del kp.lw.paths[fid]
-            lines.setdefault(kp.lw._owner_line.get(fid, 0), fid)  # 0: a move the rules forced
+            lines.setdefault(kp.lw.owner_line.get(fid, 0), fid)  # 0: a move the rules forced
     for line in sorted(lines):
         kp.errors.append(_line_error(kp, line, why))
 
@@ -425,7 +433,7 @@ def _restrict(state, kp):
 
 
 def _line_error(kp, line: int, message: str) -> LineError:
-    return LineError(line, kp.lw._line_text.get(line, ""), message)
+    return LineError(line, kp.lw.line_text.get(line, ""), message)
 
 
 def _general_away(state, kp):
@@ -436,7 +444,7 @@ def _general_away(state, kp):
     why = f"the general is away until turn {gen['out_until']} (KS-13/14): units hold and may fire, but do not move"
     _refuse_paths(kp, list(kp.lw.paths), why)
     kp.errors += [_line_error(kp, line, why) for line, _, _ in kp.charges]
-    kp.errors += [_line_error(kp, kp.lw._owner_line.get(w["ids"][0], 0), why) for w in kp.works]
+    kp.errors += [_line_error(kp, kp.lw.owner_line.get(w["ids"][0], 0), why) for w in kp.works]
     kp.works, kp.charges = [], []
 
 
@@ -461,7 +469,7 @@ def _guns_out(state, kp):
             kp.lw.fire.pop(gid, None)
             kp.lw.gun_moves.pop(gid, None)
             kp.limbering.pop(gid, None)
-            kp.errors.append(_line_error(kp, kp.lw._owner_line.get(gid, 0),
+            kp.errors.append(_line_error(kp, kp.lw.owner_line.get(gid, 0),
                                          f"{state['guns'][gid]['name']} is out of action until turn {out[gid]} (KS-5)"))
 
 
@@ -519,7 +527,7 @@ def _pursued_guns(state, kp):
         for table in (kp.lw.fire, kp.lw.gun_moves):
             if gid in table:
                 del table[gid]
-                kp.errors.append(_line_error(kp, kp.lw._owner_line.get(gid, 0), why))
+                kp.errors.append(_line_error(kp, kp.lw.owner_line.get(gid, 0), why))
         kp.limbering.pop(gid, None)
         pts, crew_paths = guns.withdrawal(state, gid)
         if not pts:

@@ -19,10 +19,14 @@ from __future__ import annotations
 import math
 
 from shapely.geometry import LineString, Point
+from shapely.ops import substring
 
-from ..scenario import block
+from rules.littlewars.scenario import block
+
 from .engineers import ENGINE_PULLS, boarding_turns, landing_turns, wagons_for
+from .movement import MoveError, check
 from .numbers import MOVE
+from .pace import ground_of
 
 BOARD_REACH = 4.0
 LAND_REACH = 6.0
@@ -105,8 +109,6 @@ def route(state: dict, side: str, name: str, to) -> tuple[str, list]:
         raise VehicleError(f"{name} is loading or unloading: it does not move this turn")
     here = Point(v["x"], v["y"])
     if v["kind"] == "boat":
-        from .movement import MoveError, check
-        from .pace import ground_of
 
         pts = [(v["x"], v["y"]), tuple(to)]
         try:
@@ -125,7 +127,6 @@ def route(state: dict, side: str, name: str, to) -> tuple[str, list]:
         if min(a, b) < s - ON_LINE < max(a, b) or min(a, b) < s + ON_LINE < max(a, b):  # it would cross or reach it
             raise VehicleError(f"the rails of {rail} are broken at {bx:g},{by:g}: no train passes until they are "
                                f"repaired (KS-55, LW-73)")
-    from shapely.ops import substring
 
     seg = substring(line, min(a, b), max(a, b))
     pts = [tuple(map(float, p)) for p in seg.coords]

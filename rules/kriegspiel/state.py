@@ -33,10 +33,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..fold import fold as lw_fold
-from ..fold import _capture, _drop_from_groups
-from ..units import SIDES
+from rules.littlewars.fold import capture_figures, drop_from_groups
+from rules.littlewars.fold import fold as lw_fold
+from rules.littlewars.scenario import mirror
+from rules.littlewars.units import SIDES
+
 from .supply import PORTIONS
+from .vehicles import new_vehicle
 
 PREFIX = "kriegspiel."
 
@@ -74,7 +77,6 @@ def initial_ks(scenario: dict | None) -> dict:
 
 
 def _vehicles(extra: dict) -> dict:
-    from .vehicles import new_vehicle
 
     out = {}
     for kind, key in (("train", "trains"), ("boat", "boats")):
@@ -103,7 +105,6 @@ def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
 
 def _mirror_depots(before: dict, new: dict) -> dict:
     """LW-2/53: a side that takes the other edge takes its wagons with it (mirrored like its army)."""
-    from ..scenario import mirror
 
     sc = before["scenario"]
     supply = {}
@@ -254,8 +255,8 @@ def _kill(state: dict, ids) -> dict:
     figures = dict(state["figures"])
     for fid in ids:
         figures[fid] = {**figures[fid], "st": "dead"}
-    return {**state, "figures": figures, "groups": _drop_from_groups(state["groups"], set(ids)),
-            "pows": _drop_from_groups(state["pows"], set(ids))}
+    return {**state, "figures": figures, "groups": drop_from_groups(state["groups"], set(ids)),
+            "pows": drop_from_groups(state["pows"], set(ids))}
 
 
 def _destroy_guns(state: dict, gids) -> dict:
@@ -379,7 +380,7 @@ def _charge(state, p):
     """A cavalry charge (KS-68..85): losses, who moved or was pushed back, a gun taken, after-effects."""
     new = _kill(state, p["killed"] + p["destroyed"])
     if p.get("captured"):  # KS-78: an isolated smaller body is partly taken, as in a Little Wars melee
-        _capture(new, new, [], p["captured"], p["captor"], p["pow"])
+        capture_figures(new, new, [], p["captured"], p["captor"], p["pow"])
     figures = dict(new["figures"])
     for fid, xy in p["moved"].items():
         figures[fid] = {**figures[fid], "x": xy[0], "y": xy[1]}

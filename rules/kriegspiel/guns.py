@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import math
 
-from ..geom import crew, gun_name
-from ..table import table_of
-from ..units import CREW_RANGE, SHOTS_PER_TURN, radius
-from .movement import MoveError, cost, steep_bars, way_home
+from rules.littlewars.geom import crew, gun_name
+from rules.littlewars.table import table_of
+from rules.littlewars.units import CREW_RANGE, SHOTS_PER_TURN, radius
+
+from .movement import MoveError, cost, ground_of, steep_bars, way_home
 from .numbers import FOOT, HALF, MOVE
 
 BATTERY_REACH = 6.0        # KS-86 (decision): guns within 6 in of the gun taken are its battery
@@ -49,7 +50,6 @@ def fire_half_turns(start_limbered: bool, limber_after: bool) -> int:
 
 def move_error(state: dict, gid: str, pts, half_turns: int) -> str | None:
     """Why this gun's planned path breaks KS-19/23..25/33/34, or None."""
-    from .pace import ground_of
 
     name = gun_name(state["guns"][gid])
     if half_turns >= 2:

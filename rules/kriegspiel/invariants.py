@@ -3,8 +3,10 @@ scenery), with riders standing where their train or boat is, plus the side's dep
 trains on the table and outside scenery. A boat stands on water, so only the table holds it."""
 from __future__ import annotations
 
-from ..invariants import check_invariants as lw_invariants, placement_problems
-from ..table import table_of
+from rules.littlewars.invariants import check_invariants as lw_invariants
+from rules.littlewars.invariants import placement_problems
+from rules.littlewars.table import table_of
+
 from .vehicles import aboard
 
 WAGON_SPOT = "inf"  # a depot's place is checked like a figure's (its wagons stand on open ground)

@@ -25,18 +25,20 @@ import math
 import random
 
 from rules.core.protocol import PUBLIC, UMPIRE, RuleEvent, side_audience
+from rules.littlewars import adjudicate as lw_adj
+from rules.littlewars import aftermath, melee
+from rules.littlewars.fire import on_table, scatter
+from rules.littlewars.fold import next_name
+from rules.littlewars.geom import FigureIndex, bearing
+from rules.littlewars.motion import resolve_moves
+from rules.littlewars.table import path_length, table_of
+from rules.littlewars.units import SIDES, other
 
-from .. import adjudicate as lw_adj
-from .. import aftermath, melee
-from ..fire import on_table, scatter
-from ..fold import next_name
-from ..geom import FigureIndex
-from ..motion import resolve_moves
-from ..table import path_length, table_of
-from ..units import SIDES, other
 from . import boxes, engineers, pace, supply, works
 from . import charge as charging
-from .blast import firing_point, resolve as blast_resolve
+from .blast import firing_point
+from .blast import resolve as blast_resolve
+from .orders import split
 from .plan import build as build_plan
 from .sighting import sightings
 from .state import PREFIX, fold
@@ -82,7 +84,7 @@ def adjudicate(state: dict, orders, rng: random.Random | None = None, kind: str 
         return log.events
     start = state
     streams, coin = _streams(state, rng)
-    lw_adj._surrenders(log, {s: plans[s].lw for s in SIDES})
+    lw_adj.emit_surrenders(log, {s: plans[s].lw for s in SIDES})
     fired_groups = _fire(log, plans, streams)
     charged, failed = _charges(log, plans, coin)
     before = log.state
@@ -92,12 +94,12 @@ def adjudicate(state: dict, orders, rng: random.Random | None = None, kind: str 
         log.emit("melee", payload)
     for cap in aftermath.captures(start, log.state):
         log.emit("gun_captured", cap)
-    lw_adj._prisoners(log)
+    lw_adj.emit_prisoners(log)
     _generals(log)
     _works(log, plans, set(paths), failed)
     _supply(log, fired_groups)
     _sight(log)
-    lw_adj._finish(log)
+    lw_adj.emit_turn_end(log)
     return log.events
 
 
@@ -113,7 +115,6 @@ def _streams(state: dict, rng: random.Random) -> tuple[dict, random.Random]:
 
 
 def _as_little_wars(state, orders, rng, kind) -> list[RuleEvent]:
-    from .orders import split
 
     lw_orders = {s: split(orders.get(s, ()))[0] for s in SIDES}
     return lw_adj.adjudicate(state, lw_orders, rng, kind)
@@ -200,7 +201,6 @@ def _wagons_lost(keys) -> dict:
 
 
 def _headings(state, plans) -> dict:
-    from ..geom import bearing
 
     return {gid: bearing((state["guns"][gid]["x"], state["guns"][gid]["y"]), aims[-1])
             for p in plans.values() for gid, aims in sorted(p.lw.fire.items())}

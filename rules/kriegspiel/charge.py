@@ -38,11 +38,12 @@ import math
 import numpy as np
 from shapely.geometry import LineString, Point
 
-from ..fold import next_name
-from ..geom import isolated
-from ..scenario import home_vector as scenario_home
-from ..table import table_of
-from ..units import radius
+from rules.littlewars.fold import next_name
+from rules.littlewars.geom import isolated
+from rules.littlewars.scenario import home_vector as scenario_home
+from rules.littlewars.table import table_of
+from rules.littlewars.units import radius
+
 from . import cavalry
 from .guns import battery_withdrawing
 from .numbers import CHARGE_REACH, FOOT

@@ -21,7 +21,14 @@ import math
 import numpy as np
 from shapely.geometry import LineString, Point
 
-from .numbers import BLAST_RADIUS, GENERAL_NEAR, LINE_SPACING, LINE_TOLERANCE, RIFLES_PER_SHOT, footprint
+from .numbers import (
+    BLAST_RADIUS,
+    GENERAL_NEAR,
+    LINE_SPACING,
+    LINE_TOLERANCE,
+    RIFLES_PER_SHOT,
+    footprint,
+)
 
 GUN_RADIUS = 1.0      # a gun's footprint on the table (decision)
 PIT_RADIUS = 2.0      # a finished gun pit shelters what stands within 2 in of its centre

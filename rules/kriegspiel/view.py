@@ -16,9 +16,9 @@ import math
 from typing import Any
 
 from rules.core.protocol import Viewer
+from rules.littlewars.units import SIDES
+from rules.littlewars.view import build_view as lw_view
 
-from ..units import SIDES
-from ..view import build_view as lw_view
 from . import works
 from .sighting import SIGHT_RANGE
 

@@ -9,15 +9,10 @@ cavalryman covers his 3 ft (or a box its triple pace) within the turn.
 """
 from __future__ import annotations
 
-from ..table import built_per_scenario, terrain_of
 from . import guns
 from .boxes import speed_factor
-from .movement import Ground, MoveError, cost, steep_bars
-from .movement import _name as arm_name
+from .movement import MoveError, arm_name, cost, ground_of, steep_bars
 from .numbers import FOOT, MOVE
-
-
-ground_of = built_per_scenario(Ground, terrain_of)  # the Ground of a scenario's terrain
 
 
 def boxed_figures(state: dict, side: str) -> set[str]:
