@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from rules.core.protocol import PUBLIC, LineError, ParsedOrders, RuleEvent, side_audience
+from rules.core.protocol import State, PUBLIC, LineError, ParsedOrders, RuleEvent, side_audience
 
 from .board import other
 from .fold import PREFIX, fold
@@ -22,7 +22,7 @@ DRAW_AFTER_PASSES = 6  # six passed turns in a row (three by each side) end the 
 WHOLE = 0  # LineError.line for problems with the orders as a whole (not one line)
 
 
-def parse(state: dict, side: str, text: str, kind: str = "orders") -> ParsedOrders:
+def parse(state: dict[str, Any], side: str, text: str, kind: str = "orders") -> ParsedOrders:
     board = state.get("board")
     points = set(board["kind"]) if board else None
     lines = set(board["lines"]) if board else None
@@ -33,7 +33,7 @@ def _whole(message: str) -> tuple[LineError, ...]:
     return (LineError(WHOLE, "", message),)
 
 
-def validate(state: dict, side: str, orders: Sequence[Order], kind: str = "orders") -> tuple[LineError, ...]:
+def validate(state: dict[str, Any], side: str, orders: Sequence[Order], kind: str = "orders") -> tuple[LineError, ...]:
     if state.get("result"):
         return _whole("the game is over")
     if state.get("phase") != "play":
@@ -81,7 +81,7 @@ def validate(state: dict, side: str, orders: Sequence[Order], kind: str = "order
     return tuple(sorted(errors, key=lambda e: e.line))
 
 
-def _validate_decision(state, side, orders, pending) -> tuple[LineError, ...]:
+def _validate_decision(state: State, side: str, orders, pending) -> tuple[LineError, ...]:
     if not pending or not pending.get("awaiting"):
         return _whole("there is no decision to make")
     if side != pending["defender"]:
@@ -103,7 +103,7 @@ def _validate_decision(state, side, orders, pending) -> tuple[LineError, ...]:
     return tuple(errors)
 
 
-def _why_not_retreat(state, pending, to) -> str:
+def _why_not_retreat(state: State, pending, to) -> str:
     point = pending["point"]
     options = ", ".join(pending["options"]) or "none"
     if to not in state["board"]["adj"][point]:
@@ -117,7 +117,7 @@ def _why_not_retreat(state, pending, to) -> str:
     return f"cannot retreat to {to}: {reason} (you can retreat to: {options})"
 
 
-def default_orders(state: dict, side: str, kind: str = "orders") -> str:
+def default_orders(state: dict[str, Any], side: str, kind: str = "orders") -> str:
     if kind == "decision":
         pending = state.get("pending")
         if pending and pending.get("options"):
@@ -126,7 +126,7 @@ def default_orders(state: dict, side: str, kind: str = "orders") -> str:
     return "pass"
 
 
-def standing_choice(state: dict, defender: str, point: str, options: list[str]) -> tuple[str, str | None, str] | None:
+def standing_choice(state: dict[str, Any], defender: str, point: str, options: list[str]) -> tuple[str, str | None, str] | None:
     """What the defender's standing instructions say: (action, destination, which rule) or None = ask."""
     rules = state["standing"].get(defender, {})
     for key in (point, "*"):
@@ -147,7 +147,7 @@ def standing_choice(state: dict, defender: str, point: str, options: list[str]) 
     return None
 
 
-def _coerce(state, side, kind, value) -> tuple[tuple[Order, ...], bool]:
+def _coerce(state: State, side: str, kind: str, value) -> tuple[tuple[Order, ...], bool]:
     """Orders as the platform may hand them over -> (orders, had_parse_errors)."""
     if value is None:
         return (), False
@@ -164,7 +164,7 @@ def _coerce(state, side, kind, value) -> tuple[tuple[Order, ...], bool]:
 
 
 class _Run:
-    def __init__(self, state: dict) -> None:
+    def __init__(self, state: dict[str, Any]) -> None:
         self.state = state
         self.events: list[RuleEvent] = []
 
@@ -174,7 +174,7 @@ class _Run:
         self.state = fold(self.state, ev.type, payload)
 
 
-def adjudicate(state: dict, orders: Mapping[str, Any], rng: random.Random | None = None, kind: str = "orders") -> list[RuleEvent]:
+def adjudicate(state: dict[str, Any], orders: Mapping[str, Any], rng: random.Random | None = None, kind: str = "orders") -> list[RuleEvent]:
     if state.get("result") or state.get("phase") != "play":
         return []
     pending = state.get("pending")
@@ -300,7 +300,7 @@ def _complete(run: _Run, side: str, entered: list[str], passed: bool = False) ->
                                "reason": f"{nxt} cannot carry out any operation (CW-11)"})
 
 
-def next_turn(state: dict):
+def next_turn(state: dict[str, Any]):
     from rules.core.protocol import TurnSpec
 
     if state.get("result") or state.get("phase") != "play":

@@ -33,7 +33,7 @@ def other(side: str) -> str:
     return "blue" if side == "red" else "red"
 
 
-def natural_key(point_id: str) -> tuple:
+def natural_key(point_id: str) -> tuple[Any, ...]:
     """Sort C2 before C10: digit runs compare as numbers."""
     return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", point_id))
 
@@ -194,7 +194,7 @@ def load_map(raw: Any) -> dict[str, Any]:
     return out
 
 
-def build_graph_from(cities: list[dict], roads: list[dict]) -> nx.Graph:
+def build_graph_from(cities: list[dict[str, Any]], roads: list[dict[str, Any]]) -> nx.Graph:
     graph = nx.Graph()
     for c in cities:
         graph.add_node(c["id"], kind="city")
@@ -222,7 +222,7 @@ def derive_board(scenario: dict[str, Any]) -> dict[str, Any]:
     adj = {p: natural_sorted(graph.neighbors(p)) for p in graph.nodes}
     kind = {p: graph.nodes[p]["kind"] for p in graph.nodes}
     lines = {ln["id"]: list(ln["points"]) for ln in scenario["lines"]}
-    steps: dict[str, list] = {}
+    steps: dict[str, list[Any]] = {}
     for lid, pts in lines.items():
         for a, b in zip(pts, pts[1:]):
             steps[f"{a}>{b}"] = [lid, 1]

@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .board import SIDES, derive_board, load_map, other
+from rules.core.protocol import State
 
 PREFIX = "civilwar."
 
@@ -48,7 +49,7 @@ def initial_state() -> dict[str, Any]:
     }
 
 
-def _note(state: dict, new: dict, event_type: str, payload: Mapping[str, Any]) -> None:
+def _note(state: dict[str, Any], new: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> None:
     """Record a public event of the current turn in ``new['last']``."""
     last = state.get("last")
     entry = [event_type, dict(payload)]
@@ -58,7 +59,7 @@ def _note(state: dict, new: dict, event_type: str, payload: Mapping[str, Any]) -
         new["last"] = {"turn": state["turn"], "side": payload.get("side", state["to_move"]), "open": True, "events": [entry]}
 
 
-def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
+def fold(state: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
     if not event_type.startswith(PREFIX):
         return state
     kind = event_type[len(PREFIX):]
@@ -68,14 +69,14 @@ def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
     return handler(state, payload, event_type)
 
 
-def _map_loaded(state, p, et):
+def _map_loaded(state: State, p, et: str):
     new = initial_state()
     new["board"] = derive_board(p["map"])
     new["phase"] = "setup"
     return new
 
 
-def _tokens_revealed(state, p, et):
+def _tokens_revealed(state: State, p, et: str):
     new = dict(state)
     tokens = {c: s for c, s in p["tokens"].items()}
     new["tokens"] = tokens
@@ -86,30 +87,30 @@ def _tokens_revealed(state, p, et):
     return new
 
 
-def _standing(state, p, et):
+def _standing(state: State, p, et: str):
     new = dict(state)
     new["standing"] = {**state["standing"], p["side"]: dict(p["instructions"])}
     return new
 
 
-def _no_change(state, p, et):
+def _no_change(state: State, p, et: str):
     return state
 
 
-def _noted(state, p, et):
+def _noted(state: State, p, et: str):
     new = dict(state)
     _note(state, new, et, p)
     return new
 
 
-def _unit_formed(state, p, et):
+def _unit_formed(state: State, p, et: str):
     new = dict(state)
     new["units"] = {**state["units"], p["city"]: p["side"]}
     _note(state, new, et, p)
     return new
 
 
-def _unit_relocated(state, p, et):
+def _unit_relocated(state: State, p, et: str):
     new = dict(state)
     units = dict(state["units"])
     del units[p["from"]]
@@ -119,7 +120,7 @@ def _unit_relocated(state, p, et):
     return new
 
 
-def _dislodge(state, new, p, operation, vacated, entered):
+def _dislodge(state: State, new, p, operation, vacated, entered) -> None:
     new["pending"] = {
         "defender": p["defender"],
         "point": p["target"],
@@ -132,7 +133,7 @@ def _dislodge(state, new, p, operation, vacated, entered):
     }
 
 
-def _assault(state, p, et):
+def _assault(state: State, p, et: str):
     new = dict(state)
     units = dict(state["units"])
     del units[p["source"]]
@@ -143,7 +144,7 @@ def _assault(state, p, et):
     return new
 
 
-def _breakthrough(state, p, et):
+def _breakthrough(state: State, p, et: str):
     new = dict(state)
     units = dict(state["units"])
     for src, dst in p["moves"]:  # head first
@@ -155,14 +156,14 @@ def _breakthrough(state, p, et):
     return new
 
 
-def _decision_requested(state, p, et):
+def _decision_requested(state: State, p, et: str):
     new = dict(state)
     new["pending"] = {**state["pending"], "awaiting": True, "options": list(p["options"])}
     _note(state, new, et, p)
     return new
 
 
-def _unit_retreated(state, p, et):
+def _unit_retreated(state: State, p, et: str):
     new = dict(state)
     new["units"] = {**state["units"], p["to"]: p["side"]}
     new["pending"] = None
@@ -170,14 +171,14 @@ def _unit_retreated(state, p, et):
     return new
 
 
-def _unit_destroyed(state, p, et):
+def _unit_destroyed(state: State, p, et: str):
     new = dict(state)
     new["pending"] = None
     _note(state, new, et, p)
     return new
 
 
-def _terror(state, p, et):
+def _terror(state: State, p, et: str):
     new = dict(state)
     tokens = dict(state["tokens"])
     tokens.pop(p["city"], None)
@@ -186,7 +187,7 @@ def _terror(state, p, et):
     return new
 
 
-def _evacuation(state, p, et):
+def _evacuation(state: State, p, et: str):
     new = dict(state)
     tokens = dict(state["tokens"])
     tokens[p["to"]] = tokens.pop(p["from"])
@@ -195,7 +196,7 @@ def _evacuation(state, p, et):
     return new
 
 
-def _turn_completed(state, p, et):
+def _turn_completed(state: State, p, et: str):
     new = dict(state)
     side = p["side"]
     new["just_occupied"] = {**state["just_occupied"], side: list(p.get("entered", []))}
@@ -209,7 +210,7 @@ def _turn_completed(state, p, et):
     return new
 
 
-def _game_over(state, p, et):
+def _game_over(state: State, p, et: str):
     new = dict(state)
     new["result"] = {k: p[k] for k in ("winner", "loser", "reason") if k in p}
     new["phase"] = "over"
@@ -241,9 +242,9 @@ def build_state(
     tokens: Mapping[str, str] | None = None,
     units: Mapping[str, str] | None = None,
     to_move: str = "red",
-    just_occupied: Mapping[str, list] | None = None,
-    standing: Mapping[str, Mapping] | None = None,
-) -> dict:
+    just_occupied: Mapping[str, list[Any]] | None = None,
+    standing: Mapping[str, Mapping[str, Any]] | None = None,
+) -> dict[str, Any]:
     """A mid-game position for tests, puzzles and analysis (ids are upper-cased).
 
     ``scenario`` may be raw (it is validated) or None for the default map.
@@ -265,7 +266,7 @@ def build_state(
     return state
 
 
-def check_invariants(state: dict) -> list[str]:
+def check_invariants(state: dict[str, Any]) -> list[str]:
     """Problems with ``state`` (empty list = all invariants hold)."""
     problems: list[str] = []
     board = state.get("board")

@@ -18,7 +18,7 @@ def _t(x: float, y: float, text: str, size: int = 12, anchor: str = "middle", fi
 LINE_STYLE = 'stroke="#6a3fb5" stroke-width="2.5" stroke-dasharray="6 4" fill="none"'
 
 
-def _straight_lines(lines: list[dict], pos: dict[str, tuple[float, float]]) -> tuple[list[str], list[str]]:
+def _straight_lines(lines: list[dict[str, Any]], pos: dict[str, tuple[float, float]]) -> tuple[list[str], list[str]]:
     """The straight lines along which breakthroughs run (CW-19), dashed over the roads, and
     their names near their start (drawn last, so that no city covers them)."""
     out, labels = [], []

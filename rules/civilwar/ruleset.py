@@ -20,15 +20,15 @@ from .view import build_view
 class CivilWar(RuleSetBase):
     name = "civilwar"
     title = "Civil War (Гражданская война)"
-    sides = ("red", "blue")
+    sides: tuple[str, ...] = ("red", "blue")
     turn_mode = "alternating"
     orders_help = ORDERS_HELP
-    order_words = ORDER_WORDS
+    order_words: tuple[str, ...] = ORDER_WORDS
 
     # -- lifecycle ---------------------------------------------------------
     initial_state = staticmethod(_initial)
 
-    def load_scenario(self, scenario: Any | None) -> dict:
+    def load_scenario(self, scenario: Any | None) -> dict[str, Any]:
         return load_map(scenario)
 
     def setup(self, scenario: Any, rng: random.Random) -> list[RuleEvent]:

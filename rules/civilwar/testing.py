@@ -14,7 +14,7 @@ def _city(cid, x, y):
     return {"id": cid, "name": cid.title(), "x": x, "y": y}
 
 
-def star_map(max_units=30):
+def star_map(max_units: int = 30):
     """The digest's toy graph: C1 with roads R12, R14, R15, R16; C2-R23-C3."""
     return {
         "name": "star",
@@ -42,12 +42,12 @@ def row_map():
     return {"name": "row", "cities": cities, "roads": roads, "lines": [{"id": "L1", "points": line}]}
 
 
-def state(mapdef=None, tokens=None, units=None, to_move="red", just=None, standing=None):
+def state(mapdef=None, tokens=None, units=None, to_move: str = "red", just=None, standing=None):
     return build_state(mapdef or star_map(), tokens=tokens, units=units, to_move=to_move,
                        just_occupied=just, standing=standing)
 
 
-def errors(st, side, text, kind=None):
+def errors(st, side: str, text: str, kind=None):
     """All messages (parse + validate) for ``text``; kind defaults to the current turn's kind."""
     kind = kind or (RS.next_turn(st).kind if RS.next_turn(st).sides else "orders")
     parsed = RS.parse_orders(st, side, text, kind)
@@ -62,7 +62,7 @@ def fold_all(st, events):
     return st
 
 
-def play(st, side, text, kind=None, check=True):
+def play(st, side: str, text: str, kind=None, check: bool = True):
     """Parse, validate (must be clean), adjudicate and fold; returns (state, events)."""
     kind = kind or RS.next_turn(st).kind
     parsed = RS.parse_orders(st, side, text, kind)
@@ -80,7 +80,7 @@ def types(events):
     return [e.type.removeprefix("civilwar.") for e in events]
 
 
-def new_game(seed=1, scenario=None):
+def new_game(seed: int = 1, scenario=None):
     st = RS.initial_state()
     events = RS.setup(RS.load_scenario(scenario), random.Random(seed))
     return fold_all(st, events), events

@@ -11,7 +11,7 @@ from .describe import describe_event, standing_lines
 from .legality import count_units, legal_operations
 
 
-def _board(board: dict) -> dict[str, Any]:
+def _board(board: dict[str, Any]) -> dict[str, Any]:
     sc = board["scenario"]
     xy = point_xy(sc)
     return {
@@ -24,7 +24,7 @@ def _board(board: dict) -> dict[str, Any]:
     }
 
 
-def build_view(state: dict, viewer: Viewer) -> dict[str, Any]:
+def build_view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     view: dict[str, Any] = {
         "ruleset": "civilwar",
         "viewer": {"role": viewer.role, "side": viewer.side},

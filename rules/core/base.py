@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterable, Mapping
 from .protocol import GameOption, ScenarioError
 
 
-def titled(names: Iterable[str], read: Callable[[str], dict]) -> list[tuple[str, str]]:
+def titled(names: Iterable[str], read: Callable[[str], dict[str, Any]]) -> list[tuple[str, str]]:
     """(name, title) of each shipped scenario ``read(name)`` gives (its ``title``, else its name)."""
     return [(n, read(n).get("title") or n) for n in names]
 
@@ -56,7 +56,7 @@ class RuleSetBase:
         """The state of a new game of ``scenario``: the initial state with setup's events folded."""
         return self.fold_events(self.initial_state(), self.setup(scenario, rng))  # type: ignore[attr-defined]
 
-    def result(self, state: Any) -> dict | None:
+    def result(self, state: Any) -> dict[str, Any] | None:
         """None while the game goes on; else a copy of the state's ``result``."""
         res = state.get("result") if isinstance(state, dict) else None
         return dict(res) if res else None

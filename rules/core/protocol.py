@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
 
 JSON = Any
+State = dict[str, Any]  # a rule set's state (a JSON object): fold returns a new one, never changes its input
+Payload = Mapping[str, Any]  # an event's payload (JSON)
 
 PUBLIC = "public"
 UMPIRE = "umpire"

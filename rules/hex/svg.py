@@ -24,7 +24,7 @@ def _t(x: float, y: float, text: Any, size: float, fill: str = "#222", weight: s
 
 def _counter(x: float, y: float, c: Mapping[str, Any], size: float) -> str:
     w, h = size * 0.78, size * 0.5
-    colour = SIDE_COLOURS.get(c.get("side"), "#555")
+    colour = SIDE_COLOURS.get(str(c.get("side")), "#555")
     dash = ' stroke-dasharray="3 2"' if c.get("hidden") else ""
     out = [f'<g class="counter"><title>{escape(c.get("title", c.get("name", "")))}</title>',
            f'<rect x="{x - w / 2:.1f}" y="{y - h / 2:.1f}" width="{w:.1f}" height="{h:.1f}" rx="3" '
@@ -83,14 +83,14 @@ def render(m: HexMap, *, terrain_fill: Mapping[str, str], side_stroke: Mapping[s
         x, y = pts[parse_label(lab)]
         out.append(f'<circle cx="{x + ox:.1f}" cy="{y + oy:.1f}" r="{size * 0.8:.1f}" fill="none" stroke="{colour}" '
                    f'stroke-width="2.5" stroke-dasharray="5 3"/>')
-    by_hex: dict[str, list] = {}
+    by_hex: dict[str, list[Any]] = {}
     for c in counters:
         by_hex.setdefault(c["hex"], []).append(c)
     for lab, cs in by_hex.items():
         x, y = pts[parse_label(lab)]
-        n = len(cs)
+        stacked = len(cs)
         for i, c in enumerate(cs):  # stacked counters fan out downwards-right
-            dx = (i - (n - 1) / 2) * size * 0.22
+            dx = (i - (stacked - 1) / 2) * size * 0.22
             out.append(_counter(x + ox + dx, y + oy + dx * 0.6, c, size))
     out.append("</svg>")
     return "\n".join(out)

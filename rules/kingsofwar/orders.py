@@ -11,6 +11,8 @@ Blank lines and text after '#' are ignored. Unit names are the scenario's ids.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import re
 from dataclasses import dataclass
 
@@ -67,7 +69,7 @@ class Order:
     def is_charge(self) -> bool:
         return self.verb in ("charge", "counter")
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"unit": self.unit, "verb": self.verb, "dist": self.dist, "pivot": self.pivot, "target": self.target}
 
 

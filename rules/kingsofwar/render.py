@@ -3,6 +3,8 @@ objectives, and each unit's arcs (shown when the unit is selected: hovered or li
 ``#unit-<id>``). Drawn in inches with y up (the SVG is flipped), so it scales on the web."""
 from __future__ import annotations
 
+from typing import Any, Iterable, Sequence
+
 from html import escape
 
 from rules.tabletop.terrain import terrain_geometry
@@ -21,11 +23,11 @@ ORDER = ("hill", "decorative", "difficult", "obstacle", "impassable")
 STYLE = ".unit .arcs{display:none}.unit:hover .arcs,.unit:target .arcs{display:inline}"
 
 
-def _pts(points, depth) -> str:
+def _pts(points: Iterable[Sequence[float]], depth: float) -> str:
     return " ".join(f"{x:.2f},{depth - y:.2f}" for x, y in points)
 
 
-def _terrain(item: dict, depth: float) -> str:
+def _terrain(item: dict[str, Any], depth: float) -> str:
     shape = terrain_geometry(item)
     label = f"{item['id']}: {item['kind']}" + (f" level {item['level']}" if "level" in item else "") + (
         f" {item['height']:g} in" if "height" in item else "")
@@ -33,7 +35,7 @@ def _terrain(item: dict, depth: float) -> str:
             f'<polygon points="{_pts(list(shape.exterior.coords), depth)}" {TERRAIN[item["kind"]]}/></g>')
 
 
-def _arcs(u: dict, depth: float) -> str:
+def _arcs(u: dict[str, Any], depth: float) -> str:
     out = []
     for arc in ("front", "left", "right", "rear"):
         poly = geom.arc_polygon(u, arc, far=12.0)
@@ -42,7 +44,7 @@ def _arcs(u: dict, depth: float) -> str:
     return f'<g class="arcs">{"".join(out)}</g>'
 
 
-def _unit(u: dict, depth: float) -> str:
+def _unit(u: dict[str, Any], depth: float) -> str:
     colour = COLOURS.get(u["side"], "#555")
     c = geom.corners(u)
     routed = u["status"] == "routed"
@@ -59,7 +61,7 @@ def _unit(u: dict, depth: float) -> str:
             f'{arcs}{body}{text}</g>')
 
 
-def render_svg(view: dict) -> str:
+def render_svg(view: dict[str, Any]) -> str:
     if "table" not in view:
         return '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"></svg>'
     w, d = view["table"]["width"], view["table"]["depth"]

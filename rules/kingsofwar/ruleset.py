@@ -20,10 +20,10 @@ from .view import build_view
 class KingsOfWar(RuleSetBase):
     name = "kingsofwar"
     title = "Kings of War (house base, non-canonical)"
-    sides = ("red", "blue")
+    sides: tuple[str, ...] = ("red", "blue")
     turn_mode = "alternating"
     orders_help = ORDERS_HELP
-    order_words = ORDER_WORDS
+    order_words: tuple[str, ...] = ORDER_WORDS
 
     initial_state = staticmethod(_initial)
 

@@ -16,6 +16,8 @@ many shots; the shots are then resolved exactly like gun shots).
 """
 from __future__ import annotations
 
+from typing import Any
+
 import math
 
 import numpy as np
@@ -35,11 +37,11 @@ PIT_RADIUS = 2.0      # a finished gun pit shelters what stands within 2 in of i
 WAGON_RADIUS = 1.0
 
 
-def finished(works: dict, kind: str) -> list[dict]:
+def finished(works: dict[str, Any], kind: str) -> list[dict[str, Any]]:
     return [w for w in works.values() if w["kind"] == kind and w["status"] == "complete"]
 
 
-def shielded_by_works(works: dict, impact, target) -> bool:
+def shielded_by_works(works: dict[str, Any], impact, target) -> bool:
     line = LineString([impact, target]) if tuple(impact) != tuple(target) else Point(impact)
     for w in finished(works, "entrenchment"):
         seg = LineString([w["at"], w["to"]])
@@ -53,8 +55,8 @@ def shielded_by_works(works: dict, impact, target) -> bool:
     return False
 
 
-def resolve(impact, figures: dict, guns: dict, wagons: dict, works: dict, table, dead: set,
-            generals: dict | None = None, index=None) -> dict:
+def resolve(impact, figures: dict[str, Any], guns: dict[str, Any], wagons: dict, works: dict, table, dead: set[str],
+            generals: dict[str, Any] | None = None, index=None) -> dict[str, Any]:
     """Effects of one impact: {"killed", "guns_destroyed", "guns_out", "wagons", "generals_out"}.
 
     ``index``: a FigureIndex of the figures on the table (geom.py) to find those near the

@@ -13,6 +13,8 @@
 """
 from __future__ import annotations
 
+from typing import Any
+
 import math
 
 import numpy as np
@@ -22,13 +24,13 @@ from shapely.strtree import STRtree
 from .numbers import BOX_FACTOR, BOX_REVEAL, REBOX_DISTANCE
 
 
-def _free(figs: dict, side: str | None = None, enemy_of: str | None = None) -> np.ndarray:
+def _free(figs: dict[str, Any], side: str | None = None, enemy_of: str | None = None) -> np.ndarray:
     pts = [(f["x"], f["y"]) for f in figs.values() if f["st"] == "ok"
            and (side is None or f["side"] == side) and (enemy_of is None or f["side"] != enemy_of)]
     return np.array(pts, dtype=float).reshape(-1, 2)
 
 
-def known_enemy(state: dict, side: str) -> np.ndarray:
+def known_enemy(state: dict[str, Any], side: str) -> np.ndarray:
     """Where ``side`` knows enemy figures to be: those it sees now and those it saw before.
 
     Under the fog, rules a side's orders are checked against use what it knows: an answer
@@ -40,7 +42,7 @@ def known_enemy(state: dict, side: str) -> np.ndarray:
     return np.array(pts, dtype=float).reshape(-1, 2)
 
 
-def nearest_enemy(state: dict, side: str, ids, enemy: np.ndarray | None = None) -> float:
+def nearest_enemy(state: dict[str, Any], side: str, ids, enemy: np.ndarray | None = None) -> float:
     """Distance from the nearest of ``ids`` to the nearest enemy figure (all free ones unless ``enemy``)."""
     enemy = _free(state["figures"], enemy_of=side) if enemy is None else enemy
     if not len(enemy) or not ids:
@@ -52,7 +54,7 @@ def nearest_enemy(state: dict, side: str, ids, enemy: np.ndarray | None = None) 
     return float(np.min(np.hypot(*(enemy[idx] - own).T)))
 
 
-def box_error(state: dict, side: str, group: str, ids, scouts=()) -> str | None:
+def box_error(state: dict[str, Any], side: str, group: str, ids, scouts=()) -> str | None:
     """Why ``group`` may not be boxed now, or None."""
     if group in scouts:
         return f"{group} are mounted scouts: scouts are never boxed (LW-63)"
@@ -67,8 +69,8 @@ def speed_factor(boxed: bool) -> float:
     return BOX_FACTOR if boxed else 1.0
 
 
-def tokens(state: dict, boxed: dict[str, list[str]], viewer_side: str, seen: set[str],
-           known: dict[str, str]) -> tuple[list[dict], dict[str, str]]:
+def tokens(state: dict[str, Any], boxed: dict[str, list[str]], viewer_side: str, seen: set[str],
+           known: dict[str, str]) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """Box tokens of the enemy as ``viewer_side`` sees them, and the updated token names.
 
     ``boxed`` = {group: ids} of the enemy's boxes; ``known`` = {group: token} the viewer

@@ -33,6 +33,8 @@ Order: ``charge horse at x,y``. Decisions (RULES.md, "Cavalry"):
 """
 from __future__ import annotations
 
+from typing import Any
+
 import math
 
 import numpy as np
@@ -65,7 +67,7 @@ def _xy(figs, i):
     return (figs[i]["x"], figs[i]["y"])
 
 
-def formed(figs: dict, ids: list[str]) -> bool:
+def formed(figs: dict[str, Any], ids: list[str]) -> bool:
     pts = np.array([_xy(figs, i) for i in ids], dtype=float)
     if len(pts) < 2:
         return True
@@ -74,7 +76,7 @@ def formed(figs: dict, ids: list[str]) -> bool:
     return bool(d.min(axis=1).max() <= FORMED_GAP + 1e-9)
 
 
-def order_of(figs: dict, ids: list[str]) -> str:
+def order_of(figs: dict[str, Any], ids: list[str]) -> str:
     """Close order when the median gap to the nearest comrade is 1 in or less (decision)."""
     pts = np.array([_xy(figs, i) for i in ids], dtype=float)
     if len(pts) < 2:
@@ -84,7 +86,7 @@ def order_of(figs: dict, ids: list[str]) -> str:
     return "close" if float(np.median(d.min(axis=1))) <= CLOSE_ORDER_GAP + 1e-9 else "open"
 
 
-def targets(state: dict, side: str, point) -> tuple[list[str], str | None]:
+def targets(state: dict[str, Any], side: str, point) -> tuple[list[str], str | None]:
     """The body charged: the enemy group of the fighting enemy figure nearest the point (within
     6 in), or an unsupported enemy gun within 3 in of it."""
     figs = state["figures"]
@@ -106,7 +108,7 @@ def targets(state: dict, side: str, point) -> tuple[list[str], str | None]:
     return [], None
 
 
-def seen_target(state: dict, side: str, ids: list[str], point) -> None:
+def seen_target(state: dict[str, Any], side: str, ids: list[str], point) -> None:
     """An order to charge is checked against what the side sees (its last sighting): the answer
     must never tell it of an enemy it cannot see. ChargeRefused if it sees nothing to charge."""
     figs = state["figures"]
@@ -123,7 +125,7 @@ def seen_target(state: dict, side: str, ids: list[str], point) -> None:
                             f"{CHARGE_REACH / FOOT:g} ft (one cavalry move)")
 
 
-def _formation(figs: dict, ids: list[str]) -> None:
+def _formation(figs: dict[str, Any], ids: list[str]) -> None:
     if any(figs[i]["arm"] != "cav" for i in ids):
         raise ChargeRefused("only mounted cavalry charge: this group has men on foot")
     try:
@@ -132,7 +134,7 @@ def _formation(figs: dict, ids: list[str]) -> None:
         raise ChargeRefused(str(exc)) from None
 
 
-def check(state: dict, side: str, ids: list[str], point) -> tuple[list[str], str | None, float]:
+def check(state: dict[str, Any], side: str, ids: list[str], point) -> tuple[list[str], str | None, float]:
     """The true target (figures, or an unsupported gun) and distance of a charge when it is made;
     ChargeRefused if it cannot be made (the side is told only after the turn)."""
     figs = state["figures"]
@@ -153,11 +155,11 @@ def _nearest_first(figs, ids, other_pts):
     return sorted(ids, key=lambda i: (min(math.dist(_xy(figs, i), p) for p in other_pts), i))
 
 
-def home_vector(state: dict, side: str) -> tuple[float, float]:
+def home_vector(state: dict[str, Any], side: str) -> tuple[float, float]:
     return scenario_home(state["scenario"], side)
 
 
-def push(state: dict, side: str, ids: list[str], dist: float) -> tuple[dict, list[str]]:
+def push(state: dict[str, Any], side: str, ids: list[str], dist: float) -> tuple[dict[str, Any], list[str]]:
     """Move ``ids`` ``dist`` straight towards their own edge: (new positions, destroyed) (KS-81).
 
     Destroyed: a figure whose way crosses a river away from every ford and bridge (all the
@@ -192,8 +194,8 @@ def _short_of_scenery(table, arm: str, line: LineString) -> tuple[float, float]:
     return line.interpolate(max(0.0, first - 0.01)).coords[0]
 
 
-def resolve(state: dict, side: str, ids: list[str], point, held: set[str], rng,
-            withdrawing_guns: frozenset = frozenset()) -> dict:
+def resolve(state: dict[str, Any], side: str, ids: list[str], point, held: set[str], rng,
+            withdrawing_guns: frozenset[str] = frozenset()) -> dict[str, Any]:
     """The ``kriegspiel.charge`` payload for one charge (the state is that after fire);
     ``withdrawing_guns``: the enemy's guns ordered to move away this turn (KS-86)."""
     figs = state["figures"]
@@ -265,7 +267,7 @@ def resolve(state: dict, side: str, ids: list[str], point, held: set[str], rng,
     return out
 
 
-def _smaller_isolated(state: dict, side: str, ids: list[str], tgt: list[str], strength: int) -> bool:
+def _smaller_isolated(state: dict[str, Any], side: str, ids: list[str], tgt: list[str], strength: int) -> bool:
     """LW-32 for the smaller of the two bodies (the charger counted with the downhill multiplier):
     fewer than half its number of fighting friends within a move, the two bodies left out."""
     if strength == len(tgt):

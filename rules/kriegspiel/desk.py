@@ -15,6 +15,8 @@ is wrong, so an umpire never half-applies a ruling.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import re
 
 from rules.core.protocol import PUBLIC, LineError, RuleEvent, side_audience
@@ -31,7 +33,7 @@ class _Bad(Exception):
     pass
 
 
-def _ev(kind: str, payload: dict, audience: str) -> RuleEvent:
+def _ev(kind: str, payload: dict[str, Any], audience: str) -> RuleEvent:
     return RuleEvent(PREFIX + kind, payload, audience)
 
 
@@ -133,7 +135,7 @@ _RULES = [
 VERBS = ("note", "reveal", "abandon", "ledger", "kill", "revive", "show")
 
 
-def desk_events(state: dict, text: str) -> tuple[list[RuleEvent], list[LineError]]:
+def desk_events(state: dict[str, Any], text: str) -> tuple[list[RuleEvent], list[LineError]]:
     if state.get("phase") != "play":
         return [], [LineError(0, "", "the umpire's desk rules on a game in play")]
     events, errors = [], []

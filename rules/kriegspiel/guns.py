@@ -22,6 +22,8 @@ Decisions (RULES.md, "Artillery"):
 """
 from __future__ import annotations
 
+from typing import Any
+
 import math
 
 from rules.littlewars.geom import crew, gun_name
@@ -34,7 +36,7 @@ from .numbers import FOOT, HALF, MOVE
 BATTERY_REACH = 6.0        # KS-86 (decision): guns within 6 in of the gun taken are its battery
 
 
-def limbered(state: dict, side: str) -> set[str]:
+def limbered(state: dict[str, Any], side: str) -> set[str]:
     """The side's guns limbered up at the start of the turn (older logs have none: all in action)."""
     return set(state["ks"].get("limbered", {}).get(side, ()))
 
@@ -48,7 +50,7 @@ def fire_half_turns(start_limbered: bool, limber_after: bool) -> int:
     return (HALF["limber"] if start_limbered else 0) + (HALF["limber"] if limber_after else 0)
 
 
-def move_error(state: dict, gid: str, pts, half_turns: int) -> str | None:
+def move_error(state: dict[str, Any], gid: str, pts, half_turns: int) -> str | None:
     """Why this gun's planned path breaks KS-19/23..25/33/34, or None."""
 
     name = gun_name(state["guns"][gid])
@@ -67,7 +69,7 @@ def move_error(state: dict, gid: str, pts, half_turns: int) -> str | None:
     return None
 
 
-def fire_error(state: dict, gid: str, shots: int, half_turns: int) -> str | None:
+def fire_error(state: dict[str, Any], gid: str, shots: int, half_turns: int) -> str | None:
     """Why a gun cannot fire ``shots`` shots this turn with ``half_turns`` of limbering, or None."""
     name = gun_name(state["guns"][gid])
     if half_turns >= 2:
@@ -80,7 +82,7 @@ def fire_error(state: dict, gid: str, shots: int, half_turns: int) -> str | None
     return None
 
 
-def gunners(state: dict, side: str, marching: dict[str, tuple], halves: dict[str, int]) -> dict[str, tuple]:
+def gunners(state: dict[str, Any], side: str, marching: dict[str, tuple[Any, ...]], halves: dict[str, int]) -> dict[str, tuple[Any, ...]]:
     """{figure id: (destination of its gun, half turns, gun id)} for the crews of guns ordered to move (LW-24)."""
     out = {}
     for gid, dest in sorted(marching.items()):
@@ -90,20 +92,20 @@ def gunners(state: dict, side: str, marching: dict[str, tuple], halves: dict[str
     return out
 
 
-def marches_with(state: dict, fid: str, end, gunner: tuple) -> bool:
+def marches_with(state: dict[str, Any], fid: str, end, gunner: tuple[Any, ...]) -> bool:
     """Does a crew figure's move end within reach of its gun's destination (so it goes with the gun)?"""
     dest = gunner[0]
     return math.dist(tuple(end), dest) - radius(state["figures"][fid]["arm"]) <= CREW_RANGE + 1e-9
 
 
-def battery_withdrawing(state: dict, gid: str, moving: set[str]) -> list[str]:
+def battery_withdrawing(state: dict[str, Any], gid: str, moving: set[str]) -> list[str]:
     """KS-86: the taken gun's battery (same owner, within 6 in) that was moving away this turn."""
     g = state["guns"][gid]
     return sorted(k for k, o in state["guns"].items() if k != gid and k in moving and o["owner"] == g["owner"]
                   and math.dist((o["x"], o["y"]), (g["x"], g["y"])) <= BATTERY_REACH + 1e-9)
 
 
-def withdrawal(state: dict, gid: str) -> tuple[list, dict]:
+def withdrawal(state: dict[str, Any], gid: str) -> tuple[list[Any], dict[str, Any]]:
     """A pursued gun's way back (KS-86) at the artillery pace, and its crew's ways beside it.
     Returns ([], {}) where the scenery leaves it no way back."""
     g = state["guns"][gid]

@@ -20,6 +20,8 @@ Decisions (RULES.md, "Movement"):
 """
 from __future__ import annotations
 
+from typing import Any
+
 import math
 
 import numpy as np
@@ -56,7 +58,7 @@ class MoveError(ValueError):
 class Ground:
     """Levels, roads, fords, water and rails of one scenario."""
 
-    def __init__(self, terrain: list[dict]):
+    def __init__(self, terrain: list[dict[str, Any]]):
         geoms = [(it, terrain_geometry(it)) for it in terrain]
         self.hills = [(int(it.get("level", 1)), g) for it, g in geoms if it["type"] == "hill"]
         self.road = unary_union([g for it, g in geoms if it["type"] in ("road", "bridge")] or [Point()])
@@ -154,7 +156,7 @@ def _steep(ground: Ground, pts, levels) -> bool:
 WHEELS = ("art", "transport", "general")  # KS-25 in the English original: wheels only
 
 
-def steep_bars(scenario: dict, arm: str) -> bool:
+def steep_bars(scenario: dict[str, Any], arm: str) -> bool:
     """Whether KS-25's steep slopes bar ``arm`` in this game: everyone (the seed, the default) or, with
     the scenario's ``kriegspiel.steep_slopes: "wheels"``, only wheels (the English original)."""
     rule = (scenario.get("kriegspiel") or {}).get("steep_slopes", "everyone")
@@ -199,7 +201,7 @@ def check(ground: Ground, arm: str, path, **kw) -> float:
     return c
 
 
-def way_home(state: dict, side: str, xy, step: float, arm: str) -> list:
+def way_home(state: dict[str, Any], side: str, xy, step: float, arm: str) -> list[Any]:
     """The way ``step`` inches straight towards ``side``'s own edge from ``xy`` (kept on the table), round
     the scenery; [] where no way that short exists (falling back, withdrawing, pursued: KS-73/80/84/86)."""
     table = table_of(state["scenario"])

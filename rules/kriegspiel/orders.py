@@ -28,6 +28,8 @@ Every Little Wars order works unchanged; these lines are added:
 """
 from __future__ import annotations
 
+from typing import Any
+
 import re
 from dataclasses import dataclass
 
@@ -44,8 +46,8 @@ _NAME = r"([A-Za-z][\w-]*)"
 class Work(lw.Order):
     kind: str = ""
     who: str = ""
-    at: tuple = ()
-    to: tuple | None = None
+    at: tuple[Any, ...] = ()
+    to: tuple[Any, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -57,13 +59,13 @@ class Box(lw.Order):
 @dataclass(frozen=True)
 class Volley(lw.Order):
     who: str = ""
-    aim: tuple = ()
+    aim: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
 class Charge(lw.Order):
     who: str = ""
-    at: tuple = ()
+    at: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -71,13 +73,13 @@ class Task(lw.Order):
     task: str = ""
     who: str = ""
     target: str = ""       # a bridge's id
-    at: tuple = ()         # or the place of an enemy depot
+    at: tuple[Any, ...] = ()         # or the place of an enemy depot
 
 
 @dataclass(frozen=True)
 class Drive(lw.Order):
     depot: str = ""
-    to: tuple = ()
+    to: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -103,10 +105,10 @@ class Carry(lw.Order):
     how: str = ""          # "board" | "steam" | "land"
     who: str = ""          # the group boarding, else the vehicle
     vehicle: str = ""
-    at: tuple = ()
+    at: tuple[Any, ...] = ()
 
 
-def _one_point(text: str, what: str) -> tuple:
+def _one_point(text: str, what: str) -> tuple[Any, ...]:
     pts = lw.parse_points(text)
     if len(pts) != 1:
         raise ValueError(f"{what} takes one point x,y; {len(pts)} given")
@@ -183,7 +185,7 @@ def parse_text(text: str) -> ParsedOrders:
     return lw.parse_text(text, parse_line)
 
 
-def split(orders) -> tuple[list, list]:
+def split(orders) -> tuple[list[Any], list[Any]]:
     """(Little Wars orders, Kriegspiel orders)."""
     ks = [o for o in orders if isinstance(o, KS_ORDERS)]
     return [o for o in orders if not isinstance(o, KS_ORDERS)], ks

@@ -9,18 +9,20 @@ cavalryman covers his 3 ft (or a box its triple pace) within the turn.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from . import guns
 from .boxes import speed_factor
 from .movement import MoveError, arm_name, cost, ground_of, steep_bars
 from .numbers import FOOT, MOVE
 
 
-def boxed_figures(state: dict, side: str) -> set[str]:
+def boxed_figures(state: dict[str, Any], side: str) -> set[str]:
     groups = state["groups"][side]
     return {fid for g in state["ks"]["boxed"][side] for fid in groups.get(g, [])}
 
 
-def arm_of(state: dict, fid: str) -> str:
+def arm_of(state: dict[str, Any], fid: str) -> str:
     """The appendix's kind of a figure: Royal Engineers are infantry figures named in the scenario (KS-18);
     the general's figure goes by car (KS-21)."""
     f = state["figures"][fid]
@@ -33,22 +35,22 @@ def arm_of(state: dict, fid: str) -> str:
     return f["arm"]
 
 
-def speed(state: dict, fid: str) -> float:
+def speed(state: dict[str, Any], fid: str) -> float:
     """Inches a turn this figure walks in the simultaneous movement (prisoners at the infantry pace)."""
     f = state["figures"][fid]
     arm = arm_of(state, fid) if f["st"] == "ok" else "inf"
     return MOVE.get(arm, MOVE["inf"]) * speed_factor(fid in boxed_figures(state, f["side"]))
 
 
-def in_column(state: dict, fid: str, reforming: dict[str, bool] | None = None) -> bool:
+def in_column(state: dict[str, Any], fid: str, reforming: dict[str, bool] | None = None) -> bool:
     """Is the figure in column this turn (after a change of formation ordered now, if any)?"""
     if reforming and fid in reforming:
         return reforming[fid]
     return fid in state["ks"].get("columns", {}).get(state["figures"][fid]["side"], ())
 
 
-def move_error(state: dict, fid: str, pts, reforming: dict[str, bool] | None = None,
-               gunners: dict[str, tuple] | None = None) -> str | None:
+def move_error(state: dict[str, Any], fid: str, pts, reforming: dict[str, bool] | None = None,
+               gunners: dict[str, tuple[Any, ...]] | None = None) -> str | None:
     """Why this planned path breaks the appendix's movement rules, or None.
 
     ``reforming``: figures changing formation this turn (True: into column), which costs them
@@ -65,7 +67,7 @@ def move_error(state: dict, fid: str, pts, reforming: dict[str, bool] | None = N
     return err
 
 
-def _pace_error(state: dict, fid: str, pts, arm: str, half: int, column: bool) -> str | None:
+def _pace_error(state: dict[str, Any], fid: str, pts, arm: str, half: int, column: bool) -> str | None:
     f = state["figures"][fid]
     name = fid.split(":")[-1]
     boxed = fid in boxed_figures(state, f["side"])

@@ -11,6 +11,8 @@ and volleys and applies the appendix's restrictions to it, naming the line and r
 """
 from __future__ import annotations
 
+from typing import Any
+
 import math
 import re
 from dataclasses import dataclass, field
@@ -48,24 +50,24 @@ from .pace import arm_of
 class KsPlan:
     side: str
     lw: lw_plan.Plan
-    works: list = field(default_factory=list)      # {"kind", "ids", "at", "to", "need", "target"}
-    drives: dict = field(default_factory=dict)     # depot name -> [x, y]
-    steams: dict = field(default_factory=dict)     # vehicle id -> path
-    dismounted: list | None = None                  # the side's dismounted figures after this turn
-    reforming: dict = field(default_factory=dict)   # figure id -> True (into column) / False (into line)
-    boxed: list | None = None                       # the side's boxed groups after this turn, None = unchanged
-    volleys: list = field(default_factory=list)     # (group, ids, aim, shots)
-    charges: list = field(default_factory=list)     # (line, ids, point)
-    limbering: dict = field(default_factory=dict)   # gun id -> limber up (True) / unlimber (False), ordered
-    limbered: list = field(default_factory=list)    # the side's guns limbered at the end of the turn (KS-33)
-    errors: list = field(default_factory=list)
+    works: list[Any] = field(default_factory=list)      # {"kind", "ids", "at", "to", "need", "target"}
+    drives: dict[str, Any] = field(default_factory=dict)     # depot name -> [x, y]
+    steams: dict[str, Any] = field(default_factory=dict)     # vehicle id -> path
+    dismounted: list[Any] | None = None                  # the side's dismounted figures after this turn
+    reforming: dict[str, Any] = field(default_factory=dict)   # figure id -> True (into column) / False (into line)
+    boxed: list[Any] | None = None                       # the side's boxed groups after this turn, None = unchanged
+    volleys: list[Any] = field(default_factory=list)     # (group, ids, aim, shots)
+    charges: list[Any] = field(default_factory=list)     # (line, ids, point)
+    limbering: dict[str, Any] = field(default_factory=dict)   # gun id -> limber up (True) / unlimber (False), ordered
+    limbered: list[Any] = field(default_factory=list)    # the side's guns limbered at the end of the turn (KS-33)
+    errors: list[Any] = field(default_factory=list)
 
 
 class _Refused(Exception):
     pass
 
 
-def build(state: dict, side: str, orders) -> KsPlan:
+def build(state: dict[str, Any], side: str, orders) -> KsPlan:
     lw_orders, ks_orders = split(orders)
     playing = state["phase"] == "play"
     # changes of formation first: they halve this turn's moves, which the planner checks next
@@ -122,7 +124,7 @@ def _own_gun(state, side, name) -> str | None:
     return lw_plan.gun_of(state, side, name)
 
 
-def _marching(state, side, lw_orders) -> dict[str, tuple]:
+def _marching(state, side, lw_orders) -> dict[str, tuple[Any, ...]]:
     """Guns ordered to move this turn: {gun id: destination}."""
     out = {}
     for o in lw_orders:
@@ -133,7 +135,7 @@ def _marching(state, side, lw_orders) -> dict[str, tuple]:
     return out
 
 
-def _limbering(state, side, lw_orders, orders) -> tuple[dict, list]:
+def _limbering(state, side, lw_orders, orders) -> tuple[dict[str, Any], list[Any]]:
     """``limber gun1`` / ``unlimber gun1``: {gun id: up}, and the lines refused (KS-33)."""
     acting = {_own_gun(state, side, o.who if isinstance(o, Move) else o.gun) for o in lw_orders
               if isinstance(o, (Move, Fire))} - {None}
@@ -156,7 +158,7 @@ def _limbering(state, side, lw_orders, orders) -> tuple[dict, list]:
     return out, errs
 
 
-def _gunners_without_gun(state, kp, crews: dict) -> None:
+def _gunners_without_gun(state, kp, crews: dict[str, Any]) -> None:
     """A gunner marches at the artillery's pace only beside a gun that goes (KS-19): where the gun's
     move was refused, his own pace holds, and a longer move is refused too."""
     for fid, (_, _, gid) in sorted(crews.items()):
@@ -238,7 +240,7 @@ def _work(state, kp, o: Work, boxed):
     kp.works.append({"kind": o.kind, "ids": ids, "at": o.at, "to": o.to, "need": None, "target": None})
 
 
-def _own_live(state, kp) -> list[dict]:
+def _own_live(state, kp) -> list[dict[str, Any]]:
     """The side's works in hand, those ordered on earlier lines of these orders too."""
     return [w for w in state["ks"]["works"].values() if w["side"] == kp.side and w["status"] in works.LIVE] + kp.works
 
@@ -343,7 +345,7 @@ def _charge(state, kp, o: Charge, boxed):
     kp.charges.append((o.line, ids, tuple(o.at)))
 
 
-def _reforming(state, side, orders) -> tuple[dict, list]:
+def _reforming(state, side, orders) -> tuple[dict[str, Any], list[Any]]:
     """KS-27/31: {figure: into column?} for the groups changing formation (half a turn), and errors."""
     out, errors = {}, []
     columns = set(state["ks"]["columns"][side])
@@ -506,7 +508,7 @@ def _pursuit(state, kp):
             kp.lw.paths[fid] = pts
 
 
-def _pursuers_attacked(state, kp, pursued: dict) -> bool:
+def _pursuers_attacked(state, kp, pursued: dict[str, Any]) -> bool:
     """True when no pursuer is left or the side attacks one this turn (a charge, volley or gun aimed
     within 6 in of one of them): the pursuit is over (KS-80/84/86)."""
     figs = state["figures"]

@@ -1,6 +1,8 @@
 """SVG marks the Kriegspiel view adds to the Little Wars map: works, wrecks, boxes and last-seen figures."""
 from __future__ import annotations
 
+from typing import Any
+
 from html import escape
 
 WORK_STYLE = 'stroke="#6b4f1d" stroke-width="0.5" stroke-dasharray="0.6 0.3"'
@@ -11,7 +13,7 @@ VEHICLE = 'fill="#555" stroke="#000" stroke-width="0.1"'
 LAST_SEEN = 'fill="none" stroke="#777" stroke-width="0.08" stroke-dasharray="0.15 0.1"'
 
 
-def extra_svg(view: dict) -> str:
+def extra_svg(view: dict[str, Any]) -> str:
     table = view.get("table")
     ks = view.get("kriegspiel")
     if not table or not ks:

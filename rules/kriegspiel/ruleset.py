@@ -35,10 +35,10 @@ from .view import build_view
 class Kriegspiel(Teams, RuleSetBase):
     name = "kriegspiel"
     title = "Little Wars as Kriegspiel (Wells and Sykes)"
-    sides = ("red", "blue")
+    sides: tuple[str, ...] = ("red", "blue")
     turn_mode = "simultaneous"
     orders_help = ks_orders.ORDERS_HELP
-    order_words = ks_orders.ORDER_WORDS
+    order_words: tuple[str, ...] = ks_orders.ORDER_WORDS
     umpire_help = DESK_HELP
 
     def scenarios(self) -> list[tuple[str, str]]:
@@ -46,7 +46,7 @@ class Kriegspiel(Teams, RuleSetBase):
         own = [DEFAULT] + [n for n in builtin_names() if n != DEFAULT]
         return titled(own, builtin_scenario) + titled(playable_lw_names(), lw_builtin)
 
-    def initial_state(self) -> dict:
+    def initial_state(self) -> dict[str, Any]:
         return {**lw_initial(), "ks": initial_ks(None)}
 
     load_scenario = staticmethod(load)

@@ -50,11 +50,11 @@ def playable_lw_names() -> tuple[str, ...]:
     return tuple(out)
 
 
-def builtin_scenario(name: str) -> dict:
+def builtin_scenario(name: str) -> dict[str, Any]:
     return json.loads((resources.files("rules.kriegspiel") / "scenarios" / f"{name}.json").read_text())
 
 
-def load(scenario: Any | None) -> dict:
+def load(scenario: Any | None) -> dict[str, Any]:
     """A validated copy: a Kriegspiel or Little Wars scenario (by name, as {"base", "settings"}, or whole)."""
     if scenario is None:
         scenario = DEFAULT
@@ -85,7 +85,7 @@ def load(scenario: Any | None) -> dict:
     return sc
 
 
-def _groups_of(ks: dict, key: str, groups: dict, arm: str, what: str) -> dict:
+def _groups_of(ks: dict[str, Any], key: str, groups: dict[str, Any], arm: str, what: str) -> dict:
     """{side: [group names]} of the scenario's groups of one arm (scouts, engineers)."""
     out = {}
     for side, names in (ks.get(key) or {}).items():
@@ -97,7 +97,7 @@ def _groups_of(ks: dict, key: str, groups: dict, arm: str, what: str) -> dict:
     return out
 
 
-def _transport(sc: dict, ks: dict) -> dict:
+def _transport(sc: dict[str, Any], ks: dict[str, Any]) -> dict:
     """Railways (lines), trains on them and boats on rivers (KS-22, KS-87, LW-71/72)."""
 
 
@@ -130,7 +130,7 @@ def _transport(sc: dict, ks: dict) -> dict:
     return out
 
 
-def _extra(sc: dict, ks: Any) -> dict:
+def _extra(sc: dict[str, Any], ks: Any) -> dict[str, Any]:
     require(isinstance(ks, dict), "kriegspiel", "must be an object")
     unknown = set(ks) - {"supply", "scouts", "generals", "engineers", "railways", "trains", "boats",
                         "general_eye", "steep_slopes"}

@@ -24,6 +24,8 @@ it is unseen. Observers and blockers sit in STRtrees; the lines are tested in bu
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import shapely
 from shapely.strtree import STRtree
@@ -44,7 +46,7 @@ OBSERVERS = 8
 class Sightlines:
     """The blocking terrain of one scenario (cached by its terrain): buildings, woods, hills."""
 
-    def __init__(self, terrain: list[dict]):
+    def __init__(self, terrain: list[dict[str, Any]]):
         self.items = []   # (kind, level, geometry)
         for it in terrain:
             kind = it["type"]
@@ -143,7 +145,7 @@ def _nearest(observers, targets, src, obs):
     return src[keep], obs[keep]
 
 
-def _objects(state: dict, side: str) -> list[tuple[str, float, float]]:
+def _objects(state: dict[str, Any], side: str) -> list[tuple[str, float, float]]:
     """The enemy's depots, trains and boats as (kind, x, y): seen like anything else, never by name."""
     ks = state.get("ks", {})
     out = [("depot", d["x"], d["y"]) for s, sup in ks.get("supply", {}).items() if s != side
@@ -152,7 +154,7 @@ def _objects(state: dict, side: str) -> list[tuple[str, float, float]]:
     return sorted(out)
 
 
-def sightings(state: dict, side: str) -> dict:
+def sightings(state: dict[str, Any], side: str) -> dict[str, Any]:
     """What ``side`` sees now of the enemy: {"figures": {id: [x, y, arm]}, "guns": {id: [x, y]},
     "objects": [[kind, x, y]]} (depots, trains, boats)."""
     figs = state["figures"]
@@ -178,7 +180,7 @@ def sightings(state: dict, side: str) -> dict:
             "objects": [list(o) for k, o in enumerate(objects) if mask[m + k]]}
 
 
-def commander(state: dict, side: str) -> str | None:
+def commander(state: dict[str, Any], side: str) -> str | None:
     """The figure the side's commander stands behind (KS-12): the general's, or after KS-14 his
     deputy's (the general_lost event makes the deputy's figure the side's general); None while he
     is away (KS-13), while command passes (KS-14), or with no general left."""
@@ -190,7 +192,7 @@ def commander(state: dict, side: str) -> str | None:
     return fid
 
 
-def standpoints(state: dict, side: str) -> np.ndarray:
+def standpoints(state: dict[str, Any], side: str) -> np.ndarray:
     """Where the commander may stand: every foot from his figure to 6 ft behind it, towards his edge."""
     fid = commander(state, side)
     if fid is None:

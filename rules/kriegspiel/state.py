@@ -44,7 +44,7 @@ from .vehicles import new_vehicle
 PREFIX = "kriegspiel."
 
 
-def initial_ks(scenario: dict | None) -> dict:
+def initial_ks(scenario: dict[str, Any] | None) -> dict[str, Any]:
     extra = (scenario or {}).get("kriegspiel") or {}
     supply = extra.get("supply") or {}
     return {
@@ -76,7 +76,7 @@ def initial_ks(scenario: dict | None) -> dict:
     }
 
 
-def _vehicles(extra: dict) -> dict:
+def _vehicles(extra: dict[str, Any]) -> dict[str, Any]:
 
     out = {}
     for kind, key in (("train", "trains"), ("boat", "boats")):
@@ -86,7 +86,7 @@ def _vehicles(extra: dict) -> dict:
     return out
 
 
-def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
+def fold(state: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
     if event_type.startswith("littlewars."):
         new = lw_fold(state, event_type, payload)
         if event_type == "littlewars.edge_chosen" and payload.get("swapped"):
@@ -103,7 +103,7 @@ def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
     return state if handler is None else handler(state, payload)
 
 
-def _mirror_depots(before: dict, new: dict) -> dict:
+def _mirror_depots(before: dict[str, Any], new: dict[str, Any]) -> dict:
     """LW-2/53: a side that takes the other edge takes its wagons with it (mirrored like its army)."""
 
     sc = before["scenario"]
@@ -114,7 +114,7 @@ def _mirror_depots(before: dict, new: dict) -> dict:
     return _ks(new, supply=supply)
 
 
-def _ks(state: dict, **changes) -> dict:
+def _ks(state: dict[str, Any], **changes) -> dict[str, Any]:
     return {**state, "ks": {**state["ks"], **changes}}
 
 
@@ -145,7 +145,7 @@ def _works_report(state, p):
     return new
 
 
-def locate_work(works: dict, p: Mapping[str, Any], kind: str | None = None) -> str:
+def locate_work(works: dict[str, Any], p: Mapping[str, Any], kind: str | None = None) -> str:
     """The id of the work a public event is about. Older events name it (``id``); newer ones
     give the side's public number (works.public_ref) and, the first time, what the event shows
     of it: the side's one live, still hidden work of that kind, place and target (a side may
@@ -163,7 +163,7 @@ def locate_work(works: dict, p: Mapping[str, Any], kind: str | None = None) -> s
                and w.get("target") == p.get("target"))[1]
 
 
-def _gone_public(state: dict, p: Mapping[str, Any], kind: str | None = None, **change) -> tuple[dict, str]:
+def _gone_public(state: dict[str, Any], p: Mapping[str, Any], kind: str | None = None, **change) -> tuple[dict[str, Any], str]:
     """The works with the one ``p`` reveals changed (and numbered publicly); and its id."""
     works = dict(state["ks"]["works"])
     wid = locate_work(works, p, kind)
@@ -202,7 +202,7 @@ def _work_completed(state, p):
     return new
 
 
-def _emptied(depots: dict, name: str, wagons: int | None) -> dict:
+def _emptied(depots: dict[str, Any], name: str, wagons: int | None) -> dict[str, Any]:
     """A depot burnt (``wagons`` None: all of it, KS-56) or ``wagons`` of its wagons emptied (KS-57):
     each wagon holds an equal share of each store (rounded down: what is left stays)."""
     d = depots[name]
@@ -251,7 +251,7 @@ def _depots_moved(state, p):
     return _ks(state, supply={**state["ks"]["supply"], side: sup})
 
 
-def _kill(state: dict, ids) -> dict:
+def _kill(state: dict[str, Any], ids) -> dict[str, Any]:
     figures = dict(state["figures"])
     for fid in ids:
         figures[fid] = {**figures[fid], "st": "dead"}
@@ -259,7 +259,7 @@ def _kill(state: dict, ids) -> dict:
             "pows": drop_from_groups(state["pows"], set(ids))}
 
 
-def _destroy_guns(state: dict, gids) -> dict:
+def _destroy_guns(state: dict[str, Any], gids) -> dict[str, Any]:
     """Destroyed guns leave the table (and the score, LW-48); the wreck is remembered in ks."""
     if not gids:
         return state

@@ -21,6 +21,8 @@ of their own (``_streams``), so the enemy's hidden shots change none of one's ow
 """
 from __future__ import annotations
 
+from typing import Any
+
 import math
 import random
 
@@ -55,10 +57,10 @@ class Log:
         self.state = state
         self.events: list[RuleEvent] = []
 
-    def emit(self, kind: str, payload: dict, audience: str = PUBLIC) -> None:
+    def emit(self, kind: str, payload: dict[str, Any], audience: str = PUBLIC) -> None:
         self._add(RuleEvent("littlewars." + kind, payload, audience))
 
-    def ks(self, kind: str, payload: dict, audience: str = PUBLIC) -> None:
+    def ks(self, kind: str, payload: dict[str, Any], audience: str = PUBLIC) -> None:
         self._add(RuleEvent(PREFIX + kind, payload, audience))
 
     def _add(self, ev: RuleEvent) -> None:
@@ -66,7 +68,7 @@ class Log:
         self.state = fold(self.state, ev.type, ev.payload)
 
 
-def adjudicate(state: dict, orders, rng: random.Random | None = None, kind: str = "orders") -> list[RuleEvent]:
+def adjudicate(state: dict[str, Any], orders, rng: random.Random | None = None, kind: str = "orders") -> list[RuleEvent]:
     rng = rng or random.Random(0)
     if state["phase"] == "edge":  # LW-2/53, before any fog: the main part's turn as it is
         return _as_little_wars(state, orders, rng, kind)
@@ -103,7 +105,7 @@ def adjudicate(state: dict, orders, rng: random.Random | None = None, kind: str 
     return log.events
 
 
-def _streams(state: dict, rng: random.Random) -> tuple[dict, random.Random]:
+def _streams(state: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], random.Random]:
     """Each side's shots draw from a stream of their own, and the cavalry's coin from another,
     all split off the turn's seed in a fixed order: otherwise the enemy's hidden shots, drawn
     first, would move where one's own shells fall and how the coin of a public charge lands.
@@ -133,7 +135,7 @@ def _private(log: Log, kp) -> None:
 
 
 # -- fire -------------------------------------------------------------------------------
-def _shots(state, plans) -> list[tuple]:
+def _shots(state, plans) -> list[tuple[Any, ...]]:
     """(origin, aim, gun id or None, side, group or None) for every shot, in a fixed order."""
     shots = []
     for gid in sorted(g for p in plans.values() for g in p.lw.fire):
@@ -147,7 +149,7 @@ def _shots(state, plans) -> list[tuple]:
     return shots
 
 
-def _fire(log: Log, plans, streams: dict) -> dict[str, set[str]]:
+def _fire(log: Log, plans, streams: dict[str, Any]) -> dict[str, set[str]]:
     state = log.state
     shots = _shots(state, plans)
     if not shots:
@@ -181,14 +183,14 @@ def _fire(log: Log, plans, streams: dict) -> dict[str, set[str]]:
     return {s: {g for *_, sd, g in shots if sd == s and g is not None} for s in SIDES}
 
 
-def _wagons(ks: dict) -> dict:
+def _wagons(ks: dict[str, Any]) -> dict[str, Any]:
     """Everything hit like a wagon (KS-6, KS-89): each side's depots ("side:name") and the vehicles."""
     wagons = {f"{s}:{n}": d for s in SIDES for n, d in ks["supply"][s]["depots"].items()}
     wagons.update({f"vehicle|{vid}": v for vid, v in ks["vehicles"].items()})
     return wagons
 
 
-def _wagons_lost(keys) -> dict:
+def _wagons_lost(keys) -> dict[str, Any]:
     """The ``wagons`` ({side: [depot names]}) and ``vehicles`` of a ``blast`` event, from ``_wagons`` keys."""
     wag, lost = {}, []
     for key in sorted(keys):
@@ -200,14 +202,14 @@ def _wagons_lost(keys) -> dict:
     return {"wagons": wag, "vehicles": lost}
 
 
-def _headings(state, plans) -> dict:
+def _headings(state, plans) -> dict[str, Any]:
 
     return {gid: bearing((state["guns"][gid]["x"], state["guns"][gid]["y"]), aims[-1])
             for p in plans.values() for gid, aims in sorted(p.lw.fire.items())}
 
 
 # -- movement and mines -------------------------------------------------------------------------
-def _charges(log: Log, plans, rng) -> tuple[set[str], dict]:
+def _charges(log: Log, plans, rng) -> tuple[set[str], dict[str, Any]]:
     """Cavalry charges after fire, before all other movement (public: both sides are in it).
 
     A charge that fire has made impossible (fewer than 8 left, the target gone) does not
@@ -215,7 +217,7 @@ def _charges(log: Log, plans, rng) -> tuple[set[str], dict]:
     or killed, and the failed charges by side.
     """
     touched: set[str] = set()
-    failed: dict[str, list] = {s: [] for s in SIDES}
+    failed: dict[str, list[Any]] = {s: [] for s in SIDES}
     for side in SIDES:
         enemy = other(side)
         held = {fid for fid, f in log.state["figures"].items() if f["side"] == enemy
@@ -232,7 +234,7 @@ def _charges(log: Log, plans, rng) -> tuple[set[str], dict]:
     return touched, failed
 
 
-def _movement(log: Log, plans, charged: set[str]) -> tuple[dict, dict]:
+def _movement(log: Log, plans, charged: set[str]) -> tuple[dict[str, Any], dict[str, Any]]:
     """All movement at once (umpire only); returns the planned paths and where everyone ended."""
     state = log.state
     figs = state["figures"]
@@ -256,7 +258,7 @@ def _movement(log: Log, plans, charged: set[str]) -> tuple[dict, dict]:
     return paths, moved
 
 
-def _mines(log: Log, before: dict, paths: dict, moved: dict) -> None:
+def _mines(log: Log, before: dict[str, Any], paths: dict[str, Any], moved: dict) -> None:
     """KS-59/60: armed mines set off by the first figure to pass; each explosion is public."""
     armed = [w for w in log.state["ks"]["works"].values() if w["kind"] == "mine" and w["status"] == "armed"]
     if not armed:
@@ -283,7 +285,7 @@ def _mines(log: Log, before: dict, paths: dict, moved: dict) -> None:
                              "generals_out": []}, UMPIRE)
 
 
-def _live_contacts(log: Log) -> list:
+def _live_contacts(log: Log) -> list[Any]:
     """The contacts of the movement, without figures a mine has killed since."""
     moved = next(e for e in reversed(log.events) if e.type == "littlewars.moved")
     figs = log.state["figures"]
@@ -306,7 +308,7 @@ def _generals(log: Log) -> None:
 
 
 # -- works, supply, sighting ------------------------------------------------------------------------
-def _works(log: Log, plans, moving: set[str], failed: dict) -> None:
+def _works(log: Log, plans, moving: set[str], failed: dict[str, Any]) -> None:
     """One private report per side, every turn, whatever happened: its works and tasks started and
     in hand, its depots driven, its trains and boats moved, loaded and unloaded, its boxes and its
     charges that did not happen. So the number and
@@ -349,20 +351,20 @@ def _works(log: Log, plans, moving: set[str], failed: dict) -> None:
                                       "wagons": engineers.wagons_emptied(len(w["workers"]))}, PUBLIC)
 
 
-def _dismounted(state: dict, side: str, kp) -> list[str]:
+def _dismounted(state: dict[str, Any], side: str, kp) -> list[str]:
     """The side's cavalry on foot after this turn (the dead and taken are left out)."""
     now = kp.dismounted if kp.dismounted is not None else state["ks"]["dismounted"][side]
     return sorted(f for f in now if state["figures"][f]["st"] == "ok")
 
 
-def _columns(state: dict, side: str, kp) -> list[str]:
+def _columns(state: dict[str, Any], side: str, kp) -> list[str]:
     now = set(state["ks"]["columns"][side])
     now |= {f for f, col in kp.reforming.items() if col}
     now -= {f for f, col in kp.reforming.items() if not col}
     return sorted(f for f in now if state["figures"][f]["st"] == "ok")
 
 
-def _loaded(w: dict) -> dict:
+def _loaded(w: dict[str, Any]) -> dict[str, Any]:
     return {"id": w["id"], "vehicle": w["target"], "boarded": w["workers"] if w["kind"] == "board" else [],
             "landed": w.get("spots", {}) if w["kind"] == "land" else {}}
 

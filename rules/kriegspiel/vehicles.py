@@ -16,6 +16,8 @@ A vehicle is ``state["ks"]["vehicles"][id]``: {"kind": "train" | "boat", "side",
 """
 from __future__ import annotations
 
+from typing import Any
+
 import math
 
 from shapely.geometry import LineString, Point
@@ -37,20 +39,20 @@ class VehicleError(ValueError):
     pass
 
 
-def railways(scenario: dict) -> dict[str, LineString]:
+def railways(scenario: dict[str, Any]) -> dict[str, LineString]:
     return {r["id"]: LineString(r["line"]) for r in (scenario.get("kriegspiel") or {}).get("railways", [])}
 
 
-def aboard(state: dict) -> dict[str, str]:
+def aboard(state: dict[str, Any]) -> dict[str, str]:
     """figure id -> the vehicle it rides in."""
     return {fid: vid for vid, v in state["ks"].get("vehicles", {}).items() for fid in v["aboard"]}
 
 
-def busy(state: dict, vid: str) -> bool:
+def busy(state: dict[str, Any], vid: str) -> bool:
     return any(w.get("target") == vid and w["status"] == "building" for w in state["ks"]["works"].values())
 
 
-def own(state: dict, side: str, name: str) -> tuple[str, dict]:
+def own(state: dict[str, Any], side: str, name: str) -> tuple[str, dict[str, Any]]:
     vid = f"{side}:{name}"
     v = state["ks"].get("vehicles", {}).get(vid)
     if v is None:
@@ -59,7 +61,7 @@ def own(state: dict, side: str, name: str) -> tuple[str, dict]:
     return vid, v
 
 
-def load_error(v: dict, figs: dict, ids) -> str | None:
+def load_error(v: dict[str, Any], figs: dict[str, Any], ids) -> str | None:
     riders = [figs[i] for i in list(v["aboard"]) + list(ids)]
     inf = sum(1 for f in riders if f["arm"] == "inf")
     wagons = wagons_for(inf=inf, cav=len(riders) - inf)
@@ -69,7 +71,7 @@ def load_error(v: dict, figs: dict, ids) -> str | None:
     return None
 
 
-def board_turns(state: dict, side: str, name: str, ids: list[str]) -> tuple[str, int]:
+def board_turns(state: dict[str, Any], side: str, name: str, ids: list[str]) -> tuple[str, int]:
     vid, v = own(state, side, name)
     figs = state["figures"]
     if busy(state, vid):
@@ -85,7 +87,7 @@ def board_turns(state: dict, side: str, name: str, ids: list[str]) -> tuple[str,
     return vid, boarding_turns(len(ids))
 
 
-def landing(state: dict, side: str, name: str, at) -> tuple[str, int, dict]:
+def landing(state: dict[str, Any], side: str, name: str, at) -> tuple[str, int, dict[str, Any]]:
     """(vehicle id, turns, {figure: spot}) for landing everyone aboard around ``at``."""
     vid, v = own(state, side, name)
     if not v["aboard"]:
@@ -102,7 +104,7 @@ def landing(state: dict, side: str, name: str, at) -> tuple[str, int, dict]:
     return vid, landing_turns(len(ids)), {fid: [x, y] for fid, (x, y) in zip(ids, spots)}
 
 
-def route(state: dict, side: str, name: str, to) -> tuple[str, list]:
+def route(state: dict[str, Any], side: str, name: str, to) -> tuple[str, list[Any]]:
     """The path a vehicle takes to ``to``: along its railway (8 ft) or over water (1 ft)."""
     vid, v = own(state, side, name)
     if busy(state, vid):
@@ -133,7 +135,7 @@ def route(state: dict, side: str, name: str, to) -> tuple[str, list]:
     return vid, pts if a <= b else pts[::-1]
 
 
-def new_vehicle(side: str, kind: str, spec: dict) -> dict:
+def new_vehicle(side: str, kind: str, spec: dict[str, Any]) -> dict[str, Any]:
     if kind == "train" and not 1 <= spec.get("wagons", 0) <= ENGINE_PULLS:
         raise VehicleError(f"a train has 1 to {ENGINE_PULLS} wagons (LW-72)")
     return {"kind": kind, "side": side, "name": spec["name"], "x": float(spec["at"][0]), "y": float(spec["at"][1]),

@@ -18,7 +18,7 @@ previous one left and adjudication equals replay by construction.
 from __future__ import annotations
 
 import random
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from rules.core.protocol import PUBLIC, RuleEvent, TurnSpec, side_audience
 
@@ -36,7 +36,7 @@ class _Log:
         self.state = state
         self.events: list[RuleEvent] = []
 
-    def emit(self, kind: str, payload: dict, audience: str = PUBLIC) -> None:
+    def emit(self, kind: str, payload: dict[str, Any], audience: str = PUBLIC) -> None:
         ev = RuleEvent(PREFIX + kind, payload, audience)
         self.events.append(ev)
         self.state = fold(self.state, ev.type, ev.payload)
@@ -62,7 +62,7 @@ def setup(scenario, rng: random.Random) -> list[RuleEvent]:
     return log.events
 
 
-def _reinforcements(state, rng) -> dict:
+def _reinforcements(state, rng) -> dict[str, Any]:
     """LW-57: each side rolls 2d6 and takes that many of its 12 set-aside figures."""
     out = {}
     for side in SIDES:
@@ -74,7 +74,7 @@ def _reinforcements(state, rng) -> dict:
     return out
 
 
-def deploying_sides(state: dict) -> tuple[str, ...]:
+def deploying_sides(state: dict[str, Any]) -> tuple[str, ...]:
     """Who deploys now: both behind the curtain (LW-8); else the First Player, then the other (LW-7)."""
     done = state.get("deployed", [])
     waiting = tuple(s for s in (state["first"], other(state["first"])) if s not in done)
@@ -83,7 +83,7 @@ def deploying_sides(state: dict) -> tuple[str, ...]:
     return waiting[:1]
 
 
-def next_turn(state: dict) -> TurnSpec:
+def next_turn(state: dict[str, Any]) -> TurnSpec:
     if state["phase"] == "edge":
         side = state["edge_chooser"]
         edge = state["scenario"]["edges"][side]
@@ -106,11 +106,11 @@ def next_turn(state: dict) -> TurnSpec:
     return TurnSpec(())
 
 
-def default_orders(state: dict, side: str, kind: str = "orders") -> str:
+def default_orders(state: dict[str, Any], side: str, kind: str = "orders") -> str:
     return "hold"
 
 
-def adjudicate(state: dict, orders: Mapping[str, Sequence], rng: random.Random | None = None,
+def adjudicate(state: dict[str, Any], orders: Mapping[str, Sequence[Any]], rng: random.Random | None = None,
                kind: str = "orders") -> list[RuleEvent]:
     rng = rng or random.Random(0)
     acting = next_turn(state).sides or SIDES
@@ -189,7 +189,7 @@ def _movement(log: _Log, plans) -> None:
     log.emit("moved", payload)
 
 
-def _contacts(log: _Log) -> list:
+def _contacts(log: _Log) -> list[Any]:
     return log.events[-1].payload["contacts"] if log.events and log.events[-1].type == PREFIX + "moved" else []
 
 

@@ -9,6 +9,8 @@ side disarmed (LW-41, LW-43).
 """
 from __future__ import annotations
 
+from typing import Any
+
 import math
 
 from .fold import Namer
@@ -26,7 +28,7 @@ from .units import (
 )
 
 
-def gun_moves(start: dict, moved: dict, gun_paths: dict, limit_of=None) -> tuple[dict, list]:
+def gun_moves(start: dict[str, Any], moved: dict[str, Any], gun_paths: dict, limit_of=None) -> tuple[dict, list[Any]]:
     """New gun positions {gid: [x, y, heading]} and the guns that could not go (with why).
 
     ``limit_of(gid)``: a variant's own range for the gun's path instead of LW-26's."""
@@ -50,12 +52,12 @@ def gun_moves(start: dict, moved: dict, gun_paths: dict, limit_of=None) -> tuple
     return out, stuck
 
 
-def _axle_side(g: dict, x: float, y: float) -> float:
+def _axle_side(g: dict[str, Any], x: float, y: float) -> float:
     h = math.radians(g["heading"])
     return (x - g["x"]) * math.cos(h) + (y - g["y"]) * math.sin(h)
 
 
-def captures(start: dict, now: dict) -> list[dict]:
+def captures(start: dict[str, Any], now: dict[str, Any]) -> list[dict]:
     """LW-46 at the end of movement and melee."""
     index = FigureIndex(now["figures"])
     out = []
@@ -75,7 +77,7 @@ def captures(start: dict, now: dict) -> list[dict]:
     return out
 
 
-def escorts(state: dict) -> list[dict]:
+def escorts(state: dict[str, Any]) -> list[dict[str, Any]]:
     """Prisoner groups short of guards release the prisoners beyond their guards' capacity."""
     index = FigureIndex(state["figures"])
     figs = state["figures"]
@@ -100,7 +102,7 @@ def escorts(state: dict) -> list[dict]:
     return out
 
 
-def deliveries(state: dict) -> list[dict]:
+def deliveries(state: dict[str, Any]) -> list[dict[str, Any]]:
     """LW-42: prisoners brought to the captor's edge leave the table."""
     table = table_of(state["scenario"])
     out = []
@@ -114,7 +116,7 @@ def deliveries(state: dict) -> list[dict]:
     return out
 
 
-def rearming(state: dict) -> list[str]:
+def rearming(state: dict[str, Any]) -> list[str]:
     """LW-43: disarmed figures that reach their own edge fight again."""
     table = table_of(state["scenario"])
     return sorted(fid for fid, f in state["figures"].items()

@@ -100,7 +100,7 @@ def describe_event(event_type: str, payload: Mapping[str, Any]) -> str:
     return describe_with(_SIMPLE, PREFIX, event_type, payload)
 
 
-def describe_with(table: Mapping, prefix: str, event_type: str, payload: Mapping[str, Any]) -> str:
+def describe_with(table: Mapping[str, Any], prefix: str, event_type: str, payload: Mapping[str, Any]) -> str:
     """One line from ``table``'s describer for the event, or the raw event if it has none or cannot read it."""
     fn = table.get(event_type[len(prefix):])
     if fn is None:

@@ -12,6 +12,8 @@ of the impact die, nearest first; a building or wall between impact and figure s
 """
 from __future__ import annotations
 
+from typing import Any
+
 import math
 
 from .geom import FigureIndex, bearing
@@ -27,7 +29,7 @@ from .units import (
 from .wagons import struck
 
 
-def on_table(f: dict) -> bool:
+def on_table(f: dict[str, Any]) -> bool:
     """Anything standing on the table can be hit: free figures and undelivered prisoners."""
     return f["st"] == "ok" or (f["st"] == "pow" and not f["pow"][2])
 
@@ -36,7 +38,7 @@ def scatter(range_in: float) -> float:
     return SCATTER_BASE + SCATTER_PER_INCH * range_in
 
 
-def resolve_fire(state: dict, fire: dict[str, list], rng) -> dict:
+def resolve_fire(state: dict[str, Any], fire: dict[str, list[Any]], rng) -> dict[str, Any]:
     """All guns' shots from start-of-turn positions, guns in id order. Returns the ``fired`` payload."""
     table = table_of(state["scenario"])
     index = FigureIndex(state["figures"], on_table)

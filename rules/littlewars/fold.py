@@ -50,14 +50,14 @@ def initial_state() -> dict[str, Any]:
             "start": {}, "last": None, "counter": 0, "result": None, "deployed": []}
 
 
-def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
+def fold(state: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
     if not event_type.startswith(PREFIX):
         return state
     handler = _HANDLERS.get(event_type[len(PREFIX):])
     return state if handler is None else handler(state, payload)
 
 
-def next_name(state: dict, side: str, kind: str, already: int = 0) -> str:
+def next_name(state: dict[str, Any], side: str, kind: str, already: int = 0) -> str:
     """The name of the next ``kind`` group ("pow", "freed") ``side`` forms, ``already`` more
     having been named this phase: the side's own count; in an older log the shared counter
     (so older turns re-adjudicate as they were recorded)."""
@@ -68,7 +68,7 @@ def next_name(state: dict, side: str, kind: str, already: int = 0) -> str:
 class Namer:
     """Names handed out in one phase before the events that form them are folded."""
 
-    def __init__(self, state: dict, kind: str):
+    def __init__(self, state: dict[str, Any], kind: str):
         self.state, self.kind, self.given = state, kind, {s: 0 for s in SIDES}
 
     def __call__(self, side: str) -> str:
@@ -78,7 +78,7 @@ class Namer:
         return name
 
 
-def _count(state: dict, new: dict, side: str, kind: str) -> None:
+def _count(state: dict[str, Any], new: dict[str, Any], side: str, kind: str) -> None:
     new["counter"] = state["counter"] + 1
     if state.get("serial"):
         new["serial"] = {**state["serial"], side: {**state["serial"][side], kind: state["serial"][side][kind] + 1}}
@@ -123,14 +123,14 @@ def _table_laid(state, p):
     return new
 
 
-def _place_wagons(state: dict, new: dict, places: Mapping[str, Any]) -> None:
+def _place_wagons(state: dict[str, Any], new: dict[str, Any], places: Mapping[str, Any]) -> None:
     """Wagons to new places ({id: [x, y]}); a game without wagons is left as it was."""
     if places:
         new["wagons"] = {**state["wagons"], **{wid: {**state["wagons"][wid], "x": xy[0], "y": xy[1]}
                                                for wid, xy in places.items()}}
 
 
-def _start_counts(state: dict) -> dict:
+def _start_counts(state: dict[str, Any]) -> dict[str, Any]:
     out = {}
     for side in SIDES:
         figs = [f for f in state["figures"].values() if f["side"] == side and f["st"] == "ok"]
@@ -140,14 +140,14 @@ def _start_counts(state: dict) -> dict:
     return out
 
 
-def _set_figures(state: dict, new: dict, changes: Mapping[str, Mapping[str, Any]]) -> None:
+def _set_figures(state: dict[str, Any], new: dict[str, Any], changes: Mapping[str, Mapping[str, Any]]) -> None:
     figures = dict(state["figures"])
     for fid, change in changes.items():
         figures[fid] = {**figures[fid], **change}
     new["figures"] = figures
 
 
-def drop_from_groups(groups: dict, gone: set) -> dict:
+def drop_from_groups(groups: dict[str, Any], gone: set[str]) -> dict[str, Any]:
     """Groups without ``gone`` figures; groups left empty disappear."""
     out = {}
     for side, named in groups.items():
@@ -190,13 +190,13 @@ def _curtain(state) -> bool:
     return state["scenario"]["settings"].get("deployment", "curtain") == "curtain"
 
 
-def play_turn(state: dict) -> int:
+def play_turn(state: dict[str, Any]) -> int:
     """The turn of play (1 in the first turn of play, 0 before): the rules' own timings (LW-7, LW-14,
     the turn limit) count these; every number shown is the game turn, ``state["turn"]``."""
     return state["turn"] - state["play_from"] + 1 if "play_from" in state else 0
 
 
-def game_turn_of_play(state: dict, n: int) -> int:
+def game_turn_of_play(state: dict[str, Any], n: int) -> int:
     """The game turn of the ``n``-th turn of play (once deployment is done)."""
     return state["play_from"] + n - 1
 
@@ -237,7 +237,7 @@ def _standing(state, p):
     return {**state, "standing": {**state["standing"], p["side"]: {"kill": p["kill"], "lose": p["lose"]}}}
 
 
-def _last(state: dict) -> dict:
+def _last(state: dict[str, Any]) -> dict[str, Any]:
     last = state.get("last")
     if last and last["turn"] == state["turn"]:
         return {k: list(v) if isinstance(v, list) else v for k, v in last.items()}
@@ -274,7 +274,7 @@ def _moved(state, p):
     return new
 
 
-def capture_figures(state: dict, new: dict, killed: list, captured: list, captor: str, pow_name: str | None) -> None:
+def capture_figures(state: dict[str, Any], new: dict[str, Any], killed: list[Any], captured: list[Any], captor: str, pow_name: str | None) -> None:
     changes = {fid: {"st": "dead"} for fid in killed}
     changes.update({fid: {"st": "pow", "pow": [captor, pow_name, False]} for fid in captured})
     _set_figures(state, new, changes)

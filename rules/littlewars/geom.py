@@ -5,6 +5,8 @@ figure counts as "within d of p" when centre distance - radius <= d.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import math
 
 import numpy as np
@@ -16,7 +18,7 @@ from .units import ARMS, CREW_RANGE, pace, radius
 MAX_R = max(a["radius"] for a in ARMS.values())
 
 
-def fighting(f: dict) -> bool:
+def fighting(f: dict[str, Any]) -> bool:
     """Alive, on the table, armed and free: counts for crews, support and melee."""
     return f["st"] == "ok" and not f["dis"]
 
@@ -24,7 +26,7 @@ def fighting(f: dict) -> bool:
 class FigureIndex:
     """Figures passing ``keep`` at their current positions, in an STRtree."""
 
-    def __init__(self, figures: dict, keep=fighting):
+    def __init__(self, figures: dict[str, Any], keep=fighting):
         self.ids = [fid for fid, f in figures.items() if keep(f)]
         self.figures = figures
         xy = np.array([(figures[i]["x"], figures[i]["y"]) for i in self.ids], dtype=float).reshape(-1, 2)
@@ -71,22 +73,22 @@ class FigureIndex:
         return self._masks[side]
 
 
-_CACHE: list = [None, None]
+_CACHE: list[Any] = [None, None]
 
 
-def index_of(figures: dict) -> FigureIndex:
+def index_of(figures: dict[str, Any]) -> FigureIndex:
     """The fighting-figure index of a figures dict (one-entry cache: states are immutable)."""
     if _CACHE[0] is not figures:
         _CACHE[0], _CACHE[1] = figures, FigureIndex(figures)
     return _CACHE[1]
 
 
-def crew(state: dict, side: str, point, index: FigureIndex | None = None) -> list[str]:
+def crew(state: dict[str, Any], side: str, point, index: FigureIndex | None = None) -> list[str]:
     """LW-19: fighting figures of ``side`` within 6 in of a gun at ``point``."""
     return (index or index_of(state["figures"])).near(point, CREW_RANGE, side)
 
 
-def support(state: dict, side: str, ids, index: FigureIndex | None = None, exclude=()) -> tuple[int, int]:
+def support(state: dict[str, Any], side: str, ids, index: FigureIndex | None = None, exclude=()) -> tuple[int, int]:
     """LW-32: (friends within the group's move radius, group size). Each member reaches out by its own move."""
     index = index or index_of(state["figures"])
     figs = state["figures"]
@@ -101,7 +103,7 @@ def isolated(state, side, ids, index=None, exclude=()) -> bool:
     return 2 * friends < n
 
 
-def gun_team(state: dict, plan, gid: str, dest) -> list[str]:
+def gun_team(state: dict[str, Any], plan, gid: str, dest) -> list[str]:
     """LW-24: crew at the start of the turn whose planned end lies within 6 in of the gun's destination."""
     g = state["guns"][gid]
     figs = state["figures"]
@@ -113,7 +115,7 @@ def gun_team(state: dict, plan, gid: str, dest) -> list[str]:
     return team
 
 
-def gun_name(g: dict) -> str:
+def gun_name(g: dict[str, Any]) -> str:
     """How its owner calls a gun: a captured gun takes its old side as a prefix (red-gun2), so names stay unique."""
     return g["name"] if g["owner"] == g["side"] else f"{g['side']}-{g['name']}"
 

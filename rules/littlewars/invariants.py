@@ -7,6 +7,8 @@ in two melees of one turn (LW-44).
 """
 from __future__ import annotations
 
+from typing import Any
+
 from . import wagons
 from .table import table_of
 from .units import GUN_SPOT, SIDES
@@ -14,7 +16,7 @@ from .units import GUN_SPOT, SIDES
 STATUSES = ("ok", "dead", "pow", "absent")
 
 
-def check_invariants(state: dict, riding=frozenset()) -> list[str]:
+def check_invariants(state: dict[str, Any], riding=frozenset()) -> list[str]:
     """``riding``: figures aboard a train or boat (Kriegspiel), which stand where their vehicle is."""
     problems: list[str] = []
     if state.get("scenario") is None:
@@ -38,7 +40,7 @@ def check_invariants(state: dict, riding=frozenset()) -> list[str]:
     return problems
 
 
-def placement_problems(state: dict, things) -> list[str]:
+def placement_problems(state: dict[str, Any], things) -> list[str]:
     """``things``: (name, footprint arm, x, y); each must be on the table and clear of impassable scenery
     (a contact may stop a figure on a hill's side, LW-33, so hill sides are not checked here)."""
     table = table_of(state["scenario"])
@@ -50,7 +52,7 @@ def placement_problems(state: dict, things) -> list[str]:
     return out
 
 
-def _groups(state: dict, problems: list) -> dict[str, str]:
+def _groups(state: dict[str, Any], problems: list[Any]) -> dict[str, str]:
     figs = state["figures"]
     grouped: dict[str, str] = {}
     for side in SIDES:

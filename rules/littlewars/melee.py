@@ -11,6 +11,8 @@ names.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import math
 
 import networkx as nx
@@ -40,7 +42,7 @@ def outcome(a: int, b: int, smaller_isolated: bool) -> dict[str, int]:
     return {"a_killed": la[0], "a_captured": la[1], "b_killed": lb[0], "b_captured": lb[1]}
 
 
-def clusters(state: dict, contacts: list, index: FigureIndex | None = None) -> list[dict]:
+def clusters(state: dict[str, Any], contacts: list[Any], index: FigureIndex | None = None) -> list[dict[str, Any]]:
     """The melees of a turn: ``{"first": contact, "members": in contact, "fighters": everyone}``,
     one per connected component of the melee graph, in the order of their first contact.
 
@@ -60,7 +62,7 @@ def clusters(state: dict, contacts: list, index: FigureIndex | None = None) -> l
     merged = nx.utils.UnionFind(range(len(set(cluster_of.values()))))
     for ks in reached.values():
         merged.union(*ks)
-    melees: dict[int, dict] = {}
+    melees: dict[int, dict[str, Any]] = {}
     for fid in sorted(set(reached) | set(touching)):
         k = merged[cluster_of[fid] if fid in cluster_of else next(iter(reached[fid]))]
         entry = melees.setdefault(k, {"members": set(), "fighters": []})
@@ -72,7 +74,7 @@ def clusters(state: dict, contacts: list, index: FigureIndex | None = None) -> l
     return sorted(melees.values(), key=lambda e: (e["first"][2], e["first"][0], e["first"][1]))
 
 
-def initiator(state: dict, cluster: dict, counts: dict) -> str:
+def initiator(state: dict[str, Any], cluster: dict[str, Any], counts: dict) -> str:
     """LW-39: the side whose figure moved into the first contact; if both moved, the larger side; then the First Player."""
     a, b, _, a_moving, b_moving = cluster["first"]
     figs = state["figures"]
@@ -97,7 +99,7 @@ def _rank(state, ids, policy, centre) -> list[str]:
     return sorted(ids, key=lambda i: (dist(i), i))
 
 
-def resolve(state: dict, contacts: list):
+def resolve(state: dict[str, Any], contacts: list[Any]):
     """Yield one ``melee`` payload per melee; the caller folds each before asking for the next."""
     index = FigureIndex(state["figures"])
     figs = state["figures"]
@@ -113,7 +115,7 @@ def resolve(state: dict, contacts: list):
         yield payload
 
 
-def _fight(state, cl, by_side, counts, index, gone, names) -> dict:
+def _fight(state, cl, by_side, counts, index, gone, names) -> dict[str, Any]:
     figs = state["figures"]
     a_side, b_side = SIDES
     smaller = None if counts[a_side] == counts[b_side] else min(SIDES, key=lambda s: counts[s])

@@ -11,6 +11,8 @@ Prisoners and disarmed figures do not fight and never stop anyone.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import heapq
 import math
 
@@ -164,7 +166,7 @@ def _simple_times(tracks, pairs, d) -> np.ndarray:
     return np.where(np.isfinite(first), first, second)
 
 
-def resolve_moves(state: dict, paths: dict[str, list], speeds: dict | None = None) -> tuple[dict, list]:
+def resolve_moves(state: dict[str, Any], paths: dict[str, list[Any]], speeds: dict[str, Any] | None = None) -> tuple[dict, list[Any]]:
     """Final positions {id: [x, y]} of every figure that moved, and contacts [a, b, t, a_moving, b_moving]."""
     figs = state["figures"]
     tracks: dict[str, Track] = {}
@@ -215,14 +217,14 @@ def _candidates(figs, tracks, fighters) -> list[tuple[str, str]]:
     return sorted(pairs)
 
 
-def _contacts(figs, tracks, fighters) -> list:
+def _contacts(figs, tracks, fighters) -> list[Any]:
     pairs = _candidates(figs, tracks, fighters)
     partners: dict[str, list[str]] = {}
     for a, b in pairs:
         partners.setdefault(a, []).append(b)
         partners.setdefault(b, []).append(a)
     version = {fid: 0 for fid in partners}
-    heap: list = []
+    heap: list[Any] = []
 
     def push(a, b):
         d = radius(figs[a]["arm"]) + radius(figs[b]["arm"]) + CONTACT_GAP

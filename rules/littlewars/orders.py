@@ -5,6 +5,8 @@ rules against the position. Both report per line, so nothing is silently dropped
 """
 from __future__ import annotations
 
+from typing import Any
+
 import re
 from dataclasses import dataclass, field
 
@@ -60,7 +62,7 @@ class Order:
 @dataclass(frozen=True)
 class Move(Order):
     who: str = ""
-    points: tuple = ()            # waypoints for "to", or the two ends for "line"
+    points: tuple[Any, ...] = ()            # waypoints for "to", or the two ends for "line"
     line_form: bool = False
     deploy: bool = False
 
@@ -68,7 +70,7 @@ class Move(Order):
 @dataclass(frozen=True)
 class Fire(Order):
     gun: str = ""
-    aims: tuple = ()
+    aims: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,7 @@ class Split(Order):
     who: str = ""
     count: int = 0
     new: str = ""
-    near: tuple | None = None
+    near: tuple[Any, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -88,13 +90,13 @@ class Merge(Order):
 @dataclass(frozen=True)
 class Form(Order):
     new: str = ""
-    members: tuple = ()
+    members: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
 class Escort(Order):
     who: str = ""
-    points: tuple = ()
+    points: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -115,10 +117,10 @@ class Edge(Order):
 
 @dataclass(frozen=True)
 class Hold(Order):
-    extra: tuple = field(default=())
+    extra: tuple[Any, ...] = field(default=())
 
 
-def parse_points(text: str) -> tuple:
+def parse_points(text: str) -> tuple[Any, ...]:
     """All coordinates in ``text``; raises ValueError if anything else is there."""
     pts = tuple((float(m.group(1)), float(m.group(2))) for m in _PT_RE.finditer(text))
     rest = _PT_RE.sub(" ", text).replace(";", " ")

@@ -7,6 +7,8 @@ use the new names.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import math
 import re
 from dataclasses import dataclass, field
@@ -53,31 +55,31 @@ from .units import (
 @dataclass
 class Plan:
     side: str
-    groups: dict
+    groups: dict[str, Any]
     groups_changed: bool = False
-    paths: dict = field(default_factory=dict)        # figure id -> polyline (own figures and escorted prisoners)
-    fire: dict = field(default_factory=dict)         # gun id -> aim points
-    gun_moves: dict = field(default_factory=dict)    # gun id -> polyline
-    deploy_figures: dict = field(default_factory=dict)
-    deploy_guns: dict = field(default_factory=dict)
-    wagon_moves: dict = field(default_factory=dict)  # wagon id -> polyline (LW-66/67)
-    deploy_wagons: dict = field(default_factory=dict)
-    hungry: set | None = None                        # LW-66: own figures out of supply now (computed once)
-    surrender: list = field(default_factory=list)    # (group name, figure ids)
-    standing: tuple | None = None
+    paths: dict[str, Any] = field(default_factory=dict)        # figure id -> polyline (own figures and escorted prisoners)
+    fire: dict[str, Any] = field(default_factory=dict)         # gun id -> aim points
+    gun_moves: dict[str, Any] = field(default_factory=dict)    # gun id -> polyline
+    deploy_figures: dict[str, Any] = field(default_factory=dict)
+    deploy_guns: dict[str, Any] = field(default_factory=dict)
+    wagon_moves: dict[str, Any] = field(default_factory=dict)  # wagon id -> polyline (LW-66/67)
+    deploy_wagons: dict[str, Any] = field(default_factory=dict)
+    hungry: set[str] | None = None                        # LW-66: own figures out of supply now (computed once)
+    surrender: list[Any] = field(default_factory=list)    # (group name, figure ids)
+    standing: tuple[Any, ...] | None = None
     edge: str | None = None                          # LW-2/53: the edge chosen before deployment
-    errors: list = field(default_factory=list)
-    owner_line: dict = field(default_factory=dict)  # figure/gun id -> line that ordered it
+    errors: list[Any] = field(default_factory=list)
+    owner_line: dict[str, Any] = field(default_factory=dict)  # figure/gun id -> line that ordered it
     move_check: object = None                        # a variant's own range rule: (figure id, path) -> error or None
     gun_check: object = None                         # and for guns, instead of LW-26: (gun id, path) -> error or None
-    line_text: dict = field(default_factory=dict)   # line number -> its text
+    line_text: dict[str, Any] = field(default_factory=dict)   # line number -> its text
 
 
 class _Refused(Exception):
     pass
 
 
-def build(state: dict, side: str, orders, move_check=None, gun_check=None) -> Plan:
+def build(state: dict[str, Any], side: str, orders, move_check=None, gun_check=None) -> Plan:
     plan = Plan(side, {k: list(v) for k, v in state["groups"][side].items()}, move_check=move_check,
                 gun_check=gun_check)
     phase = state["phase"]
@@ -96,7 +98,7 @@ def build(state: dict, side: str, orders, move_check=None, gun_check=None) -> Pl
     return plan
 
 
-def build_spaced(state: dict, side: str, orders, move_check=None, gun_check=None) -> Plan:
+def build_spaced(state: dict[str, Any], side: str, orders, move_check=None, gun_check=None) -> Plan:
     """``build`` and the 1/16 in between the side's own figures (LW-27). Separate from ``build`` so that
     a rule set whose figures may share a place (the appendix's trains and boxes) can leave it out."""
     plan = build(state, side, orders, move_check, gun_check)

@@ -6,6 +6,8 @@ and label each instead of a label per figure.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import math
 from html import escape
 
@@ -117,7 +119,7 @@ def _scale_bar(depth) -> str:
             f'<text x="14" y="{y + 0.6}" font-size="1.8">1 ft (12 in) - infantry move</text></g>')
 
 
-def render_svg(view: dict) -> str:
+def render_svg(view: dict[str, Any]) -> str:
     table = view.get("table")
     if not table:
         return '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 4"><text x="1" y="2" font-size="1">No table yet</text></svg>'
@@ -140,7 +142,7 @@ def render_svg(view: dict) -> str:
     return "".join(parts)
 
 
-def _when(view: dict) -> str:
+def _when(view: dict[str, Any]) -> str:
     """The caption's moment, by the game's turn number (the one the page, the mail and the rules use)."""
     phase = view.get("phase")
     number = (view.get("turn") or {}).get("number")

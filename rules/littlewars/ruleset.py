@@ -22,10 +22,10 @@ from .view import build_view
 class LittleWars(Teams, RuleSetBase):
     name = "littlewars"
     title = "Little Wars (H. G. Wells)"
-    sides = ("red", "blue")
+    sides: tuple[str, ...] = ("red", "blue")
     turn_mode = "simultaneous"
     orders_help = ORDERS_HELP
-    order_words = ORDER_WORDS
+    order_words: tuple[str, ...] = ORDER_WORDS
 
     initial_state = staticmethod(_initial)
 

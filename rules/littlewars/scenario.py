@@ -40,7 +40,7 @@ OPPOSITE = {"south": "north", "north": "south", "west": "east", "east": "west"}
 TOWARDS = {"south": (0.0, -1.0), "north": (0.0, 1.0), "west": (-1.0, 0.0), "east": (1.0, 0.0)}  # unit vector to an edge
 
 
-def home_vector(scenario: dict, side: str) -> tuple[float, float]:
+def home_vector(scenario: dict[str, Any], side: str) -> tuple[float, float]:
     """The unit vector from the table towards ``side``'s own edge."""
     return TOWARDS[scenario["edges"][side]]
 DEFAULT_SCENARIO = "skirmish"
@@ -66,7 +66,7 @@ def builtin_names() -> list[str]:
     return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
 
 
-def builtin_scenario(name: str) -> dict:
+def builtin_scenario(name: str) -> dict[str, Any]:
     if name not in builtin_names():
         raise ScenarioError(f"unknown scenario {name!r} (known: {', '.join(builtin_names())})")
     return json.loads((resources.files("rules.littlewars") / "scenarios" / f"{name}.json").read_text())
@@ -95,7 +95,7 @@ def _name(v: Any, where: str) -> str:
     return v
 
 
-def load(scenario: Any | None) -> dict:
+def load(scenario: Any | None) -> dict[str, Any]:
     """A validated, normalised copy of ``scenario`` (None = the default, a str = a built-in name)."""
     if scenario is None:
         scenario = DEFAULT_SCENARIO
@@ -125,7 +125,7 @@ def load(scenario: Any | None) -> dict:
     return sc
 
 
-def _commands(sc: dict) -> None:
+def _commands(sc: dict[str, Any]) -> None:
     """LW-61/KS-9: ``{side: {command: [group and gun names]}}``, each name in at most one command."""
     if "commands" not in sc:
         return
@@ -135,7 +135,7 @@ def _commands(sc: dict) -> None:
     for side, named in cmds.items():
         force = sc["forces"][side]
         known = {g["name"] for g in force["groups"]} | {g["name"] for g in force["guns"]}
-        seen: set = set()
+        seen: set[str] = set()
         require(isinstance(named, dict) and named, f"commands.{side}", "must map command names to lists of names")
         for cmd, units in named.items():
             where = f"commands.{side}.{cmd}"
@@ -149,7 +149,7 @@ def _commands(sc: dict) -> None:
                 seen.add(u)
 
 
-def _on_base(spec: dict) -> dict:
+def _on_base(spec: dict[str, Any]) -> dict[str, Any]:
     """``{"base": "skirmish", "settings": {...}}``: a built-in scenario with per-game settings over it."""
     extra = set(spec) - {"base", "settings", "commands"}
     require(not extra, "scenario", f"with 'base' only 'settings' and 'commands' may be given, not "
@@ -163,7 +163,7 @@ def _on_base(spec: dict) -> dict:
     return sc
 
 
-def _settings(s: dict) -> None:
+def _settings(s: dict[str, Any]) -> None:
     for key in ("blast", "random_advantage", "choose_edge", "defender_coin", "supply"):
         require(isinstance(s[key], bool), f"settings.{key}", "must be true or false")
     require(s["scale"] in SCALES and not isinstance(s["scale"], bool), "settings.scale",
@@ -179,7 +179,7 @@ def _settings(s: dict) -> None:
     require(s["deployment"] in DEPLOYMENTS, "settings.deployment", f"must be one of {', '.join(DEPLOYMENTS)}")
 
 
-def _table(sc: dict) -> None:
+def _table(sc: dict[str, Any]) -> None:
     t = sc.get("table")
     require(isinstance(t, dict), "table", "must be {\"width\": inches, \"depth\": inches}")
     t["width"] = _num(t.get("width"), "table.width", True)
@@ -190,7 +190,7 @@ def _table(sc: dict) -> None:
     require(edges[SIDES[0]] == OPPOSITE[edges[SIDES[1]]], "edges", "the two sides must start from opposite edges")
 
 
-def _terrain(sc: dict) -> None:
+def _terrain(sc: dict[str, Any]) -> None:
     items = sc.setdefault("terrain", [])
     require(isinstance(items, list), "terrain", "must be a list")
     seen = set()
@@ -222,7 +222,7 @@ def _terrain(sc: dict) -> None:
             require(Polygon(it["polygon"]).is_valid, f"terrain[{i}].polygon", "is not a simple polygon (edges cross)")
 
 
-def _trees(it: dict, where: str) -> None:
+def _trees(it: dict[str, Any], where: str) -> None:
     """A wood's trees (LW-27: figures keep 1/16 in from them): trunk centres inside the wood."""
 
     trees = it.setdefault("trees", [])
@@ -235,7 +235,7 @@ def _trees(it: dict, where: str) -> None:
         require(area.covers(Point(x, y)), f"{where}.trees[{j}]", f"({x:g}, {y:g}) is outside the wood")
 
 
-def _force(sc: dict, side: str) -> None:
+def _force(sc: dict[str, Any], side: str) -> None:
     f = sc["forces"][side]
     where = f"forces.{side}"
     require(isinstance(f, dict), where, "must be an object with groups and guns")
@@ -271,7 +271,7 @@ def _force(sc: dict, side: str) -> None:
     require(pts <= budget, where, f"the army costs {pts:g} points, more than the {budget:g} allowed (LW-59)")
 
 
-def _wagons(sc: dict, side: str, f: dict, names: set) -> None:
+def _wagons(sc: dict[str, Any], side: str, f: dict[str, Any], names: set[str]) -> None:
     """LW-66/67: supply wagons and ammunition carts, placed like guns (on the table, clear of scenery,
     in the deployment zone). They come with ``settings.supply``, and it with them."""
 
@@ -296,7 +296,7 @@ def _wagons(sc: dict, side: str, f: dict, names: set) -> None:
                                                        "guns (LW-67: no gun fires without one within two moves)")
 
 
-def _named(item: Any, where: str, names: set) -> str:
+def _named(item: Any, where: str, names: set[str]) -> str:
     """Check an item's name (unique among the side's groups and guns); returns ``where`` for later errors."""
     require(isinstance(item, dict), where, "must be an object")
     item["name"] = _name(item.get("name"), f"{where}.name")
@@ -305,7 +305,7 @@ def _named(item: Any, where: str, names: set) -> str:
     return where
 
 
-def mirror(sc: dict, x: float, y: float) -> tuple[float, float]:
+def mirror(sc: dict[str, Any], x: float, y: float) -> tuple[float, float]:
     """The place across the table (LW-2: the armies start from the other pair of ends)."""
     t = sc["table"]
     if sc["edges"][SIDES[0]] in ("south", "north"):
@@ -313,13 +313,13 @@ def mirror(sc: dict, x: float, y: float) -> tuple[float, float]:
     return round(t["width"] - x, 4), y
 
 
-def mirror_force(sc: dict, force: dict) -> dict:
+def mirror_force(sc: dict[str, Any], force: dict[str, Any]) -> dict:
     """A force with its default places (groups, guns and wagons) across the table."""
     return {**force, **{key: [{**g, "at": list(mirror(sc, *g["at"]))} for g in force.get(key, [])]
                         for key in ("groups", "guns", "wagons")}}
 
 
-def swap_armies(sc: dict) -> dict:
+def swap_armies(sc: dict[str, Any]) -> dict[str, Any]:
     """LW-53: the coin made the scenario's attacker the defender: the two armies change sides (each
     army's places mirrored to its new side's end), and so do the defender and the targets."""
     a, b = SIDES
@@ -331,7 +331,7 @@ def swap_armies(sc: dict) -> dict:
                                                                          b: mirror_force(sc, sc["forces"][a])}}
 
 
-def _mirror_error(sc: dict, arm: str, x: float, y: float) -> str | None:
+def _mirror_error(sc: dict[str, Any], arm: str, x: float, y: float) -> str | None:
     """With choose_edge the scenario's places are used mirrored too: they must be clear there as well."""
     if not sc["settings"]["choose_edge"]:
         return None
@@ -339,12 +339,12 @@ def _mirror_error(sc: dict, arm: str, x: float, y: float) -> str | None:
     return f"mirrored for the other edge (choose_edge): {err}" if err else None
 
 
-def army_points(force: dict) -> float:
+def army_points(force: dict[str, Any]) -> float:
     """LW-59: infantry 1, cavalry 1.5, gun 10 (a reserve counts in full: it may all join)."""
     return sum(ARMS[g["arm"]]["points"] * g["count"] for g in force["groups"]) + GUN_POINTS * len(force["guns"])
 
 
-def _kind_rules(sc: dict) -> None:
+def _kind_rules(sc: dict[str, Any]) -> None:
     s = sc["settings"]
     require(not s["defender_coin"] or sc["kind"] == "defence", "settings.defender_coin",
           "a coin for the defender (LW-53) needs a defence scenario")
@@ -369,11 +369,11 @@ def _kind_rules(sc: dict) -> None:
             s["target"][side] = [_num(seg[0], f"settings.target.{side}[0]"), _num(seg[1], f"settings.target.{side}[1]")]
 
 
-def zone_error(sc: dict, side: str, x: float, y: float) -> str | None:
+def zone_error(sc: dict[str, Any], side: str, x: float, y: float) -> str | None:
     return _zone_error(sc, side, x, y)
 
 
-def _zone_error(sc: dict, side: str, x: float, y: float) -> str | None:
+def _zone_error(sc: dict[str, Any], side: str, x: float, y: float) -> str | None:
     """LW-7/8: deploy along one's own edge; LW-54: a defender deploys in its half, a move short of the centre."""
     table = table_of(sc)
     edge = sc["edges"][side]
@@ -394,7 +394,7 @@ def spacing(arm: str) -> float:
     return 2 * radius(arm) + 0.25
 
 
-def block(group: dict, edge: str, at: list[float] | None = None, count: int | None = None) -> list[tuple[float, float]]:
+def block(group: dict[str, Any], edge: str, at: list[float] | None = None, count: int | None = None) -> list[tuple[float, float]]:
     """Positions of a group in a block: ``frontage`` figures a rank, ranks stepping back towards ``edge``."""
     cx, cy = at or group["at"]
     n = group["count"] if count is None else count

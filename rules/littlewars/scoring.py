@@ -7,6 +7,8 @@ took"); a figure is alive for scoring when it is free on the table, armed or not
 """
 from __future__ import annotations
 
+from typing import Any
+
 import math
 
 from . import wagons
@@ -32,7 +34,7 @@ def _free(state, side):
     return [f for f in state["figures"].values() if f["side"] == side and f["st"] == "ok"]
 
 
-def sheet(state: dict, winner: str | None) -> dict:
+def sheet(state: dict[str, Any], winner: str | None) -> dict[str, Any]:
     out = {}
     for side in SIDES:
         free = _free(state, side)
@@ -53,7 +55,7 @@ def sheet(state: dict, winner: str | None) -> dict:
     return out
 
 
-def reached(state: dict, side: str) -> list[str]:
+def reached(state: dict[str, Any], side: str) -> list[str]:
     """Fighting figures of ``side`` at the enemy edge (within the target part of it, LW-51, if set)."""
     table = table_of(state["scenario"])
     edge = table.home(other(side))
@@ -91,7 +93,7 @@ def _draw(state) -> tuple[None, str] | None:
     return None
 
 
-def check_end(state: dict) -> dict | None:
+def check_end(state: dict[str, Any]) -> dict[str, Any] | None:
     """A ``game_over`` payload when the scenario has ended after this turn, else None."""
     kind = state["scenario"]["kind"]
     ended = _annihilation(state)
@@ -124,7 +126,7 @@ def _breakthrough(state):
     return winner, f"{got[winner]} {winner} figures reached the enemy edge (LW-50)", capitulation(state, other(winner))
 
 
-def capitulation(state: dict, loser: str) -> dict:
+def capitulation(state: dict[str, Any], loser: str) -> dict[str, Any]:
     """LW-50 as decided: the fleeing army keeps what could leave by its own edge within 6 moves; the rest surrenders."""
     table = table_of(state["scenario"])
     edge = table.home(loser)

@@ -17,6 +17,8 @@ obstacles (networkx shortest path), built once per table and arm.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import math
 
 import networkx as nx
@@ -36,7 +38,7 @@ BLOCKING = ("building", "wall")  # stop shots and shield from blast (KS-7)
 
 
 class Table:
-    def __init__(self, scenario: dict):
+    def __init__(self, scenario: dict[str, Any]):
         t = scenario["table"]
         self.width = float(t["width"])
         self.depth = float(t["depth"])
@@ -63,7 +65,7 @@ class Table:
         self.hills = [(int(it["level"]), g) for it, g in self.terrain if it["type"] == "hill"]
         self.hill_tree = STRtree([g for _, g in self.hills]) if self.hills else None
         self._free: dict[str, _FreeSpace] = {}
-        self._hill_sides: dict[str, tuple] = {}
+        self._hill_sides: dict[str, tuple[Any, ...]] = {}
 
     # -- places --------------------------------------------------------------
     def free(self, arm: str) -> "_FreeSpace":
@@ -222,7 +224,7 @@ def path_length(points) -> float:
     return sum(math.dist(points[i], points[i + 1]) for i in range(len(points) - 1)) if points else math.inf
 
 
-def _table_part(scenario: dict) -> dict:
+def _table_part(scenario: dict[str, Any]) -> dict[str, Any]:
     return {k: scenario[k] for k in ("table", "edges", "terrain") if k in scenario}
 
 

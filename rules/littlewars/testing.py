@@ -4,6 +4,8 @@ Pure Python (no pytest); used by tests/rules/littlewars, tests/platform and benc
 """
 from __future__ import annotations
 
+from typing import Any
+
 import math
 import random
 
@@ -23,7 +25,7 @@ from .wagons import name_of as wagon_name
 
 
 def build(red=(), blue=(), guns=(), terrain=(), table=(48, 36), kind="bitter_end", settings=None, turn=2,
-          first="red", wagons=()) -> dict:
+          first="red", wagons=()) -> dict[str, Any]:
     """A position in play. ``red``/``blue``: [(group, arm, [(x, y), ...]), ...]; ``guns``: [(side, name, x, y, heading)];
     ``wagons``: [(side, name, kind, x, y)] (LW-66/67: they turn ``settings.supply`` on)."""
     w, d = table
@@ -112,7 +114,7 @@ def cj(value):
 
 
 # -- a scripted player ----------------------------------------------------------
-def bot_orders(state: dict, side: str) -> str:
+def bot_orders(state: dict[str, Any], side: str) -> str:
     """Plain orders for ``side``: every group marches on the nearest enemy; guns keep a crew and fire.
 
     Lines are added one by one, each validated with all the lines kept before it (and shortened or
@@ -230,7 +232,7 @@ def _valid(state, side, lines):
     return kept or ["hold"]
 
 
-def order_errors(state, side, lines) -> list:
+def order_errors(state, side, lines) -> list[Any]:
     """Every error of the whole order text made of ``lines`` (parsing, then the plan of all lines)."""
     parsed = RS.parse_orders(state, side, "\n".join(lines))
     return list(parsed.errors) or list(RS.validate(state, side, parsed.orders))
@@ -258,7 +260,7 @@ def _alternatives(state, side, line):
             yield f"{verb} {name} to {cx + ux:.2f},{cy + uy:.2f}"
 
 
-def state_from_view(view: dict) -> dict:
+def state_from_view(view: dict[str, Any]) -> dict:
     """A rules state rebuilt from what one player sees (``view()``, e.g. the API's board), enough for
     ``bot_orders`` and validation: a scripted player that knows only its own view. Figures it cannot
     see (dead, delivered prisoners) are left out; they take no part in anything a player orders."""
@@ -288,7 +290,7 @@ def state_from_view(view: dict) -> dict:
     return state
 
 
-def _own_name(g: dict) -> str:
+def _own_name(g: dict[str, Any]) -> str:
     """A view names a captured gun as its captor calls it (red-gun4); the state keeps its own name."""
     prefix = f"{g['side']}-"
     return g["name"][len(prefix):] if g["owner"] != g["side"] and g["name"].startswith(prefix) else g["name"]
@@ -308,7 +310,7 @@ def play_bots(state, seed=0, max_turns=None):
 
 
 # -- random orders (fuzzing) -------------------------------------------------------
-def random_orders(state: dict, side: str, rng: random.Random, verbs=()) -> str:
+def random_orders(state: dict[str, Any], side: str, rng: random.Random, verbs=()) -> str:
     """Orders for ``side``, legal or not, in a random order: the scripted player's lines mixed with
     random moves, lines, splits, merges, surrenders, shots and escorts near the units ordered.
     ``verbs``: extra line makers ``(state, side, name, centre, rng) -> str`` (a variant's orders)."""

@@ -6,6 +6,8 @@ the armies (French, Allied...) and each unit's and leader's nationality.
 """
 from __future__ import annotations
 
+from typing import Any
+
 SIDES = ("red", "blue")
 
 TERRAINS = ("open", "forest", "town", "fortification")
@@ -50,5 +52,5 @@ def extra_caps(die: int) -> int:
     return (die + 1) // 2
 
 
-def kind(u: dict) -> str:
+def kind(u: dict[str, Any]) -> str:
     return ARMS[u["arm"]]["kind"]

@@ -6,6 +6,8 @@ forest stop). Friends may be passed through; a hex holds at most two units of on
 """
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass
 
 from rules.hex import coords as C
@@ -17,18 +19,18 @@ from .data import COST, LEADER_MP, STACK, kind
 
 @dataclass
 class Plan:
-    path: list
+    path: list[Any]
     cost: int  # command points before a leader's reduction
     road: bool = False
     done: bool = False  # the unit may do nothing more this turn (NW-12)
 
 
-def _zoc(b: Battle, side: str) -> set:
+def _zoc(b: Battle, side: str) -> set[str]:
     return {n for u in b.active() if u["side"] != side for n in C.neighbours(b.h(u["hex"]))}
 
 
-def _occupancy(b: Battle) -> dict:
-    occ: dict = {}
+def _occupancy(b: Battle) -> dict[str, Any]:
+    occ: dict[str, Any] = {}
     for u in b.active():
         occ.setdefault(b.h(u["hex"]), []).append(u)
     return occ
@@ -59,7 +61,7 @@ def step_cost(b: Battle, side: str, start, arm_kind: str, road: bool = False, no
     return cost
 
 
-def room(b: Battle, u: dict, dest) -> str | None:
+def room(b: Battle, u: dict[str, Any], dest) -> str | None:
     here = b.at(dest)
     if any(o["side"] != u["side"] for o in here) or b.leaders_at(C.label(dest), other(u["side"])):
         return f"{C.label(dest)} is held by the enemy"
@@ -68,7 +70,7 @@ def room(b: Battle, u: dict, dest) -> str | None:
     return None
 
 
-def plan_move(b: Battle, u: dict, dest_label: str) -> Plan | str:
+def plan_move(b: Battle, u: dict[str, Any], dest_label: str) -> Plan | str:
     start, dest = b.h(u["hex"]), b.h(dest_label)
     if dest not in b.map:
         return f"hex {dest_label} is not on the map"
@@ -93,7 +95,7 @@ def plan_move(b: Battle, u: dict, dest_label: str) -> Plan | str:
             "+1 across a stream; a move ends in cover or next to an enemy)")
 
 
-def plan_road(b: Battle, u: dict, dest_label: str) -> Plan | str:
+def plan_road(b: Battle, u: dict[str, Any], dest_label: str) -> Plan | str:
     """The free road hex alone (NW-11, NW-55): 0 points, then the unit is done (NW-12)."""
     start, dest = b.h(u["hex"]), b.h(dest_label)
     if C.distance(start, dest) != 1:
@@ -106,7 +108,7 @@ def plan_road(b: Battle, u: dict, dest_label: str) -> Plan | str:
     return Plan([u["hex"], dest_label], COST["road"], road=True, done=True)
 
 
-def plan_leader(b: Battle, ldr: dict, dest_label: str) -> Plan | str:
+def plan_leader(b: Battle, ldr: dict[str, Any], dest_label: str) -> Plan | str:
     start, dest = b.h(ldr["hex"]), b.h(dest_label)
     if dest not in b.map:
         return f"hex {dest_label} is not on the map"
@@ -120,7 +122,7 @@ def plan_leader(b: Battle, ldr: dict, dest_label: str) -> Plan | str:
     return Plan([C.label(h) for h in p], 0)
 
 
-def charge_path(b: Battle, u: dict, target: dict, end_label: str | None) -> list | str:
+def charge_path(b: Battle, u: dict[str, Any], target: dict[str, Any], end_label: str | None) -> list[Any] | str:
     """NW-26..30: the path to the hex the charge starts from."""
     start, th = b.h(u["hex"]), b.h(target["hex"])
     if C.distance(start, th) == 1:
@@ -148,7 +150,7 @@ def charge_path(b: Battle, u: dict, target: dict, end_label: str | None) -> list
             f"next to {target['id']} first (NW-30)")
 
 
-def _charge_end(b: Battle, u: dict, e, th) -> str | None:
+def _charge_end(b: Battle, u: dict[str, Any], e, th) -> str | None:
     lab = C.label(e)
     if b.map.terrain(e) != "open":
         return f"a charge must end on clear ground or a hill, not {b.map.terrain(e)} at {lab} (NW-26)"

@@ -29,11 +29,11 @@ from .data import ARMS, OPTIONAL, SIDE_FEATURES, SIDES, STACK, TERRAINS
 NAMES = ("quatre_bras", "mill_ford")
 
 
-def builtin(name: str) -> dict:
+def builtin(name: str) -> dict[str, Any]:
     return builtin_scenario(__package__, NAMES, name)
 
 
-def load(data: Any | None) -> dict:
+def load(data: Any | None) -> dict[str, Any]:
     """A checked, normalised scenario; errors name the field."""
     data = scenario_data(data, __package__, NAMES)
     out = {"name": field(data, "name", str, ""), "title": field(data, "title", str, "", data.get("name")),
@@ -74,7 +74,7 @@ def _on_map(key: Any, where: str, m: HexMap):
     return h
 
 
-def _units(items: list, m: HexMap, options: list[str]) -> list[dict]:
+def _units(items: list[Any], m: HexMap, options: list[str]) -> list[dict[str, Any]]:
     out, seen, stack = [], set(), {}
     for i, spec in enumerate(items):
         where = f"units[{i}]"
@@ -101,7 +101,7 @@ def _units(items: list, m: HexMap, options: list[str]) -> list[dict]:
     return out
 
 
-def _leaders(items: list, m: HexMap, options: list[str], unit_ids: set[str]) -> list[dict]:
+def _leaders(items: list[Any], m: HexMap, options: list[str], unit_ids: set[str]) -> list[dict[str, Any]]:
     out = []
     for i, spec in enumerate(items):
         where = f"leaders[{i}]"
@@ -120,13 +120,13 @@ def _leaders(items: list, m: HexMap, options: list[str], unit_ids: set[str]) -> 
     return out
 
 
-def new_unit(spec: dict) -> dict:
+def new_unit(spec: dict[str, Any]) -> dict[str, Any]:
     return {"id": spec["id"], "side": spec["side"], "arm": spec["arm"], "name": spec["name"], "nation": spec["nation"],
             "hex": spec["at"] if spec["enters"] == 1 else None, "figures": spec["figures"], "start": spec["figures"],
             "status": "active" if spec["enters"] == 1 else "reserve", "enters": spec["enters"], "entry": spec["at"],
             "acted": [], "square": False, "done": False, "from": [], "flanked": False, "struck": None}
 
 
-def new_leader(spec: dict) -> dict:
+def new_leader(spec: dict[str, Any]) -> dict[str, Any]:
     return {"id": spec["id"], "side": spec["side"], "arm": spec["arm"], "level": spec["level"], "name": spec["name"],
             "nation": spec["nation"], "hex": spec["at"], "status": "active", "moved": False, "used": None}

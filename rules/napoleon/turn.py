@@ -11,7 +11,7 @@ for the choices that arise in the opponent's turn.
 from __future__ import annotations
 
 import random
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from rules.core.protocol import LineError, ParsedOrders, RuleEvent, TurnSpec
 from rules.hex import coords as C
@@ -24,7 +24,7 @@ from .orders import Order, parse_text
 WHOLE = 0
 
 
-def next_turn(state: dict) -> TurnSpec:
+def next_turn(state: dict[str, Any]) -> TurnSpec:
     if state.get("result") or state.get("phase") != "play":
         return TurnSpec(())
     sc = state["scenario"]
@@ -35,15 +35,15 @@ def next_turn(state: dict) -> TurnSpec:
                     f"list your actions in order; {what}")
 
 
-def parse(state: dict, side: str, text: str, kind_: str = "orders") -> ParsedOrders:
+def parse(state: dict[str, Any], side: str, text: str, kind_: str = "orders") -> ParsedOrders:
     return parse_text(text)
 
 
-def default_orders(state: dict, side: str, kind_: str = "orders") -> str:
+def default_orders(state: dict[str, Any], side: str, kind_: str = "orders") -> str:
     return "pass"
 
 
-def validate(state: dict, side: str, orders: Sequence[Order], kind_: str = "orders") -> tuple[LineError, ...]:
+def validate(state: dict[str, Any], side: str, orders: Sequence[Order], kind_: str = "orders") -> tuple[LineError, ...]:
     """What can be told before the turn is played: whose turn, whose units, which targets.
     Whether an action is allowed when its turn comes is decided then (and reported)."""
     if state.get("result"):
@@ -60,7 +60,7 @@ def validate(state: dict, side: str, orders: Sequence[Order], kind_: str = "orde
     return tuple(errors)
 
 
-def _check(state: dict, side: str, o: Order) -> str | None:
+def _check(state: dict[str, Any], side: str, o: Order) -> str | None:
     if o.verb in ("pass", "standing"):
         return None
     u = state["units"].get(o.unit) or state["leaders"].get(o.unit)
@@ -87,12 +87,12 @@ def _check(state: dict, side: str, o: Order) -> str | None:
 
 # -- adjudication ----------------------------------------------------------------------------------
 
-def adjudicate(state: dict, orders: Mapping[str, Sequence[Order]], rng: random.Random,
+def adjudicate(state: dict[str, Any], orders: Mapping[str, Sequence[Order]], rng: random.Random,
                kind_: str = "orders") -> list[RuleEvent]:
     return play_turn(state, orders.get(state["side"], ()), rng).events
 
 
-def play_turn(state: dict, orders: Sequence[Order], rng: random.Random) -> Battle:
+def play_turn(state: dict[str, Any], orders: Sequence[Order], rng: random.Random) -> Battle:
     b = Battle(state, rng)
     side = state["side"]
     b.emit("turn_started", {"turn": state["turn"], "side": side, "points": b.base})
@@ -178,7 +178,7 @@ def _attack_cost(o: Order) -> int:
     return COST[o.verb] + (o.dice * COST["extra_die"] if o.verb == "melee" else 0)
 
 
-def _plan(b: Battle, u: dict, o: Order):
+def _plan(b: Battle, u: dict[str, Any], o: Order):
     if o.verb in ("move", "road"):
         if u["done"]:
             return f"{u['id']} moved by road with the extra hex and is done this turn (NW-12)"
@@ -202,13 +202,13 @@ def _plan(b: Battle, u: dict, o: Order):
     return a
 
 
-def _move(b: Battle, u: dict, plan: movement.Plan, o: Order, cost: int, lpatch: dict) -> None:
+def _move(b: Battle, u: dict[str, Any], plan: movement.Plan, o: Order, cost: int, lpatch: dict[str, Any]) -> None:
     b.emit("moved", {"unit": u["id"], "path": plan.path, "cost": cost, "road": plan.road, "done": plan.done,
                      "units": {u["id"]: {"hex": plan.path[-1], "acted": u["acted"] + ["move"], "square": False,
                                          "done": plan.done}}, "leaders": lpatch})
 
 
-def _charge(b: Battle, u: dict, o: Order, a: combat.Attack, cost: int, lpatch: dict) -> None:
+def _charge(b: Battle, u: dict[str, Any], o: Order, a: combat.Attack, cost: int, lpatch: dict[str, Any]) -> None:
     path = [C.label(h) for h in a.path]
     b.emit("moved", {"unit": u["id"], "path": path, "cost": cost, "road": False, "done": False, "charge": True,
                      "units": {u["id"]: {"hex": path[-1], "acted": u["acted"] + ["move"], "square": False}},
@@ -232,7 +232,7 @@ def _charge(b: Battle, u: dict, o: Order, a: combat.Attack, cost: int, lpatch: d
 
 # -- end of turn and victory -------------------------------------------------------------------------
 
-def score(state: dict) -> dict[str, int]:
+def score(state: dict[str, Any]) -> dict[str, int]:
     """House victory points: 1 per enemy figure lost, 2 per enemy leader killed, and the
     scenario's objective hexes held (units of one side only there)."""
     pts = {s: 0 for s in SIDES}

@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from shapely.geometry import LineString, Polygon
-from shapely.geometry.base import BaseGeometry
 
 
-def terrain_geometry(item: dict[str, Any]) -> BaseGeometry:
+def terrain_geometry(item: dict[str, Any]) -> Polygon:
     if "polygon" in item:
         return Polygon(item["polygon"])
     line = LineString(item["line"])

@@ -1,6 +1,8 @@
 """Carrying out one activation: a move, a volley or a melee, re-checked when its turn comes."""
 from __future__ import annotations
 
+from typing import Any
+
 from rules.hex import coords as C
 
 from .battle import Battle, other
@@ -12,7 +14,7 @@ from .movement import allowance, flee_target, plan, toward_enemy
 from .orders import Order
 
 
-def can_crew(u: dict) -> bool:
+def can_crew(u: dict[str, Any]) -> bool:
     """A machine acts while one crew member is neither lost nor stunned (automatons: not stunned)."""
     if u["kind"] == "squad":
         return True
@@ -21,7 +23,7 @@ def can_crew(u: dict) -> bool:
     return len(u["crew"]) > len(u["crew_stunned"])
 
 
-def _unlock(u: dict, b: Battle) -> dict:
+def _unlock(u: dict[str, Any], b: Battle) -> dict[str, Any]:
     """Patches that take ``u`` out of every melee it was locked in."""
     patches = {u["id"]: {"locked": []}}
     for p in u["locked"]:
@@ -31,7 +33,7 @@ def _unlock(u: dict, b: Battle) -> dict:
 
 # -- movement ---------------------------------------------------------------------------------
 
-def why_not_move(b: Battle, u: dict, o: Order) -> str | None:
+def why_not_move(b: Battle, u: dict[str, Any], o: Order) -> str | None:
     prof = b.profile(u)
     if u["status"] != "active":
         return f"{u['id']} is {u['status']}"
@@ -98,7 +100,7 @@ def ram(b: Battle, o: Order) -> None:
     fear_tests(b, strike.factors)
 
 
-def why_not_ram(b: Battle, u: dict, t: dict | None) -> str | None:
+def why_not_ram(b: Battle, u: dict[str, Any], t: dict[str, Any] | None) -> str | None:
     if u["kind"] != "machine" or not b.profile(u)["fast"]:
         return f"{u['id']} is not a machine that can ram"
     if t is None or t["side"] == u["side"] or not b.visible_to(u["side"], t) or t["status"] != "active" \
@@ -113,7 +115,7 @@ def _cover_at(b: Battle, hx: str) -> bool:
     return COVER_BONUS.get(b.terrain(hx), 0) > 0
 
 
-def _walk(b: Battle, u: dict, route: list[str], mode: str, bonus: bool, short: str | None, order: str) -> None:
+def _walk(b: Battle, u: dict[str, Any], route: list[str], mode: str, bonus: bool, short: str | None, order: str) -> None:
     patches = _unlock(u, b) if len(route) > 1 else {}
     patches[u["id"]] = {**patches.get(u["id"], {}), "hex": route[-1], "moved": len(route) - 1, "mode": mode,
                         "acted": u["acted"] + ["movement"], "bonus": u["bonus"] and not bonus}
@@ -123,7 +125,7 @@ def _walk(b: Battle, u: dict, route: list[str], mode: str, bonus: bool, short: s
                      "units": patches}, (u["id"],))
 
 
-def _spot(b: Battle, u: dict) -> None:
+def _spot(b: Battle, u: dict[str, Any]) -> None:
     """Hidden enemies next to where a unit stops are found (house)."""
     if u["status"] != "active" or not u["hex"]:
         return
@@ -153,11 +155,11 @@ def flee(b: Battle, uid: str) -> None:
 
 # -- shooting -----------------------------------------------------------------------------------
 
-def _fast(b: Battle, u: dict) -> bool:
+def _fast(b: Battle, u: dict[str, Any]) -> bool:
     return u["mode"] in b.profile(u)["fast"] and u["moved"] > 0
 
 
-def why_not_shoot(b: Battle, u: dict, o: Order | None = None) -> str | None:
+def why_not_shoot(b: Battle, u: dict[str, Any], o: Order | None = None) -> str | None:
     if u["status"] != "active":
         return f"{u['id']} is {u['status']}"
     if u["morale"] == 1:
@@ -173,7 +175,7 @@ def why_not_shoot(b: Battle, u: dict, o: Order | None = None) -> str | None:
     return None
 
 
-def volleys(b: Battle, u: dict, t: dict, only: str | None = None) -> list[tuple[str, int]]:
+def volleys(b: Battle, u: dict[str, Any], t: dict[str, Any], only: str | None = None) -> list[tuple[str, int]]:
     """(weapon, models firing it) that can reach ``t`` now; empty when none can."""
     if not t["hex"] or t["status"] not in ("active", "abandoned"):
         return []
@@ -199,7 +201,7 @@ def volleys(b: Battle, u: dict, t: dict, only: str | None = None) -> list[tuple[
     return sorted(counts.items())
 
 
-def pick_target(b: Battle, u: dict, o: Order) -> tuple[dict | None, str]:
+def pick_target(b: Battle, u: dict[str, Any], o: Order) -> tuple[dict[str, Any] | None, str]:
     reasons = []
     for tid in o.targets:
         t = b.state["units"].get(tid)
@@ -218,7 +220,7 @@ def pick_target(b: Battle, u: dict, o: Order) -> tuple[dict | None, str]:
     return None, "; ".join(reasons)
 
 
-def _place_aircraft(b: Battle, a: dict, t: dict) -> None:
+def _place_aircraft(b: Battle, a: dict[str, Any], t: dict[str, Any]) -> None:
     spots = sorted(C.label(h) for h in C.neighbours(C.parse_label(t["hex"])) if h in b.map)
     b.emit("aircraft_placed", {"unit": a["id"], "at": spots[0], "target": t["id"], "units": {a["id"]: {"hex": spots[0]}}},
            (a["id"],))
@@ -259,7 +261,7 @@ def shoot(b: Battle, o: Order) -> None:
     fear_tests(b, strike.factors)
 
 
-def _crossfire(b: Battle, u: dict, t: dict, strike: Strike) -> None:
+def _crossfire(b: Battle, u: dict[str, Any], t: dict[str, Any], strike: Strike) -> None:
     """WW-61 #8: shot at from two or more directions this turn."""
     if not u["hex"] or not t["hex"] or u["hex"] == t["hex"]:
         return
@@ -274,7 +276,7 @@ def _crossfire(b: Battle, u: dict, t: dict, strike: Strike) -> None:
 
 # -- melee ----------------------------------------------------------------------------------------
 
-def why_not_fight(b: Battle, u: dict, t: dict | None, o: Order | None = None) -> str | None:
+def why_not_fight(b: Battle, u: dict[str, Any], t: dict[str, Any] | None, o: Order | None = None) -> str | None:
     if u["status"] != "active":
         return f"{u['id']} is {u['status']}"
     if u["morale"] == 1:
@@ -303,7 +305,7 @@ def why_not_fight(b: Battle, u: dict, t: dict | None, o: Order | None = None) ->
     return None
 
 
-def _charge(b: Battle, u: dict, t: dict) -> tuple[int, int]:
+def _charge(b: Battle, u: dict[str, Any], t: dict[str, Any]) -> tuple[int, int]:
     """WW-42: (+strength, extra attacks per model) for a charging squad."""
     if u["kind"] != "squad" or not _fast(b, u):
         return 0, 0

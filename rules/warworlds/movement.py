@@ -10,6 +10,8 @@ friendly ones may be passed through, but a move must end where the unit fits (WW
 """
 from __future__ import annotations
 
+from typing import Any
+
 from rules.hex import coords as C
 from rules.hex import paths
 
@@ -18,7 +20,7 @@ from .battle import Battle
 VEHICLE_TERRAIN = {"open": 1, "rough": 2}
 
 
-def step_cost_for(b: Battle, u: dict, mode: str):
+def step_cost_for(b: Battle, u: dict[str, Any], mode: str):
     prof = b.profile(u)
     cls, fast = prof["class"], mode in prof["fast"]
     machine = u["kind"] == "machine"
@@ -64,11 +66,11 @@ def step_cost_for(b: Battle, u: dict, mode: str):
     return cost
 
 
-def allowance(b: Battle, u: dict, mode: str, bonus: bool) -> int:
+def allowance(b: Battle, u: dict[str, Any], mode: str, bonus: bool) -> int:
     return b.profile(u)["moves"][mode] + (1 if bonus else 0)
 
 
-def plan(b: Battle, u: dict, dest: str, mode: str, budget: int) -> tuple[list[str], str | None]:
+def plan(b: Battle, u: dict[str, Any], dest: str, mode: str, budget: int) -> tuple[list[str], str | None]:
     """The hexes to walk (start first) towards ``dest``: the cheapest path, cut where the
     allowance runs out or where the unit would not fit; with the reason it stops short. If
     ``dest`` cannot be entered at all (an enemy holds it, the terrain forbids it) the unit
@@ -97,7 +99,7 @@ def plan(b: Battle, u: dict, dest: str, mode: str, budget: int) -> tuple[list[st
     return [C.label(h) for h in keep], why
 
 
-def flee_target(b: Battle, u: dict) -> tuple[str, list[str] | None]:
+def flee_target(b: Battle, u: dict[str, Any]) -> tuple[str, list[str] | None]:
     """WW-59: where a panicked unit runs. ("desert", path) off the map, ("run", path), or
     ("surrender", None) when it has nowhere to run."""
     prof = b.profile(u)
@@ -124,12 +126,12 @@ def flee_target(b: Battle, u: dict) -> tuple[str, list[str] | None]:
     return "run", [C.label(h) for h in route]
 
 
-def toward_enemy(b: Battle, u: dict, dest: str) -> bool:
+def toward_enemy(b: Battle, u: dict[str, Any], dest: str) -> bool:
     """WW-58 penalty: a move that ends nearer the nearest enemy than it started."""
     return b.nearest_enemy(u, dest) < b.nearest_enemy(u)
 
 
-def _entrances_held(b: Battle, u: dict) -> bool:
+def _entrances_held(b: Battle, u: dict[str, Any]) -> bool:
     """WW-49, house: each adjacent hex held by an enemy controls one entrance of a building."""
     spec = b.state["scenario"]["buildings"].get(u["hex"], {"entrances": 1})
     held = sum(1 for h in C.neighbours(C.parse_label(u["hex"])) if h in b.map and b.enemies_in(u, C.label(h)))

@@ -5,6 +5,8 @@ hidden enemy can neither appear as a target nor show itself by a hex the list le
 """
 from __future__ import annotations
 
+from typing import Any
+
 import random
 
 from rules.hex import coords as C
@@ -16,7 +18,7 @@ from .movement import allowance, step_cost_for
 from .orders import Order
 
 
-def state_from_view(view: dict) -> dict:
+def state_from_view(view: dict[str, Any]) -> dict[str, Any]:
     """A position rebuilt from what one player's view shows: enough to list the orders open to
     that side, and for scripted players that know only the API."""
     from .data import MORALE_NAMES, PROFILES
@@ -47,7 +49,7 @@ def state_from_view(view: dict) -> dict:
             "result": view["result"], "doors": {}}
 
 
-def _moves(b: Battle, u: dict) -> list[str]:
+def _moves(b: Battle, u: dict[str, Any]) -> list[str]:
     """One line per speed: the hexes the unit can end its move in (the first line is a real order)."""
     lines = []
     for mode in b.profile(u)["moves"]:
@@ -62,7 +64,7 @@ def _moves(b: Battle, u: dict) -> list[str]:
     return lines
 
 
-def open_orders(view: dict, side: str) -> list[str]:
+def open_orders(view: dict[str, Any], side: str | None) -> list[str]:
     """The orders ``side`` may give in this round, from its own ``view`` (empty when it gives none)."""
     if not view.get("scenario") or view.get("result") or side not in (view.get("turn") or {}).get("acting", []):
         return []

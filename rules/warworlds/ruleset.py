@@ -21,17 +21,17 @@ from .view import build_view
 class WarOfTheWorlds(RuleSetBase):
     name = "warworlds"
     title = "War of the Worlds (Война Миров)"
-    sides = SIDES
+    sides: tuple[str, ...] = SIDES
     turn_mode = "simultaneous"  # both sides order each phase; activations are interleaved by the engine
     orders_help = ORDERS_HELP
-    order_words = ORDER_WORDS
+    order_words: tuple[str, ...] = ORDER_WORDS
 
     initial_state = staticmethod(_initial)
 
     def scenarios(self) -> list[tuple[str, str]]:
         return titled(NAMES, builtin)
 
-    def load_scenario(self, scenario: Any | None) -> dict:
+    def load_scenario(self, scenario: Any | None) -> dict[str, Any]:
         return load(scenario)
 
     def setup(self, scenario: Any, rng: random.Random) -> list[RuleEvent]:

@@ -13,7 +13,7 @@ nearest enemy they can (WW-57).
 from __future__ import annotations
 
 import random
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from rules.core.protocol import LineError, ParsedOrders, RuleEvent, TurnSpec, side_audience
 
@@ -29,7 +29,7 @@ GONE = ("destroyed", "surrendered", "deserted", "wreck", "abandoned")  # "crewin
 WHOLE = 0
 
 
-def next_turn(state: dict) -> TurnSpec:
+def next_turn(state: dict[str, Any]) -> TurnSpec:
     if state.get("result") or state.get("phase") != "play":
         return TurnSpec(())
     rnd = state["round"]
@@ -38,15 +38,15 @@ def next_turn(state: dict) -> TurnSpec:
                                      f"({state['attacker']} activates first)")
 
 
-def parse(state: dict, side: str, text: str, kind: str = "orders") -> ParsedOrders:
+def parse(state: dict[str, Any], side: str, text: str, kind: str = "orders") -> ParsedOrders:
     return parse_text(text)
 
 
-def default_orders(state: dict, side: str, kind: str = "orders") -> str:
+def default_orders(state: dict[str, Any], side: str, kind: str = "orders") -> str:
     return "# no orders: every unit passes this round"
 
 
-def validate(state: dict, side: str, orders: Sequence[Order], kind: str = "orders") -> tuple[LineError, ...]:
+def validate(state: dict[str, Any], side: str, orders: Sequence[Order], kind: str = "orders") -> tuple[LineError, ...]:
     if state.get("result"):
         return (LineError(WHOLE, "", "the game is over"),)
     if state.get("phase") != "play":
@@ -61,7 +61,7 @@ def validate(state: dict, side: str, orders: Sequence[Order], kind: str = "order
     return tuple(errors)
 
 
-def _check(b: Battle, side: str, rnd: str, o: Order, seen: dict) -> str | None:
+def _check(b: Battle, side: str, rnd: str, o: Order, seen: dict[str, Any]) -> str | None:
     u = b.state["units"].get(o.unit)
     if u is None or u["side"] != side:
         return f"you have no unit {o.unit}"
@@ -97,7 +97,7 @@ def _check(b: Battle, side: str, rnd: str, o: Order, seen: dict) -> str | None:
     return A.why_not_fight(b, u, t, o)
 
 
-def _weapons(u: dict) -> set[str]:
+def _weapons(u: dict[str, Any]) -> set[str]:
     prof = PROFILES[u["profile"]]
     out = set(u.get("weapons", []))
     if u["kind"] == "squad":
@@ -107,12 +107,12 @@ def _weapons(u: dict) -> set[str]:
 
 # -- adjudication ------------------------------------------------------------------------------
 
-def adjudicate(state: dict, orders: Mapping[str, Sequence[Order]], rng: random.Random,
+def adjudicate(state: dict[str, Any], orders: Mapping[str, Sequence[Order]], rng: random.Random,
                kind: str = "orders") -> list[RuleEvent]:
     return run_round(state, orders, rng).events
 
 
-def run_round(state: dict, orders: Mapping[str, Sequence[Order]], rng: random.Random) -> Battle:
+def run_round(state: dict[str, Any], orders: Mapping[str, Sequence[Order]], rng: random.Random) -> Battle:
     """The round played out; the Battle holds the events and the state they fold to."""
     b = Battle(state, rng)
     rnd = state["round"]
@@ -168,7 +168,7 @@ def _heroic(b: Battle, side: str, rnd: str, ordered: set[str]) -> list[Order]:
 
 # -- end of turn, organisation, victory -------------------------------------------------------------
 
-def score(state: dict, public: bool = False) -> dict[str, int]:
+def score(state: dict[str, Any], public: bool = False) -> dict[str, int]:
     """Points of enemy units lost (destroyed, wrecked, abandoned, surrendered, deserted) plus
     the scenario's objectives held at the end (held: active units of one side only).
     ``public``: the running score shown during the game leaves hidden units out, so that it
