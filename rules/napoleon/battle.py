@@ -71,10 +71,22 @@ class Battle:
 
     # -- places and units ----------------------------------------------------------------------------
     def unit(self, uid: str) -> dict[str, Any] | None:
-        return self.state["units"].get(uid)
+        unit: dict[str, Any] | None = self.state["units"].get(uid)
+        return unit
 
     def leader(self, lid: str) -> dict[str, Any] | None:
-        return self.state["leaders"].get(lid)
+        leader: dict[str, Any] | None = self.state["leaders"].get(lid)
+        return leader
+
+    def the_unit(self, uid: str) -> dict[str, Any]:
+        """A unit that exists (an order's unit or target once checked): KeyError otherwise."""
+        unit: dict[str, Any] = self.state["units"][uid]
+        return unit
+
+    def the_leader(self, lid: str) -> dict[str, Any]:
+        """A leader that exists (KeyError otherwise)."""
+        leader: dict[str, Any] = self.state["leaders"][lid]
+        return leader
 
     def active(self, side: str | None = None) -> list[dict[str, Any]]:
         return [u for u in self.state["units"].values() if u["status"] == "active" and side in (None, u["side"])]

@@ -25,9 +25,9 @@ class Attack:
     kind: str  # fire | melee | cavalry_melee | charge
     dice: int
     hit_on: int
-    mods: list[Any] = field(default_factory=list)  # [(reason, +1|-1), ...]
+    mods: list[tuple[str, int]] = field(default_factory=list)  # [(reason, +1|-1), ...]
     extended: bool = False
-    path: list[Any] = field(default_factory=list)  # a charge's move
+    path: list[C.Hex] = field(default_factory=list)  # a charge's move
 
     def pool(self) -> int:
         return max(1, self.dice + sum(v for _, v in self.mods))
@@ -45,7 +45,7 @@ def _common(b: Battle, u: dict[str, Any], t: dict[str, Any] | None, tid: str) ->
     return None
 
 
-def _target_mods(b: Battle, u_hex, t_hex, mods: list[Any], hill_rule: bool = True) -> None:
+def _target_mods(b: Battle, u_hex: C.Hex, t_hex: C.Hex, mods: list[tuple[str, int]], hill_rule: bool = True) -> None:
     if hill_rule and b.high(t_hex) and not b.high(u_hex):
         mods.append(("target on high ground", -1))
     if b.cover(t_hex):
@@ -56,6 +56,7 @@ def plan_fire(b: Battle, u: dict[str, Any], t: dict[str, Any] | None, tid: str) 
     why = _common(b, u, t, tid)
     if why:
         return why
+    assert t is not None  # _common refuses a missing target
     arm = b.arm(u)
     if not arm["fire"]:
         return f"{u['id']} ({u['arm']}) does not fire (cavalry melee instead, NW-35)"
@@ -89,7 +90,7 @@ def plan_fire(b: Battle, u: dict[str, Any], t: dict[str, Any] | None, tid: str) 
     return a
 
 
-def _two_unit_exception(b: Battle, u: dict[str, Any], uh) -> bool:
+def _two_unit_exception(b: Battle, u: dict[str, Any], uh: C.Hex) -> bool:
     """NW-16: two friends in one hex, one enemy-held hex next to them, and the other unit has
     attacked that hex this turn: this one may fire elsewhere."""
     adj = b.enemy_adjacent(uh, u["side"])
@@ -103,6 +104,7 @@ def plan_melee(b: Battle, u: dict[str, Any], t: dict[str, Any] | None, tid: str,
     why = _common(b, u, t, tid)
     if why:
         return why
+    assert t is not None  # _common refuses a missing target
     uh, th = b.h(u["hex"]), b.h(t["hex"])
     if C.distance(uh, th) != 1:
         return f"{tid} is not next to {u['id']}"
@@ -137,6 +139,7 @@ def plan_charge(b: Battle, u: dict[str, Any], t: dict[str, Any] | None, tid: str
     why = _common(b, u, t, tid)
     if why:
         return why
+    assert t is not None  # _common refuses a missing target
     if kind(u) != "cavalry":
         return f"only cavalry charges; {u['id']} is {u['arm']}"
     if "move" in u["acted"]:
@@ -150,7 +153,7 @@ def plan_charge(b: Battle, u: dict[str, Any], t: dict[str, Any] | None, tid: str
     return a
 
 
-def charge_mods(b: Battle, a: Attack, end_hex, t: dict[str, Any], countered: str | None) -> None:
+def charge_mods(b: Battle, a: Attack, end_hex: C.Hex, t: dict[str, Any], countered: str | None) -> None:
     th = b.h(t["hex"])
     if kind(t) in ("artillery", "horse_artillery"):
         # NW-47/48 "(and artillery in the same hex)": guns stacked with cavalry or a square
@@ -181,7 +184,7 @@ def check(b: Battle, t: dict[str, Any], arm: str) -> tuple[int, int, bool]:
     return strength, die, die != 6 and die <= strength
 
 
-def flank(b: Battle, u_hex, t: dict[str, Any]) -> tuple[list[Any], bool]:
+def flank(b: Battle, u_hex: C.Hex, t: dict[str, Any]) -> tuple[list[int], bool]:
     """Record the side an adjacent attacker comes from (NW-22); a melee is a flank attack when
     an earlier attack this turn came from the opposite side (180°) or 120° away, and every later
     one on the same target is too (NW-21, NW-24)."""
@@ -192,7 +195,7 @@ def flank(b: Battle, u_hex, t: dict[str, Any]) -> tuple[list[Any], bool]:
     return list(t["from"]) + [d], flanked
 
 
-def resolve(b: Battle, u: dict[str, Any], t: dict[str, Any], a: Attack, order: str, extra: dict | None = None,
+def resolve(b: Battle, u: dict[str, Any], t: dict[str, Any], a: Attack, order: str, extra: dict[str, Any] | None = None,
             recoil_on_ones: bool = False) -> None:
     """Roll the pool, take the figures off, check leaders, remove the destroyed."""
     rolls = sorted((b.d6() for _ in range(a.pool())), reverse=True)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.hex.board import HexMap, load_map
-from rules.hex.coords import parse_label
+from rules.hex.coords import Hex, parse_label
 from rules.hex.schema import builtin_scenario, fail, field, number, scenario_data
 
 from .data import ARMS, OPTIONAL, SIDE_FEATURES, SIDES, STACK, TERRAINS
@@ -64,7 +64,7 @@ def load(data: Any | None) -> dict[str, Any]:
     return out
 
 
-def _on_map(key: Any, where: str, m: HexMap):
+def _on_map(key: Any, where: str, m: HexMap) -> Hex:
     try:
         h = parse_label(key)
     except (ValueError, AttributeError) as e:
@@ -75,7 +75,9 @@ def _on_map(key: Any, where: str, m: HexMap):
 
 
 def _units(items: list[Any], m: HexMap, options: list[str]) -> list[dict[str, Any]]:
-    out, seen, stack = [], set(), {}
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    stack: dict[str, list[str]] = {}
     for i, spec in enumerate(items):
         where = f"units[{i}]"
         uid = field(spec, "id", str, where).upper()
@@ -102,7 +104,7 @@ def _units(items: list[Any], m: HexMap, options: list[str]) -> list[dict[str, An
 
 
 def _leaders(items: list[Any], m: HexMap, options: list[str], unit_ids: set[str]) -> list[dict[str, Any]]:
-    out = []
+    out: list[dict[str, Any]] = []
     for i, spec in enumerate(items):
         where = f"leaders[{i}]"
         lid = field(spec, "id", str, where).upper()

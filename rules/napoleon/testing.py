@@ -5,9 +5,8 @@ fires at what it can hit, and otherwise closes with the nearest enemy.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import random
+from typing import Any, Iterable
 
 from rules.hex import coords as C
 from rules.hex import paths
@@ -18,8 +17,9 @@ from .battle import Battle, other
 from .data import kind
 
 
-def start(scenario: str = "mill_ford", seed: int = 1) -> dict[str, Any]:
-    return RS.set_up(scenario, random.Random(seed))
+def start(scenario: Any = "mill_ford", seed: int = 1) -> dict[str, Any]:
+    state: dict[str, Any] = RS.set_up(scenario, random.Random(seed))
+    return state
 
 
 fold_all = RS.fold_events
@@ -43,8 +43,10 @@ def _attack_line(b: Battle, u: dict[str, Any], enemies: list[dict[str, Any]]) ->
 def _move_line(b: Battle, u: dict[str, Any], enemies: list[dict[str, Any]]) -> str | None:
     start_h = b.h(u["hex"])
     cost = movement.step_cost(b, u["side"], start_h, kind(u))
-    near = lambda h: min(C.distance(h, b.h(e["hex"])) for e in enemies)  # noqa: E731
-    best = None
+
+    def near(h: C.Hex) -> int:
+        return min(C.distance(h, b.h(e["hex"])) for e in enemies)
+    best: C.Hex | None = None
     for h in sorted(paths.reach(start_h, b.arm(u)["mp"], cost), key=C.label):
         if h == start_h or not isinstance(movement.plan_move(b, u, C.label(h)), movement.Plan):
             continue
@@ -89,7 +91,7 @@ def play_game(scenario: str = "mill_ford", seed: int = 1, max_turns: int = 100) 
     return state, n
 
 
-def battle(units: list[dict[str, Any]], leaders: list[dict[str, Any]] | None = None, hexes: dict | None = None,
+def battle(units: list[dict[str, Any]], leaders: list[dict[str, Any]] | None = None, hexes: dict[str, Any] | None = None,
            sides: dict[str, Any] | None = None, cols: int = 8, rows: int = 8, caps: dict[str, Any] | None = None,
            options: list[Any] | None = None, turns: int = 6, objectives: dict[str, Any] | None = None) -> dict[str, Any]:
     """A battle from a hand-made scenario, turn 1, red to act."""
@@ -103,11 +105,11 @@ def battle(units: list[dict[str, Any]], leaders: list[dict[str, Any]] | None = N
 class Loaded(random.Random):
     """Dice that come up as listed (then fall back to a seeded stream)."""
 
-    def __init__(self, rolls, seed: int = 0) -> None:
+    def __init__(self, rolls: Iterable[int], seed: int = 0) -> None:
         super().__init__(seed)
         self.rolls = list(rolls)
 
-    def randint(self, a, b):
+    def randint(self, a: int, b: int) -> int:
         if self.rolls:
             r = self.rolls.pop(0)
             assert a <= r <= b, (r, a, b)

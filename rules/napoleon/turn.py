@@ -137,13 +137,14 @@ def arrivals(b: Battle) -> None:
 def _carry_out(b: Battle, o: Order) -> bool:
     """Carry out one action; False if it cannot be paid for (the list stops there)."""
     if o.unit in b.state["leaders"]:
-        ldr = b.leader(o.unit)
-        plan = movement.plan_leader(b, ldr, o.dest) if ldr["status"] == "active" else f"{o.unit} is gone"
-        if isinstance(plan, str):
-            b.emit("order_failed", {"order": o.text, "reason": plan})
+        ldr = b.the_leader(o.unit)
+        assert o.dest is not None  # the parser gives a leader's move its destination
+        route = movement.plan_leader(b, ldr, o.dest) if ldr["status"] == "active" else f"{o.unit} is gone"
+        if isinstance(route, str):
+            b.emit("order_failed", {"order": o.text, "reason": route})
         else:
-            b.emit("leader_moved", {"leader": ldr["id"], "path": plan.path,
-                                    "leaders": {ldr["id"]: {"hex": plan.path[-1], "moved": True}}})
+            b.emit("leader_moved", {"leader": ldr["id"], "path": route.path,
+                                    "leaders": {ldr["id"]: {"hex": route.path[-1], "moved": True}}})
         return True
     u = b.unit(o.unit)
     if u is None or u["status"] != "active":
@@ -157,19 +158,20 @@ def _carry_out(b: Battle, o: Order) -> bool:
         b.emit("order_failed", {"order": o.text, "reason": plan})
         return True
     full = plan.cost if isinstance(plan, movement.Plan) else _attack_cost(o)
-    ldr = b.reducer(u) if full > 0 else None
-    cost = max(0, full - 1) if ldr else full
+    helper = b.reducer(u) if full > 0 else None
+    cost = max(0, full - 1) if helper else full
     if not b.affordable(cost):
         return False
-    lpatch = {ldr["id"]: {"used": u["id"]}} if ldr else {}
+    lpatch = {helper["id"]: {"used": u["id"]}} if helper else {}
     if isinstance(plan, movement.Plan):
         _move(b, u, plan, o, cost, lpatch)
     elif o.verb == "charge":
         _charge(b, u, o, plan, cost, lpatch)
     else:
-        if lpatch:
-            b.emit("leader_helps", {"leader": ldr["id"], "unit": u["id"], "leaders": lpatch})
-        combat.resolve(b, u, b.unit(o.target), plan, o.text, {"cost": cost})
+        if helper:
+            b.emit("leader_helps", {"leader": helper["id"], "unit": u["id"], "leaders": lpatch})
+        assert o.target is not None  # fire and melee name their target
+        combat.resolve(b, u, b.the_unit(o.target), plan, o.text, {"cost": cost})
     b.pay(cost)
     return True
 
@@ -178,8 +180,9 @@ def _attack_cost(o: Order) -> int:
     return COST[o.verb] + (o.dice * COST["extra_die"] if o.verb == "melee" else 0)
 
 
-def _plan(b: Battle, u: dict[str, Any], o: Order):
+def _plan(b: Battle, u: dict[str, Any], o: Order) -> movement.Plan | combat.Attack | str:
     if o.verb in ("move", "road"):
+        assert o.dest is not None  # the parser gives a move its destination
         if u["done"]:
             return f"{u['id']} moved by road with the extra hex and is done this turn (NW-12)"
         if "move" in u["acted"]:
@@ -187,6 +190,7 @@ def _plan(b: Battle, u: dict[str, Any], o: Order):
         if "attack" in u["acted"]:
             return f"{u['id']} has attacked this turn and may not move after it"
         return (movement.plan_move if o.verb == "move" else movement.plan_road)(b, u, o.dest)
+    assert o.target is not None  # the parser gives an attack its target
     t = b.unit(o.target)
     if o.verb == "fire":
         return combat.plan_fire(b, u, t, o.target)
@@ -195,6 +199,7 @@ def _plan(b: Battle, u: dict[str, Any], o: Order):
     a = combat.plan_charge(b, u, t, o.target)
     if isinstance(a, str):
         return a
+    assert t is not None  # plan_charge refuses a missing target
     p = movement.charge_path(b, u, t, o.dest)
     if isinstance(p, str):
         return p
@@ -213,14 +218,15 @@ def _charge(b: Battle, u: dict[str, Any], o: Order, a: combat.Attack, cost: int,
     b.emit("moved", {"unit": u["id"], "path": path, "cost": cost, "road": False, "done": False, "charge": True,
                      "units": {u["id"]: {"hex": path[-1], "acted": u["acted"] + ["move"], "square": False}},
                      "leaders": lpatch})
-    u, t = b.unit(u["id"]), b.unit(o.target)
+    assert o.target is not None  # a charge names its target
+    u, t = b.the_unit(u["id"]), b.the_unit(o.target)
     std = b.state["standing"][t["side"]]
     countered = None
     if kind(t) == "infantry" and not t["square"] and std["square"] == "yes":
         strength, die, ok = combat.check(b, t, "infantry")
         b.emit("square_check", {"unit": t["id"], "strength": strength, "die": die, "formed": ok,
                                 "units": {t["id"]: {"square": True}} if ok else {}})
-        t = b.unit(t["id"])
+        t = b.the_unit(t["id"])
     elif kind(t) == "cavalry" and std["countercharge"] == "yes":
         strength, die, ok = combat.check(b, t, "cavalry")
         countered = "passed" if ok else "failed"
@@ -250,7 +256,7 @@ def score(state: dict[str, Any]) -> dict[str, int]:
 
 def end_of_turn(b: Battle) -> None:
     st = b.state
-    units = {uid: {"acted": [], "done": False, "from": [], "flanked": False, "struck": None}
+    units: dict[str, dict[str, Any]] = {uid: {"acted": [], "done": False, "from": [], "flanked": False, "struck": None}
              for uid, u in st["units"].items() if u["acted"] or u["done"] or u["from"] or u["struck"]}
     leaders = {lid: {"moved": False, "used": None} for lid, x in st["leaders"].items() if x["moved"] or x["used"]}
     pts = score(st)
@@ -261,7 +267,8 @@ def end_of_turn(b: Battle) -> None:
     last = not st["opening"] and side != first and st["turn"] >= st["scenario"]["turns"]
     if gone or last:
         if len(gone) == 1:
-            winner, reason = other(gone[0]), f"{gone[0]} has no units left"
+            winner: str | None = other(gone[0])
+            reason = f"{gone[0]} has no units left"
         else:
             winner = max(SIDES, key=lambda s: pts[s]) if pts[SIDES[0]] != pts[SIDES[1]] else None
             reason = f"after {st['turn']} turns, {pts['red']} to {pts['blue']} points (red to blue)"
