@@ -25,7 +25,7 @@ def can_crew(u: dict[str, Any]) -> bool:
 
 def _unlock(u: dict[str, Any], b: Battle) -> dict[str, Any]:
     """Patches that take ``u`` out of every melee it was locked in."""
-    patches = {u["id"]: {"locked": []}}
+    patches: dict[str, dict[str, Any]] = {u["id"]: {"locked": []}}
     for p in u["locked"]:
         patches[p] = {"locked": [x for x in b.unit(p)["locked"] if x != u["id"]]}
     return patches
@@ -61,6 +61,7 @@ def move(b: Battle, o: Order) -> None:
     if why:
         return b.fail(u["side"], o.text, why)
     mode = o.mode or next(iter(b.profile(u)["moves"]))
+    assert o.dest is not None  # the parser gives a move its destination
     if u["penalty"]:
         if toward_enemy(b, u, o.dest):
             return b.fail(u["side"], o.text, f"{u['id']} has a penalty marker: it may not move towards the enemy (WW-58)")
@@ -148,6 +149,7 @@ def flee(b: Battle, uid: str) -> None:
         fear_from_strike(b, strike)
         return fear_tests(b, strike.factors)
     mode = max(b.profile(u)["moves"], key=lambda m: b.profile(u)["moves"][m])
+    assert route is not None  # only a surrender has no route
     _walk(b, u, route, mode, False, None, "flee")
     if what == "desert":
         b.emit("deserted", {"unit": uid, "at": route[-1], "units": {uid: {"status": "deserted", "hex": None}}})
@@ -184,9 +186,9 @@ def volleys(b: Battle, u: dict[str, Any], t: dict[str, Any], only: str | None = 
     seen = air or b.sees(u["hex"], t["hex"])
     prof = b.profile(u)
 
-    def reaches(w):
+    def reaches(w: str) -> bool:
         spec = WEAPONS[w]
-        return spec["range"] >= d and (seen or "indirect" in spec["props"]) and (only is None or w == only)
+        return bool(spec["range"] >= d and (seen or "indirect" in spec["props"]) and (only is None or w == only))
 
     if u["kind"] != "squad":
         return [(w, 1) for w in u["weapons"] if reaches(w)]

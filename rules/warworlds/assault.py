@@ -116,7 +116,8 @@ def _crew_fight(b: Battle, u: dict[str, Any], m: dict[str, Any], inside: list[in
     stunned = list(m["crew_stunned"])
     order = sorted(range(len(crew)), key=lambda i: (crew[i] in stunned, i))  # the fit ones face them first
     need = attack_target(melee_strength(b, u))
-    killed, rolls = set(), []
+    killed: set[int] = set()
+    rolls: list[int] = []
     for k in range(len(inside)):
         if len(killed) == len(crew):
             break

@@ -7,7 +7,7 @@ is always what the log will replay to. It also keeps an index of who stands wher
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Iterable, ValuesView
 
 from rules.core.protocol import PUBLIC, RuleEvent, side_audience
 from rules.hex import coords as C
@@ -51,7 +51,7 @@ class Battle:
         for uid in ev.payload.get("units", ()):
             self._place(uid)
 
-    def _audience(self, uids) -> str:
+    def _audience(self, uids: Iterable[str]) -> str:
         sides = {self.unit(u)["side"] for u in uids if self.unit(u)["hidden"]}
         if not sides:
             return PUBLIC
@@ -65,10 +65,12 @@ class Battle:
 
     # -- units and places --------------------------------------------------------------------------
     def unit(self, uid: str) -> dict[str, Any]:
-        return self.state["units"][uid]
+        unit: dict[str, Any] = self.state["units"][uid]
+        return unit
 
-    def units(self):
-        return self.state["units"].values()
+    def units(self) -> ValuesView[dict[str, Any]]:
+        units: dict[str, dict[str, Any]] = self.state["units"]
+        return units.values()
 
     def active(self, side: str | None = None) -> list[dict[str, Any]]:
         return [u for u in self.units() if u["status"] == "active" and (side is None or u["side"] == side)]
@@ -157,10 +159,10 @@ class Battle:
         ha, hb = C.parse_label(a), C.parse_label(b)
         eye = max(self.map.elevation(ha), self.map.elevation(hb))
 
-        def blocks(h):
+        def blocks(h: C.Hex) -> bool:
             return h in self.map and self.top(h) > eye
 
-        def side_blocks(side: str):
+        def side_blocks(side: C.Side) -> bool:
             if self.map.sides.get(side) != "cliff":
                 return False
             x, y = C.side_hexes(side)

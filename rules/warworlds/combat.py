@@ -8,9 +8,8 @@ the damage table. ``Strike`` gathers what one activation did to each unit, for f
 """
 from __future__ import annotations
 
-from typing import Any
-
 from dataclasses import dataclass, field
+from typing import Any, Sequence
 
 from rules.hex import coords as C
 
@@ -43,7 +42,7 @@ def allocation(u: dict[str, Any], n: int, aim: str | None = None, pool: list[int
     roles = u["models"]
     prio = u.get("priority") or []
 
-    def protection(i):
+    def protection(i: int) -> tuple[int, int, int]:
         r = roles[i]
         first = 0 if aim and r == aim else 1
         return (first, len(prio) - prio.index(r) if r in prio else 0, i)
@@ -59,16 +58,17 @@ def _hit(b: Battle, strength: int, rolls: list[int], pre_hit: bool) -> bool:
     return r >= attack_target(strength)
 
 
-def _squad_defence(b: Battle, u: dict[str, Any], melee: bool, props) -> int:
+def _squad_defence(b: Battle, u: dict[str, Any], melee: bool, props: Sequence[str]) -> int:
     cover = b.in_cover(u)
     if melee and b.terrain(u["hex"]) != "building":
         cover = 0
     if "incendiary" in props:
         cover = 0
-    return b.profile(u)["defence"] + cover
+    return int(b.profile(u)["defence"]) + cover
 
 
-def attack_squad(b: Battle, by: dict[str, Any], target: dict[str, Any], weapon: str, n: int, strength: int, props, strike: Strike,
+def attack_squad(b: Battle, by: dict[str, Any], target: dict[str, Any], weapon: str, n: int, strength: int,
+                 props: Sequence[str], strike: Strike,
                  aim: str | None = None, melee: bool = False, pre_hit: bool = False,
                  pool: list[int] | None = None) -> list[int]:
     """``n`` attacks (or ``n`` hits already made, ``pre_hit``) on a squad; returns the indices
@@ -82,7 +82,7 @@ def attack_squad(b: Battle, by: dict[str, Any], target: dict[str, Any], weapon: 
     need_def = DEFENCE_TARGET[_squad_defence(b, target, melee, props)]
     hits = saved = stray = 0
     removed: set[int] = set()
-    rolls = []
+    rolls: list[int] = []
     for i in range(n):
         if not _hit(b, strength, rolls, pre_hit):
             continue
@@ -98,7 +98,7 @@ def attack_squad(b: Battle, by: dict[str, Any], target: dict[str, Any], weapon: 
         removed.add(order[i])
     strike.dangerous[target["id"]] = strike.dangerous.get(target["id"], 0) + hits
     left = [r for i, r in enumerate(target["models"]) if i not in removed]
-    patch = {"models": left}
+    patch: dict[str, Any] = {"models": left}
     if not left:
         patch["status"] = "destroyed"
         strike.destroyed.append(target["id"])
@@ -119,7 +119,8 @@ def _heavy_losses(b: Battle, uid: str, strike: Strike) -> None:
         strike.fear(uid, 1)
 
 
-def attack_machine(b: Battle, by: dict[str, Any], target: dict[str, Any], weapon: str, n: int, strength: int, props, strike: Strike,
+def attack_machine(b: Battle, by: dict[str, Any], target: dict[str, Any], weapon: str, n: int, strength: int,
+                   props: Sequence[str], strike: Strike,
                    pre_hit: bool = False) -> None:
     prof = b.profile(target)
     ap = "ap" in props
@@ -130,7 +131,8 @@ def attack_machine(b: Battle, by: dict[str, Any], target: dict[str, Any], weapon
         return
     need = DEFENCE_TARGET[prof["armour"]]
     friends = [i for i in target["locked"] if b.unit(i)["side"] == by["side"] and b.unit(i)["status"] == "active"]
-    rolls, hits, saved, stray = [], 0, 0, 0
+    rolls: list[int] = []
+    hits, saved, stray = 0, 0, 0
     for _ in range(n):
         if not _hit(b, strength, rolls, pre_hit):
             continue
@@ -151,7 +153,8 @@ def attack_machine(b: Battle, by: dict[str, Any], target: dict[str, Any], weapon
         damage(b, by, b.unit(target["id"]), strength, strike)
 
 
-def attack_any(b: Battle, by: dict[str, Any], target: dict[str, Any], weapon: str, n: int, strength: int, props, strike: Strike,
+def attack_any(b: Battle, by: dict[str, Any], target: dict[str, Any], weapon: str, n: int, strength: int,
+               props: Sequence[str], strike: Strike,
                aim: str | None = None, melee: bool = False, pre_hit: bool = False) -> None:
     if target["kind"] == "squad":
         attack_squad(b, by, target, weapon, n, strength, props, strike, aim, melee, pre_hit)

@@ -31,7 +31,7 @@ def reaction(level: int, roll: int) -> int:
 
 
 def tests_morale(u: dict[str, Any]) -> bool:
-    return u["status"] == "active" and u["profile"] != "automaton" and u["morale"] > 1
+    return bool(u["status"] == "active" and u["profile"] != "automaton" and u["morale"] > 1)
 
 
 def fear_test(b: Battle, uid: str, factor: int) -> None:

@@ -66,7 +66,8 @@ def _moves(b: Battle, u: dict[str, Any]) -> list[str]:
 
 def open_orders(view: dict[str, Any], side: str | None) -> list[str]:
     """The orders ``side`` may give in this round, from its own ``view`` (empty when it gives none)."""
-    if not view.get("scenario") or view.get("result") or side not in (view.get("turn") or {}).get("acting", []):
+    if side is None or not view.get("scenario") or view.get("result") or side not in (view.get("turn") or {}).get(
+            "acting", []):
         return []
     state = state_from_view(view)
     b = Battle(state, random.Random(0))

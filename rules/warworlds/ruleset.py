@@ -58,7 +58,10 @@ class WarOfTheWorlds(RuleSetBase):
     view = staticmethod(build_view)
     render_svg = staticmethod(_render)
     describe_event = staticmethod(_describe)
-    legal_orders = staticmethod(_options.open_orders)  # from the side's own view, on the page only
+
+    def legal_orders(self, board: Any, side: str | None) -> list[str]:
+        """From the side's own view, on the page only."""
+        return _options.open_orders(board, side)
 
 
 RULESET = WarOfTheWorlds()

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.hex.board import HexMap, load_map
-from rules.hex.coords import parse_label
+from rules.hex.coords import Hex, parse_label
 from rules.hex.los import RULES as LOS_RULES
 from rules.hex.schema import builtin_scenario, fail, field, number, scenario_data
 from rules.hex.stacking import Capacity
@@ -58,7 +58,7 @@ def load(data: Any | None) -> dict[str, Any]:
     return out
 
 
-def _on_map(key: Any, where: str, m: HexMap):
+def _on_map(key: Any, where: str, m: HexMap) -> Hex:
     try:
         h = parse_label(key)
     except (ValueError, AttributeError) as e:

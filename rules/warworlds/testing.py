@@ -5,9 +5,8 @@ fires at the nearest target it can hit and attacks whatever is adjacent.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import random
+from typing import Any, Iterable
 
 from rules.hex import coords as C
 
@@ -16,10 +15,12 @@ from .activate import pick_target, why_not_fight, why_not_move, why_not_shoot
 from .battle import Battle, other
 from .options import state_from_view  # noqa: F401  (the scripted players' import)
 from .orders import Order
+from .scenario import CAPACITY
 
 
-def start(scenario: str = "field_battle", seed: int = 1) -> dict[str, Any]:
-    return RS.set_up(scenario, random.Random(seed))
+def start(scenario: Any = "field_battle", seed: int = 1) -> dict[str, Any]:
+    state: dict[str, Any] = RS.set_up(scenario, random.Random(seed))
+    return state
 
 
 fold_all = RS.fold_events
@@ -84,7 +85,7 @@ def where(label: str) -> C.Hex:
     return C.parse_label(label)
 
 
-def battle(units: list[dict[str, Any]], hexes: dict[str, Any] | None = None, sides: dict | None = None, cols: int = 8, rows: int = 8,
+def battle(units: list[dict[str, Any]], hexes: dict[str, Any] | None = None, sides: dict[str, Any] | None = None, cols: int = 8, rows: int = 8,
            rnd: str = "movement", turns: int = 6, objectives: dict[str, Any] | None = None) -> dict[str, Any]:
     """A battle from a hand-made scenario, in the given round of turn 1 (red attacks)."""
     sc = {"name": "test", "turns": turns, "first": "red", "objectives": objectives or {},
@@ -100,11 +101,11 @@ class Loaded(random.Random):
     """Dice that come up as listed (then fall back to a seeded stream): for rules tests that
     need one exact roll. The engine takes any ``random.Random``."""
 
-    def __init__(self, rolls, seed: int = 0) -> None:
+    def __init__(self, rolls: Iterable[int], seed: int = 0) -> None:
         super().__init__(seed)
         self.rolls = list(rolls)
 
-    def randint(self, a, b):
+    def randint(self, a: int, b: int) -> int:
         if self.rolls:
             r = self.rolls.pop(0)
             assert a <= r <= b, (r, a, b)
@@ -115,9 +116,8 @@ class Loaded(random.Random):
 def invariants(state: dict[str, Any]) -> list[str]:
     """What must hold in every position: hex capacity (WW-3), machines alone, no unit on an enemy's
     hex, squads and crews within their starting size, locks only between adjacent enemies."""
-    from .scenario import CAPACITY
-
-    problems, at = [], {}
+    problems: list[str] = []
+    at: dict[str, list[dict[str, Any]]] = {}
     for u in state["units"].values():
         if u["hex"] and u["status"] in ("active", "abandoned", "wreck") and u["kind"] != "aircraft":
             at.setdefault(u["hex"], []).append(u)
@@ -131,7 +131,7 @@ def invariants(state: dict[str, Any]) -> list[str]:
                                             C.distance(C.parse_label(o["hex"]), C.parse_label(u["hex"])) != 1):
                 problems.append(f"{u['id']} is locked with {p}, not an adjacent enemy")
     for hx, us in at.items():
-        sizes = []
+        sizes: list[tuple[int, int]] = []
         for u in us:
             size = (len(u["models"]), 0) if u["kind"] == "squad" else (0, 1)
             why = CAPACITY.refusal(sizes, size)

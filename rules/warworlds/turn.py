@@ -53,7 +53,8 @@ def validate(state: dict[str, Any], side: str, orders: Sequence[Order], kind: st
         return (LineError(WHOLE, "", "the battle has not started"),)
     b = Battle(state, random.Random(0))
     rnd = state["round"]
-    errors, seen = [], {}
+    errors: list[LineError] = []
+    seen: dict[str, Any] = {}
     for o in orders:
         msg = _check(b, side, rnd, o, seen)
         if msg:
@@ -136,9 +137,9 @@ def run_round(state: dict[str, Any], orders: Mapping[str, Sequence[Order]], rng:
             lists[side] += _heroic(b, side, rnd, {o.unit for o in lists[side]})
     a, d = lists[first], lists[other(first)]
     for i in range(max(len(a), len(d))):
-        for o in (a[i] if i < len(a) else None, d[i] if i < len(d) else None):
-            if o is not None and b.state["result"] is None:
-                {"move": A.move, "ram": A.ram, "fire": A.shoot, "attack": A.fight}[o.verb](b, o)
+        for given in (a[i] if i < len(a) else None, d[i] if i < len(d) else None):
+            if given is not None and b.state["result"] is None:
+                {"move": A.move, "ram": A.ram, "fire": A.shoot, "attack": A.fight}[given.verb](b, given)
     if rnd != "melee":
         b.emit("round_opened", {"turn": state["turn"], "round": ROUNDS[ROUNDS.index(rnd) + 1]})
     else:
@@ -195,7 +196,8 @@ def end_of_turn(b: Battle) -> None:
     if st["turn"] >= st["scenario"]["turns"] or gone:
         pts = score(st)
         if len(gone) == 1:
-            winner, reason = other(gone[0]), f"{gone[0]} has no fighting units left"
+            winner: str | None = other(gone[0])
+            reason = f"{gone[0]} has no fighting units left"
         else:
             winner = max(SIDES, key=lambda s: pts[s]) if pts["red"] != pts["blue"] else None
             reason = f"after {st['turn']} turns, {pts['red']} to {pts['blue']} points (red to blue)"
