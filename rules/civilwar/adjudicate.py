@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from rules.core.protocol import State, PUBLIC, LineError, ParsedOrders, RuleEvent, side_audience
+from rules.core.protocol import PUBLIC, LineError, ParsedOrders, RuleEvent, State, TurnSpec, side_audience
 
 from .board import other
 from .fold import PREFIX, fold
@@ -63,7 +63,7 @@ def validate(state: dict[str, Any], side: str, orders: Sequence[Order], kind: st
     for o in orders:
         if o.is_operation:
             continue
-        if not o.is_standing:
+        if not isinstance(o, Standing):  # the only is_standing orders
             errors.append(LineError(o.line, o.text, "a decision line is only allowed on a decision turn"))
             continue
         key = o.point or "*"
@@ -81,7 +81,8 @@ def validate(state: dict[str, Any], side: str, orders: Sequence[Order], kind: st
     return tuple(sorted(errors, key=lambda e: e.line))
 
 
-def _validate_decision(state: State, side: str, orders, pending) -> tuple[LineError, ...]:
+def _validate_decision(state: State, side: str, orders: Sequence[Order],
+                       pending: dict[str, Any] | None) -> tuple[LineError, ...]:
     if not pending or not pending.get("awaiting"):
         return _whole("there is no decision to make")
     if side != pending["defender"]:
@@ -103,7 +104,7 @@ def _validate_decision(state: State, side: str, orders, pending) -> tuple[LineEr
     return tuple(errors)
 
 
-def _why_not_retreat(state: State, pending, to) -> str:
+def _why_not_retreat(state: State, pending: dict[str, Any], to: str | None) -> str:
     point = pending["point"]
     options = ", ".join(pending["options"]) or "none"
     if to not in state["board"]["adj"][point]:
@@ -147,7 +148,7 @@ def standing_choice(state: dict[str, Any], defender: str, point: str, options: l
     return None
 
 
-def _coerce(state: State, side: str, kind: str, value) -> tuple[tuple[Order, ...], bool]:
+def _coerce(state: State, side: str, kind: str, value: Any) -> tuple[tuple[Order, ...], bool]:
     """Orders as the platform may hand them over -> (orders, had_parse_errors)."""
     if value is None:
         return (), False
@@ -187,22 +188,22 @@ def adjudicate(state: dict[str, Any], orders: Mapping[str, Any], rng: random.Ran
             return []
         side = state["to_move"]
     run = _Run(state)
-    orders, bad_parse = _coerce(state, side, kind, (orders or {}).get(side))  # from here on, this side's
+    own, bad_parse = _coerce(state, side, kind, (orders or {}).get(side))  # from here on, this side's
     reason = None
-    if not orders:
+    if not own:
         reason = "invalid orders" if bad_parse else "no orders"
-    elif bad_parse or validate(state, side, orders, kind):
+    elif bad_parse or validate(state, side, own, kind):
         reason = "invalid orders"
     defaulted = reason is not None
     if defaulted:
         text = default_orders(state, side, kind)
         run.emit("orders_defaulted", {"side": side, "kind": kind, "reason": reason, "orders": text})
-        orders = parse(state, side, text, kind).orders
+        own = parse(state, side, text, kind).orders
     if kind == "decision":
-        _decide(run, orders[0], "default" if defaulted else "decision")
+        _decide(run, own[0], "default" if defaulted else "decision")
     else:
-        _standing(run, side, [o for o in orders if o.is_standing])
-        _operate(run, side, next(o for o in orders if o.is_operation))
+        _standing(run, side, [o for o in own if isinstance(o, Standing)])  # the only is_standing orders
+        _operate(run, side, next(o for o in own if o.is_operation))
     return run.events
 
 
@@ -300,9 +301,7 @@ def _complete(run: _Run, side: str, entered: list[str], passed: bool = False) ->
                                "reason": f"{nxt} cannot carry out any operation (CW-11)"})
 
 
-def next_turn(state: dict[str, Any]):
-    from rules.core.protocol import TurnSpec
-
+def next_turn(state: dict[str, Any]) -> TurnSpec:
     if state.get("result") or state.get("phase") != "play":
         return TurnSpec(())
     pending = state.get("pending")

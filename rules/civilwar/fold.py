@@ -23,7 +23,7 @@ shared between all states of a game.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from .board import SIDES, derive_board, load_map, other
 from rules.core.protocol import State
@@ -66,17 +66,18 @@ def fold(state: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> 
     handler = _HANDLERS.get(kind)
     if handler is None:
         return state  # unknown civilwar events (future versions) are ignored
-    return handler(state, payload, event_type)
+    new: dict[str, Any] = handler(state, payload, event_type)
+    return new
 
 
-def _map_loaded(state: State, p, et: str):
+def _map_loaded(state: State, p: Mapping[str, Any], et: str) -> State:
     new = initial_state()
     new["board"] = derive_board(p["map"])
     new["phase"] = "setup"
     return new
 
 
-def _tokens_revealed(state: State, p, et: str):
+def _tokens_revealed(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     tokens = {c: s for c, s in p["tokens"].items()}
     new["tokens"] = tokens
@@ -87,30 +88,30 @@ def _tokens_revealed(state: State, p, et: str):
     return new
 
 
-def _standing(state: State, p, et: str):
+def _standing(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     new["standing"] = {**state["standing"], p["side"]: dict(p["instructions"])}
     return new
 
 
-def _no_change(state: State, p, et: str):
+def _no_change(state: State, p: Mapping[str, Any], et: str) -> State:
     return state
 
 
-def _noted(state: State, p, et: str):
+def _noted(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     _note(state, new, et, p)
     return new
 
 
-def _unit_formed(state: State, p, et: str):
+def _unit_formed(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     new["units"] = {**state["units"], p["city"]: p["side"]}
     _note(state, new, et, p)
     return new
 
 
-def _unit_relocated(state: State, p, et: str):
+def _unit_relocated(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     units = dict(state["units"])
     del units[p["from"]]
@@ -120,7 +121,8 @@ def _unit_relocated(state: State, p, et: str):
     return new
 
 
-def _dislodge(state: State, new, p, operation, vacated, entered) -> None:
+def _dislodge(state: State, new: State, p: Mapping[str, Any], operation: str, vacated: list[str],
+              entered: list[str]) -> None:
     new["pending"] = {
         "defender": p["defender"],
         "point": p["target"],
@@ -133,7 +135,7 @@ def _dislodge(state: State, new, p, operation, vacated, entered) -> None:
     }
 
 
-def _assault(state: State, p, et: str):
+def _assault(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     units = dict(state["units"])
     del units[p["source"]]
@@ -144,7 +146,7 @@ def _assault(state: State, p, et: str):
     return new
 
 
-def _breakthrough(state: State, p, et: str):
+def _breakthrough(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     units = dict(state["units"])
     for src, dst in p["moves"]:  # head first
@@ -156,14 +158,14 @@ def _breakthrough(state: State, p, et: str):
     return new
 
 
-def _decision_requested(state: State, p, et: str):
+def _decision_requested(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     new["pending"] = {**state["pending"], "awaiting": True, "options": list(p["options"])}
     _note(state, new, et, p)
     return new
 
 
-def _unit_retreated(state: State, p, et: str):
+def _unit_retreated(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     new["units"] = {**state["units"], p["to"]: p["side"]}
     new["pending"] = None
@@ -171,14 +173,14 @@ def _unit_retreated(state: State, p, et: str):
     return new
 
 
-def _unit_destroyed(state: State, p, et: str):
+def _unit_destroyed(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     new["pending"] = None
     _note(state, new, et, p)
     return new
 
 
-def _terror(state: State, p, et: str):
+def _terror(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     tokens = dict(state["tokens"])
     tokens.pop(p["city"], None)
@@ -187,7 +189,7 @@ def _terror(state: State, p, et: str):
     return new
 
 
-def _evacuation(state: State, p, et: str):
+def _evacuation(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     tokens = dict(state["tokens"])
     tokens[p["to"]] = tokens.pop(p["from"])
@@ -196,7 +198,7 @@ def _evacuation(state: State, p, et: str):
     return new
 
 
-def _turn_completed(state: State, p, et: str):
+def _turn_completed(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     side = p["side"]
     new["just_occupied"] = {**state["just_occupied"], side: list(p.get("entered", []))}
@@ -210,14 +212,14 @@ def _turn_completed(state: State, p, et: str):
     return new
 
 
-def _game_over(state: State, p, et: str):
+def _game_over(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     new["result"] = {k: p[k] for k in ("winner", "loser", "reason") if k in p}
     new["phase"] = "over"
     return new
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Callable[[State, Mapping[str, Any], str], State]] = {
     "map_loaded": _map_loaded,
     "tokens_revealed": _tokens_revealed,
     "standing_instructions": _standing,
@@ -255,11 +257,11 @@ def build_state(
     state = fold(state, PREFIX + "tokens_revealed", {"tokens": {k.upper(): v for k, v in (tokens or {}).items()}, "to_move": to_move})
     state = dict(state)
     state["units"] = {k.upper(): v for k, v in (units or {}).items()}
-    jo = {"red": [], "blue": []}
+    jo: dict[str, list[str]] = {"red": [], "blue": []}
     for side, pts in (just_occupied or {}).items():
         jo[side] = [p.upper() for p in pts]
     state["just_occupied"] = jo
-    st = {"red": {}, "blue": {}}
+    st: dict[str, dict[str, Any]] = {"red": {}, "blue": {}}
     for side, instr in (standing or {}).items():
         st[side] = {k if k == "*" else k.upper(): dict(v) for k, v in instr.items()}
     state["standing"] = st

@@ -25,11 +25,13 @@ def count_units(state: dict[str, Any], side: str) -> int:
 
 def protected_points(state: dict[str, Any], side: str) -> list[str]:
     """Points ``side``'s enemy may not assault or break through this turn (CW-17/21)."""
-    return state["just_occupied"].get(other(side), [])
+    points: list[str] = state["just_occupied"].get(other(side), [])
+    return points
 
 
 def _where(state: dict[str, Any], p: str) -> str:
-    return state["board"]["kind"][p]
+    kind: str = state["board"]["kind"][p]
+    return kind
 
 
 # --------------------------------------------------------------------------- formation

@@ -82,7 +82,7 @@ def build_view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     else:
         visible = []
     view["standing_instructions"] = {s: standing_lines(state["standing"].get(s, {})) for s in visible}
-    if viewer.role == "player" and viewer.side in spec.sides and spec.kind == "orders":
+    if viewer.role == "player" and viewer.side is not None and viewer.side in spec.sides and spec.kind == "orders":
         view["legal_operations"] = legal_operations(state, viewer.side)
     result = state.get("result")
     view["result"] = {k: result[k] for k in ("winner", "loser", "reason") if k in result} if result else None
