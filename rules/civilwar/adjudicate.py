@@ -4,7 +4,15 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from rules.core.protocol import PUBLIC, LineError, ParsedOrders, RuleEvent, State, TurnSpec, side_audience
+from rules.core.protocol import (
+    PUBLIC,
+    LineError,
+    ParsedOrders,
+    RuleEvent,
+    State,
+    TurnSpec,
+    side_audience,
+)
 
 from .board import other
 from .fold import PREFIX, fold
@@ -15,7 +23,20 @@ from .legality import (
     resolve_breakthrough,
     retreat_options,
 )
-from .orders import Assault, Breakthrough, Evacuate, Fight, Form, Move, Order, Pass, Retreat, Standing, Terror, parse_text
+from .orders import (
+    Assault,
+    Breakthrough,
+    Evacuate,
+    Fight,
+    Form,
+    Move,
+    Order,
+    Pass,
+    Retreat,
+    Standing,
+    Terror,
+    parse_text,
+)
 
 DRAW_AFTER_PASSES = 6  # six passed turns in a row (three by each side) end the game as a draw
 

@@ -25,8 +25,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from .board import SIDES, derive_board, load_map, other
 from rules.core.protocol import State
+
+from .board import SIDES, derive_board, load_map, other
 
 PREFIX = "civilwar."
 

@@ -10,7 +10,9 @@ from rules.core.protocol import PUBLIC, RuleEvent
 from . import adjudicate as _adj
 from .board import load_map, natural_sorted
 from .describe import describe_event as _describe
-from .fold import PREFIX, build_state, check_invariants, fold as _fold, initial_state as _initial
+from .fold import PREFIX, build_state, check_invariants
+from .fold import fold as _fold
+from .fold import initial_state as _initial
 from .legality import has_legal_operation, legal_operations
 from .orders import ORDER_WORDS, ORDERS_HELP
 from .render import render_svg as _render

@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable
 
-from rules.civilwar import RULESET as RS, build_state
+from rules.civilwar import RULESET as RS
+from rules.civilwar import build_state
 from rules.core.canonical import canonical_json
 from rules.core.protocol import RuleEvent
 

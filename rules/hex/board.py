@@ -20,7 +20,17 @@ import hashlib
 import json
 from typing import Any, Iterable
 
-from .coords import Hex, Side, direction_to, iter_rect, label, parse_label, adjacent_side, side_hexes, to_offset
+from .coords import (
+    Hex,
+    Side,
+    adjacent_side,
+    direction_to,
+    iter_rect,
+    label,
+    parse_label,
+    side_hexes,
+    to_offset,
+)
 from .schema import fail, field, number
 
 MAX_SIDE = 99

@@ -11,7 +11,15 @@ from html import escape
 from typing import Any, Iterable, Mapping
 
 from .board import HexMap
-from .coords import corners, label, neighbour, parse_label, side_hexes, side_segment, to_pixel
+from .coords import (
+    corners,
+    label,
+    neighbour,
+    parse_label,
+    side_hexes,
+    side_segment,
+    to_pixel,
+)
 
 FONT = "DejaVu Sans, sans-serif"
 SIDE_COLOURS = {"red": "#b3261e", "blue": "#1f4fa3"}

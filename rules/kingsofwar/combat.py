@@ -5,10 +5,9 @@ and returns the dice it rolled, so events carry the rolls and a replay rolls the
 """
 from __future__ import annotations
 
-from typing import Any
-
 import random
 from dataclasses import dataclass
+from typing import Any
 
 MULTIPLIER = {"front": 1, "left": 2, "right": 2, "rear": 3}  # KW-47: flank x2, rear x3
 

@@ -11,10 +11,9 @@ Blank lines and text after '#' are ignored. Unit names are the scenario's ids.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from rules.core.orderlines import parse_lines
 from rules.core.protocol import LineError, ParsedOrders

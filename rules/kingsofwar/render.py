@@ -3,9 +3,8 @@ objectives, and each unit's arcs (shown when the unit is selected: hovered or li
 ``#unit-<id>``). Drawn in inches with y up (the SVG is flipped), so it scales on the web."""
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
-
 from html import escape
+from typing import Any, Iterable, Sequence
 
 from rules.tabletop.terrain import terrain_geometry
 

@@ -16,9 +16,8 @@ many shots; the shots are then resolved exactly like gun shots).
 """
 from __future__ import annotations
 
-from typing import Any
-
 import math
+from typing import Any
 
 import numpy as np
 from shapely.geometry import LineString, Point

@@ -13,9 +13,8 @@
 """
 from __future__ import annotations
 
-from typing import Any
-
 import math
+from typing import Any
 
 import numpy as np
 import shapely

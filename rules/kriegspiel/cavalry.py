@@ -10,9 +10,9 @@ Distance bands (decision, following the wording of each table):
 """
 from __future__ import annotations
 
-from typing import Any
-
 import math
+from random import Random
+from typing import Any
 
 from rules.littlewars.melee import outcome as lw_melee
 
@@ -91,7 +91,7 @@ def effective(number: int, levels_down: int) -> int:
     return number * (max(0, levels_down) + 1)
 
 
-def vs_cavalry(att: int, dfn: int, rng, levels_down: int = 0, smaller_isolated: bool = False) -> dict[str, Any]:
+def vs_cavalry(att: int, dfn: int, rng: Random, levels_down: int = 0, smaller_isolated: bool = False) -> dict[str, Any]:
     """Cavalry against cavalry (KS-77..79). Equal numbers on level ground: a coin; the loser
     loses 3/4 and withdraws, the winner 1/4. Otherwise the Little Wars melee (LW-35..38) of the
     charger's number multiplied downhill (each real horseman counts as levels + 1 men) against

@@ -33,13 +33,14 @@ Order: ``charge horse at x,y``. Decisions (RULES.md, "Cavalry"):
 """
 from __future__ import annotations
 
-from typing import Any
-
 import math
+from random import Random
+from typing import Any
 
 import numpy as np
 from shapely.geometry import LineString, Point
 
+from rules.core.protocol import State
 from rules.littlewars.fold import next_name
 from rules.littlewars.geom import isolated
 from rules.littlewars.scenario import home_vector as scenario_home
@@ -194,7 +195,7 @@ def _short_of_scenery(table, arm: str, line: LineString) -> tuple[float, float]:
     return line.interpolate(max(0.0, first - 0.01)).coords[0]
 
 
-def resolve(state: dict[str, Any], side: str, ids: list[str], point, held: set[str], rng,
+def resolve(state: dict[str, Any], side: str, ids: list[str], point, held: set[str], rng: Random,
             withdrawing_guns: frozenset[str] = frozenset()) -> dict[str, Any]:
     """The ``kriegspiel.charge`` payload for one charge (the state is that after fire);
     ``withdrawing_guns``: the enemy's guns ordered to move away this turn (KS-86)."""
@@ -277,7 +278,7 @@ def _smaller_isolated(state: dict[str, Any], side: str, ids: list[str], tgt: lis
     return isolated(state, small_side, small, exclude=set(ids) | set(tgt))
 
 
-def _advance(state, out, ids, aims):
+def _advance(state: State, out, ids, aims) -> None:
     """Surviving chargers end 1 in short of the nearest target, the group's shape kept."""
     figs = state["figures"]
     alive = [i for i in ids if i not in out["killed"]]

@@ -73,7 +73,7 @@ def _supplied(p):
     return txt + "."
 
 
-def _mine(p):
+def _mine(p) -> str:
     return (f"A mine of {p['side']} exploded at {p['at'][0]:g},{p['at'][1]:g} as {str(p['by']).split(':')[-1]} "
             f"passed: {count(len(p['killed']), 'figure')} and {count(len(p['guns']), 'gun')} destroyed (KS-59/60).")
 

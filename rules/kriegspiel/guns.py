@@ -22,9 +22,8 @@ Decisions (RULES.md, "Artillery"):
 """
 from __future__ import annotations
 
-from typing import Any
-
 import math
+from typing import Any
 
 from rules.littlewars.geom import crew, gun_name
 from rules.littlewars.table import table_of

@@ -20,9 +20,8 @@ Decisions (RULES.md, "Movement"):
 """
 from __future__ import annotations
 
-from typing import Any
-
 import math
+from typing import Any
 
 import numpy as np
 import shapely
@@ -58,7 +57,7 @@ class MoveError(ValueError):
 class Ground:
     """Levels, roads, fords, water and rails of one scenario."""
 
-    def __init__(self, terrain: list[dict[str, Any]]):
+    def __init__(self, terrain: list[dict[str, Any]]) -> None:
         geoms = [(it, terrain_geometry(it)) for it in terrain]
         self.hills = [(int(it.get("level", 1)), g) for it, g in geoms if it["type"] == "hill"]
         self.road = unary_union([g for it, g in geoms if it["type"] in ("road", "bridge")] or [Point()])

@@ -28,10 +28,9 @@ Every Little Wars order works unchanged; these lines are added:
 """
 from __future__ import annotations
 
-from typing import Any
-
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from rules.core.protocol import LineError, ParsedOrders
 from rules.littlewars import orders as lw

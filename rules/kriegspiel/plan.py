@@ -11,13 +11,12 @@ and volleys and applies the appendix's restrictions to it, naming the line and r
 """
 from __future__ import annotations
 
-from typing import Any
-
 import math
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
-from rules.core.protocol import LineError
+from rules.core.protocol import LineError, State
 from rules.littlewars import plan as lw_plan
 from rules.littlewars.fold import game_turn_of_play, play_turn
 from rules.littlewars.orders import Fire, Move
@@ -120,11 +119,11 @@ def build(state: dict[str, Any], side: str, orders) -> KsPlan:
 
 
 # -- artillery: limbering (KS-33) ----------------------------------------------------------------
-def _own_gun(state, side, name) -> str | None:
+def _own_gun(state: State, side: str, name: str) -> str | None:
     return lw_plan.gun_of(state, side, name)
 
 
-def _marching(state, side, lw_orders) -> dict[str, tuple[Any, ...]]:
+def _marching(state: State, side: str, lw_orders) -> dict[str, tuple[Any, ...]]:
     """Guns ordered to move this turn: {gun id: destination}."""
     out = {}
     for o in lw_orders:
@@ -135,7 +134,7 @@ def _marching(state, side, lw_orders) -> dict[str, tuple[Any, ...]]:
     return out
 
 
-def _limbering(state, side, lw_orders, orders) -> tuple[dict[str, Any], list[Any]]:
+def _limbering(state: State, side: str, lw_orders, orders) -> tuple[dict[str, Any], list[Any]]:
     """``limber gun1`` / ``unlimber gun1``: {gun id: up}, and the lines refused (KS-33)."""
     acting = {_own_gun(state, side, o.who if isinstance(o, Move) else o.gun) for o in lw_orders
               if isinstance(o, (Move, Fire))} - {None}
@@ -158,7 +157,7 @@ def _limbering(state, side, lw_orders, orders) -> tuple[dict[str, Any], list[Any
     return out, errs
 
 
-def _gunners_without_gun(state, kp, crews: dict[str, Any]) -> None:
+def _gunners_without_gun(state: State, kp, crews: dict[str, Any]) -> None:
     """A gunner marches at the artillery's pace only beside a gun that goes (KS-19): where the gun's
     move was refused, his own pace holds, and a longer move is refused too."""
     for fid, (_, _, gid) in sorted(crews.items()):
@@ -169,7 +168,7 @@ def _gunners_without_gun(state, kp, crews: dict[str, Any]) -> None:
             _refuse_paths(kp, [fid], f"{why}; its gun does not move, so it keeps its own pace")
 
 
-def _gun_time(state, kp):
+def _gun_time(state: State, kp) -> None:
     """A limbered gun unlimbers before it fires, and one limbering up after firing has half the turn: half
     the shots (KS-33)."""
     start = guns.limbered(state, kp.side)
@@ -197,7 +196,7 @@ def _done(kp: KsPlan) -> KsPlan:
     return kp
 
 
-def _figures(state, kp, name) -> list[str]:
+def _figures(state: State, kp, name: str) -> list[str]:
     try:
         kind, value = lw_plan.resolve(state, kp.lw, name)
     except lw_plan._Refused as exc:
@@ -211,7 +210,7 @@ def _figures(state, kp, name) -> list[str]:
     return value
 
 
-def _claim(kp, ids, o):
+def _claim(kp, ids, o) -> None:
     try:
         lw_plan.claim_figures(kp.lw, ids, o)
     except lw_plan._Refused as exc:
@@ -225,7 +224,7 @@ def _group_of(kp, fid):
     return None
 
 
-def _work(state, kp, o: Work, boxed):
+def _work(state: State, kp, o: Work, boxed) -> None:
     ids = _figures(state, kp, o.who)
     if boxed.intersection(_group_of(kp, i) for i in ids):
         raise _Refused(f"{o.who} is in a box: unbox before working")
@@ -240,12 +239,12 @@ def _work(state, kp, o: Work, boxed):
     kp.works.append({"kind": o.kind, "ids": ids, "at": o.at, "to": o.to, "need": None, "target": None})
 
 
-def _own_live(state, kp) -> list[dict[str, Any]]:
+def _own_live(state: State, kp) -> list[dict[str, Any]]:
     """The side's works in hand, those ordered on earlier lines of these orders too."""
     return [w for w in state["ks"]["works"].values() if w["side"] == kp.side and w["status"] in works.LIVE] + kp.works
 
 
-def _task(state, kp, o: Task, boxed):
+def _task(state: State, kp, o: Task, boxed) -> None:
     ids = _figures(state, kp, o.who)
     if boxed.intersection(_group_of(kp, i) for i in ids):
         raise _Refused(f"{o.who} is in a box: unbox before working")
@@ -263,7 +262,7 @@ def _task(state, kp, o: Task, boxed):
     kp.works.append({"kind": o.task, "ids": ids, "at": (c.x, c.y), "to": None, "need": need, "target": target})
 
 
-def _drive(state, kp, o: Drive):
+def _drive(state: State, kp, o: Drive) -> None:
     """KS-20, KS-38, KS-39: a depot moves at the transport's pace, never across a river."""
     depots = state["ks"]["supply"][kp.side]["depots"]
     if o.depot not in depots:
@@ -286,7 +285,7 @@ def _drive(state, kp, o: Drive):
     kp.drives[o.depot] = [round(o.to[0], 4), round(o.to[1], 4)]
 
 
-def _box(state, kp, o: Box, boxed):
+def _box(state: State, kp, o: Box, boxed) -> None:
     key = lw_plan.group_key(kp.lw.groups, o.who)
     if key is None:
         raise _Refused(f"unknown group '{o.who}': only a group of yours is boxed")
@@ -303,7 +302,7 @@ def _box(state, kp, o: Box, boxed):
     boxed.add(key)
 
 
-def _volley(state, kp, o: Volley, boxed):
+def _volley(state: State, kp, o: Volley, boxed) -> None:
     if play_turn(state) < FIRST_FIRE_TURN:
         raise _Refused(f"no fire before turn {game_turn_of_play(state, FIRST_FIRE_TURN)} (LW-14: none in the "
                        f"first turn of play)")
@@ -332,7 +331,7 @@ def _volley(state, kp, o: Volley, boxed):
     kp.volleys.append((key, ids, list(o.aim), shots))
 
 
-def _charge(state, kp, o: Charge, boxed):
+def _charge(state: State, kp, o: Charge, boxed) -> None:
     ids = _figures(state, kp, o.who)
     if set(ids) & set(state["ks"]["columns"][kp.side]) or any(kp.reforming.get(i) for i in ids):
         raise _Refused(f"{o.who} is in column: cavalry charge in line (KS-69)")
@@ -345,7 +344,7 @@ def _charge(state, kp, o: Charge, boxed):
     kp.charges.append((o.line, ids, tuple(o.at)))
 
 
-def _reforming(state, side, orders) -> tuple[dict[str, Any], list[Any]]:
+def _reforming(state: State, side: str, orders) -> tuple[dict[str, Any], list[Any]]:
     """KS-27/31: {figure: into column?} for the groups changing formation (half a turn), and errors."""
     out, errors = {}, []
     columns = set(state["ks"]["columns"][side])
@@ -368,7 +367,7 @@ def _reforming(state, side, orders) -> tuple[dict[str, Any], list[Any]]:
     return out, errors
 
 
-def _saddle(state, kp, o: Saddle, boxed):
+def _saddle(state: State, kp, o: Saddle, boxed) -> None:
     """KS-32: mounting or dismounting takes the group's whole turn."""
     ids = _figures(state, kp, o.who)
     if any(state["figures"][i]["arm"] != "cav" for i in ids):
@@ -384,7 +383,7 @@ def _saddle(state, kp, o: Saddle, boxed):
     kp.dismounted = sorted(now - set(ids) if o.mount else now | set(ids))
 
 
-def _carry(state, kp, o: Carry, boxed):
+def _carry(state: State, kp, o: Carry, boxed) -> None:
     """Boarding, a journey, a landing (vehicles.py)."""
     if o.how == "board":
         ids = _figures(state, kp, o.who)
@@ -409,7 +408,7 @@ def _carry(state, kp, o: Carry, boxed):
         kp.steams[vid] = pts
 
 
-def _refuse_paths(kp, fids, why):
+def _refuse_paths(kp, fids, why) -> None:
     """Take figures' moves out of the plan, with one error per order line."""
     lines = {}
     for fid in fids:
@@ -420,7 +419,7 @@ def _refuse_paths(kp, fids, why):
         kp.errors.append(_line_error(kp, line, why))
 
 
-def _restrict(state, kp):
+def _restrict(state: State, kp) -> None:
     """The appendix's limits on a plan otherwise legal: the general away, supply, charges' and
     pursuits' after-effects, riders, guns out of action."""
     _general_away(state, kp)
@@ -438,7 +437,7 @@ def _line_error(kp, line: int, message: str) -> LineError:
     return LineError(line, kp.lw.line_text.get(line, ""), message)
 
 
-def _general_away(state, kp):
+def _general_away(state: State, kp) -> None:
     """KS-13/14: while the general is away (or command passes to his deputy) units hold."""
     gen = state["ks"]["generals"][kp.side]
     if gen["out_until"] <= state["turn"]:
@@ -450,7 +449,7 @@ def _general_away(state, kp):
     kp.works, kp.charges = [], []
 
 
-def _unsupplied(state, kp):
+def _unsupplied(state: State, kp) -> None:
     """KS-52: a group without food (or forage for its horses) does not move or charge."""
     status = state["ks"]["supply"][kp.side]["status"]
     for name, ids in kp.lw.groups.items():
@@ -463,7 +462,7 @@ def _unsupplied(state, kp):
         kp.charges = [c for c in kp.charges if not set(c[1]) & set(ids)]
 
 
-def _guns_out(state, kp):
+def _guns_out(state: State, kp) -> None:
     """KS-5: a gun partly in a blast is out of action for two turns."""
     out = state["ks"]["guns_out"]
     for gid in sorted(set(kp.lw.fire) | set(kp.lw.gun_moves) | set(kp.limbering)):
@@ -475,7 +474,7 @@ def _guns_out(state, kp):
                                          f"{state['guns'][gid]['name']} is out of action until turn {out[gid]} (KS-5)"))
 
 
-def _after_charges(state, kp):
+def _after_charges(state: State, kp) -> None:
     """KS-72/73: infantry charged in close order cannot move this turn; in open order it falls back 1 ft."""
     figs = state["figures"]
     shaken = {fid: e for fid, e in state["ks"]["shaken"].items()
@@ -491,7 +490,7 @@ def _after_charges(state, kp):
             kp.lw.paths[fid] = pts
 
 
-def _pursuit(state, kp):
+def _pursuit(state: State, kp) -> None:
     """KS-80/84: the pursued withdraw again at full pace towards their edge, unless their side attacks
     the pursuers this turn (a charge, volley or gun aimed within 6 in of one of them)."""
     figs = state["figures"]
@@ -508,7 +507,7 @@ def _pursuit(state, kp):
             kp.lw.paths[fid] = pts
 
 
-def _pursuers_attacked(state, kp, pursued: dict[str, Any]) -> bool:
+def _pursuers_attacked(state: State, kp, pursued: dict[str, Any]) -> bool:
     """True when no pursuer is left or the side attacks one this turn (a charge, volley or gun aimed
     within 6 in of one of them): the pursuit is over (KS-80/84/86)."""
     figs = state["figures"]
@@ -518,7 +517,7 @@ def _pursuers_attacked(state, kp, pursued: dict[str, Any]) -> bool:
     return not hunters or any(math.dist(a, h) <= charging.TARGET_REACH for a in aims for h in hunters)
 
 
-def _pursued_guns(state, kp):
+def _pursued_guns(state: State, kp) -> None:
     """KS-86: guns that withdrew before a charge keep withdrawing, with their crews, while pursued."""
     pursued = {gid: e for gid, e in state["ks"].get("pursued_guns", {}).items()
                if e["turn"] == state["turn"] and gid in state["guns"] and state["guns"][gid]["owner"] == kp.side}
@@ -539,5 +538,5 @@ def _pursued_guns(state, kp):
         kp.lw.paths.update(crew_paths)
 
 
-def errors(state, side, orders) -> tuple[LineError, ...]:
+def errors(state: State, side: str, orders) -> tuple[LineError, ...]:
     return tuple(build(state, side, orders).errors)

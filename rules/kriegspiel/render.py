@@ -1,9 +1,8 @@
 """SVG marks the Kriegspiel view adds to the Little Wars map: works, wrecks, boxes and last-seen figures."""
 from __future__ import annotations
 
-from typing import Any
-
 from html import escape
+from typing import Any
 
 WORK_STYLE = 'stroke="#6b4f1d" stroke-width="0.5" stroke-dasharray="0.6 0.3"'
 WRECK = 'fill="#444" stroke="#000" stroke-width="0.1"'

@@ -46,7 +46,7 @@ OBSERVERS = 8
 class Sightlines:
     """The blocking terrain of one scenario (cached by its terrain): buildings, woods, hills."""
 
-    def __init__(self, terrain: list[dict[str, Any]]):
+    def __init__(self, terrain: list[dict[str, Any]]) -> None:
         self.items = []   # (kind, level, geometry)
         for it in terrain:
             kind = it["type"]

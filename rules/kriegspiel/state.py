@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from rules.core.protocol import State
 from rules.littlewars.fold import capture_figures, drop_from_groups
 from rules.littlewars.fold import fold as lw_fold
 from rules.littlewars.scenario import mirror
@@ -118,7 +119,7 @@ def _ks(state: dict[str, Any], **changes) -> dict[str, Any]:
     return {**state, "ks": {**state["ks"], **changes}}
 
 
-def _works_report(state, p):
+def _works_report(state: State, p: Mapping[str, Any]) -> State:
     """A side's private report of the turn: works started, progressed, armed, abandoned; depots
     driven; trains and boats moved, loaded, unloaded (side audience, one every turn)."""
     works = dict(state["ks"]["works"])
@@ -171,7 +172,7 @@ def _gone_public(state: dict[str, Any], p: Mapping[str, Any], kind: str | None =
     return works, wid
 
 
-def _work_completed(state, p):
+def _work_completed(state: State, p: Mapping[str, Any]) -> State:
     """The public reveal of a finished entrenchment or gun pit (KS-67), or a task done (KS-54, KS-56)."""
     works, wid = _gone_public(state, p, status="complete")
     works[wid] = {**works[wid], "done": works[wid]["need"]}
@@ -213,7 +214,7 @@ def _emptied(depots: dict[str, Any], name: str, wagons: int | None) -> dict[str,
     return {**depots, name: {**d, **kept, "wagons": left}}
 
 
-def _vehicles_moved(state, p):
+def _vehicles_moved(state: State, p: Mapping[str, Any]) -> State:
     """Trains and boats moved, with everyone aboard (KS-22, KS-87)."""
     vehicles = {k: dict(v) for k, v in state["ks"]["vehicles"].items()}
     figures = dict(state["figures"])
@@ -224,7 +225,7 @@ def _vehicles_moved(state, p):
     return _ks({**state, "figures": figures}, vehicles=vehicles)
 
 
-def _vehicle_loaded(state, p):
+def _vehicle_loaded(state: State, p: Mapping[str, Any]) -> State:
     """Boarding or landing finished (KS-28/29): figures go aboard (to the vehicle's place) or ashore.
     Applied after the turn's journeys, so those who boarded stand where the vehicle now is."""
     vid = p["vehicle"]
@@ -240,7 +241,7 @@ def _vehicle_loaded(state, p):
     return _ks({**state, "figures": figures}, vehicles={**state["ks"]["vehicles"], vid: v}, works=works)
 
 
-def _depots_moved(state, p):
+def _depots_moved(state: State, p: Mapping[str, Any]) -> State:
     """KS-20/38: the depot stands where it was driven and supplies nothing this turn."""
     side = p["side"]
     sup = dict(state["ks"]["supply"][side])
@@ -268,7 +269,7 @@ def _destroy_guns(state: dict[str, Any], gids) -> dict[str, Any]:
     return {**state, "guns": guns, "ks": {**state["ks"], "wrecks": wrecks}}
 
 
-def _mine_exploded(state, p):
+def _mine_exploded(state: State, p: Mapping[str, Any]) -> State:
     """The public reveal of a mine: it and everything within 6 in is gone (KS-59/60)."""
     new = _destroy_guns(_kill(state, p["killed"]), p["guns"])
     figures = dict(new["figures"])
@@ -279,7 +280,7 @@ def _mine_exploded(state, p):
     return _ks(new, works=works)
 
 
-def _blast(state, p):
+def _blast(state: State, p: Mapping[str, Any]) -> State:
     """Gun and wagon effects of the turn's fire (KS-4..6, KS-13); kills came in littlewars.fired."""
     new = _destroy_guns(state, p["guns_destroyed"])
     out = dict(new["ks"]["guns_out"])
@@ -299,7 +300,7 @@ def _blast(state, p):
     return _ks(new, guns_out=out, supply=supply, generals=gens)
 
 
-def _sighted(state, p):
+def _sighted(state: State, p: Mapping[str, Any]) -> State:
     """What a side sees at the end of a turn; what it saw before stays as 'last seen'."""
     side = p["side"]
     old = state["ks"]["seen"][side]
@@ -313,7 +314,7 @@ def _sighted(state, p):
     return _ks(state, seen=seen)
 
 
-def _supplied(state, p):
+def _supplied(state: State, p: Mapping[str, Any]) -> State:
     side = p["side"]
     sup = dict(state["ks"]["supply"][side])
     depots = {k: dict(v) for k, v in sup["depots"].items()}
@@ -334,7 +335,7 @@ def _supplied(state, p):
     return new
 
 
-def _ledger_adjusted(state, p):
+def _ledger_adjusted(state: State, p: Mapping[str, Any]) -> State:
     side = p["side"]
     sup = dict(state["ks"]["supply"][side])
     depots = {k: dict(v) for k, v in sup["depots"].items()}
@@ -343,11 +344,11 @@ def _ledger_adjusted(state, p):
     return _ks(state, supply={**state["ks"]["supply"], side: sup})
 
 
-def _note(state, p):
+def _note(state: State, p: Mapping[str, Any]) -> State:
     return _ks(state, notes=state["ks"]["notes"] + [{"turn": p["turn"], "audience": p["to"], "text": p["text"]}])
 
 
-def _ruling(state, p):
+def _ruling(state: State, p: Mapping[str, Any]) -> State:
     """An umpire's ruling that kills or revives figures (a new event with a reason, never an edit)."""
     new = _kill(state, p.get("killed", []))
     if p.get("revived"):
@@ -358,25 +359,25 @@ def _ruling(state, p):
     return new
 
 
-def _work_revealed(state, p):
+def _work_revealed(state: State, p: Mapping[str, Any]) -> State:
     """The umpire reveals a work early (a disputed sighting ruled in the enemy's favour)."""
     works, _ = _gone_public(state, p, revealed=True)
     return _ks(state, works=works)
 
 
-def _work_abandoned(state, p):
+def _work_abandoned(state: State, p: Mapping[str, Any]) -> State:
     works, _ = _gone_public(state, p, status="abandoned")
     return _ks(state, works=works)
 
 
-def _general_lost(state, p):
+def _general_lost(state: State, p: Mapping[str, Any]) -> State:
     """KS-14: the deputy takes over; his side holds next turn while command passes."""
     gens = {s: dict(g) for s, g in state["ks"]["generals"].items()}
     gens[p["side"]].update(figure=p["deputy"], lost=True, out_until=p["turn"] + 2)
     return _ks(state, generals=gens)
 
 
-def _charge(state, p):
+def _charge(state: State, p: Mapping[str, Any]) -> State:
     """A cavalry charge (KS-68..85): losses, who moved or was pushed back, a gun taken, after-effects."""
     new = _kill(state, p["killed"] + p["destroyed"])
     if p.get("captured"):  # KS-78: an isolated smaller body is partly taken, as in a Little Wars melee
@@ -400,7 +401,7 @@ def _charge(state, p):
     return _ks(new, shaken=shaken, pursued=pursued, pursued_guns=guns)
 
 
-def _sighting_ruled(state, p):
+def _sighting_ruled(state: State, p: Mapping[str, Any]) -> State:
     """The umpire grants a side a sighting the engine denied (a disputed sighting)."""
     side = p["side"]
     old = state["ks"]["seen"][side]

@@ -26,12 +26,13 @@ Decisions (RULES.md, "Supply"):
 """
 from __future__ import annotations
 
-from typing import Any
-
 import math
+from typing import Any
 
 import networkx as nx
 from shapely.geometry import LineString, Point
+
+from rules.core.protocol import State
 
 from .numbers import (
     CAV_SUPPLY_RANGE,
@@ -212,7 +213,7 @@ def turn_ledger(state: dict[str, Any], side: str, fired: set[str]) -> dict[str, 
     return {"side": side, "turn": state["turn"], "draws": draws, "groups": status, "surrender": surrender}
 
 
-def _status(state, side, group, want, missing, depots) -> dict[str, Any]:
+def _status(state: State, side: str, group, want, missing, depots) -> dict[str, Any]:
     """What a group may do next turn; a group without food eats horses (KS-50) and may have to surrender (KS-53)."""
     figs = state["figures"]
     sup = state["ks"]["supply"][side]

@@ -21,12 +21,12 @@ of their own (``_streams``), so the enemy's hidden shots change none of one's ow
 """
 from __future__ import annotations
 
-from typing import Any
-
 import math
 import random
+from random import Random
+from typing import Any
 
-from rules.core.protocol import PUBLIC, UMPIRE, RuleEvent, side_audience
+from rules.core.protocol import PUBLIC, UMPIRE, RuleEvent, State, side_audience
 from rules.littlewars import adjudicate as lw_adj
 from rules.littlewars import aftermath, melee
 from rules.littlewars.fire import on_table, scatter
@@ -53,7 +53,7 @@ class Log:
     ``ks`` takes Kriegspiel kinds.
     """
 
-    def __init__(self, state):
+    def __init__(self, state: State) -> None:
         self.state = state
         self.events: list[RuleEvent] = []
 
@@ -116,7 +116,7 @@ def _streams(state: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any],
     return streams, random.Random(rng.getrandbits(64))
 
 
-def _as_little_wars(state, orders, rng, kind) -> list[RuleEvent]:
+def _as_little_wars(state: State, orders, rng: Random, kind) -> list[RuleEvent]:
 
     lw_orders = {s: split(orders.get(s, ()))[0] for s in SIDES}
     return lw_adj.adjudicate(state, lw_orders, rng, kind)
@@ -135,7 +135,7 @@ def _private(log: Log, kp) -> None:
 
 
 # -- fire -------------------------------------------------------------------------------
-def _shots(state, plans) -> list[tuple[Any, ...]]:
+def _shots(state: State, plans) -> list[tuple[Any, ...]]:
     """(origin, aim, gun id or None, side, group or None) for every shot, in a fixed order."""
     shots = []
     for gid in sorted(g for p in plans.values() for g in p.lw.fire):
@@ -202,14 +202,14 @@ def _wagons_lost(keys) -> dict[str, Any]:
     return {"wagons": wag, "vehicles": lost}
 
 
-def _headings(state, plans) -> dict[str, Any]:
+def _headings(state: State, plans) -> dict[str, Any]:
 
     return {gid: bearing((state["guns"][gid]["x"], state["guns"][gid]["y"]), aims[-1])
             for p in plans.values() for gid, aims in sorted(p.lw.fire.items())}
 
 
 # -- movement and mines -------------------------------------------------------------------------
-def _charges(log: Log, plans, rng) -> tuple[set[str], dict[str, Any]]:
+def _charges(log: Log, plans, rng: Random) -> tuple[set[str], dict[str, Any]]:
     """Cavalry charges after fire, before all other movement (public: both sides are in it).
 
     A charge that fire has made impossible (fewer than 8 left, the target gone) does not

@@ -16,9 +16,8 @@ A vehicle is ``state["ks"]["vehicles"][id]``: {"kind": "train" | "boat", "side",
 """
 from __future__ import annotations
 
-from typing import Any
-
 import math
+from typing import Any
 
 from shapely.geometry import LineString, Point
 from shapely.ops import substring

@@ -21,9 +21,8 @@ Decisions (RULES.md, "Hidden works"):
 """
 from __future__ import annotations
 
-from typing import Any
-
 import math
+from typing import Any
 
 from shapely.geometry import LineString, Point
 

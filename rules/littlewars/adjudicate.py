@@ -18,9 +18,10 @@ previous one left and adjudication equals replay by construction.
 from __future__ import annotations
 
 import random
+from random import Random
 from typing import Any, Mapping, Sequence
 
-from rules.core.protocol import PUBLIC, RuleEvent, TurnSpec, side_audience
+from rules.core.protocol import PUBLIC, RuleEvent, State, TurnSpec, side_audience
 
 from . import aftermath, melee, scoring, wagons
 from . import plan as planning
@@ -32,7 +33,7 @@ from .units import FIRST_FIRE_TURN, RESERVE, SIDES, other
 
 
 class _Log:
-    def __init__(self, state):
+    def __init__(self, state: State) -> None:
         self.state = state
         self.events: list[RuleEvent] = []
 
@@ -42,7 +43,7 @@ class _Log:
         self.state = fold(self.state, ev.type, ev.payload)
 
 
-def setup(scenario, rng: random.Random) -> list[RuleEvent]:
+def setup(scenario: Any, rng: random.Random) -> list[RuleEvent]:
     sc = load(scenario)
     log = _Log(initial_state())
     coin = None
@@ -62,7 +63,7 @@ def setup(scenario, rng: random.Random) -> list[RuleEvent]:
     return log.events
 
 
-def _reinforcements(state, rng) -> dict[str, Any]:
+def _reinforcements(state: State, rng: Random) -> dict[str, Any]:
     """LW-57: each side rolls 2d6 and takes that many of its 12 set-aside figures."""
     out = {}
     for side in SIDES:
@@ -149,7 +150,7 @@ def adjudicate(state: dict[str, Any], orders: Mapping[str, Sequence[Any]], rng: 
     return log.events
 
 
-def _private(log: _Log, p) -> None:
+def _private(log: _Log, p: planning.Plan) -> None:
     aud = side_audience(p.side)
     if p.errors:
         log.emit("orders_rejected", {"side": p.side, "errors": [{"line": e.line, "text": e.text, "message": e.message}
@@ -160,14 +161,14 @@ def _private(log: _Log, p) -> None:
         log.emit("standing_orders", {"side": p.side, "kill": p.standing[0], "lose": p.standing[1]}, aud)
 
 
-def emit_surrenders(log: _Log, plans) -> None:
+def emit_surrenders(log: _Log, plans: Mapping[str, planning.Plan]) -> None:
     for side in SIDES:
         for name, ids in plans[side].surrender:
             log.emit("surrendered", {"side": side, "group": name, "figures": list(ids), "captor": other(side),
                                      "pow": next_name(log.state, other(side), "pow")})
 
 
-def _movement(log: _Log, plans) -> None:
+def _movement(log: _Log, plans: Mapping[str, planning.Plan]) -> None:
     figs = log.state["figures"]
     paths = {}
     for p in plans.values():

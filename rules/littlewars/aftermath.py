@@ -9,9 +9,8 @@ side disarmed (LW-41, LW-43).
 """
 from __future__ import annotations
 
-from typing import Any
-
 import math
+from typing import Any, Callable
 
 from .fold import Namer
 from .geom import FigureIndex, bearing, crew
@@ -28,12 +27,14 @@ from .units import (
 )
 
 
-def gun_moves(start: dict[str, Any], moved: dict[str, Any], gun_paths: dict, limit_of=None) -> tuple[dict, list[Any]]:
+def gun_moves(start: dict[str, Any], moved: dict[str, Any], gun_paths: dict[str, Any],
+              limit_of: Callable[[str], float] | None = None) -> tuple[dict[str, Any], list[Any]]:
     """New gun positions {gid: [x, y, heading]} and the guns that could not go (with why).
 
     ``limit_of(gid)``: a variant's own range for the gun's path instead of LW-26's."""
     figs = start["figures"]
-    out, stuck = {}, []
+    out: dict[str, Any] = {}
+    stuck: list[Any] = []
     for gid in sorted(gun_paths):
         pts = gun_paths[gid]
         g = start["guns"][gid]
@@ -54,10 +55,11 @@ def gun_moves(start: dict[str, Any], moved: dict[str, Any], gun_paths: dict, lim
 
 def _axle_side(g: dict[str, Any], x: float, y: float) -> float:
     h = math.radians(g["heading"])
-    return (x - g["x"]) * math.cos(h) + (y - g["y"]) * math.sin(h)
+    result: float = (x - g["x"]) * math.cos(h) + (y - g["y"]) * math.sin(h)
+    return result
 
 
-def captures(start: dict[str, Any], now: dict[str, Any]) -> list[dict]:
+def captures(start: dict[str, Any], now: dict[str, Any]) -> list[dict[str, Any]]:
     """LW-46 at the end of movement and melee."""
     index = FigureIndex(now["figures"])
     out = []

@@ -35,6 +35,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from rules.core.protocol import State
+
 from . import wagons
 from .commands import resolve as resolve_commands
 from .scenario import OPPOSITE, block, mirror, mirror_force
@@ -68,7 +70,7 @@ def next_name(state: dict[str, Any], side: str, kind: str, already: int = 0) -> 
 class Namer:
     """Names handed out in one phase before the events that form them are folded."""
 
-    def __init__(self, state: dict[str, Any], kind: str):
+    def __init__(self, state: dict[str, Any], kind: str) -> None:
         self.state, self.kind, self.given = state, kind, {s: 0 for s in SIDES}
 
     def __call__(self, side: str) -> str:
@@ -92,7 +94,7 @@ def gun_id(side: str, name: str) -> str:
     return f"{side}:{name}"
 
 
-def _table_laid(state, p):
+def _table_laid(state: State, p: Mapping[str, Any]) -> State:
     sc = p["scenario"]
     new = initial_state()
     new.update(scenario=sc, phase="deploy", first=p["first"], turn=1)  # turn 1: the first round of orders
@@ -123,7 +125,7 @@ def _table_laid(state, p):
     return new
 
 
-def _place_wagons(state: dict[str, Any], new: dict[str, Any], places: Mapping[str, Any]) -> None:
+def _place_wagons(state: dict[str, Any], new: dict[str, Any], places: Mapping[str, Any] | None) -> None:
     """Wagons to new places ({id: [x, y]}); a game without wagons is left as it was."""
     if places:
         new["wagons"] = {**state["wagons"], **{wid: {**state["wagons"][wid], "x": xy[0], "y": xy[1]}
@@ -149,7 +151,7 @@ def _set_figures(state: dict[str, Any], new: dict[str, Any], changes: Mapping[st
 
 def drop_from_groups(groups: dict[str, Any], gone: set[str]) -> dict[str, Any]:
     """Groups without ``gone`` figures; groups left empty disappear."""
-    out = {}
+    out: dict[str, Any] = {}
     for side, named in groups.items():
         out[side] = {}
         for name, ids in named.items():
@@ -159,7 +161,7 @@ def drop_from_groups(groups: dict[str, Any], gone: set[str]) -> dict[str, Any]:
     return out
 
 
-def _reinforcements(state, p):
+def _reinforcements(state: State, p: Mapping[str, Any]) -> State:
     new = dict(state)
     joined = [fid for side in SIDES for fid in p[side]["joined"]]
     _set_figures(state, new, {fid: {"st": "ok"} for fid in joined})
@@ -172,7 +174,7 @@ def _reinforcements(state, p):
     return new
 
 
-def _deployed(state, p):
+def _deployed(state: State, p: Mapping[str, Any]) -> State:
     new = dict(state)
     _set_figures(state, new, {fid: {"x": xy[0], "y": xy[1]} for fid, xy in p["figures"].items()})
     guns = dict(state["guns"])
@@ -186,8 +188,9 @@ def _deployed(state, p):
     return new
 
 
-def _curtain(state) -> bool:
-    return state["scenario"]["settings"].get("deployment", "curtain") == "curtain"
+def _curtain(state: State) -> bool:
+    result: bool = state["scenario"]["settings"].get("deployment", "curtain") == "curtain"
+    return result
 
 
 def play_turn(state: dict[str, Any]) -> int:
@@ -198,15 +201,16 @@ def play_turn(state: dict[str, Any]) -> int:
 
 def game_turn_of_play(state: dict[str, Any], n: int) -> int:
     """The game turn of the ``n``-th turn of play (once deployment is done)."""
-    return state["play_from"] + n - 1
+    result: int = state["play_from"] + n - 1
+    return result
 
 
-def _edge_choice(state, p):
+def _edge_choice(state: State, p: Mapping[str, Any]) -> State:
     """LW-2 / LW-53: before deployment ``side`` chooses the edge it starts from."""
     return {**state, "phase": "edge", "edge_chooser": p["side"]}
 
 
-def _edge_chosen(state, p):
+def _edge_chosen(state: State, p: Mapping[str, Any]) -> State:
     new = {**state, "phase": "deploy", "turn": state["turn"] + 1}  # the choice took a turn of its own
     if not p["swapped"]:
         return new
@@ -223,17 +227,17 @@ def _edge_chosen(state, p):
     return new
 
 
-def _deployment_done(state, p):
+def _deployment_done(state: State, p: Mapping[str, Any]) -> State:
     # behind the curtain both sides deployed in this turn; without it each ``deployed`` counted its turn
     first = state["turn"] + (1 if _curtain(state) else 0)
     return {**state, "phase": "play", "turn": first, "play_from": first, "last": None}
 
 
-def _groups_changed(state, p):
+def _groups_changed(state: State, p: Mapping[str, Any]) -> State:
     return {**state, "groups": {**state["groups"], p["side"]: {k: list(v) for k, v in p["groups"].items()}}}
 
 
-def _standing(state, p):
+def _standing(state: State, p: Mapping[str, Any]) -> State:
     return {**state, "standing": {**state["standing"], p["side"]: {"kill": p["kill"], "lose": p["lose"]}}}
 
 
@@ -244,7 +248,7 @@ def _last(state: dict[str, Any]) -> dict[str, Any]:
     return {"turn": state["turn"], "impacts": [], "melees": [], "captures": [], "notes": []}
 
 
-def _fired(state, p):
+def _fired(state: State, p: Mapping[str, Any]) -> State:
     new = dict(state)
     killed = [fid for s in p["shots"] for fid in s["killed"]]
     _set_figures(state, new, {fid: {"st": "dead"} for fid in killed})
@@ -263,7 +267,7 @@ def _fired(state, p):
     return new
 
 
-def _moved(state, p):
+def _moved(state: State, p: Mapping[str, Any]) -> State:
     new = dict(state)
     _set_figures(state, new, {fid: {"x": xy[0], "y": xy[1]} for fid, xy in p["figures"].items()})
     guns = dict(state["guns"])
@@ -284,7 +288,7 @@ def capture_figures(state: dict[str, Any], new: dict[str, Any], killed: list[Any
         _count(state, new, captor, "pow")
 
 
-def _melee(state, p):
+def _melee(state: State, p: Mapping[str, Any]) -> State:
     new = dict(state)
     capture_figures(state, new, p["killed"], p["captured"], p["captor"], p.get("pow"))
     # prisoners taken earlier in the turn may have died here: drop them from their escort groups
@@ -296,13 +300,13 @@ def _melee(state, p):
     return new
 
 
-def _surrendered(state, p):
+def _surrendered(state: State, p: Mapping[str, Any]) -> State:
     new = dict(state)
     capture_figures(state, new, [], p["figures"], p["captor"], p["pow"])
     return new
 
 
-def _prisoners_released(state, p):
+def _prisoners_released(state: State, p: Mapping[str, Any]) -> State:
     new = dict(state)
     _set_figures(state, new, {fid: {"st": "ok", "dis": True, "pow": None} for fid in p["figures"]})
     new["pows"] = drop_from_groups(state["pows"], set(p["figures"]))
@@ -311,20 +315,20 @@ def _prisoners_released(state, p):
     return new
 
 
-def _prisoners_delivered(state, p):
+def _prisoners_delivered(state: State, p: Mapping[str, Any]) -> State:
     new = dict(state)
     _set_figures(state, new, {fid: {"pow": [p["captor"], None, True]} for fid in p["figures"]})
     new["pows"] = drop_from_groups(state["pows"], set(p["figures"]))
     return new
 
 
-def _rearmed(state, p):
+def _rearmed(state: State, p: Mapping[str, Any]) -> State:
     new = dict(state)
     _set_figures(state, new, {fid: {"dis": False} for fid in p["figures"]})
     return new
 
 
-def _gun_captured(state, p):
+def _gun_captured(state: State, p: Mapping[str, Any]) -> State:
     new = dict(state)
     new["guns"] = {**state["guns"], p["gun"]: {**state["guns"][p["gun"]], "owner": p["by"]}}
     last = _last(state)
@@ -333,11 +337,11 @@ def _gun_captured(state, p):
     return new
 
 
-def _wagon_captured(state, p):
+def _wagon_captured(state: State, p: Mapping[str, Any]) -> State:
     return {**state, "wagons": {**state["wagons"], p["wagon"]: {**state["wagons"][p["wagon"]], "owner": p["by"]}}}
 
 
-def _capitulated(state, p):
+def _capitulated(state: State, p: Mapping[str, Any]) -> State:
     new = dict(state)
     _set_figures(state, new, {fid: {"st": "pow", "pow": [p["captor"], None, True]} for fid in p["figures"]})
     new["groups"] = drop_from_groups(state["groups"], set(p["figures"]))
@@ -350,11 +354,11 @@ def _capitulated(state, p):
     return new
 
 
-def _turn_completed(state, p):
+def _turn_completed(state: State, p: Mapping[str, Any]) -> State:
     return {**state, "turn": state["turn"] + 1}
 
 
-def _game_over(state, p):
+def _game_over(state: State, p: Mapping[str, Any]) -> State:
     return {**state, "phase": "over", "result": {k: p[k] for k in ("winner", "reason", "scores")}}
 
 

@@ -5,10 +5,9 @@ rules against the position. Both report per line, so nothing is silently dropped
 """
 from __future__ import annotations
 
-from typing import Any
-
 import re
 from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
 
 from rules.core.protocol import LineError, ParsedOrders
 
@@ -130,7 +129,7 @@ def parse_points(text: str) -> tuple[Any, ...]:
     return pts
 
 
-def _parse_move(n, raw, m, deploy):
+def _parse_move(n: int, raw: str, m: re.Match[str], deploy: bool) -> Move:
     who, how, rest = m.group(1), m.group(2).lower(), m.group(3)
     pts = parse_points(rest)
     if how == "line":
@@ -144,28 +143,30 @@ def _parse_move(n, raw, m, deploy):
     return Move(n, raw, who, pts, False, deploy)
 
 
-def _parse_fire(n, raw, m):
+def _parse_fire(n: int, raw: str, m: re.Match[str]) -> Fire:
     pts = parse_points(m.group(2))
     if not 1 <= len(pts) <= 4:
         raise ValueError(f"a gun fires 1 to 4 shots a turn (LW-21); {len(pts)} aim points given")
     return Fire(n, raw, m.group(1), pts)
 
 
-def _parse_split(n, raw, m):
+def _parse_split(n: int, raw: str, m: re.Match[str]) -> Split:
     near = parse_points(m.group(4)) if m.group(4) else ()
     if m.group(4) and len(near) != 1:
         raise ValueError("nearest takes one point")
     return Split(n, raw, m.group(1), int(m.group(2)), m.group(3), near[0] if near else None)
 
 
-def _parse_melee(n, raw, m):
+def _parse_melee(n: int, raw: str, m: re.Match[str]) -> Melee:
     kill = (m.group(1) or "nearest").lower()
     lose = (m.group(2) or "nearest").lower()
     return Melee(n, raw, kill, lose)
 
 
 _POL = "|".join(POLICIES)
-_RULES = [
+# (pattern, builder): a builder makes the order of a matching line or raises ValueError saying why not.
+LineRule = tuple[re.Pattern[str], Callable[[int, str, re.Match[str]], Order]]
+_RULES: list[LineRule] = [
     (re.compile(rf"^(?:move|march)\s+{_NAME}\s+(to|line)\s+(.+)$", re.I), lambda n, r, m: _parse_move(n, r, m, False)),
     (re.compile(rf"^deploy\s+{_NAME}\s+(at|line)\s+(.+)$", re.I), lambda n, r, m: _parse_move(n, r, m, True)),
     (re.compile(rf"^fire\s+{_NAME}\s+at\s+(.+)$", re.I), _parse_fire),
@@ -185,7 +186,7 @@ _VERBS = "deploy, move, fire, split, merge, form, escort, surrender, melee, edge
 ORDER_WORDS = (*_VERBS.split(", "), "march")
 
 
-def read_by_rules(rules, n: int, raw: str, text: str) -> Order | LineError | None:
+def read_by_rules(rules: Iterable[LineRule], n: int, raw: str, text: str) -> Order | LineError | None:
     """The order that the first of ``rules`` (pattern, builder) matching ``text`` builds, or
     that line's error if the builder refuses it (ValueError); None if no pattern matches."""
     for rx, build in rules:
@@ -219,10 +220,11 @@ def _example(verb: str) -> str:
     return verb
 
 
-def parse_text(text: str, read_line=None) -> ParsedOrders:
+def parse_text(text: str, read_line: Callable[[int, str], Order | LineError | None] | None = None) -> ParsedOrders:
     """Every line through ``read_line`` (this order language's, or a variant's that extends it)."""
     read_line = read_line or parse_line
-    orders, errors = [], []
+    orders: list[Order] = []
+    errors: list[LineError] = []
     for n, raw in enumerate(text.splitlines(), start=1):
         item = read_line(n, raw)
         if isinstance(item, LineError):

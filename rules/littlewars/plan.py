@@ -7,17 +7,17 @@ use the new names.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import math
 import re
 from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 import shapely
 from shapely.strtree import STRtree
 
-from rules.core.protocol import LineError
+from rules.core.protocol import LineError, State
+from rules.tabletop.points import XY
 
 from . import geom
 from . import wagons as wagon_rules
@@ -36,7 +36,7 @@ from .orders import (
     Surrender,
 )
 from .scenario import OPPOSITE, block, zone_error
-from .table import path_length, table_of
+from .table import Table, path_length, table_of
 from .units import (
     ARM_NAMES,
     CREW_MIN,
@@ -65,21 +65,26 @@ class Plan:
     wagon_moves: dict[str, Any] = field(default_factory=dict)  # wagon id -> polyline (LW-66/67)
     deploy_wagons: dict[str, Any] = field(default_factory=dict)
     hungry: set[str] | None = None                        # LW-66: own figures out of supply now (computed once)
-    surrender: list[Any] = field(default_factory=list)    # (group name, figure ids)
+    surrender: list[tuple[str, list[str]]] = field(default_factory=list)    # (group name, figure ids)
     standing: tuple[Any, ...] | None = None
     edge: str | None = None                          # LW-2/53: the edge chosen before deployment
-    errors: list[Any] = field(default_factory=list)
-    owner_line: dict[str, Any] = field(default_factory=dict)  # figure/gun id -> line that ordered it
-    move_check: object = None                        # a variant's own range rule: (figure id, path) -> error or None
-    gun_check: object = None                         # and for guns, instead of LW-26: (gun id, path) -> error or None
-    line_text: dict[str, Any] = field(default_factory=dict)   # line number -> its text
+    errors: list[LineError] = field(default_factory=list)
+    owner_line: dict[str, int] = field(default_factory=dict)  # figure/gun id -> line that ordered it
+    move_check: PathCheck | None = None              # a variant's own range rule: (figure id, path) -> error or None
+    gun_check: PathCheck | None = None               # and for guns, instead of LW-26: (gun id, path) -> error or None
+    line_text: dict[int, str] = field(default_factory=dict)   # line number -> its text
+
+
+# A variant's check of one planned path: (figure or gun id, the path's points) -> the error, or None.
+PathCheck = Callable[[str, list[XY]], "str | None"]
 
 
 class _Refused(Exception):
     pass
 
 
-def build(state: dict[str, Any], side: str, orders, move_check=None, gun_check=None) -> Plan:
+def build(state: dict[str, Any], side: str, orders: Sequence[Order], move_check: PathCheck | None = None,
+          gun_check: PathCheck | None = None) -> Plan:
     plan = Plan(side, {k: list(v) for k, v in state["groups"][side].items()}, move_check=move_check,
                 gun_check=gun_check)
     phase = state["phase"]
@@ -98,7 +103,8 @@ def build(state: dict[str, Any], side: str, orders, move_check=None, gun_check=N
     return plan
 
 
-def build_spaced(state: dict[str, Any], side: str, orders, move_check=None, gun_check=None) -> Plan:
+def build_spaced(state: dict[str, Any], side: str, orders: Sequence[Order], move_check: PathCheck | None = None,
+                 gun_check: PathCheck | None = None) -> Plan:
     """``build`` and the 1/16 in between the side's own figures (LW-27). Separate from ``build`` so that
     a rule set whose figures may share a place (the appendix's trains and boxes) can leave it out."""
     plan = build(state, side, orders, move_check, gun_check)
@@ -107,7 +113,7 @@ def build_spaced(state: dict[str, Any], side: str, orders, move_check=None, gun_
     return plan
 
 
-def _apply(state, plan, o: Order) -> None:
+def _apply(state: State, plan: Plan, o: Order) -> None:
     if state["phase"] == "edge" or isinstance(o, Edge):
         return _edge(state, plan, o)
     deploying = state["phase"] == "deploy"
@@ -116,12 +122,17 @@ def _apply(state, plan, o: Order) -> None:
                        else "this is the deployment turn: use 'deploy <name> at x,y' or 'deploy <name> line ...'")
     if deploying and not isinstance(o, (Move, Form, Split, Merge, Melee, Hold)):
         raise _Refused("only deploy, form, split, merge and melee orders are allowed while deploying")
-    handler = {Move: _move, Fire: _fire, Split: _split, Merge: _merge, Form: _form, Escort: _escort,
-               Surrender: _surrender, Melee: _melee, Hold: lambda s, p, o: None}[type(o)]
-    handler(state, plan, o)
+    handlers: dict[type[Order], Callable[[State, Plan, Any], None]] = {
+        Move: _move, Fire: _fire, Split: _split, Merge: _merge, Form: _form, Escort: _escort,
+        Surrender: _surrender, Melee: _melee, Hold: _hold}
+    handlers[type(o)](state, plan, o)
 
 
-def _edge(state, plan, o: Order) -> None:
+def _hold(state: State, plan: Plan, o: Hold) -> None:
+    """Nothing to plan."""
+
+
+def _edge(state: State, plan: Plan, o: Order) -> None:
     if state["phase"] != "edge":
         raise _Refused("the edge is chosen before deployment, when the game lets a side choose it")
     if isinstance(o, Hold):
@@ -139,7 +150,7 @@ def _edge(state, plan, o: Order) -> None:
 
 
 # -- names ------------------------------------------------------------------
-def _figure(state, side, name):
+def _figure(state: State, side: str, name: str) -> list[str] | None:
     fid = f"{side}:{name.lower()}"
     f = state["figures"].get(fid)
     if f is None:
@@ -149,28 +160,29 @@ def _figure(state, side, name):
     return [fid]
 
 
-def gun_of(state, side, name):
+def gun_of(state: State, side: str, name: str) -> str | None:
     for gid, g in state["guns"].items():
         if geom.gun_name(g).lower() == name.lower() and g["owner"] == side:
-            return gid
+            result: str | None = gid
+            return result
     return None
 
 
-def _wagon(state, side, name):
+def _wagon(state: State, side: str, name: str) -> str | None:
     for wid, w in wagon_rules.live(state, side).items():
         if wagon_rules.name_of(w).lower() == name.lower():
             return wid
     return None
 
 
-def group_key(groups, name):
+def group_key(groups: Mapping[str, Any], name: str) -> str | None:
     for k in groups:
         if k.lower() == name.lower():
             return k
     return None
 
 
-def resolve(state, plan, name) -> tuple[str, object]:
+def resolve(state: State, plan: Plan, name: str) -> tuple[str, Any]:
     """("figures", ids) | ("gun", id) | ("pow", (name, ids)); errors name what the name is instead."""
     key = group_key(plan.groups, name)
     if key is not None:
@@ -200,21 +212,22 @@ def resolve(state, plan, name) -> tuple[str, object]:
     raise _Refused(f"unknown name '{name}': not one of your groups, figures, guns or prisoner groups")
 
 
-def _own_figures(state, plan, name) -> list[str]:
+def _own_figures(state: State, plan: Plan, name: str) -> list[str]:
     kind, value = resolve(state, plan, name)
     if kind != "figures":
         what = {"gun": "gun", "wagon": "wagon"}.get(kind, "prisoner group")
         raise _Refused(f"{name} is a {what}, not a group of figures")
-    return value
+    result: list[str] = value
+    return result
 
 
-def _check_claim(plan, ids):
+def _check_claim(plan: Plan, ids: list[str]) -> None:
     for i in ids:
         if i in plan.owner_line:
             raise _Refused(f"{i.split(':')[1]} already has an order on line {plan.owner_line[i]}")
 
 
-def claim_figures(plan, ids, o):
+def claim_figures(plan: Plan, ids: list[str], o: Order) -> None:
     _check_claim(plan, ids)
     for i in ids:
         plan.owner_line[i] = o.line
@@ -222,7 +235,7 @@ def claim_figures(plan, ids, o):
 
 
 # -- group changes ------------------------------------------------------------
-def _new_name(state, plan, name):
+def _new_name(state: State, plan: Plan, name: str) -> None:
     if (group_key(plan.groups, name) or state["figures"].get(f"{plan.side}:{name.lower()}")
             or gun_of(state, plan.side, name) or _wagon(state, plan.side, name)):
         raise _Refused(f"the name {name} is already in use")
@@ -232,7 +245,7 @@ def _new_name(state, plan, name):
         raise _Refused(f"{name} is reserved for prisoner and freed groups: choose another group name")
 
 
-def _take(plan, ids):
+def _take(plan: Plan, ids: list[str]) -> None:
     """Remove figures from the groups they are in (a figure belongs to one group)."""
     s = set(ids)
     for k in list(plan.groups):
@@ -243,21 +256,22 @@ def _take(plan, ids):
             del plan.groups[k]
 
 
-def _split(state, plan, o: Split):
+def _split(state: State, plan: Plan, o: Split) -> None:
     ids = _own_figures(state, plan, o.who)
     _new_name(state, plan, o.new)
     if not 0 < o.count < len(ids):
         raise _Refused(f"{o.who} has {len(ids)} figures: split off between 1 and {len(ids) - 1}")
     figs = state["figures"]
-    if o.near:
-        ids = sorted(ids, key=lambda i: (math.dist((figs[i]["x"], figs[i]["y"]), o.near), i))
+    near = o.near
+    if near:
+        ids = sorted(ids, key=lambda i: (math.dist((figs[i]["x"], figs[i]["y"]), near), i))
     chosen = ids[:o.count] if o.near else ids[-o.count:]
     _take(plan, chosen)
     plan.groups[o.new] = chosen
     plan.groups_changed = True
 
 
-def _merge(state, plan, o: Merge):
+def _merge(state: State, plan: Plan, o: Merge) -> None:
     src = _own_figures(state, plan, o.who)
     key = group_key(plan.groups, o.into)
     if key is None:
@@ -269,7 +283,7 @@ def _merge(state, plan, o: Merge):
     plan.groups_changed = True
 
 
-def _form(state, plan, o: Form):
+def _form(state: State, plan: Plan, o: Form) -> None:
     _new_name(state, plan, o.new)
     ids: list[str] = []
     for m in o.members:
@@ -279,27 +293,28 @@ def _form(state, plan, o: Form):
     plan.groups_changed = True
 
 
-def _melee(state, plan, o: Melee):
+def _melee(state: State, plan: Plan, o: Melee) -> None:
     plan.standing = (o.kill, o.lose)
 
 
 # -- movement -----------------------------------------------------------------
-def head_start(state, side, x, y, r) -> float:
+def head_start(state: State, side: str, x: float, y: float, r: float) -> float:
     """LW-7: deployed without the curtain, every figure moves in the first turn "as if it stood exactly on
     the edge line": the way from the edge to where it stands counts against that turn's move."""
     sc = state["scenario"]
     if sc["settings"].get("deployment", "curtain") != "alternate" or play_turn(state) != 1:
         return 0.0
-    return max(0.0, table_of(sc).edge_distance(sc["edges"][side], x, y) - r)
+    result: float = max(0.0, table_of(sc).edge_distance(sc["edges"][side], x, y) - r)
+    return result
 
 
-def allowance(state, fid) -> float:
+def allowance(state: State, fid: str) -> float:
     """How far figure ``fid`` may move this turn (LW-17/18, less the LW-7 head start in turn 1)."""
     f = state["figures"][fid]
     return max(0.0, pace(state["scenario"], f["arm"]) - head_start(state, f["side"], f["x"], f["y"], radius(f["arm"])))
 
 
-def _targets(state, ids, o: Move) -> dict[str, list[tuple[float, float]]]:
+def _targets(state: State, ids: list[str], o: Move) -> dict[str, list[tuple[float, float]]]:
     """Waypoints (without the start) for each figure of a move or line order."""
     figs = state["figures"]
     pos = {i: (figs[i]["x"], figs[i]["y"]) for i in ids}
@@ -313,7 +328,7 @@ def _targets(state, ids, o: Move) -> dict[str, list[tuple[float, float]]]:
     return {i: [(round(wx + pos[i][0] - cx, 4), round(wy + pos[i][1] - cy, 4)) for wx, wy in o.points] for i in ids}
 
 
-def route(table, arm, start, waypoints) -> list[tuple[float, float]]:
+def route(table: Table, arm: str, start: XY, waypoints: Iterable[XY]) -> list[XY]:
     pts = [start]
     for w in waypoints:
         leg = table.path(arm, pts[-1], w)
@@ -323,7 +338,7 @@ def route(table, arm, start, waypoints) -> list[tuple[float, float]]:
     return pts
 
 
-def _move(state, plan, o: Move):
+def _move(state: State, plan: Plan, o: Move) -> None:
     kind, value = resolve(state, plan, o.who)
     if kind == "pow":
         raise _Refused(f"{o.who} are prisoners: use 'escort {o.who} to x,y'")
@@ -364,7 +379,7 @@ def _move(state, plan, o: Move):
     plan.paths.update(paths)
 
 
-def _deploy(state, plan, o: Move, ids):
+def _deploy(state: State, plan: Plan, o: Move, ids: list[str]) -> None:
     _check_claim(plan, ids)
     sc = state["scenario"]
     edge = sc["edges"][plan.side]
@@ -383,7 +398,7 @@ def _deploy(state, plan, o: Move, ids):
     plan.deploy_figures.update({fid: [x, y] for fid, (x, y) in zip(ids, spots)})
 
 
-def _deploy_gun(state, plan, o: Move, gid):
+def _deploy_gun(state: State, plan: Plan, o: Move, gid: str) -> None:
     claim_figures(plan, [gid], o)
     if o.line_form:
         raise _Refused("a gun deploys at one point: deploy gun1 at x,y")
@@ -394,7 +409,7 @@ def _deploy_gun(state, plan, o: Move, gid):
     plan.deploy_guns[gid] = [x, y]
 
 
-def _escort(state, plan, o: Escort):
+def _escort(state: State, plan: Plan, o: Escort) -> None:
     kind, value = resolve(state, plan, o.who)
     if kind != "pow":
         raise _Refused(f"{o.who} is not a group of prisoners you hold; use move for your own figures")
@@ -420,7 +435,7 @@ def _escort(state, plan, o: Escort):
     plan.paths.update(paths)
 
 
-def _surrender(state, plan, o: Surrender):
+def _surrender(state: State, plan: Plan, o: Surrender) -> None:
     ids = _own_figures(state, plan, o.who)
     friends, need = geom.support(state, plan.side, ids)
     if 2 * friends >= len(ids):
@@ -431,7 +446,7 @@ def _surrender(state, plan, o: Surrender):
 
 
 # -- wagons (LW-66/67) ---------------------------------------------------------------
-def _supply_check(state, plan, ids):
+def _supply_check(state: State, plan: Plan, ids: list[str]) -> None:
     """LW-66 (penalty as KS-52): figures out of supply at the start of the turn do not move."""
     if not wagon_rules.on(state):
         return
@@ -445,7 +460,7 @@ def _supply_check(state, plan, ids):
                        f"troops without supply do not move (as KS-52)")
 
 
-def _deploy_wagon(state, plan, o: Move, wid):
+def _deploy_wagon(state: State, plan: Plan, o: Move, wid: str) -> None:
     claim_figures(plan, [wid], o)
     if o.line_form:
         raise _Refused(f"a wagon deploys at one point: deploy {o.who} at x,y")
@@ -456,7 +471,7 @@ def _deploy_wagon(state, plan, o: Move, wid):
     plan.deploy_wagons[wid] = [x, y]
 
 
-def _plan_wagon_move(state, plan, o: Move, wid):
+def _plan_wagon_move(state: State, plan: Plan, o: Move, wid: str) -> None:
     """A wagon goes at its horses' walk (12 in, LW-26's foot pace for guns) round the scenery, no escort needed."""
     if o.line_form:
         raise _Refused(f"a wagon moves to a point: move {o.who} to x,y")
@@ -481,7 +496,7 @@ def _plan_wagon_move(state, plan, o: Move, wid):
 
 
 # -- guns -----------------------------------------------------------------------
-def _crew_check(state, gid, what):
+def _crew_check(state: State, gid: str, what: str) -> None:
     g = state["guns"][gid]
     n = len(geom.crew(state, g["owner"], (g["x"], g["y"])))
     if n < CREW_MIN:
@@ -489,7 +504,7 @@ def _crew_check(state, gid, what):
                        f"{CREW_MIN} needed to {what} (LW-19)")
 
 
-def _fire(state, plan, o: Fire):
+def _fire(state: State, plan: Plan, o: Fire) -> None:
     kind, gid = resolve(state, plan, o.gun)
     if kind != "gun":
         raise _Refused(f"{o.gun} is not a gun")
@@ -516,7 +531,7 @@ def _fire(state, plan, o: Fire):
     plan.fire[gid] = [list(a) for a in o.aims]
 
 
-def _plan_gun_move(state, plan, o: Move, gid):
+def _plan_gun_move(state: State, plan: Plan, o: Move, gid: str) -> None:
     if o.line_form:
         raise _Refused("a gun moves to a point: move gun1 to x,y")
     if gid in plan.owner_line:
@@ -542,7 +557,7 @@ def _plan_gun_move(state, plan, o: Move, gid):
     plan.gun_moves[gid] = (pts, o)
 
 
-def _check_gun_moves(state, plan):
+def _check_gun_moves(state: State, plan: Plan) -> None:
     """LW-24/26 against where the plan puts the crew (ignoring contacts, which only shorten moves); a variant
     with its own ``gun_check`` has checked the range already."""
     for gid, (pts, o) in list(plan.gun_moves.items()):
@@ -564,7 +579,7 @@ def _check_gun_moves(state, plan):
             plan.gun_moves[gid] = pts
 
 
-def _check_spacing(state, plan):
+def _check_spacing(state: State, plan: Plan) -> None:
     """LW-27: figures stand on their own, 1/16 in apart. The side's figures are checked where the orders
     leave them (moved or deployed ones at the end of their way, the rest where they stand); a clash
     is reported on the line that moved a figure there. Contacts may still stop figures anywhere, so
@@ -577,7 +592,7 @@ def _check_spacing(state, plan):
     ids = [i for i, f in figs.items() if f["side"] == plan.side and f["st"] == "ok" or i in moved]
     xy = np.array([moved.get(i, (figs[i]["x"], figs[i]["y"])) for i in ids], dtype=float)
     r = np.array([radius(figs[i]["arm"]) for i in ids])
-    tree = STRtree(shapely.points(xy))
+    tree = STRtree(shapely.points(xy))  # type: ignore[arg-type]  # the stubs miss that an (n, 2) array gives Points
     pairs = tree.query(shapely.points(xy), predicate="dwithin", distance=2 * max(r) + SCENERY_GAP)
     refused: set[int] = set()
     for a, b in zip(*pairs):
@@ -600,5 +615,5 @@ def _check_spacing(state, plan):
         plan.deploy_figures.pop(fid, None)
 
 
-def errors(state, side, orders) -> tuple[LineError, ...]:
+def errors(state: State, side: str, orders: Sequence[Order]) -> tuple[LineError, ...]:
     return tuple(build_spaced(state, side, orders).errors)

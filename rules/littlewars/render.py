@@ -6,13 +6,14 @@ and label each instead of a label per figure.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import math
 from html import escape
+from typing import Any
 
 from shapely import MultiPoint
 from shapely.geometry import LineString
+
+from rules.tabletop.points import Polyline
 
 COLOURS = {"red": "#c0392b", "blue": "#2457a6"}
 TERRAIN = {
@@ -28,11 +29,11 @@ TERRAIN = {
 ORDER = ("road", "hill", "wood", "river", "ford", "bridge", "wall", "building")
 
 
-def _pts(points, depth) -> str:
+def _pts(points: Polyline, depth: float) -> str:
     return " ".join(f"{x:.2f},{depth - y:.2f}" for x, y in points)
 
 
-def _terrain(item, depth) -> str:
+def _terrain(item: dict[str, Any], depth: float) -> str:
     style, _ = TERRAIN.get(item["type"], ('fill="#ccc"', True))
     if "polygon" in item:
         shape = f'<polygon points="{_pts(item["polygon"], depth)}" {style}/>'
@@ -47,17 +48,17 @@ def _terrain(item, depth) -> str:
     return f'<g class="terrain {item["type"]}"><title>{escape(item["id"])}: {item["type"]}{level}</title>{shape}</g>'
 
 
-def _figure(f, depth) -> str:
+def _figure(f: dict[str, Any], depth: float) -> str:
     x, y = f["x"], depth - f["y"]
     colour = COLOURS.get(f["side"], "#555")
     fill = "none" if f.get("disarmed") or f.get("captor") else colour
-    stroke = COLOURS.get(f.get("captor"), colour)
+    stroke = COLOURS.get(str(f.get("captor")), colour)  # no captor: the own colour
     if f["arm"] == "cav":
         return f'<rect x="{x - 0.45:.2f}" y="{y - 0.3:.2f}" width="0.9" height="0.6" fill="{fill}" stroke="{stroke}" stroke-width="0.1"/>'
     return f'<circle cx="{x:.2f}" cy="{y:.2f}" r="0.25" fill="{fill}" stroke="{stroke}" stroke-width="0.08"/>'
 
 
-def _gun(g, depth) -> str:
+def _gun(g: dict[str, Any], depth: float) -> str:
     x, y = g["x"], depth - g["y"]
     h = math.radians(g["heading"])
     dx, dy = math.cos(h), -math.sin(h)
@@ -68,7 +69,7 @@ def _gun(g, depth) -> str:
             f'<line x1="{x:.2f}" y1="{y:.2f}" x2="{x + 2 * dx:.2f}" y2="{y + 2 * dy:.2f}" stroke="#222" stroke-width="0.45"/></g>')
 
 
-def _wagon(w, depth) -> str:
+def _wagon(w: dict[str, Any], depth: float) -> str:
     """LW-66/67: a supply wagon is a tilted box, an ammunition cart a smaller dark one, in the owner's colour."""
     x, y = w["x"], depth - w["y"]
     colour = COLOURS.get(w["owner"], "#555")
@@ -80,7 +81,7 @@ def _wagon(w, depth) -> str:
             f'stroke="{colour}" stroke-width="0.15"/></g>')
 
 
-def _groups(view, depth) -> list[str]:
+def _groups(view: dict[str, Any], depth: float) -> list[str]:
     pos = {f["id"]: (f["x"], f["y"]) for f in view["figures"]}
     out = []
     for side, groups in view.get("groups", {}).items():
@@ -97,7 +98,7 @@ def _groups(view, depth) -> list[str]:
     return out
 
 
-def _last(view, depth) -> list[str]:
+def _last(view: dict[str, Any], depth: float) -> list[str]:
     last = view.get("last") or {}
     out = []
     for imp in last.get("impacts", []):
@@ -111,7 +112,7 @@ def _last(view, depth) -> list[str]:
     return out
 
 
-def _scale_bar(depth) -> str:
+def _scale_bar(depth: float) -> str:
     y = depth + 2.5
     return (f'<g class="scale"><line x1="1" y1="{y}" x2="13" y2="{y}" stroke="#000" stroke-width="0.3"/>'
             f'<line x1="1" y1="{y - 0.6}" x2="1" y2="{y + 0.6}" stroke="#000" stroke-width="0.2"/>'

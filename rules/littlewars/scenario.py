@@ -69,10 +69,12 @@ def builtin_names() -> list[str]:
 def builtin_scenario(name: str) -> dict[str, Any]:
     if name not in builtin_names():
         raise ScenarioError(f"unknown scenario {name!r} (known: {', '.join(builtin_names())})")
-    return json.loads((resources.files("rules.littlewars") / "scenarios" / f"{name}.json").read_text())
+    result: dict[str, Any] = json.loads((resources.files("rules.littlewars") / "scenarios" / f"{name}.json").read_text())
+    return result
 
 
-def require(cond: bool, where: str, why: str) -> None:
+def require(cond: object, where: str, why: str) -> None:
+    """A ScenarioError naming ``where`` and saying ``why`` unless ``cond`` holds (is truthy)."""
     if not cond:
         raise ScenarioError(f"{where}: {why}")
 
@@ -92,7 +94,8 @@ def _name(v: Any, where: str) -> str:
     require(isinstance(v, str) and v and v.replace("-", "").replace("_", "").isalnum(), where,
           "must be a name of letters, digits, '-' or '_'")
     require(not (v[0] in "ic" and v[1:].isdigit()), where, "names like i12 or c3 are reserved for single figures")
-    return v
+    result: str = v
+    return result
 
 
 def load(scenario: Any | None) -> dict[str, Any]:
@@ -180,7 +183,7 @@ def _settings(s: dict[str, Any]) -> None:
 
 
 def _table(sc: dict[str, Any]) -> None:
-    t = sc.get("table")
+    t: Any = sc.get("table")  # JSON, checked on the next line
     require(isinstance(t, dict), "table", "must be {\"width\": inches, \"depth\": inches}")
     t["width"] = _num(t.get("width"), "table.width", True)
     t["depth"] = _num(t.get("depth"), "table.depth", True)
@@ -232,7 +235,8 @@ def _trees(it: dict[str, Any], where: str) -> None:
     require(not trees or area is not None, f"{where}.trees", "trees stand in a wood drawn as a polygon")
     it["trees"] = [read_point(t, f"{where}.trees[{j}]") for j, t in enumerate(trees)]
     for j, (x, y) in enumerate(it["trees"]):
-        require(area.covers(Point(x, y)), f"{where}.trees[{j}]", f"({x:g}, {y:g}) is outside the wood")
+        require(area is not None and area.covers(Point(x, y)), f"{where}.trees[{j}]",
+                f"({x:g}, {y:g}) is outside the wood")
 
 
 def _force(sc: dict[str, Any], side: str) -> None:
@@ -242,7 +246,7 @@ def _force(sc: dict[str, Any], side: str) -> None:
     groups, guns = f.setdefault("groups", []), f.setdefault("guns", [])
     require(isinstance(groups, list) and groups, f"{where}.groups", "must be a non-empty list")
     require(isinstance(guns, list), f"{where}.guns", "must be a list")
-    names = set()
+    names: set[str] = set()
     table = table_of(sc)
     for i, g in enumerate(groups):
         w = _named(g, f"{where}.groups[{i}]", names)
@@ -313,7 +317,7 @@ def mirror(sc: dict[str, Any], x: float, y: float) -> tuple[float, float]:
     return round(t["width"] - x, 4), y
 
 
-def mirror_force(sc: dict[str, Any], force: dict[str, Any]) -> dict:
+def mirror_force(sc: dict[str, Any], force: dict[str, Any]) -> dict[str, Any]:
     """A force with its default places (groups, guns and wagons) across the table."""
     return {**force, **{key: [{**g, "at": list(mirror(sc, *g["at"]))} for g in force.get(key, [])]
                         for key in ("groups", "guns", "wagons")}}
@@ -341,7 +345,8 @@ def _mirror_error(sc: dict[str, Any], arm: str, x: float, y: float) -> str | Non
 
 def army_points(force: dict[str, Any]) -> float:
     """LW-59: infantry 1, cavalry 1.5, gun 10 (a reserve counts in full: it may all join)."""
-    return sum(ARMS[g["arm"]]["points"] * g["count"] for g in force["groups"]) + GUN_POINTS * len(force["guns"])
+    result: float = sum(ARMS[g["arm"]]["points"] * g["count"] for g in force["groups"]) + GUN_POINTS * len(force["guns"])
+    return result
 
 
 def _kind_rules(sc: dict[str, Any]) -> None:

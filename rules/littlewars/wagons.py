@@ -18,13 +18,15 @@ A wagon is ``state["wagons"][id]``: {side, name, kind: "supply" | "ammo", x, y, 
 """
 from __future__ import annotations
 
-from typing import Any
-
 import math
+from typing import Any
 
 import networkx as nx
 
+from rules.tabletop.points import XY
+
 from .geom import fighting, gun_name
+from .table import Table
 from .units import BLAST_RADIUS, STRIKE_REACH, pace, radius
 
 KINDS = {"supply": "supply wagon", "ammo": "ammunition cart"}
@@ -86,7 +88,7 @@ def unsupplied(state: dict[str, Any], side: str) -> list[str]:
     figs = {fid: f for fid, f in sorted(state["figures"].items()) if f["side"] == side and fighting(f)}
     wagons = live(state, side, "supply")
     limit = reach(state["scenario"], "supply")
-    g = nx.DiGraph()
+    g: nx.DiGraph[str] = nx.DiGraph()
     for wid, w in wagons.items():
         g.add_edge("src", wid, capacity=PER_WAGON, weight=0)
         for fid, f in figs.items():
@@ -118,7 +120,7 @@ def ammo_error(state: dict[str, Any], gid: str) -> str | None:
 
 
 # -- fire and capture ------------------------------------------------------------------------
-def struck(state: dict[str, Any], hit, blast: bool, table, gone: set[str]) -> list[str]:
+def struck(state: dict[str, Any], hit: XY, blast: bool, table: Table, gone: set[str]) -> list[str]:
     """Wagons a shot landing at ``hit`` destroys: the seed-000 strike (its footprint within 0.3 in)
     or the blast (its footprint reaching within 3 in, walls shielding: KS-6, KS-7)."""
     out = []

@@ -6,9 +6,8 @@ replays to.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import random
+from typing import Any
 
 from rules.core.protocol import RuleEvent
 from rules.hex import coords as C

@@ -8,9 +8,8 @@ per condition (NW-51), at least one die (house).
 """
 from __future__ import annotations
 
-from typing import Any
-
 from dataclasses import dataclass, field
+from typing import Any
 
 from rules.hex import coords as C
 
@@ -115,7 +114,7 @@ def plan_melee(b: Battle, u: dict[str, Any], t: dict[str, Any] | None, tid: str,
         if "move" in u["acted"]:
             return f"{u['id']} has moved this turn: cavalry cannot move and melee in one turn (NW-35)"
         if kind(t) in ("infantry", "artillery") and not b.open_field(th):
-            return f"cavalry melees infantry and foot artillery only in open field (NW-36)"
+            return "cavalry melees infantry and foot artillery only in open field (NW-36)"
         a = Attack("cavalry_melee", u["figures"], 6)
     elif k == "infantry" and b.arm(u).get("melee", False):
         if bought:

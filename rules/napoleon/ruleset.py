@@ -10,7 +10,9 @@ from rules.core.protocol import GameOption, RuleEvent
 from . import turn as _turn
 from .data import OPTIONAL, SIDES
 from .describe import describe_event as _describe
-from .fold import PREFIX, fold as _fold, initial_state as _initial
+from .fold import PREFIX
+from .fold import fold as _fold
+from .fold import initial_state as _initial
 from .orders import ORDER_WORDS, ORDERS_HELP
 from .render import render_svg as _render
 from .scenario import NAMES, builtin, load, new_leader, new_unit

@@ -5,8 +5,8 @@ from typing import Any
 
 from rules.hex import coords as C
 
-from .battle import Battle, other
 from .assault import board, can_board, ram_effects, storm
+from .battle import Battle, other
 from .combat import Strike, attack_any, explosive, fear_from_strike, melee_strength
 from .data import WEAPONS
 from .morale import fear_tests, overwhelmed

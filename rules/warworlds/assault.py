@@ -14,7 +14,15 @@ from typing import Any
 
 from .battle import Battle
 from .combat import Strike, allocation, attack_squad, melee_strength
-from .data import DEFENCE_TARGET, DOOR_BREAK, MELEE, PROFILES, WEAPONS, attack_target, boarding_target
+from .data import (
+    DEFENCE_TARGET,
+    DOOR_BREAK,
+    MELEE,
+    PROFILES,
+    WEAPONS,
+    attack_target,
+    boarding_target,
+)
 
 CREW_DEFENCE = 2
 

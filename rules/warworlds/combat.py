@@ -14,8 +14,17 @@ from typing import Any, Sequence
 from rules.hex import coords as C
 
 from .battle import Battle
-from .data import (ACCURACY, CREW_ATTACK, DEFENCE_TARGET, FRAGMENT_STRENGTH, MELEE, WEAPONS, attack_target,
-                   damage_result, friendly_fire_limit)
+from .data import (
+    ACCURACY,
+    CREW_ATTACK,
+    DEFENCE_TARGET,
+    FRAGMENT_STRENGTH,
+    MELEE,
+    WEAPONS,
+    attack_target,
+    damage_result,
+    friendly_fire_limit,
+)
 from .morale import pinned
 
 CREW_DEFENCE = 2

@@ -10,7 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from .battle import Battle
-from .data import BONUS_ON, FEAR_FACTORS, FEAR_PASS, MORALE_NAMES, PENALTY_ON, RECOVER_ON
+from .data import (
+    BONUS_ON,
+    FEAR_FACTORS,
+    FEAR_PASS,
+    MORALE_NAMES,
+    PENALTY_ON,
+    RECOVER_ON,
+)
 
 
 def pinned(dangerous: int, soldiers: int) -> bool:

@@ -5,9 +5,8 @@ hidden enemy can neither appear as a target nor show itself by a hex the list le
 """
 from __future__ import annotations
 
-from typing import Any
-
 import random
+from typing import Any
 
 from rules.hex import coords as C
 from rules.hex import paths

@@ -15,7 +15,13 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from rules.core.protocol import LineError, ParsedOrders, RuleEvent, TurnSpec, side_audience
+from rules.core.protocol import (
+    LineError,
+    ParsedOrders,
+    RuleEvent,
+    TurnSpec,
+    side_audience,
+)
 
 from . import activate as A
 from .battle import Battle, other
