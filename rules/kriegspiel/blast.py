@@ -22,6 +22,10 @@ from typing import Any
 import numpy as np
 from shapely.geometry import LineString, Point
 
+from rules.littlewars.geom import FigureIndex
+from rules.littlewars.table import Table
+from rules.tabletop.points import Coord
+
 from .numbers import (
     BLAST_RADIUS,
     GENERAL_NEAR,
@@ -40,7 +44,7 @@ def finished(works: dict[str, Any], kind: str) -> list[dict[str, Any]]:
     return [w for w in works.values() if w["kind"] == kind and w["status"] == "complete"]
 
 
-def shielded_by_works(works: dict[str, Any], impact, target) -> bool:
+def shielded_by_works(works: dict[str, Any], impact: Coord, target: Coord) -> bool:
     line = LineString([impact, target]) if tuple(impact) != tuple(target) else Point(impact)
     for w in finished(works, "entrenchment"):
         seg = LineString([w["at"], w["to"]])
@@ -54,14 +58,15 @@ def shielded_by_works(works: dict[str, Any], impact, target) -> bool:
     return False
 
 
-def resolve(impact, figures: dict[str, Any], guns: dict[str, Any], wagons: dict, works: dict, table, dead: set[str],
-            generals: dict[str, Any] | None = None, index=None) -> dict[str, Any]:
+def resolve(impact: Coord, figures: dict[str, Any], guns: dict[str, Any], wagons: dict[str, Any],
+            works: dict[str, Any], table: Table, dead: set[str], generals: dict[str, Any] | None = None,
+            index: FigureIndex | None = None) -> dict[str, Any]:
     """Effects of one impact: {"killed", "guns_destroyed", "guns_out", "wagons", "generals_out"}.
 
     ``index``: a FigureIndex of the figures on the table (geom.py) to find those near the
     impact without looking at every figure; without one every figure is looked at.
     """
-    def shielded(p):
+    def shielded(p: Coord) -> bool:
         return table.shielded(impact, p) or shielded_by_works(works, impact, p)
 
     near = index.near(impact, BLAST_RADIUS) if index is not None else sorted(figures)
@@ -118,7 +123,7 @@ def rifles_in_line(points: list[tuple[float, float]]) -> tuple[int, str | None]:
     return len(points) // RIFLES_PER_SHOT, None
 
 
-def firing_point(points: list[tuple[float, float]], aim) -> tuple[float, float]:
+def firing_point(points: list[tuple[float, float]], aim: Coord) -> tuple[float, float]:
     """Where the line's 'gun' stands: behind the middle figure, so its shot passes over his head (KS-8)."""
     pts = sorted(points)
     mid = min(pts, key=lambda p: math.dist(p, tuple(np.mean(pts, axis=0))))

@@ -104,7 +104,7 @@ def vs_cavalry(att: int, dfn: int, rng: Random, levels_down: int = 0, smaller_is
     if att == dfn and levels_down == 0:
         att_wins = rng.random() < 0.5
         win, lose = (att, dfn) if att_wins else (dfn, att)
-        res = {"coin": "attacker" if att_wins else "defender"}
+        res: dict[str, Any] = {"coin": "attacker" if att_wins else "defender"}
         lw, ll = rnd(win / 4), rnd(lose * 3 / 4)
         res.update(att_lost=lw if att_wins else ll, def_lost=ll if att_wins else lw, att_captured=0, def_captured=0,
                    withdraws="defender" if att_wins else "attacker")

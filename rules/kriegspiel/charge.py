@@ -44,8 +44,9 @@ from rules.core.protocol import State
 from rules.littlewars.fold import next_name
 from rules.littlewars.geom import isolated
 from rules.littlewars.scenario import home_vector as scenario_home
-from rules.littlewars.table import table_of
+from rules.littlewars.table import Table, table_of
 from rules.littlewars.units import radius
+from rules.tabletop.points import XY, Coord, Polyline
 
 from . import cavalry
 from .guns import battery_withdrawing
@@ -64,7 +65,7 @@ class ChargeRefused(ValueError):
     pass
 
 
-def _xy(figs, i):
+def _xy(figs: dict[str, Any], i: str) -> XY:
     return (figs[i]["x"], figs[i]["y"])
 
 
@@ -87,7 +88,7 @@ def order_of(figs: dict[str, Any], ids: list[str]) -> str:
     return "close" if float(np.median(d.min(axis=1))) <= CLOSE_ORDER_GAP + 1e-9 else "open"
 
 
-def targets(state: dict[str, Any], side: str, point) -> tuple[list[str], str | None]:
+def targets(state: dict[str, Any], side: str, point: Coord) -> tuple[list[str], str | None]:
     """The body charged: the enemy group of the fighting enemy figure nearest the point (within
     6 in), or an unsupported enemy gun within 3 in of it."""
     figs = state["figures"]
@@ -109,7 +110,7 @@ def targets(state: dict[str, Any], side: str, point) -> tuple[list[str], str | N
     return [], None
 
 
-def seen_target(state: dict[str, Any], side: str, ids: list[str], point) -> None:
+def seen_target(state: dict[str, Any], side: str, ids: list[str], point: Coord) -> None:
     """An order to charge is checked against what the side sees (its last sighting): the answer
     must never tell it of an enemy it cannot see. ChargeRefused if it sees nothing to charge."""
     figs = state["figures"]
@@ -135,7 +136,7 @@ def _formation(figs: dict[str, Any], ids: list[str]) -> None:
         raise ChargeRefused(str(exc)) from None
 
 
-def check(state: dict[str, Any], side: str, ids: list[str], point) -> tuple[list[str], str | None, float]:
+def check(state: dict[str, Any], side: str, ids: list[str], point: Coord) -> tuple[list[str], str | None, float]:
     """The true target (figures, or an unsupported gun) and distance of a charge when it is made;
     ChargeRefused if it cannot be made (the side is told only after the turn)."""
     figs = state["figures"]
@@ -152,7 +153,7 @@ def check(state: dict[str, Any], side: str, ids: list[str], point) -> tuple[list
     return tgt, gun, d
 
 
-def _nearest_first(figs, ids, other_pts):
+def _nearest_first(figs: dict[str, Any], ids: list[str], other_pts: Polyline) -> list[str]:
     return sorted(ids, key=lambda i: (min(math.dist(_xy(figs, i), p) for p in other_pts), i))
 
 
@@ -184,18 +185,20 @@ def push(state: dict[str, Any], side: str, ids: list[str], dist: float) -> tuple
     return moved, lost
 
 
-def _short_of_scenery(table, arm: str, line: LineString) -> tuple[float, float]:
+def _short_of_scenery(table: Table, arm: str, line: LineString) -> tuple[float, float]:
     """Where a figure pushed along ``line`` stops: its end, or just short of the first impassable
     scenery it would touch (within 1/16 in of its footprint)."""
     core = table.free(arm).core
     if core.is_empty or not line.intersects(core):
-        return line.coords[-1]
+        x, y = line.coords[-1]
+        return x, y
     hit = line.intersection(core)
     first = min(line.project(Point(c)) for g in getattr(hit, "geoms", [hit]) for c in g.coords)
-    return line.interpolate(max(0.0, first - 0.01)).coords[0]
+    x, y = line.interpolate(max(0.0, first - 0.01)).coords[0]
+    return x, y
 
 
-def resolve(state: dict[str, Any], side: str, ids: list[str], point, held: set[str], rng: Random,
+def resolve(state: dict[str, Any], side: str, ids: list[str], point: Coord, held: set[str], rng: Random,
             withdrawing_guns: frozenset[str] = frozenset()) -> dict[str, Any]:
     """The ``kriegspiel.charge`` payload for one charge (the state is that after fire);
     ``withdrawing_guns``: the enemy's guns ordered to move away this turn (KS-86)."""
@@ -203,7 +206,7 @@ def resolve(state: dict[str, Any], side: str, ids: list[str], point, held: set[s
     ids = [i for i in ids if figs[i]["st"] == "ok"]
     tgt, gun, d = check(state, side, ids, point)
     enemy = [s for s in state["groups"] if s != side][0]
-    out = {"side": side, "by": sorted(ids), "at": [float(point[0]), float(point[1])], "distance": round(d, 3),
+    out: dict[str, Any] = {"side": side, "by": sorted(ids), "at": [float(point[0]), float(point[1])], "distance": round(d, 3),
            "kind": None, "killed": [], "gun": gun, "moved": {}, "destroyed": [], "after": None, "coin": None,
            "pursued": [], "pursued_guns": [], "captured": [], "captor": None, "pow": None}
     if gun is not None:
@@ -254,7 +257,7 @@ def resolve(state: dict[str, Any], side: str, ids: list[str], point, held: set[s
             captor = (enemy if res["att_captured"] else side) if taken else None
             out.update(kind="cavalry", killed=sorted(set(lost_att + lost_def) - set(taken)), coin=res["coin"],
                        captured=sorted(taken), captor=captor,
-                       pow=next_name(state, captor, "pow") if taken else None)  # the captor's own count
+                       pow=next_name(state, captor, "pow") if captor is not None else None)  # the captor's own count
             moved, lost = {}, []
             if res["withdraws"] == "defender":
                 moved, lost = push(state, enemy, [i for i in tgt if i not in lost_def], PUSH)
@@ -278,7 +281,7 @@ def _smaller_isolated(state: dict[str, Any], side: str, ids: list[str], tgt: lis
     return isolated(state, small_side, small, exclude=set(ids) | set(tgt))
 
 
-def _advance(state: State, out, ids, aims) -> None:
+def _advance(state: State, out: dict[str, Any], ids: list[str], aims: Polyline) -> None:
     """Surviving chargers end 1 in short of the nearest target, the group's shape kept."""
     figs = state["figures"]
     alive = [i for i in ids if i not in out["killed"]]

@@ -36,11 +36,11 @@ def _ev(kind: str, payload: dict[str, Any], audience: str) -> RuleEvent:
     return RuleEvent(PREFIX + kind, payload, audience)
 
 
-def _work(state: State, wid):
+def _work(state: State, wid: str) -> dict[str, Any]:
     """A work by its id (``red:w2``, ``w4`` in older games) or its public name (``blue:p1``)."""
     named = {works.label(w, None): w for w in state["ks"]["works"].values()}
     wid = wid.lower()
-    w = state["ks"]["works"].get(wid) or named.get(wid)
+    w: dict[str, Any] | None = state["ks"]["works"].get(wid) or named.get(wid)
     if w is None:
         known = ", ".join(sorted(state["ks"]["works"], key=works.number)) or "none"
         raise _Bad(f"no work {wid!r} (works: {known})")
@@ -65,13 +65,13 @@ def _figures(state: State, text: str, alive: bool) -> list[str]:
     return sorted(set(out))
 
 
-def _note(state: State, m):
+def _note(state: State, m: re.Match[str]) -> RuleEvent:
     to, text = m.group(1).lower(), m.group(2).strip()
     aud = PUBLIC if to == "all" else side_audience(to)
     return _ev("note", {"turn": state["turn"], "to": aud, "text": text}, aud)
 
 
-def _reveal(state: State, m):
+def _reveal(state: State, m: re.Match[str]) -> RuleEvent:
     w = _work(state, m.group(1))
     if w["status"] in ("complete", "exploded") or w.get("revealed"):
         raise _Bad(f"{w['id']} is already known to both sides")
@@ -79,7 +79,7 @@ def _reveal(state: State, m):
                                  "to": w["to"], "target": w.get("target"), "reason": m.group(2)}, PUBLIC)
 
 
-def _abandon(state: State, m):
+def _abandon(state: State, m: re.Match[str]) -> RuleEvent:
     w = _work(state, m.group(1))
     if w["status"] not in ("building", "armed"):
         raise _Bad(f"{w['id']} is {w['status']}: only a work in hand or an armed mine can be abandoned")
@@ -88,7 +88,7 @@ def _abandon(state: State, m):
     return _ev("work_abandoned", {**works.public_ref(state, w), "side": w["side"], "reason": m.group(2)}, PUBLIC)
 
 
-def _ledger(state: State, m):
+def _ledger(state: State, m: re.Match[str]) -> RuleEvent:
     side, depot, kind, amount, reason = m.group(1).lower(), m.group(2), m.group(3).lower(), int(m.group(4)), m.group(5)
     depots = state["ks"]["supply"][side]["depots"]
     if depot not in depots:
@@ -99,15 +99,15 @@ def _ledger(state: State, m):
                side_audience(side))
 
 
-def _kill(state: State, m):
+def _kill(state: State, m: re.Match[str]) -> RuleEvent:
     return _ev("ruling", {"killed": _figures(state, m.group(1), True), "reason": m.group(2)}, PUBLIC)
 
 
-def _revive(state: State, m):
+def _revive(state: State, m: re.Match[str]) -> RuleEvent:
     return _ev("ruling", {"revived": _figures(state, m.group(1), False), "reason": m.group(2)}, PUBLIC)
 
 
-def _show(state: State, m):
+def _show(state: State, m: re.Match[str]) -> RuleEvent:
     fid, side = m.group(1).lower(), m.group(2).lower()
     f = state["figures"].get(fid)
     if f is None or f["st"] != "ok":

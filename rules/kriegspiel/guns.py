@@ -28,6 +28,7 @@ from typing import Any
 from rules.littlewars.geom import crew, gun_name
 from rules.littlewars.table import table_of
 from rules.littlewars.units import CREW_RANGE, SHOTS_PER_TURN, radius
+from rules.tabletop.points import Coord, Polyline
 
 from .movement import MoveError, cost, ground_of, steep_bars, way_home
 from .numbers import FOOT, HALF, MOVE
@@ -49,7 +50,7 @@ def fire_half_turns(start_limbered: bool, limber_after: bool) -> int:
     return (HALF["limber"] if start_limbered else 0) + (HALF["limber"] if limber_after else 0)
 
 
-def move_error(state: dict[str, Any], gid: str, pts, half_turns: int) -> str | None:
+def move_error(state: dict[str, Any], gid: str, pts: Polyline, half_turns: int) -> str | None:
     """Why this gun's planned path breaks KS-19/23..25/33/34, or None."""
 
     name = gun_name(state["guns"][gid])
@@ -83,7 +84,7 @@ def fire_error(state: dict[str, Any], gid: str, shots: int, half_turns: int) -> 
 
 def gunners(state: dict[str, Any], side: str, marching: dict[str, tuple[Any, ...]], halves: dict[str, int]) -> dict[str, tuple[Any, ...]]:
     """{figure id: (destination of its gun, half turns, gun id)} for the crews of guns ordered to move (LW-24)."""
-    out = {}
+    out: dict[str, tuple[Any, ...]] = {}
     for gid, dest in sorted(marching.items()):
         g = state["guns"][gid]
         for fid in crew(state, side, (g["x"], g["y"])):
@@ -91,7 +92,7 @@ def gunners(state: dict[str, Any], side: str, marching: dict[str, tuple[Any, ...
     return out
 
 
-def marches_with(state: dict[str, Any], fid: str, end, gunner: tuple[Any, ...]) -> bool:
+def marches_with(state: dict[str, Any], fid: str, end: Coord, gunner: tuple[Any, ...]) -> bool:
     """Does a crew figure's move end within reach of its gun's destination (so it goes with the gun)?"""
     dest = gunner[0]
     return math.dist(tuple(end), dest) - radius(state["figures"][fid]["arm"]) <= CREW_RANGE + 1e-9

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.tabletop.points import Polyline
+
 from . import guns
 from .boxes import speed_factor
 from .movement import MoveError, arm_name, cost, ground_of, steep_bars
@@ -32,7 +34,8 @@ def arm_of(state: dict[str, Any], fid: str) -> str:
         return "inf"  # on foot, leading the horses: the infantry's pace
     if state["ks"].get("generals", {}).get(f["side"], {}).get("figure") == fid:
         return "general"  # KS-21: by car, 6 ft on the road, 3 ft off it
-    return f["arm"]
+    arm: str = f["arm"]
+    return arm
 
 
 def speed(state: dict[str, Any], fid: str) -> float:
@@ -49,7 +52,7 @@ def in_column(state: dict[str, Any], fid: str, reforming: dict[str, bool] | None
     return fid in state["ks"].get("columns", {}).get(state["figures"][fid]["side"], ())
 
 
-def move_error(state: dict[str, Any], fid: str, pts, reforming: dict[str, bool] | None = None,
+def move_error(state: dict[str, Any], fid: str, pts: Polyline, reforming: dict[str, bool] | None = None,
                gunners: dict[str, tuple[Any, ...]] | None = None) -> str | None:
     """Why this planned path breaks the appendix's movement rules, or None.
 
@@ -67,7 +70,7 @@ def move_error(state: dict[str, Any], fid: str, pts, reforming: dict[str, bool] 
     return err
 
 
-def _pace_error(state: dict[str, Any], fid: str, pts, arm: str, half: int, column: bool) -> str | None:
+def _pace_error(state: dict[str, Any], fid: str, pts: Polyline, arm: str, half: int, column: bool) -> str | None:
     f = state["figures"][fid]
     name = fid.split(":")[-1]
     boxed = fid in boxed_figures(state, f["side"])

@@ -14,12 +14,12 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable, Sequence
 
 from rules.core.protocol import LineError, State
 from rules.littlewars import plan as lw_plan
 from rules.littlewars.fold import game_turn_of_play, play_turn
-from rules.littlewars.orders import Fire, Move
+from rules.littlewars.orders import Fire, Move, Order
 from rules.littlewars.table import table_of
 from rules.littlewars.units import FIRST_FIRE_TURN
 
@@ -63,10 +63,10 @@ class KsPlan:
 
 
 class _Refused(Exception):
-    pass
+    """An order line this planner refuses."""
 
 
-def build(state: dict[str, Any], side: str, orders) -> KsPlan:
+def build(state: dict[str, Any], side: str, orders: Sequence[Order]) -> KsPlan:
     lw_orders, ks_orders = split(orders)
     playing = state["phase"] == "play"
     # changes of formation first: they halve this turn's moves, which the planner checks next
@@ -123,9 +123,9 @@ def _own_gun(state: State, side: str, name: str) -> str | None:
     return lw_plan.gun_of(state, side, name)
 
 
-def _marching(state: State, side: str, lw_orders) -> dict[str, tuple[Any, ...]]:
+def _marching(state: State, side: str, lw_orders: Sequence[Order]) -> dict[str, tuple[Any, ...]]:
     """Guns ordered to move this turn: {gun id: destination}."""
-    out = {}
+    out: dict[str, tuple[Any, ...]] = {}
     for o in lw_orders:
         if isinstance(o, Move) and not o.deploy and not o.line_form and o.points:
             gid = _own_gun(state, side, o.who)
@@ -134,12 +134,15 @@ def _marching(state: State, side: str, lw_orders) -> dict[str, tuple[Any, ...]]:
     return out
 
 
-def _limbering(state: State, side: str, lw_orders, orders) -> tuple[dict[str, Any], list[Any]]:
+def _limbering(state: State, side: str, lw_orders: Sequence[Order],
+               orders: Sequence[Limber]) -> tuple[dict[str, Any], list[Any]]:
     """``limber gun1`` / ``unlimber gun1``: {gun id: up}, and the lines refused (KS-33)."""
     acting = {_own_gun(state, side, o.who if isinstance(o, Move) else o.gun) for o in lw_orders
               if isinstance(o, (Move, Fire))} - {None}
     start = guns.limbered(state, side)
-    out, seen, errs = {}, {}, []
+    out: dict[str, bool] = {}
+    seen: dict[str, int] = {}
+    errs: list[LineError] = []
     for o in sorted(orders, key=lambda o: o.line):
         gid = _own_gun(state, side, o.gun)
         why = None
@@ -152,12 +155,13 @@ def _limbering(state: State, side: str, lw_orders, orders) -> tuple[dict[str, An
         if why:
             errs.append(LineError(o.line, o.text, why))
             continue
+        assert gid is not None  # an unknown gun is refused above
         seen[gid] = o.line
         out[gid] = o.up
     return out, errs
 
 
-def _gunners_without_gun(state: State, kp, crews: dict[str, Any]) -> None:
+def _gunners_without_gun(state: State, kp: KsPlan, crews: dict[str, Any]) -> None:
     """A gunner marches at the artillery's pace only beside a gun that goes (KS-19): where the gun's
     move was refused, his own pace holds, and a longer move is refused too."""
     for fid, (_, _, gid) in sorted(crews.items()):
@@ -168,7 +172,7 @@ def _gunners_without_gun(state: State, kp, crews: dict[str, Any]) -> None:
             _refuse_paths(kp, [fid], f"{why}; its gun does not move, so it keeps its own pace")
 
 
-def _gun_time(state: State, kp) -> None:
+def _gun_time(state: State, kp: KsPlan) -> None:
     """A limbered gun unlimbers before it fires, and one limbering up after firing has half the turn: half
     the shots (KS-33)."""
     start = guns.limbered(state, kp.side)
@@ -196,10 +200,10 @@ def _done(kp: KsPlan) -> KsPlan:
     return kp
 
 
-def _figures(state: State, kp, name: str) -> list[str]:
+def _figures(state: State, kp: KsPlan, name: str) -> list[str]:
     try:
         kind, value = lw_plan.resolve(state, kp.lw, name)
-    except lw_plan._Refused as exc:
+    except lw_plan.OrderRefused as exc:
         raise _Refused(_fogged(LineError(0, "", str(exc))).message) from None
     if kind != "figures":
         raise _Refused(f"{name} is not a group of figures")
@@ -207,24 +211,25 @@ def _figures(state: State, kp, name: str) -> list[str]:
     if any(i in riding for i in value):
         raise _Refused(f"{name} is aboard {riding[next(i for i in value if i in riding)].split(':')[-1]}: "
                        f"land first")
-    return value
+    figures: list[str] = value
+    return figures
 
 
-def _claim(kp, ids, o) -> None:
+def _claim(kp: KsPlan, ids: list[str], o: Order) -> None:
     try:
         lw_plan.claim_figures(kp.lw, ids, o)
-    except lw_plan._Refused as exc:
+    except lw_plan.OrderRefused as exc:
         raise _Refused(str(exc)) from None
 
 
-def _group_of(kp, fid):
+def _group_of(kp: KsPlan, fid: str) -> str | None:
     for name, ids in kp.lw.groups.items():
         if fid in ids:
             return name
     return None
 
 
-def _work(state: State, kp, o: Work, boxed) -> None:
+def _work(state: State, kp: KsPlan, o: Work, boxed: set[str]) -> None:
     ids = _figures(state, kp, o.who)
     if boxed.intersection(_group_of(kp, i) for i in ids):
         raise _Refused(f"{o.who} is in a box: unbox before working")
@@ -239,12 +244,12 @@ def _work(state: State, kp, o: Work, boxed) -> None:
     kp.works.append({"kind": o.kind, "ids": ids, "at": o.at, "to": o.to, "need": None, "target": None})
 
 
-def _own_live(state: State, kp) -> list[dict[str, Any]]:
+def _own_live(state: State, kp: KsPlan) -> list[dict[str, Any]]:
     """The side's works in hand, those ordered on earlier lines of these orders too."""
     return [w for w in state["ks"]["works"].values() if w["side"] == kp.side and w["status"] in works.LIVE] + kp.works
 
 
-def _task(state: State, kp, o: Task, boxed) -> None:
+def _task(state: State, kp: KsPlan, o: Task, boxed: set[str]) -> None:
     ids = _figures(state, kp, o.who)
     if boxed.intersection(_group_of(kp, i) for i in ids):
         raise _Refused(f"{o.who} is in a box: unbox before working")
@@ -262,7 +267,7 @@ def _task(state: State, kp, o: Task, boxed) -> None:
     kp.works.append({"kind": o.task, "ids": ids, "at": (c.x, c.y), "to": None, "need": need, "target": target})
 
 
-def _drive(state: State, kp, o: Drive) -> None:
+def _drive(state: State, kp: KsPlan, o: Drive) -> None:
     """KS-20, KS-38, KS-39: a depot moves at the transport's pace, never across a river."""
     depots = state["ks"]["supply"][kp.side]["depots"]
     if o.depot not in depots:
@@ -285,7 +290,7 @@ def _drive(state: State, kp, o: Drive) -> None:
     kp.drives[o.depot] = [round(o.to[0], 4), round(o.to[1], 4)]
 
 
-def _box(state: State, kp, o: Box, boxed) -> None:
+def _box(state: State, kp: KsPlan, o: Box, boxed: set[str]) -> None:
     key = lw_plan.group_key(kp.lw.groups, o.who)
     if key is None:
         raise _Refused(f"unknown group '{o.who}': only a group of yours is boxed")
@@ -302,7 +307,7 @@ def _box(state: State, kp, o: Box, boxed) -> None:
     boxed.add(key)
 
 
-def _volley(state: State, kp, o: Volley, boxed) -> None:
+def _volley(state: State, kp: KsPlan, o: Volley, boxed: set[str]) -> None:
     if play_turn(state) < FIRST_FIRE_TURN:
         raise _Refused(f"no fire before turn {game_turn_of_play(state, FIRST_FIRE_TURN)} (LW-14: none in the "
                        f"first turn of play)")
@@ -331,7 +336,7 @@ def _volley(state: State, kp, o: Volley, boxed) -> None:
     kp.volleys.append((key, ids, list(o.aim), shots))
 
 
-def _charge(state: State, kp, o: Charge, boxed) -> None:
+def _charge(state: State, kp: KsPlan, o: Charge, boxed: set[str]) -> None:
     ids = _figures(state, kp, o.who)
     if set(ids) & set(state["ks"]["columns"][kp.side]) or any(kp.reforming.get(i) for i in ids):
         raise _Refused(f"{o.who} is in column: cavalry charge in line (KS-69)")
@@ -344,9 +349,10 @@ def _charge(state: State, kp, o: Charge, boxed) -> None:
     kp.charges.append((o.line, ids, tuple(o.at)))
 
 
-def _reforming(state: State, side: str, orders) -> tuple[dict[str, Any], list[Any]]:
+def _reforming(state: State, side: str, orders: Sequence[Reform]) -> tuple[dict[str, Any], list[Any]]:
     """KS-27/31: {figure: into column?} for the groups changing formation (half a turn), and errors."""
-    out, errors = {}, []
+    out: dict[str, bool] = {}
+    errors: list[LineError] = []
     columns = set(state["ks"]["columns"][side])
     for o in sorted(orders, key=lambda o: o.line):
         key = lw_plan.group_key(state["groups"][side], o.who)
@@ -367,7 +373,7 @@ def _reforming(state: State, side: str, orders) -> tuple[dict[str, Any], list[An
     return out, errors
 
 
-def _saddle(state: State, kp, o: Saddle, boxed) -> None:
+def _saddle(state: State, kp: KsPlan, o: Saddle, boxed: set[str]) -> None:
     """KS-32: mounting or dismounting takes the group's whole turn."""
     ids = _figures(state, kp, o.who)
     if any(state["figures"][i]["arm"] != "cav" for i in ids):
@@ -383,7 +389,7 @@ def _saddle(state: State, kp, o: Saddle, boxed) -> None:
     kp.dismounted = sorted(now - set(ids) if o.mount else now | set(ids))
 
 
-def _carry(state: State, kp, o: Carry, boxed) -> None:
+def _carry(state: State, kp: KsPlan, o: Carry, boxed: set[str]) -> None:
     """Boarding, a journey, a landing (vehicles.py)."""
     if o.how == "board":
         ids = _figures(state, kp, o.who)
@@ -408,9 +414,9 @@ def _carry(state: State, kp, o: Carry, boxed) -> None:
         kp.steams[vid] = pts
 
 
-def _refuse_paths(kp, fids, why) -> None:
+def _refuse_paths(kp: KsPlan, fids: Iterable[str], why: str) -> None:
     """Take figures' moves out of the plan, with one error per order line."""
-    lines = {}
+    lines: dict[int, str] = {}
     for fid in fids:
         if fid in kp.lw.paths:
             del kp.lw.paths[fid]
@@ -419,7 +425,7 @@ def _refuse_paths(kp, fids, why) -> None:
         kp.errors.append(_line_error(kp, line, why))
 
 
-def _restrict(state: State, kp) -> None:
+def _restrict(state: State, kp: KsPlan) -> None:
     """The appendix's limits on a plan otherwise legal: the general away, supply, charges' and
     pursuits' after-effects, riders, guns out of action."""
     _general_away(state, kp)
@@ -433,11 +439,11 @@ def _restrict(state: State, kp) -> None:
     _guns_out(state, kp)
 
 
-def _line_error(kp, line: int, message: str) -> LineError:
+def _line_error(kp: KsPlan, line: int, message: str) -> LineError:
     return LineError(line, kp.lw.line_text.get(line, ""), message)
 
 
-def _general_away(state: State, kp) -> None:
+def _general_away(state: State, kp: KsPlan) -> None:
     """KS-13/14: while the general is away (or command passes to his deputy) units hold."""
     gen = state["ks"]["generals"][kp.side]
     if gen["out_until"] <= state["turn"]:
@@ -449,7 +455,7 @@ def _general_away(state: State, kp) -> None:
     kp.works, kp.charges = [], []
 
 
-def _unsupplied(state: State, kp) -> None:
+def _unsupplied(state: State, kp: KsPlan) -> None:
     """KS-52: a group without food (or forage for its horses) does not move or charge."""
     status = state["ks"]["supply"][kp.side]["status"]
     for name, ids in kp.lw.groups.items():
@@ -462,7 +468,7 @@ def _unsupplied(state: State, kp) -> None:
         kp.charges = [c for c in kp.charges if not set(c[1]) & set(ids)]
 
 
-def _guns_out(state: State, kp) -> None:
+def _guns_out(state: State, kp: KsPlan) -> None:
     """KS-5: a gun partly in a blast is out of action for two turns."""
     out = state["ks"]["guns_out"]
     for gid in sorted(set(kp.lw.fire) | set(kp.lw.gun_moves) | set(kp.limbering)):
@@ -474,7 +480,7 @@ def _guns_out(state: State, kp) -> None:
                                          f"{state['guns'][gid]['name']} is out of action until turn {out[gid]} (KS-5)"))
 
 
-def _after_charges(state: State, kp) -> None:
+def _after_charges(state: State, kp: KsPlan) -> None:
     """KS-72/73: infantry charged in close order cannot move this turn; in open order it falls back 1 ft."""
     figs = state["figures"]
     shaken = {fid: e for fid, e in state["ks"]["shaken"].items()
@@ -490,7 +496,7 @@ def _after_charges(state: State, kp) -> None:
             kp.lw.paths[fid] = pts
 
 
-def _pursuit(state: State, kp) -> None:
+def _pursuit(state: State, kp: KsPlan) -> None:
     """KS-80/84: the pursued withdraw again at full pace towards their edge, unless their side attacks
     the pursuers this turn (a charge, volley or gun aimed within 6 in of one of them)."""
     figs = state["figures"]
@@ -507,7 +513,7 @@ def _pursuit(state: State, kp) -> None:
             kp.lw.paths[fid] = pts
 
 
-def _pursuers_attacked(state: State, kp, pursued: dict[str, Any]) -> bool:
+def _pursuers_attacked(state: State, kp: KsPlan, pursued: dict[str, Any]) -> bool:
     """True when no pursuer is left or the side attacks one this turn (a charge, volley or gun aimed
     within 6 in of one of them): the pursuit is over (KS-80/84/86)."""
     figs = state["figures"]
@@ -517,7 +523,7 @@ def _pursuers_attacked(state: State, kp, pursued: dict[str, Any]) -> bool:
     return not hunters or any(math.dist(a, h) <= charging.TARGET_REACH for a in aims for h in hunters)
 
 
-def _pursued_guns(state: State, kp) -> None:
+def _pursued_guns(state: State, kp: KsPlan) -> None:
     """KS-86: guns that withdrew before a charge keep withdrawing, with their crews, while pursued."""
     pursued = {gid: e for gid, e in state["ks"].get("pursued_guns", {}).items()
                if e["turn"] == state["turn"] and gid in state["guns"] and state["guns"][gid]["owner"] == kp.side}
@@ -538,5 +544,5 @@ def _pursued_guns(state: State, kp) -> None:
         kp.lw.paths.update(crew_paths)
 
 
-def errors(state: State, side: str, orders) -> tuple[LineError, ...]:
+def errors(state: State, side: str, orders: Sequence[Order]) -> tuple[LineError, ...]:
     return tuple(build(state, side, orders).errors)

@@ -51,7 +51,8 @@ def playable_lw_names() -> tuple[str, ...]:
 
 
 def builtin_scenario(name: str) -> dict[str, Any]:
-    return json.loads((resources.files("rules.kriegspiel") / "scenarios" / f"{name}.json").read_text())
+    data: dict[str, Any] = json.loads((resources.files("rules.kriegspiel") / "scenarios" / f"{name}.json").read_text())
+    return data
 
 
 def load(scenario: Any | None) -> dict[str, Any]:
@@ -85,9 +86,9 @@ def load(scenario: Any | None) -> dict[str, Any]:
     return sc
 
 
-def _groups_of(ks: dict[str, Any], key: str, groups: dict[str, Any], arm: str, what: str) -> dict:
+def _groups_of(ks: dict[str, Any], key: str, groups: dict[str, Any], arm: str, what: str) -> dict[str, list[str]]:
     """{side: [group names]} of the scenario's groups of one arm (scouts, engineers)."""
-    out = {}
+    out: dict[str, list[str]] = {}
     for side, names in (ks.get(key) or {}).items():
         require(side in SIDES and isinstance(names, list), f"kriegspiel.{key}.{side}", "must list group names")
         for n in names:
@@ -97,11 +98,9 @@ def _groups_of(ks: dict[str, Any], key: str, groups: dict[str, Any], arm: str, w
     return out
 
 
-def _transport(sc: dict[str, Any], ks: dict[str, Any]) -> dict:
+def _transport(sc: dict[str, Any], ks: dict[str, Any]) -> dict[str, Any]:
     """Railways (lines), trains on them and boats on rivers (KS-22, KS-87, LW-71/72)."""
-
-
-    out = {"railways": [], "trains": {}, "boats": {}}
+    out: dict[str, Any] = {"railways": [], "trains": {}, "boats": {}}
     for i, r in enumerate(ks.get("railways") or []):
         w = f"kriegspiel.railways[{i}]"
         require(isinstance(r, dict) and isinstance(r.get("id"), str) and r["id"], w, "needs an id")
@@ -110,8 +109,13 @@ def _transport(sc: dict[str, Any], ks: dict[str, Any]) -> dict:
         out["railways"].append({"id": r["id"], "line": [read_point(p, f"{w}.line[{j}]") for j, p in enumerate(pts)]})
     lines = [LineString(r["line"]) for r in out["railways"]]
     water = [terrain_geometry(t) for t in sc["terrain"] if t["type"] == "river"]
-    for kind, where_ok, why in (("trains", lambda p: any(ln.distance(p) <= 1.0 for ln in lines), "on a railway"),
-                                ("boats", lambda p: any(g.covers(p) for g in water), "on a river")):
+    def on_rail(p: Point) -> bool:
+        return any(ln.distance(p) <= 1.0 for ln in lines)
+
+    def on_river(p: Point) -> bool:
+        return any(g.covers(p) for g in water)
+
+    for kind, where_ok, why in (("trains", on_rail, "on a railway"), ("boats", on_river, "on a river")):
         for side, items in (ks.get(kind) or {}).items():
             require(side in SIDES and isinstance(items, list), f"kriegspiel.{kind}.{side}", "must be a list")
             out[kind][side] = []
@@ -135,7 +139,7 @@ def _extra(sc: dict[str, Any], ks: Any) -> dict[str, Any]:
     unknown = set(ks) - {"supply", "scouts", "generals", "engineers", "railways", "trains", "boats",
                         "general_eye", "steep_slopes"}
     require(not unknown, "kriegspiel", f"unknown key(s) {', '.join(sorted(unknown))}")
-    out = {"supply": {}, "scouts": {}, "generals": {}, "engineers": {}}
+    out: dict[str, Any] = {"supply": {}, "scouts": {}, "generals": {}, "engineers": {}}
     out.update(_transport(sc, ks))
     groups = {s: {g["name"]: g for g in sc["forces"][s]["groups"]} for s in SIDES}
     for side, depots in (ks.get("supply") or {}).items():

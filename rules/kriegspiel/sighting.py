@@ -28,10 +28,12 @@ from typing import Any
 
 import numpy as np
 import shapely
+from numpy.typing import NDArray
 from shapely.strtree import STRtree
 
 from rules.littlewars.scenario import home_vector
 from rules.tabletop.cache import built_per_scenario
+from rules.tabletop.points import point_array
 from rules.tabletop.terrain import terrain_geometry, terrain_of
 
 from .numbers import FOOT
@@ -72,7 +74,7 @@ class Sightlines:
         ok = np.ones(len(a), dtype=bool)
         if self.tree is None or not len(a):
             return ok
-        lines = shapely.linestrings(np.stack([a, b], axis=1))
+        lines = np.asarray(shapely.linestrings(np.stack([a, b], axis=1)))  # an array of LineStrings
         src, hit = self.tree.query(lines, predicate="intersects")
         wood = np.zeros(len(a))
         for s, h in zip(src.tolist(), hit.tolist()):
@@ -107,14 +109,15 @@ def seen_by(lines: Sightlines, observers: np.ndarray, targets: np.ndarray,
     return seen
 
 
-def nearest_observers(observers: np.ndarray, targets: np.ndarray, sight: float) -> tuple[np.ndarray, np.ndarray]:
+def nearest_observers(observers: NDArray[np.float64], targets: NDArray[np.float64],
+                      sight: float) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     """(target index, observer index) pairs: each target's OBSERVERS nearest observers within ``sight``.
 
     Asked first within a sixth of the range: a target with OBSERVERS observers that close has
     its nearest ones among them; only the others are asked again at full range (in a dense
     battle that is few, and all pairs within 12 ft would be hundreds of thousands).
     """
-    tree = STRtree(shapely.points(observers))
+    tree = STRtree(point_array(observers))
     out_src, out_obs = [], []
     pending = np.arange(len(targets))
     for reach in (sight / 6.0, sight):
@@ -133,7 +136,8 @@ def nearest_observers(observers: np.ndarray, targets: np.ndarray, sight: float) 
     return np.concatenate(out_src), np.concatenate(out_obs)
 
 
-def _nearest(observers, targets, src, obs):
+def _nearest(observers: NDArray[np.float64], targets: NDArray[np.float64], src: NDArray[np.intp],
+             obs: NDArray[np.intp]) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     """Of the candidate pairs, each target's OBSERVERS nearest (ties by observer index)."""
     if not len(src):
         return src, obs
@@ -186,7 +190,7 @@ def commander(state: dict[str, Any], side: str) -> str | None:
     is away (KS-13), while command passes (KS-14), or with no general left."""
     figs = state["figures"]
     gen = state["ks"]["generals"][side]
-    fid = gen.get("figure")
+    fid: str | None = gen.get("figure")
     if not fid or fid not in figs or figs[fid]["st"] != "ok" or gen["out_until"] > state["turn"]:
         return None
     return fid

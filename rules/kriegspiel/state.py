@@ -31,7 +31,7 @@ Events that change figures reuse the Little Wars events (``littlewars.fired``,
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Collection, Mapping
 
 from rules.core.protocol import State
 from rules.littlewars.fold import capture_figures, drop_from_groups
@@ -104,9 +104,8 @@ def fold(state: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> 
     return state if handler is None else handler(state, payload)
 
 
-def _mirror_depots(before: dict[str, Any], new: dict[str, Any]) -> dict:
+def _mirror_depots(before: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """LW-2/53: a side that takes the other edge takes its wagons with it (mirrored like its army)."""
-
     sc = before["scenario"]
     supply = {}
     for side, sup in new["ks"]["supply"].items():
@@ -115,7 +114,7 @@ def _mirror_depots(before: dict[str, Any], new: dict[str, Any]) -> dict:
     return _ks(new, supply=supply)
 
 
-def _ks(state: dict[str, Any], **changes) -> dict[str, Any]:
+def _ks(state: dict[str, Any], **changes: Any) -> dict[str, Any]:
     return {**state, "ks": {**state["ks"], **changes}}
 
 
@@ -152,7 +151,7 @@ def locate_work(works: dict[str, Any], p: Mapping[str, Any], kind: str | None = 
     of it: the side's one live, still hidden work of that kind, place and target (a side may
     not start two alike, plan.py)."""
     if "id" in p:
-        return p["id"]
+        return str(p["id"])
     side, number = p["side"], p["public"]
     for wid, w in works.items():
         if w["side"] == side and w.get("public") == number:
@@ -164,7 +163,8 @@ def locate_work(works: dict[str, Any], p: Mapping[str, Any], kind: str | None = 
                and w.get("target") == p.get("target"))[1]
 
 
-def _gone_public(state: dict[str, Any], p: Mapping[str, Any], kind: str | None = None, **change) -> tuple[dict[str, Any], str]:
+def _gone_public(state: dict[str, Any], p: Mapping[str, Any], kind: str | None = None,
+                 **change: Any) -> tuple[dict[str, Any], str]:
     """The works with the one ``p`` reveals changed (and numbered publicly); and its id."""
     works = dict(state["ks"]["works"])
     wid = locate_work(works, p, kind)
@@ -177,7 +177,8 @@ def _work_completed(state: State, p: Mapping[str, Any]) -> State:
     works, wid = _gone_public(state, p, status="complete")
     works[wid] = {**works[wid], "done": works[wid]["need"]}
     new = _ks(state, works=works)
-    kind, target = p["kind"], p.get("target")
+    kind = p["kind"]
+    target: Any = p.get("target")  # JSON: a bridge, depot or rail spot, or none for works
     if kind == "bridge_destroy":
         item = next(t for t in new["scenario"]["terrain"] if t["id"] == target)
         terrain = [t for t in new["scenario"]["terrain"] if t["id"] != target]
@@ -252,7 +253,7 @@ def _depots_moved(state: State, p: Mapping[str, Any]) -> State:
     return _ks(state, supply={**state["ks"]["supply"], side: sup})
 
 
-def _kill(state: dict[str, Any], ids) -> dict[str, Any]:
+def _kill(state: dict[str, Any], ids: list[str]) -> dict[str, Any]:
     figures = dict(state["figures"])
     for fid in ids:
         figures[fid] = {**figures[fid], "st": "dead"}
@@ -260,7 +261,7 @@ def _kill(state: dict[str, Any], ids) -> dict[str, Any]:
             "pows": drop_from_groups(state["pows"], set(ids))}
 
 
-def _destroy_guns(state: dict[str, Any], gids) -> dict[str, Any]:
+def _destroy_guns(state: dict[str, Any], gids: Collection[str]) -> dict[str, Any]:
     """Destroyed guns leave the table (and the score, LW-48); the wreck is remembered in ks."""
     if not gids:
         return state

@@ -27,12 +27,13 @@ Decisions (RULES.md, "Supply"):
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Collection
 
 import networkx as nx
 from shapely.geometry import LineString, Point
 
 from rules.core.protocol import State
+from rules.tabletop.points import XY, Coord
 
 from .numbers import (
     CAV_SUPPLY_RANGE,
@@ -65,11 +66,11 @@ def forage(horses: int) -> int:
     return whole + (1 if 2 * rest >= HORSES_PER_FORAGE else 0)
 
 
-def _pts(figs, ids):
+def _pts(figs: dict[str, Any], ids: list[str]) -> list[XY]:
     return [(figs[i]["x"], figs[i]["y"]) for i in ids]
 
 
-def _gap(a_pts, b_pts) -> float:
+def _gap(a_pts: list[XY], b_pts: list[XY]) -> float:
     return min(math.dist(p, q) for p in a_pts for q in b_pts)
 
 
@@ -84,7 +85,7 @@ def bodies(state: dict[str, Any], side: str) -> list[list[str]]:
     components), each body's groups sorted by name. A body of one group is isolated (KS-47)."""
     figs = state["figures"]
     live = _live(state, side)
-    graph = nx.Graph()
+    graph: nx.Graph[str] = nx.Graph()
     graph.add_nodes_from(live)
     names = sorted(live)
     for k, a in enumerate(names):
@@ -109,7 +110,7 @@ def exempt(state: dict[str, Any], side: str, group: str) -> bool:
     return group in live and _exempt_body(state, next(b for b in bodies(state, side) if group in b), live)
 
 
-def shares(state: dict[str, Any], side: str, fired=frozenset()) -> dict[str, dict[str, Any]]:
+def shares(state: dict[str, Any], side: str, fired: Collection[str] = frozenset()) -> dict[str, dict[str, Any]]:
     """Portions each group draws this turn: {group: {"food", "forage", "ammo"}}.
 
     KS-48's rounding is applied to each body (``bodies``), not to each group, so an army that
@@ -149,7 +150,7 @@ def reach(state: dict[str, Any], side: str, group: str) -> float:
     return CAV_SUPPLY_RANGE if mounted else INF_SUPPLY_RANGE
 
 
-def cut(state: dict[str, Any], side: str, a, b) -> bool:
+def cut(state: dict[str, Any], side: str, a: Coord, b: Coord) -> bool:
     """KS-49: an enemy figure stands within CUT_WIDTH of the line between a group and its depot."""
     line = LineString([a, b]) if tuple(a) != tuple(b) else Point(a)
     for f in state["figures"].values():
@@ -196,7 +197,7 @@ def turn_ledger(state: dict[str, Any], side: str, fired: set[str]) -> dict[str, 
     owed = shares(state, side, fired)
     for group in sorted(state["groups"][side]):
         want = dict(owed.get(group, {"food": 0, "forage": 0, "ammo": 0}))
-        missing = {}
+        missing: dict[str, str] = {}
         for kind in ("food", "forage", "ammo"):
             if not want[kind]:
                 continue
@@ -213,12 +214,14 @@ def turn_ledger(state: dict[str, Any], side: str, fired: set[str]) -> dict[str, 
     return {"side": side, "turn": state["turn"], "draws": draws, "groups": status, "surrender": surrender}
 
 
-def _status(state: State, side: str, group, want, missing, depots) -> dict[str, Any]:
+def _status(state: State, side: str, group: str, want: dict[str, int], missing: dict[str, str],
+            depots: dict[str, Any]) -> dict[str, Any]:
     """What a group may do next turn; a group without food eats horses (KS-50) and may have to surrender (KS-53)."""
     figs = state["figures"]
     sup = state["ks"]["supply"][side]
     horses = sorted(i for i in state["groups"][side][group] if figs[i]["st"] == "ok" and figs[i]["arm"] == "cav")
-    eaten, larder = [], sup.get("larder", {}).get(group, 0)
+    eaten: list[str] = []
+    larder = sup.get("larder", {}).get(group, 0)
     fed = "food" not in missing
     if not fed:
         need = want["food"]

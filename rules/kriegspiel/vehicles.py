@@ -23,11 +23,11 @@ from shapely.geometry import LineString, Point
 from shapely.ops import substring
 
 from rules.littlewars.scenario import block
+from rules.tabletop.points import Coord
 
-from .engineers import ENGINE_PULLS, boarding_turns, landing_turns, wagons_for
-from .movement import MoveError, check
-from .numbers import MOVE
-from .pace import ground_of
+from .engineers import boarding_turns, landing_turns, wagons_for
+from .movement import MoveError, check, ground_of
+from .numbers import ENGINE_PULLS, MOVE
 
 BOARD_REACH = 4.0
 LAND_REACH = 6.0
@@ -60,7 +60,7 @@ def own(state: dict[str, Any], side: str, name: str) -> tuple[str, dict[str, Any
     return vid, v
 
 
-def load_error(v: dict[str, Any], figs: dict[str, Any], ids) -> str | None:
+def load_error(v: dict[str, Any], figs: dict[str, Any], ids: list[str]) -> str | None:
     riders = [figs[i] for i in list(v["aboard"]) + list(ids)]
     inf = sum(1 for f in riders if f["arm"] == "inf")
     wagons = wagons_for(inf=inf, cav=len(riders) - inf)
@@ -86,7 +86,7 @@ def board_turns(state: dict[str, Any], side: str, name: str, ids: list[str]) -> 
     return vid, boarding_turns(len(ids))
 
 
-def landing(state: dict[str, Any], side: str, name: str, at) -> tuple[str, int, dict[str, Any]]:
+def landing(state: dict[str, Any], side: str, name: str, at: Coord) -> tuple[str, int, dict[str, Any]]:
     """(vehicle id, turns, {figure: spot}) for landing everyone aboard around ``at``."""
     vid, v = own(state, side, name)
     if not v["aboard"]:
@@ -103,7 +103,7 @@ def landing(state: dict[str, Any], side: str, name: str, at) -> tuple[str, int, 
     return vid, landing_turns(len(ids)), {fid: [x, y] for fid, (x, y) in zip(ids, spots)}
 
 
-def route(state: dict[str, Any], side: str, name: str, to) -> tuple[str, list[Any]]:
+def route(state: dict[str, Any], side: str, name: str, to: Coord) -> tuple[str, list[Any]]:
     """The path a vehicle takes to ``to``: along its railway (8 ft) or over water (1 ft)."""
     vid, v = own(state, side, name)
     if busy(state, vid):

@@ -119,7 +119,8 @@ def _fog(state: dict[str, Any], view: dict[str, Any], side: str | None) -> None:
     view["last"] = _last_seen(view.get("last"), view, side, now, state["turn"])
 
 
-def _last_seen(last: dict[str, Any] | None, view: dict[str, Any], side: str | None, now: dict, turn: int) -> dict | None:
+def _last_seen(last: dict[str, Any] | None, view: dict[str, Any], side: str | None, now: dict[str, Any],
+               turn: int) -> dict[str, Any] | None:
     """What the viewer saw of the turn just played: shots of its own or that fell in sight, melees,
     captures. None when that is nothing, or when the record is of an older turn: the record is
     kept of the last turn in which ANYONE fired or fought, so an enemy's hidden shots would

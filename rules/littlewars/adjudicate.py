@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from random import Random
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Protocol, Sequence
 
 from rules.core.protocol import PUBLIC, RuleEvent, State, TurnSpec, side_audience
 
@@ -30,6 +30,15 @@ from .fold import PREFIX, fold, game_turn_of_play, initial_state, next_name
 from .motion import resolve_moves
 from .scenario import OPPOSITE, load, swap_armies
 from .units import FIRST_FIRE_TURN, RESERVE, SIDES, other
+
+
+class TurnLog(Protocol):
+    """What the public turn steps (``emit_surrenders``, ``emit_prisoners``, ``emit_turn_end``) write
+    to: a variant's own log (Kriegspiel's) works if it emits Little Wars kinds and folds at once."""
+
+    state: State
+
+    def emit(self, kind: str, payload: dict[str, Any], audience: str = PUBLIC) -> None: ...
 
 
 class _Log:
@@ -161,7 +170,8 @@ def _private(log: _Log, p: planning.Plan) -> None:
         log.emit("standing_orders", {"side": p.side, "kill": p.standing[0], "lose": p.standing[1]}, aud)
 
 
-def emit_surrenders(log: _Log, plans: Mapping[str, planning.Plan]) -> None:
+def emit_surrenders(log: TurnLog, plans: Mapping[str, planning.Plan]) -> None:
+    """Step 1 of the turn (LW-45): each side's ordered surrenders, before any fire."""
     for side in SIDES:
         for name, ids in plans[side].surrender:
             log.emit("surrendered", {"side": side, "group": name, "figures": list(ids), "captor": other(side),
@@ -194,7 +204,8 @@ def _contacts(log: _Log) -> list[Any]:
     return log.events[-1].payload["contacts"] if log.events and log.events[-1].type == PREFIX + "moved" else []
 
 
-def emit_prisoners(log: _Log) -> None:
+def emit_prisoners(log: TurnLog) -> None:
+    """After melee: escorts lost, prisoners delivered, figures re-armed (LW-41..43)."""
     for rel in aftermath.escorts(log.state):
         log.emit("prisoners_released", rel)
     for dl in aftermath.deliveries(log.state):
@@ -204,7 +215,8 @@ def emit_prisoners(log: _Log) -> None:
         log.emit("rearmed", {"figures": rearmed})
 
 
-def emit_turn_end(log: _Log) -> None:
+def emit_turn_end(log: TurnLog) -> None:
+    """The turn's end: capitulation and game over when the scenario has ended (LW-47..53)."""
     turn = log.state["turn"]
     end = scoring.check_end(log.state)
     if end is not None and end.get("capitulated"):

@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 from shapely.strtree import STRtree
 
 from rules.core.protocol import State
-from rules.tabletop.points import XY, Coord, Polyline
+from rules.tabletop.points import XY, Coord, Polyline, point_array
 
 from .units import ARMS, CREW_RANGE, pace, radius
 
@@ -35,7 +35,7 @@ class FigureIndex:
         xy = np.array([(figures[i]["x"], figures[i]["y"]) for i in self.ids], dtype=float).reshape(-1, 2)
         self.xy = xy
         self.r = np.array([radius(figures[i]["arm"]) for i in self.ids], dtype=float)
-        self.tree = STRtree(shapely.points(xy)) if len(self.ids) else None  # type: ignore[arg-type]  # (n, 2) array: Points
+        self.tree = STRtree(point_array(xy)) if len(self.ids) else None
         self._masks: dict[str, NDArray[np.bool_]] = {}
 
     def near(self, point: Coord, dist: float, side: str | None = None) -> list[str]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from rules.core.protocol import LineError, ParsedOrders
+from rules.tabletop.points import XY
 
 POLICIES = ("nearest", "farthest", "cavalry", "infantry")
 
@@ -119,7 +120,7 @@ class Hold(Order):
     extra: tuple[Any, ...] = field(default=())
 
 
-def parse_points(text: str) -> tuple[Any, ...]:
+def parse_points(text: str) -> tuple[XY, ...]:
     """All coordinates in ``text``; raises ValueError if anything else is there."""
     pts = tuple((float(m.group(1)), float(m.group(2))) for m in _PT_RE.finditer(text))
     rest = _PT_RE.sub(" ", text).replace(";", " ")
@@ -181,9 +182,9 @@ _RULES: list[LineRule] = [
     (re.compile(r"^hold$", re.I), lambda n, r, m: Hold(n, r)),
 ]
 
-_VERBS = "deploy, move, fire, split, merge, form, escort, surrender, melee, edge, hold"
+ORDER_VERBS = "deploy, move, fire, split, merge, form, escort, surrender, melee, edge, hold"
 # What an order line begins with ("march" is "move"): mail reads a line as an order by these.
-ORDER_WORDS = (*_VERBS.split(", "), "march")
+ORDER_WORDS = (*ORDER_VERBS.split(", "), "march")
 
 
 def read_by_rules(rules: Iterable[LineRule], n: int, raw: str, text: str) -> Order | LineError | None:
@@ -207,10 +208,10 @@ def parse_line(n: int, raw: str) -> Order | LineError | None:
     if item is not None:
         return item
     verb = text.split()[0].lower()
-    if verb in _VERBS.split(", "):
+    if verb in ORDER_VERBS.split(", "):
         return LineError(n, raw.strip(), f"cannot read this '{verb}' order; see the examples: "
                                          + _example(verb))
-    return LineError(n, raw.strip(), f"unknown order '{verb}': orders are {_VERBS}")
+    return LineError(n, raw.strip(), f"unknown order '{verb}': orders are {ORDER_VERBS}")
 
 
 def _example(verb: str) -> str:

@@ -17,7 +17,7 @@ import shapely
 from shapely.strtree import STRtree
 
 from rules.core.protocol import LineError, State
-from rules.tabletop.points import XY
+from rules.tabletop.points import XY, point_array
 
 from . import geom
 from . import wagons as wagon_rules
@@ -79,8 +79,8 @@ class Plan:
 PathCheck = Callable[[str, list[XY]], "str | None"]
 
 
-class _Refused(Exception):
-    pass
+class OrderRefused(Exception):
+    """An order line the planner refuses; the message says why (a variant's planner raises it too)."""
 
 
 def build(state: dict[str, Any], side: str, orders: Sequence[Order], move_check: PathCheck | None = None,
@@ -95,7 +95,7 @@ def build(state: dict[str, Any], side: str, orders: Sequence[Order], move_check:
     for o in ordered:
         try:
             _apply(state, plan, o)
-        except _Refused as exc:
+        except OrderRefused as exc:
             plan.errors.append(LineError(o.line, o.text, str(exc)))
     if phase == "play":
         _check_gun_moves(state, plan)
@@ -118,10 +118,10 @@ def _apply(state: State, plan: Plan, o: Order) -> None:
         return _edge(state, plan, o)
     deploying = state["phase"] == "deploy"
     if isinstance(o, Move) and o.deploy != deploying:
-        raise _Refused("deploy orders are for the deployment turn only" if o.deploy
+        raise OrderRefused("deploy orders are for the deployment turn only" if o.deploy
                        else "this is the deployment turn: use 'deploy <name> at x,y' or 'deploy <name> line ...'")
     if deploying and not isinstance(o, (Move, Form, Split, Merge, Melee, Hold)):
-        raise _Refused("only deploy, form, split, merge and melee orders are allowed while deploying")
+        raise OrderRefused("only deploy, form, split, merge and melee orders are allowed while deploying")
     handlers: dict[type[Order], Callable[[State, Plan, Any], None]] = {
         Move: _move, Fire: _fire, Split: _split, Merge: _merge, Form: _form, Escort: _escort,
         Surrender: _surrender, Melee: _melee, Hold: _hold}
@@ -134,18 +134,18 @@ def _hold(state: State, plan: Plan, o: Hold) -> None:
 
 def _edge(state: State, plan: Plan, o: Order) -> None:
     if state["phase"] != "edge":
-        raise _Refused("the edge is chosen before deployment, when the game lets a side choose it")
+        raise OrderRefused("the edge is chosen before deployment, when the game lets a side choose it")
     if isinstance(o, Hold):
         return
     if not isinstance(o, Edge):
-        raise _Refused("now only the edge is chosen: 'edge north', 'edge south', ... or hold")
+        raise OrderRefused("now only the edge is chosen: 'edge north', 'edge south', ... or hold")
     if plan.side != state.get("edge_chooser"):
-        raise _Refused(f"{state.get('edge_chooser')} chooses the edge, not {plan.side}")
+        raise OrderRefused(f"{state.get('edge_chooser')} chooses the edge, not {plan.side}")
     mine = state["scenario"]["edges"][plan.side]
     if o.edge not in (mine, OPPOSITE[mine]):
-        raise _Refused(f"the armies start from the {mine} and {OPPOSITE[mine]} edges: choose one of those")
+        raise OrderRefused(f"the armies start from the {mine} and {OPPOSITE[mine]} edges: choose one of those")
     if plan.edge is not None:
-        raise _Refused("the edge is chosen once")
+        raise OrderRefused("the edge is chosen once")
     plan.edge = o.edge
 
 
@@ -156,7 +156,7 @@ def _figure(state: State, side: str, name: str) -> list[str] | None:
     if f is None:
         return None
     if f["st"] != "ok":
-        raise _Refused(f"{name} is {'dead' if f['st'] == 'dead' else 'a prisoner' if f['st'] == 'pow' else 'not in play'}")
+        raise OrderRefused(f"{name} is {'dead' if f['st'] == 'dead' else 'a prisoner' if f['st'] == 'pow' else 'not in play'}")
     return [fid]
 
 
@@ -202,21 +202,21 @@ def resolve(state: State, plan: Plan, name: str) -> tuple[str, Any]:
     enemy = other(plan.side)
     if (group_key(state["groups"][enemy], name) or state["figures"].get(f"{enemy}:{name.lower()}")
             or gun_of(state, enemy, name) or _wagon(state, enemy, name)):
-        raise _Refused(f"not your figure: {name} belongs to {enemy}")
+        raise OrderRefused(f"not your figure: {name} belongs to {enemy}")
     if any(g["name"].lower() == name.lower() and g["side"] == plan.side for g in state["guns"].values()):
-        raise _Refused(f"{name} is no longer yours: it was captured")
+        raise OrderRefused(f"{name} is no longer yours: it was captured")
     lost = next((w for w in state.get("wagons", {}).values()
                  if w["name"].lower() == name.lower() and w["side"] == plan.side), None)
     if lost is not None:
-        raise _Refused(f"{name} is no longer yours: it was {'destroyed' if lost['st'] != 'ok' else 'captured'}")
-    raise _Refused(f"unknown name '{name}': not one of your groups, figures, guns or prisoner groups")
+        raise OrderRefused(f"{name} is no longer yours: it was {'destroyed' if lost['st'] != 'ok' else 'captured'}")
+    raise OrderRefused(f"unknown name '{name}': not one of your groups, figures, guns or prisoner groups")
 
 
 def _own_figures(state: State, plan: Plan, name: str) -> list[str]:
     kind, value = resolve(state, plan, name)
     if kind != "figures":
         what = {"gun": "gun", "wagon": "wagon"}.get(kind, "prisoner group")
-        raise _Refused(f"{name} is a {what}, not a group of figures")
+        raise OrderRefused(f"{name} is a {what}, not a group of figures")
     result: list[str] = value
     return result
 
@@ -224,7 +224,7 @@ def _own_figures(state: State, plan: Plan, name: str) -> list[str]:
 def _check_claim(plan: Plan, ids: list[str]) -> None:
     for i in ids:
         if i in plan.owner_line:
-            raise _Refused(f"{i.split(':')[1]} already has an order on line {plan.owner_line[i]}")
+            raise OrderRefused(f"{i.split(':')[1]} already has an order on line {plan.owner_line[i]}")
 
 
 def claim_figures(plan: Plan, ids: list[str], o: Order) -> None:
@@ -238,11 +238,11 @@ def claim_figures(plan: Plan, ids: list[str], o: Order) -> None:
 def _new_name(state: State, plan: Plan, name: str) -> None:
     if (group_key(plan.groups, name) or state["figures"].get(f"{plan.side}:{name.lower()}")
             or gun_of(state, plan.side, name) or _wagon(state, plan.side, name)):
-        raise _Refused(f"the name {name} is already in use")
+        raise OrderRefused(f"the name {name} is already in use")
     if name[0].lower() in "ic" and name[1:].isdigit():
-        raise _Refused(f"{name} looks like a figure name (i12, c3): choose another group name")
+        raise OrderRefused(f"{name} looks like a figure name (i12, c3): choose another group name")
     if re.fullmatch(r"(pow|freed)\d+", name.lower()):
-        raise _Refused(f"{name} is reserved for prisoner and freed groups: choose another group name")
+        raise OrderRefused(f"{name} is reserved for prisoner and freed groups: choose another group name")
 
 
 def _take(plan: Plan, ids: list[str]) -> None:
@@ -260,7 +260,7 @@ def _split(state: State, plan: Plan, o: Split) -> None:
     ids = _own_figures(state, plan, o.who)
     _new_name(state, plan, o.new)
     if not 0 < o.count < len(ids):
-        raise _Refused(f"{o.who} has {len(ids)} figures: split off between 1 and {len(ids) - 1}")
+        raise OrderRefused(f"{o.who} has {len(ids)} figures: split off between 1 and {len(ids) - 1}")
     figs = state["figures"]
     near = o.near
     if near:
@@ -275,9 +275,9 @@ def _merge(state: State, plan: Plan, o: Merge) -> None:
     src = _own_figures(state, plan, o.who)
     key = group_key(plan.groups, o.into)
     if key is None:
-        raise _Refused(f"unknown group '{o.into}' to merge into")
+        raise OrderRefused(f"unknown group '{o.into}' to merge into")
     if key.lower() == o.who.lower():
-        raise _Refused("a group cannot merge into itself")
+        raise OrderRefused("a group cannot merge into itself")
     _take(plan, src)
     plan.groups[key] = plan.groups.get(key, []) + src
     plan.groups_changed = True
@@ -341,7 +341,7 @@ def route(table: Table, arm: str, start: XY, waypoints: Iterable[XY]) -> list[XY
 def _move(state: State, plan: Plan, o: Move) -> None:
     kind, value = resolve(state, plan, o.who)
     if kind == "pow":
-        raise _Refused(f"{o.who} are prisoners: use 'escort {o.who} to x,y'")
+        raise OrderRefused(f"{o.who} are prisoners: use 'escort {o.who} to x,y'")
     if kind == "gun":
         return _deploy_gun(state, plan, o, value) if o.deploy else _plan_gun_move(state, plan, o, value)
     if kind == "wagon":
@@ -358,21 +358,21 @@ def _move(state: State, plan: Plan, o: Move) -> None:
         for w in wps:
             err = table.spot_error(f["arm"], *w)
             if err:
-                raise _Refused(f"{fid.split(':')[1]} would pass or end at {err.split(' is ', 1)[0]}: {err.split(' is ', 1)[1]}")
+                raise OrderRefused(f"{fid.split(':')[1]} would pass or end at {err.split(' is ', 1)[0]}: {err.split(' is ', 1)[1]}")
         pts = route(table, f["arm"], (f["x"], f["y"]), wps)
         if not pts:
-            raise _Refused(f"{fid.split(':')[1]} cannot get there: no way round the scenery")
+            raise OrderRefused(f"{fid.split(':')[1]} cannot get there: no way round the scenery")
         if plan.move_check is not None:  # the Kriegspiel appendix's pace replaces LW-17/18
             err = plan.move_check(fid, pts)
             if err:
-                raise _Refused(err)
+                raise OrderRefused(err)
             paths[fid] = pts
             continue
         length, limit = path_length(pts), allowance(state, fid)
         if length > limit + 1e-9:
             spent = pace(state["scenario"], f["arm"]) - limit
             edge = f" this turn: measured from the edge line, {spent:.1f} in are spent already (LW-7)" if spent else ""
-            raise _Refused(f"out of range: {fid.split(':')[1]} would need {length:.1f} in, {ARM_NAMES[f['arm']]} "
+            raise OrderRefused(f"out of range: {fid.split(':')[1]} would need {length:.1f} in, {ARM_NAMES[f['arm']]} "
                            f"moves at most {round(limit, 2):g} in (LW-{17 if f['arm'] == 'inf' else 18}){edge}")
         paths[fid] = pts
     claim_figures(plan, value, o)
@@ -393,7 +393,7 @@ def _deploy(state: State, plan: Plan, o: Move, ids: list[str]) -> None:
     for fid, (x, y) in zip(ids, spots):
         err = table.spot_error(figs[fid]["arm"], x, y) or zone_error(sc, plan.side, x, y)
         if err:
-            raise _Refused(f"{fid.split(':')[1]} cannot deploy there: {err}")
+            raise OrderRefused(f"{fid.split(':')[1]} cannot deploy there: {err}")
     claim_figures(plan, ids, o)
     plan.deploy_figures.update({fid: [x, y] for fid, (x, y) in zip(ids, spots)})
 
@@ -401,22 +401,22 @@ def _deploy(state: State, plan: Plan, o: Move, ids: list[str]) -> None:
 def _deploy_gun(state: State, plan: Plan, o: Move, gid: str) -> None:
     claim_figures(plan, [gid], o)
     if o.line_form:
-        raise _Refused("a gun deploys at one point: deploy gun1 at x,y")
+        raise OrderRefused("a gun deploys at one point: deploy gun1 at x,y")
     x, y = o.points[0]
     err = table_of(state["scenario"]).spot_error(GUN_SPOT, x, y) or zone_error(state["scenario"], plan.side, x, y)
     if err:
-        raise _Refused(f"{o.who} cannot deploy there: {err}")
+        raise OrderRefused(f"{o.who} cannot deploy there: {err}")
     plan.deploy_guns[gid] = [x, y]
 
 
 def _escort(state: State, plan: Plan, o: Escort) -> None:
     kind, value = resolve(state, plan, o.who)
     if kind != "pow":
-        raise _Refused(f"{o.who} is not a group of prisoners you hold; use move for your own figures")
+        raise OrderRefused(f"{o.who} is not a group of prisoners you hold; use move for your own figures")
     name, ids = value
     ids = [i for i in ids if not state["figures"][i]["pow"][2]]
     if not ids:
-        raise _Refused(f"the prisoners of {name} have all been taken off the table")
+        raise OrderRefused(f"the prisoners of {name} have all been taken off the table")
     _check_claim(plan, ids)
     table = table_of(state["scenario"])
     fake = Move(o.line, o.text, o.who, o.points)
@@ -425,10 +425,10 @@ def _escort(state: State, plan: Plan, o: Escort) -> None:
         f = state["figures"][fid]  # prisoners walk at the infantry pace, each with its own footprint
         spot = next((e for e in (table.spot_error(f["arm"], *w) for w in wps) if e), None)
         if spot:
-            raise _Refused(f"{fid.split(':')[1]} cannot be escorted there: {spot}")
+            raise OrderRefused(f"{fid.split(':')[1]} cannot be escorted there: {spot}")
         pts = route(table, f["arm"], (f["x"], f["y"]), wps)
         if not pts or path_length(pts) > pace(state["scenario"], "inf") + 1e-9:
-            raise _Refused(f"out of range: prisoners walk at most {pace(state['scenario'], 'inf'):g} in a turn, "
+            raise OrderRefused(f"out of range: prisoners walk at most {pace(state['scenario'], 'inf'):g} in a turn, "
                            f"to open ground on the table")
         paths[fid] = pts
     claim_figures(plan, ids, o)
@@ -439,7 +439,7 @@ def _surrender(state: State, plan: Plan, o: Surrender) -> None:
     ids = _own_figures(state, plan, o.who)
     friends, need = geom.support(state, plan.side, ids)
     if 2 * friends >= len(ids):
-        raise _Refused(f"{o.who} is not isolated: {friends} friends within a move of it (LW-32: fewer than "
+        raise OrderRefused(f"{o.who} is not isolated: {friends} friends within a move of it (LW-32: fewer than "
                        f"{math.ceil(len(ids) / 2)} needed to surrender, LW-45)")
     claim_figures(plan, ids, o)
     plan.surrender.append((group_key(plan.groups, o.who) or o.who, ids))
@@ -455,7 +455,7 @@ def _supply_check(state: State, plan: Plan, ids: list[str]) -> None:
     out = [i.split(":")[1] for i in ids if i in plan.hungry]
     if out:
         sc = state["scenario"]
-        raise _Refused(f"{', '.join(out[:5])}{' ...' if len(out) > 5 else ''} out of supply: no supply wagon within "
+        raise OrderRefused(f"{', '.join(out[:5])}{' ...' if len(out) > 5 else ''} out of supply: no supply wagon within "
                        f"{wagon_rules.reach(sc, 'supply'):g} in (six moves) has room for them, 50 a wagon (LW-66); "
                        f"troops without supply do not move (as KS-52)")
 
@@ -463,33 +463,33 @@ def _supply_check(state: State, plan: Plan, ids: list[str]) -> None:
 def _deploy_wagon(state: State, plan: Plan, o: Move, wid: str) -> None:
     claim_figures(plan, [wid], o)
     if o.line_form:
-        raise _Refused(f"a wagon deploys at one point: deploy {o.who} at x,y")
+        raise OrderRefused(f"a wagon deploys at one point: deploy {o.who} at x,y")
     x, y = o.points[0]
     err = table_of(state["scenario"]).spot_error(wagon_rules.SPOT, x, y) or zone_error(state["scenario"], plan.side, x, y)
     if err:
-        raise _Refused(f"{o.who} cannot deploy there: {err}")
+        raise OrderRefused(f"{o.who} cannot deploy there: {err}")
     plan.deploy_wagons[wid] = [x, y]
 
 
 def _plan_wagon_move(state: State, plan: Plan, o: Move, wid: str) -> None:
     """A wagon goes at its horses' walk (12 in, LW-26's foot pace for guns) round the scenery, no escort needed."""
     if o.line_form:
-        raise _Refused(f"a wagon moves to a point: move {o.who} to x,y")
+        raise OrderRefused(f"a wagon moves to a point: move {o.who} to x,y")
     _check_claim(plan, [wid])
     w = state["wagons"][wid]
     table = table_of(state["scenario"])
     for p in o.points:
         err = table.spot_error(wagon_rules.SPOT, *p)
         if err:
-            raise _Refused(f"{o.who} cannot go there: {err}")
+            raise OrderRefused(f"{o.who} cannot go there: {err}")
     pts = route(table, wagon_rules.SPOT, (w["x"], w["y"]), o.points)
     if not pts:
-        raise _Refused(f"{o.who} cannot get there: no way round the scenery")
+        raise OrderRefused(f"{o.who} cannot get there: no way round the scenery")
     spent = head_start(state, w["owner"], w["x"], w["y"], wagon_rules.radius_of())  # LW-7, as for everything
     limit = max(0.0, wagon_rules.wagon_pace(state["scenario"]) - spent)
     if path_length(pts) > limit + 1e-9:
         edge = f" this turn: measured from the edge line, {spent:.1f} in are spent already (LW-7)" if spent else " a turn"
-        raise _Refused(f"out of range: {o.who} would need {path_length(pts):.1f} in; a wagon moves at most "
+        raise OrderRefused(f"out of range: {o.who} would need {path_length(pts):.1f} in; a wagon moves at most "
                        f"{round(limit, 2):g} in{edge}")
     claim_figures(plan, [wid], o)
     plan.wagon_moves[wid] = pts
@@ -500,32 +500,32 @@ def _crew_check(state: State, gid: str, what: str) -> None:
     g = state["guns"][gid]
     n = len(geom.crew(state, g["owner"], (g["x"], g["y"])))
     if n < CREW_MIN:
-        raise _Refused(f"{geom.gun_name(g)} is not crewed: {n} of your figures within {CREW_RANGE:g} in, "
+        raise OrderRefused(f"{geom.gun_name(g)} is not crewed: {n} of your figures within {CREW_RANGE:g} in, "
                        f"{CREW_MIN} needed to {what} (LW-19)")
 
 
 def _fire(state: State, plan: Plan, o: Fire) -> None:
     kind, gid = resolve(state, plan, o.gun)
     if kind != "gun":
-        raise _Refused(f"{o.gun} is not a gun")
+        raise OrderRefused(f"{o.gun} is not a gun")
     first = FIRST_FIRE_TURN
     sc = state["scenario"]
     if sc["kind"] == "defence" and sc["settings"]["defender"] == plan.side:
         first = 1  # LW-55
     if play_turn(state) < first:
-        raise _Refused(f"no gun fires before turn {game_turn_of_play(state, first)} (LW-14: none in the first "
+        raise OrderRefused(f"no gun fires before turn {game_turn_of_play(state, first)} (LW-14: none in the first "
                        f"turn of play)")
     if gid in plan.owner_line:
-        raise _Refused(f"a gun moves or fires in a turn, not both (LW-20); line {plan.owner_line[gid]} already orders it")
+        raise OrderRefused(f"a gun moves or fires in a turn, not both (LW-20); line {plan.owner_line[gid]} already orders it")
     _crew_check(state, gid, "fire")
     err = wagon_rules.ammo_error(state, gid)
     if err:
-        raise _Refused(err)
+        raise OrderRefused(err)
     g = state["guns"][gid]
     for x, y in o.aims:
         rng = math.dist((g["x"], g["y"]), (x, y))
         if rng > gun_range(sc):
-            raise _Refused(f"out of range: {x:g},{y:g} is {rng:.1f} in from {geom.gun_name(g)}, a gun reaches "
+            raise OrderRefused(f"out of range: {x:g},{y:g} is {rng:.1f} in from {geom.gun_name(g)}, a gun reaches "
                            f"{gun_range(sc):g} in")
     claim_figures(plan, [gid], o)
     plan.fire[gid] = [list(a) for a in o.aims]
@@ -533,25 +533,25 @@ def _fire(state: State, plan: Plan, o: Fire) -> None:
 
 def _plan_gun_move(state: State, plan: Plan, o: Move, gid: str) -> None:
     if o.line_form:
-        raise _Refused("a gun moves to a point: move gun1 to x,y")
+        raise OrderRefused("a gun moves to a point: move gun1 to x,y")
     if gid in plan.owner_line:
-        raise _Refused(f"a gun moves or fires in a turn, not both (LW-20); line {plan.owner_line[gid]} already orders it")
+        raise OrderRefused(f"a gun moves or fires in a turn, not both (LW-20); line {plan.owner_line[gid]} already orders it")
     _crew_check(state, gid, "move")
     g = state["guns"][gid]
     table = table_of(state["scenario"])
     for w in o.points:  # a gun stands where a figure may: on the table, clear of scenery, not on a hill's side
         err = table.spot_error(GUN_SPOT, *w)
         if err:
-            raise _Refused(f"{geom.gun_name(g)} cannot go there: {err}")
+            raise OrderRefused(f"{geom.gun_name(g)} cannot go there: {err}")
     pts = route(table, "cav", (g["x"], g["y"]), list(o.points))
     if not pts:
-        raise _Refused(f"{geom.gun_name(g)} cannot get there: no way round the scenery")
+        raise OrderRefused(f"{geom.gun_name(g)} cannot get there: no way round the scenery")
     if plan.gun_check is not None:
         err = plan.gun_check(gid, pts)
         if err:
-            raise _Refused(err)
+            raise OrderRefused(err)
     elif path_length(pts) > gun_pace(state["scenario"], CREW_MIN) + 1e-9:
-        raise _Refused(f"out of range: {geom.gun_name(g)} would need {path_length(pts):.1f} in; a gun moves at most "
+        raise OrderRefused(f"out of range: {geom.gun_name(g)} would need {path_length(pts):.1f} in; a gun moves at most "
                        f"{gun_pace(state['scenario'], CREW_MIN):g} in, and only with 4 cavalry (LW-26)")
     claim_figures(plan, [gid], o)
     plan.gun_moves[gid] = (pts, o)
@@ -592,7 +592,7 @@ def _check_spacing(state: State, plan: Plan) -> None:
     ids = [i for i, f in figs.items() if f["side"] == plan.side and f["st"] == "ok" or i in moved]
     xy = np.array([moved.get(i, (figs[i]["x"], figs[i]["y"])) for i in ids], dtype=float)
     r = np.array([radius(figs[i]["arm"]) for i in ids])
-    tree = STRtree(shapely.points(xy))  # type: ignore[arg-type]  # the stubs miss that an (n, 2) array gives Points
+    tree = STRtree(point_array(xy))
     pairs = tree.query(shapely.points(xy), predicate="dwithin", distance=2 * max(r) + SCENERY_GAP)
     refused: set[int] = set()
     for a, b in zip(*pairs):

@@ -113,7 +113,7 @@ class Table:
         pt = Point(x, y)
         return max([self.hills[int(i)][0] for i in self.hill_tree.query(pt, predicate="intersects")], default=0)
 
-    def path(self, arm: str, a: tuple[float, float], b: tuple[float, float]) -> list[tuple[float, float]]:
+    def path(self, arm: str, a: Coord, b: Coord) -> list[tuple[float, float]]:
         return self.free(arm).path(a, b)
 
     # -- edges ---------------------------------------------------------------
@@ -127,7 +127,7 @@ class Table:
         result: str = self.edges[side]
         return result
 
-    def shot_blocker(self, a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float] | None:
+    def shot_blocker(self, a: Coord, b: Coord) -> tuple[float, float] | None:
         """Where a flat shot from a to b first meets a building or wall, or None."""
         if self.fire_tree is None:
             return None
@@ -142,7 +142,7 @@ class Table:
                     best = (d, p)
         return best[1] if best else None
 
-    def shielded(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
+    def shielded(self, a: Coord, b: Coord) -> bool:
         return self.shot_blocker(a, b) is not None
 
 
