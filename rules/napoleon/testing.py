@@ -15,6 +15,7 @@ from . import RULESET as RS
 from . import combat, movement
 from .battle import Battle, other
 from .data import kind
+from .fold import DEFAULT_STANDING
 
 
 def start(scenario: Any = "mill_ford", seed: int = 1) -> dict[str, Any]:
@@ -122,7 +123,6 @@ def state_from_view(view: dict[str, Any]) -> dict[str, Any]:
     units = {v["id"]: {**v, "from": [], "struck": None} for v in view["units"]}
     leaders = {v["id"]: dict(v) for v in view["leaders"]}
     turn = view["turn"]
-    from .fold import DEFAULT_STANDING
     return {"phase": view["phase"], "scenario": view["scenario"], "turn": turn["number"], "side": turn["side"],
             "opening": turn["opening"], "units": units, "leaders": leaders,
             "standing": {s: dict(DEFAULT_STANDING) for s in view["sides"]}, "log": [], "score": dict(view["score"]),

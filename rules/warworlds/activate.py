@@ -8,7 +8,7 @@ from rules.hex import coords as C
 from .assault import board, can_board, ram_effects, storm
 from .battle import Battle, other
 from .combat import Strike, attack_any, explosive, fear_from_strike, melee_strength
-from .data import WEAPONS
+from .data import COVER_BONUS, WEAPONS
 from .morale import fear_tests, overwhelmed
 from .movement import allowance, flee_target, plan, toward_enemy
 from .orders import Order
@@ -111,7 +111,6 @@ def why_not_ram(b: Battle, u: dict[str, Any], t: dict[str, Any] | None) -> str |
 
 
 def _cover_at(b: Battle, hx: str) -> bool:
-    from .data import COVER_BONUS
 
     return COVER_BONUS.get(b.terrain(hx), 0) > 0
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from .battle import Battle
-from .combat import Strike, allocation, attack_squad, melee_strength
+from .combat import Strike, allocation, attack_squad, damage, melee_strength
 from .data import (
     DEFENCE_TARGET,
     DOOR_BREAK,
@@ -214,7 +214,6 @@ def ram_effects(b: Battle, r: dict[str, Any], t: dict[str, Any], moved: int, str
     2 attacks per hex moved at strength 5 and a fear test (WW-61 #4); a machine rolls on the damage
     table as if hit by a weapon of strength 2 + hexes moved (+2 if the rammer is heavy), and the
     rammer rolls as if hit with 2 + hexes moved (+2 if the target is heavy)."""
-    from .combat import damage
 
     b.emit("rammed", {"unit": r["id"], "target": t["id"], "moved": moved}, (r["id"], t["id"]))
     if t["kind"] == "squad":

@@ -13,6 +13,7 @@ from rules.hex import paths
 
 from .activate import volleys, why_not_fight, why_not_move, why_not_shoot
 from .battle import Battle, other
+from .data import MORALE_NAMES, PROFILES
 from .movement import allowance, step_cost_for
 from .orders import Order
 
@@ -20,7 +21,6 @@ from .orders import Order
 def state_from_view(view: dict[str, Any]) -> dict[str, Any]:
     """A position rebuilt from what one player's view shows: enough to list the orders open to
     that side, and for scripted players that know only the API."""
-    from .data import MORALE_NAMES, PROFILES
 
     level = {name: n for n, name in MORALE_NAMES.items()}
     units = {}

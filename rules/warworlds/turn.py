@@ -25,9 +25,10 @@ from rules.core.protocol import (
 
 from . import activate as A
 from .battle import Battle, other
+from .combat import Strike, crew_attacks, fear_from_strike
 from .data import MORALE_NAMES, PROFILES, SIDES, WEAPONS
 from .fold import ROUNDS
-from .morale import organisation_roll
+from .morale import fear_tests, organisation_roll
 from .orders import Order, parse_text
 
 ROUND_VERBS = {"movement": ("move", "ram", "hold"), "shooting": ("fire", "hold"), "melee": ("attack", "hold")}
@@ -232,8 +233,6 @@ def end_of_turn(b: Battle) -> None:
 
 def organisation(b: Battle) -> None:
     """WW-6 and WW-52 (fire): burning machines first, then the morale rolls, units in id order."""
-    from .combat import Strike, crew_attacks, fear_from_strike
-    from .morale import fear_tests
 
     for uid in sorted(b.state["units"]):
         m = b.unit(uid)
