@@ -13,13 +13,13 @@ from rest_framework import serializers
 
 from campaigns.models import Event, Seat
 from campaigns.turns import viewing
-from rules.core import registry
+from rules import catalog
 
 MAX_ORDERS_CHARS = 20000
 MAX_NOTE_CHARS = 2000
 SIDE_MAX = 30  # a side named in an error message is cut to this
 # Every rule set's sides: the schema's enum. Whether a side plays in a given game is checked per game.
-ALL_SIDES = sorted({side for name in registry.names() for side in registry.get(name).sides})
+ALL_SIDES = sorted({side for name in catalog.names() for side in catalog.get(name).sides})
 # The schema documents these patterns: text has no NUL character (DRF refuses it in every CharField),
 # and where it may not be blank, something besides white space.
 # "White space" is what Python strips (str.isspace), spelled out: a schema's \s means something else.

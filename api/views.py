@@ -32,7 +32,7 @@ from campaigns import maps
 from campaigns.models import Game, Seat
 from campaigns.turns import commands, deadlines, gamelog, invitations, rulings, viewing
 from campaigns.turns.commands import TurnError
-from rules.core import registry
+from rules import catalog
 
 from . import schema  # noqa: F401  (registers the schema extensions)
 from . import serializers as s
@@ -142,7 +142,7 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
         return [IsAuthenticated(), *extra]
 
     def _body(self, serializer_class, game: Game) -> dict:
-        sides = tuple(registry.get(game.ruleset).sides)
+        sides = tuple(catalog.get(game.ruleset).sides)
         raw_side = self.request.data.get("side") if isinstance(self.request.data, dict) else None
         if "side" in serializer_class().fields and raw_side in sides:
             # A player naming another side is refused as such, whatever else is wrong.
@@ -378,7 +378,7 @@ class GameMapView(SeatedGameMixin, GenericAPIView):
     def get(self, request, pk=None):
         game = self.get_object()
         _, view = self.my_view(game)
-        return maps.svg_response(registry.get(game.ruleset).render_svg(view["board"]))
+        return maps.svg_response(catalog.get(game.ruleset).render_svg(view["board"]))
 
 
 @extend_schema_view(list=extend_schema(summary="My seats", responses={200: s.SeatSerializer(many=True), 401: NO_AUTH}))

@@ -28,11 +28,11 @@ import littlewars as lw_bench  # noqa: E402  (bench/littlewars.py: the position 
 
 from rules.core.protocol import Viewer  # noqa: E402
 from rules.littlewars import RULESET as LW  # noqa: E402
-from rules.littlewars.kriegspiel import works  # noqa: E402
-from rules.littlewars.kriegspiel.ruleset import RULESET as KS  # noqa: E402
-from rules.littlewars.kriegspiel.sighting import sightings  # noqa: E402
-from rules.littlewars.kriegspiel.state import initial_ks  # noqa: E402
-from rules.littlewars.kriegspiel.turn import Log, _sight  # noqa: E402
+from rules.kriegspiel import works  # noqa: E402
+from rules.kriegspiel.ruleset import RULESET as KS  # noqa: E402
+from rules.kriegspiel.sighting import sightings  # noqa: E402
+from rules.kriegspiel.state import initial_ks  # noqa: E402
+from rules.kriegspiel.turn import Log, _sight  # noqa: E402
 
 WORKS = 20
 

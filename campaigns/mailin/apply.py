@@ -18,7 +18,7 @@ from campaigns.turns import commands as turn_commands
 from campaigns.turns.localtime import local_time, seat_timezone
 from campaigns.turns.press import PRESS_DEFAULT
 from campaigns.turns.seats import seat_label
-from rules.core import registry
+from rules import catalog
 
 from . import commands, quotes, replies
 from .mime import Parsed
@@ -69,7 +69,7 @@ def read_request(msg: Parsed, order_words: tuple[str, ...]) -> commands.Request:
 
 
 def carry_out(row: InboundMessage, seat: Seat, msg: Parsed) -> Outcome:
-    req = read_request(msg, registry.get(seat.game.ruleset).order_words)
+    req = read_request(msg, catalog.get(seat.game.ruleset).order_words)
     out = Outcome(read_anything=not req.empty)
     for error in req.errors:
         out.add(f"! {error}", error=True)
@@ -205,7 +205,7 @@ def _resend(row, seat, arg, out, req) -> None:
 
 
 def _help(row, seat, arg, out, req) -> None:
-    out.add(commands.COMMANDS_HELP + "\n" + registry.get(seat.game.ruleset).orders_help)
+    out.add(commands.COMMANDS_HELP + "\n" + catalog.get(seat.game.ruleset).orders_help)
 
 
 def _absent(row, seat, arg, out, req) -> None:

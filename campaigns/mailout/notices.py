@@ -14,7 +14,7 @@ from campaigns.models import Seat
 from campaigns.turns import invitations, signals
 from campaigns.turns.mailaddress import verified_address
 from campaigns.turns.seats import seat_label
-from rules.core import registry
+from rules import catalog
 
 from . import outbox, reminders, reports
 
@@ -66,7 +66,7 @@ def _seat_invited(seat, by, **_):
     address = verified_address(seat.user)
     if address:
         ctx = {"seat": seat, "game": seat.game, "by": by.get_username() if by else "the operator",
-               "title": registry.get(seat.game.ruleset).title,
+               "title": catalog.get(seat.game.ruleset).title,
                "roster": invitations.roster(seat.game), "link": settings.SITE_URL + invitations.accept_url(seat),
                "expires": invitations.expires_at(seat), "site_url": settings.SITE_URL}
         outbox.queue_mail(key=f"invite:{seat.pk}:{seat.version}", to=address, kind="invite", reply_to="",

@@ -15,7 +15,7 @@ from campaigns.turns import viewing
 from campaigns.turns.invitations import roster
 from campaigns.turns.localtime import local_time, seat_timezone
 from campaigns.turns.seats import seat_label
-from rules.core import registry
+from rules import catalog
 
 from . import outbox
 from .commands_help import COMMANDS_HELP
@@ -80,7 +80,7 @@ def seat_context(game, state, seat: Seat, turn_number: int) -> dict:
     view = viewing.game_view(game, state, viewer)
     turn_events = list(viewing.visible_events(game, state, viewer).filter(turn=turn_number))
     later = viewing.visible_events(game, state, viewer).filter(turn__gt=turn_number)
-    rs = registry.get(game.ruleset)
+    rs = catalog.get(game.ruleset)
     events = [e for e in [*turn_events, *later] if e.type not in SKIPPED_TYPES]
     return {
         "game": game, "seat": seat, "you": seat_label(seat), "turn_number": turn_number, "view": view,
@@ -130,7 +130,7 @@ def queue_game_start(stream, seats=None, key_suffix: str = "") -> None:
     zone and the map of what it sees. It starts the game's mail thread. ``seats``: only these (a
     player who takes over a side mid-game gets it too, ``key_suffix`` telling the handovers apart)."""
     game, state = stream.game, stream.state
-    rs = registry.get(game.ruleset)
+    rs = catalog.get(game.ruleset)
     who = roster(game)
     for seat in seats if seats is not None else game.seats.active().select_related("user__profile"):
         viewer = viewing.viewer_of_seat(seat)

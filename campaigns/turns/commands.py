@@ -14,7 +14,8 @@ from celery import current_app
 from django.db import transaction
 from django.utils import timezone
 
-from rules.core import dice, registry
+from rules import catalog
+from rules.core import dice
 from rules.core.protocol import UMPIRE, LineError, RuleEvent, side_audience
 
 from . import absences, gamelog, lifecycle, signals
@@ -52,7 +53,7 @@ def start_game(stream: Stream) -> Stream:
 
 
 def _open_next_turn(state: dict) -> list[Draft]:
-    rs = registry.get(state["ruleset"])
+    rs = catalog.get(state["ruleset"])
     result = rs.result(state["rules"])
     spec = rs.next_turn(state["rules"])
     number = state["turn"]["number"] + 1
@@ -74,7 +75,7 @@ def _open_next_turn(state: dict) -> list[Draft]:
 # --- orders -----------------------------------------------------------------
 
 def check_orders(state: dict, side: str, text: str, command: str = "") -> tuple[list, list[LineError]]:
-    rs = registry.get(state["ruleset"])
+    rs = catalog.get(state["ruleset"])
     kind = state["turn"]["kind"]
     parsed = rs.parse_orders(state["rules"], side, text, kind)
     errors = list(parsed.errors) + list(rs.validate(state["rules"], side, parsed.orders, kind))
@@ -187,7 +188,7 @@ def close_turn(game_id: int, reason: str, *, turn_number: int | None = None) -> 
 def close_turn_locked(stream: Stream, reason: str) -> Stream:
     state = stream.state
     turn = state["turn"]
-    rs = registry.get(state["ruleset"])
+    rs = catalog.get(state["ruleset"])
     drafts = [Draft(turn["number"], RuleEvent("turn.closed", {"turn": turn["number"], "reason": reason}))]
     for side in turn["sides"]:
         conflicts = turn["orders"].get(side, {}).get("conflicts")

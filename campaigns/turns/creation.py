@@ -5,8 +5,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaigns.models import Campaign, Game, Seat
-from rules.core import dice, registry
-from rules.core.protocol import UMPIRE, RuleEvent
+from rules import catalog
+from rules.core import dice
+from rules.core.protocol import UMPIRE, RuleEvent, SeveralCommands
 
 from . import gamelog, invitations, lifecycle
 from .errors import TurnError
@@ -32,7 +33,7 @@ def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict
     have accepted. Either way a user holds one seat, unless the game's ``umpire_plays`` setting
     lets the umpire also hold one player seat.
     """
-    rs = registry.get(ruleset)
+    rs = catalog.get(ruleset)
     chosen = {k: v for k, v in (options or {}).items() if v}
     scenario = rs.load_scenario(_with_commands(rs, rs.with_options(scenario, chosen), commands))
     settings = {**lifecycle.DEFAULT_SETTINGS, **(settings or {})}
@@ -81,7 +82,7 @@ def _with_commands(rs, scenario, commands: dict | None):
     """The scenario with the game's commands over it (a built-in scenario by name becomes its base)."""
     if not commands:
         return scenario
-    if not hasattr(rs, "merge_orders"):
+    if not isinstance(rs, SeveralCommands):
         raise TurnError(f"{rs.title} is played by one player a side: it has no commands")
     if scenario is None:
         scenario = rs.load_scenario(None)["name"]
@@ -105,7 +106,7 @@ def _teams(rs, seats: list[dict]) -> dict[str, list[str]]:
     for side, cmds in by_side.items():
         if len(cmds) == 1 and not cmds[0]:
             continue
-        if not hasattr(rs, "merge_orders"):
+        if not isinstance(rs, SeveralCommands):
             raise TurnError(f"{rs.title} is played by one player a side: {side} has {len(cmds)}")
         if "" in cmds or len(set(cmds)) != len(cmds):
             raise TurnError(f"{side} has several players: each names its own command (or 'commander' for the "

@@ -34,7 +34,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from campaigns.models import Game, Seat
-from rules.core import registry
+from rules import catalog
 
 from . import commands, gamelog, signals
 from .addresses import revoke
@@ -63,7 +63,7 @@ def scenario(game: Game) -> dict:
     """The scenario the game was created with and the options chosen (labelled), from ``game.created``
     (games older than that record have neither)."""
     sc = _created(game).get("scenario") or {}
-    labels = {o.name: o.label for o in registry.get(game.ruleset).game_options}
+    labels = {o.name: o.label for o in catalog.get(game.ruleset).game_options}
     return {"name": sc.get("name"), "title": sc.get("title"),
             "options": [labels.get(name, name) if value is True else f"{labels.get(name, name)}: {value}"
                         for name, value in sorted((sc.get("options") or {}).items())]}

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from rules.core import registry
+from rules import catalog
 from rules.core.protocol import Viewer
 
 LIFECYCLE_PREFIXES = ("game.", "turn.", "orders.", "side.", "seed.", "results.")
@@ -87,7 +87,7 @@ def fold(state: dict, event_type: str, payload: Mapping[str, Any], seq: int, at:
 
 def _fold_rules(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
     new = dict(state)
-    new["rules"] = registry.get(state["ruleset"]).fold(state["rules"], event_type, payload)
+    new["rules"] = catalog.get(state["ruleset"]).fold(state["rules"], event_type, payload)
     return new
 
 
@@ -101,7 +101,7 @@ def _turn(state: dict, **changes) -> dict:
 def _game_created(s, p, seq, at):
     s["ruleset"] = p["ruleset"]
     s["settings"] = {**DEFAULT_SETTINGS, **p.get("settings", {})}
-    s["rules"] = registry.get(p["ruleset"]).initial_state()
+    s["rules"] = catalog.get(p["ruleset"]).initial_state()
     s["status"] = "active"
     return s
 
@@ -152,7 +152,7 @@ def _orders_submitted(s, p, seq, at):
     commands = {side: dict(c) for side, c in s["turn"].get("commands", {}).items()}
     mine = commands.setdefault(p["side"], {})
     mine[p["command"]] = entry
-    text, conflicts = registry.get(s["ruleset"]).merge_orders(
+    text, conflicts = catalog.get(s["ruleset"]).merge_orders(
         s["rules"], p["side"], {c: e["text"] for c, e in mine.items()}, s["turn"]["kind"])
     orders[p["side"]] = {**entry, "text": text, "conflicts": conflicts}
     return _turn(s, orders=orders, commands=commands)
@@ -217,7 +217,7 @@ def _results_voided(s, p, seq, at):
 
 
 def _turn_published(s, p, seq, at):
-    rs = registry.get(s["ruleset"])
+    rs = catalog.get(s["ruleset"])
     rules_state = s["rules"]
     for ev in s["pending"]:
         rules_state = rs.fold(rules_state, ev["type"], ev["payload"])
@@ -257,7 +257,7 @@ _HANDLERS = {
 
 def preview_rules(state: dict) -> Any:
     """The rules state with pending results applied: for the umpire's review only."""
-    rs = registry.get(state["ruleset"])
+    rs = catalog.get(state["ruleset"])
     rules_state = state["rules"]
     for ev in state["pending"]:
         rules_state = rs.fold(rules_state, ev["type"], ev["payload"])
@@ -324,7 +324,7 @@ def _command_view(state: dict, viewer: Viewer) -> dict:
     """A player of a side with several: their command and what it orders now, their own orders,
     the side's merge of its commands' orders (with any conflicts), and which commands are ready."""
     turn, side, cmd = state["turn"], viewer.side, viewer.command
-    units = registry.get(state["ruleset"]).command_units(state["rules"], side, cmd)
+    units = catalog.get(state["ruleset"]).command_units(state["rules"], side, cmd)
     own = turn.get("commands", {}).get(side, {}).get(cmd)
     merged = turn["orders"].get(side)
     return {"orders": {side: own["text"]} if own else {}, "command": cmd, "command_units": units,

@@ -1,6 +1,7 @@
 """The umpire's desk on the platform: umpire-only orders a rule set turns into result events.
 
-A rule set offers a desk with ``umpire_orders(state, text) -> (events, line errors)``
+A rule set offers a desk by being a ``rules.core.protocol.UmpireDesk`` (``umpire_orders(state, text)
+-> (events, line errors)``)
 (Kriegspiel does: notes, reveals, ledger corrections, rulings that kill or revive,
 disputed sightings; see its RULES.md). The events are appended to the current turn:
 while a turn's results await approval they join them and are published with them (so
@@ -11,8 +12,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from rules.core import registry
-from rules.core.protocol import LineError
+from rules import catalog
+from rules.core.protocol import LineError, UmpireDesk
 
 from . import gamelog, lifecycle
 from .errors import TurnError
@@ -20,7 +21,7 @@ from .gamelog import Draft
 
 
 def has_desk(ruleset_name: str) -> bool:
-    return callable(getattr(registry.get(ruleset_name), "umpire_orders", None))
+    return isinstance(catalog.get(ruleset_name), UmpireDesk)
 
 
 def rule(game_id: int, text: str) -> tuple[int, list[LineError]]:
@@ -28,15 +29,14 @@ def rule(game_id: int, text: str) -> tuple[int, list[LineError]]:
     with transaction.atomic():
         stream = gamelog.load(game_id, lock=True)
         state = stream.state
-        rs = registry.get(state["ruleset"])
-        desk = getattr(rs, "umpire_orders", None)
-        if desk is None:
+        rs = catalog.get(state["ruleset"])
+        if not isinstance(rs, UmpireDesk):
             raise TurnError(f"{rs.title} has no umpire's desk: rule by amending orders instead")
         if state["status"] != "active":
             raise TurnError("the game is over")
         awaiting = state["turn"]["status"] == "adjudicated"
         rules_state = lifecycle.preview_rules(state) if awaiting else state["rules"]
-        events, errors = desk(rules_state, text)
+        events, errors = rs.umpire_orders(rules_state, text)
         if errors:
             return 0, list(errors)
         if events:

@@ -13,7 +13,7 @@ from django.db.models import Q, QuerySet
 from django.utils.dateparse import parse_datetime
 
 from campaigns.models import Event, Game, Seat
-from rules.core import registry
+from rules import catalog
 from rules.core.protocol import PUBLIC, Viewer, side_audience
 
 from . import lifecycle
@@ -36,7 +36,7 @@ def viewer_of_seat(seat: Seat) -> Viewer:
 
 
 def game_view(game: Game, state: dict, viewer: Viewer) -> dict:
-    rs = registry.get(state["ruleset"])
+    rs = catalog.get(state["ruleset"])
     out = {
         "game": {"id": game.pk, "name": game.name, "ruleset": game.ruleset, "title": rs.title,
                  "sides": list(rs.sides)},
@@ -148,4 +148,4 @@ def describe(game: Game, event: Event) -> str:
     text = _LIFECYCLE_TEXT.get(event.type)
     if text is not None:
         return text(event.payload)
-    return registry.get(game.ruleset).describe_event(event.type, event.payload)
+    return catalog.get(game.ruleset).describe_event(event.type, event.payload)

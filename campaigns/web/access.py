@@ -17,7 +17,7 @@ from django.shortcuts import get_object_or_404
 from campaigns.models import Game, Seat
 from campaigns.turns import gamelog, viewing
 from campaigns.turns.localtime import local_time
-from rules.core import registry
+from rules import catalog
 from rules.core.protocol import Viewer
 
 
@@ -47,7 +47,7 @@ class Seen:
 
     @property
     def ruleset(self):
-        return registry.get(self.game.ruleset)
+        return catalog.get(self.game.ruleset)
 
     def svg(self, board_key: str = "board") -> str:
         return self.ruleset.render_svg(self.view[board_key])

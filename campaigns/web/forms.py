@@ -9,7 +9,7 @@ from campaigns.turns import absences
 from campaigns.turns.lifecycle import DEFAULT_SETTINGS
 from campaigns.turns.mailaddress import verified_address
 from campaigns.turns.press import PRESS_CHOICES, PRESS_DEFAULT
-from rules.core import registry
+from rules import catalog
 
 ORDERS_WIDGET = forms.Textarea(attrs={"rows": 8, "spellcheck": "false", "autocomplete": "off", "class": "orders"})
 
@@ -177,8 +177,8 @@ def _usernames(text: str) -> list[str]:
 def all_sides() -> list[str]:
     """Every side of every rule set, in a stable order (fields are per side)."""
     out: list[str] = []
-    for name in registry.names():
-        out += [s for s in registry.get(name).sides if s not in out]
+    for name in catalog.names():
+        out += [s for s in catalog.get(name).sides if s not in out]
     return out
 
 
@@ -186,8 +186,8 @@ def scenario_choices() -> list:
     """Optgroups per rule set; a value is 'ruleset:scenario' ('ruleset:' its default), so the page
     works without a script and the pair is checked on the server."""
     groups = []
-    for name in registry.names():
-        rs = registry.get(name)
+    for name in catalog.names():
+        rs = catalog.get(name)
         groups.append((rs.title, [(f"{name}:", f"{rs.title}: its default scenario")]
                        + [(f"{name}:{sc}", f"{title} ({sc})") for sc, title in rs.scenarios()]))
     return groups
@@ -242,12 +242,12 @@ class NewGameForm(forms.Form):
         self.fields["campaign"].queryset = (
             Campaign.objects.filter(created_by=user) | Campaign.objects.filter(games__seats__user=user)
         ).distinct().order_by("name")
-        self.fields["ruleset"].choices = [(n, f"{registry.get(n).title} ({n})") for n in registry.names()]
+        self.fields["ruleset"].choices = [(n, f"{catalog.get(n).title} ({n})") for n in catalog.names()]
         self.fields["scenario"].choices = [("", "— the rule set's default —")] + scenario_choices()
         self.fields["umpire"].initial = user.get_username()
-        self.options = [(name, opt) for name in registry.names() for opt in registry.get(name).game_options]
+        self.options = [(name, opt) for name in catalog.names() for opt in catalog.get(name).game_options]
         for name, opt in self.options:
-            self.fields[f"option_{name}_{opt.name}"] = option_field(registry.get(name), opt)
+            self.fields[f"option_{name}_{opt.name}"] = option_field(catalog.get(name), opt)
         self.sides = all_sides()
         for side in self.sides:
             self.fields[f"player_{side}"] = forms.CharField(
@@ -262,7 +262,7 @@ class NewGameForm(forms.Form):
         """[(rule set title, [bound fields])] of the rule sets that have game options."""
         rows: dict[str, list] = {}
         for name, opt in self.options:
-            rows.setdefault(registry.get(name).title, []).append(self[f"option_{name}_{opt.name}"])
+            rows.setdefault(catalog.get(name).title, []).append(self[f"option_{name}_{opt.name}"])
         return list(rows.items())
 
     def game_options(self) -> dict:
@@ -279,11 +279,11 @@ class NewGameForm(forms.Form):
         """A scenario and options of another rule set are refused, naming the field."""
         owner = (data.get("scenario") or "").partition(":")[0]
         if owner and owner != ruleset:
-            self.add_error("scenario", f"That scenario belongs to {registry.get(owner).title}, not to "
-                                       f"{registry.get(ruleset).title}: choose one listed under it, or its default.")
+            self.add_error("scenario", f"That scenario belongs to {catalog.get(owner).title}, not to "
+                                       f"{catalog.get(ruleset).title}: choose one listed under it, or its default.")
         for name, opt in self.options:
             if name != ruleset and data.get(f"option_{name}_{opt.name}"):
-                self.add_error(f"option_{name}_{opt.name}", f"This option is for {registry.get(name).title} only.")
+                self.add_error(f"option_{name}_{opt.name}", f"This option is for {catalog.get(name).title} only.")
 
     def side_rows(self):
         return [(side, self[f"player_{side}"], self[f"commands_{side}"]) for side in self.sides]
@@ -328,10 +328,10 @@ class NewGameForm(forms.Form):
                 seats.append({"role": "umpire", "user": umpire})
         if ruleset:
             self._check_scenario(data, ruleset)
-            for side in registry.get(ruleset).sides:
+            for side in catalog.get(ruleset).sides:
                 username = (data.get(f"player_{side}") or "").strip()
                 if not username:
-                    self.add_error(f"player_{side}", f"{registry.get(ruleset).title} needs a {side} player.")
+                    self.add_error(f"player_{side}", f"{catalog.get(ruleset).title} needs a {side} player.")
                     continue
                 seats += self._players(side, username)
         for username in _usernames(data.get("observers") or ""):

@@ -23,7 +23,7 @@ from campaigns.turns import (
     viewing,
 )
 from campaigns.turns.addresses import renew
-from rules.core.protocol import RulesError
+from rules.core.protocol import RulesError, UmpireDesk
 
 from . import held, present
 from .access import Seen, seat_required, seen_for
@@ -460,6 +460,6 @@ def umpire_context(seen: Seen, forms: UmpireForms) -> dict:
         "orders_used": sorted(forms.used.items()),
         "submitted": sorted(seen.view["turn"]["orders"].items()),
         "orders_help": seen.ruleset.orders_help,
-        "desk_help": getattr(seen.ruleset, "umpire_help", ""),
+        "desk_help": seen.ruleset.umpire_help if isinstance(seen.ruleset, UmpireDesk) else "",
         "held_mail": held.held_messages(seen.game).count(), "roster": invitations.roster(seen.game),
     }

@@ -1,16 +1,12 @@
 """Civil War (seed 002): a two-player point-to-point game of Reds and Blues.
 
-Importing this package registers the rule set as "civilwar". See RULES.md for
+The catalogue (rules/catalog.py) lists ``RULESET`` as "civilwar". See RULES.md for
 the rules (with seed citations CW-n and every adaptation decision).
 """
-from rules.core.registry import register
-
 from .board import default_map, load_map
 from .fold import build_state, check_invariants
 from .legality import has_legal_operation, legal_operations
 from .ruleset import RULESET, CivilWar
-
-register(RULESET)
 
 __all__ = [
     "RULESET",

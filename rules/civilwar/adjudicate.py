@@ -4,7 +4,15 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from rules.core.protocol import PUBLIC, LineError, ParsedOrders, RuleEvent, side_audience
+from rules.core.protocol import (
+    PUBLIC,
+    LineError,
+    ParsedOrders,
+    RuleEvent,
+    State,
+    TurnSpec,
+    side_audience,
+)
 
 from .board import other
 from .fold import PREFIX, fold
@@ -15,14 +23,27 @@ from .legality import (
     resolve_breakthrough,
     retreat_options,
 )
-from .orders import Assault, Breakthrough, Evacuate, Fight, Form, Move, Order, Pass, Retreat, Standing, Terror, parse_text
+from .orders import (
+    Assault,
+    Breakthrough,
+    Evacuate,
+    Fight,
+    Form,
+    Move,
+    Order,
+    Pass,
+    Retreat,
+    Standing,
+    Terror,
+    parse_text,
+)
 
 DRAW_AFTER_PASSES = 6  # six passed turns in a row (three by each side) end the game as a draw
 
 WHOLE = 0  # LineError.line for problems with the orders as a whole (not one line)
 
 
-def parse(state: dict, side: str, text: str, kind: str = "orders") -> ParsedOrders:
+def parse(state: dict[str, Any], side: str, text: str, kind: str = "orders") -> ParsedOrders:
     board = state.get("board")
     points = set(board["kind"]) if board else None
     lines = set(board["lines"]) if board else None
@@ -33,7 +54,7 @@ def _whole(message: str) -> tuple[LineError, ...]:
     return (LineError(WHOLE, "", message),)
 
 
-def validate(state: dict, side: str, orders: Sequence[Order], kind: str = "orders") -> tuple[LineError, ...]:
+def validate(state: dict[str, Any], side: str, orders: Sequence[Order], kind: str = "orders") -> tuple[LineError, ...]:
     if state.get("result"):
         return _whole("the game is over")
     if state.get("phase") != "play":
@@ -63,7 +84,7 @@ def validate(state: dict, side: str, orders: Sequence[Order], kind: str = "order
     for o in orders:
         if o.is_operation:
             continue
-        if not o.is_standing:
+        if not isinstance(o, Standing):  # the only is_standing orders
             errors.append(LineError(o.line, o.text, "a decision line is only allowed on a decision turn"))
             continue
         key = o.point or "*"
@@ -81,7 +102,8 @@ def validate(state: dict, side: str, orders: Sequence[Order], kind: str = "order
     return tuple(sorted(errors, key=lambda e: e.line))
 
 
-def _validate_decision(state, side, orders, pending) -> tuple[LineError, ...]:
+def _validate_decision(state: State, side: str, orders: Sequence[Order],
+                       pending: dict[str, Any] | None) -> tuple[LineError, ...]:
     if not pending or not pending.get("awaiting"):
         return _whole("there is no decision to make")
     if side != pending["defender"]:
@@ -103,7 +125,7 @@ def _validate_decision(state, side, orders, pending) -> tuple[LineError, ...]:
     return tuple(errors)
 
 
-def _why_not_retreat(state, pending, to) -> str:
+def _why_not_retreat(state: State, pending: dict[str, Any], to: str | None) -> str:
     point = pending["point"]
     options = ", ".join(pending["options"]) or "none"
     if to not in state["board"]["adj"][point]:
@@ -117,7 +139,7 @@ def _why_not_retreat(state, pending, to) -> str:
     return f"cannot retreat to {to}: {reason} (you can retreat to: {options})"
 
 
-def default_orders(state: dict, side: str, kind: str = "orders") -> str:
+def default_orders(state: dict[str, Any], side: str, kind: str = "orders") -> str:
     if kind == "decision":
         pending = state.get("pending")
         if pending and pending.get("options"):
@@ -126,7 +148,7 @@ def default_orders(state: dict, side: str, kind: str = "orders") -> str:
     return "pass"
 
 
-def standing_choice(state: dict, defender: str, point: str, options: list[str]) -> tuple[str, str | None, str] | None:
+def standing_choice(state: dict[str, Any], defender: str, point: str, options: list[str]) -> tuple[str, str | None, str] | None:
     """What the defender's standing instructions say: (action, destination, which rule) or None = ask."""
     rules = state["standing"].get(defender, {})
     for key in (point, "*"):
@@ -147,7 +169,7 @@ def standing_choice(state: dict, defender: str, point: str, options: list[str]) 
     return None
 
 
-def _coerce(state, side, kind, value) -> tuple[tuple[Order, ...], bool]:
+def _coerce(state: State, side: str, kind: str, value: Any) -> tuple[tuple[Order, ...], bool]:
     """Orders as the platform may hand them over -> (orders, had_parse_errors)."""
     if value is None:
         return (), False
@@ -164,7 +186,7 @@ def _coerce(state, side, kind, value) -> tuple[tuple[Order, ...], bool]:
 
 
 class _Run:
-    def __init__(self, state: dict) -> None:
+    def __init__(self, state: dict[str, Any]) -> None:
         self.state = state
         self.events: list[RuleEvent] = []
 
@@ -174,7 +196,7 @@ class _Run:
         self.state = fold(self.state, ev.type, payload)
 
 
-def adjudicate(state: dict, orders: Mapping[str, Any], rng: random.Random | None = None, kind: str = "orders") -> list[RuleEvent]:
+def adjudicate(state: dict[str, Any], orders: Mapping[str, Any], rng: random.Random | None = None, kind: str = "orders") -> list[RuleEvent]:
     if state.get("result") or state.get("phase") != "play":
         return []
     pending = state.get("pending")
@@ -187,22 +209,22 @@ def adjudicate(state: dict, orders: Mapping[str, Any], rng: random.Random | None
             return []
         side = state["to_move"]
     run = _Run(state)
-    orders, bad_parse = _coerce(state, side, kind, (orders or {}).get(side))  # from here on, this side's
+    own, bad_parse = _coerce(state, side, kind, (orders or {}).get(side))  # from here on, this side's
     reason = None
-    if not orders:
+    if not own:
         reason = "invalid orders" if bad_parse else "no orders"
-    elif bad_parse or validate(state, side, orders, kind):
+    elif bad_parse or validate(state, side, own, kind):
         reason = "invalid orders"
     defaulted = reason is not None
     if defaulted:
         text = default_orders(state, side, kind)
         run.emit("orders_defaulted", {"side": side, "kind": kind, "reason": reason, "orders": text})
-        orders = parse(state, side, text, kind).orders
+        own = parse(state, side, text, kind).orders
     if kind == "decision":
-        _decide(run, orders[0], "default" if defaulted else "decision")
+        _decide(run, own[0], "default" if defaulted else "decision")
     else:
-        _standing(run, side, [o for o in orders if o.is_standing])
-        _operate(run, side, next(o for o in orders if o.is_operation))
+        _standing(run, side, [o for o in own if isinstance(o, Standing)])  # the only is_standing orders
+        _operate(run, side, next(o for o in own if o.is_operation))
     return run.events
 
 
@@ -300,9 +322,7 @@ def _complete(run: _Run, side: str, entered: list[str], passed: bool = False) ->
                                "reason": f"{nxt} cannot carry out any operation (CW-11)"})
 
 
-def next_turn(state: dict):
-    from rules.core.protocol import TurnSpec
-
+def next_turn(state: dict[str, Any]) -> TurnSpec:
     if state.get("result") or state.get("phase") != "play":
         return TurnSpec(())
     pending = state.get("pending")

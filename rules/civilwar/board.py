@@ -16,7 +16,7 @@ import json
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import networkx as nx
 
@@ -33,12 +33,12 @@ def other(side: str) -> str:
     return "blue" if side == "red" else "red"
 
 
-def natural_key(point_id: str) -> tuple:
+def natural_key(point_id: str) -> tuple[Any, ...]:
     """Sort C2 before C10: digit runs compare as numbers."""
     return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", point_id))
 
 
-def natural_sorted(ids) -> list[str]:
+def natural_sorted(ids: Iterable[str]) -> list[str]:
     return sorted(ids, key=natural_key)
 
 
@@ -49,7 +49,8 @@ def _default_map_text() -> str:
 
 def default_map() -> dict[str, Any]:
     """A fresh copy of the raw default map (20 cities)."""
-    return json.loads(_default_map_text())
+    data: dict[str, Any] = json.loads(_default_map_text())
+    return data
 
 
 def _err(msg: str) -> ScenarioError:
@@ -140,7 +141,7 @@ def load_map(raw: Any) -> dict[str, Any]:
                 raise _err(f"road {rid}: unknown city {e}")
         if ends[0] == ends[1]:
             raise _err(f"road {rid}: must join two different cities, both ends are {ends[0]}")
-        road = {"id": rid, "joins": ends}
+        road: dict[str, Any] = {"id": rid, "joins": ends}
         if ("x" in r) != ("y" in r):
             raise _err(f"road {rid}: give both x and y or neither")
         if "x" in r:
@@ -177,9 +178,9 @@ def load_map(raw: Any) -> dict[str, Any]:
             if ka == kb:
                 raise _err(f"line {lid}: {a} and {b} are both {ka}s; a line must alternate city and road")
             if not graph.has_edge(a, b):
-                road, city = (a, b) if ka == "road" else (b, a)
-                raise _err(f"line {lid}: road {road} does not lead to city {city}")
-            key = tuple(sorted((a, b)))
+                road_id, city_id = (a, b) if ka == "road" else (b, a)
+                raise _err(f"line {lid}: road {road_id} does not lead to city {city_id}")
+            key = (a, b) if a <= b else (b, a)
             if key in step_owner:
                 raise _err(
                     f"line {lid}: the step {a}-{b} is already part of line {step_owner[key]}; "
@@ -194,8 +195,8 @@ def load_map(raw: Any) -> dict[str, Any]:
     return out
 
 
-def build_graph_from(cities: list[dict], roads: list[dict]) -> nx.Graph:
-    graph = nx.Graph()
+def build_graph_from(cities: list[dict[str, Any]], roads: list[dict[str, Any]]) -> nx.Graph[str]:
+    graph: nx.Graph[str] = nx.Graph()
     for c in cities:
         graph.add_node(c["id"], kind="city")
     for r in roads:
@@ -205,7 +206,7 @@ def build_graph_from(cities: list[dict], roads: list[dict]) -> nx.Graph:
     return graph
 
 
-def build_graph(scenario: dict[str, Any]) -> nx.Graph:
+def build_graph(scenario: dict[str, Any]) -> nx.Graph[str]:
     """The bipartite city–road graph of a validated scenario (node attr ``kind``)."""
     return build_graph_from(scenario["cities"], scenario["roads"])
 
@@ -222,7 +223,7 @@ def derive_board(scenario: dict[str, Any]) -> dict[str, Any]:
     adj = {p: natural_sorted(graph.neighbors(p)) for p in graph.nodes}
     kind = {p: graph.nodes[p]["kind"] for p in graph.nodes}
     lines = {ln["id"]: list(ln["points"]) for ln in scenario["lines"]}
-    steps: dict[str, list] = {}
+    steps: dict[str, list[Any]] = {}
     for lid, pts in lines.items():
         for a, b in zip(pts, pts[1:]):
             steps[f"{a}>{b}"] = [lid, 1]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from .board import natural_sorted
 from .fold import PREFIX
 
 
@@ -12,7 +13,6 @@ def _cap(side: Any) -> str:
 
 def standing_lines(instructions: Mapping[str, Mapping[str, Any]]) -> list[str]:
     """Standing instructions as order lines (point-specific first, general rule last)."""
-    from .board import natural_sorted
 
     out = []
     for key in natural_sorted(k for k in instructions if k != "*") + (["*"] if "*" in instructions else []):

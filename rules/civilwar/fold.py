@@ -23,7 +23,9 @@ shared between all states of a game.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
+
+from rules.core.protocol import State
 
 from .board import SIDES, derive_board, load_map, other
 
@@ -48,7 +50,7 @@ def initial_state() -> dict[str, Any]:
     }
 
 
-def _note(state: dict, new: dict, event_type: str, payload: Mapping[str, Any]) -> None:
+def _note(state: dict[str, Any], new: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> None:
     """Record a public event of the current turn in ``new['last']``."""
     last = state.get("last")
     entry = [event_type, dict(payload)]
@@ -58,24 +60,25 @@ def _note(state: dict, new: dict, event_type: str, payload: Mapping[str, Any]) -
         new["last"] = {"turn": state["turn"], "side": payload.get("side", state["to_move"]), "open": True, "events": [entry]}
 
 
-def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
+def fold(state: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
     if not event_type.startswith(PREFIX):
         return state
     kind = event_type[len(PREFIX):]
     handler = _HANDLERS.get(kind)
     if handler is None:
         return state  # unknown civilwar events (future versions) are ignored
-    return handler(state, payload, event_type)
+    new: dict[str, Any] = handler(state, payload, event_type)
+    return new
 
 
-def _map_loaded(state, p, et):
+def _map_loaded(state: State, p: Mapping[str, Any], et: str) -> State:
     new = initial_state()
     new["board"] = derive_board(p["map"])
     new["phase"] = "setup"
     return new
 
 
-def _tokens_revealed(state, p, et):
+def _tokens_revealed(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     tokens = {c: s for c, s in p["tokens"].items()}
     new["tokens"] = tokens
@@ -86,30 +89,30 @@ def _tokens_revealed(state, p, et):
     return new
 
 
-def _standing(state, p, et):
+def _standing(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     new["standing"] = {**state["standing"], p["side"]: dict(p["instructions"])}
     return new
 
 
-def _no_change(state, p, et):
+def _no_change(state: State, p: Mapping[str, Any], et: str) -> State:
     return state
 
 
-def _noted(state, p, et):
+def _noted(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     _note(state, new, et, p)
     return new
 
 
-def _unit_formed(state, p, et):
+def _unit_formed(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     new["units"] = {**state["units"], p["city"]: p["side"]}
     _note(state, new, et, p)
     return new
 
 
-def _unit_relocated(state, p, et):
+def _unit_relocated(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     units = dict(state["units"])
     del units[p["from"]]
@@ -119,7 +122,8 @@ def _unit_relocated(state, p, et):
     return new
 
 
-def _dislodge(state, new, p, operation, vacated, entered):
+def _dislodge(state: State, new: State, p: Mapping[str, Any], operation: str, vacated: list[str],
+              entered: list[str]) -> None:
     new["pending"] = {
         "defender": p["defender"],
         "point": p["target"],
@@ -132,7 +136,7 @@ def _dislodge(state, new, p, operation, vacated, entered):
     }
 
 
-def _assault(state, p, et):
+def _assault(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     units = dict(state["units"])
     del units[p["source"]]
@@ -143,7 +147,7 @@ def _assault(state, p, et):
     return new
 
 
-def _breakthrough(state, p, et):
+def _breakthrough(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     units = dict(state["units"])
     for src, dst in p["moves"]:  # head first
@@ -155,14 +159,14 @@ def _breakthrough(state, p, et):
     return new
 
 
-def _decision_requested(state, p, et):
+def _decision_requested(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     new["pending"] = {**state["pending"], "awaiting": True, "options": list(p["options"])}
     _note(state, new, et, p)
     return new
 
 
-def _unit_retreated(state, p, et):
+def _unit_retreated(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     new["units"] = {**state["units"], p["to"]: p["side"]}
     new["pending"] = None
@@ -170,14 +174,14 @@ def _unit_retreated(state, p, et):
     return new
 
 
-def _unit_destroyed(state, p, et):
+def _unit_destroyed(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     new["pending"] = None
     _note(state, new, et, p)
     return new
 
 
-def _terror(state, p, et):
+def _terror(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     tokens = dict(state["tokens"])
     tokens.pop(p["city"], None)
@@ -186,7 +190,7 @@ def _terror(state, p, et):
     return new
 
 
-def _evacuation(state, p, et):
+def _evacuation(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     tokens = dict(state["tokens"])
     tokens[p["to"]] = tokens.pop(p["from"])
@@ -195,7 +199,7 @@ def _evacuation(state, p, et):
     return new
 
 
-def _turn_completed(state, p, et):
+def _turn_completed(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     side = p["side"]
     new["just_occupied"] = {**state["just_occupied"], side: list(p.get("entered", []))}
@@ -209,14 +213,14 @@ def _turn_completed(state, p, et):
     return new
 
 
-def _game_over(state, p, et):
+def _game_over(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
     new["result"] = {k: p[k] for k in ("winner", "loser", "reason") if k in p}
     new["phase"] = "over"
     return new
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Callable[[State, Mapping[str, Any], str], State]] = {
     "map_loaded": _map_loaded,
     "tokens_revealed": _tokens_revealed,
     "standing_instructions": _standing,
@@ -241,9 +245,9 @@ def build_state(
     tokens: Mapping[str, str] | None = None,
     units: Mapping[str, str] | None = None,
     to_move: str = "red",
-    just_occupied: Mapping[str, list] | None = None,
-    standing: Mapping[str, Mapping] | None = None,
-) -> dict:
+    just_occupied: Mapping[str, list[Any]] | None = None,
+    standing: Mapping[str, Mapping[str, Any]] | None = None,
+) -> dict[str, Any]:
     """A mid-game position for tests, puzzles and analysis (ids are upper-cased).
 
     ``scenario`` may be raw (it is validated) or None for the default map.
@@ -254,18 +258,18 @@ def build_state(
     state = fold(state, PREFIX + "tokens_revealed", {"tokens": {k.upper(): v for k, v in (tokens or {}).items()}, "to_move": to_move})
     state = dict(state)
     state["units"] = {k.upper(): v for k, v in (units or {}).items()}
-    jo = {"red": [], "blue": []}
+    jo: dict[str, list[str]] = {"red": [], "blue": []}
     for side, pts in (just_occupied or {}).items():
         jo[side] = [p.upper() for p in pts]
     state["just_occupied"] = jo
-    st = {"red": {}, "blue": {}}
+    st: dict[str, dict[str, Any]] = {"red": {}, "blue": {}}
     for side, instr in (standing or {}).items():
         st[side] = {k if k == "*" else k.upper(): dict(v) for k, v in instr.items()}
     state["standing"] = st
     return state
 
 
-def check_invariants(state: dict) -> list[str]:
+def check_invariants(state: dict[str, Any]) -> list[str]:
     """Problems with ``state`` (empty list = all invariants hold)."""
     problems: list[str] = []
     board = state.get("board")

@@ -11,11 +11,11 @@ from .board import natural_sorted, other
 from .orders import Assault, Breakthrough, Evacuate, Form, Move, Order, Pass, Terror
 
 
-def units_of(state: dict, side: str) -> list[str]:
+def units_of(state: dict[str, Any], side: str) -> list[str]:
     return natural_sorted(p for p, s in state["units"].items() if s == side)
 
 
-def count_units(state: dict, side: str) -> int:
+def count_units(state: dict[str, Any], side: str) -> int:
     n = sum(1 for s in state["units"].values() if s == side)
     pending = state.get("pending")
     if pending and pending["defender"] == side:
@@ -23,19 +23,21 @@ def count_units(state: dict, side: str) -> int:
     return n
 
 
-def protected_points(state: dict, side: str) -> list[str]:
+def protected_points(state: dict[str, Any], side: str) -> list[str]:
     """Points ``side``'s enemy may not assault or break through this turn (CW-17/21)."""
-    return state["just_occupied"].get(other(side), [])
+    points: list[str] = state["just_occupied"].get(other(side), [])
+    return points
 
 
-def _where(state: dict, p: str) -> str:
-    return state["board"]["kind"][p]
+def _where(state: dict[str, Any], p: str) -> str:
+    kind: str = state["board"]["kind"][p]
+    return kind
 
 
 # --------------------------------------------------------------------------- formation
 
 
-def check_form(state: dict, side: str, city: str) -> str | None:
+def check_form(state: dict[str, Any], side: str, city: str) -> str | None:
     board = state["board"]
     if board["kind"][city] != "city":
         return f"{city} is a road; units are formed only in cities"
@@ -55,7 +57,7 @@ def check_form(state: dict, side: str, city: str) -> str | None:
 # --------------------------------------------------------------------------- relocation
 
 
-def check_move(state: dict, side: str, unit: str, to: str) -> str | None:
+def check_move(state: dict[str, Any], side: str, unit: str, to: str) -> str | None:
     if state["units"].get(unit) != side:
         return f"you have no unit on {unit}"
     if to not in state["board"]["adj"][unit]:
@@ -69,7 +71,7 @@ def check_move(state: dict, side: str, unit: str, to: str) -> str | None:
 # --------------------------------------------------------------------------- assault
 
 
-def assault_counts(state: dict, side: str, target: str) -> tuple[int, int]:
+def assault_counts(state: dict[str, Any], side: str, target: str) -> tuple[int, int]:
     """(our units adjacent to target, enemy units on target and adjacent to it) — CW-14."""
     enemy = other(side)
     units = state["units"]
@@ -80,7 +82,7 @@ def assault_counts(state: dict, side: str, target: str) -> tuple[int, int]:
     return ours, theirs
 
 
-def _check_target(state: dict, side: str, target: str, verb: str) -> str | None:
+def _check_target(state: dict[str, Any], side: str, target: str, verb: str) -> str | None:
     occupant = state["units"].get(target)
     if occupant is None:
         return f"cannot {verb} {target}: there is no enemy unit there"
@@ -91,7 +93,7 @@ def _check_target(state: dict, side: str, target: str, verb: str) -> str | None:
     return None
 
 
-def check_assault(state: dict, side: str, target: str, source: str | None) -> str | None:
+def check_assault(state: dict[str, Any], side: str, target: str, source: str | None) -> str | None:
     err = _check_target(state, side, target, "assault")
     if err:
         return err
@@ -114,7 +116,7 @@ def check_assault(state: dict, side: str, target: str, source: str | None) -> st
 # --------------------------------------------------------------------------- breakthrough
 
 
-def breakthrough_plan(state: dict, side: str, target: str, source: str) -> tuple[dict | None, str | None]:
+def breakthrough_plan(state: dict[str, Any], side: str, target: str, source: str) -> tuple[dict[str, Any] | None, str | None]:
     """Plan a breakthrough onto ``target`` by the column whose head is on ``source``.
 
     The line is the one map line with the step source -> target. The column is
@@ -162,7 +164,7 @@ def breakthrough_plan(state: dict, side: str, target: str, source: str) -> tuple
     }, None
 
 
-def resolve_breakthrough(state: dict, side: str, order: Breakthrough) -> tuple[dict | None, str | None]:
+def resolve_breakthrough(state: dict[str, Any], side: str, order: Breakthrough) -> tuple[dict[str, Any] | None, str | None]:
     board = state["board"]
     target = order.target
     if order.source is not None:
@@ -193,7 +195,7 @@ def resolve_breakthrough(state: dict, side: str, order: Breakthrough) -> tuple[d
 # --------------------------------------------------------------------------- terror, evacuation
 
 
-def check_terror(state: dict, side: str, city: str) -> str | None:
+def check_terror(state: dict[str, Any], side: str, city: str) -> str | None:
     if state["board"]["kind"][city] != "city":
         return f"{city} is a road; terror is carried out in cities"
     if state["units"].get(city) != side:
@@ -206,7 +208,7 @@ def check_terror(state: dict, side: str, city: str) -> str | None:
     return None
 
 
-def attackers_of_city(state: dict, side: str, city: str) -> list[str]:
+def attackers_of_city(state: dict[str, Any], side: str, city: str) -> list[str]:
     """Enemy units in ``city`` or on a road into it: the city is "under attack" (CW-27)."""
     enemy = other(side)
     units = state["units"]
@@ -214,7 +216,7 @@ def attackers_of_city(state: dict, side: str, city: str) -> list[str]:
     return [p for p in pts if units.get(p) == enemy]
 
 
-def evacuation_targets(state: dict, city: str) -> list[str]:
+def evacuation_targets(state: dict[str, Any], city: str) -> list[str]:
     board = state["board"]
     out = set()
     for road in board["adj"][city]:
@@ -224,7 +226,7 @@ def evacuation_targets(state: dict, city: str) -> list[str]:
     return natural_sorted(out)
 
 
-def check_evacuate(state: dict, side: str, city: str, to: str) -> str | None:
+def check_evacuate(state: dict[str, Any], side: str, city: str, to: str) -> str | None:
     board = state["board"]
     if board["kind"][city] != "city":
         return f"{city} is a road; only a city's population can be evacuated"
@@ -246,7 +248,7 @@ def check_evacuate(state: dict, side: str, city: str, to: str) -> str | None:
 # --------------------------------------------------------------------------- dispatch
 
 
-def check_operation(state: dict, side: str, order: Order) -> str | None:
+def check_operation(state: dict[str, Any], side: str, order: Order) -> str | None:
     """Error message if ``order`` (an operation) is illegal for ``side`` now, else None."""
     if isinstance(order, Form):
         return check_form(state, side, order.city)
@@ -265,7 +267,7 @@ def check_operation(state: dict, side: str, order: Order) -> str | None:
     return f"'{order.to_text()}' is not an operation"
 
 
-def retreat_options(state: dict, point: str, vacated: list[str]) -> list[str]:
+def retreat_options(state: dict[str, Any], point: str, vacated: list[str]) -> list[str]:
     """Free points adjacent to ``point`` a dislodged unit may retreat to (CW-24).
 
     Excludes points the attacker vacated during this operation (no slipping
@@ -278,7 +280,7 @@ def retreat_options(state: dict, point: str, vacated: list[str]) -> list[str]:
 # --------------------------------------------------------------------------- enumeration
 
 
-def iter_legal_operations(state: dict, side: str) -> Iterator[str]:
+def iter_legal_operations(state: dict[str, Any], side: str) -> Iterator[str]:
     """Every legal operation for ``side`` as canonical order text (never 'pass')."""
     if state.get("phase") != "play" or state.get("pending") or state.get("result"):
         return
@@ -320,14 +322,14 @@ def iter_legal_operations(state: dict, side: str) -> Iterator[str]:
                     yield f"evacuate {c} to {d}"
 
 
-def legal_operations(state: dict, side: str) -> list[str]:
+def legal_operations(state: dict[str, Any], side: str) -> list[str]:
     return list(iter_legal_operations(state, side))
 
 
-def has_legal_operation(state: dict, side: str) -> bool:
+def has_legal_operation(state: dict[str, Any], side: str) -> bool:
     return next(iter_legal_operations(state, side), None) is not None
 
 
-def operation_summary(state: dict, side: str) -> dict[str, Any]:
+def operation_summary(state: dict[str, Any], side: str) -> dict[str, Any]:
     ops = legal_operations(state, side)
     return {"count": len(ops), "operations": ops}

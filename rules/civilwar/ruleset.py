@@ -10,7 +10,9 @@ from rules.core.protocol import PUBLIC, RuleEvent
 from . import adjudicate as _adj
 from .board import load_map, natural_sorted
 from .describe import describe_event as _describe
-from .fold import PREFIX, build_state, check_invariants, fold as _fold, initial_state as _initial
+from .fold import PREFIX, build_state, check_invariants
+from .fold import fold as _fold
+from .fold import initial_state as _initial
 from .legality import has_legal_operation, legal_operations
 from .orders import ORDER_WORDS, ORDERS_HELP
 from .render import render_svg as _render
@@ -20,15 +22,15 @@ from .view import build_view
 class CivilWar(RuleSetBase):
     name = "civilwar"
     title = "Civil War (Гражданская война)"
-    sides = ("red", "blue")
+    sides: tuple[str, ...] = ("red", "blue")
     turn_mode = "alternating"
     orders_help = ORDERS_HELP
-    order_words = ORDER_WORDS
+    order_words: tuple[str, ...] = ORDER_WORDS
 
     # -- lifecycle ---------------------------------------------------------
     initial_state = staticmethod(_initial)
 
-    def load_scenario(self, scenario: Any | None) -> dict:
+    def load_scenario(self, scenario: Any | None) -> dict[str, Any]:
         return load_map(scenario)
 
     def setup(self, scenario: Any, rng: random.Random) -> list[RuleEvent]:

@@ -5,16 +5,19 @@ Pure Python (no pytest); used by tests/rules/civilwar and usable by platform tes
 from __future__ import annotations
 
 import random
+from typing import Any, Iterable
 
-from rules.civilwar import RULESET as RS, build_state
+from rules.civilwar import RULESET as RS
+from rules.civilwar import build_state
 from rules.core.canonical import canonical_json
+from rules.core.protocol import RuleEvent
 
 
-def _city(cid, x, y):
+def _city(cid: str, x: float, y: float) -> dict[str, Any]:
     return {"id": cid, "name": cid.title(), "x": x, "y": y}
 
 
-def star_map(max_units=30):
+def star_map(max_units: int = 30) -> dict[str, Any]:
     """The digest's toy graph: C1 with roads R12, R14, R15, R16; C2-R23-C3."""
     return {
         "name": "star",
@@ -29,7 +32,7 @@ def star_map(max_units=30):
     }
 
 
-def row_map():
+def row_map() -> dict[str, Any]:
     """C1..C6 in a straight row (line L1), with spurs C3-R37-C7 and C4-R48-C8."""
     cities = [_city(f"C{i}", 100 * i, 100) for i in range(1, 7)] + [_city("C7", 300, 200), _city("C8", 400, 200)]
     roads = [{"id": f"R{i}{i + 1}", "joins": [f"C{i}", f"C{i + 1}"]} for i in range(1, 6)]
@@ -42,12 +45,14 @@ def row_map():
     return {"name": "row", "cities": cities, "roads": roads, "lines": [{"id": "L1", "points": line}]}
 
 
-def state(mapdef=None, tokens=None, units=None, to_move="red", just=None, standing=None):
+def state(mapdef: dict[str, Any] | None = None, tokens: dict[str, str] | None = None,
+          units: dict[str, Any] | None = None, to_move: str = "red", just: dict[str, list[str]] | None = None,
+          standing: dict[str, Any] | None = None) -> dict[str, Any]:
     return build_state(mapdef or star_map(), tokens=tokens, units=units, to_move=to_move,
                        just_occupied=just, standing=standing)
 
 
-def errors(st, side, text, kind=None):
+def errors(st: dict[str, Any], side: str, text: str, kind: str | None = None) -> list[str]:
     """All messages (parse + validate) for ``text``; kind defaults to the current turn's kind."""
     kind = kind or (RS.next_turn(st).kind if RS.next_turn(st).sides else "orders")
     parsed = RS.parse_orders(st, side, text, kind)
@@ -56,13 +61,14 @@ def errors(st, side, text, kind=None):
     return msgs
 
 
-def fold_all(st, events):
+def fold_all(st: dict[str, Any], events: Iterable[RuleEvent]) -> dict[str, Any]:
     for ev in events:
         st = RS.fold(st, ev.type, ev.payload)
     return st
 
 
-def play(st, side, text, kind=None, check=True):
+def play(st: dict[str, Any], side: str, text: str, kind: str | None = None,
+         check: bool = True) -> tuple[dict[str, Any], list[RuleEvent]]:
     """Parse, validate (must be clean), adjudicate and fold; returns (state, events)."""
     kind = kind or RS.next_turn(st).kind
     parsed = RS.parse_orders(st, side, text, kind)
@@ -76,15 +82,15 @@ def play(st, side, text, kind=None, check=True):
     return new, events
 
 
-def types(events):
+def types(events: Iterable[RuleEvent]) -> list[str]:
     return [e.type.removeprefix("civilwar.") for e in events]
 
 
-def new_game(seed=1, scenario=None):
+def new_game(seed: int = 1, scenario: Any = None) -> tuple[dict[str, Any], list[RuleEvent]]:
     st = RS.initial_state()
     events = RS.setup(RS.load_scenario(scenario), random.Random(seed))
     return fold_all(st, events), events
 
 
-def cj(value):
+def cj(value: Any) -> str:
     return canonical_json(value)

@@ -11,7 +11,7 @@ from .describe import describe_event, standing_lines
 from .legality import count_units, legal_operations
 
 
-def _board(board: dict) -> dict[str, Any]:
+def _board(board: dict[str, Any]) -> dict[str, Any]:
     sc = board["scenario"]
     xy = point_xy(sc)
     return {
@@ -24,7 +24,7 @@ def _board(board: dict) -> dict[str, Any]:
     }
 
 
-def build_view(state: dict, viewer: Viewer) -> dict[str, Any]:
+def build_view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     view: dict[str, Any] = {
         "ruleset": "civilwar",
         "viewer": {"role": viewer.role, "side": viewer.side},
@@ -82,7 +82,7 @@ def build_view(state: dict, viewer: Viewer) -> dict[str, Any]:
     else:
         visible = []
     view["standing_instructions"] = {s: standing_lines(state["standing"].get(s, {})) for s in visible}
-    if viewer.role == "player" and viewer.side in spec.sides and spec.kind == "orders":
+    if viewer.role == "player" and viewer.side is not None and viewer.side in spec.sides and spec.kind == "orders":
         view["legal_operations"] = legal_operations(state, viewer.side)
     result = state.get("result")
     view["result"] = {k: result[k] for k in ("winner", "loser", "reason") if k in result} if result else None

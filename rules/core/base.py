@@ -9,14 +9,27 @@ arguments (an order parser that needs no state).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping
+import random
+from typing import Any, Callable, Iterable, Mapping, Protocol
 
-from .protocol import GameOption, ScenarioError
+from .protocol import GameOption, RuleEvent, ScenarioError
 
 
-def titled(names: Iterable[str], read: Callable[[str], dict]) -> list[tuple[str, str]]:
+def titled(names: Iterable[str], read: Callable[[str], dict[str, Any]]) -> list[tuple[str, str]]:
     """(name, title) of each shipped scenario ``read(name)`` gives (its ``title``, else its name)."""
     return [(n, read(n).get("title") or n) for n in names]
+
+
+class _Folding(Protocol):
+    """What ``fold_events`` and ``set_up`` use of the rule set they are mixed into."""
+
+    def initial_state(self) -> Any: ...
+
+    def setup(self, scenario: Any, rng: random.Random) -> list[RuleEvent]: ...
+
+    def fold(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> Any: ...
+
+    def fold_events(self, state: Any, events: Iterable[RuleEvent]) -> Any: ...
 
 
 class RuleSetBase:
@@ -46,17 +59,17 @@ class RuleSetBase:
             if value not in allowed:
                 raise ScenarioError(f"options.{name}: {value!r} is not one of {', '.join(map(str, allowed))}")
 
-    def fold_events(self, state: Any, events: Iterable[Any]) -> Any:
+    def fold_events(self: _Folding, state: Any, events: Iterable[RuleEvent]) -> Any:
         """``state`` after folding ``events`` (RuleEvents) in order: what setup or one adjudication gives."""
         for ev in events:
-            state = self.fold(state, ev.type, ev.payload)  # type: ignore[attr-defined]
+            state = self.fold(state, ev.type, ev.payload)
         return state
 
-    def set_up(self, scenario: Any, rng: Any) -> Any:
+    def set_up(self: _Folding, scenario: Any, rng: random.Random) -> Any:
         """The state of a new game of ``scenario``: the initial state with setup's events folded."""
-        return self.fold_events(self.initial_state(), self.setup(scenario, rng))  # type: ignore[attr-defined]
+        return self.fold_events(self.initial_state(), self.setup(scenario, rng))
 
-    def result(self, state: Any) -> dict | None:
+    def result(self, state: Any) -> dict[str, Any] | None:
         """None while the game goes on; else a copy of the state's ``result``."""
         res = state.get("result") if isinstance(state, dict) else None
         return dict(res) if res else None

@@ -35,9 +35,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, Sequence
+from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
 
 JSON = Any
+State = dict[str, Any]  # a rule set's state (a JSON object): fold returns a new one, never changes its input
+Payload = Mapping[str, Any]  # an event's payload (JSON)
 
 PUBLIC = "public"
 UMPIRE = "umpire"
@@ -135,6 +137,9 @@ class GameOption:
 
 
 class RuleSet(Protocol):
+    """What every rule set offers; the optional capabilities below are declared beside it, and the
+    platform asks for one with ``isinstance(rs, UmpireDesk)`` (never ``getattr``)."""
+
     name: str
     title: str
     sides: tuple[str, ...]
@@ -189,6 +194,56 @@ class RuleSet(Protocol):
 
     def describe_event(self, event_type: str, payload: Mapping[str, JSON]) -> str:
         """One readable line for logs and reports."""
+
+
+# Optional capabilities. A rule set has one by defining its members (a mix-in such as Little Wars'
+# ``Teams`` may bring them); the protocols are runtime-checkable so the platform tests for them
+# with isinstance, and mypy checks that a rule set claiming one has the right signatures.
+
+
+@runtime_checkable
+class UmpireDesk(Protocol):
+    """Umpire-only orders that become events of the current turn (Kriegspiel's desk: notes,
+    reveals, ledger corrections, rulings). Used by campaigns/rulings.py and the umpire's page."""
+
+    umpire_help: str  # the desk's order language, shown beside its form
+
+    def umpire_orders(self, state: JSON, text: str) -> tuple[list[RuleEvent], list[LineError]]:
+        """(events, errors) for the umpire's ``text``; any error means no event is appended."""
+        ...
+
+
+@runtime_checkable
+class SeveralCommands(Protocol):
+    """Several players a side, each ordering one command of it (or ``commander``: the whole side);
+    the platform merges their orders into the side's (LW-61, KS-9)."""
+
+    def commands(self, state: JSON, side: str) -> list[str]:
+        """The commands of ``side`` the scenario names."""
+        ...
+
+    def command_units(self, state: JSON, side: str, command: str | None) -> list[str]:
+        """The units ``command`` orders now (None or ``commander``: all of the side's)."""
+        ...
+
+    def command_errors(self, state: JSON, side: str, command: str | None,
+                       orders: Sequence[Any]) -> tuple[LineError, ...]:
+        """Errors for orders a command gives to units not its own."""
+        ...
+
+    def merge_orders(self, state: JSON, side: str, texts: dict[str, str],
+                     kind: str = "orders") -> tuple[str, list[dict[str, Any]]]:
+        """One side's orders text from its commands' texts, and the lines dropped as conflicts."""
+        ...
+
+
+@runtime_checkable
+class SelfCheck(Protocol):
+    """A rule set that can list what is wrong with a state (tests call it after every step)."""
+
+    def check_invariants(self, state: JSON) -> list[str]:
+        """Human-readable problems of ``state``; empty when it is sound."""
+        ...
 
 
 class RulesError(Exception):

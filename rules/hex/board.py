@@ -20,7 +20,17 @@ import hashlib
 import json
 from typing import Any, Iterable
 
-from .coords import Hex, Side, direction_to, iter_rect, label, parse_label, side_between, side_hexes, to_offset
+from .coords import (
+    Hex,
+    Side,
+    adjacent_side,
+    direction_to,
+    iter_rect,
+    label,
+    parse_label,
+    side_hexes,
+    to_offset,
+)
 from .schema import fail, field, number
 
 MAX_SIDE = 99
@@ -38,7 +48,7 @@ def _hex(text: Any, where: str, on_map: set[Hex] | None = None) -> Hex:
     return h
 
 
-def load_map(data: Any, terrains: Iterable[str], side_features: Iterable[str], where: str = "map") -> dict:
+def load_map(data: Any, terrains: Iterable[str], side_features: Iterable[str], where: str = "map") -> dict[str, Any]:
     """Check a JSON map and return it normalised (with its ``digest``); errors name the field."""
     terrains, side_features = list(terrains), list(side_features)
     if not isinstance(data, dict):
@@ -71,7 +81,7 @@ def load_map(data: Any, terrains: Iterable[str], side_features: Iterable[str], w
             fail(at, f"{parts[0]} and {parts[1]} are not adjacent")
         if not isinstance(feature, str) or feature not in side_features:
             fail(at, f"{feature!r} is not a hexside feature (known: {', '.join(side_features) or 'none'})")
-        canon = "/".join(label(h) for h in side_hexes(side_between(a, b)))
+        canon = "/".join(label(h) for h in side_hexes(adjacent_side(a, b)))
         if canon in sides:
             fail(at, f"the side {canon} is given twice")
         sides[canon] = feature
@@ -84,11 +94,11 @@ def load_map(data: Any, terrains: Iterable[str], side_features: Iterable[str], w
 class HexMap:
     """Lookups over a loaded map (see ``load_map``)."""
 
-    def __init__(self, data: dict):
+    def __init__(self, data: dict[str, Any]) -> None:
         self.data = data
         self.name = data["name"]
         self.cols, self.rows = data["cols"], data["rows"]
-        self.cells: dict[Hex, dict] = {}
+        self.cells: dict[Hex, dict[str, Any]] = {}
         base = {"terrain": data["default_terrain"], "elevation": 0, "road": False}
         for h in iter_rect(self.cols, self.rows):
             self.cells[h] = base
@@ -98,20 +108,20 @@ class HexMap:
         self.crossing: dict[tuple[Hex, Hex], str] = {}  # both directions, for movement's hot loop
         for key, feature in data["sides"].items():
             a, b = (parse_label(p) for p in key.split("/"))
-            self.sides[side_between(a, b)] = feature
+            self.sides[adjacent_side(a, b)] = feature
             self.crossing[(a, b)] = self.crossing[(b, a)] = feature
 
     def __contains__(self, h: Hex) -> bool:
         return h in self.cells
 
     def terrain(self, h: Hex) -> str:
-        return self.cells[h]["terrain"]
+        return str(self.cells[h]["terrain"])
 
     def elevation(self, h: Hex) -> int:
-        return self.cells[h]["elevation"]
+        return int(self.cells[h]["elevation"])
 
     def road(self, h: Hex) -> bool:
-        return self.cells[h]["road"]
+        return bool(self.cells[h]["road"])
 
     def side(self, a: Hex, b: Hex) -> str | None:
         """The feature on the side between adjacent ``a`` and ``b`` (None: none or not adjacent)."""
@@ -128,7 +138,7 @@ class HexMap:
 _CACHE: dict[str, HexMap] = {}
 
 
-def hexmap(data: dict) -> HexMap:
+def hexmap(data: dict[str, Any]) -> HexMap:
     """The HexMap of a loaded map, built once per digest."""
     key = data["digest"]
     m = _CACHE.get(key)

@@ -159,6 +159,14 @@ def side_between(a: Hex, b: Hex) -> Side | None:
     return None if d is None else side_key(a, d)
 
 
+def adjacent_side(a: Hex, b: Hex) -> Side:
+    """The side between two hexes known to be neighbours (a path's steps, a checked map)."""
+    side = side_between(a, b)
+    if side is None:
+        raise ValueError(f"{a} and {b} are not neighbours")
+    return side
+
+
 def side_hexes(side: Side) -> tuple[Hex, Hex]:
     q, r, d = side
     return (q, r), neighbour((q, r), d)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from .coords import Hex, Side, lines, side_between
+from .coords import Hex, Side, adjacent_side, lines
 
 RULES = ("lenient", "strict")
 
@@ -28,7 +28,7 @@ def _sample_blocked(path: list[Hex], blocks: Callable[[Hex], bool],
     if any(blocks(h) for h in path[1:-1]):
         return True
     if side_blocks is not None:
-        return any(side_blocks(side_between(a, b)) for a, b in zip(path, path[1:]))
+        return any(side_blocks(adjacent_side(a, b)) for a, b in zip(path, path[1:]))
     return False
 
 

@@ -22,7 +22,8 @@ from .coords import Hex, distance, neighbours
 StepCost = Callable[[Hex, Hex], "float | None"]
 
 
-def _search(start: Hex, step_cost: StepCost, budget: float | None, goal: Hex | None, min_step: float = 0):
+def _search(start: Hex, step_cost: StepCost, budget: float | None, goal: Hex | None,
+            min_step: float = 0) -> tuple[dict[Hex, float], dict[Hex, Hex]]:
     """Dijkstra (A* towards ``goal`` when ``min_step`` > 0: every step costs at least that much,
     so distance × min_step never overestimates and the first path found is a cheapest one)."""
     best: dict[Hex, float] = {start: 0}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from typing import Any, Iterable
+from typing import Any, Iterable, NoReturn
 
 from rules.core.protocol import ScenarioError
 
@@ -16,11 +16,11 @@ _TYPES = {int: "a whole number", float: "a number", str: "a string", bool: "true
           list: "a list", dict: "an object"}
 
 
-def fail(where: str, message: str) -> None:
+def fail(where: str, message: str) -> NoReturn:
     raise ScenarioError(f"{where}: {message}")
 
 
-def field(obj: Any, key: str, typ: type, where: str, default: Any = ..., choices: Iterable | None = None) -> Any:
+def field(obj: Any, key: str, typ: type, where: str, default: Any = ..., choices: Iterable[Any] | None = None) -> Any:
     """``obj[key]`` checked to be of ``typ`` (and one of ``choices``); ``default`` when absent."""
     path = f"{where}.{key}" if where else key
     if not isinstance(obj, dict):
@@ -54,14 +54,15 @@ def number(obj: Any, key: str, where: str, lo: float | None = None, hi: float | 
     return value
 
 
-def builtin_scenario(package: str, names: tuple[str, ...], name: str) -> dict:
+def builtin_scenario(package: str, names: tuple[str, ...], name: str) -> dict[str, Any]:
     """A scenario shipped as ``scenarios/<name>.json`` in ``package``; an unknown name says which are known."""
     if name not in names:
         fail("scenario", f"unknown scenario {name!r} (known: {', '.join(names)})")
-    return json.loads(resources.files(package).joinpath(f"scenarios/{name}.json").read_text())
+    data: dict[str, Any] = json.loads(resources.files(package).joinpath(f"scenarios/{name}.json").read_text())
+    return data
 
 
-def scenario_data(data: Any, package: str, names: tuple[str, ...]) -> dict:
+def scenario_data(data: Any, package: str, names: tuple[str, ...]) -> dict[str, Any]:
     """The scenario object to check: ``data`` itself, a shipped one by name, or (None) the first shipped."""
     if data is None or isinstance(data, str):
         data = builtin_scenario(package, names, data or names[0])

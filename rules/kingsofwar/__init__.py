@@ -2,10 +2,6 @@
 
 Pure Python (shapely): no Django here. The platform talks to ``RULESET``.
 """
-from rules.core.registry import register
-
 from .ruleset import RULESET, KingsOfWar
-
-register(RULESET)
 
 __all__ = ["RULESET", "KingsOfWar"]

@@ -21,7 +21,7 @@ from . import combat, geom
 from .battlefield import battlefield_of, sighter_for
 from .fold import PREFIX, apply_in_place
 from .orders import Order, parse_text
-from .plan import alive, own_ids, plan, prof
+from .plan import Move, Plan, alive, own_ids, plan, prof
 from .profiles import profile, weapon
 from .scenario import load
 from .scoring import final_result
@@ -30,18 +30,18 @@ FALL_BACK = 1.0  # house Regroup: chargers whose enemy stands fall back 1 in (KW
 
 
 class _Run:
-    def __init__(self, state: dict) -> None:
+    def __init__(self, state: dict[str, Any]) -> None:
         self.state = copy.deepcopy(state)
         self.events: list[RuleEvent] = []
         self.field = battlefield_of(self.state["scenario"])
 
-    def emit(self, name: str, payload: dict, audience: str = PUBLIC) -> None:
+    def emit(self, name: str, payload: dict[str, Any], audience: str = PUBLIC) -> None:
         self.events.append(RuleEvent(PREFIX + name, payload, audience))
         apply_in_place(self.state, PREFIX + name, payload)
 
 
-def other(state: dict, side: str) -> str:
-    return next(s for s in state["scenario"]["sides"] if s != side)
+def other(state: dict[str, Any], side: str) -> str:
+    return str(next(s for s in state["scenario"]["sides"] if s != side))
 
 
 def setup(scenario: Any, rng: random.Random | None = None) -> list[RuleEvent]:
@@ -57,17 +57,17 @@ def setup(scenario: Any, rng: random.Random | None = None) -> list[RuleEvent]:
     return [RuleEvent(PREFIX + "battle_set", {"scenario": scenario, "units": units, "first": scenario["first"]})]
 
 
-def next_turn(state: dict) -> TurnSpec:
+def next_turn(state: dict[str, Any]) -> TurnSpec:
     if state.get("result") or state.get("phase") != "play":
         return TurnSpec(())
     return TurnSpec((state["to_move"],), "orders", f"{state['to_move']}'s turn {state['round']}")
 
 
-def default_orders(state: dict, side: str, kind: str = "orders") -> str:
+def default_orders(state: dict[str, Any], side: str, kind: str = "orders") -> str:
     return "\n".join(f"{uid} halt" for uid in own_ids(state, side)) if state.get("phase") == "play" else ""
 
 
-def validate(state: dict, side: str, orders: Sequence[Order], kind: str = "orders") -> tuple[LineError, ...]:
+def validate(state: dict[str, Any], side: str, orders: Sequence[Order], kind: str = "orders") -> tuple[LineError, ...]:
     if state.get("result"):
         return (LineError(0, "", "the game is over"),)
     if side != state.get("to_move"):
@@ -75,7 +75,7 @@ def validate(state: dict, side: str, orders: Sequence[Order], kind: str = "order
     return tuple(sorted(plan(state, side, orders).errors, key=lambda e: e.line))
 
 
-def _coerce(value) -> list[Order]:
+def _coerce(value: Any) -> list[Order]:
     if isinstance(value, str):
         return list(parse_text(value).orders)
     items = list(value or [])
@@ -84,7 +84,7 @@ def _coerce(value) -> list[Order]:
     return items
 
 
-def adjudicate(state: dict, orders: Mapping[str, Any], rng: random.Random, kind: str = "orders") -> list[RuleEvent]:
+def adjudicate(state: dict[str, Any], orders: Mapping[str, Any], rng: random.Random, kind: str = "orders") -> list[RuleEvent]:
     if state.get("result") or state.get("phase") != "play":
         return []
     side = state["to_move"]
@@ -97,7 +97,7 @@ def adjudicate(state: dict, orders: Mapping[str, Any], rng: random.Random, kind:
     return run.events
 
 
-def _movement(run: _Run, side: str, orders: list[Order]):
+def _movement(run: _Run, side: str, orders: list[Order]) -> Plan:
     """Refuse what cannot be done (re-planning without it, so later lines see the real
     positions), then move. Returns the accepted plan."""
     orders = list(orders)
@@ -120,13 +120,14 @@ def _movement(run: _Run, side: str, orders: list[Order]):
     return p
 
 
-def _shooting(run: _Run, side: str, p, rng: random.Random) -> None:
+def _shooting(run: _Run, side: str, p: Plan, rng: random.Random) -> None:
     if not p.shots:
         return
     units = {k: v for k, v in run.state["units"].items() if alive(v)}
     sighter = sighter_for(run.state, units)
     damaged: list[str] = []
     for o, move in p.shots:
+        assert o.target is not None  # the parser gives every shot its target
         u, t = units[o.unit], units[o.target]
         seen = sighter.sight(o.unit, o.target)
         if not seen.los:
@@ -135,7 +136,9 @@ def _shooting(run: _Run, side: str, p, rng: random.Random) -> None:
         cover, cover_die = seen.cover, None
         if cover is None:
             cover_die, cover = combat.doubtful_cover(rng)
-        moving = move is not None and move.verb != "halt" and not weapon(prof(u))["thrown"]  # KW-37
+        wpn = weapon(prof(u))
+        assert wpn is not None  # the planner refuses a shot from a unit without a ranged attack
+        moving = move is not None and move.verb != "halt" and not wpn["thrown"]  # KW-37
         mods = -int(moving) - int(cover)
         res = combat.attack(rng, combat.to_hit(prof(u)["ra"], prof(u)["att"], mods), prof(t)["de"])
         run.emit("shot", {"unit": o.unit, "target": o.target, "side": seen.side, "moved": moving, "cover": cover,
@@ -154,19 +157,24 @@ def _nerve_test(run: _Run, uid: str, rng: random.Random) -> None:
     run.emit("nerve_test", {"unit": uid, **combat.nerve(rng, u["damage"], pr["waver"], pr["rout"])})
 
 
-def _melee(run: _Run, side: str, p, rng: random.Random) -> None:
-    fights: dict[str, list] = {}
+def _melee(run: _Run, side: str, p: Plan, rng: random.Random) -> None:
+    fights: dict[str, list[Move]] = {}
     for m in p.moves:
         if m.order.is_charge:
+            assert m.order.target is not None  # the parser gives every charge its target
             fights.setdefault(m.order.target, []).append(m)
-    occupancy = geom.Occupancy({k: v for k, v in run.state["units"].items() if alive(v)}) if fights else None
+    if not fights:
+        return
+    occupancy = geom.Occupancy({k: v for k, v in run.state["units"].items() if alive(v)})
     for tid, chargers in fights.items():
         target = run.state["units"][tid]
         attackers = [m for m in chargers if alive(run.state["units"][m.order.unit])]
         if alive(target) and attackers:
-            rolls, total = [], 0
+            rolls: list[dict[str, Any]] = []
+            total = 0
             for m in attackers:  # KW-46..52
                 pr = prof(run.state["units"][m.order.unit])
+                assert m.side is not None  # a charge's move names the side of the target it hits
                 dice = pr["att"] * combat.MULTIPLIER[m.side]
                 hindered = m.hindered and m.order.verb == "charge"  # KW-50
                 res = combat.attack(rng, combat.to_hit(pr["me"], dice, -int(hindered)), prof(target)["de"])
@@ -179,7 +187,7 @@ def _melee(run: _Run, side: str, p, rng: random.Random) -> None:
         _regroup(run, tid, attackers, occupancy)
 
 
-def _regroup(run: _Run, tid: str, attackers, occupancy: geom.Occupancy) -> None:
+def _regroup(run: _Run, tid: str, attackers: list[Move], occupancy: geom.Occupancy) -> None:
     """House Regroup: chargers of an enemy that still stands fall back 1 in straight back
     (if the ground behind them is free); chargers whose enemy routed hold where they are."""
     if not alive(run.state["units"][tid]):

@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
 
 import numpy as np
 import shapely
 from shapely.geometry import Point, Polygon, box
+from shapely.geometry.base import BaseGeometry
 from shapely.strtree import STRtree
 
-from rules.littlewars.table import built_per_scenario, terrain_geometry
+from rules.tabletop.cache import built_per_scenario
+from rules.tabletop.terrain import terrain_geometry
 
 from . import geom
 
@@ -31,7 +34,7 @@ LARGE_GAP = 3  # KW-34: things at least 3 levels lower than the target give it n
 OBSTACLE_IMPASSABLE = 1.0  # KW-15: obstacles 1 in or taller are impassable (ambiguity 2: the text, >=)
 
 
-def level_of(item: dict) -> int:
+def level_of(item: dict[str, Any]) -> int:
     """KW-17 / KW-EX-4: one inch of height is one level (rounded half up); a hill gives its level."""
     if item["kind"] == "hill":
         return int(item["level"])
@@ -52,7 +55,7 @@ class Piece:
         return self.kind in ("difficult", "obstacle")
 
 
-def piece_of(item: dict) -> Piece:
+def piece_of(item: dict[str, Any]) -> Piece:
     """A terrain piece. An obstacle 1 in or taller stops movement (KW-15) but stays an obstacle
     for sight and cover: it never blocks sight and is height 1 for cover (KW-18)."""
     kind = item["kind"]
@@ -64,7 +67,7 @@ def piece_of(item: dict) -> Piece:
 class Battlefield:
     """The table of a scenario: its bounds and terrain pieces, with spatial indexes."""
 
-    def __init__(self, part: dict):
+    def __init__(self, part: dict[str, Any]) -> None:
         self.width = float(part["table"]["width"])
         self.depth = float(part["table"]["depth"])
         self.bounds = box(0, 0, self.width, self.depth)
@@ -73,39 +76,39 @@ class Battlefield:
         for p in self.pieces:
             shapely.prepare(p.shape)
 
-    def blocking(self, shape) -> list[Piece]:
+    def blocking(self, shape: BaseGeometry) -> list[Piece]:
         """Pieces no unit may stand on or move through that overlap ``shape``."""
         return [p for p in self.touching(shape) if p.impassable and p.shape.intersection(shape).area > 1e-6]
 
-    def touching(self, shape, kinds=None) -> list[Piece]:
+    def touching(self, shape: BaseGeometry, kinds: Iterable[str] | None = None) -> list[Piece]:
         if self.tree is None:
             return []
         hit = [self.pieces[int(i)] for i in self.tree.query(shape, predicate="intersects")]
         return [p for p in sorted(hit, key=lambda p: p.id) if kinds is None or p.kind in kinds]
 
-    def ground_level(self, shape) -> int:
+    def ground_level(self, shape: BaseGeometry) -> int:
         """KW-22: the level of the hill under most of ``shape`` (0 if none)."""
         area = shape.area
         return max([p.level for p in self.touching(shape, ("hill",)) if p.shape.intersection(shape).area > area / 2],
                    default=0)
 
-    def height(self, u: dict) -> int:
+    def height(self, u: dict[str, Any]) -> int:
         """A unit's height plus the hill it stands on (KW-22, KW-EX-2)."""
         return int(u["h"]) + self.ground_level(geom.base(u))
 
-    def off_table(self, shape) -> bool:
+    def off_table(self, shape: BaseGeometry) -> bool:
         """KW-12: the table edge counts as impassable."""
         x0, y0, x1, y1 = shape.bounds
         t = geom.TIE
-        return x0 < -t or y0 < -t or x1 > self.width + t or y1 > self.depth + t
+        return bool(x0 < -t or y0 < -t or x1 > self.width + t or y1 > self.depth + t)
 
-    def in_cover_ground(self, shape) -> bool:
+    def in_cover_ground(self, shape: BaseGeometry) -> bool:
         """KW-33, first case: at least half the base is in difficult terrain."""
         inside = sum(p.shape.intersection(shape).area for p in self.touching(shape, ("difficult",)))
-        return inside >= shape.area / 2 - 1e-9
+        return bool(inside >= shape.area / 2 - 1e-9)
 
 
-def _part(scenario: dict) -> dict:
+def _part(scenario: dict[str, Any]) -> dict[str, Any]:
     return {k: scenario[k] for k in ("table", "terrain") if k in scenario}
 
 
@@ -130,7 +133,7 @@ class Sight:
         return self.obscured >= 0.5
 
 
-def sighter_for(state: dict, units: dict) -> "Sighter":
+def sighter_for(state: dict[str, Any], units: dict[str, Any]) -> "Sighter":
     """A Sighter over ``units`` with the scenario's sight and arc options."""
     sc = state["scenario"]
     return Sighter(battlefield_of(sc), units, sc.get("block_rule", "both"), sc.get("arcs", "corner45"))
@@ -139,7 +142,7 @@ def sighter_for(state: dict, units: dict) -> "Sighter":
 class Sighter:
     """Sight queries over one position of all units (an STRtree of their bases)."""
 
-    def __init__(self, field: Battlefield, units: dict, block_rule: str = "both", arcs: str = "corner45"):
+    def __init__(self, field: Battlefield, units: dict[str, Any], block_rule: str = "both", arcs: str = "corner45"):
         if block_rule not in ("both", "either"):
             raise ValueError("block_rule is 'both' (a blocker must be as high as both ends) or 'either'")
         self.field, self.units, self.block_rule, self.arcs = field, units, block_rule, arcs
@@ -176,7 +179,8 @@ class Sighter:
         doubtful = not ground and DOUBT_BAND[0] <= share <= DOUBT_BAND[1]
         return Sight(los, side, share, ground, doubtful)
 
-    def _crossing(self, fan, sid, tid, sbase, tbase, hs, ht, hill):
+    def _crossing(self, fan: BaseGeometry, sid: str, tid: str, sbase: Polygon, tbase: Polygon, hs: int, ht: int,
+                  hill: int) -> Iterator[tuple[BaseGeometry, str]]:
         """(shape, "block" | "cover") for everything between shooter and target."""
         for p in self.field.touching(fan):
             effect = _terrain_effect(p, sbase, tbase, hs, ht, hill, self.block_rule)
@@ -193,7 +197,7 @@ class Sighter:
                 yield self.bases[k], effect
 
 
-def _terrain_effect(p: Piece, sbase, tbase, hs: int, ht: int, hill: int, rule: str) -> str | None:
+def _terrain_effect(p: Piece, sbase: Polygon, tbase: Polygon, hs: int, ht: int, hill: int, rule: str) -> str | None:
     if p.kind == "decorative":
         return None  # KW-16
     s_in, t_in = p.shape.intersects(sbase), p.shape.intersects(tbase)
@@ -226,5 +230,5 @@ def _height_effect(h: int, hs: int, ht: int, hill: int, rule: str) -> str | None
     return "cover"
 
 
-def point_of(u: dict) -> Point:
+def point_of(u: dict[str, Any]) -> Point:
     return Point(u["x"], u["y"])

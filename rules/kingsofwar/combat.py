@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 MULTIPLIER = {"front": 1, "left": 2, "right": 2, "rear": 3}  # KW-47: flank x2, rear x3
 
@@ -18,7 +19,7 @@ class ToHit:
     needed: int  # 2..6 (a natural 1 always misses, KW-39)
     dice: int
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"needed": self.needed, "dice": self.dice}
 
 
@@ -51,7 +52,7 @@ def successes(rolls: list[int], needed: int | None) -> int:
     return sum(1 for r in rolls if r != 1 and r >= needed)
 
 
-def attack(rng: random.Random, hit: ToHit, defence: int, damage_mod: int = 0) -> dict:
+def attack(rng: random.Random, hit: ToHit, defence: int, damage_mod: int = 0) -> dict[str, Any]:
     """Roll to hit, re-roll the hits to damage (KW-41); the record goes into the event."""
     hit_rolls = roll(rng, hit.dice)
     hits = successes(hit_rolls, hit.needed)
@@ -71,7 +72,7 @@ def cover_from_die(die: int) -> bool:
     return die <= 3
 
 
-def nerve(rng: random.Random, damage: int, waver: int | None, rout: int, modifier: int = 0) -> dict:
+def nerve(rng: random.Random, damage: int, waver: int | None, rout: int, modifier: int = 0) -> dict[str, Any]:
     """House Nerve test: 2d6 + damage (+ modifier). At least ``rout``: the unit routs and is
     removed; else at least ``waver`` (None for Fearless units): it wavers; else it holds.
     A double 1 always holds (house)."""

@@ -11,21 +11,21 @@ from typing import Any, Mapping
 PREFIX = "kingsofwar."
 
 
-def initial_state() -> dict:
+def initial_state() -> dict[str, Any]:
     return {"phase": "setup", "scenario": None, "units": {}, "to_move": None, "round": 0, "result": None}
 
 
-def _unit(state: dict, uid: str) -> dict:
+def _unit(state: dict[str, Any], uid: str) -> dict[str, Any]:
     """The unit, copied into this state's own units map before a handler changes it."""
     u = state["units"][uid] = dict(state["units"][uid])
     return u
 
 
-def _pose(u: dict, p: Mapping[str, Any]) -> None:
+def _pose(u: dict[str, Any], p: Mapping[str, Any]) -> None:
     u["x"], u["y"], u["facing"] = p["x"], p["y"], p["facing"]
 
 
-def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
+def fold(state: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
     name = event_type[len(PREFIX):] if event_type.startswith(PREFIX) else event_type
     handler = _HANDLERS.get(name)
     if handler is None:
@@ -36,38 +36,38 @@ def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
     return state
 
 
-def apply_in_place(state: dict, event_type: str, payload: Mapping[str, Any]) -> None:
+def apply_in_place(state: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> None:
     """``fold`` on a private working copy (the adjudicator's), without copying it each time."""
     handler = _HANDLERS.get(event_type[len(PREFIX):])
     if handler is not None:
         handler(state, payload)
 
 
-def _battle_set(s: dict, p) -> None:
+def _battle_set(s: dict[str, Any], p: Mapping[str, Any]) -> None:
     s.update(phase="play", scenario=p["scenario"], units=copy.deepcopy(p["units"]), to_move=p["first"], round=1)
 
 
-def _moved(s: dict, p) -> None:
+def _moved(s: dict[str, Any], p: Mapping[str, Any]) -> None:
     _pose(_unit(s, p["unit"]), p)
 
 
-def _damage(s: dict, p) -> None:
+def _damage(s: dict[str, Any], p: Mapping[str, Any]) -> None:
     _unit(s, p["target"])["damage"] += p["damage"]
 
 
-def _nerve(s: dict, p) -> None:
+def _nerve(s: dict[str, Any], p: Mapping[str, Any]) -> None:
     u = _unit(s, p["unit"])
     if not (p["outcome"] == "steady" and u["status"] == "wavering"):  # holding does not end a wavering
         u["status"] = p["outcome"]
 
 
-def _fought(s: dict, p) -> None:
+def _fought(s: dict[str, Any], p: Mapping[str, Any]) -> None:
     _damage(s, p)
     t = _unit(s, p["target"])
     t["charged_by"] = sorted(set(t.get("charged_by", [])) | set(p["attackers"]))
 
 
-def _turn_ended(s: dict, p) -> None:
+def _turn_ended(s: dict[str, Any], p: Mapping[str, Any]) -> None:
     for uid in [k for k, u in s["units"].items() if u["side"] == p["side"]]:
         u = _unit(s, uid)
         u["charged_by"] = []  # its chance to counter-charge has passed (KW-6)
@@ -76,7 +76,7 @@ def _turn_ended(s: dict, p) -> None:
     s["to_move"], s["round"] = p["next"], p["round"]
 
 
-def _game_over(s: dict, p) -> None:
+def _game_over(s: dict[str, Any], p: Mapping[str, Any]) -> None:
     s["result"] = copy.deepcopy(dict(p))
     s["phase"] = "over"
 

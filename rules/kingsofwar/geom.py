@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 from shapely.geometry import Point, Polygon
+from shapely.geometry.base import BaseGeometry
 
 TIE = 1e-6  # inches: a point this close to an arc ray is on it (and counts as flank)
 RANGE_EPS = 1e-5  # a distance equal to a range within rounding (positions keep 6 decimals) is in range (KW-DT-5)
@@ -25,27 +28,29 @@ ARC_MODES = ("corner45", "diagonal")
 SIDES = ("front", "right", "rear", "left")
 
 
-def local_frame(facing: float) -> tuple[np.ndarray, np.ndarray]:
+def local_frame(facing: float) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Unit vectors (forward, right) of a facing in degrees."""
     a = math.radians(facing)
     fwd = np.array([math.cos(a), math.sin(a)])
     return fwd, np.array([fwd[1], -fwd[0]])
 
 
-def to_local(u: dict, points) -> np.ndarray:
+def to_local(u: dict[str, Any], points: ArrayLike) -> NDArray[np.float64]:
     """Points as (lateral to the right, forward) offsets from the unit's leader point."""
     fwd, right = local_frame(u["facing"])
     rel = np.asarray(points, dtype=float).reshape(-1, 2) - (u["x"], u["y"])
-    return np.stack([rel @ right, rel @ fwd], axis=1)
+    out: NDArray[np.float64] = np.stack([rel @ right, rel @ fwd], axis=1)
+    return out
 
 
-def to_world(u: dict, local) -> np.ndarray:
+def to_world(u: dict[str, Any], local: ArrayLike) -> NDArray[np.float64]:
     fwd, right = local_frame(u["facing"])
     loc = np.asarray(local, dtype=float).reshape(-1, 2)
-    return (u["x"], u["y"]) + np.outer(loc[:, 0], right) + np.outer(loc[:, 1], fwd)
+    out: NDArray[np.float64] = (u["x"], u["y"]) + np.outer(loc[:, 0], right) + np.outer(loc[:, 1], fwd)
+    return out
 
 
-def base(u: dict) -> Polygon:
+def base(u: dict[str, Any]) -> Polygon:
     """The base rectangle: ``box(-w/2, -d, w/2, 0)`` turned to the facing and moved to the leader point."""
     return _base(float(u["x"]), float(u["y"]), float(u["facing"]), float(u["w"]), float(u["d"]))
 
@@ -61,18 +66,20 @@ class Occupancy:
     """Which bases are where, in buckets of ``cell`` inches: updated as units move during a
     turn (an STRtree cannot be), so "who is near this shape" never scans every unit."""
 
-    def __init__(self, units: dict, cell: float = 8.0):
-        self.cell, self.cells, self.where = cell, {}, {}
+    def __init__(self, units: dict[str, Any], cell: float = 8.0) -> None:
+        self.cell = cell
+        self.cells: dict[tuple[int, int], set[str]] = {}
+        self.where: dict[str, list[tuple[int, int]]] = {}
         for uid, u in units.items():
             self.put(uid, u)
 
-    def _keys(self, bounds, pad: float = 0.0):
+    def _keys(self, bounds: tuple[float, float, float, float], pad: float = 0.0) -> list[tuple[int, int]]:
         x0, y0, x1, y1 = bounds
         c = self.cell
         return [(i, j) for i in range(int((x0 - pad) // c), int((x1 + pad) // c) + 1)
                 for j in range(int((y0 - pad) // c), int((y1 + pad) // c) + 1)]
 
-    def put(self, uid: str, u: dict) -> None:
+    def put(self, uid: str, u: dict[str, Any]) -> None:
         self.drop(uid)
         keys = self._keys(base(u).bounds)
         self.where[uid] = keys
@@ -83,39 +90,39 @@ class Occupancy:
         for k in self.where.pop(uid, ()):
             self.cells[k].discard(uid)
 
-    def near(self, shape, pad: float = 0.0) -> list[str]:
+    def near(self, shape: BaseGeometry, pad: float = 0.0) -> list[str]:
         """Ids whose bucket meets ``shape``'s bounds grown by ``pad`` (a superset), sorted."""
-        found = set()
+        found: set[str] = set()
         for k in self._keys(shape.bounds, pad):
             found |= self.cells.get(k, set())
         return sorted(found)
 
 
-def corners(u: dict) -> dict[str, tuple[float, float]]:
+def corners(u: dict[str, Any]) -> dict[str, tuple[float, float]]:
     """Front-left, front-right, rear-right, rear-left corners in world coordinates."""
     w, d = u["w"] / 2, u["d"]
     pts = to_world(u, [(-w, 0), (w, 0), (w, -d), (-w, -d)])
     return dict(zip(("FL", "FR", "RR", "RL"), map(tuple, pts.tolist())))
 
 
-def side_segment(u: dict, side: str) -> tuple[tuple[float, float], tuple[float, float]]:
+def side_segment(u: dict[str, Any], side: str) -> tuple[tuple[float, float], tuple[float, float]]:
     """A side's end points, left to right as seen by someone facing that side from outside."""
     c = corners(u)
     return {"front": (c["FR"], c["FL"]), "right": (c["RR"], c["FR"]),
             "rear": (c["RL"], c["RR"]), "left": (c["FL"], c["RL"])}[side]
 
 
-def centre(u: dict) -> tuple[float, float]:
+def centre(u: dict[str, Any]) -> tuple[float, float]:
     return tuple(to_world(u, [(0, -u["d"] / 2)])[0].tolist())
 
 
-def _slope(u: dict, mode: str) -> float:
+def _slope(u: dict[str, Any], mode: str) -> float:
     if mode not in ARC_MODES:
         raise ValueError(f"unknown arc mode {mode!r} (known: {', '.join(ARC_MODES)})")
     return 1.0 if mode == "corner45" else u["d"] / u["w"]
 
 
-def arc_of(u: dict, point, mode: str = "corner45") -> str:
+def arc_of(u: dict[str, Any], point: ArrayLike, mode: str = "corner45") -> str:
     """Which arc of ``u`` holds ``point``: front, left, right or rear (on a ray: the flank)."""
     lat, fwd = to_local(u, point)[0]
     k = _slope(u, mode)
@@ -127,7 +134,7 @@ def arc_of(u: dict, point, mode: str = "corner45") -> str:
     return "right" if lat > 0 else "left"
 
 
-def arc_polygon(u: dict, arc: str, mode: str = "corner45", far: float = 1000.0) -> Polygon:
+def arc_polygon(u: dict[str, Any], arc: str, mode: str = "corner45", far: float = 1000.0) -> Polygon:
     """The wedge of one arc, reaching ``far`` inches (far beyond any table)."""
     w, d, k = u["w"] / 2, u["d"], _slope(u, mode)
     ray = far / math.hypot(1, k)
@@ -140,12 +147,12 @@ def arc_polygon(u: dict, arc: str, mode: str = "corner45", far: float = 1000.0) 
     return Polygon(to_world(u, local).tolist())
 
 
-def partly_in_front(u: dict, target: Polygon, mode: str = "corner45") -> bool:
+def partly_in_front(u: dict[str, Any], target: Polygon, mode: str = "corner45") -> bool:
     """KW-29: the target is at least partly in the front arc."""
     return arc_polygon(u, "front", mode).intersects(target)
 
 
-def leader_distance(u: dict, target: Polygon) -> float:
+def leader_distance(u: dict[str, Any], target: Polygon) -> float:
     """Inches from the leader point to the nearest part of a target's base (KW-29)."""
     return float(Point(u["x"], u["y"]).distance(target))
 
@@ -154,7 +161,7 @@ def in_range(distance: float, rng: float) -> bool:
     return distance <= rng + RANGE_EPS
 
 
-def moved(u: dict, forward: float = 0.0, pivot: float = 0.0, lateral: float = 0.0) -> dict:
+def moved(u: dict[str, Any], forward: float = 0.0, pivot: float = 0.0, lateral: float = 0.0) -> dict[str, Any]:
     """``u`` pivoted about its centre by ``pivot`` degrees (anticlockwise), then moved
     ``forward`` inches along its new facing and ``lateral`` inches to its right."""
     cx, cy = centre(u)
@@ -167,7 +174,7 @@ def moved(u: dict, forward: float = 0.0, pivot: float = 0.0, lateral: float = 0.
     return dict(turned, x=round(float(x), 6), y=round(float(y), 6), facing=round(turned["facing"], 6))
 
 
-def sweep(before: dict, after: dict) -> Polygon:
+def sweep(before: dict[str, Any], after: dict[str, Any]) -> BaseGeometry:
     """The ground a base covers going straight from ``before`` to ``after`` (same facing):
     the hull of both rectangles. A pivot is in place and is checked at its end only (KW-12)."""
     return base(before).union(base(after)).convex_hull

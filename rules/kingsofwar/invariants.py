@@ -1,13 +1,15 @@
 """Invariants every Kings of War state must keep (used by tests and the property checks)."""
 from __future__ import annotations
 
+from typing import Any
+
 from . import geom
 from .battlefield import battlefield_of
 
 STATUSES = ("steady", "wavering", "routed")
 
 
-def check_invariants(state: dict) -> list[str]:
+def check_invariants(state: dict[str, Any]) -> list[str]:
     """Problems with a state: bases off the table, on impassable terrain or overlapping, bad status."""
     problems: list[str] = []
     if state.get("scenario") is None:

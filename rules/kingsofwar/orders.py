@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from rules.core.orderlines import parse_lines
 from rules.core.protocol import LineError, ParsedOrders
@@ -67,7 +68,7 @@ class Order:
     def is_charge(self) -> bool:
         return self.verb in ("charge", "counter")
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"unit": self.unit, "verb": self.verb, "dist": self.dist, "pivot": self.pivot, "target": self.target}
 
 

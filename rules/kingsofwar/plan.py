@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
 
 import numpy as np
-from shapely.geometry import LineString
+from shapely.geometry import LineString, Polygon
+from shapely.geometry.base import BaseGeometry
 
 from rules.core.protocol import LineError
 
 from . import geom
-from .battlefield import Sighter, battlefield_of, sighter_for
+from .battlefield import Battlefield, Sighter, battlefield_of, sighter_for
 from .orders import Order
 from .profiles import profile, weapon
 
@@ -33,7 +35,7 @@ CONTACT_EPS = 1e-3  # inches of shared side needed for contact: less is corner t
 @dataclass
 class Move:
     order: Order
-    pose: dict
+    pose: dict[str, Any]
     hindered: bool = False
     side: str | None = None  # the target's side charged
 
@@ -41,25 +43,25 @@ class Move:
 @dataclass
 class Plan:
     side: str
-    poses: dict  # uid -> unit dict after movement (all units)
+    poses: dict[str, Any]  # uid -> unit dict after movement (all units)
     occupancy: geom.Occupancy
-    moves: list = field(default_factory=list)
-    shots: list = field(default_factory=list)
-    errors: list = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)
+    shots: list[tuple[Order, Order | None]] = field(default_factory=list)  # (shot, the unit's move order)
+    errors: list[LineError] = field(default_factory=list)
 
     def err(self, o: Order, msg: str) -> None:
         self.errors.append(LineError(o.line, o.text, msg))
 
 
-def prof(u: dict) -> dict:
+def prof(u: dict[str, Any]) -> dict[str, Any]:
     return profile(u["army"], u["type"])
 
 
-def alive(u: dict) -> bool:
-    return u["status"] != "routed"
+def alive(u: dict[str, Any]) -> bool:
+    return bool(u["status"] != "routed")
 
 
-def plan(state: dict, side: str, orders) -> Plan:
+def plan(state: dict[str, Any], side: str, orders: Sequence[Order]) -> Plan:
     units = {k: dict(v) for k, v in state["units"].items() if alive(v)}
     p = Plan(side, units, geom.Occupancy(units))
     field_ = battlefield_of(state["scenario"])
@@ -87,7 +89,7 @@ def plan(state: dict, side: str, orders) -> Plan:
     return p
 
 
-def _who(state: dict, side: str, o: Order) -> str | None:
+def _who(state: dict[str, Any], side: str, o: Order) -> str | None:
     u = state["units"].get(o.unit)
     if u is None:
         return f"no unit '{o.unit}' (yours: {', '.join(own_ids(state, side))})"
@@ -106,13 +108,13 @@ def _who(state: dict, side: str, o: Order) -> str | None:
     return None
 
 
-def own_ids(state: dict, side: str) -> list[str]:
+def own_ids(state: dict[str, Any], side: str) -> list[str]:
     return sorted(k for k, u in state["units"].items() if u["side"] == side and alive(u))
 
 
 # -- ordinary moves ---------------------------------------------------------------------
 
-def _move(p: Plan, state: dict, field_, o: Order) -> None:
+def _move(p: Plan, state: dict[str, Any], field_: Battlefield, o: Order) -> None:
     u = p.poses[o.unit]
     sp = prof(u)["sp"]
     if o.verb == "halt":
@@ -139,7 +141,8 @@ def _move(p: Plan, state: dict, field_, o: Order) -> None:
     p.moves.append(Move(o, end))
 
 
-def _path_error(p: Plan, field_, uid: str, swept, final, no_rough: bool = False, ignore=()) -> str | None:
+def _path_error(p: Plan, field_: Battlefield, uid: str, swept: BaseGeometry, final: Polygon, no_rough: bool = False,
+                ignore: Iterable[str] = ()) -> str | None:
     if field_.off_table(final):
         return f"{uid} would leave the table (its edge is impassable, KW-12)"
     for piece in field_.touching(swept):
@@ -157,12 +160,12 @@ def _path_error(p: Plan, field_, uid: str, swept, final, no_rough: bool = False,
     return None
 
 
-def _set(p: Plan, uid: str, pose: dict) -> None:
+def _set(p: Plan, uid: str, pose: dict[str, Any]) -> None:
     p.poses[uid] = pose
     p.occupancy.put(uid, pose)
 
 
-def _enemy_within(p: Plan, uid: str, shape, gap: float, ignore=()) -> str | None:
+def _enemy_within(p: Plan, uid: str, shape: BaseGeometry, gap: float, ignore: Iterable[str] = ()) -> str | None:
     side = p.poses[uid]["side"]
     for oid in p.occupancy.near(shape, gap):
         other = p.poses[oid]
@@ -173,7 +176,8 @@ def _enemy_within(p: Plan, uid: str, shape, gap: float, ignore=()) -> str | None
 
 # -- charges ----------------------------------------------------------------------------
 
-def _charge_group(p: Plan, state: dict, field_, sighter: Sighter, group: list[Order]) -> None:
+def _charge_group(p: Plan, state: dict[str, Any], field_: Battlefield, sighter: Sighter, group: list[Order]) -> None:
+    assert group[0].target is not None  # the parser gives every charge its target
     target = p.poses[group[0].target]
     by_side: dict[str, list[Order]] = {}
     for o in group:
@@ -187,7 +191,8 @@ def _charge_group(p: Plan, state: dict, field_, sighter: Sighter, group: list[Or
         _charge_side(p, field_, target, tside, orders)
 
 
-def _charge_rights(state: dict, sighter: Sighter, o: Order) -> str | None:
+def _charge_rights(state: dict[str, Any], sighter: Sighter, o: Order) -> str | None:
+    assert o.target is not None  # the parser gives every charge its target
     u, t = state["units"][o.unit], state["units"][o.target]
     if o.verb == "counter":
         if o.target not in u.get("charged_by", []):
@@ -214,7 +219,7 @@ def _slots(lengths: list[float], side_len: float) -> list[float]:
     return out
 
 
-def _contacts(p: Plan, orders: list[Order], proj: dict, length: float) -> tuple[list[float], list[float]]:
+def _contacts(p: Plan, orders: list[Order], proj: dict[str, Any], length: float) -> tuple[list[float], list[float]]:
     """Centres along the side and the length of side each charger touches. One charger slides
     to the most contact nearest its own position; several share the side (``_slots``)."""
     widths = [p.poses[o.unit]["w"] for o in orders]
@@ -227,7 +232,7 @@ def _contacts(p: Plan, orders: list[Order], proj: dict, length: float) -> tuple[
     return centres, touch
 
 
-def _charge_side(p: Plan, field_, target: dict, tside: str, orders: list[Order]) -> None:
+def _charge_side(p: Plan, field_: Battlefield, target: dict[str, Any], tside: str, orders: list[Order]) -> None:
     a, b = (np.array(x) for x in geom.side_segment(target, tside))
     length = float(np.linalg.norm(b - a))
     along = (b - a) / length
@@ -261,7 +266,7 @@ def _charge_side(p: Plan, field_, target: dict, tside: str, orders: list[Order])
         _place_charger(p, field_, o, target, tside, starts[o.unit], together)
 
 
-def _crossing(p: Plan, orders: list[Order], ends: dict):
+def _crossing(p: Plan, orders: list[Order], ends: dict[str, Any]) -> tuple[Order, Order] | None:
     """The first later line whose leader point's path crosses an earlier one's (KW-5), with that earlier line."""
     paths = {o.unit: LineString([(p.poses[o.unit]["x"], p.poses[o.unit]["y"]), tuple(ends[o.unit])]) for o in orders}
     for i, o in enumerate(orders):
@@ -271,8 +276,10 @@ def _crossing(p: Plan, orders: list[Order], ends: dict):
     return None
 
 
-def _place_charger(p: Plan, field_, o: Order, target: dict, tside: str, u: dict, together=()) -> None:
+def _place_charger(p: Plan, field_: Battlefield, o: Order, target: dict[str, Any], tside: str, u: dict[str, Any],
+                   together: Iterable[str] = ()) -> None:
     """Check the charge from ``u`` to the end pose already in ``p.poses``; put it back if refused."""
+    assert o.target is not None  # the parser gives every charge its target
     end = p.poses[o.unit]
     dist = math.dist((u["x"], u["y"]), (end["x"], end["y"]))
     reach = 2 * prof(u)["sp"]
@@ -294,7 +301,7 @@ def _place_charger(p: Plan, field_, o: Order, target: dict, tside: str, u: dict,
 
 # -- shooting checks that need the planned poses ----------------------------------------
 
-def _check_shot(p: Plan, state: dict, move: Order | None, o: Order) -> None:
+def _check_shot(p: Plan, state: dict[str, Any], move: Order | None, o: Order) -> None:
     u = p.poses[o.unit]
     wpn = weapon(prof(u))
     if wpn is None:
@@ -308,6 +315,7 @@ def _check_shot(p: Plan, state: dict, move: Order | None, o: Order) -> None:
         return
     if move is not None and move.line in {e.line for e in p.errors}:
         return  # its move is refused; the shot is judged when the move is fixed
+    assert o.target is not None  # the parser gives every shot its target
     t = p.poses[o.target]
     if _enemy_within(p, o.unit, geom.base(u), 1e-3):
         p.err(o, f"{o.unit} is in contact with the enemy and may not shoot (KW-27)")

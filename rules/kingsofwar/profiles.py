@@ -8,6 +8,8 @@ and depth in mm, height in levels, a ranged weapon from ``WEAPONS`` and a points
 """
 from __future__ import annotations
 
+from typing import Any
+
 # KW-28 ranges in inches; "thrown" weapons take no -1 for moving (KW-37)
 WEAPONS = {
     "heavy crossbow": {"range": 36, "thrown": False},
@@ -27,13 +29,13 @@ KIND_HEIGHT = {"infantry": 1, "war engine": 1, "cavalry": 2, "large infantry": 2
 _FIELDS = ("kind", "sp", "me", "ra", "de", "att", "waver", "rout", "w_mm", "d_mm", "weapon", "points")
 
 
-def _p(*values) -> dict:
+def _p(*values: Any) -> dict[str, Any]:
     prof = dict(zip(_FIELDS, values))
     prof["h"] = KIND_HEIGHT[prof["kind"]]
     return prof
 
 
-ARMIES: dict[str, dict[str, dict]] = {
+ARMIES: dict[str, dict[str, dict[str, Any]]] = {
     "kingdom": {
         "spearmen": _p("infantry", 5, 4, None, 4, 10, 13, 15, 100, 80, None, 100),
         "foot guard": _p("infantry", 5, 3, None, 5, 12, 14, 16, 100, 80, None, 150),
@@ -59,9 +61,9 @@ ARMIES: dict[str, dict[str, dict]] = {
 }
 
 
-def profile(army: str, utype: str) -> dict:
+def profile(army: str, utype: str) -> dict[str, Any]:
     return ARMIES[army][utype]
 
 
-def weapon(prof: dict) -> dict | None:
+def weapon(prof: dict[str, Any]) -> dict[str, Any] | None:
     return WEAPONS[prof["weapon"]] if prof.get("weapon") else None

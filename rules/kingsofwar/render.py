@@ -7,7 +7,7 @@ from html import escape
 
 from rules.core import tablesvg
 from rules.core.mapsvg import LabelPlacer, box_attr, crop_box, data, label
-from rules.littlewars.table import terrain_geometry
+from rules.tabletop.terrain import terrain_geometry
 
 from . import geom
 

@@ -8,7 +8,8 @@ from rules.core.protocol import ParsedOrders
 
 from . import adjudicate as _adj
 from .describe import describe_event as _describe
-from .fold import fold as _fold, initial_state as _initial
+from .fold import fold as _fold
+from .fold import initial_state as _initial
 from .invariants import check_invariants
 from .orders import ORDER_WORDS, ORDERS_HELP, parse_text
 from .render import render_svg as _render
@@ -19,10 +20,10 @@ from .view import build_view
 class KingsOfWar(RuleSetBase):
     name = "kingsofwar"
     title = "Kings of War (house base, non-canonical)"
-    sides = ("red", "blue")
+    sides: tuple[str, ...] = ("red", "blue")
     turn_mode = "alternating"
     orders_help = ORDERS_HELP
-    order_words = ORDER_WORDS
+    order_words: tuple[str, ...] = ORDER_WORDS
 
     initial_state = staticmethod(_initial)
 

@@ -10,7 +10,7 @@ A scenario is JSON: ``table {width, depth}`` in inches, ``terrain`` pieces (see
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Iterable
 
 from rules.core.protocol import ScenarioError
 
@@ -35,11 +35,11 @@ _TERRAIN = [
 ]
 
 
-def _deploy(rows, side: str, y: float, facing: float) -> list[dict]:
+def _deploy(rows: Iterable[tuple[str, str, float]], side: str, y: float, facing: float) -> list[dict[str, Any]]:
     return [{"id": uid, "side": side, "type": t, "x": x, "y": y, "facing": facing} for uid, t, x in rows]
 
 
-def _base(name: str, title: str, victory: str, objectives=()) -> dict:
+def _base(name: str, title: str, victory: str, objectives: Iterable[Iterable[float]] = ()) -> dict[str, Any]:
     return {"name": name, "title": title, "table": {"width": 72, "depth": 48}, "terrain": copy.deepcopy(_TERRAIN),
             "sides": ["red", "blue"], "armies": {"red": "kingdom", "blue": "horde"}, "first": "red",
             "rounds": 6, "victory": victory, "objectives": [list(o) for o in objectives], "block_rule": "both",
@@ -58,7 +58,7 @@ def _need(cond: bool, where: str, why: str) -> None:
         raise ScenarioError(f"{where}: {why}")
 
 
-def load(scenario: Any | None) -> dict:
+def load(scenario: Any | None) -> dict[str, Any]:
     """A validated copy of a scenario (a name, a dict, or None for the default)."""
     if scenario is None or isinstance(scenario, str):
         name = scenario or DEFAULT
@@ -91,13 +91,13 @@ def load(scenario: Any | None) -> dict:
     return s
 
 
-def _check_units(s: dict) -> None:
+def _check_units(s: dict[str, Any]) -> None:
     field_ = Battlefield({"table": s["table"], "terrain": s["terrain"]})
     seen: dict[str, Any] = {}
     for i, spec in enumerate(s["units"]):
         where = f"units[{i}]"
         uid = spec.get("id")
-        _need(isinstance(uid, str) and uid and uid == uid.lower() and " " not in uid, where,
+        _need(isinstance(uid, str) and bool(uid) and uid == uid.lower() and " " not in uid, where,
               "id must be a lower-case name without spaces")
         _need(uid not in seen, where, f"id {uid!r} is used twice")
         _need(spec.get("side") in s["sides"], where, f"side must be one of {s['sides']}")

@@ -8,6 +8,8 @@ side has no unit left on the field.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from shapely.geometry import Point
 
 from . import geom
@@ -15,15 +17,15 @@ from .profiles import profile
 from .scenario import OBJECTIVE_REACH
 
 
-def routed_points(state: dict, side: str) -> int:
+def routed_points(state: dict[str, Any], side: str) -> int:
     """Points of enemy units ``side`` has routed."""
     return sum(profile(u["army"], u["type"])["points"] for u in state["units"].values()
                if u["side"] != side and u["status"] == "routed")
 
 
-def objective_holders(state: dict) -> list[str | None]:
+def objective_holders(state: dict[str, Any]) -> list[str | None]:
     """Who holds each objective (None: nobody, or contested)."""
-    out = []
+    out: list[str | None] = []
     for xy in state["scenario"]["objectives"]:
         near = [u for u in state["units"].values()
                 if u["status"] != "routed" and geom.base(u).distance(Point(xy)) <= OBJECTIVE_REACH + 1e-9]
@@ -33,9 +35,9 @@ def objective_holders(state: dict) -> list[str | None]:
     return out
 
 
-def score(state: dict) -> dict:
+def score(state: dict[str, Any]) -> dict[str, Any]:
     sides = state["scenario"]["sides"]
-    res = {"routed_points": {s: routed_points(state, s) for s in sides}}
+    res: dict[str, Any] = {"routed_points": {s: routed_points(state, s) for s in sides}}
     if state["scenario"]["victory"] == "objectives":
         held = objective_holders(state)
         res["objectives"] = {s: held.count(s) for s in sides}
@@ -43,7 +45,7 @@ def score(state: dict) -> dict:
     return res
 
 
-def final_result(state: dict) -> dict | None:
+def final_result(state: dict[str, Any]) -> dict[str, Any] | None:
     """The game's result once it is over, else None."""
     sides = state["scenario"]["sides"]
     left = {s: sum(1 for u in state["units"].values() if u["side"] == s and u["status"] != "routed") for s in sides}

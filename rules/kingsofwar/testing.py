@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import copy
 import math
+from typing import Any, Iterable, Mapping
 
 from rules.core.dice import rng_for
+from rules.core.protocol import RuleEvent
 
 from . import RULESET as KW
 from . import geom
@@ -15,7 +17,9 @@ from .plan import alive, plan, prof
 from .profiles import weapon
 
 
-def make_scenario(units, terrain=(), rounds=6, victory="points", objectives=(), table=(72, 48)) -> dict:
+def make_scenario(units: Iterable[tuple[str, str, float, float, float]], terrain: Iterable[dict[str, Any]] = (),
+                  rounds: int = 6, victory: str = "points", objectives: Iterable[Iterable[float]] = (),
+                  table: tuple[float, float] = (72, 48)) -> dict[str, Any]:
     """A scenario from ``(id, type, x, y, facing)`` rows; ids starting with 'r' are red (kingdom), others blue (horde)."""
     return {"name": "test", "table": {"width": table[0], "depth": table[1]}, "terrain": list(terrain),
             "sides": ["red", "blue"], "armies": {"red": "kingdom", "blue": "horde"}, "first": "red",
@@ -24,14 +28,14 @@ def make_scenario(units, terrain=(), rounds=6, victory="points", objectives=(), 
                        "facing": f} for uid, t, x, y, f in units]}
 
 
-def start(scenario, seed: str = "setup") -> dict:
+def start(scenario: Any, seed: str = "setup") -> dict[str, Any]:
     state = KW.initial_state()
     for ev in KW.setup(KW.load_scenario(scenario), rng_for(seed)):
         state = KW.fold(state, ev.type, ev.payload)
     return state
 
 
-def play(state: dict, side: str, text: str, seed: str = "turn"):
+def play(state: dict[str, Any], side: str, text: str, seed: str = "turn") -> tuple[dict[str, Any], list[RuleEvent]]:
     """Adjudicate one player turn from orders text; returns (new state, events)."""
     events = KW.adjudicate(state, {side: KW.parse_orders(state, side, text).orders}, rng_for(seed))
     for ev in events:
@@ -39,20 +43,20 @@ def play(state: dict, side: str, text: str, seed: str = "turn"):
     return state, events
 
 
-def errors(state: dict, side: str, text: str) -> list:
+def errors(state: dict[str, Any], side: str, text: str) -> list[Any]:
     parsed = KW.parse_orders(state, side, text)
     return list(parsed.errors) + list(KW.validate(state, side, parsed.orders))
 
 
-def of(events, name: str) -> list[dict]:
+def of(events: Iterable[RuleEvent], name: str) -> list[Mapping[str, Any]]:
     return [e.payload for e in events if e.type == "kingsofwar." + name]
 
 
-def _nearest(u: dict, enemies: list[dict]) -> dict | None:
+def _nearest(u: dict[str, Any], enemies: list[dict[str, Any]]) -> dict[str, Any] | None:
     return min(enemies, key=lambda e: (math.dist((u["x"], u["y"]), geom.centre(e)), e["id"]), default=None)
 
 
-def _wish(u: dict, enemies: list[dict]) -> list[str]:
+def _wish(u: dict[str, Any], enemies: list[dict[str, Any]]) -> list[str]:
     """What a simple, aggressive player wants a unit to do: charge, else shoot, else close in."""
     uid, sp = u["id"], prof(u)["sp"]
     if u["status"] == "wavering":
@@ -68,8 +72,9 @@ def _wish(u: dict, enemies: list[dict]) -> list[str]:
     if wpn:
         shots = [e for e in enemies if geom.partly_in_front(u, geom.base(e))
                  and geom.in_range(geom.leader_distance(u, geom.base(e)), wpn["range"])]
-        if shots:
-            return [f"{uid} halt", f"{uid} shoot {_nearest(u, shots)['id']}"]
+        nearest = _nearest(u, shots)
+        if nearest is not None:
+            return [f"{uid} halt", f"{uid} shoot {nearest['id']}"]
     cx, cy = geom.centre(target)
     turn = (math.degrees(math.atan2(cy - u["y"], cx - u["x"])) - u["facing"] + 180) % 360 - 180
     turn = int(max(-90, min(90, round(turn))))
@@ -78,7 +83,7 @@ def _wish(u: dict, enemies: list[dict]) -> list[str]:
     return [f"{uid} advance {step:.1f}{pivot}"]
 
 
-def bot_orders(state: dict, side: str) -> str:
+def bot_orders(state: dict[str, Any], side: str) -> str:
     """Orders for every unit of ``side``; lines the rules refuse are replaced by halts until none is."""
     units = [u for u in state["units"].values() if alive(u)]
     enemies = sorted((u for u in units if u["side"] != side), key=lambda u: u["id"])
@@ -93,7 +98,7 @@ def bot_orders(state: dict, side: str) -> str:
     return "\n".join(lines)
 
 
-def state_from_view(view: dict) -> dict:
+def state_from_view(view: dict[str, Any]) -> dict[str, Any]:
     """A position rebuilt from what one viewer's view shows (this game hides nothing), enough for
     ``bot_orders``: a player scripted through the API or mail knows only its own view."""
     scenario = {k: view[k] for k in ("table", "terrain", "objectives", "victory", "rounds", "sides", "first",
@@ -106,11 +111,12 @@ def state_from_view(view: dict) -> dict:
             "round": view["round"], "result": view["result"]}
 
 
-def play_to_end(scenario, seed: str = "game", max_turns: int = 200, check: bool = False):
+def play_to_end(scenario: Any, seed: str = "game", max_turns: int = 200,
+                check: bool = False) -> tuple[dict[str, Any], list[RuleEvent]]:
     """Both sides played by ``bot_orders`` until the game is over; returns (state, all events).
     ``check`` raises AssertionError on the first state that breaks an invariant."""
     state = start(scenario, seed)
-    events = []
+    events: list[RuleEvent] = []
     for n in range(max_turns):
         spec = KW.next_turn(state)
         if not spec.sides:

@@ -2,6 +2,8 @@
 is geometric, KW summary): every viewer gets the same positions, damage and status."""
 from __future__ import annotations
 
+from typing import Any
+
 from rules.core.protocol import Viewer
 
 from . import geom
@@ -13,7 +15,7 @@ _UNIT_KEYS = ("id", "side", "army", "type", "x", "y", "facing", "w", "d", "h", "
 _PROFILE_KEYS = ("sp", "me", "ra", "de", "att", "waver", "rout", "weapon", "points")
 
 
-def build_view(state: dict, viewer: Viewer) -> dict:
+def build_view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     sc = state.get("scenario")
     if not sc:
         return {"phase": state.get("phase"), "units": []}

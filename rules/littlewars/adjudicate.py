@@ -18,11 +18,13 @@ previous one left and adjudication equals replay by construction.
 from __future__ import annotations
 
 import random
-from typing import Mapping, Sequence
+from random import Random
+from typing import Any, Mapping, Protocol, Sequence
 
-from rules.core.protocol import PUBLIC, RuleEvent, TurnSpec, side_audience
+from rules.core.protocol import PUBLIC, RuleEvent, State, TurnSpec, side_audience
 
-from . import aftermath, melee, plan as planning, scoring, wagons
+from . import aftermath, melee, scoring, wagons
+from . import plan as planning
 from .fire import resolve_fire
 from .fold import PREFIX, fold, game_turn_of_play, initial_state, next_name
 from .motion import resolve_moves
@@ -30,18 +32,27 @@ from .scenario import OPPOSITE, load, swap_armies
 from .units import FIRST_FIRE_TURN, RESERVE, SIDES, other
 
 
+class TurnLog(Protocol):
+    """What the public turn steps (``emit_surrenders``, ``emit_prisoners``, ``emit_turn_end``) write
+    to: a variant's own log (Kriegspiel's) works if it emits Little Wars kinds and folds at once."""
+
+    state: State
+
+    def emit(self, kind: str, payload: dict[str, Any], audience: str = PUBLIC) -> None: ...
+
+
 class _Log:
-    def __init__(self, state):
+    def __init__(self, state: State) -> None:
         self.state = state
         self.events: list[RuleEvent] = []
 
-    def emit(self, kind: str, payload: dict, audience: str = PUBLIC) -> None:
+    def emit(self, kind: str, payload: dict[str, Any], audience: str = PUBLIC) -> None:
         ev = RuleEvent(PREFIX + kind, payload, audience)
         self.events.append(ev)
         self.state = fold(self.state, ev.type, ev.payload)
 
 
-def setup(scenario, rng: random.Random) -> list[RuleEvent]:
+def setup(scenario: Any, rng: random.Random) -> list[RuleEvent]:
     sc = load(scenario)
     log = _Log(initial_state())
     coin = None
@@ -61,7 +72,7 @@ def setup(scenario, rng: random.Random) -> list[RuleEvent]:
     return log.events
 
 
-def _reinforcements(state, rng) -> dict:
+def _reinforcements(state: State, rng: Random) -> dict[str, Any]:
     """LW-57: each side rolls 2d6 and takes that many of its 12 set-aside figures."""
     out = {}
     for side in SIDES:
@@ -73,7 +84,7 @@ def _reinforcements(state, rng) -> dict:
     return out
 
 
-def deploying_sides(state: dict) -> tuple[str, ...]:
+def deploying_sides(state: dict[str, Any]) -> tuple[str, ...]:
     """Who deploys now: both behind the curtain (LW-8); else the First Player, then the other (LW-7)."""
     done = state.get("deployed", [])
     waiting = tuple(s for s in (state["first"], other(state["first"])) if s not in done)
@@ -82,7 +93,7 @@ def deploying_sides(state: dict) -> tuple[str, ...]:
     return waiting[:1]
 
 
-def next_turn(state: dict) -> TurnSpec:
+def next_turn(state: dict[str, Any]) -> TurnSpec:
     if state["phase"] == "edge":
         side = state["edge_chooser"]
         edge = state["scenario"]["edges"][side]
@@ -105,11 +116,11 @@ def next_turn(state: dict) -> TurnSpec:
     return TurnSpec(())
 
 
-def default_orders(state: dict, side: str, kind: str = "orders") -> str:
+def default_orders(state: dict[str, Any], side: str, kind: str = "orders") -> str:
     return "hold"
 
 
-def adjudicate(state: dict, orders: Mapping[str, Sequence], rng: random.Random | None = None,
+def adjudicate(state: dict[str, Any], orders: Mapping[str, Sequence[Any]], rng: random.Random | None = None,
                kind: str = "orders") -> list[RuleEvent]:
     rng = rng or random.Random(0)
     acting = next_turn(state).sides or SIDES
@@ -131,7 +142,7 @@ def adjudicate(state: dict, orders: Mapping[str, Sequence], rng: random.Random |
             log.emit("deployment_done", {})
         return log.events
     start = state
-    _surrenders(log, plans)
+    emit_surrenders(log, plans)
     fire = {gid: aims for p in plans.values() for gid, aims in p.fire.items()}
     if fire:
         log.emit("fired", resolve_fire(log.state, fire, rng))
@@ -143,12 +154,12 @@ def adjudicate(state: dict, orders: Mapping[str, Sequence], rng: random.Random |
         log.emit("gun_captured", cap)
     for cap in wagons.captures(log.state):  # LW-66/67: a wagon reached with none of its own near
         log.emit("wagon_captured", cap)
-    _prisoners(log)
-    _finish(log)
+    emit_prisoners(log)
+    emit_turn_end(log)
     return log.events
 
 
-def _private(log: _Log, p) -> None:
+def _private(log: _Log, p: planning.Plan) -> None:
     aud = side_audience(p.side)
     if p.errors:
         log.emit("orders_rejected", {"side": p.side, "errors": [{"line": e.line, "text": e.text, "message": e.message}
@@ -159,14 +170,15 @@ def _private(log: _Log, p) -> None:
         log.emit("standing_orders", {"side": p.side, "kill": p.standing[0], "lose": p.standing[1]}, aud)
 
 
-def _surrenders(log: _Log, plans) -> None:
+def emit_surrenders(log: TurnLog, plans: Mapping[str, planning.Plan]) -> None:
+    """Step 1 of the turn (LW-45): each side's ordered surrenders, before any fire."""
     for side in SIDES:
         for name, ids in plans[side].surrender:
             log.emit("surrendered", {"side": side, "group": name, "figures": list(ids), "captor": other(side),
                                      "pow": next_name(log.state, other(side), "pow")})
 
 
-def _movement(log: _Log, plans) -> None:
+def _movement(log: _Log, plans: Mapping[str, planning.Plan]) -> None:
     figs = log.state["figures"]
     paths = {}
     for p in plans.values():
@@ -188,11 +200,12 @@ def _movement(log: _Log, plans) -> None:
     log.emit("moved", payload)
 
 
-def _contacts(log: _Log) -> list:
+def _contacts(log: _Log) -> list[Any]:
     return log.events[-1].payload["contacts"] if log.events and log.events[-1].type == PREFIX + "moved" else []
 
 
-def _prisoners(log: _Log) -> None:
+def emit_prisoners(log: TurnLog) -> None:
+    """After melee: escorts lost, prisoners delivered, figures re-armed (LW-41..43)."""
     for rel in aftermath.escorts(log.state):
         log.emit("prisoners_released", rel)
     for dl in aftermath.deliveries(log.state):
@@ -202,7 +215,8 @@ def _prisoners(log: _Log) -> None:
         log.emit("rearmed", {"figures": rearmed})
 
 
-def _finish(log: _Log) -> None:
+def emit_turn_end(log: TurnLog) -> None:
+    """The turn's end: capitulation and game over when the scenario has ended (LW-47..53)."""
     turn = log.state["turn"]
     end = scoring.check_end(log.state)
     if end is not None and end.get("capitulated"):

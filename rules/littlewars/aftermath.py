@@ -10,20 +10,31 @@ side disarmed (LW-41, LW-43).
 from __future__ import annotations
 
 import math
+from typing import Any, Callable
 
 from .fold import Namer
 from .geom import FigureIndex, bearing, crew
 from .table import path_length, table_of
-from .units import (CREW_MIN, CREW_RANGE, GUARD_RANGE, GUARD_RATIO, SIDES, gun_pace, other,
-                    radius)
+from .units import (
+    CREW_MIN,
+    CREW_RANGE,
+    GUARD_RANGE,
+    GUARD_RATIO,
+    SIDES,
+    gun_pace,
+    other,
+    radius,
+)
 
 
-def gun_moves(start: dict, moved: dict, gun_paths: dict, limit_of=None) -> tuple[dict, list]:
+def gun_moves(start: dict[str, Any], moved: dict[str, Any], gun_paths: dict[str, Any],
+              limit_of: Callable[[str], float] | None = None) -> tuple[dict[str, Any], list[Any]]:
     """New gun positions {gid: [x, y, heading]} and the guns that could not go (with why).
 
     ``limit_of(gid)``: a variant's own range for the gun's path instead of LW-26's."""
     figs = start["figures"]
-    out, stuck = {}, []
+    out: dict[str, Any] = {}
+    stuck: list[Any] = []
     for gid in sorted(gun_paths):
         pts = gun_paths[gid]
         g = start["guns"][gid]
@@ -42,12 +53,13 @@ def gun_moves(start: dict, moved: dict, gun_paths: dict, limit_of=None) -> tuple
     return out, stuck
 
 
-def _axle_side(g: dict, x: float, y: float) -> float:
+def _axle_side(g: dict[str, Any], x: float, y: float) -> float:
     h = math.radians(g["heading"])
-    return (x - g["x"]) * math.cos(h) + (y - g["y"]) * math.sin(h)
+    result: float = (x - g["x"]) * math.cos(h) + (y - g["y"]) * math.sin(h)
+    return result
 
 
-def captures(start: dict, now: dict) -> list[dict]:
+def captures(start: dict[str, Any], now: dict[str, Any]) -> list[dict[str, Any]]:
     """LW-46 at the end of movement and melee."""
     index = FigureIndex(now["figures"])
     out = []
@@ -67,7 +79,7 @@ def captures(start: dict, now: dict) -> list[dict]:
     return out
 
 
-def escorts(state: dict) -> list[dict]:
+def escorts(state: dict[str, Any]) -> list[dict[str, Any]]:
     """Prisoner groups short of guards release the prisoners beyond their guards' capacity."""
     index = FigureIndex(state["figures"])
     figs = state["figures"]
@@ -92,7 +104,7 @@ def escorts(state: dict) -> list[dict]:
     return out
 
 
-def deliveries(state: dict) -> list[dict]:
+def deliveries(state: dict[str, Any]) -> list[dict[str, Any]]:
     """LW-42: prisoners brought to the captor's edge leave the table."""
     table = table_of(state["scenario"])
     out = []
@@ -106,7 +118,7 @@ def deliveries(state: dict) -> list[dict]:
     return out
 
 
-def rearming(state: dict) -> list[str]:
+def rearming(state: dict[str, Any]) -> list[str]:
     """LW-43: disarmed figures that reach their own edge fight again."""
     table = table_of(state["scenario"])
     return sorted(fid for fid, f in state["figures"].items()

@@ -16,9 +16,11 @@ claimed is dropped and reported as a conflict, which the side (every seat of it)
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Callable
+from typing import Any, Callable, Protocol, Sequence
 
 from rules.core.protocol import LineError, ParsedOrders
+
+from .orders import Order
 
 COMMANDER = "commander"
 # Order fields that name a unit the order acts on; "new" names the group it makes.
@@ -26,9 +28,10 @@ _UNIT_FIELDS = ("who", "gun", "into", "members", "new", "vehicle", "depot")
 _SIDE_WIDE = {"Melee": "melee", "Edge": "edge"}
 
 
-def resolve(scenario_commands: dict, groups: dict, guns: dict, side: str) -> dict:
+def resolve(scenario_commands: dict[str, Any], groups: dict[str, Any], guns: dict[str, Any],
+            side: str) -> dict[str, Any]:
     """{command: {"figures": [...], "guns": [...]}} for ``side`` from the scenario's names."""
-    out = {}
+    out: dict[str, Any] = {}
     for cmd, names in scenario_commands.get(side, {}).items():
         figs = [fid for n in names for fid in groups.get(n, [])]
         gids = [gid for gid, g in guns.items() if g["side"] == side and g["name"] in names]
@@ -36,12 +39,12 @@ def resolve(scenario_commands: dict, groups: dict, guns: dict, side: str) -> dic
     return out
 
 
-def names(state: dict, side: str) -> list[str]:
+def names(state: dict[str, Any], side: str) -> list[str]:
     """The side's commands (the scenario's), without the commander."""
     return sorted((state.get("commands") or {}).get(side, {}))
 
 
-def _owner_of_ids(state: dict, side: str, ids: list[str], key: str) -> str | None:
+def _owner_of_ids(state: dict[str, Any], side: str, ids: list[str], key: str) -> str | None:
     """The one command holding all ``ids``; "" if none of them is in a command; None if mixed."""
     owners = set()
     for i in ids:
@@ -49,7 +52,7 @@ def _owner_of_ids(state: dict, side: str, ids: list[str], key: str) -> str | Non
     return owners.pop() if len(owners) == 1 else ("" if not owners else None)
 
 
-def unit_command(state: dict, side: str, name: str) -> str | None:
+def unit_command(state: dict[str, Any], side: str, name: str) -> str | None:
     """The command that orders ``name`` ("" = common to all, None = mixed: the commander's)."""
     low = name.lower()
     for gname, ids in state["groups"].get(side, {}).items():
@@ -63,7 +66,7 @@ def unit_command(state: dict, side: str, name: str) -> str | None:
     return ""  # prisoner groups, new names, wagons, unknown names (the rules' own check names those)
 
 
-def units_of(state: dict, side: str, command: str | None) -> list[str]:
+def units_of(state: dict[str, Any], side: str, command: str | None) -> list[str]:
     """The names a command may order now: its groups and guns, and the common ones (all for the commander)."""
     whole = not command or command == COMMANDER
     groups = [n for n in state["groups"].get(side, {}) if whole or unit_command(state, side, n) in ("", command)]
@@ -72,7 +75,7 @@ def units_of(state: dict, side: str, command: str | None) -> list[str]:
     return sorted(groups) + sorted(guns) + sorted(state["pows"].get(side, {}))
 
 
-def _units(order) -> list[str]:
+def _units(order: Order) -> list[str]:
     out = []
     for f in fields(order):
         if f.name in _UNIT_FIELDS:
@@ -81,7 +84,8 @@ def _units(order) -> list[str]:
     return out
 
 
-def command_errors(state: dict, side: str, command: str | None, orders) -> tuple[LineError, ...]:
+def command_errors(state: dict[str, Any], side: str, command: str | None,
+                   orders: Sequence[Order]) -> tuple[LineError, ...]:
     """Lines of ``command``'s orders that name a unit of another command (or a mixed group)."""
     if not command or command == COMMANDER or not state.get("commands", {}).get(side):
         return ()
@@ -99,12 +103,12 @@ def command_errors(state: dict, side: str, command: str | None, orders) -> tuple
     return tuple(errors)
 
 
-def _claims(order) -> list[str]:
+def _claims(order: Order) -> list[str]:
     kind = _SIDE_WIDE.get(type(order).__name__)
     return [kind] if kind else [u.lower() for u in _units(order)]
 
 
-def merge(texts: dict[str, str], parse: Callable[[str], ParsedOrders]) -> tuple[str, list[dict]]:
+def merge(texts: dict[str, str], parse: Callable[[str], ParsedOrders]) -> tuple[str, list[dict[str, Any]]]:
     """One side's orders from its commands' texts: (text, conflicts). Commander first, then by name;
     a line claiming a unit an earlier kept line claimed is dropped (a conflict)."""
     order = sorted(texts, key=lambda c: (c != COMMANDER, c))
@@ -127,17 +131,25 @@ def merge(texts: dict[str, str], parse: Callable[[str], ParsedOrders]) -> tuple[
     return ("\n".join(lines) or "hold"), conflicts
 
 
+class _ParsesOrders(Protocol):
+    """The rule set that ``Teams`` is mixed into reads its own orders."""
+
+    def parse_orders(self, state: Any, side: str, text: str, kind: str = "orders") -> ParsedOrders: ...
+
+
 class Teams:
     """The rule set methods the platform calls for sides with several seats (mixed into both rule sets)."""
 
-    def commands(self, state: dict, side: str) -> list[str]:
+    def commands(self, state: dict[str, Any], side: str) -> list[str]:
         return names(state, side)
 
-    def command_units(self, state: dict, side: str, command: str | None) -> list[str]:
+    def command_units(self, state: dict[str, Any], side: str, command: str | None) -> list[str]:
         return units_of(state, side, command)
 
-    def command_errors(self, state: dict, side: str, command: str | None, orders) -> tuple[LineError, ...]:
+    def command_errors(self, state: dict[str, Any], side: str, command: str | None,
+                       orders: Sequence[Any]) -> tuple[LineError, ...]:
         return command_errors(state, side, command, orders)
 
-    def merge_orders(self, state: dict, side: str, texts: dict[str, str], kind: str = "orders") -> tuple[str, list[dict]]:
+    def merge_orders(self: _ParsesOrders, state: dict[str, Any], side: str, texts: dict[str, str],
+                     kind: str = "orders") -> tuple[str, list[dict[str, Any]]]:
         return merge(texts, lambda text: self.parse_orders(state, side, text, kind))

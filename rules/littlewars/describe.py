@@ -12,12 +12,12 @@ def _cap(side: Any) -> str:
     return str(side).capitalize() if side else "Nobody"
 
 
-def _names(ids) -> str:
+def _names(ids: list[str]) -> str:
     ids = [str(i).split(":")[-1] for i in ids]
     return ", ".join(ids[:8]) + (f" and {len(ids) - 8} more" if len(ids) > 8 else "")
 
 
-def _fired(p):
+def _fired(p: Mapping[str, Any]) -> str:
     shots = p.get("shots", [])
     killed = sum(len(s["killed"]) for s in shots)
     guns = sorted({s["gun"].split(":")[-1] for s in shots})
@@ -28,7 +28,7 @@ def _fired(p):
     return f"Guns fired {count(len(shots), 'shot')} ({', '.join(guns)}): {count(killed, 'figure')} killed{extra}."
 
 
-def _melee(p):
+def _melee(p: Mapping[str, Any]) -> str:
     counts = p.get("counts", {})
     sides = " against ".join(f"{n} {s}" for s, n in counts.items())
     at = p.get("at", [0, 0])
@@ -43,7 +43,7 @@ def _melee(p):
             f"{len(p.get('killed', []))} killed{taken}.")
 
 
-def _game_over(p):
+def _game_over(p: Mapping[str, Any]) -> str:
     scores = p.get("scores", {})
     sheet = "; ".join(f"{s} {v['total']:g}" for s, v in scores.items())
     head = f"{_cap(p.get('winner'))} wins" if p.get("winner") else "A draw"
@@ -100,12 +100,13 @@ def describe_event(event_type: str, payload: Mapping[str, Any]) -> str:
     return describe_with(_SIMPLE, PREFIX, event_type, payload)
 
 
-def describe_with(table: Mapping, prefix: str, event_type: str, payload: Mapping[str, Any]) -> str:
+def describe_with(table: Mapping[str, Any], prefix: str, event_type: str, payload: Mapping[str, Any]) -> str:
     """One line from ``table``'s describer for the event, or the raw event if it has none or cannot read it."""
     fn = table.get(event_type[len(prefix):])
     if fn is None:
         return f"{event_type}: {dict(payload)}"
     try:
-        return fn(payload)
+        result: str = fn(payload)
+        return result
     except (KeyError, TypeError, ValueError):
         return f"{event_type}: {dict(payload)}"

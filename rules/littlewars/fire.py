@@ -13,14 +13,26 @@ of the impact die, nearest first; a building or wall between impact and figure s
 from __future__ import annotations
 
 import math
+from random import Random
+from typing import Any, Collection
+
+from rules.core.protocol import State
+from rules.tabletop.points import XY, Coord
 
 from .geom import FigureIndex, bearing
-from .table import table_of
+from .table import Table, table_of
+from .units import (
+    BLAST_RADIUS,
+    KNOCK_REACH,
+    SCATTER_BASE,
+    SCATTER_PER_INCH,
+    STRIKE_REACH,
+    radius,
+)
 from .wagons import struck
-from .units import BLAST_RADIUS, KNOCK_REACH, SCATTER_BASE, SCATTER_PER_INCH, STRIKE_REACH, radius
 
 
-def on_table(f: dict) -> bool:
+def on_table(f: dict[str, Any]) -> bool:
     """Anything standing on the table can be hit: free figures and undelivered prisoners."""
     return f["st"] == "ok" or (f["st"] == "pow" and not f["pow"][2])
 
@@ -29,7 +41,7 @@ def scatter(range_in: float) -> float:
     return SCATTER_BASE + SCATTER_PER_INCH * range_in
 
 
-def resolve_fire(state: dict, fire: dict[str, list], rng) -> dict:
+def resolve_fire(state: dict[str, Any], fire: dict[str, list[Any]], rng: Random) -> dict[str, Any]:
     """All guns' shots from start-of-turn positions, guns in id order. Returns the ``fired`` payload."""
     table = table_of(state["scenario"])
     index = FigureIndex(state["figures"], on_table)
@@ -58,9 +70,10 @@ def resolve_fire(state: dict, fire: dict[str, list], rng) -> dict:
     return out
 
 
-def _ranked(state, index, point, reach, dead) -> list[tuple[float, str]]:
+def _ranked(state: State, index: FigureIndex, point: Coord, reach: float,
+            dead: Collection[str]) -> list[tuple[float, str]]:
     figs = state["figures"]
-    out = []
+    out: list[tuple[float, str]] = []
     for fid in index.near(point, reach):
         if fid in dead:
             continue
@@ -69,7 +82,7 @@ def _ranked(state, index, point, reach, dead) -> list[tuple[float, str]]:
     return sorted(out)
 
 
-def _strike(state, index, table, hit, dead) -> list[str]:
+def _strike(state: State, index: FigureIndex, table: Table, hit: XY, dead: Collection[str]) -> list[str]:
     figs = state["figures"]
     ranked = _ranked(state, index, hit, KNOCK_REACH, dead)
     if not ranked:
@@ -80,7 +93,7 @@ def _strike(state, index, table, hit, dead) -> list[str]:
     return [fid for _, fid in ranked[:2]]  # the struck figure and at most one knocked over
 
 
-def _blast(state, index, table, hit, dead) -> list[str]:
+def _blast(state: State, index: FigureIndex, table: Table, hit: XY, dead: Collection[str]) -> list[str]:
     figs = state["figures"]
     exposed = [fid for _, fid in _ranked(state, index, hit, BLAST_RADIUS, dead)
                if not table.shielded(hit, (figs[fid]["x"], figs[fid]["y"]))]

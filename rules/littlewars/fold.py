@@ -35,6 +35,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from rules.core.protocol import State
+
 from . import wagons
 from .commands import resolve as resolve_commands
 from .scenario import OPPOSITE, block, mirror, mirror_force
@@ -50,14 +52,14 @@ def initial_state() -> dict[str, Any]:
             "start": {}, "last": None, "counter": 0, "result": None, "deployed": []}
 
 
-def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
+def fold(state: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
     if not event_type.startswith(PREFIX):
         return state
     handler = _HANDLERS.get(event_type[len(PREFIX):])
     return state if handler is None else handler(state, payload)
 
 
-def next_name(state: dict, side: str, kind: str, already: int = 0) -> str:
+def next_name(state: dict[str, Any], side: str, kind: str, already: int = 0) -> str:
     """The name of the next ``kind`` group ("pow", "freed") ``side`` forms, ``already`` more
     having been named this phase: the side's own count; in an older log the shared counter
     (so older turns re-adjudicate as they were recorded)."""
@@ -68,7 +70,7 @@ def next_name(state: dict, side: str, kind: str, already: int = 0) -> str:
 class Namer:
     """Names handed out in one phase before the events that form them are folded."""
 
-    def __init__(self, state: dict, kind: str):
+    def __init__(self, state: dict[str, Any], kind: str) -> None:
         self.state, self.kind, self.given = state, kind, {s: 0 for s in SIDES}
 
     def __call__(self, side: str) -> str:
@@ -78,7 +80,7 @@ class Namer:
         return name
 
 
-def _count(state: dict, new: dict, side: str, kind: str) -> None:
+def _count(state: dict[str, Any], new: dict[str, Any], side: str, kind: str) -> None:
     new["counter"] = state["counter"] + 1
     if state.get("serial"):
         new["serial"] = {**state["serial"], side: {**state["serial"][side], kind: state["serial"][side][kind] + 1}}
@@ -92,7 +94,7 @@ def gun_id(side: str, name: str) -> str:
     return f"{side}:{name}"
 
 
-def _table_laid(state, p):
+def _table_laid(state: State, p: Mapping[str, Any]) -> State:
     sc = p["scenario"]
     new = initial_state()
     new.update(scenario=sc, phase="deploy", first=p["first"], turn=1)  # turn 1: the first round of orders
@@ -123,14 +125,14 @@ def _table_laid(state, p):
     return new
 
 
-def _place_wagons(state: dict, new: dict, places: Mapping[str, Any]) -> None:
+def _place_wagons(state: dict[str, Any], new: dict[str, Any], places: Mapping[str, Any] | None) -> None:
     """Wagons to new places ({id: [x, y]}); a game without wagons is left as it was."""
     if places:
         new["wagons"] = {**state["wagons"], **{wid: {**state["wagons"][wid], "x": xy[0], "y": xy[1]}
                                                for wid, xy in places.items()}}
 
 
-def _start_counts(state: dict) -> dict:
+def _start_counts(state: dict[str, Any]) -> dict[str, Any]:
     out = {}
     for side in SIDES:
         figs = [f for f in state["figures"].values() if f["side"] == side and f["st"] == "ok"]
@@ -140,16 +142,16 @@ def _start_counts(state: dict) -> dict:
     return out
 
 
-def _set_figures(state: dict, new: dict, changes: Mapping[str, Mapping[str, Any]]) -> None:
+def _set_figures(state: dict[str, Any], new: dict[str, Any], changes: Mapping[str, Mapping[str, Any]]) -> None:
     figures = dict(state["figures"])
     for fid, change in changes.items():
         figures[fid] = {**figures[fid], **change}
     new["figures"] = figures
 
 
-def _drop_from_groups(groups: dict, gone: set) -> dict:
+def drop_from_groups(groups: dict[str, Any], gone: set[str]) -> dict[str, Any]:
     """Groups without ``gone`` figures; groups left empty disappear."""
-    out = {}
+    out: dict[str, Any] = {}
     for side, named in groups.items():
         out[side] = {}
         for name, ids in named.items():
@@ -159,7 +161,7 @@ def _drop_from_groups(groups: dict, gone: set) -> dict:
     return out
 
 
-def _reinforcements(state, p):
+def _reinforcements(state: State, p: Mapping[str, Any]) -> State:
     new = dict(state)
     joined = [fid for side in SIDES for fid in p[side]["joined"]]
     _set_figures(state, new, {fid: {"st": "ok"} for fid in joined})
@@ -172,7 +174,7 @@ def _reinforcements(state, p):
     return new
 
 
-def _deployed(state, p):
+def _deployed(state: State, p: Mapping[str, Any]) -> State:
     new = dict(state)
     _set_figures(state, new, {fid: {"x": xy[0], "y": xy[1]} for fid, xy in p["figures"].items()})
     guns = dict(state["guns"])
@@ -186,27 +188,29 @@ def _deployed(state, p):
     return new
 
 
-def _curtain(state) -> bool:
-    return state["scenario"]["settings"].get("deployment", "curtain") == "curtain"
+def _curtain(state: State) -> bool:
+    result: bool = state["scenario"]["settings"].get("deployment", "curtain") == "curtain"
+    return result
 
 
-def play_turn(state: dict) -> int:
+def play_turn(state: dict[str, Any]) -> int:
     """The turn of play (1 in the first turn of play, 0 before): the rules' own timings (LW-7, LW-14,
     the turn limit) count these; every number shown is the game turn, ``state["turn"]``."""
     return state["turn"] - state["play_from"] + 1 if "play_from" in state else 0
 
 
-def game_turn_of_play(state: dict, n: int) -> int:
+def game_turn_of_play(state: dict[str, Any], n: int) -> int:
     """The game turn of the ``n``-th turn of play (once deployment is done)."""
-    return state["play_from"] + n - 1
+    result: int = state["play_from"] + n - 1
+    return result
 
 
-def _edge_choice(state, p):
+def _edge_choice(state: State, p: Mapping[str, Any]) -> State:
     """LW-2 / LW-53: before deployment ``side`` chooses the edge it starts from."""
     return {**state, "phase": "edge", "edge_chooser": p["side"]}
 
 
-def _edge_chosen(state, p):
+def _edge_chosen(state: State, p: Mapping[str, Any]) -> State:
     new = {**state, "phase": "deploy", "turn": state["turn"] + 1}  # the choice took a turn of its own
     if not p["swapped"]:
         return new
@@ -223,33 +227,33 @@ def _edge_chosen(state, p):
     return new
 
 
-def _deployment_done(state, p):
+def _deployment_done(state: State, p: Mapping[str, Any]) -> State:
     # behind the curtain both sides deployed in this turn; without it each ``deployed`` counted its turn
     first = state["turn"] + (1 if _curtain(state) else 0)
     return {**state, "phase": "play", "turn": first, "play_from": first, "last": None}
 
 
-def _groups_changed(state, p):
+def _groups_changed(state: State, p: Mapping[str, Any]) -> State:
     return {**state, "groups": {**state["groups"], p["side"]: {k: list(v) for k, v in p["groups"].items()}}}
 
 
-def _standing(state, p):
+def _standing(state: State, p: Mapping[str, Any]) -> State:
     return {**state, "standing": {**state["standing"], p["side"]: {"kill": p["kill"], "lose": p["lose"]}}}
 
 
-def _last(state: dict) -> dict:
+def _last(state: dict[str, Any]) -> dict[str, Any]:
     last = state.get("last")
     if last and last["turn"] == state["turn"]:
         return {k: list(v) if isinstance(v, list) else v for k, v in last.items()}
     return {"turn": state["turn"], "impacts": [], "melees": [], "captures": [], "notes": []}
 
 
-def _fired(state, p):
+def _fired(state: State, p: Mapping[str, Any]) -> State:
     new = dict(state)
     killed = [fid for s in p["shots"] for fid in s["killed"]]
     _set_figures(state, new, {fid: {"st": "dead"} for fid in killed})
-    new["groups"] = _drop_from_groups(state["groups"], set(killed))
-    new["pows"] = _drop_from_groups(state["pows"], set(killed))  # prisoners standing in the fire die too
+    new["groups"] = drop_from_groups(state["groups"], set(killed))
+    new["pows"] = drop_from_groups(state["pows"], set(killed))  # prisoners standing in the fire die too
     guns = dict(state["guns"])
     for gid, heading in p["headings"].items():
         guns[gid] = {**guns[gid], "heading": heading}
@@ -263,7 +267,7 @@ def _fired(state, p):
     return new
 
 
-def _moved(state, p):
+def _moved(state: State, p: Mapping[str, Any]) -> State:
     new = dict(state)
     _set_figures(state, new, {fid: {"x": xy[0], "y": xy[1]} for fid, xy in p["figures"].items()})
     guns = dict(state["guns"])
@@ -274,21 +278,21 @@ def _moved(state, p):
     return new
 
 
-def _capture(state: dict, new: dict, killed: list, captured: list, captor: str, pow_name: str | None) -> None:
+def capture_figures(state: dict[str, Any], new: dict[str, Any], killed: list[Any], captured: list[Any], captor: str, pow_name: str | None) -> None:
     changes = {fid: {"st": "dead"} for fid in killed}
     changes.update({fid: {"st": "pow", "pow": [captor, pow_name, False]} for fid in captured})
     _set_figures(state, new, changes)
-    new["groups"] = _drop_from_groups(state["groups"], set(killed) | set(captured))
+    new["groups"] = drop_from_groups(state["groups"], set(killed) | set(captured))
     if captured:
         new["pows"] = {**state["pows"], captor: {**state["pows"][captor], pow_name: list(captured)}}
         _count(state, new, captor, "pow")
 
 
-def _melee(state, p):
+def _melee(state: State, p: Mapping[str, Any]) -> State:
     new = dict(state)
-    _capture(state, new, p["killed"], p["captured"], p["captor"], p.get("pow"))
+    capture_figures(state, new, p["killed"], p["captured"], p["captor"], p.get("pow"))
     # prisoners taken earlier in the turn may have died here: drop them from their escort groups
-    new["pows"] = _drop_from_groups(new["pows"], set(p["killed"]))
+    new["pows"] = drop_from_groups(new["pows"], set(p["killed"]))
     last = _last(state)
     last["melees"] = last["melees"] + [{"at": p["at"], "counts": p["counts"], "killed": len(p["killed"]),
                                         "captured": len(p["captured"])}]
@@ -296,35 +300,35 @@ def _melee(state, p):
     return new
 
 
-def _surrendered(state, p):
+def _surrendered(state: State, p: Mapping[str, Any]) -> State:
     new = dict(state)
-    _capture(state, new, [], p["figures"], p["captor"], p["pow"])
+    capture_figures(state, new, [], p["figures"], p["captor"], p["pow"])
     return new
 
 
-def _prisoners_released(state, p):
+def _prisoners_released(state: State, p: Mapping[str, Any]) -> State:
     new = dict(state)
     _set_figures(state, new, {fid: {"st": "ok", "dis": True, "pow": None} for fid in p["figures"]})
-    new["pows"] = _drop_from_groups(state["pows"], set(p["figures"]))
+    new["pows"] = drop_from_groups(state["pows"], set(p["figures"]))
     new["groups"] = {**state["groups"], p["side"]: {**state["groups"][p["side"]], p["group"]: list(p["figures"])}}
     _count(state, new, p["side"], "freed")
     return new
 
 
-def _prisoners_delivered(state, p):
+def _prisoners_delivered(state: State, p: Mapping[str, Any]) -> State:
     new = dict(state)
     _set_figures(state, new, {fid: {"pow": [p["captor"], None, True]} for fid in p["figures"]})
-    new["pows"] = _drop_from_groups(state["pows"], set(p["figures"]))
+    new["pows"] = drop_from_groups(state["pows"], set(p["figures"]))
     return new
 
 
-def _rearmed(state, p):
+def _rearmed(state: State, p: Mapping[str, Any]) -> State:
     new = dict(state)
     _set_figures(state, new, {fid: {"dis": False} for fid in p["figures"]})
     return new
 
 
-def _gun_captured(state, p):
+def _gun_captured(state: State, p: Mapping[str, Any]) -> State:
     new = dict(state)
     new["guns"] = {**state["guns"], p["gun"]: {**state["guns"][p["gun"]], "owner": p["by"]}}
     last = _last(state)
@@ -333,14 +337,14 @@ def _gun_captured(state, p):
     return new
 
 
-def _wagon_captured(state, p):
+def _wagon_captured(state: State, p: Mapping[str, Any]) -> State:
     return {**state, "wagons": {**state["wagons"], p["wagon"]: {**state["wagons"][p["wagon"]], "owner": p["by"]}}}
 
 
-def _capitulated(state, p):
+def _capitulated(state: State, p: Mapping[str, Any]) -> State:
     new = dict(state)
     _set_figures(state, new, {fid: {"st": "pow", "pow": [p["captor"], None, True]} for fid in p["figures"]})
-    new["groups"] = _drop_from_groups(state["groups"], set(p["figures"]))
+    new["groups"] = drop_from_groups(state["groups"], set(p["figures"]))
     guns = dict(state["guns"])
     for gid in p["guns"]:
         guns[gid] = {**guns[gid], "owner": p["captor"]}
@@ -350,11 +354,11 @@ def _capitulated(state, p):
     return new
 
 
-def _turn_completed(state, p):
+def _turn_completed(state: State, p: Mapping[str, Any]) -> State:
     return {**state, "turn": state["turn"] + 1}
 
 
-def _game_over(state, p):
+def _game_over(state: State, p: Mapping[str, Any]) -> State:
     return {**state, "phase": "over", "result": {k: p[k] for k in ("winner", "reason", "scores")}}
 
 

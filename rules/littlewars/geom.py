@@ -6,17 +6,22 @@ figure counts as "within d of p" when centre distance - radius <= d.
 from __future__ import annotations
 
 import math
+from typing import Any, Callable, Iterable, Protocol, Sequence
 
 import numpy as np
 import shapely
+from numpy.typing import NDArray
 from shapely.strtree import STRtree
+
+from rules.core.protocol import State
+from rules.tabletop.points import XY, Coord, Polyline, point_array
 
 from .units import ARMS, CREW_RANGE, pace, radius
 
 MAX_R = max(a["radius"] for a in ARMS.values())
 
 
-def fighting(f: dict) -> bool:
+def fighting(f: dict[str, Any]) -> bool:
     """Alive, on the table, armed and free: counts for crews, support and melee."""
     return f["st"] == "ok" and not f["dis"]
 
@@ -24,23 +29,23 @@ def fighting(f: dict) -> bool:
 class FigureIndex:
     """Figures passing ``keep`` at their current positions, in an STRtree."""
 
-    def __init__(self, figures: dict, keep=fighting):
+    def __init__(self, figures: dict[str, Any], keep: Callable[[dict[str, Any]], bool] = fighting) -> None:
         self.ids = [fid for fid, f in figures.items() if keep(f)]
         self.figures = figures
         xy = np.array([(figures[i]["x"], figures[i]["y"]) for i in self.ids], dtype=float).reshape(-1, 2)
         self.xy = xy
         self.r = np.array([radius(figures[i]["arm"]) for i in self.ids], dtype=float)
-        self.tree = STRtree(shapely.points(xy)) if len(self.ids) else None
-        self._masks: dict[str, np.ndarray] = {}
+        self.tree = STRtree(point_array(xy)) if len(self.ids) else None
+        self._masks: dict[str, NDArray[np.bool_]] = {}
 
-    def near(self, point, dist: float, side: str | None = None) -> list[str]:
+    def near(self, point: Coord, dist: float, side: str | None = None) -> list[str]:
         """Ids whose footprint comes within ``dist`` of ``point`` (optionally of one side), sorted."""
         if self.tree is None:
             return []
         cand = self.tree.query(shapely.Point(point), predicate="dwithin", distance=dist + MAX_R)
         out = []
-        for k in cand:
-            k = int(k)
+        for c in cand:
+            k = int(c)
             fid = self.ids[k]
             if side is not None and self.figures[fid]["side"] != side:
                 continue
@@ -48,11 +53,12 @@ class FigureIndex:
                 out.append(fid)
         return sorted(out)
 
-    def near_any(self, points, dist, side=None) -> set[str]:
+    def near_any(self, points: Polyline, dist: float | Sequence[float], side: str | None = None) -> set[str]:
         """Ids within ``dist`` of any of ``points`` (one bulk tree query, filtered with numpy)."""
         return {fid for _, fid in self.near_pairs(points, dist, side)}
 
-    def near_pairs(self, points, dist, side=None) -> list[tuple[int, str]]:
+    def near_pairs(self, points: Polyline, dist: float | Sequence[float],
+                   side: str | None = None) -> list[tuple[int, str]]:
         """(k, id) for every figure within ``dist[k]`` (or ``dist``) of ``points[k]``: one bulk tree query."""
         if self.tree is None or not len(points):
             return []
@@ -65,28 +71,30 @@ class FigureIndex:
             ok &= self._side_mask(side)[cand]
         return [(int(k), self.ids[c]) for k, c in zip(src[ok].tolist(), cand[ok].tolist())]
 
-    def _side_mask(self, side: str) -> np.ndarray:
+    def _side_mask(self, side: str) -> NDArray[np.bool_]:
         if side not in self._masks:
             self._masks[side] = np.array([self.figures[i]["side"] == side for i in self.ids], dtype=bool)
         return self._masks[side]
 
 
-_CACHE: list = [None, None]
+_CACHE: list[Any] = [None, None]
 
 
-def index_of(figures: dict) -> FigureIndex:
+def index_of(figures: dict[str, Any]) -> FigureIndex:
     """The fighting-figure index of a figures dict (one-entry cache: states are immutable)."""
     if _CACHE[0] is not figures:
         _CACHE[0], _CACHE[1] = figures, FigureIndex(figures)
-    return _CACHE[1]
+    result: FigureIndex = _CACHE[1]
+    return result
 
 
-def crew(state: dict, side: str, point, index: FigureIndex | None = None) -> list[str]:
+def crew(state: dict[str, Any], side: str, point: Coord, index: FigureIndex | None = None) -> list[str]:
     """LW-19: fighting figures of ``side`` within 6 in of a gun at ``point``."""
     return (index or index_of(state["figures"])).near(point, CREW_RANGE, side)
 
 
-def support(state: dict, side: str, ids, index: FigureIndex | None = None, exclude=()) -> tuple[int, int]:
+def support(state: dict[str, Any], side: str, ids: list[str], index: FigureIndex | None = None,
+            exclude: Iterable[str] = ()) -> tuple[int, int]:
     """LW-32: (friends within the group's move radius, group size). Each member reaches out by its own move."""
     index = index or index_of(state["figures"])
     figs = state["figures"]
@@ -96,12 +104,20 @@ def support(state: dict, side: str, ids, index: FigureIndex | None = None, exclu
     return len(friends), len(ids)
 
 
-def isolated(state, side, ids, index=None, exclude=()) -> bool:
+def isolated(state: State, side: str, ids: list[str], index: FigureIndex | None = None,
+             exclude: Iterable[str] = ()) -> bool:
     friends, n = support(state, side, ids, index, exclude)
     return 2 * friends < n
 
 
-def gun_team(state: dict, plan, gid: str, dest) -> list[str]:
+class PlannedMoves(Protocol):
+    """What ``gun_team`` reads of a side's plan (plan.Plan has it)."""
+
+    side: str
+    paths: dict[str, list[XY]]
+
+
+def gun_team(state: dict[str, Any], plan: PlannedMoves, gid: str, dest: Sequence[float]) -> list[str]:
     """LW-24: crew at the start of the turn whose planned end lies within 6 in of the gun's destination."""
     g = state["guns"][gid]
     figs = state["figures"]
@@ -113,17 +129,17 @@ def gun_team(state: dict, plan, gid: str, dest) -> list[str]:
     return team
 
 
-def gun_name(g: dict) -> str:
+def gun_name(g: dict[str, Any]) -> str:
     """How its owner calls a gun: a captured gun takes its old side as a prefix (red-gun2), so names stay unique."""
     return g["name"] if g["owner"] == g["side"] else f"{g['side']}-{g['name']}"
 
 
-def line_slots(a, b, n: int) -> list[tuple[float, float]]:
+def line_slots(a: Coord, b: Coord, n: int) -> list[tuple[float, float]]:
     if n == 1:
         return [(round((a[0] + b[0]) / 2, 4), round((a[1] + b[1]) / 2, 4))]
     return [(round(a[0] + (b[0] - a[0]) * k / (n - 1), 4), round(a[1] + (b[1] - a[1]) * k / (n - 1), 4)) for k in range(n)]
 
 
-def bearing(a, b) -> float:
+def bearing(a: Coord, b: Coord) -> float:
     """Degrees anticlockwise from east, 0 <= b < 360 (rounded for stable JSON)."""
     return round(math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) % 360.0, 3)

@@ -7,6 +7,10 @@ in two melees of one turn (LW-44).
 """
 from __future__ import annotations
 
+from typing import Any, Iterable, Sequence
+
+from rules.core.protocol import RuleEvent
+
 from . import wagons
 from .table import table_of
 from .units import GUN_SPOT, SIDES
@@ -14,7 +18,7 @@ from .units import GUN_SPOT, SIDES
 STATUSES = ("ok", "dead", "pow", "absent")
 
 
-def check_invariants(state: dict, riding=frozenset()) -> list[str]:
+def check_invariants(state: dict[str, Any], riding: frozenset[str] = frozenset()) -> list[str]:
     """``riding``: figures aboard a train or boat (Kriegspiel), which stand where their vehicle is."""
     problems: list[str] = []
     if state.get("scenario") is None:
@@ -38,7 +42,7 @@ def check_invariants(state: dict, riding=frozenset()) -> list[str]:
     return problems
 
 
-def placement_problems(state: dict, things) -> list[str]:
+def placement_problems(state: dict[str, Any], things: Iterable[tuple[str, str, float, float]]) -> list[str]:
     """``things``: (name, footprint arm, x, y); each must be on the table and clear of impassable scenery
     (a contact may stop a figure on a hill's side, LW-33, so hill sides are not checked here)."""
     table = table_of(state["scenario"])
@@ -50,7 +54,7 @@ def placement_problems(state: dict, things) -> list[str]:
     return out
 
 
-def _groups(state: dict, problems: list) -> dict[str, str]:
+def _groups(state: dict[str, Any], problems: list[Any]) -> dict[str, str]:
     figs = state["figures"]
     grouped: dict[str, str] = {}
     for side in SIDES:
@@ -69,7 +73,7 @@ def _groups(state: dict, problems: list) -> dict[str, str]:
     return grouped
 
 
-def check_turn(events) -> list[str]:
+def check_turn(events: Sequence[RuleEvent]) -> list[str]:
     """Problems in one adjudication's events: a figure in two melees (LW-44)."""
     seen: dict[str, int] = {}
     problems = []

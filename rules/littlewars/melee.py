@@ -12,8 +12,12 @@ names.
 from __future__ import annotations
 
 import math
+from typing import Any, Iterator
 
 import networkx as nx
+
+from rules.core.protocol import State
+from rules.tabletop.points import Coord
 
 from .fold import Namer
 from .geom import FigureIndex, isolated
@@ -40,7 +44,7 @@ def outcome(a: int, b: int, smaller_isolated: bool) -> dict[str, int]:
     return {"a_killed": la[0], "a_captured": la[1], "b_killed": lb[0], "b_captured": lb[1]}
 
 
-def clusters(state: dict, contacts: list, index: FigureIndex | None = None) -> list[dict]:
+def clusters(state: dict[str, Any], contacts: list[Any], index: FigureIndex | None = None) -> list[dict[str, Any]]:
     """The melees of a turn: ``{"first": contact, "members": in contact, "fighters": everyone}``,
     one per connected component of the melee graph, in the order of their first contact.
 
@@ -60,7 +64,7 @@ def clusters(state: dict, contacts: list, index: FigureIndex | None = None) -> l
     merged = nx.utils.UnionFind(range(len(set(cluster_of.values()))))
     for ks in reached.values():
         merged.union(*ks)
-    melees: dict[int, dict] = {}
+    melees: dict[int, dict[str, Any]] = {}
     for fid in sorted(set(reached) | set(touching)):
         k = merged[cluster_of[fid] if fid in cluster_of else next(iter(reached[fid]))]
         entry = melees.setdefault(k, {"members": set(), "fighters": []})
@@ -72,21 +76,23 @@ def clusters(state: dict, contacts: list, index: FigureIndex | None = None) -> l
     return sorted(melees.values(), key=lambda e: (e["first"][2], e["first"][0], e["first"][1]))
 
 
-def initiator(state: dict, cluster: dict, counts: dict) -> str:
+def initiator(state: dict[str, Any], cluster: dict[str, Any], counts: dict[str, Any]) -> str:
     """LW-39: the side whose figure moved into the first contact; if both moved, the larger side; then the First Player."""
     a, b, _, a_moving, b_moving = cluster["first"]
     figs = state["figures"]
     if a_moving != b_moving:
-        return figs[a]["side"] if a_moving else figs[b]["side"]
+        mover: str = figs[a]["side"] if a_moving else figs[b]["side"]
+        return mover
     if counts[SIDES[0]] != counts[SIDES[1]]:
         return max(SIDES, key=lambda s: counts[s])
-    return state["first"]
+    first: str = state["first"]
+    return first
 
 
-def _rank(state, ids, policy, centre) -> list[str]:
+def _rank(state: State, ids: list[str], policy: str, centre: Coord) -> list[str]:
     figs = state["figures"]
 
-    def dist(i):
+    def dist(i: str) -> float:
         return math.dist(centre, (figs[i]["x"], figs[i]["y"]))
 
     if policy == "farthest":
@@ -97,7 +103,7 @@ def _rank(state, ids, policy, centre) -> list[str]:
     return sorted(ids, key=lambda i: (dist(i), i))
 
 
-def resolve(state: dict, contacts: list):
+def resolve(state: dict[str, Any], contacts: list[Any]) -> Iterator[dict[str, Any]]:
     """Yield one ``melee`` payload per melee; the caller folds each before asking for the next."""
     index = FigureIndex(state["figures"])
     figs = state["figures"]
@@ -113,7 +119,8 @@ def resolve(state: dict, contacts: list):
         yield payload
 
 
-def _fight(state, cl, by_side, counts, index, gone, names) -> dict:
+def _fight(state: State, cl: dict[str, Any], by_side: dict[str, list[str]], counts: dict[str, int],
+           index: FigureIndex, gone: set[str], names: Namer) -> dict[str, Any]:
     figs = state["figures"]
     a_side, b_side = SIDES
     smaller = None if counts[a_side] == counts[b_side] else min(SIDES, key=lambda s: counts[s])
@@ -126,13 +133,17 @@ def _fight(state, cl, by_side, counts, index, gone, names) -> dict:
     centre = tuple((figs[first[0]][k] + figs[first[1]][k]) / 2 for k in ("x", "y"))
     init = initiator(state, cl, counts)
     policy = state["standing"][init]
-    killed, captured = [], []
+    killed: list[str] = []
+    captured: list[str] = []
     for side, key in ((a_side, "a"), (b_side, "b")):
         ranked = _rank(state, by_side[side], policy["lose"] if side == init else policy["kill"], centre)
         k, c = res[f"{key}_killed"], res[f"{key}_captured"]
         killed += ranked[:k]
         captured += ranked[k:k + c]
-    captor = other(smaller) if captured else None
+    captor = None
+    if captured:
+        assert smaller is not None  # equal melees take no prisoners (``outcome``)
+        captor = other(smaller)
     return {"at": [round(centre[0], 3), round(centre[1], 3)], "initiator": init, "counts": counts,
             "fighters": {s: by_side[s] for s in SIDES}, "smaller": smaller, "isolated": lonely, "killed": killed, "captured": captured,
-            "captor": captor, "pow": names(captor) if captured else None}
+            "captor": captor, "pow": names(captor) if captor is not None else None}

@@ -13,13 +13,19 @@ from __future__ import annotations
 
 import heapq
 import math
+from typing import Any
 
 import numpy as np
 import shapely
+from numpy.typing import NDArray
 from shapely.strtree import STRtree
+
+from rules.tabletop.points import XY, Polyline
 
 from .geom import MAX_R, fighting
 from .units import CONTACT_GAP, pace, radius
+
+FloatArray = NDArray[np.float64]
 
 EPS_T = 1e-9
 
@@ -29,8 +35,8 @@ class Track:
 
     __slots__ = ("pts", "cum", "speed", "stop", "end")
 
-    def __init__(self, pts, speed):
-        self.pts = []
+    def __init__(self, pts: Polyline, speed: float) -> None:
+        self.pts: list[XY] = []
         for x, y in pts:  # repeated points add nothing; a track that goes nowhere is a single point
             if not self.pts or self.pts[-1] != (float(x), float(y)):
                 self.pts.append((float(x), float(y)))
@@ -60,7 +66,7 @@ class Track:
         return t < self.stop - EPS_T
 
 
-def _earliest1(rx, ry, vx, vy, span, d):
+def _earliest1(rx: float, ry: float, vx: float, vy: float, span: float, d: float) -> float | None:
     """Scalar twin of ``_earliest``: earliest u in [0, span] with |r + v u| <= d, or None."""
     c = rx * rx + ry * ry - d * d
     if c <= 0:
@@ -92,7 +98,8 @@ def _simple_touch(a: Track, b: Track, d: float) -> float | None:
     dvx, dvy = vax - vbx, vay - vby
     u = _earliest1(rx, ry, dvx, dvy, t1, d)
     if u is not None:
-        return u
+        result: float | None = u
+        return result
     rx, ry = rx + dvx * t1, ry + dvy * t1
     vx, vy = (vax, vay) if a.stop > b.stop else (-vbx, -vby)
     u = _earliest1(rx, ry, vx, vy, t2 - t1, d)
@@ -129,7 +136,7 @@ def first_touch(a: Track, b: Track, d: float) -> float | None:
     return None
 
 
-def _earliest(r, v, span, d):
+def _earliest(r: FloatArray, v: FloatArray, span: FloatArray, d: FloatArray) -> FloatArray:
     """Vectorised: earliest u in [0, span] with |r + v u| <= d (inf where none)."""
     c = np.einsum("ij,ij->i", r, r) - d * d
     a = np.einsum("ij,ij->i", v, v)
@@ -139,12 +146,13 @@ def _earliest(r, v, span, d):
         u = (-b - np.sqrt(np.maximum(disc, 0.0))) / a
     ok = (a > 0) & (b < 0) & (disc >= 0) & (u >= 0) & (u <= span)
     out = np.where(ok, u, np.inf)
-    return np.where(c <= 0, 0.0, out)
+    earliest: FloatArray = np.where(c <= 0, 0.0, out)
+    return earliest
 
 
-def _simple_times(tracks, pairs, d) -> np.ndarray:
+def _simple_times(tracks: dict[str, Track], pairs: list[tuple[str, str]], d: FloatArray) -> FloatArray:
     """First touching times for pairs of straight (or standing) tracks, all at once."""
-    def arrays(side):
+    def arrays(side: int) -> tuple[FloatArray, FloatArray, FloatArray]:
         p0 = np.array([tracks[p[side]].pts[0] for p in pairs], dtype=float).reshape(-1, 2)
         p1 = np.array([tracks[p[side]].pts[-1] for p in pairs], dtype=float).reshape(-1, 2)
         end = np.array([tracks[p[side]].stop for p in pairs], dtype=float)
@@ -161,10 +169,11 @@ def _simple_times(tracks, pairs, d) -> np.ndarray:
     r1 = r0 + (va - vb) * t1[:, None]
     v2 = np.where((ta > tb)[:, None], va, -vb)
     second = t1 + _earliest(r1, v2, t2 - t1, d)
-    return np.where(np.isfinite(first), first, second)
+    times: FloatArray = np.where(np.isfinite(first), first, second)
+    return times
 
 
-def resolve_moves(state: dict, paths: dict[str, list], speeds: dict | None = None) -> tuple[dict, list]:
+def resolve_moves(state: dict[str, Any], paths: dict[str, list[Any]], speeds: dict[str, Any] | None = None) -> tuple[dict[str, Any], list[Any]]:
     """Final positions {id: [x, y]} of every figure that moved, and contacts [a, b, t, a_moving, b_moving]."""
     figs = state["figures"]
     tracks: dict[str, Track] = {}
@@ -184,7 +193,7 @@ def resolve_moves(state: dict, paths: dict[str, list], speeds: dict | None = Non
     return moved, contacts
 
 
-def _swept(tracks, ids) -> np.ndarray:
+def _swept(tracks: dict[str, Track], ids: list[str]) -> NDArray[np.object_]:
     """Each track as one geometry, built in bulk: a line for a mover, a point for a figure standing still."""
     moving = [k for k, i in enumerate(ids) if len(tracks[i].pts) > 1]
     still = [k for k, i in enumerate(ids) if len(tracks[i].pts) == 1]
@@ -198,7 +207,7 @@ def _swept(tracks, ids) -> np.ndarray:
     return geoms
 
 
-def _candidates(figs, tracks, fighters) -> list[tuple[str, str]]:
+def _candidates(figs: dict[str, Any], tracks: dict[str, Track], fighters: list[str]) -> list[tuple[str, str]]:
     movers = [k for k, i in enumerate(fighters) if len(tracks[i].pts) > 1]
     if not movers:
         return []
@@ -208,23 +217,23 @@ def _candidates(figs, tracks, fighters) -> list[tuple[str, str]]:
     side = np.array([figs[i]["side"] == "red" for i in fighters])
     movers_arr = np.asarray(movers)
     keep = side[movers_arr[src]] != side[dst]
-    pairs = set()
+    pairs: set[tuple[str, str]] = set()
     for s, k in zip(movers_arr[src[keep]].tolist(), dst[keep].tolist()):
         a, b = fighters[s], fighters[k]
         pairs.add((a, b) if a < b else (b, a))
     return sorted(pairs)
 
 
-def _contacts(figs, tracks, fighters) -> list:
+def _contacts(figs: dict[str, Any], tracks: dict[str, Track], fighters: list[str]) -> list[Any]:
     pairs = _candidates(figs, tracks, fighters)
     partners: dict[str, list[str]] = {}
     for a, b in pairs:
         partners.setdefault(a, []).append(b)
         partners.setdefault(b, []).append(a)
     version = {fid: 0 for fid in partners}
-    heap: list = []
+    heap: list[Any] = []
 
-    def push(a, b):
+    def push(a: str, b: str) -> None:
         d = radius(figs[a]["arm"]) + radius(figs[b]["arm"]) + CONTACT_GAP
         t = first_touch(tracks[a], tracks[b], d)
         if t is not None:

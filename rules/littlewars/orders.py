@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
 
 from rules.core.protocol import LineError, ParsedOrders
+from rules.tabletop.points import XY
 
 POLICIES = ("nearest", "farthest", "cavalry", "infantry")
 
@@ -60,7 +62,7 @@ class Order:
 @dataclass(frozen=True)
 class Move(Order):
     who: str = ""
-    points: tuple = ()            # waypoints for "to", or the two ends for "line"
+    points: tuple[Any, ...] = ()            # waypoints for "to", or the two ends for "line"
     line_form: bool = False
     deploy: bool = False
 
@@ -68,7 +70,7 @@ class Move(Order):
 @dataclass(frozen=True)
 class Fire(Order):
     gun: str = ""
-    aims: tuple = ()
+    aims: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,7 @@ class Split(Order):
     who: str = ""
     count: int = 0
     new: str = ""
-    near: tuple | None = None
+    near: tuple[Any, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -88,13 +90,13 @@ class Merge(Order):
 @dataclass(frozen=True)
 class Form(Order):
     new: str = ""
-    members: tuple = ()
+    members: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
 class Escort(Order):
     who: str = ""
-    points: tuple = ()
+    points: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -115,10 +117,10 @@ class Edge(Order):
 
 @dataclass(frozen=True)
 class Hold(Order):
-    extra: tuple = field(default=())
+    extra: tuple[Any, ...] = field(default=())
 
 
-def _points(text: str) -> tuple:
+def parse_points(text: str) -> tuple[XY, ...]:
     """All coordinates in ``text``; raises ValueError if anything else is there."""
     pts = tuple((float(m.group(1)), float(m.group(2))) for m in _PT_RE.finditer(text))
     rest = _PT_RE.sub(" ", text).replace(";", " ")
@@ -128,9 +130,9 @@ def _points(text: str) -> tuple:
     return pts
 
 
-def _parse_move(n, raw, m, deploy):
+def _parse_move(n: int, raw: str, m: re.Match[str], deploy: bool) -> Move:
     who, how, rest = m.group(1), m.group(2).lower(), m.group(3)
-    pts = _points(rest)
+    pts = parse_points(rest)
     if how == "line":
         if len(pts) != 2:
             raise ValueError("a line needs exactly two points: line x1,y1 x2,y2")
@@ -142,28 +144,30 @@ def _parse_move(n, raw, m, deploy):
     return Move(n, raw, who, pts, False, deploy)
 
 
-def _parse_fire(n, raw, m):
-    pts = _points(m.group(2))
+def _parse_fire(n: int, raw: str, m: re.Match[str]) -> Fire:
+    pts = parse_points(m.group(2))
     if not 1 <= len(pts) <= 4:
         raise ValueError(f"a gun fires 1 to 4 shots a turn (LW-21); {len(pts)} aim points given")
     return Fire(n, raw, m.group(1), pts)
 
 
-def _parse_split(n, raw, m):
-    near = _points(m.group(4)) if m.group(4) else ()
+def _parse_split(n: int, raw: str, m: re.Match[str]) -> Split:
+    near = parse_points(m.group(4)) if m.group(4) else ()
     if m.group(4) and len(near) != 1:
         raise ValueError("nearest takes one point")
     return Split(n, raw, m.group(1), int(m.group(2)), m.group(3), near[0] if near else None)
 
 
-def _parse_melee(n, raw, m):
+def _parse_melee(n: int, raw: str, m: re.Match[str]) -> Melee:
     kill = (m.group(1) or "nearest").lower()
     lose = (m.group(2) or "nearest").lower()
     return Melee(n, raw, kill, lose)
 
 
 _POL = "|".join(POLICIES)
-_RULES = [
+# (pattern, builder): a builder makes the order of a matching line or raises ValueError saying why not.
+LineRule = tuple[re.Pattern[str], Callable[[int, str, re.Match[str]], Order]]
+_RULES: list[LineRule] = [
     (re.compile(rf"^(?:move|march)\s+{_NAME}\s+(to|line)\s+(.+)$", re.I), lambda n, r, m: _parse_move(n, r, m, False)),
     (re.compile(rf"^deploy\s+{_NAME}\s+(at|line)\s+(.+)$", re.I), lambda n, r, m: _parse_move(n, r, m, True)),
     (re.compile(rf"^fire\s+{_NAME}\s+at\s+(.+)$", re.I), _parse_fire),
@@ -171,19 +175,19 @@ _RULES = [
     (re.compile(rf"^merge\s+{_NAME}\s+into\s+{_NAME}$", re.I), lambda n, r, m: Merge(n, r, m.group(1), m.group(2))),
     (re.compile(rf"^form\s+{_NAME}\s+from\s+([\w\-,\s]+)$", re.I),
      lambda n, r, m: Form(n, r, m.group(1), tuple(x for x in re.split(r"[\s,]+", m.group(2).strip()) if x))),
-    (re.compile(rf"^escort\s+{_NAME}\s+to\s+(.+)$", re.I), lambda n, r, m: Escort(n, r, m.group(1), _points(m.group(2)))),
+    (re.compile(rf"^escort\s+{_NAME}\s+to\s+(.+)$", re.I), lambda n, r, m: Escort(n, r, m.group(1), parse_points(m.group(2)))),
     (re.compile(rf"^surrender\s+{_NAME}$", re.I), lambda n, r, m: Surrender(n, r, m.group(1))),
     (re.compile(rf"^melee(?:\s+kill\s+({_POL}))?(?:\s+lose\s+({_POL}))?$", re.I), _parse_melee),
     (re.compile(r"^edge\s+(south|north|west|east)$", re.I), lambda n, r, m: Edge(n, r, m.group(1).lower())),
     (re.compile(r"^hold$", re.I), lambda n, r, m: Hold(n, r)),
 ]
 
-_VERBS = "deploy, move, fire, split, merge, form, escort, surrender, melee, edge, hold"
+ORDER_VERBS = "deploy, move, fire, split, merge, form, escort, surrender, melee, edge, hold"
 # What an order line begins with ("march" is "move"): mail reads a line as an order by these.
-ORDER_WORDS = (*_VERBS.split(", "), "march")
+ORDER_WORDS = (*ORDER_VERBS.split(", "), "march")
 
 
-def read_by_rules(rules, n: int, raw: str, text: str) -> Order | LineError | None:
+def read_by_rules(rules: Iterable[LineRule], n: int, raw: str, text: str) -> Order | LineError | None:
     """The order that the first of ``rules`` (pattern, builder) matching ``text`` builds, or
     that line's error if the builder refuses it (ValueError); None if no pattern matches."""
     for rx, build in rules:
@@ -204,10 +208,10 @@ def parse_line(n: int, raw: str) -> Order | LineError | None:
     if item is not None:
         return item
     verb = text.split()[0].lower()
-    if verb in _VERBS.split(", "):
+    if verb in ORDER_VERBS.split(", "):
         return LineError(n, raw.strip(), f"cannot read this '{verb}' order; see the examples: "
                                          + _example(verb))
-    return LineError(n, raw.strip(), f"unknown order '{verb}': orders are {_VERBS}")
+    return LineError(n, raw.strip(), f"unknown order '{verb}': orders are {ORDER_VERBS}")
 
 
 def _example(verb: str) -> str:
@@ -217,10 +221,11 @@ def _example(verb: str) -> str:
     return verb
 
 
-def parse_text(text: str, read_line=None) -> ParsedOrders:
+def parse_text(text: str, read_line: Callable[[int, str], Order | LineError | None] | None = None) -> ParsedOrders:
     """Every line through ``read_line`` (this order language's, or a variant's that extends it)."""
     read_line = read_line or parse_line
-    orders, errors = [], []
+    orders: list[Order] = []
+    errors: list[LineError] = []
     for n, raw in enumerate(text.splitlines(), start=1):
         item = read_line(n, raw)
         if isinstance(item, LineError):

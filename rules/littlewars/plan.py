@@ -10,50 +10,81 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 import shapely
 from shapely.strtree import STRtree
 
-from rules.core.protocol import LineError
+from rules.core.protocol import LineError, State
+from rules.tabletop.points import XY, point_array
 
-from . import geom, wagons as wagon_rules
+from . import geom
+from . import wagons as wagon_rules
 from .fold import game_turn_of_play, play_turn
-from .orders import Edge, Escort, Fire, Form, Hold, Melee, Merge, Move, Order, Split, Surrender
+from .orders import (
+    Edge,
+    Escort,
+    Fire,
+    Form,
+    Hold,
+    Melee,
+    Merge,
+    Move,
+    Order,
+    Split,
+    Surrender,
+)
 from .scenario import OPPOSITE, block, zone_error
-from .table import path_length, table_of
-from .units import (ARM_NAMES, CREW_MIN, CREW_RANGE, FIRST_FIRE_TURN, GUN_SPOT, SCENERY_GAP, gun_pace, gun_range,
-                    other, pace, radius)
+from .table import Table, path_length, table_of
+from .units import (
+    ARM_NAMES,
+    CREW_MIN,
+    CREW_RANGE,
+    FIRST_FIRE_TURN,
+    GUN_SPOT,
+    SCENERY_GAP,
+    gun_pace,
+    gun_range,
+    other,
+    pace,
+    radius,
+)
 
 
 @dataclass
 class Plan:
     side: str
-    groups: dict
+    groups: dict[str, Any]
     groups_changed: bool = False
-    paths: dict = field(default_factory=dict)        # figure id -> polyline (own figures and escorted prisoners)
-    fire: dict = field(default_factory=dict)         # gun id -> aim points
-    gun_moves: dict = field(default_factory=dict)    # gun id -> polyline
-    deploy_figures: dict = field(default_factory=dict)
-    deploy_guns: dict = field(default_factory=dict)
-    wagon_moves: dict = field(default_factory=dict)  # wagon id -> polyline (LW-66/67)
-    deploy_wagons: dict = field(default_factory=dict)
-    hungry: set | None = None                        # LW-66: own figures out of supply now (computed once)
-    surrender: list = field(default_factory=list)    # (group name, figure ids)
-    standing: tuple | None = None
+    paths: dict[str, Any] = field(default_factory=dict)        # figure id -> polyline (own figures and escorted prisoners)
+    fire: dict[str, Any] = field(default_factory=dict)         # gun id -> aim points
+    gun_moves: dict[str, Any] = field(default_factory=dict)    # gun id -> polyline
+    deploy_figures: dict[str, Any] = field(default_factory=dict)
+    deploy_guns: dict[str, Any] = field(default_factory=dict)
+    wagon_moves: dict[str, Any] = field(default_factory=dict)  # wagon id -> polyline (LW-66/67)
+    deploy_wagons: dict[str, Any] = field(default_factory=dict)
+    hungry: set[str] | None = None                        # LW-66: own figures out of supply now (computed once)
+    surrender: list[tuple[str, list[str]]] = field(default_factory=list)    # (group name, figure ids)
+    standing: tuple[Any, ...] | None = None
     edge: str | None = None                          # LW-2/53: the edge chosen before deployment
-    errors: list = field(default_factory=list)
-    _owner_line: dict = field(default_factory=dict)  # figure/gun id -> line that ordered it
-    move_check: object = None                        # a variant's own range rule: (figure id, path) -> error or None
-    gun_check: object = None                         # and for guns, instead of LW-26: (gun id, path) -> error or None
-    _line_text: dict = field(default_factory=dict)   # line number -> its text
+    errors: list[LineError] = field(default_factory=list)
+    owner_line: dict[str, int] = field(default_factory=dict)  # figure/gun id -> line that ordered it
+    move_check: PathCheck | None = None              # a variant's own range rule: (figure id, path) -> error or None
+    gun_check: PathCheck | None = None               # and for guns, instead of LW-26: (gun id, path) -> error or None
+    line_text: dict[int, str] = field(default_factory=dict)   # line number -> its text
 
 
-class _Refused(Exception):
-    pass
+# A variant's check of one planned path: (figure or gun id, the path's points) -> the error, or None.
+PathCheck = Callable[[str, list[XY]], "str | None"]
 
 
-def build(state: dict, side: str, orders, move_check=None, gun_check=None) -> Plan:
+class OrderRefused(Exception):
+    """An order line the planner refuses; the message says why (a variant's planner raises it too)."""
+
+
+def build(state: dict[str, Any], side: str, orders: Sequence[Order], move_check: PathCheck | None = None,
+          gun_check: PathCheck | None = None) -> Plan:
     plan = Plan(side, {k: list(v) for k, v in state["groups"][side].items()}, move_check=move_check,
                 gun_check=gun_check)
     phase = state["phase"]
@@ -64,7 +95,7 @@ def build(state: dict, side: str, orders, move_check=None, gun_check=None) -> Pl
     for o in ordered:
         try:
             _apply(state, plan, o)
-        except _Refused as exc:
+        except OrderRefused as exc:
             plan.errors.append(LineError(o.line, o.text, str(exc)))
     if phase == "play":
         _check_gun_moves(state, plan)
@@ -72,7 +103,8 @@ def build(state: dict, side: str, orders, move_check=None, gun_check=None) -> Pl
     return plan
 
 
-def build_spaced(state: dict, side: str, orders, move_check=None, gun_check=None) -> Plan:
+def build_spaced(state: dict[str, Any], side: str, orders: Sequence[Order], move_check: PathCheck | None = None,
+                 gun_check: PathCheck | None = None) -> Plan:
     """``build`` and the 1/16 in between the side's own figures (LW-27). Separate from ``build`` so that
     a rule set whose figures may share a place (the appendix's trains and boxes) can leave it out."""
     plan = build(state, side, orders, move_check, gun_check)
@@ -81,132 +113,139 @@ def build_spaced(state: dict, side: str, orders, move_check=None, gun_check=None
     return plan
 
 
-def _apply(state, plan, o: Order) -> None:
+def _apply(state: State, plan: Plan, o: Order) -> None:
     if state["phase"] == "edge" or isinstance(o, Edge):
         return _edge(state, plan, o)
     deploying = state["phase"] == "deploy"
     if isinstance(o, Move) and o.deploy != deploying:
-        raise _Refused("deploy orders are for the deployment turn only" if o.deploy
+        raise OrderRefused("deploy orders are for the deployment turn only" if o.deploy
                        else "this is the deployment turn: use 'deploy <name> at x,y' or 'deploy <name> line ...'")
     if deploying and not isinstance(o, (Move, Form, Split, Merge, Melee, Hold)):
-        raise _Refused("only deploy, form, split, merge and melee orders are allowed while deploying")
-    handler = {Move: _move, Fire: _fire, Split: _split, Merge: _merge, Form: _form, Escort: _escort,
-               Surrender: _surrender, Melee: _melee, Hold: lambda s, p, o: None}[type(o)]
-    handler(state, plan, o)
+        raise OrderRefused("only deploy, form, split, merge and melee orders are allowed while deploying")
+    handlers: dict[type[Order], Callable[[State, Plan, Any], None]] = {
+        Move: _move, Fire: _fire, Split: _split, Merge: _merge, Form: _form, Escort: _escort,
+        Surrender: _surrender, Melee: _melee, Hold: _hold}
+    handlers[type(o)](state, plan, o)
 
 
-def _edge(state, plan, o: Order) -> None:
+def _hold(state: State, plan: Plan, o: Hold) -> None:
+    """Nothing to plan."""
+
+
+def _edge(state: State, plan: Plan, o: Order) -> None:
     if state["phase"] != "edge":
-        raise _Refused("the edge is chosen before deployment, when the game lets a side choose it")
+        raise OrderRefused("the edge is chosen before deployment, when the game lets a side choose it")
     if isinstance(o, Hold):
         return
     if not isinstance(o, Edge):
-        raise _Refused("now only the edge is chosen: 'edge north', 'edge south', ... or hold")
+        raise OrderRefused("now only the edge is chosen: 'edge north', 'edge south', ... or hold")
     if plan.side != state.get("edge_chooser"):
-        raise _Refused(f"{state.get('edge_chooser')} chooses the edge, not {plan.side}")
+        raise OrderRefused(f"{state.get('edge_chooser')} chooses the edge, not {plan.side}")
     mine = state["scenario"]["edges"][plan.side]
     if o.edge not in (mine, OPPOSITE[mine]):
-        raise _Refused(f"the armies start from the {mine} and {OPPOSITE[mine]} edges: choose one of those")
+        raise OrderRefused(f"the armies start from the {mine} and {OPPOSITE[mine]} edges: choose one of those")
     if plan.edge is not None:
-        raise _Refused("the edge is chosen once")
+        raise OrderRefused("the edge is chosen once")
     plan.edge = o.edge
 
 
 # -- names ------------------------------------------------------------------
-def _figure(state, side, name):
+def _figure(state: State, side: str, name: str) -> list[str] | None:
     fid = f"{side}:{name.lower()}"
     f = state["figures"].get(fid)
     if f is None:
         return None
     if f["st"] != "ok":
-        raise _Refused(f"{name} is {'dead' if f['st'] == 'dead' else 'a prisoner' if f['st'] == 'pow' else 'not in play'}")
+        raise OrderRefused(f"{name} is {'dead' if f['st'] == 'dead' else 'a prisoner' if f['st'] == 'pow' else 'not in play'}")
     return [fid]
 
 
-def _gun(state, side, name):
+def gun_of(state: State, side: str, name: str) -> str | None:
     for gid, g in state["guns"].items():
         if geom.gun_name(g).lower() == name.lower() and g["owner"] == side:
-            return gid
+            result: str | None = gid
+            return result
     return None
 
 
-def _wagon(state, side, name):
+def _wagon(state: State, side: str, name: str) -> str | None:
     for wid, w in wagon_rules.live(state, side).items():
         if wagon_rules.name_of(w).lower() == name.lower():
             return wid
     return None
 
 
-def _group_key(groups, name):
+def group_key(groups: Mapping[str, Any], name: str) -> str | None:
     for k in groups:
         if k.lower() == name.lower():
             return k
     return None
 
 
-def resolve(state, plan, name) -> tuple[str, object]:
+def resolve(state: State, plan: Plan, name: str) -> tuple[str, Any]:
     """("figures", ids) | ("gun", id) | ("pow", (name, ids)); errors name what the name is instead."""
-    key = _group_key(plan.groups, name)
+    key = group_key(plan.groups, name)
     if key is not None:
         return "figures", list(plan.groups[key])
     ids = _figure(state, plan.side, name)
     if ids:
         return "figures", ids
-    gid = _gun(state, plan.side, name)
+    gid = gun_of(state, plan.side, name)
     if gid:
         return "gun", gid
     wid = _wagon(state, plan.side, name)
     if wid:
         return "wagon", wid
-    pkey = _group_key(state["pows"][plan.side], name)
+    pkey = group_key(state["pows"][plan.side], name)
     if pkey is not None:
         return "pow", (pkey, list(state["pows"][plan.side][pkey]))
     enemy = other(plan.side)
-    if (_group_key(state["groups"][enemy], name) or state["figures"].get(f"{enemy}:{name.lower()}")
-            or _gun(state, enemy, name) or _wagon(state, enemy, name)):
-        raise _Refused(f"not your figure: {name} belongs to {enemy}")
+    if (group_key(state["groups"][enemy], name) or state["figures"].get(f"{enemy}:{name.lower()}")
+            or gun_of(state, enemy, name) or _wagon(state, enemy, name)):
+        raise OrderRefused(f"not your figure: {name} belongs to {enemy}")
     if any(g["name"].lower() == name.lower() and g["side"] == plan.side for g in state["guns"].values()):
-        raise _Refused(f"{name} is no longer yours: it was captured")
+        raise OrderRefused(f"{name} is no longer yours: it was captured")
     lost = next((w for w in state.get("wagons", {}).values()
                  if w["name"].lower() == name.lower() and w["side"] == plan.side), None)
     if lost is not None:
-        raise _Refused(f"{name} is no longer yours: it was {'destroyed' if lost['st'] != 'ok' else 'captured'}")
-    raise _Refused(f"unknown name '{name}': not one of your groups, figures, guns or prisoner groups")
+        raise OrderRefused(f"{name} is no longer yours: it was {'destroyed' if lost['st'] != 'ok' else 'captured'}")
+    raise OrderRefused(f"unknown name '{name}': not one of your groups, figures, guns or prisoner groups")
 
 
-def _own_figures(state, plan, name) -> list[str]:
+def _own_figures(state: State, plan: Plan, name: str) -> list[str]:
     kind, value = resolve(state, plan, name)
     if kind != "figures":
         what = {"gun": "gun", "wagon": "wagon"}.get(kind, "prisoner group")
-        raise _Refused(f"{name} is a {what}, not a group of figures")
-    return value
+        raise OrderRefused(f"{name} is a {what}, not a group of figures")
+    result: list[str] = value
+    return result
 
 
-def _check_claim(plan, ids):
+def _check_claim(plan: Plan, ids: list[str]) -> None:
     for i in ids:
-        if i in plan._owner_line:
-            raise _Refused(f"{i.split(':')[1]} already has an order on line {plan._owner_line[i]}")
+        if i in plan.owner_line:
+            raise OrderRefused(f"{i.split(':')[1]} already has an order on line {plan.owner_line[i]}")
 
 
-def _claim(plan, ids, o):
+def claim_figures(plan: Plan, ids: list[str], o: Order) -> None:
     _check_claim(plan, ids)
     for i in ids:
-        plan._owner_line[i] = o.line
-    plan._line_text[o.line] = o.text
+        plan.owner_line[i] = o.line
+    plan.line_text[o.line] = o.text
 
 
 # -- group changes ------------------------------------------------------------
-def _new_name(state, plan, name):
-    if (_group_key(plan.groups, name) or state["figures"].get(f"{plan.side}:{name.lower()}")
-            or _gun(state, plan.side, name) or _wagon(state, plan.side, name)):
-        raise _Refused(f"the name {name} is already in use")
+def _new_name(state: State, plan: Plan, name: str) -> None:
+    if (group_key(plan.groups, name) or state["figures"].get(f"{plan.side}:{name.lower()}")
+            or gun_of(state, plan.side, name) or _wagon(state, plan.side, name)):
+        raise OrderRefused(f"the name {name} is already in use")
     if name[0].lower() in "ic" and name[1:].isdigit():
-        raise _Refused(f"{name} looks like a figure name (i12, c3): choose another group name")
+        raise OrderRefused(f"{name} looks like a figure name (i12, c3): choose another group name")
     if re.fullmatch(r"(pow|freed)\d+", name.lower()):
-        raise _Refused(f"{name} is reserved for prisoner and freed groups: choose another group name")
+        raise OrderRefused(f"{name} is reserved for prisoner and freed groups: choose another group name")
 
 
-def _take(plan, ids):
+def _take(plan: Plan, ids: list[str]) -> None:
     """Remove figures from the groups they are in (a figure belongs to one group)."""
     s = set(ids)
     for k in list(plan.groups):
@@ -217,33 +256,34 @@ def _take(plan, ids):
             del plan.groups[k]
 
 
-def _split(state, plan, o: Split):
+def _split(state: State, plan: Plan, o: Split) -> None:
     ids = _own_figures(state, plan, o.who)
     _new_name(state, plan, o.new)
     if not 0 < o.count < len(ids):
-        raise _Refused(f"{o.who} has {len(ids)} figures: split off between 1 and {len(ids) - 1}")
+        raise OrderRefused(f"{o.who} has {len(ids)} figures: split off between 1 and {len(ids) - 1}")
     figs = state["figures"]
-    if o.near:
-        ids = sorted(ids, key=lambda i: (math.dist((figs[i]["x"], figs[i]["y"]), o.near), i))
+    near = o.near
+    if near:
+        ids = sorted(ids, key=lambda i: (math.dist((figs[i]["x"], figs[i]["y"]), near), i))
     chosen = ids[:o.count] if o.near else ids[-o.count:]
     _take(plan, chosen)
     plan.groups[o.new] = chosen
     plan.groups_changed = True
 
 
-def _merge(state, plan, o: Merge):
+def _merge(state: State, plan: Plan, o: Merge) -> None:
     src = _own_figures(state, plan, o.who)
-    key = _group_key(plan.groups, o.into)
+    key = group_key(plan.groups, o.into)
     if key is None:
-        raise _Refused(f"unknown group '{o.into}' to merge into")
+        raise OrderRefused(f"unknown group '{o.into}' to merge into")
     if key.lower() == o.who.lower():
-        raise _Refused("a group cannot merge into itself")
+        raise OrderRefused("a group cannot merge into itself")
     _take(plan, src)
     plan.groups[key] = plan.groups.get(key, []) + src
     plan.groups_changed = True
 
 
-def _form(state, plan, o: Form):
+def _form(state: State, plan: Plan, o: Form) -> None:
     _new_name(state, plan, o.new)
     ids: list[str] = []
     for m in o.members:
@@ -253,27 +293,28 @@ def _form(state, plan, o: Form):
     plan.groups_changed = True
 
 
-def _melee(state, plan, o: Melee):
+def _melee(state: State, plan: Plan, o: Melee) -> None:
     plan.standing = (o.kill, o.lose)
 
 
 # -- movement -----------------------------------------------------------------
-def head_start(state, side, x, y, r) -> float:
+def head_start(state: State, side: str, x: float, y: float, r: float) -> float:
     """LW-7: deployed without the curtain, every figure moves in the first turn "as if it stood exactly on
     the edge line": the way from the edge to where it stands counts against that turn's move."""
     sc = state["scenario"]
     if sc["settings"].get("deployment", "curtain") != "alternate" or play_turn(state) != 1:
         return 0.0
-    return max(0.0, table_of(sc).edge_distance(sc["edges"][side], x, y) - r)
+    result: float = max(0.0, table_of(sc).edge_distance(sc["edges"][side], x, y) - r)
+    return result
 
 
-def allowance(state, fid) -> float:
+def allowance(state: State, fid: str) -> float:
     """How far figure ``fid`` may move this turn (LW-17/18, less the LW-7 head start in turn 1)."""
     f = state["figures"][fid]
     return max(0.0, pace(state["scenario"], f["arm"]) - head_start(state, f["side"], f["x"], f["y"], radius(f["arm"])))
 
 
-def _targets(state, ids, o: Move) -> dict[str, list[tuple[float, float]]]:
+def _targets(state: State, ids: list[str], o: Move) -> dict[str, list[tuple[float, float]]]:
     """Waypoints (without the start) for each figure of a move or line order."""
     figs = state["figures"]
     pos = {i: (figs[i]["x"], figs[i]["y"]) for i in ids}
@@ -287,7 +328,7 @@ def _targets(state, ids, o: Move) -> dict[str, list[tuple[float, float]]]:
     return {i: [(round(wx + pos[i][0] - cx, 4), round(wy + pos[i][1] - cy, 4)) for wx, wy in o.points] for i in ids}
 
 
-def route(table, arm, start, waypoints) -> list[tuple[float, float]]:
+def route(table: Table, arm: str, start: XY, waypoints: Iterable[XY]) -> list[XY]:
     pts = [start]
     for w in waypoints:
         leg = table.path(arm, pts[-1], w)
@@ -297,10 +338,10 @@ def route(table, arm, start, waypoints) -> list[tuple[float, float]]:
     return pts
 
 
-def _move(state, plan, o: Move):
+def _move(state: State, plan: Plan, o: Move) -> None:
     kind, value = resolve(state, plan, o.who)
     if kind == "pow":
-        raise _Refused(f"{o.who} are prisoners: use 'escort {o.who} to x,y'")
+        raise OrderRefused(f"{o.who} are prisoners: use 'escort {o.who} to x,y'")
     if kind == "gun":
         return _deploy_gun(state, plan, o, value) if o.deploy else _plan_gun_move(state, plan, o, value)
     if kind == "wagon":
@@ -317,28 +358,28 @@ def _move(state, plan, o: Move):
         for w in wps:
             err = table.spot_error(f["arm"], *w)
             if err:
-                raise _Refused(f"{fid.split(':')[1]} would pass or end at {err.split(' is ', 1)[0]}: {err.split(' is ', 1)[1]}")
+                raise OrderRefused(f"{fid.split(':')[1]} would pass or end at {err.split(' is ', 1)[0]}: {err.split(' is ', 1)[1]}")
         pts = route(table, f["arm"], (f["x"], f["y"]), wps)
         if not pts:
-            raise _Refused(f"{fid.split(':')[1]} cannot get there: no way round the scenery")
+            raise OrderRefused(f"{fid.split(':')[1]} cannot get there: no way round the scenery")
         if plan.move_check is not None:  # the Kriegspiel appendix's pace replaces LW-17/18
             err = plan.move_check(fid, pts)
             if err:
-                raise _Refused(err)
+                raise OrderRefused(err)
             paths[fid] = pts
             continue
         length, limit = path_length(pts), allowance(state, fid)
         if length > limit + 1e-9:
             spent = pace(state["scenario"], f["arm"]) - limit
             edge = f" this turn: measured from the edge line, {spent:.1f} in are spent already (LW-7)" if spent else ""
-            raise _Refused(f"out of range: {fid.split(':')[1]} would need {length:.1f} in, {ARM_NAMES[f['arm']]} "
+            raise OrderRefused(f"out of range: {fid.split(':')[1]} would need {length:.1f} in, {ARM_NAMES[f['arm']]} "
                            f"moves at most {round(limit, 2):g} in (LW-{17 if f['arm'] == 'inf' else 18}){edge}")
         paths[fid] = pts
-    _claim(plan, value, o)
+    claim_figures(plan, value, o)
     plan.paths.update(paths)
 
 
-def _deploy(state, plan, o: Move, ids):
+def _deploy(state: State, plan: Plan, o: Move, ids: list[str]) -> None:
     _check_claim(plan, ids)
     sc = state["scenario"]
     edge = sc["edges"][plan.side]
@@ -352,30 +393,30 @@ def _deploy(state, plan, o: Move, ids):
     for fid, (x, y) in zip(ids, spots):
         err = table.spot_error(figs[fid]["arm"], x, y) or zone_error(sc, plan.side, x, y)
         if err:
-            raise _Refused(f"{fid.split(':')[1]} cannot deploy there: {err}")
-    _claim(plan, ids, o)
+            raise OrderRefused(f"{fid.split(':')[1]} cannot deploy there: {err}")
+    claim_figures(plan, ids, o)
     plan.deploy_figures.update({fid: [x, y] for fid, (x, y) in zip(ids, spots)})
 
 
-def _deploy_gun(state, plan, o: Move, gid):
-    _claim(plan, [gid], o)
+def _deploy_gun(state: State, plan: Plan, o: Move, gid: str) -> None:
+    claim_figures(plan, [gid], o)
     if o.line_form:
-        raise _Refused("a gun deploys at one point: deploy gun1 at x,y")
+        raise OrderRefused("a gun deploys at one point: deploy gun1 at x,y")
     x, y = o.points[0]
     err = table_of(state["scenario"]).spot_error(GUN_SPOT, x, y) or zone_error(state["scenario"], plan.side, x, y)
     if err:
-        raise _Refused(f"{o.who} cannot deploy there: {err}")
+        raise OrderRefused(f"{o.who} cannot deploy there: {err}")
     plan.deploy_guns[gid] = [x, y]
 
 
-def _escort(state, plan, o: Escort):
+def _escort(state: State, plan: Plan, o: Escort) -> None:
     kind, value = resolve(state, plan, o.who)
     if kind != "pow":
-        raise _Refused(f"{o.who} is not a group of prisoners you hold; use move for your own figures")
+        raise OrderRefused(f"{o.who} is not a group of prisoners you hold; use move for your own figures")
     name, ids = value
     ids = [i for i in ids if not state["figures"][i]["pow"][2]]
     if not ids:
-        raise _Refused(f"the prisoners of {name} have all been taken off the table")
+        raise OrderRefused(f"the prisoners of {name} have all been taken off the table")
     _check_claim(plan, ids)
     table = table_of(state["scenario"])
     fake = Move(o.line, o.text, o.who, o.points)
@@ -384,28 +425,28 @@ def _escort(state, plan, o: Escort):
         f = state["figures"][fid]  # prisoners walk at the infantry pace, each with its own footprint
         spot = next((e for e in (table.spot_error(f["arm"], *w) for w in wps) if e), None)
         if spot:
-            raise _Refused(f"{fid.split(':')[1]} cannot be escorted there: {spot}")
+            raise OrderRefused(f"{fid.split(':')[1]} cannot be escorted there: {spot}")
         pts = route(table, f["arm"], (f["x"], f["y"]), wps)
         if not pts or path_length(pts) > pace(state["scenario"], "inf") + 1e-9:
-            raise _Refused(f"out of range: prisoners walk at most {pace(state['scenario'], 'inf'):g} in a turn, "
+            raise OrderRefused(f"out of range: prisoners walk at most {pace(state['scenario'], 'inf'):g} in a turn, "
                            f"to open ground on the table")
         paths[fid] = pts
-    _claim(plan, ids, o)
+    claim_figures(plan, ids, o)
     plan.paths.update(paths)
 
 
-def _surrender(state, plan, o: Surrender):
+def _surrender(state: State, plan: Plan, o: Surrender) -> None:
     ids = _own_figures(state, plan, o.who)
     friends, need = geom.support(state, plan.side, ids)
     if 2 * friends >= len(ids):
-        raise _Refused(f"{o.who} is not isolated: {friends} friends within a move of it (LW-32: fewer than "
+        raise OrderRefused(f"{o.who} is not isolated: {friends} friends within a move of it (LW-32: fewer than "
                        f"{math.ceil(len(ids) / 2)} needed to surrender, LW-45)")
-    _claim(plan, ids, o)
-    plan.surrender.append((_group_key(plan.groups, o.who) or o.who, ids))
+    claim_figures(plan, ids, o)
+    plan.surrender.append((group_key(plan.groups, o.who) or o.who, ids))
 
 
 # -- wagons (LW-66/67) ---------------------------------------------------------------
-def _supply_check(state, plan, ids):
+def _supply_check(state: State, plan: Plan, ids: list[str]) -> None:
     """LW-66 (penalty as KS-52): figures out of supply at the start of the turn do not move."""
     if not wagon_rules.on(state):
         return
@@ -414,109 +455,109 @@ def _supply_check(state, plan, ids):
     out = [i.split(":")[1] for i in ids if i in plan.hungry]
     if out:
         sc = state["scenario"]
-        raise _Refused(f"{', '.join(out[:5])}{' ...' if len(out) > 5 else ''} out of supply: no supply wagon within "
+        raise OrderRefused(f"{', '.join(out[:5])}{' ...' if len(out) > 5 else ''} out of supply: no supply wagon within "
                        f"{wagon_rules.reach(sc, 'supply'):g} in (six moves) has room for them, 50 a wagon (LW-66); "
                        f"troops without supply do not move (as KS-52)")
 
 
-def _deploy_wagon(state, plan, o: Move, wid):
-    _claim(plan, [wid], o)
+def _deploy_wagon(state: State, plan: Plan, o: Move, wid: str) -> None:
+    claim_figures(plan, [wid], o)
     if o.line_form:
-        raise _Refused(f"a wagon deploys at one point: deploy {o.who} at x,y")
+        raise OrderRefused(f"a wagon deploys at one point: deploy {o.who} at x,y")
     x, y = o.points[0]
     err = table_of(state["scenario"]).spot_error(wagon_rules.SPOT, x, y) or zone_error(state["scenario"], plan.side, x, y)
     if err:
-        raise _Refused(f"{o.who} cannot deploy there: {err}")
+        raise OrderRefused(f"{o.who} cannot deploy there: {err}")
     plan.deploy_wagons[wid] = [x, y]
 
 
-def _plan_wagon_move(state, plan, o: Move, wid):
+def _plan_wagon_move(state: State, plan: Plan, o: Move, wid: str) -> None:
     """A wagon goes at its horses' walk (12 in, LW-26's foot pace for guns) round the scenery, no escort needed."""
     if o.line_form:
-        raise _Refused(f"a wagon moves to a point: move {o.who} to x,y")
+        raise OrderRefused(f"a wagon moves to a point: move {o.who} to x,y")
     _check_claim(plan, [wid])
     w = state["wagons"][wid]
     table = table_of(state["scenario"])
     for p in o.points:
         err = table.spot_error(wagon_rules.SPOT, *p)
         if err:
-            raise _Refused(f"{o.who} cannot go there: {err}")
+            raise OrderRefused(f"{o.who} cannot go there: {err}")
     pts = route(table, wagon_rules.SPOT, (w["x"], w["y"]), o.points)
     if not pts:
-        raise _Refused(f"{o.who} cannot get there: no way round the scenery")
+        raise OrderRefused(f"{o.who} cannot get there: no way round the scenery")
     spent = head_start(state, w["owner"], w["x"], w["y"], wagon_rules.radius_of())  # LW-7, as for everything
     limit = max(0.0, wagon_rules.wagon_pace(state["scenario"]) - spent)
     if path_length(pts) > limit + 1e-9:
         edge = f" this turn: measured from the edge line, {spent:.1f} in are spent already (LW-7)" if spent else " a turn"
-        raise _Refused(f"out of range: {o.who} would need {path_length(pts):.1f} in; a wagon moves at most "
+        raise OrderRefused(f"out of range: {o.who} would need {path_length(pts):.1f} in; a wagon moves at most "
                        f"{round(limit, 2):g} in{edge}")
-    _claim(plan, [wid], o)
+    claim_figures(plan, [wid], o)
     plan.wagon_moves[wid] = pts
 
 
 # -- guns -----------------------------------------------------------------------
-def _crew_check(state, gid, what):
+def _crew_check(state: State, gid: str, what: str) -> None:
     g = state["guns"][gid]
     n = len(geom.crew(state, g["owner"], (g["x"], g["y"])))
     if n < CREW_MIN:
-        raise _Refused(f"{geom.gun_name(g)} is not crewed: {n} of your figures within {CREW_RANGE:g} in, "
+        raise OrderRefused(f"{geom.gun_name(g)} is not crewed: {n} of your figures within {CREW_RANGE:g} in, "
                        f"{CREW_MIN} needed to {what} (LW-19)")
 
 
-def _fire(state, plan, o: Fire):
+def _fire(state: State, plan: Plan, o: Fire) -> None:
     kind, gid = resolve(state, plan, o.gun)
     if kind != "gun":
-        raise _Refused(f"{o.gun} is not a gun")
+        raise OrderRefused(f"{o.gun} is not a gun")
     first = FIRST_FIRE_TURN
     sc = state["scenario"]
     if sc["kind"] == "defence" and sc["settings"]["defender"] == plan.side:
         first = 1  # LW-55
     if play_turn(state) < first:
-        raise _Refused(f"no gun fires before turn {game_turn_of_play(state, first)} (LW-14: none in the first "
+        raise OrderRefused(f"no gun fires before turn {game_turn_of_play(state, first)} (LW-14: none in the first "
                        f"turn of play)")
-    if gid in plan._owner_line:
-        raise _Refused(f"a gun moves or fires in a turn, not both (LW-20); line {plan._owner_line[gid]} already orders it")
+    if gid in plan.owner_line:
+        raise OrderRefused(f"a gun moves or fires in a turn, not both (LW-20); line {plan.owner_line[gid]} already orders it")
     _crew_check(state, gid, "fire")
     err = wagon_rules.ammo_error(state, gid)
     if err:
-        raise _Refused(err)
+        raise OrderRefused(err)
     g = state["guns"][gid]
     for x, y in o.aims:
         rng = math.dist((g["x"], g["y"]), (x, y))
         if rng > gun_range(sc):
-            raise _Refused(f"out of range: {x:g},{y:g} is {rng:.1f} in from {geom.gun_name(g)}, a gun reaches "
+            raise OrderRefused(f"out of range: {x:g},{y:g} is {rng:.1f} in from {geom.gun_name(g)}, a gun reaches "
                            f"{gun_range(sc):g} in")
-    _claim(plan, [gid], o)
+    claim_figures(plan, [gid], o)
     plan.fire[gid] = [list(a) for a in o.aims]
 
 
-def _plan_gun_move(state, plan, o: Move, gid):
+def _plan_gun_move(state: State, plan: Plan, o: Move, gid: str) -> None:
     if o.line_form:
-        raise _Refused("a gun moves to a point: move gun1 to x,y")
-    if gid in plan._owner_line:
-        raise _Refused(f"a gun moves or fires in a turn, not both (LW-20); line {plan._owner_line[gid]} already orders it")
+        raise OrderRefused("a gun moves to a point: move gun1 to x,y")
+    if gid in plan.owner_line:
+        raise OrderRefused(f"a gun moves or fires in a turn, not both (LW-20); line {plan.owner_line[gid]} already orders it")
     _crew_check(state, gid, "move")
     g = state["guns"][gid]
     table = table_of(state["scenario"])
     for w in o.points:  # a gun stands where a figure may: on the table, clear of scenery, not on a hill's side
         err = table.spot_error(GUN_SPOT, *w)
         if err:
-            raise _Refused(f"{geom.gun_name(g)} cannot go there: {err}")
+            raise OrderRefused(f"{geom.gun_name(g)} cannot go there: {err}")
     pts = route(table, "cav", (g["x"], g["y"]), list(o.points))
     if not pts:
-        raise _Refused(f"{geom.gun_name(g)} cannot get there: no way round the scenery")
+        raise OrderRefused(f"{geom.gun_name(g)} cannot get there: no way round the scenery")
     if plan.gun_check is not None:
         err = plan.gun_check(gid, pts)
         if err:
-            raise _Refused(err)
+            raise OrderRefused(err)
     elif path_length(pts) > gun_pace(state["scenario"], CREW_MIN) + 1e-9:
-        raise _Refused(f"out of range: {geom.gun_name(g)} would need {path_length(pts):.1f} in; a gun moves at most "
+        raise OrderRefused(f"out of range: {geom.gun_name(g)} would need {path_length(pts):.1f} in; a gun moves at most "
                        f"{gun_pace(state['scenario'], CREW_MIN):g} in, and only with 4 cavalry (LW-26)")
-    _claim(plan, [gid], o)
+    claim_figures(plan, [gid], o)
     plan.gun_moves[gid] = (pts, o)
 
 
-def _check_gun_moves(state, plan):
+def _check_gun_moves(state: State, plan: Plan) -> None:
     """LW-24/26 against where the plan puts the crew (ignoring contacts, which only shorten moves); a variant
     with its own ``gun_check`` has checked the range already."""
     for gid, (pts, o) in list(plan.gun_moves.items()):
@@ -538,7 +579,7 @@ def _check_gun_moves(state, plan):
             plan.gun_moves[gid] = pts
 
 
-def _check_spacing(state, plan):
+def _check_spacing(state: State, plan: Plan) -> None:
     """LW-27: figures stand on their own, 1/16 in apart. The side's figures are checked where the orders
     leave them (moved or deployed ones at the end of their way, the rest where they stand); a clash
     is reported on the line that moved a figure there. Contacts may still stop figures anywhere, so
@@ -551,7 +592,7 @@ def _check_spacing(state, plan):
     ids = [i for i, f in figs.items() if f["side"] == plan.side and f["st"] == "ok" or i in moved]
     xy = np.array([moved.get(i, (figs[i]["x"], figs[i]["y"])) for i in ids], dtype=float)
     r = np.array([radius(figs[i]["arm"]) for i in ids])
-    tree = STRtree(shapely.points(xy))
+    tree = STRtree(point_array(xy))
     pairs = tree.query(shapely.points(xy), predicate="dwithin", distance=2 * max(r) + SCENERY_GAP)
     refused: set[int] = set()
     for a, b in zip(*pairs):
@@ -562,17 +603,17 @@ def _check_spacing(state, plan):
         was = math.dist((figs[ia]["x"], figs[ia]["y"]), (figs[ib]["x"], figs[ib]["y"])) - r[a] - r[b]
         if gap >= SCENERY_GAP - 1e-9 or gap >= was - 1e-9:
             continue  # apart enough, or no closer than contact (LW-33) had already left them
-        line = max(plan._owner_line.get(i, 0) for i in (ia, ib) if i in moved)  # the later line is at fault
+        line = max(plan.owner_line.get(i, 0) for i in (ia, ib) if i in moved)  # the later line is at fault
         if line in refused:
             continue  # one error a line is enough to show what is wrong
         refused.add(line)
-        plan.errors.append(LineError(line, plan._line_text.get(line, ""),
+        plan.errors.append(LineError(line, plan.line_text.get(line, ""),
                                      f"{ia.split(':')[1]} and {ib.split(':')[1]} would stand {max(gap, 0.0):.2f} in "
                                      f"apart; figures stand on their own, at least 1/16 in apart (LW-27)"))
-    for fid in [i for i, ln in plan._owner_line.items() if ln in refused]:
+    for fid in [i for i, ln in plan.owner_line.items() if ln in refused]:
         plan.paths.pop(fid, None)  # a refused line is not carried out: its figures stay where they are
         plan.deploy_figures.pop(fid, None)
 
 
-def errors(state, side, orders) -> tuple[LineError, ...]:
+def errors(state: State, side: str, orders: Sequence[Order]) -> tuple[LineError, ...]:
     return tuple(build_spaced(state, side, orders).errors)

@@ -22,7 +22,7 @@ from rules.core import tablesvg
 from rules.core.mapsvg import LabelPlacer, box_attr, crop_box, data, label, order_name
 
 from .maplegend import legend_items, zones
-from .table import terrain_geometry
+from rules.tabletop.terrain import terrain_geometry
 from .units import CREW_RANGE, gun_pace, gun_range, pace
 from .wagons import wagon_pace
 

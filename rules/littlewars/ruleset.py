@@ -10,28 +10,29 @@ from . import adjudicate as _adj
 from . import plan as _plan
 from .commands import Teams
 from .describe import describe_event as _describe
-from .fold import fold as _fold, initial_state as _initial
+from .fold import fold as _fold
+from .fold import initial_state as _initial
 from .invariants import check_invariants
 from .orders import ORDER_WORDS, ORDERS_HELP, parse_text
 from .render import render_svg as _render
-from .scenario import DEFAULT_SCENARIO, _builtin, builtin_names, load
+from .scenario import DEFAULT_SCENARIO, builtin_names, builtin_scenario, load
 from .view import build_view
 
 
 class LittleWars(Teams, RuleSetBase):
     name = "littlewars"
     title = "Little Wars (H. G. Wells)"
-    sides = ("red", "blue")
+    sides: tuple[str, ...] = ("red", "blue")
     turn_mode = "simultaneous"
     orders_help = ORDERS_HELP
-    order_words = ORDER_WORDS
+    order_words: tuple[str, ...] = ORDER_WORDS
 
     initial_state = staticmethod(_initial)
 
     def scenarios(self) -> list[tuple[str, str]]:
         """The default first, then the rest by name."""
         names = builtin_names()
-        return titled([DEFAULT_SCENARIO] + [n for n in names if n != DEFAULT_SCENARIO], _builtin)
+        return titled([DEFAULT_SCENARIO] + [n for n in names if n != DEFAULT_SCENARIO], builtin_scenario)
     load_scenario = staticmethod(load)
     setup = staticmethod(_adj.setup)
     fold = staticmethod(_fold)

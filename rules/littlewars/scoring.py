@@ -8,19 +8,37 @@ took"); a figure is alive for scoring when it is free on the table, armed or not
 from __future__ import annotations
 
 import math
+from typing import Any, Literal
+
+from rules.core.protocol import State
 
 from . import wagons
 from .fold import play_turn
 from .table import table_of
-from .units import (ARMS, BREAKTHROUGH_FIGURES, DRAW_BELOW, DRAW_BELOW_SMALL, GUN_SCORE, PRISONER_SCORE, SIDES,
-                    SMALL_ARMY, VICTORY, WITHDRAW_MOVES, other, pace)
+from .units import (
+    ARMS,
+    BREAKTHROUGH_FIGURES,
+    DRAW_BELOW,
+    DRAW_BELOW_SMALL,
+    GUN_SCORE,
+    PRISONER_SCORE,
+    SIDES,
+    SMALL_ARMY,
+    VICTORY,
+    WITHDRAW_MOVES,
+    other,
+    pace,
+)
+
+# How a game ended: (winner or None for a draw, the reason[, what the loser surrenders (LW-50)]).
+Ending = tuple[str | None, str] | tuple[str, str, dict[str, Any]]
 
 
-def _free(state, side):
+def _free(state: State, side: str) -> list[dict[str, Any]]:
     return [f for f in state["figures"].values() if f["side"] == side and f["st"] == "ok"]
 
 
-def sheet(state: dict, winner: str | None) -> dict:
+def sheet(state: dict[str, Any], winner: str | None) -> dict[str, Any]:
     out = {}
     for side in SIDES:
         free = _free(state, side)
@@ -41,7 +59,7 @@ def sheet(state: dict, winner: str | None) -> dict:
     return out
 
 
-def reached(state: dict, side: str) -> list[str]:
+def reached(state: dict[str, Any], side: str) -> list[str]:
     """Fighting figures of ``side`` at the enemy edge (within the target part of it, LW-51, if set)."""
     table = table_of(state["scenario"])
     edge = table.home(other(side))
@@ -59,17 +77,17 @@ def reached(state: dict, side: str) -> list[str]:
     return sorted(out)
 
 
-def _annihilation(state) -> tuple[str | None, str] | None:
+def _annihilation(state: State) -> Ending | Literal[False]:
     fighting = {s: sum(1 for f in _free(state, s) if not f["dis"]) for s in SIDES}
     if not any(fighting.values()):
         return None, "both armies are destroyed or captured"
     for s in SIDES:
         if fighting[s] == 0:
             return other(s), f"{s} has no fighting figure left (LW-47)"
-    return False  # type: ignore[return-value]
+    return False  # no annihilation: the other endings are looked at
 
 
-def _draw(state) -> tuple[None, str] | None:
+def _draw(state: State) -> Ending | None:
     start = state["start"]
     small = all(start[s]["figures"] <= SMALL_ARMY for s in SIDES)  # the Russian text: "no more than 50"
     limit = DRAW_BELOW_SMALL if small else DRAW_BELOW
@@ -79,12 +97,14 @@ def _draw(state) -> tuple[None, str] | None:
     return None
 
 
-def check_end(state: dict) -> dict | None:
+def check_end(state: dict[str, Any]) -> dict[str, Any] | None:
     """A ``game_over`` payload when the scenario has ended after this turn, else None."""
     kind = state["scenario"]["kind"]
-    ended = _annihilation(state)
-    if ended is False:
-        ended = None
+    annihilated = _annihilation(state)
+    ended: Ending | None = None
+    if annihilated is not False:
+        ended = annihilated
+    else:
         if kind == "breakthrough":
             ended = _breakthrough(state)
         elif kind == "defence":
@@ -95,13 +115,13 @@ def check_end(state: dict) -> dict | None:
     if ended is None:
         return None
     winner, reason = ended[0], ended[1]
-    payload = {"winner": winner, "reason": reason}
+    payload: dict[str, Any] = {"winner": winner, "reason": reason}
     if len(ended) > 2:
         payload["capitulated"] = ended[2]
     return payload
 
 
-def _breakthrough(state):
+def _breakthrough(state: State) -> Ending | None:
     got = {s: len(reached(state, s)) for s in SIDES}
     through = [s for s in SIDES if got[s] >= BREAKTHROUGH_FIGURES]
     if not through:
@@ -112,7 +132,7 @@ def _breakthrough(state):
     return winner, f"{got[winner]} {winner} figures reached the enemy edge (LW-50)", capitulation(state, other(winner))
 
 
-def capitulation(state: dict, loser: str) -> dict:
+def capitulation(state: dict[str, Any], loser: str) -> dict[str, Any]:
     """LW-50 as decided: the fleeing army keeps what could leave by its own edge within 6 moves; the rest surrenders."""
     table = table_of(state["scenario"])
     edge = table.home(loser)
@@ -128,7 +148,7 @@ def capitulation(state: dict, loser: str) -> dict:
     return out
 
 
-def _defence(state):
+def _defence(state: State) -> Ending | None:
     defender = state["scenario"]["settings"]["defender"]
     attacker = other(defender)
     need = math.ceil(state["start"][attacker]["figures"] / 4)

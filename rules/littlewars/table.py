@@ -17,17 +17,19 @@ obstacles (networkx shortest path), built once per table and arm.
 """
 from __future__ import annotations
 
-import functools
-import json
 import math
+from typing import Any, Iterable
 
 import networkx as nx
-import shapely
 from shapely.geometry import LineString, Point, Polygon, box
+from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
+from shapely.prepared import prep
 from shapely.strtree import STRtree
 
-from rules.core.canonical import canonical_json
+from rules.tabletop.cache import built_per_scenario
+from rules.tabletop.points import XY, Coord, Polyline
+from rules.tabletop.terrain import terrain_geometry
 
 from .units import EDGE_BAND, SCENERY_GAP, radius
 
@@ -36,15 +38,8 @@ EPS = 0.02  # graph vertices sit this far outside the forbidden zone so paths al
 BLOCKING = ("building", "wall")  # stop shots and shield from blast (KS-7)
 
 
-def terrain_geometry(item: dict):
-    if "polygon" in item:
-        return Polygon(item["polygon"])
-    line = LineString(item["line"])
-    return line.buffer(item.get("width", 0.5) / 2.0, cap_style="flat")
-
-
 class Table:
-    def __init__(self, scenario: dict):
+    def __init__(self, scenario: dict[str, Any]) -> None:
         t = scenario["table"]
         self.width = float(t["width"])
         self.depth = float(t["depth"])
@@ -52,7 +47,8 @@ class Table:
         self.bounds = box(0, 0, self.width, self.depth)
         self.terrain = [(item, terrain_geometry(item)) for item in scenario.get("terrain", [])]
         crossings = unary_union([g for it, g in self.terrain if it["type"] in ("ford", "bridge")] or [Polygon()])
-        blocks, water = [], []
+        blocks: list[BaseGeometry] = []
+        water: list[BaseGeometry] = []
         for it, g in self.terrain:
             if it["type"] in BLOCKING:
                 blocks.append(g)
@@ -71,7 +67,7 @@ class Table:
         self.hills = [(int(it["level"]), g) for it, g in self.terrain if it["type"] == "hill"]
         self.hill_tree = STRtree([g for _, g in self.hills]) if self.hills else None
         self._free: dict[str, _FreeSpace] = {}
-        self._hill_sides: dict[str, tuple] = {}
+        self._hill_sides: dict[str, tuple[Any, ...]] = {}
 
     # -- places --------------------------------------------------------------
     def free(self, arm: str) -> "_FreeSpace":
@@ -102,7 +98,7 @@ class Table:
         if arm not in self._hill_sides:
             reach = radius(arm) + SCENERY_GAP
             items = [(it["id"], g.exterior) for it, g in self.terrain if it["type"] == "hill"]
-            near = shapely.prepared.prep(unary_union([e for _, e in items]).buffer(reach + 0.01))  # a coarse filter
+            near = prep(unary_union([e for _, e in items]).buffer(reach + 0.01))  # a coarse filter
             self._hill_sides[arm] = (items, near, reach)
         items, near, reach = self._hill_sides[arm]
         if not near.intersects(pt):
@@ -117,7 +113,7 @@ class Table:
         pt = Point(x, y)
         return max([self.hills[int(i)][0] for i in self.hill_tree.query(pt, predicate="intersects")], default=0)
 
-    def path(self, arm: str, a: tuple[float, float], b: tuple[float, float]) -> list[tuple[float, float]]:
+    def path(self, arm: str, a: Coord, b: Coord) -> list[tuple[float, float]]:
         return self.free(arm).path(a, b)
 
     # -- edges ---------------------------------------------------------------
@@ -128,9 +124,10 @@ class Table:
         return self.edge_distance(edge, x, y) <= radius(arm) + EDGE_BAND
 
     def home(self, side: str) -> str:
-        return self.edges[side]
+        result: str = self.edges[side]
+        return result
 
-    def shot_blocker(self, a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float] | None:
+    def shot_blocker(self, a: Coord, b: Coord) -> tuple[float, float] | None:
         """Where a flat shot from a to b first meets a building or wall, or None."""
         if self.fire_tree is None:
             return None
@@ -145,21 +142,21 @@ class Table:
                     best = (d, p)
         return best[1] if best else None
 
-    def shielded(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
+    def shielded(self, a: Coord, b: Coord) -> bool:
         return self.shot_blocker(a, b) is not None
 
 
-def _trunk(xy, r: float):
+def _trunk(xy: Coord, r: float) -> Polygon:
     # an octagon: round enough for a tree, and few corners for the visibility graph
     return Point(xy).buffer(r, quad_segs=2)
 
 
-def _points_of(geom) -> list[tuple[float, float]]:
+def _points_of(geom: BaseGeometry) -> list[tuple[float, float]]:
     if geom.is_empty:
         return []
-    if geom.geom_type == "Point":
+    if isinstance(geom, Point):
         return [(geom.x, geom.y)]
-    out = []
+    out: list[XY] = []
     for g in getattr(geom, "geoms", [geom]):
         out.extend((float(x), float(y)) for x, y in g.coords)
     return out
@@ -168,15 +165,15 @@ def _points_of(geom) -> list[tuple[float, float]]:
 class _FreeSpace:
     """Free space for one footprint size: point legality and shortest paths."""
 
-    def __init__(self, obstacles, clearance: float, area):
+    def __init__(self, obstacles: BaseGeometry, clearance: float, area: BaseGeometry) -> None:
         self.core = obstacles.buffer(clearance) if not obstacles.is_empty else Polygon()
-        self.prepared = shapely.prepared.prep(self.core) if not self.core.is_empty else None
+        self.prepared = prep(self.core) if not self.core.is_empty else None
         self.nodes: list[tuple[float, float]] = []
-        self.graph = nx.Graph()
+        self.graph: nx.Graph[int | str] = nx.Graph()  # nodes: corner indexes, and "A"/"B" while a path is sought
         if not self.core.is_empty:
             self._build_graph(obstacles.buffer(clearance + EPS, join_style="mitre"), area)  # mitred: edges stay clear of the round core
 
-    def _build_graph(self, ring_source, area) -> None:
+    def _build_graph(self, ring_source: BaseGeometry, area: BaseGeometry) -> None:
         polys = getattr(ring_source, "geoms", [ring_source])
         for poly in polys:  # corners off the table are no use: paths stay on it
             self.nodes.extend((float(x), float(y)) for x, y in list(poly.exterior.coords)[:-1] if area.covers(Point(x, y)))
@@ -186,13 +183,14 @@ class _FreeSpace:
                 if self.clear(a, self.nodes[j]):
                     self.graph.add_edge(i, j, weight=math.dist(a, self.nodes[j]))
 
-    def clear(self, a, b) -> bool:
+    def clear(self, a: XY, b: XY) -> bool:
         if self.prepared is None:
             return True
         seg = LineString([a, b]) if a != b else Point(a)
         return not self.prepared.intersects(seg)
 
-    def blocking_item(self, pt: Point, terrain, trees=()) -> str | None:
+    def blocking_item(self, pt: Point, terrain: Iterable[tuple[dict[str, Any], BaseGeometry]],
+                      trees: Iterable[tuple[dict[str, Any], BaseGeometry]] = ()) -> str | None:
         if self.prepared is None or not self.prepared.intersects(pt):
             return None
         for it, g in terrain:
@@ -203,7 +201,7 @@ class _FreeSpace:
                 return f"a tree of wood '{it.get('id', '?')}'"
         return "impassable scenery"
 
-    def path(self, a, b) -> list[tuple[float, float]]:
+    def path(self, a: Coord, b: Coord) -> list[tuple[float, float]]:
         """Shortest polyline from a to b in free space ([a, b] when the straight line is clear)."""
         a, b = (float(a[0]), float(a[1])), (float(b[0]), float(b[1]))
         if self.clear(a, b):
@@ -223,33 +221,15 @@ class _FreeSpace:
             g.remove_nodes_from(["A", "B"])
         if route is None:
             return []
-        return [a] + [self.nodes[n] for n in route[1:-1]] + [b]
+        return [a] + [self.nodes[int(n)] for n in route[1:-1]] + [b]  # inner nodes are corner indexes
 
 
-def path_length(points) -> float:
+def path_length(points: Polyline) -> float:
     return sum(math.dist(points[i], points[i + 1]) for i in range(len(points) - 1)) if points else math.inf
 
 
-def built_per_scenario(build, part, maxsize: int = 16):
-    """``scenario -> build(part(scenario))``, built once for each distinct part (told apart by
-    its canonical JSON) and kept for the ``maxsize`` latest: the game state holds only JSON, so
-    geometry is rebuilt from it, and a turn asks for the same geometry again and again."""
-    @functools.lru_cache(maxsize=maxsize)
-    def built(text: str):
-        return build(json.loads(text))
-
-    def of(scenario: dict):
-        return built(canonical_json(part(scenario)))
-
-    return of
-
-
-def _table_part(scenario: dict) -> dict:
+def _table_part(scenario: dict[str, Any]) -> dict[str, Any]:
     return {k: scenario[k] for k in ("table", "edges", "terrain") if k in scenario}
-
-
-def terrain_of(scenario: dict) -> list:
-    return scenario.get("terrain", [])
 
 
 table_of = built_per_scenario(Table, _table_part, maxsize=32)  # the Table of a validated scenario

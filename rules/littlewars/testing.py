@@ -6,21 +6,40 @@ from __future__ import annotations
 
 import math
 import random
+from random import Random
+from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol
+
+import shapely
 
 from rules.core.canonical import canonical_json
+from rules.core.protocol import RuleEvent, RuleSet, SelfCheck, State
+from rules.tabletop.points import XY, Coord
 
 from . import RULESET as RS
-from .fold import PREFIX, fold
+from .fold import PREFIX, _start_counts, fold
 from .geom import FigureIndex, fighting, gun_name
 from .invariants import check_turn
 from .plan import allowance
 from .scenario import _terrain, load
 from .units import CREW_MIN, CREW_RANGE, gun_range, other
-from .wagons import live as wagon_live, name_of as wagon_name
+from .wagons import live as wagon_live
+from .wagons import name_of as wagon_name
 
 
-def build(red=(), blue=(), guns=(), terrain=(), table=(48, 36), kind="bitter_end", settings=None, turn=2,
-          first="red", wagons=()) -> dict:
+class CheckedRuleSet(RuleSet, SelfCheck, Protocol):
+    """A rule set the fuzzer can play and check (Little Wars, Kriegspiel)."""
+
+
+# (group, arm, [(x, y), ...]): one group of a side in ``build``
+Force = tuple[str, str, list[XY]]
+# a variant's random order maker: (state, side, group name, its centre, rng) -> an order line
+LineMaker = Callable[[State, str, str, Coord, Random], str]
+
+
+def build(red: Iterable[Force] = (), blue: Iterable[Force] = (), guns: Iterable[tuple[str, str, float, float, float]] = (),
+          terrain: Iterable[dict[str, Any]] = (), table: tuple[float, float] = (48, 36), kind: str = "bitter_end",
+          settings: dict[str, Any] | None = None, turn: int = 2, first: str = "red",
+          wagons: Iterable[tuple[str, str, str, float, float]] = ()) -> dict[str, Any]:
     """A position in play. ``red``/``blue``: [(group, arm, [(x, y), ...]), ...]; ``guns``: [(side, name, x, y, heading)];
     ``wagons``: [(side, name, kind, x, y)] (LW-66/67: they turn ``settings.supply`` on)."""
     w, d = table
@@ -59,23 +78,23 @@ def build(red=(), blue=(), guns=(), terrain=(), table=(48, 36), kind="bitter_end
     for side, name, _, x, y in wagons:
         state["wagons"] = {**state["wagons"], f"{side}:{name}": {**state["wagons"][f"{side}:{name}"], "x": float(x),
                                                                  "y": float(y)}}
-    from .fold import _start_counts
 
     state["start"] = _start_counts(state)
     return state
 
 
-def ids(state, side, group):
+def ids(state: State, side: str, group: str) -> list[str]:
     return list(state["groups"][side][group])
 
 
-def fold_all(state, events):
+def fold_all(state: State, events: Iterable[RuleEvent]) -> State:
     for ev in events:
         state = RS.fold(state, ev.type, ev.payload)
     return state
 
 
-def play(state, red="", blue="", seed=0, check=True):
+def play(state: State, red: str = "", blue: str = "", seed: int = 0,
+         check: bool = True) -> tuple[State, list[RuleEvent]]:
     """Parse, validate (must be clean when ``check``), adjudicate and fold one turn."""
     orders = {}
     for side, text in (("red", red), ("blue", blue)):
@@ -92,25 +111,25 @@ def play(state, red="", blue="", seed=0, check=True):
     return new, events
 
 
-def types(events):
+def types(events: Iterable[RuleEvent]) -> list[str]:
     return [e.type.removeprefix(PREFIX) for e in events]
 
 
-def payloads(events, kind):
+def payloads(events: Iterable[RuleEvent], kind: str) -> list[Mapping[str, Any]]:
     return [e.payload for e in events if e.type == PREFIX + kind]
 
 
-def new_game(scenario="skirmish", seed=1):
+def new_game(scenario: Any = "skirmish", seed: int = 1) -> State:
     state = RS.initial_state()
     return fold_all(state, RS.setup(scenario, random.Random(seed)))
 
 
-def cj(value):
+def cj(value: Any) -> str:
     return canonical_json(value)
 
 
 # -- a scripted player ----------------------------------------------------------
-def bot_orders(state: dict, side: str) -> str:
+def bot_orders(state: dict[str, Any], side: str) -> str:
     """Plain orders for ``side``: every group marches on the nearest enemy; guns keep a crew and fire.
 
     Lines are added one by one, each validated with all the lines kept before it (and shortened or
@@ -139,7 +158,7 @@ def bot_orders(state: dict, side: str) -> str:
     return "\n".join(_valid(state, side, [ln for ln in lines if ln]))
 
 
-def _wagon_lines(state, side):
+def _wagon_lines(state: State, side: str) -> list[str]:
     """LW-66/67: supply wagons follow the army (to 30 in of its centre), carts their nearest gun (to 10 in)."""
     figs = state["figures"]
     own = [i for i, f in figs.items() if f["side"] == side and fighting(f)]
@@ -157,13 +176,14 @@ def _wagon_lines(state, side):
     return lines
 
 
-def _centre(figs, members):
+def _centre(figs: dict[str, Any], members: list[str]) -> XY:
     return (sum(figs[i]["x"] for i in members) / len(members), sum(figs[i]["y"] for i in members) / len(members))
 
 
-def _gun_lines(state, side, enemy):
+def _gun_lines(state: State, side: str, enemy: FigureIndex) -> tuple[list[str], set[str]]:
     figs = state["figures"]
-    lines, crews = [], set()
+    lines: list[str] = []
+    crews: set[str] = set()
     for gid, g in sorted(state["guns"].items()):
         if g["owner"] != side:
             continue
@@ -172,32 +192,33 @@ def _gun_lines(state, side, enemy):
         best = max(sorted(within), key=lambda n: within[n], default=None)
         if best is not None and within[best] >= CREW_MIN and len(state["groups"][side]) > 1:
             crews.add(best)  # the group best placed keeps the gun crewed; the rest attack
-        k = int(enemy.tree.nearest(__import__("shapely").Point(g["x"], g["y"])))
+        assert enemy.tree is not None  # the bot is asked only while the enemy has figures
+        k = int(enemy.tree.nearest(shapely.Point(g["x"], g["y"])))
         tx, ty = enemy.xy[k]
         if math.dist((g["x"], g["y"]), (tx, ty)) <= gun_range(state["scenario"]):
             lines.append(f"fire {gun_name(g)} at {tx:.1f},{ty:.1f} {tx + 1:.1f},{ty:.1f} {tx - 1:.1f},{ty:.1f} {tx:.1f},{ty + 1:.1f}")
     return lines, crews
 
 
-def _step_towards(a, b, limit):
+def _step_towards(a: Coord, b: Coord, limit: float) -> Coord:
     d = math.dist(a, b)
     if d <= limit:
         return b
     return (a[0] + (b[0] - a[0]) * limit / d, a[1] + (b[1] - a[1]) * limit / d)
 
 
-def _advance_line(state, side, name, members, enemy):
+def _advance_line(state: State, side: str, name: str, members: list[str], enemy: FigureIndex) -> str:
     figs = state["figures"]
     c = _centre(figs, members)
-    import shapely
 
+    assert enemy.tree is not None  # the bot is asked only while the enemy has figures
     k = int(enemy.tree.nearest(shapely.Point(c)))
     reach = min(allowance(state, i) for i in members) - 0.5  # LW-7 may leave less in turn 1
     tx, ty = _step_towards(c, tuple(enemy.xy[k]), reach)
     return f"move {name} to {tx:.2f},{ty:.2f}"
 
 
-def _home_line(state, side, name, members):
+def _home_line(state: State, side: str, name: str, members: list[str]) -> str:
     figs = state["figures"]
     c = _centre(figs, members)
     table = state["scenario"]["table"]
@@ -208,7 +229,7 @@ def _home_line(state, side, name, members):
     return f"move {name} to {tx:.2f},{ty:.2f}"
 
 
-def _escort_line(state, side, name):
+def _escort_line(state: State, side: str, name: str) -> str:
     figs = state["figures"]
     members = [i for i in state["pows"][side][name] if not figs[i]["pow"][2]]
     if not members:
@@ -216,7 +237,7 @@ def _escort_line(state, side, name):
     return _home_line(state, side, name, members).replace("move", "escort", 1)
 
 
-def _valid(state, side, lines):
+def _valid(state: State, side: str, lines: list[str]) -> list[str]:
     """Keep each line that validates together with the lines already kept (the whole order set, so
     no two lines clash: one figure ordered twice, a gun moved and fired, a crew led away from a gun
     that moves); a refused move tries other ways first."""
@@ -229,13 +250,13 @@ def _valid(state, side, lines):
     return kept or ["hold"]
 
 
-def order_errors(state, side, lines) -> list:
+def order_errors(state: State, side: str, lines: list[str]) -> list[Any]:
     """Every error of the whole order text made of ``lines`` (parsing, then the plan of all lines)."""
     parsed = RS.parse_orders(state, side, "\n".join(lines))
     return list(parsed.errors) or list(RS.validate(state, side, parsed.orders))
 
 
-def _alternatives(state, side, line):
+def _alternatives(state: State, side: str, line: str) -> Iterator[str]:
     """The line, then the same move shortened and turned up to 90 degrees either way (round scenery)."""
     yield line
     verb, name, *rest = line.split()
@@ -257,7 +278,7 @@ def _alternatives(state, side, line):
             yield f"{verb} {name} to {cx + ux:.2f},{cy + uy:.2f}"
 
 
-def state_from_view(view: dict) -> dict:
+def state_from_view(view: dict[str, Any]) -> dict[str, Any]:
     """A rules state rebuilt from what one player sees (``view()``, e.g. the API's board), enough for
     ``bot_orders`` and validation: a scripted player that knows only its own view. Figures it cannot
     see (dead, delivered prisoners) are left out; they take no part in anything a player orders."""
@@ -287,16 +308,17 @@ def state_from_view(view: dict) -> dict:
     return state
 
 
-def _own_name(g: dict) -> str:
+def _own_name(g: dict[str, Any]) -> str:
     """A view names a captured gun as its captor calls it (red-gun4); the state keeps its own name."""
     prefix = f"{g['side']}-"
-    return g["name"][len(prefix):] if g["owner"] != g["side"] and g["name"].startswith(prefix) else g["name"]
+    result: str = g["name"][len(prefix):] if g["owner"] != g["side"] and g["name"].startswith(prefix) else g["name"]
+    return result
 
 
-def play_bots(state, seed=0, max_turns=None):
+def play_bots(state: State, seed: int = 0, max_turns: int | None = None) -> tuple[State, list[RuleEvent]]:
     """Both sides played by ``bot_orders`` until the game ends; returns (state, all events)."""
     rng = random.Random(seed)
-    events = []
+    events: list[RuleEvent] = []
     while RS.next_turn(state).sides and (max_turns is None or state["turn"] <= max_turns):  # game turns
         orders = {s: RS.parse_orders(state, s, bot_orders(state, s)).orders for s in RS.next_turn(state).sides}
         evs = RS.adjudicate(state, orders, random.Random(rng.getrandbits(64)))
@@ -307,7 +329,7 @@ def play_bots(state, seed=0, max_turns=None):
 
 
 # -- random orders (fuzzing) -------------------------------------------------------
-def random_orders(state: dict, side: str, rng: random.Random, verbs=()) -> str:
+def random_orders(state: dict[str, Any], side: str, rng: random.Random, verbs: Iterable[LineMaker] = ()) -> str:
     """Orders for ``side``, legal or not, in a random order: the scripted player's lines mixed with
     random moves, lines, splits, merges, surrenders, shots and escorts near the units ordered.
     ``verbs``: extra line makers ``(state, side, name, centre, rng) -> str`` (a variant's orders)."""
@@ -322,55 +344,56 @@ def random_orders(state: dict, side: str, rng: random.Random, verbs=()) -> str:
             lines.append(rng.choice(makers)(state, side, name, _centre(figs, groups[name]), rng))
     for g in state["guns"].values():
         if g["owner"] == side and rng.random() < 0.5:
-            x, y = _near((g["x"], g["y"]), rng, 40 if rng.random() < 0.7 else 14)
+            x, y = point_near((g["x"], g["y"]), rng, 40 if rng.random() < 0.7 else 14)
             verb = "fire {} at {:.1f},{:.1f}" if rng.random() < 0.7 else "move {} to {:.1f},{:.1f}"
             lines.append(verb.format(gun_name(g), x, y))
     for w in wagon_live(state, side).values():  # LW-66/67 (no wagons: no draw, the stream is unchanged)
         if rng.random() < 0.5:
-            x, y = _near((w["x"], w["y"]), rng, 14 if rng.random() < 0.8 else 30)
+            x, y = point_near((w["x"], w["y"]), rng, 14 if rng.random() < 0.8 else 30)
             lines.append(f"move {wagon_name(w)} to {x:.2f},{y:.2f}")
     for name, ids in sorted(state["pows"][side].items()):
         left = [i for i in ids if not figs[i]["pow"][2]]
         if left and rng.random() < 0.7:
-            x, y = _near(_centre(figs, left), rng, 13)
+            x, y = point_near(_centre(figs, left), rng, 13)
             lines.append(f"escort {name} to {x:.2f},{y:.2f}")
     rng.shuffle(lines)
     return "\n".join(lines) or "hold"
 
 
-def _near(c, rng, spread):
+def point_near(c: Coord, rng: Random, spread: float) -> XY:
     return c[0] + rng.uniform(-spread, spread), c[1] + rng.uniform(-spread, spread)
 
 
-def _rand_move(state, side, name, c, rng):
-    x, y = _near(c, rng, 14 if rng.random() < 0.8 else 30)
+def _rand_move(state: State, side: str, name: str, c: Coord, rng: Random) -> str:
+    x, y = point_near(c, rng, 14 if rng.random() < 0.8 else 30)
     return f"move {name} to {x:.2f},{y:.2f}"
 
 
-def _rand_line(state, side, name, c, rng):
-    (x1, y1), (x2, y2) = _near(c, rng, 10), _near(c, rng, 10)
+def _rand_line(state: State, side: str, name: str, c: Coord, rng: Random) -> str:
+    (x1, y1), (x2, y2) = point_near(c, rng, 10), point_near(c, rng, 10)
     return f"move {name} line {x1:.2f},{y1:.2f} {x2:.2f},{y2:.2f}"
 
 
-def _rand_split(state, side, name, c, rng):
-    x, y = _near(c, rng, 5)
+def _rand_split(state: State, side: str, name: str, c: Coord, rng: Random) -> str:
+    x, y = point_near(c, rng, 5)
     return f"split {name} {rng.randint(1, 6)} as {name}s{rng.randint(1, 9)} nearest {x:.1f},{y:.1f}"
 
 
-def _rand_merge(state, side, name, c, rng):
+def _rand_merge(state: State, side: str, name: str, c: Coord, rng: Random) -> str:
     others = sorted(n for n in state["groups"][side] if n != name)
     return f"merge {name} into {rng.choice(others)}" if others else "hold"
 
 
-def _rand_surrender(state, side, name, c, rng):
+def _rand_surrender(state: State, side: str, name: str, c: Coord, rng: Random) -> str:
     return f"surrender {name}" if rng.random() < 0.3 else "hold"
 
 
-def fuzz_game(rs, scenario, seed: int, turns: int, verbs=(), setup_seed: int | None = None):
+def fuzz_game(rs: CheckedRuleSet, scenario: Any, seed: int, turns: int, verbs: Iterable[LineMaker] = (),
+              setup_seed: int | None = None) -> State:
     """Play ``turns`` turns of random orders on ``scenario`` with rule set ``rs``; after every
     adjudication the state must keep every invariant and no figure may fight twice. Returns the state."""
     rng = random.Random(seed)
-    state = rs.initial_state()
+    state: State = rs.initial_state()
     for ev in rs.setup(scenario, random.Random(seed if setup_seed is None else setup_seed)):
         state = rs.fold(state, ev.type, ev.payload)
     for _ in range(turns):

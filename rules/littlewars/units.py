@@ -6,6 +6,8 @@ figure, weapon or horse").
 """
 from __future__ import annotations
 
+from typing import Any
+
 SIDES = ("red", "blue")
 
 # arm -> numbers. "move" is the allowance per turn (LW-17, LW-18), "radius" the footprint.
@@ -55,22 +57,22 @@ def move_allowance(arm: str) -> float:
 SCALES = (1, 2, 3)          # LW-62: on a large field distances may be doubled or trebled
 
 
-def scale(scenario: dict | None) -> int:
+def scale(scenario: dict[str, Any] | None) -> int:
     """LW-62: the game's distance scale (settings.scale; 1 when absent, as in games made before it)."""
     return int(((scenario or {}).get("settings") or {}).get("scale", 1))
 
 
-def pace(scenario: dict | None, arm: str) -> float:
+def pace(scenario: dict[str, Any] | None, arm: str) -> float:
     """How far a figure of ``arm`` goes in a turn in this game: LW-17/18 times the scale (LW-62)."""
     return move_allowance(arm) * scale(scenario)
 
 
-def gun_pace(scenario: dict | None, cavalry: int) -> float:
+def gun_pace(scenario: dict[str, Any] | None, cavalry: int) -> float:
     """LW-26: 1 ft, or 2 ft with at least 4 cavalry in the team, times the scale (LW-62)."""
     return (GUN_MOVE_FAST if cavalry >= CREW_MIN else GUN_MOVE_SLOW) * scale(scenario)
 
 
-def gun_range(scenario: dict | None) -> float:
+def gun_range(scenario: dict[str, Any] | None) -> float:
     """How far a gun reaches (the fire model's 12 ft), times the scale (LW-62)."""
     return MAX_RANGE * scale(scenario)
 

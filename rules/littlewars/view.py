@@ -11,26 +11,26 @@ from typing import Any
 
 from rules.core.protocol import Viewer
 
+from . import wagons as wagon_rules
 from .adjudicate import next_turn
 from .fold import play_turn
 from .geom import gun_name, index_of
 from .units import CREW_MIN, CREW_RANGE, SIDES
-from . import wagons as wagon_rules
 
 
-def _visible_sides(state: dict, viewer: Viewer) -> list[str]:
+def _visible_sides(state: dict[str, Any], viewer: Viewer) -> list[str]:
     if viewer.is_umpire:
         return list(SIDES)
     return [viewer.side] if viewer.role == "player" and viewer.side in SIDES else []
 
 
-def _table(sc: dict) -> dict:
+def _table(sc: dict[str, Any]) -> dict[str, Any]:
     keep = ("id", "type", "polygon", "line", "width", "level", "trees", "trunk")
     return {"width": sc["table"]["width"], "depth": sc["table"]["depth"], "edges": dict(sc["edges"]),
             "terrain": [{k: t[k] for k in keep if k in t} for t in sc["terrain"]]}
 
 
-def _figure(fid: str, f: dict) -> dict:
+def _figure(fid: str, f: dict[str, Any]) -> dict[str, Any]:
     out = {"id": fid, "side": f["side"], "arm": f["arm"], "x": f["x"], "y": f["y"]}
     if f["dis"]:
         out["disarmed"] = True
@@ -39,7 +39,7 @@ def _figure(fid: str, f: dict) -> dict:
     return out
 
 
-def _counts(state: dict) -> dict:
+def _counts(state: dict[str, Any]) -> dict[str, Any]:
     out = {}
     for side in SIDES:
         figs = [f for f in state["figures"].values() if f["side"] == side]
@@ -51,7 +51,7 @@ def _counts(state: dict) -> dict:
     return out
 
 
-def _wagons(state: dict, view: dict, shown: list, own: list) -> None:
+def _wagons(state: dict[str, Any], view: dict[str, Any], shown: list[Any], own: list[Any]) -> None:
     """LW-66/67: wagons and carts are in sight like guns (behind the curtain only one's own); who is out
     of supply and which guns lack a cart is known to the side itself (and the umpire)."""
     view["wagons"] = [{"id": wid, "name": wagon_rules.name_of(w), "kind": w["kind"], "side": w["side"],
@@ -64,7 +64,7 @@ def _wagons(state: dict, view: dict, shown: list, own: list) -> None:
                           for s in own}
 
 
-def build_view(state: dict, viewer: Viewer) -> dict[str, Any]:
+def build_view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     view: dict[str, Any] = {"ruleset": "littlewars", "viewer": {"role": viewer.role, "side": viewer.side},
                             "phase": state["phase"]}
     sc = state.get("scenario")

@@ -19,10 +19,14 @@ A wagon is ``state["wagons"][id]``: {side, name, kind: "supply" | "ammo", x, y, 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import networkx as nx
 
+from rules.tabletop.points import XY
+
 from .geom import fighting, gun_name
+from .table import Table
 from .units import BLAST_RADIUS, STRIKE_REACH, pace, radius
 
 KINDS = {"supply": "supply wagon", "ammo": "ammunition cart"}
@@ -37,45 +41,45 @@ def radius_of() -> float:
     return radius(SPOT)
 
 
-def step(scenario: dict) -> float:
+def step(scenario: dict[str, Any]) -> float:
     """One «шаг»: a move of infantry (12 in) in this game (LW-62 scale)."""
     return pace(scenario, "inf")
 
 
-def reach(scenario: dict, kind: str) -> float:
+def reach(scenario: dict[str, Any], kind: str) -> float:
     return STEPS[kind] * step(scenario)
 
 
-def wagon_pace(scenario: dict) -> float:
+def wagon_pace(scenario: dict[str, Any]) -> float:
     return step(scenario)
 
 
-def on(state: dict) -> bool:
+def on(state: dict[str, Any]) -> bool:
     return bool((state.get("scenario") or {}).get("settings", {}).get("supply"))
 
 
-def live(state: dict, owner: str | None = None, kind: str | None = None) -> dict:
+def live(state: dict[str, Any], owner: str | None = None, kind: str | None = None) -> dict[str, Any]:
     return {wid: w for wid, w in sorted((state.get("wagons") or {}).items())
             if w["st"] == "ok" and (owner is None or w["owner"] == owner) and (kind is None or w["kind"] == kind)}
 
 
-def name_of(w: dict) -> str:
+def name_of(w: dict[str, Any]) -> str:
     return gun_name(w)  # a captured wagon is called red-cart1 by its captor, as guns are
 
 
-def initial(scenario: dict) -> dict:
+def initial(scenario: dict[str, Any]) -> dict[str, Any]:
     return {f"{side}:{w['name']}": {"side": side, "name": w["name"], "kind": w["kind"], "x": w["at"][0],
                                     "y": w["at"][1], "owner": side, "st": "ok"}
             for side, force in scenario["forces"].items() for w in force.get("wagons", [])}
 
 
-def _gap(a: dict, ra: float, b: dict, rb: float) -> float:
+def _gap(a: dict[str, Any], ra: float, b: dict[str, Any], rb: float) -> float:
     """Distance between two footprints (to any part of them, LW-34)."""
     return math.dist((a["x"], a["y"]), (b["x"], b["y"])) - ra - rb
 
 
 # -- LW-66 supply ----------------------------------------------------------------------------
-def unsupplied(state: dict, side: str) -> list[str]:
+def unsupplied(state: dict[str, Any], side: str) -> list[str]:
     """The side's fighting figures no supply wagon feeds now, sorted. Each wagon feeds up to 50
     within six moves; they are shared so that as many as possible are fed, the nearest first
     (a minimum-cost maximum flow: when some must go hungry, the ones far from every wagon do)."""
@@ -84,7 +88,7 @@ def unsupplied(state: dict, side: str) -> list[str]:
     figs = {fid: f for fid, f in sorted(state["figures"].items()) if f["side"] == side and fighting(f)}
     wagons = live(state, side, "supply")
     limit = reach(state["scenario"], "supply")
-    g = nx.DiGraph()
+    g: nx.DiGraph[str] = nx.DiGraph()
     for wid, w in wagons.items():
         g.add_edge("src", wid, capacity=PER_WAGON, weight=0)
         for fid, f in figs.items():
@@ -101,7 +105,7 @@ def unsupplied(state: dict, side: str) -> list[str]:
 
 
 # -- LW-67 ammunition ------------------------------------------------------------------------
-def ammo_error(state: dict, gid: str) -> str | None:
+def ammo_error(state: dict[str, Any], gid: str) -> str | None:
     """Why a gun may not fire for want of its cart (None: a cart of its owner is within two moves)."""
     if not on(state):
         return None
@@ -116,7 +120,7 @@ def ammo_error(state: dict, gid: str) -> str | None:
 
 
 # -- fire and capture ------------------------------------------------------------------------
-def struck(state: dict, hit, blast: bool, table, gone: set) -> list[str]:
+def struck(state: dict[str, Any], hit: XY, blast: bool, table: Table, gone: set[str]) -> list[str]:
     """Wagons a shot landing at ``hit`` destroys: the seed-000 strike (its footprint within 0.3 in)
     or the blast (its footprint reaching within 3 in, walls shielding: KS-6, KS-7)."""
     out = []
@@ -131,7 +135,7 @@ def struck(state: dict, hit, blast: bool, table, gone: set) -> list[str]:
     return out
 
 
-def captures(state: dict) -> list[dict]:
+def captures(state: dict[str, Any]) -> list[dict[str, Any]]:
     """End of turn: wagons reached by an enemy fighting figure (1 in) with none of their own within 6 in."""
     out = []
     figs = [f for f in state["figures"].values() if fighting(f)]
@@ -145,6 +149,6 @@ def captures(state: dict) -> list[dict]:
     return out
 
 
-def standing(state: dict) -> list:
+def standing(state: dict[str, Any]) -> list[Any]:
     """(name, footprint, x, y) of every wagon still on the table, for the invariants' placement checks."""
     return [(wid, SPOT, w["x"], w["y"]) for wid, w in live(state).items()]

@@ -7,6 +7,7 @@ replays to.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from rules.core.protocol import RuleEvent
 from rules.hex import coords as C
@@ -22,7 +23,7 @@ def other(side: str) -> str:
 
 
 class Battle:
-    def __init__(self, state: dict, rng: random.Random):
+    def __init__(self, state: dict[str, Any], rng: random.Random) -> None:
         self.state = {**state, "units": dict(state["units"]), "leaders": dict(state["leaders"]),
                       "log": list(state["log"])}
         self.rng = rng
@@ -34,7 +35,7 @@ class Battle:
         self.extra: int | None = None  # None until the extra-point die is rolled (NW-8)
 
     # -- events and dice ---------------------------------------------------------------------------
-    def emit(self, kind_: str, payload: dict) -> None:
+    def emit(self, kind_: str, payload: dict[str, Any]) -> None:
         ev = RuleEvent(PREFIX + kind_, payload, audience(PREFIX + kind_, payload))
         apply(self.state, ev.type, ev.payload)
         self.events.append(ev)
@@ -68,20 +69,32 @@ class Battle:
         return max(0, self.base + (self.extra or 0) - self.spent)
 
     # -- places and units ----------------------------------------------------------------------------
-    def unit(self, uid: str) -> dict | None:
-        return self.state["units"].get(uid)
+    def unit(self, uid: str) -> dict[str, Any] | None:
+        unit: dict[str, Any] | None = self.state["units"].get(uid)
+        return unit
 
-    def leader(self, lid: str) -> dict | None:
-        return self.state["leaders"].get(lid)
+    def leader(self, lid: str) -> dict[str, Any] | None:
+        leader: dict[str, Any] | None = self.state["leaders"].get(lid)
+        return leader
 
-    def active(self, side: str | None = None) -> list[dict]:
+    def the_unit(self, uid: str) -> dict[str, Any]:
+        """A unit that exists (an order's unit or target once checked): KeyError otherwise."""
+        unit: dict[str, Any] = self.state["units"][uid]
+        return unit
+
+    def the_leader(self, lid: str) -> dict[str, Any]:
+        """A leader that exists (KeyError otherwise)."""
+        leader: dict[str, Any] = self.state["leaders"][lid]
+        return leader
+
+    def active(self, side: str | None = None) -> list[dict[str, Any]]:
         return [u for u in self.state["units"].values() if u["status"] == "active" and side in (None, u["side"])]
 
-    def at(self, h: C.Hex) -> list[dict]:
+    def at(self, h: C.Hex) -> list[dict[str, Any]]:
         lab = C.label(h)
         return [u for u in self.active() if u["hex"] == lab]
 
-    def leaders_at(self, lab: str, side: str) -> list[dict]:
+    def leaders_at(self, lab: str, side: str) -> list[dict[str, Any]]:
         return [x for x in self.state["leaders"].values() if x["status"] == "active" and x["hex"] == lab
                 and x["side"] == side]
 
@@ -109,7 +122,7 @@ class Battle:
 
     # -- leaders (NW-37..45) -------------------------------------------------------------------------
     @staticmethod
-    def commands(ldr: dict, u: dict) -> bool:
+    def commands(ldr: dict[str, Any], u: dict[str, Any]) -> bool:
         """NW-43..45: level 3 any troops of any nation; levels 1-2 their own nation; level 1 only
         his own arm (an infantry leader foot troops and guns, a cavalry leader mounted troops)."""
         if ldr["level"] == 3:
@@ -121,7 +134,7 @@ class Battle:
             return foot if ldr["arm"] == "infantry" else not foot
         return True
 
-    def reducer(self, u: dict) -> dict | None:
+    def reducer(self, u: dict[str, Any]) -> dict[str, Any] | None:
         """The leader whose presence makes ``u``'s actions one point cheaper (NW-37): with it, not
         moved this turn, obeyed by it, and not already reducing another unit this turn."""
         best = None
@@ -132,12 +145,12 @@ class Battle:
                 best = ldr
         return best
 
-    def morale_leader(self, u: dict, arm: str) -> int:
+    def morale_leader(self, u: dict[str, Any], arm: str) -> int:
         """The leader's level added to a check (NW-34, NW-42, NW-52: the owner's standing choice)."""
         if self.state["standing"][u["side"]]["leader_morale"] != "yes":
             return 0
         levels = [x["level"] for x in self.leaders_at(u["hex"], u["side"]) if x["arm"] == arm and self.commands(x, u)]
         return max(levels, default=0)
 
-    def arm(self, u: dict) -> dict:
+    def arm(self, u: dict[str, Any]) -> dict[str, Any]:
         return ARMS[u["arm"]]

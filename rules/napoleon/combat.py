@@ -9,6 +9,7 @@ per condition (NW-51), at least one die (house).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from rules.hex import coords as C
 
@@ -23,15 +24,15 @@ class Attack:
     kind: str  # fire | melee | cavalry_melee | charge
     dice: int
     hit_on: int
-    mods: list = field(default_factory=list)  # [(reason, +1|-1), ...]
+    mods: list[tuple[str, int]] = field(default_factory=list)  # [(reason, +1|-1), ...]
     extended: bool = False
-    path: list = field(default_factory=list)  # a charge's move
+    path: list[C.Hex] = field(default_factory=list)  # a charge's move
 
     def pool(self) -> int:
         return max(1, self.dice + sum(v for _, v in self.mods))
 
 
-def _common(b: Battle, u: dict, t: dict | None, tid: str) -> str | None:
+def _common(b: Battle, u: dict[str, Any], t: dict[str, Any] | None, tid: str) -> str | None:
     if t is None or t["status"] != "active":
         return f"there is no enemy unit {tid} on the field"
     if t["side"] == u["side"]:
@@ -43,17 +44,18 @@ def _common(b: Battle, u: dict, t: dict | None, tid: str) -> str | None:
     return None
 
 
-def _target_mods(b: Battle, u_hex, t_hex, mods: list, hill_rule: bool = True) -> None:
+def _target_mods(b: Battle, u_hex: C.Hex, t_hex: C.Hex, mods: list[tuple[str, int]], hill_rule: bool = True) -> None:
     if hill_rule and b.high(t_hex) and not b.high(u_hex):
         mods.append(("target on high ground", -1))
     if b.cover(t_hex):
         mods.append(("target in cover", -1))
 
 
-def plan_fire(b: Battle, u: dict, t: dict | None, tid: str) -> Attack | str:
+def plan_fire(b: Battle, u: dict[str, Any], t: dict[str, Any] | None, tid: str) -> Attack | str:
     why = _common(b, u, t, tid)
     if why:
         return why
+    assert t is not None  # _common refuses a missing target
     arm = b.arm(u)
     if not arm["fire"]:
         return f"{u['id']} ({u['arm']}) does not fire (cavalry melee instead, NW-35)"
@@ -87,7 +89,7 @@ def plan_fire(b: Battle, u: dict, t: dict | None, tid: str) -> Attack | str:
     return a
 
 
-def _two_unit_exception(b: Battle, u: dict, uh) -> bool:
+def _two_unit_exception(b: Battle, u: dict[str, Any], uh: C.Hex) -> bool:
     """NW-16: two friends in one hex, one enemy-held hex next to them, and the other unit has
     attacked that hex this turn: this one may fire elsewhere."""
     adj = b.enemy_adjacent(uh, u["side"])
@@ -97,10 +99,11 @@ def _two_unit_exception(b: Battle, u: dict, uh) -> bool:
     return any(o["struck"] == C.label(adj[0]) for o in mates)
 
 
-def plan_melee(b: Battle, u: dict, t: dict | None, tid: str, bought: int = 0) -> Attack | str:
+def plan_melee(b: Battle, u: dict[str, Any], t: dict[str, Any] | None, tid: str, bought: int = 0) -> Attack | str:
     why = _common(b, u, t, tid)
     if why:
         return why
+    assert t is not None  # _common refuses a missing target
     uh, th = b.h(u["hex"]), b.h(t["hex"])
     if C.distance(uh, th) != 1:
         return f"{tid} is not next to {u['id']}"
@@ -111,7 +114,7 @@ def plan_melee(b: Battle, u: dict, t: dict | None, tid: str, bought: int = 0) ->
         if "move" in u["acted"]:
             return f"{u['id']} has moved this turn: cavalry cannot move and melee in one turn (NW-35)"
         if kind(t) in ("infantry", "artillery") and not b.open_field(th):
-            return f"cavalry melees infantry and foot artillery only in open field (NW-36)"
+            return "cavalry melees infantry and foot artillery only in open field (NW-36)"
         a = Attack("cavalry_melee", u["figures"], 6)
     elif k == "infantry" and b.arm(u).get("melee", False):
         if bought:
@@ -131,10 +134,11 @@ def plan_melee(b: Battle, u: dict, t: dict | None, tid: str, bought: int = 0) ->
     return a
 
 
-def plan_charge(b: Battle, u: dict, t: dict | None, tid: str) -> Attack | str:
+def plan_charge(b: Battle, u: dict[str, Any], t: dict[str, Any] | None, tid: str) -> Attack | str:
     why = _common(b, u, t, tid)
     if why:
         return why
+    assert t is not None  # _common refuses a missing target
     if kind(u) != "cavalry":
         return f"only cavalry charges; {u['id']} is {u['arm']}"
     if "move" in u["acted"]:
@@ -148,7 +152,7 @@ def plan_charge(b: Battle, u: dict, t: dict | None, tid: str) -> Attack | str:
     return a
 
 
-def charge_mods(b: Battle, a: Attack, end_hex, t: dict, countered: str | None) -> None:
+def charge_mods(b: Battle, a: Attack, end_hex: C.Hex, t: dict[str, Any], countered: str | None) -> None:
     th = b.h(t["hex"])
     if kind(t) in ("artillery", "horse_artillery"):
         # NW-47/48 "(and artillery in the same hex)": guns stacked with cavalry or a square
@@ -171,7 +175,7 @@ def charge_mods(b: Battle, a: Attack, end_hex, t: dict, countered: str | None) -
         a.mods.append(("flank", +1))  # NW-23
 
 
-def check(b: Battle, t: dict, arm: str) -> tuple[int, int, bool]:
+def check(b: Battle, t: dict[str, Any], arm: str) -> tuple[int, int, bool]:
     """The morale check of NW-34 (also the house test to form square): strength 2 + figures
     + the leader's level; passed if the die is not above it; a 6 always fails."""
     strength = 2 + t["figures"] + b.morale_leader(t, arm)
@@ -179,7 +183,7 @@ def check(b: Battle, t: dict, arm: str) -> tuple[int, int, bool]:
     return strength, die, die != 6 and die <= strength
 
 
-def flank(b: Battle, u_hex, t: dict) -> tuple[list, bool]:
+def flank(b: Battle, u_hex: C.Hex, t: dict[str, Any]) -> tuple[list[int], bool]:
     """Record the side an adjacent attacker comes from (NW-22); a melee is a flank attack when
     an earlier attack this turn came from the opposite side (180°) or 120° away, and every later
     one on the same target is too (NW-21, NW-24)."""
@@ -190,7 +194,7 @@ def flank(b: Battle, u_hex, t: dict) -> tuple[list, bool]:
     return list(t["from"]) + [d], flanked
 
 
-def resolve(b: Battle, u: dict, t: dict, a: Attack, order: str, extra: dict | None = None,
+def resolve(b: Battle, u: dict[str, Any], t: dict[str, Any], a: Attack, order: str, extra: dict[str, Any] | None = None,
             recoil_on_ones: bool = False) -> None:
     """Roll the pool, take the figures off, check leaders, remove the destroyed."""
     rolls = sorted((b.d6() for _ in range(a.pool())), reverse=True)

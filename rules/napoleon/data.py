@@ -6,6 +6,8 @@ the armies (French, Allied...) and each unit's and leader's nationality.
 """
 from __future__ import annotations
 
+from typing import Any
+
 SIDES = ("red", "blue")
 
 TERRAINS = ("open", "forest", "town", "fortification")
@@ -20,7 +22,7 @@ SIDE_STROKE = {"stream": "#2f74c0", "bridge": "#8a6a3a"}
 # die that hits; moved_fire: may fire after moving, with -1 die (NW-18, NW-50); melee: infantry
 # shock (hits on 5-6, NW-47); cavalry: charges and cavalry melee (NW-25..36); optional: only by
 # the players' agreement, a game setting (NW-54).
-ARMS = {
+ARMS: dict[str, dict[str, Any]] = {
     "infantry": {"kind": "infantry", "mp": 1, "fire": (1, 2), "fire_hit": 6, "melee": True},
     "rifles": {"kind": "infantry", "mp": 1, "fire": (1, 2), "fire_hit": 5, "fire_dice": 1, "melee": True},
     "light_infantry": {"kind": "infantry", "mp": 2, "fire": (1, 2), "fire_hit": 6, "melee": True,
@@ -50,5 +52,6 @@ def extra_caps(die: int) -> int:
     return (die + 1) // 2
 
 
-def kind(u: dict) -> str:
-    return ARMS[u["arm"]]["kind"]
+def kind(u: dict[str, Any]) -> str:
+    arm_kind: str = ARMS[u["arm"]]["kind"]
+    return arm_kind

@@ -1,7 +1,7 @@
 """One readable English line per event."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from .fold import PREFIX
 
@@ -20,7 +20,7 @@ def _attacked(p: Mapping[str, Any]) -> str:
     return out + "."
 
 
-_TEXT = {
+_TEXT: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "battle_set": lambda p: f"The battle is set: {p.get('title') or p['scenario']['title']}; {p['side']} moves first.",
     "turn_started": lambda p: f"Turn {p['turn']}: {p['side']} acts with {p['points']} command points.",
     "turn_opened": lambda p: f"Turn {p['turn']}: {p['side']} to act.",

@@ -35,7 +35,7 @@ def initial_state() -> dict[str, Any]:
             "score": {s: 0 for s in SIDES}, "result": None}
 
 
-def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
+def fold(state: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
     """A new state; the input is not changed (only the containers an event touches are copied)."""
     if not event_type.startswith(PREFIX):
         return state
@@ -45,7 +45,7 @@ def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
     return new
 
 
-def apply(new: dict, event_type: str, payload: Mapping[str, Any]) -> None:
+def apply(new: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> None:
     """Apply an event to a state the caller owns (top level, units, leaders and log are changed
     in place; unit and leader dicts are replaced, never changed)."""
     kind = event_type[len(PREFIX):]

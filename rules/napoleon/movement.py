@@ -7,9 +7,11 @@ forest stop). Friends may be passed through; a hex holds at most two units of on
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from rules.hex import coords as C
 from rules.hex import paths
+from rules.hex.paths import StepCost
 
 from .battle import Battle, other
 from .data import COST, LEADER_MP, STACK, kind
@@ -17,30 +19,30 @@ from .data import COST, LEADER_MP, STACK, kind
 
 @dataclass
 class Plan:
-    path: list
+    path: list[str]  # hex labels, the start first
     cost: int  # command points before a leader's reduction
     road: bool = False
     done: bool = False  # the unit may do nothing more this turn (NW-12)
 
 
-def _zoc(b: Battle, side: str) -> set:
+def _zoc(b: Battle, side: str) -> set[C.Hex]:
     return {n for u in b.active() if u["side"] != side for n in C.neighbours(b.h(u["hex"]))}
 
 
-def _occupancy(b: Battle) -> dict:
-    occ: dict = {}
+def _occupancy(b: Battle) -> dict[C.Hex, list[dict[str, Any]]]:
+    occ: dict[C.Hex, list[dict[str, Any]]] = {}
     for u in b.active():
         occ.setdefault(b.h(u["hex"]), []).append(u)
     return occ
 
 
-def step_cost(b: Battle, side: str, start, arm_kind: str, road: bool = False, no_cross: bool = False,
-              stream_guns: bool = False):
+def step_cost(b: Battle, side: str, start: C.Hex, arm_kind: str, road: bool = False, no_cross: bool = False,
+              stream_guns: bool = False) -> StepCost:
     """The cost of one step for a mover of ``arm_kind`` (None: not allowed)."""
     zoc, occ, m = _zoc(b, side), _occupancy(b), b.map
     chiefs = {b.h(x["hex"]) for x in b.state["leaders"].values() if x["status"] == "active" and x["side"] != side}
 
-    def cost(frm, to):
+    def cost(frm: C.Hex, to: C.Hex) -> int | None:
         if to not in m or to in chiefs or (frm != start and (b.cover(frm) or frm in zoc)):
             return None  # off the map, an enemy leader's hex, or the move ended in cover or next to an enemy
         here = occ.get(to, ())
@@ -59,7 +61,7 @@ def step_cost(b: Battle, side: str, start, arm_kind: str, road: bool = False, no
     return cost
 
 
-def room(b: Battle, u: dict, dest) -> str | None:
+def room(b: Battle, u: dict[str, Any], dest: C.Hex) -> str | None:
     here = b.at(dest)
     if any(o["side"] != u["side"] for o in here) or b.leaders_at(C.label(dest), other(u["side"])):
         return f"{C.label(dest)} is held by the enemy"
@@ -68,7 +70,7 @@ def room(b: Battle, u: dict, dest) -> str | None:
     return None
 
 
-def plan_move(b: Battle, u: dict, dest_label: str) -> Plan | str:
+def plan_move(b: Battle, u: dict[str, Any], dest_label: str) -> Plan | str:
     start, dest = b.h(u["hex"]), b.h(dest_label)
     if dest not in b.map:
         return f"hex {dest_label} is not on the map"
@@ -93,7 +95,7 @@ def plan_move(b: Battle, u: dict, dest_label: str) -> Plan | str:
             "+1 across a stream; a move ends in cover or next to an enemy)")
 
 
-def plan_road(b: Battle, u: dict, dest_label: str) -> Plan | str:
+def plan_road(b: Battle, u: dict[str, Any], dest_label: str) -> Plan | str:
     """The free road hex alone (NW-11, NW-55): 0 points, then the unit is done (NW-12)."""
     start, dest = b.h(u["hex"]), b.h(dest_label)
     if C.distance(start, dest) != 1:
@@ -106,7 +108,7 @@ def plan_road(b: Battle, u: dict, dest_label: str) -> Plan | str:
     return Plan([u["hex"], dest_label], COST["road"], road=True, done=True)
 
 
-def plan_leader(b: Battle, ldr: dict, dest_label: str) -> Plan | str:
+def plan_leader(b: Battle, ldr: dict[str, Any], dest_label: str) -> Plan | str:
     start, dest = b.h(ldr["hex"]), b.h(dest_label)
     if dest not in b.map:
         return f"hex {dest_label} is not on the map"
@@ -120,14 +122,14 @@ def plan_leader(b: Battle, ldr: dict, dest_label: str) -> Plan | str:
     return Plan([C.label(h) for h in p], 0)
 
 
-def charge_path(b: Battle, u: dict, target: dict, end_label: str | None) -> list | str:
+def charge_path(b: Battle, u: dict[str, Any], target: dict[str, Any], end_label: str | None) -> list[C.Hex] | str:
     """NW-26..30: the path to the hex the charge starts from."""
     start, th = b.h(u["hex"]), b.h(target["hex"])
     if C.distance(start, th) == 1:
         return f"{u['id']} is already next to {target['id']}: a charge starts with a move (NW-30); use melee"
     base = step_cost(b, u["side"], start, "cavalry", no_cross=True)
 
-    def cost(frm, to):  # NW-30: the first hex next to the target ends the move
+    def cost(frm: C.Hex, to: C.Hex) -> float | None:  # NW-30: the first hex next to the target ends the move
         if frm != start and C.distance(frm, th) == 1:
             return None
         return base(frm, to)
@@ -139,7 +141,9 @@ def charge_path(b: Battle, u: dict, target: dict, end_label: str | None) -> list
     for e in sorted(ends, key=lambda e: (best[e], C.label(e))):
         why = _charge_end(b, u, e, th)
         if why is None:
-            return paths.path(start, e, cost, budget=b.arm(u)["mp"])
+            found = paths.path(start, e, cost, budget=b.arm(u)["mp"])
+            assert found is not None  # ``e`` was reached within the budget
+            return found
         reasons.append(why)
     if reasons:
         return reasons[0]
@@ -148,7 +152,7 @@ def charge_path(b: Battle, u: dict, target: dict, end_label: str | None) -> list
             f"next to {target['id']} first (NW-30)")
 
 
-def _charge_end(b: Battle, u: dict, e, th) -> str | None:
+def _charge_end(b: Battle, u: dict[str, Any], e: C.Hex, th: C.Hex) -> str | None:
     lab = C.label(e)
     if b.map.terrain(e) != "open":
         return f"a charge must end on clear ground or a hill, not {b.map.terrain(e)} at {lab} (NW-26)"

@@ -85,7 +85,7 @@ def parse_line(n: int, text: str) -> Order | str:
             return Order(n, t, verb, g[0].upper(), target=g[1].upper(), dest=g[2])
         key, value = g[0].lower(), g[1].lower()
         if key not in STANDING or value not in STANDING[key]:
-            return f"unknown standing instruction; write one of: " + "; ".join(
+            return "unknown standing instruction; write one of: " + "; ".join(
                 f"standing {k} {'|'.join(v)}" for k, v in STANDING.items())
         return Order(n, t, verb, key=key, value=value)
     verb = t.split()[0].lower()

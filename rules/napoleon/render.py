@@ -13,7 +13,7 @@ SHORT = {"infantry": "inf", "rifles": "rifles", "light_infantry": "lt inf", "ski
          "artillery": "guns", "horse_artillery": "h.guns"}
 
 
-def _counter(u: dict, leaders: list[dict]) -> dict:
+def _counter(u: dict[str, Any], leaders: list[dict[str, Any]]) -> dict[str, Any]:
     strength = f"{u['figures']}/{u['start']}"
     state = (["square"] if u["square"] else []) + [f"L{x['level']} {x['id']}" for x in leaders]
     return {"id": u["id"], "hex": u["hex"], "side": u["side"], "name": f"{u['id']} {SHORT[u['arm']]}", "strength": strength,

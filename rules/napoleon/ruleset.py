@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Mapping
 
 from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import GameOption, RuleEvent
@@ -10,7 +10,9 @@ from rules.core.protocol import GameOption, RuleEvent
 from . import turn as _turn
 from .data import OPTIONAL, SIDES
 from .describe import describe_event as _describe
-from .fold import PREFIX, fold as _fold, initial_state as _initial
+from .fold import PREFIX
+from .fold import fold as _fold
+from .fold import initial_state as _initial
 from .orders import ORDER_WORDS, ORDERS_HELP
 from .render import render_svg as _render
 from .scenario import NAMES, builtin, load, new_leader, new_unit
@@ -20,10 +22,10 @@ from .view import build_view
 class NapoleonsWar(RuleSetBase):
     name = "napoleon"
     title = "Napoleon's War II, alternative rules (house base)"
-    sides = SIDES
+    sides: tuple[str, ...] = SIDES
     turn_mode = "alternating"  # the command-point economy is sequential (digest, adaptation)
     orders_help = ORDERS_HELP
-    order_words = ORDER_WORDS
+    order_words: tuple[str, ...] = ORDER_WORDS
 
     initial_state = staticmethod(_initial)
     # NW-54: the optional troops, agreed before sides are chosen (the scenario's ``options``).
@@ -32,7 +34,7 @@ class NapoleonsWar(RuleSetBase):
     def scenarios(self) -> list[tuple[str, str]]:
         return titled(NAMES, builtin)
 
-    def with_options(self, scenario: Any, options: dict) -> Any:
+    def with_options(self, scenario: Any | None, options: Mapping[str, Any]) -> Any | None:
         """The scenario (a built-in by name) with the agreed troops added to its own ``options``."""
         self.check_options(options)
         chosen = {name for name, on in options.items() if on}
@@ -41,7 +43,7 @@ class NapoleonsWar(RuleSetBase):
         data = builtin(scenario or NAMES[0]) if scenario is None or isinstance(scenario, str) else dict(scenario)
         return {**data, "options": sorted(set(data.get("options") or []) | chosen)}
 
-    def load_scenario(self, scenario: Any | None) -> dict:
+    def load_scenario(self, scenario: Any | None) -> dict[str, Any]:
         return load(scenario)
 
     def setup(self, scenario: Any, rng: random.Random) -> list[RuleEvent]:

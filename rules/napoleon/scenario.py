@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.hex.board import HexMap, load_map
-from rules.hex.coords import parse_label
+from rules.hex.coords import Hex, parse_label
 from rules.hex.schema import builtin_scenario, fail, field, number, scenario_data
 
 from .data import ARMS, OPTIONAL, SIDE_FEATURES, SIDES, STACK, TERRAINS
@@ -29,11 +29,11 @@ from .data import ARMS, OPTIONAL, SIDE_FEATURES, SIDES, STACK, TERRAINS
 NAMES = ("quatre_bras", "mill_ford")
 
 
-def builtin(name: str) -> dict:
+def builtin(name: str) -> dict[str, Any]:
     return builtin_scenario(__package__, NAMES, name)
 
 
-def load(data: Any | None) -> dict:
+def load(data: Any | None) -> dict[str, Any]:
     """A checked, normalised scenario; errors name the field."""
     data = scenario_data(data, __package__, NAMES)
     out = {"name": field(data, "name", str, ""), "title": field(data, "title", str, "", data.get("name")),
@@ -64,7 +64,7 @@ def load(data: Any | None) -> dict:
     return out
 
 
-def _on_map(key: Any, where: str, m: HexMap):
+def _on_map(key: Any, where: str, m: HexMap) -> Hex:
     try:
         h = parse_label(key)
     except (ValueError, AttributeError) as e:
@@ -74,8 +74,10 @@ def _on_map(key: Any, where: str, m: HexMap):
     return h
 
 
-def _units(items: list, m: HexMap, options: list[str]) -> list[dict]:
-    out, seen, stack = [], set(), {}
+def _units(items: list[Any], m: HexMap, options: list[str]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    stack: dict[str, list[str]] = {}
     for i, spec in enumerate(items):
         where = f"units[{i}]"
         uid = field(spec, "id", str, where).upper()
@@ -101,8 +103,8 @@ def _units(items: list, m: HexMap, options: list[str]) -> list[dict]:
     return out
 
 
-def _leaders(items: list, m: HexMap, options: list[str], unit_ids: set[str]) -> list[dict]:
-    out = []
+def _leaders(items: list[Any], m: HexMap, options: list[str], unit_ids: set[str]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
     for i, spec in enumerate(items):
         where = f"leaders[{i}]"
         lid = field(spec, "id", str, where).upper()
@@ -120,13 +122,13 @@ def _leaders(items: list, m: HexMap, options: list[str], unit_ids: set[str]) -> 
     return out
 
 
-def new_unit(spec: dict) -> dict:
+def new_unit(spec: dict[str, Any]) -> dict[str, Any]:
     return {"id": spec["id"], "side": spec["side"], "arm": spec["arm"], "name": spec["name"], "nation": spec["nation"],
             "hex": spec["at"] if spec["enters"] == 1 else None, "figures": spec["figures"], "start": spec["figures"],
             "status": "active" if spec["enters"] == 1 else "reserve", "enters": spec["enters"], "entry": spec["at"],
             "acted": [], "square": False, "done": False, "from": [], "flanked": False, "struck": None}
 
 
-def new_leader(spec: dict) -> dict:
+def new_leader(spec: dict[str, Any]) -> dict[str, Any]:
     return {"id": spec["id"], "side": spec["side"], "arm": spec["arm"], "level": spec["level"], "name": spec["name"],
             "nation": spec["nation"], "hex": spec["at"], "status": "active", "moved": False, "used": None}

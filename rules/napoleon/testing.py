@@ -6,6 +6,7 @@ fires at what it can hit, and otherwise closes with the nearest enemy.
 from __future__ import annotations
 
 import random
+from typing import Any, Iterable
 
 from rules.hex import coords as C
 from rules.hex import paths
@@ -14,16 +15,18 @@ from . import RULESET as RS
 from . import combat, movement
 from .battle import Battle, other
 from .data import kind
+from .fold import DEFAULT_STANDING
 
 
-def start(scenario="mill_ford", seed: int = 1) -> dict:
-    return RS.set_up(scenario, random.Random(seed))
+def start(scenario: Any = "mill_ford", seed: int = 1) -> dict[str, Any]:
+    state: dict[str, Any] = RS.set_up(scenario, random.Random(seed))
+    return state
 
 
 fold_all = RS.fold_events
 
 
-def _attack_line(b: Battle, u: dict, enemies: list[dict]) -> str | None:
+def _attack_line(b: Battle, u: dict[str, Any], enemies: list[dict[str, Any]]) -> str | None:
     for e in enemies:
         if C.distance(b.h(u["hex"]), b.h(e["hex"])) == 1 and not isinstance(combat.plan_melee(b, u, e, e["id"]), str):
             return f"melee {u['id']} {e['id']}"
@@ -38,11 +41,13 @@ def _attack_line(b: Battle, u: dict, enemies: list[dict]) -> str | None:
     return None
 
 
-def _move_line(b: Battle, u: dict, enemies: list[dict]) -> str | None:
+def _move_line(b: Battle, u: dict[str, Any], enemies: list[dict[str, Any]]) -> str | None:
     start_h = b.h(u["hex"])
     cost = movement.step_cost(b, u["side"], start_h, kind(u))
-    near = lambda h: min(C.distance(h, b.h(e["hex"])) for e in enemies)  # noqa: E731
-    best = None
+
+    def near(h: C.Hex) -> int:
+        return min(C.distance(h, b.h(e["hex"])) for e in enemies)
+    best: C.Hex | None = None
     for h in sorted(paths.reach(start_h, b.arm(u)["mp"], cost), key=C.label):
         if h == start_h or not isinstance(movement.plan_move(b, u, C.label(h)), movement.Plan):
             continue
@@ -51,7 +56,7 @@ def _move_line(b: Battle, u: dict, enemies: list[dict]) -> str | None:
     return f"move {u['id']} to {C.label(best)}" if best is not None and near(best) < near(start_h) else None
 
 
-def bot_orders(state: dict, side: str, limit: int = 8) -> str:
+def bot_orders(state: dict[str, Any], side: str, limit: int = 8) -> str:
     b = Battle(state, random.Random(0))
     lines: list[str] = []
     enemies = [e for e in b.active(other(side))]
@@ -67,7 +72,7 @@ def bot_orders(state: dict, side: str, limit: int = 8) -> str:
     return "\n".join(lines) or "pass"
 
 
-def play_turn(state: dict, text: str, seed: int, check: bool = True) -> tuple[dict, list]:
+def play_turn(state: dict[str, Any], text: str, seed: int, check: bool = True) -> tuple[dict[str, Any], list[Any]]:
     side = state["side"]
     parsed = RS.parse_orders(state, side, text)
     errors = list(parsed.errors) + list(RS.validate(state, side, parsed.orders))
@@ -77,7 +82,7 @@ def play_turn(state: dict, text: str, seed: int, check: bool = True) -> tuple[di
     return fold_all(state, events), events
 
 
-def play_game(scenario="mill_ford", seed: int = 1, max_turns: int = 100) -> tuple[dict, int]:
+def play_game(scenario: str = "mill_ford", seed: int = 1, max_turns: int = 100) -> tuple[dict[str, Any], int]:
     """Both sides played by the bot to the end; returns the final state and player turns played."""
     state = start(scenario, seed)
     n = 0
@@ -87,9 +92,9 @@ def play_game(scenario="mill_ford", seed: int = 1, max_turns: int = 100) -> tupl
     return state, n
 
 
-def battle(units: list[dict], leaders: list[dict] | None = None, hexes: dict | None = None,
-           sides: dict | None = None, cols: int = 8, rows: int = 8, caps: dict | None = None,
-           options: list | None = None, turns: int = 6, objectives: dict | None = None) -> dict:
+def battle(units: list[dict[str, Any]], leaders: list[dict[str, Any]] | None = None, hexes: dict[str, Any] | None = None,
+           sides: dict[str, Any] | None = None, cols: int = 8, rows: int = 8, caps: dict[str, Any] | None = None,
+           options: list[Any] | None = None, turns: int = 6, objectives: dict[str, Any] | None = None) -> dict[str, Any]:
     """A battle from a hand-made scenario, turn 1, red to act."""
     sc = {"name": "test", "turns": turns, "first": "red", "caps": caps or {"red": 6, "blue": 6},
           "options": options or [], "objectives": objectives or {},
@@ -101,11 +106,11 @@ def battle(units: list[dict], leaders: list[dict] | None = None, hexes: dict | N
 class Loaded(random.Random):
     """Dice that come up as listed (then fall back to a seeded stream)."""
 
-    def __init__(self, rolls, seed: int = 0):
+    def __init__(self, rolls: Iterable[int], seed: int = 0) -> None:
         super().__init__(seed)
         self.rolls = list(rolls)
 
-    def randint(self, a, b):
+    def randint(self, a: int, b: int) -> int:
         if self.rolls:
             r = self.rolls.pop(0)
             assert a <= r <= b, (r, a, b)
@@ -113,12 +118,11 @@ class Loaded(random.Random):
         return super().randint(a, b)
 
 
-def state_from_view(view: dict) -> dict:
+def state_from_view(view: dict[str, Any]) -> dict[str, Any]:
     """A position rebuilt from what one player's view shows (everything is public in this game)."""
     units = {v["id"]: {**v, "from": [], "struck": None} for v in view["units"]}
     leaders = {v["id"]: dict(v) for v in view["leaders"]}
     turn = view["turn"]
-    from .fold import DEFAULT_STANDING
     return {"phase": view["phase"], "scenario": view["scenario"], "turn": turn["number"], "side": turn["side"],
             "opening": turn["opening"], "units": units, "leaders": leaders,
             "standing": {s: dict(DEFAULT_STANDING) for s in view["sides"]}, "log": [], "score": dict(view["score"]),

@@ -11,7 +11,7 @@ for the choices that arise in the opponent's turn.
 from __future__ import annotations
 
 import random
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from rules.core.protocol import LineError, ParsedOrders, RuleEvent, TurnSpec
 from rules.hex import coords as C
@@ -24,7 +24,7 @@ from .orders import Order, parse_text
 WHOLE = 0
 
 
-def next_turn(state: dict) -> TurnSpec:
+def next_turn(state: dict[str, Any]) -> TurnSpec:
     if state.get("result") or state.get("phase") != "play":
         return TurnSpec(())
     sc = state["scenario"]
@@ -35,15 +35,15 @@ def next_turn(state: dict) -> TurnSpec:
                     f"list your actions in order; {what}")
 
 
-def parse(state: dict, side: str, text: str, kind_: str = "orders") -> ParsedOrders:
+def parse(state: dict[str, Any], side: str, text: str, kind_: str = "orders") -> ParsedOrders:
     return parse_text(text)
 
 
-def default_orders(state: dict, side: str, kind_: str = "orders") -> str:
+def default_orders(state: dict[str, Any], side: str, kind_: str = "orders") -> str:
     return "pass"
 
 
-def validate(state: dict, side: str, orders: Sequence[Order], kind_: str = "orders") -> tuple[LineError, ...]:
+def validate(state: dict[str, Any], side: str, orders: Sequence[Order], kind_: str = "orders") -> tuple[LineError, ...]:
     """What can be told before the turn is played: whose turn, whose units, which targets.
     Whether an action is allowed when its turn comes is decided then (and reported)."""
     if state.get("result"):
@@ -60,7 +60,7 @@ def validate(state: dict, side: str, orders: Sequence[Order], kind_: str = "orde
     return tuple(errors)
 
 
-def _check(state: dict, side: str, o: Order) -> str | None:
+def _check(state: dict[str, Any], side: str, o: Order) -> str | None:
     if o.verb in ("pass", "standing"):
         return None
     u = state["units"].get(o.unit) or state["leaders"].get(o.unit)
@@ -87,12 +87,12 @@ def _check(state: dict, side: str, o: Order) -> str | None:
 
 # -- adjudication ----------------------------------------------------------------------------------
 
-def adjudicate(state: dict, orders: Mapping[str, Sequence[Order]], rng: random.Random,
+def adjudicate(state: dict[str, Any], orders: Mapping[str, Sequence[Order]], rng: random.Random,
                kind_: str = "orders") -> list[RuleEvent]:
     return play_turn(state, orders.get(state["side"], ()), rng).events
 
 
-def play_turn(state: dict, orders: Sequence[Order], rng: random.Random) -> Battle:
+def play_turn(state: dict[str, Any], orders: Sequence[Order], rng: random.Random) -> Battle:
     b = Battle(state, rng)
     side = state["side"]
     b.emit("turn_started", {"turn": state["turn"], "side": side, "points": b.base})
@@ -137,13 +137,14 @@ def arrivals(b: Battle) -> None:
 def _carry_out(b: Battle, o: Order) -> bool:
     """Carry out one action; False if it cannot be paid for (the list stops there)."""
     if o.unit in b.state["leaders"]:
-        ldr = b.leader(o.unit)
-        plan = movement.plan_leader(b, ldr, o.dest) if ldr["status"] == "active" else f"{o.unit} is gone"
-        if isinstance(plan, str):
-            b.emit("order_failed", {"order": o.text, "reason": plan})
+        ldr = b.the_leader(o.unit)
+        assert o.dest is not None  # the parser gives a leader's move its destination
+        route = movement.plan_leader(b, ldr, o.dest) if ldr["status"] == "active" else f"{o.unit} is gone"
+        if isinstance(route, str):
+            b.emit("order_failed", {"order": o.text, "reason": route})
         else:
-            b.emit("leader_moved", {"leader": ldr["id"], "path": plan.path,
-                                    "leaders": {ldr["id"]: {"hex": plan.path[-1], "moved": True}}})
+            b.emit("leader_moved", {"leader": ldr["id"], "path": route.path,
+                                    "leaders": {ldr["id"]: {"hex": route.path[-1], "moved": True}}})
         return True
     u = b.unit(o.unit)
     if u is None or u["status"] != "active":
@@ -157,19 +158,20 @@ def _carry_out(b: Battle, o: Order) -> bool:
         b.emit("order_failed", {"order": o.text, "reason": plan})
         return True
     full = plan.cost if isinstance(plan, movement.Plan) else _attack_cost(o)
-    ldr = b.reducer(u) if full > 0 else None
-    cost = max(0, full - 1) if ldr else full
+    helper = b.reducer(u) if full > 0 else None
+    cost = max(0, full - 1) if helper else full
     if not b.affordable(cost):
         return False
-    lpatch = {ldr["id"]: {"used": u["id"]}} if ldr else {}
+    lpatch = {helper["id"]: {"used": u["id"]}} if helper else {}
     if isinstance(plan, movement.Plan):
         _move(b, u, plan, o, cost, lpatch)
     elif o.verb == "charge":
         _charge(b, u, o, plan, cost, lpatch)
     else:
-        if lpatch:
-            b.emit("leader_helps", {"leader": ldr["id"], "unit": u["id"], "leaders": lpatch})
-        combat.resolve(b, u, b.unit(o.target), plan, o.text, {"cost": cost})
+        if helper:
+            b.emit("leader_helps", {"leader": helper["id"], "unit": u["id"], "leaders": lpatch})
+        assert o.target is not None  # fire and melee name their target
+        combat.resolve(b, u, b.the_unit(o.target), plan, o.text, {"cost": cost})
     b.pay(cost)
     return True
 
@@ -178,8 +180,9 @@ def _attack_cost(o: Order) -> int:
     return COST[o.verb] + (o.dice * COST["extra_die"] if o.verb == "melee" else 0)
 
 
-def _plan(b: Battle, u: dict, o: Order):
+def _plan(b: Battle, u: dict[str, Any], o: Order) -> movement.Plan | combat.Attack | str:
     if o.verb in ("move", "road"):
+        assert o.dest is not None  # the parser gives a move its destination
         if u["done"]:
             return f"{u['id']} moved by road with the extra hex and is done this turn (NW-12)"
         if "move" in u["acted"]:
@@ -187,6 +190,7 @@ def _plan(b: Battle, u: dict, o: Order):
         if "attack" in u["acted"]:
             return f"{u['id']} has attacked this turn and may not move after it"
         return (movement.plan_move if o.verb == "move" else movement.plan_road)(b, u, o.dest)
+    assert o.target is not None  # the parser gives an attack its target
     t = b.unit(o.target)
     if o.verb == "fire":
         return combat.plan_fire(b, u, t, o.target)
@@ -195,6 +199,7 @@ def _plan(b: Battle, u: dict, o: Order):
     a = combat.plan_charge(b, u, t, o.target)
     if isinstance(a, str):
         return a
+    assert t is not None  # plan_charge refuses a missing target
     p = movement.charge_path(b, u, t, o.dest)
     if isinstance(p, str):
         return p
@@ -202,25 +207,26 @@ def _plan(b: Battle, u: dict, o: Order):
     return a
 
 
-def _move(b: Battle, u: dict, plan: movement.Plan, o: Order, cost: int, lpatch: dict) -> None:
+def _move(b: Battle, u: dict[str, Any], plan: movement.Plan, o: Order, cost: int, lpatch: dict[str, Any]) -> None:
     b.emit("moved", {"unit": u["id"], "path": plan.path, "cost": cost, "road": plan.road, "done": plan.done,
                      "units": {u["id"]: {"hex": plan.path[-1], "acted": u["acted"] + ["move"], "square": False,
                                          "done": plan.done}}, "leaders": lpatch})
 
 
-def _charge(b: Battle, u: dict, o: Order, a: combat.Attack, cost: int, lpatch: dict) -> None:
+def _charge(b: Battle, u: dict[str, Any], o: Order, a: combat.Attack, cost: int, lpatch: dict[str, Any]) -> None:
     path = [C.label(h) for h in a.path]
     b.emit("moved", {"unit": u["id"], "path": path, "cost": cost, "road": False, "done": False, "charge": True,
                      "units": {u["id"]: {"hex": path[-1], "acted": u["acted"] + ["move"], "square": False}},
                      "leaders": lpatch})
-    u, t = b.unit(u["id"]), b.unit(o.target)
+    assert o.target is not None  # a charge names its target
+    u, t = b.the_unit(u["id"]), b.the_unit(o.target)
     std = b.state["standing"][t["side"]]
     countered = None
     if kind(t) == "infantry" and not t["square"] and std["square"] == "yes":
         strength, die, ok = combat.check(b, t, "infantry")
         b.emit("square_check", {"unit": t["id"], "strength": strength, "die": die, "formed": ok,
                                 "units": {t["id"]: {"square": True}} if ok else {}})
-        t = b.unit(t["id"])
+        t = b.the_unit(t["id"])
     elif kind(t) == "cavalry" and std["countercharge"] == "yes":
         strength, die, ok = combat.check(b, t, "cavalry")
         countered = "passed" if ok else "failed"
@@ -232,7 +238,7 @@ def _charge(b: Battle, u: dict, o: Order, a: combat.Attack, cost: int, lpatch: d
 
 # -- end of turn and victory -------------------------------------------------------------------------
 
-def score(state: dict) -> dict[str, int]:
+def score(state: dict[str, Any]) -> dict[str, int]:
     """House victory points: 1 per enemy figure lost, 2 per enemy leader killed, and the
     scenario's objective hexes held (units of one side only there)."""
     pts = {s: 0 for s in SIDES}
@@ -250,7 +256,7 @@ def score(state: dict) -> dict[str, int]:
 
 def end_of_turn(b: Battle) -> None:
     st = b.state
-    units = {uid: {"acted": [], "done": False, "from": [], "flanked": False, "struck": None}
+    units: dict[str, dict[str, Any]] = {uid: {"acted": [], "done": False, "from": [], "flanked": False, "struck": None}
              for uid, u in st["units"].items() if u["acted"] or u["done"] or u["from"] or u["struck"]}
     leaders = {lid: {"moved": False, "used": None} for lid, x in st["leaders"].items() if x["moved"] or x["used"]}
     pts = score(st)
@@ -261,7 +267,8 @@ def end_of_turn(b: Battle) -> None:
     last = not st["opening"] and side != first and st["turn"] >= st["scenario"]["turns"]
     if gone or last:
         if len(gone) == 1:
-            winner, reason = other(gone[0]), f"{gone[0]} has no units left"
+            winner: str | None = other(gone[0])
+            reason = f"{gone[0]} has no units left"
         else:
             winner = max(SIDES, key=lambda s: pts[s]) if pts[SIDES[0]] != pts[SIDES[1]] else None
             reason = f"after {st['turn']} turns, {pts['red']} to {pts['blue']} points (red to blue)"

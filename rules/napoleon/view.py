@@ -15,7 +15,7 @@ UNIT_FIELDS = ("id", "side", "arm", "name", "nation", "hex", "figures", "start",
 LEADER_FIELDS = ("id", "side", "arm", "level", "name", "nation", "hex", "status", "moved", "used")
 
 
-def build_view(state: dict, viewer: Viewer) -> dict[str, Any]:
+def build_view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     view: dict[str, Any] = {"ruleset": "napoleon", "viewer": {"role": viewer.role, "side": viewer.side},
                             "phase": state["phase"], "result": state["result"]}
     sc = state.get("scenario")

@@ -1,18 +1,20 @@
 """Carrying out one activation: a move, a volley or a melee, re-checked when its turn comes."""
 from __future__ import annotations
 
+from typing import Any
+
 from rules.hex import coords as C
 
-from .battle import Battle, other
 from .assault import board, can_board, ram_effects, storm
+from .battle import Battle, other
 from .combat import Strike, attack_any, explosive, fear_from_strike, melee_strength
-from .data import WEAPONS
+from .data import COVER_BONUS, WEAPONS
 from .morale import fear_tests, overwhelmed
 from .movement import allowance, flee_target, plan, toward_enemy
 from .orders import Order
 
 
-def can_crew(u: dict) -> bool:
+def can_crew(u: dict[str, Any]) -> bool:
     """A machine acts while one crew member is neither lost nor stunned (automatons: not stunned)."""
     if u["kind"] == "squad":
         return True
@@ -21,9 +23,9 @@ def can_crew(u: dict) -> bool:
     return len(u["crew"]) > len(u["crew_stunned"])
 
 
-def _unlock(u: dict, b: Battle) -> dict:
+def _unlock(u: dict[str, Any], b: Battle) -> dict[str, Any]:
     """Patches that take ``u`` out of every melee it was locked in."""
-    patches = {u["id"]: {"locked": []}}
+    patches: dict[str, dict[str, Any]] = {u["id"]: {"locked": []}}
     for p in u["locked"]:
         patches[p] = {"locked": [x for x in b.unit(p)["locked"] if x != u["id"]]}
     return patches
@@ -31,7 +33,7 @@ def _unlock(u: dict, b: Battle) -> dict:
 
 # -- movement ---------------------------------------------------------------------------------
 
-def why_not_move(b: Battle, u: dict, o: Order) -> str | None:
+def why_not_move(b: Battle, u: dict[str, Any], o: Order) -> str | None:
     prof = b.profile(u)
     if u["status"] != "active":
         return f"{u['id']} is {u['status']}"
@@ -59,6 +61,7 @@ def move(b: Battle, o: Order) -> None:
     if why:
         return b.fail(u["side"], o.text, why)
     mode = o.mode or next(iter(b.profile(u)["moves"]))
+    assert o.dest is not None  # the parser gives a move its destination
     if u["penalty"]:
         if toward_enemy(b, u, o.dest):
             return b.fail(u["side"], o.text, f"{u['id']} has a penalty marker: it may not move towards the enemy (WW-58)")
@@ -98,7 +101,7 @@ def ram(b: Battle, o: Order) -> None:
     fear_tests(b, strike.factors)
 
 
-def why_not_ram(b: Battle, u: dict, t: dict | None) -> str | None:
+def why_not_ram(b: Battle, u: dict[str, Any], t: dict[str, Any] | None) -> str | None:
     if u["kind"] != "machine" or not b.profile(u)["fast"]:
         return f"{u['id']} is not a machine that can ram"
     if t is None or t["side"] == u["side"] or not b.visible_to(u["side"], t) or t["status"] != "active" \
@@ -108,12 +111,11 @@ def why_not_ram(b: Battle, u: dict, t: dict | None) -> str | None:
 
 
 def _cover_at(b: Battle, hx: str) -> bool:
-    from .data import COVER_BONUS
 
     return COVER_BONUS.get(b.terrain(hx), 0) > 0
 
 
-def _walk(b: Battle, u: dict, route: list[str], mode: str, bonus: bool, short: str | None, order: str) -> None:
+def _walk(b: Battle, u: dict[str, Any], route: list[str], mode: str, bonus: bool, short: str | None, order: str) -> None:
     patches = _unlock(u, b) if len(route) > 1 else {}
     patches[u["id"]] = {**patches.get(u["id"], {}), "hex": route[-1], "moved": len(route) - 1, "mode": mode,
                         "acted": u["acted"] + ["movement"], "bonus": u["bonus"] and not bonus}
@@ -123,7 +125,7 @@ def _walk(b: Battle, u: dict, route: list[str], mode: str, bonus: bool, short: s
                      "units": patches}, (u["id"],))
 
 
-def _spot(b: Battle, u: dict) -> None:
+def _spot(b: Battle, u: dict[str, Any]) -> None:
     """Hidden enemies next to where a unit stops are found (house)."""
     if u["status"] != "active" or not u["hex"]:
         return
@@ -146,6 +148,7 @@ def flee(b: Battle, uid: str) -> None:
         fear_from_strike(b, strike)
         return fear_tests(b, strike.factors)
     mode = max(b.profile(u)["moves"], key=lambda m: b.profile(u)["moves"][m])
+    assert route is not None  # only a surrender has no route
     _walk(b, u, route, mode, False, None, "flee")
     if what == "desert":
         b.emit("deserted", {"unit": uid, "at": route[-1], "units": {uid: {"status": "deserted", "hex": None}}})
@@ -153,11 +156,11 @@ def flee(b: Battle, uid: str) -> None:
 
 # -- shooting -----------------------------------------------------------------------------------
 
-def _fast(b: Battle, u: dict) -> bool:
+def _fast(b: Battle, u: dict[str, Any]) -> bool:
     return u["mode"] in b.profile(u)["fast"] and u["moved"] > 0
 
 
-def why_not_shoot(b: Battle, u: dict, o: Order | None = None) -> str | None:
+def why_not_shoot(b: Battle, u: dict[str, Any], o: Order | None = None) -> str | None:
     if u["status"] != "active":
         return f"{u['id']} is {u['status']}"
     if u["morale"] == 1:
@@ -173,7 +176,7 @@ def why_not_shoot(b: Battle, u: dict, o: Order | None = None) -> str | None:
     return None
 
 
-def volleys(b: Battle, u: dict, t: dict, only: str | None = None) -> list[tuple[str, int]]:
+def volleys(b: Battle, u: dict[str, Any], t: dict[str, Any], only: str | None = None) -> list[tuple[str, int]]:
     """(weapon, models firing it) that can reach ``t`` now; empty when none can."""
     if not t["hex"] or t["status"] not in ("active", "abandoned"):
         return []
@@ -182,9 +185,9 @@ def volleys(b: Battle, u: dict, t: dict, only: str | None = None) -> list[tuple[
     seen = air or b.sees(u["hex"], t["hex"])
     prof = b.profile(u)
 
-    def reaches(w):
+    def reaches(w: str) -> bool:
         spec = WEAPONS[w]
-        return spec["range"] >= d and (seen or "indirect" in spec["props"]) and (only is None or w == only)
+        return bool(spec["range"] >= d and (seen or "indirect" in spec["props"]) and (only is None or w == only))
 
     if u["kind"] != "squad":
         return [(w, 1) for w in u["weapons"] if reaches(w)]
@@ -199,7 +202,7 @@ def volleys(b: Battle, u: dict, t: dict, only: str | None = None) -> list[tuple[
     return sorted(counts.items())
 
 
-def pick_target(b: Battle, u: dict, o: Order) -> tuple[dict | None, str]:
+def pick_target(b: Battle, u: dict[str, Any], o: Order) -> tuple[dict[str, Any] | None, str]:
     reasons = []
     for tid in o.targets:
         t = b.state["units"].get(tid)
@@ -218,7 +221,7 @@ def pick_target(b: Battle, u: dict, o: Order) -> tuple[dict | None, str]:
     return None, "; ".join(reasons)
 
 
-def _place_aircraft(b: Battle, a: dict, t: dict) -> None:
+def _place_aircraft(b: Battle, a: dict[str, Any], t: dict[str, Any]) -> None:
     spots = sorted(C.label(h) for h in C.neighbours(C.parse_label(t["hex"])) if h in b.map)
     b.emit("aircraft_placed", {"unit": a["id"], "at": spots[0], "target": t["id"], "units": {a["id"]: {"hex": spots[0]}}},
            (a["id"],))
@@ -259,7 +262,7 @@ def shoot(b: Battle, o: Order) -> None:
     fear_tests(b, strike.factors)
 
 
-def _crossfire(b: Battle, u: dict, t: dict, strike: Strike) -> None:
+def _crossfire(b: Battle, u: dict[str, Any], t: dict[str, Any], strike: Strike) -> None:
     """WW-61 #8: shot at from two or more directions this turn."""
     if not u["hex"] or not t["hex"] or u["hex"] == t["hex"]:
         return
@@ -274,7 +277,7 @@ def _crossfire(b: Battle, u: dict, t: dict, strike: Strike) -> None:
 
 # -- melee ----------------------------------------------------------------------------------------
 
-def why_not_fight(b: Battle, u: dict, t: dict | None, o: Order | None = None) -> str | None:
+def why_not_fight(b: Battle, u: dict[str, Any], t: dict[str, Any] | None, o: Order | None = None) -> str | None:
     if u["status"] != "active":
         return f"{u['id']} is {u['status']}"
     if u["morale"] == 1:
@@ -303,7 +306,7 @@ def why_not_fight(b: Battle, u: dict, t: dict | None, o: Order | None = None) ->
     return None
 
 
-def _charge(b: Battle, u: dict, t: dict) -> tuple[int, int]:
+def _charge(b: Battle, u: dict[str, Any], t: dict[str, Any]) -> tuple[int, int]:
     """WW-42: (+strength, extra attacks per model) for a charging squad."""
     if u["kind"] != "squad" or not _fast(b, u):
         return 0, 0

@@ -10,9 +10,19 @@ rest are lost (WW-48). Machines have one entrance; heavy machines an armoured ha
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .battle import Battle
-from .combat import Strike, allocation, attack_squad, melee_strength
-from .data import DEFENCE_TARGET, DOOR_BREAK, MELEE, PROFILES, WEAPONS, attack_target, boarding_target
+from .combat import Strike, allocation, attack_squad, damage, melee_strength
+from .data import (
+    DEFENCE_TARGET,
+    DOOR_BREAK,
+    MELEE,
+    PROFILES,
+    WEAPONS,
+    attack_target,
+    boarding_target,
+)
 
 CREW_DEFENCE = 2
 
@@ -23,7 +33,7 @@ def _shift(pool: list[int], removed: list[int]) -> list[int]:
     return [i - sum(1 for r in removed if r < i) for i in pool if i not in gone]
 
 
-def _doors(b: Battle, u: dict, where: str, reinforced: bool, machine: dict | None) -> bool:
+def _doors(b: Battle, u: dict[str, Any], where: str, reinforced: bool, machine: dict[str, Any] | None) -> bool:
     """WW-46: a reinforced door or armoured hatch must be broken first, one try a turn."""
     if not reinforced:
         return True
@@ -52,7 +62,7 @@ def _doors(b: Battle, u: dict, where: str, reinforced: bool, machine: dict | Non
     return opened
 
 
-def _enter(b: Battle, u: dict, entrances: int, where: str) -> list[int]:
+def _enter(b: Battle, u: dict[str, Any], entrances: int, where: str) -> list[int]:
     rolls = [b.dice("D3") for _ in range(entrances)]
     k = min(sum(rolls), len(u["models"]))
     inside = sorted(allocation(u, k)) if k else []
@@ -60,7 +70,7 @@ def _enter(b: Battle, u: dict, entrances: int, where: str) -> list[int]:
     return inside
 
 
-def _come_out(b: Battle, u: dict, inside: list[int], entrances: int, where: str) -> None:
+def _come_out(b: Battle, u: dict[str, Any], inside: list[int], entrances: int, where: str) -> None:
     """WW-48: D3 per entrance get out; the others inside are killed or captured."""
     if not inside or u["status"] != "active":
         return
@@ -72,7 +82,7 @@ def _come_out(b: Battle, u: dict, inside: list[int], entrances: int, where: str)
                         "lost": [u["models"][i] for i in stuck], "units": {u["id"]: patch}}, (u["id"],))
 
 
-def _assault_weapons(b: Battle, u: dict, t: dict, inside: list[int], strike: Strike) -> None:
+def _assault_weapons(b: Battle, u: dict[str, Any], t: dict[str, Any], inside: list[int], strike: Strike) -> None:
     prof = b.profile(u)
     for role in sorted({u["models"][i] for i in inside}):
         w = prof["models"][role]
@@ -84,7 +94,7 @@ def _assault_weapons(b: Battle, u: dict, t: dict, inside: list[int], strike: Str
             attack_squad(b, u, b.unit(t["id"]), w, n, spec["strength"], spec["props"], strike)
 
 
-def storm(b: Battle, u: dict, t: dict, strike: Strike) -> None:
+def storm(b: Battle, u: dict[str, Any], t: dict[str, Any], strike: Strike) -> None:
     where = t["hex"]
     spec = b.state["scenario"]["buildings"].get(where, {"entrances": 1, "reinforced": False})
     if not _doors(b, u, where, spec["reinforced"], None):
@@ -108,13 +118,14 @@ def storm(b: Battle, u: dict, t: dict, strike: Strike) -> None:
         _come_out(b, u, inside, spec["entrances"], where)
 
 
-def _crew_fight(b: Battle, u: dict, m: dict, inside: list[int], strike: Strike) -> list[int]:
+def _crew_fight(b: Battle, u: dict[str, Any], m: dict[str, Any], inside: list[int], strike: Strike) -> list[int]:
     """Boarders and crew fight inside: returns who of the boarders is still inside."""
     crew = list(m["crew"])
     stunned = list(m["crew_stunned"])
     order = sorted(range(len(crew)), key=lambda i: (crew[i] in stunned, i))  # the fit ones face them first
     need = attack_target(melee_strength(b, u))
-    killed, rolls = set(), []
+    killed: set[int] = set()
+    rolls: list[int] = []
     for k in range(len(inside)):
         if len(killed) == len(crew):
             break
@@ -137,7 +148,7 @@ def _crew_fight(b: Battle, u: dict, m: dict, inside: list[int], strike: Strike) 
     return inside
 
 
-def _agility(b: Battle, u: dict, m: dict, inside: list[int]) -> list[int]:
+def _agility(b: Battle, u: dict[str, Any], m: dict[str, Any], inside: list[int]) -> list[int]:
     """WW-50: boarding a machine that moved: 6+ (≤ 2 hexes) or 8+; a failure is an ordinary
     wound that the soldier's defence may save, and that soldier does not get in."""
     need = boarding_target(m["moved"]) if m["status"] == "active" else None
@@ -159,7 +170,7 @@ def _agility(b: Battle, u: dict, m: dict, inside: list[int]) -> list[int]:
     return _shift([i for i in inside if i not in set(failed)], dead)
 
 
-def board(b: Battle, u: dict, m: dict, strike: Strike) -> None:
+def board(b: Battle, u: dict[str, Any], m: dict[str, Any], strike: Strike) -> None:
     prof = b.profile(m)
     if not _doors(b, u, m["hex"], prof["heavy"], m):
         return
@@ -184,7 +195,7 @@ def board(b: Battle, u: dict, m: dict, strike: Strike) -> None:
            (u["id"], m["id"]))
 
 
-def can_board(u: dict, m: dict) -> str | None:
+def can_board(u: dict[str, Any], m: dict[str, Any]) -> str | None:
     if u["profile"] != "infantry":
         return "only infantry storm buildings and board machines (WW-44)"
     if m["kind"] != "machine" or m["profile"] == "automaton":
@@ -198,12 +209,11 @@ RAM_ATTACKS_PER_HEX = 2
 RAM_STRENGTH = 5
 
 
-def ram_effects(b: Battle, r: dict, t: dict, moved: int, strike: Strike) -> None:
+def ram_effects(b: Battle, r: dict[str, Any], t: dict[str, Any], moved: int, strike: Strike) -> None:
     """A machine that moved ``moved`` hexes at speed drives into an adjacent enemy: a squad takes
     2 attacks per hex moved at strength 5 and a fear test (WW-61 #4); a machine rolls on the damage
     table as if hit by a weapon of strength 2 + hexes moved (+2 if the rammer is heavy), and the
     rammer rolls as if hit with 2 + hexes moved (+2 if the target is heavy)."""
-    from .combat import damage
 
     b.emit("rammed", {"unit": r["id"], "target": t["id"], "moved": moved}, (r["id"], t["id"]))
     if t["kind"] == "squad":

@@ -7,7 +7,7 @@ is always what the log will replay to. It also keeps an index of who stands wher
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Iterable, ValuesView
 
 from rules.core.protocol import PUBLIC, RuleEvent, side_audience
 from rules.hex import coords as C
@@ -26,7 +26,7 @@ def other(side: str) -> str:
 
 
 class Battle:
-    def __init__(self, state: dict, rng: random.Random):
+    def __init__(self, state: dict[str, Any], rng: random.Random) -> None:
         # a private working copy: events are applied to it in place (fold.apply)
         self.state = {**state, "units": dict(state["units"]), "log": list(state["log"])}
         self.rng = rng
@@ -36,7 +36,7 @@ class Battle:
         self._index()
 
     # -- events and dice -----------------------------------------------------------------------
-    def emit(self, kind: str, payload: dict, units: tuple[str, ...] = (), audience: str | None = None) -> None:
+    def emit(self, kind: str, payload: dict[str, Any], units: tuple[str, ...] = (), audience: str | None = None) -> None:
         """Fold and record an event. It is public unless it concerns a hidden unit (then only
         that unit's side, or the umpire if hidden units of both sides are involved) or
         ``audience`` says otherwise."""
@@ -51,7 +51,7 @@ class Battle:
         for uid in ev.payload.get("units", ()):
             self._place(uid)
 
-    def _audience(self, uids) -> str:
+    def _audience(self, uids: Iterable[str]) -> str:
         sides = {self.unit(u)["side"] for u in uids if self.unit(u)["hidden"]}
         if not sides:
             return PUBLIC
@@ -64,13 +64,15 @@ class Battle:
         return self.roll(3 if spec == "D3" else 6)
 
     # -- units and places --------------------------------------------------------------------------
-    def unit(self, uid: str) -> dict:
-        return self.state["units"][uid]
+    def unit(self, uid: str) -> dict[str, Any]:
+        unit: dict[str, Any] = self.state["units"][uid]
+        return unit
 
-    def units(self):
-        return self.state["units"].values()
+    def units(self) -> ValuesView[dict[str, Any]]:
+        units: dict[str, dict[str, Any]] = self.state["units"]
+        return units.values()
 
-    def active(self, side: str | None = None) -> list[dict]:
+    def active(self, side: str | None = None) -> list[dict[str, Any]]:
         return [u for u in self.units() if u["status"] == "active" and (side is None or u["side"] == side)]
 
     def _index(self) -> None:
@@ -95,21 +97,21 @@ class Battle:
                 self.at[u["hex"]] = self.at_hex[C.parse_label(u["hex"])] = []
             self.at[u["hex"]].append(uid)
 
-    def occupants(self, hx: str) -> list[dict]:
+    def occupants(self, hx: str) -> list[dict[str, Any]]:
         return [self.unit(i) for i in self.at.get(hx, [])]
 
-    def size(self, u: dict) -> tuple[int, int]:
+    def size(self, u: dict[str, Any]) -> tuple[int, int]:
         return (len(u["models"]), 0) if u["kind"] == "squad" else (0, 1)
 
-    def refusal(self, u: dict, hx: str) -> str | None:
+    def refusal(self, u: dict[str, Any], hx: str) -> str | None:
         """Why ``u`` may not end its move in ``hx`` (WW-3, WW-30), or None."""
         present = [self.size(o) for o in self.occupants(hx) if o["id"] != u["id"]]
         return CAPACITY.refusal(present, self.size(u))
 
-    def enemies_in(self, u: dict, hx: str) -> list[dict]:
+    def enemies_in(self, u: dict[str, Any], hx: str) -> list[dict[str, Any]]:
         return [o for o in self.occupants(hx) if o["side"] != u["side"] and o["status"] == "active"]
 
-    def profile(self, u: dict) -> dict:
+    def profile(self, u: dict[str, Any]) -> dict[str, Any]:
         return PROFILES[u["profile"]]
 
     def h(self, label: str) -> C.Hex:
@@ -118,7 +120,7 @@ class Battle:
     def dist(self, a: str, b: str) -> int:
         return C.distance(C.parse_label(a), C.parse_label(b))
 
-    def around(self, hx: str, radius: int) -> list[tuple[int, dict]]:
+    def around(self, hx: str, radius: int) -> list[tuple[int, dict[str, Any]]]:
         """(distance, unit) for every unit on the map within ``radius`` of ``hx``, nearest first
         (ring by ring through the occupancy index, so the cost does not grow with the army)."""
         centre, out = C.parse_label(hx), []
@@ -127,7 +129,7 @@ class Battle:
                 out += [(r, self.unit(i)) for i in self.at.get(C.label(h), ())]
         return out
 
-    def nearest_enemy(self, u: dict, hx: str | None = None) -> int:
+    def nearest_enemy(self, u: dict[str, Any], hx: str | None = None) -> int:
         """Distance to the nearest active enemy on the ground (99 if there is none)."""
         centre = C.parse_label(hx or u["hex"])
         foe = other(u["side"])
@@ -157,10 +159,10 @@ class Battle:
         ha, hb = C.parse_label(a), C.parse_label(b)
         eye = max(self.map.elevation(ha), self.map.elevation(hb))
 
-        def blocks(h):
+        def blocks(h: C.Hex) -> bool:
             return h in self.map and self.top(h) > eye
 
-        def side_blocks(side):
+        def side_blocks(side: C.Side) -> bool:
             if self.map.sides.get(side) != "cliff":
                 return False
             x, y = C.side_hexes(side)
@@ -168,16 +170,16 @@ class Battle:
 
         return los.visible(ha, hb, blocks, side_blocks, self.rule)
 
-    def in_cover(self, u: dict) -> int:
+    def in_cover(self, u: dict[str, Any]) -> int:
         """Cover the unit's hex gives, none after running or galloping (WW-12)."""
         if u["mode"] in self.profile(u)["fast"] and u["moved"]:
             return 0
         return COVER_BONUS.get(self.terrain(u["hex"]), 0) if u["hex"] else 0
 
-    def visible_to(self, side: str, u: dict) -> bool:
+    def visible_to(self, side: str, u: dict[str, Any]) -> bool:
         return u["side"] == side or not u["hidden"]
 
-    def reveal(self, u: dict, why: str) -> None:
+    def reveal(self, u: dict[str, Any], why: str) -> None:
         if u["hidden"]:
             # public: the revealed unit is placed for everybody from now on
             ev_payload = {"unit": u["id"], "why": why, "at": u["hex"], "units": {u["id"]: {**u, "hidden": False}}}

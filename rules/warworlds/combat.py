@@ -9,12 +9,22 @@ the damage table. ``Strike`` gathers what one activation did to each unit, for f
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Sequence
 
 from rules.hex import coords as C
 
 from .battle import Battle
-from .data import (ACCURACY, CREW_ATTACK, DEFENCE_TARGET, FRAGMENT_STRENGTH, MELEE, WEAPONS, attack_target,
-                   damage_result, friendly_fire_limit)
+from .data import (
+    ACCURACY,
+    CREW_ATTACK,
+    DEFENCE_TARGET,
+    FRAGMENT_STRENGTH,
+    MELEE,
+    WEAPONS,
+    attack_target,
+    damage_result,
+    friendly_fire_limit,
+)
 from .morale import pinned
 
 CREW_DEFENCE = 2
@@ -24,16 +34,16 @@ CREW_DEFENCE = 2
 class Strike:
     """Bookkeeping of one activation: dangerous attacks per unit and fear factors per unit."""
 
-    dangerous: dict = field(default_factory=dict)
-    soldiers: dict = field(default_factory=dict)  # squad sizes when first attacked in the activation
-    factors: dict = field(default_factory=dict)
-    destroyed: list = field(default_factory=list)
+    dangerous: dict[str, Any] = field(default_factory=dict)
+    soldiers: dict[str, Any] = field(default_factory=dict)  # squad sizes when first attacked in the activation
+    factors: dict[str, Any] = field(default_factory=dict)
+    destroyed: list[Any] = field(default_factory=list)
 
     def fear(self, uid: str, factor: int) -> None:
         self.factors.setdefault(uid, set()).add(factor)
 
 
-def allocation(u: dict, n: int, aim: str | None = None, pool: list[int] | None = None) -> list[int]:
+def allocation(u: dict[str, Any], n: int, aim: str | None = None, pool: list[int] | None = None) -> list[int]:
     """WW-27..29: which soldier receives each of ``n`` attacks. The owner's priority roles
     are hit last (the first named last of all); aimed attacks go first to the ``aim`` role.
     Attacks are spread as evenly as possible: attack i goes to the i-th soldier in that order,
@@ -41,7 +51,7 @@ def allocation(u: dict, n: int, aim: str | None = None, pool: list[int] | None =
     roles = u["models"]
     prio = u.get("priority") or []
 
-    def protection(i):
+    def protection(i: int) -> tuple[int, int, int]:
         r = roles[i]
         first = 0 if aim and r == aim else 1
         return (first, len(prio) - prio.index(r) if r in prio else 0, i)
@@ -57,16 +67,17 @@ def _hit(b: Battle, strength: int, rolls: list[int], pre_hit: bool) -> bool:
     return r >= attack_target(strength)
 
 
-def _squad_defence(b: Battle, u: dict, melee: bool, props) -> int:
+def _squad_defence(b: Battle, u: dict[str, Any], melee: bool, props: Sequence[str]) -> int:
     cover = b.in_cover(u)
     if melee and b.terrain(u["hex"]) != "building":
         cover = 0
     if "incendiary" in props:
         cover = 0
-    return b.profile(u)["defence"] + cover
+    return int(b.profile(u)["defence"]) + cover
 
 
-def attack_squad(b: Battle, by: dict, target: dict, weapon: str, n: int, strength: int, props, strike: Strike,
+def attack_squad(b: Battle, by: dict[str, Any], target: dict[str, Any], weapon: str, n: int, strength: int,
+                 props: Sequence[str], strike: Strike,
                  aim: str | None = None, melee: bool = False, pre_hit: bool = False,
                  pool: list[int] | None = None) -> list[int]:
     """``n`` attacks (or ``n`` hits already made, ``pre_hit``) on a squad; returns the indices
@@ -80,7 +91,7 @@ def attack_squad(b: Battle, by: dict, target: dict, weapon: str, n: int, strengt
     need_def = DEFENCE_TARGET[_squad_defence(b, target, melee, props)]
     hits = saved = stray = 0
     removed: set[int] = set()
-    rolls = []
+    rolls: list[int] = []
     for i in range(n):
         if not _hit(b, strength, rolls, pre_hit):
             continue
@@ -96,7 +107,7 @@ def attack_squad(b: Battle, by: dict, target: dict, weapon: str, n: int, strengt
         removed.add(order[i])
     strike.dangerous[target["id"]] = strike.dangerous.get(target["id"], 0) + hits
     left = [r for i, r in enumerate(target["models"]) if i not in removed]
-    patch = {"models": left}
+    patch: dict[str, Any] = {"models": left}
     if not left:
         patch["status"] = "destroyed"
         strike.destroyed.append(target["id"])
@@ -117,7 +128,8 @@ def _heavy_losses(b: Battle, uid: str, strike: Strike) -> None:
         strike.fear(uid, 1)
 
 
-def attack_machine(b: Battle, by: dict, target: dict, weapon: str, n: int, strength: int, props, strike: Strike,
+def attack_machine(b: Battle, by: dict[str, Any], target: dict[str, Any], weapon: str, n: int, strength: int,
+                   props: Sequence[str], strike: Strike,
                    pre_hit: bool = False) -> None:
     prof = b.profile(target)
     ap = "ap" in props
@@ -128,7 +140,8 @@ def attack_machine(b: Battle, by: dict, target: dict, weapon: str, n: int, stren
         return
     need = DEFENCE_TARGET[prof["armour"]]
     friends = [i for i in target["locked"] if b.unit(i)["side"] == by["side"] and b.unit(i)["status"] == "active"]
-    rolls, hits, saved, stray = [], 0, 0, 0
+    rolls: list[int] = []
+    hits, saved, stray = 0, 0, 0
     for _ in range(n):
         if not _hit(b, strength, rolls, pre_hit):
             continue
@@ -149,7 +162,8 @@ def attack_machine(b: Battle, by: dict, target: dict, weapon: str, n: int, stren
         damage(b, by, b.unit(target["id"]), strength, strike)
 
 
-def attack_any(b: Battle, by: dict, target: dict, weapon: str, n: int, strength: int, props, strike: Strike,
+def attack_any(b: Battle, by: dict[str, Any], target: dict[str, Any], weapon: str, n: int, strength: int,
+               props: Sequence[str], strike: Strike,
                aim: str | None = None, melee: bool = False, pre_hit: bool = False) -> None:
     if target["kind"] == "squad":
         attack_squad(b, by, target, weapon, n, strength, props, strike, aim, melee, pre_hit)
@@ -159,7 +173,7 @@ def attack_any(b: Battle, by: dict, target: dict, weapon: str, n: int, strength:
 
 # -- machine damage (WW-52/53) ------------------------------------------------------------------
 
-def crew_attacks(b: Battle, m: dict, n: int, stun: bool, roles: list[str] | None = None) -> dict:
+def crew_attacks(b: Battle, m: dict[str, Any], n: int, stun: bool, roles: list[str] | None = None) -> dict[str, Any]:
     """``n`` strength-5 attacks on the crew (one each, cycling; ``roles`` first). Returns the patch."""
     crew = list(m["crew"])
     stunned = list(m["crew_stunned"])
@@ -178,11 +192,11 @@ def crew_attacks(b: Battle, m: dict, n: int, stun: bool, roles: list[str] | None
     return {"crew": crew, "crew_stunned": stunned}
 
 
-def damage(b: Battle, by: dict, m: dict, strength: int, strike: Strike, roll: int | None = None) -> str:
+def damage(b: Battle, by: dict[str, Any], m: dict[str, Any], strength: int, strike: Strike, roll: int | None = None) -> str:
     """Roll on the damage table and apply the result; returns its name."""
     roll = roll or b.roll()
     modified, result = damage_result(roll, strength, b.profile(m)["armour"])
-    patch: dict = {}
+    patch: dict[str, Any] = {}
     if result == "concussion":
         patch = crew_attacks(b, m, b.dice("D3"), stun=True)
         if not m["crew"] and m["profile"] == "automaton":
@@ -214,7 +228,7 @@ def damage(b: Battle, by: dict, m: dict, strength: int, strike: Strike, roll: in
     return result
 
 
-def _explosion(b: Battle, m: dict, strike: Strike) -> None:
+def _explosion(b: Battle, m: dict[str, Any], strike: Strike) -> None:
     """WW-52 9-10: squads in contact take D3 fragment attacks of strength 3; the surviving crew
     bail out as a squad beside the wreck if there is room, else they are lost (house)."""
     for uid in sorted(set(m["locked"]) | {o["id"] for o in b.occupants(m["hex"] or "") if o["kind"] == "squad"}):
@@ -235,7 +249,7 @@ def _explosion(b: Battle, m: dict, strike: Strike) -> None:
             return
 
 
-def air_crash(b: Battle, a: dict, strike: Strike) -> None:
+def air_crash(b: Battle, a: dict[str, Any], strike: Strike) -> None:
     """House (WW-51 "air crashes"): the aircraft falls D6 from where it flew (direction as for
     scatter, 1 = north, clockwise) and is lost with its crew; every unit in that hex takes D3
     attacks of strength 5 and a fear test (a falling aircraft, WW-61 #4)."""
@@ -265,7 +279,7 @@ def scatter(b: Battle, aimed: str) -> tuple[int, int, str | None]:
     return aim, d6, (C.label(land) if land in b.map else None)
 
 
-def explosive(b: Battle, by: dict, target: dict, weapon: str, strike: Strike) -> None:
+def explosive(b: Battle, by: dict[str, Any], target: dict[str, Any], weapon: str, strike: Strike) -> None:
     """WW-37/38: (aim and scatter for low accuracy, then) the direct hit and the fragments.
     House: a direct hit that hits a squad kills one soldier outright (no save); fragments are
     D3 or D6 strength-3 attacks on squads only. On a scatter everything in the landing hex,
@@ -308,7 +322,7 @@ def explosive(b: Battle, by: dict, target: dict, weapon: str, strike: Strike) ->
             attack_machine(b, by, v, weapon, 1, w["strength"], w["props"], strike)
 
 
-def melee_strength(b: Battle, u: dict) -> int:
+def melee_strength(b: Battle, u: dict[str, Any]) -> int:
     return MELEE[b.profile(u).get("melee", "crew")]
 
 

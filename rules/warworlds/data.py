@@ -5,6 +5,8 @@ Everything here is the *house base*, chosen to agree with every number the seed 
 """
 from __future__ import annotations
 
+from typing import Any, Iterable
+
 SIDES = ("red", "blue")
 D10 = 10
 
@@ -48,7 +50,7 @@ SIDE_STROKE = {"stream": "#2f74c0", "wall": "#5a4632", "cliff": "#3a2a1a"}
 # -- weapons: strength, range (hexes), attacks per model, properties -----------------------------
 # Properties: ap (armour-piercing), indirect, low_accuracy, explosive (+ fragments dice),
 # rapid (double attacks), incendiary, aimed, assault (usable in melee), terrifying (fear 3).
-WEAPONS = {
+WEAPONS: dict[str, dict[str, Any]] = {
     "rifle": {"strength": 3, "range": 4, "attacks": 1, "props": []},
     "carbine": {"strength": 3, "range": 3, "attacks": 1, "props": []},
     "sniper": {"strength": 5, "range": 6, "attacks": 1, "props": ["aimed"]},
@@ -71,7 +73,7 @@ ACCURACY = 6  # low-accuracy weapons hit the aimed hex on 6+ (D10); otherwise th
 # kind:   squad (figures), machine (one large model), aircraft (off map, WW-20 option A)
 # moves:  {mode: hexes}; the first mode is the ordinary one, "fast" modes are run/gallop/accelerate
 # terrain class: foot (WW-17/18), wheels (WW-19), tracks (WW-19), air
-PROFILES = {
+PROFILES: dict[str, dict[str, Any]] = {
     "infantry": {"kind": "squad", "moves": {"walk": 1, "run": 2}, "fast": ["run"], "class": "foot", "defence": 2,
                  "melee": "bayonet", "models": {"rifle": "rifle", "lmg": "lmg", "sniper": "sniper", "officer": "rifle",
                                                 "grenadier": "grenades", "flamer": "flamethrower"}, "points": 1},
@@ -124,6 +126,6 @@ def boarding_target(moved: int) -> int | None:
     return AGILITY_SLOW if moved <= 2 else AGILITY_FAST
 
 
-def friendly_fire_limit(props) -> int:
+def friendly_fire_limit(props: Iterable[str]) -> int:
     """WW-41: the D10 result at or under which an attack into a melee strikes your own troops."""
     return FRIENDLY_HEAVY if any(p in HEAVY_SPLASH for p in props) else FRIENDLY_SMALL

@@ -1,7 +1,7 @@
 """One readable English line per event."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from rules.hex.coords import DIRECTION_NAMES
 
@@ -21,7 +21,7 @@ def describe_event(event_type: str, p: Mapping[str, Any]) -> str:
     return f(p) if f else f"{k}: " + ", ".join(f"{a}={b}" for a, b in p.items() if a not in ("units", "audience"))
 
 
-_TEXT = {
+_TEXT: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "battle_set": lambda p: (f"The battle is set: {p.get('title') or p['scenario']['title']}; {p['first']} is the "
                              "attacker and activates first."),
     "hidden_deployed": lambda p: "Units deployed in hiding: " + ", ".join(sorted(p.get("units", {}))) + ".",

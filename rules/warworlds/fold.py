@@ -30,7 +30,7 @@ def initial_state() -> dict[str, Any]:
             "units": {}, "log": [], "score": {"red": 0, "blue": 0}, "result": None, "doors": {}}
 
 
-def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
+def fold(state: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
     """A new state; the input is not changed (only the containers an event touches are copied)."""
     if not event_type.startswith(PREFIX):
         return state
@@ -42,7 +42,7 @@ def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
     return new
 
 
-def apply(new: dict, event_type: str, payload: Mapping[str, Any]) -> None:
+def apply(new: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> None:
     """Apply an event to a state the caller owns (its top level, ``units`` dict and ``log`` list
     are changed in place; unit dicts are replaced, never changed). ``fold`` copies first; the
     adjudicator works on its own copy, so a turn costs no copy per event."""
@@ -72,6 +72,6 @@ def apply(new: dict, event_type: str, payload: Mapping[str, Any]) -> None:
     new["log"].append([event_type, _summary(payload), audience])
 
 
-def _summary(payload: Mapping[str, Any]) -> dict:
+def _summary(payload: Mapping[str, Any]) -> dict[str, Any]:
     """The payload without the unit patches (the log is for reading, the patches are applied)."""
     return {k: v for k, v in payload.items() if k not in ("units", "audience", "scenario", "doors")}

@@ -7,8 +7,17 @@ have no morale.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .battle import Battle
-from .data import BONUS_ON, FEAR_FACTORS, FEAR_PASS, MORALE_NAMES, PENALTY_ON, RECOVER_ON
+from .data import (
+    BONUS_ON,
+    FEAR_FACTORS,
+    FEAR_PASS,
+    MORALE_NAMES,
+    PENALTY_ON,
+    RECOVER_ON,
+)
 
 
 def pinned(dangerous: int, soldiers: int) -> bool:
@@ -28,8 +37,8 @@ def reaction(level: int, roll: int) -> int:
     return max(1, level - (2 if roll == 1 else 1))
 
 
-def tests_morale(u: dict) -> bool:
-    return u["status"] == "active" and u["profile"] != "automaton" and u["morale"] > 1
+def tests_morale(u: dict[str, Any]) -> bool:
+    return bool(u["status"] == "active" and u["profile"] != "automaton" and u["morale"] > 1)
 
 
 def fear_test(b: Battle, uid: str, factor: int) -> None:
@@ -57,7 +66,7 @@ def organisation_roll(b: Battle, uid: str) -> None:
     if u["status"] != "active" or level == 3 or u["profile"] == "automaton":
         return
     roll = b.roll()
-    patch: dict = {}
+    patch: dict[str, Any] = {}
     if level in BONUS_ON:
         patch["bonus"] = roll >= BONUS_ON[level]
     elif level == 2:

@@ -10,15 +10,18 @@ friendly ones may be passed through, but a move must end where the unit fits (WW
 """
 from __future__ import annotations
 
+from typing import Any
+
 from rules.hex import coords as C
 from rules.hex import paths
+from rules.hex.paths import StepCost
 
 from .battle import Battle
 
 VEHICLE_TERRAIN = {"open": 1, "rough": 2}
 
 
-def step_cost_for(b: Battle, u: dict, mode: str):
+def step_cost_for(b: Battle, u: dict[str, Any], mode: str) -> StepCost:
     prof = b.profile(u)
     cls, fast = prof["class"], mode in prof["fast"]
     machine = u["kind"] == "machine"
@@ -26,7 +29,7 @@ def step_cost_for(b: Battle, u: dict, mode: str):
 
     cells, crossing, at, units = b.map.cells, b.map.crossing, b.at_hex, b.state["units"]
 
-    def cost(frm, to):
+    def cost(frm: C.Hex, to: C.Hex) -> int | None:
         cell = cells.get(to)
         if cell is None:
             return None
@@ -64,11 +67,11 @@ def step_cost_for(b: Battle, u: dict, mode: str):
     return cost
 
 
-def allowance(b: Battle, u: dict, mode: str, bonus: bool) -> int:
-    return b.profile(u)["moves"][mode] + (1 if bonus else 0)
+def allowance(b: Battle, u: dict[str, Any], mode: str, bonus: bool) -> int:
+    return int(b.profile(u)["moves"][mode]) + (1 if bonus else 0)
 
 
-def plan(b: Battle, u: dict, dest: str, mode: str, budget: int) -> tuple[list[str], str | None]:
+def plan(b: Battle, u: dict[str, Any], dest: str, mode: str, budget: int) -> tuple[list[str], str | None]:
     """The hexes to walk (start first) towards ``dest``: the cheapest path, cut where the
     allowance runs out or where the unit would not fit; with the reason it stops short. If
     ``dest`` cannot be entered at all (an enemy holds it, the terrain forbids it) the unit
@@ -84,9 +87,12 @@ def plan(b: Battle, u: dict, dest: str, mode: str, budget: int) -> tuple[list[st
     if cost(route[-2], goal) is None:
         route = route[:-1]
         why = f"{dest} cannot be entered; heading for {C.label(route[-1])}"
-    spent, keep = 0, [start]
+    spent: float = 0
+    keep = [start]
     for a, nxt in zip(route, route[1:]):
-        spent += cost(a, nxt)
+        step = cost(a, nxt)
+        assert step is not None  # the route was found at these costs (an unenterable goal is dropped above)
+        spent += step
         if spent > budget:
             why = why or f"{dest} is beyond {budget} hex(es) of {mode}"
             break
@@ -97,7 +103,7 @@ def plan(b: Battle, u: dict, dest: str, mode: str, budget: int) -> tuple[list[st
     return [C.label(h) for h in keep], why
 
 
-def flee_target(b: Battle, u: dict) -> tuple[str, list[str] | None]:
+def flee_target(b: Battle, u: dict[str, Any]) -> tuple[str, list[str] | None]:
     """WW-59: where a panicked unit runs. ("desert", path) off the map, ("run", path), or
     ("surrender", None) when it has nowhere to run."""
     prof = b.profile(u)
@@ -120,17 +126,18 @@ def flee_target(b: Battle, u: dict) -> tuple[str, list[str] | None]:
                 if h != start and not b.refusal(u, C.label(h))), default=None)
     if best is None or best[0] <= here:
         return "surrender", None
-    route = paths.path(start, C.parse_label(best[2]), cost)
-    return "run", [C.label(h) for h in route]
+    run = paths.path(start, C.parse_label(best[2]), cost)
+    assert run is not None  # ``best`` was reached
+    return "run", [C.label(h) for h in run]
 
 
-def toward_enemy(b: Battle, u: dict, dest: str) -> bool:
+def toward_enemy(b: Battle, u: dict[str, Any], dest: str) -> bool:
     """WW-58 penalty: a move that ends nearer the nearest enemy than it started."""
     return b.nearest_enemy(u, dest) < b.nearest_enemy(u)
 
 
-def _entrances_held(b: Battle, u: dict) -> bool:
+def _entrances_held(b: Battle, u: dict[str, Any]) -> bool:
     """WW-49, house: each adjacent hex held by an enemy controls one entrance of a building."""
     spec = b.state["scenario"]["buildings"].get(u["hex"], {"entrances": 1})
     held = sum(1 for h in C.neighbours(C.parse_label(u["hex"])) if h in b.map and b.enemies_in(u, C.label(h)))
-    return held >= spec["entrances"]
+    return bool(held >= spec["entrances"])

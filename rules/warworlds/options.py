@@ -6,20 +6,21 @@ hidden enemy can neither appear as a target nor show itself by a hex the list le
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from rules.hex import coords as C
 from rules.hex import paths
 
 from .activate import volleys, why_not_fight, why_not_move, why_not_shoot
 from .battle import Battle, other
+from .data import MORALE_NAMES, PROFILES
 from .movement import allowance, step_cost_for
 from .orders import Order
 
 
-def state_from_view(view: dict) -> dict:
+def state_from_view(view: dict[str, Any]) -> dict[str, Any]:
     """A position rebuilt from what one player's view shows: enough to list the orders open to
     that side, and for scripted players that know only the API."""
-    from .data import MORALE_NAMES, PROFILES
 
     level = {name: n for n, name in MORALE_NAMES.items()}
     units = {}
@@ -47,7 +48,7 @@ def state_from_view(view: dict) -> dict:
             "result": view["result"], "doors": {}}
 
 
-def _moves(b: Battle, u: dict) -> list[str]:
+def _moves(b: Battle, u: dict[str, Any]) -> list[str]:
     """One line per speed: the hexes the unit can end its move in (the first line is a real order)."""
     lines = []
     for mode in b.profile(u)["moves"]:
@@ -62,9 +63,10 @@ def _moves(b: Battle, u: dict) -> list[str]:
     return lines
 
 
-def open_orders(view: dict, side: str) -> list[str]:
+def open_orders(view: dict[str, Any], side: str | None) -> list[str]:
     """The orders ``side`` may give in this round, from its own ``view`` (empty when it gives none)."""
-    if not view.get("scenario") or view.get("result") or side not in (view.get("turn") or {}).get("acting", []):
+    if side is None or not view.get("scenario") or view.get("result") or side not in (view.get("turn") or {}).get(
+            "acting", []):
         return []
     state = state_from_view(view)
     b = Battle(state, random.Random(0))

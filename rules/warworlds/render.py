@@ -13,7 +13,7 @@ SHORT = {"infantry": "inf", "cavalry": "cav", "tank": "tank", "light_vehicle": "
          "automaton": "auto"}
 
 
-def _counter(u: dict) -> dict:
+def _counter(u: dict[str, Any]) -> dict[str, Any]:
     strength = f"{u['models']}/{u['start']}" if u["kind"] == "squad" else f"crew {u['crew']}/{u['crew_start']}"
     state = [] if u["morale"] == "calm" else [u["morale"]]
     if u["bonus"]:

@@ -11,7 +11,9 @@ from . import options as _options
 from . import turn as _turn
 from .data import SIDES
 from .describe import describe_event as _describe
-from .fold import PREFIX, fold as _fold, initial_state as _initial
+from .fold import PREFIX
+from .fold import fold as _fold
+from .fold import initial_state as _initial
 from .orders import ORDER_WORDS, ORDERS_HELP
 from .render import render_svg as _render
 from .scenario import NAMES, builtin, load, new_unit
@@ -21,17 +23,17 @@ from .view import build_view
 class WarOfTheWorlds(RuleSetBase):
     name = "warworlds"
     title = "War of the Worlds (Война Миров)"
-    sides = SIDES
+    sides: tuple[str, ...] = SIDES
     turn_mode = "simultaneous"  # both sides order each phase; activations are interleaved by the engine
     orders_help = ORDERS_HELP
-    order_words = ORDER_WORDS
+    order_words: tuple[str, ...] = ORDER_WORDS
 
     initial_state = staticmethod(_initial)
 
     def scenarios(self) -> list[tuple[str, str]]:
         return titled(NAMES, builtin)
 
-    def load_scenario(self, scenario: Any | None) -> dict:
+    def load_scenario(self, scenario: Any | None) -> dict[str, Any]:
         return load(scenario)
 
     def setup(self, scenario: Any, rng: random.Random) -> list[RuleEvent]:
@@ -58,7 +60,10 @@ class WarOfTheWorlds(RuleSetBase):
     view = staticmethod(build_view)
     render_svg = staticmethod(_render)
     describe_event = staticmethod(_describe)
-    legal_orders = staticmethod(_options.open_orders)  # from the side's own view, on the page only
+
+    def legal_orders(self, board: Any, side: str | None) -> list[str]:
+        """From the side's own view, on the page only."""
+        return _options.open_orders(board, side)
 
 
 RULESET = WarOfTheWorlds()

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.hex.board import HexMap, load_map
-from rules.hex.coords import parse_label
+from rules.hex.coords import Hex, parse_label
 from rules.hex.los import RULES as LOS_RULES
 from rules.hex.schema import builtin_scenario, fail, field, number, scenario_data
 from rules.hex.stacking import Capacity
@@ -29,11 +29,11 @@ CAPACITY = Capacity(figures=20, large=1, mixed=False)  # WW-3; figures never sha
 NAMES = ("field_battle", "town_assault")
 
 
-def builtin(name: str) -> dict:
+def builtin(name: str) -> dict[str, Any]:
     return builtin_scenario(__package__, NAMES, name)
 
 
-def load(data: Any | None) -> dict:
+def load(data: Any | None) -> dict[str, Any]:
     """A checked, normalised scenario; errors name the field."""
     data = scenario_data(data, __package__, NAMES)
     out = {"name": field(data, "name", str, ""), "title": field(data, "title", str, "", data.get("name")),
@@ -58,7 +58,7 @@ def load(data: Any | None) -> dict:
     return out
 
 
-def _on_map(key: Any, where: str, m: HexMap):
+def _on_map(key: Any, where: str, m: HexMap) -> Hex:
     try:
         h = parse_label(key)
     except (ValueError, AttributeError) as e:
@@ -68,7 +68,7 @@ def _on_map(key: Any, where: str, m: HexMap):
     return h
 
 
-def _units(items: list, m: HexMap) -> list[dict]:
+def _units(items: list[Any], m: HexMap) -> list[dict[str, Any]]:
     seen, out = set(), []
     present: dict[str, list[tuple[int, int]]] = {}
     for i, u in enumerate(items):
@@ -115,7 +115,7 @@ def _units(items: list, m: HexMap) -> list[dict]:
     return out
 
 
-def new_unit(spec: dict) -> dict:
+def new_unit(spec: dict[str, Any]) -> dict[str, Any]:
     """The state of a unit at the start of a battle."""
     prof = PROFILES[spec["profile"]]
     unit = {"id": spec["id"], "side": spec["side"], "profile": spec["profile"], "name": spec["name"],

@@ -6,6 +6,7 @@ fires at the nearest target it can hit and attacks whatever is adjacent.
 from __future__ import annotations
 
 import random
+from typing import Any, Iterable
 
 from rules.hex import coords as C
 
@@ -14,16 +15,18 @@ from .activate import pick_target, why_not_fight, why_not_move, why_not_shoot
 from .battle import Battle, other
 from .options import state_from_view  # noqa: F401  (the scripted players' import)
 from .orders import Order
+from .scenario import CAPACITY
 
 
-def start(scenario="field_battle", seed: int = 1) -> dict:
-    return RS.set_up(scenario, random.Random(seed))
+def start(scenario: Any = "field_battle", seed: int = 1) -> dict[str, Any]:
+    state: dict[str, Any] = RS.set_up(scenario, random.Random(seed))
+    return state
 
 
 fold_all = RS.fold_events
 
 
-def bot_orders(state: dict, side: str) -> str:
+def bot_orders(state: dict[str, Any], side: str) -> str:
     b = Battle(state, random.Random(0))
     rnd, lines = state["round"], []
     enemies = [e for e in b.active(other(side)) if e["hex"] and not e["hidden"]]
@@ -55,7 +58,7 @@ def bot_orders(state: dict, side: str) -> str:
     return "\n".join(lines)
 
 
-def play_round(state: dict, texts: dict[str, str], seed: int, check: bool = True) -> tuple[dict, list]:
+def play_round(state: dict[str, Any], texts: dict[str, str], seed: int, check: bool = True) -> tuple[dict[str, Any], list[Any]]:
     orders = {}
     for side, text in texts.items():
         parsed = RS.parse_orders(state, side, text)
@@ -67,7 +70,7 @@ def play_round(state: dict, texts: dict[str, str], seed: int, check: bool = True
     return fold_all(state, events), events
 
 
-def play_game(scenario="field_battle", seed: int = 1, max_rounds: int = 200) -> tuple[dict, int]:
+def play_game(scenario: str = "field_battle", seed: int = 1, max_rounds: int = 200) -> tuple[dict[str, Any], int]:
     """Both sides played by the bot to the end; returns the final state and rounds played."""
     state = start(scenario, seed)
     n = 0
@@ -82,8 +85,8 @@ def where(label: str) -> C.Hex:
     return C.parse_label(label)
 
 
-def battle(units: list[dict], hexes: dict | None = None, sides: dict | None = None, cols: int = 8, rows: int = 8,
-           rnd: str = "movement", turns: int = 6, objectives: dict | None = None) -> dict:
+def battle(units: list[dict[str, Any]], hexes: dict[str, Any] | None = None, sides: dict[str, Any] | None = None, cols: int = 8, rows: int = 8,
+           rnd: str = "movement", turns: int = 6, objectives: dict[str, Any] | None = None) -> dict[str, Any]:
     """A battle from a hand-made scenario, in the given round of turn 1 (red attacks)."""
     sc = {"name": "test", "turns": turns, "first": "red", "objectives": objectives or {},
           "map": {"name": "test", "cols": cols, "rows": rows, "hexes": hexes or {}, "sides": sides or {}},
@@ -98,11 +101,11 @@ class Loaded(random.Random):
     """Dice that come up as listed (then fall back to a seeded stream): for rules tests that
     need one exact roll. The engine takes any ``random.Random``."""
 
-    def __init__(self, rolls, seed: int = 0):
+    def __init__(self, rolls: Iterable[int], seed: int = 0) -> None:
         super().__init__(seed)
         self.rolls = list(rolls)
 
-    def randint(self, a, b):
+    def randint(self, a: int, b: int) -> int:
         if self.rolls:
             r = self.rolls.pop(0)
             assert a <= r <= b, (r, a, b)
@@ -110,12 +113,11 @@ class Loaded(random.Random):
         return super().randint(a, b)
 
 
-def invariants(state: dict) -> list[str]:
+def invariants(state: dict[str, Any]) -> list[str]:
     """What must hold in every position: hex capacity (WW-3), machines alone, no unit on an enemy's
     hex, squads and crews within their starting size, locks only between adjacent enemies."""
-    from .scenario import CAPACITY
-
-    problems, at = [], {}
+    problems: list[str] = []
+    at: dict[str, list[dict[str, Any]]] = {}
     for u in state["units"].values():
         if u["hex"] and u["status"] in ("active", "abandoned", "wreck") and u["kind"] != "aircraft":
             at.setdefault(u["hex"], []).append(u)
@@ -129,7 +131,7 @@ def invariants(state: dict) -> list[str]:
                                             C.distance(C.parse_label(o["hex"]), C.parse_label(u["hex"])) != 1):
                 problems.append(f"{u['id']} is locked with {p}, not an adjacent enemy")
     for hx, us in at.items():
-        sizes = []
+        sizes: list[tuple[int, int]] = []
         for u in us:
             size = (len(u["models"]), 0) if u["kind"] == "squad" else (0, 1)
             why = CAPACITY.refusal(sizes, size)

@@ -13,15 +13,22 @@ nearest enemy they can (WW-57).
 from __future__ import annotations
 
 import random
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
-from rules.core.protocol import LineError, ParsedOrders, RuleEvent, TurnSpec, side_audience
+from rules.core.protocol import (
+    LineError,
+    ParsedOrders,
+    RuleEvent,
+    TurnSpec,
+    side_audience,
+)
 
 from . import activate as A
 from .battle import Battle, other
+from .combat import Strike, crew_attacks, fear_from_strike
 from .data import MORALE_NAMES, PROFILES, SIDES, WEAPONS
 from .fold import ROUNDS
-from .morale import organisation_roll
+from .morale import fear_tests, organisation_roll
 from .orders import Order, parse_text
 
 ROUND_VERBS = {"movement": ("move", "ram", "hold"), "shooting": ("fire", "hold"), "melee": ("attack", "hold")}
@@ -29,7 +36,7 @@ GONE = ("destroyed", "surrendered", "deserted", "wreck", "abandoned")  # "crewin
 WHOLE = 0
 
 
-def next_turn(state: dict) -> TurnSpec:
+def next_turn(state: dict[str, Any]) -> TurnSpec:
     if state.get("result") or state.get("phase") != "play":
         return TurnSpec(())
     rnd = state["round"]
@@ -38,22 +45,23 @@ def next_turn(state: dict) -> TurnSpec:
                                      f"({state['attacker']} activates first)")
 
 
-def parse(state: dict, side: str, text: str, kind: str = "orders") -> ParsedOrders:
+def parse(state: dict[str, Any], side: str, text: str, kind: str = "orders") -> ParsedOrders:
     return parse_text(text)
 
 
-def default_orders(state: dict, side: str, kind: str = "orders") -> str:
+def default_orders(state: dict[str, Any], side: str, kind: str = "orders") -> str:
     return "# no orders: every unit passes this round"
 
 
-def validate(state: dict, side: str, orders: Sequence[Order], kind: str = "orders") -> tuple[LineError, ...]:
+def validate(state: dict[str, Any], side: str, orders: Sequence[Order], kind: str = "orders") -> tuple[LineError, ...]:
     if state.get("result"):
         return (LineError(WHOLE, "", "the game is over"),)
     if state.get("phase") != "play":
         return (LineError(WHOLE, "", "the battle has not started"),)
     b = Battle(state, random.Random(0))
     rnd = state["round"]
-    errors, seen = [], {}
+    errors: list[LineError] = []
+    seen: dict[str, Any] = {}
     for o in orders:
         msg = _check(b, side, rnd, o, seen)
         if msg:
@@ -61,7 +69,7 @@ def validate(state: dict, side: str, orders: Sequence[Order], kind: str = "order
     return tuple(errors)
 
 
-def _check(b: Battle, side: str, rnd: str, o: Order, seen: dict) -> str | None:
+def _check(b: Battle, side: str, rnd: str, o: Order, seen: dict[str, Any]) -> str | None:
     u = b.state["units"].get(o.unit)
     if u is None or u["side"] != side:
         return f"you have no unit {o.unit}"
@@ -97,7 +105,7 @@ def _check(b: Battle, side: str, rnd: str, o: Order, seen: dict) -> str | None:
     return A.why_not_fight(b, u, t, o)
 
 
-def _weapons(u: dict) -> set[str]:
+def _weapons(u: dict[str, Any]) -> set[str]:
     prof = PROFILES[u["profile"]]
     out = set(u.get("weapons", []))
     if u["kind"] == "squad":
@@ -107,12 +115,12 @@ def _weapons(u: dict) -> set[str]:
 
 # -- adjudication ------------------------------------------------------------------------------
 
-def adjudicate(state: dict, orders: Mapping[str, Sequence[Order]], rng: random.Random,
+def adjudicate(state: dict[str, Any], orders: Mapping[str, Sequence[Order]], rng: random.Random,
                kind: str = "orders") -> list[RuleEvent]:
     return run_round(state, orders, rng).events
 
 
-def run_round(state: dict, orders: Mapping[str, Sequence[Order]], rng: random.Random) -> Battle:
+def run_round(state: dict[str, Any], orders: Mapping[str, Sequence[Order]], rng: random.Random) -> Battle:
     """The round played out; the Battle holds the events and the state they fold to."""
     b = Battle(state, rng)
     rnd = state["round"]
@@ -136,9 +144,9 @@ def run_round(state: dict, orders: Mapping[str, Sequence[Order]], rng: random.Ra
             lists[side] += _heroic(b, side, rnd, {o.unit for o in lists[side]})
     a, d = lists[first], lists[other(first)]
     for i in range(max(len(a), len(d))):
-        for o in (a[i] if i < len(a) else None, d[i] if i < len(d) else None):
-            if o is not None and b.state["result"] is None:
-                {"move": A.move, "ram": A.ram, "fire": A.shoot, "attack": A.fight}[o.verb](b, o)
+        for given in (a[i] if i < len(a) else None, d[i] if i < len(d) else None):
+            if given is not None and b.state["result"] is None:
+                {"move": A.move, "ram": A.ram, "fire": A.shoot, "attack": A.fight}[given.verb](b, given)
     if rnd != "melee":
         b.emit("round_opened", {"turn": state["turn"], "round": ROUNDS[ROUNDS.index(rnd) + 1]})
     else:
@@ -168,7 +176,7 @@ def _heroic(b: Battle, side: str, rnd: str, ordered: set[str]) -> list[Order]:
 
 # -- end of turn, organisation, victory -------------------------------------------------------------
 
-def score(state: dict, public: bool = False) -> dict[str, int]:
+def score(state: dict[str, Any], public: bool = False) -> dict[str, int]:
     """Points of enemy units lost (destroyed, wrecked, abandoned, surrendered, deserted) plus
     the scenario's objectives held at the end (held: active units of one side only).
     ``public``: the running score shown during the game leaves hidden units out, so that it
@@ -195,7 +203,8 @@ def end_of_turn(b: Battle) -> None:
     if st["turn"] >= st["scenario"]["turns"] or gone:
         pts = score(st)
         if len(gone) == 1:
-            winner, reason = other(gone[0]), f"{gone[0]} has no fighting units left"
+            winner: str | None = other(gone[0])
+            reason = f"{gone[0]} has no fighting units left"
         else:
             winner = max(SIDES, key=lambda s: pts[s]) if pts["red"] != pts["blue"] else None
             reason = f"after {st['turn']} turns, {pts['red']} to {pts['blue']} points (red to blue)"
@@ -224,8 +233,6 @@ def end_of_turn(b: Battle) -> None:
 
 def organisation(b: Battle) -> None:
     """WW-6 and WW-52 (fire): burning machines first, then the morale rolls, units in id order."""
-    from .combat import Strike, crew_attacks, fear_from_strike
-    from .morale import fear_tests
 
     for uid in sorted(b.state["units"]):
         m = b.unit(uid)

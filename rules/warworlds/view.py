@@ -17,7 +17,7 @@ UNIT_FIELDS = ("id", "side", "name", "profile", "kind", "hex", "status", "bonus"
                "mode", "locked", "hidden")
 
 
-def _unit(u: dict, own: bool) -> dict:
+def _unit(u: dict[str, Any], own: bool) -> dict[str, Any]:
     out = {k: u[k] for k in UNIT_FIELDS}
     out["morale"] = MORALE_NAMES[u["morale"]]
     if u["kind"] == "squad":
@@ -37,7 +37,7 @@ def _unit(u: dict, own: bool) -> dict:
     return out
 
 
-def build_view(state: dict, viewer: Viewer) -> dict[str, Any]:
+def build_view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     view: dict[str, Any] = {"ruleset": "warworlds", "viewer": {"role": viewer.role, "side": viewer.side},
                             "phase": state["phase"], "result": state["result"]}
     sc = state.get("scenario")

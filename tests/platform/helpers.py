@@ -13,9 +13,9 @@ def play_one(game, source="web"):
     side = state["turn"]["sides"][0]
     text = legal_operations(state["rules"], side)[0] if state["turn"]["kind"] == "orders" else None
     if text is None:
-        from rules.core import registry
+        from rules import catalog
 
-        text = registry.get("civilwar").default_orders(state["rules"], side, "decision")
+        text = catalog.get("civilwar").default_orders(state["rules"], side, "decision")
     result = commands.submit_orders(game.pk, side, text, source=source, by="test")
     assert result.accepted, result.errors
     return side, text

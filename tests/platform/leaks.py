@@ -37,7 +37,7 @@ from campaigns.models import OutboxMail, Seat
 from campaigns.turns import gamelog
 from campaigns.turns.archive import export_lines
 from rules.core.protocol import Viewer
-from rules.littlewars.kriegspiel.scenario import load
+from rules.kriegspiel.scenario import load
 from tests.mail.inbound.helpers import seat_mail
 
 # the headers a response may carry; any other one fails the comparison until it is judged here

@@ -27,7 +27,8 @@ from hypothesis import strategies as st
 
 from campaigns.models import Campaign, Event, OutboxMail, Seat
 from campaigns.turns import commands, creation, gamelog
-from rules.core import dice, registry
+from rules import catalog
+from rules.core import dice
 from tests.platform.leaks import far_apart_scenario as far_apart
 from tests.platform.leaks import glance, mail_from, sees
 
@@ -101,7 +102,7 @@ def play(people, ruleset: str, blue_plans: list, red_script: list, scenario=None
     """One game: red's script, blue's plans (None: blue only sends its final orders). What red and
     the observer have after every turn, and whether blue showed itself in public by then."""
     seeds = (f"{k:064x}" for k in count(1))
-    rs = registry.get(ruleset)
+    rs = catalog.get(ruleset)
     with time_machine.travel(FROZEN, tick=False), pytest.MonkeyPatch.context() as mp:
         mp.setattr(dice, "new_seed", lambda: next(seeds))
         game = new_game(people, ruleset, scenario)

@@ -8,7 +8,7 @@ import pytest
 
 from campaigns.models import Event
 from campaigns.turns import commands, gamelog
-from rules.core import registry
+from rules import catalog
 from rules.core.protocol import Viewer
 from tests.api.test_littlewars_api import check_scored_end, new_game, play_through_api
 from tests.platform.test_celery import QUEUE, Worker, broker  # noqa: F401  (the fixture)
@@ -16,7 +16,7 @@ from tests.services import needs_redis
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-RS = registry.get("littlewars")
+RS = catalog.get("littlewars")
 
 
 @pytest.fixture

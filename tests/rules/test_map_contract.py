@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from rules.core import registry
+from rules import catalog
 from rules.core.protocol import Viewer
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -22,7 +22,7 @@ KINDS = {"littlewars": "table", "kriegspiel": "table", "kingsofwar": "table",
 
 
 def game(name):
-    rs = registry.get(name)
+    rs = catalog.get(name)
     state = rs.set_up(rs.load_scenario(None), random.Random(7))
     if name == "civilwar":  # no unit is on the map before the sides form some
         state = play_first_legal(rs, state, turns=4)
@@ -139,7 +139,7 @@ def test_little_wars_moves_written_from_the_svg_are_accepted_in_play():
     data-id, a gun firing at a point within its data-range: the rules accept every line."""
     from rules.littlewars.testing import new_game, play_bots
 
-    rs = registry.get("littlewars")
+    rs = catalog.get("littlewars")
     state, _ = play_bots(new_game("skirmish", 1), seed=1, max_turns=2)
     root = svg_of(rs, state)
     own = [u for u in units(root) if u.get("data-side") == "red"]

@@ -10,12 +10,12 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from rules.core import registry
+from rules import catalog
 from rules.core.mapsvg import overlap, text_box
 from rules.core.protocol import Viewer
 from rules.hex.board import hexmap
 from rules.littlewars import RULESET as LW
-from rules.littlewars.kriegspiel.ruleset import RULESET as KS
+from rules.kriegspiel.ruleset import RULESET as KS
 from rules.littlewars.testing import build, fuzz_game, new_game, play_bots
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -53,7 +53,7 @@ def demo_positions():
     for seed in (1, 2, 3):
         yield f"lw-fuzz-{seed}", LW, fuzz_game(LW, "skirmish", seed, 4)
         yield f"ks-fuzz-{seed}", KS, fuzz_game(KS, None, seed, 5)
-    kow = registry.get("kingsofwar")
+    kow = catalog.get("kingsofwar")
     for name in ("pitched", "objectives"):
         yield f"kow-{name}", kow, kow.set_up(kow.load_scenario(name), random.Random(1))
 
@@ -97,7 +97,7 @@ def test_tables_have_rulers_zones_terrain_names_and_a_legend(key, rs, state):
 
 @pytest.mark.parametrize("name", ["warworlds", "napoleon", "civilwar"])
 def test_hex_and_graph_maps_have_a_legend(name):
-    rs = registry.get(name)
+    rs = catalog.get(name)
     state = rs.set_up(rs.load_scenario(None), random.Random(1))
     root = ET.fromstring(rs.render_svg(rs.view(state, RED)))
     text = " ".join(t.text or "" for t in root.iter(f"{NS}text"))

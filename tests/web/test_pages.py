@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from campaigns.models import Campaign, Event, Game
 from campaigns.turns import commands, creation, viewing
-from rules.core import registry
+from rules import catalog
 from rules.core.protocol import Viewer
 from tests.conftest import PASSWORD
 
@@ -269,7 +269,7 @@ def test_create_game_form(client, people):
     assert settings["umpire_plays"] is False
     assert game.campaign.name == "Spring" and game.campaign.created_by == people["bob"]
     created = Event.objects.get(game=game, type="game.created").payload
-    default = registry.get("civilwar").load_scenario(None)                      # no scenario chosen: the default
+    default = catalog.get("civilwar").load_scenario(None)                      # no scenario chosen: the default
     assert created["scenario"] == {"name": default["name"], "title": default.get("title"), "options": {}}
 
 

@@ -12,7 +12,7 @@ from django.db import transaction
 
 from campaigns.models import Campaign, Game, Profile
 from campaigns.turns import commands, creation, gamelog
-from rules.core import registry
+from rules import catalog
 
 PASSWORD = "kriegsbrief"
 DEMO_GAME = "Demo: Civil War"
@@ -41,7 +41,7 @@ def demo_user(username: str, tz: str):
 
 def play_turns(game: Game, count: int, seed: int = 2) -> None:
     """Play ``count`` turns with a fixed choice of legal orders, as players would."""
-    rs = registry.get(game.ruleset)
+    rs = catalog.get(game.ruleset)
     choose = random.Random(seed)
     for _ in range(count):
         state = gamelog.load(game.pk).state

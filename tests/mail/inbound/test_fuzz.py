@@ -13,7 +13,7 @@ from campaigns.mailin.htmltext import html_to_text
 from campaigns.mailin.models import InboundMessage
 from campaigns.turns import addresses, gamelog
 from rules.civilwar.orders import ORDER_WORDS
-from rules.core import registry
+from rules import catalog
 
 pytestmark = pytest.mark.filterwarnings("ignore:Do not use the .random. module:hypothesis.errors.HypothesisDeprecationWarning")
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -80,7 +80,7 @@ def test_mail_readers_never_crash_and_keep_lines_in_order(text):
 @given(text=any_text)
 def test_civilwar_order_parser_accounts_for_every_line(game, text):
     state = gamelog.load(game.pk).state
-    rs = registry.get("civilwar")
+    rs = catalog.get("civilwar")
     parsed = rs.parse_orders(state["rules"], "red", text, "orders")
     lines = text.splitlines()
     meaningful = {n for n, line in enumerate(lines, 1) if line.strip() and not line.strip().startswith("#")}

@@ -10,7 +10,7 @@ from campaigns.mailin import commands, ingest, quotes
 from campaigns.mailin.models import InboundMessage
 from campaigns.models import Campaign, Event, OutboxMail
 from campaigns.turns import addresses, creation, gamelog
-from rules.core import registry
+from rules import catalog
 
 from .conftest import orders_of, red_opening
 from .helpers import last_reply, mail, replies_to, seat_mail
@@ -65,9 +65,9 @@ def test_russian_letter_with_prose_and_command_words(little):
     assert "Можно продлить срок?" in OutboxMail.objects.get(to="alice@example.org", kind="mail-forward").body
 
 
-@pytest.mark.parametrize("ruleset", registry.names())
+@pytest.mark.parametrize("ruleset", catalog.names())
 def test_every_example_of_each_order_language_begins_with_an_order_word(ruleset):
-    rs = registry.get(ruleset)
+    rs = catalog.get(ruleset)
     # An example starts at the help's first indent; deeper lines continue the one above.
     examples = [line.strip().split("  ")[0] for line in rs.orders_help.splitlines()
                 if line.startswith("  ") and not line.startswith("   ")]
@@ -236,7 +236,7 @@ def test_a_replayed_message_under_a_new_message_id_is_held_for_the_umpire(game, 
 
 
 def test_an_order_language_that_names_the_unit_first_is_read_by_its_second_word():
-    words = registry.get("kingsofwar").order_words
+    words = catalog.get("kingsofwar").order_words
     assert commands.is_order_line("r2 advance 4 pivot left 45", words)
     assert commands.is_order_line("Knights-1 counter-charge b3", words)
     assert not commands.is_order_line("Cheers, Bob", words)

@@ -198,9 +198,9 @@ def test_a_report_shows_each_sides_orders_once_indented_and_its_dice_only_in_the
 
 
 def test_counted_things_in_reports_are_singular_for_one():
-    from rules.core import registry
+    from rules import catalog
 
-    lw, ks = registry.get("littlewars"), registry.get("kriegspiel")
+    lw, ks = catalog.get("littlewars"), catalog.get("kriegspiel")
     moved = lw.describe_event("littlewars.moved", {"figures": {"i1": [0, 0]}, "guns": {"g": [1, 1]}, "contacts": []})
     assert moved == "1 figure and 1 gun moved; 0 contacts."
     shots = lw.describe_event("littlewars.fired", {"shots": [{"gun": "red:gun1", "killed": ["blue:i1"]}]})

@@ -6,13 +6,13 @@ import pytest
 from rules.civilwar.testing import row_map, star_map
 from rules.civilwar import RULESET as RS
 from rules.civilwar.board import build_graph, default_map, load_map
-from rules.core import registry
+from rules import catalog
 from rules.core.protocol import ScenarioError
 
 
 def test_registered_under_civilwar():
-    assert registry.get("civilwar") is RS
-    assert "civilwar" in registry.names()
+    assert catalog.get("civilwar") is RS
+    assert "civilwar" in catalog.names()
     assert RS.sides == ("red", "blue")
     assert RS.turn_mode == "alternating"
 

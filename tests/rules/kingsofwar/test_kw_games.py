@@ -1,7 +1,7 @@
 """Whole games: both scenarios played to a scored end, replayable; the rule set's contract."""
 import pytest
 
-from rules.core import registry
+from rules import catalog
 from rules.core.protocol import ScenarioError, Viewer
 from rules.kingsofwar import RULESET as KW
 from rules.kingsofwar.scoring import final_result
@@ -75,7 +75,7 @@ def test_view_and_svg_draw_units_arcs_and_damage():
 
 
 def test_registered_and_describes_every_event():
-    assert "kingsofwar" in registry.names() and registry.get("kingsofwar") is KW
+    assert "kingsofwar" in catalog.names() and catalog.get("kingsofwar") is KW
     state, events = play_to_end("pitched", seed="describe", max_turns=4)
     for e in events:
         line = KW.describe_event(e.type, e.payload)

@@ -6,7 +6,7 @@ import pytest
 
 from rules.core.protocol import Viewer
 from rules.littlewars.invariants import check_turn
-from rules.littlewars.kriegspiel.ruleset import RULESET
+from rules.kriegspiel.ruleset import RULESET
 
 
 class KsGame:

@@ -2,7 +2,7 @@
 guns that cannot ford (KS-34), and the pursuit of withdrawing guns (KS-86)."""
 import pytest
 
-from rules.littlewars.kriegspiel.scenario import load
+from rules.kriegspiel.scenario import load
 
 
 def crew_at(g, side, gx, gy, dy):

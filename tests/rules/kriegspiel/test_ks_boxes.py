@@ -1,6 +1,6 @@
 """Boxes (LW-63..65): who may box, when, triple speed, and what the enemy learns of a box."""
-from rules.littlewars.kriegspiel import boxes
-from rules.littlewars.kriegspiel.numbers import BOX_REVEAL, REBOX_DISTANCE
+from rules.kriegspiel import boxes
+from rules.kriegspiel.numbers import BOX_REVEAL, REBOX_DISTANCE
 
 
 def test_box_only_twenty_feet_from_the_enemy_and_never_scouts(game):

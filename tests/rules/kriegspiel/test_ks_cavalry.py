@@ -3,7 +3,7 @@ import random
 
 import pytest
 
-from rules.littlewars.kriegspiel import cavalry as c
+from rules.kriegspiel import cavalry as c
 
 FT = 12.0
 

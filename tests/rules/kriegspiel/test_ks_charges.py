@@ -1,7 +1,7 @@
 """Cavalry charges in play (KS-68..85 through orders and the turn)."""
 import pytest
 
-from rules.littlewars.kriegspiel.scenario import load
+from rules.kriegspiel.scenario import load
 
 
 def scenario(red_horse=10, blue_horse=10, supplied=True):
@@ -157,7 +157,7 @@ def test_pushed_off_the_table_is_destroyed(new_game):
 
 
 def test_dismounted_cavalry_fights_as_open_order_infantry(cav_game):
-    from rules.littlewars.kriegspiel import pace
+    from rules.kriegspiel import pace
 
     g = cav_game
     g.place({f"blue:c{k}": (4 + k * 0.8, 120) for k in range(1, 11)})   # shoulder to shoulder
@@ -261,7 +261,7 @@ def test_supported_smaller_cavalry_is_not_taken(new_game):
 
 def _pushed(terrain, at=(10.0, 12.0)):
     """Blue horse at ``at`` pushed 3 ft back towards its (north) edge over ``terrain``."""
-    from rules.littlewars.kriegspiel import charge
+    from rules.kriegspiel import charge
     from rules.littlewars.testing import build
 
     state = build(red=[("h", "cav", [(50, 5)])], blue=[("h", "cav", [at])], table=(60, 72), terrain=terrain)

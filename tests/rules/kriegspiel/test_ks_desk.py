@@ -1,5 +1,5 @@
 """The umpire's desk: orders only the umpire gives, validated, producing events with the right audience."""
-from rules.littlewars.kriegspiel.desk import desk_events
+from rules.kriegspiel.desk import desk_events
 
 
 def apply(game, text):
@@ -71,7 +71,7 @@ def test_a_general_killed_leaves_for_good_and_his_side_holds_a_turn(game):
 
 
 def test_a_shell_near_the_general_sends_him_away_three_turns(game):
-    from rules.littlewars.kriegspiel.state import fold
+    from rules.kriegspiel.state import fold
     st = fold(game.state, "kriegspiel.blast", {"turn": 2, "guns_destroyed": [], "guns_out": [], "wagons": {},
                                                "generals_out": ["blue"]})
     assert st["ks"]["generals"]["blue"]["out_until"] == 6          # away in turns 3, 4 and 5

@@ -1,7 +1,7 @@
 """Engineers, demolition and transport (KS-36, KS-54..57, KS-28/29, KS-88, LW-71..73)."""
 import pytest
 
-from rules.littlewars.kriegspiel import engineers as e
+from rules.kriegspiel import engineers as e
 
 ARMS = {"e1": "eng", "e2": "eng", "i1": "inf", "i2": "inf", "i3": "inf", "i4": "inf", "i5": "inf", "i6": "inf",
         "i7": "inf", "i8": "inf"}

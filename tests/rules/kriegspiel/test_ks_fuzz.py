@@ -4,23 +4,23 @@ adjudication every invariant holds (figures, prisoners, guns, depots and trains 
 outside scenery; no figure in two melees). Seeded, so a failure replays exactly."""
 import pytest
 
-from rules.littlewars.kriegspiel.ruleset import RULESET as KS
-from rules.littlewars.testing import _near, fuzz_game
+from rules.kriegspiel.ruleset import RULESET as KS
+from rules.littlewars.testing import point_near, fuzz_game
 
 
 def _charge(state, side, name, c, rng):
     seen = sorted(state["ks"]["seen"][side]["now"]["figures"].values())  # what the side sees, to charge
-    x, y = rng.choice(seen)[:2] if seen and rng.random() < 0.8 else _near(c, rng, 36)
+    x, y = rng.choice(seen)[:2] if seen and rng.random() < 0.8 else point_near(c, rng, 36)
     return f"charge {name} at {x:.1f},{y:.1f}"
 
 
 def _volley(state, side, name, c, rng):
-    x, y = _near(c, rng, 48)
+    x, y = point_near(c, rng, 48)
     return f"volley {name} at {x:.1f},{y:.1f}"
 
 
 def _work(state, side, name, c, rng):
-    x, y = _near(c, rng, 3)
+    x, y = point_near(c, rng, 3)
     kind = rng.choice(["mine {} at {:.1f},{:.1f}", "gunpit {} at {:.1f},{:.1f}"])
     if rng.random() < 0.4:
         return f"entrench {name} from {x:.1f},{y:.1f} to {x + 4:.1f},{y:.1f}"
@@ -32,7 +32,7 @@ def _formation(state, side, name, c, rng):
 
 
 def _raid(state, side, name, c, rng):
-    x, y = _near(c, rng, 10)
+    x, y = point_near(c, rng, 10)
     return f"{rng.choice(['burn', 'empty'])} {name} at {x:.1f},{y:.1f}"
 
 
@@ -46,7 +46,7 @@ def _drive(state, side, name, c, rng):
     if not depots:
         return "hold"
     d = state["ks"]["supply"][side]["depots"][depots[0]]
-    x, y = _near((d["x"], d["y"]), rng, 8)
+    x, y = point_near((d["x"], d["y"]), rng, 8)
     return f"drive {depots[0]} to {x:.1f},{y:.1f}"
 
 
@@ -62,6 +62,6 @@ def test_random_orders_keep_every_invariant(scenario, seeds, turns):
 
 
 def test_every_shipped_kriegspiel_scenario_is_fuzzed():
-    from rules.littlewars.kriegspiel.scenario import builtin_names
+    from rules.kriegspiel.scenario import builtin_names
 
     assert set(builtin_names()) <= {r[0] for r in RUNS if isinstance(r[0], str)}

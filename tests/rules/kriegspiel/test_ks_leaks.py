@@ -233,7 +233,7 @@ def test_a_game_laid_before_per_side_ids_goes_on_as_recorded(new_game):
     """An older log (its table_laid carries no ``ids``): works keep the one shared count (w1, w2...),
     public events name them by id, prisoners by the shared counter; it all folds, views and maps,
     and the umpire's desk finds its works - so older games replay and re-adjudicate as recorded."""
-    from rules.littlewars.kriegspiel.desk import desk_events
+    from rules.kriegspiel.desk import desk_events
 
     g = new_game(seed=5)
     g.state = {k: v for k, v in g.state.items() if k not in ("ids", "serial")}

@@ -1,7 +1,7 @@
 """Movement rates, roads, slopes, fords and task times (KS-15..39, KS-87; T-KS-1, T-KS-2)."""
 import pytest
 
-from rules.littlewars.kriegspiel.movement import Ground, MoveError, allowance, check, climb, move_and_fire, task_half_turns
+from rules.kriegspiel.movement import Ground, MoveError, allowance, check, climb, move_and_fire, task_half_turns
 
 ROAD = {"type": "road", "line": [[0, 5], [200, 5]], "width": 2}
 RIVER = {"type": "river", "polygon": [[0, 40], [200, 40], [200, 44], [0, 44]]}
@@ -96,8 +96,8 @@ def test_no_move_and_fire_through_orders(game):
 def test_steep_slopes_bar_everyone_by_default_or_only_wheels_by_choice():
     """KS-25: the seed bars everyone; the English original only wheels (kriegspiel.steep_slopes: "wheels")."""
     from rules.core.protocol import ScenarioError
-    from rules.littlewars.kriegspiel.movement import cost, steep_bars
-    from rules.littlewars.kriegspiel.scenario import load
+    from rules.kriegspiel.movement import cost, steep_bars
+    from rules.kriegspiel.scenario import load
 
     seed = load("ks_farm")
     english = load({**seed, "kriegspiel": {**seed["kriegspiel"], "steep_slopes": "wheels"}})

@@ -1,5 +1,5 @@
 """The appendix's pace for planned paths (pace.py): rates, boxes, slopes, fords."""
-from rules.littlewars.kriegspiel import pace
+from rules.kriegspiel import pace
 
 
 def test_cavalry_three_feet_infantry_one(game):
@@ -77,7 +77,7 @@ def test_in_play_the_appendix_pace_replaces_the_main_part(game):
 
 
 def test_in_play_a_column_on_a_road_and_the_knoll(new_game):
-    from rules.littlewars.kriegspiel.scenario import load
+    from rules.kriegspiel.scenario import load
 
     sc = load("ks_farm")
     sc["terrain"].append({"id": "high-road", "type": "road", "line": [[0, 60], [96, 60]], "width": 3})

@@ -1,8 +1,11 @@
 """Kriegspiel scenarios: the kriegspiel block is checked with errors that name the field."""
+import copy
+
 import pytest
 
 from rules.core.protocol import ScenarioError
-from rules.littlewars.kriegspiel.scenario import builtin_names, load
+from rules.kriegspiel.scenario import builtin_names, load
+from rules.littlewars.scenario import load as lw_load
 
 
 def test_builtin_and_little_wars_scenarios_load():
@@ -68,3 +71,12 @@ def test_no_edge_choice_with_trains():
                             trains={"red": [{"name": "t", "at": [80, 10], "wagons": 1}]})
     with pytest.raises(ScenarioError, match="settings.choose_edge: trains and boats"):
         load(sc)
+
+
+def test_the_appendix_refuses_the_main_parts_scale_and_wagons():
+    """LW-62's scale and LW-66/67's supply wagons belong to the main part: the appendix has its own
+    rates and supplies from its depots (moved here from the Little Wars tests)."""
+    with pytest.raises(ScenarioError, match="settings.scale: the appendix has its own rates"):
+        load({"base": "skirmish", "settings": {"scale": 2}})
+    with pytest.raises(ScenarioError, match=r"^settings.supply: the appendix supplies from its depots"):
+        load(copy.deepcopy(lw_load("convoy")))

@@ -1,7 +1,7 @@
 """The sighting rule: range, buildings, woods, hill levels; last-seen memory through the rule set."""
 import numpy as np
 
-from rules.littlewars.kriegspiel.sighting import OBSERVERS, SIGHT_RANGE, Sightlines, seen_by
+from rules.kriegspiel.sighting import OBSERVERS, SIGHT_RANGE, Sightlines, seen_by
 
 SQUARE = [[40, 40], [50, 40], [50, 50], [40, 50]]
 
@@ -74,7 +74,7 @@ def test_sighting_and_last_seen_through_the_game(game):
 
 
 def test_the_nearest_observers_are_those_of_a_brute_force_search():
-    from rules.littlewars.kriegspiel.sighting import nearest_observers
+    from rules.kriegspiel.sighting import nearest_observers
 
     rng = np.random.default_rng(7)
     for spread in (30, 300):                  # dense (first stage answers) and sparse (second stage)
@@ -113,7 +113,7 @@ def test_an_observer_sees_no_army_and_the_umpire_everything(game):
 
 # -- KS-12 read strictly: the general's eye ---------------------------------------------------------
 def eye_game(new_game, eye=True):
-    from rules.littlewars.kriegspiel.scenario import load
+    from rules.kriegspiel.scenario import load
 
     sc = load("ks_farm")
     sc["terrain"] = []                                      # open ground: only range and standpoint count
@@ -128,7 +128,7 @@ def eye_game(new_game, eye=True):
 
 
 def test_the_general_eye_sees_only_from_his_standpoint_and_what_is_in_touch(new_game):
-    from rules.littlewars.kriegspiel.sighting import sightings
+    from rules.kriegspiel.sighting import sightings
 
     assert "blue:i1" in sightings(eye_game(new_game, eye=False).state, "red")["figures"]
     g = eye_game(new_game)
@@ -143,7 +143,7 @@ def test_the_general_eye_sees_only_from_his_standpoint_and_what_is_in_touch(new_
 
 
 def test_with_the_general_away_only_touch_and_his_deputy_takes_over(new_game):
-    from rules.littlewars.kriegspiel.sighting import commander, sightings
+    from rules.kriegspiel.sighting import commander, sightings
 
     g = eye_game(new_game)
     g.place({"blue:i1": (20, 150)})
@@ -153,10 +153,10 @@ def test_with_the_general_away_only_touch_and_his_deputy_takes_over(new_game):
     assert commander(away, "red") is None and sightings(away, "red")["figures"] == {}   # KS-13
     # KS-14 through the rules: the general falls, his deputy (the lowest-numbered free cavalryman) takes over
     g.place({"red:c2": (30, 100)})
-    from rules.littlewars.fold import _drop_from_groups
+    from rules.littlewars.fold import drop_from_groups
 
     figs = {**g.state["figures"], "red:c1": {**g.state["figures"]["red:c1"], "st": "dead"}}
-    g.state = {**g.state, "figures": figs, "groups": _drop_from_groups(g.state["groups"], {"red:c1"})}
+    g.state = {**g.state, "figures": figs, "groups": drop_from_groups(g.state["groups"], {"red:c1"})}
     g.turn()
     gen = g.state["ks"]["generals"]["red"]
     assert gen["figure"] == "red:c2" and gen["lost"]
@@ -172,7 +172,7 @@ def test_the_general_eye_needs_generals_and_a_yes_or_no():
     import pytest
 
     from rules.core.protocol import ScenarioError
-    from rules.littlewars.kriegspiel.scenario import load
+    from rules.kriegspiel.scenario import load
 
     sc = load("ks_farm")
     sc["kriegspiel"]["general_eye"] = "yes"

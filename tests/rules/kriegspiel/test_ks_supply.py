@@ -2,7 +2,7 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from rules.littlewars.kriegspiel import supply as s
+from rules.kriegspiel import supply as s
 
 
 @pytest.mark.parametrize("men,rations", [(15, 1), (14, 0), (30, 1), (59, 2), (75, 3), (0, 0), (44, 1), (45, 2)])
@@ -121,7 +121,7 @@ def test_a_horse_feeds_the_group_six_turns():
 
 
 def test_in_play_a_group_beyond_its_depot_starves_and_cannot_move(new_game):
-    from rules.littlewars.kriegspiel.scenario import load
+    from rules.kriegspiel.scenario import load
 
     sc = load("ks_farm")
     next(g for g in sc["forces"]["red"]["groups"] if g["name"] == "foot1")["count"] = 30

@@ -1,8 +1,8 @@
 """Engineers' and arsonists' tasks in play, and driving depots (KS-18, KS-20, KS-38, KS-54, KS-56)."""
 import pytest
 
-from rules.littlewars.kriegspiel import pace
-from rules.littlewars.kriegspiel.scenario import load
+from rules.kriegspiel import pace
+from rules.kriegspiel.scenario import load
 from rules.littlewars.table import table_of
 
 RIVER = {"id": "brook", "type": "river", "polygon": [[0, 60], [96, 60], [96, 64], [0, 64]]}

@@ -2,7 +2,7 @@
 import pytest
 
 from rules.core.protocol import ScenarioError
-from rules.littlewars.kriegspiel.scenario import load
+from rules.kriegspiel.scenario import load
 
 RIVER = {"id": "canal", "type": "river", "polygon": [[0, 200], [96, 200], [96, 206], [0, 206]]}
 
@@ -75,7 +75,7 @@ def test_boats_move_on_water_only(new_game):
 
 
 def test_a_shell_on_the_train_destroys_it_and_all_aboard(g):
-    from rules.littlewars.kriegspiel.state import fold
+    from rules.kriegspiel.state import fold
 
     g.turn(red="board foot1 on train1")
     g.turn()

@@ -1,8 +1,8 @@
 """Hidden works (KS-58..67): starting, progress, interruption, completion, mines going off."""
 import pytest
 
-from rules.littlewars.kriegspiel import works
-from rules.littlewars.kriegspiel.numbers import MINE_RADIUS
+from rules.kriegspiel import works
+from rules.kriegspiel.numbers import MINE_RADIUS
 
 
 def fig(side, arm, x, y, st="ok"):
@@ -121,7 +121,7 @@ def test_explosion_destroys_everything_within_six_inches():
 
 def test_a_mine_destroys_prisoners_and_wagons_too(new_game):
     """Issue 15 bug 4 (KS-60 'everything within 6 in'): the mine used to kill only free figures."""
-    from rules.littlewars.fold import _drop_from_groups
+    from rules.littlewars.fold import drop_from_groups
 
     g = new_game(seed=3)
     g.deploy()
@@ -134,7 +134,7 @@ def test_a_mine_destroys_prisoners_and_wagons_too(new_game):
     figs = {**s["figures"], "red:i5": {**s["figures"]["red:i5"], "st": "pow", "pow": ["blue", "pow9", False]}}
     supply = {**s["ks"]["supply"], "blue": {**s["ks"]["supply"]["blue"], "depots": {
         "wagons": {**s["ks"]["supply"]["blue"]["depots"]["wagons"], "x": 60.4, "y": 94.5}}}}
-    g.state = {**s, "figures": figs, "groups": _drop_from_groups(s["groups"], {"red:i5"}),
+    g.state = {**s, "figures": figs, "groups": drop_from_groups(s["groups"], {"red:i5"}),
                "pows": {**s["pows"], "blue": {"pow9": ["red:i5"]}}, "ks": {**s["ks"], "supply": supply}}
     g.turn(blue="move c1 to 60.4,95")
     (boom,) = [e for e in g.events if e.type == "kriegspiel.mine_exploded"]

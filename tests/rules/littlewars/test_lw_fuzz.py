@@ -40,9 +40,9 @@ def test_random_orders_keep_every_invariant_with_the_options(scenario):
 def _skirmish_with_wagons() -> dict:
     """The skirmish's close table with LW-66/67 wagons and the blast rule: random orders there reach the
     wagons, so capture and destruction are fuzzed too (the convoy's long table rarely gets that far)."""
-    from rules.littlewars.scenario import _builtin
+    from rules.littlewars.scenario import builtin_scenario
 
-    sc = _builtin("skirmish")
+    sc = builtin_scenario("skirmish")
     sc["name"] = "skirmish-wagons"
     sc["settings"].update(supply=True, blast=True)
     sc["forces"]["red"]["wagons"] = [{"name": "supply1", "kind": "supply", "at": [4, 3]},

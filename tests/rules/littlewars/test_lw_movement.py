@@ -109,7 +109,6 @@ def test_distances_doubled_or_trebled_on_a_large_field():
     from rules.core.protocol import ScenarioError
     from rules.littlewars import RULESET as RS
     from rules.littlewars.geom import support
-    from rules.littlewars.kriegspiel.scenario import load as ks_load
     from rules.littlewars.scenario import load
 
     def errors(state, text):
@@ -136,5 +135,3 @@ def test_distances_doubled_or_trebled_on_a_large_field():
     assert two["figures"]["red:i1"]["y"] == 33.5
     with pytest.raises(ScenarioError, match="settings.scale: must be 1, 2 or 3"):
         load({"base": "skirmish", "settings": {"scale": 4}})
-    with pytest.raises(ScenarioError, match="settings.scale: the appendix has its own rates"):
-        ks_load({"base": "skirmish", "settings": {"scale": 2}})

@@ -4,7 +4,7 @@ import random
 import pytest
 
 from rules.core.protocol import ScenarioError
-from rules.littlewars.kriegspiel.ruleset import RULESET as KS
+from rules.kriegspiel.ruleset import RULESET as KS
 from rules.littlewars.ruleset import RULESET as LW
 
 COMMANDS = {"red": {"infantry": ["foot1", "foot2"], "cavalry": ["horse", "gun1"]},

@@ -10,7 +10,6 @@ import pytest
 from rules.core.protocol import ScenarioError, Viewer
 from rules.littlewars import RULESET as RS
 from rules.littlewars import wagons
-from rules.littlewars.kriegspiel.scenario import load as ks_load
 from rules.littlewars.scenario import load
 from rules.littlewars.table import table_of
 from rules.littlewars.testing import build, new_game, payloads, play, play_bots, state_from_view
@@ -58,11 +57,6 @@ def test_a_game_without_wagons_keeps_its_exact_scenario_and_state():
     assert "wagons" not in new_game("skirmish")
     with pytest.raises(ScenarioError, match="^forces.red.wagons: settings.supply needs at least one supply wagon"):
         load({"base": "skirmish", "settings": {"supply": True}})
-
-
-def test_the_kriegspiel_keeps_its_depots_and_refuses_the_main_parts_wagons():
-    with pytest.raises(ScenarioError, match=r"^settings.supply: the appendix supplies from its depots"):
-        ks_load(convoy())
 
 
 def test_the_convoy_is_laid_out_with_its_wagons_and_mirrors_them_with_the_edge():

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from rules.core.protocol import Viewer
-from rules.core.registry import get
+from rules.catalog import get
 from rules.napoleon import RULESET as RS
 from rules.napoleon.testing import bot_orders, play_game, start, state_from_view
 from rules.napoleon.turn import score

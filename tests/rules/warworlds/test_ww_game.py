@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from rules.core import registry
+from rules import catalog
 from rules.core.protocol import ScenarioError, Viewer
 from rules.warworlds import RULESET as RS
 from rules.warworlds.scenario import builtin
@@ -143,7 +143,7 @@ def test_scenario_errors_name_the_field():
 
 
 def test_registered_and_renders():
-    assert registry.get("warworlds") is RS
+    assert catalog.get("warworlds") is RS
     state, _ = play_game("town_assault", seed=1)
     svg = RS.render_svg(RS.view(state, Viewer("observer")))
     assert svg.startswith("<svg") and "Game over" in svg

@@ -4,8 +4,9 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from rules.core.words import count
+from rules.littlewars.describe import describe_event as lw_describe
+from rules.littlewars.describe import describe_with
 
-from ..describe import describe_event as lw_describe, describe_with
 from .state import PREFIX
 
 _WORK = {"mine": "a mine", "entrenchment": "an entrenchment", "gunpit": "a gun pit",
@@ -21,13 +22,13 @@ def _cap(s: Any) -> str:
     return str(s).capitalize()
 
 
-def _name(p) -> str:
+def _name(p: Mapping[str, Any]) -> str:
     """A work as an event names it: by its side's own number (``w2``) in that side's reports,
     by its public number (``blue:p1``) in public events."""
     return str(p["id"]).split(":")[-1] if "id" in p else f"{p['side']}:p{p['public']}"
 
 
-def _works(p):
+def _works(p: Mapping[str, Any]) -> str:
     parts = [f"started {_WORK[w['kind']]} ({_name(w)}) at {w['at'][0]:g},{w['at'][1]:g} with {count(len(w['workers']), 'man', 'men')}"
              for w in p["started"]]
     for c in p["progress"]:
@@ -57,14 +58,14 @@ def _works(p):
     return f"{_cap(p['side'])} works, turn {p['turn']}: " + ("; ".join(parts) if parts else "nothing in hand") + "."
 
 
-def _sighted(p):
+def _sighted(p: Mapping[str, Any]) -> str:
     boxes, objects = len(p["boxes"]), len(p.get("objects", []))
     return (f"{_cap(p['side'])} scouts report after turn {p['turn']}: {count(len(p['figures']), 'enemy figure')}, "
             f"{count(len(p['guns']), 'gun')}" + (f", {count(boxes, 'box', 'boxes')}" if boxes else "")
             + (f", {count(objects, 'depot, train or boat', 'depots, trains or boats')}" if objects else "") + " in sight.")
 
 
-def _supplied(p):
+def _supplied(p: Mapping[str, Any]) -> str:
     short = {g: s for g, s in p["groups"].items() if s["missing"]}
     txt = f"{_cap(p['side'])} supply, turn {p['turn']}: {count(len(p['draws']), 'draw')}"
     if short:
@@ -72,12 +73,12 @@ def _supplied(p):
     return txt + "."
 
 
-def _mine(p):
+def _mine(p: Mapping[str, Any]) -> str:
     return (f"A mine of {p['side']} exploded at {p['at'][0]:g},{p['at'][1]:g} as {str(p['by']).split(':')[-1]} "
             f"passed: {count(len(p['killed']), 'figure')} and {count(len(p['guns']), 'gun')} destroyed (KS-59/60).")
 
 
-def _charge(p):
+def _charge(p: Mapping[str, Any]) -> str:
     what = {"guns": "an unsupported gun", "cavalry": "cavalry", "cavalry_standing": "cavalry standing still (KS-75)",
             "infantry_open": "infantry in open order", "infantry_close": "infantry in close order",
             "infantry_open_withdrawing": "withdrawing infantry in open order (KS-82)",

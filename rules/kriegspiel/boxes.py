@@ -14,21 +14,24 @@
 from __future__ import annotations
 
 import math
+from typing import Any, Collection
 
 import numpy as np
 import shapely
 from shapely.strtree import STRtree
 
+from rules.tabletop.points import point_array
+
 from .numbers import BOX_FACTOR, BOX_REVEAL, REBOX_DISTANCE
 
 
-def _free(figs: dict, side: str | None = None, enemy_of: str | None = None) -> np.ndarray:
+def _free(figs: dict[str, Any], side: str | None = None, enemy_of: str | None = None) -> np.ndarray:
     pts = [(f["x"], f["y"]) for f in figs.values() if f["st"] == "ok"
            and (side is None or f["side"] == side) and (enemy_of is None or f["side"] != enemy_of)]
     return np.array(pts, dtype=float).reshape(-1, 2)
 
 
-def known_enemy(state: dict, side: str) -> np.ndarray:
+def known_enemy(state: dict[str, Any], side: str) -> np.ndarray:
     """Where ``side`` knows enemy figures to be: those it sees now and those it saw before.
 
     Under the fog, rules a side's orders are checked against use what it knows: an answer
@@ -40,19 +43,20 @@ def known_enemy(state: dict, side: str) -> np.ndarray:
     return np.array(pts, dtype=float).reshape(-1, 2)
 
 
-def nearest_enemy(state: dict, side: str, ids, enemy: np.ndarray | None = None) -> float:
+def nearest_enemy(state: dict[str, Any], side: str, ids: list[str], enemy: np.ndarray | None = None) -> float:
     """Distance from the nearest of ``ids`` to the nearest enemy figure (all free ones unless ``enemy``)."""
     enemy = _free(state["figures"], enemy_of=side) if enemy is None else enemy
     if not len(enemy) or not ids:
         return math.inf
     figs = state["figures"]
     own = np.array([(figs[i]["x"], figs[i]["y"]) for i in ids], dtype=float)
-    tree = STRtree(shapely.points(enemy))
+    tree = STRtree(point_array(enemy))
     idx = tree.nearest(shapely.points(own))
     return float(np.min(np.hypot(*(enemy[idx] - own).T)))
 
 
-def box_error(state: dict, side: str, group: str, ids, scouts=()) -> str | None:
+def box_error(state: dict[str, Any], side: str, group: str, ids: list[str],
+              scouts: Collection[str] = ()) -> str | None:
     """Why ``group`` may not be boxed now, or None."""
     if group in scouts:
         return f"{group} are mounted scouts: scouts are never boxed (LW-63)"
@@ -67,8 +71,8 @@ def speed_factor(boxed: bool) -> float:
     return BOX_FACTOR if boxed else 1.0
 
 
-def tokens(state: dict, boxed: dict[str, list[str]], viewer_side: str, seen: set[str],
-           known: dict[str, str]) -> tuple[list[dict], dict[str, str]]:
+def tokens(state: dict[str, Any], boxed: dict[str, list[str]], viewer_side: str, seen: set[str],
+           known: dict[str, str]) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """Box tokens of the enemy as ``viewer_side`` sees them, and the updated token names.
 
     ``boxed`` = {group: ids} of the enemy's boxes; ``known`` = {group: token} the viewer
@@ -77,7 +81,7 @@ def tokens(state: dict, boxed: dict[str, list[str]], viewer_side: str, seen: set
     """
     figs = state["figures"]
     own = _free(figs, side=viewer_side)
-    tree = STRtree(shapely.points(own)) if len(own) else None
+    tree = STRtree(point_array(own)) if len(own) else None
     known = dict(known)
     out = []
     for name in sorted(boxed):

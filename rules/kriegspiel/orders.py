@@ -30,11 +30,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any, Iterable
 
 from rules.core.protocol import LineError, ParsedOrders
-
-from .. import orders as lw
-from ..orders import CORE_HELP as LW_HELP  # without the main part's wagons (LW-66/67)
+from rules.littlewars import orders as lw
+from rules.littlewars.orders import (
+    CORE_HELP as LW_HELP,  # without the main part's wagons (LW-66/67)
+)
+from rules.tabletop.points import XY
 
 _NAME = r"([A-Za-z][\w-]*)"
 
@@ -43,8 +46,8 @@ _NAME = r"([A-Za-z][\w-]*)"
 class Work(lw.Order):
     kind: str = ""
     who: str = ""
-    at: tuple = ()
-    to: tuple | None = None
+    at: tuple[Any, ...] = ()
+    to: tuple[Any, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -56,13 +59,13 @@ class Box(lw.Order):
 @dataclass(frozen=True)
 class Volley(lw.Order):
     who: str = ""
-    aim: tuple = ()
+    aim: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
 class Charge(lw.Order):
     who: str = ""
-    at: tuple = ()
+    at: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -70,13 +73,13 @@ class Task(lw.Order):
     task: str = ""
     who: str = ""
     target: str = ""       # a bridge's id
-    at: tuple = ()         # or the place of an enemy depot
+    at: tuple[Any, ...] = ()         # or the place of an enemy depot
 
 
 @dataclass(frozen=True)
 class Drive(lw.Order):
     depot: str = ""
-    to: tuple = ()
+    to: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -102,21 +105,21 @@ class Carry(lw.Order):
     how: str = ""          # "board" | "steam" | "land"
     who: str = ""          # the group boarding, else the vehicle
     vehicle: str = ""
-    at: tuple = ()
+    at: tuple[Any, ...] = ()
 
 
-def _one_point(text: str, what: str) -> tuple:
-    pts = lw._points(text)
+def _one_point(text: str, what: str) -> XY:
+    pts = lw.parse_points(text)
     if len(pts) != 1:
         raise ValueError(f"{what} takes one point x,y; {len(pts)} given")
     return pts[0]
 
 
-def _entrench(n, raw, m):
+def _entrench(n: int, raw: str, m: re.Match[str]) -> Work:
     return Work(n, raw, "entrenchment", m.group(1), _one_point(m.group(2), "from"), _one_point(m.group(3), "to"))
 
 
-_RULES = [
+_RULES: list[lw.LineRule] = [
     (re.compile(rf"^mine\s+{_NAME}\s+at\s+(.+)$", re.I),
      lambda n, r, m: Work(n, r, "mine", m.group(1), _one_point(m.group(2), "a mine"))),
     (re.compile(rf"^gunpit\s+{_NAME}\s+at\s+(.+)$", re.I),
@@ -162,7 +165,7 @@ ORDERS_HELP = LW_HELP + "\nKriegspiel orders (hidden works are known only to you
     "\n".join(line for line in __doc__.splitlines() if line.startswith("  ")) + "\n"
 
 
-def parse_line(n: int, raw: str):
+def parse_line(n: int, raw: str) -> lw.Order | LineError | None:
     text = raw.split("#", 1)[0].strip()
     if not text:
         return None
@@ -174,7 +177,7 @@ def parse_line(n: int, raw: str):
         return LineError(n, raw.strip(), f"cannot read this '{verb}' order; write it like: {EXAMPLES[verb]}")
     item = lw.parse_line(n, raw)
     if isinstance(item, LineError) and item.message.startswith("unknown order"):
-        return LineError(n, item.text, f"unknown order '{verb}': orders are {lw._VERBS}, {', '.join(VERBS)}")
+        return LineError(n, item.text, f"unknown order '{verb}': orders are {lw.ORDER_VERBS}, {', '.join(VERBS)}")
     return item
 
 
@@ -182,7 +185,7 @@ def parse_text(text: str) -> ParsedOrders:
     return lw.parse_text(text, parse_line)
 
 
-def split(orders) -> tuple[list, list]:
+def split(orders: Iterable[lw.Order]) -> tuple[list[Any], list[Any]]:
     """(Little Wars orders, Kriegspiel orders)."""
     ks = [o for o in orders if isinstance(o, KS_ORDERS)]
     return [o for o in orders if not isinstance(o, KS_ORDERS)], ks

@@ -16,7 +16,14 @@ from __future__ import annotations
 
 import math
 
-from .numbers import BOARD_PER_TWO_TURNS, CARRIAGE, DEMOLITION, ENGINE_PULLS, LAND_PER_TURN, WAGONS_PER_FOUR
+from .numbers import (
+    BOARD_PER_TWO_TURNS,
+    CARRIAGE,
+    DEMOLITION,
+    ENGINE_PULLS,
+    LAND_PER_TURN,
+    WAGONS_PER_FOUR,
+)
 
 LW73 = {"rail_destroy": (4, 2), "rail_restore": (8, 3)}
 

@@ -6,7 +6,7 @@ are counted in half turns (HALF = 1 unit of 0.5 turn).
 """
 from __future__ import annotations
 
-from ..units import ARMS as _LW_ARMS
+from rules.littlewars.units import ARMS as _LW_ARMS
 
 FOOT = 12.0
 

@@ -27,12 +27,25 @@ Decisions (RULES.md, "Supply"):
 from __future__ import annotations
 
 import math
+from typing import Any, Collection
 
 import networkx as nx
 from shapely.geometry import LineString, Point
 
-from .numbers import (CAV_SUPPLY_RANGE, HORSES_PER_FORAGE, INF_SUPPLY_RANGE, ISOLATED_SMALL, ISOLATION_DISTANCE,
-                      MEN_PER_RATION, RATION_TURNS, ROUND_UP_FROM, SURRENDER_AFTER_LAST_HORSE)
+from rules.core.protocol import State
+from rules.tabletop.points import XY, Coord
+
+from .numbers import (
+    CAV_SUPPLY_RANGE,
+    HORSES_PER_FORAGE,
+    INF_SUPPLY_RANGE,
+    ISOLATED_SMALL,
+    ISOLATION_DISTANCE,
+    MEN_PER_RATION,
+    RATION_TURNS,
+    ROUND_UP_FROM,
+    SURRENDER_AFTER_LAST_HORSE,
+)
 
 CUT_WIDTH = 6.0
 PORTIONS = RATION_TURNS  # portions per ration
@@ -53,26 +66,26 @@ def forage(horses: int) -> int:
     return whole + (1 if 2 * rest >= HORSES_PER_FORAGE else 0)
 
 
-def _pts(figs, ids):
+def _pts(figs: dict[str, Any], ids: list[str]) -> list[XY]:
     return [(figs[i]["x"], figs[i]["y"]) for i in ids]
 
 
-def _gap(a_pts, b_pts) -> float:
+def _gap(a_pts: list[XY], b_pts: list[XY]) -> float:
     return min(math.dist(p, q) for p in a_pts for q in b_pts)
 
 
-def _live(state: dict, side: str) -> dict[str, list[str]]:
+def _live(state: dict[str, Any], side: str) -> dict[str, list[str]]:
     figs = state["figures"]
     out = {name: [i for i in ids if figs[i]["st"] == "ok"] for name, ids in state["groups"][side].items()}
     return {name: ids for name, ids in out.items() if ids}
 
 
-def bodies(state: dict, side: str) -> list[list[str]]:
+def bodies(state: dict[str, Any], side: str) -> list[list[str]]:
     """KS-47/48: the side's groups joined when within 12 ft of one another (chained; networkx
     components), each body's groups sorted by name. A body of one group is isolated (KS-47)."""
     figs = state["figures"]
     live = _live(state, side)
-    graph = nx.Graph()
+    graph: nx.Graph[str] = nx.Graph()
     graph.add_nodes_from(live)
     names = sorted(live)
     for k, a in enumerate(names):
@@ -82,7 +95,7 @@ def bodies(state: dict, side: str) -> list[list[str]]:
     return sorted(sorted(c) for c in nx.connected_components(graph))
 
 
-def _exempt_body(state: dict, body: list[str], live: dict) -> bool:
+def _exempt_body(state: dict[str, Any], body: list[str], live: dict[str, Any]) -> bool:
     """KS-46/47: an isolated infantry group of fewer than 30."""
     figs = state["figures"]
     if len(body) != 1:
@@ -91,13 +104,13 @@ def _exempt_body(state: dict, body: list[str], live: dict) -> bool:
     return len(ids) < ISOLATED_SMALL and all(figs[i]["arm"] == "inf" for i in ids)
 
 
-def exempt(state: dict, side: str, group: str) -> bool:
+def exempt(state: dict[str, Any], side: str, group: str) -> bool:
     """KS-46/47: an infantry group of fewer than 30 more than 12 ft from all its side's other groups."""
     live = _live(state, side)
     return group in live and _exempt_body(state, next(b for b in bodies(state, side) if group in b), live)
 
 
-def shares(state: dict, side: str, fired=frozenset()) -> dict[str, dict]:
+def shares(state: dict[str, Any], side: str, fired: Collection[str] = frozenset()) -> dict[str, dict[str, Any]]:
     """Portions each group draws this turn: {group: {"food", "forage", "ammo"}}.
 
     KS-48's rounding is applied to each body (``bodies``), not to each group, so an army that
@@ -126,18 +139,18 @@ def shares(state: dict, side: str, fired=frozenset()) -> dict[str, dict]:
     return out
 
 
-def needs(state: dict, side: str, group: str, fires: bool = False) -> dict:
+def needs(state: dict[str, Any], side: str, group: str, fires: bool = False) -> dict[str, Any]:
     """Portions this group draws this turn, ``group`` alone firing (``shares`` for the whole side)."""
     return shares(state, side, {group} if fires else frozenset()).get(group, {"food": 0, "forage": 0, "ammo": 0})
 
 
-def reach(state: dict, side: str, group: str) -> float:
+def reach(state: dict[str, Any], side: str, group: str) -> float:
     figs = state["figures"]
     mounted = any(figs[i]["arm"] == "cav" for i in state["groups"][side][group] if figs[i]["st"] == "ok")
     return CAV_SUPPLY_RANGE if mounted else INF_SUPPLY_RANGE
 
 
-def cut(state: dict, side: str, a, b) -> bool:
+def cut(state: dict[str, Any], side: str, a: Coord, b: Coord) -> bool:
     """KS-49: an enemy figure stands within CUT_WIDTH of the line between a group and its depot."""
     line = LineString([a, b]) if tuple(a) != tuple(b) else Point(a)
     for f in state["figures"].values():
@@ -146,7 +159,7 @@ def cut(state: dict, side: str, a, b) -> bool:
     return False
 
 
-def source(state: dict, side: str, group: str, depots: dict, kind: str, amount: int) -> tuple[str | None, str]:
+def source(state: dict[str, Any], side: str, group: str, depots: dict[str, Any], kind: str, amount: int) -> tuple[str | None, str]:
     """The nearest depot that can give ``amount`` portions of ``kind`` to ``group`` now, or (None, why not)."""
     figs = state["figures"]
     ids = [i for i in state["groups"][side][group] if figs[i]["st"] == "ok"]
@@ -172,7 +185,7 @@ def source(state: dict, side: str, group: str, depots: dict, kind: str, amount: 
     return None, why
 
 
-def turn_ledger(state: dict, side: str, fired: set[str]) -> dict:
+def turn_ledger(state: dict[str, Any], side: str, fired: set[str]) -> dict[str, Any]:
     """Supply of every group of ``side``, reckoned at the end of a turn (the payload of ``kriegspiel.supplied``).
 
     ``fired``: groups that fired this turn (they draw ammunition). Each group's status
@@ -184,7 +197,7 @@ def turn_ledger(state: dict, side: str, fired: set[str]) -> dict:
     owed = shares(state, side, fired)
     for group in sorted(state["groups"][side]):
         want = dict(owed.get(group, {"food": 0, "forage": 0, "ammo": 0}))
-        missing = {}
+        missing: dict[str, str] = {}
         for kind in ("food", "forage", "ammo"):
             if not want[kind]:
                 continue
@@ -201,12 +214,14 @@ def turn_ledger(state: dict, side: str, fired: set[str]) -> dict:
     return {"side": side, "turn": state["turn"], "draws": draws, "groups": status, "surrender": surrender}
 
 
-def _status(state, side, group, want, missing, depots) -> dict:
+def _status(state: State, side: str, group: str, want: dict[str, int], missing: dict[str, str],
+            depots: dict[str, Any]) -> dict[str, Any]:
     """What a group may do next turn; a group without food eats horses (KS-50) and may have to surrender (KS-53)."""
     figs = state["figures"]
     sup = state["ks"]["supply"][side]
     horses = sorted(i for i in state["groups"][side][group] if figs[i]["st"] == "ok" and figs[i]["arm"] == "cav")
-    eaten, larder = [], sup.get("larder", {}).get(group, 0)
+    eaten: list[str] = []
+    larder = sup.get("larder", {}).get(group, 0)
     fed = "food" not in missing
     if not fed:
         need = want["food"]

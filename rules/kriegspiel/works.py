@@ -22,11 +22,19 @@ Decisions (RULES.md, "Hidden works"):
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from shapely.geometry import LineString, Point
+from shapely.geometry.base import BaseGeometry
 
+from rules.tabletop.points import Coord, Polyline
+from rules.tabletop.terrain import terrain_geometry
+
+from .blast import WAGON_RADIUS
+from .engineers import TaskError, task_turns
 from .numbers import ENTRENCH_PER_FIGURES, MINE_RADIUS, MINE_TRIGGER, WORK_REACH, WORKS
 from .numbers import footprint as radius
+from .vehicles import ON_LINE, railways
 
 KINDS = tuple(WORKS)
 TASKS = ("bridge_destroy", "bridge_restore", "rail_destroy", "rail_restore", "depot_burn",
@@ -35,7 +43,7 @@ DEPOT_TASKS = ("depot_burn", "wagons_destroy")
 LIVE = ("building", "armed")
 
 
-def next_id(state: dict, side: str, started: dict[str, list]) -> str:
+def next_id(state: dict[str, Any], side: str, started: dict[str, list[Any]]) -> str:
     """The id of a work ``side`` starts now, ``started`` holding those started earlier this turn.
 
     Each side numbers its own works (``red:w1``, ``red:w2``...), so an id says nothing of the
@@ -46,7 +54,7 @@ def next_id(state: dict, side: str, started: dict[str, list]) -> str:
     return f"{side}:w{own + len(started[side]) + 1}"
 
 
-def public_ref(state: dict, w: dict) -> dict:
+def public_ref(state: dict[str, Any], w: dict[str, Any]) -> dict[str, Any]:
     """How a public event names work ``w``: never by its id (the owner's count would tell the
     others how many works they never saw) but by ``public``, the side's count of works gone
     public; the fold finds the work by what the event says of it (state.locate_work)."""
@@ -58,14 +66,15 @@ def public_ref(state: dict, w: dict) -> dict:
                               default=0)}
 
 
-def label(w: dict, viewer_side: str | None, umpire: bool = False) -> str:
+def label(w: dict[str, Any], viewer_side: str | None, umpire: bool = False) -> str:
     """The name a viewer knows the work by: its id for its side and the umpire, else the public one."""
     if umpire or w["side"] == viewer_side or "public" not in w:
-        return w["id"]
+        wid: str = w["id"]
+        return wid
     return f"{w['side']}:p{w['public']}"
 
 
-def number(wid: str) -> tuple:
+def number(wid: str) -> tuple[Any, ...]:
     """Sort key of a work name: side, then its number (``w4``, ``red:w2``, ``blue:p1``)."""
     head, _, tail = wid.rpartition(":")
     return head, tail.rstrip("0123456789"), int(tail.lstrip("wp") or 0)
@@ -75,7 +84,7 @@ class WorkError(ValueError):
     """A work order that cannot be carried out; the message says why."""
 
 
-def work_geometry(work: dict):
+def work_geometry(work: dict[str, Any]) -> LineString | Point:
     """The work as shapely geometry: a point (mine, gun pit) or a segment (entrenchment)."""
     if work.get("to"):
         return LineString([work["at"], work["to"]])
@@ -87,7 +96,8 @@ def entrenchment_length(workers: int) -> float:
     return float(workers // ENTRENCH_PER_FIGURES)
 
 
-def check_start(state: dict, side: str, kind: str, ids: list[str], at, to=None) -> None:
+def check_start(state: dict[str, Any], side: str, kind: str, ids: list[str], at: Coord,
+                to: Coord | None = None) -> None:
     """Raise WorkError unless ``ids`` (figures of ``side``) may start a ``kind`` work at ``at`` (..``to``)."""
     if kind not in WORKS:
         raise WorkError(f"unknown work {kind!r}: works are {', '.join(KINDS)}")
@@ -115,14 +125,14 @@ def check_start(state: dict, side: str, kind: str, ids: list[str], at, to=None) 
     _check_reach(figs, ids, geom, "the work")
 
 
-def _check_free(figs: dict, side: str, ids) -> None:
+def _check_free(figs: dict[str, Any], side: str, ids: list[str]) -> None:
     for fid in ids:
         f = figs.get(fid)
         if f is None or f["side"] != side or f["st"] != "ok" or f["dis"]:
             raise WorkError(f"{fid.split(':')[-1]} cannot work: not one of your free, armed figures")
 
 
-def _check_reach(figs: dict, ids, geom, what: str) -> None:
+def _check_reach(figs: dict[str, Any], ids: list[str], geom: BaseGeometry, what: str) -> None:
     """Every worker stands within WORK_REACH of what he works on."""
     for fid in ids:
         f = figs[fid]
@@ -136,8 +146,8 @@ def _rule(kind: str) -> str:
     return {"mine": "KS-58", "entrenchment": "KS-61", "gunpit": "KS-64"}[kind]
 
 
-def new_work(wid: str, kind: str, side: str, ids, at, to, turn: int, need: int | None = None,
-             target: str | None = None, spots: dict | None = None) -> dict:
+def new_work(wid: str, kind: str, side: str, ids: list[str], at: Coord, to: Coord, turn: int, need: int | None = None,
+             target: str | None = None, spots: dict[str, Any] | None = None) -> dict[str, Any]:
     w = {"id": wid, "kind": kind, "side": side, "at": [float(at[0]), float(at[1])],
          "to": [float(to[0]), float(to[1])] if to is not None else None,
          "workers": sorted(ids), "need": need if need is not None else WORKS[kind][1], "done": 0, "started": turn,
@@ -149,20 +159,16 @@ def new_work(wid: str, kind: str, side: str, ids, at, to, turn: int, need: int |
     return w
 
 
-def task_target(state: dict, side: str, task: str, target: str):
+def task_target(state: dict[str, Any], side: str, task: str, target: str) -> BaseGeometry:
     """The geometry a task works on: a bridge (standing or blown) or an enemy depot; WorkError if none."""
-    from shapely.geometry import Point as P
-
-    from ..table import terrain_geometry
-
     if task in RAIL_TASKS:
         rail, xy = rail_target(target)
-        return P(*xy)
+        return Point(*xy)
     if task in DEPOT_TASKS:
         for s_, sup in state["ks"]["supply"].items():
             if s_ != side and target in sup["depots"]:
                 d = sup["depots"][target]
-                return P(d["x"], d["y"])
+                return Point(d["x"], d["y"])
         raise WorkError(f"no enemy depot {target!r} known here")
     items = {t["id"]: t for t in state["scenario"].get("terrain", []) if t["type"] == "bridge"}
     if task == "bridge_restore":
@@ -184,10 +190,9 @@ def rail_target(target: str) -> tuple[str, tuple[float, float]]:
     return rail, (x, y)
 
 
-def rail_spot(state: dict, task: str, rail: str, at) -> str:
+def rail_spot(state: dict[str, Any], task: str, rail: str, at: Coord) -> str:
     """The target of breaking or repairing ``rail`` at ``at`` (the point on the line, or the break
     repaired); WorkError if there is no such railway, the point is off it, or nothing to do there."""
-    from .vehicles import ON_LINE, railways
 
     lines = railways(state["scenario"])
     if rail not in lines:
@@ -209,7 +214,7 @@ def rail_spot(state: dict, task: str, rail: str, at) -> str:
     return f"{rail}@{x:g},{y:g}"
 
 
-def depot_at(state: dict, side: str, ids, at) -> str:
+def depot_at(state: dict[str, Any], side: str, ids: list[str], at: Coord) -> str:
     """The enemy depot within reach of the point, which the workers stand beside; WorkError if none.
 
     Asked by place, never by name: a name the enemy never showed would otherwise be guessed
@@ -225,12 +230,12 @@ def depot_at(state: dict, side: str, ids, at) -> str:
                    if math.dist((d["x"], d["y"]), at) <= WORK_REACH)
     if not found:
         raise WorkError(f"there is no enemy depot within {WORK_REACH:g} in of {at[0]:g},{at[1]:g}")
-    return found[0][1]
+    name: str = found[0][1]
+    return name
 
 
-def check_task(state: dict, side: str, task: str, ids: list[str], target: str, arms: dict[str, str]) -> int:
+def check_task(state: dict[str, Any], side: str, task: str, ids: list[str], target: str, arms: dict[str, str]) -> int:
     """Turns the task takes; WorkError naming the rule if these figures cannot do it there."""
-    from .engineers import TaskError, task_turns
 
     _check_free(state["figures"], side, ids)
     try:
@@ -241,7 +246,7 @@ def check_task(state: dict, side: str, task: str, ids: list[str], target: str, a
     return turns
 
 
-def progress(state: dict, busy_elsewhere: set[str]) -> list[dict]:
+def progress(state: dict[str, Any], busy_elsewhere: set[str]) -> list[dict[str, Any]]:
     """One turn of work for every work being built: [{"id", "status", "done", "reason"?}].
 
     ``busy_elsewhere`` are figures that moved or fired this turn. Status "building"
@@ -267,11 +272,11 @@ def progress(state: dict, busy_elsewhere: set[str]) -> list[dict]:
     return out
 
 
-def _depot_stands(state: dict, w: dict) -> bool:
+def _depot_stands(state: dict[str, Any], w: dict[str, Any]) -> bool:
     return any(w["target"] in sup["depots"] for s, sup in state["ks"]["supply"].items() if s != w["side"])
 
 
-def _interruption(figs: dict, w: dict, busy: set[str]) -> str | None:
+def _interruption(figs: dict[str, Any], w: dict[str, Any], busy: set[str]) -> str | None:
     gone = [i for i in w["workers"] if figs[i]["st"] != "ok" or figs[i]["dis"]]
     if gone:
         return f"{_names(gone)} killed or taken"
@@ -281,14 +286,14 @@ def _interruption(figs: dict, w: dict, busy: set[str]) -> str | None:
     return None
 
 
-def _names(ids) -> str:
+def _names(ids: list[str]) -> str:
     return ", ".join(i.split(":")[-1] for i in sorted(ids))
 
 
 # -- mines --------------------------------------------------------------------
-def walked(path, end) -> list[tuple[float, float]]:
+def walked(path: Polyline, end: Coord) -> list[tuple[float, float]]:
     """The part of a planned polyline a figure really walked: it stopped at ``end`` (LW-33)."""
-    pts = [tuple(map(float, p)) for p in path]
+    pts = [(float(p[0]), float(p[1])) for p in path]
     if len(pts) < 2:
         return pts
     line = LineString(pts)
@@ -304,7 +309,7 @@ def walked(path, end) -> list[tuple[float, float]]:
     return out
 
 
-def passage(path, arm: str, mine_at) -> float | None:
+def passage(path: Polyline, arm: str, mine_at: Coord) -> float | None:
     """How far along ``path`` the figure first comes within MINE_TRIGGER of the mine, or None.
 
     Measured footprint to point: the figure's centre comes within radius + MINE_TRIGGER.
@@ -326,7 +331,7 @@ def passage(path, arm: str, mine_at) -> float | None:
     return None
 
 
-def _entry(a, b, c, r) -> float:
+def _entry(a: Coord, b: Coord, c: Coord, r: float) -> float:
     """Distance from a along a->b to the first point within r of c (known to exist)."""
     dx, dy = b[0] - a[0], b[1] - a[1]
     fx, fy = a[0] - c[0], a[1] - c[1]
@@ -339,10 +344,11 @@ def _entry(a, b, c, r) -> float:
         return 0.0
     disc = max(bb * bb - 4 * aa * cc, 0.0)
     t = (-bb - math.sqrt(disc)) / (2 * aa)
-    return max(0.0, min(1.0, t)) * math.sqrt(aa)
+    entry: float = max(0.0, min(1.0, t)) * math.sqrt(aa)
+    return entry
 
 
-def triggers(mines: list[dict], walks: dict[str, tuple[list, str, float]]) -> list[dict]:
+def triggers(mines: list[dict[str, Any]], walks: dict[str, tuple[list[Any], str, float]]) -> list[dict[str, Any]]:
     """Which armed mines go off this turn, with who set them off and when.
 
     ``walks``: figure id -> (walked path, arm, speed in inches per turn). The time of
@@ -365,7 +371,7 @@ def triggers(mines: list[dict], walks: dict[str, tuple[list, str, float]]) -> li
     return sorted(out, key=lambda e: (e["t"], e["mine"]))
 
 
-def position_at(path, speed: float, t: float) -> tuple[float, float]:
+def position_at(path: Polyline, speed: float, t: float) -> tuple[float, float]:
     """Where a figure walking ``path`` at ``speed`` is at time t (0..1)."""
     s = t * speed
     for a, b in zip(path, path[1:]):
@@ -374,23 +380,22 @@ def position_at(path, speed: float, t: float) -> tuple[float, float]:
             u = 0.0 if seg == 0 else s / seg
             return (a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u)
         s -= seg
-    return tuple(path[-1])
+    return (path[-1][0], path[-1][1])
 
 
-def blast_victims(mine_at, positions: dict[str, tuple], arms: dict[str, str]) -> list[str]:
+def blast_victims(mine_at: Coord, positions: dict[str, tuple[Any, ...]], arms: dict[str, str]) -> list[str]:
     """KS-60: every figure whose footprint lies within 6 in of the mine."""
     return sorted(fid for fid, p in positions.items()
                   if math.dist(p, mine_at) - radius(arms[fid]) <= MINE_RADIUS + 1e-9)
 
 
-def wagons_within(mine_at, wagons: dict) -> list[str]:
+def wagons_within(mine_at: Coord, wagons: dict[str, Any]) -> list[str]:
     """Wagons (depots, trains, boats; keyed as the turn keys them) within 6 in of the mine: destroyed too."""
-    from .blast import WAGON_RADIUS
 
     return sorted(k for k, w in wagons.items() if math.dist((w["x"], w["y"]), mine_at) - WAGON_RADIUS <= MINE_RADIUS + 1e-9)
 
 
-def guns_within(mine_at, guns: dict) -> list[str]:
+def guns_within(mine_at: Coord, guns: dict[str, Any]) -> list[str]:
     """Guns (not yet destroyed) standing within 6 in of the mine: destroyed with everything else."""
     return sorted(gid for gid, g in guns.items() if not g.get("destroyed")
                   and math.dist((g["x"], g["y"]), mine_at) <= MINE_RADIUS + 1e-9)

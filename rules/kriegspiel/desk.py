@@ -16,10 +16,11 @@ is wrong, so an umpire never half-applies a ruling.
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from rules.core.protocol import PUBLIC, LineError, RuleEvent, side_audience
+from rules.core.protocol import PUBLIC, LineError, RuleEvent, State, side_audience
+from rules.littlewars.units import SIDES
 
-from ..units import SIDES
 from . import works
 from .state import PREFIX
 
@@ -31,22 +32,22 @@ class _Bad(Exception):
     pass
 
 
-def _ev(kind: str, payload: dict, audience: str) -> RuleEvent:
+def _ev(kind: str, payload: dict[str, Any], audience: str) -> RuleEvent:
     return RuleEvent(PREFIX + kind, payload, audience)
 
 
-def _work(state, wid):
+def _work(state: State, wid: str) -> dict[str, Any]:
     """A work by its id (``red:w2``, ``w4`` in older games) or its public name (``blue:p1``)."""
     named = {works.label(w, None): w for w in state["ks"]["works"].values()}
     wid = wid.lower()
-    w = state["ks"]["works"].get(wid) or named.get(wid)
+    w: dict[str, Any] | None = state["ks"]["works"].get(wid) or named.get(wid)
     if w is None:
         known = ", ".join(sorted(state["ks"]["works"], key=works.number)) or "none"
         raise _Bad(f"no work {wid!r} (works: {known})")
     return w
 
 
-def _figures(state, text, alive: bool) -> list[str]:
+def _figures(state: State, text: str, alive: bool) -> list[str]:
     ids = re.findall(_FIG, text, re.I)
     rest = re.sub(_FIG, " ", text, flags=re.I).strip()
     if rest or not ids:
@@ -64,13 +65,13 @@ def _figures(state, text, alive: bool) -> list[str]:
     return sorted(set(out))
 
 
-def _note(state, m):
+def _note(state: State, m: re.Match[str]) -> RuleEvent:
     to, text = m.group(1).lower(), m.group(2).strip()
     aud = PUBLIC if to == "all" else side_audience(to)
     return _ev("note", {"turn": state["turn"], "to": aud, "text": text}, aud)
 
 
-def _reveal(state, m):
+def _reveal(state: State, m: re.Match[str]) -> RuleEvent:
     w = _work(state, m.group(1))
     if w["status"] in ("complete", "exploded") or w.get("revealed"):
         raise _Bad(f"{w['id']} is already known to both sides")
@@ -78,7 +79,7 @@ def _reveal(state, m):
                                  "to": w["to"], "target": w.get("target"), "reason": m.group(2)}, PUBLIC)
 
 
-def _abandon(state, m):
+def _abandon(state: State, m: re.Match[str]) -> RuleEvent:
     w = _work(state, m.group(1))
     if w["status"] not in ("building", "armed"):
         raise _Bad(f"{w['id']} is {w['status']}: only a work in hand or an armed mine can be abandoned")
@@ -87,7 +88,7 @@ def _abandon(state, m):
     return _ev("work_abandoned", {**works.public_ref(state, w), "side": w["side"], "reason": m.group(2)}, PUBLIC)
 
 
-def _ledger(state, m):
+def _ledger(state: State, m: re.Match[str]) -> RuleEvent:
     side, depot, kind, amount, reason = m.group(1).lower(), m.group(2), m.group(3).lower(), int(m.group(4)), m.group(5)
     depots = state["ks"]["supply"][side]["depots"]
     if depot not in depots:
@@ -98,15 +99,15 @@ def _ledger(state, m):
                side_audience(side))
 
 
-def _kill(state, m):
+def _kill(state: State, m: re.Match[str]) -> RuleEvent:
     return _ev("ruling", {"killed": _figures(state, m.group(1), True), "reason": m.group(2)}, PUBLIC)
 
 
-def _revive(state, m):
+def _revive(state: State, m: re.Match[str]) -> RuleEvent:
     return _ev("ruling", {"revived": _figures(state, m.group(1), False), "reason": m.group(2)}, PUBLIC)
 
 
-def _show(state, m):
+def _show(state: State, m: re.Match[str]) -> RuleEvent:
     fid, side = m.group(1).lower(), m.group(2).lower()
     f = state["figures"].get(fid)
     if f is None or f["st"] != "ok":
@@ -133,7 +134,7 @@ _RULES = [
 VERBS = ("note", "reveal", "abandon", "ledger", "kill", "revive", "show")
 
 
-def desk_events(state: dict, text: str) -> tuple[list[RuleEvent], list[LineError]]:
+def desk_events(state: dict[str, Any], text: str) -> tuple[list[RuleEvent], list[LineError]]:
     if state.get("phase") != "play":
         return [], [LineError(0, "", "the umpire's desk rules on a game in play")]
     events, errors = [], []

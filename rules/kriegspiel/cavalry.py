@@ -11,8 +11,11 @@ Distance bands (decision, following the wording of each table):
 from __future__ import annotations
 
 import math
+from random import Random
+from typing import Any
 
-from ..melee import outcome as lw_melee
+from rules.littlewars.melee import outcome as lw_melee
+
 from .numbers import CHARGE_MIN, FOOT
 
 
@@ -46,7 +49,7 @@ def check_charge(cavalry: int, formed: bool = True) -> None:
         raise ChargeError("cavalry charge only in proper formation (KS-69): form them first")
 
 
-def vs_infantry(cav: int, inf: int, d: float, order: str) -> dict:
+def vs_infantry(cav: int, inf: int, d: float, order: str) -> dict[str, Any]:
     """Losses when ``cav`` cavalry charge ``inf`` infantry from ``d`` inches (KS-70..73, KS-76)."""
     check_charge(cav)
     if order == "open":
@@ -62,7 +65,7 @@ def vs_infantry(cav: int, inf: int, d: float, order: str) -> dict:
     return {"cav_lost": min(cav, lost_cav), "inf_lost": min(inf, lost_inf), "after": after}
 
 
-def vs_retreating_infantry(cav: int, inf: int, d: float, formation: str) -> dict:
+def vs_retreating_infantry(cav: int, inf: int, d: float, formation: str) -> dict[str, Any]:
     """Infantry caught while withdrawing (KS-82, KS-83). The charging cavalry loses nothing
     (the seed is silent; the English original says so)."""
     check_charge(cav)
@@ -75,7 +78,7 @@ def vs_retreating_infantry(cav: int, inf: int, d: float, formation: str) -> dict
     return {"cav_lost": 0, "inf_lost": min(inf, lost), "after": "keeps withdrawing while pursued (KS-84)"}
 
 
-def vs_standing_cavalry(attackers: int, defenders: int) -> dict:
+def vs_standing_cavalry(attackers: int, defenders: int) -> dict[str, Any]:
     """KS-75: cavalry that neither dismounted, charged nor withdrew: 5 lost per attacker and
     15 per attacker fall back 3 ft."""
     check_charge(attackers)
@@ -88,7 +91,7 @@ def effective(number: int, levels_down: int) -> int:
     return number * (max(0, levels_down) + 1)
 
 
-def vs_cavalry(att: int, dfn: int, rng, levels_down: int = 0, smaller_isolated: bool = False) -> dict:
+def vs_cavalry(att: int, dfn: int, rng: Random, levels_down: int = 0, smaller_isolated: bool = False) -> dict[str, Any]:
     """Cavalry against cavalry (KS-77..79). Equal numbers on level ground: a coin; the loser
     loses 3/4 and withdraws, the winner 1/4. Otherwise the Little Wars melee (LW-35..38) of the
     charger's number multiplied downhill (each real horseman counts as levels + 1 men) against
@@ -101,7 +104,7 @@ def vs_cavalry(att: int, dfn: int, rng, levels_down: int = 0, smaller_isolated: 
     if att == dfn and levels_down == 0:
         att_wins = rng.random() < 0.5
         win, lose = (att, dfn) if att_wins else (dfn, att)
-        res = {"coin": "attacker" if att_wins else "defender"}
+        res: dict[str, Any] = {"coin": "attacker" if att_wins else "defender"}
         lw, ll = rnd(win / 4), rnd(lose * 3 / 4)
         res.update(att_lost=lw if att_wins else ll, def_lost=ll if att_wins else lw, att_captured=0, def_captured=0,
                    withdraws="defender" if att_wins else "attacker")
@@ -115,7 +118,7 @@ def vs_cavalry(att: int, dfn: int, rng, levels_down: int = 0, smaller_isolated: 
             "withdraws": None}
 
 
-def vs_guns(cav: int, d: float) -> dict:
+def vs_guns(cav: int, d: float) -> dict[str, Any]:
     """KS-85: cavalry charging guns with no other forces near: one gun taken; cavalry lose 4 / 3 / 1."""
     check_charge(cav)
     lost = 4 if d > 2 * FOOT else (3 if d >= FOOT else 1)

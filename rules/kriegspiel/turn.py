@@ -23,20 +23,25 @@ from __future__ import annotations
 
 import math
 import random
+from random import Random
+from typing import Any, Iterable, Mapping, Sequence
 
-from rules.core.protocol import PUBLIC, UMPIRE, RuleEvent, side_audience
+from rules.core.protocol import PUBLIC, UMPIRE, RuleEvent, State, side_audience
+from rules.littlewars import adjudicate as lw_adj
+from rules.littlewars import aftermath, melee
+from rules.littlewars.fire import on_table, scatter
+from rules.littlewars.fold import next_name
+from rules.littlewars.geom import FigureIndex, bearing
+from rules.littlewars.motion import resolve_moves
+from rules.littlewars.table import path_length, table_of
+from rules.littlewars.units import SIDES, other
 
-from .. import adjudicate as lw_adj
-from .. import aftermath, melee
-from ..fire import on_table, scatter
-from ..fold import next_name
-from ..geom import FigureIndex
-from ..motion import resolve_moves
-from ..table import path_length, table_of
-from ..units import SIDES, other
 from . import boxes, engineers, pace, supply, works
 from . import charge as charging
-from .blast import firing_point, resolve as blast_resolve
+from .blast import firing_point
+from .blast import resolve as blast_resolve
+from .orders import split
+from .plan import KsPlan
 from .plan import build as build_plan
 from .sighting import sightings
 from .state import PREFIX, fold
@@ -49,14 +54,14 @@ class Log:
     ``ks`` takes Kriegspiel kinds.
     """
 
-    def __init__(self, state):
+    def __init__(self, state: State) -> None:
         self.state = state
         self.events: list[RuleEvent] = []
 
-    def emit(self, kind: str, payload: dict, audience: str = PUBLIC) -> None:
+    def emit(self, kind: str, payload: dict[str, Any], audience: str = PUBLIC) -> None:
         self._add(RuleEvent("littlewars." + kind, payload, audience))
 
-    def ks(self, kind: str, payload: dict, audience: str = PUBLIC) -> None:
+    def ks(self, kind: str, payload: dict[str, Any], audience: str = PUBLIC) -> None:
         self._add(RuleEvent(PREFIX + kind, payload, audience))
 
     def _add(self, ev: RuleEvent) -> None:
@@ -64,7 +69,8 @@ class Log:
         self.state = fold(self.state, ev.type, ev.payload)
 
 
-def adjudicate(state: dict, orders, rng: random.Random | None = None, kind: str = "orders") -> list[RuleEvent]:
+def adjudicate(state: dict[str, Any], orders: Mapping[str, Sequence[Any]], rng: random.Random | None = None,
+               kind: str = "orders") -> list[RuleEvent]:
     rng = rng or random.Random(0)
     if state["phase"] == "edge":  # LW-2/53, before any fog: the main part's turn as it is
         return _as_little_wars(state, orders, rng, kind)
@@ -82,7 +88,7 @@ def adjudicate(state: dict, orders, rng: random.Random | None = None, kind: str 
         return log.events
     start = state
     streams, coin = _streams(state, rng)
-    lw_adj._surrenders(log, {s: plans[s].lw for s in SIDES})
+    lw_adj.emit_surrenders(log, {s: plans[s].lw for s in SIDES})
     fired_groups = _fire(log, plans, streams)
     charged, failed = _charges(log, plans, coin)
     before = log.state
@@ -92,16 +98,16 @@ def adjudicate(state: dict, orders, rng: random.Random | None = None, kind: str 
         log.emit("melee", payload)
     for cap in aftermath.captures(start, log.state):
         log.emit("gun_captured", cap)
-    lw_adj._prisoners(log)
+    lw_adj.emit_prisoners(log)
     _generals(log)
     _works(log, plans, set(paths), failed)
     _supply(log, fired_groups)
     _sight(log)
-    lw_adj._finish(log)
+    lw_adj.emit_turn_end(log)
     return log.events
 
 
-def _streams(state: dict, rng: random.Random) -> tuple[dict, random.Random]:
+def _streams(state: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], random.Random]:
     """Each side's shots draw from a stream of their own, and the cavalry's coin from another,
     all split off the turn's seed in a fixed order: otherwise the enemy's hidden shots, drawn
     first, would move where one's own shells fall and how the coin of a public charge lands.
@@ -112,14 +118,12 @@ def _streams(state: dict, rng: random.Random) -> tuple[dict, random.Random]:
     return streams, random.Random(rng.getrandbits(64))
 
 
-def _as_little_wars(state, orders, rng, kind) -> list[RuleEvent]:
-    from .orders import split
-
+def _as_little_wars(state: State, orders: Mapping[str, Sequence[Any]], rng: Random, kind: str) -> list[RuleEvent]:
     lw_orders = {s: split(orders.get(s, ()))[0] for s in SIDES}
     return lw_adj.adjudicate(state, lw_orders, rng, kind)
 
 
-def _private(log: Log, kp) -> None:
+def _private(log: Log, kp: KsPlan) -> None:
     """The main part's private events - rejected lines (with the Kriegspiel ones), groups, melee
     choices - written EVERY turn for each side, empty or not: an event a side writes only when it
     reorganises or errs would show the other side, by the numbering of its own events, that it did."""
@@ -132,9 +136,9 @@ def _private(log: Log, kp) -> None:
 
 
 # -- fire -------------------------------------------------------------------------------
-def _shots(state, plans) -> list[tuple]:
+def _shots(state: State, plans: Mapping[str, KsPlan]) -> list[tuple[Any, ...]]:
     """(origin, aim, gun id or None, side, group or None) for every shot, in a fixed order."""
-    shots = []
+    shots: list[tuple[Any, ...]] = []
     for gid in sorted(g for p in plans.values() for g in p.lw.fire):
         g = state["guns"][gid]
         shots += [((g["x"], g["y"]), aim, gid, g["owner"], None) for aim in plans[g["owner"]].lw.fire[gid]]
@@ -146,7 +150,7 @@ def _shots(state, plans) -> list[tuple]:
     return shots
 
 
-def _fire(log: Log, plans, streams: dict) -> dict[str, set[str]]:
+def _fire(log: Log, plans: Mapping[str, KsPlan], streams: dict[str, Any]) -> dict[str, set[str]]:
     state = log.state
     shots = _shots(state, plans)
     if not shots:
@@ -156,7 +160,8 @@ def _fire(log: Log, plans, streams: dict) -> dict[str, set[str]]:
     wagons = _wagons(ks)
     dead: set[str] = set()
     index = FigureIndex(state["figures"], on_table)
-    out, effects = [], {"guns_destroyed": set(), "guns_out": set(), "wagons": set(), "generals_out": set()}
+    out: list[Any] = []
+    effects: dict[str, set[str]] = {"guns_destroyed": set(), "guns_out": set(), "wagons": set(), "generals_out": set()}
     for origin, aim, gid, side, group in shots:
         sigma = scatter(math.dist(origin, aim))
         rng = streams[side]
@@ -180,16 +185,17 @@ def _fire(log: Log, plans, streams: dict) -> dict[str, set[str]]:
     return {s: {g for *_, sd, g in shots if sd == s and g is not None} for s in SIDES}
 
 
-def _wagons(ks: dict) -> dict:
+def _wagons(ks: dict[str, Any]) -> dict[str, Any]:
     """Everything hit like a wagon (KS-6, KS-89): each side's depots ("side:name") and the vehicles."""
     wagons = {f"{s}:{n}": d for s in SIDES for n, d in ks["supply"][s]["depots"].items()}
     wagons.update({f"vehicle|{vid}": v for vid, v in ks["vehicles"].items()})
     return wagons
 
 
-def _wagons_lost(keys) -> dict:
+def _wagons_lost(keys: Iterable[str]) -> dict[str, Any]:
     """The ``wagons`` ({side: [depot names]}) and ``vehicles`` of a ``blast`` event, from ``_wagons`` keys."""
-    wag, lost = {}, []
+    wag: dict[str, list[str]] = {}
+    lost: list[str] = []
     for key in sorted(keys):
         if key.startswith("vehicle|"):
             lost.append(key.split("|", 1)[1])
@@ -199,15 +205,14 @@ def _wagons_lost(keys) -> dict:
     return {"wagons": wag, "vehicles": lost}
 
 
-def _headings(state, plans) -> dict:
-    from ..geom import bearing
+def _headings(state: State, plans: Mapping[str, KsPlan]) -> dict[str, Any]:
 
     return {gid: bearing((state["guns"][gid]["x"], state["guns"][gid]["y"]), aims[-1])
             for p in plans.values() for gid, aims in sorted(p.lw.fire.items())}
 
 
 # -- movement and mines -------------------------------------------------------------------------
-def _charges(log: Log, plans, rng) -> tuple[set[str], dict]:
+def _charges(log: Log, plans: Mapping[str, KsPlan], rng: Random) -> tuple[set[str], dict[str, Any]]:
     """Cavalry charges after fire, before all other movement (public: both sides are in it).
 
     A charge that fire has made impossible (fewer than 8 left, the target gone) does not
@@ -215,7 +220,7 @@ def _charges(log: Log, plans, rng) -> tuple[set[str], dict]:
     or killed, and the failed charges by side.
     """
     touched: set[str] = set()
-    failed: dict[str, list] = {s: [] for s in SIDES}
+    failed: dict[str, list[Any]] = {s: [] for s in SIDES}
     for side in SIDES:
         enemy = other(side)
         held = {fid for fid, f in log.state["figures"].items() if f["side"] == enemy
@@ -232,7 +237,7 @@ def _charges(log: Log, plans, rng) -> tuple[set[str], dict]:
     return touched, failed
 
 
-def _movement(log: Log, plans, charged: set[str]) -> tuple[dict, dict]:
+def _movement(log: Log, plans: Mapping[str, KsPlan], charged: set[str]) -> tuple[dict[str, Any], dict[str, Any]]:
     """All movement at once (umpire only); returns the planned paths and where everyone ended."""
     state = log.state
     figs = state["figures"]
@@ -256,7 +261,7 @@ def _movement(log: Log, plans, charged: set[str]) -> tuple[dict, dict]:
     return paths, moved
 
 
-def _mines(log: Log, before: dict, paths: dict, moved: dict) -> None:
+def _mines(log: Log, before: dict[str, Any], paths: dict[str, Any], moved: dict[str, Any]) -> None:
     """KS-59/60: armed mines set off by the first figure to pass; each explosion is public."""
     armed = [w for w in log.state["ks"]["works"].values() if w["kind"] == "mine" and w["status"] == "armed"]
     if not armed:
@@ -283,7 +288,7 @@ def _mines(log: Log, before: dict, paths: dict, moved: dict) -> None:
                              "generals_out": []}, UMPIRE)
 
 
-def _live_contacts(log: Log) -> list:
+def _live_contacts(log: Log) -> list[Any]:
     """The contacts of the movement, without figures a mine has killed since."""
     moved = next(e for e in reversed(log.events) if e.type == "littlewars.moved")
     figs = log.state["figures"]
@@ -306,7 +311,7 @@ def _generals(log: Log) -> None:
 
 
 # -- works, supply, sighting ------------------------------------------------------------------------
-def _works(log: Log, plans, moving: set[str], failed: dict) -> None:
+def _works(log: Log, plans: Mapping[str, KsPlan], moving: set[str], failed: dict[str, Any]) -> None:
     """One private report per side, every turn, whatever happened: its works and tasks started and
     in hand, its depots driven, its trains and boats moved, loaded and unloaded, its boxes and its
     charges that did not happen. So the number and
@@ -315,7 +320,7 @@ def _works(log: Log, plans, moving: set[str], failed: dict) -> None:
     state = log.state
     busy = moving | {i for p in plans.values() for _, ids, _, _ in p.volleys for i in ids}
     changes = works.progress(state, busy)
-    started = {s: [] for s in SIDES}
+    started: dict[str, list[Any]] = {s: [] for s in SIDES}
     for side in SIDES:
         for job in plans[side].works:
             w = works.new_work(works.next_id(state, side, started), job["kind"], side, job["ids"], job["at"], job["to"], state["turn"],
@@ -349,25 +354,25 @@ def _works(log: Log, plans, moving: set[str], failed: dict) -> None:
                                       "wagons": engineers.wagons_emptied(len(w["workers"]))}, PUBLIC)
 
 
-def _dismounted(state: dict, side: str, kp) -> list[str]:
+def _dismounted(state: dict[str, Any], side: str, kp: KsPlan) -> list[str]:
     """The side's cavalry on foot after this turn (the dead and taken are left out)."""
     now = kp.dismounted if kp.dismounted is not None else state["ks"]["dismounted"][side]
     return sorted(f for f in now if state["figures"][f]["st"] == "ok")
 
 
-def _columns(state: dict, side: str, kp) -> list[str]:
+def _columns(state: dict[str, Any], side: str, kp: KsPlan) -> list[str]:
     now = set(state["ks"]["columns"][side])
     now |= {f for f, col in kp.reforming.items() if col}
     now -= {f for f, col in kp.reforming.items() if not col}
     return sorted(f for f in now if state["figures"][f]["st"] == "ok")
 
 
-def _loaded(w: dict) -> dict:
+def _loaded(w: dict[str, Any]) -> dict[str, Any]:
     return {"id": w["id"], "vehicle": w["target"], "boarded": w["workers"] if w["kind"] == "board" else [],
             "landed": w.get("spots", {}) if w["kind"] == "land" else {}}
 
 
-def _supply(log: Log, fired_groups) -> None:
+def _supply(log: Log, fired_groups: dict[str, set[str]]) -> None:
     for side in SIDES:
         if not log.state["ks"]["supply"][side]["on"]:
             continue

@@ -23,17 +23,20 @@ Decisions (RULES.md, "Artillery"):
 from __future__ import annotations
 
 import math
+from typing import Any
 
-from ..geom import crew, gun_name
-from ..table import table_of
-from ..units import CREW_RANGE, SHOTS_PER_TURN, radius
-from .movement import MoveError, cost, steep_bars, way_home
+from rules.littlewars.geom import crew, gun_name
+from rules.littlewars.table import table_of
+from rules.littlewars.units import CREW_RANGE, SHOTS_PER_TURN, radius
+from rules.tabletop.points import Coord, Polyline
+
+from .movement import MoveError, cost, ground_of, steep_bars, way_home
 from .numbers import FOOT, HALF, MOVE
 
 BATTERY_REACH = 6.0        # KS-86 (decision): guns within 6 in of the gun taken are its battery
 
 
-def limbered(state: dict, side: str) -> set[str]:
+def limbered(state: dict[str, Any], side: str) -> set[str]:
     """The side's guns limbered up at the start of the turn (older logs have none: all in action)."""
     return set(state["ks"].get("limbered", {}).get(side, ()))
 
@@ -47,9 +50,8 @@ def fire_half_turns(start_limbered: bool, limber_after: bool) -> int:
     return (HALF["limber"] if start_limbered else 0) + (HALF["limber"] if limber_after else 0)
 
 
-def move_error(state: dict, gid: str, pts, half_turns: int) -> str | None:
+def move_error(state: dict[str, Any], gid: str, pts: Polyline, half_turns: int) -> str | None:
     """Why this gun's planned path breaks KS-19/23..25/33/34, or None."""
-    from .pace import ground_of
 
     name = gun_name(state["guns"][gid])
     if half_turns >= 2:
@@ -67,7 +69,7 @@ def move_error(state: dict, gid: str, pts, half_turns: int) -> str | None:
     return None
 
 
-def fire_error(state: dict, gid: str, shots: int, half_turns: int) -> str | None:
+def fire_error(state: dict[str, Any], gid: str, shots: int, half_turns: int) -> str | None:
     """Why a gun cannot fire ``shots`` shots this turn with ``half_turns`` of limbering, or None."""
     name = gun_name(state["guns"][gid])
     if half_turns >= 2:
@@ -80,9 +82,9 @@ def fire_error(state: dict, gid: str, shots: int, half_turns: int) -> str | None
     return None
 
 
-def gunners(state: dict, side: str, marching: dict[str, tuple], halves: dict[str, int]) -> dict[str, tuple]:
+def gunners(state: dict[str, Any], side: str, marching: dict[str, tuple[Any, ...]], halves: dict[str, int]) -> dict[str, tuple[Any, ...]]:
     """{figure id: (destination of its gun, half turns, gun id)} for the crews of guns ordered to move (LW-24)."""
-    out = {}
+    out: dict[str, tuple[Any, ...]] = {}
     for gid, dest in sorted(marching.items()):
         g = state["guns"][gid]
         for fid in crew(state, side, (g["x"], g["y"])):
@@ -90,20 +92,20 @@ def gunners(state: dict, side: str, marching: dict[str, tuple], halves: dict[str
     return out
 
 
-def marches_with(state: dict, fid: str, end, gunner: tuple) -> bool:
+def marches_with(state: dict[str, Any], fid: str, end: Coord, gunner: tuple[Any, ...]) -> bool:
     """Does a crew figure's move end within reach of its gun's destination (so it goes with the gun)?"""
     dest = gunner[0]
     return math.dist(tuple(end), dest) - radius(state["figures"][fid]["arm"]) <= CREW_RANGE + 1e-9
 
 
-def battery_withdrawing(state: dict, gid: str, moving: set[str]) -> list[str]:
+def battery_withdrawing(state: dict[str, Any], gid: str, moving: set[str]) -> list[str]:
     """KS-86: the taken gun's battery (same owner, within 6 in) that was moving away this turn."""
     g = state["guns"][gid]
     return sorted(k for k, o in state["guns"].items() if k != gid and k in moving and o["owner"] == g["owner"]
                   and math.dist((o["x"], o["y"]), (g["x"], g["y"])) <= BATTERY_REACH + 1e-9)
 
 
-def withdrawal(state: dict, gid: str) -> tuple[list, dict]:
+def withdrawal(state: dict[str, Any], gid: str) -> tuple[list[Any], dict[str, Any]]:
     """A pursued gun's way back (KS-86) at the artillery pace, and its crew's ways beside it.
     Returns ([], {}) where the scenery leaves it no way back."""
     g = state["guns"][gid]

@@ -12,20 +12,22 @@ from typing import Any, Sequence
 
 from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import LineError, ParsedOrders, RuleEvent
+from rules.littlewars import adjudicate as lw_adj
+from rules.littlewars.commands import Teams
+from rules.littlewars.fold import initial_state as lw_initial
+from rules.littlewars.render import render_svg as lw_render
+from rules.littlewars.scenario import builtin_scenario as lw_builtin
 
-from .. import adjudicate as lw_adj
-from ..commands import Teams
-from ..scenario import _builtin as lw_builtin
-from ..fold import initial_state as lw_initial
-from ..render import render_svg as lw_render
 from . import orders as ks_orders
 from .describe import describe_event as _describe
+from .desk import HELP as DESK_HELP
+from .desk import desk_events
 from .invariants import check_invariants as ks_invariants
-from .desk import HELP as DESK_HELP, desk_events
 from .plan import errors as _errors
 from .render import extra_svg
-from .scenario import DEFAULT, _builtin, builtin_names, load, playable_lw_names
-from .state import fold as _fold, initial_ks
+from .scenario import DEFAULT, builtin_names, builtin_scenario, load, playable_lw_names
+from .state import fold as _fold
+from .state import initial_ks
 from .turn import adjudicate as _adjudicate
 from .view import build_view
 
@@ -33,18 +35,18 @@ from .view import build_view
 class Kriegspiel(Teams, RuleSetBase):
     name = "kriegspiel"
     title = "Little Wars as Kriegspiel (Wells and Sykes)"
-    sides = ("red", "blue")
+    sides: tuple[str, ...] = ("red", "blue")
     turn_mode = "simultaneous"
     orders_help = ks_orders.ORDERS_HELP
-    order_words = ks_orders.ORDER_WORDS
+    order_words: tuple[str, ...] = ks_orders.ORDER_WORDS
     umpire_help = DESK_HELP
 
     def scenarios(self) -> list[tuple[str, str]]:
         """Its own scenarios (the default first), then the Little Wars ones it can play."""
         own = [DEFAULT] + [n for n in builtin_names() if n != DEFAULT]
-        return titled(own, _builtin) + titled(playable_lw_names(), lw_builtin)
+        return titled(own, builtin_scenario) + titled(playable_lw_names(), lw_builtin)
 
-    def initial_state(self) -> dict:
+    def initial_state(self) -> dict[str, Any]:
         return {**lw_initial(), "ks": initial_ks(None)}
 
     load_scenario = staticmethod(load)

@@ -3,14 +3,18 @@ scenery), with riders standing where their train or boat is, plus the side's dep
 trains on the table and outside scenery. A boat stands on water, so only the table holds it."""
 from __future__ import annotations
 
-from ..invariants import check_invariants as lw_invariants, placement_problems
-from ..table import table_of
+from typing import Any
+
+from rules.littlewars.invariants import check_invariants as lw_invariants
+from rules.littlewars.invariants import placement_problems
+from rules.littlewars.table import table_of
+
 from .vehicles import aboard
 
 WAGON_SPOT = "inf"  # a depot's place is checked like a figure's (its wagons stand on open ground)
 
 
-def check_invariants(state: dict) -> list[str]:
+def check_invariants(state: dict[str, Any]) -> list[str]:
     problems = lw_invariants(state, riding=frozenset(aboard(state)))
     if state.get("scenario") is None or state["phase"] == "deploy":
         return problems

@@ -34,15 +34,20 @@ Order: ``charge horse at x,y``. Decisions (RULES.md, "Cavalry"):
 from __future__ import annotations
 
 import math
+from random import Random
+from typing import Any
 
 import numpy as np
 from shapely.geometry import LineString, Point
 
-from ..fold import next_name
-from ..geom import isolated
-from ..scenario import home_vector as scenario_home
-from ..table import table_of
-from ..units import radius
+from rules.core.protocol import State
+from rules.littlewars.fold import next_name
+from rules.littlewars.geom import isolated
+from rules.littlewars.scenario import home_vector as scenario_home
+from rules.littlewars.table import Table, table_of
+from rules.littlewars.units import radius
+from rules.tabletop.points import XY, Coord, Polyline
+
 from . import cavalry
 from .guns import battery_withdrawing
 from .numbers import CHARGE_REACH, FOOT
@@ -60,11 +65,11 @@ class ChargeRefused(ValueError):
     pass
 
 
-def _xy(figs, i):
+def _xy(figs: dict[str, Any], i: str) -> XY:
     return (figs[i]["x"], figs[i]["y"])
 
 
-def formed(figs: dict, ids: list[str]) -> bool:
+def formed(figs: dict[str, Any], ids: list[str]) -> bool:
     pts = np.array([_xy(figs, i) for i in ids], dtype=float)
     if len(pts) < 2:
         return True
@@ -73,7 +78,7 @@ def formed(figs: dict, ids: list[str]) -> bool:
     return bool(d.min(axis=1).max() <= FORMED_GAP + 1e-9)
 
 
-def order_of(figs: dict, ids: list[str]) -> str:
+def order_of(figs: dict[str, Any], ids: list[str]) -> str:
     """Close order when the median gap to the nearest comrade is 1 in or less (decision)."""
     pts = np.array([_xy(figs, i) for i in ids], dtype=float)
     if len(pts) < 2:
@@ -83,7 +88,7 @@ def order_of(figs: dict, ids: list[str]) -> str:
     return "close" if float(np.median(d.min(axis=1))) <= CLOSE_ORDER_GAP + 1e-9 else "open"
 
 
-def targets(state: dict, side: str, point) -> tuple[list[str], str | None]:
+def targets(state: dict[str, Any], side: str, point: Coord) -> tuple[list[str], str | None]:
     """The body charged: the enemy group of the fighting enemy figure nearest the point (within
     6 in), or an unsupported enemy gun within 3 in of it."""
     figs = state["figures"]
@@ -105,7 +110,7 @@ def targets(state: dict, side: str, point) -> tuple[list[str], str | None]:
     return [], None
 
 
-def seen_target(state: dict, side: str, ids: list[str], point) -> None:
+def seen_target(state: dict[str, Any], side: str, ids: list[str], point: Coord) -> None:
     """An order to charge is checked against what the side sees (its last sighting): the answer
     must never tell it of an enemy it cannot see. ChargeRefused if it sees nothing to charge."""
     figs = state["figures"]
@@ -122,7 +127,7 @@ def seen_target(state: dict, side: str, ids: list[str], point) -> None:
                             f"{CHARGE_REACH / FOOT:g} ft (one cavalry move)")
 
 
-def _formation(figs: dict, ids: list[str]) -> None:
+def _formation(figs: dict[str, Any], ids: list[str]) -> None:
     if any(figs[i]["arm"] != "cav" for i in ids):
         raise ChargeRefused("only mounted cavalry charge: this group has men on foot")
     try:
@@ -131,7 +136,7 @@ def _formation(figs: dict, ids: list[str]) -> None:
         raise ChargeRefused(str(exc)) from None
 
 
-def check(state: dict, side: str, ids: list[str], point) -> tuple[list[str], str | None, float]:
+def check(state: dict[str, Any], side: str, ids: list[str], point: Coord) -> tuple[list[str], str | None, float]:
     """The true target (figures, or an unsupported gun) and distance of a charge when it is made;
     ChargeRefused if it cannot be made (the side is told only after the turn)."""
     figs = state["figures"]
@@ -148,15 +153,15 @@ def check(state: dict, side: str, ids: list[str], point) -> tuple[list[str], str
     return tgt, gun, d
 
 
-def _nearest_first(figs, ids, other_pts):
+def _nearest_first(figs: dict[str, Any], ids: list[str], other_pts: Polyline) -> list[str]:
     return sorted(ids, key=lambda i: (min(math.dist(_xy(figs, i), p) for p in other_pts), i))
 
 
-def home_vector(state: dict, side: str) -> tuple[float, float]:
+def home_vector(state: dict[str, Any], side: str) -> tuple[float, float]:
     return scenario_home(state["scenario"], side)
 
 
-def push(state: dict, side: str, ids: list[str], dist: float) -> tuple[dict, list[str]]:
+def push(state: dict[str, Any], side: str, ids: list[str], dist: float) -> tuple[dict[str, Any], list[str]]:
     """Move ``ids`` ``dist`` straight towards their own edge: (new positions, destroyed) (KS-81).
 
     Destroyed: a figure whose way crosses a river away from every ford and bridge (all the
@@ -180,26 +185,28 @@ def push(state: dict, side: str, ids: list[str], dist: float) -> tuple[dict, lis
     return moved, lost
 
 
-def _short_of_scenery(table, arm: str, line: LineString) -> tuple[float, float]:
+def _short_of_scenery(table: Table, arm: str, line: LineString) -> tuple[float, float]:
     """Where a figure pushed along ``line`` stops: its end, or just short of the first impassable
     scenery it would touch (within 1/16 in of its footprint)."""
     core = table.free(arm).core
     if core.is_empty or not line.intersects(core):
-        return line.coords[-1]
+        x, y = line.coords[-1]
+        return x, y
     hit = line.intersection(core)
     first = min(line.project(Point(c)) for g in getattr(hit, "geoms", [hit]) for c in g.coords)
-    return line.interpolate(max(0.0, first - 0.01)).coords[0]
+    x, y = line.interpolate(max(0.0, first - 0.01)).coords[0]
+    return x, y
 
 
-def resolve(state: dict, side: str, ids: list[str], point, held: set[str], rng,
-            withdrawing_guns: frozenset = frozenset()) -> dict:
+def resolve(state: dict[str, Any], side: str, ids: list[str], point: Coord, held: set[str], rng: Random,
+            withdrawing_guns: frozenset[str] = frozenset()) -> dict[str, Any]:
     """The ``kriegspiel.charge`` payload for one charge (the state is that after fire);
     ``withdrawing_guns``: the enemy's guns ordered to move away this turn (KS-86)."""
     figs = state["figures"]
     ids = [i for i in ids if figs[i]["st"] == "ok"]
     tgt, gun, d = check(state, side, ids, point)
     enemy = [s for s in state["groups"] if s != side][0]
-    out = {"side": side, "by": sorted(ids), "at": [float(point[0]), float(point[1])], "distance": round(d, 3),
+    out: dict[str, Any] = {"side": side, "by": sorted(ids), "at": [float(point[0]), float(point[1])], "distance": round(d, 3),
            "kind": None, "killed": [], "gun": gun, "moved": {}, "destroyed": [], "after": None, "coin": None,
            "pursued": [], "pursued_guns": [], "captured": [], "captor": None, "pow": None}
     if gun is not None:
@@ -250,7 +257,7 @@ def resolve(state: dict, side: str, ids: list[str], point, held: set[str], rng,
             captor = (enemy if res["att_captured"] else side) if taken else None
             out.update(kind="cavalry", killed=sorted(set(lost_att + lost_def) - set(taken)), coin=res["coin"],
                        captured=sorted(taken), captor=captor,
-                       pow=next_name(state, captor, "pow") if taken else None)  # the captor's own count
+                       pow=next_name(state, captor, "pow") if captor is not None else None)  # the captor's own count
             moved, lost = {}, []
             if res["withdraws"] == "defender":
                 moved, lost = push(state, enemy, [i for i in tgt if i not in lost_def], PUSH)
@@ -264,7 +271,7 @@ def resolve(state: dict, side: str, ids: list[str], point, held: set[str], rng,
     return out
 
 
-def _smaller_isolated(state: dict, side: str, ids: list[str], tgt: list[str], strength: int) -> bool:
+def _smaller_isolated(state: dict[str, Any], side: str, ids: list[str], tgt: list[str], strength: int) -> bool:
     """LW-32 for the smaller of the two bodies (the charger counted with the downhill multiplier):
     fewer than half its number of fighting friends within a move, the two bodies left out."""
     if strength == len(tgt):
@@ -274,7 +281,7 @@ def _smaller_isolated(state: dict, side: str, ids: list[str], tgt: list[str], st
     return isolated(state, small_side, small, exclude=set(ids) | set(tgt))
 
 
-def _advance(state, out, ids, aims):
+def _advance(state: State, out: dict[str, Any], ids: list[str], aims: Polyline) -> None:
     """Surviving chargers end 1 in short of the nearest target, the group's shape kept."""
     figs = state["figures"]
     alive = [i for i in ids if i not in out["killed"]]

@@ -9,23 +9,22 @@ cavalryman covers his 3 ft (or a box its triple pace) within the turn.
 """
 from __future__ import annotations
 
-from ..table import built_per_scenario, terrain_of
+from typing import Any
+
+from rules.tabletop.points import Polyline
+
 from . import guns
 from .boxes import speed_factor
-from .movement import Ground, MoveError, cost, steep_bars
-from .movement import _name as arm_name
+from .movement import MoveError, arm_name, cost, ground_of, steep_bars
 from .numbers import FOOT, MOVE
 
 
-ground_of = built_per_scenario(Ground, terrain_of)  # the Ground of a scenario's terrain
-
-
-def boxed_figures(state: dict, side: str) -> set[str]:
+def boxed_figures(state: dict[str, Any], side: str) -> set[str]:
     groups = state["groups"][side]
     return {fid for g in state["ks"]["boxed"][side] for fid in groups.get(g, [])}
 
 
-def arm_of(state: dict, fid: str) -> str:
+def arm_of(state: dict[str, Any], fid: str) -> str:
     """The appendix's kind of a figure: Royal Engineers are infantry figures named in the scenario (KS-18);
     the general's figure goes by car (KS-21)."""
     f = state["figures"][fid]
@@ -35,25 +34,26 @@ def arm_of(state: dict, fid: str) -> str:
         return "inf"  # on foot, leading the horses: the infantry's pace
     if state["ks"].get("generals", {}).get(f["side"], {}).get("figure") == fid:
         return "general"  # KS-21: by car, 6 ft on the road, 3 ft off it
-    return f["arm"]
+    arm: str = f["arm"]
+    return arm
 
 
-def speed(state: dict, fid: str) -> float:
+def speed(state: dict[str, Any], fid: str) -> float:
     """Inches a turn this figure walks in the simultaneous movement (prisoners at the infantry pace)."""
     f = state["figures"][fid]
     arm = arm_of(state, fid) if f["st"] == "ok" else "inf"
     return MOVE.get(arm, MOVE["inf"]) * speed_factor(fid in boxed_figures(state, f["side"]))
 
 
-def in_column(state: dict, fid: str, reforming: dict[str, bool] | None = None) -> bool:
+def in_column(state: dict[str, Any], fid: str, reforming: dict[str, bool] | None = None) -> bool:
     """Is the figure in column this turn (after a change of formation ordered now, if any)?"""
     if reforming and fid in reforming:
         return reforming[fid]
     return fid in state["ks"].get("columns", {}).get(state["figures"][fid]["side"], ())
 
 
-def move_error(state: dict, fid: str, pts, reforming: dict[str, bool] | None = None,
-               gunners: dict[str, tuple] | None = None) -> str | None:
+def move_error(state: dict[str, Any], fid: str, pts: Polyline, reforming: dict[str, bool] | None = None,
+               gunners: dict[str, tuple[Any, ...]] | None = None) -> str | None:
     """Why this planned path breaks the appendix's movement rules, or None.
 
     ``reforming``: figures changing formation this turn (True: into column), which costs them
@@ -70,7 +70,7 @@ def move_error(state: dict, fid: str, pts, reforming: dict[str, bool] | None = N
     return err
 
 
-def _pace_error(state: dict, fid: str, pts, arm: str, half: int, column: bool) -> str | None:
+def _pace_error(state: dict[str, Any], fid: str, pts: Polyline, arm: str, half: int, column: bool) -> str | None:
     f = state["figures"][fid]
     name = fid.split(":")[-1]
     boxed = fid in boxed_figures(state, f["side"])

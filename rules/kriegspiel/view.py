@@ -16,16 +16,16 @@ import math
 from typing import Any
 
 from rules.core.protocol import Viewer
+from rules.littlewars.units import SIDES
+from rules.littlewars.view import build_view as lw_view
 
-from ..units import SIDES
-from ..view import build_view as lw_view
 from . import works
 from .sighting import SIGHT_RANGE
 
 REVEALED = ("complete", "exploded")
 
 
-def _work(w: dict, full: bool, viewer: Viewer) -> dict:
+def _work(w: dict[str, Any], full: bool, viewer: Viewer) -> dict[str, Any]:
     """A work as the viewer knows it: its side's own id to that side and the umpire, else its public name."""
     out = {"id": works.label(w, viewer.side, viewer.is_umpire), "kind": w["kind"], "side": w["side"], "at": w["at"],
            "to": w["to"], "status": w["status"]}
@@ -36,7 +36,7 @@ def _work(w: dict, full: bool, viewer: Viewer) -> dict:
     return out
 
 
-def _works(state: dict, viewer: Viewer) -> list[dict]:
+def _works(state: dict[str, Any], viewer: Viewer) -> list[dict[str, Any]]:
     out = []
     for w in state["ks"]["works"].values():
         mine = viewer.is_umpire or w["side"] == viewer.side
@@ -47,7 +47,7 @@ def _works(state: dict, viewer: Viewer) -> list[dict]:
     return sorted(out, key=lambda w: works.number(w["id"]))   # by the names shown, never by hidden ids
 
 
-def _own_ks(state: dict, side: str) -> dict:
+def _own_ks(state: dict[str, Any], side: str) -> dict[str, Any]:
     ks = state["ks"]
     sup = ks["supply"][side]
     return {"boxed": list(ks["boxed"][side]),
@@ -66,7 +66,7 @@ LW_KEYS = ("viewer", "phase", "scenario", "table", "figures", "guns", "groups", 
            "counts", "turn", "last", "result")
 
 
-def build_view(state: dict, viewer: Viewer) -> dict[str, Any]:
+def build_view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     full = lw_view(state, viewer)
     view = {"ruleset": "kriegspiel", **{k: full[k] for k in LW_KEYS if k in full}}
     if state.get("scenario") is None or "ks" not in state:
@@ -91,7 +91,7 @@ def build_view(state: dict, viewer: Viewer) -> dict[str, Any]:
     return view
 
 
-def _on_foot(state: dict, view: dict) -> None:
+def _on_foot(state: dict[str, Any], view: dict[str, Any]) -> None:
     """Cavalry on foot is marked on every figure the viewer may see (one sees men holding horses)."""
     on_foot = {f for ids in state["ks"].get("dismounted", {}).values() for f in ids}
     for f in view["figures"]:
@@ -99,7 +99,7 @@ def _on_foot(state: dict, view: dict) -> None:
             f["dismounted"] = True
 
 
-def _seen(state: dict, side: str) -> dict:
+def _seen(state: dict[str, Any], side: str) -> dict[str, Any]:
     s = state["ks"]["seen"][side]
     return {"boxes": [dict(b) for b in s["boxes"]],
             "objects": [{"kind": k, "x": x, "y": y} for k, x, y in s["now"].get("objects", [])],
@@ -107,7 +107,7 @@ def _seen(state: dict, side: str) -> dict:
                           for fid, v in sorted(s["last"].items())]}
 
 
-def _fog(state: dict, view: dict, side: str | None) -> None:
+def _fog(state: dict[str, Any], view: dict[str, Any], side: str | None) -> None:
     """Keep of the enemy only what ``side`` sees now; an observer (no side) sees no army at all."""
     if state["phase"] == "deploy":
         return  # the Little Wars curtain already hides the other side
@@ -119,7 +119,8 @@ def _fog(state: dict, view: dict, side: str | None) -> None:
     view["last"] = _last_seen(view.get("last"), view, side, now, state["turn"])
 
 
-def _last_seen(last: dict | None, view: dict, side: str | None, now: dict, turn: int) -> dict | None:
+def _last_seen(last: dict[str, Any] | None, view: dict[str, Any], side: str | None, now: dict[str, Any],
+               turn: int) -> dict[str, Any] | None:
     """What the viewer saw of the turn just played: shots of its own or that fell in sight, melees,
     captures. None when that is nothing, or when the record is of an older turn: the record is
     kept of the last turn in which ANYONE fired or fought, so an enemy's hidden shots would

@@ -31,17 +31,21 @@ Events that change figures reuse the Little Wars events (``littlewars.fired``,
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Collection, Mapping
 
-from ..fold import fold as lw_fold
-from ..fold import _capture, _drop_from_groups
-from ..units import SIDES
+from rules.core.protocol import State
+from rules.littlewars.fold import capture_figures, drop_from_groups
+from rules.littlewars.fold import fold as lw_fold
+from rules.littlewars.scenario import mirror
+from rules.littlewars.units import SIDES
+
 from .supply import PORTIONS
+from .vehicles import new_vehicle
 
 PREFIX = "kriegspiel."
 
 
-def initial_ks(scenario: dict | None) -> dict:
+def initial_ks(scenario: dict[str, Any] | None) -> dict[str, Any]:
     extra = (scenario or {}).get("kriegspiel") or {}
     supply = extra.get("supply") or {}
     return {
@@ -73,8 +77,7 @@ def initial_ks(scenario: dict | None) -> dict:
     }
 
 
-def _vehicles(extra: dict) -> dict:
-    from .vehicles import new_vehicle
+def _vehicles(extra: dict[str, Any]) -> dict[str, Any]:
 
     out = {}
     for kind, key in (("train", "trains"), ("boat", "boats")):
@@ -84,7 +87,7 @@ def _vehicles(extra: dict) -> dict:
     return out
 
 
-def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
+def fold(state: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
     if event_type.startswith("littlewars."):
         new = lw_fold(state, event_type, payload)
         if event_type == "littlewars.edge_chosen" and payload.get("swapped"):
@@ -101,10 +104,8 @@ def fold(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
     return state if handler is None else handler(state, payload)
 
 
-def _mirror_depots(before: dict, new: dict) -> dict:
+def _mirror_depots(before: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """LW-2/53: a side that takes the other edge takes its wagons with it (mirrored like its army)."""
-    from ..scenario import mirror
-
     sc = before["scenario"]
     supply = {}
     for side, sup in new["ks"]["supply"].items():
@@ -113,11 +114,11 @@ def _mirror_depots(before: dict, new: dict) -> dict:
     return _ks(new, supply=supply)
 
 
-def _ks(state: dict, **changes) -> dict:
+def _ks(state: dict[str, Any], **changes: Any) -> dict[str, Any]:
     return {**state, "ks": {**state["ks"], **changes}}
 
 
-def _works_report(state, p):
+def _works_report(state: State, p: Mapping[str, Any]) -> State:
     """A side's private report of the turn: works started, progressed, armed, abandoned; depots
     driven; trains and boats moved, loaded, unloaded (side audience, one every turn)."""
     works = dict(state["ks"]["works"])
@@ -144,13 +145,13 @@ def _works_report(state, p):
     return new
 
 
-def locate_work(works: dict, p: Mapping[str, Any], kind: str | None = None) -> str:
+def locate_work(works: dict[str, Any], p: Mapping[str, Any], kind: str | None = None) -> str:
     """The id of the work a public event is about. Older events name it (``id``); newer ones
     give the side's public number (works.public_ref) and, the first time, what the event shows
     of it: the side's one live, still hidden work of that kind, place and target (a side may
     not start two alike, plan.py)."""
     if "id" in p:
-        return p["id"]
+        return str(p["id"])
     side, number = p["side"], p["public"]
     for wid, w in works.items():
         if w["side"] == side and w.get("public") == number:
@@ -162,7 +163,8 @@ def locate_work(works: dict, p: Mapping[str, Any], kind: str | None = None) -> s
                and w.get("target") == p.get("target"))[1]
 
 
-def _gone_public(state: dict, p: Mapping[str, Any], kind: str | None = None, **change) -> tuple[dict, str]:
+def _gone_public(state: dict[str, Any], p: Mapping[str, Any], kind: str | None = None,
+                 **change: Any) -> tuple[dict[str, Any], str]:
     """The works with the one ``p`` reveals changed (and numbered publicly); and its id."""
     works = dict(state["ks"]["works"])
     wid = locate_work(works, p, kind)
@@ -170,12 +172,13 @@ def _gone_public(state: dict, p: Mapping[str, Any], kind: str | None = None, **c
     return works, wid
 
 
-def _work_completed(state, p):
+def _work_completed(state: State, p: Mapping[str, Any]) -> State:
     """The public reveal of a finished entrenchment or gun pit (KS-67), or a task done (KS-54, KS-56)."""
     works, wid = _gone_public(state, p, status="complete")
     works[wid] = {**works[wid], "done": works[wid]["need"]}
     new = _ks(state, works=works)
-    kind, target = p["kind"], p.get("target")
+    kind = p["kind"]
+    target: Any = p.get("target")  # JSON: a bridge, depot or rail spot, or none for works
     if kind == "bridge_destroy":
         item = next(t for t in new["scenario"]["terrain"] if t["id"] == target)
         terrain = [t for t in new["scenario"]["terrain"] if t["id"] != target]
@@ -201,7 +204,7 @@ def _work_completed(state, p):
     return new
 
 
-def _emptied(depots: dict, name: str, wagons: int | None) -> dict:
+def _emptied(depots: dict[str, Any], name: str, wagons: int | None) -> dict[str, Any]:
     """A depot burnt (``wagons`` None: all of it, KS-56) or ``wagons`` of its wagons emptied (KS-57):
     each wagon holds an equal share of each store (rounded down: what is left stays)."""
     d = depots[name]
@@ -212,7 +215,7 @@ def _emptied(depots: dict, name: str, wagons: int | None) -> dict:
     return {**depots, name: {**d, **kept, "wagons": left}}
 
 
-def _vehicles_moved(state, p):
+def _vehicles_moved(state: State, p: Mapping[str, Any]) -> State:
     """Trains and boats moved, with everyone aboard (KS-22, KS-87)."""
     vehicles = {k: dict(v) for k, v in state["ks"]["vehicles"].items()}
     figures = dict(state["figures"])
@@ -223,7 +226,7 @@ def _vehicles_moved(state, p):
     return _ks({**state, "figures": figures}, vehicles=vehicles)
 
 
-def _vehicle_loaded(state, p):
+def _vehicle_loaded(state: State, p: Mapping[str, Any]) -> State:
     """Boarding or landing finished (KS-28/29): figures go aboard (to the vehicle's place) or ashore.
     Applied after the turn's journeys, so those who boarded stand where the vehicle now is."""
     vid = p["vehicle"]
@@ -239,7 +242,7 @@ def _vehicle_loaded(state, p):
     return _ks({**state, "figures": figures}, vehicles={**state["ks"]["vehicles"], vid: v}, works=works)
 
 
-def _depots_moved(state, p):
+def _depots_moved(state: State, p: Mapping[str, Any]) -> State:
     """KS-20/38: the depot stands where it was driven and supplies nothing this turn."""
     side = p["side"]
     sup = dict(state["ks"]["supply"][side])
@@ -250,15 +253,15 @@ def _depots_moved(state, p):
     return _ks(state, supply={**state["ks"]["supply"], side: sup})
 
 
-def _kill(state: dict, ids) -> dict:
+def _kill(state: dict[str, Any], ids: list[str]) -> dict[str, Any]:
     figures = dict(state["figures"])
     for fid in ids:
         figures[fid] = {**figures[fid], "st": "dead"}
-    return {**state, "figures": figures, "groups": _drop_from_groups(state["groups"], set(ids)),
-            "pows": _drop_from_groups(state["pows"], set(ids))}
+    return {**state, "figures": figures, "groups": drop_from_groups(state["groups"], set(ids)),
+            "pows": drop_from_groups(state["pows"], set(ids))}
 
 
-def _destroy_guns(state: dict, gids) -> dict:
+def _destroy_guns(state: dict[str, Any], gids: Collection[str]) -> dict[str, Any]:
     """Destroyed guns leave the table (and the score, LW-48); the wreck is remembered in ks."""
     if not gids:
         return state
@@ -267,7 +270,7 @@ def _destroy_guns(state: dict, gids) -> dict:
     return {**state, "guns": guns, "ks": {**state["ks"], "wrecks": wrecks}}
 
 
-def _mine_exploded(state, p):
+def _mine_exploded(state: State, p: Mapping[str, Any]) -> State:
     """The public reveal of a mine: it and everything within 6 in is gone (KS-59/60)."""
     new = _destroy_guns(_kill(state, p["killed"]), p["guns"])
     figures = dict(new["figures"])
@@ -278,7 +281,7 @@ def _mine_exploded(state, p):
     return _ks(new, works=works)
 
 
-def _blast(state, p):
+def _blast(state: State, p: Mapping[str, Any]) -> State:
     """Gun and wagon effects of the turn's fire (KS-4..6, KS-13); kills came in littlewars.fired."""
     new = _destroy_guns(state, p["guns_destroyed"])
     out = dict(new["ks"]["guns_out"])
@@ -298,7 +301,7 @@ def _blast(state, p):
     return _ks(new, guns_out=out, supply=supply, generals=gens)
 
 
-def _sighted(state, p):
+def _sighted(state: State, p: Mapping[str, Any]) -> State:
     """What a side sees at the end of a turn; what it saw before stays as 'last seen'."""
     side = p["side"]
     old = state["ks"]["seen"][side]
@@ -312,7 +315,7 @@ def _sighted(state, p):
     return _ks(state, seen=seen)
 
 
-def _supplied(state, p):
+def _supplied(state: State, p: Mapping[str, Any]) -> State:
     side = p["side"]
     sup = dict(state["ks"]["supply"][side])
     depots = {k: dict(v) for k, v in sup["depots"].items()}
@@ -333,7 +336,7 @@ def _supplied(state, p):
     return new
 
 
-def _ledger_adjusted(state, p):
+def _ledger_adjusted(state: State, p: Mapping[str, Any]) -> State:
     side = p["side"]
     sup = dict(state["ks"]["supply"][side])
     depots = {k: dict(v) for k, v in sup["depots"].items()}
@@ -342,11 +345,11 @@ def _ledger_adjusted(state, p):
     return _ks(state, supply={**state["ks"]["supply"], side: sup})
 
 
-def _note(state, p):
+def _note(state: State, p: Mapping[str, Any]) -> State:
     return _ks(state, notes=state["ks"]["notes"] + [{"turn": p["turn"], "audience": p["to"], "text": p["text"]}])
 
 
-def _ruling(state, p):
+def _ruling(state: State, p: Mapping[str, Any]) -> State:
     """An umpire's ruling that kills or revives figures (a new event with a reason, never an edit)."""
     new = _kill(state, p.get("killed", []))
     if p.get("revived"):
@@ -357,29 +360,29 @@ def _ruling(state, p):
     return new
 
 
-def _work_revealed(state, p):
+def _work_revealed(state: State, p: Mapping[str, Any]) -> State:
     """The umpire reveals a work early (a disputed sighting ruled in the enemy's favour)."""
     works, _ = _gone_public(state, p, revealed=True)
     return _ks(state, works=works)
 
 
-def _work_abandoned(state, p):
+def _work_abandoned(state: State, p: Mapping[str, Any]) -> State:
     works, _ = _gone_public(state, p, status="abandoned")
     return _ks(state, works=works)
 
 
-def _general_lost(state, p):
+def _general_lost(state: State, p: Mapping[str, Any]) -> State:
     """KS-14: the deputy takes over; his side holds next turn while command passes."""
     gens = {s: dict(g) for s, g in state["ks"]["generals"].items()}
     gens[p["side"]].update(figure=p["deputy"], lost=True, out_until=p["turn"] + 2)
     return _ks(state, generals=gens)
 
 
-def _charge(state, p):
+def _charge(state: State, p: Mapping[str, Any]) -> State:
     """A cavalry charge (KS-68..85): losses, who moved or was pushed back, a gun taken, after-effects."""
     new = _kill(state, p["killed"] + p["destroyed"])
     if p.get("captured"):  # KS-78: an isolated smaller body is partly taken, as in a Little Wars melee
-        _capture(new, new, [], p["captured"], p["captor"], p["pow"])
+        capture_figures(new, new, [], p["captured"], p["captor"], p["pow"])
     figures = dict(new["figures"])
     for fid, xy in p["moved"].items():
         figures[fid] = {**figures[fid], "x": xy[0], "y": xy[1]}
@@ -399,7 +402,7 @@ def _charge(state, p):
     return _ks(new, shaken=shaken, pursued=pursued, pursued_guns=guns)
 
 
-def _sighting_ruled(state, p):
+def _sighting_ruled(state: State, p: Mapping[str, Any]) -> State:
     """The umpire grants a side a sighting the engine denied (a disputed sighting)."""
     side = p["side"]
     old = state["ks"]["seen"][side]

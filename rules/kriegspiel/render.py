@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from html import escape
+from typing import Any
 
 WORK_STYLE = 'stroke="#6b4f1d" stroke-width="0.5" stroke-dasharray="0.6 0.3"'
 WRECK = 'fill="#444" stroke="#000" stroke-width="0.1"'
@@ -11,7 +12,7 @@ VEHICLE = 'fill="#555" stroke="#000" stroke-width="0.1"'
 LAST_SEEN = 'fill="none" stroke="#777" stroke-width="0.08" stroke-dasharray="0.15 0.1"'
 
 
-def extra_svg(view: dict) -> str:
+def extra_svg(view: dict[str, Any]) -> str:
     table = view.get("table")
     ks = view.get("kriegspiel")
     if not table or not ks:

@@ -21,16 +21,32 @@ Decisions (RULES.md, "Movement"):
 from __future__ import annotations
 
 import math
+from typing import Any, Sequence
 
 import numpy as np
 import shapely
 from shapely.geometry import LineString, Point
+from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
-from ..scenario import home_vector
-from ..table import path_length, table_of, terrain_geometry
-from .numbers import (CANNOT_FORD, CLIMB_COST, COLUMN_ARMS, COLUMN_ROAD_FACTOR, DESCENT_COST, FOOT, HALF, MOVE,
-                      ROAD_MOVE, STEEP_LEVELS_PER_FOOT)
+from rules.littlewars.scenario import home_vector
+from rules.littlewars.table import path_length, table_of
+from rules.tabletop.cache import built_per_scenario
+from rules.tabletop.points import Coord, Polyline
+from rules.tabletop.terrain import terrain_geometry, terrain_of
+
+from .numbers import (
+    CANNOT_FORD,
+    CLIMB_COST,
+    COLUMN_ARMS,
+    COLUMN_ROAD_FACTOR,
+    DESCENT_COST,
+    FOOT,
+    HALF,
+    MOVE,
+    ROAD_MOVE,
+    STEEP_LEVELS_PER_FOOT,
+)
 
 SAMPLE = 0.25        # the path is sampled every 1/4 in to find level changes
 FORD_REACH = 2.0     # a fording move starts and ends within 2 in of the ford: the crossing and nothing else
@@ -43,7 +59,7 @@ class MoveError(ValueError):
 class Ground:
     """Levels, roads, fords, water and rails of one scenario."""
 
-    def __init__(self, terrain: list[dict]):
+    def __init__(self, terrain: list[dict[str, Any]]) -> None:
         geoms = [(it, terrain_geometry(it)) for it in terrain]
         self.hills = [(int(it.get("level", 1)), g) for it, g in geoms if it["type"] == "hill"]
         self.road = unary_union([g for it, g in geoms if it["type"] in ("road", "bridge")] or [Point()])
@@ -68,10 +84,13 @@ class Ground:
             out = np.where(shapely.intersects_xy(g, xs, ys), np.maximum(out, lv), out)
         return out
 
-    def on(self, area, path) -> bool:
+    def on(self, area: BaseGeometry, path: Polyline) -> bool:
         if area.is_empty:
             return False
         return self._grown[id(area)].covers(LineString(path) if len(path) > 1 else Point(path[0]))
+
+
+ground_of = built_per_scenario(Ground, terrain_of)  # the Ground of a scenario's terrain, built once
 
 
 def allowance(arm: str, *, road: bool = False, column: bool = False, half_turns: int = 0) -> float:
@@ -93,7 +112,7 @@ def task_half_turns(task: str) -> int:
         raise MoveError(f"unknown task {task!r}: tasks are {', '.join(HALF)}") from None
 
 
-def climb(ground: Ground, path) -> tuple[int, int, bool]:
+def climb(ground: Ground, path: Polyline) -> tuple[int, int, bool]:
     """(levels up, levels down, steep off road) along ``path``, sampled every SAMPLE inch."""
     if ground.hill_bounds is None or not _near(path, ground.hill_bounds):
         return 0, 0, False  # nowhere near a hill: flat all the way
@@ -105,20 +124,20 @@ def climb(ground: Ground, path) -> tuple[int, int, bool]:
     return up, down, _steep(ground, pts, levels)
 
 
-def _near(path, bounds) -> bool:
+def _near(path: Polyline, bounds: tuple[float, float, float, float]) -> bool:
     xs, ys = [p[0] for p in path], [p[1] for p in path]
     return not (max(xs) < bounds[0] or min(xs) > bounds[2] or max(ys) < bounds[1] or min(ys) > bounds[3])
 
 
-def _samples(path) -> list[tuple[float, float]]:
-    out = [tuple(path[0])]
+def _samples(path: Polyline) -> list[tuple[float, float]]:
+    out = [(path[0][0], path[0][1])]
     for a, b in zip(path, path[1:]):
         n = max(1, math.ceil(math.dist(a, b) / SAMPLE))
         out += [(a[0] + (b[0] - a[0]) * k / n, a[1] + (b[1] - a[1]) * k / n) for k in range(1, n + 1)]
     return out
 
 
-def _steep(ground: Ground, pts, levels) -> bool:
+def _steep(ground: Ground, pts: Polyline, levels: Sequence[int]) -> bool:
     """Does the path change 4 levels within one horizontal foot anywhere off the road?"""
     cum = [0.0]
     for a, b in zip(pts, pts[1:]):
@@ -138,14 +157,14 @@ def _steep(ground: Ground, pts, levels) -> bool:
 WHEELS = ("art", "transport", "general")  # KS-25 in the English original: wheels only
 
 
-def steep_bars(scenario: dict, arm: str) -> bool:
+def steep_bars(scenario: dict[str, Any], arm: str) -> bool:
     """Whether KS-25's steep slopes bar ``arm`` in this game: everyone (the seed, the default) or, with
     the scenario's ``kriegspiel.steep_slopes: "wheels"``, only wheels (the English original)."""
     rule = (scenario.get("kriegspiel") or {}).get("steep_slopes", "everyone")
     return rule == "everyone" or arm in WHEELS
 
 
-def cost(ground: Ground, arm: str, path, *, column: bool = False, half_turns: int = 0,
+def cost(ground: Ground, arm: str, path: Polyline, *, column: bool = False, half_turns: int = 0,
          steep_bars: bool = True) -> tuple[float, float]:
     """(cost of ``path`` in inches, allowance) for a figure of ``arm``; raises MoveError if forbidden.
     ``steep_bars``: KS-25 applies to this arm in this game (``steep_bars(scenario, arm)``)."""
@@ -157,7 +176,7 @@ def cost(ground: Ground, arm: str, path, *, column: bool = False, half_turns: in
                         f"off the road (KS-25)")
     if len(path) > 1 and not ground.ford.is_empty and LineString(path).intersects(ground.ford):
         if arm in CANNOT_FORD:
-            raise MoveError(f"{_name(arm)} cannot cross rivers (KS-34, KS-37, KS-39)")
+            raise MoveError(f"{arm_name(arm)} cannot cross rivers (KS-34, KS-37, KS-39)")
         ends = max(ground.ford.distance(Point(path[0])), ground.ford.distance(Point(path[-1])))
         if ends > FORD_REACH + 1e-9 or half_turns:
             raise MoveError(f"fording takes the whole turn (KS-26, KS-30): start and end within {FORD_REACH:g} in "
@@ -167,23 +186,23 @@ def cost(ground: Ground, arm: str, path, *, column: bool = False, half_turns: in
     return length + up * CLIMB_COST + down * DESCENT_COST, limit
 
 
-def _medium(ground: Ground, arm: str, path) -> None:
+def _medium(ground: Ground, arm: str, path: Polyline) -> None:
     if arm == "boat" and not ground.on(ground.water, path):
         raise MoveError("boats move on water only (KS-22)")
     if arm == "train" and not ground.on(ground.rail, path):
         raise MoveError("trains move along the railway only (KS-87)")
 
 
-def check(ground: Ground, arm: str, path, **kw) -> float:
+def check(ground: Ground, arm: str, path: Polyline, **kw: Any) -> float:
     """The cost of a legal move; MoveError naming the rule otherwise."""
     c, limit = cost(ground, arm, path, **kw)
     if c > limit + 1e-9:
         raise MoveError(f"out of range: the move costs {c / FOOT:.2f} ft (climbing 1 ft a level, descending "
-                        f"1/2 ft; KS-23/24) and {_name(arm)} may cover {limit / FOOT:.2f} ft this turn")
+                        f"1/2 ft; KS-23/24) and {arm_name(arm)} may cover {limit / FOOT:.2f} ft this turn")
     return c
 
 
-def way_home(state: dict, side: str, xy, step: float, arm: str) -> list:
+def way_home(state: dict[str, Any], side: str, xy: Coord, step: float, arm: str) -> list[Any]:
     """The way ``step`` inches straight towards ``side``'s own edge from ``xy`` (kept on the table), round
     the scenery; [] where no way that short exists (falling back, withdrawing, pursued: KS-73/80/84/86)."""
     table = table_of(state["scenario"])
@@ -198,6 +217,6 @@ def move_and_fire(moved: set[str], fired: set[str]) -> list[str]:
     return sorted(moved & fired)
 
 
-def _name(arm: str) -> str:
+def arm_name(arm: str) -> str:
     return {"inf": "infantry", "cav": "cavalry", "eng": "Royal Engineers", "art": "artillery",
             "transport": "transport", "general": "the general's car", "boat": "a boat", "train": "a train"}.get(arm, arm)

@@ -17,22 +17,34 @@ many shots; the shots are then resolved exactly like gun shots).
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from shapely.geometry import LineString, Point
 
-from .numbers import BLAST_RADIUS, GENERAL_NEAR, LINE_SPACING, LINE_TOLERANCE, RIFLES_PER_SHOT, footprint
+from rules.littlewars.geom import FigureIndex
+from rules.littlewars.table import Table
+from rules.tabletop.points import Coord
+
+from .numbers import (
+    BLAST_RADIUS,
+    GENERAL_NEAR,
+    LINE_SPACING,
+    LINE_TOLERANCE,
+    RIFLES_PER_SHOT,
+    footprint,
+)
 
 GUN_RADIUS = 1.0      # a gun's footprint on the table (decision)
 PIT_RADIUS = 2.0      # a finished gun pit shelters what stands within 2 in of its centre
 WAGON_RADIUS = 1.0
 
 
-def finished(works: dict, kind: str) -> list[dict]:
+def finished(works: dict[str, Any], kind: str) -> list[dict[str, Any]]:
     return [w for w in works.values() if w["kind"] == kind and w["status"] == "complete"]
 
 
-def shielded_by_works(works: dict, impact, target) -> bool:
+def shielded_by_works(works: dict[str, Any], impact: Coord, target: Coord) -> bool:
     line = LineString([impact, target]) if tuple(impact) != tuple(target) else Point(impact)
     for w in finished(works, "entrenchment"):
         seg = LineString([w["at"], w["to"]])
@@ -46,14 +58,15 @@ def shielded_by_works(works: dict, impact, target) -> bool:
     return False
 
 
-def resolve(impact, figures: dict, guns: dict, wagons: dict, works: dict, table, dead: set,
-            generals: dict | None = None, index=None) -> dict:
+def resolve(impact: Coord, figures: dict[str, Any], guns: dict[str, Any], wagons: dict[str, Any],
+            works: dict[str, Any], table: Table, dead: set[str], generals: dict[str, Any] | None = None,
+            index: FigureIndex | None = None) -> dict[str, Any]:
     """Effects of one impact: {"killed", "guns_destroyed", "guns_out", "wagons", "generals_out"}.
 
     ``index``: a FigureIndex of the figures on the table (geom.py) to find those near the
     impact without looking at every figure; without one every figure is looked at.
     """
-    def shielded(p):
+    def shielded(p: Coord) -> bool:
         return table.shielded(impact, p) or shielded_by_works(works, impact, p)
 
     near = index.near(impact, BLAST_RADIUS) if index is not None else sorted(figures)
@@ -110,7 +123,7 @@ def rifles_in_line(points: list[tuple[float, float]]) -> tuple[int, str | None]:
     return len(points) // RIFLES_PER_SHOT, None
 
 
-def firing_point(points: list[tuple[float, float]], aim) -> tuple[float, float]:
+def firing_point(points: list[tuple[float, float]], aim: Coord) -> tuple[float, float]:
     """Where the line's 'gun' stands: behind the middle figure, so its shot passes over his head (KS-8)."""
     pts = sorted(points)
     mid = min(pts, key=lambda p: math.dist(p, tuple(np.mean(pts, axis=0))))

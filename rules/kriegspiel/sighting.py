@@ -24,12 +24,18 @@ it is unseen. Observers and blockers sit in STRtrees; the lines are tested in bu
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import shapely
+from numpy.typing import NDArray
 from shapely.strtree import STRtree
 
-from ..scenario import home_vector
-from ..table import built_per_scenario, terrain_geometry, terrain_of
+from rules.littlewars.scenario import home_vector
+from rules.tabletop.cache import built_per_scenario
+from rules.tabletop.points import point_array
+from rules.tabletop.terrain import terrain_geometry, terrain_of
+
 from .numbers import FOOT
 
 SIGHT_RANGE = 12 * FOOT
@@ -42,7 +48,7 @@ OBSERVERS = 8
 class Sightlines:
     """The blocking terrain of one scenario (cached by its terrain): buildings, woods, hills."""
 
-    def __init__(self, terrain: list[dict]):
+    def __init__(self, terrain: list[dict[str, Any]]) -> None:
         self.items = []   # (kind, level, geometry)
         for it in terrain:
             kind = it["type"]
@@ -68,7 +74,7 @@ class Sightlines:
         ok = np.ones(len(a), dtype=bool)
         if self.tree is None or not len(a):
             return ok
-        lines = shapely.linestrings(np.stack([a, b], axis=1))
+        lines = np.asarray(shapely.linestrings(np.stack([a, b], axis=1)))  # an array of LineStrings
         src, hit = self.tree.query(lines, predicate="intersects")
         wood = np.zeros(len(a))
         for s, h in zip(src.tolist(), hit.tolist()):
@@ -103,14 +109,15 @@ def seen_by(lines: Sightlines, observers: np.ndarray, targets: np.ndarray,
     return seen
 
 
-def nearest_observers(observers: np.ndarray, targets: np.ndarray, sight: float) -> tuple[np.ndarray, np.ndarray]:
+def nearest_observers(observers: NDArray[np.float64], targets: NDArray[np.float64],
+                      sight: float) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     """(target index, observer index) pairs: each target's OBSERVERS nearest observers within ``sight``.
 
     Asked first within a sixth of the range: a target with OBSERVERS observers that close has
     its nearest ones among them; only the others are asked again at full range (in a dense
     battle that is few, and all pairs within 12 ft would be hundreds of thousands).
     """
-    tree = STRtree(shapely.points(observers))
+    tree = STRtree(point_array(observers))
     out_src, out_obs = [], []
     pending = np.arange(len(targets))
     for reach in (sight / 6.0, sight):
@@ -129,7 +136,8 @@ def nearest_observers(observers: np.ndarray, targets: np.ndarray, sight: float) 
     return np.concatenate(out_src), np.concatenate(out_obs)
 
 
-def _nearest(observers, targets, src, obs):
+def _nearest(observers: NDArray[np.float64], targets: NDArray[np.float64], src: NDArray[np.intp],
+             obs: NDArray[np.intp]) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     """Of the candidate pairs, each target's OBSERVERS nearest (ties by observer index)."""
     if not len(src):
         return src, obs
@@ -141,7 +149,7 @@ def _nearest(observers, targets, src, obs):
     return src[keep], obs[keep]
 
 
-def _objects(state: dict, side: str) -> list[tuple[str, float, float]]:
+def _objects(state: dict[str, Any], side: str) -> list[tuple[str, float, float]]:
     """The enemy's depots, trains and boats as (kind, x, y): seen like anything else, never by name."""
     ks = state.get("ks", {})
     out = [("depot", d["x"], d["y"]) for s, sup in ks.get("supply", {}).items() if s != side
@@ -150,7 +158,7 @@ def _objects(state: dict, side: str) -> list[tuple[str, float, float]]:
     return sorted(out)
 
 
-def sightings(state: dict, side: str) -> dict:
+def sightings(state: dict[str, Any], side: str) -> dict[str, Any]:
     """What ``side`` sees now of the enemy: {"figures": {id: [x, y, arm]}, "guns": {id: [x, y]},
     "objects": [[kind, x, y]]} (depots, trains, boats)."""
     figs = state["figures"]
@@ -176,19 +184,19 @@ def sightings(state: dict, side: str) -> dict:
             "objects": [list(o) for k, o in enumerate(objects) if mask[m + k]]}
 
 
-def commander(state: dict, side: str) -> str | None:
+def commander(state: dict[str, Any], side: str) -> str | None:
     """The figure the side's commander stands behind (KS-12): the general's, or after KS-14 his
     deputy's (the general_lost event makes the deputy's figure the side's general); None while he
     is away (KS-13), while command passes (KS-14), or with no general left."""
     figs = state["figures"]
     gen = state["ks"]["generals"][side]
-    fid = gen.get("figure")
+    fid: str | None = gen.get("figure")
     if not fid or fid not in figs or figs[fid]["st"] != "ok" or gen["out_until"] > state["turn"]:
         return None
     return fid
 
 
-def standpoints(state: dict, side: str) -> np.ndarray:
+def standpoints(state: dict[str, Any], side: str) -> np.ndarray:
     """Where the commander may stand: every foot from his figure to 6 ft behind it, towards his edge."""
     fid = commander(state, side)
     if fid is None:

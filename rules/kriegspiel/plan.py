@@ -14,49 +14,59 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
 
-from rules.core.protocol import LineError
+from rules.core.protocol import LineError, State
+from rules.littlewars import plan as lw_plan
+from rules.littlewars.fold import game_turn_of_play, play_turn
+from rules.littlewars.orders import Fire, Move, Order
+from rules.littlewars.table import table_of
+from rules.littlewars.units import FIRST_FIRE_TURN
 
-from .. import plan as lw_plan
-from ..fold import game_turn_of_play, play_turn
-from ..units import FIRST_FIRE_TURN
-from . import works
+from . import charge as charging
+from . import guns, pace, vehicles, works
 from .blast import rifles_in_line
 from .boxes import box_error
-from ..table import table_of
+from .movement import MoveError, check, ground_of, way_home
 from .numbers import RIFLE_RANGE
-from . import charge as charging
-from .movement import MoveError, way_home
-from . import vehicles
-from ..orders import Fire, Move
-from . import guns
-from .orders import Box, Carry, Charge, Drive, Limber, Reform, Saddle, Task, Volley, Work, split
-from . import pace
-from .pace import arm_of, ground_of
+from .orders import (
+    Box,
+    Carry,
+    Charge,
+    Drive,
+    Limber,
+    Reform,
+    Saddle,
+    Task,
+    Volley,
+    Work,
+    split,
+)
+from .pace import arm_of
 
 
 @dataclass
 class KsPlan:
     side: str
     lw: lw_plan.Plan
-    works: list = field(default_factory=list)      # {"kind", "ids", "at", "to", "need", "target"}
-    drives: dict = field(default_factory=dict)     # depot name -> [x, y]
-    steams: dict = field(default_factory=dict)     # vehicle id -> path
-    dismounted: list | None = None                  # the side's dismounted figures after this turn
-    reforming: dict = field(default_factory=dict)   # figure id -> True (into column) / False (into line)
-    boxed: list | None = None                       # the side's boxed groups after this turn, None = unchanged
-    volleys: list = field(default_factory=list)     # (group, ids, aim, shots)
-    charges: list = field(default_factory=list)     # (line, ids, point)
-    limbering: dict = field(default_factory=dict)   # gun id -> limber up (True) / unlimber (False), ordered
-    limbered: list = field(default_factory=list)    # the side's guns limbered at the end of the turn (KS-33)
-    errors: list = field(default_factory=list)
+    works: list[Any] = field(default_factory=list)      # {"kind", "ids", "at", "to", "need", "target"}
+    drives: dict[str, Any] = field(default_factory=dict)     # depot name -> [x, y]
+    steams: dict[str, Any] = field(default_factory=dict)     # vehicle id -> path
+    dismounted: list[Any] | None = None                  # the side's dismounted figures after this turn
+    reforming: dict[str, Any] = field(default_factory=dict)   # figure id -> True (into column) / False (into line)
+    boxed: list[Any] | None = None                       # the side's boxed groups after this turn, None = unchanged
+    volleys: list[Any] = field(default_factory=list)     # (group, ids, aim, shots)
+    charges: list[Any] = field(default_factory=list)     # (line, ids, point)
+    limbering: dict[str, Any] = field(default_factory=dict)   # gun id -> limber up (True) / unlimber (False), ordered
+    limbered: list[Any] = field(default_factory=list)    # the side's guns limbered at the end of the turn (KS-33)
+    errors: list[Any] = field(default_factory=list)
 
 
 class _Refused(Exception):
-    pass
+    """An order line this planner refuses."""
 
 
-def build(state: dict, side: str, orders) -> KsPlan:
+def build(state: dict[str, Any], side: str, orders: Sequence[Order]) -> KsPlan:
     lw_orders, ks_orders = split(orders)
     playing = state["phase"] == "play"
     # changes of formation first: they halve this turn's moves, which the planner checks next
@@ -109,13 +119,13 @@ def build(state: dict, side: str, orders) -> KsPlan:
 
 
 # -- artillery: limbering (KS-33) ----------------------------------------------------------------
-def _own_gun(state, side, name) -> str | None:
-    return lw_plan._gun(state, side, name)
+def _own_gun(state: State, side: str, name: str) -> str | None:
+    return lw_plan.gun_of(state, side, name)
 
 
-def _marching(state, side, lw_orders) -> dict[str, tuple]:
+def _marching(state: State, side: str, lw_orders: Sequence[Order]) -> dict[str, tuple[Any, ...]]:
     """Guns ordered to move this turn: {gun id: destination}."""
-    out = {}
+    out: dict[str, tuple[Any, ...]] = {}
     for o in lw_orders:
         if isinstance(o, Move) and not o.deploy and not o.line_form and o.points:
             gid = _own_gun(state, side, o.who)
@@ -124,12 +134,15 @@ def _marching(state, side, lw_orders) -> dict[str, tuple]:
     return out
 
 
-def _limbering(state, side, lw_orders, orders) -> tuple[dict, list]:
+def _limbering(state: State, side: str, lw_orders: Sequence[Order],
+               orders: Sequence[Limber]) -> tuple[dict[str, Any], list[Any]]:
     """``limber gun1`` / ``unlimber gun1``: {gun id: up}, and the lines refused (KS-33)."""
     acting = {_own_gun(state, side, o.who if isinstance(o, Move) else o.gun) for o in lw_orders
               if isinstance(o, (Move, Fire))} - {None}
     start = guns.limbered(state, side)
-    out, seen, errs = {}, {}, []
+    out: dict[str, bool] = {}
+    seen: dict[str, int] = {}
+    errs: list[LineError] = []
     for o in sorted(orders, key=lambda o: o.line):
         gid = _own_gun(state, side, o.gun)
         why = None
@@ -142,23 +155,24 @@ def _limbering(state, side, lw_orders, orders) -> tuple[dict, list]:
         if why:
             errs.append(LineError(o.line, o.text, why))
             continue
+        assert gid is not None  # an unknown gun is refused above
         seen[gid] = o.line
         out[gid] = o.up
     return out, errs
 
 
-def _gunners_without_gun(state, kp, crews: dict) -> None:
+def _gunners_without_gun(state: State, kp: KsPlan, crews: dict[str, Any]) -> None:
     """A gunner marches at the artillery's pace only beside a gun that goes (KS-19): where the gun's
     move was refused, his own pace holds, and a longer move is refused too."""
     for fid, (_, _, gid) in sorted(crews.items()):
-        if gid in kp.lw.gun_moves or fid not in kp.lw.paths or kp.lw._owner_line.get(fid, 0) == 0:
+        if gid in kp.lw.gun_moves or fid not in kp.lw.paths or kp.lw.owner_line.get(fid, 0) == 0:
             continue
         why = pace.move_error(state, fid, kp.lw.paths[fid], kp.reforming)
         if why:
             _refuse_paths(kp, [fid], f"{why}; its gun does not move, so it keeps its own pace")
 
 
-def _gun_time(state, kp):
+def _gun_time(state: State, kp: KsPlan) -> None:
     """A limbered gun unlimbers before it fires, and one limbering up after firing has half the turn: half
     the shots (KS-33)."""
     start = guns.limbered(state, kp.side)
@@ -166,7 +180,7 @@ def _gun_time(state, kp):
         why = guns.fire_error(state, gid, len(aims), guns.fire_half_turns(gid in start, kp.limbering.get(gid) is True))
         if why:
             del kp.lw.fire[gid]
-            kp.errors.append(_line_error(kp, kp.lw._owner_line.get(gid, 0), why))
+            kp.errors.append(_line_error(kp, kp.lw.owner_line.get(gid, 0), why))
 
 
 _ENEMY_NAME = re.compile(r"^not your figure: (\S+) belongs to \w+$")
@@ -186,10 +200,10 @@ def _done(kp: KsPlan) -> KsPlan:
     return kp
 
 
-def _figures(state, kp, name) -> list[str]:
+def _figures(state: State, kp: KsPlan, name: str) -> list[str]:
     try:
         kind, value = lw_plan.resolve(state, kp.lw, name)
-    except lw_plan._Refused as exc:
+    except lw_plan.OrderRefused as exc:
         raise _Refused(_fogged(LineError(0, "", str(exc))).message) from None
     if kind != "figures":
         raise _Refused(f"{name} is not a group of figures")
@@ -197,24 +211,25 @@ def _figures(state, kp, name) -> list[str]:
     if any(i in riding for i in value):
         raise _Refused(f"{name} is aboard {riding[next(i for i in value if i in riding)].split(':')[-1]}: "
                        f"land first")
-    return value
+    figures: list[str] = value
+    return figures
 
 
-def _claim(kp, ids, o):
+def _claim(kp: KsPlan, ids: list[str], o: Order) -> None:
     try:
-        lw_plan._claim(kp.lw, ids, o)
-    except lw_plan._Refused as exc:
+        lw_plan.claim_figures(kp.lw, ids, o)
+    except lw_plan.OrderRefused as exc:
         raise _Refused(str(exc)) from None
 
 
-def _group_of(kp, fid):
+def _group_of(kp: KsPlan, fid: str) -> str | None:
     for name, ids in kp.lw.groups.items():
         if fid in ids:
             return name
     return None
 
 
-def _work(state, kp, o: Work, boxed):
+def _work(state: State, kp: KsPlan, o: Work, boxed: set[str]) -> None:
     ids = _figures(state, kp, o.who)
     if boxed.intersection(_group_of(kp, i) for i in ids):
         raise _Refused(f"{o.who} is in a box: unbox before working")
@@ -229,12 +244,12 @@ def _work(state, kp, o: Work, boxed):
     kp.works.append({"kind": o.kind, "ids": ids, "at": o.at, "to": o.to, "need": None, "target": None})
 
 
-def _own_live(state, kp) -> list[dict]:
+def _own_live(state: State, kp: KsPlan) -> list[dict[str, Any]]:
     """The side's works in hand, those ordered on earlier lines of these orders too."""
     return [w for w in state["ks"]["works"].values() if w["side"] == kp.side and w["status"] in works.LIVE] + kp.works
 
 
-def _task(state, kp, o: Task, boxed):
+def _task(state: State, kp: KsPlan, o: Task, boxed: set[str]) -> None:
     ids = _figures(state, kp, o.who)
     if boxed.intersection(_group_of(kp, i) for i in ids):
         raise _Refused(f"{o.who} is in a box: unbox before working")
@@ -252,7 +267,7 @@ def _task(state, kp, o: Task, boxed):
     kp.works.append({"kind": o.task, "ids": ids, "at": (c.x, c.y), "to": None, "need": need, "target": target})
 
 
-def _drive(state, kp, o: Drive):
+def _drive(state: State, kp: KsPlan, o: Drive) -> None:
     """KS-20, KS-38, KS-39: a depot moves at the transport's pace, never across a river."""
     depots = state["ks"]["supply"][kp.side]["depots"]
     if o.depot not in depots:
@@ -268,7 +283,6 @@ def _drive(state, kp, o: Drive):
     if not pts:
         raise _Refused("the wagons cannot get there: no way round the scenery")
     try:
-        from .movement import check
 
         check(ground_of(state["scenario"]), "transport", pts)
     except MoveError as exc:
@@ -276,8 +290,8 @@ def _drive(state, kp, o: Drive):
     kp.drives[o.depot] = [round(o.to[0], 4), round(o.to[1], 4)]
 
 
-def _box(state, kp, o: Box, boxed):
-    key = lw_plan._group_key(kp.lw.groups, o.who)
+def _box(state: State, kp: KsPlan, o: Box, boxed: set[str]) -> None:
+    key = lw_plan.group_key(kp.lw.groups, o.who)
     if key is None:
         raise _Refused(f"unknown group '{o.who}': only a group of yours is boxed")
     if not o.boxed:
@@ -293,11 +307,11 @@ def _box(state, kp, o: Box, boxed):
     boxed.add(key)
 
 
-def _volley(state, kp, o: Volley, boxed):
+def _volley(state: State, kp: KsPlan, o: Volley, boxed: set[str]) -> None:
     if play_turn(state) < FIRST_FIRE_TURN:
         raise _Refused(f"no fire before turn {game_turn_of_play(state, FIRST_FIRE_TURN)} (LW-14: none in the "
                        f"first turn of play)")
-    key = lw_plan._group_key(kp.lw.groups, o.who)
+    key = lw_plan.group_key(kp.lw.groups, o.who)
     if key is None:
         raise _Refused(f"unknown group '{o.who}': a volley is fired by one of your groups")
     if key in boxed:
@@ -309,7 +323,7 @@ def _volley(state, kp, o: Volley, boxed):
     ids = [i for i in kp.lw.groups[key] if figs[i]["arm"] == "inf" and figs[i]["st"] == "ok"]
     moving = [i for i in ids if i in kp.lw.paths]
     if moving:
-        raise _Refused(f"{key} moves this turn (line {kp.lw._owner_line[moving[0]]}): no unit moves and fires "
+        raise _Refused(f"{key} moves this turn (line {kp.lw.owner_line[moving[0]]}): no unit moves and fires "
                        f"in the same turn (KS-35)")
     pts = [(figs[i]["x"], figs[i]["y"]) for i in ids]
     shots, why = rifles_in_line(pts)
@@ -322,7 +336,7 @@ def _volley(state, kp, o: Volley, boxed):
     kp.volleys.append((key, ids, list(o.aim), shots))
 
 
-def _charge(state, kp, o: Charge, boxed):
+def _charge(state: State, kp: KsPlan, o: Charge, boxed: set[str]) -> None:
     ids = _figures(state, kp, o.who)
     if set(ids) & set(state["ks"]["columns"][kp.side]) or any(kp.reforming.get(i) for i in ids):
         raise _Refused(f"{o.who} is in column: cavalry charge in line (KS-69)")
@@ -335,12 +349,13 @@ def _charge(state, kp, o: Charge, boxed):
     kp.charges.append((o.line, ids, tuple(o.at)))
 
 
-def _reforming(state, side, orders) -> tuple[dict, list]:
+def _reforming(state: State, side: str, orders: Sequence[Reform]) -> tuple[dict[str, Any], list[Any]]:
     """KS-27/31: {figure: into column?} for the groups changing formation (half a turn), and errors."""
-    out, errors = {}, []
+    out: dict[str, bool] = {}
+    errors: list[LineError] = []
     columns = set(state["ks"]["columns"][side])
     for o in sorted(orders, key=lambda o: o.line):
-        key = lw_plan._group_key(state["groups"][side], o.who)
+        key = lw_plan.group_key(state["groups"][side], o.who)
         ids = [i for i in state["groups"][side].get(key, []) if state["figures"][i]["st"] == "ok"]
         why = None
         if key is None:
@@ -358,7 +373,7 @@ def _reforming(state, side, orders) -> tuple[dict, list]:
     return out, errors
 
 
-def _saddle(state, kp, o: Saddle, boxed):
+def _saddle(state: State, kp: KsPlan, o: Saddle, boxed: set[str]) -> None:
     """KS-32: mounting or dismounting takes the group's whole turn."""
     ids = _figures(state, kp, o.who)
     if any(state["figures"][i]["arm"] != "cav" for i in ids):
@@ -374,7 +389,7 @@ def _saddle(state, kp, o: Saddle, boxed):
     kp.dismounted = sorted(now - set(ids) if o.mount else now | set(ids))
 
 
-def _carry(state, kp, o: Carry, boxed):
+def _carry(state: State, kp: KsPlan, o: Carry, boxed: set[str]) -> None:
     """Boarding, a journey, a landing (vehicles.py)."""
     if o.how == "board":
         ids = _figures(state, kp, o.who)
@@ -399,18 +414,18 @@ def _carry(state, kp, o: Carry, boxed):
         kp.steams[vid] = pts
 
 
-def _refuse_paths(kp, fids, why):
+def _refuse_paths(kp: KsPlan, fids: Iterable[str], why: str) -> None:
     """Take figures' moves out of the plan, with one error per order line."""
-    lines = {}
+    lines: dict[int, str] = {}
     for fid in fids:
         if fid in kp.lw.paths:
             del kp.lw.paths[fid]
-            lines.setdefault(kp.lw._owner_line.get(fid, 0), fid)  # 0: a move the rules forced
+            lines.setdefault(kp.lw.owner_line.get(fid, 0), fid)  # 0: a move the rules forced
     for line in sorted(lines):
         kp.errors.append(_line_error(kp, line, why))
 
 
-def _restrict(state, kp):
+def _restrict(state: State, kp: KsPlan) -> None:
     """The appendix's limits on a plan otherwise legal: the general away, supply, charges' and
     pursuits' after-effects, riders, guns out of action."""
     _general_away(state, kp)
@@ -424,11 +439,11 @@ def _restrict(state, kp):
     _guns_out(state, kp)
 
 
-def _line_error(kp, line: int, message: str) -> LineError:
-    return LineError(line, kp.lw._line_text.get(line, ""), message)
+def _line_error(kp: KsPlan, line: int, message: str) -> LineError:
+    return LineError(line, kp.lw.line_text.get(line, ""), message)
 
 
-def _general_away(state, kp):
+def _general_away(state: State, kp: KsPlan) -> None:
     """KS-13/14: while the general is away (or command passes to his deputy) units hold."""
     gen = state["ks"]["generals"][kp.side]
     if gen["out_until"] <= state["turn"]:
@@ -436,11 +451,11 @@ def _general_away(state, kp):
     why = f"the general is away until turn {gen['out_until']} (KS-13/14): units hold and may fire, but do not move"
     _refuse_paths(kp, list(kp.lw.paths), why)
     kp.errors += [_line_error(kp, line, why) for line, _, _ in kp.charges]
-    kp.errors += [_line_error(kp, kp.lw._owner_line.get(w["ids"][0], 0), why) for w in kp.works]
+    kp.errors += [_line_error(kp, kp.lw.owner_line.get(w["ids"][0], 0), why) for w in kp.works]
     kp.works, kp.charges = [], []
 
 
-def _unsupplied(state, kp):
+def _unsupplied(state: State, kp: KsPlan) -> None:
     """KS-52: a group without food (or forage for its horses) does not move or charge."""
     status = state["ks"]["supply"][kp.side]["status"]
     for name, ids in kp.lw.groups.items():
@@ -453,7 +468,7 @@ def _unsupplied(state, kp):
         kp.charges = [c for c in kp.charges if not set(c[1]) & set(ids)]
 
 
-def _guns_out(state, kp):
+def _guns_out(state: State, kp: KsPlan) -> None:
     """KS-5: a gun partly in a blast is out of action for two turns."""
     out = state["ks"]["guns_out"]
     for gid in sorted(set(kp.lw.fire) | set(kp.lw.gun_moves) | set(kp.limbering)):
@@ -461,11 +476,11 @@ def _guns_out(state, kp):
             kp.lw.fire.pop(gid, None)
             kp.lw.gun_moves.pop(gid, None)
             kp.limbering.pop(gid, None)
-            kp.errors.append(_line_error(kp, kp.lw._owner_line.get(gid, 0),
+            kp.errors.append(_line_error(kp, kp.lw.owner_line.get(gid, 0),
                                          f"{state['guns'][gid]['name']} is out of action until turn {out[gid]} (KS-5)"))
 
 
-def _after_charges(state, kp):
+def _after_charges(state: State, kp: KsPlan) -> None:
     """KS-72/73: infantry charged in close order cannot move this turn; in open order it falls back 1 ft."""
     figs = state["figures"]
     shaken = {fid: e for fid, e in state["ks"]["shaken"].items()
@@ -481,7 +496,7 @@ def _after_charges(state, kp):
             kp.lw.paths[fid] = pts
 
 
-def _pursuit(state, kp):
+def _pursuit(state: State, kp: KsPlan) -> None:
     """KS-80/84: the pursued withdraw again at full pace towards their edge, unless their side attacks
     the pursuers this turn (a charge, volley or gun aimed within 6 in of one of them)."""
     figs = state["figures"]
@@ -498,7 +513,7 @@ def _pursuit(state, kp):
             kp.lw.paths[fid] = pts
 
 
-def _pursuers_attacked(state, kp, pursued: dict) -> bool:
+def _pursuers_attacked(state: State, kp: KsPlan, pursued: dict[str, Any]) -> bool:
     """True when no pursuer is left or the side attacks one this turn (a charge, volley or gun aimed
     within 6 in of one of them): the pursuit is over (KS-80/84/86)."""
     figs = state["figures"]
@@ -508,7 +523,7 @@ def _pursuers_attacked(state, kp, pursued: dict) -> bool:
     return not hunters or any(math.dist(a, h) <= charging.TARGET_REACH for a in aims for h in hunters)
 
 
-def _pursued_guns(state, kp):
+def _pursued_guns(state: State, kp: KsPlan) -> None:
     """KS-86: guns that withdrew before a charge keep withdrawing, with their crews, while pursued."""
     pursued = {gid: e for gid, e in state["ks"].get("pursued_guns", {}).items()
                if e["turn"] == state["turn"] and gid in state["guns"] and state["guns"][gid]["owner"] == kp.side}
@@ -519,7 +534,7 @@ def _pursued_guns(state, kp):
         for table in (kp.lw.fire, kp.lw.gun_moves):
             if gid in table:
                 del table[gid]
-                kp.errors.append(_line_error(kp, kp.lw._owner_line.get(gid, 0), why))
+                kp.errors.append(_line_error(kp, kp.lw.owner_line.get(gid, 0), why))
         kp.limbering.pop(gid, None)
         pts, crew_paths = guns.withdrawal(state, gid)
         if not pts:
@@ -529,5 +544,5 @@ def _pursued_guns(state, kp):
         kp.lw.paths.update(crew_paths)
 
 
-def errors(state, side, orders) -> tuple[LineError, ...]:
+def errors(state: State, side: str, orders: Sequence[Order]) -> tuple[LineError, ...]:
     return tuple(build(state, side, orders).errors)

@@ -17,12 +17,17 @@ A vehicle is ``state["ks"]["vehicles"][id]``: {"kind": "train" | "boat", "side",
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from shapely.geometry import LineString, Point
+from shapely.ops import substring
 
-from ..scenario import block
-from .engineers import ENGINE_PULLS, boarding_turns, landing_turns, wagons_for
-from .numbers import MOVE
+from rules.littlewars.scenario import block
+from rules.tabletop.points import Coord
+
+from .engineers import boarding_turns, landing_turns, wagons_for
+from .movement import MoveError, check, ground_of
+from .numbers import ENGINE_PULLS, MOVE
 
 BOARD_REACH = 4.0
 LAND_REACH = 6.0
@@ -33,20 +38,20 @@ class VehicleError(ValueError):
     pass
 
 
-def railways(scenario: dict) -> dict[str, LineString]:
+def railways(scenario: dict[str, Any]) -> dict[str, LineString]:
     return {r["id"]: LineString(r["line"]) for r in (scenario.get("kriegspiel") or {}).get("railways", [])}
 
 
-def aboard(state: dict) -> dict[str, str]:
+def aboard(state: dict[str, Any]) -> dict[str, str]:
     """figure id -> the vehicle it rides in."""
     return {fid: vid for vid, v in state["ks"].get("vehicles", {}).items() for fid in v["aboard"]}
 
 
-def busy(state: dict, vid: str) -> bool:
+def busy(state: dict[str, Any], vid: str) -> bool:
     return any(w.get("target") == vid and w["status"] == "building" for w in state["ks"]["works"].values())
 
 
-def own(state: dict, side: str, name: str) -> tuple[str, dict]:
+def own(state: dict[str, Any], side: str, name: str) -> tuple[str, dict[str, Any]]:
     vid = f"{side}:{name}"
     v = state["ks"].get("vehicles", {}).get(vid)
     if v is None:
@@ -55,7 +60,7 @@ def own(state: dict, side: str, name: str) -> tuple[str, dict]:
     return vid, v
 
 
-def load_error(v: dict, figs: dict, ids) -> str | None:
+def load_error(v: dict[str, Any], figs: dict[str, Any], ids: list[str]) -> str | None:
     riders = [figs[i] for i in list(v["aboard"]) + list(ids)]
     inf = sum(1 for f in riders if f["arm"] == "inf")
     wagons = wagons_for(inf=inf, cav=len(riders) - inf)
@@ -65,7 +70,7 @@ def load_error(v: dict, figs: dict, ids) -> str | None:
     return None
 
 
-def board_turns(state: dict, side: str, name: str, ids: list[str]) -> tuple[str, int]:
+def board_turns(state: dict[str, Any], side: str, name: str, ids: list[str]) -> tuple[str, int]:
     vid, v = own(state, side, name)
     figs = state["figures"]
     if busy(state, vid):
@@ -81,7 +86,7 @@ def board_turns(state: dict, side: str, name: str, ids: list[str]) -> tuple[str,
     return vid, boarding_turns(len(ids))
 
 
-def landing(state: dict, side: str, name: str, at) -> tuple[str, int, dict]:
+def landing(state: dict[str, Any], side: str, name: str, at: Coord) -> tuple[str, int, dict[str, Any]]:
     """(vehicle id, turns, {figure: spot}) for landing everyone aboard around ``at``."""
     vid, v = own(state, side, name)
     if not v["aboard"]:
@@ -98,15 +103,13 @@ def landing(state: dict, side: str, name: str, at) -> tuple[str, int, dict]:
     return vid, landing_turns(len(ids)), {fid: [x, y] for fid, (x, y) in zip(ids, spots)}
 
 
-def route(state: dict, side: str, name: str, to) -> tuple[str, list]:
+def route(state: dict[str, Any], side: str, name: str, to: Coord) -> tuple[str, list[Any]]:
     """The path a vehicle takes to ``to``: along its railway (8 ft) or over water (1 ft)."""
     vid, v = own(state, side, name)
     if busy(state, vid):
         raise VehicleError(f"{name} is loading or unloading: it does not move this turn")
     here = Point(v["x"], v["y"])
     if v["kind"] == "boat":
-        from .movement import MoveError, check
-        from .pace import ground_of
 
         pts = [(v["x"], v["y"]), tuple(to)]
         try:
@@ -125,14 +128,13 @@ def route(state: dict, side: str, name: str, to) -> tuple[str, list]:
         if min(a, b) < s - ON_LINE < max(a, b) or min(a, b) < s + ON_LINE < max(a, b):  # it would cross or reach it
             raise VehicleError(f"the rails of {rail} are broken at {bx:g},{by:g}: no train passes until they are "
                                f"repaired (KS-55, LW-73)")
-    from shapely.ops import substring
 
     seg = substring(line, min(a, b), max(a, b))
     pts = [tuple(map(float, p)) for p in seg.coords]
     return vid, pts if a <= b else pts[::-1]
 
 
-def new_vehicle(side: str, kind: str, spec: dict) -> dict:
+def new_vehicle(side: str, kind: str, spec: dict[str, Any]) -> dict[str, Any]:
     if kind == "train" and not 1 <= spec.get("wagons", 0) <= ENGINE_PULLS:
         raise VehicleError(f"a train has 1 to {ENGINE_PULLS} wagons (LW-72)")
     return {"kind": kind, "side": side, "name": spec["name"], "x": float(spec["at"][0]), "y": float(spec["at"][1]),
