@@ -96,3 +96,16 @@ def parse_line(n: int, text: str) -> Order | str:
 
 def parse_text(text: str) -> ParsedOrders:
     return parse_lines(text, parse_line)
+
+
+def click_engage(board, unit: dict, enemy: dict, verb: str) -> str:
+    """Artillery fires at the enemy clicked; other troops fight it (cavalry charges when asked)."""
+    if verb == "fire" or (not verb and unit.get("arm") in ("artillery", "horse_artillery")):
+        return f"fire {unit['id']} at {enemy['id']}"
+    if verb == "charge":
+        return f"charge {unit['id']} {enemy['id']}"
+    return f"melee {unit['id']} {enemy['id']}"
+
+
+def click_move(board, unit: dict, hex_id: str) -> str:
+    return f"move {unit['id']} to {hex_id}"
