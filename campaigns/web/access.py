@@ -14,7 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from campaigns import eventstore, viewing
+from campaigns import eventstore, turns, viewing
 from campaigns.models import Game, Seat
 from campaigns.reports import local_time
 from rules.core import registry
@@ -68,6 +68,13 @@ class Seen:
 
     def local(self, iso: str | None) -> str:
         return local_time(iso, self.tz)
+
+    def check_orders(self, text: str) -> list:
+        """The errors this player's side's orders ``text`` would get if sent now, without sending them:
+        the very check a submission gets (turns.check_orders), so nothing here says more than it."""
+        state, side = self._state, self.viewer.side
+        command = self.viewer.command if side in state["settings"].get("teams", {}) else ""
+        return turns.check_orders(state, side, turns.clean_text(text), command or "")[1]
 
     # Umpire-only details (the umpire sees everything).
     def pending_events(self):

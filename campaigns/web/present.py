@@ -4,6 +4,7 @@ from __future__ import annotations
 from itertools import groupby
 
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 
 from campaigns import viewing
 from rules.core.protocol import LineError
@@ -110,3 +111,34 @@ def board_extras(seen: Seen) -> dict:
         "legal_operations": seen.ruleset.legal_orders(board, seen.viewer.side),
         "standing": standing.get(seen.viewer.side, []) if seen.viewer.side else [],
     }
+
+
+def map_orders(seen: Seen) -> dict:
+    """What the map's script needs to order by clicks and to draw the side's sent orders: only the
+    viewer's own side, from its own view and its own orders (never another side's)."""
+    from django.urls import reverse
+
+    from rules.core.protocol import composes_orders
+
+    rs, side = seen.ruleset, seen.viewer.side
+    if seen.viewer.role != "player" or not side or not composes_orders(rs):
+        return {}
+    board = seen.view["board"] if isinstance(seen.view["board"], dict) else {}
+    text = own_orders(seen)
+    marks = rs.pending_marks(board, side, text) if text and seen.view["turn"]["game_status"] == "active" else []
+    out = {"side": side, "marks": marks, "words": {
+        "select": gettext("Select %(id)s to order it"),
+        "distance": gettext("%(d)s in from the unit, at %(x)s,%(y)s")}}
+    if may_order(seen):
+        out.update(compose=reverse("order_compose", args=[seen.game.pk]),
+                   check=reverse("order_check", args=[seen.game.pk]))
+    return out
+
+
+def ready_closes(seen: Seen) -> bool:
+    """Whether marking this player's side ready would close the turn: every other side to order is
+    ready (public on the turn panel). A side played by several commands is left to its merge."""
+    turn = seen.view["turn"]
+    if not may_order(seen) or seen.viewer.command:
+        return False
+    return all(side in turn["ready"] for side in turn["sides"] if side != seen.viewer.side)

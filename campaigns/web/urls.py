@@ -3,7 +3,7 @@ from django.urls import path
 
 from campaigns import accounts
 
-from . import views
+from . import ordering, views
 
 urlpatterns = [
     path("", views.my_games, name="my_games"),
@@ -14,6 +14,8 @@ urlpatterns = [
     path("invitations/<str:token>/", views.invitation, name="invitation"),
     path("games/new/", views.new_game, name="new_game"),
     path("games/<int:game_id>/", views.game_page, name="game"),
+    path("games/<int:game_id>/orders/compose/", ordering.compose, name="order_compose"),
+    path("games/<int:game_id>/orders/check/", ordering.check, name="order_check"),
     path("games/<int:game_id>/ready/", views.set_ready, name="set_ready"),
     path("games/<int:game_id>/absence/", views.set_absence, name="set_absence"),
     path("games/<int:game_id>/turns/<int:number>/", views.turn_history, name="turn_history"),

@@ -179,7 +179,7 @@ def game_context(seen: Seen, **extra) -> dict:
         "may_order": present.may_order(seen), "own_orders": present.own_orders(seen),
         "away_until": present.away_until(seen),
         "past_turns": sorted(seen.published_turns()), "roster": invitations.roster(seen.game),
-        **present.board_extras(seen), **extra,
+        "map_orders": present.map_orders(seen), "ready_closes": present.ready_closes(seen), **present.board_extras(seen), **extra,
     }
 
 
@@ -187,7 +187,7 @@ def game_context(seen: Seen, **extra) -> dict:
 @seat_required()
 def game_page(request, seen: Seen):
     if request.method == "GET":
-        form = OrdersForm(initial={"text": present.own_orders(seen), "ready": True}) if present.may_order(seen) else None
+        form = OrdersForm(initial={"text": present.own_orders(seen), "ready": False}) if present.may_order(seen) else None
         return render(request, "web/game.html", game_context(seen, form=form))
     if not present.may_order(seen):
         messages.error(request, "You have no orders to give now.")

@@ -1,0 +1,259 @@
+/* Orders by clicks on the map, and the side's sent orders drawn on its own map.
+
+   The map follows the SVG contract of every rule set's drawing: the root has data-map
+   ("table", "hex" or "graph"); units are ".unit" with data-id (the id orders use), data-side,
+   and on tables data-x/data-y (inches), data-reach and data-range (inches); hexes carry data-hex,
+   places on a graph map data-node. The order line itself is never written here: the server asks
+   the rule set (htmx request to the page's "compose" URL) and checks it with the rule set's own
+   parser; this script only says what was clicked and appends the line it gets back to the
+   orders box, which stays the source of truth. Keyboard: Tab to a unit, Enter selects it, type
+   the target ("24,18", "0507", "C5" or an enemy's id) and Enter; Esc lets go. */
+(function () {
+  "use strict";
+  var config = document.getElementById("map-orders");
+  var svg = document.querySelector("section.map .map-frame svg");
+  if (!config || !svg) return;
+  var cfg = JSON.parse(config.textContent || "{}");
+  var root = svg.hasAttribute("data-map") ? svg : (svg.querySelector("[data-map]") || svg);
+  var kind = root.getAttribute("data-map") || "";
+  var NS = "http://www.w3.org/2000/svg";
+  var box = document.getElementById("id_text");
+  var status = document.getElementById("compose-status");
+  var readout = document.getElementById("compose-distance");
+  var selected = null;
+
+  function units() { return Array.prototype.slice.call(svg.querySelectorAll(".unit[data-id]")); }
+  function unitById(id) {
+    var want = String(id).toLowerCase();
+    return units().filter(function (u) { return u.getAttribute("data-id").toLowerCase() === want; })[0] || null;
+  }
+  function mine(el) { return el && el.getAttribute("data-side") === cfg.side; }
+
+  // --- where things are, in the SVG's own units --------------------------------------------
+  function toSvg(clientX, clientY) {
+    var p = svg.createSVGPoint(); p.x = clientX; p.y = clientY;
+    return p.matrixTransform(svg.getScreenCTM().inverse());
+  }
+  function centre(el) {
+    var r = el.getBoundingClientRect();
+    return toSvg(r.left + r.width / 2, r.top + r.height / 2);
+  }
+  // Inches on a table to the SVG's units: the root's data-frame ("x0 y0 sx sy") where the map
+  // gives it, else fitted to where the units with data-x/data-y are drawn (one scale, north up).
+  function frame() {
+    var given = (root.getAttribute("data-frame") || "").split(/\s+/).map(Number);
+    if (given.length === 4 && !given.some(isNaN)) return {x0: given[0], y0: given[1], sx: given[2], sy: given[3]};
+    var pts = units().filter(function (u) { return u.hasAttribute("data-x"); }).map(function (u) {
+      var c = centre(u);
+      return {ix: +u.getAttribute("data-x"), iy: +u.getAttribute("data-y"), x: c.x, y: c.y};
+    });
+    function fit(a, b) {
+      var n = pts.length, ma = 0, mb = 0, cov = 0, va = 0;
+      pts.forEach(function (p) { ma += p[a] / n; mb += p[b] / n; });
+      pts.forEach(function (p) { cov += (p[a] - ma) * (p[b] - mb); va += (p[a] - ma) * (p[a] - ma); });
+      return {slope: va > 1e-9 ? cov / va : null, ma: ma, mb: mb};
+    }
+    if (!pts.length) return {x0: 0, y0: 0, sx: 1, sy: -1};
+    var fx = fit("ix", "x"), fy = fit("iy", "y");
+    var scale = Math.abs(fx.slope || fy.slope || 1);
+    var sx = fx.slope ? scale * Math.sign(fx.slope) : scale, sy = fy.slope ? scale * Math.sign(fy.slope) : -scale;
+    return {x0: fx.mb - sx * fx.ma, y0: fy.mb - sy * fy.ma, sx: sx, sy: sy};
+  }
+  function inchesToSvg(x, y) { var f = frame(); return {x: f.x0 + f.sx * x, y: f.y0 + f.sy * y}; }
+  function svgToInches(p) { var f = frame(); return {x: (p.x - f.x0) / f.sx, y: (p.y - f.y0) / f.sy}; }
+  function placeOf(target) {
+    if (target.x !== undefined) return inchesToSvg(+target.x, +target.y);
+    var el = target.hex ? svg.querySelector('[data-hex="' + CSS.escape(target.hex) + '"]')
+      : target.node ? svg.querySelector('[data-node="' + CSS.escape(target.node) + '"]')
+      : target.unit ? unitById(target.unit) : null;
+    return el ? centre(el) : null;
+  }
+
+  // --- drawing: reach, range, lit targets, ghosts and arrows --------------------------------
+  function layer(name) {
+    var g = svg.querySelector("g." + name);
+    if (!g) {
+      g = document.createElementNS(NS, "g");
+      g.setAttribute("class", name);
+      g.setAttribute("pointer-events", "none");
+      svg.appendChild(g);
+    }
+    return g;
+  }
+  function shape(parent, tag, attrs) {
+    var el = document.createElementNS(NS, tag);
+    Object.keys(attrs).forEach(function (k) { el.setAttribute(k, attrs[k]); });
+    parent.appendChild(el);
+    return el;
+  }
+  function unitSize() {
+    var b = svg.viewBox.baseVal;
+    return Math.max(b.width, b.height) / 400;  // strokes that read at any map size
+  }
+  function arrow(parent, from, to, cls) {
+    var s = unitSize();
+    shape(parent, "line", {x1: from.x, y1: from.y, x2: to.x, y2: to.y, "class": cls,
+      stroke: cls.indexOf("fire") >= 0 ? "#b42318" : "#1f2328", "stroke-width": 1.2 * s,
+      "stroke-dasharray": (4 * s) + " " + (2 * s), "marker-end": "url(#kb-arrowhead)"});
+  }
+  function ensureMarker() {
+    if (svg.querySelector("#kb-arrowhead")) return;
+    var defs = shape(svg, "defs", {});
+    var m = shape(defs, "marker", {id: "kb-arrowhead", viewBox: "0 0 10 10", refX: 9, refY: 5,
+      markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse"});
+    shape(m, "path", {d: "M0,0 L10,5 L0,10 z", fill: "#1f2328"});
+  }
+  function ghost(parent, unit, from, to, cls) {
+    var copy = unit.cloneNode(true);
+    copy.removeAttribute("tabindex");
+    copy.setAttribute("class", cls + " ghost");
+    copy.setAttribute("opacity", "0.4");
+    copy.setAttribute("transform", "translate(" + (to.x - from.x) + " " + (to.y - from.y) + ")");
+    copy.querySelectorAll("[id]").forEach(function (el) { el.removeAttribute("id"); });
+    copy.removeAttribute("id");
+    parent.appendChild(copy);
+  }
+  function drawMark(parent, mark, cls) {
+    var unit = unitById(mark.unit), to = placeOf(mark.to || {});
+    if (!unit || !to) return;
+    var from = centre(unit);
+    ensureMarker();
+    var moving = mark.verb !== "fire" && mark.verb !== "shoot" && !mark.to.unit;
+    if (moving) ghost(parent, unit, from, to, cls);
+    arrow(parent, from, to, cls + " " + (moving ? "move" : "fire"));
+  }
+  function drawPending() {
+    var g = layer("kb-pending");
+    g.textContent = "";
+    (cfg.marks || []).forEach(function (m) { drawMark(g, m, "pending-order"); });
+  }
+  function clearSelection() {
+    if (selected) selected.el.classList.remove("kb-selected");
+    selected = null;
+    layer("kb-select").textContent = "";
+    svg.querySelectorAll(".kb-target").forEach(function (el) { el.classList.remove("kb-target"); el.removeAttribute("tabindex"); });
+    if (readout) readout.textContent = "";
+  }
+  function drawReach(unit) {
+    var g = layer("kb-select"), c = centre(unit), f = frame(), s = unitSize();
+    g.textContent = "";
+    [["data-reach", "#1a7f37", "reach"], ["data-range", "#b42318", "range"]].forEach(function (r) {
+      var inches = parseFloat(unit.getAttribute(r[0]));
+      if (!(inches > 0) || kind !== "table") return;
+      shape(g, "circle", {cx: c.x, cy: c.y, r: inches * Math.abs(f.sx), fill: "none", stroke: r[1],
+        "stroke-width": s, "stroke-dasharray": (3 * s) + " " + (2 * s), "class": "kb-" + r[2]});
+    });
+  }
+
+  // --- talking to the server ----------------------------------------------------------------
+  function send(values) {
+    if (!cfg.compose || !window.htmx) return;
+    values.text = box ? box.value : "";
+    values.map = kind;
+    htmx.ajax("POST", cfg.compose, {target: "#compose-status", swap: "innerHTML", values: values,
+      headers: {"X-CSRFToken": csrf()}});
+  }
+  function csrf() {
+    var field = document.querySelector("#orders [name=csrfmiddlewaretoken]");
+    return field ? field.value : "";
+  }
+  function select(el, id) {
+    clearSelection();
+    selected = {el: el, id: id};
+    el.classList.add("kb-selected");
+    drawReach(el);
+    send({select: id});
+  }
+  function target(t) {
+    if (!selected) return;
+    var verb = document.getElementById("compose-verb");
+    if (verb && verb.value) t.verb = verb.value;
+    t.select = selected.id;
+    selected.lastTarget = t;
+    send(t);
+  }
+  document.body.addEventListener("htmx:afterSwap", function (e) {
+    if (!status || e.detail.target !== status) return;
+    var chosen = status.querySelector("[data-selected]");
+    if (chosen) {
+      (chosen.getAttribute("data-targets") || "").split(" ").filter(Boolean).forEach(function (t) {
+        svg.querySelectorAll('[data-node="' + CSS.escape(t) + '"], [data-hex="' + CSS.escape(t) + '"]').forEach(function (el) {
+          el.classList.add("kb-target");
+          el.setAttribute("tabindex", "0");
+        });
+      });
+      return;
+    }
+    var added = status.querySelector("[data-line]");
+    if (added && box) {
+      box.value = box.value.replace(/\s*$/, "") + (box.value.trim() ? "\n" : "") + added.getAttribute("data-line") + "\n";
+      box.dispatchEvent(new Event("input", {bubbles: true}));
+      if (selected && selected.lastTarget) drawMark(layer("kb-drafts"), {unit: selected.id, verb: selected.lastTarget.verb || "move", to: selected.lastTarget}, "draft-order");
+      clearSelection();
+    }
+  });
+
+  // --- clicks, keys and the pointer ---------------------------------------------------------
+  function clicked(el, e) {
+    var unit = el.closest(".unit[data-id]");
+    var node = el.closest("[data-node]"), hex = el.closest("[data-hex]");
+    if (unit && mine(unit) && !(selected && selected.el === unit && kind === "graph")) {
+      if (selected && selected.el === unit) { clearSelection(); return; }
+      select(unit, unit.getAttribute("data-id"));
+      return;
+    }
+    if (!selected) {
+      if (node) select(node, node.getAttribute("data-node"));  // a place of one's own: form, evacuate
+      return;
+    }
+    if (unit && !mine(unit)) target({unit: unit.getAttribute("data-id")});
+    else if (kind === "graph" && (node || unit)) target({node: node ? node.getAttribute("data-node") : unit.getAttribute("data-id")});
+    else if (hex) target({hex: hex.getAttribute("data-hex")});
+    else if (kind === "table" && e) {
+      var p = svgToInches(toSvg(e.clientX, e.clientY));
+      target({x: p.x.toFixed(1), y: p.y.toFixed(1)});
+    }
+  }
+  svg.addEventListener("click", function (e) {
+    if (svg.getAttribute("data-dragged")) { svg.removeAttribute("data-dragged"); return; }
+    clicked(e.target, e);
+  });
+  svg.addEventListener("keydown", function (e) {
+    if (e.key !== "Enter" && e.key !== " ") return;
+    e.preventDefault();
+    clicked(e.target, null);
+  });
+  document.addEventListener("keydown", function (e) { if (e.key === "Escape") clearSelection(); });
+  svg.addEventListener("pointermove", function (e) {
+    if (!selected || kind !== "table" || !readout || !selected.el.hasAttribute("data-x")) return;
+    var p = svgToInches(toSvg(e.clientX, e.clientY));
+    var d = Math.hypot(p.x - selected.el.getAttribute("data-x"), p.y - selected.el.getAttribute("data-y"));
+    readout.textContent = (cfg.words.distance || "").replace("%(d)s", d.toFixed(1)).replace("%(x)s", p.x.toFixed(1)).replace("%(y)s", p.y.toFixed(1));
+  });
+  var typed = document.getElementById("compose-target");
+  if (typed) typed.addEventListener("keydown", function (e) {
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    var v = typed.value.trim(), xy = v.match(/^\(?\s*(-?\d+(?:[.]\d+)?)\s*[,;\s]\s*(-?\d+(?:[.]\d+)?)\s*\)?$/);
+    if (!v) return;
+    if (!selected) {
+      var u = unitById(v);
+      if (u && mine(u)) select(u, u.getAttribute("data-id"));
+      else { var n = svg.querySelector('[data-node="' + CSS.escape(v.toUpperCase()) + '"]'); if (n) select(n, n.getAttribute("data-node")); }
+    } else if (xy && kind === "table") target({x: xy[1], y: xy[2]});
+    else if (/^\d{4}$/.test(v)) target({hex: v});
+    else if (unitById(v) && !mine(unitById(v))) target({unit: unitById(v).getAttribute("data-id")});
+    else target({node: v.toUpperCase()});
+    typed.value = "";
+  });
+
+  if (cfg.compose) {
+    units().filter(mine).forEach(function (u) {
+      u.setAttribute("tabindex", "0");
+      u.setAttribute("role", "button");
+      u.setAttribute("aria-label", (cfg.words.select || "%(id)s").replace("%(id)s", u.getAttribute("data-id")));
+    });
+    svg.classList.add("kb-orderable");
+  }
+  drawPending();
+})();
