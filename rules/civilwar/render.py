@@ -4,6 +4,8 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape
 
+from rules.core.mapsvg import data
+
 FONT = "DejaVu Sans, sans-serif"
 UNIT_FILL = {"red": "#c62828", "blue": "#1f4fa3"}
 TOKEN_FILL = {"red": "#f6c9c9", "blue": "#c9d9f6", None: "#e4e4e4"}
@@ -63,7 +65,7 @@ def render_svg(view: dict[str, Any]) -> str:
         footer.append(f"Standing instructions of {side}: " + ("; ".join(lines) if lines else "none"))
     height = top + 40 + map_h + 94 + 18 * len(footer)
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg"{data(map="graph")} width="{width:.0f}" height="{height:.0f}" '
            f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}">',
            f'<rect x="0" y="0" width="{width:.0f}" height="{height:.0f}" fill="#fbf8f0"/>']
     # title line
@@ -96,7 +98,7 @@ def render_svg(view: dict[str, Any]) -> str:
     for c in board["cities"]:
         x, y = pos[c["id"]]
         tok = tokens.get(c["id"])
-        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="24" fill="{TOKEN_FILL[tok]}" stroke="{TOKEN_STROKE[tok]}" stroke-width="3"/>')
+        out.append(f'<circle class="node"{data(node=c["id"])} cx="{x:.1f}" cy="{y:.1f}" r="24" fill="{TOKEN_FILL[tok]}" stroke="{TOKEN_STROKE[tok]}" stroke-width="3"/>')
         out.append(_t(x, y - 29, c["id"], 11, fill="#333", weight="bold"))
         out.append(_t(x, y + 38, c["name"], 10, fill="#555"))
         if tok:
@@ -104,7 +106,7 @@ def render_svg(view: dict[str, Any]) -> str:
             out.append(_t(x + 20.5, y - 16, tok[0].upper(), 9, fill="#fff", weight="bold"))
     for r in board["roads"]:
         x, y = pos[r["id"]]
-        out.append(f'<rect x="{x - 9:.1f}" y="{y - 9:.1f}" width="18" height="18" rx="3" fill="#fffdf7" stroke="#9c8f7a" stroke-width="1.5"/>')
+        out.append(f'<rect class="node"{data(node=r["id"])} x="{x - 9:.1f}" y="{y - 9:.1f}" width="18" height="18" rx="3" fill="#fffdf7" stroke="#9c8f7a" stroke-width="1.5"/>')
         (ax, ay), (bx, by) = pos[r["joins"][0]], pos[r["joins"][1]]
         if abs(by - ay) > abs(bx - ax) * 0.5:  # vertical or diagonal road: label to the right
             out.append(_t(x + 13, y + 3, r["id"], 8, "start", fill="#6b5f4d"))
@@ -120,7 +122,8 @@ def render_svg(view: dict[str, Any]) -> str:
             continue
         x, y = pos[u["point"]]
         rad = 14 if u["point"] in city_ids else 11
-        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{rad}" fill="{UNIT_FILL.get(u["side"], "#000")}" stroke="#fff" stroke-width="2"/>')
+        attrs = data(id=u["point"], side=u["side"], kind="unit", node=u["point"])
+        out.append(f'<circle class="unit"{attrs} cx="{x:.1f}" cy="{y:.1f}" r="{rad}" fill="{UNIT_FILL.get(u["side"], "#000")}" stroke="#fff" stroke-width="2"/>')
         out.append(_t(x, y + 4, u["side"][0].upper(), 11, fill="#fff", weight="bold"))
         if u["point"] in protected:
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{rad + 4}" fill="none" stroke="#e0a100" stroke-width="2" stroke-dasharray="4 3"/>')

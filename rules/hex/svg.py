@@ -10,6 +10,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Iterable, Mapping
 
+from rules.core.mapsvg import data
+
 from .board import HexMap
 from .coords import corners, label, neighbour, parse_label, side_hexes, side_segment, to_pixel
 
@@ -26,7 +28,8 @@ def _counter(x: float, y: float, c: Mapping[str, Any], size: float) -> str:
     w, h = size * 0.78, size * 0.5
     colour = SIDE_COLOURS.get(c.get("side"), "#555")
     dash = ' stroke-dasharray="3 2"' if c.get("hidden") else ""
-    out = [f'<g class="counter"><title>{escape(c.get("title", c.get("name", "")))}</title>',
+    attrs = data(id=c.get("id"), side=c.get("side"), kind=c.get("kind", "unit"), hex=c.get("hex")) if c.get("id") else ""
+    out = [f'<g class="{"unit counter" if attrs else "counter"}"{attrs}><title>{escape(c.get("title", c.get("name", "")))}</title>',
            f'<rect x="{x - w / 2:.1f}" y="{y - h / 2:.1f}" width="{w:.1f}" height="{h:.1f}" rx="3" '
            f'fill="{colour}" stroke="#111" stroke-width="1"{dash}/>',
            _t(x, y - h * 0.08, c.get("name", ""), size * 0.17, "#fff", "bold"),
@@ -51,7 +54,7 @@ def render(m: HexMap, *, terrain_fill: Mapping[str, str], side_stroke: Mapping[s
     ox, oy = 10 - minx, top - miny
     width = max(x for x, _ in pts.values()) + size + ox + 10
     height = max(y for _, y in pts.values()) + size + oy + 10
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="{escape(css_class)}" width="{width:.0f}" '
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg"{data(map="hex")} class="{escape(css_class)}" width="{width:.0f}" '
            f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}">',
            f'<rect width="{width:.0f}" height="{height:.0f}" fill="#fbf8f0"/>',
            _t(10, 20, title, 15, weight="bold", anchor="start")]
@@ -60,7 +63,7 @@ def render(m: HexMap, *, terrain_fill: Mapping[str, str], side_stroke: Mapping[s
         cell = m.cells[h]
         poly = " ".join(f"{cx + ox:.1f},{cy + oy:.1f}" for cx, cy in corners(h, size))
         fill = terrain_fill.get(cell["terrain"], "#dddddd")
-        out.append(f'<polygon points="{poly}" fill="{fill}" stroke="#8d8570" stroke-width="0.8">'
+        out.append(f'<polygon class="hex"{data(hex=label(h))} points="{poly}" fill="{fill}" stroke="#8d8570" stroke-width="0.8">'
                    f'<title>{label(h)} {escape(cell["terrain"])} elevation {cell["elevation"]}</title></polygon>')
         out.append(_t(x + ox, y + oy - size * 0.62, label(h), size * 0.2, "#5b5443"))
         if cell["elevation"]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
+from rules.core.mapsvg import data
 from rules.littlewars.table import terrain_geometry
 
 from . import geom
@@ -55,7 +56,8 @@ def _unit(u: dict, depth: float) -> str:
     text = f'<text x="{cx:.2f}" y="{depth - cy + 0.3:.2f}" font-size="1" text-anchor="middle">{escape(mark)}</text>'
     title = f'{u["id"]} {u["type"]} ({u["side"]}): damage {u["damage"]}, {u["status"]}'
     arcs = "" if routed else _arcs(u, depth)
-    return (f'<g class="unit {u["side"]} {u["status"]}" id="unit-{escape(u["id"])}"><title>{escape(title)}</title>'
+    attrs = data(id=u["id"], side=u["side"], kind="unit", x=cx, y=cy, reach=u["profile"]["sp"])
+    return (f'<g class="unit {u["side"]} {u["status"]}" id="unit-{escape(u["id"])}"{attrs}><title>{escape(title)}</title>'
             f'{arcs}{body}{text}</g>')
 
 
@@ -63,7 +65,8 @@ def render_svg(view: dict) -> str:
     if "table" not in view:
         return '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"></svg>'
     w, d = view["table"]["width"], view["table"]["depth"]
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:g} {d:g}" class="kow-map">',
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg"{data(map="table", width=w, depth=d, y="up")} '
+             f'viewBox="0 0 {w:g} {d:g}" class="kow-map">',
              f"<style>{STYLE}</style>", f'<rect width="{w:g}" height="{d:g}" fill="#e8e4d0"/>']
     for kind in ORDER:
         parts += [_terrain(t, d) for t in view["terrain"] if t["kind"] == kind]

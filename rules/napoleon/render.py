@@ -16,7 +16,7 @@ SHORT = {"infantry": "inf", "rifles": "rifles", "light_infantry": "lt inf", "ski
 def _counter(u: dict, leaders: list[dict]) -> dict:
     strength = f"{u['figures']}/{u['start']}"
     state = (["square"] if u["square"] else []) + [f"L{x['level']} {x['id']}" for x in leaders]
-    return {"hex": u["hex"], "side": u["side"], "name": f"{u['id']} {SHORT[u['arm']]}", "strength": strength,
+    return {"id": u["id"], "hex": u["hex"], "side": u["side"], "name": f"{u['id']} {SHORT[u['arm']]}", "strength": strength,
             "state": " ".join(state), "hidden": False,
             "title": f"{u['id']} {u['name']} ({u['arm']}, {u['nation']}, {u['side']}): {strength}"}
 
@@ -32,11 +32,9 @@ def render_svg(view: dict[str, Any]) -> str:
     for u in view["units"]:
         if u["status"] == "active" and u["hex"]:
             counters.append(_counter(u, [x for x in leaders if x["hex"] == u["hex"] and x["side"] == u["side"]]))
-    held = {c["hex"] for c in counters}
-    for x in leaders:  # a leader alone in a hex gets a counter of his own
-        if x["hex"] not in held:
-            counters.append({"hex": x["hex"], "side": x["side"], "name": f"{x['id']} L{x['level']}", "strength": "",
-                             "state": "leader", "hidden": False, "title": f"{x['name']} (level {x['level']})"})
+    for x in leaders:  # a leader gets a counter of his own (he is ordered by his id), stacked on his troops
+        counters.append({"id": x["id"], "kind": "leader", "hex": x["hex"], "side": x["side"],
+                         "name": f"{x['id']} L{x['level']}", "strength": "", "state": "leader", "hidden": False, "title": f"{x['name']} (level {x['level']})"})
     result, turn = view.get("result"), view.get("turn") or {}
     if result:
         status = (f"Game over: {result['winner']} wins" if result["winner"] else "Game over: draw") \

@@ -24,7 +24,7 @@ def _counter(u: dict) -> dict:
         state += (["immobile"] if u["immobile"] else []) + (["burning"] if u["burning"] else [])
     if u["status"] != "active":
         state = [u["status"]]
-    return {"hex": u["hex"], "side": u["side"], "name": f"{u['id']} {SHORT[u['profile']]}", "strength": strength,
+    return {"id": u["id"], "hex": u["hex"], "side": u["side"], "name": f"{u['id']} {SHORT[u['profile']]}", "strength": strength,
             "state": " ".join(state), "hidden": u["hidden"],
             "title": f"{u['id']} {u['name']} ({u['profile']}, {u['side']}): {strength}, {u['morale']}"}
 

@@ -25,8 +25,8 @@ def test_svg_renders_a_big_battle_readably():
     svg = RS.render_svg(view)
     root = ET.fromstring(svg)  # well-formed XML
     assert root.tag.endswith("svg") and "viewBox" in root.attrib
-    assert svg.count('class="group"') == len(view["groups"]["red"])  # one outline per own group
-    assert svg.count('class="gun"') == len(view["guns"])
+    assert svg.count('class="unit group"') == len(view["groups"]["red"])  # one outline per own group
+    assert svg.count('class="unit gun"') == len(view["guns"])
     assert "1 ft (12 in)" in svg  # scale bar
     assert len(svg) < 400_000
 
