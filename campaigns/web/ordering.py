@@ -51,6 +51,8 @@ def compose(request, seen: Seen):
     target = _target(request.POST)
     if not target or set(target) == {"verb"}:  # a unit selected: the places it may go to
         context["targets"] = sorted(seen.ruleset.order_targets(board, side, unit))
+        if not context["targets"] and request.POST.get("map") == "graph":  # every order there names a lit place
+            context["why"] = _("No order open to you now starts at %(place)s.") % {"place": unit}
         return render(request, "web/_compose.html", context)
     try:
         line = seen.ruleset.compose_order(board, side, unit, target)

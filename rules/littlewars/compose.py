@@ -14,7 +14,7 @@ def _own_names(board: Mapping[str, Any], side: str) -> dict[str, str]:
     """{name in orders: kind} of what ``side`` may order, as its view shows it."""
     names = {name: "group" for name in (board.get("groups") or {}).get(side, {})}
     names.update({name: "prisoners" for name in (board.get("prisoner_groups") or {}).get(side, {})})
-    names.update({f["id"]: "figure" for f in board.get("figures") or [] if f["side"] == side and not f.get("captor")})
+    names.update({f["id"].split(":")[-1]: "figure" for f in board.get("figures") or [] if f["side"] == side and not f.get("captor")})
     names.update({g["name"]: "gun" for g in board.get("guns") or [] if g["owner"] == side})
     names.update({w["name"]: "wagon" for w in board.get("wagons") or [] if w["owner"] == side})
     return names

@@ -35,29 +35,15 @@
     return p.matrixTransform(svg.getScreenCTM().inverse());
   }
   function centre(el) {
+    if (kind === "table" && el.hasAttribute("data-x")) return inchesToSvg(+el.getAttribute("data-x"), +el.getAttribute("data-y"));
     var r = el.getBoundingClientRect();
     return toSvg(r.left + r.width / 2, r.top + r.height / 2);
   }
-  // Inches on a table to the SVG's units: the root's data-frame ("x0 y0 sx sy") where the map
-  // gives it, else fitted to where the units with data-x/data-y are drawn (one scale, north up).
+  // Inches on a table to the SVG's units (MAPS.md): x as drawn, y up from the south edge, so
+  // an order's point x,y is drawn at (x, data-depth - y).
   function frame() {
-    var given = (root.getAttribute("data-frame") || "").split(/\s+/).map(Number);
-    if (given.length === 4 && !given.some(isNaN)) return {x0: given[0], y0: given[1], sx: given[2], sy: given[3]};
-    var pts = units().filter(function (u) { return u.hasAttribute("data-x"); }).map(function (u) {
-      var c = centre(u);
-      return {ix: +u.getAttribute("data-x"), iy: +u.getAttribute("data-y"), x: c.x, y: c.y};
-    });
-    function fit(a, b) {
-      var n = pts.length, ma = 0, mb = 0, cov = 0, va = 0;
-      pts.forEach(function (p) { ma += p[a] / n; mb += p[b] / n; });
-      pts.forEach(function (p) { cov += (p[a] - ma) * (p[b] - mb); va += (p[a] - ma) * (p[a] - ma); });
-      return {slope: va > 1e-9 ? cov / va : null, ma: ma, mb: mb};
-    }
-    if (!pts.length) return {x0: 0, y0: 0, sx: 1, sy: -1};
-    var fx = fit("ix", "x"), fy = fit("iy", "y");
-    var scale = Math.abs(fx.slope || fy.slope || 1);
-    var sx = fx.slope ? scale * Math.sign(fx.slope) : scale, sy = fy.slope ? scale * Math.sign(fy.slope) : -scale;
-    return {x0: fx.mb - sx * fx.ma, y0: fy.mb - sy * fy.ma, sx: sx, sy: sy};
+    var depth = parseFloat(root.getAttribute("data-depth"));
+    return isNaN(depth) ? {x0: 0, y0: 0, sx: 1, sy: 1} : {x0: 0, y0: depth, sx: 1, sy: -1};
   }
   function inchesToSvg(x, y) { var f = frame(); return {x: f.x0 + f.sx * x, y: f.y0 + f.sy * y}; }
   function svgToInches(p) { var f = frame(); return {x: (p.x - f.x0) / f.sx, y: (p.y - f.y0) / f.sy}; }
@@ -184,6 +170,7 @@
       });
       return;
     }
+    if (status.querySelector(".compose-bad") && selected && !selected.lastTarget) { clearSelection(); return; }
     var added = status.querySelector("[data-line]");
     if (added && box) {
       box.value = box.value.replace(/\s*$/, "") + (box.value.trim() ? "\n" : "") + added.getAttribute("data-line") + "\n";

@@ -1,0 +1,120 @@
+"""Orders by clicks on the map, in a real Chromium: a whole Little Wars turn ordered without typing
+and adjudicated, with the confirmation of a ready that closes the turn and the side's pending
+orders drawn on its own map only; a Civil War operation by clicks."""
+from campaigns import turns
+from tests.api.test_littlewars_api import new_game
+
+from .helpers import state_of
+from .test_browser import browser_page, pytestmark, sign_in  # noqa: F401  (the fixture; browser, database and Chromium marks)
+
+
+def at_inches(page, x: float, y: float) -> dict:
+    """The page position of table point x,y (inches, y up), as the map draws it (MAPS.md)."""
+    return page.evaluate("""([x, y]) => {
+        const svg = document.querySelector("section.map .map-frame svg");
+        const p = svg.createSVGPoint(); p.x = x; p.y = +svg.getAttribute("data-depth") - y;
+        const s = p.matrixTransform(svg.getScreenCTM());
+        return {x: s.x, y: s.y};
+    }""", [x, y])
+
+
+def click_table(page, x: float, y: float) -> None:
+    p = at_inches(page, x, y)
+    page.mouse.click(p["x"], p["y"])
+
+
+def select_unit(page, unit_id: str) -> None:
+    page.locator(f'section.map svg .unit[data-id="{unit_id}"]').first.focus()
+    page.keyboard.press("Enter")
+    page.locator("#compose-status [data-selected]").wait_for()
+
+
+def order_by_clicks(page, unit_id: str, x: float, y: float) -> str:
+    before = page.input_value("#id_text")
+    select_unit(page, unit_id)
+    click_table(page, x, y)
+    page.wait_for_function("before => document.querySelector('#id_text').value !== before", arg=before)
+    return page.input_value("#id_text").strip().splitlines()[-1]
+
+
+def group_at(game, side, name):
+    board = state_of(game)["rules"]
+    ids = board["groups"][side][name]
+    figs = [board["figures"][i] for i in ids]
+    return sum(f["x"] for f in figs) / len(figs), sum(f["y"] for f in figs) / len(figs)
+
+
+def test_a_little_wars_turn_is_ordered_by_clicks_and_adjudicated(live_server, browser_page, people):
+    game = new_game(people, "skirmish")
+    for side in ("red", "blue"):  # deployment as set out: the battle's first turn follows
+        assert turns.submit_orders(game.pk, side, "hold", source="web").accepted
+    number = state_of(game)["turn"]["number"]
+    page = browser_page
+    page.set_viewport_size({"width": 1280, "height": 900})
+    lines = {}
+    for side, user, dy in (("red", "bob", 4), ("blue", "carol", -4)):
+        sign_in(page, live_server.url, user)
+        page.goto(f"{live_server.url}/games/{game.pk}/")
+        assert not page.is_checked("#id_ready")  # ready is never implied
+        x, y = group_at(game, side, "foot1")
+        lines[side] = order_by_clicks(page, "foot1", x, y + dy)
+        assert lines[side].startswith("move foot1 to ")
+        page.locator("#order-check [data-check=ok]").wait_for()  # checked live by the rule set's parser
+        page.check("#id_ready")
+        dialogs = []
+        page.once("dialog", lambda d: (dialogs.append(d.message), d.accept()))
+        page.click("button:has-text('Send orders')")
+        page.wait_for_url(f"{live_server.url}/games/{game.pk}/")
+        page.locator(".messages").wait_for()
+        if side == "red":
+            assert dialogs == []  # blue was not ready: this ready closes nothing
+            # red's sent order is drawn on red's own map as a ghost and an arrow
+            assert page.locator("section.map svg g.kb-pending .ghost").count() == 1
+            page.context.clear_cookies()
+        else:
+            assert dialogs and "closes the turn" in dialogs[0]
+    state = state_of(game)
+    assert state["turn"]["number"] == number + 1
+    assert "Turn %d published" % number in page.inner_text(".log")
+    assert page.locator("section.map svg g.kb-pending .ghost").count() == 0  # adjudicated: no ghosts left
+
+
+def test_pending_orders_are_drawn_on_the_orderers_map_only(live_server, browser_page, people):
+    game = new_game(people, "skirmish")
+    for side in ("red", "blue"):
+        assert turns.submit_orders(game.pk, side, "hold", source="web").accepted
+    x, y = group_at(game, "red", "foot1")
+    line = f"move foot1 to {x:.1f},{y + 3:.1f}"
+    assert turns.submit_orders(game.pk, "red", line, source="web", ready=False).accepted
+    page = browser_page
+    sign_in(page, live_server.url, "bob")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    assert page.locator("section.map svg g.kb-pending .ghost").count() == 1
+    assert page.locator("section.map svg g.kb-pending line").count() == 1
+    page.context.clear_cookies()
+    sign_in(page, live_server.url, "carol")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.locator("section.map svg").wait_for()
+    assert page.locator("section.map svg g.kb-pending *").count() == 0
+    assert line not in page.content()
+
+
+def test_a_civil_war_operation_by_clicks(live_server, browser_page, game):
+    from .helpers import legal_op
+
+    page = browser_page
+    sign_in(page, live_server.url, "bob")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    op = legal_op(game)  # the first legal operation: "form C2" on a new game
+    verb, place = op.split()[0], op.split()[1]
+    assert verb == "form"
+    page.click(f'section.map svg .node[data-node="{place}"]')
+    page.locator(f'section.map svg .kb-target[data-node="{place}"]').wait_for()  # its operations light up
+    page.click(f'section.map svg .node[data-node="{place}"]')
+    page.wait_for_function("() => document.querySelector('#id_text').value.trim() !== ''")
+    assert page.input_value("#id_text").strip() == op
+    page.check("#id_ready")
+    page.once("dialog", lambda d: d.accept())  # the only side to order: its ready closes the turn
+    page.click("button:has-text('Send orders')")
+    page.wait_for_url(f"{live_server.url}/games/{game.pk}/")
+    assert state_of(game)["turn"]["number"] == 2
