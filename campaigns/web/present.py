@@ -76,15 +76,31 @@ def own_orders(seen: Seen) -> str:
 def log_by_turn(seen: Seen, events=None) -> list[dict]:
     """Visible events grouped per turn, newest turn first, each as one readable line.
 
-    ``events``: the umpire's subset of the log (pending results); by default the viewer's
-    whole log. Each line carries the viewer's own number of the event, never its seq."""
+    ``events``: the umpire's subset of the log (pending results, a filter); by default the viewer's
+    whole log. Each line carries the viewer's own number of the event, never its seq. A player's
+    lines say what happened without seeds and commitments (as the mailed reports do): those are on
+    the verification page. Times are short, in the viewer's zone, with the full time on hover."""
     events = viewing.numbered(seen.viewer, seen.events() if events is None else events)
     groups = []
     for number, evs in groupby(events, key=lambda e: e.turn):
-        groups.append({"turn": number, "lines": [
-            {"number": e.number, "type": e.type, "at": seen.local(e.created_at.isoformat()),
-             "text": viewing.describe(seen.game, e), "audience": e.audience} for e in evs]})
+        lines = []
+        for e in evs:
+            text = _line_text(seen, e)
+            if text is None:
+                continue
+            lines.append({"number": e.number, "type": e.type, "at": seen.local_short(e.created_at),
+                          "at_full": seen.local(e.created_at.isoformat()), "text": text, "audience": e.audience})
+        groups.append({"turn": number, "lines": lines})
     return list(reversed(groups))
+
+
+def _line_text(seen: Seen, event) -> str | None:
+    from campaigns.reports import PLAIN_TEXT
+
+    if not seen.viewer.is_umpire and event.type in PLAIN_TEXT:
+        plain = PLAIN_TEXT[event.type]
+        return plain(event.payload) if plain else None
+    return viewing.describe(seen.game, event, tz=seen.tz)
 
 
 def svg(seen: Seen, board_key: str = "board") -> str:
@@ -142,3 +158,25 @@ def ready_closes(seen: Seen) -> bool:
     if not may_order(seen) or seen.viewer.command:
         return False
     return all(side in turn["ready"] for side in turn["sides"] if side != seen.viewer.side)
+
+
+class LogFilter:
+    """The umpire's whole log narrowed to one audience ("public", "umpire", "side:red") and one kind
+    of event (its type, or the part before the dot: "turn", "orders", "littlewars")."""
+
+    def __init__(self, seen: Seen, query):
+        self.seen = seen
+        events = seen.events()
+        self.audiences = sorted(set(events.values_list("audience", flat=True)))
+        types = sorted(set(events.values_list("type", flat=True)))
+        self.kinds = sorted({t.split(".")[0] for t in types} | set(types))
+        self.audience = query.get("audience", "") if query.get("audience", "") in self.audiences else ""
+        self.kind = query.get("kind", "") if query.get("kind", "") in self.kinds else ""
+
+    def events(self):
+        events = self.seen.events()
+        if self.audience:
+            events = events.filter(audience=self.audience)
+        if self.kind:
+            events = events.filter(type=self.kind) if "." in self.kind else events.filter(type__startswith=self.kind + ".")
+        return events

@@ -19,6 +19,7 @@ urlpatterns = [
     path("games/<int:game_id>/ready/", views.set_ready, name="set_ready"),
     path("games/<int:game_id>/absence/", views.set_absence, name="set_absence"),
     path("games/<int:game_id>/turns/<int:number>/", views.turn_history, name="turn_history"),
+    path("games/<int:game_id>/verification/", views.verification, name="verification"),
     path("games/<int:game_id>/map.svg", views.game_map, name="game_map"),
     path("games/<int:game_id>/umpire/", views.umpire_page, name="umpire"),
     path("games/<int:game_id>/seats/", views.game_seats, name="game_seats"),

@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns import invitations, mailaddress, maps, turns, viewing
@@ -269,6 +270,18 @@ def set_ready(request, seen: Seen):
     return redirect(_game_url(seen))
 
 
+@require_http_methods(["GET"])
+@seat_required()
+def verification(request, seen: Seen):
+    """The seeds and dice commitments among the events this viewer sees, to check the dice with
+    (kept out of the log's lines, as out of the mailed reports' bodies)."""
+    from campaigns.reports import VERIFY_TEXT
+
+    lines = [{"turn": e.turn, "text": VERIFY_TEXT[e.type](e.payload)}
+             for e in seen.events().filter(type__in=list(VERIFY_TEXT))]
+    return render(request, "web/verification.html", {"seen": seen, "game": seen.game, "lines": lines})
+
+
 @seat_required()
 def game_map(request, seen: Seen):
     return maps.svg_response(seen.svg())
@@ -358,7 +371,8 @@ def _ruling(request, seen: Seen, forms: UmpireForms):
         for line in present.line_errors(errors):
             forms.ruling.add_error("text", line)
         return None
-    messages.success(request, f"Ruling written: {count} event(s).")
+    messages.success(request, ngettext("Ruling written: %(count)d event.", "Ruling written: %(count)d events.",
+                                       count) % {"count": count})
     return redirect(_umpire_url(seen))
 
 
@@ -427,11 +441,12 @@ def umpire_page(request, seen: Seen):
             return redirect(_umpire_url(seen))
         if response is not None:
             return response
-    return render(request, "web/umpire.html", umpire_context(seen, forms))
+    return render(request, "web/umpire.html", umpire_context(seen, forms, request.GET))
 
 
-def umpire_context(seen: Seen, forms: UmpireForms) -> dict:
+def umpire_context(seen: Seen, forms: UmpireForms, query=None) -> dict:
     turn = present.turn_summary(seen)
+    log_filter = present.LogFilter(seen, query or {})
     awaiting = turn["status"] == "adjudicated"
     return {
         "seen": seen, "view": seen.view, "game": seen.game, "turn": turn, "forms": forms,
@@ -444,4 +459,5 @@ def umpire_context(seen: Seen, forms: UmpireForms) -> dict:
         "orders_help": seen.ruleset.orders_help,
         "desk_help": getattr(seen.ruleset, "umpire_help", ""),
         "held_mail": held_messages(seen.game).count(), "roster": invitations.roster(seen.game),
+        "log_filter": log_filter, "log": present.log_by_turn(seen, log_filter.events()),
     }
