@@ -118,3 +118,50 @@ def test_a_civil_war_operation_by_clicks(live_server, browser_page, game):
     page.click("button:has-text('Send orders')")
     page.wait_for_url(f"{live_server.url}/games/{game.pk}/")
     assert state_of(game)["turn"]["number"] == 2
+
+
+def test_a_hex_unit_is_sent_to_a_hex_by_clicks(live_server, browser_page, people):
+    from tests.api.test_warworlds_api import new_game as new_warworlds_game
+
+    game = new_warworlds_game(people, "town_assault")
+    page = browser_page
+    sign_in(page, live_server.url, "bob")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    unit = page.locator('section.map svg .unit[data-side="red"]').first
+    unit_id, here = unit.get_attribute("data-id"), unit.get_attribute("data-hex")
+    select_unit(page, unit_id)
+    there = f"{here[:2]}{int(here[2:]) + 1:02d}"  # the next hex of its column
+    page.locator(f'section.map svg polygon[data-hex="{there}"]').dispatch_event("click")
+    page.wait_for_function("() => document.querySelector('#id_text').value.trim() !== ''")
+    assert page.input_value("#id_text").strip() == f"move {unit_id} to {there}"
+
+
+def test_the_umpires_close_asks_first(live_server, browser_page, game):
+    page = browser_page
+    sign_in(page, live_server.url, "alice")
+    page.goto(f"{live_server.url}/games/{game.pk}/umpire/")
+    asked = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.click("button:has-text('Close turn 1')")
+    assert asked and "Close turn 1 now?" in asked[0]
+    # Answered no, nothing was sent: had it been, the page would now be turn 2's, with no such button.
+    page.once("dialog", lambda d: d.accept())
+    page.click("button:has-text('Close turn 1')")
+    page.locator(".messages").wait_for()
+    assert state_of(game)["turn"]["number"] == 2
+    from campaigns.models import Event
+    assert Event.objects.filter(game=game, type="turn.closed").count() == 1
+
+
+def test_a_phone_sees_the_map_first_without_sideways_scrolling(live_server, browser_page, people):
+    game = new_game(people, "skirmish")
+    page = browser_page
+    page.set_viewport_size({"width": 390, "height": 844})
+    sign_in(page, live_server.url, "bob")
+    for url in (f"/games/{game.pk}/", "/", f"/games/{game.pk}/seats/", "/games/new/"):
+        page.goto(live_server.url + url)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, url
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    map_top = page.locator("section.map").bounding_box()["y"]
+    assert map_top < page.locator("#orders").bounding_box()["y"]  # the map comes before the forms
+    assert map_top < 300
