@@ -23,8 +23,9 @@ def click_table(page, x: float, y: float) -> None:
     page.mouse.click(p["x"], p["y"])
 
 
-def select_unit(page, unit_id: str) -> None:
-    page.locator(f'section.map svg .unit[data-id="{unit_id}"]').first.focus()
+def select_unit(page, unit_id: str, side: str = "") -> None:
+    side = side or page.evaluate("JSON.parse(document.getElementById('map-orders').textContent).side")
+    page.locator(f'section.map svg .unit[data-id="{unit_id}"][data-side="{side}"]').focus()
     page.keyboard.press("Enter")
     page.locator("#compose-status [data-selected]").wait_for()
 
@@ -153,15 +154,32 @@ def test_the_umpires_close_asks_first(live_server, browser_page, game):
     assert Event.objects.filter(game=game, type="turn.closed").count() == 1
 
 
-def test_a_phone_sees_the_map_first_without_sideways_scrolling(live_server, browser_page, people):
+def pinch(page, spread: float) -> None:
+    """Two fingers on the map move apart by ``spread`` pixels each (pointer events, as a touch screen sends)."""
+    page.evaluate("""spread => {
+        const svg = document.querySelector("section.map .map-frame svg"), r = svg.getBoundingClientRect();
+        const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+        const send = (type, id, x) => svg.dispatchEvent(new PointerEvent(type, {pointerId: id, clientX: x, clientY: cy,
+                                                                               pointerType: "touch", bubbles: true}));
+        send("pointerdown", 1, cx - 20); send("pointerdown", 2, cx + 20);
+        send("pointermove", 1, cx - 20 - spread); send("pointermove", 2, cx + 20 + spread);
+        send("pointerup", 1, cx - 20 - spread); send("pointerup", 2, cx + 20 + spread);
+    }""", spread)
+
+
+def test_a_phone_sees_the_map_first_pinches_it_and_never_scrolls_sideways(live_server, browser_page, people):
     game = new_game(people, "skirmish")
-    page = browser_page
-    page.set_viewport_size({"width": 390, "height": 844})
+    context = browser_page.context.browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                                       is_mobile=True)
+    page = context.new_page()
     sign_in(page, live_server.url, "bob")
-    for url in (f"/games/{game.pk}/", "/", f"/games/{game.pk}/seats/", "/games/new/"):
+    for url in (f"/games/{game.pk}/", "/", f"/games/{game.pk}/seats/", "/games/new/", "/accounts/settings/"):
         page.goto(live_server.url + url)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, url
     page.goto(f"{live_server.url}/games/{game.pk}/")
     map_top = page.locator("section.map").bounding_box()["y"]
     assert map_top < page.locator("#orders").bounding_box()["y"]  # the map comes before the forms
-    assert map_top < 300
+    assert page.is_visible(".map-tools .hint-touch") and not page.is_visible(".map-tools .hint-mouse")
+    pinch(page, 60)
+    assert page.inner_text(".map-tools [data-zoom-level]") != "×1"  # two fingers apart zoom in
+    context.close()

@@ -23,9 +23,12 @@
   var selected = null;
 
   function units() { return Array.prototype.slice.call(svg.querySelectorAll(".unit[data-id]")); }
-  function unitById(id) {
+  // Ids are each side's own (both sides may have a "gun1"): ``own`` true or false picks the side.
+  function unitById(id, own) {
     var want = String(id).toLowerCase();
-    return units().filter(function (u) { return u.getAttribute("data-id").toLowerCase() === want; })[0] || null;
+    return units().filter(function (u) {
+      return u.getAttribute("data-id").toLowerCase() === want && (own === undefined || mine(u) === own);
+    })[0] || null;
   }
   function mine(el) { return el && el.getAttribute("data-side") === cfg.side; }
 
@@ -51,7 +54,7 @@
     if (target.x !== undefined) return inchesToSvg(+target.x, +target.y);
     var el = target.hex ? svg.querySelector('[data-hex="' + CSS.escape(target.hex) + '"]')
       : target.node ? svg.querySelector('[data-node="' + CSS.escape(target.node) + '"]')
-      : target.unit ? unitById(target.unit) : null;
+      : target.unit ? unitById(target.unit, false) : null;
     return el ? centre(el) : null;
   }
 
@@ -100,7 +103,7 @@
     parent.appendChild(copy);
   }
   function drawMark(parent, mark, cls) {
-    var unit = unitById(mark.unit), to = placeOf(mark.to || {});
+    var unit = unitById(mark.unit, true), to = placeOf(mark.to || {});
     if (!unit || !to) return;
     var from = centre(unit);
     ensureMarker();
@@ -122,7 +125,10 @@
   }
   function drawReach(unit) {
     var g = layer("kb-select"), c = centre(unit), f = frame(), s = unitSize();
+    var r = unit.getBoundingClientRect(), ctm = svg.getScreenCTM();
     g.textContent = "";
+    shape(g, "circle", {cx: c.x, cy: c.y, r: Math.max(r.width, r.height) / 2 / ctm.a + 2 * s, fill: "none",
+      stroke: "#e0a100", "stroke-width": 2 * s, "class": "kb-ring"});  // the unit selected
     [["data-reach", "#1a7f37", "reach"], ["data-range", "#b42318", "range"]].forEach(function (r) {
       var inches = parseFloat(unit.getAttribute(r[0]));
       if (!(inches > 0) || kind !== "table") return;
@@ -224,12 +230,12 @@
     var v = typed.value.trim(), xy = v.match(/^\(?\s*(-?\d+(?:[.]\d+)?)\s*[,;\s]\s*(-?\d+(?:[.]\d+)?)\s*\)?$/);
     if (!v) return;
     if (!selected) {
-      var u = unitById(v);
-      if (u && mine(u)) select(u, u.getAttribute("data-id"));
+      var u = unitById(v, true);
+      if (u) select(u, u.getAttribute("data-id"));
       else { var n = svg.querySelector('[data-node="' + CSS.escape(v.toUpperCase()) + '"]'); if (n) select(n, n.getAttribute("data-node")); }
     } else if (xy && kind === "table") target({x: xy[1], y: xy[2]});
     else if (/^\d{4}$/.test(v)) target({hex: v});
-    else if (unitById(v) && !mine(unitById(v))) target({unit: unitById(v).getAttribute("data-id")});
+    else if (unitById(v, false)) target({unit: unitById(v, false).getAttribute("data-id")});
     else target({node: v.toUpperCase()});
     typed.value = "";
   });
