@@ -54,6 +54,11 @@ def compose(request, seen: Seen):
         if not context["targets"] and request.POST.get("map") == "graph":  # every order there names a lit place
             context["why"] = _("No order open to you now starts at %(place)s.") % {"place": unit}
         return render(request, "web/_compose.html", context)
+    place = str(target.get("node") or target.get("hex") or target.get("unit") or "")
+    choices = seen.ruleset.order_targets(board, side, unit).get(place.upper(), []) if place else []
+    if len(choices) > 1 and "verb" not in target:  # several orders take the unit there: the player picks
+        context["choices"] = choices
+        return render(request, "web/_compose.html", context)
     try:
         line = seen.ruleset.compose_order(board, side, unit, target)
     except RulesError as exc:

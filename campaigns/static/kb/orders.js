@@ -164,6 +164,17 @@
     selected.lastTarget = t;
     send(t);
   }
+  function append(line) {
+    box.value = box.value.replace(/\s*$/, "") + (box.value.trim() ? "\n" : "") + line + "\n";
+    box.dispatchEvent(new Event("input", {bubbles: true}));
+  }
+  if (status) status.addEventListener("click", function (e) {  // one of several orders the server offered
+    var line = e.target.getAttribute && e.target.getAttribute("data-add-line");
+    if (!line || !box) return;
+    append(line);
+    status.textContent = "";
+    clearSelection();
+  });
   document.body.addEventListener("htmx:afterSwap", function (e) {
     if (!status || e.detail.target !== status) return;
     var chosen = status.querySelector("[data-selected]");
@@ -179,8 +190,7 @@
     if (status.querySelector(".compose-bad") && selected && !selected.lastTarget) { clearSelection(); return; }
     var added = status.querySelector("[data-line]");
     if (added && box) {
-      box.value = box.value.replace(/\s*$/, "") + (box.value.trim() ? "\n" : "") + added.getAttribute("data-line") + "\n";
-      box.dispatchEvent(new Event("input", {bubbles: true}));
+      append(added.getAttribute("data-line"));
       if (selected && selected.lastTarget) drawMark(layer("kb-drafts"), {unit: selected.id, verb: selected.lastTarget.verb || "move", to: selected.lastTarget}, "draft-order");
       clearSelection();
     }
