@@ -135,6 +135,16 @@ def test_a_hex_unit_is_sent_to_a_hex_by_clicks(live_server, browser_page, people
     page.locator(f'section.map svg polygon[data-hex="{there}"]').dispatch_event("click")
     page.wait_for_function("() => document.querySelector('#id_text').value.trim() !== ''")
     assert page.input_value("#id_text").strip() == f"move {unit_id} to {there}"
+    # and by the keyboard alone, into an empty box: the unit's id, Enter, the hex, Enter
+    farther = f"{here[:2]}{int(here[2:]) + 2:02d}"
+    page.fill("#id_text", "")
+    page.fill("#compose-target", unit_id)
+    page.press("#compose-target", "Enter")
+    page.locator("#compose-status [data-selected]").wait_for()
+    page.fill("#compose-target", farther)
+    page.press("#compose-target", "Enter")
+    page.wait_for_function("() => document.querySelector('#id_text').value.trim() !== ''")
+    assert page.input_value("#id_text").strip() == f"move {unit_id} to {farther}"
 
 
 def test_the_umpires_close_asks_first(live_server, browser_page, game):
