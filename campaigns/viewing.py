@@ -7,7 +7,7 @@ with the viewer's own numbering (``numbered``), never with the log's seq.
 from __future__ import annotations
 
 from datetime import timezone as dt_timezone
-from typing import Iterator
+from typing import Callable, Iterator
 
 from django.db.models import Q, QuerySet
 from django.utils.dateparse import parse_datetime
@@ -154,13 +154,11 @@ def describe_result(result) -> str:
     return f"{winner} wins ({result.get('reason', '')})" if winner else f"draw ({result.get('reason', '')})"
 
 
-def describe(game: Game, event: Event, tz: str = "") -> str:
-    """One readable line; ``tz``: the reader's time zone for the times in it (else UTC)."""
+def describe(game: Game, event: Event, local: Callable[[str], str] | None = None) -> str:
+    """One readable line; ``local``: writes a time in the reader's own zone (else the line says UTC)."""
     text = _LIFECYCLE_TEXT.get(event.type)
-    if text is not None and tz and event.type in _TIMED:
-        from .reports import local_time
-
-        return text({**event.payload, _TIMED[event.type]: local_time(event.payload[_TIMED[event.type]], tz)})
+    if text is not None and local and event.type in _TIMED:
+        return text({**event.payload, _TIMED[event.type]: local(event.payload[_TIMED[event.type]])})
     if text is not None:
         return text(event.payload)
     return registry.get(game.ruleset).describe_event(event.type, event.payload)

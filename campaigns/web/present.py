@@ -100,7 +100,7 @@ def _line_text(seen: Seen, event) -> str | None:
     if not seen.viewer.is_umpire and event.type in PLAIN_TEXT:
         plain = PLAIN_TEXT[event.type]
         return plain(event.payload) if plain else None
-    return viewing.describe(seen.game, event, tz=seen.tz)
+    return viewing.describe(seen.game, event, local=seen.local)
 
 
 def svg(seen: Seen, board_key: str = "board") -> str:
