@@ -28,13 +28,13 @@ from datetime import datetime, timedelta
 from email.utils import getaddresses
 
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from . import prepared
+from .mail.mapmail import MapMail, local_date, seat_zone
 from .models import OutboxMail
 
 log = logging.getLogger(__name__)
@@ -249,7 +249,7 @@ def map_attachment(svg: str) -> tuple[str, bytes, str]:
     return "map.png", cairosvg.svg2png(bytestring=svg.encode()), "image/png"
 
 
-def build_message(row: OutboxMail) -> EmailMultiAlternatives:
+def build_message(row: OutboxMail) -> MapMail:
     headers = {"Message-ID": row.message_id, "Auto-Submitted": "auto-generated",
                # Asks Exchange/Outlook not to answer with out-of-office replies.
                "X-Auto-Response-Suppress": "All"}
@@ -259,12 +259,15 @@ def build_message(row: OutboxMail) -> EmailMultiAlternatives:
         headers["References"] = " ".join(row.references)
     if row.game_id:
         headers["X-Kriegsbrief-Game"] = str(row.game.uid)
-    msg = EmailMultiAlternatives(subject=row.subject, body=row.body, to=[row.to], headers=headers,
-                                 reply_to=[row.reply_to] if row.reply_to else None)
+    headers["Date"] = local_date(seat_zone(row.seat) if row.seat_id else "UTC", timezone.now())
+    picture = map_attachment(row.svg) if row.svg else None
+    # The map in the HTML text (by Content-ID) and attached: see campaigns/mail/mapmail.py
+    msg = MapMail(subject=row.subject, body=row.body, to=[row.to], headers=headers,
+                  reply_to=[row.reply_to] if row.reply_to else None, inline_map=picture if row.html else None)
     if row.html:
         msg.attach_alternative(row.html, "text/html")
-    if row.svg:
-        msg.attach(*map_attachment(row.svg))
+    if picture:
+        msg.attach(*picture)
     for a in row.attachments:
         msg.attach(a["filename"], base64.b64decode(a["content_b64"]), a["mimetype"])
     return msg
@@ -293,7 +296,7 @@ def send(row_id: int, now: datetime | None = None) -> bool:
     now = now or timezone.now()
     if not claim(row_id, now):
         return False
-    row = OutboxMail.objects.select_related("game").get(pk=row_id)
+    row = OutboxMail.objects.select_related("game", "seat__user__profile").get(pk=row_id)
     try:
         build_message(row).send()
     except Exception as exc:  # any failure: record it, never drop the row

@@ -16,6 +16,7 @@ from django.utils.dateparse import parse_datetime
 from rules.core import registry
 
 from . import outbox, viewing
+from .mail.mapmail import MAP_CID, seat_zone
 from .models import Seat
 
 # Not news in a report: a sealed seed is only a commitment; every submission and readiness
@@ -49,8 +50,7 @@ def local_time(iso: str | None, tz_name: str) -> str:
 
 
 def seat_timezone(seat: Seat) -> str:
-    profile = getattr(seat.user, "profile", None) if seat.user_id else None
-    return profile.timezone if profile else "UTC"
+    return seat_zone(seat)
 
 
 def seat_label(seat: Seat) -> str:
@@ -109,7 +109,7 @@ def seat_context(game, state, seat: Seat, turn_number: int) -> dict:
         "deadline": local_time(view["turn"]["deadline"], seat_timezone(seat)),
         "orders_help": rs.orders_help, "site_url": settings.SITE_URL,
         "result": viewing.describe_result(view["turn"]["result"]) if view["turn"]["result"] else "",
-        "svg": rs.render_svg(view["board"]),
+        "svg": rs.render_svg(view["board"], crop=True), "map_cid": MAP_CID,
         "open_orders": open_orders(rs, view, seat),
     }
 
@@ -164,4 +164,4 @@ def queue_game_start(stream, seats=None, key_suffix: str = "") -> None:
         outbox.queue_mail(key=f"start:{game.uid}:{seat.pk}{key_suffix}", game=game, seat=seat, to=seat.email, kind="start",
                           subject=outbox.one_line(f"[Kriegsbrief] {game.name}: the game begins"),
                           body=render_to_string("mail/game_start.txt", ctx),
-                          map_svg=rs.render_svg(view["board"]), thread_start=True)
+                          map_svg=rs.render_svg(view["board"], crop=True), thread_start=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape
 
-from rules.core.mapsvg import data
+from rules.core.mapsvg import LabelPlacer, data, label, text_box
 
 FONT = "DejaVu Sans, sans-serif"
 UNIT_FILL = {"red": "#c62828", "blue": "#1f4fa3"}
@@ -20,9 +20,9 @@ def _t(x: float, y: float, text: str, size: int = 12, anchor: str = "middle", fi
 LINE_STYLE = 'stroke="#6a3fb5" stroke-width="2.5" stroke-dasharray="6 4" fill="none"'
 
 
-def _straight_lines(lines: list[dict], pos: dict[str, tuple[float, float]]) -> tuple[list[str], list[str]]:
+def _straight_lines(lines: list[dict], pos: dict[str, tuple[float, float]]) -> tuple[list[str], list[tuple]]:
     """The straight lines along which breakthroughs run (CW-19), dashed over the roads, and
-    their names near their start (drawn last, so that no city covers them)."""
+    where to name them (a third of the way along their first leg; placed last, clear of the rest)."""
     out, labels = [], []
     for ln in lines:
         pts = [pos[p] for p in ln["points"] if p in pos]
@@ -31,11 +31,30 @@ def _straight_lines(lines: list[dict], pos: dict[str, tuple[float, float]]) -> t
         path = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
         out.append(f'<polyline points="{path}" {LINE_STYLE}><title>line {escape(ln["id"])}</title></polyline>')
         (x0, y0), (x1, y1) = pts[0], pts[1]
-        labels.append(_t(x0 + (x1 - x0) * 0.3 + 6, y0 + (y1 - y0) * 0.3 - 5, ln["id"], 9, fill="#6a3fb5", weight="bold"))
+        labels.append((x0 + (x1 - x0) * 0.3, y0 + (y1 - y0) * 0.3, ln["id"]))
     return out, labels
 
 
-def render_svg(view: dict[str, Any]) -> str:
+def _line_names(anchors: list[tuple], board: dict, pos: dict[str, tuple[float, float]]) -> list[str]:
+    """The straight lines' names, placed clear of the cities, road points and their names."""
+    keep = [(pos[c["id"]][0] - 27, pos[c["id"]][1] - 40, 54, 82) for c in board["cities"]]  # circle, id, name
+    keep += [(pos[r["id"]][0] - 10, pos[r["id"]][1] - 10, 20, 20) for r in board["roads"]]
+    for r in board["roads"]:
+        x, y, anchor = _road_label_at(r, pos)
+        keep.append(text_box(x, y, 8, r["id"], anchor))
+    placer = LabelPlacer(keep_clear=keep)
+    return [label(placer, x, y, name, 9, 4, "#6a3fb5", weight="bold", halo="#fbf8f0") for x, y, name in anchors]
+
+
+def _road_label_at(r: dict, pos: dict[str, tuple[float, float]]) -> tuple[float, float, str]:
+    """Where a road point's name goes: right of it on a vertical or diagonal road, else under it."""
+    x, y = pos[r["id"]]
+    (ax, ay), (bx, by) = pos[r["joins"][0]], pos[r["joins"][1]]
+    return (x + 13, y + 3, "start") if abs(by - ay) > abs(bx - ax) * 0.5 else (x, y + 21, "middle")
+
+
+def render_svg(view: dict[str, Any], crop: bool = False) -> str:
+    """The whole map (``crop``, for large tables, does not apply: it fits one picture)."""
     board = view.get("board")
     if not board:
         return (f'<svg xmlns="http://www.w3.org/2000/svg" width="400" height="60" viewBox="0 0 400 60">'
@@ -107,12 +126,9 @@ def render_svg(view: dict[str, Any]) -> str:
     for r in board["roads"]:
         x, y = pos[r["id"]]
         out.append(f'<rect class="node"{data(node=r["id"])} x="{x - 9:.1f}" y="{y - 9:.1f}" width="18" height="18" rx="3" fill="#fffdf7" stroke="#9c8f7a" stroke-width="1.5"/>')
-        (ax, ay), (bx, by) = pos[r["joins"][0]], pos[r["joins"][1]]
-        if abs(by - ay) > abs(bx - ax) * 0.5:  # vertical or diagonal road: label to the right
-            out.append(_t(x + 13, y + 3, r["id"], 8, "start", fill="#6b5f4d"))
-        else:
-            out.append(_t(x, y + 21, r["id"], 8, fill="#6b5f4d"))
-    out += line_labels
+        lx, ly, anchor = _road_label_at(r, pos)
+        out.append(_t(lx, ly, r["id"], 8, anchor, fill="#6b5f4d"))
+    out += _line_names(line_labels, board, pos)
     # points the side to move may not attack this turn (taken by the enemy on its last move)
     mover = turn.get("to_move")
     enemy = "blue" if mover == "red" else "red"

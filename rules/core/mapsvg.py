@@ -1,11 +1,10 @@
-"""What every map SVG shares: the contract's data attributes (MAPS.md), the crop to a viewer's
-own troops, and a label placer that keeps labels from overlapping.
+"""What every map SVG shares: the contract's data attributes (MAPS.md), the box round a viewer's
+own troops ("my troops", the mail's crop), and a label placer that keeps labels from overlapping.
 
 Pure string and geometry helpers; a rule set's render.py draws its own map with them.
 """
 from __future__ import annotations
 
-import re
 from html import escape
 from typing import Iterable, Sequence
 
@@ -66,25 +65,6 @@ def box_attr(box: Box | None) -> str | None:
     return None if box is None else " ".join(f"{v:g}" for v in box)
 
 
-_ROOT = re.compile(r"<svg\b[^>]*>")
-
-
-def cropped(svg: str, max_px: float = 1600.0) -> str:
-    """The SVG with its root viewBox set to its ``data-mine`` box (and width/height to match,
-    ``max_px`` the longer side); unchanged without one. The mail's picture of a large table."""
-    root = _ROOT.search(svg)
-    mine = root and re.search(r'data-mine="([^"]+)"', root.group(0))
-    if not mine:
-        return svg
-    x, y, w, h = (float(v) for v in mine.group(1).split())
-    scale = max_px / max(w, h)
-    tag = root.group(0)
-    for name, value in (("viewBox", f"{x:g} {y:g} {w:g} {h:g}"), ("width", f"{w * scale:.0f}"),
-                        ("height", f"{h * scale:.0f}")):
-        tag = re.sub(rf'\s{name}="[^"]*"', f' {name}="{value}"', tag, count=1)
-    return svg[:root.start()] + tag + svg[root.end():]
-
-
 # --- labels without collisions -------------------------------------------------------------
 
 CHAR_WIDTH = 0.6  # DejaVu Sans: a character is about 0.6 of the font size wide on average
@@ -103,7 +83,7 @@ def overlap(a: Box, b: Box) -> bool:
 
 class LabelPlacer:
     """Greedy label placement: each label tries a few spots round its anchor (above, below,
-    right, left, then further out) and takes the first that overlaps no label placed before
+    right, left, the corners, then a line further out each time) and takes the first that overlaps no label placed before
     and no box it was told to keep clear; a label with no free spot is left out (listed in
     ``dropped``) rather than drawn over another. Labels given first win, so callers pass the
     important ones first. Hand-written (about forty lines) because the libraries that do this
@@ -116,36 +96,67 @@ class LabelPlacer:
         self.labels: list[Box] = []
         self.dropped: list[str] = []
 
-    def place(self, x: float, y: float, text: str, size: float, gap: float) -> tuple[float, float, str] | None:
-        """Where to draw ``text`` near (x, y): (x, y, anchor) of a free spot, or None."""
-        for ring in (1, 2, 3.5):
-            d = gap * ring
-            for cx, cy, anchor in ((x, y - d, "middle"), (x, y + d + 0.8 * size, "middle"),
-                                   (x + d, y + 0.3 * size, "start"), (x - d, y + 0.3 * size, "end"),
-                                   (x + d, y - d, "start"), (x - d, y - d, "end"),
-                                   (x + d, y + d + 0.8 * size, "start"), (x - d, y + d + 0.8 * size, "end")):
-                box = text_box(cx, cy, size, text, anchor)
-                if self._free(box):
-                    self.placed.append(box)
-                    self.labels.append(box)
+    def place(self, x: float, y: float, text: str, size: float, gap: float,
+              around: Box | None = None) -> tuple[float, float, str] | None:
+        """Where to draw ``text`` near (x, y), or round the box ``around`` (a piece of terrain: on it
+        where it fits, else beside it): (x, y, anchor) of a free spot, or None."""
+        bx, by, bw, bh = around or (x, y, 0.0, 0.0)
+        if around is not None:  # on the piece itself, if the text fits inside it
+            inside = text_box(bx + bw / 2, by + bh / 2 + 0.3 * size, size, text)
+            if inside[2] <= bw and inside[3] <= bh and self._take(inside):
+                return bx + bw / 2, by + bh / 2 + 0.3 * size, "middle"
+        mx, my = bx + bw / 2, by + bh / 2
+        for ring in (0, 1, 2, 3.5, 5, 7, 10):  # further out a line of text at a time
+            d = gap + size * ring
+            top, bottom, left, right = by - d, by + bh + d + 0.8 * size, bx - d, bx + bw + d
+            for cx, cy, anchor in ((mx, top, "middle"), (mx, bottom, "middle"), (right, my + 0.3 * size, "start"),
+                                   (left, my + 0.3 * size, "end"), (right, top, "start"), (left, top, "end"),
+                                   (right, bottom, "start"), (left, bottom, "end")):
+                if self._take(text_box(cx, cy, size, text, anchor)):
                     return cx, cy, anchor
         self.dropped.append(text)
         return None
+
+    def _take(self, box: Box) -> bool:
+        if not self._free(box):
+            return False
+        self.placed.append(box)
+        self.labels.append(box)
+        return True
 
     def _free(self, box: Box) -> bool:
         if self.bounds is not None:
             bx, by, bw, bh = self.bounds
             if box[0] < bx or box[1] < by or box[0] + box[2] > bx + bw or box[1] + box[3] > by + bh:
                 return False
-        return not any(overlap(box, other) for other in self.placed)
+        pad = 0.1 * box[3]  # a little air between labels (and room for the drawn coordinates' rounding)
+        loose = (box[0] - pad, box[1] - pad, box[2] + 2 * pad, box[3] + 2 * pad)
+        return not any(overlap(loose, other) for other in self.placed)
 
 
 def label(placer: LabelPlacer, x: float, y: float, text: str, size: float, gap: float, fill: str = "#222",
-          css: str = "label", weight: str = "normal") -> str:
-    """A placed ``<text class="label">`` (empty if no spot is free)."""
-    spot = placer.place(x, y, text, size, gap)
+          css: str = "label", weight: str = "normal", around: Box | None = None, halo: str = "#fff") -> str:
+    """A placed ``<text class="label">`` (empty if no spot is free) on a faint ``halo`` of its box,
+    so that it reads over lines and terrain."""
+    spot = placer.place(x, y, text, size, gap, around)
     if spot is None:
         return ""
     tx, ty, anchor = spot
-    return (f'<text class="{css}" x="{tx:.2f}" y="{ty:.2f}" font-size="{size:g}" text-anchor="{anchor}" '
-            f'fill="{fill}" font-weight="{weight}">{escape(text)}</text>')
+    out = (f'<text class="{css}" x="{tx:.2f}" y="{ty:.2f}" font-size="{size:g}" text-anchor="{anchor}" '
+           f'fill="{fill}" font-weight="{weight}">{escape(text)}</text>')
+    bx, by, bw, bh = placer.labels[-1]
+    back = (f'<rect class="halo" x="{bx:.2f}" y="{by:.2f}" width="{bw:.2f}" height="{bh:.2f}" rx="{bh * 0.2:.2f}" '
+            f'fill="{halo}" fill-opacity="0.7"/>') if halo else ""
+    return _leader(placer.labels[-1], around or (x, y, 0.0, 0.0), size, fill) + back + out
+
+
+def _leader(box: Box, target: Box, size: float, colour: str) -> str:
+    """A thin line from a label pushed away from what it names back to it (none when it sits close)."""
+    lx = min(max(target[0] + target[2] / 2, box[0]), box[0] + box[2])
+    ly = min(max(target[1] + target[3] / 2, box[1]), box[1] + box[3])
+    tx = min(max(lx, target[0]), target[0] + target[2])
+    ty = min(max(ly, target[1]), target[1] + target[3])
+    if ((lx - tx) ** 2 + (ly - ty) ** 2) ** 0.5 < 1.5 * size:
+        return ""
+    return (f'<line class="leader" x1="{lx:.2f}" y1="{ly:.2f}" x2="{tx:.2f}" y2="{ty:.2f}" stroke="{colour}" '
+            f'stroke-width="{size * 0.06:.3f}" stroke-opacity="0.7"/>')

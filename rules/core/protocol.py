@@ -182,7 +182,10 @@ class RuleSet(Protocol):
         """The orders open to ``side`` now, from its own view ``board`` (RuleSetBase: the view's
         ``legal_operations``); shown on the game page."""
 
-    def render_svg(self, view: JSON) -> str: ...
+    def render_svg(self, view: JSON, crop: bool = False) -> str:
+        """One viewer's map, from its view only (the contract: rules/core/MAPS.md). ``crop``: for
+        the mail's picture, only the region round the viewer's own troops where that is much
+        smaller than the table; the web and the API show the whole map."""
 
     def describe_event(self, event_type: str, payload: Mapping[str, JSON]) -> str:
         """One readable line for logs and reports."""

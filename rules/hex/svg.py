@@ -41,6 +41,16 @@ def _counter(x: float, y: float, c: Mapping[str, Any], size: float) -> str:
     return "".join(out)
 
 
+def _badge(x: float, y: float, c: Mapping[str, Any], size: float) -> str:
+    """A small tag with a name (a leader with the troops he is with), clickable like a counter."""
+    attrs = data(id=c.get("id"), side=c.get("side"), kind=c.get("kind", "unit"), hex=c.get("hex"))
+    w, h = size * 0.75, size * 0.2
+    return (f'<g class="unit badge"{attrs}><title>{escape(c.get("title", ""))}</title>'
+            f'<rect x="{x - w / 2:.1f}" y="{y - h / 2:.1f}" width="{w:.1f}" height="{h:.1f}" rx="{h / 2:.1f}" '
+            f'fill="#ffe08a" stroke="{SIDE_COLOURS.get(c.get("side"), "#555")}" stroke-width="1.2"/>'
+            + _t(x, y + h * 0.3, c.get("name", ""), size * 0.15, "#111", "bold") + "</g>")
+
+
 def render(m: HexMap, *, terrain_fill: Mapping[str, str], side_stroke: Mapping[str, str],
            counters: Iterable[Mapping[str, Any]] = (), title: str = "", lines: Iterable[str] = (),
            marks: Mapping[str, str] | None = None, size: float = 42.0, css_class: str = "hexmap") -> str:
@@ -53,7 +63,9 @@ def render(m: HexMap, *, terrain_fill: Mapping[str, str], side_stroke: Mapping[s
     top = 30 + 16 * len(lines)
     ox, oy = 10 - minx, top - miny
     width = max(x for x, _ in pts.values()) + size + ox + 10
-    height = max(y for _, y in pts.values()) + size + oy + 10
+    legend, legend_h = _legend(m, terrain_fill, side_stroke, bool(marks), 10, max(y for _, y in pts.values()) + size
+                               + oy, width - 20)
+    height = max(y for _, y in pts.values()) + size + oy + 10 + legend_h
     out = [f'<svg xmlns="http://www.w3.org/2000/svg"{data(map="hex")} class="{escape(css_class)}" width="{width:.0f}" '
            f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}">',
            f'<rect width="{width:.0f}" height="{height:.0f}" fill="#fbf8f0"/>',
@@ -89,14 +101,47 @@ def render(m: HexMap, *, terrain_fill: Mapping[str, str], side_stroke: Mapping[s
     by_hex: dict[str, list] = {}
     for c in counters:
         by_hex.setdefault(c["hex"], []).append(c)
-    for lab, cs in by_hex.items():
+    for lab, all_cs in by_hex.items():
         x, y = pts[parse_label(lab)]
+        cs = [c for c in all_cs if not c.get("badge")]
         n = len(cs)
         for i, c in enumerate(cs):  # stacked counters fan out downwards-right
             dx = (i - (n - 1) / 2) * size * 0.22
             out.append(_counter(x + ox + dx, y + oy + dx * 0.6, c, size))
+        for i, c in enumerate(c for c in all_cs if c.get("badge")):  # a leader with troops: a tag at their corner
+            out.append(_badge(x + ox, y + oy + size * (0.6 + 0.22 * i), c, size))
+    out.append(legend)
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _legend(m: HexMap, terrain_fill: Mapping[str, str], side_stroke: Mapping[str, str], marks: bool,
+            x: float, y: float, width: float) -> tuple[str, float]:
+    """The key under the map: each terrain on it by name and colour, hexside features, roads,
+    counters and rings; returns the SVG and its height."""
+    items = [(f'<rect x="0" y="2" width="18" height="12" fill="{terrain_fill.get(t, "#dddddd")}" stroke="#8d8570"/>', t)
+             for t in sorted({c["terrain"] for c in m.cells.values()})]
+    items += [(f'<line x1="0" y1="8" x2="18" y2="8" stroke="{side_stroke.get(f, "#000")}" stroke-width="4"/>',
+               f"{f} (hexside)") for f in sorted(set(m.sides.values()))]
+    if any(c["road"] for c in m.cells.values()):
+        items.append(('<line x1="0" y1="8" x2="18" y2="8" stroke="#b49a6a" stroke-width="5"/>', "road"))
+    items += [(f'<rect x="0" y="2" width="18" height="12" rx="2" fill="{SIDE_COLOURS["red"]}"/>',
+               "unit: id kind, strength (yellow: its state)"),
+              ('<rect x="0" y="2" width="18" height="12" rx="2" fill="#777" stroke="#111" stroke-dasharray="3 2"/>',
+               "hidden from the enemy")]
+    if marks:
+        items.append(('<circle cx="9" cy="8" r="7" fill="none" stroke="#d4a017" stroke-width="2" '
+                      'stroke-dasharray="4 2"/>', "objective"))
+    out, cx, cy = ['<g class="legend">'], x, y + 16
+    for swatch, text in items:
+        w = 26 + 6.2 * len(text) + 14
+        if cx > x and cx + w > x + width:
+            cx, cy = x, cy + 20
+        out.append(f'<g transform="translate({cx:.1f},{cy - 12:.1f})">{swatch}</g>'
+                   + _t(cx + 24, cy, text, 11, "#222", anchor="start"))
+        cx += w
+    out.append("</g>")
+    return "".join(out), cy - y + 14
 
 
 __all__ = ["render", "SIDE_COLOURS"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from html import escape
 
-from rules.core.mapsvg import data
+from rules.core import tablesvg
+from rules.core.mapsvg import LabelPlacer, box_attr, crop_box, data, label
 from rules.littlewars.table import terrain_geometry
 
 from . import geom
@@ -19,6 +20,7 @@ TERRAIN = {
     "decorative": 'fill="#9ccf8f" fill-opacity="0.5" stroke="none"',
 }
 ORDER = ("hill", "decorative", "difficult", "obstacle", "impassable")
+ZONE_DEPTH = 12.0  # inches from a side's own edge it sets up in
 STYLE = ".unit .arcs{display:none}.unit:hover .arcs,.unit:target .arcs{display:inline}"
 
 
@@ -61,20 +63,72 @@ def _unit(u: dict, depth: float) -> str:
             f'{arcs}{body}{text}</g>')
 
 
-def render_svg(view: dict) -> str:
-    if "table" not in view:
-        return '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"></svg>'
+def zones(view: dict) -> list[tuple[str, tablesvg.Region, str]]:
+    """Where each side set up: ZONE_DEPTH from its edge, the first side on the south edge (the shipped
+    scenarios place red south, blue north; RULES.md)."""
     w, d = view["table"]["width"], view["table"]["depth"]
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg"{data(map="table", width=w, depth=d, y="up")} '
-             f'viewBox="0 0 {w:g} {d:g}" class="kow-map">',
-             f"<style>{STYLE}</style>", f'<rect width="{w:g}" height="{d:g}" fill="#e8e4d0"/>']
+    return [(side, tablesvg.edge_zone(edge, ZONE_DEPTH, w, d), f"{side} set up within {ZONE_DEPTH:g} in of the {edge} edge")
+            for side, edge in zip(view["sides"], ("south", "north"))]
+
+
+def _mine(view: dict) -> str | None:
+    viewer = view.get("viewer") or {}
+    own = [tuple(c) for u in view["units"] if viewer.get("role") == "player" and u["side"] == viewer.get("side")
+           for c in u["corners"]]
+    t = view["table"]
+    return box_attr(crop_box(own, t["width"], t["depth"], 12.0, 4 / 3))
+
+
+def render_svg(view: dict, crop: bool = False) -> str:
+    """The whole table (``crop`` is for large tables; Kings of War's fit one picture)."""
+    if "table" not in view:
+        return '<svg xmlns="http://www.w3.org/2000/svg" data-map="table" viewBox="0 0 1 1"></svg>'
+    w, d = view["table"]["width"], view["table"]["depth"]
+    region = (0.0, 0.0, float(w), float(d))
+    fs = tablesvg.font_size(region)
+    unit_boxes = [_box(u, d) for u in view["units"]]
+    placer = LabelPlacer(bounds=(0, 0, w, d), keep_clear=unit_boxes)
+    parts = [f"<style>{STYLE}</style>", f'<rect width="{w:g}" height="{d:g}" fill="#e8e4d0"/>']
     for kind in ORDER:
         parts += [_terrain(t, d) for t in view["terrain"] if t["kind"] == kind]
+    zs = zones(view)
+    parts += [tablesvg.zone(side, rect, d, note) for side, rect, note in zs]
+    labels = []
     for i, (x, y) in enumerate(view["objectives"], start=1):
         held = (view["score"].get("held") or [None] * len(view["objectives"]))[i - 1]
         parts.append(f'<g class="objective"><title>objective {i}: {escape(held or "nobody")}</title>'
                      f'<circle cx="{x:g}" cy="{d - y:g}" r="0.8" fill="{COLOURS.get(held, "#fff")}" stroke="#000" '
                      f'stroke-width="0.1"/></g>')
+        placer.placed.append((x - 0.8, d - y - 0.8, 1.6, 1.6))
+        labels.append(label(placer, x, d - y - 0.8, f"objective {i}" + (f" ({held})" if held else ""), fs * 0.85,
+                            0.2 * fs, "#000"))
     parts += [_unit(u, d) for u in view["units"]]
-    parts.append("</svg>")
-    return "".join(parts)
+    for t in view["terrain"]:
+        name = f"{t['id']} ({t['kind']})" if t["kind"] not in t["id"] else t["id"]
+        labels.append(label(placer, 0, 0, name, fs * 0.85, 0.2 * fs, "#3d3520", css="label terrain-name",
+                            around=tablesvg.shape_box(terrain_geometry(t), d)))
+    parts += labels
+    parts.append(tablesvg.rulers(region, d, fs))
+    items = [(f'<rect x="0" y="0.1" width="1.2" height="0.8" {TERRAIN[k]}/>', k) for k in ORDER
+             if any(t["kind"] == k for t in view["terrain"])]
+    items += [('<rect x="0" y="0.15" width="1.2" height="0.7" fill="#777" fill-opacity="0.6"/><line x1="0" y1="0.15" '
+               'x2="1.2" y2="0.15" stroke="#111" stroke-width="0.15"/>', "unit (dark edge: its front)"),
+              ('<rect x="0" y="0.15" width="1.2" height="0.7" fill="#777" fill-opacity="0.15"/>', "routed unit"),
+              ('<circle cx="0.5" cy="0.5" r="0.4" fill="#fff" stroke="#000" stroke-width="0.08"/>',
+               "objective (filled: held)")]
+    items += [(f'<rect x="0" y="0.1" width="1.2" height="0.8" fill="{COLOURS[side]}" fill-opacity="0.15" '
+               f'stroke="{COLOURS[side]}" stroke-width="0.08" stroke-dasharray="0.3 0.2"/>', note) for side, _, note in zs]
+    legend, height = tablesvg.legend(items, 0, d + 3.6 * fs, w, fs * 0.85)
+    parts.append(legend)
+    vb = (-3.4 * fs, -fs, w + 4.4 * fs, d + fs + 3.6 * fs + height + fs)
+    px = min(1600.0, max(900.0, 16.0 * vb[2]))
+    root = (f'<svg xmlns="http://www.w3.org/2000/svg"{data(map="table", width=w, depth=d, y="up", mine=_mine(view))} '
+            f'viewBox="{" ".join(f"{v:.2f}" for v in vb)}" width="{px:.0f}" height="{px * vb[3] / vb[2]:.0f}" '
+            f'class="kow-map" font-family="{tablesvg.FONT}">')
+    return root + "".join(parts) + "</svg>"
+
+
+def _box(u: dict, depth: float):
+    xs = [c[0] for c in u["corners"]]
+    ys = [depth - c[1] for c in u["corners"]]
+    return (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))

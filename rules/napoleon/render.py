@@ -21,7 +21,8 @@ def _counter(u: dict, leaders: list[dict]) -> dict:
             "title": f"{u['id']} {u['name']} ({u['arm']}, {u['nation']}, {u['side']}): {strength}"}
 
 
-def render_svg(view: dict[str, Any]) -> str:
+def render_svg(view: dict[str, Any], crop: bool = False) -> str:
+    """The whole map (``crop``, for large tables, does not apply: it fits one picture)."""
     sc = view.get("scenario")
     if not sc:
         return ('<svg xmlns="http://www.w3.org/2000/svg" width="400" height="60"><text x="20" y="35" '
@@ -32,9 +33,11 @@ def render_svg(view: dict[str, Any]) -> str:
     for u in view["units"]:
         if u["status"] == "active" and u["hex"]:
             counters.append(_counter(u, [x for x in leaders if x["hex"] == u["hex"] and x["side"] == u["side"]]))
-    for x in leaders:  # a leader gets a counter of his own (he is ordered by his id), stacked on his troops
-        counters.append({"id": x["id"], "kind": "leader", "hex": x["hex"], "side": x["side"],
-                         "name": f"{x['id']} L{x['level']}", "strength": "", "state": "leader", "hidden": False, "title": f"{x['name']} (level {x['level']})"})
+    held = {c["hex"] for c in counters}
+    for x in leaders:  # ordered by his id: a badge on the troops he is with, or a counter of his own
+        counters.append({"id": x["id"], "kind": "leader", "badge": x["hex"] in held, "hex": x["hex"],
+                         "side": x["side"], "name": f"{x['id']} L{x['level']}", "strength": "", "state": "leader",
+                         "hidden": False, "title": f"{x['name']} (level {x['level']})"})
     result, turn = view.get("result"), view.get("turn") or {}
     if result:
         status = (f"Game over: {result['winner']} wins" if result["winner"] else "Game over: draw") \

@@ -29,7 +29,8 @@ def _counter(u: dict) -> dict:
             "title": f"{u['id']} {u['name']} ({u['profile']}, {u['side']}): {strength}, {u['morale']}"}
 
 
-def render_svg(view: dict[str, Any]) -> str:
+def render_svg(view: dict[str, Any], crop: bool = False) -> str:
+    """The whole map (``crop``, for large tables, does not apply: it fits one picture)."""
     sc = view.get("scenario")
     if not sc:
         return ('<svg xmlns="http://www.w3.org/2000/svg" width="400" height="60"><text x="20" y="35" '

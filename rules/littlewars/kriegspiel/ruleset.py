@@ -65,9 +65,8 @@ class Kriegspiel(Teams, RuleSetBase):
     adjudicate = staticmethod(_adjudicate)
     view = staticmethod(build_view)
 
-    def render_svg(self, view: Any) -> str:
-        base = lw_render(view)
-        return base[:-len("</svg>")] + extra_svg(view) + "</svg>" if base.endswith("</svg>") else base
+    def render_svg(self, view: Any, crop: bool = False) -> str:
+        return lw_render(view, crop=crop, extra=extra_svg(view))
 
     describe_event = staticmethod(_describe)
 

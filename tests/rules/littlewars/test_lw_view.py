@@ -27,7 +27,7 @@ def test_svg_renders_a_big_battle_readably():
     assert root.tag.endswith("svg") and "viewBox" in root.attrib
     assert svg.count('class="unit group"') == len(view["groups"]["red"])  # one outline per own group
     assert svg.count('class="unit gun"') == len(view["guns"])
-    assert "1 ft (12 in)" in svg  # scale bar
+    assert "12 in (1 ft)" in svg  # scale bar
     assert len(svg) < 400_000
 
 

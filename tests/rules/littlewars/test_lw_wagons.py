@@ -262,7 +262,7 @@ def test_each_side_sees_its_own_wagons_behind_the_curtain_and_all_after():
     rebuilt = state_from_view(red)
     assert rebuilt["wagons"]["red:supply1"]["name"] == "supply1"
     svg = RS.render_svg(red)
-    assert svg.count('class="wagon supply"') == 4 and svg.count('class="wagon ammo"') == 2
+    assert svg.count('class="unit wagon supply"') == 4 and svg.count('class="unit wagon ammo"') == 2
     assert "supply1 (red): supply wagon" in svg
 
 

@@ -1,0 +1,72 @@
+"""An outgoing message whose HTML part shows the map inline, and the Date in the reader's zone.
+
+The structure (RFC 2046/2387), so that a client that shows HTML shows the map in the text and
+one that does not still has it as an attachment:
+
+    multipart/mixed
+      multipart/alternative
+        text/plain
+        multipart/related
+          text/html            <img src="cid:MAP_CID">
+          image/png            Content-ID: <MAP_CID>, inline
+      image/png                map.png, attachment
+
+The Date header is written in the seat's own time zone (its offset, e.g. +0900), not in UTC
+passed off as local time: a mail client shows it either way, but a reader who looks at the
+raw header sees their own clock.
+"""
+from __future__ import annotations
+
+import zoneinfo
+from datetime import datetime
+from email.mime.base import MIMEBase
+from email.utils import format_datetime
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.core.mail.message import SafeMIMEMultipart
+
+MAP_CID = "map@kriegsbrief"
+
+
+class MapMail(EmailMultiAlternatives):
+    """``inline_map``: (filename, content, mimetype) of the map, shown in the HTML part by Content-ID."""
+
+    def __init__(self, *args, inline_map: tuple[str, bytes, str] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.inline_map = inline_map
+
+    def _create_alternatives(self, msg):
+        msg = super()._create_alternatives(msg)
+        if self.inline_map is None or not msg.is_multipart():
+            return msg
+        parts = msg.get_payload()
+        for i, part in enumerate(parts):
+            if part.get_content_type() == "text/html":
+                related = SafeMIMEMultipart(_subtype="related", encoding=self.encoding or settings.DEFAULT_CHARSET)
+                related.attach(part)
+                related.attach(self._inline_part())
+                parts[i] = related
+        return msg
+
+    def _inline_part(self) -> MIMEBase:
+        filename, content, mimetype = self.inline_map
+        image = self._create_mime_attachment(content, mimetype)
+        image["Content-ID"] = f"<{MAP_CID}>"
+        image["Content-Disposition"] = f'inline; filename="{filename}"'
+        return image
+
+
+def seat_zone(seat) -> str:
+    """The time zone a seat reads in: its player's profile's, else UTC."""
+    profile = getattr(seat.user, "profile", None) if seat is not None and seat.user_id else None
+    return profile.timezone if profile else "UTC"
+
+
+def local_date(tz_name: str, now: datetime) -> str:
+    """An RFC 5322 Date for ``now`` in zone ``tz_name`` (UTC if the name is unknown)."""
+    try:
+        tz = zoneinfo.ZoneInfo(tz_name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        tz = zoneinfo.ZoneInfo("UTC")
+    return format_datetime(now.astimezone(tz))
