@@ -26,6 +26,9 @@ def assert_clean(client, url):
 
 def test_no_page_shows_template_code(client, people, approval_game):
     game = approval_game
+    assert_clean(client, reverse("login"))  # signed out
+    client.force_login(people["dave"])
+    assert_clean(client, reverse("confirm_address", args=["any-token"]))  # the page asks to confirm by POST
     for state in ("open", "adjudicated", "published"):
         if state == "adjudicated":
             client.force_login(people["bob"])
