@@ -17,7 +17,7 @@ def accepted(rs, state, side, line):
     return not parsed.errors and not rs.validate(state, side, parsed.orders)
 
 
-@pytest.mark.parametrize("name", ["civilwar", "littlewars", "warworlds", "napoleon", "kingsofwar"])
+@pytest.mark.parametrize("name", ["civilwar", "littlewars", "kriegspiel", "warworlds", "napoleon", "kingsofwar"])
 def test_every_built_in_rule_set_composes_orders(name):
     assert composes_orders(registry.get(name))
 
@@ -103,3 +103,14 @@ def test_kings_of_war_advances_at_the_point_pivoting_and_charges_the_enemy_click
     assert rs.compose_order(board, side, unit["id"], {"unit": enemy["id"]}) == f"{unit['id']} charge {enemy['id']}"
     [mark] = rs.pending_marks(board, side, line)
     assert mark["unit"] == unit["id"] and math.isclose(mark["to"]["x"], unit["x"] + 4 * math.cos(ahead), abs_tol=1e-6)
+
+
+def test_kriegspiel_orders_its_table_in_little_wars_words():
+    import random
+
+    rs = registry.get("kriegspiel")
+    st = rs.set_up(rs.load_scenario(None), random.Random(1))
+    board = own_view(rs, st, "red")
+    group = next(iter(board["groups"]["red"]))
+    line = rs.compose_order(board, "red", group, {"x": 40, "y": 10})
+    assert line == f"deploy {group} at 40,10" and not rs.parse_orders(st, "red", line).errors

@@ -190,6 +190,18 @@ def test_a_phone_sees_the_map_first_pinches_it_and_never_scrolls_sideways(live_s
     map_top = page.locator("section.map").bounding_box()["y"]
     assert map_top < page.locator("#orders").bounding_box()["y"]  # the map comes before the forms
     assert page.is_visible(".map-tools .hint-touch") and not page.is_visible(".map-tools .hint-mouse")
+    page.click(".map-tools [data-zoom=reset]")
+    assert page.inner_text(".map-tools [data-zoom-level]") == "×1"
     pinch(page, 60)
     assert page.inner_text(".map-tools [data-zoom-level]") != "×1"  # two fingers apart zoom in
+    # the Kriegspiel table (96 x 288 in) starts on the player's own troops, where labels can be read
+    from tests.api.helpers import new_game_with_people
+
+    strip = new_game_with_people(people, "kriegspiel", None, "Kriegspiel")
+    page.goto(f"{live_server.url}/games/{strip.pk}/")
+    mine = [float(v) for v in page.get_attribute("section.map svg", "data-mine").split()]
+    x, y, w, h = (float(v) for v in page.get_attribute("section.map svg", "viewBox").split())
+    assert page.inner_text(".map-tools [data-zoom-level]") != "×1"
+    assert x <= mine[0] and y <= mine[1] and x + w >= mine[0] + mine[2] - 0.01 and y + h >= mine[1] + mine[3] - 0.01
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     context.close()

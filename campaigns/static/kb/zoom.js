@@ -13,16 +13,30 @@
     var b = svg.viewBox.baseVal, home = {x: b.x, y: b.y, w: b.width, h: b.height};
     var view = Object.assign({}, home), label = tools.querySelector("[data-zoom-level]");
 
+    // The frame's own shape: the map's on a desktop (its height follows its width), a fixed height
+    // on a phone, where the view then fills the frame instead of leaving a tall strip tiny.
+    function aspect() {
+      var r = svg.getBoundingClientRect(), a = r.width ? r.height / r.width : home.h / home.w;
+      return Math.abs(a - home.h / home.w) < 0.01 * home.h / home.w ? home.h / home.w : a;
+    }
+    function whole() {  // the whole map, centred in the frame's shape
+      var a = aspect(), w = Math.max(home.w, home.h / a);
+      return {x: home.x + (home.w - w) / 2, y: home.y + (home.h - w * a) / 2, w: w, h: w * a};
+    }
+    function clamp(pos, size, lo, span) {  // inside the map, or centred on it when the view is larger
+      return size >= span ? lo + (span - size) / 2 : Math.min(lo + span - size, Math.max(lo, pos));
+    }
     function show() {
-      view.w = Math.min(home.w, Math.max(home.w / MAX, view.w));
-      view.h = view.w * home.h / home.w;  // the map keeps its aspect, so the page does not jump
-      view.x = Math.min(home.x + home.w - view.w, Math.max(home.x, view.x));
-      view.y = Math.min(home.y + home.h - view.h, Math.max(home.y, view.y));
+      var full = whole();
+      view.w = Math.min(full.w, Math.max(full.w / MAX, view.w));
+      view.h = view.w * aspect();
+      view.x = clamp(view.x, view.w, home.x, home.w);
+      view.y = clamp(view.y, view.h, home.y, home.h);
       svg.setAttribute("viewBox", [view.x, view.y, view.w, view.h].map(function (v) { return +v.toFixed(3); }).join(" "));
-      label.textContent = "\u00d7" + Math.round(home.w / view.w * 10) / 10;
+      label.textContent = "\u00d7" + Math.round(full.w / view.w * 10) / 10;
     }
     function zoom(factor, fx, fy) {  // fx, fy: the point that stays put, as fractions of the view
-      var w = Math.min(home.w, Math.max(home.w / MAX, view.w / factor)), h = w * home.h / home.w;
+      var full = whole(), w = Math.min(full.w, Math.max(full.w / MAX, view.w / factor)), h = w * aspect();
       view.x += (view.w - w) * fx; view.y += (view.h - h) * fy; view.w = w; view.h = h; show();
     }
     function fraction(x, y) {
@@ -31,10 +45,10 @@
     }
     // "My troops": the box the map marks as the viewer's own (data-mine, in the SVG's units).
     function showBox(box) {
-      var p = box.split(/\s+/).map(Number);
+      var p = box.split(/\s+/).map(Number), a = aspect();
       if (p.length !== 4 || p.some(isNaN)) return;
-      var w = Math.max(p[2], p[3] * home.w / home.h) * 1.15;
-      view = {x: p[0] + p[2] / 2 - w / 2, y: p[1] + p[3] / 2 - w * home.h / home.w / 2, w: w, h: w * home.h / home.w};
+      var w = Math.max(p[2], p[3] / a) * 1.1;
+      view = {x: p[0] + p[2] / 2 - w / 2, y: p[1] + p[3] / 2 - w * a / 2, w: w, h: w * a};
       show();
     }
     var mine = svg.getAttribute("data-mine") || (svg.querySelector("[data-mine]") || {getAttribute: function () { return null; }}).getAttribute("data-mine");
@@ -44,7 +58,7 @@
     tools.addEventListener("click", function (e) {
       var how = e.target.getAttribute("data-zoom");
       if (how === "in") zoom(1.5, .5, .5); else if (how === "out") zoom(1 / 1.5, .5, .5);
-      else if (how === "reset") { view = Object.assign({}, home); show(); }
+      else if (how === "reset") { view = whole(); show(); }
       else if (how === "mine" && mine) showBox(mine);
     });
     svg.addEventListener("wheel", function (e) {
@@ -90,6 +104,9 @@
     svg.addEventListener("pointerup", up);
     svg.addEventListener("pointercancel", up);
     tools.hidden = false;  // the controls show only where the script runs
+    view = whole(); show();
+    // On a narrow screen a large table starts on the viewer's own troops, where labels can be read.
+    if (mine && svg.getBoundingClientRect().width < 600) showBox(mine);
   }
 
   document.querySelectorAll("section.map").forEach(setUp);

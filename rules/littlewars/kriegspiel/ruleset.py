@@ -14,6 +14,7 @@ from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import LineError, ParsedOrders, RuleEvent
 
 from .. import adjudicate as lw_adj
+from .. import compose as lw_compose
 from ..commands import Teams
 from ..scenario import _builtin as lw_builtin
 from ..fold import initial_state as lw_initial
@@ -75,6 +76,11 @@ class Kriegspiel(Teams, RuleSetBase):
         return desk_events(state, text)
 
     check_invariants = staticmethod(ks_invariants)
+
+    # clicks on the map: the table orders are Little Wars' (rules.core.protocol.OrderComposer)
+    compose_order = staticmethod(lw_compose.compose_order)
+    order_targets = staticmethod(lw_compose.order_targets)
+    pending_marks = staticmethod(lw_compose.pending_marks)
 
 
 RULESET = Kriegspiel()
