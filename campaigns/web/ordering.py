@@ -13,6 +13,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from campaigns import turns
 from rules.core.protocol import RulesError, composes_orders
 
 from . import present
@@ -64,8 +65,8 @@ def compose(request, seen: Seen):
     except RulesError as exc:
         context["why"] = str(exc)
         return render(request, "web/_compose.html", context)
-    text = request.POST.get("text", "").rstrip("\n")
-    lines = text.split("\n") if text.strip() else []
+    text = turns.clean_text(request.POST.get("text", ""))  # as a submission reads it, so lines number alike
+    lines = text.split("\n") if text else []
     errors = seen.check_orders("\n".join(lines + [line]))
     context.update(line=line, why="; ".join(_errors_of_line(errors, len(lines) + 1)))
     return render(request, "web/_compose.html", context)

@@ -35,7 +35,7 @@ def test_a_second_operation_is_added_but_says_why_it_fails(client, people, game)
     client.force_login(people["bob"])
     first, second = legal_op(game, index=0), legal_op(game, index=1)
     place = second.split()[1]
-    made = compose(client, game, select=place, node=place, text=first, map="graph").content.decode()
+    made = compose(client, game, select=place, node=place, text=f"\r\n\r\n{first}\r\n", map="graph").content.decode()
     assert "data-line" not in made and f"Not added: <code>{second}</code>" in made  # one operation a turn (CW)
 
 
