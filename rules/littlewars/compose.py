@@ -33,6 +33,10 @@ def compose_order(board: Mapping[str, Any], side: str, unit_id: str, target: Map
         if phase != "play":
             raise CompositionError("guns fire once the battle has begun")
         return f"fire {unit_id} at {x},{y}"
+    if verb == "charge":  # Kriegspiel's cavalry charge at a point (KS-68); Little Wars' own check refuses it
+        return f"charge {unit_id} at {x},{y}"
+    if verb not in ("", "move"):
+        raise CompositionError(f"'{verb}' is not an order for a point on this table")
     if phase == "deploy":
         return f"deploy {unit_id} at {x},{y}"
     if phase != "play":

@@ -56,6 +56,8 @@ def test_little_wars_sends_a_group_to_a_point_and_a_gun_fires_in_battle():
         rs.compose_order(own_view(rs, st, "blue"), "blue", "foot9", {"x": 1, "y": 1})
     with pytest.raises(CompositionError, match="choose a point"):
         rs.compose_order(board, "red", "foot1", {"hex": "0101"})
+    with pytest.raises(CompositionError, match="'ram' is not an order"):
+        rs.compose_order(board, "red", "foot1", {"x": 1, "y": 1, "verb": "ram"})
     assert rs.pending_marks(board, "red", "move foot1 to 3,4\nfire gun1 at 5,6 7,8\nhold") == [
         {"unit": "foot1", "verb": "move", "to": {"x": 3.0, "y": 4.0}},
         {"unit": "gun1", "verb": "fire", "to": {"x": 5.0, "y": 6.0}}]
