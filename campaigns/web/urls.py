@@ -6,6 +6,8 @@ from campaigns import accounts
 from . import ordering, views
 
 urlpatterns = [
+    # Browsers ask for /favicon.ico whatever the page says (the SVG map, a download): no 404 for it.
+    path("favicon.ico", views.favicon),
     path("", views.my_games, name="my_games"),
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

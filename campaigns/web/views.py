@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponsePermanentRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import ngettext
@@ -33,6 +33,14 @@ def _accepted_message(result: turns.SubmitResult, ready: bool) -> str:
     if result.closed:
         return "Orders accepted. Every side was ready, so the turn has closed."
     return "Orders accepted" + (" and marked ready." if ready else "; not marked ready yet.")
+
+
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever a page says (the SVG map, a download): no 404 for it.
+    The static URL is looked up when asked, so a hashed file name after collectstatic is followed."""
+    from django.templatetags.static import static
+
+    return HttpResponsePermanentRedirect(static("kb/favicon.svg"))
 
 
 # --- my games ---------------------------------------------------------------

@@ -72,3 +72,4 @@ def test_the_favicon_is_served(client, people, game):
     client.force_login(people["bob"])
     assert static("kb/favicon.svg") in page(client, game)
     assert client.get(static("kb/favicon.svg")).status_code == 200
+    assert client.get("/favicon.ico", follow=True).status_code == 200
