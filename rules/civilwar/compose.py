@@ -54,10 +54,10 @@ def compose_order(board: Mapping[str, Any], side: str, unit_id: str, target: Map
     return chosen[0]
 
 
-def _mark(line: str) -> dict | None:
+def _mark(line: str) -> dict[str, Any] | None:
     source, target = _source_and_target(_read(line))
     return {"unit": source, "verb": line.split()[0].lower(), "to": {"node": target}} if source and target else None
 
 
-def pending_marks(board: Mapping[str, Any], side: str, text: str) -> list[dict]:
+def pending_marks(board: Mapping[str, Any], side: str, text: str) -> list[dict[str, Any]]:
     return marks(text, _mark)

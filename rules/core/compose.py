@@ -25,7 +25,7 @@ def point(target: Mapping[str, Any]) -> tuple[str, str]:
     return inches(target["x"]), inches(target["y"])
 
 
-def marks(text: str, read: Callable[[str], dict | None]) -> list[dict]:
+def marks(text: str, read: Callable[[str], dict[str, Any] | None]) -> list[dict[str, Any]]:
     """``read`` applied to each line that is not blank or a comment, the lines it reads kept."""
     found = (read(line.strip()) for line in text.splitlines() if line.strip() and not line.strip().startswith("#"))
     return [m for m in found if m]

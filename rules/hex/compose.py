@@ -17,8 +17,8 @@ class HexComposer:
     """``move``: the line for a unit and a hex; ``engage``: the line for a unit, an enemy and the
     verb asked for ("" when none), or a CompositionError."""
 
-    move: Callable[[Mapping[str, Any], dict, str], str]
-    engage: Callable[[Mapping[str, Any], dict, dict, str], str]
+    move: Callable[[Mapping[str, Any], dict[str, Any], str], str]
+    engage: Callable[[Mapping[str, Any], dict[str, Any], dict[str, Any], str], str]
 
     def compose_order(self, board: Mapping[str, Any], side: str, unit_id: str, target: Mapping[str, Any]) -> str:
         unit = _find(board, unit_id)
@@ -37,16 +37,16 @@ class HexComposer:
     def order_targets(self, board: Mapping[str, Any], side: str, unit_id: str) -> dict[str, list[str]]:
         return {}  # any hex: the line is checked by the rule set's own validation
 
-    def pending_marks(self, board: Mapping[str, Any], side: str, text: str) -> list[dict]:
+    def pending_marks(self, board: Mapping[str, Any], side: str, text: str) -> list[dict[str, Any]]:
         return marks(text, lambda line: _mark(board, line))
 
 
-def _find(board: Mapping[str, Any], unit_id: str) -> dict | None:
+def _find(board: Mapping[str, Any], unit_id: str) -> dict[str, Any] | None:
     wanted = unit_id.upper()
     return next((u for u in board.get("units") or [] if str(u["id"]).upper() == wanted), None)
 
 
-def _mark(board: Mapping[str, Any], line: str) -> dict | None:
+def _mark(board: Mapping[str, Any], line: str) -> dict[str, Any] | None:
     """A move to a hex, or a line naming two units (fire, melee, attack, charge): the first acts on the second."""
     words = line.replace(",", " ").split()
     if len(words) >= 4 and words[0].lower() in ("move", "road") and _HEX.match(words[3]):

@@ -13,18 +13,18 @@ MAX_PIVOT = 90
 _ENEMY_LINE = re.compile(r"^([\w-]+)\s+(charge|counter-charge|shoot)\s+([\w-]+)$", re.I)
 
 
-def _unit(board: Mapping[str, Any], unit_id: str) -> dict | None:
+def _unit(board: Mapping[str, Any], unit_id: str) -> dict[str, Any] | None:
     return next((u for u in board.get("units") or [] if u["id"] == unit_id), None)
 
 
-def _own(board: Mapping[str, Any], side: str, unit_id: str) -> dict:
+def _own(board: Mapping[str, Any], side: str, unit_id: str) -> dict[str, Any]:
     unit = _unit(board, unit_id)
     if unit is None or unit["side"] != side:
         raise CompositionError(f"{unit_id} is not one of your units")
     return unit
 
 
-def _advance(unit: dict, x: float, y: float) -> str:
+def _advance(unit: dict[str, Any], x: float, y: float) -> str:
     dx, dy = x - unit["x"], y - unit["y"]
     turn = (math.degrees(math.atan2(dy, dx)) - unit["facing"] + 180) % 360 - 180  # anticlockwise positive
     distance = inches(math.hypot(dx, dy))
@@ -51,10 +51,10 @@ def order_targets(board: Mapping[str, Any], side: str, unit_id: str) -> dict[str
     return {}  # any point ahead: the reach is drawn, the line is checked
 
 
-def _mark(board: Mapping[str, Any], line: str) -> dict | None:
+def _mark(board: Mapping[str, Any], line: str) -> dict[str, Any] | None:
     m = _ENEMY_LINE.match(line)
-    if m and _unit(board, m.group(3)):
-        enemy = _unit(board, m.group(3))
+    enemy = _unit(board, m.group(3)) if m else None
+    if m and enemy:
         return {"unit": m.group(1), "verb": m.group(2).lower(), "to": {"x": enemy["x"], "y": enemy["y"]}}
     words = line.split()
     unit = _unit(board, words[0]) if len(words) >= 3 and words[1].lower() == "advance" else None
@@ -70,5 +70,5 @@ def _mark(board: Mapping[str, Any], line: str) -> dict | None:
                                                         "y": unit["y"] + distance * math.sin(heading)}}
 
 
-def pending_marks(board: Mapping[str, Any], side: str, text: str) -> list[dict]:
+def pending_marks(board: Mapping[str, Any], side: str, text: str) -> list[dict[str, Any]]:
     return marks(text, lambda line: _mark(board, line))

@@ -48,7 +48,7 @@ def order_targets(board: Mapping[str, Any], side: str, unit_id: str) -> dict[str
     return {}  # any point of the table: the reach and range are drawn, the line is checked
 
 
-def _mark(line: str) -> dict | None:
+def _mark(line: str) -> dict[str, Any] | None:
     m = _LINE.match(line)
     if not m:
         return None
@@ -57,5 +57,5 @@ def _mark(line: str) -> dict | None:
             "to": {"x": float(m.group(3)), "y": float(m.group(4))}}
 
 
-def pending_marks(board: Mapping[str, Any], side: str, text: str) -> list[dict]:
+def pending_marks(board: Mapping[str, Any], side: str, text: str) -> list[dict[str, Any]]:
     return marks(text, _mark)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any, Mapping
 
 from rules.core.orderlines import parse_lines
 from rules.core.protocol import ParsedOrders
@@ -98,7 +99,7 @@ def parse_text(text: str) -> ParsedOrders:
     return parse_lines(text, parse_line)
 
 
-def click_engage(board, unit: dict, enemy: dict, verb: str) -> str:
+def click_engage(board: Mapping[str, Any], unit: dict[str, Any], enemy: dict[str, Any], verb: str) -> str:
     """Artillery fires at the enemy clicked; other troops fight it (cavalry charges when asked)."""
     if verb == "fire" or (not verb and unit.get("arm") in ("artillery", "horse_artillery")):
         return f"fire {unit['id']} at {enemy['id']}"
@@ -107,5 +108,5 @@ def click_engage(board, unit: dict, enemy: dict, verb: str) -> str:
     return f"melee {unit['id']} {enemy['id']}"
 
 
-def click_move(board, unit: dict, hex_id: str) -> str:
+def click_move(board: Mapping[str, Any], unit: dict[str, Any], hex_id: str) -> str:
     return f"move {unit['id']} to {hex_id}"

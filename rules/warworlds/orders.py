@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any, Mapping
 
+from rules.core.compose import CompositionError
 from rules.core.orderlines import parse_lines
 from rules.core.protocol import ParsedOrders
 
@@ -118,11 +120,9 @@ def parse_text(text: str) -> ParsedOrders:
     return parse_lines(text, parse_line)
 
 
-def click_engage(board, unit: dict, enemy: dict, verb: str) -> str:
+def click_engage(board: Mapping[str, Any], unit: dict[str, Any], enemy: dict[str, Any], verb: str) -> str:
     """The order for a unit clicked onto an enemy in this round (the verb "ram" or "fire" may choose)."""
-    from rules.core.compose import CompositionError
-
-    rnd = (board.get("turn") or {}).get("round")
+    rnd = str((board.get("turn") or {}).get("round") or "")
     verb = verb or {"shooting": "fire", "melee": "attack"}.get(rnd, "")
     if verb == "fire" and rnd == "shooting":
         return f"fire {unit['id']} at {enemy['id']}"
@@ -134,9 +134,7 @@ def click_engage(board, unit: dict, enemy: dict, verb: str) -> str:
         "choose a hex to move to" if rnd == "movement" else f"'{verb}' is not an order of this round"))
 
 
-def click_move(board, unit: dict, hex_id: str) -> str:
-    from rules.core.compose import CompositionError
-
+def click_move(board: Mapping[str, Any], unit: dict[str, Any], hex_id: str) -> str:
     rnd = (board.get("turn") or {}).get("round")
     if rnd != "movement":
         raise CompositionError(f"this is the {rnd} round: units move in the movement round")
