@@ -198,6 +198,7 @@
 
   // --- clicks, keys and the pointer ---------------------------------------------------------
   function clicked(el, e) {
+    if (!cfg.compose) return;  // no orders to give now: the map only shows
     var unit = el.closest(".unit[data-id]");
     var node = el.closest("[data-node]"), hex = el.closest("[data-hex]");
     if (unit && mine(unit) && !(selected && selected.el === unit && kind === "graph")) {
