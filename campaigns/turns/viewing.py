@@ -7,7 +7,7 @@ with the viewer's own numbering (``numbered``), never with the log's seq.
 from __future__ import annotations
 
 from datetime import timezone as dt_timezone
-from typing import Iterator
+from typing import Callable, Iterator
 
 from django.db.models import Q, QuerySet
 from django.utils.dateparse import parse_datetime
@@ -106,6 +106,12 @@ def _utc(iso: str) -> str:
     return f"{when.astimezone(dt_timezone.utc):%Y-%m-%d %H:%M} UTC" if when else iso
 
 
+def published_text(p) -> str:
+    """The publication of a turn, with the umpire's note to the players when there is one."""
+    return (f"Turn {p['turn']} published{' (amended by the umpire)' if p.get('amended') else ''}"
+            + (f". The umpire's note: {p['note']}" if p.get("note") else ""))
+
+
 _LIFECYCLE_TEXT = {
     "game.created": lambda p: f"Game created ({p['ruleset']}); setup seed commitment {p['setup_commitment'][:12]}…",
     "seed.sealed": lambda p: f"Seed for turn {p['turn']} sealed",
@@ -127,9 +133,13 @@ _LIFECYCLE_TEXT = {
     "turn.adjudicated": lambda p: f"Turn {p['turn']} adjudicated ({p['count']} result events)",
     "results.voided": lambda p: f"Results of turn {p['turn']} voided by the umpire: {p['reason']}",
     "orders.amended": lambda p: f"The umpire amended {p['side']}'s orders for turn {p['turn']}:\n{p['text']}",
-    "turn.published": lambda p: f"Turn {p['turn']} published{' (amended by the umpire)' if p.get('amended') else ''}; seed revealed: {p['seed']}",
+    "turn.published": lambda p: f"{published_text(p)}; seed revealed: {p['seed']}",
     "game.finished": lambda p: f"Game over: {describe_result(p['result'])}",
 }
+
+
+# Lifecycle lines that carry a time: the payload key a reader's own zone replaces.
+_TIMED = {"turn.late": "until", "turn.deadline_set": "deadline"}
 
 
 def _who(p) -> str:
@@ -144,8 +154,11 @@ def describe_result(result) -> str:
     return f"{winner} wins ({result.get('reason', '')})" if winner else f"draw ({result.get('reason', '')})"
 
 
-def describe(game: Game, event: Event) -> str:
+def describe(game: Game, event: Event, local: Callable[[str], str] | None = None) -> str:
+    """One readable line; ``local``: writes a time in the reader's own zone (else the line says UTC)."""
     text = _LIFECYCLE_TEXT.get(event.type)
+    if text is not None and local and event.type in _TIMED:
+        return text({**event.payload, _TIMED[event.type]: local(event.payload[_TIMED[event.type]])})
     if text is not None:
         return text(event.payload)
     return catalog.get(game.ruleset).describe_event(event.type, event.payload)

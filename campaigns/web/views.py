@@ -3,14 +3,17 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponsePermanentRedirect
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns import maps
 from campaigns.mailout import verification
 from campaigns.models import Game, Profile, Seat
+from campaigns.mailout.reports import VERIFY_TEXT
 from campaigns.turns import (
     absences,
     commands,
@@ -58,6 +61,12 @@ def _accepted_message(result: commands.SubmitResult, ready: bool) -> str:
     if result.closed:
         return "Orders accepted. Every side was ready, so the turn has closed."
     return "Orders accepted" + (" and marked ready." if ready else "; not marked ready yet.")
+
+
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever a page says (the SVG map, a download): no 404 for it.
+    The static URL is looked up when asked, so a hashed file name after collectstatic is followed."""
+    return HttpResponsePermanentRedirect(static("kb/favicon.svg"))
 
 
 # --- my games ---------------------------------------------------------------
@@ -205,7 +214,7 @@ def game_context(seen: Seen, **extra) -> dict:
         "may_order": present.may_order(seen), "own_orders": present.own_orders(seen),
         "away_until": present.away_until(seen),
         "past_turns": sorted(seen.published_turns()), "roster": invitations.roster(seen.game),
-        **present.board_extras(seen), **extra,
+        "map_orders": present.map_orders(seen), "ready_closes": present.ready_closes(seen), **present.board_extras(seen), **extra,
     }
 
 
@@ -213,7 +222,7 @@ def game_context(seen: Seen, **extra) -> dict:
 @seat_required()
 def game_page(request, seen: Seen):
     if request.method == "GET":
-        form = OrdersForm(initial={"text": present.own_orders(seen), "ready": True}) if present.may_order(seen) else None
+        form = OrdersForm(initial={"text": present.own_orders(seen), "ready": False}) if present.may_order(seen) else None
         return render(request, "web/game.html", game_context(seen, form=form))
     if not present.may_order(seen):
         messages.error(request, "You have no orders to give now.")
@@ -291,6 +300,16 @@ def set_ready(request, seen: Seen):
         messages.success(request, "Every side was ready: the turn has closed." if closed
                          else ("Marked ready." if ready else "No longer marked ready."))
     return redirect(_game_url(seen))
+
+
+@require_http_methods(["GET"])
+@seat_required()
+def verification(request, seen: Seen):
+    """The seeds and dice commitments among the events this viewer sees, to check the dice with
+    (kept out of the log's lines, as out of the mailed reports' bodies)."""
+    lines = [{"turn": e.turn, "text": VERIFY_TEXT[e.type](e.payload)}
+             for e in seen.events().filter(type__in=list(VERIFY_TEXT))]
+    return render(request, "web/verification.html", {"seen": seen, "game": seen.game, "lines": lines})
 
 
 @seat_required()
@@ -380,7 +399,8 @@ def _ruling(request, seen: Seen, forms: UmpireForms):
         for line in present.line_errors(errors):
             forms.ruling.add_error("text", line)
         return None
-    messages.success(request, f"Ruling written: {count} event(s).")
+    messages.success(request, ngettext("Ruling written: %(count)d event.", "Ruling written: %(count)d events.",
+                                       count) % {"count": count})
     return redirect(_umpire_url(seen))
 
 
@@ -445,11 +465,12 @@ def umpire_page(request, seen: Seen):
             return redirect(_umpire_url(seen))
         if response is not None:
             return response
-    return render(request, "web/umpire.html", umpire_context(seen, forms))
+    return render(request, "web/umpire.html", umpire_context(seen, forms, request.GET))
 
 
-def umpire_context(seen: Seen, forms: UmpireForms) -> dict:
+def umpire_context(seen: Seen, forms: UmpireForms, query=None) -> dict:
     turn = present.turn_summary(seen)
+    log_filter = present.LogFilter(seen, query or {})
     awaiting = turn["status"] == "adjudicated"
     return {
         "seen": seen, "view": seen.view, "game": seen.game, "turn": turn, "forms": forms,
@@ -462,4 +483,5 @@ def umpire_context(seen: Seen, forms: UmpireForms) -> dict:
         "orders_help": seen.ruleset.orders_help,
         "desk_help": seen.ruleset.umpire_help if isinstance(seen.ruleset, UmpireDesk) else "",
         "held_mail": held.held_messages(seen.game).count(), "roster": invitations.roster(seen.game),
+        "log_filter": log_filter, "log": present.log_by_turn(seen, log_filter.events()),
     }

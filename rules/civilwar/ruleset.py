@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from . import compose as _compose
 from rules.core.base import RuleSetBase
 from rules.core.protocol import PUBLIC, RuleEvent
 
@@ -71,6 +72,11 @@ class CivilWar(RuleSetBase):
     has_legal_operation = staticmethod(has_legal_operation)
     check_invariants = staticmethod(check_invariants)
     build_state = staticmethod(build_state)
+
+    # clicks on the map (rules.core.protocol.OrderComposer)
+    compose_order = staticmethod(_compose.compose_order)
+    order_targets = staticmethod(_compose.order_targets)
+    pending_marks = staticmethod(_compose.pending_marks)
 
 
 RULESET = CivilWar()

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import compose as _compose
 from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import ParsedOrders
 
@@ -44,6 +45,11 @@ class KingsOfWar(RuleSetBase):
     render_svg = staticmethod(_render)
     describe_event = staticmethod(_describe)
     check_invariants = staticmethod(check_invariants)
+
+    # clicks on the map (rules.core.protocol.OrderComposer)
+    compose_order = staticmethod(_compose.compose_order)
+    order_targets = staticmethod(_compose.order_targets)
+    pending_marks = staticmethod(_compose.pending_marks)
 
 
 RULESET = KingsOfWar()

@@ -18,6 +18,7 @@ from rules.littlewars.fold import initial_state as lw_initial
 from rules.littlewars.render import render_svg as lw_render
 from rules.littlewars.scenario import builtin_scenario as lw_builtin
 
+from rules.littlewars import compose as lw_compose
 from . import orders as ks_orders
 from .describe import describe_event as _describe
 from .desk import HELP as DESK_HELP
@@ -77,6 +78,11 @@ class Kriegspiel(Teams, RuleSetBase):
         return desk_events(state, text)
 
     check_invariants = staticmethod(ks_invariants)
+
+    # clicks on the map: the table orders are Little Wars' (rules.core.protocol.OrderComposer)
+    compose_order = staticmethod(lw_compose.compose_order)
+    order_targets = staticmethod(lw_compose.order_targets)
+    pending_marks = staticmethod(lw_compose.pending_marks)
 
 
 RULESET = Kriegspiel()

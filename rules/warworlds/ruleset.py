@@ -6,6 +6,7 @@ from typing import Any
 
 from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import PUBLIC, RuleEvent, side_audience
+from rules.hex.compose import HexComposer
 
 from . import options as _options
 from . import turn as _turn
@@ -14,7 +15,7 @@ from .describe import describe_event as _describe
 from .fold import PREFIX
 from .fold import fold as _fold
 from .fold import initial_state as _initial
-from .orders import ORDER_WORDS, ORDERS_HELP
+from .orders import ORDER_WORDS, ORDERS_HELP, click_engage, click_move
 from .render import render_svg as _render
 from .scenario import NAMES, builtin, load, new_unit
 from .view import build_view
@@ -64,6 +65,12 @@ class WarOfTheWorlds(RuleSetBase):
     def legal_orders(self, board: Any, side: str | None) -> list[str]:
         """From the side's own view, on the page only."""
         return _options.open_orders(board, side)
+
+    # clicks on the map (rules.core.protocol.OrderComposer)
+    _composer = HexComposer(move=click_move, engage=click_engage)
+    compose_order = _composer.compose_order
+    order_targets = _composer.order_targets
+    pending_marks = _composer.pending_marks
 
 
 RULESET = WarOfTheWorlds()

@@ -100,7 +100,9 @@ def test_player_submits_orders_and_the_turn_is_adjudicated(client, people, game)
     published = Event.objects.get(game=game, type="turn.published", turn=1)
     text = page(client, game)
     assert "Orders accepted" in text
-    assert viewing.describe(game, published) in text
+    # the player's log says what happened; the seed is on the verification page, not in the log
+    assert "Turn 1 published" in text and published.payload["seed"] not in text
+    assert published.payload["seed"] in page(client, game, "verification")
     rule_events = Event.objects.filter(game=game, turn=1, type__startswith="civilwar.", audience="public")
     assert all(viewing.describe(game, e) in text for e in rule_events)
     assert 'name="text"' not in text  # it is blue's turn now
