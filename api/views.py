@@ -12,6 +12,7 @@ from dataclasses import asdict
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, PolymorphicProxySerializer, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
@@ -28,6 +29,7 @@ from campaigns.turns import TurnError
 from rules.core import registry
 
 from . import schema  # noqa: F401  (registers the schema extensions)
+from . import creation
 from . import serializers as s
 from .pagination import GamePagination, ViewerLogPagination
 from .permissions import HoldsSeat, IsUmpire, MayGiveOrders
@@ -51,6 +53,13 @@ ORDERS_ERROR = OpenApiResponse(
                 "or an invalid request body (e.g. unknown side).",
 )
 READ_ERRORS = {401: NO_AUTH, 403: NOT_AUTH, 404: NOT_FOUND}
+CREATE_ERROR = OpenApiResponse(
+    PolymorphicProxySerializer(component_name="NewGameError", serializers=[s.ValidationErrorSerializer, s.ErrorSerializer],
+                               resource_type_field_name=None),
+    description="A field that is wrong (field -> messages: an unknown user, side, scenario, campaign...), or "
+                "the game as a whole refused (`detail`: e.g. a user named for two seats, a side without a "
+                "player, an option the rule set does not have). Nothing is created.",
+)
 
 
 def _turn_error(exc: TurnError) -> Response:
@@ -126,6 +135,8 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
     queryset = Game.objects.none()
 
     def get_permissions(self):
+        if self.action == "create":  # anyone signed in, as on the web
+            return [IsAuthenticated()]
         if self.action in ORDER_ACTIONS:
             extra = [MayGiveOrders()]
         elif self.action in UMPIRE_ACTIONS:
@@ -167,6 +178,25 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
             state = eventstore.load(game).state
             out.append(_summary(game, viewing.game_view(game, state, found[0])))
         return self.get_paginated_response(s.GameSummarySerializer(out, many=True).data)
+
+    @extend_schema(
+        summary="Create a game and invite its seats",
+        description="As the web's new-game form: the umpire, players and observers named (by username, or by "
+                    "an address they confirmed) are invited; your own seats are taken at once. Turn 1 opens "
+                    "when every player and the umpire have accepted (POST /api/seats/{id}/accept/). The game "
+                    "is returned with its roster; you can read it under /api/games/{id}/ once you hold a seat.",
+        request=creation.NewGameSerializer,
+        responses={201: creation.NewGameResultSerializer, 400: CREATE_ERROR, 401: NO_AUTH},
+    )
+    def create(self, request):
+        ser = creation.NewGameSerializer(data=request.data, context={"request": request})
+        ser.is_valid(raise_exception=True)
+        try:
+            game = creation.create(ser.validated_data, request.user)
+        except creation.CreateFailed as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(creation.NewGameResultSerializer(creation.result(game)).data, status=status.HTTP_201_CREATED,
+                        headers={"Location": reverse("api-game-detail", args=[game.pk])})
 
     def retrieve(self, request, pk=None):
         game = self.get_object()
@@ -378,6 +408,7 @@ class GameMapView(SeatedGameMixin, GenericAPIView):
 
 @extend_schema_view(list=extend_schema(summary="My seats", responses={200: s.SeatSerializer(many=True), 401: NO_AUTH}))
 class SeatViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+    lookup_value_converter = "int"
     serializer_class = s.SeatSerializer
     permission_classes = [IsAuthenticated]
     queryset = Seat.objects.none()
@@ -386,3 +417,36 @@ class SeatViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         if getattr(self, "swagger_fake_view", False):
             return Seat.objects.none()
         return Seat.objects.filter(user=self.request.user).select_related("game").order_by("-game_id", "pk")
+
+    def _answer(self, request, accept: bool):
+        seat = get_object_or_404(self.get_queryset(), pk=self.kwargs["pk"])
+        try:
+            seat = creation.answer(seat, request.user, accept)
+        except invitations.InvitationError as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+        return Response(s.SeatSerializer(seat).data)
+
+    @extend_schema(
+        summary="Accept my invitation to a seat",
+        description="The seat's mail goes to the address you confirmed (confirm one first). When the last "
+                    "player or the umpire accepts, turn 1 opens.",
+        request=None,
+        responses={200: s.SeatSerializer, 401: NO_AUTH, 404: OpenApiResponse(s.ErrorSerializer, description=(
+            "No such seat among yours.")), 409: OpenApiResponse(s.ErrorSerializer, description=(
+                "Not an open invitation (answered, withdrawn or expired), or no confirmed address yet."))},
+    )
+    @action(detail=True, methods=["post"])
+    def accept(self, request, pk=None):
+        return self._answer(request, True)
+
+    @extend_schema(
+        summary="Decline my invitation to a seat",
+        description="The seat becomes free; the game's creator and umpire are told and may invite someone else.",
+        request=None,
+        responses={200: s.SeatSerializer, 401: NO_AUTH, 404: OpenApiResponse(s.ErrorSerializer, description=(
+            "No such seat among yours.")), 409: OpenApiResponse(s.ErrorSerializer, description=(
+                "Not an open invitation (answered, withdrawn or expired)."))},
+    )
+    @action(detail=True, methods=["post"])
+    def decline(self, request, pk=None):
+        return self._answer(request, False)
