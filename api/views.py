@@ -23,7 +23,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
-from campaigns import eventstore, invitations, maps, turns, viewing
+from campaigns import eventstore, invitations, listing, maps, turns, viewing
 from campaigns.models import Game, Seat
 from campaigns.turns import TurnError
 from rules.core import registry
@@ -97,12 +97,12 @@ class SeatedGameMixin:
         return state, viewing.game_view(game, state, self.viewer)
 
 
-def _summary(game: Game, view: dict) -> dict:
-    turn = view["turn"]
+def _summary(game: Game, turn: dict, viewer) -> dict:
+    """One of my games: the game row, my turn view (``lifecycle_view``) and my seat."""
     return {
-        "id": view["game"]["id"],
-        "name": view["game"]["name"],
-        "ruleset": view["game"]["ruleset"],
+        "id": game.pk,
+        "name": game.name,
+        "ruleset": game.ruleset,
         "campaign": game.campaign.name,
         "campaign_id": game.campaign_id,
         "status": turn["game_status"],
@@ -111,8 +111,8 @@ def _summary(game: Game, view: dict) -> dict:
         "turn_kind": turn["kind"],
         "turn_sides": turn["sides"],
         "deadline": turn["deadline"],
-        "role": view["viewer"]["role"],
-        "side": view["viewer"]["side"],
+        "role": viewer.role,
+        "side": viewer.side,
     }
 
 
@@ -169,14 +169,10 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
     # --- reading ----------------------------------------------------------
 
     def list(self, request):
+        # Built without loading or folding any game (campaigns.listing): the cost of a page does not
+        # grow with the games' logs.
         games = self.paginate_queryset(self.get_queryset())
-        out = []
-        for game in games:
-            found = viewing.viewer_for(game, request.user)
-            if found is None:
-                continue
-            state = eventstore.load(game).state
-            out.append(_summary(game, viewing.game_view(game, state, found[0])))
+        out = [_summary(row.game, row.turn, row.viewer) for row in listing.rows(request.user, games)]
         return self.get_paginated_response(s.GameSummarySerializer(out, many=True).data)
 
     @extend_schema(
@@ -201,7 +197,7 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
     def retrieve(self, request, pk=None):
         game = self.get_object()
         _, view = self.my_view(game)
-        return Response(s.GameDetailSerializer({**_summary(game, view), "view": view,
+        return Response(s.GameDetailSerializer({**_summary(game, view["turn"], self.viewer), "view": view,
                                                 "roster": invitations.roster(game)}).data)
 
     @extend_schema(summary="My view of the game", responses={200: s.GameViewSerializer, **READ_ERRORS})

@@ -8,13 +8,14 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaigns import invitations, mailaddress, maps, turns, viewing
+from campaigns import invitations, listing, mailaddress, maps, turns, viewing
 from campaigns.mailin.views import held_messages
 from campaigns.models import Game, Profile, Seat
+from campaigns.reports import local_time
 from rules.core.protocol import RulesError
 
 from . import present
-from .access import Seen, seat_required, seen_for
+from .access import Seen, seat_required, user_timezone
 from .forms import (AbsenceForm, AddressForm, AmendForm, ApproveForm, DeadlineForm, InvitationForm, InviteForm,
                     NewAddressForm, NewGameForm, OnBehalfForm, OrdersForm, ProfileForm, ReadyForm,
                     ReplacePlayerForm, RulingForm)
@@ -38,12 +39,12 @@ def _accepted_message(result: turns.SubmitResult, ready: bool) -> str:
 
 @login_required
 def my_games(request):
-    games = (Game.objects.filter(seats__user=request.user, seats__status=Seat.Status.ACTIVE).distinct()
-             .select_related("campaign").order_by("-created_at"))
-    rows = []
-    for game in games:
-        seen = seen_for(game, request.user)
-        rows.append({"game": game, "seen": seen, "turn": present.turn_summary(seen)})
+    games = list(Game.objects.filter(seats__user=request.user, seats__status=Seat.Status.ACTIVE).distinct()
+                 .select_related("campaign").order_by("-created_at"))
+    tz = user_timezone(request.user)
+    rows = [{"game": row.game, "viewer": row.viewer, "title": row.title,
+             "turn": present.turn_panel(row.turn, row.viewer, lambda iso: local_time(iso, tz))}
+            for row in listing.rows(request.user, games)]
     return render(request, "web/my_games.html", {
         "rows": rows, "invitations": invitations.pending_for(request.user),
         "verified": mailaddress.verified_address(request.user)})
