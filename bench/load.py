@@ -208,6 +208,19 @@ def wait_done(db_url: str, turns: set, mail: set, limit: float) -> float | None:
     return None
 
 
+def drain(db_url: str, limit: float) -> float:
+    """Seconds until no turn waits for adjudication and no mail waits to be sent (at most ``limit``)."""
+    start = time.monotonic()
+    while time.monotonic() - start < limit:
+        try:
+            if waiting(db_url) == (set(), set()):
+                break
+        except psycopg.Error:
+            pass
+        time.sleep(0.5)
+    return time.monotonic() - start
+
+
 def analyse(db_url: str, sink, accepted: list[str], window: tuple[float, float]) -> dict:
     with psycopg.connect(db_url) as conn:
         events = conn.execute("SELECT game_id, turn, type, extract(epoch FROM created_at) FROM campaigns_event "
@@ -324,7 +337,7 @@ def main(argv=None) -> int:
         phases = []
         for n, count in enumerate(counts):
             if n:
-                wait_done(stack.db_url, *waiting(stack.db_url), args.drain)
+                drain(stack.db_url, args.drain)
                 stack.start_workers(count)
                 time.sleep(3)
             api.phase = f"load{n}"
@@ -354,9 +367,7 @@ def main(argv=None) -> int:
             log(f"load over: {len(players.accepted)} orders accepted so far")
         if args.fault:
             watcher.join(args.drain + args.duration + 60)
-        drain_start = time.monotonic()
-        drained = wait_done(stack.db_url, *waiting(stack.db_url), args.drain)
-        drain_s = drained if drained is not None else time.monotonic() - drain_start
+        drain_s = drain(stack.db_url, args.drain)
         time.sleep(2)  # the last mails' SMTP conversations end
         stalled_turns, stalled_mail = waiting(stack.db_url)
         counter.stop()
