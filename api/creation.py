@@ -113,6 +113,13 @@ class NewGameSerializer(StrictSerializer):
                     f"{ruleset.title} has no scenario {value[:100]!r}; its scenarios: {', '.join(known) or 'none'}")
         return value
 
+    def validate_options(self, value):
+        wrong = sorted(name for name, v in value.items() if not isinstance(v, (bool, str)))
+        if wrong:
+            raise serializers.ValidationError(f"{', '.join(wrong)[:200]}: an option is true or false, or one of "
+                                              "its choices (a string)")
+        return value
+
     def validate_campaign_id(self, value):
         user = self.context["request"].user
         mine = Campaign.objects.filter(Q(created_by=user) | Q(games__seats__user=user), pk=value)
