@@ -21,7 +21,9 @@ from campaigns.models import Campaign, Game, Profile, Seat
 from rules.core import registry
 from rules.core.protocol import RulesError
 
-from .serializers import ALL_SIDES, NOT_BLANK, RosterSerializer, StrictSerializer
+from drf_spectacular.utils import extend_schema_field
+
+from .serializers import ALL_SIDES, NO_NUL, NOT_BLANK, RosterSerializer, StrictSerializer
 
 
 class InviteeSerializer(StrictSerializer):
@@ -60,7 +62,7 @@ def find_user(attrs: dict):
 class PlayerInviteeSerializer(InviteeSerializer):
     side = serializers.ChoiceField(choices=ALL_SIDES, help_text="The side this player holds.")
     command = serializers.CharField(
-        max_length=30, required=False, allow_blank=True, default="",
+        max_length=30, required=False, allow_blank=True, default="", validators=[NO_NUL],
         help_text="Several players a side (rule sets with commands): the command this seat orders, or "
                   "'commander' for the whole side. Leave out for a side's only player.")
 
@@ -84,23 +86,30 @@ class SettingsSerializer(StrictSerializer):
                                     help_text="Who a player may write to through the game's mail address.")
 
 
+@extend_schema_field({"type": "object", "additionalProperties": {"oneOf": [{"type": "boolean"}, {"type": "string"}]}})
+class OptionsField(serializers.DictField):
+    """{option: true/false or one of its choices}: the schema says so (a DictField's cannot)."""
+
+
 class NewGameSerializer(StrictSerializer):
+    exactly_one_of = ("campaign_id", "campaign_name")  # the schema says so (api.schema)
     name = serializers.CharField(max_length=200, validators=[NOT_BLANK])
     ruleset = serializers.ChoiceField(choices=registry.names())
-    scenario = serializers.CharField(max_length=100, required=False, allow_null=True, default=None,
+    scenario = serializers.CharField(max_length=100, required=False, allow_null=True, default=None, validators=[NO_NUL],
                                      help_text="One of the rule set's shipped scenarios (GET the rule set's "
                                                "`scenarios()`); left out: its default.")
-    options = serializers.DictField(child=serializers.JSONField(), required=False, default=dict,
+    options = OptionsField(child=serializers.JSONField(), required=False, default=dict,
                                     help_text="The rule set's game options chosen: {name: true | a choice}.")
     campaign_id = serializers.IntegerField(required=False, help_text="A campaign you created or play in.")
     campaign_name = serializers.CharField(max_length=200, required=False, validators=[NOT_BLANK],
                                           help_text="Or: the name of a new campaign.")
     umpire = InviteeSerializer()
-    players = PlayerInviteeSerializer(many=True, allow_empty=False)
-    observers = InviteeSerializer(many=True, required=False, default=list)
+    players = PlayerInviteeSerializer(many=True, allow_empty=False, min_length=1, max_length=50)
+    observers = InviteeSerializer(many=True, required=False, default=list, max_length=50)
     settings = SettingsSerializer(required=False)
     commands = serializers.DictField(
-        child=serializers.DictField(child=serializers.ListField(child=serializers.CharField(max_length=60))),
+        child=serializers.DictField(child=serializers.ListField(
+            child=serializers.CharField(max_length=60, validators=[NOT_BLANK]))),
         required=False, default=dict,
         help_text="Several players a side: {side: {command: [its groups and guns]}} laid over the scenario's.")
 
@@ -138,6 +147,27 @@ class NewGameSerializer(StrictSerializer):
             raise serializers.ValidationError({"players": [f"{', '.join(wrong)} is not a side of {rs.title}: "
                                                            f"the sides are {', '.join(rs.sides)}"]})
         return attrs
+
+
+def flat_errors(detail, path: str = "") -> dict[str, list[str]]:
+    """Nested serializer errors ({"players": {"0": {"username": [...]}}}) as one level, the field's
+    path as key ({"players[0].username": [...]}): the shape every 400 of the API has."""
+    out: dict[str, list[str]] = {}
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            key = str(key)
+            sub = f"{path}[{key}]" if key.isdigit() and path else f"{path}.{key}" if path else key
+            for k, v in flat_errors(value, sub).items():
+                out.setdefault(k, []).extend(v)
+    elif isinstance(detail, list) and all(isinstance(v, str) for v in detail):
+        out[path or "non_field_errors"] = [str(v) for v in detail]
+    elif isinstance(detail, list):
+        for i, value in enumerate(detail):
+            for k, v in flat_errors(value, f"{path}[{i}]").items():
+                out.setdefault(k, []).extend(v)
+    else:
+        out[path or "non_field_errors"] = [str(detail)]
+    return out
 
 
 def seats_of(data: dict) -> list[dict]:

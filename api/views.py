@@ -54,9 +54,9 @@ ORDERS_ERROR = OpenApiResponse(
 )
 READ_ERRORS = {401: NO_AUTH, 403: NOT_AUTH, 404: NOT_FOUND}
 CREATE_ERROR = OpenApiResponse(
-    PolymorphicProxySerializer(component_name="NewGameError", serializers=[s.ValidationErrorSerializer, s.ErrorSerializer],
-                               resource_type_field_name=None),
-    description="A field that is wrong (field -> messages: an unknown user, side, scenario, campaign...), or "
+    s.ValidationErrorSerializer,
+    description="A field that is wrong (its path -> messages, e.g. `players[1].username`: an unknown user, "
+                "side, scenario, campaign...), or "
                 "the game as a whole refused (`detail`: e.g. a user named for two seats, a side without a "
                 "player, an option the rule set does not have). Nothing is created.",
 )
@@ -186,7 +186,8 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
     )
     def create(self, request):
         ser = creation.NewGameSerializer(data=request.data, context={"request": request})
-        ser.is_valid(raise_exception=True)
+        if not ser.is_valid():
+            return Response(creation.flat_errors(ser.errors), status=status.HTTP_400_BAD_REQUEST)
         try:
             game = creation.create(ser.validated_data, request.user)
         except creation.CreateFailed as exc:

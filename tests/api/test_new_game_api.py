@@ -74,10 +74,12 @@ def test_scenario_and_options_of_the_rule_set(clients, people):
 
 
 @pytest.mark.parametrize("over, field, words", [
-    ({"umpire": {"username": "nobody"}}, "umpire", "no user called 'nobody'"),
-    ({"umpire": {"email": "alice@elsewhere.org"}}, "umpire", "no user has confirmed this address"),
-    ({"umpire": {"username": "alice", "email": "alice@example.org"}}, "umpire", "one of the two"),
-    ({"players": [{"side": "green", "username": "bob"}]}, "players", "not a valid choice"),
+    ({"umpire": {"username": "nobody"}}, "umpire.username", "no user called 'nobody'"),
+    ({"umpire": {"email": "alice@elsewhere.org"}}, "umpire.email", "no user has confirmed this address"),
+    ({"umpire": {"username": "alice", "email": "alice@example.org"}}, "umpire.non_field_errors", "one of the two"),
+    ({"players": [{"side": "green", "username": "bob"}]}, "players[0].side", "not a valid choice"),
+    ({"players": [{"side": "red", "username": "bob"}, {"side": "blue", "username": "zed"}]}, "players[1].username",
+     "no user called 'zed'"),
     ({"ruleset": "chess"}, "ruleset", "not a valid choice"),
     ({"campaign_id": 99999}, "campaign_id", "no such campaign"),
     ({"colour": "red"}, "colour", "unknown field"),
