@@ -101,18 +101,19 @@ class WorkWaits(Exception):
 
 def check_work() -> dict:
     """The oldest closed turn not yet adjudicated and the oldest mail due, by age."""
-    from django.db.models import Max, Min
+    from django.db.models import Min, OuterRef, Subquery
 
     from campaigns.models import Event, Game, OutboxMail
 
     now = timezone.now()
     closed = Game.objects.filter(status=Game.Status.ACTIVE, turn_status="closed")
-    # The age of a closed turn is the age of its game's last event (the close, or a result after it).
-    oldest_turn = (Event.objects.filter(game__in=closed).values("game_id").annotate(last=Max("created_at"))
-                   .aggregate(oldest=Min("last"))["oldest"])
+    # The age of a closed turn is the age of its game's last event (the close, or a result after
+    # it), found by the (game, seq) index: a long log costs no more.
+    last = Event.objects.filter(game=OuterRef("pk")).order_by("-seq").values("created_at")[:1]
+    oldest_turn = min(closed.annotate(last=Subquery(last)).values_list("last", flat=True), default=None)
     due = OutboxMail.objects.filter(status__in=[OutboxMail.Status.PENDING, OutboxMail.Status.FAILED,
                                                 OutboxMail.Status.SENDING])
-    oldest_mail = (due.filter(status=OutboxMail.Status.PENDING).aggregate(oldest=Min("created_at"))["oldest"])
+    oldest_mail = due.filter(status=OutboxMail.Status.PENDING).aggregate(oldest=Min("created_at"))["oldest"]
     overdue = due.exclude(status=OutboxMail.Status.PENDING).filter(next_attempt_at__lte=now - MAX_WAIT).count()
     out = {
         "turns_closed": closed.count(),
