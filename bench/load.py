@@ -50,7 +50,7 @@ import requests
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load_stack import Stack  # noqa: E402
+from load_stack import BrokerCounter, Stack  # noqa: E402
 
 from rules.core import registry  # noqa: E402  (pure Python: the players pick legal orders from their view)
 
@@ -299,8 +299,6 @@ def main(argv=None) -> int:
 
     stack = Stack(web_workers=args.web_workers, sweep_interval=args.sweep_interval,
                   private_pg=args.fault == "pg-restart", log=log)
-    from load_stack import BrokerCounter
-
     try:
         stack.smtp.start()
         stack.start_redis()
