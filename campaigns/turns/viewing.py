@@ -70,7 +70,8 @@ def visible_events(game: Game, state: dict, viewer: Viewer) -> QuerySet[Event]:
     return qs.order_by("seq")
 
 
-def numbered(viewer: Viewer, events: QuerySet[Event], after: int = 0, limit: int | None = None) -> Iterator[Event]:
+def numbered(viewer: Viewer, events: QuerySet[Event], after: int = 0, limit: int | None = None,
+             *, after_seq: int | None = None) -> Iterator[Event]:
     """The viewer's events after number ``after``, each with ``number``: its place in the log as
     this viewer sees it, 1, 2, 3... without gaps.
 
@@ -80,23 +81,27 @@ def numbered(viewer: Viewer, events: QuerySet[Event], after: int = 0, limit: int
     orders, its hidden works). A viewer's log only ever grows at its end (results awaiting the
     umpire come after everything the players saw, and are shown whole or voided whole), so an
     event keeps its number. The umpire sees the whole, gapless log: their number is the seq.
+    ``after_seq``: the seq of the viewer's event number ``after`` (0 before the first), when the
+    caller knows it: the rows are then found by the (game, seq) index, not counted past (OFFSET),
+    so a page costs the same however long the log.
     """
     if viewer.is_umpire:
-        rows = events.filter(seq__gt=after)
-        rows = rows[:limit] if limit is not None else rows
-        for ev in rows.iterator(chunk_size=2000):
-            ev.number = ev.seq
-            yield ev
-        return
-    rows = events[after:after + limit] if limit is not None else events[after:]
+        after_seq = after
+    if after_seq is not None:
+        rows = events.filter(seq__gt=after_seq)
+    else:
+        rows = events[after:]
+    if limit is not None:
+        rows = rows[:limit]
     for n, ev in enumerate(rows.iterator(chunk_size=2000), start=after + 1):
         ev.number = n
         yield ev
 
 
-def number_events(viewer: Viewer, events: QuerySet[Event], after: int = 0, limit: int | None = None) -> list[Event]:
+def number_events(viewer: Viewer, events: QuerySet[Event], after: int = 0, limit: int | None = None,
+                  *, after_seq: int | None = None) -> list[Event]:
     """``numbered`` as a list."""
-    return list(numbered(viewer, events, after, limit))
+    return list(numbered(viewer, events, after, limit, after_seq=after_seq))
 
 
 def _utc(iso: str) -> str:

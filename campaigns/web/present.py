@@ -26,24 +26,32 @@ STATUS_TEXT = {
 
 def turn_summary(seen: Seen) -> dict:
     """The turn panel: status, deadline in the viewer's time zone, who is ready, the result."""
-    turn = seen.view["turn"]
+    return turn_panel(seen.view["turn"], seen.viewer, seen.local)
+
+
+def turn_panel(turn: dict, viewer, local) -> dict:
+    """``turn_summary`` from a viewer's turn view (``lifecycle_view``), ``local`` giving times in their zone
+    (the list of my games builds it without a game view: campaigns.listing)."""
     is_open = turn["status"] == "open" and turn["game_status"] == "active"
     return {
         **turn,
         "is_open": is_open,
         "status_text": STATUS_TEXT.get(turn["status"], turn["status"] or "not started"),
         "is_decision": turn["kind"] == "decision",
-        "deadline_local": seen.local(turn["deadline"]) if is_open else "",
-        "grace_local": seen.local(turn["late_until"]) if is_open and turn.get("late_until") else "",
+        "deadline_local": local(turn["deadline"]) if is_open else "",
+        "grace_local": local(turn["late_until"]) if is_open and turn.get("late_until") else "",
         "missed_list": sorted(turn["missed"].items()),
         "result_text": viewing.describe_result(turn["result"]) if turn["game_status"] == "finished" else "",
-        "awaiting": awaiting(seen),
+        "awaiting": awaiting_for(turn, viewer),
     }
 
 
 def awaiting(seen: Seen) -> str:
     """What this viewer is expected to do now, in a few words ("" for nothing)."""
-    turn, viewer = seen.view["turn"], seen.viewer
+    return awaiting_for(seen.view["turn"], seen.viewer)
+
+
+def awaiting_for(turn: dict, viewer) -> str:
     if turn["game_status"] != "active":
         return ""
     if viewer.is_umpire:

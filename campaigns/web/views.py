@@ -20,16 +20,18 @@ from campaigns.turns import (
     creation,
     deadlines,
     invitations,
+    listing,
     mailaddress,
     rulings,
     seats,
     viewing,
 )
 from campaigns.turns.addresses import renew
+from campaigns.turns.localtime import local_time
 from rules.core.protocol import RulesError, UmpireDesk
 
 from . import held, present
-from .access import Seen, seat_required, seen_for
+from .access import Seen, seat_required, seen_for, user_timezone
 from .forms import (
     AbsenceForm,
     AddressForm,
@@ -73,12 +75,12 @@ def favicon(request):
 
 @login_required
 def my_games(request):
-    games = (Game.objects.filter(seats__user=request.user, seats__status=Seat.Status.ACTIVE).distinct()
-             .select_related("campaign").order_by("-created_at"))
-    rows = []
-    for game in games:
-        seen = seen_for(game, request.user)
-        rows.append({"game": game, "seen": seen, "turn": present.turn_summary(seen)})
+    games = list(Game.objects.filter(seats__user=request.user, seats__status=Seat.Status.ACTIVE).distinct()
+                 .select_related("campaign").order_by("-created_at"))
+    tz = user_timezone(request.user)
+    rows = [{"game": row.game, "viewer": row.viewer, "title": row.title,
+             "turn": present.turn_panel(row.turn, row.viewer, lambda iso: local_time(iso, tz))}
+            for row in listing.rows(request.user, games)]
     return render(request, "web/my_games.html", {
         "rows": rows, "invitations": invitations.pending_for(request.user),
         "verified": mailaddress.verified_address(request.user)})
