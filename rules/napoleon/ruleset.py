@@ -6,6 +6,7 @@ from typing import Any, Mapping
 
 from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import GameOption, RuleEvent
+from rules.hex import los
 from rules.hex.compose import HexComposer
 
 from . import turn as _turn
@@ -51,7 +52,7 @@ class NapoleonsWar(RuleSetBase):
         sc = load(scenario)
         units = {u["id"]: new_unit(u) for u in sc["units"]}
         leaders = {x["id"]: new_leader(x) for x in sc["leaders"]}
-        public = {k: v for k, v in sc.items() if k not in ("units", "leaders")}
+        public = los.stamp({k: v for k, v in sc.items() if k not in ("units", "leaders")})  # the game keeps this line of sight
         side = sc["opening"] or sc["first"]
         return [RuleEvent(PREFIX + "battle_set", {"scenario": public, "side": side, "opening": bool(sc["opening"]),
                                                   "units": units, "leaders": leaders})]

@@ -33,6 +33,7 @@ class Battle:
         self.events: list[RuleEvent] = []
         self.map = hexmap(state["scenario"]["map"])
         self.rule = state["scenario"]["los_rule"]
+        self.los_version = los.version_of(state["scenario"])  # the one the game was set up with
         self._index()
 
     # -- events and dice -----------------------------------------------------------------------
@@ -168,7 +169,7 @@ class Battle:
             x, y = C.side_hexes(side)
             return max(self.map.elevation(x), self.map.elevation(y)) > eye
 
-        return los.visible(ha, hb, blocks, side_blocks, self.rule)
+        return los.visible(ha, hb, blocks, side_blocks, self.rule, self.los_version)
 
     def in_cover(self, u: dict[str, Any]) -> int:
         """Cover the unit's hex gives, none after running or galloping (WW-12)."""

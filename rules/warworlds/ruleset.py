@@ -6,6 +6,7 @@ from typing import Any
 
 from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import PUBLIC, RuleEvent, side_audience
+from rules.hex import los
 from rules.hex.compose import HexComposer
 
 from . import options as _options
@@ -42,7 +43,7 @@ class WarOfTheWorlds(RuleSetBase):
         sc = load(scenario)
         first = sc["first"] if sc["first"] != "dice" else rng.choice(SIDES)  # WW-5
         units = {u["id"]: new_unit(u) for u in sc["units"]}
-        public_sc = {k: v for k, v in sc.items() if k != "units"}
+        public_sc = los.stamp({k: v for k, v in sc.items() if k != "units"})  # the game keeps this line of sight
         events = [RuleEvent(PREFIX + "battle_set", {"scenario": public_sc, "first": first,
                                                     "units": {k: u for k, u in units.items() if not u["hidden"]}}, PUBLIC)]
         for side in SIDES:
