@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape
 
-from rules.core.mapsvg import LabelPlacer, data, label, text_box
+from rules.core.mapsvg import Box, LabelPlacer, data, label, text_box
 
 FONT = "DejaVu Sans, sans-serif"
 UNIT_FILL = {"red": "#c62828", "blue": "#1f4fa3"}
@@ -18,12 +18,14 @@ def _t(x: float, y: float, text: str, size: int = 12, anchor: str = "middle", fi
 
 
 LINE_STYLE = 'stroke="#6a3fb5" stroke-width="2.5" stroke-dasharray="6 4" fill="none"'
+Anchor = tuple[float, float, str]  # where a name goes (x, y) and the name
 
 
-def _straight_lines(lines: list[dict], pos: dict[str, tuple[float, float]]) -> tuple[list[str], list[tuple]]:
+def _straight_lines(lines: list[dict[str, Any]], pos: dict[str, tuple[float, float]]) -> tuple[list[str], list[Anchor]]:
     """The straight lines along which breakthroughs run (CW-19), dashed over the roads, and
     where to name them (a third of the way along their first leg; placed last, clear of the rest)."""
-    out, labels = [], []
+    out: list[str] = []
+    labels: list[Anchor] = []
     for ln in lines:
         pts = [pos[p] for p in ln["points"] if p in pos]
         if len(pts) < 2:
@@ -35,9 +37,9 @@ def _straight_lines(lines: list[dict], pos: dict[str, tuple[float, float]]) -> t
     return out, labels
 
 
-def _line_names(anchors: list[tuple], board: dict, pos: dict[str, tuple[float, float]]) -> list[str]:
+def _line_names(anchors: list[Anchor], board: dict[str, Any], pos: dict[str, tuple[float, float]]) -> list[str]:
     """The straight lines' names, placed clear of the cities, road points and their names."""
-    keep = [(pos[c["id"]][0] - 27, pos[c["id"]][1] - 40, 54, 82) for c in board["cities"]]  # circle, id, name
+    keep: list[Box] = [(pos[c["id"]][0] - 27, pos[c["id"]][1] - 40, 54, 82) for c in board["cities"]]  # circle, id, name
     keep += [(pos[r["id"]][0] - 10, pos[r["id"]][1] - 10, 20, 20) for r in board["roads"]]
     for r in board["roads"]:
         x, y, anchor = _road_label_at(r, pos)
@@ -46,7 +48,7 @@ def _line_names(anchors: list[tuple], board: dict, pos: dict[str, tuple[float, f
     return [label(placer, x, y, name, 9, 4, "#6a3fb5", weight="bold", halo="#fbf8f0") for x, y, name in anchors]
 
 
-def _road_label_at(r: dict, pos: dict[str, tuple[float, float]]) -> tuple[float, float, str]:
+def _road_label_at(r: dict[str, Any], pos: dict[str, tuple[float, float]]) -> tuple[float, float, str]:
     """Where a road point's name goes: right of it on a vertical or diagonal road, else under it."""
     x, y = pos[r["id"]]
     (ax, ay), (bx, by) = pos[r["joins"][0]], pos[r["joins"][1]]

@@ -11,7 +11,7 @@ from typing import Iterable, Sequence
 Box = tuple[float, float, float, float]  # x, y, w, h in the SVG's user units
 
 
-def data(**attrs) -> str:
+def data(**attrs: object) -> str:
     """` data-a-b="v"` for each ``a_b=v`` not None (escaped); numbers without needless decimals."""
     out = []
     for key, value in attrs.items():

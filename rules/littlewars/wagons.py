@@ -41,7 +41,7 @@ def radius_of() -> float:
     return radius(SPOT)
 
 
-def step(scenario: dict[str, Any]) -> float:
+def step(scenario: dict[str, Any] | None) -> float:
     """One «шаг»: a move of infantry (12 in) in this game (LW-62 scale)."""
     return pace(scenario, "inf")
 
@@ -50,7 +50,7 @@ def reach(scenario: dict[str, Any], kind: str) -> float:
     return STEPS[kind] * step(scenario)
 
 
-def wagon_pace(scenario: dict[str, Any]) -> float:
+def wagon_pace(scenario: dict[str, Any] | None) -> float:
     return step(scenario)
 
 
