@@ -16,10 +16,13 @@ writes exactly as through the ORM on every backend.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TypeVar
 
 import psycopg
 from django.db import connection, transaction
 from django.db.models import Model
+
+M = TypeVar("M", bound=Model)
 
 
 def _cursor():
@@ -84,7 +87,7 @@ def _reader(model: type[Model], conn) -> tuple[list, list[str]]:
     return convert, [f.attname for f in _fields(model)]
 
 
-def instance(model: type[Model], values) -> Model:
+def instance(model: type[M], values) -> M:
     """A model instance from the values of ``columns(model, ...)``, converted as the ORM would."""
     conn = transaction.get_connection()
     convert, names = _reader(model, conn)
