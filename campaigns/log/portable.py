@@ -12,8 +12,9 @@ caller's (campaigns.turns.archive): the log knows none of them.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from datetime import datetime
-from typing import IO, Any, Callable, Iterable, Protocol
+from typing import IO, Any, Protocol
 
 from django.contrib.auth import get_user_model
 from django.db import transaction

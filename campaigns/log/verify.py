@@ -11,8 +11,9 @@ neither the turn machinery nor the rule sets (campaigns.turns.gamelog.verify_gam
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from campaigns.models import Event, Game, Snapshot
 from rules.core import dice

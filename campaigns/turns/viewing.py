@@ -6,8 +6,8 @@ with the viewer's own numbering (``numbered``), never with the log's seq.
 """
 from __future__ import annotations
 
-from datetime import timezone as dt_timezone
-from typing import Iterator
+from collections.abc import Iterator
+from datetime import UTC
 
 from django.db.models import Q, QuerySet
 from django.utils.dateparse import parse_datetime
@@ -103,7 +103,7 @@ def _utc(iso: str) -> str:
     """A time in a log line: the same words for every reader (pages and reports give each reader's
     own zone where they show the deadline itself)."""
     when = parse_datetime(iso)
-    return f"{when.astimezone(dt_timezone.utc):%Y-%m-%d %H:%M} UTC" if when else iso
+    return f"{when.astimezone(UTC):%Y-%m-%d %H:%M} UTC" if when else iso
 
 
 _LIFECYCLE_TEXT = {

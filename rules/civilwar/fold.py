@@ -23,7 +23,8 @@ shared between all states of a game.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from rules.core.protocol import State
 

@@ -5,8 +5,8 @@ Pure string and geometry helpers; a rule set's render.py draws its own map with 
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from html import escape
-from typing import Iterable, Sequence
 
 Box = tuple[float, float, float, float]  # x, y, w, h in the SVG's user units
 

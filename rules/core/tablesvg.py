@@ -6,8 +6,8 @@ or a crop of it (mapsvg.crop_box). The SVG puts table point (x, y) at (x, depth 
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from html import escape
-from typing import Callable, Sequence
 
 from shapely.geometry.base import BaseGeometry
 

@@ -16,7 +16,7 @@ two consecutive hexes of a sample blocks that sample when ``side_blocks`` says s
 """
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from .coords import Hex, Side, adjacent_side, lines
 

@@ -7,8 +7,9 @@ unit in its side's colour with a short name, its strength and its state.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from html import escape
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from rules.core.mapsvg import data
 

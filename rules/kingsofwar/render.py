@@ -3,8 +3,9 @@ objectives, and each unit's arcs (shown when the unit is selected: hovered or li
 ``#unit-<id>``). Drawn in inches with y up (the SVG is flipped), so it scales on the web."""
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from html import escape
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from rules.core import tablesvg
 from rules.core.mapsvg import Box, LabelPlacer, box_attr, crop_box, data, label

@@ -8,7 +8,8 @@ sighting (turn.py), and a fog-of-war view (view.py). Registered as "kriegspiel".
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import LineError, ParsedOrders, RuleEvent

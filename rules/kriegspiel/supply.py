@@ -27,7 +27,8 @@ Decisions (RULES.md, "Supply"):
 from __future__ import annotations
 
 import math
-from typing import Any, Collection
+from collections.abc import Collection
+from typing import Any
 
 import networkx as nx
 from shapely.geometry import LineString, Point

@@ -15,8 +15,9 @@ claimed is dropped and reported as a conflict, which the side (every seat of it)
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import fields
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Protocol
 
 from rules.core.protocol import LineError, ParsedOrders
 
@@ -124,7 +125,7 @@ def merge(texts: dict[str, str], parse: Callable[[str], ParsedOrders]) -> tuple[
                 continue
             if type(o).__name__ == "Hold" and not claims:
                 continue
-            claimed.update({c: cmd for c in claims})
+            claimed.update(dict.fromkeys(claims, cmd))
             kept.append(o.text)
         if kept:
             lines += [f"# {cmd}"] + kept

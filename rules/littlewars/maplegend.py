@@ -6,7 +6,8 @@ edges and the settings are the game's terms, in every viewer's view.
 """
 from __future__ import annotations
 
-from typing import Any, Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
+from typing import Any
 
 from rules.core import tablesvg
 

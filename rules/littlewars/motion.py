@@ -230,7 +230,7 @@ def _contacts(figs: dict[str, Any], tracks: dict[str, Track], fighters: list[str
     for a, b in pairs:
         partners.setdefault(a, []).append(b)
         partners.setdefault(b, []).append(a)
-    version = {fid: 0 for fid in partners}
+    version = dict.fromkeys(partners, 0)
     heap: list[Any] = []
 
     def push(a: str, b: str) -> None:

@@ -13,17 +13,18 @@ whole table and offers the same box as "my troops".
 from __future__ import annotations
 
 import math
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from html import escape
-from typing import Any, Collection, Iterable, Mapping, Sequence
+from typing import Any
 
 from shapely import MultiPoint
 from shapely.geometry import Polygon
 
 from rules.core import tablesvg
 from rules.core.mapsvg import Box, LabelPlacer, box_attr, crop_box, data, label, order_name
+from rules.tabletop.terrain import terrain_geometry
 
 from .maplegend import legend_items, zones
-from rules.tabletop.terrain import terrain_geometry
 from .units import CREW_RANGE, gun_pace, gun_range, pace
 from .wagons import wagon_pace
 

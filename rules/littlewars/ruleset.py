@@ -1,7 +1,8 @@
 """The Little Wars rule set object the platform talks to (rules.core.protocol.RuleSet)."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import LineError, ParsedOrders

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from random import Random
-from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol
+from typing import Any, Protocol
 
 import shapely
 

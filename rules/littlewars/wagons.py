@@ -128,9 +128,7 @@ def struck(state: dict[str, Any], hit: XY, blast: bool, table: Table, gone: set[
         if wid in gone:
             continue
         d = math.dist(hit, (w["x"], w["y"])) - radius_of()
-        if blast and d <= BLAST_RADIUS + 1e-9 and not table.shielded(hit, (w["x"], w["y"])):
-            out.append(wid)
-        elif not blast and d <= STRIKE_REACH + 1e-9:
+        if blast and d <= BLAST_RADIUS + 1e-9 and not table.shielded(hit, (w["x"], w["y"])) or not blast and d <= STRIKE_REACH + 1e-9:
             out.append(wid)
     return out
 

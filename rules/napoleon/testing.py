@@ -6,7 +6,8 @@ fires at what it can hit, and otherwise closes with the nearest enemy.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from rules.hex import coords as C
 from rules.hex import paths

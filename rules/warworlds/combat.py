@@ -8,8 +8,9 @@ the damage table. ``Strike`` gathers what one activation did to each unit, for f
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from rules.hex import coords as C
 

@@ -14,8 +14,8 @@ from rules import catalog
 from rules.core.mapsvg import overlap, text_box
 from rules.core.protocol import Viewer
 from rules.hex.board import hexmap
-from rules.littlewars import RULESET as LW
 from rules.kriegspiel.ruleset import RULESET as KS
+from rules.littlewars import RULESET as LW
 from rules.littlewars.testing import build, fuzz_game, new_game, play_bots
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -201,7 +201,7 @@ def test_the_placer_never_overlaps_and_says_what_it_left_out():
     assert len(placed) == sum(s is not None for s in spots) and placer.dropped  # some had no room
     assert len(placed) + len(placer.dropped) == 60
     for i, a in enumerate(placed):
-        assert not overlap(a, (18, 13, 4, 4)) and 0 <= a[0] and a[0] + a[2] <= 40 and 0 <= a[1] and a[1] + a[3] <= 30
+        assert not overlap(a, (18, 13, 4, 4)) and a[0] >= 0 and a[0] + a[2] <= 40 and a[1] >= 0 and a[1] + a[3] <= 30
         assert not any(overlap(a, b) for b in placed[i + 1:])
     # the "my troops" box: holds the points with their margin, stays on the table, is widened to the aspect
     box = crop_box([(10, 5), (14, 7)], 96, 288, 6, 4 / 3)

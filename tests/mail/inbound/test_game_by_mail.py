@@ -97,7 +97,7 @@ def wait_until(predicate):
     return wait_for(predicate, timeout=90.0)
 
 
-def test_a_whole_civilwar_game_only_by_mail(people, smtp, mail_worker, mx):  # noqa: F811
+def test_a_whole_civilwar_game_only_by_mail(people, smtp, mail_worker, mx):
     game = creation.create_game(
         campaign=Campaign.objects.create(name="By mail"), name="Mail game", ruleset="civilwar", scenario=star_map(),
         seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},

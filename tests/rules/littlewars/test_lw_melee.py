@@ -154,7 +154,7 @@ def test_random_fronts_make_disjoint_melees_with_wells_arithmetic(front):
     nr, gr, xr, nb, gb, xb, back = front
     blue = [("line", "inf", _line(nb, xb, 20, gb))] + ([("back", "inf", back)] if back else [])
     state = build(red=[("line", "inf", _line(nr, xr, 8, gr))], blue=blue, table=(160, 36))
-    state, events = play(state, red="move line to {:.3f},19.6".format(xr + gr * (nr - 1) / 2))
+    state, events = play(state, red=f"move line to {xr + gr * (nr - 1) / 2:.3f},19.6")
     seen: set[str] = set()
     for m in payloads(events, "melee"):
         fighters = m["fighters"]["red"] + m["fighters"]["blue"]

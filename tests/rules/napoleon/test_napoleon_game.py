@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from rules.core.protocol import Viewer
 from rules.catalog import get
+from rules.core.protocol import Viewer
 from rules.napoleon import RULESET as RS
 from rules.napoleon.testing import bot_orders, play_game, start, state_from_view
 from rules.napoleon.turn import score
