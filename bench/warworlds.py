@@ -76,7 +76,7 @@ def measure(n: int, runs: int) -> dict:
     total, n_events, fold_ms = 0.0, 0, 0.0
     for r in range(3):
         times = []
-        for k in range(runs):
+        for _k in range(runs):
             _, ms, events = play_round(state, 100 + r)
             times.append(ms)
         total += min(times)  # the least disturbed run: the machine is shared

@@ -48,8 +48,7 @@ def verify_game(game: Game, store: EventStore, readjudicate: Readjudicate,
     _check_chain(game, events, report)
     commitments: dict[int, str] = {}
     state_before: dict[str, Any] = store.fold.empty()
-    replay = store.replay(game.pk)
-    for i, (ev, state) in enumerate(replay):
+    for ev, state in store.replay(game.pk):
         report.events += 1
         if ev.type == "turn.opened":
             commitments[ev.payload["turn"]] = ev.payload["commitment"]

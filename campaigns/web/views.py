@@ -306,7 +306,10 @@ class UmpireForms:
     def __init__(self, seen: Seen, data=None, action: str = ""):
         turn = seen.view["turn"]
         self.used = seen.orders_used() if turn["status"] == "adjudicated" else {}
-        bound = lambda name: data if action == name else None  # noqa: E731
+
+        def bound(name: str):  # the posted data goes to the form of the action posted only
+            return data if action == name else None
+
         self.approve = ApproveForm(bound("approve"), prefix="approve")
         self.amend = AmendForm(bound("amend"), prefix="amend", orders_used=self.used)
         self.submit = OnBehalfForm(bound("submit"), prefix="submit", sides=list(turn["sides"]))

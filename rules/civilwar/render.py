@@ -119,7 +119,8 @@ def render_svg(view: dict[str, Any], crop: bool = False) -> str:
     for c in board["cities"]:
         x, y = pos[c["id"]]
         tok = tokens.get(c["id"])
-        out.append(f'<circle class="node"{data(node=c["id"])} cx="{x:.1f}" cy="{y:.1f}" r="24" fill="{TOKEN_FILL[tok]}" stroke="{TOKEN_STROKE[tok]}" stroke-width="3"/>')
+        out.append(f'<circle class="node"{data(node=c["id"])} cx="{x:.1f}" cy="{y:.1f}" r="24" '
+                   f'fill="{TOKEN_FILL[tok]}" stroke="{TOKEN_STROKE[tok]}" stroke-width="3"/>')
         out.append(_t(x, y - 29, c["id"], 11, fill="#333", weight="bold"))
         out.append(_t(x, y + 38, c["name"], 10, fill="#555"))
         if tok:
@@ -127,7 +128,8 @@ def render_svg(view: dict[str, Any], crop: bool = False) -> str:
             out.append(_t(x + 20.5, y - 16, tok[0].upper(), 9, fill="#fff", weight="bold"))
     for r in board["roads"]:
         x, y = pos[r["id"]]
-        out.append(f'<rect class="node"{data(node=r["id"])} x="{x - 9:.1f}" y="{y - 9:.1f}" width="18" height="18" rx="3" fill="#fffdf7" stroke="#9c8f7a" stroke-width="1.5"/>')
+        out.append(f'<rect class="node"{data(node=r["id"])} x="{x - 9:.1f}" y="{y - 9:.1f}" width="18" height="18" '
+                   'rx="3" fill="#fffdf7" stroke="#9c8f7a" stroke-width="1.5"/>')
         lx, ly, anchor = _road_label_at(r, pos)
         out.append(_t(lx, ly, r["id"], 8, anchor, fill="#6b5f4d"))
     out += _line_names(line_labels, board, pos)
@@ -141,7 +143,8 @@ def render_svg(view: dict[str, Any], crop: bool = False) -> str:
         x, y = pos[u["point"]]
         rad = 14 if u["point"] in city_ids else 11
         attrs = data(id=u["point"], side=u["side"], kind="unit", node=u["point"])
-        out.append(f'<circle class="unit"{attrs} cx="{x:.1f}" cy="{y:.1f}" r="{rad}" fill="{UNIT_FILL.get(u["side"], "#000")}" stroke="#fff" stroke-width="2"/>')
+        out.append(f'<circle class="unit"{attrs} cx="{x:.1f}" cy="{y:.1f}" r="{rad}" '
+                   f'fill="{UNIT_FILL.get(u["side"], "#000")}" stroke="#fff" stroke-width="2"/>')
         out.append(_t(x, y + 4, u["side"][0].upper(), 11, fill="#fff", weight="bold"))
         if u["point"] in protected:
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{rad + 4}" fill="none" stroke="#e0a100" stroke-width="2" stroke-dasharray="4 3"/>')

@@ -36,7 +36,8 @@ def _counter(x: float, y: float, c: Mapping[str, Any], size: float) -> str:
            _t(x, y - h * 0.08, c.get("name", ""), size * 0.17, "#fff", "bold"),
            _t(x, y + h * 0.36, c.get("strength", ""), size * 0.17, "#fff")]
     if c.get("state"):
-        out.append(f'<rect x="{x - w / 2:.1f}" y="{y + h / 2:.1f}" width="{w:.1f}" height="{size * 0.2:.1f}" fill="#ffe08a" stroke="#111" stroke-width="0.6"/>')
+        out.append(f'<rect x="{x - w / 2:.1f}" y="{y + h / 2:.1f}" width="{w:.1f}" height="{size * 0.2:.1f}" '
+                   'fill="#ffe08a" stroke="#111" stroke-width="0.6"/>')
         out.append(_t(x, y + h / 2 + size * 0.15, c["state"], size * 0.14, "#111"))
     out.append("</g>")
     return "".join(out)

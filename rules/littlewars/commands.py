@@ -118,7 +118,7 @@ def merge(texts: dict[str, str], parse: Callable[[str], ParsedOrders]) -> tuple[
     for cmd in order:
         kept = []
         for o in parse(texts[cmd]).orders:
-            claims = [c for c in _claims(o)]
+            claims = list(_claims(o))
             clash = next((c for c in claims if c in claimed), None)
             if clash is not None:
                 conflicts.append({"unit": clash, "kept": claimed[clash], "dropped": cmd, "line": o.text})

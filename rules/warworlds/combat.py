@@ -292,7 +292,7 @@ def explosive(b: Battle, by: dict[str, Any], target: dict[str, Any], weapon: str
         b.emit("aimed", {"by": by["id"], "weapon": weapon, "at": target["hex"], "roll": aim, "d6": d6, "lands": land},
                (by["id"],))
         if land != target["hex"]:
-            victims = [u for u in b.occupants(land)] if land else []
+            victims = list(b.occupants(land)) if land else []
     for v in victims:
         if v["status"] not in ("active", "abandoned"):
             continue

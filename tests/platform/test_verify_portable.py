@@ -54,8 +54,10 @@ def test_export_import_into_another_database_keeps_every_hash(game, tmp_path):
     call_command("export_game", str(game.pk), "-o", str(export))
     other = tmp_path / "other.sqlite3"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{other}", "KRIEGSBRIEF_VAR_DIR": str(tmp_path / "var")}
-    run = lambda *args: subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,  # noqa: E731
-                                       capture_output=True, text=True, check=True)
+    def run(*args):
+        return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                              check=True)
+
     run("migrate", "-v", "0")
     imported = run("import_game", str(export)).stdout
     assert gamelog.head(game.pk)[1] in imported

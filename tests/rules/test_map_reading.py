@@ -70,7 +70,7 @@ def test_labels_never_overlap_and_own_groups_are_named(key, rs, state, viewer):
         assert_no_overlaps(root)
     root = ET.fromstring(rs.render_svg(view))
     texts = [e.text for e in labels(root)]
-    for side, groups in (view.get("groups") or {}).items():
+    for groups in (view.get("groups") or {}).values():
         for name in groups:
             assert any(t.startswith(f"{name} (") for t in texts), (name, texts)
 
@@ -197,7 +197,7 @@ def test_the_placer_never_overlaps_and_says_what_it_left_out():
 
     placer = LabelPlacer(bounds=(0, 0, 40, 30), keep_clear=[(18, 13, 4, 4)])
     spots = [placer.place(20, 15, f"group{i}", 1.0, 0.3) for i in range(60)]  # all at one crowded point
-    placed = [b for b in placer.labels]
+    placed = list(placer.labels)
     assert len(placed) == sum(s is not None for s in spots) and placer.dropped  # some had no room
     assert len(placed) + len(placer.dropped) == 60
     for i, a in enumerate(placed):

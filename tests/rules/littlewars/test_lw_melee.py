@@ -85,7 +85,7 @@ def test_equal_numbers_all_die():
 
 def test_joining_is_measured_to_exactly_six_inches():
     # red i1 marches onto blue i1 at (20, 20); blue j stands with its footprint exactly 6 in from blue i1's
-    base = dict(red=[("a", "inf", [(20, 10), (21, 10), (22, 10)])])
+    base = {"red": [("a", "inf", [(20, 10), (21, 10), (22, 10)])]}
     inside = build(**base, blue=[("b", "inf", [(20, 20)]), ("j", "inf", [(20, 26.5)])])
     outside = build(**base, blue=[("b", "inf", [(20, 20)]), ("j", "inf", [(20, 26.51)])])
     _, ev_in = play(inside, red="move a to 21,19.5")
