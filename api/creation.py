@@ -13,16 +13,15 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from campaigns.models import Campaign, Game, Profile, Seat
 from campaigns.turns import creation, invitations, lifecycle
 from campaigns.turns.errors import TurnError
 from campaigns.turns.press import PRESS_CHOICES, PRESS_DEFAULT
-from campaigns.models import Campaign, Game, Profile, Seat
 from rules import catalog
 from rules.core.protocol import RulesError
-
-from drf_spectacular.utils import extend_schema_field
 
 from .serializers import ALL_SIDES, NO_NUL, NOT_BLANK, RosterSerializer, StrictSerializer
 

@@ -35,8 +35,10 @@ from campaigns.turns import commands, deadlines, gamelog, invitations, listing, 
 from campaigns.turns.commands import TurnError
 from rules import catalog
 
-from . import schema  # noqa: F401  (registers the schema extensions)
-from . import creation
+from . import (
+    creation,
+    schema,  # noqa: F401  (registers the schema extensions)
+)
 from . import serializers as s
 from .pagination import GamePagination, ViewerLogPagination
 from .permissions import HoldsSeat, IsUmpire, MayGiveOrders

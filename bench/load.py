@@ -50,9 +50,9 @@ import requests
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load_stack import BrokerCounter, Stack  # noqa: E402
+from load_stack import BrokerCounter, Stack
 
-from rules import catalog  # noqa: E402  (pure Python: the players pick legal orders from their view)
+from rules import catalog
 
 FAULTS = ("worker-kill", "redis-outage", "pg-restart", "smtp-freeze")
 
@@ -144,9 +144,9 @@ class Players:
                 turn = view["turn"]
                 if turn["game_status"] != "active":
                     return
-                if turn["status"] == "open" and side in turn["sides"] and turn["number"] not in ordered:
-                    if self.order(game, side, token, view, rng):
-                        ordered.add(turn["number"])
+                if (turn["status"] == "open" and side in turn["sides"] and turn["number"] not in ordered
+                        and self.order(game, side, token, view, rng)):
+                    ordered.add(turn["number"])
             self.stop.wait(max(0.0, self.poll - (time.monotonic() - start)))
 
     def order(self, game, side, token, view, rng) -> bool:
@@ -352,7 +352,7 @@ def main(argv=None) -> int:
                         stalled = waiting(stack.db_url)
                     log(f"fault over: {len(stalled[0])} turns and {len(stalled[1])} mails waiting")
                     took = wait_done(stack.db_url, *stalled, args.drain + args.duration)
-                    recovery["s"] = (time.monotonic() - back) if took is not None else None
+                    recovery["s"] = (time.monotonic() - back) if took is not None else None  # noqa: B023  (the watcher ends within this run)
 
                 watcher = threading.Thread(target=fault_then_watch, daemon=True)
                 watcher.start()
@@ -390,7 +390,7 @@ def report(args, api, players, phases, stack, counter, drain_s, stalled):
     a = analyse(stack.db_url, stack.smtp, players.accepted, phases[-1]["window"])
     idle = api.latencies("idle")
     print()
-    print(f"{'':28}{'idle (baseline)':>18}" + "".join(f"{'load, %d worker(s)' % r['workers']:>22}" for r in results))
+    print(f"{'':28}{'idle (baseline)':>18}" + "".join('load, {} worker(s)'.format(r['workers']).rjust(22) for r in results))
     print(f"{'API p50 ms':28}{statistics.median(idle):18.1f}" + "".join(
         f"{statistics.median(api.latencies(f'load{n}')):22.1f}" for n in range(len(results))))
     print(f"{'API p95 ms':28}{p95(idle):18.1f}" + "".join(f"{r['api_p95_ms']:22.1f}" for r in results))

@@ -135,7 +135,7 @@ class Stack:
 
     # --- processes -----------------------------------------------------------------
     def _spawn(self, name: str, args: list[str], env=None) -> subprocess.Popen:
-        out = open(self.tmp / f"{name}.log", "ab")
+        out = open(self.tmp / f"{name}.log", "ab")  # noqa: SIM115  (the child writes to it for its whole life)
         # A session of its own: a fault or the end stops the whole process group, and only it.
         return subprocess.Popen(args, cwd=ROOT, env=env or self.env, stdout=out, stderr=subprocess.STDOUT,
                                 start_new_session=True)

@@ -23,4 +23,4 @@ def send_outbox_mail(self, row_id: int) -> bool:
             # In-process (embedded) mode must not block a request retrying SMTP;
             # the row is recorded FAILED with its next attempt time: the sweep retries.
             return False
-        raise self.retry(exc=exc, countdown=delay)
+        raise self.retry(exc=exc, countdown=delay) from exc

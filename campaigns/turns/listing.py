@@ -19,10 +19,9 @@ from dataclasses import dataclass
 
 from django.db import connection
 
+from campaigns.models import Game, Seat, Snapshot
 from rules import catalog
 from rules.core.protocol import Viewer
-
-from campaigns.models import Game, Seat, Snapshot
 
 from . import gamelog, lifecycle, viewing
 

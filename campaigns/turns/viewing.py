@@ -6,8 +6,8 @@ with the viewer's own numbering (``numbered``), never with the log's seq.
 """
 from __future__ import annotations
 
-from datetime import timezone as dt_timezone
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
+from datetime import UTC
 
 from django.db.models import Q, QuerySet
 from django.utils.dateparse import parse_datetime
@@ -87,10 +87,7 @@ def numbered(viewer: Viewer, events: QuerySet[Event], after: int = 0, limit: int
     """
     if viewer.is_umpire:
         after_seq = after
-    if after_seq is not None:
-        rows = events.filter(seq__gt=after_seq)
-    else:
-        rows = events[after:]
+    rows = events.filter(seq__gt=after_seq) if after_seq is not None else events[after:]
     if limit is not None:
         rows = rows[:limit]
     for n, ev in enumerate(rows.iterator(chunk_size=2000), start=after + 1):
@@ -108,7 +105,7 @@ def _utc(iso: str) -> str:
     """A time in a log line: the same words for every reader (pages and reports give each reader's
     own zone where they show the deadline itself)."""
     when = parse_datetime(iso)
-    return f"{when.astimezone(dt_timezone.utc):%Y-%m-%d %H:%M} UTC" if when else iso
+    return f"{when.astimezone(UTC):%Y-%m-%d %H:%M} UTC" if when else iso
 
 
 def published_text(p) -> str:

@@ -70,7 +70,7 @@ class Seen:
         """{turn number: seq of its publication} for every turn whose results everyone has seen."""
         return dict(self.game.events.filter(type="turn.published").values_list("turn", "seq"))
 
-    def as_of(self, seq: int) -> "Seen":
+    def as_of(self, seq: int) -> Seen:
         """This viewer's window on the game as it stood right after event ``seq`` (a published turn)."""
         return Seen(game=self.game, viewer=self.viewer, seat=self.seat, tz=self.tz,
                     _state=gamelog.state_at(self.game.pk, seq))

@@ -7,8 +7,8 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 
-from campaigns.models import Absence
 from campaigns.mailout.reports import PLAIN_TEXT
+from campaigns.models import Absence
 from campaigns.turns import viewing
 from campaigns.turns.absences import seat_today
 from rules.core.protocol import LineError, composes_orders

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponsePermanentRedirect
+from django.http import Http404, HttpResponseBadRequest, HttpResponsePermanentRedirect
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -11,9 +11,9 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns import maps
-from campaigns.mailout import verification
-from campaigns.models import Game, Profile, Seat
 from campaigns.mailout.reports import VERIFY_TEXT
+from campaigns.mailout.verification import request_verification
+from campaigns.models import Game, Profile, Seat
 from campaigns.turns import (
     absences,
     commands,
@@ -31,7 +31,7 @@ from campaigns.turns.localtime import local_time
 from rules.core.protocol import RulesError, UmpireDesk
 
 from . import held, present
-from .access import Seen, seat_required, seen_for, user_timezone
+from .access import Seen, seat_required, user_timezone
 from .forms import (
     AbsenceForm,
     AddressForm,
@@ -155,7 +155,7 @@ def my_settings(request):
     address_form = AddressForm(posted if is_address else None)
     if is_address and address_form.is_valid():
         email = address_form.cleaned_data["email"]
-        verification.request_verification(request.user, email)
+        request_verification(request.user, email)
         messages.success(request, f"We have mailed a link to {email}: follow it to confirm the address.")
         return redirect("my_settings")
     if posted is not None and not is_address and form.is_valid():
@@ -327,7 +327,10 @@ class UmpireForms:
     def __init__(self, seen: Seen, data=None, action: str = ""):
         turn = seen.view["turn"]
         self.used = seen.orders_used() if turn["status"] == "adjudicated" else {}
-        bound = lambda name: data if action == name else None  # noqa: E731
+
+        def bound(name: str):  # the posted data goes to the form of the action posted only
+            return data if action == name else None
+
         self.approve = ApproveForm(bound("approve"), prefix="approve")
         self.amend = AmendForm(bound("amend"), prefix="amend", orders_used=self.used)
         self.submit = OnBehalfForm(bound("submit"), prefix="submit", sides=list(turn["sides"]))

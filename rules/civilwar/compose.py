@@ -6,9 +6,11 @@ as the side's own view lists them; clicking the selected place itself forms a un
 carries out terror. A decision turn offers the retreats of its prompt."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from rules.core.compose import CompositionError, by_place, marks
+
 from .orders import Assault, Breakthrough, Evacuate, Form, Move, Terror, parse_text
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import compose as _compose
 from rules.core.base import RuleSetBase
 from rules.core.protocol import PUBLIC, RuleEvent
 
 from . import adjudicate as _adj
+from . import compose as _compose
 from .board import load_map, natural_sorted
 from .describe import describe_event as _describe
 from .fold import PREFIX, build_state, check_invariants

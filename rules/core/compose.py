@@ -1,7 +1,8 @@
 """Helpers the rule sets' order composers share (rules.core.protocol.OrderComposer)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from .protocol import RulesError
 

@@ -34,8 +34,9 @@ tests/platform/test_hidden_activity.py).
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 JSON = Any
 State = dict[str, Any]  # a rule set's state (a JSON object): fold returns a new one, never changes its input

@@ -4,8 +4,9 @@ in the words of the rule set (``HexComposer``). Built from the side's own view."
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from rules.core.compose import CompositionError, marks
 

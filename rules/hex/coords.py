@@ -19,8 +19,8 @@ Labels are the wargamer's CCRR numbers (column then row, 01-based, "0101" top-le
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from functools import lru_cache
-from typing import Iterator
 
 Hex = tuple[int, int]
 

@@ -27,7 +27,8 @@ re-adjudicate to the same events (``verify_game``):
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from .coords import Hex, Side, adjacent_side, border_lines, lines
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from rules.core.compose import CompositionError, inches, marks, point
 

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import compose as _compose
 from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import ParsedOrders
 
 from . import adjudicate as _adj
+from . import compose as _compose
 from .describe import describe_event as _describe
 from .fold import fold as _fold
 from .fold import initial_state as _initial

@@ -8,17 +8,18 @@ sighting (turn.py), and a fog-of-war view (view.py). Registered as "kriegspiel".
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import LineError, ParsedOrders, RuleEvent
 from rules.littlewars import adjudicate as lw_adj
+from rules.littlewars import compose as lw_compose
 from rules.littlewars.commands import Teams
 from rules.littlewars.fold import initial_state as lw_initial
 from rules.littlewars.render import render_svg as lw_render
 from rules.littlewars.scenario import builtin_scenario as lw_builtin
 
-from rules.littlewars import compose as lw_compose
 from . import orders as ks_orders
 from .describe import describe_event as _describe
 from .desk import HELP as DESK_HELP

@@ -3,7 +3,8 @@ gun or wagon sent to a point in inches; a gun fires at a point. Built from the s
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from rules.core.compose import CompositionError, marks, point
 
@@ -12,8 +13,8 @@ _LINE = re.compile(r"^(move|march|deploy|fire|escort)\s+([\w-]+)\s+(?:to|at)\s+\
 
 def _own_names(board: Mapping[str, Any], side: str) -> dict[str, str]:
     """{name in orders: kind} of what ``side`` may order, as its view shows it."""
-    names = {name: "group" for name in (board.get("groups") or {}).get(side, {})}
-    names.update({name: "prisoners" for name in (board.get("prisoner_groups") or {}).get(side, {})})
+    names = dict.fromkeys((board.get("groups") or {}).get(side, {}), "group")
+    names.update(dict.fromkeys((board.get("prisoner_groups") or {}).get(side, {}), "prisoners"))
     names.update({f["id"].split(":")[-1]: "figure" for f in board.get("figures") or [] if f["side"] == side and not f.get("captor")})
     names.update({g["name"]: "gun" for g in board.get("guns") or [] if g["owner"] == side})
     names.update({w["name"]: "wagon" for w in board.get("wagons") or [] if w["owner"] == side})

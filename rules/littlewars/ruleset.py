@@ -1,13 +1,14 @@
 """The Little Wars rule set object the platform talks to (rules.core.protocol.RuleSet)."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from . import compose as _compose
 from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import LineError, ParsedOrders
 
 from . import adjudicate as _adj
+from . import compose as _compose
 from . import plan as _plan
 from .commands import Teams
 from .describe import describe_event as _describe

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import GameOption, RuleEvent

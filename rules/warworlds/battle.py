@@ -7,7 +7,8 @@ is always what the log will replay to. It also keeps an index of who stands wher
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable, ValuesView
+from collections.abc import Iterable, ValuesView
+from typing import Any
 
 from rules.core.protocol import PUBLIC, RuleEvent, side_audience
 from rules.hex import coords as C

@@ -13,8 +13,9 @@ Blank lines and lines starting with # are ignored. Unit ids are case-insensitive
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from rules.core.compose import CompositionError
 from rules.core.orderlines import parse_lines

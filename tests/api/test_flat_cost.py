@@ -8,10 +8,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from campaigns.log.eventstore import Draft
-from campaigns.turns import gamelog
-from tests.platform.leaks import counting_folds
 from campaigns.models import Event
+from campaigns.turns import gamelog
 from rules.core.protocol import RuleEvent, side_audience
+from tests.platform.leaks import counting_folds
 
 from .helpers import client_for, legal_red_orders
 

@@ -30,11 +30,11 @@ from urllib.parse import unquote
 from rest_framework.test import APIClient
 
 from api.pagination import EventCursor
+from campaigns.log.eventstore import Fold
 from campaigns.mailin import ingest
 from campaigns.mailin.models import SeatAddress
 from campaigns.mailout.outbox import build_message
 from campaigns.models import OutboxMail, Seat
-from campaigns.log.eventstore import Fold
 from campaigns.turns import gamelog
 from campaigns.turns.archive import export_lines
 from rules.core.protocol import Viewer

@@ -14,17 +14,20 @@ from email.utils import formatdate
 sys.path.insert(0, os.getcwd())
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 
 from django.test import Client  # noqa: E402
 
-from campaigns.mailout import outbox  # noqa: E402
-from campaigns.turns import deadlines, gamelog  # noqa: E402
 from campaigns.mailin import ingest  # noqa: E402
-from campaigns.turns import addresses  # noqa: E402
+from campaigns.mailout import outbox  # noqa: E402
 from campaigns.models import Game, OutboxMail, Seat  # noqa: E402
+from campaigns.turns import (  # noqa: E402
+    addresses,
+    deadlines,
+    gamelog,
+)
 from rules import catalog  # noqa: E402
 
 PASSWORD = "kriegsbrief"  # load_demo's

@@ -14,8 +14,8 @@ import time_machine
 from django.test import override_settings
 from django.utils import timezone
 
-from campaigns.turns import commands, lateness
 from campaigns.models import Heartbeat
+from campaigns.turns import commands, lateness
 from tests.services import REDIS_URL, needs_redis
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -63,7 +63,7 @@ def test_a_little_wars_turn_is_ordered_by_clicks_and_adjudicated(live_server, br
         page.locator("#order-check [data-check=ok]").wait_for()  # checked live by the rule set's parser
         page.check("#id_ready")
         dialogs = []
-        page.once("dialog", lambda d: (dialogs.append(d.message), d.accept()))
+        page.once("dialog", lambda d: (dialogs.append(d.message), d.accept()))  # noqa: B023  (answered in this pass)
         page.click("button:has-text('Send orders')")
         page.wait_for_url(f"{live_server.url}/games/{game.pk}/")
         page.locator(".messages").wait_for()
@@ -76,7 +76,7 @@ def test_a_little_wars_turn_is_ordered_by_clicks_and_adjudicated(live_server, br
             assert dialogs and "closes the turn" in dialogs[0]
     state = state_of(game)
     assert state["turn"]["number"] == number + 1
-    assert "Turn %d published" % number in page.inner_text(".log")
+    assert f"Turn {number} published" in page.inner_text(".log")
     assert page.locator("section.map svg g.kb-pending .ghost").count() == 0  # adjudicated: no ghosts left
 
 

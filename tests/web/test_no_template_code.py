@@ -3,8 +3,8 @@ observer would open it, in each state a turn passes through."""
 import pytest
 from django.urls import reverse
 
-from campaigns.turns import commands, invitations
 from campaigns.models import Seat
+from campaigns.turns import commands, invitations
 
 from .helpers import legal_op, post_orders
 

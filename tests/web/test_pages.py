@@ -395,7 +395,7 @@ def test_a_past_turn_shows_the_map_as_the_viewer_saw_it_then(client, people, gam
     assert "turn 2 &rarr;" in later
     assert client.get(f"/games/{game.pk}/turns/2/").status_code == 200
     assert client.get(f"/games/{game.pk}/turns/3/").status_code == 404       # open, not published
-    assert 'href="/games/%d/turns/1/"' % game.pk in client.get(f"/games/{game.pk}/").content.decode()
+    assert f'href="/games/{game.pk}/turns/1/"' in client.get(f"/games/{game.pk}/").content.decode()
     client.force_login(people["dave"])                        # no seat: no such game
     assert client.get(f"/games/{game.pk}/turns/1/").status_code == 404
 

@@ -5,8 +5,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from campaigns.turns import deadlines
 from campaigns.models import Event, OutboxMail
+from campaigns.turns import deadlines
 
 from .helpers import game_url, legal_op, page, post_orders, state_of
 

@@ -5,7 +5,8 @@ against networkx's Dijkstra as an independent oracle.
 """
 import networkx as nx
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.core.protocol import ScenarioError
 from rules.hex import coords as C

@@ -3,7 +3,8 @@ legacy version 1 kept for games set up before, and an independent pixel-space or
 import math
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.hex import coords as C
 from rules.hex import los

@@ -6,10 +6,9 @@ from rules.core.protocol import ScenarioError, Viewer
 from rules.warworlds import RULESET as RS
 from rules.warworlds.battle import Battle
 from rules.warworlds.combat import Strike, attack_squad, damage
-from rules.warworlds.data import (ATTACK_TARGET, attack_target, boarding_target, damage_result,
-                                  friendly_fire_limit)
+from rules.warworlds.data import ATTACK_TARGET, attack_target, boarding_target, damage_result, friendly_fire_limit
 from rules.warworlds.morale import organisation_roll, pinned, reaction
-from rules.warworlds.testing import Loaded, battle, fold_all, play_round
+from rules.warworlds.testing import Loaded, battle, play_round
 
 
 def inf(uid, side, at, n=10, **kw):
@@ -24,7 +23,7 @@ def events_of(events, kind):
 
 def test_ww_ex_1_table_point():
     assert attack_target(4) == 7
-    assert ATTACK_TARGET == {s: min(10, max(2, 11 - s)) for s in range(13)}
+    assert {s: min(10, max(2, 11 - s)) for s in range(13)} == ATTACK_TARGET
 
 
 @pytest.mark.parametrize("roll", range(1, 11))
@@ -308,6 +307,7 @@ def test_ww_ex_2_also_when_the_target_is_a_machine():
 
 def test_first_player_by_dice_is_the_seeds_choice():
     import random
+
     from rules.warworlds.scenario import builtin
     sc = {**builtin("field_battle"), "first": "dice"}
     firsts = {RS.setup(sc, random.Random(s))[0].payload["first"] for s in range(12)}
