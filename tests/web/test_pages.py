@@ -4,7 +4,7 @@ import html
 import pytest
 from django.urls import reverse
 
-from campaigns.models import Campaign, Event, Game
+from campaigns.models import Campaign, Event, Game, OutboxMail
 from campaigns.turns import commands, creation, viewing
 from rules import catalog
 from rules.core.protocol import Viewer
@@ -453,3 +453,12 @@ def test_create_a_game_with_several_players_a_side(client, people):
     seat.save()
     client.force_login(seat.user)
     assert "your command: <b>cavalry</b> (horse, gun1)" in client.get(reverse("game", args=[game.pk])).content.decode()
+
+
+def test_settings_page_mails_a_link_to_confirm_a_new_address(client, people):
+    """A view once shadowed the mail-out module it called here: asking for a confirmation link failed."""
+    client.force_login(people["bob"])
+    response = client.post(reverse("my_settings"), {"action": "address", "email": "bob.new@example.org"}, follow=True)
+    assert response.status_code == 200
+    assert "We have mailed a link to bob.new@example.org" in response.content.decode()
+    assert OutboxMail.objects.filter(to="bob.new@example.org").count() == 1
