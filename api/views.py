@@ -25,6 +25,7 @@ from rest_framework.response import Response
 from campaigns import eventstore, invitations, maps, turns, viewing
 from campaigns.models import Game, Seat
 from campaigns.turns import TurnError
+from campaigns.web.language import activate_for
 from rules.core import registry
 
 from . import schema  # noqa: F401  (registers the schema extensions)
@@ -66,6 +67,10 @@ class SeatedGameMixin:
 
     viewer = None
     seat = None
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        activate_for(request, request.user)  # token users are anonymous to the page middleware
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):  # schema generation

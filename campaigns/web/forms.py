@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
 from django.contrib.auth import get_user_model
 
 from campaigns import absences
@@ -20,9 +22,12 @@ class OrdersForm(forms.Form):
 
 
 class ProfileForm(forms.Form):
-    """A player's own settings: the time zone deadlines are shown in, on the web and in mail."""
+    """A player's own settings: the time zone deadlines are shown in and the language, on the web and in mail."""
 
-    timezone = forms.ChoiceField(label="Time zone", help_text="Deadlines on every page and in every report use it.")
+    timezone = forms.ChoiceField(label=_("Time zone"), help_text=_("Deadlines on every page and in every report use it."))
+    language = forms.ChoiceField(label=_("Language"), required=False,
+                                 choices=[("", _("As my browser asks")), *settings.LANGUAGES],
+                                 help_text=_("Your pages and your seats' mail are written in it."))
 
     def __init__(self, *args, **kwargs):
         import zoneinfo

@@ -1,0 +1,56 @@
+"""Texts the rule sets hand the players, readable in any language the platform speaks.
+
+``rules/`` has no Django, so it cannot translate; it marks instead. ``_("{side} passed.",
+side="red")`` returns a ``Msg``: the English text itself (a ``str``, so every caller, test and
+log that reads English keeps working), carrying its msgid and params so that the platform can
+render it again in the reader's language at display time (``campaigns.i18n.render``).
+
+The name ``_`` is one of xgettext's Python keywords, so Django's ``makemessages`` extracts these
+msgids into the catalogue with no option (it has none for extra keywords); ``{name}`` params give
+them the ``python-brace-format`` flag, which ``msgfmt --check`` holds every translation to.
+A param may itself be a ``Msg`` (a side's name, a reason): it is rendered in the same language.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+
+class Msg(str):
+    msgid: str
+    plural: str | None  # with ``n``: a counted text (ngettext)
+    n: int | None
+    params: dict[str, Any]
+
+    def __new__(cls, msgid: str, /, plural: str | None = None, n: int | None = None, **params: Any) -> "Msg":
+        english = plural if plural is not None and n != 1 else msgid
+        self = super().__new__(cls, english.format(n=n, **params) if params or n is not None else english)
+        self.msgid, self.plural, self.n, self.params = msgid, plural, n, params
+        return self
+
+    def __reduce__(self):  # pickles (Celery, caches) keep the msgid
+        return (_rebuild, (self.msgid, self.plural, self.n, self.params))
+
+
+def _rebuild(msgid: str, plural: str | None, n: int | None, params: dict[str, Any]) -> Msg:
+    return Msg(msgid, plural, n, **params)
+
+
+def _(msgid: str, /, **params: Any) -> Msg:
+    """Mark ``msgid`` for translation and fill in its ``{params}`` (English now, any language later)."""
+    return Msg(msgid, **params)
+
+
+def gettext_noop(msgid: str, /) -> Msg:
+    """Mark a text with no params (a table's entry, a side's name) for the catalogue."""
+    return Msg(msgid)
+
+
+def ngettext(singular: str, plural: str, n: int, /, **params: Any) -> Msg:
+    """A counted text: "{n} gun" / "{n} guns" (and Russian's three forms), ``{n}`` filled in."""
+    return Msg(singular, plural, n, **params)
+
+
+def joined(parts, sep: str = "; ") -> Msg:
+    """Several messages as one, each rendered in the reader's language."""
+    parts = list(parts)
+    return Msg(sep.join(f"{{p{i}}}" for i in range(len(parts))), **{f"p{i}": p for i, p in enumerate(parts)})
