@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns import invitations, mailaddress, maps, turns, viewing
+from campaigns.i18n import render as in_language
 from campaigns.mailin.views import held_messages
 from campaigns.models import Game, Profile, Seat
 from rules.core.protocol import RulesError
@@ -113,7 +114,7 @@ def game_seats(request, game_id: int):
 @login_required
 @require_http_methods(["GET", "POST"])
 def my_settings(request):
-    profile, _ = Profile.objects.get_or_create(user=request.user)
+    profile = Profile.objects.get_or_create(user=request.user)[0]
     posted = request.POST if request.method == "POST" else None
     is_address = posted is not None and posted.get("action") == "address"
     form = ProfileForm(None if is_address else posted, initial={"timezone": profile.timezone, "language": profile.language})
@@ -180,7 +181,7 @@ def game_context(seen: Seen, **extra) -> dict:
     return {
         "seen": seen, "view": seen.view, "viewer": seen.viewer, "game": seen.game,
         "turn": present.turn_summary(seen), "svg": present.svg(seen),
-        "log": present.log_by_turn(seen), "orders_help": seen.ruleset.orders_help,
+        "log": present.log_by_turn(seen), "orders_help": in_language(seen.ruleset.orders_help),
         "may_order": present.may_order(seen), "own_orders": present.own_orders(seen),
         "away_until": present.away_until(seen),
         "past_turns": sorted(seen.published_turns()), "roster": invitations.roster(seen.game),
@@ -447,7 +448,7 @@ def umpire_context(seen: Seen, forms: UmpireForms) -> dict:
         "pending_log": present.log_by_turn(seen, seen.pending_events()) if awaiting else [],
         "orders_used": sorted(forms.used.items()),
         "submitted": sorted(seen.view["turn"]["orders"].items()),
-        "orders_help": seen.ruleset.orders_help,
-        "desk_help": getattr(seen.ruleset, "umpire_help", ""),
+        "orders_help": in_language(seen.ruleset.orders_help),
+        "desk_help": in_language(getattr(seen.ruleset, "umpire_help", "")),
         "held_mail": held_messages(seen.game).count(), "roster": invitations.roster(seen.game),
     }
