@@ -19,10 +19,12 @@ from datetime import datetime, time, timedelta
 
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _, gettext_noop
 
 from rules.core.protocol import RuleEvent
 
 from .eventstore import Draft, Stream
+from .i18n import for_seat
 from .models import Seat
 from .reports import seat_label, seat_timezone
 
@@ -95,14 +97,15 @@ def declare(seat: Seat, until, inbound=None) -> dict | None:
 
     today = seat_today(seat)
     if until <= today:
-        raise AbsenceError(f"{until.isoformat()} is not in the future")
+        raise AbsenceError(_("%(date)s is not in the future") % {"date": until.isoformat()})
     if until > today + timedelta(days=MAX_AHEAD_DAYS):
-        raise AbsenceError(f"at most {MAX_AHEAD_DAYS} days ahead; ask the umpire for longer")
+        raise AbsenceError(_("at most %(days)s days ahead; ask the umpire for longer") % {"days": MAX_AHEAD_DAYS})
     row = Absence.objects.create(seat=seat, until=until, inbound=inbound)
     moved = turns.absence_declared(seat.game.pk)
-    _tell_umpire(seat, f"absence:{row.pk}", "absent", f"{seat_label(seat)} says they are away until {until.isoformat()}.\n"
-                 + (f"The game's absence allowance moved the deadline of turn {moved['number']} to "
-                    f"{moved['deadline']}.\n" if moved else "Deadlines are yours to extend.\n"))
+    _tell_umpire(seat, f"absence:{row.pk}", gettext_noop("%(seat)s absent"), lambda: _(
+        "%(seat)s says they are away until %(date)s.") % {"seat": seat_label(seat), "date": until.isoformat()} + "\n"
+                 + (_("The game's absence allowance moved the deadline of turn %(number)s to %(deadline)s.") % moved
+                    + "\n" if moved else _("Deadlines are yours to extend.") + "\n"))
     return moved
 
 
@@ -114,19 +117,23 @@ def end(seat: Seat) -> bool:
     # Absences are bookkeeping beside the game's log, not events: the last day moves to yesterday.
     ended = Absence.objects.filter(seat=seat, until__gte=today).update(until=today - timedelta(days=1))
     if ended:
-        _tell_umpire(seat, f"back:{seat.pk}:{today.isoformat()}", "is back",
-                     f"{seat_label(seat)} says they are back ({today.isoformat()}), before the date they gave.\n")
+        _tell_umpire(seat, f"back:{seat.pk}:{today.isoformat()}", gettext_noop("%(seat)s is back"), lambda: _(
+            "%(seat)s says they are back (%(date)s), before the date they gave.") % {
+            "seat": seat_label(seat), "date": today.isoformat()} + "\n")
     return bool(ended)
 
 
-def _tell_umpire(seat: Seat, key: str, what: str, body: str) -> None:
+def _tell_umpire(seat: Seat, key: str, what: str, body) -> None:
+    """``what``: a msgid with %(seat)s; ``body()`` writes the mail: both in the umpire's language."""
     from .outbox import one_line, queue_mail
 
     umpire = seat.game.seats.active().filter(role=Seat.Role.UMPIRE).first()
     if umpire is None or umpire.pk == seat.pk:
         return
-    queue_mail(key=key, to=umpire.email, game=seat.game, seat=umpire, kind="mail-forward",
-               subject=one_line(f"[Kriegsbrief] {seat.game.name}: {seat_label(seat)} {what}"), body=body)
+    with for_seat(umpire):
+        queue_mail(key=key, to=umpire.email, game=seat.game, seat=umpire, kind="mail-forward",
+                   subject=one_line(f"[Kriegsbrief] {seat.game.name}: " + _(what) % {"seat": seat_label(seat)}),
+                   body=body())
 
 
 def deadline_words(seat: Seat, moved: dict | None) -> str:
@@ -138,14 +145,17 @@ def deadline_words(seat: Seat, moved: dict | None) -> str:
     days = state["settings"].get("absence_days", 0)
     left = _days(allowance_left(state, seat.side))
     if moved:
-        return (f"The deadline of turn {moved['number']} is now {local_time(moved['deadline'], seat_timezone(seat))}; "
-                f"your side's allowance for absences has {left} left.")
+        return _("The deadline of turn %(number)s is now %(deadline)s; your side's allowance for absences has "
+                 "%(left)s left.") % {"number": moved['number'], "left": left,
+                                      "deadline": local_time(moved['deadline'], seat_timezone(seat))}
     if days:
-        return (f"Deadlines move for absences by up to {days} days in all in this game; your side has {left} left "
-                f"(a turn that expects your orders while you are away waits for you, as far as that goes).")
-    return "In this game deadlines move only if the umpire extends them."
+        return _("Deadlines move for absences by up to %(days)s days in all in this game; your side has %(left)s left "
+                 "(a turn that expects your orders while you are away waits for you, as far as that goes).") % {
+            "days": days, "left": left}
+    return _("In this game deadlines move only if the umpire extends them.")
 
 
 def _days(left: timedelta) -> str:
     hours = left.total_seconds() / 3600
-    return f"{hours / 24:.1f} days" if hours >= 24 else f"{hours:.0f} hours"
+    return (_("%(days).1f days") % {"days": hours / 24} if hours >= 24
+            else _("%(hours).0f hours") % {"hours": hours})

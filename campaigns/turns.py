@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 
 from rules.core import dice, registry
 from rules.core.protocol import UMPIRE, LineError, RuleEvent, side_audience
@@ -237,7 +238,7 @@ def _command_of(state: dict, side: str, command: str | None) -> str:
     if side not in state["settings"].get("teams", {}):
         return ""
     if not command:
-        raise TurnError(f"{side} is played by several players: orders come from a seat's command")
+        raise TurnError(_("%(side)s is played by several players: orders come from a seat's command") % {"side": side})
     return command
 
 
@@ -264,7 +265,7 @@ def submit_orders(game_id: int, side: str, text: str, *, source: str, by: str = 
         if errors:
             return SubmitResult(accepted=False, errors=errors, orders=orders)
         if not orders:
-            return SubmitResult(accepted=False, errors=[LineError(0, "", "no orders found")])
+            return SubmitResult(accepted=False, errors=[LineError(0, "", _("no orders found"))])
         extra = {"command": command} if command else {}
         drafts = [Draft(turn["number"], RuleEvent("orders.submitted", {
             "turn": turn["number"], "side": side, "text": text, "source": source, "by": by, **extra},
@@ -291,7 +292,7 @@ def set_ready(game_id: int, side: str, ready: bool, command: str | None = None) 
         command = _command_of(stream.state, side, command)
         sent = command in turn.get("commands", {}).get(side, {}) if command else side in turn["orders"]
         if ready and not sent:
-            raise TurnError("send your orders before marking your side ready")
+            raise TurnError(_("send your orders before marking your side ready"))
         if ready != _is_ready(turn, side, command):
             extra = {"command": command} if command else {}
             stream = _append(stream, [Draft(turn["number"], RuleEvent(
@@ -302,13 +303,13 @@ def set_ready(game_id: int, side: str, ready: bool, command: str | None = None) 
 def _require_open_for(state: dict, side: str) -> dict:
     turn = state["turn"]
     if state["status"] != "active":
-        raise TurnError("the game is over")
+        raise TurnError(_("the game is over"))
     if not started(state):
-        raise TurnError("the game has not started: it waits for every player and the umpire to accept their seats")
+        raise TurnError(_("the game has not started: it waits for every player and the umpire to accept their seats"))
     if turn["status"] != "open":
-        raise TurnError(f"turn {turn['number']} is closed; orders for the next turn open with it")
+        raise TurnError(_("turn %(number)s is closed; orders for the next turn open with it") % turn)
     if side not in turn["sides"]:
-        raise TurnError(f"{side} has no orders to give in turn {turn['number']}")
+        raise TurnError(_("%(side)s has no orders to give in turn %(number)s") % {"side": side, "number": turn['number']})
     return turn
 
 
@@ -482,19 +483,19 @@ def set_deadline(game_id: int, turn_number: int, deadline: datetime, note: str =
     from . import reminders
 
     if deadline.tzinfo is None:
-        raise TurnError("give the new deadline with its time zone")
+        raise TurnError(_("give the new deadline with its time zone"))
     note = " ".join(note.split())[:200]
     with transaction.atomic():
         stream = eventstore.load(game_id, lock=True)
         turn = stream.state["turn"]
         if turn["status"] != "open" or turn["number"] != turn_number:
-            raise TurnError(f"turn {turn_number} is not open: only an open turn's deadline can move")
+            raise TurnError(_("turn %(number)s is not open: only an open turn's deadline can move") % {"number": turn_number})
         now = timezone.now()
         if deadline < now + DEADLINE_MIN_AHEAD:
-            raise TurnError(f"the new deadline must be at least {int(DEADLINE_MIN_AHEAD.total_seconds() // 60)} "
-                            f"minutes ahead (close the turn instead to process it now)")
+            raise TurnError(_("the new deadline must be at least %(minutes)s minutes ahead (close the turn instead to "
+                              "process it now)") % {"minutes": int(DEADLINE_MIN_AHEAD.total_seconds() // 60)})
         if deadline > now + DEADLINE_MAX_AHEAD:
-            raise TurnError(f"the new deadline can be at most {DEADLINE_MAX_AHEAD.days} days ahead")
+            raise TurnError(_("the new deadline can be at most %(days)s days ahead") % {"days": DEADLINE_MAX_AHEAD.days})
         stream = _append(stream, [Draft(turn_number, RuleEvent("turn.deadline_set", {
             "turn": turn_number, "deadline": deadline.isoformat(), "previous": turn["deadline"], "note": note}))])
         reminders.notify_deadline(stream.game, stream.state["turn"], note)

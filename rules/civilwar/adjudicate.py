@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
+from rules.core.i18n import _
 from rules.core.protocol import PUBLIC, LineError, ParsedOrders, RuleEvent, side_audience
 
 from .board import other
@@ -35,25 +36,23 @@ def _whole(message: str) -> tuple[LineError, ...]:
 
 def validate(state: dict, side: str, orders: Sequence[Order], kind: str = "orders") -> tuple[LineError, ...]:
     if state.get("result"):
-        return _whole("the game is over")
+        return _whole(_("the game is over"))
     if state.get("phase") != "play":
-        return _whole("the game has not started")
+        return _whole(_("the game has not started"))
     pending = state.get("pending")
     if kind == "decision":
         return _validate_decision(state, side, orders, pending)
     if pending and pending.get("awaiting"):
-        return _whole(f"{pending['defender']} must first decide whether the unit at {pending['point']} retreats or fights")
+        return _whole(_("{defender} must first decide whether the unit at {point} retreats or fights", defender=pending['defender'], point=pending['point']))
     if side != state["to_move"]:
-        return _whole(f"it is not {side}'s turn: {state['to_move']} is to move")
+        return _whole(_("it is not {side}'s turn: {to_move} is to move", side=side, to_move=state['to_move']))
     errors: list[LineError] = []
     operations = [o for o in orders if o.is_operation]
     if not operations:
-        errors.append(LineError(WHOLE, "", "no operation: write exactly one of form, move, assault, breakthrough, "
-                                          "terror, evacuate (or pass)"))
+        errors.append(LineError(WHOLE, "", _("no operation: write exactly one of form, move, assault, breakthrough, terror, evacuate (or pass)")))
     for extra in operations[1:]:
         errors.append(LineError(extra.line, extra.text,
-                                f"only one operation per turn (CW-10); line {operations[0].line} already "
-                                f"orders '{operations[0].to_text()}'"))
+                                _("only one operation per turn (CW-10); line {line} already orders '{to_text}'", line=operations[0].line, to_text=operations[0].to_text())))
     if operations:
         op = operations[0]
         msg = check_operation(state, side, op)
@@ -64,42 +63,41 @@ def validate(state: dict, side: str, orders: Sequence[Order], kind: str = "order
         if o.is_operation:
             continue
         if not o.is_standing:
-            errors.append(LineError(o.line, o.text, "a decision line is only allowed on a decision turn"))
+            errors.append(LineError(o.line, o.text, _("a decision line is only allowed on a decision turn")))
             continue
         key = o.point or "*"
         if key in seen:
-            where = f"at {o.point}" if o.point else "(general rule)"
-            errors.append(LineError(o.line, o.text, f"line {seen[key]} already gives the instruction {where}"))
+            where = _("at {point}", point=o.point) if o.point else _("(general rule)")
+            errors.append(LineError(o.line, o.text, _("line {value} already gives the instruction {where}", value=seen[key], where=where)))
             continue
         seen[key] = o.line
         if o.to is not None:
             if o.point is None:
-                errors.append(LineError(o.line, o.text, "a general rule cannot name a destination: "
-                                                        "write 'if attacked at <point> retreat to <point>'"))
+                errors.append(LineError(o.line, o.text, _("a general rule cannot name a destination: write 'if attacked at <point> retreat to <point>'")))
             elif o.to not in state["board"]["adj"][o.point]:
-                errors.append(LineError(o.line, o.text, f"{o.to} is not adjacent to {o.point}"))
+                errors.append(LineError(o.line, o.text, _("{to} is not adjacent to {point}", to=o.to, point=o.point)))
     return tuple(sorted(errors, key=lambda e: e.line))
 
 
 def _validate_decision(state, side, orders, pending) -> tuple[LineError, ...]:
     if not pending or not pending.get("awaiting"):
-        return _whole("there is no decision to make")
+        return _whole(_("there is no decision to make"))
     if side != pending["defender"]:
-        return _whole(f"the decision belongs to {pending['defender']}")
+        return _whole(_("the decision belongs to {defender}", defender=pending['defender']))
     if not orders:
-        return _whole(f"write one decision: 'retreat to <point>' ({', '.join(pending['options'])}) or 'fight'")
+        return _whole(_("write one decision: 'retreat to <point>' ({options}) or 'fight'", options=', '.join(pending['options'])))
     errors: list[LineError] = []
     for extra in orders[1:]:
-        errors.append(LineError(extra.line, extra.text, "a decision turn takes exactly one line: 'retreat to <point>' or 'fight'"))
+        errors.append(LineError(extra.line, extra.text, _("a decision turn takes exactly one line: 'retreat to <point>' or 'fight'")))
     first = orders[0]
     options = pending["options"]
     if isinstance(first, Retreat):
         if first.to is None and len(options) > 1:
-            errors.append(LineError(first.line, first.text, f"retreat where? write 'retreat to <point>' with one of: {', '.join(options)}"))
+            errors.append(LineError(first.line, first.text, _("retreat where? write 'retreat to <point>' with one of: {options}", options=', '.join(options))))
         elif first.to is not None and first.to not in options:
             errors.append(LineError(first.line, first.text, _why_not_retreat(state, pending, first.to)))
     elif not isinstance(first, Fight):
-        errors.append(LineError(first.line, first.text, "this is a decision turn: write 'retreat to <point>' or 'fight'"))
+        errors.append(LineError(first.line, first.text, _("this is a decision turn: write 'retreat to <point>' or 'fight'")))
     return tuple(errors)
 
 
@@ -107,14 +105,14 @@ def _why_not_retreat(state, pending, to) -> str:
     point = pending["point"]
     options = ", ".join(pending["options"]) or "none"
     if to not in state["board"]["adj"][point]:
-        reason = f"{to} is not adjacent to {point}"
+        reason = _("{to} is not adjacent to {point}", to=to, point=point)
     elif to in pending["vacated"]:
-        reason = f"the attacker just came from {to}; you may not retreat through its lines"
+        reason = _("the attacker just came from {to}; you may not retreat through its lines", to=to)
     elif to in state["units"]:
-        reason = f"{to} is occupied"
+        reason = _("{to} is occupied", to=to)
     else:
-        reason = f"{to} is not available"
-    return f"cannot retreat to {to}: {reason} (you can retreat to: {options})"
+        reason = _("{to} is not available", to=to)
+    return _("cannot retreat to {to}: {reason} (you can retreat to: {options})", to=to, reason=reason, options=options)
 
 
 def default_orders(state: dict, side: str, kind: str = "orders") -> str:

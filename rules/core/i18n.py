@@ -20,6 +20,7 @@ class Msg(str):
     plural: str | None  # with ``n``: a counted text (ngettext)
     n: int | None
     params: dict[str, Any]
+    context: str | None = None  # pgettext's: one English word, two meanings
 
     def __new__(cls, msgid: str, /, plural: str | None = None, n: int | None = None, **params: Any) -> "Msg":
         english = plural if plural is not None and n != 1 else msgid
@@ -28,11 +29,13 @@ class Msg(str):
         return self
 
     def __reduce__(self):  # pickles (Celery, caches) keep the msgid
-        return (_rebuild, (self.msgid, self.plural, self.n, self.params))
+        return (_rebuild, (self.msgid, self.plural, self.n, self.params, self.context))
 
 
-def _rebuild(msgid: str, plural: str | None, n: int | None, params: dict[str, Any]) -> Msg:
-    return Msg(msgid, plural, n, **params)
+def _rebuild(msgid: str, plural: str | None, n: int | None, params: dict[str, Any], context: str | None = None) -> Msg:
+    msg = Msg(msgid, plural, n, **params)
+    msg.context = context
+    return msg
 
 
 def _(msgid: str, /, **params: Any) -> Msg:
@@ -45,6 +48,13 @@ def gettext_noop(msgid: str, /) -> Msg:
     return Msg(msgid)
 
 
+def pgettext(context: str, msgid: str, /) -> Msg:
+    """A word whose translation depends on what it names ("red" a side, "red" a token)."""
+    msg = Msg(msgid)
+    msg.context = context
+    return msg
+
+
 def ngettext(singular: str, plural: str, n: int, /, **params: Any) -> Msg:
     """A counted text: "{n} gun" / "{n} guns" (and Russian's three forms), ``{n}`` filled in."""
     return Msg(singular, plural, n, **params)
@@ -54,3 +64,14 @@ def joined(parts, sep: str = "; ") -> Msg:
     """Several messages as one, each rendered in the reader's language."""
     parts = list(parts)
     return Msg(sep.join(f"{{p{i}}}" for i in range(len(parts))), **{f"p{i}": p for i, p in enumerate(parts)})
+
+
+# The sides of every rule set, as names (capitalised in English, «Красные» in Russian).
+SIDE_NAMES = {"red": gettext_noop("Red"), "blue": gettext_noop("Blue")}
+
+
+def side_name(side) -> Msg:
+    """A side as a sentence names it; "Nobody" for none."""
+    if not side:
+        return gettext_noop("Nobody")
+    return SIDE_NAMES.get(str(side)) or Msg(str(side).capitalize())
