@@ -75,3 +75,8 @@ def side_name(side) -> Msg:
     if not side:
         return gettext_noop("Nobody")
     return SIDE_NAMES.get(str(side)) or Msg(str(side).capitalize())
+
+
+def message_of(exc: BaseException):
+    """An exception's message, still marked if it was raised with a ``Msg`` (``str(exc)`` drops the mark)."""
+    return exc.args[0] if exc.args and isinstance(exc.args[0], Msg) else str(exc)

@@ -8,11 +8,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from rules.core.i18n import _, joined
 from rules.core.protocol import LineError, ParsedOrders
 
 POLICIES = ("nearest", "farthest", "cavalry", "infantry")
 
-ORDERS_HELP = """\
+ORDERS_HELP = _("""\
 Little Wars orders: one order per line; coordinates are inches "x,y" from the south-west corner
 (red starts on the south edge y=0, blue on the north edge). Names are your groups (e.g. foot1),
 single figures (i12 = infantryman 12, c3 = cavalryman 3), guns (gun1) and prisoner groups (pow1).
@@ -36,14 +37,14 @@ Lines starting with # are comments.
   edge north                            before deployment, when the game lets you choose the edge
                                         you start from (LW-2; the defender, LW-53): north, south, ...
   hold                                  do nothing (the default)
-"""
+""")
 # LW-66/67, games with settings.supply (the Kriegspiel appendix has its depots instead)
-WAGON_HELP = """Supply wagons and ammunition carts (games with supply, LW-66/67):
+WAGON_HELP = _("""Supply wagons and ammunition carts (games with supply, LW-66/67):
   deploy supply1 at 4,3                 deployment: place a wagon or cart (like a gun)
   move cart1 to 20,10                   a wagon or cart goes 12 in a turn round scenery, no escort needed
-"""
+""")
 CORE_HELP = ORDERS_HELP
-ORDERS_HELP = CORE_HELP + WAGON_HELP
+ORDERS_HELP = joined([CORE_HELP, WAGON_HELP], "")
 
 _NUM = r"-?\d+(?:\.\d+)?"
 _PT = rf"\(?\s*({_NUM})\s*,\s*({_NUM})\s*\)?"
@@ -124,7 +125,7 @@ def _points(text: str) -> tuple:
     rest = _PT_RE.sub(" ", text).replace(";", " ")
     rest = re.sub(r"\bthen\b", " ", rest).strip()
     if rest:
-        raise ValueError(f"cannot read {rest!r} as coordinates (write x,y in inches)")
+        raise ValueError(_("cannot read {rest} as coordinates (write x,y in inches)", rest=repr(rest)))
     return pts
 
 
@@ -133,26 +134,26 @@ def _parse_move(n, raw, m, deploy):
     pts = _points(rest)
     if how == "line":
         if len(pts) != 2:
-            raise ValueError("a line needs exactly two points: line x1,y1 x2,y2")
+            raise ValueError(_("a line needs exactly two points: line x1,y1 x2,y2"))
         return Move(n, raw, who, pts, True, deploy)
     if not pts:
-        raise ValueError("no destination: write to x,y")
+        raise ValueError(_("no destination: write to x,y"))
     if deploy and len(pts) != 1:
-        raise ValueError("deploy at takes one point")
+        raise ValueError(_("deploy at takes one point"))
     return Move(n, raw, who, pts, False, deploy)
 
 
 def _parse_fire(n, raw, m):
     pts = _points(m.group(2))
     if not 1 <= len(pts) <= 4:
-        raise ValueError(f"a gun fires 1 to 4 shots a turn (LW-21); {len(pts)} aim points given")
+        raise ValueError(_("a gun fires 1 to 4 shots a turn (LW-21); {pts} aim points given", pts=len(pts)))
     return Fire(n, raw, m.group(1), pts)
 
 
 def _parse_split(n, raw, m):
     near = _points(m.group(4)) if m.group(4) else ()
     if m.group(4) and len(near) != 1:
-        raise ValueError("nearest takes one point")
+        raise ValueError(_("nearest takes one point"))
     return Split(n, raw, m.group(1), int(m.group(2)), m.group(3), near[0] if near else None)
 
 
@@ -192,7 +193,7 @@ def read_by_rules(rules, n: int, raw: str, text: str) -> Order | LineError | Non
             try:
                 return build(n, raw.strip(), m)
             except ValueError as exc:
-                return LineError(n, raw.strip(), str(exc))
+                return LineError(n, raw.strip(), exc.args[0])  # the marked message itself
     return None
 
 
@@ -205,9 +206,9 @@ def parse_line(n: int, raw: str) -> Order | LineError | None:
         return item
     verb = text.split()[0].lower()
     if verb in _VERBS.split(", "):
-        return LineError(n, raw.strip(), f"cannot read this '{verb}' order; see the examples: "
-                                         + _example(verb))
-    return LineError(n, raw.strip(), f"unknown order '{verb}': orders are {_VERBS}")
+        return LineError(n, raw.strip(), _("cannot read this '{verb}' order; see the examples: {example}", verb=verb,
+                                           example=_example(verb)))
+    return LineError(n, raw.strip(), _("unknown order '{verb}': orders are {verbs}", verb=verb, verbs=_VERBS))
 
 
 def _example(verb: str) -> str:

@@ -15,6 +15,7 @@ import numpy as np
 import shapely
 from shapely.strtree import STRtree
 
+from rules.core.i18n import _
 from rules.core.protocol import LineError
 
 from . import geom, wagons as wagon_rules
@@ -58,14 +59,14 @@ def build(state: dict, side: str, orders, move_check=None, gun_check=None) -> Pl
                 gun_check=gun_check)
     phase = state["phase"]
     if phase not in ("edge", "deploy", "play"):
-        plan.errors.append(LineError(0, "", "the game is over" if phase == "over" else "the game has not started"))
+        plan.errors.append(LineError(0, "", _("the game is over") if phase == "over" else _("the game has not started")))
         return plan
     ordered = sorted(orders, key=lambda o: (not isinstance(o, (Form, Split, Merge)), o.line))
     for o in ordered:
         try:
             _apply(state, plan, o)
         except _Refused as exc:
-            plan.errors.append(LineError(o.line, o.text, str(exc)))
+            plan.errors.append(LineError(o.line, o.text, exc.args[0]))  # the marked message itself
     if phase == "play":
         _check_gun_moves(state, plan)
     plan.errors.sort(key=lambda e: e.line)
@@ -86,10 +87,10 @@ def _apply(state, plan, o: Order) -> None:
         return _edge(state, plan, o)
     deploying = state["phase"] == "deploy"
     if isinstance(o, Move) and o.deploy != deploying:
-        raise _Refused("deploy orders are for the deployment turn only" if o.deploy
-                       else "this is the deployment turn: use 'deploy <name> at x,y' or 'deploy <name> line ...'")
+        raise _Refused(_("deploy orders are for the deployment turn only") if o.deploy
+                       else _("this is the deployment turn: use 'deploy <name> at x,y' or 'deploy <name> line ...'"))
     if deploying and not isinstance(o, (Move, Form, Split, Merge, Melee, Hold)):
-        raise _Refused("only deploy, form, split, merge and melee orders are allowed while deploying")
+        raise _Refused(_("only deploy, form, split, merge and melee orders are allowed while deploying"))
     handler = {Move: _move, Fire: _fire, Split: _split, Merge: _merge, Form: _form, Escort: _escort,
                Surrender: _surrender, Melee: _melee, Hold: lambda s, p, o: None}[type(o)]
     handler(state, plan, o)
@@ -97,18 +98,18 @@ def _apply(state, plan, o: Order) -> None:
 
 def _edge(state, plan, o: Order) -> None:
     if state["phase"] != "edge":
-        raise _Refused("the edge is chosen before deployment, when the game lets a side choose it")
+        raise _Refused(_("the edge is chosen before deployment, when the game lets a side choose it"))
     if isinstance(o, Hold):
         return
     if not isinstance(o, Edge):
-        raise _Refused("now only the edge is chosen: 'edge north', 'edge south', ... or hold")
+        raise _Refused(_("now only the edge is chosen: 'edge north', 'edge south', ... or hold"))
     if plan.side != state.get("edge_chooser"):
-        raise _Refused(f"{state.get('edge_chooser')} chooses the edge, not {plan.side}")
+        raise _Refused(_("{get} chooses the edge, not {side}", get=state.get('edge_chooser'), side=plan.side))
     mine = state["scenario"]["edges"][plan.side]
     if o.edge not in (mine, OPPOSITE[mine]):
-        raise _Refused(f"the armies start from the {mine} and {OPPOSITE[mine]} edges: choose one of those")
+        raise _Refused(_("the armies start from the {mine} and {value} edges: choose one of those", mine=mine, value=OPPOSITE[mine]))
     if plan.edge is not None:
-        raise _Refused("the edge is chosen once")
+        raise _Refused(_("the edge is chosen once"))
     plan.edge = o.edge
 
 
@@ -119,7 +120,7 @@ def _figure(state, side, name):
     if f is None:
         return None
     if f["st"] != "ok":
-        raise _Refused(f"{name} is {'dead' if f['st'] == 'dead' else 'a prisoner' if f['st'] == 'pow' else 'not in play'}")
+        raise _Refused(_("{name} is {value}", name=name, value=_("dead") if f['st'] == 'dead' else _("a prisoner") if f['st'] == 'pow' else _("not in play")))
     return [fid]
 
 
@@ -164,28 +165,28 @@ def resolve(state, plan, name) -> tuple[str, object]:
     enemy = other(plan.side)
     if (_group_key(state["groups"][enemy], name) or state["figures"].get(f"{enemy}:{name.lower()}")
             or _gun(state, enemy, name) or _wagon(state, enemy, name)):
-        raise _Refused(f"not your figure: {name} belongs to {enemy}")
+        raise _Refused(_("not your figure: {name} belongs to {enemy}", name=name, enemy=enemy))
     if any(g["name"].lower() == name.lower() and g["side"] == plan.side for g in state["guns"].values()):
-        raise _Refused(f"{name} is no longer yours: it was captured")
+        raise _Refused(_("{name} is no longer yours: it was captured", name=name))
     lost = next((w for w in state.get("wagons", {}).values()
                  if w["name"].lower() == name.lower() and w["side"] == plan.side), None)
     if lost is not None:
-        raise _Refused(f"{name} is no longer yours: it was {'destroyed' if lost['st'] != 'ok' else 'captured'}")
-    raise _Refused(f"unknown name '{name}': not one of your groups, figures, guns or prisoner groups")
+        raise _Refused(_("{name} is no longer yours: it was {value}", name=name, value=_("destroyed") if lost['st'] != 'ok' else _("captured")))
+    raise _Refused(_("unknown name '{name}': not one of your groups, figures, guns or prisoner groups", name=name))
 
 
 def _own_figures(state, plan, name) -> list[str]:
     kind, value = resolve(state, plan, name)
     if kind != "figures":
-        what = {"gun": "gun", "wagon": "wagon"}.get(kind, "prisoner group")
-        raise _Refused(f"{name} is a {what}, not a group of figures")
+        what = {"gun": _("gun"), "wagon": _("wagon")}.get(kind) or _("prisoner group")
+        raise _Refused(_("{name} is a {what}, not a group of figures", name=name, what=what))
     return value
 
 
 def _check_claim(plan, ids):
     for i in ids:
         if i in plan._owner_line:
-            raise _Refused(f"{i.split(':')[1]} already has an order on line {plan._owner_line[i]}")
+            raise _Refused(_("{value} already has an order on line {value2}", value=i.split(':')[1], value2=plan._owner_line[i]))
 
 
 def _claim(plan, ids, o):
@@ -199,11 +200,11 @@ def _claim(plan, ids, o):
 def _new_name(state, plan, name):
     if (_group_key(plan.groups, name) or state["figures"].get(f"{plan.side}:{name.lower()}")
             or _gun(state, plan.side, name) or _wagon(state, plan.side, name)):
-        raise _Refused(f"the name {name} is already in use")
+        raise _Refused(_("the name {name} is already in use", name=name))
     if name[0].lower() in "ic" and name[1:].isdigit():
-        raise _Refused(f"{name} looks like a figure name (i12, c3): choose another group name")
+        raise _Refused(_("{name} looks like a figure name (i12, c3): choose another group name", name=name))
     if re.fullmatch(r"(pow|freed)\d+", name.lower()):
-        raise _Refused(f"{name} is reserved for prisoner and freed groups: choose another group name")
+        raise _Refused(_("{name} is reserved for prisoner and freed groups: choose another group name", name=name))
 
 
 def _take(plan, ids):
@@ -221,7 +222,7 @@ def _split(state, plan, o: Split):
     ids = _own_figures(state, plan, o.who)
     _new_name(state, plan, o.new)
     if not 0 < o.count < len(ids):
-        raise _Refused(f"{o.who} has {len(ids)} figures: split off between 1 and {len(ids) - 1}")
+        raise _Refused(_("{who} has {ids} figures: split off between 1 and {value}", who=o.who, ids=len(ids), value=len(ids) - 1))
     figs = state["figures"]
     if o.near:
         ids = sorted(ids, key=lambda i: (math.dist((figs[i]["x"], figs[i]["y"]), o.near), i))
@@ -235,9 +236,9 @@ def _merge(state, plan, o: Merge):
     src = _own_figures(state, plan, o.who)
     key = _group_key(plan.groups, o.into)
     if key is None:
-        raise _Refused(f"unknown group '{o.into}' to merge into")
+        raise _Refused(_("unknown group '{into}' to merge into", into=o.into))
     if key.lower() == o.who.lower():
-        raise _Refused("a group cannot merge into itself")
+        raise _Refused(_("a group cannot merge into itself"))
     _take(plan, src)
     plan.groups[key] = plan.groups.get(key, []) + src
     plan.groups_changed = True
@@ -300,7 +301,7 @@ def route(table, arm, start, waypoints) -> list[tuple[float, float]]:
 def _move(state, plan, o: Move):
     kind, value = resolve(state, plan, o.who)
     if kind == "pow":
-        raise _Refused(f"{o.who} are prisoners: use 'escort {o.who} to x,y'")
+        raise _Refused(_("{who} are prisoners: use 'escort {who} to x,y'", who=o.who))
     if kind == "gun":
         return _deploy_gun(state, plan, o, value) if o.deploy else _plan_gun_move(state, plan, o, value)
     if kind == "wagon":
@@ -317,10 +318,10 @@ def _move(state, plan, o: Move):
         for w in wps:
             err = table.spot_error(f["arm"], *w)
             if err:
-                raise _Refused(f"{fid.split(':')[1]} would pass or end at {err.split(' is ', 1)[0]}: {err.split(' is ', 1)[1]}")
+                raise _Refused(_("{value} would pass or end at {value2}: {value3}", value=fid.split(':')[1], value2=err.split(' is ', 1)[0], value3=err.split(' is ', 1)[1]))
         pts = route(table, f["arm"], (f["x"], f["y"]), wps)
         if not pts:
-            raise _Refused(f"{fid.split(':')[1]} cannot get there: no way round the scenery")
+            raise _Refused(_("{value} cannot get there: no way round the scenery", value=fid.split(':')[1]))
         if plan.move_check is not None:  # the Kriegspiel appendix's pace replaces LW-17/18
             err = plan.move_check(fid, pts)
             if err:
@@ -330,9 +331,8 @@ def _move(state, plan, o: Move):
         length, limit = path_length(pts), allowance(state, fid)
         if length > limit + 1e-9:
             spent = pace(state["scenario"], f["arm"]) - limit
-            edge = f" this turn: measured from the edge line, {spent:.1f} in are spent already (LW-7)" if spent else ""
-            raise _Refused(f"out of range: {fid.split(':')[1]} would need {length:.1f} in, {ARM_NAMES[f['arm']]} "
-                           f"moves at most {round(limit, 2):g} in (LW-{17 if f['arm'] == 'inf' else 18}){edge}")
+            edge = _(" this turn: measured from the edge line, {spent:.1f} in are spent already (LW-7)", spent=spent) if spent else ""
+            raise _Refused(_("out of range: {value} would need {length:.1f} in, {value2} moves at most {limit:g} in (LW-{value3}){edge}", value=fid.split(':')[1], length=length, value2=ARM_NAMES[f['arm']], limit=round(limit, 2), value3=17 if f['arm'] == 'inf' else 18, edge=edge))
         paths[fid] = pts
     _claim(plan, value, o)
     plan.paths.update(paths)
@@ -352,7 +352,7 @@ def _deploy(state, plan, o: Move, ids):
     for fid, (x, y) in zip(ids, spots):
         err = table.spot_error(figs[fid]["arm"], x, y) or zone_error(sc, plan.side, x, y)
         if err:
-            raise _Refused(f"{fid.split(':')[1]} cannot deploy there: {err}")
+            raise _Refused(_("{value} cannot deploy there: {err}", value=fid.split(':')[1], err=err))
     _claim(plan, ids, o)
     plan.deploy_figures.update({fid: [x, y] for fid, (x, y) in zip(ids, spots)})
 
@@ -360,22 +360,22 @@ def _deploy(state, plan, o: Move, ids):
 def _deploy_gun(state, plan, o: Move, gid):
     _claim(plan, [gid], o)
     if o.line_form:
-        raise _Refused("a gun deploys at one point: deploy gun1 at x,y")
+        raise _Refused(_("a gun deploys at one point: deploy gun1 at x,y"))
     x, y = o.points[0]
     err = table_of(state["scenario"]).spot_error(GUN_SPOT, x, y) or zone_error(state["scenario"], plan.side, x, y)
     if err:
-        raise _Refused(f"{o.who} cannot deploy there: {err}")
+        raise _Refused(_("{who} cannot deploy there: {err}", who=o.who, err=err))
     plan.deploy_guns[gid] = [x, y]
 
 
 def _escort(state, plan, o: Escort):
     kind, value = resolve(state, plan, o.who)
     if kind != "pow":
-        raise _Refused(f"{o.who} is not a group of prisoners you hold; use move for your own figures")
+        raise _Refused(_("{who} is not a group of prisoners you hold; use move for your own figures", who=o.who))
     name, ids = value
     ids = [i for i in ids if not state["figures"][i]["pow"][2]]
     if not ids:
-        raise _Refused(f"the prisoners of {name} have all been taken off the table")
+        raise _Refused(_("the prisoners of {name} have all been taken off the table", name=name))
     _check_claim(plan, ids)
     table = table_of(state["scenario"])
     fake = Move(o.line, o.text, o.who, o.points)
@@ -384,11 +384,10 @@ def _escort(state, plan, o: Escort):
         f = state["figures"][fid]  # prisoners walk at the infantry pace, each with its own footprint
         spot = next((e for e in (table.spot_error(f["arm"], *w) for w in wps) if e), None)
         if spot:
-            raise _Refused(f"{fid.split(':')[1]} cannot be escorted there: {spot}")
+            raise _Refused(_("{value} cannot be escorted there: {spot}", value=fid.split(':')[1], spot=spot))
         pts = route(table, f["arm"], (f["x"], f["y"]), wps)
         if not pts or path_length(pts) > pace(state["scenario"], "inf") + 1e-9:
-            raise _Refused(f"out of range: prisoners walk at most {pace(state['scenario'], 'inf'):g} in a turn, "
-                           f"to open ground on the table")
+            raise _Refused(_("out of range: prisoners walk at most {pace:g} in a turn, to open ground on the table", pace=pace(state['scenario'], 'inf')))
         paths[fid] = pts
     _claim(plan, ids, o)
     plan.paths.update(paths)
@@ -398,8 +397,7 @@ def _surrender(state, plan, o: Surrender):
     ids = _own_figures(state, plan, o.who)
     friends, need = geom.support(state, plan.side, ids)
     if 2 * friends >= len(ids):
-        raise _Refused(f"{o.who} is not isolated: {friends} friends within a move of it (LW-32: fewer than "
-                       f"{math.ceil(len(ids) / 2)} needed to surrender, LW-45)")
+        raise _Refused(_("{who} is not isolated: {friends} friends within a move of it (LW-32: fewer than {ceil} needed to surrender, LW-45)", who=o.who, friends=friends, ceil=math.ceil(len(ids) / 2)))
     _claim(plan, ids, o)
     plan.surrender.append((_group_key(plan.groups, o.who) or o.who, ids))
 
@@ -414,42 +412,39 @@ def _supply_check(state, plan, ids):
     out = [i.split(":")[1] for i in ids if i in plan.hungry]
     if out:
         sc = state["scenario"]
-        raise _Refused(f"{', '.join(out[:5])}{' ...' if len(out) > 5 else ''} out of supply: no supply wagon within "
-                       f"{wagon_rules.reach(sc, 'supply'):g} in (six moves) has room for them, 50 a wagon (LW-66); "
-                       f"troops without supply do not move (as KS-52)")
+        raise _Refused(_("{value}{value2} out of supply: no supply wagon within {reach:g} in (six moves) has room for them, 50 a wagon (LW-66); troops without supply do not move (as KS-52)", value=', '.join(out[:5]), value2=' ...' if len(out) > 5 else '', reach=wagon_rules.reach(sc, 'supply')))
 
 
 def _deploy_wagon(state, plan, o: Move, wid):
     _claim(plan, [wid], o)
     if o.line_form:
-        raise _Refused(f"a wagon deploys at one point: deploy {o.who} at x,y")
+        raise _Refused(_("a wagon deploys at one point: deploy {who} at x,y", who=o.who))
     x, y = o.points[0]
     err = table_of(state["scenario"]).spot_error(wagon_rules.SPOT, x, y) or zone_error(state["scenario"], plan.side, x, y)
     if err:
-        raise _Refused(f"{o.who} cannot deploy there: {err}")
+        raise _Refused(_("{who} cannot deploy there: {err}", who=o.who, err=err))
     plan.deploy_wagons[wid] = [x, y]
 
 
 def _plan_wagon_move(state, plan, o: Move, wid):
     """A wagon goes at its horses' walk (12 in, LW-26's foot pace for guns) round the scenery, no escort needed."""
     if o.line_form:
-        raise _Refused(f"a wagon moves to a point: move {o.who} to x,y")
+        raise _Refused(_("a wagon moves to a point: move {who} to x,y", who=o.who))
     _check_claim(plan, [wid])
     w = state["wagons"][wid]
     table = table_of(state["scenario"])
     for p in o.points:
         err = table.spot_error(wagon_rules.SPOT, *p)
         if err:
-            raise _Refused(f"{o.who} cannot go there: {err}")
+            raise _Refused(_("{who} cannot go there: {err}", who=o.who, err=err))
     pts = route(table, wagon_rules.SPOT, (w["x"], w["y"]), o.points)
     if not pts:
-        raise _Refused(f"{o.who} cannot get there: no way round the scenery")
+        raise _Refused(_("{who} cannot get there: no way round the scenery", who=o.who))
     spent = head_start(state, w["owner"], w["x"], w["y"], wagon_rules.radius_of())  # LW-7, as for everything
     limit = max(0.0, wagon_rules.wagon_pace(state["scenario"]) - spent)
     if path_length(pts) > limit + 1e-9:
-        edge = f" this turn: measured from the edge line, {spent:.1f} in are spent already (LW-7)" if spent else " a turn"
-        raise _Refused(f"out of range: {o.who} would need {path_length(pts):.1f} in; a wagon moves at most "
-                       f"{round(limit, 2):g} in{edge}")
+        edge = _(" this turn: measured from the edge line, {spent:.1f} in are spent already (LW-7)", spent=spent) if spent else _(" a turn")
+        raise _Refused(_("out of range: {who} would need {path_length:.1f} in; a wagon moves at most {limit:g} in{edge}", who=o.who, path_length=path_length(pts), limit=round(limit, 2), edge=edge))
     _claim(plan, [wid], o)
     plan.wagon_moves[wid] = pts
 
@@ -459,23 +454,21 @@ def _crew_check(state, gid, what):
     g = state["guns"][gid]
     n = len(geom.crew(state, g["owner"], (g["x"], g["y"])))
     if n < CREW_MIN:
-        raise _Refused(f"{geom.gun_name(g)} is not crewed: {n} of your figures within {CREW_RANGE:g} in, "
-                       f"{CREW_MIN} needed to {what} (LW-19)")
+        raise _Refused(_("{gun_name} is not crewed: {n} of your figures within {CREW_RANGE:g} in, {CREW_MIN} needed to {what} (LW-19)", gun_name=geom.gun_name(g), n=n, CREW_RANGE=CREW_RANGE, CREW_MIN=CREW_MIN, what=what))
 
 
 def _fire(state, plan, o: Fire):
     kind, gid = resolve(state, plan, o.gun)
     if kind != "gun":
-        raise _Refused(f"{o.gun} is not a gun")
+        raise _Refused(_("{gun} is not a gun", gun=o.gun))
     first = FIRST_FIRE_TURN
     sc = state["scenario"]
     if sc["kind"] == "defence" and sc["settings"]["defender"] == plan.side:
         first = 1  # LW-55
     if play_turn(state) < first:
-        raise _Refused(f"no gun fires before turn {game_turn_of_play(state, first)} (LW-14: none in the first "
-                       f"turn of play)")
+        raise _Refused(_("no gun fires before turn {game_turn_of_play} (LW-14: none in the first turn of play)", game_turn_of_play=game_turn_of_play(state, first)))
     if gid in plan._owner_line:
-        raise _Refused(f"a gun moves or fires in a turn, not both (LW-20); line {plan._owner_line[gid]} already orders it")
+        raise _Refused(_("a gun moves or fires in a turn, not both (LW-20); line {value} already orders it", value=plan._owner_line[gid]))
     _crew_check(state, gid, "fire")
     err = wagon_rules.ammo_error(state, gid)
     if err:
@@ -484,34 +477,32 @@ def _fire(state, plan, o: Fire):
     for x, y in o.aims:
         rng = math.dist((g["x"], g["y"]), (x, y))
         if rng > gun_range(sc):
-            raise _Refused(f"out of range: {x:g},{y:g} is {rng:.1f} in from {geom.gun_name(g)}, a gun reaches "
-                           f"{gun_range(sc):g} in")
+            raise _Refused(_("out of range: {x:g},{y:g} is {rng:.1f} in from {gun_name}, a gun reaches {gun_range:g} in", x=x, y=y, rng=rng, gun_name=geom.gun_name(g), gun_range=gun_range(sc)))
     _claim(plan, [gid], o)
     plan.fire[gid] = [list(a) for a in o.aims]
 
 
 def _plan_gun_move(state, plan, o: Move, gid):
     if o.line_form:
-        raise _Refused("a gun moves to a point: move gun1 to x,y")
+        raise _Refused(_("a gun moves to a point: move gun1 to x,y"))
     if gid in plan._owner_line:
-        raise _Refused(f"a gun moves or fires in a turn, not both (LW-20); line {plan._owner_line[gid]} already orders it")
+        raise _Refused(_("a gun moves or fires in a turn, not both (LW-20); line {value} already orders it", value=plan._owner_line[gid]))
     _crew_check(state, gid, "move")
     g = state["guns"][gid]
     table = table_of(state["scenario"])
     for w in o.points:  # a gun stands where a figure may: on the table, clear of scenery, not on a hill's side
         err = table.spot_error(GUN_SPOT, *w)
         if err:
-            raise _Refused(f"{geom.gun_name(g)} cannot go there: {err}")
+            raise _Refused(_("{gun_name} cannot go there: {err}", gun_name=geom.gun_name(g), err=err))
     pts = route(table, "cav", (g["x"], g["y"]), list(o.points))
     if not pts:
-        raise _Refused(f"{geom.gun_name(g)} cannot get there: no way round the scenery")
+        raise _Refused(_("{gun_name} cannot get there: no way round the scenery", gun_name=geom.gun_name(g)))
     if plan.gun_check is not None:
         err = plan.gun_check(gid, pts)
         if err:
             raise _Refused(err)
     elif path_length(pts) > gun_pace(state["scenario"], CREW_MIN) + 1e-9:
-        raise _Refused(f"out of range: {geom.gun_name(g)} would need {path_length(pts):.1f} in; a gun moves at most "
-                       f"{gun_pace(state['scenario'], CREW_MIN):g} in, and only with 4 cavalry (LW-26)")
+        raise _Refused(_("out of range: {gun_name} would need {path_length:.1f} in; a gun moves at most {gun_pace:g} in, and only with 4 cavalry (LW-26)", gun_name=geom.gun_name(g), path_length=path_length(pts), gun_pace=gun_pace(state['scenario'], CREW_MIN)))
     _claim(plan, [gid], o)
     plan.gun_moves[gid] = (pts, o)
 
@@ -526,11 +517,9 @@ def _check_gun_moves(state, plan):
         limit = gun_pace(state["scenario"], cav) - head_start(state, g["owner"], g["x"], g["y"], 0.0)
         msg = None
         if len(team) < CREW_MIN:
-            msg = (f"only {len(team)} of {geom.gun_name(g)}'s crew would end within {CREW_RANGE:g} in of it; "
-                   f"{CREW_MIN} must go with it (LW-24) - move them too")
+            msg = (_("only {team} of {gun_name}'s crew would end within {CREW_RANGE:g} in of it; {CREW_MIN} must go with it (LW-24) - move them too", team=len(team), gun_name=geom.gun_name(g), CREW_RANGE=CREW_RANGE, CREW_MIN=CREW_MIN))
         elif plan.gun_check is None and path_length(pts) > limit + 1e-9:
-            msg = (f"out of range: {geom.gun_name(g)} would need {path_length(pts):.1f} in; with {cav} cavalry in its team "
-                   f"it moves at most {round(limit, 2):g} in (LW-26)")
+            msg = (_("out of range: {gun_name} would need {path_length:.1f} in; with {cav} cavalry in its team it moves at most {limit:g} in (LW-26)", gun_name=geom.gun_name(g), path_length=path_length(pts), cav=cav, limit=round(limit, 2)))
         if msg:
             plan.errors.append(LineError(o.line, o.text, msg))
             del plan.gun_moves[gid]
@@ -567,8 +556,7 @@ def _check_spacing(state, plan):
             continue  # one error a line is enough to show what is wrong
         refused.add(line)
         plan.errors.append(LineError(line, plan._line_text.get(line, ""),
-                                     f"{ia.split(':')[1]} and {ib.split(':')[1]} would stand {max(gap, 0.0):.2f} in "
-                                     f"apart; figures stand on their own, at least 1/16 in apart (LW-27)"))
+                                     _("{value} and {value2} would stand {gap:.2f} in apart; figures stand on their own, at least 1/16 in apart (LW-27)", value=ia.split(':')[1], value2=ib.split(':')[1], gap=max(gap, 0.0))))
     for fid in [i for i, ln in plan._owner_line.items() if ln in refused]:
         plan.paths.pop(fid, None)  # a refused line is not carried out: its figures stay where they are
         plan.deploy_figures.pop(fid, None)

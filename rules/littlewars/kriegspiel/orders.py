@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rules.core.i18n import _, joined
 from rules.core.protocol import LineError, ParsedOrders
 
 from .. import orders as lw
@@ -108,7 +109,7 @@ class Carry(lw.Order):
 def _one_point(text: str, what: str) -> tuple:
     pts = lw._points(text)
     if len(pts) != 1:
-        raise ValueError(f"{what} takes one point x,y; {len(pts)} given")
+        raise ValueError(_("{what} takes one point x,y; {pts} given", what=what, pts=len(pts)))
     return pts[0]
 
 
@@ -158,8 +159,8 @@ VERBS = ("mine", "entrench", "gunpit", "box", "unbox", "volley", "charge", "demo
 ORDER_WORDS = (*lw.ORDER_WORDS, *VERBS)  # Little Wars' orders and these
 EXAMPLES = {v: line.strip().split("  ")[0] for line in __doc__.splitlines()
             for v in VERBS if line.strip().startswith(v + " ")}
-ORDERS_HELP = LW_HELP + "\nKriegspiel orders (hidden works are known only to you and the umpire until finished):\n" + \
-    "\n".join(line for line in __doc__.splitlines() if line.startswith("  ")) + "\n"
+ORDERS_HELP = joined([LW_HELP, _("Kriegspiel orders (hidden works are known only to you and the umpire until finished):"),
+                      "\n".join(line for line in __doc__.splitlines() if line.startswith("  ")) + "\n"], "\n")
 
 
 def parse_line(n: int, raw: str):
@@ -171,10 +172,10 @@ def parse_line(n: int, raw: str):
         return item
     verb = text.split()[0].lower()
     if verb in VERBS:
-        return LineError(n, raw.strip(), f"cannot read this '{verb}' order; write it like: {EXAMPLES[verb]}")
+        return LineError(n, raw.strip(), _("cannot read this '{verb}' order; write it like: {value}", verb=verb, value=EXAMPLES[verb]))
     item = lw.parse_line(n, raw)
     if isinstance(item, LineError) and item.message.startswith("unknown order"):
-        return LineError(n, item.text, f"unknown order '{verb}': orders are {lw._VERBS}, {', '.join(VERBS)}")
+        return LineError(n, item.text, _("unknown order '{verb}': orders are {VERBS}, {VERBS2}", verb=verb, VERBS=lw._VERBS, VERBS2=', '.join(VERBS)))
     return item
 
 

@@ -20,6 +20,7 @@ import json
 from importlib import resources
 from typing import Any
 
+from rules.core.i18n import _
 from rules.core.protocol import ScenarioError
 
 from ..scenario import _need, _point, builtin_names as lw_names, load as lw_load
@@ -57,7 +58,7 @@ def load(scenario: Any | None) -> dict:
     if isinstance(scenario, str) and scenario in builtin_names():
         scenario = _builtin(scenario)
     elif isinstance(scenario, str) and scenario not in lw_names():
-        raise ScenarioError(f"unknown scenario {scenario!r} (known: {', '.join(builtin_names() + lw_names())})")
+        raise ScenarioError(_("unknown scenario {scenario} (known: {value})", scenario=repr(scenario), value=', '.join(builtin_names() + lw_names())))
     elif isinstance(scenario, dict) and scenario.get("base") in builtin_names():
         extra = set(scenario) - {"base", "settings", "commands"}
         _need(not extra, "scenario", f"with 'base' only 'settings' and 'commands' may be given, not "

@@ -31,6 +31,8 @@ import math
 import networkx as nx
 from shapely.geometry import LineString, Point
 
+from rules.core.i18n import _
+
 from .numbers import (CAV_SUPPLY_RANGE, HORSES_PER_FORAGE, INF_SUPPLY_RANGE, ISOLATED_SMALL, ISOLATION_DISTANCE,
                       MEN_PER_RATION, RATION_TURNS, ROUND_UP_FROM, SURRENDER_AFTER_LAST_HORSE)
 
@@ -41,14 +43,14 @@ PORTIONS = RATION_TURNS  # portions per ration
 def rations(men: int) -> int:
     """KS-48: rations (per six turns) for ``men``: remainders under 15 count 0, 15 or more count 30."""
     if men < 0:
-        raise ValueError("a number of men cannot be negative")
+        raise ValueError(_("a number of men cannot be negative"))
     whole, rest = divmod(men, MEN_PER_RATION)
     return whole + (1 if rest >= ROUND_UP_FROM else 0)
 
 
 def forage(horses: int) -> int:
     if horses < 0:
-        raise ValueError("a number of horses cannot be negative")
+        raise ValueError(_("a number of horses cannot be negative"))
     whole, rest = divmod(horses, HORSES_PER_FORAGE)
     return whole + (1 if 2 * rest >= HORSES_PER_FORAGE else 0)
 
