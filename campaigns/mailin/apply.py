@@ -189,7 +189,7 @@ def status_text(seat: Seat) -> str:
     view = viewing.game_view(game, state, viewing.viewer_of_seat(seat))["turn"]
     nobody = _("nobody")
     lines = [_("STATUS of %(game)s: turn %(number)s (%(kind)s), %(status)s") % {
-                 "game": game.name, "number": view['number'], "kind": _(view['kind'] or "-"), "status": _(view['status'] or "-")},
+                 "game": game.name, "number": view['number'], "kind": view['kind'] and _(view['kind']), "status": view['status'] and _(view['status'])},
              "  " + _("deadline: %(deadline)s") % {"deadline": local_time(view['deadline'], seat_timezone(seat))},
              "  " + _("to order: %(sides)s; ready: %(ready)s") % {
                  "sides": ", ".join(view['sides']) or nobody, "ready": ", ".join(view['ready']) or nobody}]

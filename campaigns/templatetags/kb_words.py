@@ -14,6 +14,8 @@ WORDS = (
     # turn kinds and game states
     gettext_noop("orders"), gettext_noop("decision"), gettext_noop("deployment"),
     gettext_noop("setup"), gettext_noop("finished"),
+    # turn states (a mail STATUS names them)
+    gettext_noop("open"), gettext_noop("closed"), gettext_noop("adjudicated"), gettext_noop("published"),
 )
 # Every rule set's sides are red and blue; as names of sides they are plural in Russian («красные»).
 SIDE_NAMES = (pgettext_lazy("side", "red"), pgettext_lazy("side", "blue"))

@@ -95,7 +95,7 @@ def _check_target(state: dict, side: str, target: str, verb: str) -> str | None:
 
 
 def check_assault(state: dict, side: str, target: str, source: str | None) -> str | None:
-    err = _check_target(state, side, target, "assault")
+    err = _check_target(state, side, target, _("assault"))
     if err:
         return err
     adjacent_own = [p for p in state["board"]["adj"][target] if state["units"].get(p) == side]
@@ -124,7 +124,7 @@ def breakthrough_plan(state: dict, side: str, target: str, source: str) -> tuple
     count is the unbroken row of enemy units starting at ``target`` and going on
     along the line (CW-19/20).
     """
-    err = _check_target(state, side, target, "break through at")
+    err = _check_target(state, side, target, _("break through at"))
     if err:
         return None, err
     board = state["board"]
@@ -178,7 +178,7 @@ def resolve_breakthrough(state: dict, side: str, order: Breakthrough) -> tuple[d
     k = pts.index(target)
     heads = [pts[n] for n in (k - 1, k + 1) if 0 <= n < len(pts) and state["units"].get(pts[n]) == side]
     if not heads:
-        err = _check_target(state, side, target, "break through at")
+        err = _check_target(state, side, target, _("break through at"))
         return None, err or _("you have no unit next to {target} on line {lid}", target=target, lid=lid)
     results = [breakthrough_plan(state, side, target, h) for h in heads]
     good = [plan for plan, e in results if plan]

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.core.i18n import _
+from rules.core.i18n import _, message_of
+from rules.core.orderwords import MixedScript, canonical, heads
 from rules.core.protocol import LineError, ParsedOrders
 
 ORDERS_HELP = _("""\
@@ -177,8 +178,27 @@ class Fight(Order):
 
 OPERATION_WORDS = ("form", "move", "assault", "breakthrough", "terror", "evacuate", "pass")
 _SYNONYMS = {"relocate": "move", "storm": "assault", "break": "breakthrough", "evacuation": "evacuate"}
+# The Russian order words (RULES.md, "Order words in Russian"): each line is read through them first.
+RU_WORDS = {
+    "сформировать": "form", "формировать": "form", "формирование": "form",
+    "перейти": "move", "переход": "move", "двигать": "move", "идти": "move",
+    "штурм": "assault", "штурмовать": "assault", "атаковать": "assault",
+    "прорыв": "breakthrough", "прорваться": "breakthrough",
+    "террор": "terror",
+    "эвакуация": "evacuate", "эвакуировать": "evacuate",
+    "пас": "pass", "пропуск": "pass", "пропустить": "pass",
+    "если": "if", "атакован": "attacked", "атакованы": "attacked", "атакуют": "attacked",
+    "отступить": "retreat", "отступать": "retreat", "отход": "retreat",
+    "бой": "fight", "биться": "fight", "сражаться": "fight",
+    "спросить": "ask", "спрашивать": "ask",
+    "в": {"attacked": "at", "*": "to"}, "у": "at", "при": "at",
+    "на": "to", "к": "to",
+    "из": "from", "с": "from", "от": "from",
+    "вдоль": "along", "по": "along",
+}
 # What an order line begins with (``parse_line``'s heads): mail reads a line as an order by these.
-ORDER_WORDS = (*OPERATION_WORDS, *_SYNONYMS, "if attacked", "retreat", "fight")
+ORDER_WORDS = (*OPERATION_WORDS, *_SYNONYMS, "if attacked", "retreat", "fight",
+               *heads(RU_WORDS, (*OPERATION_WORDS, *_SYNONYMS, "retreat", "fight")), "если атакован", "если атакованы")
 
 
 class _Bad(Exception):
@@ -291,7 +311,11 @@ def parse_text(text: str, kind: str = "orders", points: set[str] | None = None, 
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        words = stripped.replace(",", " ").split()
+        try:
+            words = canonical(stripped, RU_WORDS).replace(",", " ").split()
+        except MixedScript as exc:
+            errors.append(LineError(number, stripped, message_of(exc)))
+            continue
         if words and words[-1] in (".", ";"):
             words = words[:-1]
         words = [w.rstrip(".;") for w in words]

@@ -6,9 +6,10 @@ rules against the position. Both report per line, so nothing is silently dropped
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from rules.core.i18n import _, joined
+from rules.core.i18n import _, joined, message_of
+from rules.core.orderwords import MixedScript, canonical, heads
 from rules.core.protocol import LineError, ParsedOrders
 
 POLICIES = ("nearest", "farthest", "cavalry", "infantry")
@@ -180,8 +181,32 @@ _RULES = [
 ]
 
 _VERBS = "deploy, move, fire, split, merge, form, escort, surrender, melee, edge, hold"
+# The Russian order words (RULES.md, "Order words in Russian"): each line is read through them first.
+RU_WORDS = {
+    "развернуть": "deploy", "развертывание": "deploy", "расставить": "deploy",
+    "двигать": "move", "идти": "move", "марш": "march", "двигаться": "move",
+    "огонь": "fire", "стрелять": "fire", "выстрел": "fire",
+    "разделить": "split", "отделить": "split",
+    "слить": "merge", "объединить": "merge",
+    "сформировать": "form", "построить": "form",
+    "конвоировать": "escort", "конвой": "escort", "вести": "escort",
+    "сдаться": "surrender", "сдача": "surrender",
+    "рукопашная": "melee", "рукопашный": "melee",
+    "край": "edge",
+    "стоять": "hold", "держать": "hold", "ждать": "hold",
+    "в": {"deploy": "at", "fire": "at", "merge": "into", "*": "to"}, "у": "at", "по": "at",
+    "к": "to", "на": "to", "до": "to",
+    "линия": "line", "линией": "line", "линию": "line",
+    "затем": "then", "потом": "then", "далее": "then",
+    "как": "as", "из": "from",
+    "ближайшие": "nearest", "ближайших": "nearest", "дальние": "farthest", "дальних": "farthest",
+    "кавалерия": "cavalry", "кавалерию": "cavalry", "кавалеристов": "cavalry",
+    "пехота": "infantry", "пехоту": "infantry", "пехотинцев": "infantry",
+    "убивать": "kill", "бить": "kill", "терять": "lose",
+    "север": "north", "юг": "south", "запад": "west", "восток": "east",
+}
 # What an order line begins with ("march" is "move"): mail reads a line as an order by these.
-ORDER_WORDS = (*_VERBS.split(", "), "march")
+ORDER_WORDS = (*_VERBS.split(", "), "march", *heads(RU_WORDS, (*_VERBS.split(", "), "march")))
 
 
 def read_by_rules(rules, n: int, raw: str, text: str) -> Order | LineError | None:
@@ -218,14 +243,24 @@ def _example(verb: str) -> str:
     return verb
 
 
-def parse_text(text: str, read_line=None) -> ParsedOrders:
-    """Every line through ``read_line`` (this order language's, or a variant's that extends it)."""
-    read_line = read_line or parse_line
+def parse_text(text: str, read_line=None, words=None) -> ParsedOrders:
+    """Every line through ``read_line`` (this order language's, or a variant's that extends it),
+    read first through the Russian ``words`` (this language's, or the variant's)."""
+    read_line, words = read_line or parse_line, words or RU_WORDS
     orders, errors = [], []
     for n, raw in enumerate(text.splitlines(), start=1):
-        item = read_line(n, raw)
+        item = _read_canonical(read_line, words, n, raw)
         if isinstance(item, LineError):
             errors.append(item)
         elif item is not None:
             orders.append(item)
     return ParsedOrders(tuple(orders), tuple(errors))
+
+
+def _read_canonical(read_line, words, n: int, raw: str):
+    """``raw`` read in its English words; an error names the line as the player wrote it."""
+    try:
+        item = read_line(n, canonical(raw, words))
+    except MixedScript as exc:
+        return LineError(n, raw.strip(), message_of(exc))
+    return replace(item, text=raw.strip()) if isinstance(item, LineError) else item

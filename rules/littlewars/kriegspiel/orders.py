@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass
 
 from rules.core.i18n import _, joined
+from rules.core.orderwords import heads
 from rules.core.protocol import LineError, ParsedOrders
 
 from .. import orders as lw
@@ -156,7 +157,31 @@ _RULES = [
 VERBS = ("mine", "entrench", "gunpit", "box", "unbox", "volley", "charge", "demolish", "restore", "break", "repair",
          "burn", "empty", "drive",
          "column", "line", "dismount", "mount", "limber", "unlimber", "board", "steam", "land")
-ORDER_WORDS = (*lw.ORDER_WORDS, *VERBS)  # Little Wars' orders and these
+# The Russian order words (RULES.md, "Order words in Russian"): Little Wars' and these.
+_AT_VERBS = ("deploy", "fire", "mine", "gunpit", "volley", "charge", "break", "repair", "burn", "empty", "land")
+RU_WORDS = {
+    **lw.RU_WORDS,
+    "мина": "mine", "заминировать": "mine",
+    "окопать": "entrench", "окопаться": "entrench", "окоп": "entrench",
+    "капонир": "gunpit",
+    "скрыть": "box", "раскрыть": "unbox", "открыть": "unbox",
+    "залп": "volley",
+    "атака": "charge", "атаковать": "charge",
+    "взорвать": "demolish", "подорвать": "demolish", "восстановить": "restore",
+    "разрушить": "break", "починить": "repair", "чинить": "repair",
+    "сжечь": "burn", "поджечь": "burn", "опустошить": "empty",
+    "везти": "drive", "перевезти": "drive",
+    "колонна": "column", "колонной": "column",
+    "спешиться": "dismount", "спешить": "dismount", "оседлать": "mount", "верхом": "mount",
+    "запрячь": "limber", "распрячь": "unlimber",
+    "погрузить": "board", "погрузиться": "board",
+    "ехать": "steam", "плыть": "steam", "отправить": "steam",
+    "высадить": "land", "высадиться": "land",
+    "в": {"merge": "into", **{verb: "at" for verb in _AT_VERBS}, "*": "to"},
+    "на": {"board": "on", "*": "to"},
+    "от": "from",
+}
+ORDER_WORDS = (*lw.ORDER_WORDS, *VERBS, *heads(RU_WORDS, VERBS))  # Little Wars' orders and these
 EXAMPLES = {v: line.strip().split("  ")[0] for line in __doc__.splitlines()
             for v in VERBS if line.strip().startswith(v + " ")}
 ORDERS_HELP = joined([LW_HELP, _("Kriegspiel orders (hidden works are known only to you and the umpire until finished):"),
@@ -180,7 +205,7 @@ def parse_line(n: int, raw: str):
 
 
 def parse_text(text: str) -> ParsedOrders:
-    return lw.parse_text(text, parse_line)
+    return lw.parse_text(text, parse_line, RU_WORDS)
 
 
 def split(orders) -> tuple[list, list]:
