@@ -223,7 +223,8 @@ def _work(state, kp, o: Work, boxed):
     if any(w["kind"] == o.kind and list(map(float, w["at"])) == at
            and (list(map(float, w["to"])) if w["to"] is not None else None) == to
            for w in _own_live(state, kp)):
-        raise _Refused(_("your men already have {value} {kind} in hand there", value='an' if o.kind[0] in 'ae' else 'a', kind=o.kind))
+        raise _Refused(_("your men already have an {kind} in hand there", kind=o.kind) if o.kind[0] in 'ae' else
+                       _("your men already have a {kind} in hand there", kind=o.kind))
     _claim(kp, ids, o)
     kp.works.append({"kind": o.kind, "ids": ids, "at": o.at, "to": o.to, "need": None, "target": None})
 
