@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django import forms
 from django.conf import settings
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import get_language_info, gettext_lazy as _
 from django.contrib.auth import get_user_model
 
 from campaigns import absences
@@ -26,7 +26,8 @@ class ProfileForm(forms.Form):
 
     timezone = forms.ChoiceField(label=_("Time zone"), help_text=_("Deadlines on every page and in every report use it."))
     language = forms.ChoiceField(label=_("Language"), required=False,
-                                 choices=[("", _("As my browser asks")), *settings.LANGUAGES],
+                                 choices=[("", _("As my browser asks")),  # each language in its own words
+                                          *((code, get_language_info(code)["name_local"]) for code, _n in settings.LANGUAGES)],
                                  help_text=_("Your pages and your seats' mail are written in it."))
 
     def __init__(self, *args, **kwargs):

@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -17,7 +18,6 @@ from rules.core.protocol import RulesError
 
 from . import present
 from .access import Seen, seat_required, seen_for
-from .language import activate_for
 from .forms import (AbsenceForm, AddressForm, AmendForm, ApproveForm, DeadlineForm, InvitationForm, InviteForm,
                     NewAddressForm, NewGameForm, OnBehalfForm, OrdersForm, ProfileForm, ReadyForm,
                     ReplacePlayerForm, RulingForm)
@@ -128,7 +128,8 @@ def my_settings(request):
         profile.timezone = form.cleaned_data["timezone"]
         profile.language = form.cleaned_data["language"]
         profile.save(update_fields=["timezone", "language"])
-        activate_for(request, request.user)  # the confirmation already in the new language
+        # The confirmation already in the new language (the browser's, if the choice was cleared).
+        translation.activate(profile.language or translation.get_language_from_request(request))
         messages.success(request, _("Settings saved: time zone %(zone)s.") % {"zone": profile.timezone})
         return redirect("my_settings")
     profile.refresh_from_db()
