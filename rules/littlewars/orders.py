@@ -193,7 +193,7 @@ RU_WORDS = {
     "сдаться": "surrender", "сдача": "surrender",
     "рукопашная": "melee", "рукопашный": "melee",
     "край": "edge",
-    "стоять": "hold", "держать": "hold", "ждать": "hold",
+    "стоять": "hold", "держать": "hold",  # not "ждать": by mail that is WAIT
     "в": {"deploy": "at", "fire": "at", "merge": "into", "*": "to"}, "у": "at", "по": "at",
     "к": "to", "на": "to", "до": "to",
     "линия": "line", "линией": "line", "линию": "line",
