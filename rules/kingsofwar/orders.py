@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from rules.core.orderlines import parse_lines
+from rules.core.orderwords import heads
 from rules.core.protocol import LineError, ParsedOrders
 
 MOVES = ("halt", "advance", "double", "charge", "counter")
@@ -35,6 +36,14 @@ A unit may have one movement order and one shoot line. Write 'pivot' degrees as 
 # these (RuleSet.order_words; "* " stands for the unit).
 ORDER_WORDS = ("* halt", "* advance", "* double", "* at the double", "* charge", "* counter-charge", "* counter",
                "* shoot")
+# The Russian order words (RULES.md, "Order words in Russian"): each line is read through them first.
+RU_WORDS = {
+    "стоять": "halt", "стой": "halt", "наступать": "advance", "вперед": "advance", "бегом": "double",
+    "атака": "charge", "атаковать": "charge", "контратака": "counter-charge", "стрелять": "shoot", "огонь": "shoot",
+    "поворот": "pivot", "влево": "left", "налево": "left", "вправо": "right", "направо": "right",
+}
+ORDER_WORDS = (*ORDER_WORDS, *(f"* {ru}" for ru in heads(RU_WORDS, ("halt", "advance", "double", "charge",
+                                                                     "counter-charge", "shoot"))))
 
 _UNIT = r"(?P<unit>[a-z0-9_-]+)"
 _NUM = r"(\d+(?:\.\d+)?)"
@@ -94,4 +103,4 @@ def parse_line(n: int, raw: str) -> Order | LineError | None:
 
 
 def parse_text(text: str) -> ParsedOrders:
-    return parse_lines(text, parse_line)
+    return parse_lines(text, parse_line, RU_WORDS)

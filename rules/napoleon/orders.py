@@ -5,6 +5,7 @@ import re
 from dataclasses import dataclass
 
 from rules.core.orderlines import parse_lines
+from rules.core.orderwords import heads
 from rules.core.protocol import ParsedOrders
 
 STANDING = {"square": ("yes", "no"), "countercharge": ("yes", "no"), "leader_morale": ("yes", "no")}
@@ -33,7 +34,22 @@ Standing instructions, for choices in the opponent's turn (kept until changed; f
 
 # What an order line begins with: mail reads a line as an order by these (RuleSet.order_words);
 # every example in ORDERS_HELP begins with one (tests/mail/inbound/test_honest_mail.py).
-ORDER_WORDS = ("move", "road", "fire", "melee", "charge", "standing", "pass")
+# The Russian order words (RULES.md, "Order words in Russian"): each line is read through them first.
+RU_WORDS = {
+    "двигать": "move", "идти": "move", "марш": "move",
+    "дорогой": "road", "дорога": "road",
+    "огонь": "fire", "стрелять": "fire",
+    "рукопашная": "melee", "рукопашный": "melee",
+    "атака": "charge", "атаковать": "charge",
+    "указание": "standing", "постоянно": "standing",
+    "пас": "pass", "пропуск": "pass",
+    "к": "to", "на": "to", "в": "to", "по": "at", "из": "from", "с": "from",
+    "кубики": "dice", "кубиков": "dice", "куба": "dice", "кубика": "dice",
+    "каре": "square", "контратака": "countercharge",
+    "да": "yes", "нет": "no",
+}
+ORDER_WORDS = ("move", "road", "fire", "melee", "charge", "standing", "pass",
+               *heads(RU_WORDS, ("move", "road", "fire", "melee", "charge", "standing", "pass")))
 
 UID = r"[A-Za-z0-9]{1,8}"
 HEX = r"\d{4}"
@@ -95,4 +111,4 @@ def parse_line(n: int, text: str) -> Order | str:
 
 
 def parse_text(text: str) -> ParsedOrders:
-    return parse_lines(text, parse_line)
+    return parse_lines(text, parse_line, RU_WORDS)

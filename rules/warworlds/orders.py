@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from rules.core.orderlines import parse_lines
+from rules.core.orderwords import heads
 from rules.core.protocol import ParsedOrders
 
 ORDERS_HELP = """Each mail round is one phase of the turn: movement, then shooting, then melee (the
@@ -49,6 +50,19 @@ Any round:
 # What an order line begins with: mail reads a line as an order by these (RuleSet.order_words).
 ORDER_WORDS = ("move", "hold", "pass", "fire", "shoot", "strike", "attack", "charge", "storm", "board", "ram",
                "protect")
+# The Russian order words (RULES.md, "Order words in Russian"): each line is read through them first.
+RU_WORDS = {
+    "двигать": "move", "идти": "move", "стоять": "hold", "пас": "pass",
+    "огонь": "fire", "стрелять": "shoot", "удар": "strike",
+    "атаковать": "attack", "атака": "attack", "натиск": "charge", "штурм": "storm", "штурмовать": "storm",
+    "абордаж": "board", "таран": "ram", "таранить": "ram", "беречь": "protect", "защищать": "protect",
+    "к": "to", "на": "to", "в": "to", "по": "at", "из": "with", "оружием": "with",
+    "прицел": "aim", "целиться": "aim", "бонус": "bonus",
+    "шагом": "walk", "бегом": "run", "рысью": "trot", "галопом": "gallop", "крейсерской": "cruise",
+    "ходом": "drive", "ускориться": "accelerate", "разгон": "accelerate", "шаг": "stride", "буксир": "tow",
+    "офицер": "officer", "офицера": "officer",
+}
+ORDER_WORDS = (*ORDER_WORDS, *heads(RU_WORDS, ORDER_WORDS))
 
 MODES = ("walk", "run", "trot", "gallop", "cruise", "drive", "accelerate", "stride", "tow")
 UID = r"[A-Za-z0-9]{1,8}"
@@ -115,4 +129,4 @@ _EXAMPLE = {"move": "'move R1 to 0507 run'", "hold": "'hold R1'", "pass": "'hold
 
 
 def parse_text(text: str) -> ParsedOrders:
-    return parse_lines(text, parse_line)
+    return parse_lines(text, parse_line, RU_WORDS)
