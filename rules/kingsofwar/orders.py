@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rules.core.i18n import _
 from rules.core.orderlines import parse_lines
 from rules.core.orderwords import heads
 from rules.core.protocol import LineError, ParsedOrders
@@ -93,13 +94,12 @@ def parse_line(n: int, raw: str) -> Order | LineError | None:
             return Order(n, raw.strip(), g["unit"], verb, float(g.get("dist") or 0), pivot, g.get("target"))
     words = low.split()
     if len(words) < 2:
-        return LineError(n, raw.strip(), f"write a unit and an order ({_VERBS}), e.g. 'r1 advance 5'")
+        return LineError(n, raw.strip(), _("write a unit and an order ({VERBS}), e.g. 'r1 advance 5'", VERBS=_VERBS))
     if words[1] in ("advance", "double", "at") or words[1:3] == ["at", "the"]:
-        return LineError(n, raw.strip(), f"'{words[1]}' needs a distance in inches, e.g. '{words[0]} advance 5' or "
-                                         f"'{words[0]} advance 4 pivot left 45'")
+        return LineError(n, raw.strip(), _("'{value}' needs a distance in inches, e.g. '{value2} advance 5' or '{value2} advance 4 pivot left 45'", value=words[1], value2=words[0]))
     if words[1] in ("charge", "counter-charge", "countercharge", "shoot"):
-        return LineError(n, raw.strip(), f"'{words[1]}' needs one enemy unit, e.g. '{words[0]} {words[1]} b2'")
-    return LineError(n, raw.strip(), f"unknown order '{' '.join(words[1:])}': use {_VERBS}")
+        return LineError(n, raw.strip(), _("'{value}' needs one enemy unit, e.g. '{value2} {value} b2'", value=words[1], value2=words[0]))
+    return LineError(n, raw.strip(), _("unknown order '{value}': use {VERBS}", value=' '.join(words[1:]), VERBS=_VERBS))
 
 
 def parse_text(text: str) -> ParsedOrders:

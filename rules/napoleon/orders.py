@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rules.core.i18n import _
 from rules.core.orderlines import parse_lines
 from rules.core.orderwords import heads
 from rules.core.protocol import ParsedOrders
@@ -101,13 +102,13 @@ def parse_line(n: int, text: str) -> Order | str:
             return Order(n, t, verb, g[0].upper(), target=g[1].upper(), dest=g[2])
         key, value = g[0].lower(), g[1].lower()
         if key not in STANDING or value not in STANDING[key]:
-            return f"unknown standing instruction; write one of: " + "; ".join(
-                f"standing {k} {'|'.join(v)}" for k, v in STANDING.items())
+            return _("unknown standing instruction; write one of: {choices}", choices="; ".join(
+                f"standing {k} {'|'.join(v)}" for k, v in STANDING.items()))
         return Order(n, t, verb, key=key, value=value)
     verb = t.split()[0].lower()
     if verb in EXAMPLES:
-        return f"cannot read this {verb} order; e.g. '{EXAMPLES[verb]}'"
-    return f"unknown order {verb!r}: write move, road, fire, melee, charge, standing or pass (see the order help)"
+        return _("cannot read this {verb} order; e.g. '{value}'", verb=verb, value=EXAMPLES[verb])
+    return _("unknown order {verb}: write move, road, fire, melee, charge, standing or pass (see the order help)", verb=repr(verb))
 
 
 def parse_text(text: str) -> ParsedOrders:

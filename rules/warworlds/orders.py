@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rules.core.i18n import _
 from rules.core.orderlines import parse_lines
 from rules.core.orderwords import heads
 from rules.core.protocol import ParsedOrders
@@ -102,7 +103,7 @@ def parse_line(n: int, text: str) -> Order | str:
         bonus = "bonus" in words
         words = [w for w in words if w != "bonus"]
         if len(words) > 1 or (words and words[0] not in MODES):
-            return f"unknown speed {' '.join(words)!r} (known: {', '.join(MODES)})"
+            return _("unknown speed {words} (known: {MODES})", words=repr(' '.join(words)), MODES=', '.join(MODES))
         return Order(n, t, "move", m.group(1).upper(), dest=m.group(2), mode=words[0] if words else None, bonus=bonus)
     if m := _HOLD.match(t):
         return Order(n, t, "hold", m.group(1).upper())
@@ -117,7 +118,7 @@ def parse_line(n: int, text: str) -> Order | str:
         return Order(n, t, "protect", m.group(1).upper(), roles=tuple(r.strip().lower() for r in m.group(2).split(",")))
     verb = t.split()[0].lower()
     if verb in _EXAMPLE:
-        return f"cannot read this {verb} order; e.g. {_EXAMPLE[verb]}"
+        return _("cannot read this {verb} order; e.g. {value}", verb=verb, value=_EXAMPLE[verb])
     return (f"unknown order {verb!r}: write move, hold, fire, attack or protect "
             "(see the order help)")
 
