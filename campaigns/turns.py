@@ -16,6 +16,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from rules.core import dice, registry
+from rules.core.i18n import to_data
 from rules.core.protocol import UMPIRE, LineError, RuleEvent, side_audience
 
 from . import eventstore, lifecycle, reports
@@ -216,6 +217,7 @@ def _open_next_turn(state: dict) -> list[Draft]:
     return [
         Draft(number, RuleEvent("turn.opened", {
             "turn": number, "kind": spec.kind, "sides": list(spec.sides), "prompt": spec.prompt,
+            **({"prompt_msg": to_data(spec.prompt)} if to_data(spec.prompt) else {}),  # shown in each reader's language
             "deadline": deadline.isoformat(), "commitment": dice.commitment(seed)})),
         Draft(number, RuleEvent("seed.sealed", {"turn": number, "seed": seed}, audience=UMPIRE)),
     ]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import gettext, gettext_noop, pgettext, pgettext_lazy
 
+from campaigns.i18n import render
+
 register = template.Library()
 
 WORDS = (
@@ -29,3 +31,17 @@ def word(value) -> str:
 @register.filter
 def side(value) -> str:
     return pgettext("side", str(value)) if value else ""
+
+
+@register.filter
+def prompt(turn) -> str:
+    """A turn's prompt (from the game's state) in the reader's language."""
+    from campaigns.lifecycle import prompt_of
+
+    return render(prompt_of(turn)) if turn and turn.get("prompt") else ""
+
+
+@register.filter
+def rendered(value) -> str:
+    """A rule set's marked text (a turn's prompt) in the reader's language."""
+    return render(value) if value else ""

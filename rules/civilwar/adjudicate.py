@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from rules.core.i18n import _
+from rules.core.i18n import _, pgettext
 from rules.core.protocol import PUBLIC, LineError, ParsedOrders, RuleEvent, side_audience
 
 from .board import other
@@ -306,8 +306,16 @@ def next_turn(state: dict):
     pending = state.get("pending")
     if pending and pending.get("awaiting"):
         d = pending["defender"]
-        return TurnSpec((d,), kind="decision", prompt=(
-            f"Your unit at {pending['point']} was driven out by a {pending['attacker']} {pending['operation']}. "
-            f"Retreat to one of {', '.join(pending['options'])} ('retreat to <point>') or fight to the end ('fight')."))
+        return TurnSpec((d,), kind="decision", prompt=_(
+            "Your unit at {point} was driven out by a {attacker} {operation}. Retreat to one of {options} "
+            "('retreat to <point>') or fight to the end ('fight').", point=pending['point'],
+            attacker=pgettext("side", pending['attacker']), operation=_OPERATIONS.get(pending['operation'],
+                                                                                      pending['operation']),
+            options=", ".join(pending['options'])))
     return TurnSpec((state["to_move"],), kind="orders",
-                    prompt=f"Turn {state['turn']}: {state['to_move']} carries out one operation.")
+                    prompt=_("Turn {turn}: {side} carries out one operation.", turn=state['turn'],
+                             side=pgettext("side", state['to_move'])))
+
+
+# The operations a decision prompt names (payload words), as a reader reads them.
+_OPERATIONS = {"assault": pgettext("operation", "assault"), "breakthrough": pgettext("operation", "breakthrough")}

@@ -80,3 +80,19 @@ def side_name(side) -> Msg:
 def message_of(exc: BaseException):
     """An exception's message, still marked if it was raised with a ``Msg`` (``str(exc)`` drops the mark)."""
     return exc.args[0] if exc.args and isinstance(exc.args[0], Msg) else str(exc)
+
+
+def to_data(text) -> dict | None:
+    """A marked text as plain data an event payload can keep (None for an unmarked one), so that it
+    can be shown in any language long after the event: ``from_data`` makes it a ``Msg`` again."""
+    if not isinstance(text, Msg):
+        return None
+    params = {k: to_data(v) or v for k, v in text.params.items()}
+    return {"msgid": text.msgid, "params": params, "plural": text.plural, "n": text.n, "context": text.context}
+
+
+def from_data(data: dict) -> Msg:
+    params = {k: from_data(v) if isinstance(v, dict) and "msgid" in v else v for k, v in data["params"].items()}
+    msg = Msg(data["msgid"], data.get("plural"), data.get("n"), **params)
+    msg.context = data.get("context")
+    return msg

@@ -47,6 +47,7 @@ def test_a_russian_player_is_reminded_in_russian(people, game, smtp):
     assert reminder["Subject"].strip() == "[Kriegsbrief] Test game: приказы на ход 1 нужны через 23 ч 59 мин"
     body = plain(reminder)
     assert "От стороны красные ещё нет приказов на ход 1." in body and "Срок:" in body
+    assert "Ход 1: красные проводят одну операцию." in body  # the rule set's prompt, kept with its msgid
 
 
 def test_an_invitation_is_written_in_the_invitees_language_else_the_inviters(client, people, smtp):
