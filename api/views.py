@@ -25,6 +25,7 @@ from rest_framework.response import Response
 from campaigns import eventstore, invitations, maps, turns, viewing
 from campaigns.models import Game, Seat
 from campaigns.turns import TurnError
+from campaigns.i18n import render
 from campaigns.web.language import activate_for
 from rules.core import registry
 
@@ -59,7 +60,7 @@ def _turn_error(exc: TurnError) -> Response:
 
 
 def _line_errors(errors) -> list[dict]:
-    return [asdict(e) for e in errors]
+    return [{**asdict(e), "message": render(e.message)} for e in errors]  # in the user's language
 
 
 class SeatedGameMixin:

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, pgettext
 
 from rules.core import dice, registry
 from rules.core.i18n import to_data
@@ -311,7 +311,8 @@ def _require_open_for(state: dict, side: str) -> dict:
     if turn["status"] != "open":
         raise TurnError(_("turn %(number)s is closed; orders for the next turn open with it") % turn)
     if side not in turn["sides"]:
-        raise TurnError(_("%(side)s has no orders to give in turn %(number)s") % {"side": side, "number": turn['number']})
+        raise TurnError(_("%(side)s has no orders to give in turn %(number)s") % {"side": pgettext("side", side),
+                                                                                  "number": turn['number']})
     return turn
 
 

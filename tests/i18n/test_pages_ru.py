@@ -131,9 +131,11 @@ def test_a_refused_order_is_explained_in_russian(client, people, game):
 def test_the_api_answers_a_token_user_in_their_language(client, people, game):
     from knox.models import AuthToken
 
-    play_one(game)
     speaks(people["bob"], "ru")
     _, token = AuthToken.objects.create(people["bob"])
     response = client.get(f"/api/games/{game.pk}/events/", HTTP_AUTHORIZATION=f"Token {token}")
     assert response.status_code == 200
     assert "Ход 1 открыт" in response.content.decode()
+    refused = client.post(f"/api/games/{game.pk}/orders/", {"text": "штурм C99 из R1"}, content_type="application/json",
+                          HTTP_AUTHORIZATION=f"Token {token}")
+    assert refused.status_code == 400 and "неизвестный пункт C99" in refused.content.decode(), refused.content
