@@ -91,6 +91,18 @@ def to_data(text) -> dict | None:
     return {"msgid": text.msgid, "params": params, "plural": text.plural, "n": text.n, "context": text.context}
 
 
+def marked(key: str, text) -> dict:
+    """``{key: to_data(text)}`` for a payload when ``text`` is marked, else nothing."""
+    data = to_data(text)
+    return {key: data} if data else {}
+
+
+def kept(payload, key: str, fallback: str):
+    """A payload's text in the reader's language: its marked form under ``key`` if it has one."""
+    data = payload.get(key)
+    return from_data(data) if isinstance(data, dict) else payload.get(fallback)
+
+
 def from_data(data: dict) -> Msg:
     params = {k: from_data(v) if isinstance(v, dict) and "msgid" in v else v for k, v in data["params"].items()}
     msg = Msg(data["msgid"], data.get("plural"), data.get("n"), **params)

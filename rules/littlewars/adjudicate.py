@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from typing import Mapping, Sequence
 
+from rules.core.i18n import marked
 from rules.core.protocol import PUBLIC, RuleEvent, TurnSpec, side_audience
 
 from . import aftermath, melee, plan as planning, scoring, wagons
@@ -151,8 +152,9 @@ def adjudicate(state: dict, orders: Mapping[str, Sequence], rng: random.Random |
 def _private(log: _Log, p) -> None:
     aud = side_audience(p.side)
     if p.errors:
-        log.emit("orders_rejected", {"side": p.side, "errors": [{"line": e.line, "text": e.text, "message": e.message}
-                                                                for e in p.errors]}, aud)
+        log.emit("orders_rejected", {"side": p.side, "errors": [
+            {"line": e.line, "text": e.text, "message": e.message, **marked("message_msg", e.message)}
+            for e in p.errors]}, aud)
     if p.groups_changed:
         log.emit("groups_changed", {"side": p.side, "groups": p.groups}, aud)
     if p.standing:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from rules.core.i18n import _, joined, ngettext, pgettext, side_name as _cap
+from rules.core.i18n import _, joined, kept, ngettext, pgettext, side_name as _cap
 
 from .fold import PREFIX
 
@@ -95,7 +95,8 @@ _SIMPLE = {
         _("{side} starts from the {edge} edge.", side=_cap(p.get('side')), edge=_EDGES.get(p.get('edge'), p.get('edge')))),
     "deployment_done": lambda p: _("The curtain is lifted: both armies stand revealed. Turn 1 begins."),
     "orders_rejected": lambda p: _("{side}: {lines}.", side=_cap(p.get('side')), lines=joined(
-        _("line {line} ignored ({message})", line=e['line'], message=e['message']) for e in p.get("errors", []))),
+        _("line {line} ignored ({message})", line=e['line'], message=kept(e, "message_msg", "message"))
+        for e in p.get("errors", []))),
     "groups_changed": lambda p: _("{side} reorganised its groups: {groups}.", side=_cap(p.get('side')),
                                   groups=", ".join(sorted(p.get('groups', {})))),
     "standing_orders": lambda p: _("{side} will kill the {kill} enemies first and lose its {lose} men first in melees it "

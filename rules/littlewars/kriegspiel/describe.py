@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from rules.core.i18n import _, gettext_noop, joined, ngettext, pgettext, side_name
+from rules.core.i18n import _, gettext_noop, joined, kept, ngettext, pgettext, side_name
 
 from ..describe import describe_event as lw_describe, describe_with
 from .state import PREFIX
@@ -58,7 +58,7 @@ def _works(p):
     for vid, (x, y) in (p.get("vehicles") or {}).items():
         parts.append(_("{vehicle} moved to {at}", vehicle=vid.split(':')[-1], at=_xy((x, y))))
     for c in p.get("charges_failed") or []:
-        parts.append(_("the charge of line {line} did not happen: {why}", line=c['line'], why=c['why']))
+        parts.append(_("the charge of line {line} did not happen: {why}", line=c['line'], why=kept(c, "why_msg", "why")))
     if p.get("columns"):
         parts.append(_("{men} in column", men=_men(len(p['columns']))))
     if p.get("dismounted"):

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import random
 
+from rules.core.i18n import marked, message_of
 from rules.core.protocol import PUBLIC, UMPIRE, RuleEvent, side_audience
 
 from .. import adjudicate as lw_adj
@@ -225,7 +226,7 @@ def _charges(log: Log, plans, rng) -> tuple[set[str], dict]:
                 payload = charging.resolve(log.state, side, ids, point, held, rng,
                                            frozenset(plans[enemy].lw.gun_moves))
             except charging.ChargeRefused as exc:
-                failed[side].append({"line": line, "why": str(exc)})
+                failed[side].append({"line": line, "why": str(exc), **marked("why_msg", message_of(exc))})
                 continue
             log.ks("charge", payload, PUBLIC)
             touched.update(payload["by"], payload["killed"], payload["moved"], payload["destroyed"], payload["captured"])
