@@ -57,7 +57,7 @@ class Ground:
         for g in self._grown.values():
             shapely.prepare(g)
         self.hill_bounds = unary_union([g for _, g in self.hills]).bounds if self.hills else None
-        for _, g in self.hills:
+        for _level, g in self.hills:
             shapely.prepare(g)
 
     def level(self, x: float, y: float) -> int:

@@ -151,12 +151,12 @@ def _limbering(state, side, lw_orders, orders) -> tuple[dict, list]:
 def _gunners_without_gun(state, kp, crews: dict) -> None:
     """A gunner marches at the artillery's pace only beside a gun that goes (KS-19): where the gun's
     move was refused, his own pace holds, and a longer move is refused too."""
-    for fid, (_, _, gid) in sorted(crews.items()):
+    for fid, (_x, _y, gid) in sorted(crews.items()):
         if gid in kp.lw.gun_moves or fid not in kp.lw.paths or kp.lw._owner_line.get(fid, 0) == 0:
             continue
         why = pace.move_error(state, fid, kp.lw.paths[fid], kp.reforming)
         if why:
-            _refuse_paths(kp, [fid], f"{why}; its gun does not move, so it keeps its own pace")
+            _refuse_paths(kp, [fid], _("{why}; its gun does not move, so it keeps its own pace", why=why))
 
 
 def _gun_time(state, kp):
