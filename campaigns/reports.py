@@ -29,7 +29,7 @@ PLAIN_TEXT = {
     "game.created": lambda p: _("Game created (%(ruleset)s)") % p,
     "seed.revealed": None,
     "turn.opened": lambda p: _("Turn %(turn)s opened for %(sides)s (%(kind)s)") % {
-        "turn": p['turn'], "sides": ", ".join(p['sides']), "kind": _(p['kind'])},
+        "turn": p['turn'], "sides": ", ".join(pgettext("side", s) for s in p['sides']), "kind": _(p['kind'])},
     "turn.published": lambda p: (_("Turn %(turn)s published (amended by the umpire)") if p.get('amended')
                                  else _("Turn %(turn)s published")) % p,
 }

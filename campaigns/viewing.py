@@ -11,7 +11,7 @@ from typing import Iterator
 
 from django.db.models import Q, QuerySet
 from django.utils.dateparse import parse_datetime
-from django.utils.translation import gettext as _, gettext_lazy, gettext_noop, ngettext
+from django.utils.translation import gettext as _, gettext_lazy, gettext_noop, ngettext, pgettext
 
 from rules.core import registry
 from rules.core.protocol import PUBLIC, Viewer, side_audience
@@ -114,12 +114,12 @@ _LIFECYCLE_TEXT = {
     "seed.sealed": lambda p: _("Seed for turn %(turn)s sealed") % p,
     "seed.revealed": lambda p: _("Setup seed revealed: %(seed)s") % p,
     "turn.opened": lambda p: _("Turn %(turn)s opened for %(sides)s (%(kind)s); dice commitment %(commitment)s…") % {
-        "turn": p['turn'], "sides": ", ".join(p['sides']), "kind": _TURN_KINDS.get(p['kind'], p['kind']),
+        "turn": p['turn'], "sides": _sides(p['sides']), "kind": _TURN_KINDS.get(p['kind'], p['kind']),
         "commitment": p['commitment'][:12]},
-    "side.replaced": lambda p: _("The umpire handed %(side)s to another player") % p,
+    "side.replaced": lambda p: _("The umpire handed %(side)s to another player") % {"side": _side(p["side"])},
     "turn.late": lambda p: _("Turn %(turn)s's deadline passed without orders from %(missing)s: the turn waits until "
                              "%(until)s, then gives them their default orders") % {
-        "turn": p['turn'], "missing": ", ".join(p['missing']), "until": _utc(p['until'])},
+        "turn": p['turn'], "missing": _sides(p['missing']), "until": _utc(p['until'])},
     "turn.deadline_set": lambda p: (
         _("The deadline of turn %(turn)s moved to %(deadline)s") if p.get('absence')
         else _("The umpire moved the deadline of turn %(turn)s to %(deadline)s")) % {
@@ -128,15 +128,18 @@ _LIFECYCLE_TEXT = {
         "who": _who(p), "source": _SOURCES.get(p['source'], p['source'])} + f"\n{p['text']}",
     "side.ready": lambda p: (_("%(who)s is ready") if p.get('ready', True) else _("%(who)s is no longer ready")) % {
         "who": _who(p)},
-    "orders.merged": lambda p: _("%(side)s's commands gave conflicting orders for turn %(turn)s: ") % p + "; ".join(
+    "orders.merged": lambda p: _("%(side)s's commands gave conflicting orders for turn %(turn)s: ") % {
+        "side": _side(p["side"]), "turn": p["turn"]} + "; ".join(
         _("%(unit)s is ordered by the %(kept)s, the %(dropped)s's line '%(line)s' gave way") % c
         for c in p["conflicts"]),
     "turn.closed": lambda p: _("Turn %(turn)s closed: %(reason)s") % {"turn": p['turn'], "reason": _(p['reason'])},
-    "orders.defaulted": lambda p: _("%(side)s missed turn %(turn)s: default orders '%(text)s'") % p,
+    "orders.defaulted": lambda p: _("%(side)s missed turn %(turn)s: default orders '%(text)s'") % {
+        **p, "side": _side(p["side"])},
     "turn.adjudicated": lambda p: ngettext("Turn %(turn)s adjudicated (%(count)s result event)",
                                            "Turn %(turn)s adjudicated (%(count)s result events)", p['count']) % p,
     "results.voided": lambda p: _("Results of turn %(turn)s voided by the umpire: %(reason)s") % p,
-    "orders.amended": lambda p: _("The umpire amended %(side)s's orders for turn %(turn)s:") % p + f"\n{p['text']}",
+    "orders.amended": lambda p: _("The umpire amended %(side)s's orders for turn %(turn)s:") % {
+        "side": _side(p["side"]), "turn": p["turn"]} + f"\n{p['text']}",
     "turn.published": lambda p: (_("Turn %(turn)s published (amended by the umpire); seed revealed: %(seed)s")
                                  if p.get('amended') else _("Turn %(turn)s published; seed revealed: %(seed)s")) % p,
     "game.finished": lambda p: _("Game over: %(result)s") % {"result": describe_result(p['result'])},
@@ -152,7 +155,16 @@ _CLOSE_REASONS = (gettext_noop("all sides ready"), gettext_noop("deadline passed
 
 def _who(p) -> str:
     """A side, or one command of it where a side has several seats."""
-    return f"{p['side']} ({p['command']})" if p.get("command") else p["side"]
+    return f"{_side(p['side'])} ({p['command']})" if p.get("command") else _side(p["side"])
+
+
+def _side(side: str) -> str:
+    """A side's name in the reader's language ("red" is «красные»)."""
+    return pgettext("side", side)
+
+
+def _sides(sides) -> str:
+    return ", ".join(_side(s) for s in sides)
 
 
 def describe_result(result) -> str:
