@@ -30,6 +30,7 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
 from campaigns import maps
+from campaigns.i18n import activate_for, render
 from campaigns.models import Game, Seat
 from campaigns.turns import commands, deadlines, gamelog, invitations, listing, rulings, viewing
 from campaigns.turns.commands import TurnError
@@ -76,7 +77,7 @@ def _turn_error(exc: TurnError) -> Response:
 
 
 def _line_errors(errors) -> list[dict]:
-    return [asdict(e) for e in errors]
+    return [{**asdict(e), "message": render(e.message)} for e in errors]  # in the user's language
 
 
 class SeatedGameMixin:
@@ -84,6 +85,10 @@ class SeatedGameMixin:
 
     viewer = None
     seat = None
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        activate_for(request, request.user)  # token users are anonymous to the page middleware
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):  # schema generation

@@ -50,6 +50,9 @@ class Game(models.Model):
 class Profile(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     timezone = models.CharField(max_length=64, default="UTC")
+    # The language of the user's pages and of their seats' mail; blank follows the browser
+    # (Accept-Language) on pages and the site's LANGUAGE_CODE in mail.
+    language = models.CharField(max_length=8, blank=True, default="", choices=settings.LANGUAGES)
     # The user's own mail address, confirmed by a link sent to it (turns/mailaddress.py); a seat takes
     # its address from here when its player accepts. ``pending_email`` awaits its confirmation.
     verified_email = models.EmailField(blank=True)

@@ -57,6 +57,20 @@ def approval_game(people):
     return new_civilwar_game(people, require_approval=True)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _russian_catalogue():
+    """Pages and mail in Russian read the compiled catalogue: ./kb compiles it (the .mo is not
+    committed); a bare pytest run compiles it here when the .po is newer."""
+    from pathlib import Path
+
+    from django.core.management import call_command
+
+    po = Path(__file__).resolve().parent.parent / "locale" / "ru" / "LC_MESSAGES" / "django.po"
+    mo = po.with_suffix(".mo")
+    if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
+        call_command("compilemessages", locale=["ru"], ignore_patterns=[".venv", "var", "node_modules"], verbosity=0)
+
+
 @pytest.fixture(autouse=True)
 def _fresh_cache():
     """Login throttles and the webhook's replay guard count in the cache, which outlives a test

@@ -11,6 +11,9 @@ import base64
 from dataclasses import dataclass, field
 from datetime import date
 
+from django.utils.translation import gettext as _
+
+from campaigns.i18n import for_seat, render
 from campaigns.mailout.commands_help import COMMANDS_HELP
 from campaigns.mailout.outbox import queue_mail
 from campaigns.models import OutboxMail, Seat
@@ -51,10 +54,11 @@ def read_request(msg: Parsed, order_words: tuple[str, ...]) -> commands.Request:
     with_orders = [name for name, r in attached if r.orders.strip()]
     body = quotes.new_text(msg.body)
     req = commands.parse(body, order_words=order_words, orders_allowed=not with_orders)
-    sources = (["the mail"] if commands.orders_block(body) else []) + with_orders
+    sources = ([_("the mail")] if commands.orders_block(body) else []) + with_orders
     if len(sources) > 1:
         # Which one was meant is a guess: apply none, say why.
-        req.errors.append(f"orders in more than one place ({', '.join(sources)}): send them once; nothing was applied")
+        req.errors.append(_("orders in more than one place (%(places)s): send them once; nothing was applied")
+                          % {"places": ", ".join(sources)})
         req.orders = ""
         attached = [(name, r) for name, r in attached if not r.orders.strip()]
     for filename, extra in attached:
@@ -65,7 +69,8 @@ def read_request(msg: Parsed, order_words: tuple[str, ...]) -> commands.Request:
         req.errors += [f"{filename}: {e}" for e in extra.errors]
         req.prose += extra.prose
     for att in msg.other_attachments:
-        req.errors.append(f"attachment '{att.filename}' ({att.content_type}) ignored: only .txt attachments are read")
+        req.errors.append(_("attachment '%(name)s' (%(type)s) ignored: only .txt attachments are read")
+                          % {"name": att.filename, "type": att.content_type})
     return req
 
 
@@ -77,7 +82,8 @@ def carry_out(row: InboundMessage, seat: Seat, msg: Parsed) -> Outcome:
     if req.prose:
         out.add(commands.prose_note(req.prose))
     if req.empty:
-        out.add("No orders and no commands were found above the quoted text.\n\n" + COMMANDS_HELP, error=True)
+        out.add(_("No orders and no commands were found above the quoted text.") + "\n\n" + str(COMMANDS_HELP),
+                error=True)
         return out
     wait = req.has("WAIT")
     if req.orders.strip():
@@ -91,7 +97,7 @@ def carry_out(row: InboundMessage, seat: Seat, msg: Parsed) -> Outcome:
 
 def _orders(row, seat, text, *, ready, out) -> None:
     if seat.role != Seat.Role.PLAYER:
-        out.add(f"! orders: the {seat.role} seat gives no orders", error=True)
+        out.add("! " + _("orders: the %(role)s seat gives no orders") % {"role": _(seat.role)}, error=True)
         return
     text = turn_commands.clean_text(text)
     out.orders_accepted = False
@@ -99,21 +105,21 @@ def _orders(row, seat, text, *, ready, out) -> None:
         result = turn_commands.submit_orders(seat.game_id, seat.side, text, source="mail", by=row.from_addr, ready=ready,
                                      command=seat.command)
     except turn_commands.TurnError as exc:
-        out.add(f"! orders not accepted: {exc}", error=True)
+        out.add("! " + _("orders not accepted: %(error)s") % {"error": render(exc)}, error=True)
         return
     listing = understood(text, result.orders, result.errors)
     if result.accepted:
         out.orders_accepted = True
-        head = "ORDERS ACCEPTED: they replace any orders you sent before for this turn."
+        head = _("ORDERS ACCEPTED: they replace any orders you sent before for this turn.")
         if result.closed:
-            head += "\nYour side is marked ready. Every side is ready: the turn is closed and being adjudicated."
+            head += "\n" + _("Your side is marked ready. Every side is ready: the turn is closed and being adjudicated.")
         elif ready:
-            head += "\nYour side is marked ready (send WAIT to wait for the deadline instead)."
+            head += "\n" + _("Your side is marked ready (send WAIT to wait for the deadline instead).")
         out.add(f"{head}\n{listing}")
     else:
-        general = "\n".join(f"  {e.message}" for e in result.errors if not e.line)
-        out.add("ORDERS NOT ACCEPTED (your earlier orders, if any, stay in force). Fix the lines marked ERROR "
-                f"and send again.\n{general + chr(10) if general else ''}{listing}", error=True)
+        general = "\n".join(f"  {render(e.message)}" for e in result.errors if not e.line)
+        out.add(_("ORDERS NOT ACCEPTED (your earlier orders, if any, stay in force). Fix the lines marked ERROR "
+                  "and send again.") + f"\n{general + chr(10) if general else ''}{listing}", error=True)
 
 
 def understood(text: str, orders, errors) -> str:
@@ -121,13 +127,13 @@ def understood(text: str, orders, errors) -> str:
     by_line = {getattr(o, "line", 0): o for o in orders}
     err_by_line = {}
     for e in errors:
-        err_by_line.setdefault(e.line, []).append(e.message)
-    lines = ["As understood:"]
+        err_by_line.setdefault(e.line, []).append(render(e.message))
+    lines = [_("As understood:")]
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         if n in err_by_line:
-            lines.append(f"  {n:>2}. {line.strip()}\n      ERROR: {'; '.join(err_by_line[n])}")
+            lines.append(f"  {n:>2}. {line.strip()}\n      " + _("ERROR: %(errors)s") % {"errors": "; ".join(err_by_line[n])})
         elif n in by_line and hasattr(by_line[n], "to_text"):
             lines.append(f"  {n:>2}. {line.strip()}  ->  {by_line[n].to_text()}")
         else:
@@ -140,15 +146,17 @@ def _ready(row, seat, arg, out, req) -> None:
         return  # READY with orders: submit_orders marked the side ready, and the orders' section says so
     if out.orders_accepted is False:
         # The side's readiness is what it was before this message: say which.
-        state = "still marked ready, with your earlier orders" if _is_ready(seat) else "not marked ready"
-        out.add(f"! READY: not done, because your orders were not accepted; your side is {state}.", error=True)
+        out.add("! " + (_("READY: not done, because your orders were not accepted; your side is still marked ready, "
+                          "with your earlier orders.") if _is_ready(seat) else
+                        _("READY: not done, because your orders were not accepted; your side is not marked ready.")),
+                error=True)
         return
     _set_ready(seat, True, out)
 
 
 def _wait(row, seat, arg, out, req) -> None:
     if out.orders_accepted:
-        out.add("WAIT: your side is not marked ready; the turn waits for its deadline.")
+        out.add(_("WAIT: your side is not marked ready; the turn waits for its deadline."))
         return
     _set_ready(seat, False, out)  # no orders, or refused ones: WAIT still stands on its own
 
@@ -160,33 +168,37 @@ def _is_ready(seat) -> bool:
 def _set_ready(seat, ready: bool, out) -> None:
     word = "READY" if ready else "WAIT"
     if seat.role != Seat.Role.PLAYER:
-        out.add(f"! {word}: only players can be ready", error=True)
+        out.add(f"! {word}: " + _("only players can be ready"), error=True)
         return
     try:
         closed = turn_commands.set_ready(seat.game_id, seat.side, ready, command=seat.command)
     except turn_commands.TurnError as exc:
-        out.add(f"! {word}: {exc}", error=True)
+        out.add(f"! {word}: {render(exc)}", error=True)
         return
     if ready:
-        out.add("READY: your side is marked ready." + (" Every side is ready: the turn is closed." if closed else ""))
+        out.add(_("READY: your side is marked ready.") + (" " + _("Every side is ready: the turn is closed.") if closed else ""))
     else:
-        out.add("WAIT: your side is not ready; the turn waits for its deadline.")
+        out.add(_("WAIT: your side is not ready; the turn waits for its deadline."))
 
 
 def status_text(seat: Seat) -> str:
     game = seat.game
     state = gamelog.load(game.pk).state
     view = viewing.game_view(game, state, viewing.viewer_of_seat(seat))["turn"]
-    lines = [f"STATUS of {game.name}: turn {view['number']} ({view['kind']}), {view['status']}",
-             f"  deadline: {local_time(view['deadline'], seat_timezone(seat))}",
-             f"  to order: {', '.join(view['sides']) or 'nobody'}; ready: {', '.join(view['ready']) or 'nobody'}"]
+    nobody = _("nobody")
+    lines = [_("STATUS of %(game)s: turn %(number)s (%(kind)s), %(status)s") % {
+                 "game": game.name, "number": view['number'], "kind": view['kind'] and _(view['kind']),
+                 "status": view['status'] and _(view['status'])},
+             "  " + _("deadline: %(deadline)s") % {"deadline": local_time(view['deadline'], seat_timezone(seat))},
+             "  " + _("to order: %(sides)s; ready: %(ready)s") % {
+                 "sides": ", ".join(view['sides']) or nobody, "ready": ", ".join(view['ready']) or nobody}]
     if view["game_status"] == "finished":
-        lines.append(f"  game over: {viewing.describe_result(view['result'])}")
+        lines.append("  " + _("game over: %(result)s") % {"result": viewing.describe_result(view['result'])})
     for side, text in sorted(view["orders"].items()):
         indented = "\n".join("      " + line for line in text.split("\n"))
-        lines.append(f"  orders in force for {side}:\n{indented}")
+        lines.append("  " + _("orders in force for %(side)s:") % {"side": side} + f"\n{indented}")
     if seat.side and seat.side in view["sides"] and seat.side not in view["orders"]:
-        lines.append("  you have sent no orders for this turn yet")
+        lines.append("  " + _("you have sent no orders for this turn yet"))
     return "\n".join(lines)
 
 
@@ -197,16 +209,16 @@ def _status(row, seat, arg, out, req) -> None:
 def _resend(row, seat, arg, out, req) -> None:
     last = OutboxMail.objects.filter(seat=seat, kind__in=("report", "gameover")).order_by("-created_at", "-pk").first()
     if last is None:
-        out.add("RESEND: there is no report for you yet.", error=True)
+        out.add(_("RESEND: there is no report for you yet."), error=True)
         return
     queue_mail(key=f"mailin:{row.pk}:resend", to=seat.email, subject=last.subject, body=last.body, html=last.html,
                game=seat.game, seat=seat, kind="resend", map_svg=last.svg,
                attachments=[(a["filename"], base64.b64decode(a["content_b64"]), a["mimetype"]) for a in last.attachments])
-    out.add(f"RESEND: your latest report ({last.subject}) is on its way again.")
+    out.add(_("RESEND: your latest report (%(subject)s) is on its way again.") % {"subject": last.subject})
 
 
 def _help(row, seat, arg, out, req) -> None:
-    out.add(COMMANDS_HELP + "\n" + catalog.get(seat.game.ruleset).orders_help)
+    out.add(str(COMMANDS_HELP) + "\n" + render(catalog.get(seat.game.ruleset).orders_help))
 
 
 def _absent(row, seat, arg, out, req) -> None:
@@ -215,20 +227,20 @@ def _absent(row, seat, arg, out, req) -> None:
     except absences.AbsenceError as exc:
         out.add(f"! ABSENT UNTIL {arg}: {exc}", error=True)
         return
-    out.add(f"ABSENT UNTIL {arg}: recorded, and the umpire has been told. You get no reminders until then.")
+    out.add(f"ABSENT UNTIL {arg}: " + _("recorded, and the umpire has been told. You get no reminders until then."))
     out.add(absences.deadline_words(seat, moved))
 
 
 def _back(row, seat, arg, out, req) -> None:
     if absences.end(seat):
-        out.add("BACK: welcome back. Your absence has ended; reminders start again, and the umpire has been told.")
+        out.add(_("BACK: welcome back. Your absence has ended; reminders start again, and the umpire has been told."))
     else:
-        out.add("BACK: you had no absence in force; nothing changed.")
+        out.add(_("BACK: you had no absence in force; nothing changed."))
 
 
 def _replace(row, seat, arg, out, req) -> None:
     if not req.orders.strip():
-        out.add("! REPLACE: no orders followed; your orders in force stay as they are", error=True)
+        out.add("! " + _("REPLACE: no orders followed; your orders in force stay as they are"), error=True)
 
 
 def _message(row, seat, to, text, out, n: int = 0) -> None:
@@ -241,15 +253,17 @@ def _message(row, seat, to, text, out, n: int = 0) -> None:
         target = game.seats.active().filter(role=Seat.Role.PLAYER, side__iexact=to).first()
         allowed = press == "all" or seat.role == Seat.Role.UMPIRE
     if target is None:
-        out.add(f"! MESSAGE {to[:30]}: no such seat in this game (write umpire or a side)", error=True)
+        out.add(f"! MESSAGE {to[:30]}: " + _("no such seat in this game (write umpire or a side)"), error=True)
         return
     if not allowed:
-        out.add(f"! MESSAGE {to[:30]}: this game does not allow messages to {to[:30]}", error=True)
+        out.add(f"! MESSAGE {to[:30]}: " + _("this game does not allow messages to %(to)s") % {"to": to[:30]}, error=True)
         return
-    replies.notify(row, seat=target, purpose=f"message:{n}",
-                   subject=f"[Kriegsbrief] {game.name}: message from {seat_label(seat)}",
-                   body=f"{seat_label(seat)} writes:\n\n{text}\n")
-    out.add(f"MESSAGE to {seat_label(target)}: sent.")
+    with for_seat(target):  # the message's envelope in its reader's language
+        replies.notify(row, seat=target, purpose=f"message:{n}",
+                       subject="[Kriegsbrief] " + _("%(game)s: message from %(seat)s") % {"game": game.name,
+                                                                                        "seat": seat_label(seat)},
+                       body=_("%(seat)s writes:") % {"seat": seat_label(seat)} + f"\n\n{text}\n")
+    out.add(_("MESSAGE to %(seat)s: sent.") % {"seat": seat_label(target)})
 
 
 HANDLERS = {"READY": _ready, "WAIT": _wait, "STATUS": _status, "RESEND": _resend, "HELP": _help,

@@ -20,24 +20,28 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 
+from django.utils.translation import gettext as _
+
 from .mime import one_line
 
 # Every command word, in one place: the command's name, then the words that say it (any case).
 # README's "Orders by mail" lists them; add a language here and there.
 COMMAND_WORDS = {
     "READY": ("READY", "ГОТОВ", "ГОТОВА", "ГОТОВЫ", "ГОТОВО"),
-    "WAIT": ("WAIT", "ЖДУ", "ЖДЁМ", "ЖДЕМ", "ЖДАТЬ"),
-    "STATUS": ("STATUS", "СТАТУС"),
-    "RESEND": ("RESEND", "ПОВТОРИ", "ПОВТОРИТЬ"),
+    "WAIT": ("WAIT", "ЖДУ", "ЖДЁМ", "ЖДЕМ", "ЖДАТЬ", "ПОДОЖДУ", "ПОДОЖДЁМ", "ПОДОЖДЕМ"),
+    "STATUS": ("STATUS", "СТАТУС", "СОСТОЯНИЕ"),
+    "RESEND": ("RESEND", "ПОВТОРИ", "ПОВТОРИТЬ", "ПЕРЕШЛИ", "ПЕРЕСЛАТЬ"),
     "HELP": ("HELP", "ПОМОЩЬ", "СПРАВКА"),
-    "ABSENT": ("ABSENT", "ОТСУТСТВУЮ"),  # ABSENT UNTIL 2026-12-24 / ОТСУТСТВУЮ ДО 2026-12-24
-    "BACK": ("BACK", "ВЕРНУЛСЯ", "ВЕРНУЛАСЬ"),
-    "MESSAGE": ("MESSAGE", "СООБЩЕНИЕ"),  # MESSAGE umpire / СООБЩЕНИЕ посреднику
-    "REPLACE": ("REPLACE", "ЗАМЕНИТЬ"),
+    "ABSENT": ("ABSENT", "ОТСУТСТВУЮ", "ОТСУТСТВУЕМ"),  # ABSENT UNTIL 2026-12-24 / ОТСУТСТВУЮ ДО 2026-12-24
+    "BACK": ("BACK", "ВЕРНУЛСЯ", "ВЕРНУЛАСЬ", "ВЕРНУЛИСЬ"),
+    "MESSAGE": ("MESSAGE", "СООБЩЕНИЕ", "ПИСЬМО"),  # MESSAGE umpire / СООБЩЕНИЕ посреднику
+    "REPLACE": ("REPLACE", "ЗАМЕНИТЬ", "ЗАМЕНИ", "ЗАМЕНА"),
 }
-BLOCK_WORDS = {"ORDERS": ("ORDERS", "ПРИКАЗЫ"), "END": ("END", "КОНЕЦ")}
+BLOCK_WORDS = {"ORDERS": ("ORDERS", "ПРИКАЗЫ", "ПРИКАЗ"), "END": ("END", "КОНЕЦ")}
 UNTIL_WORDS = ("UNTIL", "ДО")
-UMPIRE_WORDS = ("umpire", "посредник", "посреднику")  # MESSAGE's addressee "umpire"
+UMPIRE_WORDS = ("umpire", "посредник", "посреднику", "посреднику:")  # MESSAGE's addressee "umpire"
+# MESSAGE's addressee a side, in Russian: СООБЩЕНИЕ красным / синим.
+SIDE_WORDS = {"красные": "red", "красным": "red", "красных": "red", "синие": "blue", "синим": "blue", "синих": "blue"}
 COMMANDS = {word: name for name, words in COMMAND_WORDS.items() for word in words}
 
 
@@ -149,9 +153,9 @@ def _commands(text: str, req: Request, order_words: tuple[str, ...]) -> str:
 def prose_note(prose: list[str]) -> str:
     """The acknowledgement's words on lines that were not read."""
     shown = [f"    {one_line(line, 70)}" for line in prose[:PROSE_LISTED]]  # echoed: printable characters only
-    more = f"\n    ... and {len(prose) - PROSE_LISTED} more" if len(prose) > PROSE_LISTED else ""
-    return ("Not read (these lines begin with neither an order nor a command; if one was meant as an order, "
-            "check its first word):\n" + "\n".join(shown) + more)
+    more = "\n    " + _("... and %(count)s more") % {"count": len(prose) - PROSE_LISTED} if len(prose) > PROSE_LISTED else ""
+    return (_("Not read (these lines begin with neither an order nor a command; if one was meant as an order, "
+              "check its first word):") + "\n" + "\n".join(shown) + more)
 
 
 def _command(word: str, line: str, req: Request) -> None:
@@ -159,16 +163,16 @@ def _command(word: str, line: str, req: Request) -> None:
     if word == "ABSENT":
         m = ABSENT_RE.match(line)
         if not m:
-            req.errors.append("write ABSENT UNTIL followed by a date as YYYY-MM-DD, e.g. ABSENT UNTIL 2026-12-24")
+            req.errors.append(_("write ABSENT UNTIL followed by a date as YYYY-MM-DD, e.g. ABSENT UNTIL 2026-12-24"))
             return
         try:
             date.fromisoformat(m.group(1))
         except ValueError:
-            req.errors.append(f"ABSENT UNTIL: {m.group(1)} is not a date")
+            req.errors.append(_("ABSENT UNTIL: %(date)s is not a date") % {"date": m.group(1)})
             return
         req.commands.append(("ABSENT", m.group(1)))
     elif rest and word != "REPLACE":
-        req.errors.append(f"{word} takes nothing after it (got '{rest[:40]}')")
+        req.errors.append(_("%(word)s takes nothing after it (got '%(rest)s')") % {"word": word, "rest": rest[:40]})
     else:
         req.commands.append((word, ""))
 
@@ -176,7 +180,7 @@ def _command(word: str, line: str, req: Request) -> None:
 def _message(lines: list[str], i: int, req: Request) -> int:
     m = MESSAGE_RE.match(lines[i].strip())
     if not m:
-        req.errors.append("write MESSAGE followed by umpire or a side, then the message on the lines below, then END")
+        req.errors.append(_("write MESSAGE followed by umpire or a side, then the message on the lines below, then END"))
         return i + 1
     body, j = [m.group(2)] if m.group(2) else [], i + 1
     while j < len(lines) and not BLOCK_END.match(lines[j]):
@@ -184,8 +188,8 @@ def _message(lines: list[str], i: int, req: Request) -> int:
         j += 1
     text = "\n".join(body).strip()
     if not text:
-        req.errors.append(f"MESSAGE {m.group(1)}: the message is empty")
+        req.errors.append(f"MESSAGE {m.group(1)}: " + _("the message is empty"))
     else:
         to = m.group(1).lower().rstrip(":,")
-        req.messages.append(("umpire" if to in UMPIRE_WORDS else to, text))
+        req.messages.append(("umpire" if to in UMPIRE_WORDS else SIDE_WORDS.get(to, to), text))
     return j + 1

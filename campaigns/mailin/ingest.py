@@ -39,8 +39,11 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from campaigns import prepared
+from campaigns.i18n import for_seat
 from campaigns.mailout import outbox
 from campaigns.turns import addresses
 
@@ -342,9 +345,10 @@ def _seat_address(row: InboundMessage, msg: Parsed):
 
 def _hold(row: InboundMessage, seat, reason: str) -> None:
     _finish(row, Status.HELD, reason)
-    replies.reply(row, to=seat.email, seat=seat, purpose="held",
-                  body=f"Your message is held for the umpire and not applied yet: {reason}.\n"
-                       "The umpire will release or reject it; you will hear either way.\n")
+    with for_seat(seat):
+        replies.reply(row, to=seat.email, seat=seat, purpose="held",
+                      body=_("Your message is held for the umpire and not applied yet: %(reason)s.") % {"reason": reason}
+                      + "\n" + _("The umpire will release or reject it; you will hear either way.") + "\n")
     umpire = seat.game.seats.active().filter(role="umpire").first()
     if umpire is not None:
         replies.notify(row, seat=umpire, purpose="held-umpire",
@@ -358,10 +362,12 @@ def _apply(row: InboundMessage, seat, msg: Parsed, reply_to: str | None = None, 
     if replayed:
         return _hold(row, seat, replayed)
     replay.record(row, msg)
-    outcome = apply.carry_out(row, seat, msg)
+    with for_seat(seat):  # the acknowledgement in the seat's language
+        outcome = apply.carry_out(row, seat, msg)
+        head = _("Your message to %(game)s (%(seat)s) was read as follows.") % {
+            "game": seat.game.name, "seat": pgettext("side", seat.side) if seat.side else _(seat.role)}
     _finish(row, Status.APPLIED, f"{outcome.errors} error(s) reported to the sender" if outcome.errors else "")
     row.result["sections"] = len(outcome.sections)
-    head = f"Your message to {seat.game.name} ({seat.side or seat.role}) was read as follows."
     body = "\n\n".join([head, *outcome.sections]) + "\n"
     person = outcome.read_anything and not screen.automatic_subject(row.subject)
     replies.reply(row, to=seat.email, seat=seat, purpose="ack", body=body, reply_to=reply_to, person=person)

@@ -6,10 +6,16 @@ idempotency keys are those the commands used.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from campaigns.i18n import for_seat, language_of
 from campaigns.models import Seat
 from campaigns.turns import invitations, signals
 from campaigns.turns.mailaddress import verified_address
@@ -43,34 +49,46 @@ def _swept(now, **_) -> dict:
     return reminders.mail_sweep(now)
 
 
-def _tell_umpire(seat: Seat, key: str, what: str, body: str) -> None:
+def _tell_umpire(seat: Seat, key: str, what: str, body: Callable[[], str]) -> None:
+    """``what``: a msgid with %(seat)s; ``body()`` writes the mail: both in the umpire's language."""
     umpire = seat.game.seats.active().filter(role=Seat.Role.UMPIRE).first()
     if umpire is None or umpire.pk == seat.pk:
         return
-    outbox.queue_mail(key=key, to=umpire.email, game=seat.game, seat=umpire, kind="mail-forward",
-                      subject=outbox.one_line(f"[Kriegsbrief] {seat.game.name}: {seat_label(seat)} {what}"), body=body)
+    with for_seat(umpire):
+        outbox.queue_mail(key=key, to=umpire.email, game=seat.game, seat=umpire, kind="mail-forward",
+                          subject=outbox.one_line(f"[Kriegsbrief] {seat.game.name}: "
+                                                  + _(what) % {"seat": seat_label(seat)}),
+                          body=body())
 
 
-def _absence_declared(seat, absence, until, moved, **_):
-    _tell_umpire(seat, f"absence:{absence.pk}", "absent", f"{seat_label(seat)} says they are away until {until.isoformat()}.\n"
-                 + (f"The game's absence allowance moved the deadline of turn {moved['number']} to "
-                    f"{moved['deadline']}.\n" if moved else "Deadlines are yours to extend.\n"))
+def _absence_declared(seat, absence, until, moved, **_kw):
+    def body() -> str:
+        away = _("%(seat)s says they are away until %(date)s.") % {"seat": seat_label(seat), "date": until.isoformat()}
+        deadline = (_("The game's absence allowance moved the deadline of turn %(number)s to %(deadline)s.") % moved
+                    if moved else _("Deadlines are yours to extend."))
+        return f"{away}\n{deadline}\n"
+    _tell_umpire(seat, f"absence:{absence.pk}", gettext_noop("%(seat)s absent"), body)
 
 
-def _absence_ended(seat, today, **_):
-    _tell_umpire(seat, f"back:{seat.pk}:{today.isoformat()}", "is back",
-                 f"{seat_label(seat)} says they are back ({today.isoformat()}), before the date they gave.\n")
+def _absence_ended(seat, today, **_kw):
+    _tell_umpire(seat, f"back:{seat.pk}:{today.isoformat()}", gettext_noop("%(seat)s is back"), lambda: _(
+        "%(seat)s says they are back (%(date)s), before the date they gave.") % {
+        "seat": seat_label(seat), "date": today.isoformat()} + "\n")
 
 
-def _seat_invited(seat, by, **_):
+def _seat_invited(seat, by, **_kw):
     address = verified_address(seat.user)
-    if address:
-        ctx = {"seat": seat, "game": seat.game, "by": by.get_username() if by else "the operator",
+    if not address:
+        return
+    # In the invitee's language; one who chose none gets the inviter's (who knows whom they invite).
+    with translation.override(language_of(seat.user) or language_of(by) or settings.LANGUAGE_CODE):
+        ctx = {"seat": seat, "game": seat.game, "by": by.get_username() if by else _("the operator"),
                "title": catalog.get(seat.game.ruleset).title,
                "roster": invitations.roster(seat.game), "link": settings.SITE_URL + invitations.accept_url(seat),
                "expires": invitations.expires_at(seat), "site_url": settings.SITE_URL}
         outbox.queue_mail(key=f"invite:{seat.pk}:{seat.version}", to=address, kind="invite", reply_to="",
-                          subject=outbox.one_line(f"[Kriegsbrief] You are invited to {seat.game.name}"),
+                          subject=outbox.one_line("[Kriegsbrief] " + _("You are invited to %(game)s") % {
+                              "game": seat.game.name}),
                           body=render_to_string("mail/invitation.txt", ctx))
 
 

@@ -32,7 +32,9 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext, gettext_noop
 
+from campaigns.i18n import for_seat
 from campaigns.models import Absence, Game, Seat
 from campaigns.turns import gamelog
 from campaigns.turns.localtime import local_time, seat_timezone
@@ -59,7 +61,8 @@ def due_lead(opened: datetime, deadline: datetime, now: datetime) -> int | None:
 def _remaining(delta: timedelta) -> str:
     minutes = max(int(delta.total_seconds() // 60), 0)
     hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+    return (gettext("%(hours)d h %(minutes)02d min") % {"hours": hours, "minutes": minutes} if hours
+            else gettext("%(minutes)d min") % {"minutes": minutes})
 
 
 def _player_seats(game: Game, sides) -> list[Seat]:
@@ -82,10 +85,16 @@ def absent_seat_ids(seats: list[Seat], now: datetime) -> set[int]:
 
 
 def _queue(game: Game, seat: Seat, key: str, subject: str, template: str, ctx: dict, kind: str) -> bool:
-    ctx = {**ctx, "game": game, "seat": seat, "deadline": local_time(ctx["turn"]["deadline"], seat_timezone(seat))}
-    return outbox.queue_mail(key=key, game=game, seat=seat, to=seat.email, kind=kind,
-                             subject=f"[Kriegsbrief] {outbox.one_line(game.name)}: {subject}",
-                             body=render_to_string(f"mail/{template}.txt", ctx)) is not None
+    """``subject``: a msgid (marked with gettext_noop) with %(number)s and %(remaining)s; everything is
+    written in the seat's own language."""
+    with for_seat(seat):
+        ctx = {**ctx, "game": game, "seat": seat, "deadline": local_time(ctx["turn"]["deadline"], seat_timezone(seat))}
+        if "left" in ctx:
+            ctx["remaining"] = _remaining(ctx["left"])
+        subject = gettext(subject) % {"number": ctx["turn"]["number"], "remaining": ctx.get("remaining", "")}
+        return outbox.queue_mail(key=key, game=game, seat=seat, to=seat.email, kind=kind,
+                                 subject=f"[Kriegsbrief] {outbox.one_line(game.name)}: {subject}",
+                                 body=render_to_string(f"mail/{template}.txt", ctx)) is not None
 
 
 def remind(game: Game, turn: dict, now: datetime) -> int:
@@ -95,13 +104,13 @@ def remind(game: Game, turn: dict, now: datetime) -> int:
     lead = due_lead(parse_datetime(turn["opened_at"]), deadline, now)
     if lead is None:
         return 0
-    ctx = {"turn": turn, "remaining": _remaining(deadline - now)}
+    ctx = {"turn": turn, "left": deadline - now}
     seats = [seat for seat in _player_seats(game, turn["sides"]) if not _has_sent(turn, seat)]
     away = absent_seat_ids(seats, now)
     version = turn.get("deadline_version", 0)  # a moved deadline is reminded afresh
     return sum(
         _queue(game, seat, f"reminder:{game.uid}:{turn['number']}:{seat.pk}:{lead}" + (f":v{version}" if version else ""),
-               f"orders for turn {turn['number']} due in {ctx['remaining']}", "reminder", ctx, "reminder")
+               gettext_noop("orders for turn %(number)s due in %(remaining)s"), "reminder", ctx, "reminder")
         for seat in seats if seat.pk not in away)
 
 
@@ -116,7 +125,7 @@ def notify_waiting(game: Game, turn: dict, now: datetime | None = None) -> int:
     away = absent_seat_ids(seats, now or timezone.now())
     return sum(
         _queue(game, seat, f"waiting:{game.uid}:{turn['number']}:{seat.pk}",
-               f"turn {turn['number']} waits for you", "waiting", ctx, "waiting")
+               gettext_noop("turn %(number)s waits for you"), "waiting", ctx, "waiting")
         for seat in seats if seat.pk not in away)
 
 
@@ -126,7 +135,7 @@ def notify_deadline(game: Game, turn: dict, note: str) -> int:
     ctx = {"turn": turn, "note": note, "to_order": turn["sides"]}
     return sum(
         _queue(game, seat, f"deadline:{game.uid}:{turn['number']}:{version}:{seat.pk}",
-               f"turn {turn['number']} deadline moved", "deadline", ctx, "notice")
+               gettext_noop("turn %(number)s deadline moved"), "deadline", ctx, "notice")
         for seat in game.seats.active().select_related("user__profile").filter(role=Seat.Role.PLAYER))
 
 
@@ -137,7 +146,7 @@ def notify_late(game: Game, turn: dict, missing: list[str]) -> int:
         role=Seat.Role.PLAYER, side__in=missing)) + list(game.seats.active().select_related("user__profile").filter(
             role=Seat.Role.UMPIRE))
     return sum(
-        _queue(game, seat, f"late:{game.uid}:{turn['number']}:{seat.pk}", f"turn {turn['number']}: orders late",
+        _queue(game, seat, f"late:{game.uid}:{turn['number']}:{seat.pk}", gettext_noop("turn %(number)s: orders late"),
                "late", {**ctx, "until_local": local_time(turn["late_until"], seat_timezone(seat))}, "notice")
         for seat in seats)
 
@@ -151,7 +160,7 @@ def notify_approval() -> int:
         for seat in game.seats.all():  # prefetched
             if seat.role == Seat.Role.UMPIRE and seat.status == Seat.Status.ACTIVE:
                 queued += _queue(game, seat, f"approval:{game.uid}:{game.turn_number}:{seat.pk}",
-                                 f"turn {game.turn_number} results await your approval", "approval", ctx, "approval")
+                                 gettext_noop("turn %(number)s results await your approval"), "approval", ctx, "approval")
     return queued
 
 

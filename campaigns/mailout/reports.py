@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
+from campaigns.i18n import for_seat, render
 from campaigns.models import Seat
 from campaigns.turns import viewing
 from campaigns.turns.invitations import roster
@@ -27,16 +30,17 @@ SKIPPED_TYPES = ("seed.sealed", "orders.submitted", "orders.amended", "side.read
 # Events whose log line carries seeds or dice commitments: in a report's body they say what happened
 # without them; the seeds and commitments go to the verification footer.
 PLAIN_TEXT = {
-    "game.created": lambda p: f"Game created ({p['ruleset']})",
+    "game.created": lambda p: _("Game created (%(ruleset)s)") % p,
     "seed.revealed": None,
-    "turn.opened": lambda p: f"Turn {p['turn']} opened for {', '.join(p['sides'])} ({p['kind']})",
+    "turn.opened": lambda p: _("Turn %(turn)s opened for %(sides)s (%(kind)s)") % {
+        "turn": p['turn'], "sides": ", ".join(pgettext("side", s) for s in p['sides']), "kind": _(p['kind'])},
     "turn.published": viewing.published_text,
 }
 VERIFY_TEXT = {
-    "game.created": lambda p: f"setup seed commitment {p['setup_commitment']}",
-    "seed.revealed": lambda p: f"setup seed {p['seed']}",
-    "turn.opened": lambda p: f"turn {p['turn']} dice commitment {p['commitment']}",
-    "turn.published": lambda p: f"turn {p['turn']} seed {p['seed']}",
+    "game.created": lambda p: _("setup seed commitment %(setup_commitment)s") % p,
+    "seed.revealed": lambda p: _("setup seed %(seed)s") % p,
+    "turn.opened": lambda p: _("turn %(turn)s dice commitment %(commitment)s") % p,
+    "turn.published": lambda p: _("turn %(turn)s seed %(seed)s") % p,
 }
 
 
@@ -56,12 +60,12 @@ def orders_as_executed(events, viewer) -> dict[str, str]:
             out[f"{e.payload['side']}, {command}" if command else e.payload["side"]] = e.payload["text"]
         elif e.type == "orders.merged":
             out[e.payload["side"]] = e.payload["text"] + "".join(
-                f"\n(given way: {c['dropped']}'s line '{c['line']}', {c['unit']} is ordered by {c['kept']})"
+                "\n" + _("(given way: %(dropped)s's line '%(line)s', %(unit)s is ordered by %(kept)s)") % c
                 for c in e.payload["conflicts"])
         elif e.type == "orders.defaulted":
-            out[e.payload["side"]] = f"(none received; default applied) {e.payload['text']}"
+            out[e.payload["side"]] = _("(none received; default applied)") + f" {e.payload['text']}"
         elif e.type == "orders.amended":
-            out[e.payload["side"]] = f"(amended by the umpire) {e.payload['text']}"
+            out[e.payload["side"]] = _("(amended by the umpire)") + f" {e.payload['text']}"
     if not viewer.is_umpire:
         out = {key: text for key, text in out.items() if key.split(",")[0] == viewer.side}
     return dict(sorted(out.items()))
@@ -88,7 +92,7 @@ def seat_context(game, state, seat: Seat, turn_number: int) -> dict:
         "verification": [VERIFY_TEXT[e.type](e.payload) for e in events if e.type in VERIFY_TEXT],
         "orders": orders_as_executed(turn_events, viewer),
         "deadline": local_time(view["turn"]["deadline"], seat_timezone(seat)),
-        "orders_help": rs.orders_help, "site_url": settings.SITE_URL,
+        "orders_help": render(rs.orders_help), "site_url": settings.SITE_URL,
         "result": viewing.describe_result(view["turn"]["result"]) if view["turn"]["result"] else "",
         "svg": rs.render_svg(view["board"], crop=True), "map_cid": MAP_CID,
         "open_orders": open_orders(rs, view, seat),
@@ -116,13 +120,15 @@ def queue_turn_reports(stream, turn_number: int) -> None:
     """Every seat's report of a published turn; after the last turn also the game-over summary."""
     game, state = stream.game, stream.state
     for seat in game.seats.active().select_related("user__profile"):
-        ctx = seat_context(game, state, seat, turn_number)
-        _queue_for_seat(f"report:{game.uid}:{turn_number}:{seat.pk}",
-                        f"[Kriegsbrief] {game.name}: turn {turn_number} results", "turn_report", ctx, "report")
-        if state["status"] == "finished":
-            ctx["missed"] = ctx["view"]["turn"]["missed"]
-            _queue_for_seat(f"gameover:{game.uid}:{seat.pk}",
-                            f"[Kriegsbrief] {game.name}: game over, {ctx['result']}", "game_over", ctx, "gameover")
+        with for_seat(seat):
+            ctx = seat_context(game, state, seat, turn_number)
+            _queue_for_seat(f"report:{game.uid}:{turn_number}:{seat.pk}", "[Kriegsbrief] " + _(
+                "%(game)s: turn %(number)s results") % {"game": game.name, "number": turn_number}, "turn_report", ctx, "report")
+            if state["status"] == "finished":
+                ctx["missed"] = ctx["view"]["turn"]["missed"]
+                _queue_for_seat(f"gameover:{game.uid}:{seat.pk}", "[Kriegsbrief] " + _(
+                    "%(game)s: game over, %(result)s") % {"game": game.name, "result": ctx['result']}, "game_over", ctx,
+                    "gameover")
 
 
 def queue_game_start(stream, seats=None, key_suffix: str = "") -> None:
@@ -133,13 +139,19 @@ def queue_game_start(stream, seats=None, key_suffix: str = "") -> None:
     rs = catalog.get(game.ruleset)
     who = roster(game)
     for seat in seats if seats is not None else game.seats.active().select_related("user__profile"):
-        viewer = viewing.viewer_of_seat(seat)
-        view = viewing.game_view(game, state, viewer)
-        ctx = {"game": game, "seat": seat, "you": seat_label(seat), "view": view, "title": rs.title,
-               "deadline": local_time(view["turn"]["deadline"], seat_timezone(seat)),
-               "orders_help": rs.orders_help, "commands_help": COMMANDS_HELP, "site_url": settings.SITE_URL,
-               "roster": who}
-        outbox.queue_mail(key=f"start:{game.uid}:{seat.pk}{key_suffix}", game=game, seat=seat, to=seat.email, kind="start",
-                          subject=outbox.one_line(f"[Kriegsbrief] {game.name}: the game begins"),
-                          body=render_to_string("mail/game_start.txt", ctx),
-                          map_svg=rs.render_svg(view["board"], crop=True), thread_start=True)
+        with for_seat(seat):
+            _queue_start(game, state, rs, who, seat, key_suffix, COMMANDS_HELP)
+
+
+def _queue_start(game, state, rs, who, seat, key_suffix: str, commands_help) -> None:
+    """One seat's first mail (in the seat's language, see queue_game_start)."""
+    viewer = viewing.viewer_of_seat(seat)
+    view = viewing.game_view(game, state, viewer)
+    ctx = {"game": game, "seat": seat, "you": seat_label(seat), "view": view, "title": rs.title,
+           "deadline": local_time(view["turn"]["deadline"], seat_timezone(seat)),
+           "orders_help": render(rs.orders_help), "commands_help": render(commands_help), "site_url": settings.SITE_URL,
+           "roster": who}
+    outbox.queue_mail(key=f"start:{game.uid}:{seat.pk}{key_suffix}", game=game, seat=seat, to=seat.email, kind="start",
+                      subject=outbox.one_line("[Kriegsbrief] " + _("%(game)s: the game begins") % {"game": game.name}),
+                      body=render_to_string("mail/game_start.txt", ctx),
+                      map_svg=rs.render_svg(view["board"], crop=True), thread_start=True)

@@ -20,6 +20,7 @@ from datetime import datetime, time, timedelta
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 
 from campaigns.models import Absence, Seat
 from rules.core.protocol import RuleEvent
@@ -110,9 +111,9 @@ def declare(seat: Seat, until, inbound=None) -> dict | None:
     open turn's deadline if the game's allowance says so. Returns that turn if its deadline moved."""
     today = seat_today(seat)
     if until <= today:
-        raise AbsenceError(f"{until.isoformat()} is not in the future")
+        raise AbsenceError(_("%(date)s is not in the future") % {"date": until.isoformat()})
     if until > today + timedelta(days=MAX_AHEAD_DAYS):
-        raise AbsenceError(f"at most {MAX_AHEAD_DAYS} days ahead; ask the umpire for longer")
+        raise AbsenceError(_("at most %(days)s days ahead; ask the umpire for longer") % {"days": MAX_AHEAD_DAYS})
     row = Absence.objects.create(seat=seat, until=until, inbound=inbound)
     moved = absence_declared(seat.game.pk)
     signals.absence_declared.send(sender=__name__, seat=seat, absence=row, until=until, moved=moved)
@@ -128,21 +129,23 @@ def end(seat: Seat) -> bool:
         signals.absence_ended.send(sender=__name__, seat=seat, today=today)
     return bool(ended)
 
-
 def deadline_words(seat: Seat, moved: dict | None) -> str:
     """What an absence did to the deadlines, in the seat's terms."""
     state = gamelog.load(seat.game.pk).state
     days = state["settings"].get("absence_days", 0)
     left = _days(allowance_left(state, seat.side))
     if moved:
-        return (f"The deadline of turn {moved['number']} is now {local_time(moved['deadline'], seat_timezone(seat))}; "
-                f"your side's allowance for absences has {left} left.")
+        return _("The deadline of turn %(number)s is now %(deadline)s; your side's allowance for absences has "
+                 "%(left)s left.") % {"number": moved['number'], "left": left,
+                                      "deadline": local_time(moved['deadline'], seat_timezone(seat))}
     if days:
-        return (f"Deadlines move for absences by up to {days} days in all in this game; your side has {left} left "
-                f"(a turn that expects your orders while you are away waits for you, as far as that goes).")
-    return "In this game deadlines move only if the umpire extends them."
+        return _("Deadlines move for absences by up to %(days)s days in all in this game; your side has %(left)s left "
+                 "(a turn that expects your orders while you are away waits for you, as far as that goes).") % {
+            "days": days, "left": left}
+    return _("In this game deadlines move only if the umpire extends them.")
 
 
 def _days(left: timedelta) -> str:
     hours = left.total_seconds() / 3600
-    return f"{hours / 24:.1f} days" if hours >= 24 else f"{hours:.0f} hours"
+    return (_("%(days).1f days") % {"days": hours / 24} if hours >= 24
+            else _("%(hours).0f hours") % {"hours": hours})

@@ -13,9 +13,12 @@ from datetime import timedelta
 from celery import current_app
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from rules import catalog
 from rules.core import dice
+from rules.core.i18n import marked
 from rules.core.protocol import UMPIRE, LineError, RuleEvent, side_audience
 
 from . import absences, gamelog, lifecycle, signals
@@ -67,6 +70,7 @@ def _open_next_turn(state: dict) -> list[Draft]:
     return [
         Draft(number, RuleEvent("turn.opened", {
             "turn": number, "kind": spec.kind, "sides": list(spec.sides), "prompt": spec.prompt,
+            **marked("prompt_msg", spec.prompt),  # shown in each reader's language
             "deadline": deadline.isoformat(), "commitment": dice.commitment(seed)})),
         Draft(number, RuleEvent("seed.sealed", {"turn": number, "seed": seed}, audience=UMPIRE)),
     ]
@@ -89,7 +93,7 @@ def _command_of(state: dict, side: str, command: str | None) -> str:
     if side not in state["settings"].get("teams", {}):
         return ""
     if not command:
-        raise TurnError(f"{side} is played by several players: orders come from a seat's command")
+        raise TurnError(_("%(side)s is played by several players: orders come from a seat's command") % {"side": side})
     return command
 
 
@@ -116,7 +120,7 @@ def submit_orders(game_id: int, side: str, text: str, *, source: str, by: str = 
         if errors:
             return SubmitResult(accepted=False, errors=errors, orders=orders)
         if not orders:
-            return SubmitResult(accepted=False, errors=[LineError(0, "", "no orders found")])
+            return SubmitResult(accepted=False, errors=[LineError(0, "", _("no orders found"))])
         extra = {"command": command} if command else {}
         drafts = [Draft(turn["number"], RuleEvent("orders.submitted", {
             "turn": turn["number"], "side": side, "text": text, "source": source, "by": by, **extra},
@@ -143,7 +147,7 @@ def set_ready(game_id: int, side: str, ready: bool, command: str | None = None) 
         command = _command_of(stream.state, side, command)
         sent = command in turn.get("commands", {}).get(side, {}) if command else side in turn["orders"]
         if ready and not sent:
-            raise TurnError("send your orders before marking your side ready")
+            raise TurnError(_("send your orders before marking your side ready"))
         if ready != _is_ready(turn, side, command):
             extra = {"command": command} if command else {}
             stream = _append(stream, [Draft(turn["number"], RuleEvent(
@@ -154,13 +158,14 @@ def set_ready(game_id: int, side: str, ready: bool, command: str | None = None) 
 def _require_open_for(state: dict, side: str) -> dict:
     turn = state["turn"]
     if state["status"] != "active":
-        raise TurnError("the game is over")
+        raise TurnError(_("the game is over"))
     if not started(state):
-        raise TurnError("the game has not started: it waits for every player and the umpire to accept their seats")
+        raise TurnError(_("the game has not started: it waits for every player and the umpire to accept their seats"))
     if turn["status"] != "open":
-        raise TurnError(f"turn {turn['number']} is closed; orders for the next turn open with it")
+        raise TurnError(_("turn %(number)s is closed; orders for the next turn open with it") % turn)
     if side not in turn["sides"]:
-        raise TurnError(f"{side} has no orders to give in turn {turn['number']}")
+        raise TurnError(_("%(side)s has no orders to give in turn %(number)s") % {"side": pgettext("side", side),
+                                                                                  "number": turn['number']})
     return turn
 
 

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 
 from campaigns.models import Event, Game
 from rules.core.protocol import RuleEvent
@@ -28,7 +29,7 @@ def moved_deadline(game_id: int, turn_number: int, hours: float) -> datetime:
     """The open turn's present deadline moved by ``hours`` (for "give them two more days")."""
     turn = gamelog.load(game_id).state["turn"]
     if turn["status"] != "open" or turn["number"] != turn_number or not turn["deadline"]:
-        raise TurnError(f"turn {turn_number} is not open: only an open turn's deadline can move")
+        raise TurnError(_("turn %(number)s is not open: only an open turn's deadline can move") % {"number": turn_number})
     return parse_datetime(turn["deadline"]) + timedelta(hours=hours)
 
 
@@ -39,19 +40,19 @@ def set_deadline(game_id: int, turn_number: int, deadline: datetime, note: str =
     is the umpire's public word, one line. Reminders start afresh for the new deadline.
     """
     if deadline.tzinfo is None:
-        raise TurnError("give the new deadline with its time zone")
+        raise TurnError(_("give the new deadline with its time zone"))
     note = " ".join(note.split())[:200]
     with transaction.atomic():
         stream = gamelog.load(game_id, lock=True)
         turn = stream.state["turn"]
         if turn["status"] != "open" or turn["number"] != turn_number:
-            raise TurnError(f"turn {turn_number} is not open: only an open turn's deadline can move")
+            raise TurnError(_("turn %(number)s is not open: only an open turn's deadline can move") % {"number": turn_number})
         now = timezone.now()
         if deadline < now + DEADLINE_MIN_AHEAD:
-            raise TurnError(f"the new deadline must be at least {int(DEADLINE_MIN_AHEAD.total_seconds() // 60)} "
-                            f"minutes ahead (close the turn instead to process it now)")
+            raise TurnError(_("the new deadline must be at least %(minutes)s minutes ahead (close the turn instead to "
+                              "process it now)") % {"minutes": int(DEADLINE_MIN_AHEAD.total_seconds() // 60)})
         if deadline > now + DEADLINE_MAX_AHEAD:
-            raise TurnError(f"the new deadline can be at most {DEADLINE_MAX_AHEAD.days} days ahead")
+            raise TurnError(_("the new deadline can be at most %(days)s days ahead") % {"days": DEADLINE_MAX_AHEAD.days})
         stream = gamelog.append(stream, [Draft(turn_number, RuleEvent("turn.deadline_set", {
             "turn": turn_number, "deadline": deadline.isoformat(), "previous": turn["deadline"], "note": note}))])
         signals.deadline_moved.send(sender=__name__, game=stream.game, turn=stream.state["turn"], note=note)

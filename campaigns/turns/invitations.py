@@ -32,6 +32,7 @@ from django.core import signing
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from campaigns.models import Game, Seat
 from rules import catalog
@@ -170,17 +171,17 @@ def read(token: str, user, *, lock: bool = False) -> Seat:
     try:
         data = signing.loads(token, salt=SALT, max_age=MAX_AGE)
     except signing.SignatureExpired:
-        raise InvitationError("This invitation link has expired. Ask the game's creator to invite you again.") from None
+        raise InvitationError(_("This invitation link has expired. Ask the game's creator to invite you again.")) from None
     except signing.BadSignature:
-        raise InvitationError("This is not a valid invitation link.") from None
+        raise InvitationError(_("This is not a valid invitation link.")) from None
     seats = Seat.objects.select_for_update() if lock else Seat.objects
     seat = seats.select_related("game").filter(pk=data.get("seat")).first()
     if seat is None or data.get("user") != user.pk or seat.user_id != user.pk:
-        raise InvitationError("This invitation is not for you.")
+        raise InvitationError(_("This invitation is not for you."))
     if seat.version != data.get("v") or seat.status != Seat.Status.INVITED:
-        raise InvitationError("This invitation has already been answered, or was withdrawn.")
+        raise InvitationError(_("This invitation has already been answered, or was withdrawn."))
     if is_expired(seat):
-        raise InvitationError("This invitation has expired. Ask the game's creator to invite you again.")
+        raise InvitationError(_("This invitation has expired. Ask the game's creator to invite you again."))
     return seat
 
 
@@ -196,8 +197,8 @@ def accept(token: str, user) -> Seat:
         seat = read(token, user, lock=True)
         address = verified_address(user)
         if not address:
-            raise InvitationError("Confirm your mail address on your settings page first: your seat's mail "
-                                  "goes to it.")
+            raise InvitationError(_("Confirm your mail address on your settings page first: your seat's mail "
+                                    "goes to it."))
         seat.status, seat.email, seat.accepted_at = Seat.Status.ACTIVE, address, timezone.now()
         seat.version += 1
         seat.save(update_fields=["status", "email", "accepted_at", "version"])
@@ -229,14 +230,14 @@ def reinvite(game_id: int, seat_id: int, user, *, by) -> Seat:
     with transaction.atomic():
         stream = gamelog.load(game_id, lock=True)
         if not may_manage(stream.game, by):
-            raise InvitationError("Only the game's creator or its umpire may invite players.")
+            raise InvitationError(_("Only the game's creator or its umpire may invite players."))
         if stream.state["status"] == "finished":
-            raise InvitationError("The game is over.")
+            raise InvitationError(_("The game is over."))
         seat = Seat.objects.select_for_update().filter(pk=seat_id, game=stream.game).first()
         if seat is None:
-            raise InvitationError("This game has no such seat.")
+            raise InvitationError(_("This game has no such seat."))
         if seat.status == Seat.Status.ACTIVE or (seat.status == Seat.Status.INVITED and not is_expired(seat)):
-            raise InvitationError("That seat is taken or its invitation is still open.")
+            raise InvitationError(_("That seat is taken or its invitation is still open."))
         check_seating(_seating_with(seat, user), umpire_plays(stream.game))
         return invite(seat, user, by=by)
 

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules import catalog
+from rules.core.i18n import from_data
 from rules.core.protocol import Viewer
 
 LIFECYCLE_PREFIXES = ("game.", "turn.", "orders.", "side.", "seed.", "results.")
@@ -118,9 +119,16 @@ def _seed_revealed(s, p, seq, at):
 def _turn_opened(s, p, seq, at):
     turn = _empty_turn(p["turn"])
     turn.update(status="open", kind=p["kind"], sides=list(p["sides"]), deadline=p["deadline"],
-                commitment=p["commitment"], prompt=p.get("prompt", ""), opened_at=at)
+                commitment=p["commitment"], prompt=p.get("prompt", ""), opened_at=at,
+                **({"prompt_msg": p["prompt_msg"]} if p.get("prompt_msg") else {}))
     s["turn"] = turn
     return s
+
+
+def prompt_of(turn: dict):
+    """The turn's prompt, in the reader's language where the rule set marked it (the state keeps it
+    as data: snapshots are JSON)."""
+    return from_data(turn["prompt_msg"]) if turn.get("prompt_msg") else turn["prompt"]
 
 
 def _turn_deadline_set(s, p, seq, at):
@@ -303,7 +311,7 @@ def lifecycle_view(state: dict, viewer: Viewer) -> dict:
         "deadline": turn["deadline"],
         "late_until": turn.get("late_until"),
         "commitment": turn["commitment"],
-        "prompt": turn["prompt"],
+        "prompt": prompt_of(turn),
         "ready": sorted(turn["ready"]),
         "missed": dict(state["missed"]),
         "game_status": state["status"],

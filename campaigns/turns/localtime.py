@@ -6,6 +6,7 @@ from datetime import datetime
 from email.utils import format_datetime
 
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 
 from campaigns.models import Seat
 
@@ -13,7 +14,7 @@ from campaigns.models import Seat
 def local_time(iso: str | None, tz_name: str) -> str:
     """A deadline in the reader's zone, e.g. '2026-11-25 07:21 (America/New_York)'."""
     if not iso:
-        return "none"
+        return _("none")
     try:
         tz = zoneinfo.ZoneInfo(tz_name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):

@@ -11,6 +11,7 @@ effect at once. Nothing is appended if any line is wrong.
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from rules import catalog
 from rules.core.protocol import LineError, UmpireDesk
@@ -33,7 +34,7 @@ def rule(game_id: int, text: str) -> tuple[int, list[LineError]]:
         if not isinstance(rs, UmpireDesk):
             raise TurnError(f"{rs.title} has no umpire's desk: rule by amending orders instead")
         if state["status"] != "active":
-            raise TurnError("the game is over")
+            raise TurnError(_("the game is over"))
         awaiting = state["turn"]["status"] == "adjudicated"
         rules_state = lifecycle.preview_rules(state) if awaiting else state["rules"]
         events, errors = rs.umpire_orders(rules_state, text)

@@ -10,6 +10,8 @@ side is not the game's business).
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from campaigns.models import Seat
 from rules.core.protocol import RuleEvent
@@ -26,8 +28,9 @@ class SeatError(ValueError):
 
 def seat_label(seat: Seat) -> str:
     if seat.role == Seat.Role.PLAYER and seat.command:  # several players a side (LW-61, KS-9)
-        return f"{seat.side}, the {seat.command}" if seat.command == "commander" else f"{seat.side}, {seat.command} command"
-    return seat.side if seat.role == Seat.Role.PLAYER else seat.role
+        return (_("%(side)s, the commander") if seat.command == "commander" else _("%(side)s, %(command)s command")) % {
+            "side": pgettext("side", seat.side), "command": seat.command}
+    return pgettext("side", seat.side) if seat.role == Seat.Role.PLAYER else _(seat.role)
 
 
 def replace_player(game_id: int, side: str, user) -> Seat:

@@ -11,7 +11,10 @@ from datetime import UTC
 
 from django.db.models import Q, QuerySet
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext
 
+from campaigns.i18n import render
 from campaigns.models import Event, Game, Seat
 from rules import catalog
 from rules.core.protocol import PUBLIC, Viewer, side_audience
@@ -110,34 +113,53 @@ def _utc(iso: str) -> str:
 
 def published_text(p) -> str:
     """The publication of a turn, with the umpire's note to the players when there is one."""
-    return (f"Turn {p['turn']} published{' (amended by the umpire)' if p.get('amended') else ''}"
-            + (f". The umpire's note: {p['note']}" if p.get("note") else ""))
+    text = (_("Turn %(turn)s published (amended by the umpire)") if p.get("amended")
+            else _("Turn %(turn)s published")) % {"turn": p["turn"]}
+    return text + (_(". The umpire's note: %(note)s") % {"note": p["note"]} if p.get("note") else "")
 
 
 _LIFECYCLE_TEXT = {
-    "game.created": lambda p: f"Game created ({p['ruleset']}); setup seed commitment {p['setup_commitment'][:12]}…",
-    "seed.sealed": lambda p: f"Seed for turn {p['turn']} sealed",
-    "seed.revealed": lambda p: f"Setup seed revealed: {p['seed']}",
-    "turn.opened": lambda p: f"Turn {p['turn']} opened for {', '.join(p['sides'])} ({p['kind']}); dice commitment {p['commitment'][:12]}…",
-    "side.replaced": lambda p: f"The umpire handed {p['side']} to another player",
-    "turn.late": lambda p: (f"Turn {p['turn']}'s deadline passed without orders from {', '.join(p['missing'])}: "
-                            f"the turn waits until {_utc(p['until'])}, then gives them their default orders"),
-    "turn.deadline_set": lambda p: (f"{'The' if p.get('absence') else 'The umpire moved the'} deadline of turn "
-                                    f"{p['turn']} {'moved ' if p.get('absence') else ''}to {_utc(p['deadline'])}"
-                                    + (f": {p['note']}" if p.get("note") else "")),
-    "orders.submitted": lambda p: f"{_who(p)} submitted orders by {p['source']}:\n{p['text']}",
-    "side.ready": lambda p: f"{_who(p)} is {'ready' if p.get('ready', True) else 'no longer ready'}",
-    "orders.merged": lambda p: f"{p['side']}'s commands gave conflicting orders for turn {p['turn']}: " + "; ".join(
-        f"{c['unit']} is ordered by the {c['kept']}, the {c['dropped']}'s line '{c['line']}' gave way"
+    "game.created": lambda p: _("Game created (%(ruleset)s); setup seed commitment %(commitment)s…") % {
+        "ruleset": p['ruleset'], "commitment": p['setup_commitment'][:12]},
+    "seed.sealed": lambda p: _("Seed for turn %(turn)s sealed") % p,
+    "seed.revealed": lambda p: _("Setup seed revealed: %(seed)s") % p,
+    "turn.opened": lambda p: _("Turn %(turn)s opened for %(sides)s (%(kind)s); dice commitment %(commitment)s…") % {
+        "turn": p['turn'], "sides": _sides(p['sides']), "kind": _TURN_KINDS.get(p['kind'], p['kind']),
+        "commitment": p['commitment'][:12]},
+    "side.replaced": lambda p: _("The umpire handed %(side)s to another player") % {"side": _side(p["side"])},
+    "turn.late": lambda p: _("Turn %(turn)s's deadline passed without orders from %(missing)s: the turn waits until "
+                             "%(until)s, then gives them their default orders") % {
+        "turn": p['turn'], "missing": _sides(p['missing']), "until": _utc(p['until'])},
+    "turn.deadline_set": lambda p: (
+        _("The deadline of turn %(turn)s moved to %(deadline)s") if p.get('absence')
+        else _("The umpire moved the deadline of turn %(turn)s to %(deadline)s")) % {
+        "turn": p['turn'], "deadline": _utc(p['deadline'])} + (f": {p['note']}" if p.get("note") else ""),
+    "orders.submitted": lambda p: _("%(who)s submitted orders by %(source)s:") % {
+        "who": _who(p), "source": _SOURCES.get(p['source'], p['source'])} + f"\n{p['text']}",
+    "side.ready": lambda p: (_("%(who)s is ready") if p.get('ready', True) else _("%(who)s is no longer ready")) % {
+        "who": _who(p)},
+    "orders.merged": lambda p: _("%(side)s's commands gave conflicting orders for turn %(turn)s: ") % {
+        "side": _side(p["side"]), "turn": p["turn"]} + "; ".join(
+        _("%(unit)s is ordered by the %(kept)s, the %(dropped)s's line '%(line)s' gave way") % c
         for c in p["conflicts"]),
-    "turn.closed": lambda p: f"Turn {p['turn']} closed: {p['reason']}",
-    "orders.defaulted": lambda p: f"{p['side']} missed turn {p['turn']}: default orders '{p['text']}'",
-    "turn.adjudicated": lambda p: f"Turn {p['turn']} adjudicated ({p['count']} result events)",
-    "results.voided": lambda p: f"Results of turn {p['turn']} voided by the umpire: {p['reason']}",
-    "orders.amended": lambda p: f"The umpire amended {p['side']}'s orders for turn {p['turn']}:\n{p['text']}",
-    "turn.published": lambda p: f"{published_text(p)}; seed revealed: {p['seed']}",
-    "game.finished": lambda p: f"Game over: {describe_result(p['result'])}",
-}
+    "turn.closed": lambda p: _("Turn %(turn)s closed: %(reason)s") % {"turn": p['turn'], "reason": _(p['reason'])},
+    "orders.defaulted": lambda p: _("%(side)s missed turn %(turn)s: default orders '%(text)s'") % {
+        **p, "side": _side(p["side"])},
+    "turn.adjudicated": lambda p: ngettext("Turn %(turn)s adjudicated (%(count)s result event)",
+                                           "Turn %(turn)s adjudicated (%(count)s result events)", p['count']) % p,
+    "results.voided": lambda p: _("Results of turn %(turn)s voided by the umpire: %(reason)s") % p,
+    "orders.amended": lambda p: _("The umpire amended %(side)s's orders for turn %(turn)s:") % {
+        "side": _side(p["side"]), "turn": p["turn"]} + f"\n{p['text']}",
+    "turn.published": lambda p: _("%(published)s; seed revealed: %(seed)s") % {
+        "published": published_text(p), "seed": p["seed"]},
+    "game.finished": lambda p: _("Game over: %(result)s") % {"result": describe_result(p['result'])},}
+# Words of the log's payloads shown to readers (the payload keeps the English word).
+_TURN_KINDS = {"orders": gettext_lazy("orders"), "decision": gettext_lazy("decision"),
+               "deployment": gettext_lazy("deployment")}
+_SOURCES = {"web": gettext_lazy("web"), "mail": gettext_lazy("mail"), "api": gettext_lazy("API"),
+            "umpire": gettext_lazy("umpire")}
+# The reasons turns.close_turn writes, for the catalogue (shown through ``_(p['reason'])``).
+_CLOSE_REASONS = (gettext_noop("all sides ready"), gettext_noop("deadline passed"), gettext_noop("closed by the umpire"))
 
 
 # Lifecycle lines that carry a time: the payload key a reader's own zone replaces.
@@ -146,14 +168,24 @@ _TIMED = {"turn.late": "until", "turn.deadline_set": "deadline"}
 
 def _who(p) -> str:
     """A side, or one command of it where a side has several seats."""
-    return f"{p['side']} ({p['command']})" if p.get("command") else p["side"]
+    return f"{_side(p['side'])} ({p['command']})" if p.get("command") else _side(p["side"])
+
+
+def _side(side: str) -> str:
+    """A side's name in the reader's language ("red" is «красные»)."""
+    return pgettext("side", side)
+
+
+def _sides(sides) -> str:
+    return ", ".join(_side(s) for s in sides)
 
 
 def describe_result(result) -> str:
     if not result:
-        return "ended"
+        return _("ended")
     winner = result.get("winner")
-    return f"{winner} wins ({result.get('reason', '')})" if winner else f"draw ({result.get('reason', '')})"
+    reason = render(result.get("reason", ""))
+    return (_("%(winner)s wins (%(reason)s)") if winner else _("draw (%(reason)s)")) % {"winner": winner, "reason": reason}
 
 
 def describe(game: Game, event: Event, local: Callable[[str], str] | None = None) -> str:
@@ -163,4 +195,4 @@ def describe(game: Game, event: Event, local: Callable[[str], str] | None = None
         return text({**event.payload, _TIMED[event.type]: local(event.payload[_TIMED[event.type]])})
     if text is not None:
         return text(event.payload)
-    return catalog.get(game.ruleset).describe_event(event.type, event.payload)
+    return render(catalog.get(game.ruleset).describe_event(event.type, event.payload))

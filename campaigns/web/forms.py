@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.utils.translation import get_language_info
+from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import Campaign
 from campaigns.turns import absences
@@ -15,14 +18,18 @@ ORDERS_WIDGET = forms.Textarea(attrs={"rows": 8, "spellcheck": "false", "autocom
 
 
 class OrdersForm(forms.Form):
-    text = forms.CharField(label="Your orders", widget=ORDERS_WIDGET, required=False)
-    ready = forms.BooleanField(label="Ready: close the turn when every side is ready", required=False, initial=False)
+    text = forms.CharField(label=_("Your orders"), widget=ORDERS_WIDGET, required=False)
+    ready = forms.BooleanField(label=_("Ready: close the turn when every side is ready"), required=False, initial=False)
 
 
 class ProfileForm(forms.Form):
-    """A player's own settings: the time zone deadlines are shown in, on the web and in mail."""
+    """A player's own settings: the time zone deadlines are shown in and the language, on the web and in mail."""
 
-    timezone = forms.ChoiceField(label="Time zone", help_text="Deadlines on every page and in every report use it.")
+    timezone = forms.ChoiceField(label=_("Time zone"), help_text=_("Deadlines on every page and in every report use it."))
+    language = forms.ChoiceField(label=_("Language"), required=False,
+                                 choices=[("", _("As my browser asks")),  # each language in its own words
+                                          *((code, get_language_info(code)["name_local"]) for code, _n in settings.LANGUAGES)],
+                                 help_text=_("Your pages and your seats' mail are written in it."))
 
     def __init__(self, *args, **kwargs):
         import zoneinfo
@@ -35,21 +42,21 @@ class ProfileForm(forms.Form):
 class AddressForm(forms.Form):
     """A user's own mail address: it is used once confirmed by the link mailed to it."""
 
-    email = forms.EmailField(label="Your mail address", help_text="We mail it a link; it is used for your seats "
-                                                                  "once you follow that link.")
+    email = forms.EmailField(label=_("Your mail address"), help_text=_("We mail it a link; it is used for your seats "
+                                                                  "once you follow that link."))
 
 
 class InvitationForm(forms.Form):
     """Accept or decline an invitation (a POST, so a mail scanner following the link changes nothing)."""
 
-    answer = forms.ChoiceField(choices=[("accept", "accept"), ("decline", "decline")])
+    answer = forms.ChoiceField(choices=[("accept", _("accept")), ("decline", _("decline"))])
 
 
 class InviteForm(forms.Form):
     """Invite someone to a free seat (the creator or the umpire)."""
 
-    seat = forms.ChoiceField(label="Seat")
-    username = forms.CharField(label="Invite (username)", max_length=150)
+    seat = forms.ChoiceField(label=_("Seat"))
+    username = forms.CharField(label=_("Invite (username)"), max_length=150)
 
     def __init__(self, *args, seats: list[tuple[str, str]], **kwargs):
         super().__init__(*args, **kwargs)
@@ -59,7 +66,7 @@ class InviteForm(forms.Form):
         name = self.cleaned_data["username"].strip()
         user = get_user_model().objects.filter(**{get_user_model().USERNAME_FIELD: name}).first()
         if user is None:
-            raise forms.ValidationError(f"There is no user called '{name}'.")
+            raise forms.ValidationError(_("There is no user called '%(name)s'.") % {"name": name})
         return user
 
 
@@ -70,32 +77,32 @@ class ReadyForm(forms.Form):
 class AbsenceForm(forms.Form):
     """A player away: no reminders through that date (and, with the game's allowance, later deadlines)."""
 
-    until = forms.DateField(label="Away until (your own date)", required=False,
+    until = forms.DateField(label=_("Away until (your own date)"), required=False,
                             widget=forms.DateInput(attrs={"type": "date"}))
     back = forms.BooleanField(required=False)
 
     def clean(self):
         data = super().clean()
         if not data.get("back") and not data.get("until"):
-            raise forms.ValidationError("Give the last day you are away, or say you are back.")
+            raise forms.ValidationError(_("Give the last day you are away, or say you are back."))
         return data
 
 
 class ApproveForm(forms.Form):
-    note = forms.CharField(label="Note to the players (optional)", required=False, max_length=500)
+    note = forms.CharField(label=_("Note to the players (optional)"), required=False, max_length=500)
 
 
 class AmendForm(forms.Form):
     """One textarea per side whose orders were used, plus the reason."""
 
-    reason = forms.CharField(label="Reason (kept in the umpire's log)", max_length=500)
+    reason = forms.CharField(label=_("Reason (kept in the umpire's log)"), max_length=500)
 
     def __init__(self, *args, orders_used: dict[str, str], **kwargs):
         super().__init__(*args, **kwargs)
         self.sides = list(orders_used)
         for side, text in orders_used.items():
             self.fields[f"orders_{side}"] = forms.CharField(
-                label=f"Orders of {side}", initial=text, required=False, widget=ORDERS_WIDGET)
+                label=_("Orders of %(side)s") % {"side": side}, initial=text, required=False, widget=ORDERS_WIDGET)
 
     def side_fields(self):
         return [self[f"orders_{side}"] for side in self.sides]
@@ -113,17 +120,17 @@ class AmendForm(forms.Form):
 class DeadlineForm(forms.Form):
     """Move the open turn's deadline by some hours (negative: earlier)."""
 
-    hours = forms.FloatField(label="Move the deadline by (hours; negative brings it forward)",
+    hours = forms.FloatField(label=_("Move the deadline by (hours; negative brings it forward)"),
                              min_value=-24 * 30, max_value=24 * 60)
-    note = forms.CharField(label="Note every player reads with it (optional)", required=False, max_length=200)
+    note = forms.CharField(label=_("Note every player reads with it (optional)"), required=False, max_length=200)
 
 
 class ReplacePlayerForm(forms.Form):
     """Hand a side to another player (a standby)."""
 
-    side = forms.ChoiceField(label="Side")
-    username = forms.CharField(label="New player (username)", max_length=150,
-                               help_text="Their seat's mail goes to the address they confirmed themselves.")
+    side = forms.ChoiceField(label=_("Side"))
+    username = forms.CharField(label=_("New player (username)"), max_length=150,
+                               help_text=_("Their seat's mail goes to the address they confirmed themselves."))
 
     def __init__(self, *args, sides: list[str], **kwargs):
         super().__init__(*args, **kwargs)
@@ -135,9 +142,10 @@ class ReplacePlayerForm(forms.Form):
         if name:
             user = get_user_model().objects.filter(**{get_user_model().USERNAME_FIELD: name}).first()
             if user is None:
-                self.add_error("username", f"There is no user called '{name}'.")
+                self.add_error("username", _("There is no user called '%(name)s'.") % {"name": name})
             elif not verified_address(user):
-                self.add_error("username", f"{name} has not confirmed a mail address yet (on their settings page).")
+                self.add_error("username", _("%(name)s has not confirmed a mail address yet (on their settings page).")
+                               % {"name": name})
             data["user"] = user
         return data
 
@@ -145,7 +153,7 @@ class ReplacePlayerForm(forms.Form):
 class NewAddressForm(forms.Form):
     """Replace a seat's secret reply address (the old one leaked, was forwarded, quoted...)."""
 
-    seat = forms.ChoiceField(label="Seat")
+    seat = forms.ChoiceField(label=_("Seat"))
 
     def __init__(self, *args, seats: list[tuple[str, str]], **kwargs):
         super().__init__(*args, **kwargs)
@@ -155,13 +163,13 @@ class NewAddressForm(forms.Form):
 class RulingForm(forms.Form):
     """The umpire's desk: umpire-only orders the rule set checks line by line (all or nothing)."""
 
-    text = forms.CharField(label="Umpire's orders", widget=ORDERS_WIDGET)
+    text = forms.CharField(label=_("Umpire's orders"), widget=ORDERS_WIDGET)
 
 
 class OnBehalfForm(forms.Form):
-    side = forms.ChoiceField(label="Side")
-    text = forms.CharField(label="Orders", widget=ORDERS_WIDGET)
-    ready = forms.BooleanField(label="Mark the side ready", required=False, initial=False)
+    side = forms.ChoiceField(label=_("Side"))
+    text = forms.CharField(label=_("Orders"), widget=ORDERS_WIDGET)
+    ready = forms.BooleanField(label=_("Mark the side ready"), required=False, initial=False)
 
     def __init__(self, *args, sides: list[str], **kwargs):
         super().__init__(*args, **kwargs)
@@ -188,13 +196,13 @@ def scenario_choices() -> list:
     groups = []
     for name in catalog.names():
         rs = catalog.get(name)
-        groups.append((rs.title, [(f"{name}:", f"{rs.title}: its default scenario")]
+        groups.append((rs.title, [(f"{name}:", _("%(title)s: its default scenario") % {"title": rs.title})]
                        + [(f"{name}:{sc}", f"{title} ({sc})") for sc, title in rs.scenarios()]))
     return groups
 
 
 def option_field(rs, option) -> forms.Field:
-    label = f"{option.label} ({rs.title} only)"
+    label = _("%(option)s (%(title)s only)") % {"option": option.label, "title": rs.title}
     if option.choices:
         return forms.ChoiceField(label=label, required=False, initial=option.default,
                                  choices=[("", "—")] + list(option.choices))
@@ -203,38 +211,38 @@ def option_field(rs, option) -> forms.Field:
 
 class NewGameForm(forms.Form):
     campaign = forms.ModelChoiceField(queryset=Campaign.objects.none(), required=False,
-                                      empty_label="— a new campaign —", label="Campaign")
-    new_campaign = forms.CharField(label="New campaign name", max_length=200, required=False)
-    name = forms.CharField(label="Game name", max_length=200)
-    ruleset = forms.ChoiceField(label="Rule set")
-    scenario = forms.ChoiceField(label="Scenario", required=False,
-                                 help_text="One of the chosen rule set's scenarios; none chosen: its default.")
-    umpire = forms.CharField(label="Umpire (username)", max_length=150)
-    observers = forms.CharField(label="Observers (usernames, comma separated)", required=False)
-    deadline_hours = forms.FloatField(label="Deadline for a turn (hours)", min_value=0.01,
+                                      empty_label=_("— a new campaign —"), label=_("Campaign"))
+    new_campaign = forms.CharField(label=_("New campaign name"), max_length=200, required=False)
+    name = forms.CharField(label=_("Game name"), max_length=200)
+    ruleset = forms.ChoiceField(label=_("Rule set"))
+    scenario = forms.ChoiceField(label=_("Scenario"), required=False,
+                                 help_text=_("One of the chosen rule set's scenarios; none chosen: its default."))
+    umpire = forms.CharField(label=_("Umpire (username)"), max_length=150)
+    observers = forms.CharField(label=_("Observers (usernames, comma separated)"), required=False)
+    deadline_hours = forms.FloatField(label=_("Deadline for a turn (hours)"), min_value=0.01,
                                       initial=DEFAULT_SETTINGS["deadline_hours"])
-    decision_deadline_hours = forms.FloatField(label="Deadline for a decision turn (hours)", min_value=0.01,
+    decision_deadline_hours = forms.FloatField(label=_("Deadline for a decision turn (hours)"), min_value=0.01,
                                                initial=DEFAULT_SETTINGS["decision_deadline_hours"])
-    ready_delay_seconds = forms.IntegerField(label="Delay after all sides are ready (seconds)", min_value=0,
+    ready_delay_seconds = forms.IntegerField(label=_("Delay after all sides are ready (seconds)"), min_value=0,
                                              initial=DEFAULT_SETTINGS["ready_delay_seconds"])
     grace_hours = forms.FloatField(
-        label="Grace after a missed deadline (hours)", min_value=0, max_value=168, required=False,
+        label=_("Grace after a missed deadline (hours)"), min_value=0, max_value=168, required=False,
         initial=DEFAULT_SETTINGS["grace_hours"],
-        help_text="0: a side without orders at the deadline gets its default orders at once. Else it is told and "
-                  "the turn waits this long for it.")
-    require_approval = forms.BooleanField(label="The umpire approves every turn's results before they are published",
+        help_text=_("0: a side without orders at the deadline gets its default orders at once. Else it is told and "
+                  "the turn waits this long for it."))
+    require_approval = forms.BooleanField(label=_("The umpire approves every turn's results before they are published"),
                                           required=False, initial=DEFAULT_SETTINGS["require_approval"])
     absence_days = forms.IntegerField(
-        label="Days each side's absences may push deadlines back, in all", min_value=0, max_value=absences.MAX_DAYS,
+        label=_("Days each side's absences may push deadlines back, in all"), min_value=0, max_value=absences.MAX_DAYS,
         initial=DEFAULT_SETTINGS["absence_days"], required=False,
-        help_text="0: an absence (ABSENT UNTIL by mail) only stops reminders; the umpire moves deadlines.")
+        help_text=_("0: an absence (ABSENT UNTIL by mail) only stops reminders; the umpire moves deadlines."))
     umpire_plays = forms.BooleanField(
-        label="The umpire also plays", required=False, initial=DEFAULT_SETTINGS["umpire_plays"],
-        help_text="Only then may the umpire also hold a side; the umpire sees every side's orders. Every invitation "
-                  "and the game page say so.")
-    press = forms.ChoiceField(label="Messages between seats (MESSAGE by mail)", choices=PRESS_CHOICES,
+        label=_("The umpire also plays"), required=False, initial=DEFAULT_SETTINGS["umpire_plays"],
+        help_text=_("Only then may the umpire also hold a side; the umpire sees every side's orders. Every invitation "
+                  "and the game page say so."))
+    press = forms.ChoiceField(label=_("Messages between seats (MESSAGE by mail)"), choices=PRESS_CHOICES,
                               initial=PRESS_DEFAULT, required=False,
-                              help_text="Who a player may write to through the game's mail address.")
+                              help_text=_("Who a player may write to through the game's mail address."))
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
@@ -243,7 +251,7 @@ class NewGameForm(forms.Form):
             Campaign.objects.filter(created_by=user) | Campaign.objects.filter(games__seats__user=user)
         ).distinct().order_by("name")
         self.fields["ruleset"].choices = [(n, f"{catalog.get(n).title} ({n})") for n in catalog.names()]
-        self.fields["scenario"].choices = [("", "— the rule set's default —")] + scenario_choices()
+        self.fields["scenario"].choices = [("", _("— the rule set's default —"))] + scenario_choices()
         self.fields["umpire"].initial = user.get_username()
         self.options = [(name, opt) for name in catalog.names() for opt in catalog.get(name).game_options]
         for name, opt in self.options:
@@ -251,12 +259,12 @@ class NewGameForm(forms.Form):
         self.sides = all_sides()
         for side in self.sides:
             self.fields[f"player_{side}"] = forms.CharField(
-                label=f"{side.capitalize()} player (username)", max_length=600, required=False,
-                help_text="Several players a side (Little Wars, Kriegspiel): 'bob as commander, frank as cavalry'.")
+                label=_("%(side)s player (username)") % {"side": side.capitalize()}, max_length=600, required=False,
+                help_text=_("Several players a side (Little Wars, Kriegspiel): 'bob as commander, frank as cavalry'."))
             self.fields[f"commands_{side}"] = forms.CharField(
-                label=f"{side.capitalize()} commands", max_length=600, required=False,
-                help_text="With several players: each command's groups and guns, e.g. "
-                          "'infantry: foot1 foot2; cavalry: horse gun1'. The commander orders the whole side.")
+                label=_("%(side)s commands") % {"side": side.capitalize()}, max_length=600, required=False,
+                help_text=_("With several players: each command's groups and guns, e.g. "
+                          "'infantry: foot1 foot2; cavalry: horse gun1'. The commander orders the whole side."))
 
     def option_rows(self):
         """[(rule set title, [bound fields])] of the rule sets that have game options."""
@@ -279,11 +287,12 @@ class NewGameForm(forms.Form):
         """A scenario and options of another rule set are refused, naming the field."""
         owner = (data.get("scenario") or "").partition(":")[0]
         if owner and owner != ruleset:
-            self.add_error("scenario", f"That scenario belongs to {catalog.get(owner).title}, not to "
-                                       f"{catalog.get(ruleset).title}: choose one listed under it, or its default.")
+            self.add_error("scenario", _("That scenario belongs to %(owner)s, not to %(ruleset)s: choose one listed "
+                                         "under it, or its default.") % {"owner": catalog.get(owner).title,
+                                                                         "ruleset": catalog.get(ruleset).title})
         for name, opt in self.options:
             if name != ruleset and data.get(f"option_{name}_{opt.name}"):
-                self.add_error(f"option_{name}_{opt.name}", f"This option is for {catalog.get(name).title} only.")
+                self.add_error(f"option_{name}_{opt.name}", _("This option is for %(title)s only.") % {"title": catalog.get(name).title})
 
     def side_rows(self):
         return [(side, self[f"player_{side}"], self[f"commands_{side}"]) for side in self.sides]
@@ -313,13 +322,13 @@ class NewGameForm(forms.Form):
         try:
             return get_user_model().objects.get(**{get_user_model().USERNAME_FIELD: username})
         except get_user_model().DoesNotExist:
-            self.add_error(field, f"There is no user called '{username}'.")
+            self.add_error(field, _("There is no user called '%(name)s'.") % {"name": username})
             return None
 
     def clean(self):
         data = super().clean()
         if not data.get("campaign") and not data.get("new_campaign", "").strip():
-            self.add_error("new_campaign", "Choose a campaign or name a new one.")
+            self.add_error("new_campaign", _("Choose a campaign or name a new one."))
         ruleset = data.get("ruleset")
         seats = []
         if data.get("umpire"):
@@ -331,7 +340,8 @@ class NewGameForm(forms.Form):
             for side in catalog.get(ruleset).sides:
                 username = (data.get(f"player_{side}") or "").strip()
                 if not username:
-                    self.add_error(f"player_{side}", f"{catalog.get(ruleset).title} needs a {side} player.")
+                    self.add_error(f"player_{side}", _("%(ruleset)s needs a %(side)s player.") % {
+                        "ruleset": catalog.get(ruleset).title, "side": side})
                     continue
                 seats += self._players(side, username)
         for username in _usernames(data.get("observers") or ""):
@@ -341,7 +351,7 @@ class NewGameForm(forms.Form):
         for side in self.sides:
             text = data.get(f"commands_{side}") or ""
             if any(":" not in c for c in text.split(";") if c.strip()):
-                self.add_error(f"commands_{side}", "Write each command as 'name: group group gun', separated by ';'.")
+                self.add_error(f"commands_{side}", _("Write each command as 'name: group group gun', separated by ';'."))
         data["seats"] = seats
         return data
 

@@ -5,8 +5,9 @@ from itertools import groupby
 
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
+from campaigns.i18n import render
 from campaigns.mailout.reports import PLAIN_TEXT
 from campaigns.models import Absence
 from campaigns.turns import viewing
@@ -16,11 +17,11 @@ from rules.core.protocol import LineError, composes_orders
 from .access import Seen
 
 STATUS_TEXT = {
-    "open": "open for orders",
-    "closed": "closed; being adjudicated",
-    "adjudicated": "results await the umpire",
-    "published": "published",
-    "finished": "game over",
+    "open": gettext_lazy("open for orders"),
+    "closed": gettext_lazy("closed; being adjudicated"),
+    "adjudicated": gettext_lazy("results await the umpire"),
+    "published": gettext_lazy("published"),
+    "finished": gettext_lazy("game over"),
 }
 
 
@@ -36,7 +37,7 @@ def turn_panel(turn: dict, viewer, local) -> dict:
     return {
         **turn,
         "is_open": is_open,
-        "status_text": STATUS_TEXT.get(turn["status"], turn["status"] or "not started"),
+        "status_text": STATUS_TEXT.get(turn["status"], turn["status"] or gettext("not started")),
         "is_decision": turn["kind"] == "decision",
         "deadline_local": local(turn["deadline"]) if is_open else "",
         "grace_local": local(turn["late_until"]) if is_open and turn.get("late_until") else "",
@@ -55,12 +56,12 @@ def awaiting_for(turn: dict, viewer) -> str:
     if turn["game_status"] != "active":
         return ""
     if viewer.is_umpire:
-        return "results await your approval" if turn["status"] == "adjudicated" else ""
+        return gettext("results await your approval") if turn["status"] == "adjudicated" else ""
     if viewer.role != "player" or turn["status"] != "open" or viewer.side not in turn["sides"]:
         return ""
     if viewer.side not in turn["orders"]:
-        return "your orders are awaited"
-    return "" if viewer.side in turn["ready"] else "orders sent; not marked ready"
+        return gettext("your orders are awaited")
+    return "" if viewer.side in turn["ready"] else gettext("orders sent; not marked ready")
 
 
 def may_order(seen: Seen) -> bool:
@@ -118,10 +119,12 @@ def line_errors(errors: list[LineError]) -> list[str]:
     out = []
     for e in errors:
         side = f"{e.side}, " if e.side else ""
+        message = render(e.message)
         if e.line:
-            out.append(f"{side}line {e.line}: {e.message}" + (f" — “{e.text}”" if e.text else ""))
+            out.append(side + gettext("line %(line)s: %(message)s") % {"line": e.line, "message": message}
+                       + (f" — “{e.text}”" if e.text else ""))
         else:
-            out.append(side + e.message)
+            out.append(side + message)
     return out
 
 

@@ -7,10 +7,13 @@ from django.http import Http404, HttpResponseBadRequest, HttpResponsePermanentRe
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns import maps
+from campaigns.i18n import render as in_language
 from campaigns.mailout.reports import VERIFY_TEXT
 from campaigns.mailout.verification import request_verification
 from campaigns.models import Game, Profile, Seat
@@ -61,8 +64,8 @@ def _umpire_url(seen: Seen) -> str:
 
 def _accepted_message(result: commands.SubmitResult, ready: bool) -> str:
     if result.closed:
-        return "Orders accepted. Every side was ready, so the turn has closed."
-    return "Orders accepted" + (" and marked ready." if ready else "; not marked ready yet.")
+        return _("Orders accepted. Every side was ready, so the turn has closed.")
+    return _("Orders accepted and marked ready.") if ready else _("Orders accepted; not marked ready yet.")
 
 
 def favicon(request):
@@ -105,11 +108,11 @@ def invitation(request, token: str):
             messages.error(request, str(exc))
             return redirect("my_games")
         if answer == "decline":
-            messages.success(request, f"You declined the seat in {seat.game.name}; its creator has been told.")
+            messages.success(request, _("You declined the seat in %(game)s; its creator has been told.") % {"game": seat.game.name})
             return redirect("my_games")
         seat.game.refresh_from_db()
-        messages.success(request, f"You joined {seat.game.name}." + (
-            "" if seat.game.turn_number else " The game starts when every player and the umpire have accepted."))
+        messages.success(request, _("You joined %(game)s.") % {"game": seat.game.name} + (
+            "" if seat.game.turn_number else " " + _("The game starts when every player and the umpire have accepted.")))
         return redirect("game", seat.game_id)
     return render(request, "web/invitation.html", {
         "seat": seat, "game": seat.game, "roster": invitations.roster(seat.game), "token": token,
@@ -122,14 +125,14 @@ def game_seats(request, game_id: int):
     """Who holds, is invited to or declined each seat; the creator or umpire invites to free seats."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None or not (invitations.may_manage(game, request.user) or viewing.viewer_for(game, request.user)):
-        raise Http404("No such game")
+        raise Http404(_("No such game"))
     manager = invitations.may_manage(game, request.user)
     free = [seat for seat in game.seats.order_by("role", "side", "pk")
             if seat.status == Seat.Status.DECLINED or invitations.is_expired(seat)]
     form = InviteForm(request.POST or None, seats=[(str(s.pk), s.side or s.role) for s in free])
     if request.method == "POST":
         if not manager:
-            raise Http404("No such game")
+            raise Http404(_("No such game"))
         if form.is_valid():
             try:
                 seat = invitations.reinvite(game.pk, int(form.cleaned_data["seat"]), form.cleaned_data["username"],
@@ -137,7 +140,7 @@ def game_seats(request, game_id: int):
             except invitations.InvitationError as exc:
                 form.add_error("username", str(exc))
             else:
-                messages.success(request, f"{seat.user.get_username()} is invited to {seat.side or seat.role}.")
+                messages.success(request, _("%(user)s is invited to %(seat)s.") % {"user": seat.user.get_username(), "seat": seat.side or seat.role})
                 return redirect("game_seats", game.pk)
     return render(request, "web/game_seats.html", {
         "game": game, "roster": invitations.roster(game), "form": form if manager and free else None})
@@ -148,20 +151,24 @@ def game_seats(request, game_id: int):
 @login_required
 @require_http_methods(["GET", "POST"])
 def my_settings(request):
-    profile, _ = Profile.objects.get_or_create(user=request.user)
+    profile = Profile.objects.get_or_create(user=request.user)[0]
     posted = request.POST if request.method == "POST" else None
     is_address = posted is not None and posted.get("action") == "address"
-    form = ProfileForm(None if is_address else posted, initial={"timezone": profile.timezone})
+    form = ProfileForm(None if is_address else posted, initial={"timezone": profile.timezone, "language": profile.language})
     address_form = AddressForm(posted if is_address else None)
     if is_address and address_form.is_valid():
         email = address_form.cleaned_data["email"]
         request_verification(request.user, email)
-        messages.success(request, f"We have mailed a link to {email}: follow it to confirm the address.")
+        messages.success(request, _("We have mailed a link to %(email)s: follow it to confirm the address.") % {
+            "email": email})
         return redirect("my_settings")
     if posted is not None and not is_address and form.is_valid():
         profile.timezone = form.cleaned_data["timezone"]
-        profile.save(update_fields=["timezone"])
-        messages.success(request, f"Time zone set to {profile.timezone}.")
+        profile.language = form.cleaned_data["language"]
+        profile.save(update_fields=["timezone", "language"])
+        # The confirmation already in the new language (the browser's, if the choice was cleared).
+        translation.activate(profile.language or translation.get_language_from_request(request))
+        messages.success(request, _("Settings saved: time zone %(zone)s.") % {"zone": profile.timezone})
         return redirect("my_settings")
     profile.refresh_from_db()
     return render(request, "web/settings.html", {"form": form, "address_form": address_form, "profile": profile})
@@ -177,7 +184,7 @@ def confirm_address(request, token: str):
         except mailaddress.AddressError as exc:
             messages.error(request, str(exc))
         else:
-            messages.success(request, f"{email} is confirmed: your seats' mail goes there.")
+            messages.success(request, _("%(email)s is confirmed: your seats' mail goes there.") % {"email": email})
         return redirect("my_settings")
     return render(request, "web/confirm_address.html", {"token": token})
 
@@ -199,9 +206,10 @@ def new_game(request):
             form.add_error(None, str(exc))
         else:
             invited = sorted({s.user.get_username() for s in game.seats.filter(status=Seat.Status.INVITED)})
-            messages.success(request, f"Game '{game.name}' created; " + (
-                f"invited: {', '.join(invited)}. Turn 1 opens when every player and the umpire have accepted."
-                if invited else "turn 1 is open."))
+            messages.success(request, (
+                _("Game '%(game)s' created; invited: %(invited)s. Turn 1 opens when every player and the umpire "
+                  "have accepted.") if invited else _("Game '%(game)s' created; turn 1 is open."))
+                % {"game": game.name, "invited": ", ".join(invited)})
             return redirect("game_seats", game.pk)
     return render(request, "web/new_game.html", {"form": form})
 
@@ -212,7 +220,7 @@ def game_context(seen: Seen, **extra) -> dict:
     return {
         "seen": seen, "view": seen.view, "viewer": seen.viewer, "game": seen.game,
         "turn": present.turn_summary(seen), "svg": present.svg(seen),
-        "log": present.log_by_turn(seen), "orders_help": seen.ruleset.orders_help,
+        "log": present.log_by_turn(seen), "orders_help": in_language(seen.ruleset.orders_help),
         "may_order": present.may_order(seen), "own_orders": present.own_orders(seen),
         "away_until": present.away_until(seen),
         "past_turns": sorted(seen.published_turns()), "roster": invitations.roster(seen.game),
@@ -227,7 +235,7 @@ def game_page(request, seen: Seen):
         form = OrdersForm(initial={"text": present.own_orders(seen), "ready": False}) if present.may_order(seen) else None
         return render(request, "web/game.html", game_context(seen, form=form))
     if not present.may_order(seen):
-        messages.error(request, "You have no orders to give now.")
+        messages.error(request, _("You have no orders to give now."))
         return redirect(_game_url(seen))
     form = OrdersForm(request.POST)
     if not form.is_valid():
@@ -253,7 +261,7 @@ def turn_history(request, seen: Seen, number: int):
     """A published turn as this viewer saw it then: the map after its results, and its log."""
     published = seen.published_turns()
     if number not in published:
-        raise Http404("That turn has not been published.")
+        raise Http404(_("That turn has not been published."))
     then = seen.as_of(published[number])
     turns_seen = sorted(published)
     lines = next((g["lines"] for g in present.log_by_turn(seen) if g["turn"] == number), [])
@@ -273,17 +281,18 @@ def set_absence(request, seen: Seen):
     if not form.is_valid():
         messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
     elif form.cleaned_data["back"]:
-        messages.success(request, "Welcome back: reminders start again, and the umpire has been told."
-                         if absences.end(seat) else "You had no absence in force; nothing changed.")
+        messages.success(request, _("Welcome back: reminders start again, and the umpire has been told.")
+                         if absences.end(seat) else _("You had no absence in force; nothing changed."))
     else:
         until = form.cleaned_data["until"]
         try:
             moved = absences.declare(seat, until)
         except absences.AbsenceError as exc:
-            messages.error(request, f"Away until {until.isoformat()}: {exc}")
+            messages.error(request, _("Away until %(date)s: %(error)s") % {"date": until.isoformat(), "error": exc})
         else:
-            messages.success(request, f"Away until {until.isoformat()}: recorded, and the umpire has been told. "
-                                      f"No reminders until then. " + absences.deadline_words(seat, moved))
+            messages.success(request, _("Away until %(date)s: recorded, and the umpire has been told. "
+                                        "No reminders until then.") % {"date": until.isoformat()}
+                             + " " + absences.deadline_words(seat, moved))
     return redirect(_game_url(seen))
 
 
@@ -299,8 +308,8 @@ def set_ready(request, seen: Seen):
     except commands.TurnError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, "Every side was ready: the turn has closed." if closed
-                         else ("Marked ready." if ready else "No longer marked ready."))
+        messages.success(request, _("Every side was ready: the turn has closed.") if closed
+                         else (_("Marked ready.") if ready else _("No longer marked ready.")))
     return redirect(_game_url(seen))
 
 
@@ -347,7 +356,7 @@ def _approve(request, seen: Seen, forms: UmpireForms):
     if not forms.approve.is_valid():
         return None
     commands.approve(seen.game.pk, seen.view["turn"]["number"], note=forms.approve.cleaned_data["note"])
-    messages.success(request, f"Turn {seen.view['turn']['number']} published.")
+    messages.success(request, _("Turn %(number)s published.") % {"number": seen.view['turn']['number']})
     return redirect(_umpire_url(seen))
 
 
@@ -357,31 +366,31 @@ def _require_status(seen: Seen, status: str, message: str) -> None:
 
 
 def _amend(request, seen: Seen, forms: UmpireForms):
-    _require_status(seen, "adjudicated", f"turn {seen.view['turn']['number']} has no results awaiting approval")
+    _require_status(seen, "adjudicated", _("turn %(number)s has no results awaiting approval") % {"number": seen.view['turn']['number']})
     if not forms.amend.is_valid():
         return None
     changed = forms.amend.orders(forms.used)
     if not changed:
-        forms.amend.add_error(None, "Change some side's orders to amend, or approve the results as they are.")
+        forms.amend.add_error(None, _("Change some side's orders to amend, or approve the results as they are."))
         return None
     errors = commands.amend(seen.game.pk, seen.view["turn"]["number"], changed, forms.amend.cleaned_data["reason"])
     if errors:
         forms.amend_errors = present.line_errors(errors)
         return None
-    messages.success(request, "Results voided and the turn adjudicated again with the amended orders.")
+    messages.success(request, _("Results voided and the turn adjudicated again with the amended orders."))
     return redirect(_umpire_url(seen))
 
 
 def _close(request, seen: Seen, forms: UmpireForms):
     if commands.close_turn(seen.game.pk, "closed by the umpire"):
-        messages.success(request, "Turn closed.")
+        messages.success(request, _("Turn closed."))
     else:
-        messages.error(request, "There is no open turn to close.")
+        messages.error(request, _("There is no open turn to close."))
     return redirect(_umpire_url(seen))
 
 
 def _submit(request, seen: Seen, forms: UmpireForms):
-    _require_status(seen, "open", f"turn {seen.view['turn']['number']} is not open for orders")
+    _require_status(seen, "open", _("turn %(number)s is not open for orders") % {"number": seen.view['turn']['number']})
     form = forms.submit
     if not form.is_valid():
         return None
@@ -410,7 +419,7 @@ def _ruling(request, seen: Seen, forms: UmpireForms):
 
 
 def _deadline(request, seen: Seen, forms: UmpireForms):
-    _require_status(seen, "open", f"turn {seen.view['turn']['number']} is not open: its deadline cannot move")
+    _require_status(seen, "open", _("turn %(number)s is not open: its deadline cannot move") % {"number": seen.view['turn']['number']})
     if not forms.deadline.is_valid():
         return None
     number = seen.view["turn"]["number"]
@@ -420,8 +429,8 @@ def _deadline(request, seen: Seen, forms: UmpireForms):
     except commands.TurnError as exc:
         forms.deadline.add_error("hours", str(exc))
         return None
-    messages.success(request, f"The deadline of turn {number} is now {seen.local(new.isoformat())}; "
-                              "every player has been told.")
+    messages.success(request, _("The deadline of turn %(number)s is now %(deadline)s; every player has been told.")
+                     % {"number": number, "deadline": seen.local(new.isoformat())})
     return redirect(_umpire_url(seen))
 
 
@@ -430,8 +439,8 @@ def _address(request, seen: Seen, forms: UmpireForms):
         return None
     seat = seen.game.seats.get(pk=int(forms.address.cleaned_data["seat"]))
     renew(seat, reason="replaced by the umpire")
-    messages.success(request, f"{seat.side or seat.role} has a new reply address; the old one is refused from now "
-                              "on, and the seat has been told from the new one.")
+    messages.success(request, _("%(seat)s has a new reply address; the old one is refused from now on, and the "
+                                "seat has been told from the new one.") % {"seat": seat.side or seat.role})
     return redirect(_umpire_url(seen))
 
 
@@ -445,8 +454,8 @@ def _replace(request, seen: Seen, forms: UmpireForms):
     except seats.SeatError as exc:
         form.add_error("username", str(exc))
         return None
-    messages.success(request, f"{form.cleaned_data['side']} is now played by {user.get_username()}; both players "
-                              "have been told, and the side has a new reply address.")
+    messages.success(request, _("%(side)s is now played by %(user)s; both players have been told, and the side "
+                                "has a new reply address.") % {"side": form.cleaned_data['side'], "user": user.get_username()})
     return redirect(_umpire_url(seen))
 
 
@@ -485,8 +494,8 @@ def umpire_context(seen: Seen, forms: UmpireForms, query=None) -> dict:
         "pending_log": present.log_by_turn(seen, seen.pending_events()) if awaiting else [],
         "orders_used": sorted(forms.used.items()),
         "submitted": sorted(seen.view["turn"]["orders"].items()),
-        "orders_help": seen.ruleset.orders_help,
-        "desk_help": seen.ruleset.umpire_help if isinstance(seen.ruleset, UmpireDesk) else "",
+        "orders_help": in_language(seen.ruleset.orders_help),
+        "desk_help": in_language(seen.ruleset.umpire_help) if isinstance(seen.ruleset, UmpireDesk) else "",
         "held_mail": held.held_messages(seen.game).count(), "roster": invitations.roster(seen.game),
         "log_filter": log_filter, "log": present.log_by_turn(seen, log_filter.events()),
     }

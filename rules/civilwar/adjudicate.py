@@ -5,6 +5,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rules.core.i18n import _, pgettext
 from rules.core.protocol import (
     PUBLIC,
     LineError,
@@ -57,25 +58,38 @@ def _whole(message: str) -> tuple[LineError, ...]:
 
 def validate(state: dict[str, Any], side: str, orders: Sequence[Order], kind: str = "orders") -> tuple[LineError, ...]:
     if state.get("result"):
-        return _whole("the game is over")
+        return _whole(_("the game is over"))
     if state.get("phase") != "play":
-        return _whole("the game has not started")
+        return _whole(_("the game has not started"))
     pending = state.get("pending")
     if kind == "decision":
         return _validate_decision(state, side, orders, pending)
     if pending and pending.get("awaiting"):
-        return _whole(f"{pending['defender']} must first decide whether the unit at {pending['point']} retreats or fights")
+        return _whole(
+            _(
+                "{defender} must first decide whether the unit at {point} retreats or fights",
+                defender=pending["defender"],
+                point=pending["point"],
+            )
+        )
     if side != state["to_move"]:
-        return _whole(f"it is not {side}'s turn: {state['to_move']} is to move")
+        return _whole(_("it is not {side}'s turn: {to_move} is to move", side=side, to_move=state['to_move']))
     errors: list[LineError] = []
     operations = [o for o in orders if o.is_operation]
     if not operations:
-        errors.append(LineError(WHOLE, "", "no operation: write exactly one of form, move, assault, breakthrough, "
-                                          "terror, evacuate (or pass)"))
+        errors.append(LineError(WHOLE, "", _("no operation: write exactly one of form, move, assault, breakthrough, terror, evacuate (or pass)")))
     for extra in operations[1:]:
-        errors.append(LineError(extra.line, extra.text,
-                                f"only one operation per turn (CW-10); line {operations[0].line} already "
-                                f"orders '{operations[0].to_text()}'"))
+        errors.append(
+            LineError(
+                extra.line,
+                extra.text,
+                _(
+                    "only one operation per turn (CW-10); line {line} already orders '{to_text}'",
+                    line=operations[0].line,
+                    to_text=operations[0].to_text(),
+                ),
+            )
+        )
     if operations:
         op = operations[0]
         msg = check_operation(state, side, op)
@@ -86,43 +100,56 @@ def validate(state: dict[str, Any], side: str, orders: Sequence[Order], kind: st
         if o.is_operation:
             continue
         if not isinstance(o, Standing):  # the only is_standing orders
-            errors.append(LineError(o.line, o.text, "a decision line is only allowed on a decision turn"))
+            errors.append(LineError(o.line, o.text, _("a decision line is only allowed on a decision turn")))
             continue
         key = o.point or "*"
         if key in seen:
-            where = f"at {o.point}" if o.point else "(general rule)"
-            errors.append(LineError(o.line, o.text, f"line {seen[key]} already gives the instruction {where}"))
+            where = _("at {point}", point=o.point) if o.point else _("(general rule)")
+            errors.append(LineError(o.line, o.text, _("line {value} already gives the instruction {where}", value=seen[key], where=where)))
             continue
         seen[key] = o.line
         if o.to is not None:
             if o.point is None:
-                errors.append(LineError(o.line, o.text, "a general rule cannot name a destination: "
-                                                        "write 'if attacked at <point> retreat to <point>'"))
+                errors.append(
+                    LineError(
+                        o.line,
+                        o.text,
+                        _(
+                            "a general rule cannot name a destination: write 'if attacked at <point> retreat to <point>'"
+                        ),
+                    )
+                )
             elif o.to not in state["board"]["adj"][o.point]:
-                errors.append(LineError(o.line, o.text, f"{o.to} is not adjacent to {o.point}"))
+                errors.append(LineError(o.line, o.text, _("{to} is not adjacent to {point}", to=o.to, point=o.point)))
     return tuple(sorted(errors, key=lambda e: e.line))
 
 
 def _validate_decision(state: State, side: str, orders: Sequence[Order],
                        pending: dict[str, Any] | None) -> tuple[LineError, ...]:
     if not pending or not pending.get("awaiting"):
-        return _whole("there is no decision to make")
+        return _whole(_("there is no decision to make"))
     if side != pending["defender"]:
-        return _whole(f"the decision belongs to {pending['defender']}")
+        return _whole(_("the decision belongs to {defender}", defender=pending['defender']))
     if not orders:
-        return _whole(f"write one decision: 'retreat to <point>' ({', '.join(pending['options'])}) or 'fight'")
+        return _whole(_("write one decision: 'retreat to <point>' ({options}) or 'fight'", options=', '.join(pending['options'])))
     errors: list[LineError] = []
     for extra in orders[1:]:
-        errors.append(LineError(extra.line, extra.text, "a decision turn takes exactly one line: 'retreat to <point>' or 'fight'"))
+        errors.append(LineError(extra.line, extra.text, _("a decision turn takes exactly one line: 'retreat to <point>' or 'fight'")))
     first = orders[0]
     options = pending["options"]
     if isinstance(first, Retreat):
         if first.to is None and len(options) > 1:
-            errors.append(LineError(first.line, first.text, f"retreat where? write 'retreat to <point>' with one of: {', '.join(options)}"))
+            errors.append(
+                LineError(
+                    first.line,
+                    first.text,
+                    _("retreat where? write 'retreat to <point>' with one of: {options}", options=", ".join(options)),
+                )
+            )
         elif first.to is not None and first.to not in options:
             errors.append(LineError(first.line, first.text, _why_not_retreat(state, pending, first.to)))
     elif not isinstance(first, Fight):
-        errors.append(LineError(first.line, first.text, "this is a decision turn: write 'retreat to <point>' or 'fight'"))
+        errors.append(LineError(first.line, first.text, _("this is a decision turn: write 'retreat to <point>' or 'fight'")))
     return tuple(errors)
 
 
@@ -130,14 +157,14 @@ def _why_not_retreat(state: State, pending: dict[str, Any], to: str | None) -> s
     point = pending["point"]
     options = ", ".join(pending["options"]) or "none"
     if to not in state["board"]["adj"][point]:
-        reason = f"{to} is not adjacent to {point}"
+        reason = _("{to} is not adjacent to {point}", to=to, point=point)
     elif to in pending["vacated"]:
-        reason = f"the attacker just came from {to}; you may not retreat through its lines"
+        reason = _("the attacker just came from {to}; you may not retreat through its lines", to=to)
     elif to in state["units"]:
-        reason = f"{to} is occupied"
+        reason = _("{to} is occupied", to=to)
     else:
-        reason = f"{to} is not available"
-    return f"cannot retreat to {to}: {reason} (you can retreat to: {options})"
+        reason = _("{to} is not available", to=to)
+    return _("cannot retreat to {to}: {reason} (you can retreat to: {options})", to=to, reason=reason, options=options)
 
 
 def default_orders(state: dict[str, Any], side: str, kind: str = "orders") -> str:
@@ -329,8 +356,16 @@ def next_turn(state: dict[str, Any]) -> TurnSpec:
     pending = state.get("pending")
     if pending and pending.get("awaiting"):
         d = pending["defender"]
-        return TurnSpec((d,), kind="decision", prompt=(
-            f"Your unit at {pending['point']} was driven out by a {pending['attacker']} {pending['operation']}. "
-            f"Retreat to one of {', '.join(pending['options'])} ('retreat to <point>') or fight to the end ('fight')."))
+        return TurnSpec((d,), kind="decision", prompt=_(
+            "Your unit at {point} was driven out by a {attacker} {operation}. Retreat to one of {options} "
+            "('retreat to <point>') or fight to the end ('fight').", point=pending['point'],
+            attacker=pgettext("side", pending['attacker']), operation=_OPERATIONS.get(pending['operation'],
+                                                                                      pending['operation']),
+            options=", ".join(pending['options'])))
     return TurnSpec((state["to_move"],), kind="orders",
-                    prompt=f"Turn {state['turn']}: {state['to_move']} carries out one operation.")
+                    prompt=_("Turn {turn}: {side} carries out one operation.", turn=state['turn'],
+                             side=pgettext("side", state['to_move'])))
+
+
+# The operations a decision prompt names (payload words), as a reader reads them.
+_OPERATIONS = {"assault": pgettext("operation", "assault"), "breakthrough": pgettext("operation", "breakthrough")}

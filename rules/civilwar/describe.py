@@ -1,15 +1,38 @@
-"""One readable English line per event."""
+"""One readable line per event: English, marked for the platform to translate (rules.core.i18n)."""
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
+
+from rules.core.i18n import _, gettext_noop, pgettext
+from rules.core.i18n import side_name as _cap
 
 from .board import natural_sorted
 from .fold import PREFIX
 
+# Words the adjudication writes into payloads (kept in English in the log), as readers see them.
+_BY = {"standing instruction": gettext_noop("standing instruction"), "default": gettext_noop("default"),
+       "decision": gettext_noop("decision")}
+_TOKENS = {"red": pgettext("token", "red"), "blue": pgettext("token", "blue")}
+_REASONS = {
+    "no free point to retreat to": gettext_noop("no free point to retreat to"),
+    "fought to the end (standing instruction)": gettext_noop("fought to the end (standing instruction)"),
+    "fought to the end": gettext_noop("fought to the end"),
+    "fought to the end (default)": gettext_noop("fought to the end (default)"),
+}
+_CANNOT = re.compile(r"^(\w+) cannot carry out any operation \(CW-11\)$")
+_PASSED = re.compile(r"^(\d+) turns in a row were passed: a draw$")
 
-def _cap(side: Any) -> str:
-    return str(side).capitalize() if side else "Nobody"
+
+def _reason(text: Any) -> Any:
+    """A game-over reason from its payload, marked for translation where it is one of the known ones."""
+    cannot, passed = _CANNOT.match(str(text or "")), _PASSED.match(str(text or ""))
+    if cannot:
+        return _("{side} cannot carry out any operation (CW-11)", side=pgettext("side", cannot.group(1)))
+    if passed:
+        return _("{count} turns in a row were passed: a draw", count=passed.group(1))
+    return _REASONS.get(text, text)
 
 
 def standing_lines(instructions: Mapping[str, Mapping[str, Any]]) -> list[str]:
@@ -18,7 +41,7 @@ def standing_lines(instructions: Mapping[str, Mapping[str, Any]]) -> list[str]:
     out = []
     for key in natural_sorted(k for k in instructions if k != "*") + (["*"] if "*" in instructions else []):
         rule = instructions[key]
-        text = "if attacked" + ("" if key == "*" else f" at {key}") + f" {rule.get('action')}"
+        text = "if attacked" + ("" if key == "*" else f" at {key}") + f" {rule.get('action')}"  # order words
         if rule.get("to"):
             text += f" to {rule['to']}"
         out.append(text)
@@ -33,47 +56,59 @@ def describe_event(event_type: str, payload: Mapping[str, Any]) -> str:
     side = _cap(p.get("side"))
     if kind == "map_loaded":
         m = p.get("map", {})
-        return (f"The map '{m.get('name', '?')}' was laid out: {len(m.get('cities', []))} cities, "
-                f"{len(m.get('roads', []))} roads, {len(m.get('lines', []))} straight lines.")
+        return _("The map '{name}' was laid out: {cities} cities, {roads} roads, {lines} straight lines.",
+                 name=m.get('name', '?'), cities=len(m.get('cities', [])), roads=len(m.get('roads', [])),
+                 lines=len(m.get('lines', [])))
     if kind == "tokens_revealed":
         toks = p.get("tokens", {})
         red = sum(1 for v in toks.values() if v == "red")
         blue = sum(1 for v in toks.values() if v == "blue")
-        return f"The sympathy tokens were shuffled, dealt one per city and turned face up: {red} red, {blue} blue."
+        return _("The sympathy tokens were shuffled, dealt one per city and turned face up: {red} red, {blue} blue.",
+                 red=red, blue=blue)
     if kind == "standing_instructions":
         lines = standing_lines(p.get("instructions", {}))
-        return f"{side} set its standing instructions: " + ("; ".join(lines) if lines else "none") + "."
+        return _("{side} set its standing instructions: {lines}.", side=side,
+                 lines="; ".join(lines) if lines else _("none"))
     if kind == "orders_defaulted":
-        why = "were missing" if p.get("reason") == "no orders" else "were invalid"
-        return f"{side}'s {'decision' if p.get('kind') == 'decision' else 'orders'} {why}; the default '{p.get('orders')}' was applied."
+        missing, orders = p.get("reason") == "no orders", p.get("orders")
+        if p.get("kind") == "decision":
+            return (_("{side}'s decision was missing; the default '{orders}' was applied.", side=side, orders=orders)
+                    if missing else
+                    _("{side}'s decision was invalid; the default '{orders}' was applied.", side=side, orders=orders))
+        return (_("{side}'s orders were missing; the default '{orders}' was applied.", side=side, orders=orders)
+                if missing else
+                _("{side}'s orders were invalid; the default '{orders}' was applied.", side=side, orders=orders))
     if kind == "unit_formed":
-        return f"{side} formed a unit in {p.get('city')}."
+        return _("{side} formed a unit in {city}.", side=side, city=p.get('city'))
     if kind == "unit_relocated":
-        return f"{side} moved a unit from {p.get('from')} to {p.get('to')}."
+        return _("{side} moved a unit from {origin} to {to}.", side=side, origin=p.get('from'), to=p.get('to'))
     if kind == "assault":
-        return (f"{side} assaulted {p.get('target')} from {p.get('source')} "
-                f"({p.get('attackers')} units against {p.get('defenders')}).")
+        return _("{side} assaulted {target} from {source} ({attackers} units against {defenders}).", side=side,
+                 target=p.get('target'), source=p.get('source'), attackers=p.get('attackers'), defenders=p.get('defenders'))
     if kind == "breakthrough":
-        return (f"{side} broke through at {p.get('target')} along line {p.get('line')} with "
-                f"{p.get('attackers')} units against {len(p.get('defenders', []))}; {p.get('vacated')} was vacated.")
+        return _("{side} broke through at {target} along line {line} with {attackers} units against {defenders}; "
+                 "{vacated} was vacated.", side=side, target=p.get('target'), line=p.get('line'),
+                 attackers=p.get('attackers'), defenders=len(p.get('defenders', [])), vacated=p.get('vacated'))
     if kind == "decision_requested":
-        return (f"{_cap(p.get('defender'))}'s unit driven from {p.get('point')} may retreat to "
-                f"{' or '.join(p.get('options', []))} or fight to the end; {_cap(p.get('defender'))} decides.")
+        return _("{defender}'s unit driven from {point} may retreat to {options} or fight to the end; {defender} decides.",
+                 defender=_cap(p.get('defender')), point=p.get('point'), options=" / ".join(p.get('options', [])))
     if kind == "unit_retreated":
-        return f"{side}'s unit retreated from {p.get('from')} to {p.get('to')} ({p.get('by')})."
+        return _("{side}'s unit retreated from {origin} to {to} ({by}).", side=side, origin=p.get('from'),
+                 to=p.get('to'), by=_BY.get(str(p.get('by')), p.get('by')))
     if kind == "unit_destroyed":
-        return f"{side}'s unit at {p.get('point')} was destroyed: {p.get('reason')}."
+        return _("{side}'s unit at {point} was destroyed: {reason}.", side=side, point=p.get('point'),
+                 reason=_REASONS.get(str(p.get('reason')), p.get('reason')))
     if kind == "terror":
-        return (f"{side} carried out terror in {p.get('city')}: the {p.get('token')} sympathy token was removed "
-                f"and the city is neutral.")
+        return _("{side} carried out terror in {city}: the {token} sympathy token was removed and the city is neutral.",
+                 side=side, city=p.get('city'), token=_TOKENS.get(str(p.get('token')), p.get('token')))
     if kind == "evacuation":
-        return f"{side} evacuated its sympathisers from {p.get('from')} to {p.get('to')}."
+        return _("{side} evacuated its sympathisers from {origin} to {to}.", side=side, origin=p.get('from'), to=p.get('to'))
     if kind == "turn_passed":
-        return f"{side} passed."
+        return _("{side} passed.", side=side)
     if kind == "turn_completed":
-        return f"{side}'s turn {p.get('turn')} is over; {_cap(p.get('next'))} to move."
+        return _("{side}'s turn {turn} is over; {next} to move.", side=side, turn=p.get('turn'), next=_cap(p.get('next')))
     if kind == "game_over":
         if p.get("winner"):
-            return f"Game over: {_cap(p.get('winner'))} wins; {p.get('reason')}."
-        return f"Game over: a draw; {p.get('reason')}."
+            return _("Game over: {winner} wins; {reason}.", winner=_cap(p.get('winner')), reason=_reason(p.get('reason')))
+        return _("Game over: a draw; {reason}.", reason=_reason(p.get('reason')))
     return f"{event_type}: {dict(p)}"

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from rules.core.i18n import _
+
 from .board import natural_sorted, other
 from .orders import Assault, Breakthrough, Evacuate, Form, Move, Order, Pass, Terror
 
@@ -41,17 +43,18 @@ def _where(state: dict[str, Any], p: str) -> str:
 def check_form(state: dict[str, Any], side: str, city: str) -> str | None:
     board = state["board"]
     if board["kind"][city] != "city":
-        return f"{city} is a road; units are formed only in cities"
+        return _("{city} is a road; units are formed only in cities", city=city)
     token = state["tokens"].get(city)
     if token != side:
-        extra = " (it is neutral: its population was terrorised)" if token is None else f" (it is {token})"
-        return f"{city} is not sympathetic to {side}{extra}"
+        if token is None:
+            return _("{city} is not sympathetic to {side} (it is neutral: its population was terrorised)", city=city, side=side)
+        return _("{city} is not sympathetic to {side} (it is {token})", city=city, side=side, token=token)
     occupant = state["units"].get(city)
     if occupant:
-        return f"{city} is occupied by a {occupant} unit"
+        return _("{city} is occupied by a {occupant} unit", city=city, occupant=occupant)
     cap = board["max_units"]
     if count_units(state, side) >= cap:
-        return f"{side} already has {cap} units on the map, the most its counters allow"
+        return _("{side} already has {cap} units on the map, the most its counters allow", side=side, cap=cap)
     return None
 
 
@@ -60,12 +63,12 @@ def check_form(state: dict[str, Any], side: str, city: str) -> str | None:
 
 def check_move(state: dict[str, Any], side: str, unit: str, to: str) -> str | None:
     if state["units"].get(unit) != side:
-        return f"you have no unit on {unit}"
+        return _("you have no unit on {unit}", unit=unit)
     if to not in state["board"]["adj"][unit]:
-        return f"{to} is not adjacent to {unit}"
+        return _("{to} is not adjacent to {unit}", to=to, unit=unit)
     occupant = state["units"].get(to)
     if occupant:
-        return f"{to} is occupied by a {occupant} unit"
+        return _("{to} is occupied by a {occupant} unit", to=to, occupant=occupant)
     return None
 
 
@@ -86,31 +89,35 @@ def assault_counts(state: dict[str, Any], side: str, target: str) -> tuple[int, 
 def _check_target(state: dict[str, Any], side: str, target: str, verb: str) -> str | None:
     occupant = state["units"].get(target)
     if occupant is None:
-        return f"cannot {verb} {target}: there is no enemy unit there"
+        return _("cannot {verb} {target}: there is no enemy unit there", verb=verb, target=target)
     if occupant == side:
-        return f"cannot {verb} {target}: it holds your own unit"
+        return _("cannot {verb} {target}: it holds your own unit", verb=verb, target=target)
     if target in protected_points(state, side):
-        return f"cannot {verb} {target}: the enemy occupied it on its last move"
+        return _("cannot {verb} {target}: the enemy occupied it on its last move", verb=verb, target=target)
     return None
 
 
 def check_assault(state: dict[str, Any], side: str, target: str, source: str | None) -> str | None:
-    err = _check_target(state, side, target, "assault")
+    err = _check_target(state, side, target, _("assault"))
     if err:
         return err
     adjacent_own = [p for p in state["board"]["adj"][target] if state["units"].get(p) == side]
     if source is None:
         if not adjacent_own:
-            return f"cannot assault {target}: you have no unit adjacent to it"
-        return (f"say which of your adjacent units moves in: 'assault {target} from {adjacent_own[0]}' "
-                f"(adjacent: {', '.join(adjacent_own)})")
+            return _("cannot assault {target}: you have no unit adjacent to it", target=target)
+        return _(
+            "say which of your adjacent units moves in: 'assault {target} from {first}' (adjacent: {adjacent_own})",
+            target=target,
+            first=adjacent_own[0],
+            adjacent_own=", ".join(adjacent_own),
+        )
     if state["units"].get(source) != side:
-        return f"you have no unit on {source}"
+        return _("you have no unit on {source}", source=source)
     if source not in state["board"]["adj"][target]:
-        return f"{source} is not adjacent to {target}"
+        return _("{source} is not adjacent to {target}", source=source, target=target)
     ours, theirs = assault_counts(state, side, target)
     if ours <= theirs:
-        return f"assault on {target} needs more than {theirs} units adjacent, you have {ours}"
+        return _("assault on {target} needs more than {theirs} units adjacent, you have {ours}", target=target, theirs=theirs, ours=ours)
     return None
 
 
@@ -125,19 +132,19 @@ def breakthrough_plan(state: dict[str, Any], side: str, target: str, source: str
     count is the unbroken row of enemy units starting at ``target`` and going on
     along the line (CW-19/20).
     """
-    err = _check_target(state, side, target, "break through at")
+    err = _check_target(state, side, target, _("break through at"))
     if err:
         return None, err
     board = state["board"]
     step = board["steps"].get(f"{source}>{target}")
     if step is None:
-        return None, f"no straight line runs from {source} to {target}"
+        return None, _("no straight line runs from {source} to {target}", source=source, target=target)
     lid, direction = step
     seq = board["lines"][lid] if direction == 1 else board["lines"][lid][::-1]
     k = seq.index(target)
     units = state["units"]
     if units.get(source) != side:
-        return None, f"you have no unit on {source}"
+        return None, _("you have no unit on {source}", source=source)
     i = k - 1
     while i >= 0 and units.get(seq[i]) == side:
         i -= 1
@@ -148,11 +155,25 @@ def breakthrough_plan(state: dict[str, Any], side: str, target: str, source: str
         j += 1
     defenders = seq[k:j]
     if len(column) < 2:
-        return None, (f"a breakthrough needs several (at least 2) of your units in a row on line {lid} "
-                      f"ending at {source}; you have {len(column)}")
+        return None, (
+            _(
+                "a breakthrough needs several (at least 2) of your units in a row on line {lid} ending at {source}; you have {column}",
+                lid=lid,
+                source=source,
+                column=len(column),
+            )
+        )
     if len(column) <= len(defenders):
-        return None, (f"breakthrough at {target} along {lid} needs more than {len(defenders)} units in the column, "
-                      f"you have {len(column)} (enemy: {', '.join(defenders)})")
+        return None, (
+            _(
+                "breakthrough at {target} along {lid} needs more than {defenders} units in the column, you have {column} (enemy: {defenders2})",
+                target=target,
+                lid=lid,
+                defenders=len(defenders),
+                column=len(column),
+                defenders2=", ".join(defenders),
+            )
+        )
     moves = [[seq[n], seq[n + 1]] for n in range(k - 1, i, -1)]  # head first
     return {
         "line": lid,
@@ -172,24 +193,31 @@ def resolve_breakthrough(state: dict[str, Any], side: str, order: Breakthrough) 
         if order.along is not None:
             step = board["steps"].get(f"{order.source}>{target}")
             if step is None or step[0] != order.along:
-                return None, f"line {order.along} does not run from {order.source} to {target}"
+                return None, _("line {along} does not run from {source} to {target}", along=order.along, source=order.source, target=target)
         return breakthrough_plan(state, side, target, order.source)
     lid = order.along
     pts = board["lines"][lid]
     if target not in pts:
-        return None, f"{target} is not on line {lid}"
+        return None, _("{target} is not on line {lid}", target=target, lid=lid)
     k = pts.index(target)
     heads = [pts[n] for n in (k - 1, k + 1) if 0 <= n < len(pts) and state["units"].get(pts[n]) == side]
     if not heads:
-        err = _check_target(state, side, target, "break through at")
-        return None, err or f"you have no unit next to {target} on line {lid}"
+        err = _check_target(state, side, target, _("break through at"))
+        return None, err or _("you have no unit next to {target} on line {lid}", target=target, lid=lid)
     results = [breakthrough_plan(state, side, target, h) for h in heads]
     good = [plan for plan, e in results if plan]
     if len(good) == 1:
         return good[0], None
     if len(good) > 1:
-        return None, (f"breakthrough at {target} along {lid} is possible from both sides: add "
-                      f"'from {heads[0]}' or 'from {heads[1]}'")
+        return None, (
+            _(
+                "breakthrough at {target} along {lid} is possible from both sides: add 'from {value}' or 'from {value2}'",
+                target=target,
+                lid=lid,
+                value=heads[0],
+                value2=heads[1],
+            )
+        )
     return None, results[0][1]
 
 
@@ -198,14 +226,14 @@ def resolve_breakthrough(state: dict[str, Any], side: str, order: Breakthrough) 
 
 def check_terror(state: dict[str, Any], side: str, city: str) -> str | None:
     if state["board"]["kind"][city] != "city":
-        return f"{city} is a road; terror is carried out in cities"
+        return _("{city} is a road; terror is carried out in cities", city=city)
     if state["units"].get(city) != side:
-        return f"you have no unit in {city}"
+        return _("you have no unit in {city}", city=city)
     token = state["tokens"].get(city)
     if token is None:
-        return f"{city} is neutral: there is no sympathy token to remove"
+        return _("{city} is neutral: there is no sympathy token to remove", city=city)
     if token == side:
-        return f"cannot terrorise {city}: its population is sympathetic to {side}, your own side"
+        return _("cannot terrorise {city}: its population is sympathetic to {side}, your own side", city=city, side=side)
     return None
 
 
@@ -230,19 +258,21 @@ def evacuation_targets(state: dict[str, Any], city: str) -> list[str]:
 def check_evacuate(state: dict[str, Any], side: str, city: str, to: str) -> str | None:
     board = state["board"]
     if board["kind"][city] != "city":
-        return f"{city} is a road; only a city's population can be evacuated"
+        return _("{city} is a road; only a city's population can be evacuated", city=city)
     token = state["tokens"].get(city)
     if token != side:
-        return f"{city} is not sympathetic to {side}" + (" (it is neutral)" if token is None else f" (it is {token})")
+        if token is None:
+            return _("{city} is not sympathetic to {side} (it is neutral)", city=city, side=side)
+        return _("{city} is not sympathetic to {side} (it is {token})", city=city, side=side, token=token)
     attackers = attackers_of_city(state, side, city)
     if attackers:
-        return f"cannot evacuate {city}: it is under attack (enemy unit on {', '.join(attackers)})"
+        return _("cannot evacuate {city}: it is under attack (enemy unit on {attackers})", city=city, attackers=', '.join(attackers))
     if board["kind"][to] != "city" or to not in evacuation_targets(state, city):
-        return f"{to} is not a neighbouring city of {city} (one road away)"
+        return _("{to} is not a neighbouring city of {city} (one road away)", to=to, city=city)
     if to in state["tokens"]:
-        return f"{to} already has a sympathy token ({state['tokens'][to]}); refugees can only go to a neutral city"
+        return _("{to} already has a sympathy token ({value}); refugees can only go to a neutral city", to=to, value=state['tokens'][to])
     if state["units"].get(to) == other(side):
-        return f"{to} is held by the enemy; refugees cannot go there"
+        return _("{to} is held by the enemy; refugees cannot go there", to=to)
     return None
 
 
@@ -265,7 +295,7 @@ def check_operation(state: dict[str, Any], side: str, order: Order) -> str | Non
         return check_evacuate(state, side, order.city, order.to)
     if isinstance(order, Pass):
         return None
-    return f"'{order.to_text()}' is not an operation"
+    return _("'{to_text}' is not an operation", to_text=order.to_text())
 
 
 def retreat_options(state: dict[str, Any], point: str, vacated: list[str]) -> list[str]:

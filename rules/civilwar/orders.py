@@ -10,9 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.core.i18n import _, message_of
+from rules.core.orderwords import Table, MixedScript, canonical, heads
 from rules.core.protocol import LineError, ParsedOrders
 
-ORDERS_HELP = """\
+ORDERS_HELP = _("""\
 CIVIL WAR: ORDER LANGUAGE
 
 Write one order per line. Keywords and point ids are case-insensitive; blank
@@ -52,7 +54,7 @@ Example turn:
   assault C7 from R2_7
   if attacked at C12 retreat to R11_12
   if attacked fight
-"""
+""")
 
 
 @dataclass(frozen=True)
@@ -176,8 +178,27 @@ class Fight(Order):
 
 OPERATION_WORDS = ("form", "move", "assault", "breakthrough", "terror", "evacuate", "pass")
 _SYNONYMS = {"relocate": "move", "storm": "assault", "break": "breakthrough", "evacuation": "evacuate"}
+# The Russian order words (RULES.md, "Order words in Russian"): each line is read through them first.
+RU_WORDS: Table = {
+    "сформировать": "form", "формировать": "form", "формирование": "form",
+    "перейти": "move", "переход": "move", "двигать": "move", "идти": "move",
+    "штурм": "assault", "штурмовать": "assault", "атаковать": "assault",
+    "прорыв": "breakthrough", "прорваться": "breakthrough",
+    "террор": "terror",
+    "эвакуация": "evacuate", "эвакуировать": "evacuate",
+    "пас": "pass", "пропуск": "pass", "пропустить": "pass",
+    "если": "if", "атакован": "attacked", "атакованы": "attacked", "атакуют": "attacked",
+    "отступить": "retreat", "отступать": "retreat", "отход": "retreat",
+    "бой": "fight", "биться": "fight", "сражаться": "fight",
+    "спросить": "ask", "спрашивать": "ask",
+    "в": {"attacked": "at", "*": "to"}, "у": "at", "при": "at",
+    "на": "to", "к": "to",
+    "из": "from", "с": "from", "от": "from",
+    "вдоль": "along", "по": "along",
+}
 # What an order line begins with (``parse_line``'s heads): mail reads a line as an order by these.
-ORDER_WORDS = (*OPERATION_WORDS, *_SYNONYMS, "if attacked", "retreat", "fight")
+ORDER_WORDS = (*OPERATION_WORDS, *_SYNONYMS, "if attacked", "retreat", "fight",
+               *heads(RU_WORDS, (*OPERATION_WORDS, *_SYNONYMS, "retreat", "fight")), "если атакован", "если атакованы")
 
 
 class _Bad(Exception):
@@ -186,7 +207,8 @@ class _Bad(Exception):
 
 def _known(tokens_upper: str, points: set[str] | None, what: str = "point") -> str:
     if points is not None and tokens_upper not in points:
-        raise _Bad(f"unknown {what} {tokens_upper}")
+        raise _Bad(_("unknown line {name}", name=tokens_upper) if what == "line" else
+                   _("unknown point {name}", name=tokens_upper))
     return tokens_upper
 
 
@@ -200,49 +222,49 @@ def parse_line(words: list[str], line: int, text: str, points: set[str] | None, 
         return _known(up[i], points)
 
     def usage(form: str) -> _Bad:
-        return _Bad(f"expected '{form}'")
+        return _Bad(_("expected '{form}'", form=form))
 
     if head == "form":
         if n != 2:
-            raise usage("form <city>")
+            raise usage(_("form <city>"))
         return Form(line, text, city=pt(1))
     if head == "move":
         if n != 4 or low[2] != "to":
-            raise usage("move <point> to <point>")
+            raise usage(_("move <point> to <point>"))
         return Move(line, text, unit=pt(1), to=pt(3))
     if head == "assault":
         if n == 2:
             return Assault(line, text, target=pt(1))
         if n != 4 or low[2] != "from":
-            raise usage("assault <point> from <point>")
+            raise usage(_("assault <point> from <point>"))
         return Assault(line, text, target=pt(1), source=pt(3))
     if head == "breakthrough":
         if n < 2:
-            raise usage("breakthrough <point> from <point> [along <line>]")
+            raise usage(_("breakthrough <point> from <point> [along <line>]"))
         target, source, along = pt(1), None, None
         i = 2
         while i < n:
             if i + 1 >= n or low[i] not in ("from", "along"):
-                raise usage("breakthrough <point> from <point> [along <line>]")
+                raise usage(_("breakthrough <point> from <point> [along <line>]"))
             if low[i] == "from":
                 if source is not None:
-                    raise _Bad("'from' given twice")
+                    raise _Bad(_("'from' given twice"))
                 source = pt(i + 1)
             else:
                 if along is not None:
-                    raise _Bad("'along' given twice")
+                    raise _Bad(_("'along' given twice"))
                 along = _known(up[i + 1], lines, "line")
             i += 2
         if source is None and along is None:
-            raise _Bad("say where the column comes from: 'breakthrough <point> from <point>' or '... along <line>'")
+            raise _Bad(_("say where the column comes from: 'breakthrough <point> from <point>' or '... along <line>'"))
         return Breakthrough(line, text, target=target, source=source, along=along)
     if head == "terror":
         if n != 2:
-            raise usage("terror <city>")
+            raise usage(_("terror <city>"))
         return Terror(line, text, city=pt(1))
     if head == "evacuate":
         if n != 4 or low[2] != "to":
-            raise usage("evacuate <city> to <city>")
+            raise usage(_("evacuate <city> to <city>"))
         return Evacuate(line, text, city=pt(1), to=pt(3))
     if head == "pass":
         if n != 1:
@@ -250,11 +272,11 @@ def parse_line(words: list[str], line: int, text: str, points: set[str] | None, 
         return Pass(line, text)
     if head == "if":
         if n < 3 or low[1] != "attacked":
-            raise usage("if attacked [at <point>] fight|retreat [to <point>]|ask")
+            raise usage(_("if attacked [at <point>] fight|retreat [to <point>]|ask"))
         i, point = 2, None
         if low[i] == "at":
             if n < 5:
-                raise usage("if attacked at <point> fight|retreat [to <point>]|ask")
+                raise usage(_("if attacked at <point> fight|retreat [to <point>]|ask"))
             point, i = pt(3), 4
         action = low[i]
         rest = low[i + 1:]
@@ -264,20 +286,20 @@ def parse_line(words: list[str], line: int, text: str, points: set[str] | None, 
             return Standing(line, text, point=point, action="retreat")
         if action == "retreat" and len(rest) == 2 and rest[0] == "to":
             return Standing(line, text, point=point, action="retreat", to=pt(i + 2))
-        raise usage("if attacked [at <point>] fight|retreat [to <point>]|ask")
+        raise usage(_("if attacked [at <point>] fight|retreat [to <point>]|ask"))
     if head == "retreat":
         if n == 1:
             return Retreat(line, text)
         if n != 3 or low[1] != "to":
-            raise usage("retreat to <point>")
+            raise usage(_("retreat to <point>"))
         return Retreat(line, text, to=pt(2))
     if head == "fight":
         if n != 1:
             raise usage("fight")
         return Fight(line, text)
     raise _Bad(
-        f"unknown order '{words[0]}': expected form, move, assault, breakthrough, terror, evacuate, pass "
-        f"or 'if attacked ...'"
+        _("unknown order '{word}': expected form, move, assault, breakthrough, terror, evacuate, pass or 'if attacked ...'",
+          word=words[0])
     )
 
 
@@ -289,27 +311,36 @@ def parse_text(text: str, kind: str = "orders", points: set[str] | None = None, 
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        words = stripped.replace(",", " ").split()
+        try:
+            words = canonical(stripped, RU_WORDS).replace(",", " ").split()
+        except MixedScript as exc:
+            errors.append(LineError(number, stripped, message_of(exc)))
+            continue
         if words and words[-1] in (".", ";"):
             words = words[:-1]
         words = [w.rstrip(".;") for w in words]
         if not any(words):  # only punctuation, e.g. "." (found by fuzzing)
-            errors.append(LineError(number, stripped, "no order on this line"))
+            errors.append(LineError(number, stripped, _("no order on this line")))
             continue
         try:
             order = parse_line(words, number, stripped, points, lines)
         except _Bad as exc:
-            errors.append(LineError(number, stripped, str(exc)))
+            errors.append(LineError(number, stripped, exc.args[0]))  # the marked message itself
             continue
         if kind == "decision" and not order.is_decision:
-            errors.append(LineError(number, stripped, "this is a decision turn: write 'retreat to <point>' or 'fight'"))
+            errors.append(LineError(number, stripped, _("this is a decision turn: write 'retreat to <point>' or 'fight'")))
             continue
         if kind != "decision" and order.is_decision:
-            errors.append(LineError(
-                number, stripped,
-                f"'{order.to_text()}' is only for decision turns; for a standing instruction write "
-                f"'if attacked [at <point>] {order.to_text()}'",
-            ))
+            errors.append(
+                LineError(
+                    number,
+                    stripped,
+                    _(
+                        "'{to_text}' is only for decision turns; for a standing instruction write 'if attacked [at <point>] {to_text}'",
+                        to_text=order.to_text(),
+                    ),
+                )
+            )
             continue
         orders.append(order)
     return ParsedOrders(tuple(orders), tuple(errors))

@@ -25,7 +25,7 @@ class CivilWar(RuleSetBase):
     title = "Civil War (Гражданская война)"
     sides: tuple[str, ...] = ("red", "blue")
     turn_mode = "alternating"
-    orders_help = ORDERS_HELP
+    orders_help: str = ORDERS_HELP
     order_words: tuple[str, ...] = ORDER_WORDS
 
     # -- lifecycle ---------------------------------------------------------

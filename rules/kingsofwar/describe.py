@@ -4,43 +4,71 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules.core.i18n import _, gettext_noop, joined, pgettext
+
 from .fold import PREFIX
+
+# The order words and rolls the payloads keep in English, as a reader reads them.
+_ORDERS = {"advance": pgettext("moved", "advance"), "double": pgettext("moved", "double"),
+           "halt": pgettext("moved", "halt")}
+_OUTCOMES = {"steady": gettext_noop("steady"), "wavering": gettext_noop("wavering"), "routed": gettext_noop("routed")}
+_FACES = {"front": pgettext("facing", "front"), "right": pgettext("facing", "right"), "rear": pgettext("facing", "rear"),
+          "left": pgettext("facing", "left")}
+
+
+def _side(s: Any) -> str:
+    return pgettext("side", str(s)) if s else _("nobody")
 
 
 def _roll(r: Mapping[str, Any]) -> str:
-    return (f"{r['dice']} dice needing {r['needed']}+: {r['hits']} hits "
-            f"{r['hit_rolls']}, {r['damage']} damage {r['damage_rolls']}")
+    return _("{dice} dice needing {needed}+: {hits} hits {hit_rolls}, {damage} damage {damage_rolls}", dice=r['dice'],
+             needed=r['needed'], hits=r['hits'], hit_rolls=r['hit_rolls'], damage=r['damage'],
+             damage_rolls=r['damage_rolls'])
 
 
 def describe_event(event_type: str, p: Mapping[str, Any]) -> str:
     name = event_type[len(PREFIX):] if event_type.startswith(PREFIX) else event_type
     if name == "battle_set":
-        return f"Battle set: {p['scenario']['title'] if 'title' in p['scenario'] else p['scenario']['name']}, {p['first']} moves first"
+        return _("Battle set: {title}, {first} moves first", first=_side(p['first']),
+                 title=p['scenario']['title'] if 'title' in p['scenario'] else p['scenario']['name'])
     if name == "unit_moved":
-        pivot = f", pivoting {abs(p['pivot'])} {'left' if p['pivot'] > 0 else 'right'}" if p["pivot"] else ""
-        return f"{p['unit']} {p['order']} {p['dist']:g} in{pivot}"
+        order, dist = _ORDERS.get(p['order'], p['order']), f"{p['dist']:g}"
+        if p["pivot"]:
+            return (_("{unit} {order} {dist} in, pivoting {degrees} left", unit=p['unit'], order=order, dist=dist,
+                      degrees=abs(p['pivot'])) if p['pivot'] > 0 else
+                    _("{unit} {order} {dist} in, pivoting {degrees} right", unit=p['unit'], order=order, dist=dist,
+                      degrees=abs(p['pivot'])))
+        return _("{unit} {order} {dist} in", unit=p['unit'], order=order, dist=dist)
     if name == "unit_charged":
-        how = "counter-charges" if p["counter"] else "charges"
-        return f"{p['unit']} {how} {p['target']} in the {p['side']}" + (" (hindered)" if p["hindered"] else "")
+        text = (_("{unit} counter-charges {target} in the {face}", unit=p['unit'], target=p['target'],
+                  face=_FACES.get(p['side'], p['side'])) if p["counter"] else
+                _("{unit} charges {target} in the {face}", unit=p['unit'], target=p['target'],
+                  face=_FACES.get(p['side'], p['side'])))
+        return _("{text} (hindered)", text=text) if p["hindered"] else text
     if name == "order_refused":
-        then = "it does not shoot" if " shoot " in f" {p['text'].lower()} " else "the unit halts"
-        return f"{p['side']} line {p['line']} '{p['text']}' refused: {p['reason']}; {then}"
+        then = _("it does not shoot") if " shoot " in f" {p['text'].lower()} " else _("the unit halts")
+        return _("{side} line {line} '{text}' refused: {reason}; {then}", side=_side(p['side']), line=p['line'],
+                 text=p['text'], reason=p['reason'], then=then)
     if name == "shot":
-        cover = " in cover" + (f" (die {p['cover_die']})" if p["cover_die"] else "") if p["cover"] else ""
-        return f"{p['unit']} shoots {p['target']}{cover}: {_roll(p)}"
+        in_cover = _(" in cover (die {die})", die=p.get("cover_die")) if p.get("cover_die") else _(" in cover")
+        cover = in_cover if p["cover"] else ""
+        return _("{unit} shoots {target}{cover}: {roll}", unit=p['unit'], target=p['target'], cover=cover, roll=_roll(p))
     if name == "shot_impossible":
-        return f"{p['unit']} cannot shoot {p['target']}: {p['reason']}"
+        return _("{unit} cannot shoot {target}: {reason}", unit=p['unit'], target=p['target'], reason=p['reason'])
     if name == "fight":
-        rolls = "; ".join(f"{r['unit']} ({r['side']}) {_roll(r)}" for r in p["rolls"])
-        return f"Fight against {p['target']}: {rolls}; {p['damage']} damage in all"
+        rolls = joined(_("{unit} ({side}) {roll}", unit=r['unit'], side=_side(r['side']), roll=_roll(r)) for r in p["rolls"])
+        return _("Fight against {target}: {rolls}; {damage} damage in all", target=p['target'], rolls=rolls,
+                 damage=p['damage'])
     if name == "nerve_test":
-        return f"{p['unit']} tests Nerve: {p['dice']} + damage = {p['total']} -> {p['outcome']}"
+        return _("{unit} tests Nerve: {dice} + damage = {total} -> {outcome}", unit=p['unit'], dice=p['dice'],
+                 total=p['total'], outcome=_OUTCOMES.get(p['outcome'], p['outcome']))
     if name == "fell_back":
-        return f"{p['unit']} falls back 1 in"
+        return _("{unit} falls back 1 in", unit=p['unit'])
     if name == "regrouped":
-        return f"{p['unit']} regroups where it stands ({p['target']} has routed)"
+        return _("{unit} regroups where it stands ({target} has routed)", unit=p['unit'], target=p['target'])
     if name == "turn_ended":
-        return f"{p['side']}'s turn ends; {p['next']} to move (round {p['round']})"
+        return _("{side}'s turn ends; {next} to move (round {round})", side=_side(p['side']), next=_side(p['next']),
+                 round=p['round'])
     if name == "game_over":
-        return f"Game over: {p['winner'] or 'nobody'} wins ({p['reason']})"
+        return _("Game over: {winner} wins ({reason})", winner=_side(p['winner']), reason=p['reason'])
     return name

@@ -15,7 +15,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from rules.core.i18n import _
 from rules.core.orderlines import parse_lines
+from rules.core.orderwords import Table, heads
 from rules.core.protocol import LineError, ParsedOrders
 
 MOVES = ("halt", "advance", "double", "charge", "counter")
@@ -34,8 +36,16 @@ A unit may have one movement order and one shoot line. Write 'pivot' degrees as 
 
 # What an order line begins with (the unit's id, then the order): mail reads a line as an order by
 # these (RuleSet.order_words; "* " stands for the unit).
-ORDER_WORDS = ("* halt", "* advance", "* double", "* at the double", "* charge", "* counter-charge", "* counter",
+ORDER_WORDS: tuple[str, ...] = ("* halt", "* advance", "* double", "* at the double", "* charge", "* counter-charge", "* counter",
                "* shoot")
+# The Russian order words (RULES.md, "Order words in Russian"): each line is read through them first.
+RU_WORDS: Table = {
+    "стоять": "halt", "стой": "halt", "наступать": "advance", "вперед": "advance", "бегом": "double",
+    "атака": "charge", "атаковать": "charge", "контратака": "counter-charge", "стрелять": "shoot", "огонь": "shoot",
+    "поворот": "pivot", "влево": "left", "налево": "left", "вправо": "right", "направо": "right",
+}
+ORDER_WORDS = (*ORDER_WORDS, *(f"* {ru}" for ru in heads(RU_WORDS, ("halt", "advance", "double", "charge",
+                                                                     "counter-charge", "shoot"))))
 
 _UNIT = r"(?P<unit>[a-z0-9_-]+)"
 _NUM = r"(\d+(?:\.\d+)?)"
@@ -85,14 +95,21 @@ def parse_line(n: int, raw: str) -> Order | LineError | None:
             return Order(n, raw.strip(), g["unit"], verb, float(g.get("dist") or 0), pivot, g.get("target"))
     words = low.split()
     if len(words) < 2:
-        return LineError(n, raw.strip(), f"write a unit and an order ({_VERBS}), e.g. 'r1 advance 5'")
+        return LineError(n, raw.strip(), _("write a unit and an order ({VERBS}), e.g. 'r1 advance 5'", VERBS=_VERBS))
     if words[1] in ("advance", "double", "at") or words[1:3] == ["at", "the"]:
-        return LineError(n, raw.strip(), f"'{words[1]}' needs a distance in inches, e.g. '{words[0]} advance 5' or "
-                                         f"'{words[0]} advance 4 pivot left 45'")
+        return LineError(
+            n,
+            raw.strip(),
+            _(
+                "'{value}' needs a distance in inches, e.g. '{value2} advance 5' or '{value2} advance 4 pivot left 45'",
+                value=words[1],
+                value2=words[0],
+            ),
+        )
     if words[1] in ("charge", "counter-charge", "countercharge", "shoot"):
-        return LineError(n, raw.strip(), f"'{words[1]}' needs one enemy unit, e.g. '{words[0]} {words[1]} b2'")
-    return LineError(n, raw.strip(), f"unknown order '{' '.join(words[1:])}': use {_VERBS}")
+        return LineError(n, raw.strip(), _("'{value}' needs one enemy unit, e.g. '{value2} {value} b2'", value=words[1], value2=words[0]))
+    return LineError(n, raw.strip(), _("unknown order '{value}': use {VERBS}", value=' '.join(words[1:]), VERBS=_VERBS))
 
 
 def parse_text(text: str) -> ParsedOrders:
-    return parse_lines(text, parse_line)
+    return parse_lines(text, parse_line, RU_WORDS)

@@ -23,7 +23,7 @@ class KingsOfWar(RuleSetBase):
     title = "Kings of War (house base, non-canonical)"
     sides: tuple[str, ...] = ("red", "blue")
     turn_mode = "alternating"
-    orders_help = ORDERS_HELP
+    orders_help: str = ORDERS_HELP
     order_words: tuple[str, ...] = ORDER_WORDS
 
     initial_state = staticmethod(_initial)

@@ -14,6 +14,7 @@ import math
 from random import Random
 from typing import Any
 
+from rules.core.i18n import _
 from rules.littlewars.melee import outcome as lw_melee
 
 from .numbers import CHARGE_MIN, FOOT
@@ -44,9 +45,15 @@ _CLOSE = {"far": (3, 15), "mid": (2, 10), "near": (1, 5)}
 
 def check_charge(cavalry: int, formed: bool = True) -> None:
     if cavalry < CHARGE_MIN:
-        raise ChargeError(f"{cavalry} cavalry cannot charge: no group of fewer than {CHARGE_MIN} charges (KS-68)")
+        raise ChargeError(
+            _(
+                "{cavalry} cavalry cannot charge: no group of fewer than {CHARGE_MIN} charges (KS-68)",
+                cavalry=cavalry,
+                CHARGE_MIN=CHARGE_MIN,
+            )
+        )
     if not formed:
-        raise ChargeError("cavalry charge only in proper formation (KS-69): form them first")
+        raise ChargeError(_("cavalry charge only in proper formation (KS-69): form them first"))
 
 
 def vs_infantry(cav: int, inf: int, d: float, order: str) -> dict[str, Any]:
@@ -61,7 +68,7 @@ def vs_infantry(cav: int, inf: int, d: float, order: str) -> dict[str, Any]:
         lost_cav, lost_inf = per_inf * inf, rnd(cav / per_cav)
         after = "cannot move next turn (KS-72)"
     else:
-        raise ChargeError(f"infantry stands in open or close order, not {order!r}")
+        raise ChargeError(_("infantry stands in open or close order, not {order}", order=repr(order)))
     return {"cav_lost": min(cav, lost_cav), "inf_lost": min(inf, lost_inf), "after": after}
 
 
@@ -74,8 +81,8 @@ def vs_retreating_infantry(cav: int, inf: int, d: float, formation: str) -> dict
     elif formation == "column":
         lost = (2 if d > 2 * FOOT else 3) * cav
     else:
-        raise ChargeError(f"withdrawing infantry is in open order or column, not {formation!r}")
-    return {"cav_lost": 0, "inf_lost": min(inf, lost), "after": "keeps withdrawing while pursued (KS-84)"}
+        raise ChargeError(_("withdrawing infantry is in open order or column, not {formation}", formation=repr(formation)))
+    return {"cav_lost": 0, "inf_lost": min(inf, lost), "after": _("keeps withdrawing while pursued (KS-84)")}
 
 
 def vs_standing_cavalry(attackers: int, defenders: int) -> dict[str, Any]:

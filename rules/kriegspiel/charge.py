@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 from shapely.geometry import LineString, Point
 
+from rules.core.i18n import _, message_of
 from rules.core.protocol import State
 from rules.littlewars.fold import next_name
 from rules.littlewars.geom import isolated
@@ -119,21 +120,32 @@ def seen_target(state: dict[str, Any], side: str, ids: list[str], point: Coord) 
     aims = [(v[0], v[1]) for v in now["figures"].values() if math.dist((v[0], v[1]), point) <= TARGET_REACH]
     aims += [(v[0], v[1]) for v in now["guns"].values() if math.dist((v[0], v[1]), point) <= GUN_REACH]
     if not aims:
-        raise ChargeRefused(f"your men see no enemy within {TARGET_REACH:g} in of {point[0]:g},{point[1]:g} "
-                            f"to charge")
+        raise ChargeRefused(
+            _(
+                "your men see no enemy within {TARGET_REACH:g} in of {value:g},{value2:g} to charge",
+                TARGET_REACH=TARGET_REACH,
+                value=point[0],
+                value2=point[1],
+            )
+        )
     d = min(math.dist(_xy(figs, i), p) for i in ids for p in aims)
     if d > CHARGE_REACH + 1e-9:
-        raise ChargeRefused(f"the enemy you see there is {d / FOOT:.1f} ft away; a charge reaches "
-                            f"{CHARGE_REACH / FOOT:g} ft (one cavalry move)")
+        raise ChargeRefused(
+            _(
+                "the enemy you see there is {value:.1f} ft away; a charge reaches {value2:g} ft (one cavalry move)",
+                value=d / FOOT,
+                value2=CHARGE_REACH / FOOT,
+            )
+        )
 
 
 def _formation(figs: dict[str, Any], ids: list[str]) -> None:
     if any(figs[i]["arm"] != "cav" for i in ids):
-        raise ChargeRefused("only mounted cavalry charge: this group has men on foot")
+        raise ChargeRefused(_("only mounted cavalry charge: this group has men on foot"))
     try:
         cavalry.check_charge(len(ids), formed(figs, ids))
     except cavalry.ChargeError as exc:
-        raise ChargeRefused(str(exc)) from None
+        raise ChargeRefused(message_of(exc)) from None
 
 
 def check(state: dict[str, Any], side: str, ids: list[str], point: Coord) -> tuple[list[str], str | None, float]:
@@ -143,13 +155,25 @@ def check(state: dict[str, Any], side: str, ids: list[str], point: Coord) -> tup
     _formation(figs, ids)
     tgt, gun = targets(state, side, point)
     if not tgt and gun is None:
-        raise ChargeRefused(f"no enemy within {TARGET_REACH:g} in of {point[0]:g},{point[1]:g} to charge "
-                            f"(an unsupported gun within {GUN_REACH:g} in also serves)")
+        raise ChargeRefused(
+            _(
+                "no enemy within {TARGET_REACH:g} in of {value:g},{value2:g} to charge (an unsupported gun within {GUN_REACH:g} in also serves)",
+                TARGET_REACH=TARGET_REACH,
+                value=point[0],
+                value2=point[1],
+                GUN_REACH=GUN_REACH,
+            )
+        )
     aims = [_xy(figs, i) for i in tgt] or [(state["guns"][gun]["x"], state["guns"][gun]["y"])]
     d = min(math.dist(_xy(figs, i), p) for i in ids for p in aims)
     if d > CHARGE_REACH + 1e-9:
-        raise ChargeRefused(f"the enemy is {d / FOOT:.1f} ft away; a charge reaches {CHARGE_REACH / FOOT:g} ft "
-                            f"(one cavalry move)")
+        raise ChargeRefused(
+            _(
+                "the enemy is {value:.1f} ft away; a charge reaches {value2:g} ft (one cavalry move)",
+                value=d / FOOT,
+                value2=CHARGE_REACH / FOOT,
+            )
+        )
     return tgt, gun, d
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from rules.core.i18n import _, message_of
 from rules.core.protocol import PUBLIC, LineError, RuleEvent, State, side_audience
 from rules.littlewars.units import SIDES
 
@@ -43,7 +44,7 @@ def _work(state: State, wid: str) -> dict[str, Any]:
     w: dict[str, Any] | None = state["ks"]["works"].get(wid) or named.get(wid)
     if w is None:
         known = ", ".join(sorted(state["ks"]["works"], key=works.number)) or "none"
-        raise _Bad(f"no work {wid!r} (works: {known})")
+        raise _Bad(_("no work {wid} (works: {known})", wid=repr(wid), known=known))
     return w
 
 
@@ -51,16 +52,16 @@ def _figures(state: State, text: str, alive: bool) -> list[str]:
     ids = re.findall(_FIG, text, re.I)
     rest = re.sub(_FIG, " ", text, flags=re.I).strip()
     if rest or not ids:
-        raise _Bad(f"cannot read {rest or text!r} as figure ids like red:i3")
+        raise _Bad(_("cannot read {value} as figure ids like red:i3", value=repr(rest or text)))
     out = []
     for fid in (i.lower() for i in ids):
         f = state["figures"].get(fid)
         if f is None:
-            raise _Bad(f"no figure {fid}")
+            raise _Bad(_("no figure {fid}", fid=fid))
         if alive and f["st"] != "ok":
-            raise _Bad(f"{fid} is not alive and free (it is {f['st']})")
+            raise _Bad(_("{fid} is not alive and free (it is {st})", fid=fid, st=f['st']))
         if not alive and f["st"] != "dead":
-            raise _Bad(f"{fid} is not dead")
+            raise _Bad(_("{fid} is not dead", fid=fid))
         out.append(fid)
     return sorted(set(out))
 
@@ -74,7 +75,7 @@ def _note(state: State, m: re.Match[str]) -> RuleEvent:
 def _reveal(state: State, m: re.Match[str]) -> RuleEvent:
     w = _work(state, m.group(1))
     if w["status"] in ("complete", "exploded") or w.get("revealed"):
-        raise _Bad(f"{w['id']} is already known to both sides")
+        raise _Bad(_("{id} is already known to both sides", id=w['id']))
     return _ev("work_revealed", {**works.public_ref(state, w), "side": w["side"], "kind": w["kind"], "at": w["at"],
                                  "to": w["to"], "target": w.get("target"), "reason": m.group(2)}, PUBLIC)
 
@@ -82,7 +83,7 @@ def _reveal(state: State, m: re.Match[str]) -> RuleEvent:
 def _abandon(state: State, m: re.Match[str]) -> RuleEvent:
     w = _work(state, m.group(1))
     if w["status"] not in ("building", "armed"):
-        raise _Bad(f"{w['id']} is {w['status']}: only a work in hand or an armed mine can be abandoned")
+        raise _Bad(_("{id} is {status}: only a work in hand or an armed mine can be abandoned", id=w['id'], status=w['status']))
     if not w.get("revealed"):   # only its side knows it: by the id its side knows
         return _ev("work_abandoned", {"id": w["id"], "side": w["side"], "reason": m.group(2)}, side_audience(w["side"]))
     return _ev("work_abandoned", {**works.public_ref(state, w), "side": w["side"], "reason": m.group(2)}, PUBLIC)
@@ -92,9 +93,9 @@ def _ledger(state: State, m: re.Match[str]) -> RuleEvent:
     side, depot, kind, amount, reason = m.group(1).lower(), m.group(2), m.group(3).lower(), int(m.group(4)), m.group(5)
     depots = state["ks"]["supply"][side]["depots"]
     if depot not in depots:
-        raise _Bad(f"{side} has no depot {depot!r} (depots: {', '.join(sorted(depots)) or 'none'})")
+        raise _Bad(_("{side} has no depot {depot} (depots: {value})", side=side, depot=repr(depot), value=', '.join(sorted(depots)) or 'none'))
     if amount == 0:
-        raise _Bad("an adjustment of 0 portions changes nothing")
+        raise _Bad(_("an adjustment of 0 portions changes nothing"))
     return _ev("ledger_adjusted", {"side": side, "depot": depot, "kind": kind, "portions": amount, "reason": reason},
                side_audience(side))
 
@@ -111,9 +112,9 @@ def _show(state: State, m: re.Match[str]) -> RuleEvent:
     fid, side = m.group(1).lower(), m.group(2).lower()
     f = state["figures"].get(fid)
     if f is None or f["st"] != "ok":
-        raise _Bad(f"{fid} is not a figure on the table")
+        raise _Bad(_("{fid} is not a figure on the table", fid=fid))
     if f["side"] == side:
-        raise _Bad(f"{fid} is {side}'s own figure")
+        raise _Bad(_("{fid} is {side}'s own figure", fid=fid, side=side))
     return _ev("sighting_ruled", {"side": side, "figure": fid, "at": [f["x"], f["y"], f["arm"]],
                                   "reason": m.group(3)}, side_audience(side))
 
@@ -136,7 +137,7 @@ VERBS = ("note", "reveal", "abandon", "ledger", "kill", "revive", "show")
 
 def desk_events(state: dict[str, Any], text: str) -> tuple[list[RuleEvent], list[LineError]]:
     if state.get("phase") != "play":
-        return [], [LineError(0, "", "the umpire's desk rules on a game in play")]
+        return [], [LineError(0, "", _("the umpire's desk rules on a game in play"))]
     events, errors = [], []
     for n, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -148,7 +149,7 @@ def desk_events(state: dict[str, Any], text: str) -> tuple[list[RuleEvent], list
                 try:
                     events.append(make(state, m))
                 except _Bad as exc:
-                    errors.append(LineError(n, line, str(exc)))
+                    errors.append(LineError(n, line, message_of(exc)))
                 break
         else:
             verb = line.split()[0].lower()

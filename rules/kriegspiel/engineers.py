@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import math
 
+from rules.core.i18n import _
+
 from .numbers import (
     BOARD_PER_TWO_TURNS,
     CARRIAGE,
@@ -35,7 +37,7 @@ class TaskError(ValueError):
 def task_turns(task: str, workers: list[str], arms: dict[str, str], moved: set[str]) -> int:
     """Turns ``task`` takes with these workers; TaskError naming the rule when they cannot do it."""
     if task not in DEMOLITION:
-        raise TaskError(f"unknown task {task!r}: tasks are {', '.join(DEMOLITION)}")
+        raise TaskError(_("unknown task {task}: tasks are {DEMOLITION}", task=repr(task), DEMOLITION=', '.join(DEMOLITION)))
     need, turns, arm = DEMOLITION[task]
     engineers = [w for w in workers if arms[w] == "eng"]
     if arm == "eng" and len(engineers) < need:
@@ -43,12 +45,12 @@ def task_turns(task: str, workers: list[str], arms: dict[str, str], moved: set[s
             need73, turns73 = LW73[task]
             if len(workers) >= need73:
                 return turns73
-            raise TaskError(f"{task.replace('_', ' ')} needs Royal Engineers (KS-55) or {need73} soldiers (LW-73)")
-        raise TaskError(f"{task.replace('_', ' ')} needs Royal Engineers (KS-54)")
+            raise TaskError(_("{replace} needs Royal Engineers (KS-55) or {need73} soldiers (LW-73)", replace=task.replace('_', ' '), need73=need73))
+        raise TaskError(_("{replace} needs Royal Engineers (KS-54)", replace=task.replace('_', ' ')))
     if len(workers) < need:
-        raise TaskError(f"{task.replace('_', ' ')} needs {need} figures; {len(workers)} given")
+        raise TaskError(_("{replace} needs {need} figures; {workers} given", replace=task.replace('_', ' '), need=need, workers=len(workers)))
     if set(engineers) & moved:
-        raise TaskError("engineers cannot start a task in a turn in which they moved (KS-36)")
+        raise TaskError(_("engineers cannot start a task in a turn in which they moved (KS-36)"))
     return turns
 
 
@@ -60,7 +62,7 @@ def wagons_emptied(soldiers: int) -> int:
 def wagons_for(inf: int = 0, cav: int = 0, guns: int = 0) -> int:
     """LW-71: wagons to carry this force (12 infantry, 5 cavalry or half a gun each)."""
     if min(inf, cav, guns) < 0:
-        raise TaskError("loads cannot be negative")
+        raise TaskError(_("loads cannot be negative"))
     return math.ceil(inf / CARRIAGE["inf"]) + math.ceil(cav / CARRIAGE["cav"]) + math.ceil(guns / CARRIAGE["gun"])
 
 

@@ -30,6 +30,7 @@ from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
+from rules.core.i18n import _
 from rules.littlewars.scenario import home_vector
 from rules.littlewars.table import path_length, table_of
 from rules.tabletop.cache import built_per_scenario
@@ -72,7 +73,7 @@ class Ground:
         for g in self._grown.values():
             shapely.prepare(g)
         self.hill_bounds = unary_union([g for _, g in self.hills]).bounds if self.hills else None
-        for _, g in self.hills:
+        for _level, g in self.hills:
             shapely.prepare(g)
 
     def level(self, x: float, y: float) -> int:
@@ -97,7 +98,7 @@ ground_of = built_per_scenario(Ground, terrain_of)  # the Ground of a scenario's
 def allowance(arm: str, *, road: bool = False, column: bool = False, half_turns: int = 0) -> float:
     """Inches a figure of ``arm`` may cover this turn (KS-15..22, KS-87), after ``half_turns`` of tasks."""
     if arm not in MOVE:
-        raise MoveError(f"unknown kind of unit {arm!r}")
+        raise MoveError(_("unknown kind of unit {arm}", arm=repr(arm)))
     base = ROAD_MOVE.get(arm, MOVE[arm]) if road else MOVE[arm]
     if road and column and arm in COLUMN_ARMS:
         base *= COLUMN_ROAD_FACTOR
@@ -110,7 +111,7 @@ def task_half_turns(task: str) -> int:
     try:
         return HALF[task]
     except KeyError:
-        raise MoveError(f"unknown task {task!r}: tasks are {', '.join(HALF)}") from None
+        raise MoveError(_("unknown task {task}: tasks are {HALF}", task=repr(task), HALF=', '.join(HALF))) from None
 
 
 def climb(ground: Ground, path: Polyline) -> tuple[int, int, bool]:
@@ -173,15 +174,23 @@ def cost(ground: Ground, arm: str, path: Polyline, *, column: bool = False, half
     _medium(ground, arm, path)
     up, down, steep = climb(ground, path)
     if steep and steep_bars:
-        raise MoveError(f"the slope is too steep: {STEEP_LEVELS_PER_FOOT} levels in a foot is impassable "
-                        f"off the road (KS-25)")
+        raise MoveError(
+            _(
+                "the slope is too steep: {STEEP_LEVELS_PER_FOOT} levels in a foot is impassable off the road (KS-25)",
+                STEEP_LEVELS_PER_FOOT=STEEP_LEVELS_PER_FOOT,
+            )
+        )
     if len(path) > 1 and not ground.ford.is_empty and LineString(path).intersects(ground.ford):
         if arm in CANNOT_FORD:
-            raise MoveError(f"{arm_name(arm)} cannot cross rivers (KS-34, KS-37, KS-39)")
+            raise MoveError(_("{name} cannot cross rivers (KS-34, KS-37, KS-39)", name=arm_name(arm)))
         ends = max(ground.ford.distance(Point(path[0])), ground.ford.distance(Point(path[-1])))
         if ends > FORD_REACH + 1e-9 or half_turns:
-            raise MoveError(f"fording takes the whole turn (KS-26, KS-30): start and end within {FORD_REACH:g} in "
-                            f"of the ford, with no other task")
+            raise MoveError(
+                _(
+                    "fording takes the whole turn (KS-26, KS-30): start and end within {FORD_REACH:g} in of the ford, with no other task",
+                    FORD_REACH=FORD_REACH,
+                )
+            )
     road = len(path) > 1 and ground.on(ground.road, path)
     limit = allowance(arm, road=road, column=column, half_turns=half_turns)
     return length + up * CLIMB_COST + down * DESCENT_COST, limit
@@ -189,17 +198,24 @@ def cost(ground: Ground, arm: str, path: Polyline, *, column: bool = False, half
 
 def _medium(ground: Ground, arm: str, path: Polyline) -> None:
     if arm == "boat" and not ground.on(ground.water, path):
-        raise MoveError("boats move on water only (KS-22)")
+        raise MoveError(_("boats move on water only (KS-22)"))
     if arm == "train" and not ground.on(ground.rail, path):
-        raise MoveError("trains move along the railway only (KS-87)")
+        raise MoveError(_("trains move along the railway only (KS-87)"))
 
 
 def check(ground: Ground, arm: str, path: Polyline, **kw: Any) -> float:
     """The cost of a legal move; MoveError naming the rule otherwise."""
     c, limit = cost(ground, arm, path, **kw)
     if c > limit + 1e-9:
-        raise MoveError(f"out of range: the move costs {c / FOOT:.2f} ft (climbing 1 ft a level, descending "
-                        f"1/2 ft; KS-23/24) and {arm_name(arm)} may cover {limit / FOOT:.2f} ft this turn")
+        raise MoveError(
+            _(
+                "out of range: the move costs {value:.2f} ft (climbing 1 ft a level, descending 1/2 ft; KS-23/24) "
+                "and {name} may cover {value2:.2f} ft this turn",
+                value=c / FOOT,
+                name=arm_name(arm),
+                value2=limit / FOOT,
+            )
+        )
     return c
 
 

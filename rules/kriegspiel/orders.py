@@ -1,30 +1,6 @@
 """The Kriegspiel orders on top of the Little Wars order language (orders.py of the main part).
 
-Every Little Wars order works unchanged; these lines are added:
-
-  mine sappers at 30,20                 two or more figures lay a mine there (6 turns, KS-58); secret
-  entrench foot1 from 10,14 to 15,14    infantry dig an entrenchment, 1 in per 2 figures (4 turns, KS-61/63)
-  gunpit crew at 24,6                   six or more figures dig a gun pit (4 turns, KS-64)
-  box foot2                             move the group in a box at triple speed (LW-63; 20 ft from the enemy)
-  unbox foot2                           open the box
-  volley foot1 at 24,20                 rifle fire: one gun shot per 5 infantry in line who do not move (KS-8)
-  charge horse at 30,40                 8 or more cavalry in formation charge the enemy at the point (KS-68..85)
-  demolish sappers bridge1              engineers blow a bridge (2 turns, KS-54)
-  restore sappers bridge1               engineers rebuild a blown bridge (10 turns, KS-54)
-  break sappers rail1 at 40,60          destroy the rails there (Royal Engineers 1 turn, KS-55; else 4 soldiers 2 turns, LW-73)
-  repair sappers rail1 at 40,60         restore broken rails there (Royal Engineers 5 turns, KS-55; else 8 soldiers 3 turns)
-  burn raiders at 48,280                one soldier or more burn the enemy depot there (2 turns, KS-56)
-  empty raiders at 48,280               each 4 soldiers empty 6 of its wagons in a turn (KS-57)
-  drive wagons to 48,20                 move one of your depots (transport pace, KS-20; it supplies nothing that turn)
-  column foot1                          form column of fours (half a turn, KS-27/31): half as fast again on roads
-  line foot1                            form line again (half a turn); cavalry charge only in line (KS-69)
-  dismount horse                        cavalry get off their horses (a turn, KS-32): they fight on foot (KS-76)
-  mount horse                           and back into the saddle (a turn)
-  limber gun1                           limber up to march (half a turn, KS-33): a gun moves only limbered
-  unlimber gun1                         unlimber for action (half a turn): a gun fires only in action
-  board foot1 on train1                 board a train or boat from within 4 in (2 turns per 20 figures, KS-28/88)
-  steam train1 to 40,60                 a train runs 8 ft along its railway, a boat 1 ft on water (KS-87, KS-22)
-  land train1 at 44,62                  everyone aboard lands within 6 in (1 turn per 20 figures, KS-29)
+Every Little Wars order works unchanged; the lines of ``KS_HELP`` are added.
 """
 from __future__ import annotations
 
@@ -33,6 +9,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from rules.core.i18n import _, joined
+from rules.core.orderwords import Table, heads
 from rules.core.protocol import LineError, ParsedOrders
 from rules.littlewars import orders as lw
 from rules.littlewars.orders import (
@@ -112,7 +90,7 @@ class Carry(lw.Order):
 def _one_point(text: str, what: str) -> XY:
     pts = lw.parse_points(text)
     if len(pts) != 1:
-        raise ValueError(f"{what} takes one point x,y; {len(pts)} given")
+        raise ValueError(_("{what} takes one point x,y; {pts} given", what=what, pts=len(pts)))
     return pts[0]
 
 
@@ -159,11 +137,60 @@ _RULES: list[lw.LineRule] = [
 VERBS = ("mine", "entrench", "gunpit", "box", "unbox", "volley", "charge", "demolish", "restore", "break", "repair",
          "burn", "empty", "drive",
          "column", "line", "dismount", "mount", "limber", "unlimber", "board", "steam", "land")
-ORDER_WORDS = (*lw.ORDER_WORDS, *VERBS)  # Little Wars' orders and these
-EXAMPLES = {v: line.strip().split("  ")[0] for line in __doc__.splitlines()
+# The Russian order words (RULES.md, "Order words in Russian"): Little Wars' and these.
+_AT_VERBS = ("deploy", "fire", "mine", "gunpit", "volley", "charge", "break", "repair", "burn", "empty", "land")
+RU_WORDS: Table = {
+    **lw.RU_WORDS,
+    "мина": "mine", "заминировать": "mine",
+    "окопать": "entrench", "окопаться": "entrench", "окоп": "entrench",
+    "капонир": "gunpit",
+    "скрыть": "box", "раскрыть": "unbox", "открыть": "unbox",
+    "залп": "volley",
+    "атака": "charge", "атаковать": "charge",
+    "взорвать": "demolish", "подорвать": "demolish", "восстановить": "restore",
+    "разрушить": "break", "починить": "repair", "чинить": "repair",
+    "сжечь": "burn", "поджечь": "burn", "опустошить": "empty",
+    "везти": "drive", "перевезти": "drive",
+    "колонна": "column", "колонной": "column",
+    "спешиться": "dismount", "спешить": "dismount", "оседлать": "mount", "верхом": "mount",
+    "запрячь": "limber", "распрячь": "unlimber",
+    "погрузить": "board", "погрузиться": "board",
+    "ехать": "steam", "плыть": "steam", "отправить": "steam",
+    "высадить": "land", "высадиться": "land",
+    "в": {"merge": "into", **dict.fromkeys(_AT_VERBS, "at"), "*": "to"},
+    "на": {"board": "on", "*": "to"},
+    "от": "from",
+}
+ORDER_WORDS = (*lw.ORDER_WORDS, *VERBS, *heads(RU_WORDS, VERBS))  # Little Wars' orders and these
+KS_HELP = _("""\
+  mine sappers at 30,20                 two or more figures lay a mine there (6 turns, KS-58); secret
+  entrench foot1 from 10,14 to 15,14    infantry dig an entrenchment, 1 in per 2 figures (4 turns, KS-61/63)
+  gunpit crew at 24,6                   six or more figures dig a gun pit (4 turns, KS-64)
+  box foot2                             move the group in a box at triple speed (LW-63; 20 ft from the enemy)
+  unbox foot2                           open the box
+  volley foot1 at 24,20                 rifle fire: one gun shot per 5 infantry in line who do not move (KS-8)
+  charge horse at 30,40                 8 or more cavalry in formation charge the enemy at the point (KS-68..85)
+  demolish sappers bridge1              engineers blow a bridge (2 turns, KS-54)
+  restore sappers bridge1               engineers rebuild a blown bridge (10 turns, KS-54)
+  break sappers rail1 at 40,60          destroy the rails there (Royal Engineers 1 turn, KS-55; else 4 soldiers 2 turns, LW-73)
+  repair sappers rail1 at 40,60         restore broken rails there (Royal Engineers 5 turns, KS-55; else 8 soldiers 3 turns)
+  burn raiders at 48,280                one soldier or more burn the enemy depot there (2 turns, KS-56)
+  empty raiders at 48,280               each 4 soldiers empty 6 of its wagons in a turn (KS-57)
+  drive wagons to 48,20                 move one of your depots (transport pace, KS-20; it supplies nothing that turn)
+  column foot1                          form column of fours (half a turn, KS-27/31): half as fast again on roads
+  line foot1                            form line again (half a turn); cavalry charge only in line (KS-69)
+  dismount horse                        cavalry get off their horses (a turn, KS-32): they fight on foot (KS-76)
+  mount horse                           and back into the saddle (a turn)
+  limber gun1                           limber up to march (half a turn, KS-33): a gun moves only limbered
+  unlimber gun1                         unlimber for action (half a turn): a gun fires only in action
+  board foot1 on train1                 board a train or boat from within 4 in (2 turns per 20 figures, KS-28/88)
+  steam train1 to 40,60                 a train runs 8 ft along its railway, a boat 1 ft on water (KS-87, KS-22)
+  land train1 at 44,62                  everyone aboard lands within 6 in (1 turn per 20 figures, KS-29)
+""")
+EXAMPLES = {v: line.strip().split("  ")[0] for line in KS_HELP.splitlines()
             for v in VERBS if line.strip().startswith(v + " ")}
-ORDERS_HELP = LW_HELP + "\nKriegspiel orders (hidden works are known only to you and the umpire until finished):\n" + \
-    "\n".join(line for line in __doc__.splitlines() if line.startswith("  ")) + "\n"
+ORDERS_HELP = joined([LW_HELP, _("Kriegspiel orders (hidden works are known only to you and the umpire until finished):"),
+                      KS_HELP], "\n")
 
 
 def parse_line(n: int, raw: str) -> lw.Order | LineError | None:
@@ -175,15 +202,24 @@ def parse_line(n: int, raw: str) -> lw.Order | LineError | None:
         return item
     verb = text.split()[0].lower()
     if verb in VERBS:
-        return LineError(n, raw.strip(), f"cannot read this '{verb}' order; write it like: {EXAMPLES[verb]}")
+        return LineError(n, raw.strip(), _("cannot read this '{verb}' order; write it like: {value}", verb=verb, value=EXAMPLES[verb]))
     item = lw.parse_line(n, raw)
     if isinstance(item, LineError) and item.message.startswith("unknown order"):
-        return LineError(n, item.text, f"unknown order '{verb}': orders are {lw.ORDER_VERBS}, {', '.join(VERBS)}")
+        return LineError(
+            n,
+            item.text,
+            _(
+                "unknown order '{verb}': orders are {VERBS}, {VERBS2}",
+                verb=verb,
+                VERBS=lw.ORDER_VERBS,
+                VERBS2=", ".join(VERBS),
+            ),
+        )
     return item
 
 
 def parse_text(text: str) -> ParsedOrders:
-    return lw.parse_text(text, parse_line)
+    return lw.parse_text(text, parse_line, RU_WORDS)
 
 
 def split(orders: Iterable[lw.Order]) -> tuple[list[Any], list[Any]]:

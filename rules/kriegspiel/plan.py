@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.core.i18n import _, message_of
 from rules.core.protocol import LineError, State
 from rules.littlewars import plan as lw_plan
 from rules.littlewars.fold import game_turn_of_play, play_turn
@@ -87,7 +88,7 @@ def build(state: dict[str, Any], side: str, orders: Sequence[Order]) -> KsPlan:
     kp = KsPlan(side, base, reforming=reforming, limbering=limbering)
     kp.errors += reform_errors + limber_errors
     if not playing:
-        kp.errors += [LineError(o.line, o.text, "Kriegspiel orders are for turns of play, not deployment")
+        kp.errors += [LineError(o.line, o.text, _("Kriegspiel orders are for turns of play, not deployment"))
                       for o in ks_orders]
         return _done(kp)
     boxed = set(state["ks"]["boxed"][side])
@@ -110,7 +111,7 @@ def build(state: dict[str, Any], side: str, orders: Sequence[Order]) -> KsPlan:
             elif isinstance(o, Saddle):
                 _saddle(state, kp, o, boxed)
         except (_Refused, works.WorkError, charging.ChargeRefused, vehicles.VehicleError) as exc:
-            kp.errors.append(LineError(o.line, o.text, str(exc)))
+            kp.errors.append(LineError(o.line, o.text, message_of(exc)))
     kp.boxed = sorted(g for g in boxed if g in kp.lw.groups)
     _gun_time(state, kp)
     _restrict(state, kp)
@@ -165,12 +166,12 @@ def _limbering(state: State, side: str, lw_orders: Sequence[Order],
 def _gunners_without_gun(state: State, kp: KsPlan, crews: dict[str, Any]) -> None:
     """A gunner marches at the artillery's pace only beside a gun that goes (KS-19): where the gun's
     move was refused, his own pace holds, and a longer move is refused too."""
-    for fid, (_, _, gid) in sorted(crews.items()):
+    for fid, (_x, _y, gid) in sorted(crews.items()):
         if gid in kp.lw.gun_moves or fid not in kp.lw.paths or kp.lw.owner_line.get(fid, 0) == 0:
             continue
         why = pace.move_error(state, fid, kp.lw.paths[fid], kp.reforming)
         if why:
-            _refuse_paths(kp, [fid], f"{why}; its gun does not move, so it keeps its own pace")
+            _refuse_paths(kp, [fid], _("{why}; its gun does not move, so it keeps its own pace", why=why))
 
 
 def _gun_time(state: State, kp: KsPlan) -> None:
@@ -192,8 +193,7 @@ def _fogged(e: LineError) -> LineError:
     m = _ENEMY_NAME.match(e.message)
     if not m:
         return e
-    return LineError(e.line, e.text, f"unknown name '{m.group(1)}': not one of your groups, figures, guns "
-                                     f"or prisoner groups")
+    return LineError(e.line, e.text, _("unknown name '{group}': not one of your groups, figures, guns or prisoner groups", group=m.group(1)))
 
 
 def _done(kp: KsPlan) -> KsPlan:
@@ -205,13 +205,12 @@ def _figures(state: State, kp: KsPlan, name: str) -> list[str]:
     try:
         kind, value = lw_plan.resolve(state, kp.lw, name)
     except lw_plan.OrderRefused as exc:
-        raise _Refused(_fogged(LineError(0, "", str(exc))).message) from None
+        raise _Refused(_fogged(LineError(0, "", message_of(exc))).message) from None
     if kind != "figures":
-        raise _Refused(f"{name} is not a group of figures")
+        raise _Refused(_("{name} is not a group of figures", name=name))
     riding = vehicles.aboard(state)
     if any(i in riding for i in value):
-        raise _Refused(f"{name} is aboard {riding[next(i for i in value if i in riding)].split(':')[-1]}: "
-                       f"land first")
+        raise _Refused(_("{name} is aboard {value}: land first", name=name, value=riding[next(i for i in value if i in riding)].split(':')[-1]))
     figures: list[str] = value
     return figures
 
@@ -220,7 +219,7 @@ def _claim(kp: KsPlan, ids: list[str], o: Order) -> None:
     try:
         lw_plan.claim_figures(kp.lw, ids, o)
     except lw_plan.OrderRefused as exc:
-        raise _Refused(str(exc)) from None
+        raise _Refused(message_of(exc)) from None
 
 
 def _group_of(kp: KsPlan, fid: str) -> str | None:
@@ -233,14 +232,15 @@ def _group_of(kp: KsPlan, fid: str) -> str | None:
 def _work(state: State, kp: KsPlan, o: Work, boxed: set[str]) -> None:
     ids = _figures(state, kp, o.who)
     if boxed.intersection(_group_of(kp, i) for i in ids):
-        raise _Refused(f"{o.who} is in a box: unbox before working")
+        raise _Refused(_("{who} is in a box: unbox before working", who=o.who))
     works.check_start(state, kp.side, o.kind, ids, o.at, o.to)
     at, to = [float(v) for v in o.at], [float(v) for v in o.to] if o.to is not None else None
     # a public event names a work by what it shows (state.locate_work): no two alike in hand
     if any(w["kind"] == o.kind and list(map(float, w["at"])) == at
            and (list(map(float, w["to"])) if w["to"] is not None else None) == to
            for w in _own_live(state, kp)):
-        raise _Refused(f"your men already have {'an' if o.kind[0] in 'ae' else 'a'} {o.kind} in hand there")
+        raise _Refused(_("your men already have an {kind} in hand there", kind=o.kind) if o.kind[0] in 'ae' else
+                       _("your men already have a {kind} in hand there", kind=o.kind))
     _claim(kp, ids, o)
     kp.works.append({"kind": o.kind, "ids": ids, "at": o.at, "to": o.to, "need": None, "target": None})
 
@@ -253,7 +253,7 @@ def _own_live(state: State, kp: KsPlan) -> list[dict[str, Any]]:
 def _task(state: State, kp: KsPlan, o: Task, boxed: set[str]) -> None:
     ids = _figures(state, kp, o.who)
     if boxed.intersection(_group_of(kp, i) for i in ids):
-        raise _Refused(f"{o.who} is in a box: unbox before working")
+        raise _Refused(_("{who} is in a box: unbox before working", who=o.who))
     if o.task in works.DEPOT_TASKS:
         target = works.depot_at(state, kp.side, ids, o.at)
     elif o.task in works.RAIL_TASKS:
@@ -262,7 +262,7 @@ def _task(state: State, kp: KsPlan, o: Task, boxed: set[str]) -> None:
         target = o.target
     need = works.check_task(state, kp.side, o.task, ids, target, {i: arm_of(state, i) for i in ids})
     if any(w.get("target") == target and w["kind"] in works.TASKS for w in _own_live(state, kp)):
-        raise _Refused("your men are already at work on it")
+        raise _Refused(_("your men are already at work on it"))
     c = works.task_target(state, kp.side, o.task, target).centroid
     _claim(kp, ids, o)
     kp.works.append({"kind": o.task, "ids": ids, "at": (c.x, c.y), "to": None, "need": need, "target": target})
@@ -272,36 +272,36 @@ def _drive(state: State, kp: KsPlan, o: Drive) -> None:
     """KS-20, KS-38, KS-39: a depot moves at the transport's pace, never across a river."""
     depots = state["ks"]["supply"][kp.side]["depots"]
     if o.depot not in depots:
-        raise _Refused(f"you have no depot {o.depot!r} (depots: {', '.join(sorted(depots)) or 'none'})")
+        raise _Refused(_("you have no depot {depot} (depots: {value})", depot=repr(o.depot), value=', '.join(sorted(depots)) or 'none'))
     if o.depot in kp.drives:
-        raise _Refused(f"depot {o.depot} already has an order")
+        raise _Refused(_("depot {depot} already has an order", depot=o.depot))
     d = depots[o.depot]
     table = table_of(state["scenario"])
     err = table.spot_error("cav", *o.to)
     if err:
-        raise _Refused(f"the wagons cannot stand there: {err}")
+        raise _Refused(_("the wagons cannot stand there: {err}", err=err))
     pts = table.path("cav", (d["x"], d["y"]), tuple(o.to))
     if not pts:
-        raise _Refused("the wagons cannot get there: no way round the scenery")
+        raise _Refused(_("the wagons cannot get there: no way round the scenery"))
     try:
 
         check(ground_of(state["scenario"]), "transport", pts)
     except MoveError as exc:
-        raise _Refused(f"depot {o.depot}: {exc}") from None
+        raise _Refused(_("depot {depot}: {exc}", depot=o.depot, exc=message_of(exc))) from None
     kp.drives[o.depot] = [round(o.to[0], 4), round(o.to[1], 4)]
 
 
 def _box(state: State, kp: KsPlan, o: Box, boxed: set[str]) -> None:
     key = lw_plan.group_key(kp.lw.groups, o.who)
     if key is None:
-        raise _Refused(f"unknown group '{o.who}': only a group of yours is boxed")
+        raise _Refused(_("unknown group '{who}': only a group of yours is boxed", who=o.who))
     if not o.boxed:
         if key not in boxed:
-            raise _Refused(f"{key} is not in a box")
+            raise _Refused(_("{key} is not in a box", key=key))
         boxed.discard(key)
         return
     if key in boxed:
-        raise _Refused(f"{key} is already in a box")
+        raise _Refused(_("{key} is already in a box", key=key))
     err = box_error(state, kp.side, key, kp.lw.groups[key], state["ks"]["scouts"][kp.side])
     if err:
         raise _Refused(err)
@@ -310,29 +310,38 @@ def _box(state: State, kp: KsPlan, o: Box, boxed: set[str]) -> None:
 
 def _volley(state: State, kp: KsPlan, o: Volley, boxed: set[str]) -> None:
     if play_turn(state) < FIRST_FIRE_TURN:
-        raise _Refused(f"no fire before turn {game_turn_of_play(state, FIRST_FIRE_TURN)} (LW-14: none in the "
-                       f"first turn of play)")
+        raise _Refused(
+            _(
+                "no fire before turn {game_turn_of_play} (LW-14: none in the first turn of play)",
+                game_turn_of_play=game_turn_of_play(state, FIRST_FIRE_TURN),
+            )
+        )
     key = lw_plan.group_key(kp.lw.groups, o.who)
     if key is None:
-        raise _Refused(f"unknown group '{o.who}': a volley is fired by one of your groups")
+        raise _Refused(_("unknown group '{who}': a volley is fired by one of your groups", who=o.who))
     if key in boxed:
-        raise _Refused(f"{key} is in a box: men in a box cannot fire")
+        raise _Refused(_("{key} is in a box: men in a box cannot fire", key=key))
     status = state["ks"]["supply"][kp.side]["status"].get(key, {})
     if status and not status.get("can_fire", True):
-        raise _Refused(f"{key} has no ammunition (KS-51)")
+        raise _Refused(_("{key} has no ammunition (KS-51)", key=key))
     figs = state["figures"]
     ids = [i for i in kp.lw.groups[key] if figs[i]["arm"] == "inf" and figs[i]["st"] == "ok"]
     moving = [i for i in ids if i in kp.lw.paths]
     if moving:
-        raise _Refused(f"{key} moves this turn (line {kp.lw.owner_line[moving[0]]}): no unit moves and fires "
-                       f"in the same turn (KS-35)")
+        raise _Refused(
+            _(
+                "{key} moves this turn (line {value}): no unit moves and fires in the same turn (KS-35)",
+                key=key,
+                value=kp.lw.owner_line[moving[0]],
+            )
+        )
     pts = [(figs[i]["x"], figs[i]["y"]) for i in ids]
     shots, why = rifles_in_line(pts)
     if why:
         raise _Refused(why)
     cx, cy = sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
     if math.dist((cx, cy), o.aim) > RIFLE_RANGE:
-        raise _Refused(f"out of range: rifles reach {RIFLE_RANGE / 12:g} ft")
+        raise _Refused(_("out of range: rifles reach {value:g} ft", value=RIFLE_RANGE / 12))
     _claim(kp, ids, o)
     kp.volleys.append((key, ids, list(o.aim), shots))
 
@@ -340,11 +349,11 @@ def _volley(state: State, kp: KsPlan, o: Volley, boxed: set[str]) -> None:
 def _charge(state: State, kp: KsPlan, o: Charge, boxed: set[str]) -> None:
     ids = _figures(state, kp, o.who)
     if set(ids) & set(state["ks"]["columns"][kp.side]) or any(kp.reforming.get(i) for i in ids):
-        raise _Refused(f"{o.who} is in column: cavalry charge in line (KS-69)")
+        raise _Refused(_("{who} is in column: cavalry charge in line (KS-69)", who=o.who))
     if set(ids) & set(state["ks"]["dismounted"][kp.side]):
-        raise _Refused(f"{o.who} is on foot: mount first (KS-32)")
+        raise _Refused(_("{who} is on foot: mount first (KS-32)", who=o.who))
     if boxed.intersection(_group_of(kp, i) for i in ids):
-        raise _Refused(f"{o.who} is in a box: men in a box cannot charge")
+        raise _Refused(_("{who} is in a box: men in a box cannot charge", who=o.who))
     charging.seen_target(state, kp.side, ids, o.at)
     _claim(kp, ids, o)
     kp.charges.append((o.line, ids, tuple(o.at)))
@@ -378,14 +387,14 @@ def _saddle(state: State, kp: KsPlan, o: Saddle, boxed: set[str]) -> None:
     """KS-32: mounting or dismounting takes the group's whole turn."""
     ids = _figures(state, kp, o.who)
     if any(state["figures"][i]["arm"] != "cav" for i in ids):
-        raise _Refused(f"{o.who} has men without horses: only cavalry mount and dismount")
+        raise _Refused(_("{who} has men without horses: only cavalry mount and dismount", who=o.who))
     if boxed.intersection(_group_of(kp, i) for i in ids):
-        raise _Refused(f"{o.who} is in a box: unbox first")
+        raise _Refused(_("{who} is in a box: unbox first", who=o.who))
     now = set(kp.dismounted if kp.dismounted is not None else state["ks"]["dismounted"][kp.side])
     if o.mount and not set(ids) <= now:
-        raise _Refused(f"{o.who} is mounted already")
+        raise _Refused(_("{who} is mounted already", who=o.who))
     if not o.mount and set(ids) & now:
-        raise _Refused(f"{o.who} is on foot already")
+        raise _Refused(_("{who} is on foot already", who=o.who))
     _claim(kp, ids, o)
     kp.dismounted = sorted(now - set(ids) if o.mount else now | set(ids))
 
@@ -395,23 +404,23 @@ def _carry(state: State, kp: KsPlan, o: Carry, boxed: set[str]) -> None:
     if o.how == "board":
         ids = _figures(state, kp, o.who)
         if boxed.intersection(_group_of(kp, i) for i in ids):
-            raise _Refused(f"{o.who} is in a box: unbox before boarding")
+            raise _Refused(_("{who} is in a box: unbox before boarding", who=o.who))
         vid, need = vehicles.board_turns(state, kp.side, o.vehicle, ids)
         if vid in kp.steams or any(w["target"] == vid for w in kp.works):
-            raise _Refused(f"{o.vehicle} already has an order")
+            raise _Refused(_("{vehicle} already has an order", vehicle=o.vehicle))
         v = state["ks"]["vehicles"][vid]
         _claim(kp, ids, o)
         kp.works.append({"kind": "board", "ids": ids, "at": (v["x"], v["y"]), "to": None, "need": need, "target": vid})
     elif o.how == "land":
         vid, need, spots = vehicles.landing(state, kp.side, o.vehicle, o.at)
         if any(w["target"] == vid for w in kp.works) or vid in kp.steams:
-            raise _Refused(f"{o.vehicle} already has an order")
+            raise _Refused(_("{vehicle} already has an order", vehicle=o.vehicle))
         kp.works.append({"kind": "land", "ids": sorted(spots), "at": tuple(o.at), "to": None, "need": need,
                          "target": vid, "spots": spots})
     else:
         vid, pts = vehicles.route(state, kp.side, o.vehicle, o.at)
         if vid in kp.steams or any(w["target"] == vid for w in kp.works):
-            raise _Refused(f"{o.vehicle} already has an order")
+            raise _Refused(_("{vehicle} already has an order", vehicle=o.vehicle))
         kp.steams[vid] = pts
 
 

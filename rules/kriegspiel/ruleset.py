@@ -39,9 +39,9 @@ class Kriegspiel(Teams, RuleSetBase):
     title = "Little Wars as Kriegspiel (Wells and Sykes)"
     sides: tuple[str, ...] = ("red", "blue")
     turn_mode = "simultaneous"
-    orders_help = ks_orders.ORDERS_HELP
+    orders_help: str = ks_orders.ORDERS_HELP
     order_words: tuple[str, ...] = ks_orders.ORDER_WORDS
-    umpire_help = DESK_HELP
+    umpire_help: str = DESK_HELP
 
     def scenarios(self) -> list[tuple[str, str]]:
         """Its own scenarios (the default first), then the Little Wars ones it can play."""

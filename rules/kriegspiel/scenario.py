@@ -22,6 +22,7 @@ from typing import Any
 
 from shapely.geometry import LineString, Point
 
+from rules.core.i18n import _
 from rules.core.protocol import ScenarioError
 from rules.littlewars.scenario import builtin_names as lw_names
 from rules.littlewars.scenario import load as lw_load
@@ -62,7 +63,7 @@ def load(scenario: Any | None) -> dict[str, Any]:
     if isinstance(scenario, str) and scenario in builtin_names():
         scenario = builtin_scenario(scenario)
     elif isinstance(scenario, str) and scenario not in lw_names():
-        raise ScenarioError(f"unknown scenario {scenario!r} (known: {', '.join(builtin_names() + lw_names())})")
+        raise ScenarioError(_("unknown scenario {scenario} (known: {value})", scenario=repr(scenario), value=', '.join(builtin_names() + lw_names())))
     elif isinstance(scenario, dict) and scenario.get("base") in builtin_names():
         extra = set(scenario) - {"base", "settings", "commands"}
         require(not extra, "scenario", f"with 'base' only 'settings' and 'commands' may be given, not "

@@ -33,6 +33,7 @@ from typing import Any
 import networkx as nx
 from shapely.geometry import LineString, Point
 
+from rules.core.i18n import _
 from rules.core.protocol import State
 from rules.tabletop.points import XY, Coord
 
@@ -55,14 +56,14 @@ PORTIONS = RATION_TURNS  # portions per ration
 def rations(men: int) -> int:
     """KS-48: rations (per six turns) for ``men``: remainders under 15 count 0, 15 or more count 30."""
     if men < 0:
-        raise ValueError("a number of men cannot be negative")
+        raise ValueError(_("a number of men cannot be negative"))
     whole, rest = divmod(men, MEN_PER_RATION)
     return whole + (1 if rest >= ROUND_UP_FROM else 0)
 
 
 def forage(horses: int) -> int:
     if horses < 0:
-        raise ValueError("a number of horses cannot be negative")
+        raise ValueError(_("a number of horses cannot be negative"))
     whole, rest = divmod(horses, HORSES_PER_FORAGE)
     return whole + (1 if 2 * rest >= HORSES_PER_FORAGE else 0)
 

@@ -22,6 +22,7 @@ from typing import Any
 from shapely.geometry import LineString, Point
 from shapely.ops import substring
 
+from rules.core.i18n import _, message_of
 from rules.littlewars.scenario import block
 from rules.tabletop.points import Coord
 
@@ -56,7 +57,7 @@ def own(state: dict[str, Any], side: str, name: str) -> tuple[str, dict[str, Any
     v = state["ks"].get("vehicles", {}).get(vid)
     if v is None:
         mine = sorted(k.split(":", 1)[1] for k, x in state["ks"].get("vehicles", {}).items() if x["side"] == side)
-        raise VehicleError(f"you have no train or boat {name!r} (yours: {', '.join(mine) or 'none'})")
+        raise VehicleError(_("you have no train or boat {name} (yours: {value})", name=repr(name), value=', '.join(mine) or 'none'))
     return vid, v
 
 
@@ -74,12 +75,19 @@ def board_turns(state: dict[str, Any], side: str, name: str, ids: list[str]) -> 
     vid, v = own(state, side, name)
     figs = state["figures"]
     if busy(state, vid):
-        raise VehicleError(f"{name} is already loading or unloading")
+        raise VehicleError(_("{name} is already loading or unloading", name=name))
     for fid in ids:
         d = math.dist((figs[fid]["x"], figs[fid]["y"]), (v["x"], v["y"]))
         if d > BOARD_REACH + 1e-9:
-            raise VehicleError(f"{fid.split(':')[-1]} is {d:.1f} in from {name}; figures board from within "
-                               f"{BOARD_REACH:g} in")
+            raise VehicleError(
+                _(
+                    "{value} is {d:.1f} in from {name}; figures board from within {BOARD_REACH:g} in",
+                    value=fid.split(":")[-1],
+                    d=d,
+                    name=name,
+                    BOARD_REACH=BOARD_REACH,
+                )
+            )
     err = load_error(v, figs, ids)
     if err:
         raise VehicleError(err)
@@ -90,11 +98,11 @@ def landing(state: dict[str, Any], side: str, name: str, at: Coord) -> tuple[str
     """(vehicle id, turns, {figure: spot}) for landing everyone aboard around ``at``."""
     vid, v = own(state, side, name)
     if not v["aboard"]:
-        raise VehicleError(f"nobody is aboard {name}")
+        raise VehicleError(_("nobody is aboard {name}", name=name))
     if busy(state, vid):
-        raise VehicleError(f"{name} is already loading or unloading")
+        raise VehicleError(_("{name} is already loading or unloading", name=name))
     if math.dist(at, (v["x"], v["y"])) > LAND_REACH + 1e-9:
-        raise VehicleError(f"land within {LAND_REACH:g} in of {name}")
+        raise VehicleError(_("land within {LAND_REACH:g} in of {name}", LAND_REACH=LAND_REACH, name=name))
     figs = state["figures"]
     ids = sorted(v["aboard"])
     edge = state["scenario"]["edges"][side]
@@ -107,7 +115,7 @@ def route(state: dict[str, Any], side: str, name: str, to: Coord) -> tuple[str, 
     """The path a vehicle takes to ``to``: along its railway (8 ft) or over water (1 ft)."""
     vid, v = own(state, side, name)
     if busy(state, vid):
-        raise VehicleError(f"{name} is loading or unloading: it does not move this turn")
+        raise VehicleError(_("{name} is loading or unloading: it does not move this turn", name=name))
     here = Point(v["x"], v["y"])
     if v["kind"] == "boat":
 
@@ -115,19 +123,19 @@ def route(state: dict[str, Any], side: str, name: str, to: Coord) -> tuple[str, 
         try:
             check(ground_of(state["scenario"]), "boat", pts)
         except MoveError as exc:
-            raise VehicleError(f"{name}: {exc}") from None
+            raise VehicleError(_("{name}: {exc}", name=name, exc=message_of(exc))) from None
         return vid, pts
     rail, line = min(railways(state["scenario"]).items(), key=lambda kv: kv[1].distance(here))
     if line.distance(Point(to)) > ON_LINE:
-        raise VehicleError(f"{to[0]:g},{to[1]:g} is not on {name}'s railway (KS-87)")
+        raise VehicleError(_("{value:g},{value2:g} is not on {name}'s railway (KS-87)", value=to[0], value2=to[1], name=name))
     a, b = line.project(here), line.project(Point(to))
     if abs(b - a) > MOVE["train"] + 1e-9:
-        raise VehicleError(f"out of range: {abs(b - a) / 12:.1f} ft along the line; a train runs 8 ft a turn (KS-87)")
+        raise VehicleError(_("out of range: {value:.1f} ft along the line; a train runs 8 ft a turn (KS-87)", value=abs(b - a) / 12))
     for bx, by in state["ks"].get("breaks", {}).get(rail, []):
         s = line.project(Point(bx, by))
         if min(a, b) < s - ON_LINE < max(a, b) or min(a, b) < s + ON_LINE < max(a, b):  # it would cross or reach it
-            raise VehicleError(f"the rails of {rail} are broken at {bx:g},{by:g}: no train passes until they are "
-                               f"repaired (KS-55, LW-73)")
+            raise VehicleError(_("the rails of {rail} are broken at {bx:g},{by:g}: no train passes until they are "
+                                 "repaired (KS-55, LW-73)", rail=rail, bx=bx, by=by))
 
     seg = substring(line, min(a, b), max(a, b))
     pts = [tuple(map(float, p)) for p in seg.coords]
@@ -136,6 +144,6 @@ def route(state: dict[str, Any], side: str, name: str, to: Coord) -> tuple[str, 
 
 def new_vehicle(side: str, kind: str, spec: dict[str, Any]) -> dict[str, Any]:
     if kind == "train" and not 1 <= spec.get("wagons", 0) <= ENGINE_PULLS:
-        raise VehicleError(f"a train has 1 to {ENGINE_PULLS} wagons (LW-72)")
+        raise VehicleError(_("a train has 1 to {ENGINE_PULLS} wagons (LW-72)", ENGINE_PULLS=ENGINE_PULLS))
     return {"kind": kind, "side": side, "name": spec["name"], "x": float(spec["at"][0]), "y": float(spec["at"][1]),
             "wagons": int(spec.get("wagons", 1)) if kind == "train" else 1, "aboard": []}

@@ -27,6 +27,7 @@ from typing import Any
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
+from rules.core.i18n import _, message_of
 from rules.tabletop.points import Coord, Polyline
 from rules.tabletop.terrain import terrain_geometry
 
@@ -100,28 +101,34 @@ def check_start(state: dict[str, Any], side: str, kind: str, ids: list[str], at:
                 to: Coord | None = None) -> None:
     """Raise WorkError unless ``ids`` (figures of ``side``) may start a ``kind`` work at ``at`` (..``to``)."""
     if kind not in WORKS:
-        raise WorkError(f"unknown work {kind!r}: works are {', '.join(KINDS)}")
+        raise WorkError(_("unknown work {kind}: works are {KINDS}", kind=repr(kind), KINDS=', '.join(KINDS)))
     need, _turns, arm = WORKS[kind]
     figs = state["figures"]
     _check_free(figs, side, ids)
     for fid in ids:
         if arm and figs[fid]["arm"] != arm:
-            raise WorkError(f"only infantry build entrenchments (KS-61); {fid.split(':')[-1]} is not infantry")
+            raise WorkError(_("only infantry build entrenchments (KS-61); {value} is not infantry", value=fid.split(':')[-1]))
     if len(ids) < need:
-        raise WorkError(f"a {kind} needs {need} figures ({_rule(kind)}); {len(ids)} given")
+        raise WorkError(_("a {kind} needs {need} figures ({rule}); {ids} given", kind=kind, need=need, rule=_rule(kind), ids=len(ids)))
     busy = sorted({fid for w in state.get("ks", {}).get("works", {}).values()
                    if w["status"] == "building" for fid in w["workers"]} & set(ids))
     if busy:
-        raise WorkError(f"{', '.join(i.split(':')[-1] for i in busy)} already at work on another job")
+        raise WorkError(_("{items} already at work on another job", items=', '.join(i.split(':')[-1] for i in busy)))
     geom = work_geometry({"at": at, "to": to})
     if kind == "entrenchment":
         if to is None:
-            raise WorkError("an entrenchment runs between two points: entrench <group> from x,y to x,y")
+            raise WorkError(_("an entrenchment runs between two points: entrench <group> from x,y to x,y"))
         length = geom.length
         most = entrenchment_length(len(ids))
         if length > most + 1e-9:
-            raise WorkError(f"{len(ids)} figures make at most {most:g} in of entrenchment (KS-63); "
-                            f"this one is {length:.1f} in")
+            raise WorkError(
+                _(
+                    "{ids} figures make at most {most:g} in of entrenchment (KS-63); this one is {length:.1f} in",
+                    ids=len(ids),
+                    most=most,
+                    length=length,
+                )
+            )
     _check_reach(figs, ids, geom, "the work")
 
 
@@ -129,7 +136,7 @@ def _check_free(figs: dict[str, Any], side: str, ids: list[str]) -> None:
     for fid in ids:
         f = figs.get(fid)
         if f is None or f["side"] != side or f["st"] != "ok" or f["dis"]:
-            raise WorkError(f"{fid.split(':')[-1]} cannot work: not one of your free, armed figures")
+            raise WorkError(_("{value} cannot work: not one of your free, armed figures", value=fid.split(':')[-1]))
 
 
 def _check_reach(figs: dict[str, Any], ids: list[str], geom: BaseGeometry, what: str) -> None:
@@ -138,8 +145,15 @@ def _check_reach(figs: dict[str, Any], ids: list[str], geom: BaseGeometry, what:
         f = figs[fid]
         d = geom.distance(Point(f["x"], f["y"])) - radius(f["arm"])
         if d > WORK_REACH + 1e-9:
-            raise WorkError(f"{fid.split(':')[-1]} is {d:.1f} in from {what}; workers stand within "
-                            f"{WORK_REACH:g} in of it")
+            raise WorkError(
+                _(
+                    "{value} is {d:.1f} in from {what}; workers stand within {WORK_REACH:g} in of it",
+                    value=fid.split(":")[-1],
+                    d=d,
+                    what=what,
+                    WORK_REACH=WORK_REACH,
+                )
+            )
 
 
 def _rule(kind: str) -> str:
@@ -169,13 +183,13 @@ def task_target(state: dict[str, Any], side: str, task: str, target: str) -> Bas
             if s_ != side and target in sup["depots"]:
                 d = sup["depots"][target]
                 return Point(d["x"], d["y"])
-        raise WorkError(f"no enemy depot {target!r} known here")
+        raise WorkError(_("no enemy depot {target} known here", target=repr(target)))
     items = {t["id"]: t for t in state["scenario"].get("terrain", []) if t["type"] == "bridge"}
     if task == "bridge_restore":
         items = dict(state["ks"].get("blown", {}))
     if target not in items:
         what = "blown bridge" if task == "bridge_restore" else "bridge"
-        raise WorkError(f"no {what} {target!r} (known: {', '.join(sorted(items)) or 'none'})")
+        raise WorkError(_("no {what} {target} (known: {value})", what=what, target=repr(target), value=', '.join(sorted(items)) or 'none'))
     return terrain_geometry(items[target])
 
 
@@ -196,20 +210,36 @@ def rail_spot(state: dict[str, Any], task: str, rail: str, at: Coord) -> str:
 
     lines = railways(state["scenario"])
     if rail not in lines:
-        raise WorkError(f"no railway {rail!r} (railways: {', '.join(sorted(lines)) or 'none'})")
+        raise WorkError(_("no railway {rail} (railways: {value})", rail=repr(rail), value=', '.join(sorted(lines)) or 'none'))
     line = lines[rail]
     if line.distance(Point(at)) > ON_LINE + 1e-9:
-        raise WorkError(f"{at[0]:g},{at[1]:g} is not on railway {rail} (within {ON_LINE:g} in of the line)")
+        raise WorkError(
+            _(
+                "{value:g},{value2:g} is not on railway {rail} (within {ON_LINE:g} in of the line)",
+                value=at[0],
+                value2=at[1],
+                rail=rail,
+                ON_LINE=ON_LINE,
+            )
+        )
     on = line.interpolate(line.project(Point(at)))
     breaks = [tuple(b) for b in state["ks"].get("breaks", {}).get(rail, [])]
     near = [b for b in breaks if math.dist(b, (on.x, on.y)) <= BREAK_NEAR + 1e-9]
     if task == "rail_restore":
         if not near:
-            raise WorkError(f"the rails of {rail} are not broken within {BREAK_NEAR:g} in of {at[0]:g},{at[1]:g}")
+            raise WorkError(
+                _(
+                    "the rails of {rail} are not broken within {BREAK_NEAR:g} in of {value:g},{value2:g}",
+                    rail=rail,
+                    BREAK_NEAR=BREAK_NEAR,
+                    value=at[0],
+                    value2=at[1],
+                )
+            )
         x, y = min(near, key=lambda b: math.dist(b, (on.x, on.y)))
     else:
         if near:
-            raise WorkError(f"the rails of {rail} are already broken at {near[0][0]:g},{near[0][1]:g}")
+            raise WorkError(_("the rails of {rail} are already broken at {value:g},{value2:g}", rail=rail, value=near[0][0], value2=near[0][1]))
         x, y = round(on.x, 3), round(on.y, 3)
     return f"{rail}@{x:g},{y:g}"
 
@@ -223,13 +253,20 @@ def depot_at(state: dict[str, Any], side: str, ids: list[str], at: Coord) -> str
     figs = state["figures"]
     near = [math.dist((figs[i]["x"], figs[i]["y"]), at) - radius(figs[i]["arm"]) for i in ids]
     if max(near) > WORK_REACH + 1e-9:
-        raise WorkError(f"the men stand more than {WORK_REACH:g} in from {at[0]:g},{at[1]:g}: they burn only "
-                        f"what they stand beside")
+        raise WorkError(
+            _(
+                "the men stand more than {WORK_REACH:g} in from {value:g},{value2:g}: they burn only what they stand beside",
+                WORK_REACH=WORK_REACH,
+                value=at[0],
+                value2=at[1],
+            )
+        )
     found = sorted((math.dist((d["x"], d["y"]), at), name) for s_, sup in state["ks"]["supply"].items()
                    if s_ != side for name, d in sup["depots"].items()
                    if math.dist((d["x"], d["y"]), at) <= WORK_REACH)
     if not found:
-        raise WorkError(f"there is no enemy depot within {WORK_REACH:g} in of {at[0]:g},{at[1]:g}")
+        raise WorkError(_("there is no enemy depot within {WORK_REACH:g} in of {value:g},{value2:g}",
+                          WORK_REACH=WORK_REACH, value=at[0], value2=at[1]))
     name: str = found[0][1]
     return name
 
@@ -241,7 +278,7 @@ def check_task(state: dict[str, Any], side: str, task: str, ids: list[str], targ
     try:
         turns = task_turns(task, ids, arms, set())
     except TaskError as exc:
-        raise WorkError(str(exc)) from None
+        raise WorkError(message_of(exc)) from None
     _check_reach(state["figures"], ids, task_target(state, side, task, target), target)
     return turns
 

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any, Protocol
 
+from rules.core.i18n import marked
 from rules.core.protocol import PUBLIC, RuleEvent, State, TurnSpec, side_audience
 
 from . import aftermath, melee, scoring, wagons
@@ -163,8 +164,9 @@ def adjudicate(state: dict[str, Any], orders: Mapping[str, Sequence[Any]], rng: 
 def _private(log: _Log, p: planning.Plan) -> None:
     aud = side_audience(p.side)
     if p.errors:
-        log.emit("orders_rejected", {"side": p.side, "errors": [{"line": e.line, "text": e.text, "message": e.message}
-                                                                for e in p.errors]}, aud)
+        log.emit("orders_rejected", {"side": p.side, "errors": [
+            {"line": e.line, "text": e.text, "message": e.message, **marked("message_msg", e.message)}
+            for e in p.errors]}, aud)
     if p.groups_changed:
         log.emit("groups_changed", {"side": p.side, "groups": p.groups}, aud)
     if p.standing:

@@ -1,21 +1,40 @@
-"""One readable English line per event."""
+"""One readable line per event: English, marked for the platform to translate (rules.core.i18n)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from rules.core.words import count
+from rules.core.i18n import _, joined, kept, ngettext, pgettext
+from rules.core.i18n import side_name as _cap
 
 from .fold import PREFIX
 
 
-def _cap(side: Any) -> str:
-    return str(side).capitalize() if side else "Nobody"
+def _side(side: Any) -> str:
+    """A side named in passing ("red"), translated as a side's name."""
+    return pgettext("side", str(side)) if side else ""
+
+
+# Words of the payloads, as readers see them.
+_EDGES = {"north": pgettext("edge", "north"), "south": pgettext("edge", "south"), "east": pgettext("edge", "east"),
+          "west": pgettext("edge", "west")}
+_POLICIES = {"nearest": pgettext("melee policy", "nearest"), "farthest": pgettext("melee policy", "farthest"),
+             "cavalry": pgettext("melee policy", "cavalry"), "infantry": pgettext("melee policy", "infantry")}
+
+
+def _figures(items: Any) -> str:
+    return ngettext("{n} figure", "{n} figures", len(items))
+
+
+def _guns(items: Any) -> str:
+    return ngettext("{n} gun", "{n} guns", len(items))
 
 
 def _names(ids: list[str]) -> str:
     ids = [str(i).split(":")[-1] for i in ids]
-    return ", ".join(ids[:8]) + (f" and {len(ids) - 8} more" if len(ids) > 8 else "")
+    if len(ids) > 8:
+        return _("{names} and {more} more", names=", ".join(ids[:8]), more=len(ids) - 8)
+    return ", ".join(ids)
 
 
 def _fired(p: Mapping[str, Any]) -> str:
@@ -23,74 +42,100 @@ def _fired(p: Mapping[str, Any]) -> str:
     killed = sum(len(s["killed"]) for s in shots)
     guns = sorted({s["gun"].split(":")[-1] for s in shots})
     blocked = sum(1 for s in shots if s.get("blocked"))
-    extra = f"; {blocked} struck scenery" if blocked else ""
+    extra = [_("{blocked} struck scenery", blocked=blocked)] if blocked else []
     if p.get("wagons"):  # LW-66/67
-        extra += f"; wagons destroyed: {_names(p['wagons'])}"
-    return f"Guns fired {count(len(shots), 'shot')} ({', '.join(guns)}): {count(killed, 'figure')} killed{extra}."
+        extra.append(_("wagons destroyed: {names}", names=_names(p['wagons'])))
+    head = _("Guns fired {shots} ({guns}): {killed} killed", shots=ngettext("{n} shot", "{n} shots", len(shots)),
+             guns=", ".join(guns), killed=ngettext("{n} figure", "{n} figures", killed))
+    return _("{text}.", text=joined([head, *extra]))
 
 
 def _melee(p: Mapping[str, Any]) -> str:
     counts = p.get("counts", {})
-    sides = " against ".join(f"{n} {s}" for s, n in counts.items())
+    sides = joined([_("{n} {side}", n=n, side=_side(s)) for s, n in counts.items()], _(" against "))
     at = p.get("at", [0, 0])
     if p.get("smaller") is None:
-        how = "equal numbers: all fell (LW-35)"
+        how = _("equal numbers: all fell (LW-35)")
     elif p.get("isolated"):
-        how = f"{p['smaller']} was isolated (LW-37)"
+        how = _("{side} was isolated (LW-37)", side=_side(p['smaller']))
     else:
-        how = f"{p['smaller']} was supported (LW-38)"
-    taken = f", {len(p.get('captured', []))} taken prisoner by {p.get('captor')} as {p.get('pow')}" if p.get("captured") else ""
-    return (f"Melee at {at[0]:g},{at[1]:g} begun by {p.get('initiator')}: {sides}; {how}; "
-            f"{len(p.get('killed', []))} killed{taken}.")
+        how = _("{side} was supported (LW-38)", side=_side(p['smaller']))
+    where, killed = f"{at[0]:g},{at[1]:g}", len(p.get('killed', []))
+    if p.get("captured"):
+        return _("Melee at {at} begun by {initiator}: {sides}; {how}; {killed} killed, {taken} taken prisoner by "
+                 "{captor} as {pow}.", at=where, initiator=_side(p.get('initiator')), sides=sides, how=how,
+                 killed=killed, taken=len(p['captured']), captor=_side(p.get('captor')), pow=p.get('pow'))
+    return _("Melee at {at} begun by {initiator}: {sides}; {how}; {killed} killed.", at=where,
+             initiator=_side(p.get('initiator')), sides=sides, how=how, killed=killed)
 
 
 def _game_over(p: Mapping[str, Any]) -> str:
     scores = p.get("scores", {})
-    sheet = "; ".join(f"{s} {v['total']:g}" for s, v in scores.items())
-    head = f"{_cap(p.get('winner'))} wins" if p.get("winner") else "A draw"
-    return f"Game over: {head}: {p.get('reason')}. Score: {sheet}."
+    sheet = joined([_("{side} {total}", side=_side(s), total=f"{v['total']:g}") for s, v in scores.items()])
+    if p.get("winner"):
+        return _("Game over: {winner} wins: {reason}. Score: {sheet}.", winner=_cap(p.get('winner')),
+                 reason=p.get('reason'), sheet=sheet)
+    return _("Game over: A draw: {reason}. Score: {sheet}.", reason=p.get('reason'), sheet=sheet)
 
 
 _SIMPLE = {
-    "table_laid": lambda p: (f"The table '{p['scenario'].get('title')}' ({p['scenario']['table']['width']:g} x "
-                             f"{p['scenario']['table']['depth']:g} in) was laid out; {_cap(p.get('first'))} is the First Player."),
-    "defender_chosen": lambda p: (f"The coin (LW-53) names {p.get('side')} the defender"
-                                  + (": the two armies change sides." if p.get("swapped") else ".")),
-    "reinforcements": lambda p: "Random advantage (LW-57): " + "; ".join(
-        f"{s} rolled {sum(v['roll'])} and takes {count(len(v['joined']), 'reserve figure')}" for s, v in p.items()) + ".",
-    "deployed": lambda p: f"{_cap(p.get('side'))} deployed: {count(len(p.get('figures', {})), 'figure')} "
-                          f"and {count(len(p.get('guns', {})), 'gun')} placed by order, the rest where the scenario put them.",
-    "edge_choice": lambda p: f"{_cap(p.get('side'))} chooses the edge to start from (LW-2, LW-53).",
-    "edge_chosen": lambda p: (f"{_cap(p.get('side'))} starts from the {p.get('edge')} edge"
-                              + ("; the armies change ends." if p.get("swapped") else ".")),
-    "deployment_done": lambda p: "The curtain is lifted: both armies stand revealed. Turn 1 begins.",
-    "orders_rejected": lambda p: f"{_cap(p.get('side'))}: " + "; ".join(
-        f"line {e['line']} ignored ({e['message']})" for e in p.get("errors", [])) + ".",
-    "groups_changed": lambda p: f"{_cap(p.get('side'))} reorganised its groups: {', '.join(sorted(p.get('groups', {})))}.",
-    "standing_orders": lambda p: f"{_cap(p.get('side'))} will kill the {p.get('kill')} enemies first and lose its "
-                                 f"{p.get('lose')} men first in melees it begins.",
+    "table_laid": lambda p: _("The table '{title}' ({width} x {depth} in) was laid out; {first} is the First Player.",
+                              title=p['scenario'].get('title'), width=f"{p['scenario']['table']['width']:g}",
+                              depth=f"{p['scenario']['table']['depth']:g}", first=_cap(p.get('first'))),
+    "defender_chosen": lambda p: (
+        _("The coin (LW-53) names {side} the defender: the two armies change sides.", side=_side(p.get('side')))
+        if p.get("swapped") else _("The coin (LW-53) names {side} the defender.", side=_side(p.get('side')))),
+    "reinforcements": lambda p: _("Random advantage (LW-57): {rolls}.", rolls=joined(
+        _("{side} rolled {roll} and takes {figures}", side=_side(s), roll=sum(v['roll']),
+          figures=ngettext("{n} reserve figure", "{n} reserve figures", len(v['joined']))) for s, v in p.items())),
+    "deployed": lambda p: _("{side} deployed: {figures} and {guns} placed by order, the rest where the scenario put them.",
+                            side=_cap(p.get('side')), figures=_figures(p.get('figures', {})), guns=_guns(p.get('guns', {}))),
+    "edge_choice": lambda p: _("{side} chooses the edge to start from (LW-2, LW-53).", side=_cap(p.get('side'))),
+    "edge_chosen": lambda p: (
+        _("{side} starts from the {edge} edge; the armies change ends.", side=_cap(p.get('side')), edge=_EDGES.get(str(p.get('edge')), p.get('edge')))
+        if p.get("swapped") else
+        _("{side} starts from the {edge} edge.", side=_cap(p.get('side')), edge=_EDGES.get(str(p.get('edge')), p.get('edge')))),
+    "deployment_done": lambda p: _("The curtain is lifted: both armies stand revealed. Turn 1 begins."),
+    "orders_rejected": lambda p: _("{side}: {lines}.", side=_cap(p.get('side')), lines=joined(
+        _("line {line} ignored ({message})", line=e['line'], message=kept(e, "message_msg", "message"))
+        for e in p.get("errors", []))),
+    "groups_changed": lambda p: _("{side} reorganised its groups: {groups}.", side=_cap(p.get('side')),
+                                  groups=", ".join(sorted(p.get('groups', {})))),
+    "standing_orders": lambda p: _("{side} will kill the {kill} enemies first and lose its {lose} men first in melees it "
+                                   "begins.", side=_cap(p.get('side')), kill=_POLICIES.get(str(p.get('kill')), p.get('kill')),
+                                   lose=_POLICIES.get(str(p.get('lose')), p.get('lose'))),
     "fired": _fired,
-    "moved": lambda p: (f"{count(len(p.get('figures', {})), 'figure')} and {count(len(p.get('guns', {})), 'gun')} moved; "
-                        + (f"{count(len(p['wagons']), 'wagon')} moved; " if p.get("wagons") else "")
-                        + f"{count(len(p.get('contacts', [])), 'contact')}" + (
-                            f"; {count(len(p['stuck']), 'gun')} stayed for want of a team (LW-24)" if p.get("stuck") else "") + "."),
+    "moved": lambda p: _("{text}.", text=joined([
+        _("{figures} and {guns} moved", figures=_figures(p.get('figures', {})), guns=_guns(p.get('guns', {}))),
+        *([_("{wagons} moved", wagons=ngettext("{n} wagon", "{n} wagons", len(p['wagons'])))] if p.get("wagons") else []),
+        ngettext("{n} contact", "{n} contacts", len(p.get('contacts', []))),
+        *([_("{guns} stayed for want of a team (LW-24)", guns=_guns(p['stuck']))] if p.get("stuck") else [])])),
     "melee": _melee,
-    "surrendered": lambda p: f"{_cap(p.get('side'))}'s {p.get('group')} ({count(len(p.get('figures', [])), 'figure')}) "
-                             f"surrendered to {p.get('captor')} (LW-45).",
-    "prisoners_released": lambda p: (f"{count(len(p.get('figures', [])), str(p.get('side')) + ' prisoner')} of {p.get('from')} "
-                                     f"got away from {p.get('guards')} guards and go home disarmed as "
-                                     f"{p.get('group')} (LW-43)."),
-    "prisoners_delivered": lambda p: f"{_cap(p.get('captor'))} took {count(len(p.get('figures', [])), 'prisoner')} off the table (LW-42).",
-    "rearmed": lambda p: f"{count(len(p.get('figures', [])), 'disarmed figure')} reached their edge and are armed again: "
-                         f"{_names(p.get('figures', []))}.",
-    "gun_captured": lambda p: f"{_cap(p.get('by'))} captured {p.get('from')}'s gun {str(p.get('gun')).split(':')[-1]} (LW-46).",
-    "wagon_captured": lambda p: (f"{_cap(p.get('by'))} took the wagon {str(p.get('wagon')).split(':')[-1]} at "
-                                 f"{p['at'][0]:g},{p['at'][1]:g}: none of its own within 6 in (LW-66/67)."),
-    "capitulated": lambda p: (f"{_cap(p.get('side'))} flees: {count(len(p.get('figures', [])), 'figure')} and "
-                              f"{count(len(p.get('guns', [])), 'gun')}"
-                              + (f" and {count(len(p['wagons']), 'wagon')}" if p.get("wagons") else "")
-                              + f" too far from its edge capitulate to {p.get('captor')} (LW-50)."),
-    "turn_completed": lambda p: f"Turn {p.get('turn')} is over.",
+    "surrendered": lambda p: _("{side}'s {group} ({figures}) surrendered to {captor} (LW-45).", side=_cap(p.get('side')),
+                               group=p.get('group'), figures=_figures(p.get('figures', [])),
+                               captor=_side(p.get('captor'))),
+    "prisoners_released": lambda p: _(
+        "{prisoners} of {origin} got away from {guards} guards and go home disarmed as {group} (LW-43).",
+        prisoners=ngettext("{n} {side} prisoner", "{n} {side} prisoners", len(p.get('figures', [])), side=p.get('side')),
+        origin=_side(p.get('from')), guards=p.get('guards'), group=p.get('group')),
+    "prisoners_delivered": lambda p: _("{captor} took {prisoners} off the table (LW-42).", captor=_cap(p.get('captor')),
+                                       prisoners=ngettext("{n} prisoner", "{n} prisoners", len(p.get('figures', [])))),
+    "rearmed": lambda p: _("{figures} reached their edge and are armed again: {names}.", names=_names(p.get('figures', [])),
+                           figures=ngettext("{n} disarmed figure", "{n} disarmed figures", len(p.get('figures', [])))),
+    "gun_captured": lambda p: _("{by} captured {origin}'s gun {gun} (LW-46).", by=_cap(p.get('by')),
+                                origin=_side(p.get('from')), gun=str(p.get('gun')).split(':')[-1]),
+    "wagon_captured": lambda p: _("{by} took the wagon {wagon} at {at}: none of its own within 6 in (LW-66/67).",
+                                  by=_cap(p.get('by')), wagon=str(p.get('wagon')).split(':')[-1],
+                                  at=f"{p['at'][0]:g},{p['at'][1]:g}"),
+    "capitulated": lambda p: (
+        _("{side} flees: {figures} and {guns} and {wagons} too far from its edge capitulate to {captor} (LW-50).",
+          side=_cap(p.get('side')), figures=_figures(p.get('figures', [])), guns=_guns(p.get('guns', [])),
+          wagons=ngettext("{n} wagon", "{n} wagons", len(p['wagons'])), captor=_side(p.get('captor')))
+        if p.get("wagons") else
+        _("{side} flees: {figures} and {guns} too far from its edge capitulate to {captor} (LW-50).",
+          side=_cap(p.get('side')), figures=_figures(p.get('figures', [])), guns=_guns(p.get('guns', [])),
+          captor=_side(p.get('captor')))),
+    "turn_completed": lambda p: _("Turn {turn} is over.", turn=p.get('turn')),
     "game_over": _game_over,
 }
 

@@ -6,16 +6,18 @@ rules against the position. Both report per line, so nothing is silently dropped
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from rules.core.i18n import _, joined, message_of
+from rules.core.orderwords import Table, MixedScript, canonical, heads
 from rules.core.protocol import LineError, ParsedOrders
 from rules.tabletop.points import XY
 
 POLICIES = ("nearest", "farthest", "cavalry", "infantry")
 
-ORDERS_HELP = """\
+ORDERS_HELP = _("""\
 Little Wars orders: one order per line; coordinates are inches "x,y" from the south-west corner
 (red starts on the south edge y=0, blue on the north edge). Names are your groups (e.g. foot1),
 single figures (i12 = infantryman 12, c3 = cavalryman 3), guns (gun1) and prisoner groups (pow1).
@@ -39,14 +41,14 @@ Lines starting with # are comments.
   edge north                            before deployment, when the game lets you choose the edge
                                         you start from (LW-2; the defender, LW-53): north, south, ...
   hold                                  do nothing (the default)
-"""
+""")
 # LW-66/67, games with settings.supply (the Kriegspiel appendix has its depots instead)
-WAGON_HELP = """Supply wagons and ammunition carts (games with supply, LW-66/67):
+WAGON_HELP = _("""Supply wagons and ammunition carts (games with supply, LW-66/67):
   deploy supply1 at 4,3                 deployment: place a wagon or cart (like a gun)
   move cart1 to 20,10                   a wagon or cart goes 12 in a turn round scenery, no escort needed
-"""
+""")
 CORE_HELP = ORDERS_HELP
-ORDERS_HELP = CORE_HELP + WAGON_HELP
+ORDERS_HELP = joined([CORE_HELP, WAGON_HELP], "")
 
 _NUM = r"-?\d+(?:\.\d+)?"
 _PT = rf"\(?\s*({_NUM})\s*,\s*({_NUM})\s*\)?"
@@ -127,7 +129,7 @@ def parse_points(text: str) -> tuple[XY, ...]:
     rest = _PT_RE.sub(" ", text).replace(";", " ")
     rest = re.sub(r"\bthen\b", " ", rest).strip()
     if rest:
-        raise ValueError(f"cannot read {rest!r} as coordinates (write x,y in inches)")
+        raise ValueError(_("cannot read {rest} as coordinates (write x,y in inches)", rest=repr(rest)))
     return pts
 
 
@@ -136,26 +138,26 @@ def _parse_move(n: int, raw: str, m: re.Match[str], deploy: bool) -> Move:
     pts = parse_points(rest)
     if how == "line":
         if len(pts) != 2:
-            raise ValueError("a line needs exactly two points: line x1,y1 x2,y2")
+            raise ValueError(_("a line needs exactly two points: line x1,y1 x2,y2"))
         return Move(n, raw, who, pts, True, deploy)
     if not pts:
-        raise ValueError("no destination: write to x,y")
+        raise ValueError(_("no destination: write to x,y"))
     if deploy and len(pts) != 1:
-        raise ValueError("deploy at takes one point")
+        raise ValueError(_("deploy at takes one point"))
     return Move(n, raw, who, pts, False, deploy)
 
 
 def _parse_fire(n: int, raw: str, m: re.Match[str]) -> Fire:
     pts = parse_points(m.group(2))
     if not 1 <= len(pts) <= 4:
-        raise ValueError(f"a gun fires 1 to 4 shots a turn (LW-21); {len(pts)} aim points given")
+        raise ValueError(_("a gun fires 1 to 4 shots a turn (LW-21); {pts} aim points given", pts=len(pts)))
     return Fire(n, raw, m.group(1), pts)
 
 
 def _parse_split(n: int, raw: str, m: re.Match[str]) -> Split:
     near = parse_points(m.group(4)) if m.group(4) else ()
     if m.group(4) and len(near) != 1:
-        raise ValueError("nearest takes one point")
+        raise ValueError(_("nearest takes one point"))
     return Split(n, raw, m.group(1), int(m.group(2)), m.group(3), near[0] if near else None)
 
 
@@ -184,8 +186,32 @@ _RULES: list[LineRule] = [
 ]
 
 ORDER_VERBS = "deploy, move, fire, split, merge, form, escort, surrender, melee, edge, hold"
+# The Russian order words (RULES.md, "Order words in Russian"): each line is read through them first.
+RU_WORDS: Table = {
+    "развернуть": "deploy", "развертывание": "deploy", "расставить": "deploy",
+    "двигать": "move", "идти": "move", "марш": "march", "двигаться": "move",
+    "огонь": "fire", "стрелять": "fire", "выстрел": "fire",
+    "разделить": "split", "отделить": "split",
+    "слить": "merge", "объединить": "merge",
+    "сформировать": "form", "построить": "form",
+    "конвоировать": "escort", "конвой": "escort", "вести": "escort",
+    "сдаться": "surrender", "сдача": "surrender",
+    "рукопашная": "melee", "рукопашный": "melee",
+    "край": "edge",
+    "стоять": "hold", "держать": "hold",  # not "ждать": by mail that is WAIT
+    "в": {"deploy": "at", "fire": "at", "merge": "into", "*": "to"}, "у": "at", "по": "at",
+    "к": "to", "на": "to", "до": "to",
+    "линия": "line", "линией": "line", "линию": "line",
+    "затем": "then", "потом": "then", "далее": "then",
+    "как": "as", "из": "from",
+    "ближайшие": "nearest", "ближайших": "nearest", "дальние": "farthest", "дальних": "farthest",
+    "кавалерия": "cavalry", "кавалерию": "cavalry", "кавалеристов": "cavalry",
+    "пехота": "infantry", "пехоту": "infantry", "пехотинцев": "infantry",
+    "убивать": "kill", "бить": "kill", "терять": "lose",
+    "север": "north", "юг": "south", "запад": "west", "восток": "east",
+}
 # What an order line begins with ("march" is "move"): mail reads a line as an order by these.
-ORDER_WORDS = (*ORDER_VERBS.split(", "), "march")
+ORDER_WORDS = (*ORDER_VERBS.split(", "), "march", *heads(RU_WORDS, (*ORDER_VERBS.split(", "), "march")))
 
 
 def read_by_rules(rules: Iterable[LineRule], n: int, raw: str, text: str) -> Order | LineError | None:
@@ -197,7 +223,7 @@ def read_by_rules(rules: Iterable[LineRule], n: int, raw: str, text: str) -> Ord
             try:
                 return build(n, raw.strip(), m)
             except ValueError as exc:
-                return LineError(n, raw.strip(), str(exc))
+                return LineError(n, raw.strip(), exc.args[0])  # the marked message itself
     return None
 
 
@@ -210,9 +236,9 @@ def parse_line(n: int, raw: str) -> Order | LineError | None:
         return item
     verb = text.split()[0].lower()
     if verb in ORDER_VERBS.split(", "):
-        return LineError(n, raw.strip(), f"cannot read this '{verb}' order; see the examples: "
-                                         + _example(verb))
-    return LineError(n, raw.strip(), f"unknown order '{verb}': orders are {ORDER_VERBS}")
+        return LineError(n, raw.strip(), _("cannot read this '{verb}' order; see the examples: {example}", verb=verb,
+                                           example=_example(verb)))
+    return LineError(n, raw.strip(), _("unknown order '{verb}': orders are {verbs}", verb=verb, verbs=ORDER_VERBS))
 
 
 def _example(verb: str) -> str:
@@ -222,15 +248,27 @@ def _example(verb: str) -> str:
     return verb
 
 
-def parse_text(text: str, read_line: Callable[[int, str], Order | LineError | None] | None = None) -> ParsedOrders:
-    """Every line through ``read_line`` (this order language's, or a variant's that extends it)."""
-    read_line = read_line or parse_line
+def parse_text(text: str, read_line: Callable[[int, str], Order | LineError | None] | None = None,
+               words: Table | None = None) -> ParsedOrders:
+    """Every line through ``read_line`` (this order language's, or a variant's that extends it),
+    read first through the Russian ``words`` (this language's, or the variant's)."""
+    read_line, words = read_line or parse_line, words or RU_WORDS
     orders: list[Order] = []
     errors: list[LineError] = []
     for n, raw in enumerate(text.splitlines(), start=1):
-        item = read_line(n, raw)
+        item = _read_canonical(read_line, words, n, raw)
         if isinstance(item, LineError):
             errors.append(item)
         elif item is not None:
             orders.append(item)
     return ParsedOrders(tuple(orders), tuple(errors))
+
+
+def _read_canonical(read_line: Callable[[int, str], Order | LineError | None], words: Table, n: int,
+                    raw: str) -> Order | LineError | None:
+    """``raw`` read in its English words; an error names the line as the player wrote it."""
+    try:
+        item = read_line(n, canonical(raw, words))
+    except MixedScript as exc:
+        return LineError(n, raw.strip(), message_of(exc))
+    return replace(item, text=raw.strip()) if isinstance(item, LineError) else item

@@ -17,6 +17,7 @@ import numpy as np
 import shapely
 from shapely.strtree import STRtree
 
+from rules.core.i18n import _
 from rules.core.protocol import LineError, State
 from rules.tabletop.points import XY, point_array
 
@@ -90,14 +91,14 @@ def build(state: dict[str, Any], side: str, orders: Sequence[Order], move_check:
                 gun_check=gun_check)
     phase = state["phase"]
     if phase not in ("edge", "deploy", "play"):
-        plan.errors.append(LineError(0, "", "the game is over" if phase == "over" else "the game has not started"))
+        plan.errors.append(LineError(0, "", _("the game is over") if phase == "over" else _("the game has not started")))
         return plan
     ordered = sorted(orders, key=lambda o: (not isinstance(o, (Form, Split, Merge)), o.line))
     for o in ordered:
         try:
             _apply(state, plan, o)
         except OrderRefused as exc:
-            plan.errors.append(LineError(o.line, o.text, str(exc)))
+            plan.errors.append(LineError(o.line, o.text, exc.args[0]))  # the marked message itself
     if phase == "play":
         _check_gun_moves(state, plan)
     plan.errors.sort(key=lambda e: e.line)
@@ -119,10 +120,10 @@ def _apply(state: State, plan: Plan, o: Order) -> None:
         return _edge(state, plan, o)
     deploying = state["phase"] == "deploy"
     if isinstance(o, Move) and o.deploy != deploying:
-        raise OrderRefused("deploy orders are for the deployment turn only" if o.deploy
-                       else "this is the deployment turn: use 'deploy <name> at x,y' or 'deploy <name> line ...'")
+        raise OrderRefused(_("deploy orders are for the deployment turn only") if o.deploy
+                       else _("this is the deployment turn: use 'deploy <name> at x,y' or 'deploy <name> line ...'"))
     if deploying and not isinstance(o, (Move, Form, Split, Merge, Melee, Hold)):
-        raise OrderRefused("only deploy, form, split, merge and melee orders are allowed while deploying")
+        raise OrderRefused(_("only deploy, form, split, merge and melee orders are allowed while deploying"))
     handlers: dict[type[Order], Callable[[State, Plan, Any], None]] = {
         Move: _move, Fire: _fire, Split: _split, Merge: _merge, Form: _form, Escort: _escort,
         Surrender: _surrender, Melee: _melee, Hold: _hold}
@@ -135,18 +136,18 @@ def _hold(state: State, plan: Plan, o: Hold) -> None:
 
 def _edge(state: State, plan: Plan, o: Order) -> None:
     if state["phase"] != "edge":
-        raise OrderRefused("the edge is chosen before deployment, when the game lets a side choose it")
+        raise OrderRefused(_("the edge is chosen before deployment, when the game lets a side choose it"))
     if isinstance(o, Hold):
         return
     if not isinstance(o, Edge):
-        raise OrderRefused("now only the edge is chosen: 'edge north', 'edge south', ... or hold")
+        raise OrderRefused(_("now only the edge is chosen: 'edge north', 'edge south', ... or hold"))
     if plan.side != state.get("edge_chooser"):
-        raise OrderRefused(f"{state.get('edge_chooser')} chooses the edge, not {plan.side}")
+        raise OrderRefused(_("{get} chooses the edge, not {side}", get=state.get('edge_chooser'), side=plan.side))
     mine = state["scenario"]["edges"][plan.side]
     if o.edge not in (mine, OPPOSITE[mine]):
-        raise OrderRefused(f"the armies start from the {mine} and {OPPOSITE[mine]} edges: choose one of those")
+        raise OrderRefused(_("the armies start from the {mine} and {value} edges: choose one of those", mine=mine, value=OPPOSITE[mine]))
     if plan.edge is not None:
-        raise OrderRefused("the edge is chosen once")
+        raise OrderRefused(_("the edge is chosen once"))
     plan.edge = o.edge
 
 
@@ -157,7 +158,13 @@ def _figure(state: State, side: str, name: str) -> list[str] | None:
     if f is None:
         return None
     if f["st"] != "ok":
-        raise OrderRefused(f"{name} is {'dead' if f['st'] == 'dead' else 'a prisoner' if f['st'] == 'pow' else 'not in play'}")
+        raise OrderRefused(
+            _(
+                "{name} is {value}",
+                name=name,
+                value=_("dead") if f["st"] == "dead" else _("a prisoner") if f["st"] == "pow" else _("not in play"),
+            )
+        )
     return [fid]
 
 
@@ -203,21 +210,21 @@ def resolve(state: State, plan: Plan, name: str) -> tuple[str, Any]:
     enemy = other(plan.side)
     if (group_key(state["groups"][enemy], name) or state["figures"].get(f"{enemy}:{name.lower()}")
             or gun_of(state, enemy, name) or _wagon(state, enemy, name)):
-        raise OrderRefused(f"not your figure: {name} belongs to {enemy}")
+        raise OrderRefused(_("not your figure: {name} belongs to {enemy}", name=name, enemy=enemy))
     if any(g["name"].lower() == name.lower() and g["side"] == plan.side for g in state["guns"].values()):
-        raise OrderRefused(f"{name} is no longer yours: it was captured")
+        raise OrderRefused(_("{name} is no longer yours: it was captured", name=name))
     lost = next((w for w in state.get("wagons", {}).values()
                  if w["name"].lower() == name.lower() and w["side"] == plan.side), None)
     if lost is not None:
-        raise OrderRefused(f"{name} is no longer yours: it was {'destroyed' if lost['st'] != 'ok' else 'captured'}")
-    raise OrderRefused(f"unknown name '{name}': not one of your groups, figures, guns or prisoner groups")
+        raise OrderRefused(_("{name} is no longer yours: it was {value}", name=name, value=_("destroyed") if lost['st'] != 'ok' else _("captured")))
+    raise OrderRefused(_("unknown name '{name}': not one of your groups, figures, guns or prisoner groups", name=name))
 
 
 def _own_figures(state: State, plan: Plan, name: str) -> list[str]:
     kind, value = resolve(state, plan, name)
     if kind != "figures":
-        what = {"gun": "gun", "wagon": "wagon"}.get(kind, "prisoner group")
-        raise OrderRefused(f"{name} is a {what}, not a group of figures")
+        what = {"gun": _("gun"), "wagon": _("wagon")}.get(kind) or _("prisoner group")
+        raise OrderRefused(_("{name} is a {what}, not a group of figures", name=name, what=what))
     result: list[str] = value
     return result
 
@@ -225,7 +232,7 @@ def _own_figures(state: State, plan: Plan, name: str) -> list[str]:
 def _check_claim(plan: Plan, ids: list[str]) -> None:
     for i in ids:
         if i in plan.owner_line:
-            raise OrderRefused(f"{i.split(':')[1]} already has an order on line {plan.owner_line[i]}")
+            raise OrderRefused(_("{value} already has an order on line {value2}", value=i.split(':')[1], value2=plan.owner_line[i]))
 
 
 def claim_figures(plan: Plan, ids: list[str], o: Order) -> None:
@@ -239,11 +246,11 @@ def claim_figures(plan: Plan, ids: list[str], o: Order) -> None:
 def _new_name(state: State, plan: Plan, name: str) -> None:
     if (group_key(plan.groups, name) or state["figures"].get(f"{plan.side}:{name.lower()}")
             or gun_of(state, plan.side, name) or _wagon(state, plan.side, name)):
-        raise OrderRefused(f"the name {name} is already in use")
+        raise OrderRefused(_("the name {name} is already in use", name=name))
     if name[0].lower() in "ic" and name[1:].isdigit():
-        raise OrderRefused(f"{name} looks like a figure name (i12, c3): choose another group name")
+        raise OrderRefused(_("{name} looks like a figure name (i12, c3): choose another group name", name=name))
     if re.fullmatch(r"(pow|freed)\d+", name.lower()):
-        raise OrderRefused(f"{name} is reserved for prisoner and freed groups: choose another group name")
+        raise OrderRefused(_("{name} is reserved for prisoner and freed groups: choose another group name", name=name))
 
 
 def _take(plan: Plan, ids: list[str]) -> None:
@@ -261,7 +268,7 @@ def _split(state: State, plan: Plan, o: Split) -> None:
     ids = _own_figures(state, plan, o.who)
     _new_name(state, plan, o.new)
     if not 0 < o.count < len(ids):
-        raise OrderRefused(f"{o.who} has {len(ids)} figures: split off between 1 and {len(ids) - 1}")
+        raise OrderRefused(_("{who} has {ids} figures: split off between 1 and {value}", who=o.who, ids=len(ids), value=len(ids) - 1))
     figs = state["figures"]
     near = o.near
     if near:
@@ -276,9 +283,9 @@ def _merge(state: State, plan: Plan, o: Merge) -> None:
     src = _own_figures(state, plan, o.who)
     key = group_key(plan.groups, o.into)
     if key is None:
-        raise OrderRefused(f"unknown group '{o.into}' to merge into")
+        raise OrderRefused(_("unknown group '{into}' to merge into", into=o.into))
     if key.lower() == o.who.lower():
-        raise OrderRefused("a group cannot merge into itself")
+        raise OrderRefused(_("a group cannot merge into itself"))
     _take(plan, src)
     plan.groups[key] = plan.groups.get(key, []) + src
     plan.groups_changed = True
@@ -342,7 +349,7 @@ def route(table: Table, arm: str, start: XY, waypoints: Iterable[XY]) -> list[XY
 def _move(state: State, plan: Plan, o: Move) -> None:
     kind, value = resolve(state, plan, o.who)
     if kind == "pow":
-        raise OrderRefused(f"{o.who} are prisoners: use 'escort {o.who} to x,y'")
+        raise OrderRefused(_("{who} are prisoners: use 'escort {who} to x,y'", who=o.who))
     if kind == "gun":
         return _deploy_gun(state, plan, o, value) if o.deploy else _plan_gun_move(state, plan, o, value)
     if kind == "wagon":
@@ -359,10 +366,17 @@ def _move(state: State, plan: Plan, o: Move) -> None:
         for w in wps:
             err = table.spot_error(f["arm"], *w)
             if err:
-                raise OrderRefused(f"{fid.split(':')[1]} would pass or end at {err.split(' is ', 1)[0]}: {err.split(' is ', 1)[1]}")
+                raise OrderRefused(
+                    _(
+                        "{value} would pass or end at {value2}: {value3}",
+                        value=fid.split(":")[1],
+                        value2=err.split(" is ", 1)[0],
+                        value3=err.split(" is ", 1)[1],
+                    )
+                )
         pts = route(table, f["arm"], (f["x"], f["y"]), wps)
         if not pts:
-            raise OrderRefused(f"{fid.split(':')[1]} cannot get there: no way round the scenery")
+            raise OrderRefused(_("{value} cannot get there: no way round the scenery", value=fid.split(':')[1]))
         if plan.move_check is not None:  # the Kriegspiel appendix's pace replaces LW-17/18
             err = plan.move_check(fid, pts)
             if err:
@@ -372,9 +386,18 @@ def _move(state: State, plan: Plan, o: Move) -> None:
         length, limit = path_length(pts), allowance(state, fid)
         if length > limit + 1e-9:
             spent = pace(state["scenario"], f["arm"]) - limit
-            edge = f" this turn: measured from the edge line, {spent:.1f} in are spent already (LW-7)" if spent else ""
-            raise OrderRefused(f"out of range: {fid.split(':')[1]} would need {length:.1f} in, {ARM_NAMES[f['arm']]} "
-                           f"moves at most {round(limit, 2):g} in (LW-{17 if f['arm'] == 'inf' else 18}){edge}")
+            edge = _(" this turn: measured from the edge line, {spent:.1f} in are spent already (LW-7)", spent=spent) if spent else ""
+            raise OrderRefused(
+                _(
+                    "out of range: {value} would need {length:.1f} in, {value2} moves at most {limit:g} in (LW-{value3}){edge}",
+                    value=fid.split(":")[1],
+                    length=length,
+                    value2=ARM_NAMES[f["arm"]],
+                    limit=round(limit, 2),
+                    value3=17 if f["arm"] == "inf" else 18,
+                    edge=edge,
+                )
+            )
         paths[fid] = pts
     claim_figures(plan, value, o)
     plan.paths.update(paths)
@@ -394,7 +417,7 @@ def _deploy(state: State, plan: Plan, o: Move, ids: list[str]) -> None:
     for fid, (x, y) in zip(ids, spots):
         err = table.spot_error(figs[fid]["arm"], x, y) or zone_error(sc, plan.side, x, y)
         if err:
-            raise OrderRefused(f"{fid.split(':')[1]} cannot deploy there: {err}")
+            raise OrderRefused(_("{value} cannot deploy there: {err}", value=fid.split(':')[1], err=err))
     claim_figures(plan, ids, o)
     plan.deploy_figures.update({fid: [x, y] for fid, (x, y) in zip(ids, spots)})
 
@@ -402,22 +425,22 @@ def _deploy(state: State, plan: Plan, o: Move, ids: list[str]) -> None:
 def _deploy_gun(state: State, plan: Plan, o: Move, gid: str) -> None:
     claim_figures(plan, [gid], o)
     if o.line_form:
-        raise OrderRefused("a gun deploys at one point: deploy gun1 at x,y")
+        raise OrderRefused(_("a gun deploys at one point: deploy gun1 at x,y"))
     x, y = o.points[0]
     err = table_of(state["scenario"]).spot_error(GUN_SPOT, x, y) or zone_error(state["scenario"], plan.side, x, y)
     if err:
-        raise OrderRefused(f"{o.who} cannot deploy there: {err}")
+        raise OrderRefused(_("{who} cannot deploy there: {err}", who=o.who, err=err))
     plan.deploy_guns[gid] = [x, y]
 
 
 def _escort(state: State, plan: Plan, o: Escort) -> None:
     kind, value = resolve(state, plan, o.who)
     if kind != "pow":
-        raise OrderRefused(f"{o.who} is not a group of prisoners you hold; use move for your own figures")
+        raise OrderRefused(_("{who} is not a group of prisoners you hold; use move for your own figures", who=o.who))
     name, ids = value
     ids = [i for i in ids if not state["figures"][i]["pow"][2]]
     if not ids:
-        raise OrderRefused(f"the prisoners of {name} have all been taken off the table")
+        raise OrderRefused(_("the prisoners of {name} have all been taken off the table", name=name))
     _check_claim(plan, ids)
     table = table_of(state["scenario"])
     fake = Move(o.line, o.text, o.who, o.points)
@@ -426,11 +449,15 @@ def _escort(state: State, plan: Plan, o: Escort) -> None:
         f = state["figures"][fid]  # prisoners walk at the infantry pace, each with its own footprint
         spot = next((e for e in (table.spot_error(f["arm"], *w) for w in wps) if e), None)
         if spot:
-            raise OrderRefused(f"{fid.split(':')[1]} cannot be escorted there: {spot}")
+            raise OrderRefused(_("{value} cannot be escorted there: {spot}", value=fid.split(':')[1], spot=spot))
         pts = route(table, f["arm"], (f["x"], f["y"]), wps)
         if not pts or path_length(pts) > pace(state["scenario"], "inf") + 1e-9:
-            raise OrderRefused(f"out of range: prisoners walk at most {pace(state['scenario'], 'inf'):g} in a turn, "
-                           f"to open ground on the table")
+            raise OrderRefused(
+                _(
+                    "out of range: prisoners walk at most {pace:g} in a turn, to open ground on the table",
+                    pace=pace(state["scenario"], "inf"),
+                )
+            )
         paths[fid] = pts
     claim_figures(plan, ids, o)
     plan.paths.update(paths)
@@ -440,8 +467,14 @@ def _surrender(state: State, plan: Plan, o: Surrender) -> None:
     ids = _own_figures(state, plan, o.who)
     friends, need = geom.support(state, plan.side, ids)
     if 2 * friends >= len(ids):
-        raise OrderRefused(f"{o.who} is not isolated: {friends} friends within a move of it (LW-32: fewer than "
-                       f"{math.ceil(len(ids) / 2)} needed to surrender, LW-45)")
+        raise OrderRefused(
+            _(
+                "{who} is not isolated: {friends} friends within a move of it (LW-32: fewer than {ceil} needed to surrender, LW-45)",
+                who=o.who,
+                friends=friends,
+                ceil=math.ceil(len(ids) / 2),
+            )
+        )
     claim_figures(plan, ids, o)
     plan.surrender.append((group_key(plan.groups, o.who) or o.who, ids))
 
@@ -456,42 +489,55 @@ def _supply_check(state: State, plan: Plan, ids: list[str]) -> None:
     out = [i.split(":")[1] for i in ids if i in plan.hungry]
     if out:
         sc = state["scenario"]
-        raise OrderRefused(f"{', '.join(out[:5])}{' ...' if len(out) > 5 else ''} out of supply: no supply wagon within "
-                       f"{wagon_rules.reach(sc, 'supply'):g} in (six moves) has room for them, 50 a wagon (LW-66); "
-                       f"troops without supply do not move (as KS-52)")
+        raise OrderRefused(
+            _(
+                "{value}{value2} out of supply: no supply wagon within {reach:g} in (six moves) has room for them, "
+                "50 a wagon (LW-66); troops without supply do not move (as KS-52)",
+                value=", ".join(out[:5]),
+                value2=" ..." if len(out) > 5 else "",
+                reach=wagon_rules.reach(sc, "supply"),
+            )
+        )
 
 
 def _deploy_wagon(state: State, plan: Plan, o: Move, wid: str) -> None:
     claim_figures(plan, [wid], o)
     if o.line_form:
-        raise OrderRefused(f"a wagon deploys at one point: deploy {o.who} at x,y")
+        raise OrderRefused(_("a wagon deploys at one point: deploy {who} at x,y", who=o.who))
     x, y = o.points[0]
     err = table_of(state["scenario"]).spot_error(wagon_rules.SPOT, x, y) or zone_error(state["scenario"], plan.side, x, y)
     if err:
-        raise OrderRefused(f"{o.who} cannot deploy there: {err}")
+        raise OrderRefused(_("{who} cannot deploy there: {err}", who=o.who, err=err))
     plan.deploy_wagons[wid] = [x, y]
 
 
 def _plan_wagon_move(state: State, plan: Plan, o: Move, wid: str) -> None:
     """A wagon goes at its horses' walk (12 in, LW-26's foot pace for guns) round the scenery, no escort needed."""
     if o.line_form:
-        raise OrderRefused(f"a wagon moves to a point: move {o.who} to x,y")
+        raise OrderRefused(_("a wagon moves to a point: move {who} to x,y", who=o.who))
     _check_claim(plan, [wid])
     w = state["wagons"][wid]
     table = table_of(state["scenario"])
     for p in o.points:
         err = table.spot_error(wagon_rules.SPOT, *p)
         if err:
-            raise OrderRefused(f"{o.who} cannot go there: {err}")
+            raise OrderRefused(_("{who} cannot go there: {err}", who=o.who, err=err))
     pts = route(table, wagon_rules.SPOT, (w["x"], w["y"]), o.points)
     if not pts:
-        raise OrderRefused(f"{o.who} cannot get there: no way round the scenery")
+        raise OrderRefused(_("{who} cannot get there: no way round the scenery", who=o.who))
     spent = head_start(state, w["owner"], w["x"], w["y"], wagon_rules.radius_of())  # LW-7, as for everything
     limit = max(0.0, wagon_rules.wagon_pace(state["scenario"]) - spent)
     if path_length(pts) > limit + 1e-9:
-        edge = f" this turn: measured from the edge line, {spent:.1f} in are spent already (LW-7)" if spent else " a turn"
-        raise OrderRefused(f"out of range: {o.who} would need {path_length(pts):.1f} in; a wagon moves at most "
-                       f"{round(limit, 2):g} in{edge}")
+        edge = _(" this turn: measured from the edge line, {spent:.1f} in are spent already (LW-7)", spent=spent) if spent else _(" a turn")
+        raise OrderRefused(
+            _(
+                "out of range: {who} would need {path_length:.1f} in; a wagon moves at most {limit:g} in{edge}",
+                who=o.who,
+                path_length=path_length(pts),
+                limit=round(limit, 2),
+                edge=edge,
+            )
+        )
     claim_figures(plan, [wid], o)
     plan.wagon_moves[wid] = pts
 
@@ -501,23 +547,35 @@ def _crew_check(state: State, gid: str, what: str) -> None:
     g = state["guns"][gid]
     n = len(geom.crew(state, g["owner"], (g["x"], g["y"])))
     if n < CREW_MIN:
-        raise OrderRefused(f"{geom.gun_name(g)} is not crewed: {n} of your figures within {CREW_RANGE:g} in, "
-                       f"{CREW_MIN} needed to {what} (LW-19)")
+        raise OrderRefused(
+            _(
+                "{gun_name} is not crewed: {n} of your figures within {CREW_RANGE:g} in, {CREW_MIN} needed to {what} (LW-19)",
+                gun_name=geom.gun_name(g),
+                n=n,
+                CREW_RANGE=CREW_RANGE,
+                CREW_MIN=CREW_MIN,
+                what=what,
+            )
+        )
 
 
 def _fire(state: State, plan: Plan, o: Fire) -> None:
     kind, gid = resolve(state, plan, o.gun)
     if kind != "gun":
-        raise OrderRefused(f"{o.gun} is not a gun")
+        raise OrderRefused(_("{gun} is not a gun", gun=o.gun))
     first = FIRST_FIRE_TURN
     sc = state["scenario"]
     if sc["kind"] == "defence" and sc["settings"]["defender"] == plan.side:
         first = 1  # LW-55
     if play_turn(state) < first:
-        raise OrderRefused(f"no gun fires before turn {game_turn_of_play(state, first)} (LW-14: none in the first "
-                       f"turn of play)")
+        raise OrderRefused(
+            _(
+                "no gun fires before turn {game_turn_of_play} (LW-14: none in the first turn of play)",
+                game_turn_of_play=game_turn_of_play(state, first),
+            )
+        )
     if gid in plan.owner_line:
-        raise OrderRefused(f"a gun moves or fires in a turn, not both (LW-20); line {plan.owner_line[gid]} already orders it")
+        raise OrderRefused(_("a gun moves or fires in a turn, not both (LW-20); line {value} already orders it", value=plan.owner_line[gid]))
     _crew_check(state, gid, "fire")
     err = wagon_rules.ammo_error(state, gid)
     if err:
@@ -526,34 +584,48 @@ def _fire(state: State, plan: Plan, o: Fire) -> None:
     for x, y in o.aims:
         rng = math.dist((g["x"], g["y"]), (x, y))
         if rng > gun_range(sc):
-            raise OrderRefused(f"out of range: {x:g},{y:g} is {rng:.1f} in from {geom.gun_name(g)}, a gun reaches "
-                           f"{gun_range(sc):g} in")
+            raise OrderRefused(
+                _(
+                    "out of range: {x:g},{y:g} is {rng:.1f} in from {gun_name}, a gun reaches {gun_range:g} in",
+                    x=x,
+                    y=y,
+                    rng=rng,
+                    gun_name=geom.gun_name(g),
+                    gun_range=gun_range(sc),
+                )
+            )
     claim_figures(plan, [gid], o)
     plan.fire[gid] = [list(a) for a in o.aims]
 
 
 def _plan_gun_move(state: State, plan: Plan, o: Move, gid: str) -> None:
     if o.line_form:
-        raise OrderRefused("a gun moves to a point: move gun1 to x,y")
+        raise OrderRefused(_("a gun moves to a point: move gun1 to x,y"))
     if gid in plan.owner_line:
-        raise OrderRefused(f"a gun moves or fires in a turn, not both (LW-20); line {plan.owner_line[gid]} already orders it")
+        raise OrderRefused(_("a gun moves or fires in a turn, not both (LW-20); line {value} already orders it", value=plan.owner_line[gid]))
     _crew_check(state, gid, "move")
     g = state["guns"][gid]
     table = table_of(state["scenario"])
     for w in o.points:  # a gun stands where a figure may: on the table, clear of scenery, not on a hill's side
         err = table.spot_error(GUN_SPOT, *w)
         if err:
-            raise OrderRefused(f"{geom.gun_name(g)} cannot go there: {err}")
+            raise OrderRefused(_("{gun_name} cannot go there: {err}", gun_name=geom.gun_name(g), err=err))
     pts = route(table, "cav", (g["x"], g["y"]), list(o.points))
     if not pts:
-        raise OrderRefused(f"{geom.gun_name(g)} cannot get there: no way round the scenery")
+        raise OrderRefused(_("{gun_name} cannot get there: no way round the scenery", gun_name=geom.gun_name(g)))
     if plan.gun_check is not None:
         err = plan.gun_check(gid, pts)
         if err:
             raise OrderRefused(err)
     elif path_length(pts) > gun_pace(state["scenario"], CREW_MIN) + 1e-9:
-        raise OrderRefused(f"out of range: {geom.gun_name(g)} would need {path_length(pts):.1f} in; a gun moves at most "
-                       f"{gun_pace(state['scenario'], CREW_MIN):g} in, and only with 4 cavalry (LW-26)")
+        raise OrderRefused(
+            _(
+                "out of range: {gun_name} would need {path_length:.1f} in; a gun moves at most {gun_pace:g} in, and only with 4 cavalry (LW-26)",
+                gun_name=geom.gun_name(g),
+                path_length=path_length(pts),
+                gun_pace=gun_pace(state["scenario"], CREW_MIN),
+            )
+        )
     claim_figures(plan, [gid], o)
     plan.gun_moves[gid] = (pts, o)
 
@@ -568,11 +640,21 @@ def _check_gun_moves(state: State, plan: Plan) -> None:
         limit = gun_pace(state["scenario"], cav) - head_start(state, g["owner"], g["x"], g["y"], 0.0)
         msg = None
         if len(team) < CREW_MIN:
-            msg = (f"only {len(team)} of {geom.gun_name(g)}'s crew would end within {CREW_RANGE:g} in of it; "
-                   f"{CREW_MIN} must go with it (LW-24) - move them too")
+            msg = _(
+                "only {team} of {gun_name}'s crew would end within {CREW_RANGE:g} in of it; {CREW_MIN} must go with it (LW-24) - move them too",
+                team=len(team),
+                gun_name=geom.gun_name(g),
+                CREW_RANGE=CREW_RANGE,
+                CREW_MIN=CREW_MIN,
+            )
         elif plan.gun_check is None and path_length(pts) > limit + 1e-9:
-            msg = (f"out of range: {geom.gun_name(g)} would need {path_length(pts):.1f} in; with {cav} cavalry in its team "
-                   f"it moves at most {round(limit, 2):g} in (LW-26)")
+            msg = _(
+                "out of range: {gun_name} would need {path_length:.1f} in; with {cav} cavalry in its team it moves at most {limit:g} in (LW-26)",
+                gun_name=geom.gun_name(g),
+                path_length=path_length(pts),
+                cav=cav,
+                limit=round(limit, 2),
+            )
         if msg:
             plan.errors.append(LineError(o.line, o.text, msg))
             del plan.gun_moves[gid]
@@ -608,9 +690,18 @@ def _check_spacing(state: State, plan: Plan) -> None:
         if line in refused:
             continue  # one error a line is enough to show what is wrong
         refused.add(line)
-        plan.errors.append(LineError(line, plan.line_text.get(line, ""),
-                                     f"{ia.split(':')[1]} and {ib.split(':')[1]} would stand {max(gap, 0.0):.2f} in "
-                                     f"apart; figures stand on their own, at least 1/16 in apart (LW-27)"))
+        plan.errors.append(
+            LineError(
+                line,
+                plan.line_text.get(line, ""),
+                _(
+                    "{value} and {value2} would stand {gap:.2f} in apart; figures stand on their own, at least 1/16 in apart (LW-27)",
+                    value=ia.split(":")[1],
+                    value2=ib.split(":")[1],
+                    gap=max(gap, 0.0),
+                ),
+            )
+        )
     for fid in [i for i, ln in plan.owner_line.items() if ln in refused]:
         plan.paths.pop(fid, None)  # a refused line is not carried out: its figures stay where they are
         plan.deploy_figures.pop(fid, None)

@@ -26,7 +26,7 @@ class LittleWars(Teams, RuleSetBase):
     title = "Little Wars (H. G. Wells)"
     sides: tuple[str, ...] = ("red", "blue")
     turn_mode = "simultaneous"
-    orders_help = ORDERS_HELP
+    orders_help: str = ORDERS_HELP
     order_words: tuple[str, ...] = ORDER_WORDS
 
     initial_state = staticmethod(_initial)

@@ -6,7 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rules.core.i18n import _
 from rules.core.orderlines import parse_lines
+from rules.core.orderwords import Table, heads
 from rules.core.protocol import ParsedOrders
 
 STANDING = {"square": ("yes", "no"), "countercharge": ("yes", "no"), "leader_morale": ("yes", "no")}
@@ -35,7 +37,22 @@ Standing instructions, for choices in the opponent's turn (kept until changed; f
 
 # What an order line begins with: mail reads a line as an order by these (RuleSet.order_words);
 # every example in ORDERS_HELP begins with one (tests/mail/inbound/test_honest_mail.py).
-ORDER_WORDS = ("move", "road", "fire", "melee", "charge", "standing", "pass")
+# The Russian order words (RULES.md, "Order words in Russian"): each line is read through them first.
+RU_WORDS: Table = {
+    "двигать": "move", "идти": "move", "марш": "move",
+    "дорогой": "road", "дорога": "road",
+    "огонь": "fire", "стрелять": "fire",
+    "рукопашная": "melee", "рукопашный": "melee",
+    "атака": "charge", "атаковать": "charge",
+    "указание": "standing", "постоянно": "standing",
+    "пас": "pass", "пропуск": "pass",
+    "к": "to", "на": "to", "в": "to", "по": "at", "из": "from", "с": "from",
+    "кубики": "dice", "кубиков": "dice", "куба": "dice", "кубика": "dice",
+    "каре": "square", "контратака": "countercharge",
+    "да": "yes", "нет": "no",
+}
+ORDER_WORDS = ("move", "road", "fire", "melee", "charge", "standing", "pass",
+               *heads(RU_WORDS, ("move", "road", "fire", "melee", "charge", "standing", "pass")))
 
 UID = r"[A-Za-z0-9]{1,8}"
 HEX = r"\d{4}"
@@ -87,17 +104,17 @@ def parse_line(n: int, text: str) -> Order | str:
             return Order(n, t, verb, g[0].upper(), target=g[1].upper(), dest=g[2])
         key, value = g[0].lower(), g[1].lower()
         if key not in STANDING or value not in STANDING[key]:
-            return "unknown standing instruction; write one of: " + "; ".join(
-                f"standing {k} {'|'.join(v)}" for k, v in STANDING.items())
+            return _("unknown standing instruction; write one of: {choices}", choices="; ".join(
+                f"standing {k} {'|'.join(v)}" for k, v in STANDING.items()))
         return Order(n, t, verb, key=key, value=value)
     verb = t.split()[0].lower()
     if verb in EXAMPLES:
-        return f"cannot read this {verb} order; e.g. '{EXAMPLES[verb]}'"
-    return f"unknown order {verb!r}: write move, road, fire, melee, charge, standing or pass (see the order help)"
+        return _("cannot read this {verb} order; e.g. '{value}'", verb=verb, value=EXAMPLES[verb])
+    return _("unknown order {verb}: write move, road, fire, melee, charge, standing or pass (see the order help)", verb=repr(verb))
 
 
 def parse_text(text: str) -> ParsedOrders:
-    return parse_lines(text, parse_line)
+    return parse_lines(text, parse_line, RU_WORDS)
 
 
 def click_engage(board: Mapping[str, Any], unit: dict[str, Any], enemy: dict[str, Any], verb: str) -> str:

@@ -27,7 +27,7 @@ class NapoleonsWar(RuleSetBase):
     title = "Napoleon's War II, alternative rules (house base)"
     sides: tuple[str, ...] = SIDES
     turn_mode = "alternating"  # the command-point economy is sequential (digest, adaptation)
-    orders_help = ORDERS_HELP
+    orders_help: str = ORDERS_HELP
     order_words: tuple[str, ...] = ORDER_WORDS
 
     initial_state = staticmethod(_initial)

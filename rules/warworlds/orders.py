@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.core.compose import CompositionError
+from rules.core.i18n import _
 from rules.core.orderlines import parse_lines
+from rules.core.orderwords import Table, heads
 from rules.core.protocol import ParsedOrders
 
 ORDERS_HELP = """Each mail round is one phase of the turn: movement, then shooting, then melee (the
@@ -50,8 +52,21 @@ Any round:
 """
 
 # What an order line begins with: mail reads a line as an order by these (RuleSet.order_words).
-ORDER_WORDS = ("move", "hold", "pass", "fire", "shoot", "strike", "attack", "charge", "storm", "board", "ram",
+ORDER_WORDS: tuple[str, ...] = ("move", "hold", "pass", "fire", "shoot", "strike", "attack", "charge", "storm", "board", "ram",
                "protect")
+# The Russian order words (RULES.md, "Order words in Russian"): each line is read through them first.
+RU_WORDS: Table = {
+    "двигать": "move", "идти": "move", "стоять": "hold", "пас": "pass",
+    "огонь": "fire", "стрелять": "shoot", "удар": "strike",
+    "атаковать": "attack", "атака": "attack", "натиск": "charge", "штурм": "storm", "штурмовать": "storm",
+    "абордаж": "board", "таран": "ram", "таранить": "ram", "беречь": "protect", "защищать": "protect",
+    "к": "to", "на": "to", "в": "to", "по": "at", "из": "with", "оружием": "with",
+    "прицел": "aim", "целиться": "aim", "бонус": "bonus",
+    "шагом": "walk", "бегом": "run", "рысью": "trot", "галопом": "gallop", "крейсерской": "cruise",
+    "ходом": "drive", "ускориться": "accelerate", "разгон": "accelerate", "шаг": "stride", "буксир": "tow",
+    "офицер": "officer", "офицера": "officer",
+}
+ORDER_WORDS = (*ORDER_WORDS, *heads(RU_WORDS, ORDER_WORDS))
 
 MODES = ("walk", "run", "trot", "gallop", "cruise", "drive", "accelerate", "stride", "tow")
 UID = r"[A-Za-z0-9]{1,8}"
@@ -91,7 +106,7 @@ def parse_line(n: int, text: str) -> Order | str:
         bonus = "bonus" in words
         words = [w for w in words if w != "bonus"]
         if len(words) > 1 or (words and words[0] not in MODES):
-            return f"unknown speed {' '.join(words)!r} (known: {', '.join(MODES)})"
+            return _("unknown speed {words} (known: {MODES})", words=repr(' '.join(words)), MODES=', '.join(MODES))
         return Order(n, t, "move", m.group(1).upper(), dest=m.group(2), mode=words[0] if words else None, bonus=bonus)
     if m := _HOLD.match(t):
         return Order(n, t, "hold", m.group(1).upper())
@@ -106,7 +121,7 @@ def parse_line(n: int, text: str) -> Order | str:
         return Order(n, t, "protect", m.group(1).upper(), roles=tuple(r.strip().lower() for r in m.group(2).split(",")))
     verb = t.split()[0].lower()
     if verb in _EXAMPLE:
-        return f"cannot read this {verb} order; e.g. {_EXAMPLE[verb]}"
+        return _("cannot read this {verb} order; e.g. {value}", verb=verb, value=_EXAMPLE[verb])
     return (f"unknown order {verb!r}: write move, hold, fire, attack or protect "
             "(see the order help)")
 
@@ -118,7 +133,7 @@ _EXAMPLE = {"move": "'move R1 to 0507 run'", "hold": "'hold R1'", "pass": "'hold
 
 
 def parse_text(text: str) -> ParsedOrders:
-    return parse_lines(text, parse_line)
+    return parse_lines(text, parse_line, RU_WORDS)
 
 
 def click_engage(board: Mapping[str, Any], unit: dict[str, Any], enemy: dict[str, Any], verb: str) -> str:
@@ -131,12 +146,13 @@ def click_engage(board: Mapping[str, Any], unit: dict[str, Any], enemy: dict[str
         return f"attack {unit['id']} {enemy['id']}"
     if verb == "ram" and rnd == "movement":
         return f"ram {unit['id']} {enemy['id']}"
-    raise CompositionError(f"this is the {rnd} round: " + (
-        "choose a hex to move to" if rnd == "movement" else f"'{verb}' is not an order of this round"))
+    if rnd == "movement":
+        raise CompositionError(_("this is the {round} round: choose a hex to move to", round=rnd))
+    raise CompositionError(_("this is the {round} round: '{verb}' is not an order of this round", round=rnd, verb=verb))
 
 
 def click_move(board: Mapping[str, Any], unit: dict[str, Any], hex_id: str) -> str:
     rnd = (board.get("turn") or {}).get("round")
     if rnd != "movement":
-        raise CompositionError(f"this is the {rnd} round: units move in the movement round")
+        raise CompositionError(_("this is the {round} round: units move in the movement round", round=rnd))
     return f"move {unit['id']} to {hex_id}"

@@ -27,7 +27,7 @@ class WarOfTheWorlds(RuleSetBase):
     title = "War of the Worlds (Война Миров)"
     sides: tuple[str, ...] = SIDES
     turn_mode = "simultaneous"  # both sides order each phase; activations are interleaved by the engine
-    orders_help = ORDERS_HELP
+    orders_help: str = ORDERS_HELP
     order_words: tuple[str, ...] = ORDER_WORDS
 
     initial_state = staticmethod(_initial)

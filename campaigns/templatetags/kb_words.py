@@ -1,0 +1,47 @@
+"""Words the platform stores in English (a role, a side, a turn's kind) shown in the reader's
+language: ``{{ viewer.role|word }}``, ``{{ viewer.side|side }}``. Marked here for the catalogue."""
+from __future__ import annotations
+
+from django import template
+from django.utils.translation import gettext, gettext_noop, pgettext, pgettext_lazy
+
+from campaigns.i18n import render
+
+register = template.Library()
+
+WORDS = (
+    # roles and seat states
+    gettext_noop("player"), gettext_noop("umpire"), gettext_noop("observer"),
+    gettext_noop("invited"), gettext_noop("active"), gettext_noop("declined"),
+    # turn kinds and game states
+    gettext_noop("orders"), gettext_noop("decision"), gettext_noop("deployment"),
+    gettext_noop("setup"), gettext_noop("finished"),
+    # turn states (a mail STATUS names them)
+    gettext_noop("open"), gettext_noop("closed"), gettext_noop("adjudicated"), gettext_noop("published"),
+)
+# Every rule set's sides are red and blue; as names of sides they are plural in Russian («красные»).
+SIDE_NAMES = (pgettext_lazy("side", "red"), pgettext_lazy("side", "blue"))
+
+
+@register.filter
+def word(value) -> str:
+    return gettext(str(value)) if value else ""
+
+
+@register.filter
+def side(value) -> str:
+    return pgettext("side", str(value)) if value else ""
+
+
+@register.filter
+def prompt(turn) -> str:
+    """A turn's prompt (from the game's state) in the reader's language."""
+    from campaigns.lifecycle import prompt_of
+
+    return render(prompt_of(turn)) if turn and turn.get("prompt") else ""
+
+
+@register.filter
+def rendered(value) -> str:
+    """A rule set's marked text (a turn's prompt) in the reader's language."""
+    return render(value) if value else ""
