@@ -6,6 +6,7 @@ from django import template
 from django.utils.translation import gettext, gettext_noop, pgettext, pgettext_lazy
 
 from campaigns.i18n import render
+from campaigns.turns.lifecycle import prompt_of
 
 register = template.Library()
 
@@ -36,8 +37,6 @@ def side(value) -> str:
 @register.filter
 def prompt(turn) -> str:
     """A turn's prompt (from the game's state) in the reader's language."""
-    from campaigns.lifecycle import prompt_of
-
     return render(prompt_of(turn)) if turn and turn.get("prompt") else ""
 
 

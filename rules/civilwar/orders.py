@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.core.i18n import _, message_of
-from rules.core.orderwords import Table, MixedScript, canonical, heads
+from rules.core.orderwords import MixedScript, Table, canonical, heads
 from rules.core.protocol import LineError, ParsedOrders
 
 ORDERS_HELP = _("""\

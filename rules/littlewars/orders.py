@@ -6,12 +6,12 @@ rules against the position. Both report per line, so nothing is silently dropped
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.core.i18n import _, joined, message_of
-from rules.core.orderwords import Table, MixedScript, canonical, heads
+from rules.core.orderwords import MixedScript, Table, canonical, heads
 from rules.core.protocol import LineError, ParsedOrders
 from rules.tabletop.points import XY
 

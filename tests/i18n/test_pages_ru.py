@@ -6,8 +6,8 @@ from html.parser import HTMLParser
 import pytest
 from django.urls import reverse
 
-from campaigns import turns
 from campaigns.models import Campaign, Profile
+from campaigns.turns import creation
 from tests.platform.helpers import play_one
 
 from .catalogue import plain_msgids
@@ -53,7 +53,7 @@ def speaks(user, language: str) -> None:
 
 
 def _game(people, ruleset: str, name: str):
-    return turns.create_game(
+    return creation.create_game(
         campaign=Campaign.objects.create(name=f"{ruleset} campaign"), name=name, ruleset=ruleset,
         seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
                {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},

@@ -8,8 +8,8 @@ from django.utils import translation
 from campaigns.i18n import render
 from rules.civilwar.describe import describe_event as civil_war
 from rules.core.i18n import Msg, _, from_data, marked, to_data
+from rules.kriegspiel.describe import describe_event as kriegspiel
 from rules.littlewars.describe import describe_event as little_wars
-from rules.littlewars.kriegspiel.describe import describe_event as kriegspiel
 
 
 def in_russian(text) -> str:

@@ -8,14 +8,14 @@ from campaigns.mailin import commands
 from rules.civilwar import orders as cw
 from rules.core.orderwords import canonical, normal
 from rules.kingsofwar import orders as kow
+from rules.kriegspiel import orders as ks
 from rules.littlewars import orders as lw
-from rules.littlewars.kriegspiel import orders as ks
 from rules.napoleon import orders as nw
 from rules.warworlds import orders as wotw
 
 ROOT = Path(__file__).resolve().parents[2]
 RULE_SETS = {"civilwar": (cw, "rules/civilwar/RULES.md"), "littlewars": (lw, "rules/littlewars/RULES.md"),
-             "kriegspiel": (ks, "rules/littlewars/kriegspiel/RULES.md"), "napoleon": (nw, "rules/napoleon/RULES.md"),
+             "kriegspiel": (ks, "rules/kriegspiel/RULES.md"), "napoleon": (nw, "rules/napoleon/RULES.md"),
              "warworlds": (wotw, "rules/warworlds/RULES.md"), "kingsofwar": (kow, "rules/kingsofwar/RULES.md")}
 
 

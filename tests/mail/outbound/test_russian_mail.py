@@ -5,9 +5,9 @@ from datetime import timedelta
 
 import pytest
 
-from campaigns import turns
 from campaigns.mailin import ingest
 from campaigns.models import Profile
+from campaigns.turns import deadlines
 from tests.mail.inbound.conftest import red_opening
 from tests.mail.inbound.helpers import seat_mail
 from tests.platform.helpers import play_one
@@ -42,7 +42,7 @@ def test_each_seat_reads_its_turn_report_in_its_own_language(people, game, smtp)
 def test_a_russian_player_is_reminded_in_russian(people, game, smtp):
     speaks(people["bob"], "ru")
     _, deadline = clock(game)
-    turns.sweep(deadline - timedelta(hours=23, minutes=59))
+    deadlines.sweep(deadline - timedelta(hours=23, minutes=59))
     [reminder] = smtp.to("bob@example.org")
     assert reminder["Subject"].strip() == "[Kriegsbrief] Test game: приказы на ход 1 нужны через 23 ч 59 мин"
     body = plain(reminder)
