@@ -16,11 +16,13 @@ from django.db.models import Q
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from campaigns.i18n import render
 from campaigns.models import Campaign, Game, Profile, Seat
 from campaigns.turns import creation, invitations, lifecycle
 from campaigns.turns.errors import TurnError
 from campaigns.turns.press import PRESS_CHOICES, PRESS_DEFAULT
 from rules import catalog
+from rules.core.i18n import message_of
 from rules.core.protocol import RulesError
 
 from .serializers import ALL_SIDES, NO_NUL, NOT_BLANK, RosterSerializer, StrictSerializer
@@ -196,7 +198,7 @@ def create(data: dict, user) -> Game:
                 settings=dict(settings), created_by=user, commands=data["commands"] or None,
                 scenario=data["scenario"], options=data["options"])
     except (TurnError, RulesError) as exc:
-        raise CreateFailed(str(exc)) from exc
+        raise CreateFailed(render(message_of(exc))) from exc
 
 
 class NewGameResultSerializer(serializers.Serializer):

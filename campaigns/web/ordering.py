@@ -13,7 +13,9 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from campaigns.i18n import render as in_language
 from campaigns.turns import commands
+from rules.core.i18n import message_of
 from rules.core.protocol import RulesError, composes_orders
 
 from . import present
@@ -63,7 +65,7 @@ def compose(request, seen: Seen):
     try:
         line = seen.ruleset.compose_order(board, side, unit, target)
     except RulesError as exc:
-        context["why"] = str(exc)
+        context["why"] = in_language(message_of(exc))  # the rule set's marked message, in the reader's language
         return render(request, "web/_compose.html", context)
     text = commands.clean_text(request.POST.get("text", ""))  # as a submission reads it, so lines number alike
     lines = text.split("\n") if text else []

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core.compose import CompositionError, by_place, marks
+from rules.core.i18n import _
 
 from .orders import Assault, Breakthrough, Evacuate, Form, Move, Terror, parse_text
 
@@ -43,16 +44,17 @@ def order_targets(board: Mapping[str, Any], side: str, unit_id: str) -> dict[str
 def compose_order(board: Mapping[str, Any], side: str, unit_id: str, target: Mapping[str, Any]) -> str:
     place = str(target.get("node") or target.get("unit") or "")
     if not place:
-        raise CompositionError("choose a place on the map")
+        raise CompositionError(_("choose a place on the map"))
     lines = order_targets(board, side, unit_id).get(place.upper()) or order_targets(board, side, unit_id).get(place)
     if not lines:
         if not board.get("legal_operations") and not board.get("pending"):
-            raise CompositionError("you have no operation to choose now")
-        raise CompositionError(f"no operation open to you now takes {unit_id} to {place}")
+            raise CompositionError(_("you have no operation to choose now"))
+        raise CompositionError(_("no operation open to you now takes {unit} to {place}", unit=unit_id, place=place))
     verb = target.get("verb")
     chosen = [line for line in lines if line.split()[0] == verb] if verb else lines
     if not chosen:
-        raise CompositionError(f"{verb} is not open to you from {unit_id} to {place}: {' or '.join(lines)}")
+        raise CompositionError(_("{verb} is not open to you from {unit} to {place}: {lines}", verb=verb, unit=unit_id,
+                                 place=place, lines=" / ".join(lines)))
     return chosen[0]
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from rules.core.i18n import _
+
 from .protocol import RulesError
 
 
@@ -16,13 +18,13 @@ def inches(value: Any) -> str:
     try:
         number = round(float(value), 1)
     except (TypeError, ValueError):
-        raise CompositionError(f"'{value}' is not a number of inches") from None
+        raise CompositionError(_("'{value}' is not a number of inches", value=value)) from None
     return f"{number:g}" if number != 0 else "0"
 
 
 def point(target: Mapping[str, Any]) -> tuple[str, str]:
     if "x" not in target or "y" not in target:
-        raise CompositionError("choose a point on the table")
+        raise CompositionError(_("choose a point on the table"))
     return inches(target["x"]), inches(target["y"])
 
 

@@ -99,6 +99,22 @@ def marked(key: str, text: Any) -> dict[str, Any]:
     return {key: data} if data else {}
 
 
+# Payloads keep marked texts (``marked``) only in games set up since this version: a game set up
+# before stored none, and verify_game re-runs its adjudications and compares the events exactly,
+# so its rule set must not add them (its lines read in English, as it was played).
+MARKED_TEXTS_VERSION = 2
+
+
+def with_marked_texts(scenario: Mapping[str, Any]) -> dict[str, Any]:
+    """A scenario as a new game stores it at setup: its payloads will keep marked texts."""
+    return {**scenario, "texts_version": MARKED_TEXTS_VERSION}
+
+
+def marked_in(scenario: Mapping[str, Any], key: str, text: Any) -> dict[str, Any]:
+    """``marked(key, text)`` in a game set up with marked texts; nothing in an older one."""
+    return marked(key, text) if scenario.get("texts_version", 1) >= MARKED_TEXTS_VERSION else {}
+
+
 def kept(payload: Mapping[str, Any], key: str, fallback: str) -> Any:
     """A payload's text in the reader's language: its marked form under ``key`` if it has one."""
     data = payload.get(key)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.core.compose import CompositionError, marks
+from rules.core.i18n import _
 
 _HEX = re.compile(r"^\d{4}$")
 
@@ -24,15 +25,15 @@ class HexComposer:
     def compose_order(self, board: Mapping[str, Any], side: str, unit_id: str, target: Mapping[str, Any]) -> str:
         unit = _find(board, unit_id)
         if unit is None or unit["side"] != side:
-            raise CompositionError(f"{unit_id} is not one of your units")
+            raise CompositionError(_("{unit} is not one of your units", unit=unit_id))
         if target.get("unit"):
             enemy = _find(board, str(target["unit"]))
             if enemy is None or enemy["side"] == side:
-                raise CompositionError(f"{target['unit']} is not an enemy unit you can see")
+                raise CompositionError(_("{unit} is not an enemy unit you can see", unit=target['unit']))
             return self.engage(board, unit, enemy, str(target.get("verb") or ""))
         hex_id = str(target.get("hex") or "")
         if not _HEX.match(hex_id):
-            raise CompositionError("choose a hex on the map")
+            raise CompositionError(_("choose a hex on the map"))
         return self.move(board, unit, hex_id)
 
     def order_targets(self, board: Mapping[str, Any], side: str, unit_id: str) -> dict[str, list[str]]:

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core.compose import CompositionError, inches, marks, point
+from rules.core.i18n import _
 
 MAX_PIVOT = 90
 _ENEMY_LINE = re.compile(r"^([\w-]+)\s+(charge|counter-charge|shoot)\s+([\w-]+)$", re.I)
@@ -21,7 +22,7 @@ def _unit(board: Mapping[str, Any], unit_id: str) -> dict[str, Any] | None:
 def _own(board: Mapping[str, Any], side: str, unit_id: str) -> dict[str, Any]:
     unit = _unit(board, unit_id)
     if unit is None or unit["side"] != side:
-        raise CompositionError(f"{unit_id} is not one of your units")
+        raise CompositionError(_("{unit} is not one of your units", unit=unit_id))
     return unit
 
 
@@ -32,8 +33,8 @@ def _advance(unit: dict[str, Any], x: float, y: float) -> str:
     if abs(turn) < 1:
         return f"{unit['id']} advance {distance}"
     if abs(turn) > MAX_PIVOT:
-        raise CompositionError(f"{unit['id']} would turn {abs(turn):.0f} degrees: a unit pivots at most "
-                               f"{MAX_PIVOT} before it advances")
+        raise CompositionError(_("{unit} would turn {degrees:.0f} degrees: a unit pivots at most {most} before it "
+                                 "advances", unit=unit['id'], degrees=abs(turn), most=MAX_PIVOT))
     return f"{unit['id']} advance {distance} pivot {'left' if turn > 0 else 'right'} {round(abs(turn))}"
 
 
@@ -42,7 +43,7 @@ def compose_order(board: Mapping[str, Any], side: str, unit_id: str, target: Map
     if target.get("unit"):
         enemy = _unit(board, str(target["unit"]))
         if enemy is None or enemy["side"] == side:
-            raise CompositionError(f"{target['unit']} is not an enemy unit you can see")
+            raise CompositionError(_("{unit} is not an enemy unit you can see", unit=target['unit']))
         return f"{unit_id} {'shoot' if target.get('verb') == 'shoot' else 'charge'} {enemy['id']}"
     x, y = point(target)
     return _advance(unit, float(x), float(y))

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from random import Random
 from typing import Any
 
-from rules.core.i18n import marked, message_of
+from rules.core.i18n import marked_in, message_of
 from rules.core.protocol import PUBLIC, UMPIRE, RuleEvent, State, side_audience
 from rules.littlewars import adjudicate as lw_adj
 from rules.littlewars import aftermath, melee
@@ -232,7 +232,8 @@ def _charges(log: Log, plans: Mapping[str, KsPlan], rng: Random) -> tuple[set[st
                 payload = charging.resolve(log.state, side, ids, point, held, rng,
                                            frozenset(plans[enemy].lw.gun_moves))
             except charging.ChargeRefused as exc:
-                failed[side].append({"line": line, "why": str(exc), **marked("why_msg", message_of(exc))})
+                failed[side].append({"line": line, "why": str(exc),
+                                     **marked_in(log.state["scenario"], "why_msg", message_of(exc))})
                 continue
             log.ks("charge", payload, PUBLIC)
             touched.update(payload["by"], payload["killed"], payload["moved"], payload["destroyed"], payload["captured"])

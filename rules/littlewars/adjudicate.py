@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any, Protocol
 
-from rules.core.i18n import marked
+from rules.core.i18n import marked_in, with_marked_texts
 from rules.core.protocol import PUBLIC, RuleEvent, State, TurnSpec, side_audience
 
 from . import aftermath, melee, scoring, wagons
@@ -62,6 +62,7 @@ def setup(scenario: Any, rng: random.Random) -> list[RuleEvent]:
         coin = {"side": rng.choice(SIDES), "scenario_defender": sc["settings"]["defender"]}
         coin["swapped"] = coin["side"] != coin["scenario_defender"]
         sc = swap_armies(sc) if coin["swapped"] else sc
+    sc = with_marked_texts(sc)  # refused lines keep their marked message (older games' logs have none)
     log.emit("table_laid", {"scenario": sc, "first": rng.choice(SIDES), "ids": "side"})  # LW-6: a coin for the First Player
     if coin:
         log.emit("defender_chosen", coin)
@@ -165,7 +166,8 @@ def _private(log: _Log, p: planning.Plan) -> None:
     aud = side_audience(p.side)
     if p.errors:
         log.emit("orders_rejected", {"side": p.side, "errors": [
-            {"line": e.line, "text": e.text, "message": e.message, **marked("message_msg", e.message)}
+            {"line": e.line, "text": e.text, "message": e.message,
+             **marked_in(log.state["scenario"], "message_msg", e.message)}
             for e in p.errors]}, aud)
     if p.groups_changed:
         log.emit("groups_changed", {"side": p.side, "groups": p.groups}, aud)

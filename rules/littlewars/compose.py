@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.core.compose import CompositionError, marks, point
+from rules.core.i18n import _
 
 _LINE = re.compile(r"^(move|march|deploy|fire|escort)\s+([\w-]+)\s+(?:to|at)\s+\(?\s*(-?[\d.]+)\s*,\s*(-?[\d.]+)", re.I)
 
@@ -24,24 +25,24 @@ def _own_names(board: Mapping[str, Any], side: str) -> dict[str, str]:
 def compose_order(board: Mapping[str, Any], side: str, unit_id: str, target: Mapping[str, Any]) -> str:
     kind = _own_names(board, side).get(unit_id)
     if kind is None:
-        raise CompositionError(f"{unit_id} is not one of your troops")
+        raise CompositionError(_("{unit} is not one of your troops", unit=unit_id))
     x, y = point(target)
     verb = target.get("verb") or ""
     phase = board.get("phase")
     if verb == "fire":
         if kind != "gun":
-            raise CompositionError(f"{unit_id} is not a gun: only guns fire")
+            raise CompositionError(_("{unit} is not a gun: only guns fire", unit=unit_id))
         if phase != "play":
-            raise CompositionError("guns fire once the battle has begun")
+            raise CompositionError(_("guns fire once the battle has begun"))
         return f"fire {unit_id} at {x},{y}"
     if verb == "charge":  # Kriegspiel's cavalry charge at a point (KS-68); Little Wars' own check refuses it
         return f"charge {unit_id} at {x},{y}"
     if verb not in ("", "move"):
-        raise CompositionError(f"'{verb}' is not an order for a point on this table")
+        raise CompositionError(_("'{verb}' is not an order for a point on this table", verb=verb))
     if phase == "deploy":
         return f"deploy {unit_id} at {x},{y}"
     if phase != "play":
-        raise CompositionError("there is nothing to move now")
+        raise CompositionError(_("there is nothing to move now"))
     return f"{'escort' if kind == 'prisoners' else 'move'} {unit_id} to {x},{y}"
 
 
