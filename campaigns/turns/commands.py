@@ -247,7 +247,7 @@ def approve(game_id: int, turn_number: int, note: str = "") -> None:
         stream = gamelog.load(game_id, lock=True)
         turn = stream.state["turn"]
         if turn["number"] != turn_number or turn["status"] != "adjudicated":
-            raise TurnError(f"turn {turn_number} has no results awaiting approval")
+            raise TurnError(_("turn %(number)s has no results awaiting approval") % {"number": turn_number})
         amended = any(e.type == "results.voided" for e in stream.game.events.filter(turn=turn_number))
         publish_locked(stream, amended=amended, note=note)
 
@@ -263,7 +263,7 @@ def amend(game_id: int, turn_number: int, orders_text: dict[str, str], reason: s
         state = stream.state
         turn = state["turn"]
         if turn["number"] != turn_number or turn["status"] != "adjudicated":
-            raise TurnError(f"turn {turn_number} has no results awaiting approval")
+            raise TurnError(_("turn %(number)s has no results awaiting approval") % {"number": turn_number})
         merged = {**turn["orders_used"], **orders_text}
         errors = []
         for side, text in orders_text.items():

@@ -4,6 +4,7 @@ The one place the web reaches mail-in, and only its quarantine's public face
 (campaigns.mailin.held; the import contract allows exactly this import)."""
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from campaigns.mailin import held
@@ -24,12 +25,13 @@ def held_mail(request, seen: Seen):
         row = get_object_or_404(_held(seen), pk=request.POST.get("message"))
         if request.POST.get("action") == "release":
             held.release(row)
-            messages.success(request, f"Message #{row.pk} released and applied; the player was answered.")
+            messages.success(request, _("Message #%(number)s released and applied; the player was answered.") % {
+                "number": row.pk})
         elif request.POST.get("action") == "reject":
             held.reject(row, (request.POST.get("reason") or "rejected by the umpire")[:300])
-            messages.success(request, f"Message #{row.pk} rejected; the player was told.")
+            messages.success(request, _("Message #%(number)s rejected; the player was told.") % {"number": row.pk})
         else:
-            messages.error(request, "Choose release or reject.")
+            messages.error(request, _("Choose release or reject."))
         return redirect("mailin_held", game_id=seen.game.pk)
     rows = [{"row": r, "text": held.preview(r)} for r in _held(seen).order_by("received_at")]
     return render(request, "mailin/held.html", {"game": seen.game, "rows": rows})

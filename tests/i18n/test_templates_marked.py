@@ -6,7 +6,10 @@ from pathlib import Path
 import pytest
 from django.template.base import Lexer, TokenType
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATES = ROOT / "templates"
+# The project's templates and those an app keeps beside its code (campaigns/mailin/templates).
+ALL = sorted([*TEMPLATES.rglob("*.*"), *ROOT.glob("campaigns/*/templates/**/*.*")])
 # Words that are names, not text: the brand, and map units written as symbols.
 NAMES = {"Kriegsbrief"}
 WORD = re.compile(r"[A-Za-z]{2,}")
@@ -37,7 +40,7 @@ def bare_words(source: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("path", sorted(TEMPLATES.rglob("*.*")), ids=lambda p: str(p.relative_to(TEMPLATES)))
+@pytest.mark.parametrize("path", ALL, ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_bare_words_in_a_template(path):
     assert bare_words(path.read_text()) == []
 
