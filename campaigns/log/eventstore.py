@@ -20,7 +20,7 @@ import json
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
@@ -49,12 +49,12 @@ class Draft:
 
 @dataclass
 class Stream:
-    """A game's folded state as of ``seq``."""
+    """A game's folded state as of ``seq`` (whatever the ``Fold`` makes: the layer above types it)."""
 
     game: Game
     seq: int
     head_hash: str
-    state: dict
+    state: Any
 
 
 @dataclass(frozen=True)
@@ -62,15 +62,26 @@ class Fold:
     """How a game's state is made from its events, given by the layer that knows what they mean.
 
     ``apply(state, type, payload, seq, at_iso) -> state``; ``snapshot_due(type, state_after)``:
-    whether the state after an event is kept as a snapshot.
+    whether the state after an event is kept as a snapshot; ``to_json(state)`` / ``from_json(value)``:
+    the state as the JSON value a snapshot holds (canonical JSON of it) and back.
     """
 
-    empty: Callable[[], dict]
-    apply: Callable[..., dict]
-    snapshot_due: Callable[[str, dict], bool]
+    empty: Callable[[], Any]
+    apply: Callable[..., Any]
+    snapshot_due: Callable[[str, Any], bool]
+    to_json: Callable[[Any], Any]
+    from_json: Callable[[Any], Any]
 
-    def event(self, state: dict, ev: Event) -> dict:
+    def event(self, state: Any, ev: Event) -> Any:
         return self.apply(state, ev.type, ev.payload, ev.seq, ev.created_at.isoformat())
+
+    def snapshot(self, state: Any) -> str:
+        """The state as a snapshot's text: canonical JSON."""
+        return canonical_json(self.to_json(state))
+
+    def thaw(self, text: str) -> Any:
+        """The state a snapshot's text holds."""
+        return self.from_json(json.loads(text))
 
 
 def event_hash(prev_hash: str, game_uid, seq: int, turn: int, type_: str, version: int,
@@ -115,7 +126,7 @@ class EventStore:
     """Games' logs folded with ``fold``; ``projection(state) -> dict`` gives Game columns to keep in
     step with the log (written only when an append changes them)."""
 
-    def __init__(self, fold: Fold, projection: Callable[[dict], dict] | None = None):
+    def __init__(self, fold: Fold, projection: Callable[[Any], dict] | None = None):
         self.fold, self.projection = fold, projection
 
     def load(self, game: Game | int, *, lock: bool = False) -> Stream:
@@ -132,7 +143,7 @@ class EventStore:
         # Prepared statements: every command loads, and the ORM's compile and the
         # server's planning cost more than these queries (see campaigns.prepared).
         snap = prepared.fetchone(_SNAPSHOT_SQL, [game_id])
-        state, seq, head_hash = (json.loads(snap[1]), snap[0], None) if snap else (self.fold.empty(), 0, "")
+        state, seq, head_hash = (self.fold.thaw(snap[1]), snap[0], None) if snap else (self.fold.empty(), 0, "")
         # From the snapshot's own event on: its hash is the head if nothing follows.
         for ev in _events_from(game_id, seq):
             if ev.seq > seq:
@@ -143,16 +154,16 @@ class EventStore:
             raise ValueError(f"game {game_id}: snapshot at seq {seq} has no event (was the log imported partly?)")
         return Stream(game=game, seq=seq, head_hash=head_hash, state=state)
 
-    def state_at(self, game_id: int, seq: int) -> dict:
+    def state_at(self, game_id: int, seq: int) -> Any:
         """The state right after event ``seq``: the latest snapshot at or before it plus the events up to it
         (a past turn as it stood, for history pages)."""
         snap = Snapshot.objects.filter(game_id=game_id, seq__lte=seq).order_by("-seq").values_list("seq", "state").first()
-        state, start = (json.loads(snap[1]), snap[0]) if snap else (self.fold.empty(), 0)
+        state, start = (self.fold.thaw(snap[1]), snap[0]) if snap else (self.fold.empty(), 0)
         for ev in Event.objects.filter(game_id=game_id, seq__gt=start, seq__lte=seq).order_by("seq"):
             state = self.fold.event(state, ev)
         return state
 
-    def replay(self, game_id: int, upto: int | None = None) -> Iterable[tuple[Event, dict]]:
+    def replay(self, game_id: int, upto: int | None = None) -> Iterable[tuple[Event, Any]]:
         """Fold the whole log from the start, yielding each event with the state after it."""
         state = self.fold.empty()
         qs = Event.objects.filter(game_id=game_id).order_by("seq")
@@ -181,7 +192,7 @@ class EventStore:
                                       prev, digest))
             state = self.fold.apply(state, ev.type, payload, seq, now.isoformat())
             if self.fold.snapshot_due(ev.type, state):
-                snaps.append(Snapshot(game_id=game.pk, seq=seq, state=canonical_json(state)))
+                snaps.append(Snapshot(game_id=game.pk, seq=seq, state=self.fold.snapshot(state)))
             prev = digest
         columns = {}
         if self.projection is not None:
@@ -229,7 +240,7 @@ class EventStore:
             made = []
             for ev, state in self.replay(game_id):
                 if self.fold.snapshot_due(ev.type, state):
-                    made.append(Snapshot(game_id=game_id, seq=ev.seq, state=canonical_json(state)))
+                    made.append(Snapshot(game_id=game_id, seq=ev.seq, state=self.fold.snapshot(state)))
                 if progress:
                     progress(1)
             Snapshot.objects.bulk_create(made, batch_size=500)

@@ -27,14 +27,15 @@ from rules.core.protocol import RuleEvent
 from . import gamelog, signals
 from .gamelog import Draft, Stream
 from .localtime import local_time, seat_timezone
+from .state import LifecycleState, TurnStatus
 
 GRACE = timedelta(hours=24)
 MAX_DAYS = 30   # the most a game may set as absence_days
 
 
-def allowance_left(state: dict, side: str) -> timedelta:
-    days = state["settings"].get("absence_days", 0)
-    used = state.get("absence_used", {}).get(side, 0.0)
+def allowance_left(state: LifecycleState, side: str) -> timedelta:
+    days = state.settings.get("absence_days", 0)
+    used = state.absence_used.get(side, 0.0)
     return max(timedelta(0), timedelta(days=days) - timedelta(hours=used))
 
 
@@ -52,12 +53,12 @@ def absence_end(seat: Seat, now: datetime) -> datetime | None:
 def deadline_drafts(stream: Stream, now: datetime | None = None) -> list[Draft]:
     """The deadline move the open turn's absent sides are owed, if any (a list of 0 or 1 draft)."""
     state = stream.state
-    turn = state["turn"]
-    if not state["settings"].get("absence_days") or turn["status"] != "open" or not turn["deadline"]:
+    turn = state.turn
+    if not state.settings.get("absence_days") or turn.status != TurnStatus.OPEN or not turn.deadline:
         return []
     now = now or timezone.now()
-    deadline = parse_datetime(turn["deadline"])
-    waiting = [s for s in turn["sides"] if s not in turn["orders"]]
+    deadline = parse_datetime(turn.deadline)
+    waiting = [s for s in turn.sides if s not in turn.orders]
     best, owed_by = deadline, None
     seats = stream.game.seats.active().select_related("user__profile").filter(role=Seat.Role.PLAYER, side__in=waiting)
     for seat in seats.order_by("side"):
@@ -70,8 +71,8 @@ def deadline_drafts(stream: Stream, now: datetime | None = None) -> list[Draft]:
     if owed_by is None:
         return []
     hours = round((best - deadline).total_seconds() / 3600, 4)
-    return [Draft(turn["number"], RuleEvent("turn.deadline_set", {
-        "turn": turn["number"], "deadline": best.isoformat(), "previous": turn["deadline"],
+    return [Draft(turn.number, RuleEvent("turn.deadline_set", {
+        "turn": turn.number, "deadline": best.isoformat(), "previous": turn.deadline,
         "note": "a player is away", "absence": {"side": owed_by, "hours": hours}}))]
 
 
@@ -89,8 +90,8 @@ def absence_declared(game_id: int) -> dict | None:
         moved = absent_sides(stream)
         if moved is stream:
             return None
-        signals.deadline_moved.send(sender=__name__, game=moved.game, turn=moved.state["turn"], note="a player is away")
-    return moved.state["turn"]
+        signals.deadline_moved.send(sender=__name__, game=moved.game, turn=moved.state.turn, note="a player is away")
+    return moved.state.turn
 
 
 # -- declaring and ending an absence (mail's ABSENT UNTIL / BACK and the game page share these) --------
@@ -132,7 +133,7 @@ def end(seat: Seat) -> bool:
 def deadline_words(seat: Seat, moved: dict | None) -> str:
     """What an absence did to the deadlines, in the seat's terms."""
     state = gamelog.load(seat.game.pk).state
-    days = state["settings"].get("absence_days", 0)
+    days = state.settings.get("absence_days", 0)
     left = _days(allowance_left(state, seat.side))
     if moved:
         return (f"The deadline of turn {moved['number']} is now {local_time(moved['deadline'], seat_timezone(seat))}; "

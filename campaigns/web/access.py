@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404
 from campaigns.models import Game, Seat
 from campaigns.turns import gamelog, viewing
 from campaigns.turns.localtime import local_time
+from campaigns.turns.state import LifecycleState
 from rules import catalog
 from rules.core.protocol import Viewer
 
@@ -34,7 +35,7 @@ class Seen:
     viewer: Viewer
     seat: Seat
     tz: str
-    _state: dict = field(repr=False)
+    _state: LifecycleState = field(repr=False)
 
     @property
     def view(self) -> dict:
@@ -55,7 +56,7 @@ class Seen:
     @property
     def absence_days(self) -> int:
         """The game's allowance for absences (a public setting)."""
-        return self._state["settings"].get("absence_days", 0)
+        return self._state.settings.get("absence_days", 0)
 
     def published_turns(self) -> dict[int, int]:
         """{turn number: seq of its publication} for every turn whose results everyone has seen."""
@@ -72,12 +73,12 @@ class Seen:
     # Umpire-only details (the umpire sees everything).
     def pending_events(self):
         self._require_umpire()
-        start = self._state["pending_from"]
+        start = self._state.pending_from
         return self.events().none() if start is None else self.events().filter(seq__gte=start)
 
     def orders_used(self) -> dict[str, str]:
         self._require_umpire()
-        return dict(self._state["turn"]["orders_used"] or {})
+        return dict(self._state.turn.orders_used or {})
 
     def _require_umpire(self) -> None:
         if not self.viewer.is_umpire:

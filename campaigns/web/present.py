@@ -8,32 +8,34 @@ from django.utils.safestring import mark_safe
 from campaigns.models import Absence
 from campaigns.turns import viewing
 from campaigns.turns.absences import seat_today
+from campaigns.turns.state import GameStatus, TurnStatus
 from rules.core.protocol import LineError
 
 from .access import Seen
 
 STATUS_TEXT = {
-    "open": "open for orders",
-    "closed": "closed; being adjudicated",
-    "adjudicated": "results await the umpire",
-    "published": "published",
-    "finished": "game over",
+    TurnStatus.NONE: "not started",
+    TurnStatus.OPEN: "open for orders",
+    TurnStatus.CLOSED: "closed; being adjudicated",
+    TurnStatus.ADJUDICATED: "results await the umpire",
+    TurnStatus.PUBLISHED: "published",
+    TurnStatus.FINISHED: "game over",
 }
 
 
 def turn_summary(seen: Seen) -> dict:
     """The turn panel: status, deadline in the viewer's time zone, who is ready, the result."""
     turn = seen.view["turn"]
-    is_open = turn["status"] == "open" and turn["game_status"] == "active"
+    is_open = turn["status"] == TurnStatus.OPEN and turn["game_status"] == GameStatus.ACTIVE
     return {
         **turn,
         "is_open": is_open,
-        "status_text": STATUS_TEXT.get(turn["status"], turn["status"] or "not started"),
+        "status_text": STATUS_TEXT[turn["status"]],
         "is_decision": turn["kind"] == "decision",
         "deadline_local": seen.local(turn["deadline"]) if is_open else "",
         "grace_local": seen.local(turn["late_until"]) if is_open and turn.get("late_until") else "",
         "missed_list": sorted(turn["missed"].items()),
-        "result_text": viewing.describe_result(turn["result"]) if turn["game_status"] == "finished" else "",
+        "result_text": viewing.describe_result(turn["result"]) if turn["game_status"] == GameStatus.FINISHED else "",
         "awaiting": awaiting(seen),
     }
 
@@ -41,11 +43,11 @@ def turn_summary(seen: Seen) -> dict:
 def awaiting(seen: Seen) -> str:
     """What this viewer is expected to do now, in a few words ("" for nothing)."""
     turn, viewer = seen.view["turn"], seen.viewer
-    if turn["game_status"] != "active":
+    if turn["game_status"] != GameStatus.ACTIVE:
         return ""
     if viewer.is_umpire:
-        return "results await your approval" if turn["status"] == "adjudicated" else ""
-    if viewer.role != "player" or turn["status"] != "open" or viewer.side not in turn["sides"]:
+        return "results await your approval" if turn["status"] == TurnStatus.ADJUDICATED else ""
+    if viewer.role != "player" or turn["status"] != TurnStatus.OPEN or viewer.side not in turn["sides"]:
         return ""
     if viewer.side not in turn["orders"]:
         return "your orders are awaited"
@@ -54,7 +56,7 @@ def awaiting(seen: Seen) -> str:
 
 def may_order(seen: Seen) -> bool:
     turn = seen.view["turn"]
-    return (seen.viewer.role == "player" and turn["game_status"] == "active" and turn["status"] == "open"
+    return (seen.viewer.role == "player" and turn["game_status"] == GameStatus.ACTIVE and turn["status"] == TurnStatus.OPEN
             and seen.viewer.side in turn["sides"])
 
 

@@ -23,6 +23,7 @@ from campaigns.turns import (
     viewing,
 )
 from campaigns.turns.addresses import renew
+from campaigns.turns.state import GameStatus, TurnStatus
 from rules.core.protocol import RulesError, UmpireDesk
 
 from . import held, present
@@ -305,7 +306,7 @@ class UmpireForms:
 
     def __init__(self, seen: Seen, data=None, action: str = ""):
         turn = seen.view["turn"]
-        self.used = seen.orders_used() if turn["status"] == "adjudicated" else {}
+        self.used = seen.orders_used() if turn["status"] == TurnStatus.ADJUDICATED else {}
         bound = lambda name: data if action == name else None  # noqa: E731
         self.approve = ApproveForm(bound("approve"), prefix="approve")
         self.amend = AmendForm(bound("amend"), prefix="amend", orders_used=self.used)
@@ -327,13 +328,13 @@ def _approve(request, seen: Seen, forms: UmpireForms):
     return redirect(_umpire_url(seen))
 
 
-def _require_status(seen: Seen, status: str, message: str) -> None:
-    if seen.view["turn"]["status"] != status or seen.view["turn"]["game_status"] != "active":
+def _require_status(seen: Seen, status: TurnStatus, message: str) -> None:
+    if seen.view["turn"]["status"] != status or seen.view["turn"]["game_status"] != GameStatus.ACTIVE:
         raise commands.TurnError(message)
 
 
 def _amend(request, seen: Seen, forms: UmpireForms):
-    _require_status(seen, "adjudicated", f"turn {seen.view['turn']['number']} has no results awaiting approval")
+    _require_status(seen, TurnStatus.ADJUDICATED, f"turn {seen.view['turn']['number']} has no results awaiting approval")
     if not forms.amend.is_valid():
         return None
     changed = forms.amend.orders(forms.used)
@@ -357,7 +358,7 @@ def _close(request, seen: Seen, forms: UmpireForms):
 
 
 def _submit(request, seen: Seen, forms: UmpireForms):
-    _require_status(seen, "open", f"turn {seen.view['turn']['number']} is not open for orders")
+    _require_status(seen, TurnStatus.OPEN, f"turn {seen.view['turn']['number']} is not open for orders")
     form = forms.submit
     if not form.is_valid():
         return None
@@ -385,7 +386,7 @@ def _ruling(request, seen: Seen, forms: UmpireForms):
 
 
 def _deadline(request, seen: Seen, forms: UmpireForms):
-    _require_status(seen, "open", f"turn {seen.view['turn']['number']} is not open: its deadline cannot move")
+    _require_status(seen, TurnStatus.OPEN, f"turn {seen.view['turn']['number']} is not open: its deadline cannot move")
     if not forms.deadline.is_valid():
         return None
     number = seen.view["turn"]["number"]
@@ -450,7 +451,7 @@ def umpire_page(request, seen: Seen):
 
 def umpire_context(seen: Seen, forms: UmpireForms) -> dict:
     turn = present.turn_summary(seen)
-    awaiting = turn["status"] == "adjudicated"
+    awaiting = turn["status"] == TurnStatus.ADJUDICATED
     return {
         "seen": seen, "view": seen.view, "game": seen.game, "turn": turn, "forms": forms,
         "awaiting_approval": awaiting,

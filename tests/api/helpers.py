@@ -34,7 +34,7 @@ def state_of(game) -> dict:
 def legal_red_orders(game) -> list[str]:
     from rules.civilwar import legal_operations
 
-    return legal_operations(state_of(game)["rules"], "red")
+    return legal_operations(state_of(game).rules, "red")
 
 
 def all_strings(value):

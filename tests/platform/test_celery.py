@@ -87,7 +87,7 @@ def wait_for(predicate, timeout=60.0):
 def close_with_orders(game):
     from rules.civilwar import legal_operations
 
-    text = legal_operations(state_of(game)["rules"], "red")[0]
+    text = legal_operations(state_of(game).rules, "red")[0]
     commands.submit_orders(game.pk, "red", text, source="api", ready=False)
     commands.close_turn(game.pk, "closed by the umpire")  # queues adjudication on commit
 
@@ -98,7 +98,7 @@ def adjudications(game):
 
 def test_a_real_worker_adjudicates_a_closed_turn(game, worker):
     close_with_orders(game)
-    assert wait_for(lambda: state_of(game)["turn"]["number"] == 2), "the worker did not adjudicate"
+    assert wait_for(lambda: state_of(game).turn.number == 2), "the worker did not adjudicate"
     assert adjudications(game) == 1
 
 
@@ -108,7 +108,7 @@ def test_the_same_task_delivered_twice_adds_results_once(game, worker):
     close_with_orders(game)
     for _ in range(5):
         adjudicate_turn.delay(game.pk, 1)
-    assert wait_for(lambda: state_of(game)["turn"]["number"] == 2)
+    assert wait_for(lambda: state_of(game).turn.number == 2)
     time.sleep(3)  # let every duplicate run
     assert adjudications(game) == 1
 
@@ -128,7 +128,7 @@ def test_a_worker_killed_mid_adjudication_is_recovered_exactly_once(game, broker
             os.kill(child, signal.SIGKILL)
             time.sleep(1)
             blocker.rollback()
-            assert wait_for(lambda: state_of(game)["turn"]["number"] == 2, 90), "the killed task was not redelivered"
+            assert wait_for(lambda: state_of(game).turn.number == 2, 90), "the killed task was not redelivered"
         finally:
             worker.stop()
     assert adjudications(game) == 1
@@ -157,7 +157,7 @@ def test_sweep_requeues_an_adjudication_whose_task_was_lost(game, broker):
     assert deadlines.sweep(now=timezone.now() + timedelta(minutes=3))["requeued"] == 1
     worker = Worker()
     try:
-        assert wait_for(lambda: state_of(game)["turn"]["number"] == 2)
+        assert wait_for(lambda: state_of(game).turn.number == 2)
     finally:
         worker.stop()
     assert adjudications(game) == 1

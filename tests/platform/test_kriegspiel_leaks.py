@@ -102,7 +102,7 @@ def test_red_cannot_tell_blue_laid_a_mine_until_it_explodes(people):
     plain, a, err_a = play(people, with_mine=False)
     mined, b, err_b = play(people, with_mine=True)
     assert err_a == err_b and err_a[1] and "fly away" not in json.dumps(err_a[0])
-    state = gamelog.load(mined.pk).state["rules"]
+    state = gamelog.load(mined.pk).state.rules
     assert [w["status"] for w in state["ks"]["works"].values()] == ["exploded"]
     boom = Event.objects.get(game=mined, type="kriegspiel.mine_exploded")
     assert boom.audience == "public"

@@ -49,7 +49,7 @@ def _wait_for_worker(game, number, timeout=60.0):
     deadline = time.time() + timeout
     while time.time() < deadline:
         state = gamelog.load(game.pk).state
-        if state["status"] != "active" or state["turn"]["number"] > number:
+        if state.status != "active" or state.turn.number > number:
             return
         time.sleep(0.1)
     raise AssertionError(f"the worker did not adjudicate turn {number} in {timeout:g} s")
@@ -58,19 +58,19 @@ def _wait_for_worker(game, number, timeout=60.0):
 def test_the_curtain_and_private_orders_through_the_platform(people):
     game = new_game(people, "skirmish")
     state = gamelog.load(game.pk).state
-    assert state["turn"]["sides"] == ["red", "blue"] and "curtain" in state["turn"]["prompt"]
-    red_view = RS.view(state["rules"], Viewer("player", "red"))
+    assert state.turn.sides == ["red", "blue"] and "curtain" in state.turn.prompt
+    red_view = RS.view(state.rules, Viewer("player", "red"))
     assert {f["side"] for f in red_view["figures"]} == {"red"}
     bad = commands.submit_orders(game.pk, "red", "deploy foot1 at 16,30\nfly away", source="web")
     assert not bad.accepted and [e.line for e in bad.errors] == [1, 2]
     assert "deployment is within 8 in" in bad.errors[0].message
     assert commands.submit_orders(game.pk, "red", "deploy foot1 at 16,5", source="web").accepted
     state = gamelog.load(game.pk).state
-    assert state["turn"]["status"] == "open"  # blue has not ordered: the turn waits for both
+    assert state.turn.status == "open"  # blue has not ordered: the turn waits for both
     assert commands.submit_orders(game.pk, "blue", "hold", source="web").accepted
     state = gamelog.load(game.pk).state
-    assert state["turn"]["number"] == 2 and state["rules"]["phase"] == "play"
-    assert state["rules"]["figures"]["red:i1"]["y"] == 5.0
+    assert state.turn.number == 2 and state.rules["phase"] == "play"
+    assert state.rules["figures"]["red:i1"]["y"] == 5.0
     orders = Event.objects.filter(game=game, type="orders.submitted").values_list("audience", flat=True)
     assert set(orders) == {"side:red", "side:blue"}
 
@@ -95,35 +95,35 @@ def test_deployment_without_the_curtain_is_two_turns_through_the_platform(people
     """LW-7 as a per-game option: the First Player deploys in turn 1, the other, seeing it, in turn 2."""
     game = new_game(people, {"base": "skirmish", "settings": {"deployment": "alternate"}})
     state = gamelog.load(game.pk).state
-    first = state["rules"]["first"]
+    first = state.rules["first"]
     second = "blue" if first == "red" else "red"
-    assert state["turn"]["sides"] == [first] and "LW-7" in state["turn"]["prompt"]
+    assert state.turn.sides == [first] and "LW-7" in state.turn.prompt
     with pytest.raises(commands.TurnError, match=f"{second} has no orders to give in turn 1"):
         commands.submit_orders(game.pk, second, "hold", source="web")
     assert commands.submit_orders(game.pk, first, "hold", source="web").accepted
     state = gamelog.load(game.pk).state
-    assert state["turn"]["number"] == 2 and state["turn"]["sides"] == [second]
-    assert {f["side"] for f in RS.view(state["rules"], Viewer("player", second))["figures"]} == {"red", "blue"}
+    assert state.turn.number == 2 and state.turn.sides == [second]
+    assert {f["side"] for f in RS.view(state.rules, Viewer("player", second))["figures"]} == {"red", "blue"}
     assert commands.submit_orders(game.pk, second, "hold", source="web").accepted
     state = gamelog.load(game.pk).state
-    assert state["turn"]["number"] == 3 and state["turn"]["sides"] == ["red", "blue"]
-    assert state["rules"]["phase"] == "play" and state["rules"]["turn"] == 3  # the game's turn number
+    assert state.turn.number == 3 and state.turn.sides == ["red", "blue"]
+    assert state.rules["phase"] == "play" and state.rules["turn"] == 3  # the game's turn number
 
 
 def test_the_defender_chooses_its_edge_in_a_turn_of_its_own(people):
     """LW-53 through the platform: turn 1 is the defender's choice of edge, turn 2 the deployment."""
     game = new_game(people, {"base": "defence", "settings": {"choose_edge": True}})
     state = gamelog.load(game.pk).state
-    defender = state["rules"]["scenario"]["settings"]["defender"]
-    edge = state["rules"]["scenario"]["edges"][defender]
+    defender = state.rules["scenario"]["settings"]["defender"]
+    edge = state.rules["scenario"]["edges"][defender]
     other = {"north": "south", "south": "north"}[edge]
-    assert state["turn"]["sides"] == [defender] and "LW-53" in state["turn"]["prompt"]
+    assert state.turn.sides == [defender] and "LW-53" in state.turn.prompt
     bad = commands.submit_orders(game.pk, defender, "edge west", source="web")
     assert not bad.accepted and "choose one of those" in bad.errors[0].message
     assert commands.submit_orders(game.pk, defender, f"edge {other}", source="web").accepted
     state = gamelog.load(game.pk).state
-    assert state["turn"]["number"] == 2 and state["turn"]["sides"] == ["red", "blue"]
-    assert state["rules"]["phase"] == "deploy" and state["rules"]["scenario"]["edges"][defender] == other
+    assert state.turn.number == 2 and state.turn.sides == ["red", "blue"]
+    assert state.rules["phase"] == "deploy" and state.rules["scenario"]["edges"][defender] == other
 
 
 def test_one_turn_number_everywhere(people, client):
@@ -138,11 +138,11 @@ def test_one_turn_number_everywhere(people, client):
     for side in ("red", "blue"):
         assert commands.submit_orders(game.pk, side, "hold", source="web").accepted  # turn 1: deployment
     state = gamelog.load(game.pk).state
-    assert state["turn"]["number"] == 2 and state["rules"]["turn"] == 2
+    assert state.turn.number == 2 and state.rules["turn"] == 2
     # the rules' message: the first turn of play is turn 2, so guns fire from turn 3 (LW-14)
     bad = commands.submit_orders(game.pk, "red", "fire gun1 at 24,30", source="web")
     assert not bad.accepted and "no gun fires before turn 3" in bad.errors[0].message
-    view = RS.view(state["rules"], Viewer("player", "red"))
+    view = RS.view(state.rules, Viewer("player", "red"))
     assert view["turn"]["number"] == 2 and view["turn"]["prompt"].startswith("Turn 2:")
     assert "Guns may not fire before turn 3" in view["turn"]["prompt"]
     assert "skirmish at the farm, turn 2<" in RS.render_svg(view)  # the map's caption

@@ -12,7 +12,7 @@ def state_of(game):
 
 
 def legal_op(game, side="red", index=0):
-    return legal_operations(state_of(game)["rules"], side)[index]
+    return legal_operations(state_of(game).rules, side)[index]
 
 
 def game_url(game, name="game"):

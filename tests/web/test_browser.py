@@ -71,7 +71,7 @@ def test_bob_sees_the_hex_map_of_a_warworlds_game_and_orders(live_server, browse
     page.wait_for_url(f"{live_server.url}/games/{game.pk}/")
     page.locator(".messages").wait_for()
     assert "Orders accepted" in page.inner_text(".messages")
-    assert state_of(game)["turn"]["orders"]["red"]["text"] == order
+    assert state_of(game).turn.orders["red"]["text"] == order
 
 
 def test_bob_signs_in_sends_orders_and_sees_the_result(live_server, browser_page, game):
@@ -98,7 +98,7 @@ def test_bob_signs_in_sends_orders_and_sees_the_result(live_server, browser_page
     assert page.locator("#id_text").count() == 0  # blue's turn now
     assert page.locator("section.map svg").count() == 1
     state = state_of(game)
-    assert state["turn"]["number"] == 2
+    assert state.turn.number == 2
     svg = page.request.get(f"{live_server.url}/games/{game.pk}/map.svg")
     assert svg.status == 200 and svg.headers["content-type"].startswith("image/svg+xml")
 

@@ -66,13 +66,13 @@ def test_a_town_assault_played_on_the_web_leaks_no_hidden_unit(people):
     first_seen = None
     for _ in range(40):
         state = gamelog.load(game.pk).state
-        if state["status"] != "active":
+        if state.status != "active":
             break
-        number = state["turn"]["number"]
-        for side in state["turn"]["sides"]:
+        number = state.turn.number
+        for side in state.turn.sides:
             order_on_the_page(clients[side], game, side)
-        assert gamelog.load(game.pk).state["turn"]["number"] > number or \
-            gamelog.load(game.pk).state["status"] != "active", f"round {number} was not adjudicated"
+        assert gamelog.load(game.pk).state.turn.number > number or \
+            gamelog.load(game.pk).state.status != "active", f"round {number} was not adjudicated"
         red_pages = pages_of(clients["red"], game, number)
         if first_seen is None and red_may_see_the_pickets(game):
             first_seen = number

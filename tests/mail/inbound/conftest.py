@@ -20,10 +20,10 @@ def umpire(game):
 
 def red_opening(game) -> str:
     """A legal first order for red: form a unit in a city that sympathises with red."""
-    tokens = gamelog.load(game.pk).state["rules"]["tokens"]
+    tokens = gamelog.load(game.pk).state.rules["tokens"]
     city = sorted((c for c, face in tokens.items() if face == "red"), key=lambda c: int(c[1:]))[0]
     return f"form {city}"
 
 
 def orders_of(game, side):
-    return gamelog.load(game.pk).state["turn"]["orders"].get(side)
+    return gamelog.load(game.pk).state.turn.orders.get(side)

@@ -156,7 +156,7 @@ def run(monkeypatch, deliver) -> dict:
 def _tokens(game):
     from campaigns.turns import gamelog
 
-    tokens = gamelog.load(game.pk).state["rules"]["tokens"]
+    tokens = gamelog.load(game.pk).state.rules["tokens"]
     return {side: sorted((c for c, face in tokens.items() if face == side), key=lambda c: int(c[1:]))[0]
             for side in ("red", "blue")}
 

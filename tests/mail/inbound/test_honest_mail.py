@@ -25,7 +25,7 @@ def send(seat, body, **kw):
 
 
 def ready_sides(game):
-    return set(gamelog.load(game.pk).state["turn"]["ready"])
+    return set(gamelog.load(game.pk).state.turn.ready)
 
 
 @pytest.fixture

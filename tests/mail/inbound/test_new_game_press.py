@@ -22,7 +22,7 @@ def create(client, people, name, **extra):
 
 
 def press_of(game):
-    return gamelog.load(game.pk).state["settings"]["press"]
+    return gamelog.load(game.pk).state.settings["press"]
 
 
 def message(game, side, to):

@@ -40,7 +40,7 @@ def test_a_turn_adjudicated_by_the_worker_mails_every_seat_its_report(game, smtp
     from rules.civilwar import legal_operations
     from tests.platform.helpers import state_of
 
-    text = legal_operations(state_of(game)["rules"], "red")[0]
+    text = legal_operations(state_of(game).rules, "red")[0]
     assert commands.submit_orders(game.pk, "red", text, source="mail").accepted  # closes the turn: adjudication queued
     deadline = time.time() + 60
     while time.time() < deadline and len(smtp.messages) < 3:

@@ -1,6 +1,7 @@
 """Reminders at leads scaled to the turn length and waiting notices, driven through the
 periodic sweep with an explicit clock, delivered to a real SMTP sink."""
 import zoneinfo
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -25,8 +26,8 @@ def test_leads_are_a_third_and_a_thirty_sixth_of_the_turn():
 
 def clock(game):
     """(opened, deadline) of the open turn."""
-    turn = state_of(game)["turn"]
-    return parse_datetime(turn["opened_at"]), parse_datetime(turn["deadline"])
+    turn = state_of(game).turn
+    return parse_datetime(turn.opened_at), parse_datetime(turn.deadline)
 
 
 def reminders_to(smtp, address):
@@ -82,7 +83,7 @@ def test_no_reminder_after_the_deadline_and_each_key_once(game, smtp):
 def test_the_side_everyone_waits_for_is_told_once(game, smtp):
     """Civil War moves one side at a time, so the two-sided turn is given as the fold would
     have it; the notice itself goes through the outbox and SMTP like any other."""
-    turn = {**state_of(game)["turn"], "sides": ["red", "blue"], "ready": {"red": "2026-01-01T00:00:00+00:00"}}
+    turn = replace(state_of(game).turn, sides=["red", "blue"], ready={"red": "2026-01-01T00:00:00+00:00"})
     assert reminders.notify_waiting(game, turn) == 1
     assert reminders.notify_waiting(game, turn) == 0
     [notice] = smtp.to("carol@example.org")
@@ -117,7 +118,7 @@ def test_in_a_simultaneous_game_the_sweep_tells_the_last_side_it_is_awaited(peop
         seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
                {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
                {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}], operator=True)
-    assert state_of(game)["turn"]["sides"] == ["red", "blue"]
+    assert state_of(game).turn.sides == ["red", "blue"]
     assert deadlines.sweep()["waiting_notices"] == 0  # nobody is ready: nobody is singled out
     assert commands.submit_orders(game.pk, "red", "hold", source="mail").accepted
     assert deadlines.sweep()["waiting_notices"] == 1
@@ -198,7 +199,7 @@ def test_an_absent_seat_is_told_the_game_waits_for_it_once_it_is_back(game, smtp
     from campaigns.mailin.models import Absence
 
     blue = game.seats.get(side="blue")
-    turn = {**state_of(game)["turn"], "sides": ["red", "blue"], "ready": {"red": "2026-01-01T00:00:00+00:00"}}
+    turn = replace(state_of(game).turn, sides=["red", "blue"], ready={"red": "2026-01-01T00:00:00+00:00"})
     _, deadline = clock(game)
     now = deadline - timedelta(hours=30)
     away = Absence.objects.create(seat=blue, until=(now + timedelta(days=3)).date())
