@@ -34,7 +34,10 @@ def test_the_recording_covers_every_lifecycle_event_and_every_key_added_later():
     assert any(json.loads(r["after"])["voided"] for r in RECORDED)
 
 
-@pytest.mark.parametrize("text", sorted({r[k] for r in RECORDED for k in ("before", "after")}))
+SNAPSHOTS = sorted({r[k] for r in RECORDED for k in ("before", "after")})
+
+
+@pytest.mark.parametrize("text", SNAPSHOTS, ids=[f"snapshot{i}" for i in range(len(SNAPSHOTS))])
 def test_an_old_snapshot_loads_and_writes_back_byte_for_byte(text):
     state = gamelog.store.fold.thaw(text)
     assert isinstance(state, LifecycleState) and isinstance(state.turn, Turn)
@@ -42,7 +45,7 @@ def test_an_old_snapshot_loads_and_writes_back_byte_for_byte(text):
     assert gamelog.store.fold.snapshot(state) == text
 
 
-@pytest.mark.parametrize("i", range(len(RECORDED)))
+@pytest.mark.parametrize("i", range(len(RECORDED)), ids=[f"{r['type']}@{i}" for i, r in enumerate(RECORDED)])
 def test_the_typed_fold_writes_what_the_dict_fold_wrote(i):
     r = RECORDED[i]
     before = LifecycleState.from_json(json.loads(r["before"]))
