@@ -27,7 +27,7 @@ from rules.core.protocol import RuleEvent
 from . import gamelog, signals
 from .gamelog import Draft, Stream
 from .localtime import local_time, seat_timezone
-from .state import LifecycleState, TurnStatus
+from .state import LifecycleState, Turn, TurnStatus
 
 GRACE = timedelta(hours=24)
 MAX_DAYS = 30   # the most a game may set as absence_days
@@ -82,7 +82,7 @@ def absent_sides(stream: Stream) -> Stream:
     return gamelog.append(stream, drafts) if drafts else stream
 
 
-def absence_declared(game_id: int) -> dict | None:
+def absence_declared(game_id: int) -> Turn | None:
     """A seat has declared an absence: move the open turn's deadline if the game's allowance says so,
     and tell every player. The turn as it is now, if its deadline moved; else None."""
     with transaction.atomic():
@@ -106,7 +106,7 @@ def seat_today(seat: Seat):
     return timezone.now().astimezone(zoneinfo.ZoneInfo(seat_timezone(seat))).date()
 
 
-def declare(seat: Seat, until, inbound=None) -> dict | None:
+def declare(seat: Seat, until, inbound=None) -> Turn | None:
     """Record that the seat is away through ``until`` (its own date), tell the umpire, and move the
     open turn's deadline if the game's allowance says so. Returns that turn if its deadline moved."""
     today = seat_today(seat)
@@ -130,13 +130,13 @@ def end(seat: Seat) -> bool:
     return bool(ended)
 
 
-def deadline_words(seat: Seat, moved: dict | None) -> str:
+def deadline_words(seat: Seat, moved: Turn | None) -> str:
     """What an absence did to the deadlines, in the seat's terms."""
     state = gamelog.load(seat.game.pk).state
     days = state.settings.get("absence_days", 0)
     left = _days(allowance_left(state, seat.side))
     if moved:
-        return (f"The deadline of turn {moved['number']} is now {local_time(moved['deadline'], seat_timezone(seat))}; "
+        return (f"The deadline of turn {moved.number} is now {local_time(moved.deadline, seat_timezone(seat))}; "
                 f"your side's allowance for absences has {left} left.")
     if days:
         return (f"Deadlines move for absences by up to {days} days in all in this game; your side has {left} left "
