@@ -148,7 +148,8 @@ def notify_approval() -> int:
     queued = 0
     held = Game.objects.filter(status=Game.Status.ACTIVE, turn_status=TurnStatus.ADJUDICATED)
     for game in held.prefetch_related("seats"):
-        ctx = {"turn": {"number": game.turn_number, "deadline": None}, "site_url": settings.SITE_URL}
+        # the Game row's projection is enough here: the mail names the turn, not its deadline
+        ctx = {"turn": Turn(game.turn_number, status=TurnStatus.ADJUDICATED), "site_url": settings.SITE_URL}
         for seat in game.seats.all():  # prefetched
             if seat.role == Seat.Role.UMPIRE and seat.status == Seat.Status.ACTIVE:
                 queued += _queue(game, seat, f"approval:{game.uid}:{game.turn_number}:{seat.pk}",
