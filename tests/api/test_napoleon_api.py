@@ -7,7 +7,8 @@ import pytest
 
 from rules.napoleon.testing import bot_orders, state_from_view
 
-from .helpers import client_for, new_game_with_people
+from tests.support.api import client_for
+from tests.support.games import new_game_with_people
 from .test_warworlds_api import PLAYERS, check_scored_end
 
 pytestmark = pytest.mark.django_db

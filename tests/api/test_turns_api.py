@@ -5,7 +5,8 @@ from django.core import signing
 from rules.civilwar import legal_operations
 from tests.conftest import new_civilwar_game
 
-from .helpers import client_for, legal_red_orders, state_of
+from tests.support.api import client_for
+from tests.support.games import legal_red_orders, state_of
 
 pytestmark = pytest.mark.django_db
 

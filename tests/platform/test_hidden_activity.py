@@ -7,7 +7,7 @@ own half (mines, entrenchments, gun pits), splits, moves and rides out of sight,
 driven, columns, limbering, dismounting, boxes, shots into its own half; orders sent and
 replaced, orders refused, orders and messages to the umpire by mail, an absence and its end.
 Red meanwhile follows one script that itself starts a work, splits, and writes by mail. After
-every turn everything red and the observer can fetch or have received (tests/platform/leaks.py:
+every turn everything red and the observer can fetch or have received (tests/support/leaks.py:
 API JSON, pages with every past turn, both maps, mail as sent with the PNG map, exports, error
 texts, response headers, event-log cursors, the number of events folded to answer) must equal
 the quiet game's - and so must a glance at the view and page in the middle of the turn, after
@@ -29,8 +29,8 @@ from campaigns.models import Campaign, Event, OutboxMail, Seat
 from campaigns.turns import commands, creation, gamelog
 from rules import catalog
 from rules.core import dice
-from tests.platform.leaks import far_apart_scenario as far_apart
-from tests.platform.leaks import glance, mail_from, sees
+from tests.support.leaks import far_apart_scenario as far_apart
+from tests.support.leaks import glance, mail_from, sees
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

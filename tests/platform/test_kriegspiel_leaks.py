@@ -11,7 +11,7 @@ differ at the explosion (so the comparison can fail). The only things normalised
 differs between two games in one database by construction and carries nothing about play:
 the game's id and uid, seat ids, the seats' secret reply tokens, the Message-IDs derived
 from them and the signature of the event-log cursors (which names the game; each cursor is
-checked and replaced by the place it resumes from); tests/platform/leaks.py says why each.
+checked and replaced by the place it resumes from); tests/support/leaks.py says why each.
 """
 import json
 from datetime import datetime, timezone
@@ -26,8 +26,9 @@ from campaigns.turns.archive import export_lines
 from campaigns.turns.gamelog import verify_game
 from rules.core import dice
 from rules.core.protocol import Viewer
-from tests.platform.leaks import client_for, mail_from, sees
-from tests.platform.leaks import far_apart_scenario as scenario
+from tests.support.api import client_for
+from tests.support.leaks import mail_from, sees
+from tests.support.leaks import far_apart_scenario as scenario
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

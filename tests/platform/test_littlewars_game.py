@@ -2,8 +2,6 @@
 adjudicated by a real Celery worker on Redis; the curtain and per-line refusal through campaigns.turns;
 the game page and map for every seat. (Every scenario to its end through the API, with in-process
 adjudication: tests/api/test_littlewars_api.py.)"""
-import time
-
 import pytest
 
 from campaigns.models import Event
@@ -11,30 +9,19 @@ from campaigns.turns import commands, gamelog
 from rules import catalog
 from rules.core.protocol import Viewer
 from tests.api.test_littlewars_api import check_scored_end, new_game, play_through_api
-from tests.platform.test_celery import QUEUE, Worker, broker  # noqa: F401  (the fixture)
 from tests.services import needs_redis
+from tests.support.workers import wait_for_adjudication
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 RS = catalog.get("littlewars")
 
 
-@pytest.fixture
-def lw_worker(broker, monkeypatch):  # noqa: F811
-    # Tasks the worker queues itself (mail after each turn) stay on this test's queue, and the
-    # worker keeps its mail in memory: mail is not what this test is about.
-    monkeypatch.setenv("CELERY_TASK_DEFAULT_QUEUE", QUEUE)
-    monkeypatch.setenv("EMAIL_BACKEND", "django.core.mail.backends.locmem.EmailBackend")
-    w = Worker()
-    yield w
-    w.stop()
-
-
 @needs_redis
 def test_a_whole_game_on_a_real_celery_worker(people, lw_worker):
     """Orders through the API; every turn is adjudicated by a Celery worker process on Redis."""
     game = new_game(people, "skirmish")
-    turn = play_through_api(game, people, wait=_wait_for_worker)
+    turn = play_through_api(game, people, wait=wait_for_adjudication)
     result = check_scored_end(game, people, turn)
     assert turn["number"] >= 3  # the deployment and at least two turns of fighting
     adjudicated = Event.objects.filter(game=game, type="turn.adjudicated").values_list("turn", flat=True)
@@ -43,16 +30,6 @@ def test_a_whole_game_on_a_real_celery_worker(people, lw_worker):
     assert finished.payload["result"]["reason"] == result["reason"]
     over = Event.objects.get(game=game, type="littlewars.game_over")
     assert over.audience == "public" and over.payload["scores"] == result["scores"]
-
-
-def _wait_for_worker(game, number, timeout=60.0):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        state = gamelog.load(game.pk).state
-        if state.status != "active" or state.turn.number > number:
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"the worker did not adjudicate turn {number} in {timeout:g} s")
 
 
 def test_the_curtain_and_private_orders_through_the_platform(people):
@@ -131,7 +108,7 @@ def test_one_turn_number_everywhere(people, client):
     number for the same moment: the game's turn number (every round of orders is a turn, turn 1 is
     the deployment; RULES.md §1)."""
     from campaigns.models import OutboxMail
-    from tests.api.helpers import client_for
+    from tests.support.api import client_for
     from tests.conftest import PASSWORD
 
     game = new_game(people, "skirmish")

@@ -6,7 +6,7 @@ import pytest
 from tests.conftest import PASSWORD
 from tests.services import needs_chromium
 
-from .helpers import legal_op, state_of
+from tests.support.games import legal_op, state_of
 
 CHROMIUM = "/usr/bin/chromium"
 # The live server runs in a thread while playwright's sync API runs an event loop.

@@ -8,9 +8,10 @@ from django.urls import reverse
 from campaigns.turns.gamelog import verify_game
 from campaigns.turns.viewing import describe_result
 from rules.napoleon.testing import bot_orders
-from tests.api.helpers import new_game_with_people
+from tests.support.games import new_game_with_people
 
-from .helpers import game_url, page, post_orders, state_of
+from tests.support.games import state_of
+from tests.support.web import game_url, page, post_orders
 
 pytestmark = pytest.mark.django_db
 PLAYER = {"red": "bob", "blue": "carol"}

@@ -10,7 +10,8 @@ from rules import catalog
 from rules.core.protocol import Viewer
 from tests.conftest import PASSWORD
 
-from .helpers import game_url, legal_op, page, post_orders, state_of
+from tests.support.games import legal_op, state_of
+from tests.support.web import game_url, page, post_orders
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -309,7 +310,7 @@ def test_a_scenario_or_option_of_another_rule_set_is_refused(client, people):
     assert not Game.objects.filter(name="Ford game").exists()
     response = client.post(reverse("new_game"), NAPOLEON_GAME)                 # no scenario: the default
     assert response.status_code == 302
-    assert state_of(Game.objects.get(name="Ford game"))["rules"]["scenario"]["name"] == "quatre_bras"
+    assert state_of(Game.objects.get(name="Ford game")).rules["scenario"]["name"] == "quatre_bras"
 
 
 def test_create_game_needs_a_campaign_and_every_side(client, people):
@@ -376,7 +377,7 @@ def test_settings_page_needs_sign_in(client):
 
 
 def test_a_past_turn_shows_the_map_as_the_viewer_saw_it_then(client, people, game):
-    from tests.platform.helpers import play_one
+    from tests.support.games import play_one
 
     play_one(game)                                            # turn 1 (red) published
     client.force_login(people["bob"])
@@ -402,7 +403,7 @@ def test_the_umpire_hands_a_side_to_a_standby(client, people, game):
     from campaigns.mailin import ingest
     from campaigns.models import Event, OutboxMail
     from campaigns.turns import addresses
-    from tests.mail.inbound.helpers import mail
+    from tests.support.mail import mail
 
     red = game.seats.get(side="red")
     old_address = addresses.reply_address(red)

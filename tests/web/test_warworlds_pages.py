@@ -13,7 +13,7 @@ from rules.warworlds.orders import ORDERS_HELP
 from rules.warworlds.testing import bot_orders, state_from_view
 from tests.api.test_warworlds_api import check_scored_end, new_game
 
-from .helpers import game_url, page, post_orders
+from tests.support.web import game_url, page, post_orders
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

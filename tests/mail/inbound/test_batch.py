@@ -26,8 +26,8 @@ from campaigns.turns import addresses, creation
 from rules.core import dice
 from tests.services import postgres_only
 
-from .conftest import orders_of
-from .helpers import mail
+from tests.support.games import orders_of
+from tests.support.mail import mail
 from .test_clients import CORPUS, SAMPLE_TOKEN
 from .test_cpython_corpus import MESSAGES as CPYTHON
 

@@ -13,8 +13,8 @@ from campaigns.turns import commands as turn_commands
 from campaigns.turns import gamelog
 from rules.civilwar.orders import ORDER_WORDS
 
-from .conftest import orders_of, red_opening
-from .helpers import last_reply, seat_mail
+from tests.support.games import orders_of, red_opening
+from tests.support.mail import last_reply, seat_mail
 
 
 def send(seat, body, **kw):

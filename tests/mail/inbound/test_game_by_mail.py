@@ -22,9 +22,7 @@ from campaigns.models import Campaign, Event
 from campaigns.turns import addresses, creation, gamelog
 from rules.civilwar import RULESET as CW
 from rules.civilwar.testing import star_map
-from tests.mail.outbound.smtp_sink import smtp  # noqa: F401  (the fixture)
-from tests.mail.outbound.test_celery_worker import mail_worker  # noqa: F401  (the fixture)
-from tests.platform.test_celery import broker, wait_for  # noqa: F401  (broker: the fixture)
+from tests.support.workers import wait_for
 from tests.services import needs_redis
 
 pytestmark = [needs_redis, pytest.mark.django_db(transaction=True)]

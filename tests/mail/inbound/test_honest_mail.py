@@ -12,8 +12,8 @@ from campaigns.models import Campaign, Event, OutboxMail
 from campaigns.turns import addresses, creation, gamelog
 from rules import catalog
 
-from .conftest import orders_of, red_opening
-from .helpers import last_reply, mail, replies_to, seat_mail
+from tests.support.games import orders_of, red_opening
+from tests.support.mail import last_reply, mail, replies_to, seat_mail
 
 S = InboundMessage.Status
 

@@ -11,9 +11,9 @@ from campaigns.models import Event, OutboxMail
 from campaigns.turns import gamelog
 from campaigns.turns.gamelog import verify_game
 from rules.kingsofwar.testing import bot_orders
-from tests.api.helpers import new_game_with_people
+from tests.support.games import new_game_with_people
 
-from .helpers import last_reply, seat_mail
+from tests.support.mail import last_reply, seat_mail
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

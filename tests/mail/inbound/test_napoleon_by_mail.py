@@ -10,9 +10,9 @@ from campaigns.models import Event, OutboxMail
 from campaigns.turns import gamelog
 from campaigns.turns.gamelog import verify_game
 from rules.napoleon.testing import bot_orders
-from tests.api.helpers import new_game_with_people
+from tests.support.games import new_game_with_people
 
-from .helpers import last_reply, mail, seat_mail
+from tests.support.mail import last_reply, mail, seat_mail
 
 pytestmark = pytest.mark.django_db
 EMAIL = {"red": "bob@example.org", "blue": "carol@example.org", "umpire": "alice@example.org"}

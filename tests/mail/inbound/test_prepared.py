@@ -10,7 +10,7 @@ from campaigns.models import Event, Game, OutboxMail, Seat
 from campaigns.turns import addresses, gamelog
 from rules.core.canonical import canonical_json
 
-from .helpers import seat_mail
+from tests.support.mail import seat_mail
 
 
 def fields_of(obj):

@@ -7,7 +7,7 @@ from campaigns.models import Campaign, OutboxMail
 from campaigns.turns import commands, creation, gamelog
 from tests.conftest import make_user
 
-from .helpers import last_reply, seat_mail
+from tests.support.mail import last_reply, seat_mail
 
 pytestmark = pytest.mark.django_db
 

@@ -18,10 +18,9 @@ from campaigns.turns import gamelog, viewing
 from rules.warworlds.orders import ORDERS_HELP
 from rules.warworlds.testing import bot_orders, state_from_view
 from tests.api.test_warworlds_api import check_scored_end, new_game
-from tests.mail.outbound.helpers import part, plain
-from tests.mail.outbound.smtp_sink import smtp  # noqa: F401  (the fixture)
+from tests.support.mail import part, plain
 
-from .helpers import mail
+from tests.support.mail import mail
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

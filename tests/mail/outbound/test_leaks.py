@@ -10,9 +10,9 @@ from campaigns.mailin.models import SeatAddress
 from campaigns.models import OutboxMail, Seat
 from campaigns.turns import commands, deadlines
 from rules.civilwar import legal_operations
-from tests.platform.helpers import state_of
+from tests.support.games import state_of
 
-from .helpers import all_text
+from tests.support.mail import all_text
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

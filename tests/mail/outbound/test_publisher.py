@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from campaigns.mailout import outbox
 from campaigns.models import OutboxMail
-from tests.platform.test_celery import QUEUE, ROOT, broker  # noqa: F401  (the fixture)
+from tests.support.workers import QUEUE, ROOT
 from tests.services import REDIS_URL, needs_redis
 
 pytestmark = [needs_redis, pytest.mark.django_db(transaction=True)]

@@ -10,9 +10,9 @@ from django.utils.dateparse import parse_datetime
 from campaigns.mailout import reminders
 from campaigns.models import OutboxMail
 from campaigns.turns import commands, creation, deadlines
-from tests.platform.helpers import state_of
+from tests.support.games import state_of
 
-from .helpers import plain
+from tests.support.mail import plain
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -90,14 +90,14 @@ def test_the_side_everyone_waits_for_is_told_once(game, smtp):
     assert notice["Subject"] == "[Kriegsbrief] Test game: turn 1 waits for you"
     assert "Every other side is ready (red); the game waits for blue." in plain(notice)
     assert "Asia/Tokyo" in plain(notice)
-    nobody_ready = {**turn, "ready": {}}
+    nobody_ready = replace(turn, ready={})
     assert reminders.notify_waiting(game, nobody_ready) == 0
-    one_side = {**turn, "sides": ["blue"], "ready": {}}
+    one_side = replace(turn, sides=["blue"], ready={})
     assert reminders.notify_waiting(game, one_side) == 0
 
 
 def test_the_umpire_is_told_once_that_results_await_approval(approval_game, smtp):
-    from tests.platform.helpers import play_one
+    from tests.support.games import play_one
 
     play_one(approval_game)
     assert deadlines.sweep()["approval_notices"] == 1
@@ -134,7 +134,7 @@ def test_a_seat_absent_by_mail_gets_no_reminder_until_its_date_has_passed(game, 
 
     from campaigns.mailin import ingest
     from campaigns.mailin.models import Absence
-    from tests.mail.inbound.helpers import seat_mail
+    from tests.support.mail import seat_mail
 
     red = game.seats.get(side="red")
     _, deadline = clock(game)
@@ -172,7 +172,7 @@ def test_an_absence_of_one_seat_does_not_silence_another(game, smtp):
 def test_back_by_mail_ends_an_absence_early_and_reminders_resume(game, smtp):
     from campaigns.mailin import ingest
     from campaigns.mailin.models import Absence
-    from tests.mail.inbound.helpers import seat_mail
+    from tests.support.mail import seat_mail
 
     red = game.seats.get(side="red")
     _, deadline = clock(game)

@@ -10,9 +10,9 @@ from PIL import Image
 from campaigns.mailout.outbox import thread_root
 from campaigns.turns import commands
 from campaigns.turns.addresses import reply_address
-from tests.platform.helpers import play_one, state_of
+from tests.support.games import play_one, state_of
 
-from .helpers import part, plain
+from tests.support.mail import part, plain
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -2,9 +2,8 @@
 import pytest
 
 from campaigns.turns import commands
-from tests.mail.outbound.smtp_sink import smtp  # noqa: F401  (the fixture)
 
-from .helpers import play_one, state_of
+from tests.support.games import play_one, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

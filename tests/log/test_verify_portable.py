@@ -12,7 +12,7 @@ from django.db import connection
 from campaigns.models import Event
 from campaigns.turns import gamelog
 
-from .helpers import play_one
+from tests.support.games import play_one
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ROOT = Path(__file__).resolve().parents[2]

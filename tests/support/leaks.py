@@ -27,8 +27,6 @@ import re
 from contextlib import contextmanager
 from urllib.parse import unquote
 
-from rest_framework.test import APIClient
-
 from api.pagination import EventCursor
 from campaigns.mailin import ingest
 from campaigns.mailin.models import SeatAddress
@@ -38,7 +36,8 @@ from campaigns.turns import gamelog
 from campaigns.turns.archive import export_lines
 from rules.core.protocol import Viewer
 from rules.kriegspiel.scenario import load
-from tests.mail.inbound.helpers import seat_mail
+from tests.support.api import client_for
+from tests.support.mail import seat_mail
 
 # the headers a response may carry; any other one fails the comparison until it is judged here
 HEADERS = ("Content-Type", "Content-Length", "Cache-Control", "Content-Security-Policy", "X-Frame-Options",
@@ -57,12 +56,6 @@ def far_apart_scenario() -> dict:
         t[key] = [[x, y - 88] for x, y in t[key]]
     sc["kriegspiel"]["supply"]["blue"][0]["at"] = [48, 198]
     return sc
-
-
-def client_for(user) -> APIClient:
-    c = APIClient()
-    c.force_login(user)
-    return c
 
 
 @contextmanager

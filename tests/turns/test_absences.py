@@ -10,8 +10,8 @@ from campaigns.mailin import ingest
 from campaigns.models import Event
 from campaigns.turns import absences, commands
 from tests.conftest import new_civilwar_game
-from tests.mail.inbound.helpers import last_reply, seat_mail
-from tests.platform.helpers import play_one, state_of
+from tests.support.mail import last_reply, seat_mail
+from tests.support.games import play_one, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 NEW_YORK = zoneinfo.ZoneInfo("America/New_York")   # bob, red

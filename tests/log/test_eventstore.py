@@ -178,7 +178,7 @@ def test_a_load_folds_no_event_whatever_was_appended(game, people):
     the work of answering any viewer - folds no event, however many private events came since
     the turn opened; and the snapshots still rebuild byte-identical."""
     from campaigns.turns import commands
-    from tests.platform.leaks import counting_folds
+    from tests.support.leaks import counting_folds
 
     for i in range(5):   # drafts replaced: private events of one side
         assert commands.submit_orders(game.pk, "red", f"# draft {i}\npass", source="api", ready=False).accepted

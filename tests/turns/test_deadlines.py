@@ -10,10 +10,10 @@ from django.utils.dateparse import parse_datetime
 
 from campaigns.models import Event, Game
 from campaigns.turns import commands, deadlines
-from tests.api.helpers import client_for
-from tests.platform.helpers import state_of
+from tests.support.api import client_for
+from tests.support.games import state_of
 
-from .helpers import plain
+from tests.support.mail import plain
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

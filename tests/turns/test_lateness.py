@@ -10,9 +10,9 @@ from django.utils.dateparse import parse_datetime
 from campaigns.models import Event, Heartbeat
 from campaigns.turns import commands, deadlines, lateness
 from tests.conftest import new_civilwar_game
-from tests.platform.helpers import state_of
+from tests.support.games import state_of
 
-from .helpers import plain
+from tests.support.mail import plain
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -107,7 +107,7 @@ def test_the_new_game_page_sets_the_grace(client, people):
     assert client.post("/games/new/", data).status_code == 302
     from campaigns.models import Game
 
-    assert state_of(Game.objects.get(name="Graced"))["settings"]["grace_hours"] == 6
+    assert state_of(Game.objects.get(name="Graced")).settings["grace_hours"] == 6
 
 
 def test_a_deadline_moved_in_the_grace_is_the_turn_s_end(people, smtp):

@@ -10,7 +10,7 @@ from campaigns.turns.gamelog import verify_game
 from rules.core import dice
 from rules.core.protocol import Viewer
 
-from .helpers import play_one, state_of
+from tests.support.games import play_one, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
