@@ -53,8 +53,8 @@ def _tell_umpire(seat: Seat, key: str, what: str, body: str) -> None:
 
 def _absence_declared(seat, absence, until, moved, **_):
     _tell_umpire(seat, f"absence:{absence.pk}", "absent", f"{seat_label(seat)} says they are away until {until.isoformat()}.\n"
-                 + (f"The game's absence allowance moved the deadline of turn {moved['number']} to "
-                    f"{moved['deadline']}.\n" if moved else "Deadlines are yours to extend.\n"))
+                 + (f"The game's absence allowance moved the deadline of turn {moved.number} to "
+                    f"{moved.deadline}.\n" if moved else "Deadlines are yours to extend.\n"))
 
 
 def _absence_ended(seat, today, **_):

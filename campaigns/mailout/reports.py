@@ -15,6 +15,7 @@ from campaigns.turns import viewing
 from campaigns.turns.invitations import roster
 from campaigns.turns.localtime import local_time, seat_timezone
 from campaigns.turns.seats import seat_label
+from campaigns.turns.state import GameStatus
 from rules import catalog
 
 from . import outbox
@@ -119,7 +120,7 @@ def queue_turn_reports(stream, turn_number: int) -> None:
         ctx = seat_context(game, state, seat, turn_number)
         _queue_for_seat(f"report:{game.uid}:{turn_number}:{seat.pk}",
                         f"[Kriegsbrief] {game.name}: turn {turn_number} results", "turn_report", ctx, "report")
-        if state["status"] == "finished":
+        if state.status == GameStatus.FINISHED:
             ctx["missed"] = ctx["view"]["turn"]["missed"]
             _queue_for_seat(f"gameover:{game.uid}:{seat.pk}",
                             f"[Kriegsbrief] {game.name}: game over, {ctx['result']}", "game_over", ctx, "gameover")

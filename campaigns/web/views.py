@@ -28,6 +28,7 @@ from campaigns.turns import (
 )
 from campaigns.turns.addresses import renew
 from campaigns.turns.localtime import local_time
+from campaigns.turns.state import GameStatus, TurnStatus
 from rules.core.protocol import RulesError, UmpireDesk
 
 from . import held, present
@@ -326,7 +327,7 @@ class UmpireForms:
 
     def __init__(self, seen: Seen, data=None, action: str = ""):
         turn = seen.view["turn"]
-        self.used = seen.orders_used() if turn["status"] == "adjudicated" else {}
+        self.used = seen.orders_used() if turn["status"] == TurnStatus.ADJUDICATED else {}
 
         def bound(name: str):  # the posted data goes to the form of the action posted only
             return data if action == name else None
@@ -351,13 +352,13 @@ def _approve(request, seen: Seen, forms: UmpireForms):
     return redirect(_umpire_url(seen))
 
 
-def _require_status(seen: Seen, status: str, message: str) -> None:
-    if seen.view["turn"]["status"] != status or seen.view["turn"]["game_status"] != "active":
+def _require_status(seen: Seen, status: TurnStatus, message: str) -> None:
+    if seen.view["turn"]["status"] != status or seen.view["turn"]["game_status"] != GameStatus.ACTIVE:
         raise commands.TurnError(message)
 
 
 def _amend(request, seen: Seen, forms: UmpireForms):
-    _require_status(seen, "adjudicated", f"turn {seen.view['turn']['number']} has no results awaiting approval")
+    _require_status(seen, TurnStatus.ADJUDICATED, f"turn {seen.view['turn']['number']} has no results awaiting approval")
     if not forms.amend.is_valid():
         return None
     changed = forms.amend.orders(forms.used)
@@ -381,7 +382,7 @@ def _close(request, seen: Seen, forms: UmpireForms):
 
 
 def _submit(request, seen: Seen, forms: UmpireForms):
-    _require_status(seen, "open", f"turn {seen.view['turn']['number']} is not open for orders")
+    _require_status(seen, TurnStatus.OPEN, f"turn {seen.view['turn']['number']} is not open for orders")
     form = forms.submit
     if not form.is_valid():
         return None
@@ -410,7 +411,7 @@ def _ruling(request, seen: Seen, forms: UmpireForms):
 
 
 def _deadline(request, seen: Seen, forms: UmpireForms):
-    _require_status(seen, "open", f"turn {seen.view['turn']['number']} is not open: its deadline cannot move")
+    _require_status(seen, TurnStatus.OPEN, f"turn {seen.view['turn']['number']} is not open: its deadline cannot move")
     if not forms.deadline.is_valid():
         return None
     number = seen.view["turn"]["number"]
@@ -476,7 +477,7 @@ def umpire_page(request, seen: Seen):
 def umpire_context(seen: Seen, forms: UmpireForms, query=None) -> dict:
     turn = present.turn_summary(seen)
     log_filter = present.LogFilter(seen, query or {})
-    awaiting = turn["status"] == "adjudicated"
+    awaiting = turn["status"] == TurnStatus.ADJUDICATED
     return {
         "seen": seen, "view": seen.view, "game": seen.game, "turn": turn, "forms": forms,
         "awaiting_approval": awaiting,
