@@ -5,6 +5,8 @@ from django.contrib.auth import get_user_model
 
 from campaigns.models import Campaign, Profile
 from campaigns.turns import creation
+from tests.support.smtp import smtp  # noqa: F401  (fixtures for every test: a real SMTP sink,
+from tests.support.workers import broker, lw_worker, mail_worker, worker  # noqa: F401  a real Celery worker)
 
 PASSWORD = "correct horse battery staple"
 

@@ -29,7 +29,7 @@ from django.utils import timezone
 from campaigns import prepared
 from campaigns.models import Event, Game, Snapshot
 from rules.core.canonical import canonical_json
-from rules.core.protocol import RuleEvent, State
+from rules.core.protocol import RuleEvent
 
 from . import recorders
 
@@ -39,6 +39,10 @@ class ConcurrencyConflict(Exception):
         super().__init__(f"game {game_id}: expected to append after seq {expected}, but the log is at {actual}")
         self.expected, self.actual = expected, actual
 
+
+# A game's state as the layer above folds it (campaigns.turns.state.LifecycleState): the log
+# stores it through the Fold's to_json/from_json and never looks inside.
+State = Any
 
 @dataclass(frozen=True)
 class Draft:
@@ -50,7 +54,7 @@ class Draft:
 
 @dataclass
 class Stream:
-    """A game's folded state as of ``seq``."""
+    """A game's folded state as of ``seq`` (whatever the ``Fold`` makes: the layer above types it)."""
 
     game: Game
     seq: int
@@ -63,15 +67,26 @@ class Fold:
     """How a game's state is made from its events, given by the layer that knows what they mean.
 
     ``apply(state, type, payload, seq, at_iso) -> state``; ``snapshot_due(type, state_after)``:
-    whether the state after an event is kept as a snapshot.
+    whether the state after an event is kept as a snapshot; ``to_json(state)`` / ``from_json(value)``:
+    the state as the JSON value a snapshot holds (canonical JSON of it) and back.
     """
 
     empty: Callable[[], State]
     apply: Callable[[State, str, Mapping[str, Any], int, str], State]
     snapshot_due: Callable[[str, State], bool]
+    to_json: Callable[[State], Any]
+    from_json: Callable[[Any], State]
 
     def event(self, state: State, ev: Event) -> State:
         return self.apply(state, ev.type, ev.payload, ev.seq, ev.created_at.isoformat())
+
+    def snapshot(self, state: Any) -> str:
+        """The state as a snapshot's text: canonical JSON."""
+        return canonical_json(self.to_json(state))
+
+    def thaw(self, text: str) -> Any:
+        """The state a snapshot's text holds."""
+        return self.from_json(json.loads(text))
 
 
 def event_hash(prev_hash: str, game_uid: object, seq: int, turn: int, type_: str, version: int,
@@ -138,7 +153,7 @@ class EventStore:
         # Prepared statements: every command loads, and the ORM's compile and the
         # server's planning cost more than these queries (see campaigns.prepared).
         snap = prepared.fetchone(_SNAPSHOT_SQL, [game_id])
-        state, seq, head_hash = (json.loads(snap[1]), snap[0], None) if snap else (self.fold.empty(), 0, "")
+        state, seq, head_hash = (self.fold.thaw(snap[1]), snap[0], None) if snap else (self.fold.empty(), 0, "")
         # From the snapshot's own event on: its hash is the head if nothing follows.
         for ev in _events_from(game_id, seq):
             if ev.seq > seq:
@@ -153,7 +168,7 @@ class EventStore:
         """The state right after event ``seq``: the latest snapshot at or before it plus the events up to it
         (a past turn as it stood, for history pages)."""
         snap = Snapshot.objects.filter(game_id=game_id, seq__lte=seq).order_by("-seq").values_list("seq", "state").first()
-        state, start = (json.loads(snap[1]), snap[0]) if snap else (self.fold.empty(), 0)
+        state, start = (self.fold.thaw(snap[1]), snap[0]) if snap else (self.fold.empty(), 0)
         for ev in Event.objects.filter(game_id=game_id, seq__gt=start, seq__lte=seq).order_by("seq"):
             state = self.fold.event(state, ev)
         return state
@@ -187,7 +202,7 @@ class EventStore:
                                       prev, digest))
             state = self.fold.apply(state, ev.type, payload, seq, now.isoformat())
             if self.fold.snapshot_due(ev.type, state):
-                snaps.append(Snapshot(game_id=game.pk, seq=seq, state=canonical_json(state)))
+                snaps.append(Snapshot(game_id=game.pk, seq=seq, state=self.fold.snapshot(state)))
             prev = digest
         columns: dict[str, Any] = {}
         if self.projection is not None:
@@ -235,7 +250,7 @@ class EventStore:
             made = []
             for ev, state in self.replay(game_id):
                 if self.fold.snapshot_due(ev.type, state):
-                    made.append(Snapshot(game_id=game_id, seq=ev.seq, state=canonical_json(state)))
+                    made.append(Snapshot(game_id=game_id, seq=ev.seq, state=self.fold.snapshot(state)))
                 if progress:
                     progress(1)
             Snapshot.objects.bulk_create(made, batch_size=500)

@@ -63,7 +63,7 @@ def verify_game(game: Game, store: EventStore, readjudicate: Readjudicate,
             _check_adjudication(readjudicate(state_before, ev.payload["orders"]), ev, events, report)
         if ev.seq in snapshots:
             report.snapshots += 1
-            if snapshots[ev.seq] != canonical_json(state):
+            if snapshots[ev.seq] != store.fold.snapshot(state):
                 report.problems.append(f"snapshot at seq {ev.seq} differs from the replayed state")
         state_before = state
         if progress:

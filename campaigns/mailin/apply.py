@@ -22,6 +22,7 @@ from campaigns.turns import commands as turn_commands
 from campaigns.turns.localtime import local_time, seat_timezone
 from campaigns.turns.press import PRESS_DEFAULT
 from campaigns.turns.seats import seat_label
+from campaigns.turns.state import GameStatus
 from rules import catalog
 
 from . import commands, quotes, replies
@@ -162,7 +163,7 @@ def _wait(row, seat, arg, out, req) -> None:
 
 
 def _is_ready(seat) -> bool:
-    return seat.side in gamelog.load(seat.game_id).state["turn"]["ready"]
+    return seat.side in gamelog.load(seat.game_id).state.turn.ready
 
 
 def _set_ready(seat, ready: bool, out) -> None:
@@ -192,7 +193,7 @@ def status_text(seat: Seat) -> str:
              "  " + _("deadline: %(deadline)s") % {"deadline": local_time(view['deadline'], seat_timezone(seat))},
              "  " + _("to order: %(sides)s; ready: %(ready)s") % {
                  "sides": ", ".join(view['sides']) or nobody, "ready": ", ".join(view['ready']) or nobody}]
-    if view["game_status"] == "finished":
+    if view["game_status"] == GameStatus.FINISHED:
         lines.append("  " + _("game over: %(result)s") % {"result": viewing.describe_result(view['result'])})
     for side, text in sorted(view["orders"].items()):
         indented = "\n".join("      " + line for line in text.split("\n"))
@@ -245,7 +246,7 @@ def _replace(row, seat, arg, out, req) -> None:
 
 def _message(row, seat, to, text, out, n: int = 0) -> None:
     game = seat.game
-    press = gamelog.load(game.pk).state["settings"].get("press", PRESS_DEFAULT)
+    press = gamelog.load(game.pk).state.settings.get("press", PRESS_DEFAULT)
     if to == "umpire":
         target = game.seats.active().filter(role=Seat.Role.UMPIRE).first()
         allowed = press in ("umpire", "all") or seat.role == Seat.Role.UMPIRE

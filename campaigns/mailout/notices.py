@@ -64,8 +64,8 @@ def _tell_umpire(seat: Seat, key: str, what: str, body: Callable[[], str]) -> No
 def _absence_declared(seat, absence, until, moved, **_kw):
     def body() -> str:
         away = _("%(seat)s says they are away until %(date)s.") % {"seat": seat_label(seat), "date": until.isoformat()}
-        deadline = (_("The game's absence allowance moved the deadline of turn %(number)s to %(deadline)s.") % moved
-                    if moved else _("Deadlines are yours to extend."))
+        deadline = (_("The game's absence allowance moved the deadline of turn %(number)s to %(deadline)s.") % {
+            "number": moved.number, "deadline": moved.deadline} if moved else _("Deadlines are yours to extend."))
         return f"{away}\n{deadline}\n"
     _tell_umpire(seat, f"absence:{absence.pk}", gettext_noop("%(seat)s absent"), body)
 

@@ -38,6 +38,7 @@ from campaigns.i18n import for_seat
 from campaigns.models import Absence, Game, Seat
 from campaigns.turns import gamelog
 from campaigns.turns.localtime import local_time, seat_timezone
+from campaigns.turns.state import Turn, TurnStatus
 
 from . import outbox
 
@@ -69,11 +70,11 @@ def _player_seats(game: Game, sides) -> list[Seat]:
     return list(game.seats.active().select_related("user__profile").filter(role=Seat.Role.PLAYER, side__in=sides))
 
 
-def _has_sent(turn: dict, seat: Seat) -> bool:
+def _has_sent(turn: Turn, seat: Seat) -> bool:
     """Has this seat's side (or, where a side has several seats, this seat's command) sent orders?"""
     if seat.command:
-        return seat.command in turn.get("commands", {}).get(seat.side, {})
-    return seat.side in turn["orders"]
+        return seat.command in turn.commands.get(seat.side, {})
+    return seat.side in turn.orders
 
 
 def absent_seat_ids(seats: list[Seat], now: datetime) -> set[int]:
@@ -88,75 +89,76 @@ def _queue(game: Game, seat: Seat, key: str, subject: str, template: str, ctx: d
     """``subject``: a msgid (marked with gettext_noop) with %(number)s and %(remaining)s; everything is
     written in the seat's own language."""
     with for_seat(seat):
-        ctx = {**ctx, "game": game, "seat": seat, "deadline": local_time(ctx["turn"]["deadline"], seat_timezone(seat))}
+        ctx = {**ctx, "game": game, "seat": seat, "deadline": local_time(ctx["turn"].deadline, seat_timezone(seat))}
         if "left" in ctx:
             ctx["remaining"] = _remaining(ctx["left"])
-        subject = gettext(subject) % {"number": ctx["turn"]["number"], "remaining": ctx.get("remaining", "")}
+        subject = gettext(subject) % {"number": ctx["turn"].number, "remaining": ctx.get("remaining", "")}
         return outbox.queue_mail(key=key, game=game, seat=seat, to=seat.email, kind=kind,
                                  subject=f"[Kriegsbrief] {outbox.one_line(game.name)}: {subject}",
                                  body=render_to_string(f"mail/{template}.txt", ctx)) is not None
 
 
-def remind(game: Game, turn: dict, now: datetime) -> int:
+def remind(game: Game, turn: Turn, now: datetime) -> int:
     """Queue the reminder due now to each side of the open turn that has sent no orders,
     unless its seat has declared itself absent for today."""
-    deadline = parse_datetime(turn["deadline"])
-    lead = due_lead(parse_datetime(turn["opened_at"]), deadline, now)
+    deadline = parse_datetime(turn.deadline)
+    lead = due_lead(parse_datetime(turn.opened_at), deadline, now)
     if lead is None:
         return 0
     ctx = {"turn": turn, "left": deadline - now}
-    seats = [seat for seat in _player_seats(game, turn["sides"]) if not _has_sent(turn, seat)]
+    seats = [seat for seat in _player_seats(game, turn.sides) if not _has_sent(turn, seat)]
     away = absent_seat_ids(seats, now)
-    version = turn.get("deadline_version", 0)  # a moved deadline is reminded afresh
+    version = turn.deadline_version  # a moved deadline is reminded afresh
     return sum(
-        _queue(game, seat, f"reminder:{game.uid}:{turn['number']}:{seat.pk}:{lead}" + (f":v{version}" if version else ""),
+        _queue(game, seat, f"reminder:{game.uid}:{turn.number}:{seat.pk}:{lead}" + (f":v{version}" if version else ""),
                gettext_noop("orders for turn %(number)s due in %(remaining)s"), "reminder", ctx, "reminder")
         for seat in seats if seat.pk not in away)
 
 
-def notify_waiting(game: Game, turn: dict, now: datetime | None = None) -> int:
+def notify_waiting(game: Game, turn: Turn, now: datetime | None = None) -> int:
     """Tell the sides not yet ready that every other side is and the game waits for them. A seat
     away (ABSENT UNTIL) is told on a sweep after it is back, if the turn still waits for it."""
-    waiting = [s for s in turn["sides"] if s not in turn["ready"]]
-    if len(turn["sides"]) < 2 or len(waiting) != 1:
+    waiting = [s for s in turn.sides if s not in turn.ready]
+    if len(turn.sides) < 2 or len(waiting) != 1:
         return 0
-    ctx = {"turn": turn, "ready": sorted(turn["ready"])}
+    ctx = {"turn": turn, "ready": sorted(turn.ready)}
     seats = _player_seats(game, waiting)
     away = absent_seat_ids(seats, now or timezone.now())
     return sum(
-        _queue(game, seat, f"waiting:{game.uid}:{turn['number']}:{seat.pk}",
+        _queue(game, seat, f"waiting:{game.uid}:{turn.number}:{seat.pk}",
                gettext_noop("turn %(number)s waits for you"), "waiting", ctx, "waiting")
         for seat in seats if seat.pk not in away)
 
 
-def notify_deadline(game: Game, turn: dict, note: str) -> int:
+def notify_deadline(game: Game, turn: Turn, note: str) -> int:
     """Tell every player the umpire moved the open turn's deadline (each in its own time zone)."""
-    version = turn.get("deadline_version", 0)
-    ctx = {"turn": turn, "note": note, "to_order": turn["sides"]}
+    version = turn.deadline_version
+    ctx = {"turn": turn, "note": note, "to_order": turn.sides}
     return sum(
-        _queue(game, seat, f"deadline:{game.uid}:{turn['number']}:{version}:{seat.pk}",
+        _queue(game, seat, f"deadline:{game.uid}:{turn.number}:{version}:{seat.pk}",
                gettext_noop("turn %(number)s deadline moved"), "deadline", ctx, "notice")
         for seat in game.seats.active().select_related("user__profile").filter(role=Seat.Role.PLAYER))
 
 
-def notify_late(game: Game, turn: dict, missing: list[str]) -> int:
+def notify_late(game: Game, turn: Turn, missing: list[str]) -> int:
     """The deadline passed without these sides' orders: tell each late seat and the umpire, once."""
-    ctx = {"turn": turn, "missing": missing, "until": turn["late_until"]}
+    ctx = {"turn": turn, "missing": missing, "until": turn.late_until}
     seats = list(game.seats.active().select_related("user__profile").filter(
         role=Seat.Role.PLAYER, side__in=missing)) + list(game.seats.active().select_related("user__profile").filter(
             role=Seat.Role.UMPIRE))
     return sum(
-        _queue(game, seat, f"late:{game.uid}:{turn['number']}:{seat.pk}", gettext_noop("turn %(number)s: orders late"),
-               "late", {**ctx, "until_local": local_time(turn["late_until"], seat_timezone(seat))}, "notice")
+        _queue(game, seat, f"late:{game.uid}:{turn.number}:{seat.pk}", gettext_noop("turn %(number)s: orders late"),
+               "late", {**ctx, "until_local": local_time(turn.late_until, seat_timezone(seat))}, "notice")
         for seat in seats)
 
 
 def notify_approval() -> int:
     """Tell the umpire once per turn that adjudicated results wait for approval."""
     queued = 0
-    held = Game.objects.filter(status=Game.Status.ACTIVE, turn_status="adjudicated")
+    held = Game.objects.filter(status=Game.Status.ACTIVE, turn_status=TurnStatus.ADJUDICATED)
     for game in held.prefetch_related("seats"):
-        ctx = {"turn": {"number": game.turn_number, "deadline": None}, "site_url": settings.SITE_URL}
+        # the Game row's projection is enough here: the mail names the turn, not its deadline
+        ctx = {"turn": Turn(game.turn_number, status=TurnStatus.ADJUDICATED), "site_url": settings.SITE_URL}
         for seat in game.seats.all():  # prefetched
             if seat.role == Seat.Role.UMPIRE and seat.status == Seat.Status.ACTIVE:
                 queued += _queue(game, seat, f"approval:{game.uid}:{game.turn_number}:{seat.pk}",
@@ -164,13 +166,13 @@ def notify_approval() -> int:
     return queued
 
 
-def _may_need_mail(turn: dict, now: datetime) -> bool:
+def _may_need_mail(turn: Turn, now: datetime) -> bool:
     """A cheap test on unlocked state: is a reminder or waiting notice possibly due?"""
-    if turn["status"] != "open":
+    if turn.status != TurnStatus.OPEN:
         return False
-    reminder = due_lead(parse_datetime(turn["opened_at"]), parse_datetime(turn["deadline"]), now) is not None
-    missing = any(s not in turn["orders"] for s in turn["sides"])
-    waiting = len(turn["sides"]) >= 2 and len(turn["ready"]) == len(turn["sides"]) - 1
+    reminder = due_lead(parse_datetime(turn.opened_at), parse_datetime(turn.deadline), now) is not None
+    missing = any(s not in turn.orders for s in turn.sides)
+    waiting = len(turn.sides) >= 2 and len(turn.ready) == len(turn.sides) - 1
     return (reminder and missing) or waiting
 
 
@@ -178,15 +180,15 @@ def sweep(now: datetime) -> dict:
     """Reminders and waiting notices for every open turn whose deadline is ahead,
     and approval notices for every turn held for the umpire."""
     reminded = waiting = 0
-    games = Game.objects.filter(status=Game.Status.ACTIVE, turn_status="open", deadline_at__gt=now)
+    games = Game.objects.filter(status=Game.Status.ACTIVE, turn_status=TurnStatus.OPEN, deadline_at__gt=now)
     for game_id in games.values_list("pk", flat=True):
-        if not _may_need_mail(gamelog.load(game_id).state["turn"], now):
+        if not _may_need_mail(gamelog.load(game_id).state.turn, now):
             continue  # most games most of the time: no lock taken
         with transaction.atomic():
             # Locked like a command, so a reminder never races the orders it asks for.
             stream = gamelog.load(game_id, lock=True)
-            turn = stream.state["turn"]
-            if turn["status"] != "open":
+            turn = stream.state.turn
+            if turn.status != TurnStatus.OPEN:
                 continue
             reminded += remind(stream.game, turn, now)
             waiting += notify_waiting(stream.game, turn, now)

@@ -18,6 +18,7 @@ from campaigns.turns import viewing
 from campaigns.turns.invitations import roster
 from campaigns.turns.localtime import local_time, seat_timezone
 from campaigns.turns.seats import seat_label
+from campaigns.turns.state import GameStatus
 from rules import catalog
 
 from . import outbox
@@ -124,7 +125,7 @@ def queue_turn_reports(stream, turn_number: int) -> None:
             ctx = seat_context(game, state, seat, turn_number)
             _queue_for_seat(f"report:{game.uid}:{turn_number}:{seat.pk}", "[Kriegsbrief] " + _(
                 "%(game)s: turn %(number)s results") % {"game": game.name, "number": turn_number}, "turn_report", ctx, "report")
-            if state["status"] == "finished":
+            if state.status == GameStatus.FINISHED:
                 ctx["missed"] = ctx["view"]["turn"]["missed"]
                 _queue_for_seat(f"gameover:{game.uid}:{seat.pk}", "[Kriegsbrief] " + _(
                     "%(game)s: game over, %(result)s") % {"game": game.name, "result": ctx['result']}, "game_over", ctx,

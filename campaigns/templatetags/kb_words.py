@@ -6,7 +6,6 @@ from django import template
 from django.utils.translation import gettext, gettext_noop, pgettext, pgettext_lazy
 
 from campaigns.i18n import render
-from campaigns.turns.lifecycle import prompt_of
 
 register = template.Library()
 
@@ -37,7 +36,7 @@ def side(value) -> str:
 @register.filter
 def prompt(turn) -> str:
     """A turn's prompt (from the game's state) in the reader's language."""
-    return render(prompt_of(turn)) if turn and turn.get("prompt") else ""
+    return render(turn.get("prompt")) if turn and turn.get("prompt") else ""  # lifecycle_view's, marked
 
 
 @register.filter

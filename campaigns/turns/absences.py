@@ -28,14 +28,15 @@ from rules.core.protocol import RuleEvent
 from . import gamelog, signals
 from .gamelog import Draft, Stream
 from .localtime import local_time, seat_timezone
+from .state import LifecycleState, Turn, TurnStatus
 
 GRACE = timedelta(hours=24)
 MAX_DAYS = 30   # the most a game may set as absence_days
 
 
-def allowance_left(state: dict, side: str) -> timedelta:
-    days = state["settings"].get("absence_days", 0)
-    used = state.get("absence_used", {}).get(side, 0.0)
+def allowance_left(state: LifecycleState, side: str) -> timedelta:
+    days = state.settings.get("absence_days", 0)
+    used = state.absence_used.get(side, 0.0)
     return max(timedelta(0), timedelta(days=days) - timedelta(hours=used))
 
 
@@ -53,12 +54,12 @@ def absence_end(seat: Seat, now: datetime) -> datetime | None:
 def deadline_drafts(stream: Stream, now: datetime | None = None) -> list[Draft]:
     """The deadline move the open turn's absent sides are owed, if any (a list of 0 or 1 draft)."""
     state = stream.state
-    turn = state["turn"]
-    if not state["settings"].get("absence_days") or turn["status"] != "open" or not turn["deadline"]:
+    turn = state.turn
+    if not state.settings.get("absence_days") or turn.status != TurnStatus.OPEN or not turn.deadline:
         return []
     now = now or timezone.now()
-    deadline = parse_datetime(turn["deadline"])
-    waiting = [s for s in turn["sides"] if s not in turn["orders"]]
+    deadline = parse_datetime(turn.deadline)
+    waiting = [s for s in turn.sides if s not in turn.orders]
     best, owed_by = deadline, None
     seats = stream.game.seats.active().select_related("user__profile").filter(role=Seat.Role.PLAYER, side__in=waiting)
     for seat in seats.order_by("side"):
@@ -71,8 +72,8 @@ def deadline_drafts(stream: Stream, now: datetime | None = None) -> list[Draft]:
     if owed_by is None:
         return []
     hours = round((best - deadline).total_seconds() / 3600, 4)
-    return [Draft(turn["number"], RuleEvent("turn.deadline_set", {
-        "turn": turn["number"], "deadline": best.isoformat(), "previous": turn["deadline"],
+    return [Draft(turn.number, RuleEvent("turn.deadline_set", {
+        "turn": turn.number, "deadline": best.isoformat(), "previous": turn.deadline,
         "note": "a player is away", "absence": {"side": owed_by, "hours": hours}}))]
 
 
@@ -82,7 +83,7 @@ def absent_sides(stream: Stream) -> Stream:
     return gamelog.append(stream, drafts) if drafts else stream
 
 
-def absence_declared(game_id: int) -> dict | None:
+def absence_declared(game_id: int) -> Turn | None:
     """A seat has declared an absence: move the open turn's deadline if the game's allowance says so,
     and tell every player. The turn as it is now, if its deadline moved; else None."""
     with transaction.atomic():
@@ -90,8 +91,8 @@ def absence_declared(game_id: int) -> dict | None:
         moved = absent_sides(stream)
         if moved is stream:
             return None
-        signals.deadline_moved.send(sender=__name__, game=moved.game, turn=moved.state["turn"], note="a player is away")
-    return moved.state["turn"]
+        signals.deadline_moved.send(sender=__name__, game=moved.game, turn=moved.state.turn, note="a player is away")
+    return moved.state.turn
 
 
 # -- declaring and ending an absence (mail's ABSENT UNTIL / BACK and the game page share these) --------
@@ -106,7 +107,7 @@ def seat_today(seat: Seat):
     return timezone.now().astimezone(zoneinfo.ZoneInfo(seat_timezone(seat))).date()
 
 
-def declare(seat: Seat, until, inbound=None) -> dict | None:
+def declare(seat: Seat, until, inbound=None) -> Turn | None:
     """Record that the seat is away through ``until`` (its own date), tell the umpire, and move the
     open turn's deadline if the game's allowance says so. Returns that turn if its deadline moved."""
     today = seat_today(seat)
@@ -129,15 +130,16 @@ def end(seat: Seat) -> bool:
         signals.absence_ended.send(sender=__name__, seat=seat, today=today)
     return bool(ended)
 
-def deadline_words(seat: Seat, moved: dict | None) -> str:
+
+def deadline_words(seat: Seat, moved: Turn | None) -> str:
     """What an absence did to the deadlines, in the seat's terms."""
     state = gamelog.load(seat.game.pk).state
-    days = state["settings"].get("absence_days", 0)
+    days = state.settings.get("absence_days", 0)
     left = _days(allowance_left(state, seat.side))
     if moved:
         return _("The deadline of turn %(number)s is now %(deadline)s; your side's allowance for absences has "
-                 "%(left)s left.") % {"number": moved['number'], "left": left,
-                                      "deadline": local_time(moved['deadline'], seat_timezone(seat))}
+                 "%(left)s left.") % {"number": moved.number, "left": left,
+                                      "deadline": local_time(moved.deadline, seat_timezone(seat))}
     if days:
         return _("Deadlines move for absences by up to %(days)s days in all in this game; your side has %(left)s left "
                  "(a turn that expects your orders while you are away waits for you, as far as that goes).") % {

@@ -25,6 +25,7 @@ from . import absences, gamelog, lifecycle, signals
 from .adjudication import adjudication_drafts
 from .errors import TurnError
 from .gamelog import Draft, Stream
+from .state import GameStatus, LifecycleState, Turn, TurnStatus
 
 # Celery task names (campaigns.turns.tasks), called by name: this module never imports a task module.
 ADJUDICATE_TASK = "campaigns.tasks.adjudicate_turn"
@@ -42,9 +43,9 @@ def _append(stream: Stream, drafts: list[Draft]) -> Stream:
     return gamelog.append(stream, drafts)
 
 
-def started(state: dict) -> bool:
+def started(state: LifecycleState) -> bool:
     """Has the game's first turn opened (or the game ended)? Before, it waits for its seats."""
-    return state["turn"]["number"] > 0 or state["status"] == "finished"
+    return state.started
 
 
 def start_game(stream: Stream) -> Stream:
@@ -55,14 +56,14 @@ def start_game(stream: Stream) -> Stream:
     return stream
 
 
-def _open_next_turn(state: dict) -> list[Draft]:
-    rs = catalog.get(state["ruleset"])
-    result = rs.result(state["rules"])
-    spec = rs.next_turn(state["rules"])
-    number = state["turn"]["number"] + 1
+def _open_next_turn(state: LifecycleState) -> list[Draft]:
+    rs = catalog.get(state.ruleset)
+    result = rs.result(state.rules)
+    spec = rs.next_turn(state.rules)
+    number = state.turn.number + 1
     if result is not None or not spec.sides:
-        return [Draft(state["turn"]["number"], RuleEvent("game.finished", {"result": result}))]
-    hours = state["settings"]["decision_deadline_hours" if spec.kind == "decision" else "deadline_hours"]
+        return [Draft(state.turn.number, RuleEvent("game.finished", {"result": result}))]
+    hours = state.settings["decision_deadline_hours" if spec.kind == "decision" else "deadline_hours"]
     deadline = timezone.now() + timedelta(hours=float(hours))
     seed = dice.new_seed()
     # The commitment is public with the turn; the seed itself is umpire-only
@@ -78,19 +79,19 @@ def _open_next_turn(state: dict) -> list[Draft]:
 
 # --- orders -----------------------------------------------------------------
 
-def check_orders(state: dict, side: str, text: str, command: str = "") -> tuple[list, list[LineError]]:
-    rs = catalog.get(state["ruleset"])
-    kind = state["turn"]["kind"]
-    parsed = rs.parse_orders(state["rules"], side, text, kind)
-    errors = list(parsed.errors) + list(rs.validate(state["rules"], side, parsed.orders, kind))
+def check_orders(state: LifecycleState, side: str, text: str, command: str = "") -> tuple[list, list[LineError]]:
+    rs = catalog.get(state.ruleset)
+    kind = state.turn.kind
+    parsed = rs.parse_orders(state.rules, side, text, kind)
+    errors = list(parsed.errors) + list(rs.validate(state.rules, side, parsed.orders, kind))
     if command:  # a seat of a side with several: only its own command's units (LW-61, KS-9)
-        errors += list(rs.command_errors(state["rules"], side, command, parsed.orders))
+        errors += list(rs.command_errors(state.rules, side, command, parsed.orders))
     return list(parsed.orders), sorted(errors, key=lambda e: e.line)
 
 
-def _command_of(state: dict, side: str, command: str | None) -> str:
+def _command_of(state: LifecycleState, side: str, command: str | None) -> str:
     """The seat's command if its side has several seats, "" for a side's only seat."""
-    if side not in state["settings"].get("teams", {}):
+    if side not in state.settings.get("teams", {}):
         return ""
     if not command:
         raise TurnError(_("%(side)s is played by several players: orders come from a seat's command") % {"side": side})
@@ -122,21 +123,21 @@ def submit_orders(game_id: int, side: str, text: str, *, source: str, by: str = 
         if not orders:
             return SubmitResult(accepted=False, errors=[LineError(0, "", _("no orders found"))])
         extra = {"command": command} if command else {}
-        drafts = [Draft(turn["number"], RuleEvent("orders.submitted", {
-            "turn": turn["number"], "side": side, "text": text, "source": source, "by": by, **extra},
+        drafts = [Draft(turn.number, RuleEvent("orders.submitted", {
+            "turn": turn.number, "side": side, "text": text, "source": source, "by": by, **extra},
             audience=side_audience(side)))]
         if ready != _is_ready(turn, side, command):
-            drafts.append(Draft(turn["number"], RuleEvent("side.ready", {
-                "turn": turn["number"], "side": side, "ready": ready, **extra})))
+            drafts.append(Draft(turn.number, RuleEvent("side.ready", {
+                "turn": turn.number, "side": side, "ready": ready, **extra})))
         stream = _append(stream, drafts)
         closed = _close_if_due(stream)
     return SubmitResult(accepted=True, closed=closed, orders=orders)
 
 
-def _is_ready(turn: dict, side: str, command: str) -> bool:
+def _is_ready(turn: Turn, side: str, command: str) -> bool:
     if command:
-        return command in turn.get("commands_ready", {}).get(side, {})
-    return side in turn["ready"]
+        return command in turn.commands_ready.get(side, {})
+    return side in turn.ready
 
 
 def set_ready(game_id: int, side: str, ready: bool, command: str | None = None) -> bool:
@@ -145,27 +146,27 @@ def set_ready(game_id: int, side: str, ready: bool, command: str | None = None) 
         stream = gamelog.load(game_id, lock=True)
         turn = _require_open_for(stream.state, side)
         command = _command_of(stream.state, side, command)
-        sent = command in turn.get("commands", {}).get(side, {}) if command else side in turn["orders"]
+        sent = command in turn.commands.get(side, {}) if command else side in turn.orders
         if ready and not sent:
             raise TurnError(_("send your orders before marking your side ready"))
         if ready != _is_ready(turn, side, command):
             extra = {"command": command} if command else {}
-            stream = _append(stream, [Draft(turn["number"], RuleEvent(
-                "side.ready", {"turn": turn["number"], "side": side, "ready": ready, **extra}))])
+            stream = _append(stream, [Draft(turn.number, RuleEvent(
+                "side.ready", {"turn": turn.number, "side": side, "ready": ready, **extra}))])
         return _close_if_due(stream)
 
 
-def _require_open_for(state: dict, side: str) -> dict:
-    turn = state["turn"]
-    if state["status"] != "active":
+def _require_open_for(state: LifecycleState, side: str) -> Turn:
+    turn = state.turn
+    if state.status != GameStatus.ACTIVE:
         raise TurnError(_("the game is over"))
     if not started(state):
         raise TurnError(_("the game has not started: it waits for every player and the umpire to accept their seats"))
-    if turn["status"] != "open":
-        raise TurnError(_("turn %(number)s is closed; orders for the next turn open with it") % turn)
-    if side not in turn["sides"]:
+    if turn.status != TurnStatus.OPEN:
+        raise TurnError(_("turn %(number)s is closed; orders for the next turn open with it") % {"number": turn.number})
+    if side not in turn.sides:
         raise TurnError(_("%(side)s has no orders to give in turn %(number)s") % {"side": pgettext("side", side),
-                                                                                  "number": turn['number']})
+                                                                                  "number": turn.number})
     return turn
 
 
@@ -183,8 +184,8 @@ def close_turn(game_id: int, reason: str, *, turn_number: int | None = None) -> 
     """Close the open turn (deadline, all ready, or umpire). False if nothing to close."""
     with transaction.atomic():
         stream = gamelog.load(game_id, lock=True)
-        turn = stream.state["turn"]
-        if turn["status"] != "open" or (turn_number is not None and turn["number"] != turn_number):
+        turn = stream.state.turn
+        if turn.status != TurnStatus.OPEN or (turn_number is not None and turn.number != turn_number):
             return False
         close_turn_locked(stream, reason)
         return True
@@ -192,21 +193,21 @@ def close_turn(game_id: int, reason: str, *, turn_number: int | None = None) -> 
 
 def close_turn_locked(stream: Stream, reason: str) -> Stream:
     state = stream.state
-    turn = state["turn"]
-    rs = catalog.get(state["ruleset"])
-    drafts = [Draft(turn["number"], RuleEvent("turn.closed", {"turn": turn["number"], "reason": reason}))]
-    for side in turn["sides"]:
-        conflicts = turn["orders"].get(side, {}).get("conflicts")
+    turn = state.turn
+    rs = catalog.get(state.ruleset)
+    drafts = [Draft(turn.number, RuleEvent("turn.closed", {"turn": turn.number, "reason": reason}))]
+    for side in turn.sides:
+        conflicts = turn.orders.get(side, {}).get("conflicts")
         if conflicts:  # several seats a side: every seat of it is told which lines gave way (LW-61, KS-9)
-            drafts.append(Draft(turn["number"], RuleEvent("orders.merged", {
-                "turn": turn["number"], "side": side, "text": turn["orders"][side]["text"], "conflicts": conflicts},
+            drafts.append(Draft(turn.number, RuleEvent("orders.merged", {
+                "turn": turn.number, "side": side, "text": turn.orders[side]["text"], "conflicts": conflicts},
                 audience=side_audience(side))))
-        if side not in turn["orders"]:
+        if side not in turn.orders:
             # A side that sent nothing gets the rule set's default, shown to all as missed.
-            text = rs.default_orders(state["rules"], side, turn["kind"])
-            drafts.append(Draft(turn["number"], RuleEvent("orders.defaulted", {"turn": turn["number"], "side": side, "text": text})))
+            text = rs.default_orders(state.rules, side, turn.kind)
+            drafts.append(Draft(turn.number, RuleEvent("orders.defaulted", {"turn": turn.number, "side": side, "text": text})))
     stream = _append(stream, drafts)
-    game_id, number = stream.game.pk, turn["number"]
+    game_id, number = stream.game.pk, turn.number
     # robust: if queueing fails the turn stays closed and the sweep queues it again.
     transaction.on_commit(lambda: enqueue_adjudication(game_id, number), robust=True)
     return stream
@@ -222,31 +223,31 @@ def adjudicate(game_id: int, turn_number: int) -> bool:
     """Adjudicate a closed turn exactly once: a second run finds it done and does nothing."""
     with transaction.atomic():
         stream = gamelog.load(game_id, lock=True)
-        turn = stream.state["turn"]
-        if turn["number"] != turn_number or turn["status"] != "closed":
+        turn = stream.state.turn
+        if turn.number != turn_number or turn.status != TurnStatus.CLOSED:
             return False
         stream = _append(stream, adjudication_drafts(stream.state, lifecycle.effective_orders(stream.state)))
-        if not stream.state["settings"]["require_approval"]:
+        if not stream.state.settings["require_approval"]:
             publish_locked(stream)
     return True
 
 
 def publish_locked(stream: Stream, *, amended: bool = False, note: str = "") -> Stream:
-    turn = stream.state["turn"]
-    drafts = [Draft(turn["number"], RuleEvent("turn.published", {
-        "turn": turn["number"], "seed": turn["seed"], "amended": amended, "note": note}))]
+    turn = stream.state.turn
+    drafts = [Draft(turn.number, RuleEvent("turn.published", {
+        "turn": turn.number, "seed": turn.seed, "amended": amended, "note": note}))]
     stream = _append(stream, drafts)
     stream = _append(stream, _open_next_turn(stream.state))
     stream = absences.absent_sides(stream)  # before the reports, which give the deadline
-    signals.turn_published.send(sender=__name__, stream=stream, turn_number=turn["number"])
+    signals.turn_published.send(sender=__name__, stream=stream, turn_number=turn.number)
     return stream
 
 
 def approve(game_id: int, turn_number: int, note: str = "") -> None:
     with transaction.atomic():
         stream = gamelog.load(game_id, lock=True)
-        turn = stream.state["turn"]
-        if turn["number"] != turn_number or turn["status"] != "adjudicated":
+        turn = stream.state.turn
+        if turn.number != turn_number or turn.status != TurnStatus.ADJUDICATED:
             raise TurnError(_("turn %(number)s has no results awaiting approval") % {"number": turn_number})
         amended = any(e.type == "results.voided" for e in stream.game.events.filter(turn=turn_number))
         publish_locked(stream, amended=amended, note=note)
@@ -261,10 +262,10 @@ def amend(game_id: int, turn_number: int, orders_text: dict[str, str], reason: s
     with transaction.atomic():
         stream = gamelog.load(game_id, lock=True)
         state = stream.state
-        turn = state["turn"]
-        if turn["number"] != turn_number or turn["status"] != "adjudicated":
+        turn = state.turn
+        if turn.number != turn_number or turn.status != TurnStatus.ADJUDICATED:
             raise TurnError(_("turn %(number)s has no results awaiting approval") % {"number": turn_number})
-        merged = {**turn["orders_used"], **orders_text}
+        merged = {**turn.orders_used, **orders_text}
         errors = []
         for side, text in orders_text.items():
             errors += [replace(e, side=side) for e in check_orders(state, side, clean_text(text))[1]]
@@ -276,7 +277,7 @@ def amend(game_id: int, turn_number: int, orders_text: dict[str, str], reason: s
         # shows the orders the engine carried out, not the ones it sent.
         drafts += [Draft(turn_number, RuleEvent("orders.amended", {"turn": turn_number, "side": side, "text": merged[side]},
                                                 audience=side_audience(side)))
-                   for side in sorted(orders_text) if merged[side] != turn["orders_used"].get(side)]
+                   for side in sorted(orders_text) if merged[side] != turn.orders_used.get(side)]
         stream = _append(stream, drafts)
         _append(stream, adjudication_drafts(stream.state, merged))
     return []

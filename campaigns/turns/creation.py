@@ -60,7 +60,7 @@ def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict
         drafts += [Draft(0, ev) for ev in rs.setup(scenario, dice.rng_for(seed, "setup"))]
         drafts.append(Draft(0, RuleEvent("seed.revealed", {"turn": 0, "seed": seed})))
         stream = gamelog.append(stream, drafts)
-        _check_commands(rs, stream.state["rules"], teams)
+        _check_commands(rs, stream.state.rules, teams)
         invited = []
         for s in seats:
             seat = Seat(game=game, role=s["role"], side=s.get("side", ""), user=s.get("user"),

@@ -20,6 +20,7 @@ from rules.core.protocol import RuleEvent
 from . import commands, gamelog, lateness, signals
 from .errors import TurnError
 from .gamelog import Draft
+from .state import TurnStatus
 
 DEADLINE_MIN_AHEAD = timedelta(minutes=5)
 DEADLINE_MAX_AHEAD = timedelta(days=60)
@@ -27,10 +28,10 @@ DEADLINE_MAX_AHEAD = timedelta(days=60)
 
 def moved_deadline(game_id: int, turn_number: int, hours: float) -> datetime:
     """The open turn's present deadline moved by ``hours`` (for "give them two more days")."""
-    turn = gamelog.load(game_id).state["turn"]
-    if turn["status"] != "open" or turn["number"] != turn_number or not turn["deadline"]:
+    turn = gamelog.load(game_id).state.turn
+    if turn.status != TurnStatus.OPEN or turn.number != turn_number or not turn.deadline:
         raise TurnError(_("turn %(number)s is not open: only an open turn's deadline can move") % {"number": turn_number})
-    return parse_datetime(turn["deadline"]) + timedelta(hours=hours)
+    return parse_datetime(turn.deadline) + timedelta(hours=hours)
 
 
 def set_deadline(game_id: int, turn_number: int, deadline: datetime, note: str = "") -> datetime:
@@ -44,8 +45,8 @@ def set_deadline(game_id: int, turn_number: int, deadline: datetime, note: str =
     note = " ".join(note.split())[:200]
     with transaction.atomic():
         stream = gamelog.load(game_id, lock=True)
-        turn = stream.state["turn"]
-        if turn["status"] != "open" or turn["number"] != turn_number:
+        turn = stream.state.turn
+        if turn.status != TurnStatus.OPEN or turn.number != turn_number:
             raise TurnError(_("turn %(number)s is not open: only an open turn's deadline can move") % {"number": turn_number})
         now = timezone.now()
         if deadline < now + DEADLINE_MIN_AHEAD:
@@ -54,8 +55,8 @@ def set_deadline(game_id: int, turn_number: int, deadline: datetime, note: str =
         if deadline > now + DEADLINE_MAX_AHEAD:
             raise TurnError(_("the new deadline can be at most %(days)s days ahead") % {"days": DEADLINE_MAX_AHEAD.days})
         stream = gamelog.append(stream, [Draft(turn_number, RuleEvent("turn.deadline_set", {
-            "turn": turn_number, "deadline": deadline.isoformat(), "previous": turn["deadline"], "note": note}))])
-        signals.deadline_moved.send(sender=__name__, game=stream.game, turn=stream.state["turn"], note=note)
+            "turn": turn_number, "deadline": deadline.isoformat(), "previous": turn.deadline, "note": note}))])
+        signals.deadline_moved.send(sender=__name__, game=stream.game, turn=stream.state.turn, note=note)
     return deadline
 
 
@@ -74,14 +75,14 @@ def sweep(now: datetime | None = None) -> dict:
     down_since = lateness.beat(timezone.now()) if now is None else None
     now = now or timezone.now()
     closed = given_back = late = 0
-    due = Game.objects.filter(status=Game.Status.ACTIVE, turn_status="open").filter(
+    due = Game.objects.filter(status=Game.Status.ACTIVE, turn_status=TurnStatus.OPEN).filter(
         Q(deadline_at__lte=now) | Q(close_due_at__lte=now))
     for game_id, deadline, number in due.values_list("pk", "deadline_at", "turn_number"):
         passed = bool(deadline and deadline <= now)
         with transaction.atomic():
             stream = gamelog.load(game_id, lock=True)
-            turn = stream.state["turn"]
-            if turn["status"] != "open" or turn["number"] != number:
+            turn = stream.state.turn
+            if turn.status != TurnStatus.OPEN or turn.number != number:
                 continue
             if passed and down_since and lateness.give_back(stream, down_since, now):
                 given_back += 1
@@ -91,7 +92,7 @@ def sweep(now: datetime | None = None) -> dict:
                 commands.close_turn_locked(stream, "deadline passed" if passed else "all sides ready")
                 closed += 1
     requeued = 0
-    for game_id, number in Game.objects.filter(status=Game.Status.ACTIVE, turn_status="closed").values_list("pk", "turn_number"):
+    for game_id, number in Game.objects.filter(status=Game.Status.ACTIVE, turn_status=TurnStatus.CLOSED).values_list("pk", "turn_number"):
         last = Event.objects.filter(game_id=game_id).order_by("-seq").values_list("created_at", flat=True).first()
         if last and now - last >= STUCK_AFTER:
             commands.enqueue_adjudication(game_id, number)

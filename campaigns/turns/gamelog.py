@@ -16,31 +16,32 @@ from campaigns.models import Game
 
 from . import lifecycle
 from .adjudication import adjudication_drafts
+from .state import GameStatus, LifecycleState, TurnStatus
 
 __all__ = ["ConcurrencyConflict", "Draft", "Stream", "event_hash", "head", "load", "append", "append_retrying",
            "state_at", "replay", "rebuild_snapshots", "projection", "snapshot_due", "verify_game", "store"]
 
 
-def projection(state: dict) -> dict:
+def projection(state: LifecycleState) -> dict:
     """Game columns the sweeper and lists need, derived from the folded log."""
-    turn = state["turn"]
+    turn = state.turn
     # in a grace after the deadline (lateness.py) the turn closes when the grace ends
-    due = turn.get("late_until") or turn["deadline"]
-    deadline = parse_datetime(due) if due and turn["status"] == "open" else None
+    due = turn.late_until or turn.deadline
+    deadline = parse_datetime(due) if due and turn.is_open else None
     close_due = None
-    if turn["status"] == "open" and turn["sides"] and all(s in turn["ready"] for s in turn["sides"]):
-        last_ready = max(parse_datetime(turn["ready"][s]) for s in turn["sides"])
-        close_due = last_ready + timedelta(seconds=state["settings"]["ready_delay_seconds"])
+    if turn.is_open and turn.sides and all(s in turn.ready for s in turn.sides):
+        last_ready = max(parse_datetime(turn.ready[s]) for s in turn.sides)
+        close_due = last_ready + timedelta(seconds=state.settings["ready_delay_seconds"])
     return {
-        "status": Game.Status.FINISHED if state["status"] == "finished" else Game.Status.ACTIVE,
-        "turn_number": turn["number"],
-        "turn_status": turn["status"],
+        "status": Game.Status.FINISHED if state.status is GameStatus.FINISHED else Game.Status.ACTIVE,
+        "turn_number": turn.number,
+        "turn_status": str(turn.status),  # the column holds TurnStatus's values
         "deadline_at": deadline,
         "close_due_at": close_due,
     }
 
 
-def snapshot_due(event_type: str, state: dict) -> bool:
+def snapshot_due(event_type: str, state: LifecycleState) -> bool:
     """Whether the state after an event is kept as a snapshot (``state``: the state after it).
 
     So that the work of answering a viewer never depends on the other side's hidden events
@@ -55,13 +56,14 @@ def snapshot_due(event_type: str, state: dict) -> bool:
     at once, in the same append, by its sealed seed: the snapshot is kept after the seal."""
     if event_type == "turn.opened":
         return False
-    status = state["turn"]["status"]
-    if status == "adjudicated":
-        return bool(state["settings"].get("require_approval"))
-    return status != ""
+    status = state.turn.status
+    if status is TurnStatus.ADJUDICATED:
+        return bool(state.settings.get("require_approval"))
+    return status is not TurnStatus.NONE
 
 
-store = EventStore(Fold(empty=lifecycle.empty_state, apply=lifecycle.fold, snapshot_due=snapshot_due),
+store = EventStore(Fold(empty=lifecycle.empty_state, apply=lifecycle.fold, snapshot_due=snapshot_due,
+                        to_json=lifecycle.to_json, from_json=lifecycle.from_json),
                    projection=projection)
 load = store.load
 append = store.append

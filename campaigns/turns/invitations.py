@@ -40,6 +40,7 @@ from rules import catalog
 from . import commands, gamelog, signals
 from .addresses import revoke
 from .mailaddress import verified_address
+from .state import GameStatus
 
 SALT = "kb.invite"
 MAX_AGE = timedelta(days=7)
@@ -231,7 +232,7 @@ def reinvite(game_id: int, seat_id: int, user, *, by) -> Seat:
         stream = gamelog.load(game_id, lock=True)
         if not may_manage(stream.game, by):
             raise InvitationError(_("Only the game's creator or its umpire may invite players."))
-        if stream.state["status"] == "finished":
+        if stream.state.status == GameStatus.FINISHED:
             raise InvitationError(_("The game is over."))
         seat = Seat.objects.select_for_update().filter(pk=seat_id, game=stream.game).first()
         if seat is None:

@@ -54,17 +54,17 @@ def beat(now: datetime) -> datetime | None:
 def give_back(stream: Stream, down_since: datetime, now: datetime) -> bool:
     """Move the open turn's deadline if it passed while the service was down; True if it moved.
     ``stream``: the game, locked by the caller (the sweep, about to close the turn otherwise)."""
-    turn = stream.state["turn"]
-    due = turn.get("late_until") or turn["deadline"]   # in a grace, its end is what passed
+    turn = stream.state.turn
+    due = turn.late_until or turn.deadline   # in a grace, its end is what passed
     deadline = parse_datetime(due) if due else None
     if deadline is None or not down_since < deadline <= now:
         return False
     new = now + min(max(deadline - down_since, GIVEN_BACK_MIN), GIVEN_BACK_MAX)
     note = (f"the service was down from {down_since:%Y-%m-%d %H:%M} to {now:%Y-%m-%d %H:%M} UTC; "
             f"the time that was left is given back")
-    stream = gamelog.append(stream, [Draft(turn["number"], RuleEvent("turn.deadline_set", {
-        "turn": turn["number"], "deadline": new.isoformat(), "previous": due, "note": note}))])
-    signals.deadline_moved.send(sender=__name__, game=stream.game, turn=stream.state["turn"], note=note)
+    stream = gamelog.append(stream, [Draft(turn.number, RuleEvent("turn.deadline_set", {
+        "turn": turn.number, "deadline": new.isoformat(), "previous": due, "note": note}))])
+    signals.deadline_moved.send(sender=__name__, game=stream.game, turn=stream.state.turn, note=note)
     return True
 
 
@@ -72,15 +72,15 @@ def grant_grace(stream: Stream, now: datetime) -> bool:
     """At a passed deadline with sides missing and grace in the game's settings: open the grace and
     tell the late; True if the turn now waits (so it is not closed yet). ``stream``: locked by the caller."""
     state = stream.state
-    turn = state["turn"]
-    hours = float(state["settings"].get("grace_hours") or 0)
-    missing = [s for s in turn["sides"] if s not in turn["orders"]]
-    if not hours or not missing or turn.get("late_until") or parse_datetime(turn["deadline"]) > now:
+    turn = state.turn
+    hours = float(state.settings.get("grace_hours") or 0)
+    missing = [s for s in turn.sides if s not in turn.orders]
+    if not hours or not missing or turn.late_until or parse_datetime(turn.deadline) > now:
         return False
     until = now + timedelta(hours=hours)
-    stream = gamelog.append(stream, [Draft(turn["number"], RuleEvent("turn.late", {
-        "turn": turn["number"], "missing": missing, "until": until.isoformat()}))])
-    signals.turn_late.send(sender=__name__, game=stream.game, turn=stream.state["turn"], missing=missing)
+    stream = gamelog.append(stream, [Draft(turn.number, RuleEvent("turn.late", {
+        "turn": turn.number, "missing": missing, "until": until.isoformat()}))])
+    signals.turn_late.send(sender=__name__, game=stream.game, turn=stream.state.turn, missing=missing)
     return True
 
 

@@ -2,8 +2,8 @@
 
 No Django here: this module folds platform events (game.*, turn.*, orders.*,
 seed.*, results.*) and hands rule-set events to the game's rule set. The state
-is a plain JSON value, so snapshots are canonical JSON and replays are
-byte-identical.
+is a ``LifecycleState`` (state.py) whose JSON form is canonical, so snapshots and replays
+are byte-identical.
 
 Result events appended while a turn awaits publication are kept aside in
 ``pending`` and only folded into ``rules`` when ``turn.published`` arrives: so
@@ -12,12 +12,15 @@ that was not published.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from rules import catalog
 from rules.core.i18n import from_data
 from rules.core.protocol import Viewer
+
+from .state import GameStatus, LifecycleState, Turn, TurnStatus
 
 LIFECYCLE_PREFIXES = ("game.", "turn.", "orders.", "side.", "seed.", "results.")
 
@@ -36,80 +39,43 @@ def is_lifecycle(event_type: str) -> bool:
     return event_type.startswith(LIFECYCLE_PREFIXES)
 
 
-def empty_state() -> dict:
-    return {
-        "ruleset": None,
-        "settings": {},
-        "rules": None,
-        "status": "new",
-        "turn": _empty_turn(0),
-        "pending": [],
-        "pending_from": None,
-        "voided": [],
-        "missed": {},
-        "result": None,
-    }
+def empty_state() -> LifecycleState:
+    return LifecycleState()
 
 
-def _empty_turn(number: int) -> dict:
-    return {
-        "number": number,
-        "status": "",
-        "kind": "orders",
-        "sides": [],
-        "deadline": None,
-        "commitment": None,
-        "seed": None,
-        "prompt": "",
-        "orders": {},
-        "ready": {},
-        "defaulted": {},
-        "close_reason": None,
-        "orders_used": None,
-        "opened_at": None,
-    }
+def to_json(state: LifecycleState) -> dict:
+    return state.to_json()
 
 
-def fold(state: dict, event_type: str, payload: Mapping[str, Any], seq: int, at: str) -> dict:
+def from_json(data: dict) -> LifecycleState:
+    return LifecycleState.from_json(data)
+
+
+def fold(state: LifecycleState, event_type: str, payload: Mapping[str, Any], seq: int, at: str) -> LifecycleState:
     """Return the state after one event; never mutates ``state``."""
     handler = _HANDLERS.get(event_type)
     if handler is not None:
-        return handler(dict(state), payload, seq, at)
+        return handler(state, payload, seq, at)
     if is_lifecycle(event_type):
         raise ValueError(f"unknown lifecycle event type {event_type!r}")
-    if state["turn"]["status"] == "adjudicated":
+    if state.turn.status is TurnStatus.ADJUDICATED:
         # Results awaiting publication: keep them aside (see module doc).
-        new = dict(state)
-        new["pending"] = state["pending"] + [{"type": event_type, "payload": payload, "seq": seq}]
-        if new["pending_from"] is None:
-            new["pending_from"] = seq
-        return new
-    return _fold_rules(state, event_type, payload)
+        return replace(state, pending=state.pending + [{"type": event_type, "payload": payload, "seq": seq}],
+                       pending_from=seq if state.pending_from is None else state.pending_from)
+    return replace(state, rules=catalog.get(state.ruleset).fold(state.rules, event_type, payload))
 
 
-def _fold_rules(state: dict, event_type: str, payload: Mapping[str, Any]) -> dict:
-    new = dict(state)
-    new["rules"] = catalog.get(state["ruleset"]).fold(state["rules"], event_type, payload)
-    return new
-
-
-def _turn(state: dict, **changes) -> dict:
-    turn = dict(state["turn"])
-    turn.update(changes)
-    state["turn"] = turn
-    return state
+def _turn(state: LifecycleState, **changes) -> LifecycleState:
+    return replace(state, turn=replace(state.turn, **changes))
 
 
 def _game_created(s, p, seq, at):
-    s["ruleset"] = p["ruleset"]
-    s["settings"] = {**DEFAULT_SETTINGS, **p.get("settings", {})}
-    s["rules"] = catalog.get(p["ruleset"]).initial_state()
-    s["status"] = "active"
-    return s
+    return replace(s, ruleset=p["ruleset"], settings={**DEFAULT_SETTINGS, **p.get("settings", {})},
+                   rules=catalog.get(p["ruleset"]).initial_state(), status=GameStatus.ACTIVE)
 
 
 def _seed_sealed(s, p, seq, at):
-    return _turn(s, seed=p["seed"]) if p["turn"] == s["turn"]["number"] else s
+    return _turn(s, seed=p["seed"]) if p["turn"] == s.turn.number else s
 
 
 def _seed_revealed(s, p, seq, at):
@@ -117,29 +83,24 @@ def _seed_revealed(s, p, seq, at):
 
 
 def _turn_opened(s, p, seq, at):
-    turn = _empty_turn(p["turn"])
-    turn.update(status="open", kind=p["kind"], sides=list(p["sides"]), deadline=p["deadline"],
-                commitment=p["commitment"], prompt=p.get("prompt", ""), opened_at=at,
-                **({"prompt_msg": p["prompt_msg"]} if p.get("prompt_msg") else {}))
-    s["turn"] = turn
-    return s
+    return replace(s, turn=Turn(p["turn"], status=TurnStatus.OPEN, kind=p["kind"], sides=list(p["sides"]),
+                                deadline=p["deadline"], commitment=p["commitment"], prompt=p.get("prompt", ""),
+                                opened_at=at, prompt_msg=p.get("prompt_msg") or None))
 
 
-def prompt_of(turn: dict):
+def prompt_of(turn: Turn) -> str:
     """The turn's prompt, in the reader's language where the rule set marked it (the state keeps it
     as data: snapshots are JSON)."""
-    return from_data(turn["prompt_msg"]) if turn.get("prompt_msg") else turn["prompt"]
+    return from_data(turn.prompt_msg) if turn.prompt_msg else turn.prompt
 
 
 def _turn_deadline_set(s, p, seq, at):
     if p.get("absence"):  # drawn from the side's allowance (absences.py)
-        used = dict(s.get("absence_used", {}))
-        used[p["absence"]["side"]] = used.get(p["absence"]["side"], 0.0) + p["absence"]["hours"]
-        s["absence_used"] = used
+        side, hours = p["absence"]["side"], p["absence"]["hours"]
+        s = replace(s, absence_used={**s.absence_used, side: s.absence_used.get(side, 0.0) + hours})
     # deadline_version: reminders are keyed by it, so a moved deadline is reminded afresh; a new
     # deadline also ends any grace the old one had opened (lateness.py): it is the turn's end now
-    return _turn(s, deadline=p["deadline"], deadline_version=s["turn"].get("deadline_version", 0) + 1,
-                 late=[], late_until=None)
+    return _turn(s, deadline=p["deadline"], deadline_version=s.turn.deadline_version + 1, late=[], late_until=None)
 
 
 def _turn_late(s, p, seq, at):
@@ -151,24 +112,24 @@ def _side_replaced(s, p, seq, at):
 
 
 def _orders_submitted(s, p, seq, at):
-    orders = dict(s["turn"]["orders"])
+    orders = dict(s.turn.orders)
     entry = {"text": p["text"], "source": p["source"], "seq": seq, "at": at, "by": p.get("by")}
     if not p.get("command"):
         orders[p["side"]] = entry
         return _turn(s, orders=orders)
     # Several players a side: each command's latest orders are kept; the side's orders are the rule
     # set's merge of them (commander first; a conflict drops the later line and is reported).
-    commands = {side: dict(c) for side, c in s["turn"].get("commands", {}).items()}
+    commands = {side: dict(c) for side, c in s.turn.commands.items()}
     mine = commands.setdefault(p["side"], {})
     mine[p["command"]] = entry
-    text, conflicts = catalog.get(s["ruleset"]).merge_orders(
-        s["rules"], p["side"], {c: e["text"] for c, e in mine.items()}, s["turn"]["kind"])
+    text, conflicts = catalog.get(s.ruleset).merge_orders(
+        s.rules, p["side"], {c: e["text"] for c, e in mine.items()}, s.turn.kind)
     orders[p["side"]] = {**entry, "text": text, "conflicts": conflicts}
     return _turn(s, orders=orders, commands=commands)
 
 
 def _side_ready(s, p, seq, at):
-    ready = dict(s["turn"]["ready"])
+    ready = dict(s.turn.ready)
     if p.get("command"):
         return _command_ready(s, p, at, ready)
     if p.get("ready", True):
@@ -180,13 +141,13 @@ def _side_ready(s, p, seq, at):
 
 def _command_ready(s, p, at, ready):
     """A seat of a side with several: the side is ready when every one of its seats is."""
-    by_side = {side: dict(c) for side, c in s["turn"].get("commands_ready", {}).items()}
+    by_side = {side: dict(c) for side, c in s.turn.commands_ready.items()}
     mine = by_side.setdefault(p["side"], {})
     if p.get("ready", True):
         mine[p["command"]] = at
     else:
         mine.pop(p["command"], None)
-    if set(mine) >= set(s["settings"].get("teams", {}).get(p["side"], [])):
+    if set(mine) >= set(s.settings.get("teams", {}).get(p["side"], [])):
         ready[p["side"]] = max(mine.values())
     else:
         ready.pop(p["side"], None)
@@ -194,22 +155,18 @@ def _command_ready(s, p, at, ready):
 
 
 def _turn_closed(s, p, seq, at):
-    return _turn(s, status="closed", close_reason=p["reason"])
+    return _turn(s, status=TurnStatus.CLOSED, close_reason=p["reason"])
 
 
 def _orders_defaulted(s, p, seq, at):
-    defaulted = dict(s["turn"]["defaulted"])
-    defaulted[p["side"]] = p["text"]
-    missed = dict(s["missed"])
-    missed[p["side"]] = missed.get(p["side"], 0) + 1
-    s["missed"] = missed
-    return _turn(s, defaulted=defaulted)
+    side = p["side"]
+    s = replace(s, missed={**s.missed, side: s.missed.get(side, 0) + 1})
+    return _turn(s, defaulted={**s.turn.defaulted, side: p["text"]})
 
 
 def _turn_adjudicated(s, p, seq, at):
-    s["pending"] = []
-    s["pending_from"] = None
-    return _turn(s, status="adjudicated", orders_used=p["orders"])
+    s = replace(s, pending=[], pending_from=None)
+    return _turn(s, status=TurnStatus.ADJUDICATED, orders_used=p["orders"])
 
 
 def _orders_amended(s, p, seq, at):
@@ -218,32 +175,24 @@ def _orders_amended(s, p, seq, at):
 
 
 def _results_voided(s, p, seq, at):
-    if s["pending_from"] is not None:
-        s["voided"] = s["voided"] + [[s["pending_from"], seq]]
-    s["pending"] = []
-    s["pending_from"] = None
-    return _turn(s, status="closed", orders_used=None)
+    voided = s.voided + [[s.pending_from, seq]] if s.pending_from is not None else s.voided
+    s = replace(s, voided=voided, pending=[], pending_from=None)
+    return _turn(s, status=TurnStatus.CLOSED, orders_used=None)
 
 
 def _turn_published(s, p, seq, at):
-    rs = catalog.get(s["ruleset"])
-    rules_state = s["rules"]
-    for ev in s["pending"]:
-        rules_state = rs.fold(rules_state, ev["type"], ev["payload"])
-    s["rules"] = rules_state
-    s["pending"] = []
-    s["pending_from"] = None
-    s["result"] = rs.result(rules_state)
-    return _turn(s, status="published")
+    rs = catalog.get(s.ruleset)
+    rules_state = preview_rules(s)
+    s = replace(s, rules=rules_state, pending=[], pending_from=None, result=rs.result(rules_state))
+    return _turn(s, status=TurnStatus.PUBLISHED)
 
 
 def _game_finished(s, p, seq, at):
-    s["status"] = "finished"
-    s["result"] = p["result"]
-    return _turn(s, status="finished")
+    s = replace(s, status=GameStatus.FINISHED, result=p["result"])
+    return _turn(s, status=TurnStatus.FINISHED)
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Callable[[LifecycleState, Mapping[str, Any], int, str], LifecycleState]] = {
     "game.created": _game_created,
     "seed.sealed": _seed_sealed,
     "seed.revealed": _seed_revealed,
@@ -264,33 +213,33 @@ _HANDLERS = {
 }
 
 
-def preview_rules(state: dict) -> Any:
+def preview_rules(state: LifecycleState) -> Any:
     """The rules state with pending results applied: for the umpire's review only."""
-    rs = catalog.get(state["ruleset"])
-    rules_state = state["rules"]
-    for ev in state["pending"]:
+    rs = catalog.get(state.ruleset)
+    rules_state = state.rules
+    for ev in state.pending:
         rules_state = rs.fold(rules_state, ev["type"], ev["payload"])
     return rules_state
 
 
-def effective_orders(state: dict) -> dict[str, str]:
+def effective_orders(state: LifecycleState) -> dict[str, str]:
     """Orders that count for the closed turn: latest submitted, else the default."""
-    turn = state["turn"]
+    turn = state.turn
     out = {}
-    for side in turn["sides"]:
-        if side in turn["orders"]:
-            out[side] = turn["orders"][side]["text"]
+    for side in turn.sides:
+        if side in turn.orders:
+            out[side] = turn.orders[side]["text"]
         else:
-            out[side] = turn["defaulted"].get(side, "")
+            out[side] = turn.defaulted.get(side, "")
     return out
 
 
-def hidden_from(state: dict, viewer: Viewer):
+def hidden_from(state: LifecycleState, viewer: Viewer):
     """A predicate on seq: True for events this viewer may not see yet."""
     if viewer.is_umpire:
         return lambda seq: False
-    ranges = [tuple(r) for r in state["voided"]]
-    pending_from = state["pending_from"]
+    ranges = [tuple(r) for r in state.voided]
+    pending_from = state.pending_from
 
     def hidden(seq: int) -> bool:
         if pending_from is not None and seq >= pending_from:
@@ -300,45 +249,47 @@ def hidden_from(state: dict, viewer: Viewer):
     return hidden
 
 
-def lifecycle_view(state: dict, viewer: Viewer) -> dict:
-    """What a viewer may know of the turn machinery (an allow-list)."""
-    turn = state["turn"]
+def lifecycle_view(state: LifecycleState, viewer: Viewer) -> dict:
+    """What a viewer may know of the turn machinery (an allow-list), as plain JSON for pages,
+    mail and the API; ``status`` and ``game_status`` are the enums (equal to their strings)."""
+    turn = state.turn
     out = {
-        "number": turn["number"],
-        "status": turn["status"],
-        "kind": turn["kind"],
-        "sides": list(turn["sides"]),
-        "deadline": turn["deadline"],
-        "late_until": turn.get("late_until"),
-        "commitment": turn["commitment"],
+        "number": turn.number,
+        "status": turn.status,
+        "kind": turn.kind,
+        "sides": list(turn.sides),
+        "deadline": turn.deadline,
+        "late_until": turn.late_until,
+        "commitment": turn.commitment,
         "prompt": prompt_of(turn),
-        "ready": sorted(turn["ready"]),
-        "missed": dict(state["missed"]),
-        "game_status": state["status"],
-        "result": state["result"],
+        "ready": sorted(turn.ready),
+        "missed": dict(state.missed),
+        "game_status": state.status,
+        "result": state.result,
     }
     if viewer.is_umpire:
-        out["orders"] = {side: o["text"] for side, o in turn["orders"].items()}
-        out["pending_results"] = len(state["pending"])
-    elif viewer.command and viewer.side in state["settings"].get("teams", {}):
+        out["orders"] = {side: o["text"] for side, o in turn.orders.items()}
+        out["pending_results"] = len(state.pending)
+    elif viewer.command and viewer.side in state.settings.get("teams", {}):
         out.update(_command_view(state, viewer))
-    elif viewer.side and viewer.side in turn["orders"]:
-        out["orders"] = {viewer.side: turn["orders"][viewer.side]["text"]}
+    elif viewer.side and viewer.side in turn.orders:
+        out["orders"] = {viewer.side: turn.orders[viewer.side]["text"]}
     else:
         out["orders"] = {}
     return out
 
 
-def _command_view(state: dict, viewer: Viewer) -> dict:
+def _command_view(state: LifecycleState, viewer: Viewer) -> dict:
     """A player of a side with several: their command and what it orders now, their own orders,
     the side's merge of its commands' orders (with any conflicts), and which commands are ready."""
-    turn, side, cmd = state["turn"], viewer.side, viewer.command
-    units = catalog.get(state["ruleset"]).command_units(state["rules"], side, cmd)
-    own = turn.get("commands", {}).get(side, {}).get(cmd)
-    merged = turn["orders"].get(side)
+    turn, side, cmd = state.turn, viewer.side, viewer.command
+    units = catalog.get(state.ruleset).command_units(state.rules, side, cmd)
+    own = turn.commands.get(side, {}).get(cmd)
+    merged = turn.orders.get(side)
     return {"orders": {side: own["text"]} if own else {}, "command": cmd, "command_units": units,
             "side_orders": merged["text"] if merged else "", "conflicts": merged.get("conflicts", []) if merged else [],
-            "ready_commands": sorted(turn.get("commands_ready", {}).get(side, {}))}
+            "ready_commands": sorted(turn.commands_ready.get(side, {}))}
 
 
-__all__ = ["fold", "empty_state", "effective_orders", "hidden_from", "lifecycle_view", "preview_rules"]
+__all__ = ["fold", "empty_state", "to_json", "from_json", "LifecycleState", "Turn", "TurnStatus", "GameStatus",
+           "effective_orders", "hidden_from", "lifecycle_view", "preview_rules"]

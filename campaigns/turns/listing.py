@@ -15,7 +15,7 @@ turn to show.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db import connection
 
@@ -24,6 +24,7 @@ from rules import catalog
 from rules.core.protocol import Viewer
 
 from . import gamelog, lifecycle, viewing
+from .state import GameStatus, LifecycleState
 
 _ROLE_ORDER = {Seat.Role.UMPIRE: 0, Seat.Role.PLAYER: 1, Seat.Role.OBSERVER: 2}
 
@@ -56,16 +57,17 @@ def rows(user, games: list[Game]) -> list[Row]:
         if seat is None:
             continue
         state = states.get(game.pk) if game.turn_number else _waiting(game)
-        if state is None or state["turn"]["number"] != game.turn_number or state["turn"]["status"] != game.turn_status:
+        if state is None or state.turn.number != game.turn_number or state.turn.status != game.turn_status:
             state = gamelog.load(game).state
         viewer = viewing.viewer_of_seat(seat)
         out.append(Row(game=game, viewer=viewer, seat=seat, turn=lifecycle.lifecycle_view(state, viewer)))
     return out
 
 
-def _waiting(game: Game) -> dict:
+def _waiting(game: Game) -> LifecycleState:
     """A game waiting for its seats: no turn yet, nothing to fold for that."""
-    return {**lifecycle.empty_state(), "status": "finished" if game.status == Game.Status.FINISHED else "active"}
+    return replace(lifecycle.empty_state(),
+                   status=GameStatus.FINISHED if game.status == Game.Status.FINISHED else GameStatus.ACTIVE)
 
 
 # One index lookup per game (the latest snapshot by (game, seq)): DISTINCT ON would read every one.
@@ -73,7 +75,7 @@ _LATEST_PG = ("SELECT g.id, s.state FROM unnest(%s::bigint[]) AS g(id) CROSS JOI
               "(SELECT state FROM campaigns_snapshot WHERE game_id = g.id ORDER BY seq DESC LIMIT 1) s")
 
 
-def latest_states(games: list[Game]) -> dict[int, dict]:
+def latest_states(games: list[Game]) -> dict[int, LifecycleState]:
     """{game id: the state in its latest snapshot} for the games that have one (none before turn 1)."""
     started = [g.pk for g in games if g.turn_number > 0]
     if not started:
@@ -81,10 +83,10 @@ def latest_states(games: list[Game]) -> dict[int, dict]:
     if connection.vendor == "postgresql":
         with connection.cursor() as cur:
             cur.execute(_LATEST_PG, [started])
-            return {game_id: json.loads(state) for game_id, state in cur.fetchall()}
+            return {game_id: lifecycle.from_json(json.loads(state)) for game_id, state in cur.fetchall()}
     out = {}
     for game_id in started:  # the embedded SQLite: a query per game, still by the index
         state = (Snapshot.objects.filter(game_id=game_id).order_by("-seq").values_list("state", flat=True).first())
         if state is not None:
-            out[game_id] = json.loads(state)
+            out[game_id] = lifecycle.from_json(json.loads(state))
     return out

@@ -19,6 +19,7 @@ from rules.core.protocol import LineError, UmpireDesk
 from . import gamelog, lifecycle
 from .errors import TurnError
 from .gamelog import Draft
+from .state import GameStatus, TurnStatus
 
 
 def has_desk(ruleset_name: str) -> bool:
@@ -30,16 +31,16 @@ def rule(game_id: int, text: str) -> tuple[int, list[LineError]]:
     with transaction.atomic():
         stream = gamelog.load(game_id, lock=True)
         state = stream.state
-        rs = catalog.get(state["ruleset"])
+        rs = catalog.get(state.ruleset)
         if not isinstance(rs, UmpireDesk):
             raise TurnError(f"{rs.title} has no umpire's desk: rule by amending orders instead")
-        if state["status"] != "active":
+        if state.status != GameStatus.ACTIVE:
             raise TurnError(_("the game is over"))
-        awaiting = state["turn"]["status"] == "adjudicated"
-        rules_state = lifecycle.preview_rules(state) if awaiting else state["rules"]
+        awaiting = state.turn.status == TurnStatus.ADJUDICATED
+        rules_state = lifecycle.preview_rules(state) if awaiting else state.rules
         events, errors = rs.umpire_orders(rules_state, text)
         if errors:
             return 0, list(errors)
         if events:
-            gamelog.append(stream, [Draft(state["turn"]["number"], ev) for ev in events])
+            gamelog.append(stream, [Draft(state.turn.number, ev) for ev in events])
         return len(events), []

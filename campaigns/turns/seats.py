@@ -20,6 +20,7 @@ from . import gamelog, signals
 from .addresses import revoke
 from .gamelog import Draft
 from .mailaddress import verified_address
+from .state import GameStatus
 
 
 class SeatError(ValueError):
@@ -39,7 +40,7 @@ def replace_player(game_id: int, side: str, user) -> Seat:
         seat = stream.game.seats.filter(role=Seat.Role.PLAYER, side=side).first()
         if seat is None:
             raise SeatError(f"this game has no player seat for {side!r}")
-        if stream.state["status"] == "finished":
+        if stream.state.status == GameStatus.FINISHED:
             raise SeatError("the game is over: its seats stay as they were")
         if seat.status != Seat.Status.ACTIVE:
             raise SeatError(f"nobody has accepted {side} yet: invite a player to it on the seats page")
@@ -54,8 +55,8 @@ def replace_player(game_id: int, side: str, user) -> Seat:
         seat.user, seat.email = user, email
         seat.save(update_fields=["user", "email"])
         revoke(seat)
-        stream = gamelog.append(stream, [Draft(stream.state["turn"]["number"], RuleEvent(
-            "side.replaced", {"side": side, "turn": stream.state["turn"]["number"]}))])
+        stream = gamelog.append(stream, [Draft(stream.state.turn.number, RuleEvent(
+            "side.replaced", {"side": side, "turn": stream.state.turn.number}))])
         handover = stream.game.events.filter(type="side.replaced").count()
         signals.side_replaced.send(sender=__name__, stream=stream, seat=seat, side=side, old_email=old_email,
                                    handover=handover)

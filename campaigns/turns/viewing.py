@@ -20,6 +20,7 @@ from rules import catalog
 from rules.core.protocol import PUBLIC, Viewer, side_audience
 
 from . import lifecycle
+from .state import LifecycleState
 
 
 def viewer_for(game: Game, user) -> tuple[Viewer, Seat] | None:
@@ -38,16 +39,16 @@ def viewer_of_seat(seat: Seat) -> Viewer:
     return Viewer(role=seat.role, side=seat.side or None, command=seat.command or None)
 
 
-def game_view(game: Game, state: dict, viewer: Viewer) -> dict:
-    rs = catalog.get(state["ruleset"])
+def game_view(game: Game, state: LifecycleState, viewer: Viewer) -> dict:
+    rs = catalog.get(state.ruleset)
     out = {
         "game": {"id": game.pk, "name": game.name, "ruleset": game.ruleset, "title": rs.title,
                  "sides": list(rs.sides)},
         "viewer": {"role": viewer.role, "side": viewer.side, **({"command": viewer.command} if viewer.command else {})},
         "turn": lifecycle.lifecycle_view(state, viewer),
-        "board": rs.view(state["rules"], viewer),
+        "board": rs.view(state.rules, viewer),
     }
-    if viewer.is_umpire and state["pending"]:
+    if viewer.is_umpire and state.pending:
         out["preview"] = rs.view(lifecycle.preview_rules(state), viewer)
     return out
 
@@ -61,14 +62,14 @@ def window_of(viewer: Viewer) -> str:
     return "umpire" if viewer.is_umpire else "+".join(_audiences(viewer))
 
 
-def visible_events(game: Game, state: dict, viewer: Viewer) -> QuerySet[Event]:
+def visible_events(game: Game, state: LifecycleState, viewer: Viewer) -> QuerySet[Event]:
     qs = Event.objects.filter(game=game)
     if viewer.is_umpire:
         return qs.order_by("seq")
     qs = qs.filter(audience__in=_audiences(viewer))
-    if state["pending_from"] is not None:
-        qs = qs.filter(seq__lt=state["pending_from"])
-    for a, b in state["voided"]:
+    if state.pending_from is not None:
+        qs = qs.filter(seq__lt=state.pending_from)
+    for a, b in state.voided:
         qs = qs.exclude(Q(seq__gte=a) & Q(seq__lte=b))
     return qs.order_by("seq")
 

@@ -19,6 +19,7 @@ from django.utils.timezone import localtime
 from campaigns.models import Game, Seat
 from campaigns.turns import commands, gamelog, viewing
 from campaigns.turns.localtime import local_time
+from campaigns.turns.state import LifecycleState
 from rules import catalog
 from rules.core.protocol import Viewer
 
@@ -43,7 +44,7 @@ class Seen:
     viewer: Viewer
     seat: Seat
     tz: str
-    _state: dict = field(repr=False)
+    _state: LifecycleState = field(repr=False)
 
     @property
     def view(self) -> dict:
@@ -64,7 +65,7 @@ class Seen:
     @property
     def absence_days(self) -> int:
         """The game's allowance for absences (a public setting)."""
-        return self._state["settings"].get("absence_days", 0)
+        return self._state.settings.get("absence_days", 0)
 
     def published_turns(self) -> dict[int, int]:
         """{turn number: seq of its publication} for every turn whose results everyone has seen."""
@@ -86,18 +87,18 @@ class Seen:
         """The errors this player's side's orders ``text`` would get if sent now, without sending them:
         the very check a submission gets (commands.check_orders), so nothing here says more than it."""
         state, side = self._state, self.viewer.side
-        command = self.viewer.command if side in state["settings"].get("teams", {}) else ""
+        command = self.viewer.command if side in state.settings.get("teams", {}) else ""
         return commands.check_orders(state, side, commands.clean_text(text), command or "")[1]
 
     # Umpire-only details (the umpire sees everything).
     def pending_events(self):
         self._require_umpire()
-        start = self._state["pending_from"]
+        start = self._state.pending_from
         return self.events().none() if start is None else self.events().filter(seq__gte=start)
 
     def orders_used(self) -> dict[str, str]:
         self._require_umpire()
-        return dict(self._state["turn"]["orders_used"] or {})
+        return dict(self._state.turn.orders_used or {})
 
     def _require_umpire(self) -> None:
         if not self.viewer.is_umpire:

@@ -12,16 +12,18 @@ from campaigns.mailout.reports import PLAIN_TEXT
 from campaigns.models import Absence
 from campaigns.turns import viewing
 from campaigns.turns.absences import seat_today
+from campaigns.turns.state import GameStatus, TurnStatus
 from rules.core.protocol import LineError, composes_orders
 
 from .access import Seen
 
 STATUS_TEXT = {
-    "open": gettext_lazy("open for orders"),
-    "closed": gettext_lazy("closed; being adjudicated"),
-    "adjudicated": gettext_lazy("results await the umpire"),
-    "published": gettext_lazy("published"),
-    "finished": gettext_lazy("game over"),
+    TurnStatus.NONE: gettext_lazy("not started"),
+    TurnStatus.OPEN: gettext_lazy("open for orders"),
+    TurnStatus.CLOSED: gettext_lazy("closed; being adjudicated"),
+    TurnStatus.ADJUDICATED: gettext_lazy("results await the umpire"),
+    TurnStatus.PUBLISHED: gettext_lazy("published"),
+    TurnStatus.FINISHED: gettext_lazy("game over"),
 }
 
 
@@ -33,16 +35,16 @@ def turn_summary(seen: Seen) -> dict:
 def turn_panel(turn: dict, viewer, local) -> dict:
     """``turn_summary`` from a viewer's turn view (``lifecycle_view``), ``local`` giving times in their zone
     (the list of my games builds it without a game view: campaigns.listing)."""
-    is_open = turn["status"] == "open" and turn["game_status"] == "active"
+    is_open = turn["status"] == TurnStatus.OPEN and turn["game_status"] == GameStatus.ACTIVE
     return {
         **turn,
         "is_open": is_open,
-        "status_text": STATUS_TEXT.get(turn["status"], turn["status"] or gettext("not started")),
+        "status_text": STATUS_TEXT[turn["status"]],
         "is_decision": turn["kind"] == "decision",
         "deadline_local": local(turn["deadline"]) if is_open else "",
         "grace_local": local(turn["late_until"]) if is_open and turn.get("late_until") else "",
         "missed_list": sorted(turn["missed"].items()),
-        "result_text": viewing.describe_result(turn["result"]) if turn["game_status"] == "finished" else "",
+        "result_text": viewing.describe_result(turn["result"]) if turn["game_status"] == GameStatus.FINISHED else "",
         "awaiting": awaiting_for(turn, viewer),
     }
 
@@ -53,11 +55,11 @@ def awaiting(seen: Seen) -> str:
 
 
 def awaiting_for(turn: dict, viewer) -> str:
-    if turn["game_status"] != "active":
+    if turn["game_status"] != GameStatus.ACTIVE:
         return ""
     if viewer.is_umpire:
-        return gettext("results await your approval") if turn["status"] == "adjudicated" else ""
-    if viewer.role != "player" or turn["status"] != "open" or viewer.side not in turn["sides"]:
+        return gettext("results await your approval") if turn["status"] == TurnStatus.ADJUDICATED else ""
+    if viewer.role != "player" or turn["status"] != TurnStatus.OPEN or viewer.side not in turn["sides"]:
         return ""
     if viewer.side not in turn["orders"]:
         return gettext("your orders are awaited")
@@ -66,7 +68,7 @@ def awaiting_for(turn: dict, viewer) -> str:
 
 def may_order(seen: Seen) -> bool:
     turn = seen.view["turn"]
-    return (seen.viewer.role == "player" and turn["game_status"] == "active" and turn["status"] == "open"
+    return (seen.viewer.role == "player" and turn["game_status"] == GameStatus.ACTIVE and turn["status"] == TurnStatus.OPEN
             and seen.viewer.side in turn["sides"])
 
 
@@ -146,7 +148,7 @@ def map_orders(seen: Seen) -> dict:
         return {}
     board = seen.view["board"] if isinstance(seen.view["board"], dict) else {}
     text = own_orders(seen)
-    marks = rs.pending_marks(board, side, text) if text and seen.view["turn"]["game_status"] == "active" else []
+    marks = rs.pending_marks(board, side, text) if text and seen.view["turn"]["game_status"] == GameStatus.ACTIVE else []
     out = {"side": side, "marks": marks, "words": {
         "select": gettext("Select %(id)s to order it"),
         "distance": gettext("%(d)s in from the unit, at %(x)s,%(y)s")}}

@@ -31,6 +31,7 @@ from campaigns.turns import (
 )
 from campaigns.turns.addresses import renew
 from campaigns.turns.localtime import local_time
+from campaigns.turns.state import GameStatus, TurnStatus
 from rules.core.protocol import RulesError, UmpireDesk
 
 from . import held, present
@@ -335,7 +336,7 @@ class UmpireForms:
 
     def __init__(self, seen: Seen, data=None, action: str = ""):
         turn = seen.view["turn"]
-        self.used = seen.orders_used() if turn["status"] == "adjudicated" else {}
+        self.used = seen.orders_used() if turn["status"] == TurnStatus.ADJUDICATED else {}
 
         def bound(name: str):  # the posted data goes to the form of the action posted only
             return data if action == name else None
@@ -360,13 +361,13 @@ def _approve(request, seen: Seen, forms: UmpireForms):
     return redirect(_umpire_url(seen))
 
 
-def _require_status(seen: Seen, status: str, message: str) -> None:
-    if seen.view["turn"]["status"] != status or seen.view["turn"]["game_status"] != "active":
+def _require_status(seen: Seen, status: TurnStatus, message: str) -> None:
+    if seen.view["turn"]["status"] != status or seen.view["turn"]["game_status"] != GameStatus.ACTIVE:
         raise commands.TurnError(message)
 
 
 def _amend(request, seen: Seen, forms: UmpireForms):
-    _require_status(seen, "adjudicated", _("turn %(number)s has no results awaiting approval") % {"number": seen.view['turn']['number']})
+    _require_status(seen, TurnStatus.ADJUDICATED, _("turn %(number)s has no results awaiting approval") % {"number": seen.view['turn']['number']})
     if not forms.amend.is_valid():
         return None
     changed = forms.amend.orders(forms.used)
@@ -390,7 +391,7 @@ def _close(request, seen: Seen, forms: UmpireForms):
 
 
 def _submit(request, seen: Seen, forms: UmpireForms):
-    _require_status(seen, "open", _("turn %(number)s is not open for orders") % {"number": seen.view['turn']['number']})
+    _require_status(seen, TurnStatus.OPEN, _("turn %(number)s is not open for orders") % {"number": seen.view['turn']['number']})
     form = forms.submit
     if not form.is_valid():
         return None
@@ -419,7 +420,7 @@ def _ruling(request, seen: Seen, forms: UmpireForms):
 
 
 def _deadline(request, seen: Seen, forms: UmpireForms):
-    _require_status(seen, "open", _("turn %(number)s is not open: its deadline cannot move") % {"number": seen.view['turn']['number']})
+    _require_status(seen, TurnStatus.OPEN, _("turn %(number)s is not open: its deadline cannot move") % {"number": seen.view['turn']['number']})
     if not forms.deadline.is_valid():
         return None
     number = seen.view["turn"]["number"]
@@ -485,7 +486,7 @@ def umpire_page(request, seen: Seen):
 def umpire_context(seen: Seen, forms: UmpireForms, query=None) -> dict:
     turn = present.turn_summary(seen)
     log_filter = present.LogFilter(seen, query or {})
-    awaiting = turn["status"] == "adjudicated"
+    awaiting = turn["status"] == TurnStatus.ADJUDICATED
     return {
         "seen": seen, "view": seen.view, "game": seen.game, "turn": turn, "forms": forms,
         "awaiting_approval": awaiting,

@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from .helpers import client_for
+from tests.support.api import client_for
 
 
 @pytest.fixture

@@ -5,8 +5,8 @@ from rest_framework.test import APIClient
 
 from campaigns.models import Campaign
 from campaigns.turns import creation
-
-from .helpers import client_for, legal_red_orders, seat_observer
+from tests.support.api import client_for, seat_observer
+from tests.support.games import legal_red_orders
 
 pytestmark = pytest.mark.django_db
 

@@ -11,9 +11,9 @@ from campaigns.log.eventstore import Draft
 from campaigns.models import Event
 from campaigns.turns import gamelog
 from rules.core.protocol import RuleEvent, side_audience
-from tests.platform.leaks import counting_folds
-
-from .helpers import client_for, legal_red_orders
+from tests.support.api import client_for
+from tests.support.games import legal_red_orders
+from tests.support.leaks import counting_folds
 
 pytestmark = pytest.mark.django_db
 

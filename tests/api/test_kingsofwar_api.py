@@ -8,8 +8,9 @@ import pytest
 
 from campaigns.turns.gamelog import verify_game
 from rules.kingsofwar.testing import bot_orders, state_from_view
+from tests.support.api import client_for
+from tests.support.games import new_game_with_people
 
-from .helpers import client_for, new_game_with_people
 from .test_warworlds_api import PLAYERS
 
 pytestmark = pytest.mark.django_db

@@ -3,7 +3,8 @@ import json
 
 import pytest
 
-from .helpers import all_strings, client_for, legal_red_orders, seat_observer
+from tests.support.api import all_strings, client_for, seat_observer
+from tests.support.games import legal_red_orders
 
 pytestmark = pytest.mark.django_db
 

@@ -6,8 +6,9 @@ import contextlib
 import pytest
 
 from rules.napoleon.testing import bot_orders, state_from_view
+from tests.support.api import client_for
+from tests.support.games import new_game_with_people
 
-from .helpers import client_for, new_game_with_people
 from .test_warworlds_api import PLAYERS, check_scored_end
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,7 @@ from campaigns.turns import creation
 from campaigns.turns.gamelog import verify_game
 from rules.littlewars.testing import bot_orders, state_from_view
 from tests.conftest import make_user
-
-from .helpers import client_for
+from tests.support.api import client_for
 
 pytestmark = pytest.mark.django_db
 

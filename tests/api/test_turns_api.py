@@ -4,8 +4,8 @@ from django.core import signing
 
 from rules.civilwar import legal_operations
 from tests.conftest import new_civilwar_game
-
-from .helpers import client_for, legal_red_orders, state_of
+from tests.support.api import client_for
+from tests.support.games import legal_red_orders, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +32,7 @@ def test_invalid_orders_give_line_errors_and_earlier_orders_stay(game, people):
     assert body["errors"][0]["text"] == "fly to the moon" and body["errors"][0]["message"]
     view = bob.get(f"/api/games/{game.pk}/view/").json()
     assert view["turn"]["orders"] == {"red": good} and view["turn"]["status"] == "open"
-    assert state_of(game)["turn"]["orders"]["red"]["text"] == good
+    assert state_of(game).turn.orders["red"]["text"] == good
 
 
 def test_not_your_turn_is_a_conflict(game, people):
@@ -71,7 +71,7 @@ def test_ready_endpoint_closes_the_turn(game, people, django_capture_on_commit_c
     with django_capture_on_commit_callbacks(execute=True):
         resp = post(bob, game, "ready", {"ready": True})
     assert resp.status_code == 200 and resp.json() == {"closed": True}
-    assert state_of(game)["turn"]["number"] == 2
+    assert state_of(game).turn.number == 2
 
 
 def events_page(client, game, query=""):
@@ -106,7 +106,7 @@ def test_a_cursor_polls_for_what_is_new_and_nothing_of_the_other_side(game, peop
     with django_capture_on_commit_callbacks(execute=True):
         assert post(bob, game, "orders", {"text": legal_red_orders(game)[0]}).status_code == 201
     mine = events_page(bob, game, "limit=500")
-    blue = legal_operations(state_of(game)["rules"], "blue")
+    blue = legal_operations(state_of(game).rules, "blue")
     for text in blue[:3]:  # blue changes its mind: private events after everything bob has
         assert post(carol, game, "orders", {"text": text, "ready": False}).status_code == 201
     assert events_page(bob, game, f"cursor={mine['cursor']}") == {"next": None, "cursor": mine["cursor"],
@@ -155,7 +155,7 @@ def test_umpire_submits_for_a_side_and_closes(game, people, django_capture_on_co
         resp = post(alice, game, "close", {"turn": 1})
     assert resp.status_code == 200 and resp.json() == {"closed": True, "turn": 1}
     assert post(alice, game, "close", {"turn": 1}).status_code == 409
-    assert state_of(game)["turn"]["number"] == 2
+    assert state_of(game).turn.number == 2
 
 
 def test_umpire_amends_and_approves_results(approval_game, people, django_capture_on_commit_callbacks):
@@ -164,7 +164,7 @@ def test_umpire_amends_and_approves_results(approval_game, people, django_captur
     ops = [op for op in legal_red_orders(game) if op.startswith("form ")]
     with django_capture_on_commit_callbacks(execute=True):
         assert post(bob, game, "orders", {"text": ops[0]}).json()["closed"] is True
-    assert state_of(game)["turn"]["status"] == "adjudicated"
+    assert state_of(game).turn.status == "adjudicated"
 
     umpire_view = alice.get(f"/api/games/{game.pk}/view/").json()
     assert umpire_view["turn"]["pending_results"] > 0 and "preview" in umpire_view

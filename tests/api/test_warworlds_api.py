@@ -8,8 +8,8 @@ import pytest
 
 from campaigns.turns.gamelog import verify_game
 from rules.warworlds.testing import bot_orders, state_from_view
-
-from .helpers import client_for, new_game_with_people
+from tests.support.api import client_for
+from tests.support.games import new_game_with_people
 
 pytestmark = pytest.mark.django_db
 

@@ -60,8 +60,8 @@ def main() -> None:
     clients = {"red": red, "blue": blue}
     for _ in range(3):  # three turns: orders, adjudication, publication, the next turn's mail
         state = gamelog.load(game.pk).state
-        for side in state["turn"]["sides"]:
-            text = catalog.get("civilwar").legal_operations(state["rules"], side)[0]
+        for side in state.turn.sides:
+            text = catalog.get("civilwar").legal_operations(state.rules, side)[0]
             res = clients[side].post(f"/api/games/{game.pk}/orders/", {"text": text}, content_type="application/json")
             assert res.status_code == 201, res.content
     assert red.post(f"/api/games/{game.pk}/orders/", {"text": "no such order"},

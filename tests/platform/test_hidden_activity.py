@@ -7,7 +7,7 @@ own half (mines, entrenchments, gun pits), splits, moves and rides out of sight,
 driven, columns, limbering, dismounting, boxes, shots into its own half; orders sent and
 replaced, orders refused, orders and messages to the umpire by mail, an absence and its end.
 Red meanwhile follows one script that itself starts a work, splits, and writes by mail. After
-every turn everything red and the observer can fetch or have received (tests/platform/leaks.py:
+every turn everything red and the observer can fetch or have received (tests/support/leaks.py:
 API JSON, pages with every past turn, both maps, mail as sent with the PNG map, exports, error
 texts, response headers, event-log cursors, the number of events folded to answer) must equal
 the quiet game's - and so must a glance at the view and page in the middle of the turn, after
@@ -29,8 +29,8 @@ from campaigns.models import Campaign, Event, OutboxMail, Seat
 from campaigns.turns import commands, creation, gamelog
 from rules import catalog
 from rules.core import dice
-from tests.platform.leaks import far_apart_scenario as far_apart
-from tests.platform.leaks import glance, mail_from, sees
+from tests.support.leaks import far_apart_scenario as far_apart
+from tests.support.leaks import glance, mail_from, sees
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -110,12 +110,12 @@ def play(people, ruleset: str, blue_plans: list, red_script: list, scenario=None
         out = []
         for turn, red in enumerate(red_script, start=1):
             state = gamelog.load(game.pk).state
-            if state["status"] != "active":
+            if state.status != "active":
                 break
-            sides = state["turn"]["sides"]
+            sides = state.turn.sides
             plan = blue_plans[turn - 1] if blue_plans else None
             if "red" in sides:
-                text = red or rs.default_orders(state["rules"], "red", state["turn"]["kind"])
+                text = red or rs.default_orders(state.rules, "red", state.turn.kind)
                 assert commands.submit_orders(game.pk, "red", text, source="api").accepted
                 if turn % 2 == 0:
                     assert "STATUS of" in mail_from(red_seat, "STATUS", f"red-{turn}")
@@ -123,7 +123,7 @@ def play(people, ruleset: str, blue_plans: list, red_script: list, scenario=None
                     mail_from(red_seat, "MESSAGE umpire\nmay we dig?\nEND", "red-msg")
             mid = {}
             if "blue" in sides:
-                default = rs.default_orders(state["rules"], "blue", state["turn"]["kind"])
+                default = rs.default_orders(state.rules, "blue", state.turn.kind)
                 final = ks_final(turn, plan) if plan and ruleset == "kriegspiel" else default
                 if plan:
                     blue_in_secret(game, turn, plan, default if ruleset == "kriegspiel" else final)
@@ -217,7 +217,7 @@ def test_red_work_counts_no_hidden_blue_work(people):
     hold = {"lines": [], "noise": []}
     quiet = quiet_run(people, "kriegspiel", red, far_apart())
     game, busy = play(people, "kriegspiel", [hold, three, hold, hold], red, far_apart())
-    works = gamelog.load(game.pk).state["rules"]["ks"]["works"]
+    works = gamelog.load(game.pk).state.rules["ks"]["works"]
     assert [w["side"] for w in works.values()].count("blue") == 3        # blue's three did start
     assert assert_same_until_reveal(busy, quiet) == len(red)
     assert sorted(works) == ["blue:w1", "blue:w2", "blue:w3", "red:w1"]

@@ -9,10 +9,9 @@ from campaigns.models import Event
 from campaigns.turns import gamelog
 from rules.kingsofwar.testing import bot_orders
 from tests.api.test_kingsofwar_api import check_scored_end, new_game, play_through_api
-from tests.platform.test_celery import broker  # noqa: F401  (the fixture lw_worker needs)
-from tests.platform.test_littlewars_game import _wait_for_worker, lw_worker  # noqa: F401  (a worker on this test's queue)
 from tests.services import needs_redis
-from tests.web.helpers import page, post_orders
+from tests.support.web import page, post_orders
+from tests.support.workers import wait_for_adjudication
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,7 +21,7 @@ SEATS = {"red": "bob", "blue": "carol"}
 @needs_redis
 def test_a_whole_game_on_a_real_celery_worker(people, lw_worker):
     game = new_game(people, "objectives")
-    turn = play_through_api(game, people, wait=_wait_for_worker)
+    turn = play_through_api(game, people, wait=wait_for_adjudication)
     result = check_scored_end(game, people, turn)
     adjudicated = Event.objects.filter(game=game, type="turn.adjudicated").values_list("turn", flat=True)
     assert sorted(adjudicated) == list(range(1, turn["number"] + 1))  # every player turn exactly once
@@ -31,7 +30,7 @@ def test_a_whole_game_on_a_real_celery_worker(people, lw_worker):
 
 
 def _rules_state(game) -> dict:
-    return gamelog.load(game.pk).state["rules"]
+    return gamelog.load(game.pk).state.rules
 
 
 def test_orders_through_the_page_form_and_every_seat_sees_the_game_map_and_past_turns(people, client):
@@ -40,13 +39,13 @@ def test_orders_through_the_page_form_and_every_seat_sees_the_game_map_and_past_
     refused = post_orders(client, game, "r1 halt\nr2 advance 3 pivot left 200")
     text = html.unescape(refused.content.decode())
     assert refused.status_code == 200 and "line 2:" in text and "a pivot is at most 90 degrees" in text
-    assert gamelog.load(game.pk).state["turn"]["number"] == 1  # nothing taken
+    assert gamelog.load(game.pk).state.turn.number == 1  # nothing taken
     for number, side in ((1, "red"), (2, "blue")):
         client.force_login(people[SEATS[side]])
         text = bot_orders(_rules_state(game), side)
         response = post_orders(client, game, text)
         assert response.status_code == 302, html.unescape(response.content.decode())
-        assert gamelog.load(game.pk).state["turn"]["number"] == number + 1
+        assert gamelog.load(game.pk).state.turn.number == number + 1
     moved = Event.objects.filter(game=game, type="kingsofwar.unit_moved", turn=1).first()
     assert moved is not None  # red's advance was adjudicated from the form's orders
     for user in ("bob", "carol", "alice"):
@@ -79,8 +78,8 @@ def test_a_missed_deadline_halts_the_silent_side_and_passes_the_turn(people, cli
     defaulted = Event.objects.get(game=game, type="orders.defaulted", turn=1)
     assert defaulted.payload["side"] == "red" and defaulted.payload["text"].splitlines()[0] == "r1 halt"
     state = gamelog.load(game.pk).state
-    assert state["missed"] == {"red": 1} and state["turn"]["number"] == 2 and state["turn"]["sides"] == ["blue"]
-    assert state["rules"]["to_move"] == "blue" and not Event.objects.filter(game=game, type="kingsofwar.unit_moved")
+    assert state.missed == {"red": 1} and state.turn.number == 2 and state.turn.sides == ["blue"]
+    assert state.rules["to_move"] == "blue" and not Event.objects.filter(game=game, type="kingsofwar.unit_moved")
     client.force_login(people["alice"])
     umpire = client.get(f"/games/{game.pk}/umpire/")
     assert umpire.status_code == 200 and b"kow-map" in umpire.content

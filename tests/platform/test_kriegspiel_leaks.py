@@ -11,7 +11,7 @@ differ at the explosion (so the comparison can fail). The only things normalised
 differs between two games in one database by construction and carries nothing about play:
 the game's id and uid, seat ids, the seats' secret reply tokens, the Message-IDs derived
 from them and the signature of the event-log cursors (which names the game; each cursor is
-checked and replaced by the place it resumes from); tests/platform/leaks.py says why each.
+checked and replaced by the place it resumes from); tests/support/leaks.py says why each.
 """
 import json
 from datetime import UTC, datetime
@@ -26,8 +26,9 @@ from campaigns.turns.archive import export_lines
 from campaigns.turns.gamelog import verify_game
 from rules.core import dice
 from rules.core.protocol import Viewer
-from tests.platform.leaks import client_for, mail_from, sees
-from tests.platform.leaks import far_apart_scenario as scenario
+from tests.support.api import client_for
+from tests.support.leaks import far_apart_scenario as scenario
+from tests.support.leaks import mail_from, sees
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -102,7 +103,7 @@ def test_red_cannot_tell_blue_laid_a_mine_until_it_explodes(people):
     plain, a, err_a = play(people, with_mine=False)
     mined, b, err_b = play(people, with_mine=True)
     assert err_a == err_b and err_a[1] and "fly away" not in json.dumps(err_a[0])
-    state = gamelog.load(mined.pk).state["rules"]
+    state = gamelog.load(mined.pk).state.rules
     assert [w["status"] for w in state["ks"]["works"].values()] == ["exploded"]
     boom = Event.objects.get(game=mined, type="kriegspiel.mine_exploded")
     assert boom.audience == "public"

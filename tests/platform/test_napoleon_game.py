@@ -6,9 +6,8 @@ import pytest
 from campaigns.models import Event
 from tests.api.test_napoleon_api import new_game, play_through_api
 from tests.api.test_warworlds_api import check_scored_end
-from tests.platform.test_celery import broker  # noqa: F401  (the fixture lw_worker needs)
-from tests.platform.test_littlewars_game import _wait_for_worker, lw_worker  # noqa: F401  (a worker on this test's queue)
 from tests.services import needs_redis
+from tests.support.workers import wait_for_adjudication
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -16,7 +15,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @needs_redis
 def test_a_whole_game_on_a_real_celery_worker(people, lw_worker):
     game = new_game(people, "mill_ford")
-    turn = play_through_api(game, people, wait=_wait_for_worker)
+    turn = play_through_api(game, people, wait=wait_for_adjudication)
     result = check_scored_end(game, people, turn)
     adjudicated = Event.objects.filter(game=game, type="turn.adjudicated").values_list("turn", flat=True)
     assert sorted(adjudicated) == list(range(1, turn["number"] + 1))  # every player turn exactly once

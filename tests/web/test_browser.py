@@ -5,8 +5,7 @@ import pytest
 
 from tests.conftest import PASSWORD
 from tests.services import needs_chromium
-
-from .helpers import legal_op, state_of
+from tests.support.games import legal_op, state_of
 
 CHROMIUM = "/usr/bin/chromium"
 # The live server runs in a thread while playwright's sync API runs an event loop.
@@ -71,7 +70,7 @@ def test_bob_sees_the_hex_map_of_a_warworlds_game_and_orders(live_server, browse
     page.wait_for_url(f"{live_server.url}/games/{game.pk}/")
     page.locator(".messages").wait_for()
     assert "Orders accepted" in page.inner_text(".messages")
-    assert state_of(game)["turn"]["orders"]["red"]["text"] == order
+    assert state_of(game).turn.orders["red"]["text"] == order
 
 
 def test_bob_signs_in_sends_orders_and_sees_the_result(live_server, browser_page, game):
@@ -100,7 +99,7 @@ def test_bob_signs_in_sends_orders_and_sees_the_result(live_server, browser_page
     assert page.locator("#id_text").count() == 0  # blue's turn now
     assert page.locator("section.map svg").count() == 1
     state = state_of(game)
-    assert state["turn"]["number"] == 2
+    assert state.turn.number == 2
     svg = page.request.get(f"{live_server.url}/games/{game.pk}/map.svg")
     assert svg.status == 200 and svg.headers["content-type"].startswith("image/svg+xml")
 

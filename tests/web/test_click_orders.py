@@ -3,8 +3,8 @@ and adjudicated, with the confirmation of a ready that closes the turn and the s
 orders drawn on its own map only; a Civil War operation by clicks."""
 from campaigns.turns import commands
 from tests.api.test_littlewars_api import new_game
+from tests.support.games import legal_op, new_game_with_people, state_of
 
-from .helpers import state_of
 from .test_browser import browser_page, pytestmark, sign_in  # noqa: F401  (the fixture; browser, database and Chromium marks)
 
 
@@ -39,7 +39,7 @@ def order_by_clicks(page, unit_id: str, x: float, y: float) -> str:
 
 
 def group_at(game, side, name):
-    board = state_of(game)["rules"]
+    board = state_of(game).rules
     ids = board["groups"][side][name]
     figs = [board["figures"][i] for i in ids]
     return sum(f["x"] for f in figs) / len(figs), sum(f["y"] for f in figs) / len(figs)
@@ -49,7 +49,7 @@ def test_a_little_wars_turn_is_ordered_by_clicks_and_adjudicated(live_server, br
     game = new_game(people, "skirmish")
     for side in ("red", "blue"):  # deployment as set out: the battle's first turn follows
         assert commands.submit_orders(game.pk, side, "hold", source="web").accepted
-    number = state_of(game)["turn"]["number"]
+    number = state_of(game).turn.number
     page = browser_page
     page.set_viewport_size({"width": 1280, "height": 900})
     lines = {}
@@ -75,7 +75,7 @@ def test_a_little_wars_turn_is_ordered_by_clicks_and_adjudicated(live_server, br
         else:
             assert dialogs and "closes the turn" in dialogs[0]
     state = state_of(game)
-    assert state["turn"]["number"] == number + 1
+    assert state.turn.number == number + 1
     assert f"Turn {number} published" in page.inner_text(".log")
     assert page.locator("section.map svg g.kb-pending .ghost").count() == 0  # adjudicated: no ghosts left
 
@@ -101,8 +101,6 @@ def test_pending_orders_are_drawn_on_the_orderers_map_only(live_server, browser_
 
 
 def test_a_civil_war_operation_by_clicks(live_server, browser_page, game):
-    from .helpers import legal_op
-
     page = browser_page
     sign_in(page, live_server.url, "bob")
     page.goto(f"{live_server.url}/games/{game.pk}/")
@@ -118,7 +116,7 @@ def test_a_civil_war_operation_by_clicks(live_server, browser_page, game):
     page.once("dialog", lambda d: d.accept())  # the only side to order: its ready closes the turn
     page.click("button:has-text('Send orders')")
     page.wait_for_url(f"{live_server.url}/games/{game.pk}/")
-    assert state_of(game)["turn"]["number"] == 2
+    assert state_of(game).turn.number == 2
 
 
 def test_a_hex_unit_is_sent_to_a_hex_by_clicks(live_server, browser_page, people):
@@ -159,7 +157,7 @@ def test_the_umpires_close_asks_first(live_server, browser_page, game):
     page.once("dialog", lambda d: d.accept())
     page.click("button:has-text('Close turn 1')")
     page.locator(".messages").wait_for()
-    assert state_of(game)["turn"]["number"] == 2
+    assert state_of(game).turn.number == 2
     from campaigns.models import Event
     assert Event.objects.filter(game=game, type="turn.closed").count() == 1
 
@@ -195,8 +193,6 @@ def test_a_phone_sees_the_map_first_pinches_it_and_never_scrolls_sideways(live_s
     pinch(page, 60)
     assert page.inner_text(".map-tools [data-zoom-level]") != "×1"  # two fingers apart zoom in
     # the Kriegspiel table (96 x 288 in) starts on the player's own troops, where labels can be read
-    from tests.api.helpers import new_game_with_people
-
     strip = new_game_with_people(people, "kriegspiel", None, "Kriegspiel")
     page.goto(f"{live_server.url}/games/{strip.pk}/")
     mine = [float(v) for v in page.get_attribute("section.map svg", "data-mine").split()]

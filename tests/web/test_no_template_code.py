@@ -5,8 +5,8 @@ from django.urls import reverse
 
 from campaigns.models import Seat
 from campaigns.turns import commands, invitations
-
-from .helpers import legal_op, post_orders
+from tests.support.games import legal_op
+from tests.support.web import post_orders
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

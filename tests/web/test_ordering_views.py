@@ -4,8 +4,7 @@ from django.urls import reverse
 
 from campaigns.models import Event
 from tests.api.test_littlewars_api import new_game
-
-from .helpers import legal_op, state_of
+from tests.support.games import legal_op, state_of
 
 
 def compose(client, game, **values):
@@ -64,7 +63,7 @@ def test_the_orders_box_is_checked_line_by_line(client, people, game):
     bad = check(client, game, legal_op(game) + "\nmarch C1 to nowhere").content.decode()
     assert 'data-check="bad"' in bad and "line 2" in bad
     assert 'data-check="empty"' in check(client, game, "").content.decode()
-    assert state_of(game)["turn"]["orders"] == {}  # checking sends nothing
+    assert state_of(game).turn.orders == {}  # checking sends nothing
 
 
 def test_the_ready_box_is_unticked_and_asks_when_it_closes_the_turn(client, people, game):

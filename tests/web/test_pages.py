@@ -9,8 +9,8 @@ from campaigns.turns import commands, creation, viewing
 from rules import catalog
 from rules.core.protocol import Viewer
 from tests.conftest import PASSWORD
-
-from .helpers import game_url, legal_op, page, post_orders, state_of
+from tests.support.games import legal_op, state_of
+from tests.support.web import game_url, page, post_orders
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -67,7 +67,7 @@ def test_only_the_umpire_gets_the_umpire_page(client, people, game):
         assert client.post(game_url(game, "umpire"), {"action": "close"}).status_code == 404
     client.force_login(people["alice"])
     assert client.get(game_url(game, "umpire")).status_code == 200
-    assert state_of(game)["turn"]["status"] == "open"
+    assert state_of(game).turn.status == "open"
 
 
 def test_game_page_shows_turn_map_help_and_the_orders_box(client, people, game):
@@ -96,7 +96,7 @@ def test_player_submits_orders_and_the_turn_is_adjudicated(client, people, game)
     response = post_orders(client, game, op)
     assert response.status_code == 302 and response.url == game_url(game)
     state = state_of(game)
-    assert state["turn"]["number"] == 2 and state["turn"]["sides"] == ["blue"]
+    assert state.turn.number == 2 and state.turn.sides == ["blue"]
     published = Event.objects.get(game=game, type="turn.published", turn=1)
     text = page(client, game)
     assert "Orders accepted" in text
@@ -119,7 +119,7 @@ def test_invalid_orders_show_line_errors_keep_the_text_and_earlier_orders(client
     assert "line 2:" in text and "fly to the moon" in text
     assert f"{bad}</textarea>" in text.replace("\r\n", "\n")
     state = state_of(game)
-    assert state["turn"]["orders"]["red"]["text"] == good and state["turn"]["status"] == "open"
+    assert state.turn.orders["red"]["text"] == good and state.turn.status == "open"
 
 
 def test_orders_without_ready_then_the_ready_button_closes_the_turn(client, people, game):
@@ -127,10 +127,10 @@ def test_orders_without_ready_then_the_ready_button_closes_the_turn(client, peop
     post_orders(client, game, legal_op(game), ready=False)
     text = page(client, game)
     assert "not marked ready" in text and "Mark ready" in text
-    assert state_of(game)["turn"]["number"] == 1
+    assert state_of(game).turn.number == 1
     response = client.post(game_url(game, "set_ready"), {"ready": "on"})
     assert response.status_code == 302
-    assert state_of(game)["turn"]["number"] == 2
+    assert state_of(game).turn.number == 2
 
 
 def test_wrong_side_sees_a_message_not_an_error(client, people, game):
@@ -145,8 +145,8 @@ def test_umpire_approves_pending_results_and_players_do_not_see_them_before(clie
     client.force_login(people["bob"])
     post_orders(client, game, legal_op(game))
     state = state_of(game)
-    assert state["turn"]["status"] == "adjudicated"
-    pending = Event.objects.filter(game=game, seq__gte=state["pending_from"])
+    assert state.turn.status == "adjudicated"
+    pending = Event.objects.filter(game=game, seq__gte=state.pending_from)
     pending_lines = [viewing.describe(game, e) for e in pending]
     for name in ("bob", "carol"):
         client.force_login(people[name])
@@ -159,7 +159,7 @@ def test_umpire_approves_pending_results_and_players_do_not_see_them_before(clie
     response = client.post(game_url(game, "umpire"), {"action": "approve", "approve-note": "fine"})
     assert response.status_code == 302
     state = state_of(game)
-    assert state["turn"]["number"] == 2 and state["turn"]["status"] == "open"
+    assert state.turn.number == 2 and state.turn.status == "open"
     client.force_login(people["carol"])
     assert all(line in page(client, game) for line in pending_lines)
 
@@ -174,12 +174,12 @@ def test_umpire_amend_shows_line_errors_then_readjudicates(client, people, appro
     response = client.post(game_url(game, "umpire"),
                            {"action": "amend", "amend-orders_red": "nonsense order", "amend-reason": "typo"})
     assert response.status_code == 200 and "line 1:" in html.unescape(response.content.decode())
-    assert state_of(game)["voided"] == []
+    assert state_of(game).voided == []
     response = client.post(game_url(game, "umpire"),
                            {"action": "amend", "amend-orders_red": second, "amend-reason": "player's typo"})
     assert response.status_code == 302
     state = state_of(game)
-    assert state["turn"]["status"] == "adjudicated" and state["turn"]["orders_used"]["red"] == second
+    assert state.turn.status == "adjudicated" and state.turn.orders_used["red"] == second
     client.post(game_url(game, "umpire"), {"action": "approve"})
     assert Event.objects.get(game=game, type="turn.published", turn=1).payload["amended"] is True
 
@@ -199,11 +199,11 @@ def test_umpire_submits_on_behalf_and_closes_the_turn(client, people, game):
     assert response.status_code == 302
     assert Event.objects.get(game=game, type="orders.submitted", turn=1).payload["source"] == "umpire"
     state = state_of(game)
-    assert state["turn"]["number"] == 2 and state["turn"]["sides"] == ["blue"]
+    assert state.turn.number == 2 and state.turn.sides == ["blue"]
     response = client.post(game_url(game, "umpire"), {"action": "close"})
     assert response.status_code == 302
     state = state_of(game)
-    assert state["turn"]["number"] == 3 and state["missed"] == {"blue": 1}
+    assert state.turn.number == 3 and state.missed == {"blue": 1}
     assert "blue: 1" in page(client, game)
 
 
@@ -229,7 +229,7 @@ def test_blue_sees_nothing_red_only(client, people, game):
     # After publication: red's own events (orders, standing instructions) stay red's.
     client.force_login(people["bob"])
     client.post(game_url(game, "set_ready"), {"ready": "on"})
-    assert state_of(game)["turn"]["number"] == 2
+    assert state_of(game).turn.number == 2
     red_only = viewing.visible_events(game, state_of(game), Viewer("player", "red")).filter(audience="side:red")
     secrets = [viewing.describe(game, e) for e in red_only]
     assert any(marker in s for s in secrets) and any(e.type == "civilwar.standing_instructions" for e in red_only)
@@ -266,7 +266,7 @@ def test_create_game_form(client, people):
                      ("player", "red"): ("carol", "invited", ""),               # the others are only invited
                      ("player", "blue"): ("dave", "invited", "")}
     assert game.turn_number == 0 and game.deadline_at is None                   # not started until they accept
-    settings = state_of(game)["settings"]
+    settings = state_of(game).settings
     assert settings["deadline_hours"] == 48 and settings["require_approval"] is True and settings["absence_days"] == 7
     assert settings["umpire_plays"] is False
     assert game.campaign.name == "Spring" and game.campaign.created_by == people["bob"]
@@ -292,7 +292,7 @@ def test_create_a_game_with_a_scenario_and_optional_troops(client, people):
     response = client.post(reverse("new_game"), data)
     game = Game.objects.get(name="Ford game")
     assert response.status_code == 302
-    scenario = state_of(game)["rules"]["scenario"]
+    scenario = state_of(game).rules["scenario"]
     assert scenario["name"] == "mill_ford" and scenario["options"] == ["dragoons", "skirmishers"]
     created = Event.objects.get(game=game, type="game.created").payload["scenario"]
     assert created["name"] == "mill_ford" and created["options"] == {"dragoons": True, "skirmishers": True}
@@ -311,7 +311,7 @@ def test_a_scenario_or_option_of_another_rule_set_is_refused(client, people):
     assert not Game.objects.filter(name="Ford game").exists()
     response = client.post(reverse("new_game"), NAPOLEON_GAME)                 # no scenario: the default
     assert response.status_code == 302
-    assert state_of(Game.objects.get(name="Ford game"))["rules"]["scenario"]["name"] == "quatre_bras"
+    assert state_of(Game.objects.get(name="Ford game")).rules["scenario"]["name"] == "quatre_bras"
 
 
 def test_create_game_needs_a_campaign_and_every_side(client, people):
@@ -354,7 +354,7 @@ def test_umpire_commands_out_of_turn_are_messages(client, people, approval_game)
     response = client.post(url, {"action": "submit", "submit-side": "blue", "submit-text": "pass"})
     assert "Select a valid choice" in response.content.decode()  # only red orders in turn 1
     commands.close_turn(game.pk, "test")
-    assert state_of(game)["turn"]["status"] == "adjudicated"
+    assert state_of(game).turn.status == "adjudicated"
     response = client.post(url, {"action": "submit", "submit-side": "red", "submit-text": "pass"}, follow=True)
     assert "turn 1 is not open for orders" in response.content.decode()
     response = client.post(url, {"action": "close"}, follow=True)
@@ -378,7 +378,7 @@ def test_settings_page_needs_sign_in(client):
 
 
 def test_a_past_turn_shows_the_map_as_the_viewer_saw_it_then(client, people, game):
-    from tests.platform.helpers import play_one
+    from tests.support.games import play_one
 
     play_one(game)                                            # turn 1 (red) published
     client.force_login(people["bob"])
@@ -404,7 +404,7 @@ def test_the_umpire_hands_a_side_to_a_standby(client, people, game):
     from campaigns.mailin import ingest
     from campaigns.models import Event, OutboxMail
     from campaigns.turns import addresses
-    from tests.mail.inbound.helpers import mail
+    from tests.support.mail import mail
 
     red = game.seats.get(side="red")
     old_address = addresses.reply_address(red)
@@ -447,7 +447,7 @@ def test_create_a_game_with_several_players_a_side(client, people):
     assert response.status_code == 302
     seats = {(s.side, s.command): s.user.username for s in game.seats.filter(role="player")}
     assert seats == {("red", "commander"): "bob", ("red", "cavalry"): "frank", ("blue", ""): "carol"}
-    assert state_of(game)["settings"]["teams"] == {"red": ["cavalry", "commander"]}
+    assert state_of(game).settings["teams"] == {"red": ["cavalry", "commander"]}
     seat = game.seats.get(command="cavalry")
     seat.status, seat.email = "active", "frank@example.org"
     seat.save()

@@ -7,8 +7,8 @@ from django.utils import timezone
 
 from campaigns.models import Event, OutboxMail
 from campaigns.turns import deadlines
-
-from .helpers import game_url, legal_op, page, post_orders, state_of
+from tests.support.games import legal_op, state_of
+from tests.support.web import game_url, page, post_orders
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the adjudication runs when the orders' transaction commits
 
@@ -56,7 +56,7 @@ def test_a_deadline_in_the_log_is_in_the_readers_zone(client, people, game):
 
 def test_a_players_log_has_no_seeds_or_commitments_but_a_verification_page(client, people, game):
     state = state_of(game)
-    commitment = state["turn"]["commitment"]
+    commitment = state.turn.commitment
     client.force_login(people["bob"])
     text = page(client, game)
     assert commitment not in text and commitment[:12] not in text

@@ -12,8 +12,7 @@ from rules.core.protocol import Viewer
 from rules.warworlds.orders import ORDERS_HELP
 from rules.warworlds.testing import bot_orders, state_from_view
 from tests.api.test_warworlds_api import check_scored_end, new_game
-
-from .helpers import game_url, page, post_orders
+from tests.support.web import game_url, page, post_orders
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -66,13 +65,13 @@ def test_a_town_assault_played_on_the_web_leaks_no_hidden_unit(people):
     first_seen = None
     for _ in range(40):
         state = gamelog.load(game.pk).state
-        if state["status"] != "active":
+        if state.status != "active":
             break
-        number = state["turn"]["number"]
-        for side in state["turn"]["sides"]:
+        number = state.turn.number
+        for side in state.turn.sides:
             order_on_the_page(clients[side], game, side)
-        assert gamelog.load(game.pk).state["turn"]["number"] > number or \
-            gamelog.load(game.pk).state["status"] != "active", f"round {number} was not adjudicated"
+        assert gamelog.load(game.pk).state.turn.number > number or \
+            gamelog.load(game.pk).state.status != "active", f"round {number} was not adjudicated"
         red_pages = pages_of(clients["red"], game, number)
         if first_seen is None and red_may_see_the_pickets(game):
             first_seen = number

@@ -12,6 +12,7 @@ from django.db import transaction
 
 from campaigns.models import Campaign, Game, Profile
 from campaigns.turns import commands, creation, gamelog
+from campaigns.turns.state import TurnStatus
 from rules import catalog
 
 PASSWORD = "kriegsbrief"
@@ -45,16 +46,16 @@ def play_turns(game: Game, count: int, seed: int = 2) -> None:
     choose = random.Random(seed)
     for _ in range(count):
         state = gamelog.load(game.pk).state
-        turn = state["turn"]
-        if turn["status"] != "open":
+        turn = state.turn
+        if turn.status != TurnStatus.OPEN:
             return
-        side = turn["sides"][0]
-        if turn["kind"] == "orders":
-            options = rs.legal_operations(state["rules"], side)
+        side = turn.sides[0]
+        if turn.kind == "orders":
+            options = rs.legal_operations(state.rules, side)
             forms = [o for o in options if o.startswith("form")]
             text = choose.choice(options if choose.random() < 0.6 or not forms else forms)
         else:
-            text = rs.default_orders(state["rules"], side, turn["kind"])
+            text = rs.default_orders(state.rules, side, turn.kind)
         commands.submit_orders(game.pk, side, text, source="web", by=side)
 
 
@@ -86,5 +87,5 @@ class Command(BaseCommand):
             if not Game.objects.filter(name=name).exists():
                 game = creation.create_game(campaign=campaign, name=name, ruleset=ruleset, scenario=scenario,
                                          seats=seats, settings={"deadline_hours": 72}, operator=True)
-                sides = gamelog.load(game.pk).state["turn"]["sides"]
+                sides = gamelog.load(game.pk).state.turn.sides
                 self.stdout.write(f"Loaded '{name}' (game {game.pk}): {' and '.join(sides)} to give the first orders.")

@@ -71,8 +71,7 @@ def test_the_umpire_replaces_a_leaked_address_and_the_seat_is_told_from_the_new_
 
     from campaigns.mailin import ingest
     from campaigns.models import OutboxMail
-
-    from .helpers import last_reply, mail
+    from tests.support.mail import last_reply, mail
 
     red = game.seats.get(side="red")
     old = addresses.reply_address(red)

@@ -4,9 +4,8 @@ from django.contrib.auth import get_user_model
 
 from campaigns.mailin import ingest
 from campaigns.mailin.models import InboundMessage
-
-from .conftest import orders_of, red_opening
-from .helpers import seat_mail
+from tests.support.games import orders_of, red_opening
+from tests.support.mail import seat_mail
 
 HELD = {"Authentication-Results": "mx.kriegsbrief.localhost; dmarc=fail"}
 

@@ -25,9 +25,9 @@ from campaigns.models import Campaign, Event, Game, OutboxMail
 from campaigns.turns import addresses, creation
 from rules.core import dice
 from tests.services import postgres_only
+from tests.support.games import orders_of
+from tests.support.mail import mail
 
-from .conftest import orders_of
-from .helpers import mail
 from .test_clients import CORPUS, SAMPLE_TOKEN
 from .test_cpython_corpus import MESSAGES as CPYTHON
 
@@ -156,7 +156,7 @@ def run(monkeypatch, deliver) -> dict:
 def _tokens(game):
     from campaigns.turns import gamelog
 
-    tokens = gamelog.load(game.pk).state["rules"]["tokens"]
+    tokens = gamelog.load(game.pk).state.rules["tokens"]
     return {side: sorted((c for c, face in tokens.items() if face == side), key=lambda c: int(c[1:]))[0]
             for side in ("red", "blue")}
 

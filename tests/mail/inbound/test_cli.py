@@ -12,9 +12,8 @@ from campaigns.mailin.models import InboundMessage
 from campaigns.mailout.outbox import build_message, queue_mail
 from campaigns.models import Event
 from tests.services import database_url, postgres_only
-
-from .conftest import orders_of, red_opening
-from .helpers import last_reply, seat_mail
+from tests.support.games import orders_of, red_opening
+from tests.support.mail import last_reply, seat_mail
 
 
 def run_ingest(monkeypatch, raw: bytes, *args):

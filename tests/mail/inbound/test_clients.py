@@ -10,8 +10,7 @@ from campaigns.mailin import apply, ingest, mime
 from campaigns.mailin.models import InboundMessage
 from campaigns.turns import addresses
 from rules.civilwar.orders import ORDER_WORDS
-
-from .helpers import last_reply
+from tests.support.mail import last_reply
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 SAMPLE_TOKEN = b"5f1c0e9a7b3d42c68e1f0a2b3c4d5e6f"

@@ -12,9 +12,8 @@ from campaigns.models import OutboxMail
 from campaigns.turns import commands as turn_commands
 from campaigns.turns import gamelog
 from rules.civilwar.orders import ORDER_WORDS
-
-from .conftest import orders_of, red_opening
-from .helpers import last_reply, seat_mail
+from tests.support.games import orders_of, red_opening
+from tests.support.mail import last_reply, seat_mail
 
 
 def send(seat, body, **kw):
@@ -24,7 +23,7 @@ def send(seat, body, **kw):
 
 
 def ready_sides(game):
-    return set(gamelog.load(game.pk).state["turn"]["ready"])
+    return set(gamelog.load(game.pk).state.turn.ready)
 
 
 @pytest.mark.parametrize("text, orders, cmds, errors", [
@@ -65,7 +64,7 @@ def test_wait_then_ready(game, red):
     assert "READY" in body
     state = gamelog.load(game.pk).state
     # red was the only side to order: ready closes the turn at once.
-    assert state["turn"]["number"] > 1 or state["turn"]["status"] != "open"
+    assert state.turn.number > 1 or state.turn.status != "open"
 
 
 def test_ready_without_orders_says_why(game, red):

@@ -13,8 +13,7 @@ import pytest
 from campaigns.mailin import ingest, replay
 from campaigns.mailin.models import InboundMessage
 from campaigns.turns import addresses
-
-from .helpers import _date
+from tests.support.mail import _date
 
 CORPUS = Path("/work/shared/corpus/email-cpython")
 if not CORPUS.is_dir():  # a fresh clone keeps shared/ beside the repository

@@ -81,13 +81,13 @@ def test_mail_readers_never_crash_and_keep_lines_in_order(text):
 def test_civilwar_order_parser_accounts_for_every_line(game, text):
     state = gamelog.load(game.pk).state
     rs = catalog.get("civilwar")
-    parsed = rs.parse_orders(state["rules"], "red", text, "orders")
+    parsed = rs.parse_orders(state.rules, "red", text, "orders")
     lines = text.splitlines()
     meaningful = {n for n, line in enumerate(lines, 1) if line.strip() and not line.strip().startswith("#")}
     seen = {o.line for o in parsed.orders} | {e.line for e in parsed.errors}
     assert seen == meaningful  # nothing a player wrote is silently dropped
     assert all(e.message for e in parsed.errors)
-    for error in rs.validate(state["rules"], "red", parsed.orders, "orders"):
+    for error in rs.validate(state.rules, "red", parsed.orders, "orders"):
         assert error.message
 
 

@@ -22,10 +22,8 @@ from campaigns.models import Campaign, Event
 from campaigns.turns import addresses, creation, gamelog
 from rules.civilwar import RULESET as CW
 from rules.civilwar.testing import star_map
-from tests.mail.outbound.smtp_sink import smtp  # noqa: F401  (the fixture)
-from tests.mail.outbound.test_celery_worker import mail_worker  # noqa: F401  (the fixture)
-from tests.platform.test_celery import broker, wait_for  # noqa: F401  (broker: the fixture)
 from tests.services import needs_redis
+from tests.support.workers import wait_for
 
 pytestmark = [needs_redis, pytest.mark.django_db(transaction=True)]
 
@@ -65,10 +63,10 @@ def mx():
 
 def choose(state, side, number) -> str:
     """The player's decision: a few real operations, then passes (six in a row draw the game)."""
-    kind = state["turn"]["kind"]
+    kind = state.turn.kind
     if kind == "decision":
         return "fight"
-    ops = CW.legal_operations(state["rules"], side) if number <= 4 else []
+    ops = CW.legal_operations(state.rules, side) if number <= 4 else []
     return ops[0] if ops else "pass"
 
 
@@ -107,19 +105,19 @@ def test_a_whole_civilwar_game_only_by_mail(people, smtp, mail_worker, mx):
     sent = 0
     for _ in range(30):
         state = gamelog.load(game.pk).state
-        if state["status"] == "finished":
+        if state.status == "finished":
             break
-        number = state["turn"]["number"]
-        for side in state["turn"]["sides"]:
+        number = state.turn.number
+        for side in state.turn.sides:
             seat = seats[side]
             send_orders(mx, seat, choose(state, side, number), latest_report(smtp, seat.email))
             sent += 1
         # wait_until calls the lambda within this iteration, so it sees this turn's number.
-        assert wait_until(lambda: gamelog.load(game.pk).state["turn"]["number"] > number  # noqa: B023
-                          or gamelog.load(game.pk).state["status"] == "finished"), f"turn {number} never published"
+        assert wait_until(lambda: gamelog.load(game.pk).state.turn.number > number  # noqa: B023
+                          or gamelog.load(game.pk).state.status == "finished"), f"turn {number} never published"
     state = gamelog.load(game.pk).state
-    assert state["status"] == "finished", "the game did not end within 30 turns"
-    assert "draw" in state["result"]["reason"]
+    assert state.status == "finished", "the game did not end within 30 turns"
+    assert "draw" in state.result["reason"]
     # Every order came by mail, each message applied and acknowledged over SMTP.
     submitted = Event.objects.filter(game=game, type="orders.submitted")
     assert submitted.count() == sent >= 10 and {e.payload["source"] for e in submitted} == {"mail"}

@@ -11,9 +11,8 @@ from campaigns.mailin.models import InboundMessage
 from campaigns.models import Campaign, Event, OutboxMail
 from campaigns.turns import addresses, creation, gamelog
 from rules import catalog
-
-from .conftest import orders_of, red_opening
-from .helpers import last_reply, mail, replies_to, seat_mail
+from tests.support.games import orders_of, red_opening
+from tests.support.mail import last_reply, mail, replies_to, seat_mail
 
 S = InboundMessage.Status
 
@@ -25,7 +24,7 @@ def send(seat, body, **kw):
 
 
 def ready_sides(game):
-    return set(gamelog.load(game.pk).state["turn"]["ready"])
+    return set(gamelog.load(game.pk).state.turn.ready)
 
 
 @pytest.fixture

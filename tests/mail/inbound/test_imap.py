@@ -11,10 +11,9 @@ from django.db import OperationalError
 from campaigns.mailin import imap, tasks
 from campaigns.mailin.models import InboundMessage
 from tests.services import REQUIRE
-
-from . import dovecot
-from .conftest import orders_of, red_opening
-from .helpers import seat_mail
+from tests.support import dovecot
+from tests.support.games import orders_of, red_opening
+from tests.support.mail import seat_mail
 
 pytestmark = pytest.mark.skipif(not dovecot.available() and not REQUIRE, reason="needs Debian dovecot-imapd")
 

@@ -11,9 +11,8 @@ from campaigns.models import Event, OutboxMail
 from campaigns.turns import gamelog
 from campaigns.turns.gamelog import verify_game
 from rules.kingsofwar.testing import bot_orders
-from tests.api.helpers import new_game_with_people
-
-from .helpers import last_reply, seat_mail
+from tests.support.games import new_game_with_people
+from tests.support.mail import last_reply, seat_mail
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,22 +33,22 @@ def test_a_whole_kingsofwar_game_only_by_mail(people):
     sent = {}
     for _ in range(30):
         state = gamelog.load(game.pk).state
-        if state["status"] == "finished":
+        if state.status == "finished":
             break
-        number, [side] = state["turn"]["number"], state["turn"]["sides"]  # alternating: one side a turn
+        number, [side] = state.turn.number, state.turn.sides  # alternating: one side a turn
         seat = seats[side]
-        orders = bot_orders(state["rules"], side)
+        orders = bot_orders(state.rules, side)
         mine = reports(seat.email)
         row = ingest.ingest(seat_mail(seat, letter(orders, mine[-1] if mine else None),
                                       subject=f"Re: turn {number - 1} results"), via="test")
         assert row.status == InboundMessage.Status.APPLIED, row.error
         ack = last_reply(seat.email).body
         assert "ORDERS ACCEPTED" in ack and "Hello umpire," in ack and "the general" in ack  # prose: not read
-        assert gamelog.load(game.pk).state["turn"]["number"] == number + 1 or \
-            gamelog.load(game.pk).state["status"] == "finished", f"turn {number} was not adjudicated"
+        assert gamelog.load(game.pk).state.turn.number == number + 1 or \
+            gamelog.load(game.pk).state.status == "finished", f"turn {number} was not adjudicated"
         sent[number] = (side, orders)
     state = gamelog.load(game.pk).state
-    assert state["status"] == "finished" and len(sent) == 12, "six rounds of two player turns"
+    assert state.status == "finished" and len(sent) == 12, "six rounds of two player turns"
     submitted = Event.objects.filter(game=game, type="orders.submitted").order_by("seq")
     assert [(e.payload["source"], e.payload["text"]) for e in submitted] == [("mail", o) for _, o in sent.values()]
     for side, seat in seats.items():
@@ -88,4 +87,4 @@ def test_orders_mailed_out_of_turn_or_wrong_are_refused_with_the_reason(people):
     assert "ORDERS NOT ACCEPTED" in reply and "    Hi,\n    Bob" in reply
     assert "ERROR: a pivot is at most 90 degrees" in reply and "ERROR: no enemy unit 'b9'" in reply
     state = gamelog.load(game.pk).state
-    assert state["turn"]["number"] == 1 and state["turn"]["orders"] == {}  # nothing taken, the turn still open
+    assert state.turn.number == 1 and state.turn.orders == {}  # nothing taken, the turn still open

@@ -10,9 +10,8 @@ from campaigns.models import Event, OutboxMail
 from campaigns.turns import gamelog
 from campaigns.turns.gamelog import verify_game
 from rules.napoleon.testing import bot_orders
-from tests.api.helpers import new_game_with_people
-
-from .helpers import last_reply, mail, seat_mail
+from tests.support.games import new_game_with_people
+from tests.support.mail import last_reply, mail, seat_mail
 
 pytestmark = pytest.mark.django_db
 EMAIL = {"red": "bob@example.org", "blue": "carol@example.org", "umpire": "alice@example.org"}
@@ -49,24 +48,24 @@ def test_a_whole_napoleon_game_by_mail(people, scenario, django_capture_on_commi
     # A standing instruction is an order line: given in one's own turn, refused out of it, clearly.
     ingest.ingest(seat_mail(seats["blue"], "standing countercharge no"), via="test")
     assert "orders not accepted: blue has no orders to give in turn 1" in last_reply("carol@example.org").body
-    assert gamelog.load(game.pk).state["rules"]["standing"]["blue"]["countercharge"] == "yes"
+    assert gamelog.load(game.pk).state.rules["standing"]["blue"]["countercharge"] == "yes"
     sent = 0
     for _ in range(60):
         state = gamelog.load(game.pk).state
-        if state["status"] == "finished":
+        if state.status == "finished":
             break
-        side = state["turn"]["sides"][0]
-        text = bot_orders(state["rules"], side)
+        side = state.turn.sides[0]
+        text = bot_orders(state.rules, side)
         if sent == 0:  # red's standing instruction for blue's turns, by mail
             text = f"standing square no\n{text}"
         ack = mail_orders(seats[side], text, django_capture_on_commit_callbacks)
         assert "ORDERS ACCEPTED" in ack, ack
         sent += 1
     state = gamelog.load(game.pk).state
-    assert state["status"] == "finished", "the game did not end by mail within 60 player turns"
-    result = state["rules"]["result"]
+    assert state.status == "finished", "the game did not end by mail within 60 player turns"
+    result = state.rules["result"]
     assert set(result["score"]) == {"red", "blue"} and result["reason"]
-    assert state["rules"]["standing"]["red"]["square"] == "no"  # the instruction by mail holds
+    assert state.rules["standing"]["red"]["square"] == "no"  # the instruction by mail holds
     submitted = Event.objects.filter(game=game, type="orders.submitted")
     assert submitted.count() == sent and {e.payload["source"] for e in submitted} == {"mail"}
     assert all("Dear umpire" not in e.payload["text"] and "Yours" not in e.payload["text"] for e in submitted)

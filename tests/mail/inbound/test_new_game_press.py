@@ -6,8 +6,7 @@ from campaigns.mailin import ingest
 from campaigns.models import Game, OutboxMail
 from campaigns.turns import gamelog
 from tests.conftest import accept_invitations
-
-from .helpers import last_reply, seat_mail
+from tests.support.mail import last_reply, seat_mail
 
 FORM = {"new_campaign": "Press", "ruleset": "civilwar", "umpire": "alice", "player_red": "bob",
         "player_blue": "carol", "deadline_hours": "48", "decision_deadline_hours": "12", "ready_delay_seconds": "0"}
@@ -22,7 +21,7 @@ def create(client, people, name, **extra):
 
 
 def press_of(game):
-    return gamelog.load(game.pk).state["settings"]["press"]
+    return gamelog.load(game.pk).state.settings["press"]
 
 
 def message(game, side, to):

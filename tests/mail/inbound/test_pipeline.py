@@ -3,9 +3,8 @@
 from campaigns.mailin import ingest
 from campaigns.mailin.models import InboundMessage
 from campaigns.models import Event
-
-from .conftest import orders_of, red_opening
-from .helpers import last_reply, replies_to, seat_mail
+from tests.support.games import orders_of, red_opening
+from tests.support.mail import last_reply, replies_to, seat_mail
 
 S = InboundMessage.Status
 

@@ -9,8 +9,7 @@ from campaigns.mailin.models import InboundMessage, SeatAddress
 from campaigns.models import Event, Game, OutboxMail, Seat
 from campaigns.turns import addresses, gamelog
 from rules.core.canonical import canonical_json
-
-from .helpers import seat_mail
+from tests.support.mail import seat_mail
 
 
 def fields_of(obj):
@@ -74,4 +73,4 @@ def test_load_after_a_turn_opening_starts_at_its_snapshot(game):
     # kept after the opening's sealed seed, the next event of the same append (gamelog.snapshot_due)
     assert list(Snapshot.objects.filter(game=game).values_list("seq", flat=True)) == [opened + 1]
     *_, (last, replayed) = gamelog.replay(game.pk)
-    assert canonical_json(gamelog.load(game.pk).state) == canonical_json(replayed)
+    assert canonical_json(gamelog.load(game.pk).state.to_json()) == canonical_json(replayed.to_json())

@@ -12,9 +12,8 @@ from campaigns.mailin.models import InboundMessage
 from campaigns.models import Event, OutboxMail
 from campaigns.turns import addresses
 from tests.services import postgres_only
-
-from .conftest import orders_of, red_opening
-from .helpers import last_reply, mail, replies_to, seat_mail
+from tests.support.games import orders_of, red_opening
+from tests.support.mail import last_reply, mail, replies_to, seat_mail
 
 S = InboundMessage.Status
 OUR_AR = "mx.kriegsbrief.localhost"

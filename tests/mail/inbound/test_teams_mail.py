@@ -6,8 +6,7 @@ from campaigns.mailin import ingest
 from campaigns.models import Campaign, OutboxMail
 from campaigns.turns import commands, creation, gamelog
 from tests.conftest import make_user
-
-from .helpers import last_reply, seat_mail
+from tests.support.mail import last_reply, seat_mail
 
 pytestmark = pytest.mark.django_db
 
@@ -32,14 +31,14 @@ def test_mail_orders_and_reports_per_seat(people, django_capture_on_commit_callb
     bob, frank_seat, carol = (game.seats.get(user=u) for u in (people["bob"], frank, people["carol"]))
     refused = send(frank_seat, "deploy foot1 at 20,4")
     assert "foot1 is the infantry command's; the cavalry command orders only its own groups" in refused
-    assert "red" not in gamelog.load(game.pk).state["turn"]["orders"]
+    assert "red" not in gamelog.load(game.pk).state.turn.orders
     with django_capture_on_commit_callbacks(execute=True):
         send(frank_seat, "deploy horse at 30,4")
         send(carol, "hold")
-        assert gamelog.load(game.pk).state["turn"]["number"] == 1  # red waits for its commander
+        assert gamelog.load(game.pk).state.turn.number == 1  # red waits for its commander
         send(bob, "deploy foot1 at 12,4")
     state = gamelog.load(game.pk).state
-    assert state["turn"]["number"] == 2
+    assert state.turn.number == 2
     used = list(game.events.filter(type="turn.adjudicated"))[0].payload["orders"]["red"]
     assert used == "# commander\ndeploy foot1 at 12,4\n# cavalry\ndeploy horse at 30,4"
     bodies = {seat.pk: OutboxMail.objects.get(seat=seat, kind="report").body for seat in (bob, frank_seat, carol)}
@@ -73,10 +72,10 @@ def test_a_reminder_goes_to_the_seat_whose_command_sent_nothing(people):
             {"role": "player", "side": "red", "command": "cavalry", "user": frank, "email": "frank@example.org"},
             {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}])
     commands.submit_orders(game.pk, "red", "hold", source="api", command="cavalry", ready=False)
-    turn = gamelog.load(game.pk).state["turn"]
+    turn = gamelog.load(game.pk).state.turn
     from django.utils.dateparse import parse_datetime
 
-    now = parse_datetime(turn["deadline"]) - timedelta(hours=1)
+    now = parse_datetime(turn.deadline) - timedelta(hours=1)
     assert reminders.remind(game, turn, now) == 2
     reminded = set(OutboxMail.objects.filter(kind="reminder").values_list("to", flat=True))
     assert reminded == {"bob@example.org", "carol@example.org"}  # frank's command has sent its orders

@@ -2,9 +2,8 @@
 from campaigns.mailin import ingest
 from campaigns.mailin.models import InboundMessage
 from tests.conftest import PASSWORD
-
-from .conftest import orders_of, red_opening
-from .helpers import last_reply, seat_mail
+from tests.support.games import orders_of, red_opening
+from tests.support.mail import last_reply, seat_mail
 
 HELD = {"Authentication-Results": "mx.kriegsbrief.localhost; dmarc=fail"}
 

@@ -18,10 +18,7 @@ from campaigns.turns import gamelog, viewing
 from rules.warworlds.orders import ORDERS_HELP
 from rules.warworlds.testing import bot_orders, state_from_view
 from tests.api.test_warworlds_api import check_scored_end, new_game
-from tests.mail.outbound.helpers import part, plain
-from tests.mail.outbound.smtp_sink import smtp  # noqa: F401  (the fixture)
-
-from .helpers import mail
+from tests.support.mail import mail, part, plain
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -83,23 +80,23 @@ def test_a_town_assault_played_to_its_end_only_by_mail(people, smtp):
     sent = 0
     for _ in range(40):
         state = gamelog.load(game.pk).state
-        if state["status"] != "active":
+        if state.status != "active":
             break
-        number = state["turn"]["number"]
-        for side in state["turn"]["sides"]:
+        number = state.turn.number
+        for side in state.turn.sides:
             seat = seats[side]
             latest = ours(smtp.to(seat.email))[-1]  # the game's first mail or the last report
             row = ingest.ingest(answer(latest, seat, orders_from_own_view(game, seat)), via="test")
             assert row.status == InboundMessage.Status.APPLIED, (row.status, row.error)
             sent += 1
-        assert gamelog.load(game.pk).state["turn"]["number"] > number or \
-            gamelog.load(game.pk).state["status"] != "active", f"round {number} was not adjudicated"
+        assert gamelog.load(game.pk).state.turn.number > number or \
+            gamelog.load(game.pk).state.status != "active", f"round {number} was not adjudicated"
     state = gamelog.load(game.pk).state
     check_scored_end(game, people, viewing.game_view(game, state, viewing.viewer_of_seat(seats["red"]))["turn"])
     submitted = Event.objects.filter(game=game, type="orders.submitted")
     assert submitted.count() == sent and {e.payload["source"] for e in submitted} == {"mail"}
     assert all("Kriegsbrief wrote" not in e.payload["text"] for e in submitted)  # quotes never read
-    rounds = state["turn"]["number"] - 1 if state["turn"]["status"] == "open" else state["turn"]["number"]
+    rounds = state.turn.number - 1 if state.turn.status == "open" else state.turn.number
     for address in EMAILS.values():
         msgs = smtp.to(address)
         reports = [m for m in ours(msgs) if "results" in str(m["Subject"])]

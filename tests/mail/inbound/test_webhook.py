@@ -13,9 +13,8 @@ import pytest
 from django.test import override_settings
 
 from campaigns.mailin.models import InboundMessage
-
-from .conftest import orders_of, red_opening
-from .helpers import seat_mail
+from tests.support.games import orders_of, red_opening
+from tests.support.mail import seat_mail
 
 KEY, AUTH = "key-test-signing", "mailgun:hook-password"
 URL = "/mail/inbound/mailgun/mime"
@@ -108,7 +107,7 @@ def test_unconfigured_webhook_refuses_everything(client, game, red):
 def test_a_message_too_large_arrives_and_is_answered_not_dropped(client, game, red):
     from django.conf import settings
 
-    from .helpers import last_reply
+    from tests.support.mail import last_reply
 
     padding = "x" * 76 + "\n"
     body = red_opening(game) + "\n\n" + padding * (settings.MAIL_MAX_BYTES // len(padding) + 100)

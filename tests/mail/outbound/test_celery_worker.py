@@ -5,23 +5,9 @@ import pytest
 
 from campaigns.mailout import outbox
 from campaigns.models import OutboxMail
-from tests.platform.test_celery import QUEUE, Worker, broker  # noqa: F401  (the fixture)
 from tests.services import needs_redis
 
 pytestmark = [needs_redis, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def mail_worker(broker, smtp, settings, monkeypatch):
-    # The worker is another process: it reads the SMTP sink's address and a
-    # one-second retry base from its environment.
-    monkeypatch.setenv("EMAIL_URL", f"smtp://{settings.EMAIL_HOST}:{settings.EMAIL_PORT}")
-    monkeypatch.setenv("OUTBOX_RETRY_BASE_SECONDS", "1")
-    # Tasks the worker itself queues (mail after adjudication) go to the test's queue too.
-    monkeypatch.setenv("CELERY_TASK_DEFAULT_QUEUE", QUEUE)
-    w = Worker()
-    yield w
-    w.stop()
 
 
 def test_a_refused_message_is_retried_by_the_worker_and_sent_once(game, smtp, mail_worker):
@@ -38,9 +24,9 @@ def test_a_refused_message_is_retried_by_the_worker_and_sent_once(game, smtp, ma
 def test_a_turn_adjudicated_by_the_worker_mails_every_seat_its_report(game, smtp, mail_worker):
     from campaigns.turns import commands
     from rules.civilwar import legal_operations
-    from tests.platform.helpers import state_of
+    from tests.support.games import state_of
 
-    text = legal_operations(state_of(game)["rules"], "red")[0]
+    text = legal_operations(state_of(game).rules, "red")[0]
     assert commands.submit_orders(game.pk, "red", text, source="mail").accepted  # closes the turn: adjudication queued
     deadline = time.time() + 60
     while time.time() < deadline and len(smtp.messages) < 3:

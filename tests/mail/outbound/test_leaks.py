@@ -10,9 +10,8 @@ from campaigns.mailin.models import SeatAddress
 from campaigns.models import OutboxMail, Seat
 from campaigns.turns import commands, deadlines
 from rules.civilwar import legal_operations
-from tests.platform.helpers import state_of
-
-from .helpers import all_text
+from tests.support.games import state_of
+from tests.support.mail import all_text
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -24,15 +23,15 @@ ADDRESS = {"umpire": "alice@example.org", "red": "bob@example.org", "blue": "car
 
 def order_with_secrets(game, side):
     state = state_of(game)
-    op = legal_operations(state["rules"], side)[0]
+    op = legal_operations(state.rules, side)[0]
     result = commands.submit_orders(game.pk, side, f"# {SECRET[side]}\n{op}\n{STANDING[side]}", source="mail")
     assert result.accepted, result.errors
 
 
 def play_with_secrets(game):
     for _ in range(2):  # red, then blue
-        order_with_secrets(game, state_of(game)["turn"]["sides"][0])
-    deadline = parse_datetime(state_of(game)["turn"]["deadline"])
+        order_with_secrets(game, state_of(game).turn.sides[0])
+    deadline = parse_datetime(state_of(game).turn.deadline)
     deadlines.sweep(deadline - timedelta(hours=1))  # red is reminded of turn 3
     deadlines.sweep(deadline + timedelta(seconds=1))  # ... and misses it
 
@@ -55,14 +54,14 @@ def test_no_mail_carries_what_its_reader_may_not_see(game, people, smtp):
     Seat.objects.create(game=game, role=Seat.Role.OBSERVER, user=people["dave"], email=ADDRESS["observer"])
     play_with_secrets(game)
     state = state_of(game)
-    assert state["turn"]["number"] == 4 and state["turn"]["seed"]
+    assert state.turn.number == 4 and state.turn.seed
     tokens = {(s.side or s.role): t for s, t in
               ((a.seat, a.token) for a in SeatAddress.objects.select_related("seat").filter(seat__game=game))}
     assert set(tokens) == {"umpire", "red", "blue", "observer"}
     mail = {who: mail_of(smtp, who) for who in ADDRESS}
     for who, text in mail.items():
         assert text, f"{who} received no mail"
-        leaked = [s for s in forbidden_for(who, tokens, state["turn"]["seed"]) if s in text]
+        leaked = [s for s in forbidden_for(who, tokens, state.turn.seed) if s in text]
         assert not leaked, f"mail to {who} carries {leaked}"
     # positive controls: each secret is in the mail of those who may see it
     for side in ("red", "blue"):
@@ -74,7 +73,7 @@ def test_no_mail_carries_what_its_reader_may_not_see(game, people, smtp):
 
 def test_results_awaiting_approval_are_mailed_to_nobody(approval_game, smtp):
     order_with_secrets(approval_game, "red")
-    assert state_of(approval_game)["turn"]["status"] == "adjudicated"
+    assert state_of(approval_game).turn.status == "adjudicated"
     assert smtp.messages == []  # nothing until the umpire publishes
     commands.approve(approval_game.pk, 1)
     assert len(smtp.messages) == 3

@@ -11,7 +11,7 @@ from PIL import Image
 from campaigns.mailout.mapmail import MAP_CID
 from campaigns.models import Campaign
 from campaigns.turns import commands, creation
-from tests.platform.helpers import play_one
+from tests.support.games import play_one
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -15,10 +15,9 @@ from kombu.exceptions import OperationalError
 from campaigns.mailin.models import SeatAddress
 from campaigns.mailout import outbox
 from campaigns.models import OutboxMail
-from tests.platform.helpers import play_one
 from tests.services import postgres_only
-
-from .helpers import plain
+from tests.support.games import play_one
+from tests.support.mail import plain
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

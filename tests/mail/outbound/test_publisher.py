@@ -15,8 +15,8 @@ from django.utils import timezone
 
 from campaigns.mailout import outbox
 from campaigns.models import OutboxMail
-from tests.platform.test_celery import QUEUE, ROOT, broker  # noqa: F401  (the fixture)
 from tests.services import REDIS_URL, needs_redis
+from tests.support.workers import QUEUE, ROOT
 
 pytestmark = [needs_redis, pytest.mark.django_db(transaction=True)]
 

@@ -1,6 +1,7 @@
 """Reminders at leads scaled to the turn length and waiting notices, driven through the
 periodic sweep with an explicit clock, delivered to a real SMTP sink."""
 import zoneinfo
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -9,9 +10,8 @@ from django.utils.dateparse import parse_datetime
 from campaigns.mailout import reminders
 from campaigns.models import OutboxMail
 from campaigns.turns import commands, creation, deadlines
-from tests.platform.helpers import state_of
-
-from .helpers import plain
+from tests.support.games import state_of
+from tests.support.mail import plain
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,8 +25,8 @@ def test_leads_are_a_third_and_a_thirty_sixth_of_the_turn():
 
 def clock(game):
     """(opened, deadline) of the open turn."""
-    turn = state_of(game)["turn"]
-    return parse_datetime(turn["opened_at"]), parse_datetime(turn["deadline"])
+    turn = state_of(game).turn
+    return parse_datetime(turn.opened_at), parse_datetime(turn.deadline)
 
 
 def reminders_to(smtp, address):
@@ -82,21 +82,21 @@ def test_no_reminder_after_the_deadline_and_each_key_once(game, smtp):
 def test_the_side_everyone_waits_for_is_told_once(game, smtp):
     """Civil War moves one side at a time, so the two-sided turn is given as the fold would
     have it; the notice itself goes through the outbox and SMTP like any other."""
-    turn = {**state_of(game)["turn"], "sides": ["red", "blue"], "ready": {"red": "2026-01-01T00:00:00+00:00"}}
+    turn = replace(state_of(game).turn, sides=["red", "blue"], ready={"red": "2026-01-01T00:00:00+00:00"})
     assert reminders.notify_waiting(game, turn) == 1
     assert reminders.notify_waiting(game, turn) == 0
     [notice] = smtp.to("carol@example.org")
     assert notice["Subject"] == "[Kriegsbrief] Test game: turn 1 waits for you"
     assert "Every other side is ready (red); the game waits for blue." in plain(notice)
     assert "Asia/Tokyo" in plain(notice)
-    nobody_ready = {**turn, "ready": {}}
+    nobody_ready = replace(turn, ready={})
     assert reminders.notify_waiting(game, nobody_ready) == 0
-    one_side = {**turn, "sides": ["blue"], "ready": {}}
+    one_side = replace(turn, sides=["blue"], ready={})
     assert reminders.notify_waiting(game, one_side) == 0
 
 
 def test_the_umpire_is_told_once_that_results_await_approval(approval_game, smtp):
-    from tests.platform.helpers import play_one
+    from tests.support.games import play_one
 
     play_one(approval_game)
     assert deadlines.sweep()["approval_notices"] == 1
@@ -117,7 +117,7 @@ def test_in_a_simultaneous_game_the_sweep_tells_the_last_side_it_is_awaited(peop
         seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
                {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
                {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}], operator=True)
-    assert state_of(game)["turn"]["sides"] == ["red", "blue"]
+    assert state_of(game).turn.sides == ["red", "blue"]
     assert deadlines.sweep()["waiting_notices"] == 0  # nobody is ready: nobody is singled out
     assert commands.submit_orders(game.pk, "red", "hold", source="mail").accepted
     assert deadlines.sweep()["waiting_notices"] == 1
@@ -133,7 +133,7 @@ def test_a_seat_absent_by_mail_gets_no_reminder_until_its_date_has_passed(game, 
 
     from campaigns.mailin import ingest
     from campaigns.mailin.models import Absence
-    from tests.mail.inbound.helpers import seat_mail
+    from tests.support.mail import seat_mail
 
     red = game.seats.get(side="red")
     _, deadline = clock(game)
@@ -171,7 +171,7 @@ def test_an_absence_of_one_seat_does_not_silence_another(game, smtp):
 def test_back_by_mail_ends_an_absence_early_and_reminders_resume(game, smtp):
     from campaigns.mailin import ingest
     from campaigns.mailin.models import Absence
-    from tests.mail.inbound.helpers import seat_mail
+    from tests.support.mail import seat_mail
 
     red = game.seats.get(side="red")
     _, deadline = clock(game)
@@ -198,7 +198,7 @@ def test_an_absent_seat_is_told_the_game_waits_for_it_once_it_is_back(game, smtp
     from campaigns.mailin.models import Absence
 
     blue = game.seats.get(side="blue")
-    turn = {**state_of(game)["turn"], "sides": ["red", "blue"], "ready": {"red": "2026-01-01T00:00:00+00:00"}}
+    turn = replace(state_of(game).turn, sides=["red", "blue"], ready={"red": "2026-01-01T00:00:00+00:00"})
     _, deadline = clock(game)
     now = deadline - timedelta(hours=30)
     away = Absence.objects.create(seat=blue, until=(now + timedelta(days=3)).date())

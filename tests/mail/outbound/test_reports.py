@@ -10,9 +10,8 @@ from PIL import Image
 from campaigns.mailout.outbox import thread_root
 from campaigns.turns import commands
 from campaigns.turns.addresses import reply_address
-from tests.platform.helpers import play_one, state_of
-
-from .helpers import part, plain
+from tests.support.games import play_one, state_of
+from tests.support.mail import part, plain
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -52,7 +51,7 @@ def test_the_map_is_a_real_png_and_there_is_an_html_alternative(game, smtp):
 
 def test_the_deadline_is_given_in_each_seats_time_zone(game, smtp):
     play_one(game)
-    deadline = parse_datetime(state_of(game)["turn"]["deadline"])
+    deadline = parse_datetime(state_of(game).turn.deadline)
     for who, tz in (("umpire", "Europe/Berlin"), ("red", "America/New_York"), ("blue", "Asia/Tokyo")):
         body = plain(smtp.to(EMAILS[who])[0])
         local = deadline.astimezone(zoneinfo.ZoneInfo(tz))
@@ -87,8 +86,8 @@ def test_every_turn_of_a_game_stays_in_one_thread(game, smtp):
 
 def test_game_over_summary_goes_to_every_seat(game, smtp):
     # Six passed turns in a row end a Civil War game as a draw (CW rules).
-    while state_of(game)["status"] == "active":
-        side = state_of(game)["turn"]["sides"][0]
+    while state_of(game).status == "active":
+        side = state_of(game).turn.sides[0]
         assert commands.submit_orders(game.pk, side, "pass", source="mail").accepted
     for address in EMAILS.values():
         summaries = [m for m in smtp.to(address) if "game over" in m["Subject"]]
@@ -140,7 +139,7 @@ def test_a_report_shows_the_orders_as_the_umpire_amended_them(approval_game, smt
     from rules.core.protocol import Viewer
 
     game = approval_game
-    ops = legal_operations(state_of(game)["rules"], "red")
+    ops = legal_operations(state_of(game).rules, "red")
     assert commands.submit_orders(game.pk, "red", ops[0], source="web").accepted
     assert commands.amend(game.pk, 1, {"red": ops[1]}, reason="red's typo, agreed by mail") == []
     commands.approve(game.pk, 1)
@@ -167,7 +166,7 @@ def test_the_game_begins_with_one_mail_per_seat_that_roots_the_thread(people, sm
         assert msg["Reply-To"] == reply_address(seat(game, who)) and msg["Auto-Submitted"] == "auto-generated"
         assert part(msg, "image/png") is not None
     red, blue, umpire = (plain(starts[EMAILS[w]]) for w in ("red", "blue", "umpire"))
-    deadline = parse_datetime(state_of(game)["turn"]["deadline"]).astimezone(zoneinfo.ZoneInfo("America/New_York"))
+    deadline = parse_datetime(state_of(game).turn.deadline).astimezone(zoneinfo.ZoneInfo("America/New_York"))
     assert f"Deadline: {deadline:%Y-%m-%d %H:%M}" in red and "reply to this message with your orders" in red
     assert "ABSENT UNTIL" in red and "Do not forward these messages" in red
     assert "Your side does not order this turn" in blue
@@ -182,7 +181,7 @@ def test_a_report_shows_each_sides_orders_once_indented_and_its_dice_only_in_the
     """Resubmissions are not news: the report gives the orders as executed once (issue 16)."""
     from rules.civilwar.legality import legal_operations
 
-    options = legal_operations(state_of(game)["rules"], "red")
+    options = legal_operations(state_of(game).rules, "red")
     for text in options[:5]:  # red changes its mind four times, then is ready
         assert commands.submit_orders(game.pk, "red", text, source="mail", ready=False).accepted
     assert commands.submit_orders(game.pk, "red", options[0], source="mail").accepted

@@ -25,9 +25,8 @@ from __future__ import annotations
 import json
 import re
 from contextlib import contextmanager
+from dataclasses import fields
 from urllib.parse import unquote
-
-from rest_framework.test import APIClient
 
 from api.pagination import EventCursor
 from campaigns.log.eventstore import Fold
@@ -39,7 +38,8 @@ from campaigns.turns import gamelog
 from campaigns.turns.archive import export_lines
 from rules.core.protocol import Viewer
 from rules.kriegspiel.scenario import load
-from tests.mail.inbound.helpers import seat_mail
+from tests.support.api import client_for
+from tests.support.mail import seat_mail
 
 # the headers a response may carry; any other one fails the comparison until it is judged here
 HEADERS = ("Content-Type", "Content-Length", "Cache-Control", "Content-Security-Policy", "X-Frame-Options",
@@ -60,12 +60,6 @@ def far_apart_scenario() -> dict:
     return sc
 
 
-def client_for(user) -> APIClient:
-    c = APIClient()
-    c.force_login(user)
-    return c
-
-
 @contextmanager
 def counting_folds(game_id: int | None = None):
     """Counts the stored events the event store folds (every load, past state and replay goes
@@ -80,7 +74,7 @@ def counting_folds(game_id: int | None = None):
             count[0] += game_id is None or ev.game_id == game_id
             return super().event(state, ev)
 
-    gamelog.store.fold = Counting(real.empty, real.apply, real.snapshot_due)
+    gamelog.store.fold = Counting(**{f.name: getattr(real, f.name) for f in fields(real)})
     try:
         yield count
     finally:

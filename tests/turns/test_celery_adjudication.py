@@ -1,93 +1,25 @@
 """A real Celery worker on Redis adjudicates turns exactly once, even when killed."""
 import os
 import signal
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 import redis
 
 from campaigns.models import Event
 from campaigns.turns import commands, deadlines
-from kriegsbrief.celery import app
 from tests.services import REDIS_URL, database_url, needs_redis
-
-from .helpers import state_of
+from tests.support.games import state_of
+from tests.support.workers import Worker, wait_for
 
 pytestmark = [needs_redis, pytest.mark.django_db(transaction=True)]
-ROOT = Path(__file__).resolve().parents[2]
-QUEUE = f"kb-test-{os.getpid()}"
 
-
-
-class Worker:
-    def __init__(self):
-        env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": REDIS_URL,
-               "CELERY_TASK_ALWAYS_EAGER": "false", "LOG_LEVEL": "INFO"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "kriegsbrief", "worker", "-Q", QUEUE, "--pool=prefork",
-             "--concurrency=1", "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"{QUEUE}@%h"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-    def child_pid(self, timeout=30.0) -> int:
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            path = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")
-            kids = path.read_text().split() if path.exists() else []
-            if kids:
-                return int(kids[0])
-            time.sleep(0.2)
-        raise AssertionError("the worker started no child process")
-
-    def stop(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-
-
-@pytest.fixture
-def broker():
-    """Send tasks to Redis instead of running them in-process, on a queue of our own."""
-    redis.Redis.from_url(REDIS_URL).flushdb()
-    old = {k: app.conf[k] for k in ("task_always_eager", "broker_url", "task_default_queue")}
-    app.conf.update(task_always_eager=False, broker_url=REDIS_URL, task_default_queue=QUEUE)
-    _reset_connections()
-    yield
-    app.conf.update(old)
-    _reset_connections()
-
-
-def _reset_connections():
-    # The connection and producer pools are built lazily from the conf: drop
-    # them so the next task is sent with the conf we just set.
-    app._pool = None
-    app.amqp._producer_pool = None
-
-
-@pytest.fixture
-def worker(broker):
-    w = Worker()
-    yield w
-    w.stop()
-
-
-def wait_for(predicate, timeout=60.0):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.2)
-    return False
 
 
 def close_with_orders(game):
     from rules.civilwar import legal_operations
 
-    text = legal_operations(state_of(game)["rules"], "red")[0]
+    text = legal_operations(state_of(game).rules, "red")[0]
     commands.submit_orders(game.pk, "red", text, source="api", ready=False)
     commands.close_turn(game.pk, "closed by the umpire")  # queues adjudication on commit
 
@@ -98,7 +30,7 @@ def adjudications(game):
 
 def test_a_real_worker_adjudicates_a_closed_turn(game, worker):
     close_with_orders(game)
-    assert wait_for(lambda: state_of(game)["turn"]["number"] == 2), "the worker did not adjudicate"
+    assert wait_for(lambda: state_of(game).turn.number == 2), "the worker did not adjudicate"
     assert adjudications(game) == 1
 
 
@@ -108,7 +40,7 @@ def test_the_same_task_delivered_twice_adds_results_once(game, worker):
     close_with_orders(game)
     for _ in range(5):
         adjudicate_turn.delay(game.pk, 1)
-    assert wait_for(lambda: state_of(game)["turn"]["number"] == 2)
+    assert wait_for(lambda: state_of(game).turn.number == 2)
     time.sleep(3)  # let every duplicate run
     assert adjudications(game) == 1
 
@@ -128,7 +60,7 @@ def test_a_worker_killed_mid_adjudication_is_recovered_exactly_once(game, broker
             os.kill(child, signal.SIGKILL)
             time.sleep(1)
             blocker.rollback()
-            assert wait_for(lambda: state_of(game)["turn"]["number"] == 2, 90), "the killed task was not redelivered"
+            assert wait_for(lambda: state_of(game).turn.number == 2, 90), "the killed task was not redelivered"
         finally:
             worker.stop()
     assert adjudications(game) == 1
@@ -157,7 +89,7 @@ def test_sweep_requeues_an_adjudication_whose_task_was_lost(game, broker):
     assert deadlines.sweep(now=timezone.now() + timedelta(minutes=3))["requeued"] == 1
     worker = Worker()
     try:
-        assert wait_for(lambda: state_of(game)["turn"]["number"] == 2)
+        assert wait_for(lambda: state_of(game).turn.number == 2)
     finally:
         worker.stop()
     assert adjudications(game) == 1

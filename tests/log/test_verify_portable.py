@@ -14,8 +14,7 @@ from django.db import connection
 from campaigns.log.portable import ImportRejected
 from campaigns.models import Event, Game
 from campaigns.turns import archive, gamelog
-
-from .helpers import play_one
+from tests.support.games import play_one
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,10 +15,8 @@ from campaigns.mailin import ingest
 from campaigns.models import Campaign, Game, OutboxMail, Seat
 from campaigns.turns import addresses, commands, creation, invitations
 from tests.conftest import PASSWORD, make_user
-from tests.mail.inbound.helpers import mail
-from tests.web.helpers import legal_op
-
-from .helpers import plain
+from tests.support.games import legal_op
+from tests.support.mail import mail, plain
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

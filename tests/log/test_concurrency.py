@@ -21,7 +21,7 @@ def test_sixteen_processes_append_to_one_game(people):
 
     game = new_civilwar_game(people)
     start = gamelog.head(game.pk)[0]
-    procs = [subprocess.Popen([sys.executable, "-m", "tests.platform.concurrent_writer", database_url(), str(game.pk),
+    procs = [subprocess.Popen([sys.executable, "-m", "tests.support.concurrent_writer", database_url(), str(game.pk),
                                str(w), str(EACH)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
              for w in range(WRITERS)]
     conflicts = []

@@ -1,6 +1,6 @@
 """One writer process for the concurrency test: append EACH events to a game.
 
-Run as: python -m tests.platform.concurrent_writer DB_URL GAME_ID WRITER EACH
+Run as: python -m tests.support.concurrent_writer DB_URL GAME_ID WRITER EACH
 Prints the number of conflicts it met (and retried).
 """
 import os

@@ -2,9 +2,7 @@
 import pytest
 
 from campaigns.turns import commands
-from tests.mail.outbound.smtp_sink import smtp  # noqa: F401  (the fixture)
-
-from .helpers import play_one, state_of
+from tests.support.games import play_one, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,7 +32,7 @@ def test_every_seat_gets_its_own_threaded_report_with_a_map(game, smtp):
 def test_a_report_never_carries_the_other_sides_secrets(game, smtp):
     from rules.civilwar import legal_operations
 
-    op = legal_operations(state_of(game)["rules"], "red")[0]
+    op = legal_operations(state_of(game).rules, "red")[0]
     secret = "# SECRET-MARKER-RED"
     commands.submit_orders(game.pk, "red", f"{op}\nif attacked fight\n{secret}", source="web")
     mails = by_recipient(smtp)
@@ -52,7 +50,7 @@ def test_a_failed_send_stays_in_the_outbox_and_is_retried(game, settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", 9  # nothing listens: connection refused
     play_one(game)  # the turn is published even though no mail can leave
-    assert state_of(game)["turn"]["number"] == 2
+    assert state_of(game).turn.number == 2
     row = OutboxMail.objects.filter(game=game, kind="report").order_by("pk").first()
     assert row.status == "failed" and row.attempts >= 1 and "ConnectionRefused" in row.last_error
     attempts = row.attempts

@@ -10,8 +10,8 @@ from campaigns.mailin import ingest
 from campaigns.models import Event
 from campaigns.turns import absences, commands
 from tests.conftest import new_civilwar_game
-from tests.mail.inbound.helpers import last_reply, seat_mail
-from tests.platform.helpers import play_one, state_of
+from tests.support.games import play_one, state_of
+from tests.support.mail import last_reply, seat_mail
 
 pytestmark = pytest.mark.django_db(transaction=True)
 NEW_YORK = zoneinfo.ZoneInfo("America/New_York")   # bob, red
@@ -19,7 +19,7 @@ TOKYO = zoneinfo.ZoneInfo("Asia/Tokyo")             # carol, blue
 
 
 def deadline_of(game):
-    return parse_datetime(state_of(game)["turn"]["deadline"])
+    return parse_datetime(state_of(game).turn.deadline)
 
 
 def away(seat, days, zone):
@@ -38,7 +38,7 @@ def test_an_absence_moves_the_deadline_of_a_turn_that_waits_for_that_side(people
     ev = Event.objects.get(game=game, type="turn.deadline_set")
     assert ev.audience == "public" and ev.payload["note"] == "a player is away"
     assert ev.payload["absence"] == {"side": "red", "hours": round((end + absences.GRACE - before).total_seconds() / 3600, 4)}
-    assert state_of(game)["absence_used"] == {"red": ev.payload["absence"]["hours"]}
+    assert state_of(game).absence_used == {"red": ev.payload["absence"]["hours"]}
     ack = last_reply(red.email).body
     assert "The deadline of turn 1 is now" in ack and "allowance for absences has" in ack
     for address in ("bob@example.org", "carol@example.org"):
@@ -73,7 +73,7 @@ def test_a_side_that_has_sent_its_orders_is_not_waited_for(people, smtp):
     red = game.seats.get(side="red")
     from rules.civilwar import legal_operations
 
-    assert commands.submit_orders(game.pk, "red", legal_operations(state_of(game)["rules"], "red")[0],
+    assert commands.submit_orders(game.pk, "red", legal_operations(state_of(game).rules, "red")[0],
                                source="web", ready=False).accepted
     before = deadline_of(game)
     away(red, 5, NEW_YORK)
@@ -86,8 +86,8 @@ def test_a_turn_that_opens_while_its_side_is_away_waits_for_it(people, smtp):
     end = away(blue, 6, TOKYO)                           # turn 1 is red's: nothing moves yet
     assert not Event.objects.filter(game=game, type="turn.deadline_set").exists()
     play_one(game)                                       # red's turn published; blue's turn 2 opens
-    turn = state_of(game)["turn"]
-    assert turn["number"] == 2 and turn["sides"] == ["blue"]
+    turn = state_of(game).turn
+    assert turn.number == 2 and turn.sides == ["blue"]
     assert deadline_of(game) == end + absences.GRACE
     report = next(m for to, m in smtp.messages if to == ["carol@example.org"] and "turn 1 results" in m["Subject"])
     local = (end + absences.GRACE).astimezone(TOKYO)

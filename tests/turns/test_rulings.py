@@ -47,12 +47,12 @@ def test_umpire_amends_writes_narrative_and_publishes(umpired):
     order(bob, game, "split foot1 2 as sappers nearest 16,3\nmine sappers at 16.5,3")
     order(carol, game, "move horse to 24,258")
     state = gamelog.load(game.pk).state
-    assert state["turn"]["status"] == "adjudicated"          # awaiting the umpire
+    assert state.turn.status == "adjudicated"          # awaiting the umpire
     # players see nothing of turn 2's results yet
     assert not [e for e in bob.get(f"/api/games/{game.pk}/events/?limit=200").json()["results"]
                 if e["turn"] == 2 and e["type"].startswith("kriegspiel.")]
     # the umpire sees red's hidden work in the pending results
-    pending = [p for p in state["pending"] if p["type"] == "kriegspiel.works" and p["payload"]["side"] == "red"]
+    pending = [p for p in state.pending if p["type"] == "kriegspiel.works" and p["payload"]["side"] == "red"]
     assert pending[0]["payload"]["started"][0]["kind"] == "mine"
     # amend one result: blue's horse was to go only half as far
     resp = alice.post(f"/api/games/{game.pk}/amend/",
@@ -70,7 +70,7 @@ def test_umpire_amends_writes_narrative_and_publishes(umpired):
     assert bob.post(f"/api/games/{game.pk}/ruling/", {"text": "note all: x"}, format="json").status_code == 403
     approve(alice, game, 2)
     state = gamelog.load(game.pk).state
-    horse = [state["rules"]["figures"][f"blue:c{k}"]["y"] for k in range(1, 7)]
+    horse = [state.rules["figures"][f"blue:c{k}"]["y"] for k in range(1, 7)]
     assert min(horse) == pytest.approx(270.0, abs=0.01)      # the amended order counted
     assert Event.objects.filter(game=game, type="results.voided").count() == 1
     # each side's report of turn 2 carries its own narrative only; the umpire's carries both

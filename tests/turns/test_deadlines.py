@@ -10,16 +10,15 @@ from django.utils.dateparse import parse_datetime
 
 from campaigns.models import Event, Game
 from campaigns.turns import commands, deadlines
-from tests.api.helpers import client_for
-from tests.platform.helpers import state_of
-
-from .helpers import plain
+from tests.support.api import client_for
+from tests.support.games import state_of
+from tests.support.mail import plain
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def deadline_of(game):
-    return parse_datetime(state_of(game)["turn"]["deadline"])
+    return parse_datetime(state_of(game).turn.deadline)
 
 
 def test_a_later_deadline_holds_the_turn_open_and_is_public(game, smtp):
@@ -30,7 +29,7 @@ def test_a_later_deadline_holds_the_turn_open_and_is_public(game, smtp):
     assert ev.audience == "public" and ev.payload["note"] == "holidays"
     assert deadline_of(game) == new and Game.objects.get(pk=game.pk).deadline_at == new
     deadlines.sweep(old + timedelta(minutes=1))                 # the old deadline passes: nothing happens
-    assert state_of(game)["turn"]["number"] == 1 and state_of(game)["turn"]["status"] == "open"
+    assert state_of(game).turn.number == 1 and state_of(game).turn.status == "open"
     deadlines.sweep(new + timedelta(seconds=1))
     assert Event.objects.filter(game=game, type="turn.closed", turn=1).exists()
 

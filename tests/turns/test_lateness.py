@@ -10,15 +10,14 @@ from django.utils.dateparse import parse_datetime
 from campaigns.models import Event, Heartbeat
 from campaigns.turns import commands, deadlines, lateness
 from tests.conftest import new_civilwar_game
-from tests.platform.helpers import state_of
-
-from .helpers import plain
+from tests.support.games import state_of
+from tests.support.mail import plain
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def deadline_of(game):
-    return parse_datetime(state_of(game)["turn"]["deadline"])
+    return parse_datetime(state_of(game).turn.deadline)
 
 
 def test_the_late_get_their_grace_and_are_told_once(people, smtp):
@@ -29,7 +28,7 @@ def test_the_late_get_their_grace_and_are_told_once(people, smtp):
     late = Event.objects.get(game=game, type="turn.late")
     assert late.audience == "public" and late.payload["missing"] == ["red"]
     until = deadline + timedelta(minutes=1, hours=12)
-    assert parse_datetime(late.payload["until"]) == until and state_of(game)["turn"]["status"] == "open"
+    assert parse_datetime(late.payload["until"]) == until and state_of(game).turn.status == "open"
     [notice] = [m for m in smtp.to("bob@example.org") if m["Subject"].endswith("turn 1: orders late")]
     assert "The turn waits for you until" in plain(notice) and "America/New_York" in plain(notice)
     assert any(m["Subject"].endswith("orders late") for m in smtp.to("alice@example.org"))
@@ -37,10 +36,10 @@ def test_the_late_get_their_grace_and_are_told_once(people, smtp):
     assert deadlines.sweep(deadline + timedelta(hours=6))["late"] == 0          # told once, still waiting
     from rules.civilwar import legal_operations
 
-    assert commands.submit_orders(game.pk, "red", legal_operations(state_of(game)["rules"], "red")[0],
+    assert commands.submit_orders(game.pk, "red", legal_operations(state_of(game).rules, "red")[0],
                                source="mail").accepted                     # in the grace: counts
     assert not Event.objects.filter(game=game, type="orders.defaulted").exists()
-    assert state_of(game)["turn"]["number"] == 2
+    assert state_of(game).turn.number == 2
 
 
 def test_when_the_grace_ends_the_late_get_their_defaults(people, smtp):
@@ -107,16 +106,16 @@ def test_the_new_game_page_sets_the_grace(client, people):
     assert client.post("/games/new/", data).status_code == 302
     from campaigns.models import Game
 
-    assert state_of(Game.objects.get(name="Graced"))["settings"]["grace_hours"] == 6
+    assert state_of(Game.objects.get(name="Graced")).settings["grace_hours"] == 6
 
 
 def test_a_deadline_moved_in_the_grace_is_the_turn_s_end(people, smtp):
     game = new_civilwar_game(people, grace_hours=2)
     deadline = deadline_of(game)
     deadlines.sweep(deadline + timedelta(seconds=1))                    # the grace opens: 2 h
-    assert state_of(game)["turn"]["late_until"]
+    assert state_of(game).turn.late_until
     new = timezone.now() + timedelta(days=5)
     deadlines.set_deadline(game.pk, 1, new)                              # the umpire gives five days instead
-    assert state_of(game)["turn"]["late_until"] is None
+    assert state_of(game).turn.late_until is None
     assert deadlines.sweep(deadline + timedelta(hours=3))["closed"] == 0  # the grace's end no longer closes it
-    assert state_of(game)["turn"]["status"] == "open"
+    assert state_of(game).turn.status == "open"

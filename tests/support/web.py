@@ -1,18 +1,7 @@
-"""Helpers for the web page tests."""
+"""The web pages as the tests read them: a game's URL, a page's text (no template code left), orders posted."""
 import html
 
 from django.urls import reverse
-
-from campaigns.turns import gamelog
-from rules.civilwar import legal_operations
-
-
-def state_of(game):
-    return gamelog.load(game.pk).state
-
-
-def legal_op(game, side="red", index=0):
-    return legal_operations(state_of(game)["rules"], side)[index]
 
 
 def game_url(game, name="game"):

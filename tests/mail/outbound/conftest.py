@@ -1,1 +1,0 @@
-from .smtp_sink import smtp  # noqa: F401  (the fixture)

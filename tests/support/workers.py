@@ -1,0 +1,114 @@
+"""A real Celery worker on Redis for the tests, on a queue of the test run's own: the broker
+fixture sends tasks there instead of running them in-process; the worker fixtures start a
+worker process (plain, with mail kept in memory, or with mail to the SMTP sink)."""
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import redis
+
+from campaigns.turns import gamelog
+from kriegsbrief.celery import app
+from tests.services import REDIS_URL, database_url
+
+ROOT = Path(__file__).resolve().parents[2]
+QUEUE = f"kb-test-{os.getpid()}"
+
+
+class Worker:
+    def __init__(self):
+        env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": REDIS_URL,
+               "CELERY_TASK_ALWAYS_EAGER": "false", "LOG_LEVEL": "INFO"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "kriegsbrief", "worker", "-Q", QUEUE, "--pool=prefork",
+             "--concurrency=1", "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"{QUEUE}@%h"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def child_pid(self, timeout=30.0) -> int:
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            path = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")
+            kids = path.read_text().split() if path.exists() else []
+            if kids:
+                return int(kids[0])
+            time.sleep(0.2)
+        raise AssertionError("the worker started no child process")
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+@pytest.fixture
+def broker():
+    """Send tasks to Redis instead of running them in-process, on a queue of our own."""
+    redis.Redis.from_url(REDIS_URL).flushdb()
+    old = {k: app.conf[k] for k in ("task_always_eager", "broker_url", "task_default_queue")}
+    app.conf.update(task_always_eager=False, broker_url=REDIS_URL, task_default_queue=QUEUE)
+    _reset_connections()
+    yield
+    app.conf.update(old)
+    _reset_connections()
+
+
+def _reset_connections():
+    # The connection and producer pools are built lazily from the conf: drop
+    # them so the next task is sent with the conf we just set.
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
+@pytest.fixture
+def worker(broker):
+    w = Worker()
+    yield w
+    w.stop()
+
+
+def wait_for(predicate, timeout=60.0):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.2)
+    return False
+
+
+@pytest.fixture
+def lw_worker(broker, monkeypatch):
+    # Tasks the worker queues itself (mail after each turn) stay on this test's queue, and the
+    # worker keeps its mail in memory: mail is not what this test is about.
+    monkeypatch.setenv("CELERY_TASK_DEFAULT_QUEUE", QUEUE)
+    monkeypatch.setenv("EMAIL_BACKEND", "django.core.mail.backends.locmem.EmailBackend")
+    w = Worker()
+    yield w
+    w.stop()
+
+
+@pytest.fixture
+def mail_worker(broker, smtp, settings, monkeypatch):
+    # The worker is another process: it reads the SMTP sink's address and a
+    # one-second retry base from its environment.
+    monkeypatch.setenv("EMAIL_URL", f"smtp://{settings.EMAIL_HOST}:{settings.EMAIL_PORT}")
+    monkeypatch.setenv("OUTBOX_RETRY_BASE_SECONDS", "1")
+    # Tasks the worker itself queues (mail after adjudication) go to the test's queue too.
+    monkeypatch.setenv("CELERY_TASK_DEFAULT_QUEUE", QUEUE)
+    w = Worker()
+    yield w
+    w.stop()
+
+
+def wait_for_adjudication(game, number, timeout=60.0):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        state = gamelog.load(game.pk).state
+        if state.status != "active" or state.turn.number > number:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"the worker did not adjudicate turn {number} in {timeout:g} s")

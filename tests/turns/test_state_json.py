@@ -1,0 +1,91 @@
+"""The typed lifecycle state keeps the JSON the fold has always written, byte for byte.
+
+fold_transitions.json.gz holds transitions recorded from the fold as it was when the state was
+a plain dict (before campaigns/turns/state.py): the state before an event, the event, and the
+state after it, as canonical JSON (the snapshots' form). Chosen to cover every lifecycle event
+type and every key the fold adds only later (a moved deadline, a grace, several seats a side,
+an absence drawn, results held and voided).
+"""
+from __future__ import annotations
+
+import gzip
+import json
+from dataclasses import FrozenInstanceError
+from pathlib import Path
+
+import pytest
+
+from campaigns.turns import gamelog, lifecycle
+from campaigns.turns.state import GameStatus, LifecycleState, Turn, TurnStatus
+from rules.core.canonical import canonical_json
+
+with gzip.open(Path(__file__).with_name("fold_transitions.json.gz"), "rt") as recorded:
+    RECORDED = json.loads(recorded.read())
+TURN_KEYS_ADDED_LATER = {"deadline_version", "late", "late_until", "commands", "commands_ready"}
+
+
+def test_the_recording_covers_every_lifecycle_event_and_every_key_added_later():
+    types = {r["type"] for r in RECORDED}
+    assert set(lifecycle._HANDLERS) - {"side.replaced"} <= types  # a handover folds to the same state
+    assert any(not lifecycle.is_lifecycle(t) for t in types)  # a rule set's event too
+    turn_keys = set().union(*(json.loads(r["after"])["turn"] for r in RECORDED))
+    assert turn_keys >= TURN_KEYS_ADDED_LATER
+    assert any("absence_used" in json.loads(r["after"]) for r in RECORDED)
+    assert any(json.loads(r["after"])["pending"] for r in RECORDED)
+    assert any(json.loads(r["after"])["voided"] for r in RECORDED)
+
+
+SNAPSHOTS = sorted({r[k] for r in RECORDED for k in ("before", "after")})
+
+
+@pytest.mark.parametrize("text", SNAPSHOTS, ids=[f"snapshot{i}" for i in range(len(SNAPSHOTS))])
+def test_an_old_snapshot_loads_and_writes_back_byte_for_byte(text):
+    state = gamelog.store.fold.thaw(text)
+    assert isinstance(state, LifecycleState) and isinstance(state.turn, Turn)
+    assert isinstance(state.status, GameStatus) and isinstance(state.turn.status, TurnStatus)
+    assert gamelog.store.fold.snapshot(state) == text
+
+
+@pytest.mark.parametrize("i", range(len(RECORDED)), ids=[f"{r['type']}@{i}" for i, r in enumerate(RECORDED)])
+def test_the_typed_fold_writes_what_the_dict_fold_wrote(i):
+    r = RECORDED[i]
+    before = LifecycleState.from_json(json.loads(r["before"]))
+    after = lifecycle.fold(before, r["type"], r["payload"], r["seq"], r["at"])
+    assert canonical_json(after.to_json()) == r["after"]
+    assert gamelog.store.fold.snapshot(before) == r["before"]  # the fold never changed its input
+
+
+def test_the_empty_state_is_the_old_empty_state():
+    assert canonical_json(lifecycle.empty_state().to_json()) == (
+        '{"missed":{},"pending":[],"pending_from":null,"result":null,"rules":null,"ruleset":null,"settings":{},'
+        '"status":"new","turn":{"close_reason":null,"commitment":null,"deadline":null,"defaulted":{},"kind":"orders",'
+        '"number":0,"opened_at":null,"orders":{},"orders_used":null,"prompt":"","ready":{},"seed":null,"sides":[],'
+        '"status":""},"voided":[]}')
+
+
+def test_statuses_equal_the_strings_they_replace():
+    assert [s.value for s in TurnStatus] == ["", "open", "closed", "adjudicated", "published", "finished"]
+    assert TurnStatus.OPEN == "open" and GameStatus.FINISHED == "finished"
+    assert json.dumps({"s": TurnStatus.ADJUDICATED}) == '{"s": "adjudicated"}'
+
+
+def test_a_stored_state_with_a_key_this_code_does_not_know_is_refused_not_dropped():
+    data = json.loads(RECORDED[0]["after"])
+    with pytest.raises(ValueError, match="unknown keys"):
+        LifecycleState.from_json({**data, "surprise": 1})
+    with pytest.raises(ValueError, match="unknown keys"):
+        LifecycleState.from_json({**data, "turn": {**data["turn"], "surprise": 1}})
+
+
+def test_a_stored_state_missing_a_key_is_refused_not_filled_in():
+    data = json.loads(RECORDED[0]["after"])
+    with pytest.raises(ValueError, match="missing keys"):
+        LifecycleState.from_json({k: v for k, v in data.items() if k != "missed"})
+    with pytest.raises(ValueError, match="missing keys"):
+        LifecycleState.from_json({**data, "turn": {k: v for k, v in data["turn"].items() if k != "seed"}})
+
+
+def test_the_state_cannot_be_changed_in_place():
+    state = lifecycle.empty_state()
+    with pytest.raises(FrozenInstanceError):
+        state.status = GameStatus.ACTIVE  # type: ignore[misc]
