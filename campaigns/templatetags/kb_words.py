@@ -6,6 +6,8 @@ from django import template
 from django.utils.translation import gettext, gettext_noop, pgettext, pgettext_lazy
 
 from campaigns.i18n import render
+from campaigns.turns.lifecycle import prompt_of
+from campaigns.turns.state import Turn
 
 register = template.Library()
 
@@ -36,7 +38,9 @@ def side(value) -> str:
 @register.filter
 def prompt(turn) -> str:
     """A turn's prompt (from the game's state) in the reader's language."""
-    return render(turn.get("prompt")) if turn and turn.get("prompt") else ""  # lifecycle_view's, marked
+    if isinstance(turn, Turn):  # the state's turn (mail): its prompt, marked where the rule set marked it
+        return render(prompt_of(turn)) if turn.prompt else ""
+    return render(turn.get("prompt")) if turn and turn.get("prompt") else ""  # lifecycle_view's, marked already
 
 
 @register.filter

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from campaigns.models import Campaign, Profile
 from campaigns.turns import creation
-from tests.platform.helpers import play_one
+from tests.support.games import play_one
 
 from .catalogue import plain_msgids
 

@@ -8,12 +8,10 @@ import pytest
 from campaigns.mailin import ingest
 from campaigns.models import Profile
 from campaigns.turns import deadlines
-from tests.mail.inbound.conftest import red_opening
-from tests.mail.inbound.helpers import seat_mail
-from tests.platform.helpers import play_one
+from tests.support.games import play_one, red_opening
+from tests.support.mail import part, plain, seat_mail
+from tests.turns.test_invitations import create
 
-from .helpers import part, plain
-from .test_invitations import create
 from .test_reminders import clock
 
 pytestmark = pytest.mark.django_db(transaction=True)
