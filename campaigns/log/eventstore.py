@@ -223,8 +223,13 @@ class EventStore:
         raise ConcurrencyConflict(game_id, -1, -1)
 
     def rebuild_snapshots(self, game_id: int, progress=None) -> int:
-        """Drop a game's snapshots and write them again from the events."""
+        """Drop a game's snapshots and write them again from the events; safe while the game is played.
+
+        The game row is locked as commands lock it, so no command appends meanwhile; a lock-free
+        append (``append_retrying``) may still write the snapshot of an event this replay also
+        reached: the same state, byte for byte, so a conflicting row is skipped, not an error."""
         with transaction.atomic():
+            _game(game_id, lock=True)
             Snapshot.objects.filter(game_id=game_id).delete()
             made = []
             for ev, state in self.replay(game_id):
@@ -232,5 +237,5 @@ class EventStore:
                     made.append(Snapshot(game_id=game_id, seq=ev.seq, state=canonical_json(state)))
                 if progress:
                     progress(1)
-            Snapshot.objects.bulk_create(made, batch_size=500)
+            Snapshot.objects.bulk_create(made, batch_size=500, ignore_conflicts=True)
         return len(made)
