@@ -5,22 +5,21 @@ import pytest
 
 from campaigns.mailout import outbox
 from campaigns.models import OutboxMail
-from tests.platform.test_celery import QUEUE, Worker, broker  # noqa: F401  (the fixture)
+from tests.platform.test_celery import Beat, Worker, broker  # noqa: F401  (the fixture)
 from tests.services import needs_redis
 
 pytestmark = [needs_redis, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def mail_worker(broker, smtp, settings, monkeypatch):  # noqa: F811
+def mail_worker(broker, smtp, settings, monkeypatch, tmp_path):  # noqa: F811
     # The worker is another process: it reads the SMTP sink's address and a
-    # one-second retry base from its environment.
+    # one-second retry base from its environment. Beat sends the rescue, which queues retries.
     monkeypatch.setenv("EMAIL_URL", f"smtp://{settings.EMAIL_HOST}:{settings.EMAIL_PORT}")
     monkeypatch.setenv("OUTBOX_RETRY_BASE_SECONDS", "1")
-    # Tasks the worker itself queues (mail after adjudication) go to the test's queue too.
-    monkeypatch.setenv("CELERY_TASK_DEFAULT_QUEUE", QUEUE)
-    w = Worker()
+    w, beat = Worker(), Beat(tmp_path)
     yield w
+    beat.stop()
     w.stop()
 
 
