@@ -225,11 +225,13 @@ class EventStore:
     def rebuild_snapshots(self, game_id: int, progress=None) -> int:
         """Drop a game's snapshots and write them again from the events; safe while the game is played.
 
-        The game row is locked as commands lock it, so no command appends meanwhile; a lock-free
-        append (``append_retrying``) may still write the snapshot of an event this replay also
-        reached: the same state, byte for byte, so a conflicting row is skipped, not an error."""
+        The game row is locked against commands (which lock it FOR UPDATE before they append), so
+        none appends meanwhile; NO KEY UPDATE, so that lock-free appends (``append_retrying``),
+        whose inserts only share the row's key, are not blocked into a deadlock. Such an append
+        may write the snapshot of an event this replay also reached: the same state, byte for
+        byte, so a conflicting row is skipped, not an error."""
         with transaction.atomic():
-            _game(game_id, lock=True)
+            list(Game.objects.select_for_update(no_key=True).filter(pk=game_id).values_list("pk"))
             Snapshot.objects.filter(game_id=game_id).delete()
             made = []
             for ev, state in self.replay(game_id):
