@@ -208,8 +208,9 @@ class _Publisher:
     A publish costs Celery and kombu most of a millisecond of Python per
     message, paid by every command that mails (an inbound message and its
     acknowledgement above all). The row is already committed PENDING, so the
-    publish is only a wake-up call: one lost with the process (or to a broker
-    outage) is queued again by ``requeue_due`` after PENDING_GRACE, as before.
+    publish is only a wake-up call: one refused by the broker is released (``release``) and
+    queued again by the rescue within seconds; one lost with the process is queued again when
+    its lease runs out.
     The thread drains its queue at exit; a forked child starts its own.
     """
 

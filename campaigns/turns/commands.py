@@ -204,11 +204,6 @@ def close_turn_locked(stream: Stream, reason: str) -> Stream:
     return stream
 
 
-def enqueue_adjudication(game_id: int, turn: int) -> None:
-    """Queue a turn's adjudication now (outside a close: the rescue, tests)."""
-    handoff.hand_off(game_id, turn)
-
-
 def adjudicate(game_id: int, turn_number: int) -> bool:
     """Adjudicate a closed turn exactly once: a second run finds it done and does nothing."""
     with transaction.atomic():
