@@ -171,6 +171,8 @@ CELERY_TASK_QUEUES = _queues.queues(CELERY_QUEUE_PREFIX, CELERY_TASK_DEFAULT_QUE
 # A publish that meets a broker outage gives up within about a second (the request or task that
 # published goes on; the rescue queues the work again when the broker is back).
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.3, "interval_max": 0.5}
+# Workers reconnect to a broker that came back within a second or two (kriegsbrief/celery.py).
+CELERY_WORKER_CONSUMER = "kriegsbrief.celery:QuickReconnectConsumer"
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
