@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from django.core import signing
+from django.utils.crypto import salted_hmac
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import BasePagination, PageNumberPagination
 from rest_framework.response import Response
@@ -56,23 +57,44 @@ class EventCursor:
     """The opaque place in one viewer's log that a page of events resumes from.
 
     It holds the viewer's own number of the last event they have (see
-    ``viewing.number_events``), never the log's seq, signed with the
-    secret key (``django.core.signing``) and bound to the game and the
+    ``viewing.number_events``), never the log's seq in the clear, signed with
+    the secret key (``django.core.signing``) and bound to the game and the
     viewer's window on it, so it can be neither forged nor carried to
     another game or another side's log.
+
+    So that a page is found by the index on (game, seq) - keyset, not OFFSET:
+    its cost does not grow with the log - the cursor also carries that event's
+    seq, masked: XOR-ed with a pad that is a keyed hash (``salted_hmac``, the
+    secret key) of the game, the window and the number. A viewer's Nth event is
+    always the same event (the log only grows at the viewer's end), so each pad
+    ever masks one value only and the mask tells nothing: a player cannot read
+    from it how many events the other side wrote. (No cipher library is needed
+    for a single integer, and the same place still gives the same cursor.)
     """
 
     SALT = "kriegsbrief.api.events-cursor"
 
     @classmethod
-    def make(cls, game, viewer: Viewer, after: int) -> str:
+    def _pad(cls, game_pk: int, window: str, after: int) -> int:
+        digest = salted_hmac(cls.SALT + ".seq", f"{game_pk}|{window}|{after}", algorithm="sha256").digest()
+        return int.from_bytes(digest[:8], "big")
+
+    @classmethod
+    def make(cls, game, viewer: Viewer, after: int, seq: int) -> str:
+        window = viewing.window_of(viewer)
         # No timestamp (unlike signing.dumps): the same place gives the same cursor.
         return signing.Signer(salt=cls.SALT).sign_object(
-            {"game": game.pk, "window": viewing.window_of(viewer), "after": after})
+            {"game": game.pk, "window": window, "after": after, "at": seq ^ cls._pad(game.pk, window, after)})
 
     @classmethod
     def read(cls, token: str, game, viewer: Viewer) -> int:
         """The number the cursor resumes after; ``BadCursor`` if it is not this viewer's for this game."""
+        return cls.place(token, game, viewer)[0]
+
+    @classmethod
+    def place(cls, token: str, game, viewer: Viewer) -> tuple[int, int | None]:
+        """(number, seq) of the event the cursor resumes after (seq None: a cursor made before cursors
+        carried it, resumed by counting)."""
         try:
             data = signing.Signer(salt=cls.SALT).unsign_object(token)
         except (signing.BadSignature, ValueError):
@@ -82,9 +104,12 @@ class EventCursor:
             raise BadCursor("not a cursor this server gave out")
         if data.get("game") != game.pk:
             raise BadCursor("this cursor pages another game's log")
-        if data.get("window") != viewing.window_of(viewer):
+        window = viewing.window_of(viewer)
+        if data.get("window") != window:
             raise BadCursor("this cursor pages another seat's view of the log (yours begins without a cursor)")
-        return data["after"]
+        masked = data.get("at")
+        seq = masked ^ cls._pad(game.pk, window, data["after"]) if isinstance(masked, int) else None
+        return data["after"], seq
 
 
 class ViewerLogPagination(BasePagination):
@@ -117,31 +142,37 @@ class ViewerLogPagination(BasePagination):
             raise ValidationError({self.limit_query_param: [f"must be between 1 and {self.max_limit}"]})
         return value
 
-    def _after(self, request, view) -> int:
+    def _after(self, request, view) -> tuple[int, int | None]:
         if "after" in request.query_params:
             raise ValidationError({"after": ["not accepted: resume with the `cursor` of an earlier page "
                                              "(or follow its `next`)"]})
         token = request.query_params.get(self.cursor_query_param)
         if token is None or token == "":
-            return 0
+            return 0, 0
         try:
-            return EventCursor.read(token[:1000], view.game, view.viewer)
+            return EventCursor.place(token[:1000], view.game, view.viewer)
         except BadCursor as exc:
             raise ValidationError({self.cursor_query_param: [str(exc)]}) from None
 
     def paginate_queryset(self, queryset, request, view=None):
-        self.request, self.game, self.viewer = request, view.game, view.viewer
+        self.request, self.game, self.viewer, self.queryset = request, view.game, view.viewer, queryset
         self.limit = self._limit(request)
-        self.after = self._after(request, view)
-        rows = viewing.number_events(self.viewer, queryset, self.after, self.limit + 1)
+        self.after, after_seq = self._after(request, view)
+        rows = viewing.number_events(self.viewer, queryset, self.after, self.limit + 1, after_seq=after_seq)
         self.has_more = len(rows) > self.limit
         rows = rows[: self.limit]
         # A cursor past the end (the log cannot shrink) resumes where it was.
-        self.last = rows[-1].number if rows else self.after
+        self.last, self.last_seq = (rows[-1].number, rows[-1].seq) if rows else (self.after, after_seq)
         return rows
 
     def cursor(self) -> str:
-        return EventCursor.make(self.game, self.viewer, self.last)
+        if self.last_seq is None:  # an old cursor at the end of the log: find the seq once
+            self.last_seq = self._seq_of(self.last)
+        return EventCursor.make(self.game, self.viewer, self.last, self.last_seq)
+
+    def _seq_of(self, number: int) -> int:
+        found = viewing.number_events(self.viewer, self.queryset, number - 1, 1) if number else []
+        return found[0].seq if found else 0
 
     def get_next_link(self):
         if not self.has_more:

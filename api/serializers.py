@@ -287,10 +287,17 @@ class PlayerSeatSerializer(SeatHolderSerializer):
     side = serializers.CharField()
 
 
+class ScenarioChosenSerializer(serializers.Serializer):
+    name = serializers.CharField(allow_null=True, help_text="The scenario's name (null in games older than this record).")
+    title = serializers.CharField(allow_null=True)
+    options = serializers.ListField(child=serializers.CharField(), help_text="The game options chosen, labelled.")
+
+
 class RosterSerializer(serializers.Serializer):
     """Who umpires, plays and observes: every seat holder sees the same."""
 
     umpire_plays = serializers.BooleanField(help_text="The game lets the umpire also hold a player seat.")
+    scenario = ScenarioChosenSerializer(help_text="The scenario and game options chosen at creation (public).")
     umpires = SeatHolderSerializer(many=True)
     players = PlayerSeatSerializer(many=True)
     observers = SeatHolderSerializer(many=True)

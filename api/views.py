@@ -12,6 +12,7 @@ from dataclasses import asdict
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -30,11 +31,14 @@ from rest_framework.response import Response
 
 from campaigns import maps
 from campaigns.models import Game, Seat
-from campaigns.turns import commands, deadlines, gamelog, invitations, rulings, viewing
+from campaigns.turns import commands, deadlines, gamelog, invitations, listing, rulings, viewing
 from campaigns.turns.commands import TurnError
 from rules import catalog
 
-from . import schema  # noqa: F401  (registers the schema extensions)
+from . import (
+    creation,
+    schema,  # noqa: F401  (registers the schema extensions)
+)
 from . import serializers as s
 from .pagination import GamePagination, ViewerLogPagination
 from .permissions import HoldsSeat, IsUmpire, MayGiveOrders
@@ -58,6 +62,13 @@ ORDERS_ERROR = OpenApiResponse(
                 "or an invalid request body (e.g. unknown side).",
 )
 READ_ERRORS = {401: NO_AUTH, 403: NOT_AUTH, 404: NOT_FOUND}
+CREATE_ERROR = OpenApiResponse(
+    s.ValidationErrorSerializer,
+    description="A field that is wrong (its path -> messages, e.g. `players[1].username`: an unknown user, "
+                "side, scenario, campaign...), or "
+                "the game as a whole refused (`detail`: e.g. a user named for two seats, a side without a "
+                "player, an option the rule set does not have). Nothing is created.",
+)
 
 
 def _turn_error(exc: TurnError) -> Response:
@@ -95,12 +106,12 @@ class SeatedGameMixin:
         return state, viewing.game_view(game, state, self.viewer)
 
 
-def _summary(game: Game, view: dict) -> dict:
-    turn = view["turn"]
+def _summary(game: Game, turn: dict, viewer) -> dict:
+    """One of my games: the game row, my turn view (``lifecycle_view``) and my seat."""
     return {
-        "id": view["game"]["id"],
-        "name": view["game"]["name"],
-        "ruleset": view["game"]["ruleset"],
+        "id": game.pk,
+        "name": game.name,
+        "ruleset": game.ruleset,
         "campaign": game.campaign.name,
         "campaign_id": game.campaign_id,
         "status": turn["game_status"],
@@ -109,8 +120,8 @@ def _summary(game: Game, view: dict) -> dict:
         "turn_kind": turn["kind"],
         "turn_sides": turn["sides"],
         "deadline": turn["deadline"],
-        "role": view["viewer"]["role"],
-        "side": view["viewer"]["side"],
+        "role": viewer.role,
+        "side": viewer.side,
     }
 
 
@@ -133,6 +144,8 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
     queryset = Game.objects.none()
 
     def get_permissions(self):
+        if self.action == "create":  # anyone signed in, as on the web
+            return [IsAuthenticated()]
         if self.action in ORDER_ACTIONS:
             extra = [MayGiveOrders()]
         elif self.action in UMPIRE_ACTIONS:
@@ -165,20 +178,36 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
     # --- reading ----------------------------------------------------------
 
     def list(self, request):
+        # Built without loading or folding any game (campaigns.listing): the cost of a page does not
+        # grow with the games' logs.
         games = self.paginate_queryset(self.get_queryset())
-        out = []
-        for game in games:
-            found = viewing.viewer_for(game, request.user)
-            if found is None:
-                continue
-            state = gamelog.load(game).state
-            out.append(_summary(game, viewing.game_view(game, state, found[0])))
+        out = [_summary(row.game, row.turn, row.viewer) for row in listing.rows(request.user, games)]
         return self.get_paginated_response(s.GameSummarySerializer(out, many=True).data)
+
+    @extend_schema(
+        summary="Create a game and invite its seats",
+        description="As the web's new-game form: the umpire, players and observers named (by username, or by "
+                    "an address they confirmed) are invited; your own seats are taken at once. Turn 1 opens "
+                    "when every player and the umpire have accepted (POST /api/seats/{id}/accept/). The game "
+                    "is returned with its roster; you can read it under /api/games/{id}/ once you hold a seat.",
+        request=creation.NewGameSerializer,
+        responses={201: creation.NewGameResultSerializer, 400: CREATE_ERROR, 401: NO_AUTH},
+    )
+    def create(self, request):
+        ser = creation.NewGameSerializer(data=request.data, context={"request": request})
+        if not ser.is_valid():
+            return Response(creation.flat_errors(ser.errors), status=status.HTTP_400_BAD_REQUEST)
+        try:
+            game = creation.create(ser.validated_data, request.user)
+        except creation.CreateFailed as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(creation.NewGameResultSerializer(creation.result(game)).data, status=status.HTTP_201_CREATED,
+                        headers={"Location": reverse("api-game-detail", args=[game.pk])})
 
     def retrieve(self, request, pk=None):
         game = self.get_object()
         _, view = self.my_view(game)
-        return Response(s.GameDetailSerializer({**_summary(game, view), "view": view,
+        return Response(s.GameDetailSerializer({**_summary(game, view["turn"], self.viewer), "view": view,
                                                 "roster": invitations.roster(game)}).data)
 
     @extend_schema(summary="My view of the game", responses={200: s.GameViewSerializer, **READ_ERRORS})
@@ -383,6 +412,7 @@ class GameMapView(SeatedGameMixin, GenericAPIView):
 
 @extend_schema_view(list=extend_schema(summary="My seats", responses={200: s.SeatSerializer(many=True), 401: NO_AUTH}))
 class SeatViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+    lookup_value_converter = "int"
     serializer_class = s.SeatSerializer
     permission_classes = [IsAuthenticated]
     queryset = Seat.objects.none()
@@ -391,3 +421,36 @@ class SeatViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         if getattr(self, "swagger_fake_view", False):
             return Seat.objects.none()
         return Seat.objects.filter(user=self.request.user).select_related("game").order_by("-game_id", "pk")
+
+    def _answer(self, request, accept: bool):
+        seat = get_object_or_404(self.get_queryset(), pk=self.kwargs["pk"])
+        try:
+            seat = creation.answer(seat, request.user, accept)
+        except invitations.InvitationError as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+        return Response(s.SeatSerializer(seat).data)
+
+    @extend_schema(
+        summary="Accept my invitation to a seat",
+        description="The seat's mail goes to the address you confirmed (confirm one first). When the last "
+                    "player or the umpire accepts, turn 1 opens.",
+        request=None,
+        responses={200: s.SeatSerializer, 401: NO_AUTH, 404: OpenApiResponse(s.ErrorSerializer, description=(
+            "No such seat among yours.")), 409: OpenApiResponse(s.ErrorSerializer, description=(
+                "Not an open invitation (answered, withdrawn or expired), or no confirmed address yet."))},
+    )
+    @action(detail=True, methods=["post"])
+    def accept(self, request, pk=None):
+        return self._answer(request, True)
+
+    @extend_schema(
+        summary="Decline my invitation to a seat",
+        description="The seat becomes free; the game's creator and umpire are told and may invite someone else.",
+        request=None,
+        responses={200: s.SeatSerializer, 401: NO_AUTH, 404: OpenApiResponse(s.ErrorSerializer, description=(
+            "No such seat among yours.")), 409: OpenApiResponse(s.ErrorSerializer, description=(
+                "Not an open invitation (answered, withdrawn or expired)."))},
+    )
+    @action(detail=True, methods=["post"])
+    def decline(self, request, pk=None):
+        return self._answer(request, False)

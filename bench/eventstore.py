@@ -11,17 +11,17 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _setup import setup_django  # noqa: E402
+from _setup import setup_django
 
 URL = setup_django()
 
-import psycopg  # noqa: E402
-from django.contrib.auth import get_user_model  # noqa: E402
+import psycopg
+from django.contrib.auth import get_user_model
 
-from campaigns.models import Campaign  # noqa: E402
-from campaigns.turns import creation, gamelog  # noqa: E402
-from campaigns.turns.gamelog import Draft  # noqa: E402
-from rules.core.protocol import RuleEvent, side_audience  # noqa: E402
+from campaigns.models import Campaign
+from campaigns.turns import creation, gamelog
+from campaigns.turns.gamelog import Draft
+from rules.core.protocol import RuleEvent, side_audience
 
 N_SINGLE = 600
 N_SPREAD = 600
@@ -147,7 +147,7 @@ def main():
     print(f"{'appends/s, one event per transaction':48} {'ours':>10} {'raw psycopg':>12}")
     print(f"{'  one game':48} {ours:10.0f} {raw:12.0f}")
     print(f"{'  spread over 100 games':48} {spread:10.0f} {raw:12.0f}")
-    print(f"{'  batches of %d (a turn of results) vs executemany' % BATCH:48} {ours_batch:10.0f} {raw_many:12.0f}")
+    print(f"{f'  batches of {BATCH} (a turn of results) vs executemany':48} {ours_batch:10.0f} {raw_many:12.0f}")
     print(f"{'  (raw into a bare table: no foreign key, no turn index)':48} {'':10} {bare:12.0f}")
     loads = {}
     for n in (1000, 10000, 100000):

@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.core.dice import rng_for  # noqa: E402
-from rules.kingsofwar import RULESET as KW  # noqa: E402
-from rules.kingsofwar.testing import make_scenario, start  # noqa: E402
+from rules.core.dice import rng_for
+from rules.kingsofwar import RULESET as KW
+from rules.kingsofwar.testing import make_scenario, start
 
 SPACING = 6.0
 RED_Y, BLUE_Y = 10.0, 18.0

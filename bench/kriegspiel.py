@@ -24,15 +24,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import littlewars as lw_bench  # noqa: E402  (bench/littlewars.py: the position and the orders)
+import littlewars as lw_bench
 
-from rules.core.protocol import Viewer  # noqa: E402
-from rules.littlewars import RULESET as LW  # noqa: E402
-from rules.kriegspiel import works  # noqa: E402
-from rules.kriegspiel.ruleset import RULESET as KS  # noqa: E402
-from rules.kriegspiel.sighting import sightings  # noqa: E402
-from rules.kriegspiel.state import initial_ks  # noqa: E402
-from rules.kriegspiel.turn import Log, _sight  # noqa: E402
+from rules.core.protocol import Viewer
+from rules.kriegspiel import works
+from rules.kriegspiel.ruleset import RULESET as KS
+from rules.kriegspiel.sighting import sightings
+from rules.kriegspiel.state import initial_ks
+from rules.kriegspiel.turn import Log, _sight
+from rules.littlewars import RULESET as LW
 
 WORKS = 20
 

@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.littlewars import RULESET as RS  # noqa: E402
-from rules.littlewars.testing import build, fold_all  # noqa: E402
+from rules.littlewars import RULESET as RS
+from rules.littlewars.testing import build, fold_all
 
 GROUP = 40
 FRONT_Y = 30.0

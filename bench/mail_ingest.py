@@ -34,16 +34,16 @@ from pathlib import Path
 
 os.environ.setdefault("CELERY_BROKER_URL", os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _setup import setup_django  # noqa: E402
+from _setup import setup_django
 
 URL = setup_django()
 
-import psycopg  # noqa: E402
+import psycopg
 
-from campaigns.mailin import imap, ingest  # noqa: E402
-from campaigns.mailin.models import InboundMessage  # noqa: E402
-from campaigns.mailout import outbox  # noqa: E402
-from campaigns.models import Campaign, OutboxMail  # noqa: E402
+from campaigns.mailin import imap, ingest
+from campaigns.mailin.models import InboundMessage
+from campaigns.mailout import outbox
+from campaigns.models import Campaign, OutboxMail
 from campaigns.turns import addresses, creation
 
 N_MESSAGES = int(os.environ.get("BENCH_MESSAGES", 400))  # per round
@@ -181,11 +181,11 @@ def main():
     for k, v in rounds.items():
         print(f"  {k:10} " + " ".join(f"{x:7.0f}" for x in v))
     print(f"{'messages/s (best round)':52} {'msgs/s':>8} {'ratio to raw insert':>20}")
-    print(f"{'  batched: ingest_many, %d a batch (IMAP poller)' % BATCH:52} {batched:8.0f} {batched / raw:20.3f}")
+    print(f"{f'  batched: ingest_many, {BATCH} a batch (IMAP poller)':52} {batched:8.0f} {batched / raw:20.3f}")
     print(f"{'  single: ingest, one message per commit pair':52} {single:8.0f} {single / raw:20.3f}")
     print(f"{'  raw psycopg autocommit insert (baseline)':52} {raw:8.0f}")
     if PROCS > 1:
-        print(f"{'  single in %d processes (whole games each)' % PROCS:52} {parallel:8.0f}")
+        print(f"{f'  single in {PROCS} processes (whole games each)':52} {parallel:8.0f}")
     print(f"{applied} of {total} messages applied, {acked} acknowledgements queued "
           "(each: store, parse, authenticate, validate, append, ack queued)")
     print(f"{published} send tasks found on the broker (all rounds and the parallel run)")

@@ -20,10 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.core.protocol import Viewer  # noqa: E402
-from rules.hex import coords as C  # noqa: E402
-from rules.napoleon import RULESET as RS  # noqa: E402
-from rules.napoleon.testing import bot_orders, fold_all  # noqa: E402
+from rules.core.protocol import Viewer
+from rules.hex import coords as C
+from rules.napoleon import RULESET as RS
+from rules.napoleon.testing import bot_orders, fold_all
 
 GAP = 3
 ACTIONS = 20

@@ -21,10 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.core.protocol import Viewer  # noqa: E402
-from rules.hex import coords as C  # noqa: E402
-from rules.warworlds import RULESET as RS  # noqa: E402
-from rules.warworlds.testing import bot_orders, fold_all  # noqa: E402
+from rules.core.protocol import Viewer
+from rules.hex import coords as C
+from rules.warworlds import RULESET as RS
+from rules.warworlds.testing import bot_orders, fold_all
 
 GAP = 5
 
@@ -76,7 +76,7 @@ def measure(n: int, runs: int) -> dict:
     total, n_events, fold_ms = 0.0, 0, 0.0
     for r in range(3):
         times = []
-        for k in range(runs):
+        for _k in range(runs):
             _, ms, events = play_round(state, 100 + r)
             times.append(ms)
         total += min(times)  # the least disturbed run: the machine is shared

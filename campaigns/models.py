@@ -63,6 +63,9 @@ class Profile(models.Model):
     email_verified_at = models.DateTimeField(null=True, blank=True)
     pending_email = models.EmailField(blank=True)
 
+    def __str__(self):
+        return f"profile of user {self.user_id}"
+
 
 class SeatQuerySet(models.QuerySet):
     def active(self):
@@ -146,6 +149,9 @@ class Snapshot(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="snapshot_game_seq_unique")]
+
+    def __str__(self):
+        return f"{self.game_id}@{self.seq}"
 
 
 class OutboxMail(models.Model):
@@ -246,3 +252,6 @@ class Absence(models.Model):
 
     class Meta:
         app_label = "mailin"  # its table and migrations stay mail-in's (mailin_absence)
+
+    def __str__(self):
+        return f"seat {self.seat_id} absent until {self.until}"

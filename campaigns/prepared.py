@@ -15,11 +15,14 @@ writes exactly as through the ORM on every backend.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
+from typing import TypeVar
 
 import psycopg
 from django.db import connection, transaction
 from django.db.models import Model
+
+M = TypeVar("M", bound=Model)
 
 
 def _cursor():
@@ -56,12 +59,12 @@ def q(name: str) -> str:
     return connection.ops.quote_name(name)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _fields(model: type[Model]) -> tuple:
     return tuple(model._meta.concrete_fields)
 
 
-@lru_cache(maxsize=None)
+@cache
 def columns(model: type[Model], alias: str) -> str:
     """Every concrete column of ``model`` for a SELECT, in the order ``instance`` reads them."""
     return ", ".join(f"{q(alias)}.{q(f.column)}" for f in _fields(model))
@@ -84,7 +87,7 @@ def _reader(model: type[Model], conn) -> tuple[list, list[str]]:
     return convert, [f.attname for f in _fields(model)]
 
 
-def instance(model: type[Model], values) -> Model:
+def instance(model: type[M], values) -> M:
     """A model instance from the values of ``columns(model, ...)``, converted as the ORM would."""
     conn = transaction.get_connection()
     convert, names = _reader(model, conn)
@@ -154,7 +157,7 @@ def insert_many_unless_exist(objs: list[Model], unique: str) -> list[bool]:
 _MAX_PARAMS = 900  # under SQLite's oldest limit (999); PostgreSQL takes 65535
 
 
-@lru_cache(maxsize=None)
+@cache
 def _insert_sql(model: type[Model], unique: str, rows: int = 1, returning_unique: bool = False) -> str:
     opts = model._meta
     fields = [f for f in _fields(model) if f is not opts.pk]

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Callable, Iterable, Sequence
+from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
@@ -28,7 +29,7 @@ from django.utils import timezone
 from campaigns import prepared
 from campaigns.models import Event, Game, Snapshot
 from rules.core.canonical import canonical_json
-from rules.core.protocol import RuleEvent
+from rules.core.protocol import RuleEvent, State
 
 from . import recorders
 
@@ -54,7 +55,7 @@ class Stream:
     game: Game
     seq: int
     head_hash: str
-    state: dict
+    state: State
 
 
 @dataclass(frozen=True)
@@ -65,16 +66,16 @@ class Fold:
     whether the state after an event is kept as a snapshot.
     """
 
-    empty: Callable[[], dict]
-    apply: Callable[..., dict]
-    snapshot_due: Callable[[str, dict], bool]
+    empty: Callable[[], State]
+    apply: Callable[[State, str, Mapping[str, Any], int, str], State]
+    snapshot_due: Callable[[str, State], bool]
 
-    def event(self, state: dict, ev: Event) -> dict:
+    def event(self, state: State, ev: Event) -> State:
         return self.apply(state, ev.type, ev.payload, ev.seq, ev.created_at.isoformat())
 
 
-def event_hash(prev_hash: str, game_uid, seq: int, turn: int, type_: str, version: int,
-               payload, audience: str, created_at: datetime, *, payload_json: str | None = None) -> str:
+def event_hash(prev_hash: str, game_uid: object, seq: int, turn: int, type_: str, version: int,
+               payload: object, audience: str, created_at: datetime, *, payload_json: str | None = None) -> str:
     """sha256(prev_hash + canonical JSON of the event), the event's fields as keys.
 
     The body is written out key by key in sorted order so that an append can
@@ -111,11 +112,16 @@ def _events_from(game_id: int, seq: int) -> list[Event]:
     return [prepared.instance(Event, row) for row in prepared.fetchall(sql, [game_id, seq])]
 
 
+Projection = Callable[[State], dict[str, Any]]  # state -> the Game columns it determines
+# An append's drafts from fresh state; a pure function of the state (append_retrying).
+Build = Callable[["Stream"], Sequence[Draft]]
+
+
 class EventStore:
     """Games' logs folded with ``fold``; ``projection(state) -> dict`` gives Game columns to keep in
     step with the log (written only when an append changes them)."""
 
-    def __init__(self, fold: Fold, projection: Callable[[dict], dict] | None = None):
+    def __init__(self, fold: Fold, projection: Projection | None = None):
         self.fold, self.projection = fold, projection
 
     def load(self, game: Game | int, *, lock: bool = False) -> Stream:
@@ -143,7 +149,7 @@ class EventStore:
             raise ValueError(f"game {game_id}: snapshot at seq {seq} has no event (was the log imported partly?)")
         return Stream(game=game, seq=seq, head_hash=head_hash, state=state)
 
-    def state_at(self, game_id: int, seq: int) -> dict:
+    def state_at(self, game_id: int, seq: int) -> State:
         """The state right after event ``seq``: the latest snapshot at or before it plus the events up to it
         (a past turn as it stood, for history pages)."""
         snap = Snapshot.objects.filter(game_id=game_id, seq__lte=seq).order_by("-seq").values_list("seq", "state").first()
@@ -152,7 +158,7 @@ class EventStore:
             state = self.fold.event(state, ev)
         return state
 
-    def replay(self, game_id: int, upto: int | None = None) -> Iterable[tuple[Event, dict]]:
+    def replay(self, game_id: int, upto: int | None = None) -> Iterator[tuple[Event, State]]:
         """Fold the whole log from the start, yielding each event with the state after it."""
         state = self.fold.empty()
         qs = Event.objects.filter(game_id=game_id).order_by("seq")
@@ -183,7 +189,7 @@ class EventStore:
             if self.fold.snapshot_due(ev.type, state):
                 snaps.append(Snapshot(game_id=game.pk, seq=seq, state=canonical_json(state)))
             prev = digest
-        columns = {}
+        columns: dict[str, Any] = {}
         if self.projection is not None:
             after = self.projection(state)
             # The game row holds projection(stream.state): this stream is the only
@@ -209,7 +215,7 @@ class EventStore:
             setattr(game, key, value)
         return Stream(game=game, seq=seq, head_hash=prev, state=state)
 
-    def append_retrying(self, game_id: int, build, attempts: int = 20) -> Stream:
+    def append_retrying(self, game_id: int, build: Build, attempts: int = 20) -> Stream:
         """Load, build drafts from fresh state, append; on a conflict start again.
 
         ``build(stream) -> list[Draft]`` must be a pure function of the state.
@@ -222,7 +228,7 @@ class EventStore:
                 continue
         raise ConcurrencyConflict(game_id, -1, -1)
 
-    def rebuild_snapshots(self, game_id: int, progress=None) -> int:
+    def rebuild_snapshots(self, game_id: int, progress: Callable[[int], object] | None = None) -> int:
         """Drop a game's snapshots and write them again from the events; safe while the game is played.
 
         The game row is locked against commands (which lock it FOR UPDATE before they append), so

@@ -12,7 +12,9 @@ caller's (campaigns.turns.archive): the log knows none of them.
 from __future__ import annotations
 
 import json
-from typing import IO, Iterable
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from typing import IO, Any, Protocol
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -22,6 +24,7 @@ from campaigns.models import Campaign, Event, Game, Seat
 from rules.core.protocol import Viewer
 
 from .eventstore import EventStore
+from .verify import Report
 
 FORMAT = "kriegsbrief-game"
 
@@ -30,7 +33,22 @@ class ImportRejected(Exception):
     pass
 
 
-def export_lines(game: Game, events: Iterable[Event], viewer: Viewer | None = None) -> Iterable[str]:
+class NumberedEvent(Protocol):
+    """An event as the export reads it: an ``Event`` with the ``number`` its viewer knows it by
+    (campaigns.turns.viewing.numbered sets it)."""
+
+    number: int
+    turn: int
+    type: str
+    version: int
+    payload: Any
+    audience: str
+    created_at: datetime
+    prev_hash: str
+    hash: str
+
+
+def export_lines(game: Game, events: Iterable[NumberedEvent], viewer: Viewer | None = None) -> Iterable[str]:
     """``events``: what ``viewer`` may see (all for the umpire or None), each with its ``number``."""
     header = {"format": FORMAT, "version": 1, "complete": viewer is None or viewer.is_umpire,
               "game": {"uid": str(game.uid), "name": game.name, "ruleset": game.ruleset,
@@ -55,7 +73,7 @@ def export_lines(game: Game, events: Iterable[Event], viewer: Viewer | None = No
         yield json.dumps(row, sort_keys=True, ensure_ascii=False)
 
 
-def import_stream(fh: IO[str], store: EventStore, verify_game) -> Game:
+def import_stream(fh: IO[str], store: EventStore, verify_game: Callable[[Game], Report]) -> Game:
     """Import a complete export; ``verify_game(game) -> report`` must find it sound."""
     lines = (line for line in fh if line.strip())
     try:
@@ -84,8 +102,8 @@ def import_stream(fh: IO[str], store: EventStore, verify_game) -> Game:
                 e = json.loads(line)
                 rows.append(Event(game=game, seq=e["seq"], turn=e["turn"], type=e["type"], version=e["version"],
                                   payload=e["payload"], audience=e["audience"],
-                                  created_at=parse_datetime(e["created_at"]), prev_hash=e["prev_hash"], hash=e["hash"]))
-            except (json.JSONDecodeError, KeyError, TypeError) as exc:
+                                  created_at=_moment(e["created_at"]), prev_hash=e["prev_hash"], hash=e["hash"]))
+            except (KeyError, TypeError, ValueError) as exc:  # ValueError: bad JSON too
                 raise ImportRejected(f"line {lineno}: not an event ({type(exc).__name__}: {exc})") from None
         Event.objects.bulk_create(rows, batch_size=1000)
         state = store.fold.empty()
@@ -99,3 +117,11 @@ def import_stream(fh: IO[str], store: EventStore, verify_game) -> Game:
         if not report.ok:
             raise ImportRejected("the imported log does not verify: " + "; ".join(report.problems[:5]))
     return game
+
+
+def _moment(text: str) -> datetime:
+    """An event's ``created_at``; a clear rejection, not a database error later, if it is not one."""
+    moment = parse_datetime(text)
+    if moment is None:
+        raise ValueError(f"created_at {text!r} is not an ISO date-time")
+    return moment

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, Protocol
 
 import psycopg
 from django.db import connection
@@ -35,15 +36,22 @@ class Row:
 _COLUMNS = "game_id, seq, turn, type, version, payload, audience, created_at, prev_hash, hash"
 
 
-def _insert(game_id: int, expected: int, expected_hash: str, rows: list[Row], payload_cast: str) -> tuple[str, list]:
+def _insert(game_id: int, expected: int, expected_hash: str, rows: list[Row], payload_cast: str) -> tuple[str, list[Any]]:
     values = ", ".join([f"(%s, %s, %s, %s, %s, %s{payload_cast}, %s, %s, %s, %s)"] * len(rows))
     guard = "%s = 0 OR EXISTS (SELECT 1 FROM campaigns_event WHERE game_id = %s AND seq = %s AND hash = %s)"
     sql = f"INSERT INTO campaigns_event ({_COLUMNS}) SELECT v.* FROM (VALUES {values}) AS v WHERE {guard}"
-    params: list = []
+    params: list[Any] = []  # SQL parameters: ints, strings, datetimes
     for r in rows:
         params += [game_id, r.seq, r.turn, r.type, r.version, r.payload_json, r.audience, r.created_at, r.prev_hash, r.hash]
     params += [expected, game_id, expected, expected_hash]
     return sql, params
+
+
+class Recorder(Protocol):
+    # Whether one INSERT outside a transaction is atomic on this database (no savepoint needed).
+    single_statement_atomic: bool
+
+    def write(self, game_id: int, expected: int, expected_hash: str, rows: list[Row]) -> bool: ...
 
 
 class PostgresRecorder:
@@ -74,13 +82,13 @@ class SqliteRecorder:
         params = [adapt(p) if isinstance(p, datetime) else p for p in params]
         with connection.cursor() as cur:
             cur.execute(sql, params)
-            return cur.rowcount == len(rows)
+            return bool(cur.rowcount == len(rows))
 
 
-RECORDERS = {"postgresql": PostgresRecorder(), "sqlite": SqliteRecorder()}
+RECORDERS: dict[str, Recorder] = {"postgresql": PostgresRecorder(), "sqlite": SqliteRecorder()}
 
 
-def for_connection():
+def for_connection() -> Recorder:
     """The recorder for the database Django is connected to."""
     try:
         return RECORDERS[connection.vendor]

@@ -11,13 +11,18 @@ neither the turn machinery nor the rule sets (campaigns.turns.gamelog.verify_gam
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from campaigns.models import Event, Game, Snapshot
 from rules.core import dice
 from rules.core.canonical import canonical_json
 
-from .eventstore import EventStore, event_hash
+from .eventstore import Draft, EventStore, event_hash
+
+# state before the turn closed, its orders by side -> the adjudication's drafts
+Readjudicate = Callable[[dict[str, Any], dict[str, str]], Sequence[Draft]]
 
 
 @dataclass
@@ -32,7 +37,8 @@ class Report:
         return not self.problems
 
 
-def verify_game(game: Game, store: EventStore, readjudicate, progress=None) -> Report:
+def verify_game(game: Game, store: EventStore, readjudicate: Readjudicate,
+                progress: Callable[[int], object] | None = None) -> Report:
     """``readjudicate(state_before, orders_text) -> drafts``: the adjudication of a closed turn,
     re-run to compare with the events the log recorded for it."""
     game = Game.objects.get(pk=game.pk)  # the head as committed, not a stale instance
@@ -41,9 +47,8 @@ def verify_game(game: Game, store: EventStore, readjudicate, progress=None) -> R
     events = list(Event.objects.filter(game=game).order_by("seq"))
     _check_chain(game, events, report)
     commitments: dict[int, str] = {}
-    state_before = None
-    replay = store.replay(game.pk)
-    for i, (ev, state) in enumerate(replay):
+    state_before: dict[str, Any] = store.fold.empty()
+    for ev, state in store.replay(game.pk):
         report.events += 1
         if ev.type == "turn.opened":
             commitments[ev.payload["turn"]] = ev.payload["commitment"]
@@ -81,7 +86,7 @@ def _check_chain(game: Game, events: list[Event], report: Report) -> None:
         prev = ev.hash
 
 
-def _check_adjudication(drafts, ev: Event, events: list[Event], report: Report) -> None:
+def _check_adjudication(drafts: Sequence[Draft], ev: Event, events: list[Event], report: Report) -> None:
     """Compare the adjudication re-run at ``ev`` with what the log recorded."""
     recorded = events[ev.seq - 1: ev.seq + ev.payload["count"]]
     want = [(d.event.type, canonical_json(dict(d.event.payload)), d.event.audience) for d in drafts]

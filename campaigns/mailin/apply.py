@@ -11,6 +11,7 @@ import base64
 from dataclasses import dataclass, field
 from datetime import date
 
+from campaigns.mailout.commands_help import COMMANDS_HELP
 from campaigns.mailout.outbox import queue_mail
 from campaigns.models import OutboxMail, Seat
 from campaigns.turns import absences, gamelog, viewing
@@ -76,7 +77,7 @@ def carry_out(row: InboundMessage, seat: Seat, msg: Parsed) -> Outcome:
     if req.prose:
         out.add(commands.prose_note(req.prose))
     if req.empty:
-        out.add("No orders and no commands were found above the quoted text.\n\n" + commands.COMMANDS_HELP, error=True)
+        out.add("No orders and no commands were found above the quoted text.\n\n" + COMMANDS_HELP, error=True)
         return out
     wait = req.has("WAIT")
     if req.orders.strip():
@@ -205,7 +206,7 @@ def _resend(row, seat, arg, out, req) -> None:
 
 
 def _help(row, seat, arg, out, req) -> None:
-    out.add(commands.COMMANDS_HELP + "\n" + catalog.get(seat.game.ruleset).orders_help)
+    out.add(COMMANDS_HELP + "\n" + catalog.get(seat.game.ruleset).orders_help)
 
 
 def _absent(row, seat, arg, out, req) -> None:

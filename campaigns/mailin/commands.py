@@ -20,8 +20,6 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 
-from campaigns.mailout.commands_help import COMMANDS_HELP  # noqa: F401  (the HELP reply's text)
-
 from .mime import one_line
 
 # Every command word, in one place: the command's name, then the words that say it (any case).

@@ -43,7 +43,7 @@ class ImapConfig:
         return f"{self.user}@{self.host}:{self.port}/{self.mailbox}"
 
     @classmethod
-    def from_url(cls, url: str) -> "ImapConfig":
+    def from_url(cls, url: str) -> ImapConfig:
         """imap://user:pw@host:143/INBOX or imaps://…; user and password percent-encoded."""
         parts = urlsplit(url)
         if parts.scheme not in ("imap", "imaps") or not parts.hostname or not parts.username:

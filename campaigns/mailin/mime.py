@@ -105,7 +105,7 @@ def parse(raw: bytes, *, max_parts: int) -> Parsed:
         plain, html = [], []
         _walk(msg, out, plain, html, max_parts)
     except RecursionError:  # the stdlib parser recurses once per nesting level
-        raise MimeError("the message's MIME parts are nested too deeply to read; send your orders as plain text")
+        raise MimeError("the message's MIME parts are nested too deeply to read; send your orders as plain text") from None
     plain = [text for text in plain if text.strip()]
     if plain:
         out.body = plain[0]

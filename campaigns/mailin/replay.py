@@ -19,7 +19,7 @@ seat is never held by this.
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 
 from django.db.models.fields.json import KeyTextTransform
@@ -37,8 +37,8 @@ def message_date(msg: Parsed) -> datetime | None:
     if when is None:
         return None
     if when.tzinfo is None:  # "-0000": the zone is unknown, RFC 5322 says read it as UTC
-        when = when.replace(tzinfo=timezone.utc)
-    return when.astimezone(timezone.utc).replace(microsecond=0)
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone(UTC).replace(microsecond=0)
 
 
 def body_of(raw: bytes) -> bytes:

@@ -16,13 +16,12 @@ of it is still taken).
 import json
 import time
 
-from django.conf import settings
-from django.core.cache import cache
-from django.dispatch import receiver
-
 from anymail.exceptions import AnymailWebhookValidationFailure
 from anymail.signals import inbound
 from anymail.webhooks.mailgun import MailgunInboundWebhookView
+from django.conf import settings
+from django.core.cache import cache
+from django.dispatch import receiver
 
 from . import ingest
 
@@ -57,10 +56,8 @@ class InboundWebhookView(MailgunInboundWebhookView):
 def _signature_fields(request) -> tuple[str, str]:
     """Mailgun's timestamp and token, where anymail reads them (a JSON signature block or form fields)."""
     try:
-        if request.content_type == "application/json":
-            block = json.loads(request.body.decode("utf-8"))["signature"]
-        else:
-            block = request.POST
+        is_json = request.content_type == "application/json"
+        block = json.loads(request.body.decode("utf-8"))["signature"] if is_json else request.POST
         return str(block["timestamp"]), str(block["token"])[:200]
     except (KeyError, TypeError, ValueError, UnicodeDecodeError):
         raise AnymailWebhookValidationFailure("Mailgun webhook called without required security fields") from None

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import atexit
 import base64
-import hashlib
 import logging
 import os
 import queue

@@ -30,7 +30,7 @@ PLAIN_TEXT = {
     "game.created": lambda p: f"Game created ({p['ruleset']})",
     "seed.revealed": None,
     "turn.opened": lambda p: f"Turn {p['turn']} opened for {', '.join(p['sides'])} ({p['kind']})",
-    "turn.published": lambda p: f"Turn {p['turn']} published{' (amended by the umpire)' if p.get('amended') else ''}",
+    "turn.published": viewing.published_text,
 }
 VERIFY_TEXT = {
     "game.created": lambda p: f"setup seed commitment {p['setup_commitment']}",

@@ -2,7 +2,8 @@
 the log's format (campaigns.log.portable) given what each viewer may see, the fold and the checks."""
 from __future__ import annotations
 
-from typing import IO, Iterable
+from collections.abc import Iterable
+from typing import IO
 
 from campaigns.log import portable
 from campaigns.log.portable import FORMAT, ImportRejected

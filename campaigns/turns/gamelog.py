@@ -18,7 +18,7 @@ from . import lifecycle
 from .adjudication import adjudication_drafts
 
 __all__ = ["ConcurrencyConflict", "Draft", "Stream", "event_hash", "head", "load", "append", "append_retrying",
-           "state_at", "replay", "rebuild_snapshots", "fold_event", "projection", "snapshot_due", "verify_game", "store"]
+           "state_at", "replay", "rebuild_snapshots", "projection", "snapshot_due", "verify_game", "store"]
 
 
 def projection(state: dict) -> dict:
@@ -74,8 +74,3 @@ rebuild_snapshots = store.rebuild_snapshots
 def verify_game(game: Game, progress=None) -> verify.Report:
     """The game's log checked: hash chain, snapshots, dice, and every adjudication re-run."""
     return verify.verify_game(game, store, adjudication_drafts, progress)
-
-
-def fold_event(state: dict, ev) -> dict:
-    """``state`` with the stored event ``ev`` folded in."""
-    return store.fold.event(state, ev)

@@ -170,9 +170,9 @@ def read(token: str, user, *, lock: bool = False) -> Seat:
     try:
         data = signing.loads(token, salt=SALT, max_age=MAX_AGE)
     except signing.SignatureExpired:
-        raise InvitationError("This invitation link has expired. Ask the game's creator to invite you again.")
+        raise InvitationError("This invitation link has expired. Ask the game's creator to invite you again.") from None
     except signing.BadSignature:
-        raise InvitationError("This is not a valid invitation link.")
+        raise InvitationError("This is not a valid invitation link.") from None
     seats = Seat.objects.select_for_update() if lock else Seat.objects
     seat = seats.select_related("game").filter(pk=data.get("seat")).first()
     if seat is None or data.get("user") != user.pk or seat.user_id != user.pk:

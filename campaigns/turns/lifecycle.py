@@ -12,7 +12,8 @@ that was not published.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from rules import catalog
 from rules.core.protocol import Viewer

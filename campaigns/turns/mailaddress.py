@@ -39,9 +39,9 @@ def confirm(token: str, user) -> str:
     try:
         data = signing.loads(token, salt=SALT, max_age=MAX_AGE)
     except signing.SignatureExpired:
-        raise AddressError("This confirmation link has expired. Ask for a new one on your settings page.")
+        raise AddressError("This confirmation link has expired. Ask for a new one on your settings page.") from None
     except signing.BadSignature:
-        raise AddressError("This is not a valid confirmation link.")
+        raise AddressError("This is not a valid confirmation link.") from None
     if data.get("user") != user.pk:
         raise AddressError("This link confirms another user's address. Sign in as that user to confirm it.")
     with transaction.atomic():

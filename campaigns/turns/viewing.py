@@ -6,8 +6,8 @@ with the viewer's own numbering (``numbered``), never with the log's seq.
 """
 from __future__ import annotations
 
-from datetime import timezone as dt_timezone
-from typing import Iterator
+from collections.abc import Callable, Iterator
+from datetime import UTC
 
 from django.db.models import Q, QuerySet
 from django.utils.dateparse import parse_datetime
@@ -70,7 +70,8 @@ def visible_events(game: Game, state: dict, viewer: Viewer) -> QuerySet[Event]:
     return qs.order_by("seq")
 
 
-def numbered(viewer: Viewer, events: QuerySet[Event], after: int = 0, limit: int | None = None) -> Iterator[Event]:
+def numbered(viewer: Viewer, events: QuerySet[Event], after: int = 0, limit: int | None = None,
+             *, after_seq: int | None = None) -> Iterator[Event]:
     """The viewer's events after number ``after``, each with ``number``: its place in the log as
     this viewer sees it, 1, 2, 3... without gaps.
 
@@ -80,30 +81,37 @@ def numbered(viewer: Viewer, events: QuerySet[Event], after: int = 0, limit: int
     orders, its hidden works). A viewer's log only ever grows at its end (results awaiting the
     umpire come after everything the players saw, and are shown whole or voided whole), so an
     event keeps its number. The umpire sees the whole, gapless log: their number is the seq.
+    ``after_seq``: the seq of the viewer's event number ``after`` (0 before the first), when the
+    caller knows it: the rows are then found by the (game, seq) index, not counted past (OFFSET),
+    so a page costs the same however long the log.
     """
     if viewer.is_umpire:
-        rows = events.filter(seq__gt=after)
-        rows = rows[:limit] if limit is not None else rows
-        for ev in rows.iterator(chunk_size=2000):
-            ev.number = ev.seq
-            yield ev
-        return
-    rows = events[after:after + limit] if limit is not None else events[after:]
+        after_seq = after
+    rows = events.filter(seq__gt=after_seq) if after_seq is not None else events[after:]
+    if limit is not None:
+        rows = rows[:limit]
     for n, ev in enumerate(rows.iterator(chunk_size=2000), start=after + 1):
         ev.number = n
         yield ev
 
 
-def number_events(viewer: Viewer, events: QuerySet[Event], after: int = 0, limit: int | None = None) -> list[Event]:
+def number_events(viewer: Viewer, events: QuerySet[Event], after: int = 0, limit: int | None = None,
+                  *, after_seq: int | None = None) -> list[Event]:
     """``numbered`` as a list."""
-    return list(numbered(viewer, events, after, limit))
+    return list(numbered(viewer, events, after, limit, after_seq=after_seq))
 
 
 def _utc(iso: str) -> str:
     """A time in a log line: the same words for every reader (pages and reports give each reader's
     own zone where they show the deadline itself)."""
     when = parse_datetime(iso)
-    return f"{when.astimezone(dt_timezone.utc):%Y-%m-%d %H:%M} UTC" if when else iso
+    return f"{when.astimezone(UTC):%Y-%m-%d %H:%M} UTC" if when else iso
+
+
+def published_text(p) -> str:
+    """The publication of a turn, with the umpire's note to the players when there is one."""
+    return (f"Turn {p['turn']} published{' (amended by the umpire)' if p.get('amended') else ''}"
+            + (f". The umpire's note: {p['note']}" if p.get("note") else ""))
 
 
 _LIFECYCLE_TEXT = {
@@ -127,9 +135,13 @@ _LIFECYCLE_TEXT = {
     "turn.adjudicated": lambda p: f"Turn {p['turn']} adjudicated ({p['count']} result events)",
     "results.voided": lambda p: f"Results of turn {p['turn']} voided by the umpire: {p['reason']}",
     "orders.amended": lambda p: f"The umpire amended {p['side']}'s orders for turn {p['turn']}:\n{p['text']}",
-    "turn.published": lambda p: f"Turn {p['turn']} published{' (amended by the umpire)' if p.get('amended') else ''}; seed revealed: {p['seed']}",
+    "turn.published": lambda p: f"{published_text(p)}; seed revealed: {p['seed']}",
     "game.finished": lambda p: f"Game over: {describe_result(p['result'])}",
 }
+
+
+# Lifecycle lines that carry a time: the payload key a reader's own zone replaces.
+_TIMED = {"turn.late": "until", "turn.deadline_set": "deadline"}
 
 
 def _who(p) -> str:
@@ -144,8 +156,11 @@ def describe_result(result) -> str:
     return f"{winner} wins ({result.get('reason', '')})" if winner else f"draw ({result.get('reason', '')})"
 
 
-def describe(game: Game, event: Event) -> str:
+def describe(game: Game, event: Event, local: Callable[[str], str] | None = None) -> str:
+    """One readable line; ``local``: writes a time in the reader's own zone (else the line says UTC)."""
     text = _LIFECYCLE_TEXT.get(event.type)
+    if text is not None and local and event.type in _TIMED:
+        return text({**event.payload, _TIMED[event.type]: local(event.payload[_TIMED[event.type]])})
     if text is not None:
         return text(event.payload)
     return catalog.get(game.ruleset).describe_event(event.type, event.payload)

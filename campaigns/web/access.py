@@ -7,18 +7,27 @@ confirmed to strangers.
 """
 from __future__ import annotations
 
+import zoneinfo
 from dataclasses import dataclass, field
 from functools import wraps
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils.timezone import localtime
 
 from campaigns.models import Game, Seat
-from campaigns.turns import gamelog, viewing
+from campaigns.turns import commands, gamelog, viewing
 from campaigns.turns.localtime import local_time
 from rules import catalog
 from rules.core.protocol import Viewer
+
+
+def _zone(name: str):
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
 
 
 def user_timezone(user) -> str:
@@ -61,13 +70,24 @@ class Seen:
         """{turn number: seq of its publication} for every turn whose results everyone has seen."""
         return dict(self.game.events.filter(type="turn.published").values_list("turn", "seq"))
 
-    def as_of(self, seq: int) -> "Seen":
+    def as_of(self, seq: int) -> Seen:
         """This viewer's window on the game as it stood right after event ``seq`` (a published turn)."""
         return Seen(game=self.game, viewer=self.viewer, seat=self.seat, tz=self.tz,
                     _state=gamelog.state_at(self.game.pk, seq))
 
     def local(self, iso: str | None) -> str:
         return local_time(iso, self.tz)
+
+    def local_short(self, when) -> str:
+        """A log line's time, short: the day and the time in the viewer's zone ("24 Nov 21:40")."""
+        return localtime(when, _zone(self.tz)).strftime("%d %b %H:%M")
+
+    def check_orders(self, text: str) -> list:
+        """The errors this player's side's orders ``text`` would get if sent now, without sending them:
+        the very check a submission gets (commands.check_orders), so nothing here says more than it."""
+        state, side = self._state, self.viewer.side
+        command = self.viewer.command if side in state["settings"].get("teams", {}) else ""
+        return commands.check_orders(state, side, commands.clean_text(text), command or "")[1]
 
     # Umpire-only details (the umpire sees everything).
     def pending_events(self):

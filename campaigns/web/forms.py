@@ -16,7 +16,7 @@ ORDERS_WIDGET = forms.Textarea(attrs={"rows": 8, "spellcheck": "false", "autocom
 
 class OrdersForm(forms.Form):
     text = forms.CharField(label="Your orders", widget=ORDERS_WIDGET, required=False)
-    ready = forms.BooleanField(label="Ready: close the turn when every side is ready", required=False, initial=True)
+    ready = forms.BooleanField(label="Ready: close the turn when every side is ready", required=False, initial=False)
 
 
 class ProfileForm(forms.Form):
@@ -161,7 +161,7 @@ class RulingForm(forms.Form):
 class OnBehalfForm(forms.Form):
     side = forms.ChoiceField(label="Side")
     text = forms.CharField(label="Orders", widget=ORDERS_WIDGET)
-    ready = forms.BooleanField(label="Mark the side ready", required=False, initial=True)
+    ready = forms.BooleanField(label="Mark the side ready", required=False, initial=False)
 
     def __init__(self, *args, sides: list[str], **kwargs):
         super().__init__(*args, **kwargs)

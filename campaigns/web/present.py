@@ -3,12 +3,15 @@ from __future__ import annotations
 
 from itertools import groupby
 
+from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 
+from campaigns.mailout.reports import PLAIN_TEXT
 from campaigns.models import Absence
 from campaigns.turns import viewing
 from campaigns.turns.absences import seat_today
-from rules.core.protocol import LineError
+from rules.core.protocol import LineError, composes_orders
 
 from .access import Seen
 
@@ -23,24 +26,32 @@ STATUS_TEXT = {
 
 def turn_summary(seen: Seen) -> dict:
     """The turn panel: status, deadline in the viewer's time zone, who is ready, the result."""
-    turn = seen.view["turn"]
+    return turn_panel(seen.view["turn"], seen.viewer, seen.local)
+
+
+def turn_panel(turn: dict, viewer, local) -> dict:
+    """``turn_summary`` from a viewer's turn view (``lifecycle_view``), ``local`` giving times in their zone
+    (the list of my games builds it without a game view: campaigns.listing)."""
     is_open = turn["status"] == "open" and turn["game_status"] == "active"
     return {
         **turn,
         "is_open": is_open,
         "status_text": STATUS_TEXT.get(turn["status"], turn["status"] or "not started"),
         "is_decision": turn["kind"] == "decision",
-        "deadline_local": seen.local(turn["deadline"]) if is_open else "",
-        "grace_local": seen.local(turn["late_until"]) if is_open and turn.get("late_until") else "",
+        "deadline_local": local(turn["deadline"]) if is_open else "",
+        "grace_local": local(turn["late_until"]) if is_open and turn.get("late_until") else "",
         "missed_list": sorted(turn["missed"].items()),
         "result_text": viewing.describe_result(turn["result"]) if turn["game_status"] == "finished" else "",
-        "awaiting": awaiting(seen),
+        "awaiting": awaiting_for(turn, viewer),
     }
 
 
 def awaiting(seen: Seen) -> str:
     """What this viewer is expected to do now, in a few words ("" for nothing)."""
-    turn, viewer = seen.view["turn"], seen.viewer
+    return awaiting_for(seen.view["turn"], seen.viewer)
+
+
+def awaiting_for(turn: dict, viewer) -> str:
     if turn["game_status"] != "active":
         return ""
     if viewer.is_umpire:
@@ -73,15 +84,29 @@ def own_orders(seen: Seen) -> str:
 def log_by_turn(seen: Seen, events=None) -> list[dict]:
     """Visible events grouped per turn, newest turn first, each as one readable line.
 
-    ``events``: the umpire's subset of the log (pending results); by default the viewer's
-    whole log. Each line carries the viewer's own number of the event, never its seq."""
+    ``events``: the umpire's subset of the log (pending results, a filter); by default the viewer's
+    whole log. Each line carries the viewer's own number of the event, never its seq. A player's
+    lines say what happened without seeds and commitments (as the mailed reports do): those are on
+    the verification page. Times are short, in the viewer's zone, with the full time on hover."""
     events = viewing.numbered(seen.viewer, seen.events() if events is None else events)
     groups = []
     for number, evs in groupby(events, key=lambda e: e.turn):
-        groups.append({"turn": number, "lines": [
-            {"number": e.number, "type": e.type, "at": seen.local(e.created_at.isoformat()),
-             "text": viewing.describe(seen.game, e), "audience": e.audience} for e in evs]})
+        lines = []
+        for e in evs:
+            text = _line_text(seen, e)
+            if text is None:
+                continue
+            lines.append({"number": e.number, "type": e.type, "at": seen.local_short(e.created_at),
+                          "at_full": seen.local(e.created_at.isoformat()), "text": text, "audience": e.audience})
+        groups.append({"turn": number, "lines": lines})
     return list(reversed(groups))
+
+
+def _line_text(seen: Seen, event) -> str | None:
+    if not seen.viewer.is_umpire and event.type in PLAIN_TEXT:
+        plain = PLAIN_TEXT[event.type]
+        return plain(event.payload) if plain else None
+    return viewing.describe(seen.game, event, local=seen.local)
 
 
 def svg(seen: Seen, board_key: str = "board") -> str:
@@ -108,3 +133,52 @@ def board_extras(seen: Seen) -> dict:
         "legal_operations": seen.ruleset.legal_orders(board, seen.viewer.side),
         "standing": standing.get(seen.viewer.side, []) if seen.viewer.side else [],
     }
+
+
+def map_orders(seen: Seen) -> dict:
+    """What the map's script needs to order by clicks and to draw the side's sent orders: only the
+    viewer's own side, from its own view and its own orders (never another side's)."""
+    rs, side = seen.ruleset, seen.viewer.side
+    if seen.viewer.role != "player" or not side or not composes_orders(rs):
+        return {}
+    board = seen.view["board"] if isinstance(seen.view["board"], dict) else {}
+    text = own_orders(seen)
+    marks = rs.pending_marks(board, side, text) if text and seen.view["turn"]["game_status"] == "active" else []
+    out = {"side": side, "marks": marks, "words": {
+        "select": gettext("Select %(id)s to order it"),
+        "distance": gettext("%(d)s in from the unit, at %(x)s,%(y)s")}}
+    if may_order(seen):
+        out.update(compose=reverse("order_compose", args=[seen.game.pk]),
+                   check=reverse("order_check", args=[seen.game.pk]))
+    return out
+
+
+def ready_closes(seen: Seen) -> bool:
+    """Whether marking this player's side ready would close the turn: every other side to order is
+    ready (public on the turn panel). A side played by several commands is left to its merge."""
+    turn = seen.view["turn"]
+    if not may_order(seen) or seen.viewer.command:
+        return False
+    return all(side in turn["ready"] for side in turn["sides"] if side != seen.viewer.side)
+
+
+class LogFilter:
+    """The umpire's whole log narrowed to one audience ("public", "umpire", "side:red") and one kind
+    of event (its type, or the part before the dot: "turn", "orders", "littlewars")."""
+
+    def __init__(self, seen: Seen, query):
+        self.seen = seen
+        events = seen.events()
+        self.audiences = sorted(set(events.values_list("audience", flat=True)))
+        types = sorted(set(events.values_list("type", flat=True)))
+        self.kinds = sorted({t.split(".")[0] for t in types} | set(types))
+        self.audience = query.get("audience", "") if query.get("audience", "") in self.audiences else ""
+        self.kind = query.get("kind", "") if query.get("kind", "") in self.kinds else ""
+
+    def events(self):
+        events = self.seen.events()
+        if self.audience:
+            events = events.filter(audience=self.audience)
+        if self.kind:
+            events = events.filter(type=self.kind) if "." in self.kind else events.filter(type__startswith=self.kind + ".")
+        return events

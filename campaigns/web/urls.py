@@ -3,9 +3,11 @@ from django.urls import path
 
 from campaigns import accounts
 
-from . import held, views
+from . import held, ordering, views
 
 urlpatterns = [
+    # Browsers ask for /favicon.ico whatever the page says (the SVG map, a download): no 404 for it.
+    path("favicon.ico", views.favicon),
     path("", views.my_games, name="my_games"),
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
@@ -14,9 +16,12 @@ urlpatterns = [
     path("invitations/<str:token>/", views.invitation, name="invitation"),
     path("games/new/", views.new_game, name="new_game"),
     path("games/<int:game_id>/", views.game_page, name="game"),
+    path("games/<int:game_id>/orders/compose/", ordering.compose, name="order_compose"),
+    path("games/<int:game_id>/orders/check/", ordering.check, name="order_check"),
     path("games/<int:game_id>/ready/", views.set_ready, name="set_ready"),
     path("games/<int:game_id>/absence/", views.set_absence, name="set_absence"),
     path("games/<int:game_id>/turns/<int:number>/", views.turn_history, name="turn_history"),
+    path("games/<int:game_id>/verification/", views.verification, name="verification"),
     path("games/<int:game_id>/map.svg", views.game_map, name="game_map"),
     path("games/<int:game_id>/umpire/", views.umpire_page, name="umpire"),
     path("games/<int:game_id>/seats/", views.game_seats, name="game_seats"),

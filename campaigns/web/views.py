@@ -3,13 +3,17 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponseBadRequest, HttpResponsePermanentRedirect
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns import maps
-from campaigns.mailout import outbox, verification
+from campaigns.mailout import outbox
+from campaigns.mailout.reports import VERIFY_TEXT
+from campaigns.mailout.verification import request_verification
 from campaigns.models import Game, Profile, Seat
 from campaigns.turns import (
     absences,
@@ -17,16 +21,18 @@ from campaigns.turns import (
     creation,
     deadlines,
     invitations,
+    listing,
     mailaddress,
     rulings,
     seats,
     viewing,
 )
 from campaigns.turns.addresses import renew
+from campaigns.turns.localtime import local_time
 from rules.core.protocol import RulesError, UmpireDesk
 
 from . import held, present
-from .access import Seen, seat_required, seen_for
+from .access import Seen, seat_required, user_timezone
 from .forms import (
     AbsenceForm,
     AddressForm,
@@ -60,16 +66,22 @@ def _accepted_message(result: commands.SubmitResult, ready: bool) -> str:
     return "Orders accepted" + (" and marked ready." if ready else "; not marked ready yet.")
 
 
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever a page says (the SVG map, a download): no 404 for it.
+    The static URL is looked up when asked, so a hashed file name after collectstatic is followed."""
+    return HttpResponsePermanentRedirect(static("kb/favicon.svg"))
+
+
 # --- my games ---------------------------------------------------------------
 
 @login_required
 def my_games(request):
-    games = (Game.objects.filter(seats__user=request.user, seats__status=Seat.Status.ACTIVE).distinct()
-             .select_related("campaign").order_by("-created_at"))
-    rows = []
-    for game in games:
-        seen = seen_for(game, request.user)
-        rows.append({"game": game, "seen": seen, "turn": present.turn_summary(seen)})
+    games = list(Game.objects.filter(seats__user=request.user, seats__status=Seat.Status.ACTIVE).distinct()
+                 .select_related("campaign").order_by("-created_at"))
+    tz = user_timezone(request.user)
+    rows = [{"game": row.game, "viewer": row.viewer, "title": row.title,
+             "turn": present.turn_panel(row.turn, row.viewer, lambda iso: local_time(iso, tz))}
+            for row in listing.rows(request.user, games)]
     return render(request, "web/my_games.html", {
         "rows": rows, "invitations": invitations.pending_for(request.user),
         "verified": mailaddress.verified_address(request.user)})
@@ -144,7 +156,7 @@ def my_settings(request):
     address_form = AddressForm(posted if is_address else None)
     if is_address and address_form.is_valid():
         email = address_form.cleaned_data["email"]
-        verification.request_verification(request.user, email)
+        request_verification(request.user, email)
         messages.success(request, f"We have mailed a link to {email}: follow it to confirm the address.")
         return redirect("my_settings")
     if posted is not None and not is_address and form.is_valid():
@@ -205,7 +217,7 @@ def game_context(seen: Seen, **extra) -> dict:
         "may_order": present.may_order(seen), "own_orders": present.own_orders(seen),
         "away_until": present.away_until(seen),
         "past_turns": sorted(seen.published_turns()), "roster": invitations.roster(seen.game),
-        **present.board_extras(seen), **extra,
+        "map_orders": present.map_orders(seen), "ready_closes": present.ready_closes(seen), **present.board_extras(seen), **extra,
     }
 
 
@@ -213,7 +225,7 @@ def game_context(seen: Seen, **extra) -> dict:
 @seat_required()
 def game_page(request, seen: Seen):
     if request.method == "GET":
-        form = OrdersForm(initial={"text": present.own_orders(seen), "ready": True}) if present.may_order(seen) else None
+        form = OrdersForm(initial={"text": present.own_orders(seen), "ready": False}) if present.may_order(seen) else None
         return render(request, "web/game.html", game_context(seen, form=form))
     if not present.may_order(seen):
         messages.error(request, "You have no orders to give now.")
@@ -293,6 +305,16 @@ def set_ready(request, seen: Seen):
     return redirect(_game_url(seen))
 
 
+@require_http_methods(["GET"])
+@seat_required()
+def verification(request, seen: Seen):
+    """The seeds and dice commitments among the events this viewer sees, to check the dice with
+    (kept out of the log's lines, as out of the mailed reports' bodies)."""
+    lines = [{"turn": e.turn, "text": VERIFY_TEXT[e.type](e.payload)}
+             for e in seen.events().filter(type__in=list(VERIFY_TEXT))]
+    return render(request, "web/verification.html", {"seen": seen, "game": seen.game, "lines": lines})
+
+
 @seat_required()
 def game_map(request, seen: Seen):
     return maps.svg_response(seen.svg())
@@ -306,7 +328,10 @@ class UmpireForms:
     def __init__(self, seen: Seen, data=None, action: str = ""):
         turn = seen.view["turn"]
         self.used = seen.orders_used() if turn["status"] == "adjudicated" else {}
-        bound = lambda name: data if action == name else None  # noqa: E731
+
+        def bound(name: str):  # the posted data goes to the form of the action posted only
+            return data if action == name else None
+
         self.approve = ApproveForm(bound("approve"), prefix="approve")
         self.amend = AmendForm(bound("amend"), prefix="amend", orders_used=self.used)
         self.submit = OnBehalfForm(bound("submit"), prefix="submit", sides=list(turn["sides"]))
@@ -387,7 +412,8 @@ def _ruling(request, seen: Seen, forms: UmpireForms):
         for line in present.line_errors(errors):
             forms.ruling.add_error("text", line)
         return None
-    messages.success(request, f"Ruling written: {count} event(s).")
+    messages.success(request, ngettext("Ruling written: %(count)d event.", "Ruling written: %(count)d events.",
+                                       count) % {"count": count})
     return redirect(_umpire_url(seen))
 
 
@@ -452,11 +478,12 @@ def umpire_page(request, seen: Seen):
             return redirect(_umpire_url(seen))
         if response is not None:
             return response
-    return render(request, "web/umpire.html", umpire_context(seen, forms))
+    return render(request, "web/umpire.html", umpire_context(seen, forms, request.GET))
 
 
-def umpire_context(seen: Seen, forms: UmpireForms) -> dict:
+def umpire_context(seen: Seen, forms: UmpireForms, query=None) -> dict:
     turn = present.turn_summary(seen)
+    log_filter = present.LogFilter(seen, query or {})
     awaiting = turn["status"] == "adjudicated"
     return {
         "seen": seen, "view": seen.view, "game": seen.game, "turn": turn, "forms": forms,
@@ -471,4 +498,5 @@ def umpire_context(seen: Seen, forms: UmpireForms) -> dict:
         "held_mail": held.held_messages(seen.game).count(), "roster": invitations.roster(seen.game),
         "dead_mail": sorted(set(outbox.dead(seen.game).values_list("to", flat=True))),
         "dead_count": outbox.dead(seen.game).count(),
+        "log_filter": log_filter, "log": present.log_by_turn(seen, log_filter.events()),
     }

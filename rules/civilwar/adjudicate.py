@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from rules.core.protocol import (
     PUBLIC,

@@ -1,7 +1,8 @@
 """One readable English line per event."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .board import natural_sorted
 from .fold import PREFIX

@@ -23,7 +23,8 @@ shared between all states of a game.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from rules.core.protocol import State
 
@@ -80,7 +81,7 @@ def _map_loaded(state: State, p: Mapping[str, Any], et: str) -> State:
 
 def _tokens_revealed(state: State, p: Mapping[str, Any], et: str) -> State:
     new = dict(state)
-    tokens = {c: s for c, s in p["tokens"].items()}
+    tokens = dict(p["tokens"])
     new["tokens"] = tokens
     new["token_start"] = {s: sum(1 for v in tokens.values() if v == s) for s in SIDES}
     new["phase"] = "play"
@@ -301,7 +302,7 @@ def check_invariants(state: dict[str, Any]) -> list[str]:
             problems.append(f"{s} has {n} tokens, more than the {state['token_start'][s]} dealt")
     if state["to_move"] not in SIDES:
         problems.append(f"to_move is {state['to_move']!r}")
-    for s, pts in state["just_occupied"].items():
+    for pts in state["just_occupied"].values():
         for p in pts:
             if p not in kind:
                 problems.append(f"just_occupied point {p} unknown")

@@ -5,7 +5,8 @@ it. Error strings are the messages players see.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from .board import natural_sorted, other
 from .orders import Assault, Breakthrough, Evacuate, Form, Move, Order, Pass, Terror

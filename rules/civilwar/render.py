@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape
 
-from rules.core.mapsvg import LabelPlacer, data, label, text_box
+from rules.core.mapsvg import Box, LabelPlacer, data, label, text_box
 
 FONT = "DejaVu Sans, sans-serif"
 UNIT_FILL = {"red": "#c62828", "blue": "#1f4fa3"}
@@ -18,12 +18,14 @@ def _t(x: float, y: float, text: str, size: int = 12, anchor: str = "middle", fi
 
 
 LINE_STYLE = 'stroke="#6a3fb5" stroke-width="2.5" stroke-dasharray="6 4" fill="none"'
+Anchor = tuple[float, float, str]  # where a name goes (x, y) and the name
 
 
-def _straight_lines(lines: list[dict], pos: dict[str, tuple[float, float]]) -> tuple[list[str], list[tuple]]:
+def _straight_lines(lines: list[dict[str, Any]], pos: dict[str, tuple[float, float]]) -> tuple[list[str], list[Anchor]]:
     """The straight lines along which breakthroughs run (CW-19), dashed over the roads, and
     where to name them (a third of the way along their first leg; placed last, clear of the rest)."""
-    out, labels = [], []
+    out: list[str] = []
+    labels: list[Anchor] = []
     for ln in lines:
         pts = [pos[p] for p in ln["points"] if p in pos]
         if len(pts) < 2:
@@ -35,9 +37,9 @@ def _straight_lines(lines: list[dict], pos: dict[str, tuple[float, float]]) -> t
     return out, labels
 
 
-def _line_names(anchors: list[tuple], board: dict, pos: dict[str, tuple[float, float]]) -> list[str]:
+def _line_names(anchors: list[Anchor], board: dict[str, Any], pos: dict[str, tuple[float, float]]) -> list[str]:
     """The straight lines' names, placed clear of the cities, road points and their names."""
-    keep = [(pos[c["id"]][0] - 27, pos[c["id"]][1] - 40, 54, 82) for c in board["cities"]]  # circle, id, name
+    keep: list[Box] = [(pos[c["id"]][0] - 27, pos[c["id"]][1] - 40, 54, 82) for c in board["cities"]]  # circle, id, name
     keep += [(pos[r["id"]][0] - 10, pos[r["id"]][1] - 10, 20, 20) for r in board["roads"]]
     for r in board["roads"]:
         x, y, anchor = _road_label_at(r, pos)
@@ -46,7 +48,7 @@ def _line_names(anchors: list[tuple], board: dict, pos: dict[str, tuple[float, f
     return [label(placer, x, y, name, 9, 4, "#6a3fb5", weight="bold", halo="#fbf8f0") for x, y, name in anchors]
 
 
-def _road_label_at(r: dict, pos: dict[str, tuple[float, float]]) -> tuple[float, float, str]:
+def _road_label_at(r: dict[str, Any], pos: dict[str, tuple[float, float]]) -> tuple[float, float, str]:
     """Where a road point's name goes: right of it on a vertical or diagonal road, else under it."""
     x, y = pos[r["id"]]
     (ax, ay), (bx, by) = pos[r["joins"][0]], pos[r["joins"][1]]
@@ -117,7 +119,8 @@ def render_svg(view: dict[str, Any], crop: bool = False) -> str:
     for c in board["cities"]:
         x, y = pos[c["id"]]
         tok = tokens.get(c["id"])
-        out.append(f'<circle class="node"{data(node=c["id"])} cx="{x:.1f}" cy="{y:.1f}" r="24" fill="{TOKEN_FILL[tok]}" stroke="{TOKEN_STROKE[tok]}" stroke-width="3"/>')
+        out.append(f'<circle class="node"{data(node=c["id"])} cx="{x:.1f}" cy="{y:.1f}" r="24" '
+                   f'fill="{TOKEN_FILL[tok]}" stroke="{TOKEN_STROKE[tok]}" stroke-width="3"/>')
         out.append(_t(x, y - 29, c["id"], 11, fill="#333", weight="bold"))
         out.append(_t(x, y + 38, c["name"], 10, fill="#555"))
         if tok:
@@ -125,7 +128,8 @@ def render_svg(view: dict[str, Any], crop: bool = False) -> str:
             out.append(_t(x + 20.5, y - 16, tok[0].upper(), 9, fill="#fff", weight="bold"))
     for r in board["roads"]:
         x, y = pos[r["id"]]
-        out.append(f'<rect class="node"{data(node=r["id"])} x="{x - 9:.1f}" y="{y - 9:.1f}" width="18" height="18" rx="3" fill="#fffdf7" stroke="#9c8f7a" stroke-width="1.5"/>')
+        out.append(f'<rect class="node"{data(node=r["id"])} x="{x - 9:.1f}" y="{y - 9:.1f}" width="18" height="18" '
+                   'rx="3" fill="#fffdf7" stroke="#9c8f7a" stroke-width="1.5"/>')
         lx, ly, anchor = _road_label_at(r, pos)
         out.append(_t(lx, ly, r["id"], 8, anchor, fill="#6b5f4d"))
     out += _line_names(line_labels, board, pos)
@@ -139,7 +143,8 @@ def render_svg(view: dict[str, Any], crop: bool = False) -> str:
         x, y = pos[u["point"]]
         rad = 14 if u["point"] in city_ids else 11
         attrs = data(id=u["point"], side=u["side"], kind="unit", node=u["point"])
-        out.append(f'<circle class="unit"{attrs} cx="{x:.1f}" cy="{y:.1f}" r="{rad}" fill="{UNIT_FILL.get(u["side"], "#000")}" stroke="#fff" stroke-width="2"/>')
+        out.append(f'<circle class="unit"{attrs} cx="{x:.1f}" cy="{y:.1f}" r="{rad}" '
+                   f'fill="{UNIT_FILL.get(u["side"], "#000")}" stroke="#fff" stroke-width="2"/>')
         out.append(_t(x, y + 4, u["side"][0].upper(), 11, fill="#fff", weight="bold"))
         if u["point"] in protected:
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{rad + 4}" fill="none" stroke="#e0a100" stroke-width="2" stroke-dasharray="4 3"/>')

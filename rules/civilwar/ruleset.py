@@ -8,6 +8,7 @@ from rules.core.base import RuleSetBase
 from rules.core.protocol import PUBLIC, RuleEvent
 
 from . import adjudicate as _adj
+from . import compose as _compose
 from .board import load_map, natural_sorted
 from .describe import describe_event as _describe
 from .fold import PREFIX, build_state, check_invariants
@@ -71,6 +72,11 @@ class CivilWar(RuleSetBase):
     has_legal_operation = staticmethod(has_legal_operation)
     check_invariants = staticmethod(check_invariants)
     build_state = staticmethod(build_state)
+
+    # clicks on the map (rules.core.protocol.OrderComposer)
+    compose_order = staticmethod(_compose.compose_order)
+    order_targets = staticmethod(_compose.order_targets)
+    pending_marks = staticmethod(_compose.pending_marks)
 
 
 RULESET = CivilWar()

@@ -5,7 +5,8 @@ Pure Python (no pytest); used by tests/rules/civilwar and usable by platform tes
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from rules.civilwar import RULESET as RS
 from rules.civilwar import build_state

@@ -10,7 +10,8 @@ arguments (an order parser that needs no state).
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Iterable, Mapping, Protocol
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Protocol
 
 from .protocol import GameOption, RuleEvent, ScenarioError
 

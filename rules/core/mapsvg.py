@@ -5,13 +5,13 @@ Pure string and geometry helpers; a rule set's render.py draws its own map with 
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from html import escape
-from typing import Iterable, Sequence
 
 Box = tuple[float, float, float, float]  # x, y, w, h in the SVG's user units
 
 
-def data(**attrs) -> str:
+def data(**attrs: object) -> str:
     """` data-a-b="v"` for each ``a_b=v`` not None (escaped); numbers without needless decimals."""
     out = []
     for key, value in attrs.items():

@@ -1,7 +1,8 @@
 """Reading an order text line by line: the loop every line-based order language shares."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .protocol import LineError, ParsedOrders
 

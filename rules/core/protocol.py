@@ -34,8 +34,9 @@ tests/platform/test_hidden_activity.py).
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 JSON = Any
 State = dict[str, Any]  # a rule set's state (a JSON object): fold returns a new one, never changes its input
@@ -244,6 +245,34 @@ class SelfCheck(Protocol):
     def check_invariants(self, state: JSON) -> list[str]:
         """Human-readable problems of ``state``; empty when it is sound."""
         ...
+
+
+@runtime_checkable
+class OrderComposer(Protocol):
+    """Optional capability: a rule set whose map is ordered by clicks (``composes_orders`` tells).
+
+    The order language stays the rule set's: the page sends what was clicked and gets an order
+    line back, which goes into the orders text like a typed one. ``board`` is the orderer's own
+    view, so nothing here can tell a side what its view does not. Pure, like the rest of rules/.
+    """
+
+    def compose_order(self, board: JSON, side: str, unit_id: str, target: Mapping[str, JSON]) -> str:
+        """The order line sending ``unit_id`` (its id in orders) to ``target``: {"x", "y"} inches on a
+        table, {"hex"}, {"node"} (a place on a graph map) or {"unit"} (a unit clicked); an optional
+        "verb" chooses among orders ("fire" for a gun). Raises RulesError saying why not."""
+
+    def order_targets(self, board: JSON, side: str, unit_id: str) -> dict[str, list[str]]:
+        """{place: order lines} for a unit on a graph or hex map: the targets the page lights up
+        ({} where the rule set leaves any point open and checks the line instead)."""
+
+    def pending_marks(self, board: JSON, side: str, text: str) -> list[dict[str, JSON]]:
+        """What the side's sent orders ask for, to draw as ghosts and arrows on its own map:
+        [{"unit": id, "verb": word, "to": target as in compose_order}], lines it cannot read left out."""
+
+
+def composes_orders(ruleset: Any) -> bool:
+    """Whether a rule set offers the optional OrderComposer capability."""
+    return isinstance(ruleset, OrderComposer)
 
 
 class RulesError(Exception):

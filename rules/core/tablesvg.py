@@ -6,12 +6,16 @@ or a crop of it (mapsvg.crop_box). The SVG puts table point (x, y) at (x, depth 
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from html import escape
-from typing import Sequence
+
+from shapely.geometry.base import BaseGeometry
 
 from .mapsvg import Box, data
 
 Region = tuple[float, float, float, float]
+# A ruler tick: (value in inches, tick length) -> (its line, its number).
+TickDrawer = Callable[[float, float], tuple[str, str]]
 FONT = "DejaVu Sans, sans-serif"
 ZONE_FILL = {"red": "#c0392b", "blue": "#2457a6"}
 
@@ -27,7 +31,7 @@ def svg_box(region: Region, depth: float) -> Box:
     return (x, depth - y - h, w, h)
 
 
-def shape_box(shape, depth: float) -> Box:
+def shape_box(shape: BaseGeometry, depth: float) -> Box:
     """The SVG box (y down) of a shapely shape in table inches."""
     x0, y0, x1, y1 = shape.bounds
     return (x0, depth - y1, x1 - x0, y1 - y0)
@@ -63,7 +67,7 @@ def rulers(region: Region, depth: float, fs: float) -> str:
     return "".join(out)
 
 
-def _ticks(lo: float, hi: float, step: tuple[float, float], draw, fs: float) -> list[str]:
+def _ticks(lo: float, hi: float, step: tuple[float, float], draw: TickDrawer, fs: float) -> list[str]:
     minor, major = step
     out = []
     v = minor * -(-lo // minor)  # the first tick at or after lo

@@ -19,8 +19,8 @@ Labels are the wargamer's CCRR numbers (column then row, 01-based, "0101" top-le
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from functools import lru_cache
-from typing import Iterator
 
 Hex = tuple[int, int]
 
@@ -129,14 +129,71 @@ def _line(a: Hex, b: Hex, sign: float) -> list[Hex]:
 def lines(a: Hex, b: Hex) -> tuple[list[Hex], list[Hex]]:
     """The two hex lines from ``a`` to ``b``: nudged by +ε and by −ε (Red Blob ``hex_linedraw``).
 
-    They differ only where the centre line runs along hexsides or through corners; a game's
-    line-of-sight rule decides what such a border line means (see ``los.visible``).
+    They differ only where the centre line runs along hexsides or through corners. Line of
+    sight version 1 (games set up before version 2) samples with these; they are not
+    symmetric (see below), version 2 uses ``border_lines``.
     """
     return _line(a, b, 1.0), _line(a, b, -1.0)
 
 
 def line(a: Hex, b: Hex) -> list[Hex]:
     return _line(a, b, 1.0)
+
+
+# The fixed nudge above runs along the hexsides between hexes that differ by (1, -1, 0): a
+# sample on such a side (every line along (1, 1, -2), some through corners) stays on it and
+# floating rounding picks the hex, differently from a to b than from b to a. Line of sight version 2
+# (``los.visible``) samples exactly instead: integers only, and the nudge is perpendicular to
+# the line, so every tie goes to one side of the line in one sample and to the other side in
+# the other, whichever way the line is drawn.
+
+Cube = tuple[int, int, int]
+
+
+def _cube(h: Hex) -> Cube:
+    return (h[0], h[1], -h[0] - h[1])
+
+
+def _dot(u: Cube, v: Cube) -> int:
+    return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]
+
+
+def _nearest(point: Cube, n: int, lean: Cube) -> Hex:
+    """The hex whose centre is nearest to ``point / n`` (cube, n > 0); a tie goes to the centre
+    farthest towards ``lean``, i.e. the hex the point lies in when nudged a hair that way.
+
+    The centres are a triangular lattice, so the nearest one is a corner of the axial
+    parallelogram holding the point. Squared cube length is twice the plane's squared
+    distance, so the comparison is exact. ``lean`` at right angles to the line never ties two
+    candidates: that would need the line along an axis, whose samples are hex centres.
+    """
+    q0, r0 = point[0] // n, point[1] // n
+
+    def rank(c: Hex) -> tuple[int, int]:
+        cc = _cube(c)
+        off = (point[0] - n * cc[0], point[1] - n * cc[1], point[2] - n * cc[2])
+        return _dot(off, off), -_dot(cc, lean)
+
+    return min(((q0, r0), (q0 + 1, r0), (q0, r0 + 1), (q0 + 1, r0 + 1)), key=rank)
+
+
+@lru_cache(maxsize=65536)  # a rule set asks the same pairs again and again within a turn
+def border_lines(a: Hex, b: Hex) -> tuple[tuple[Hex, ...], tuple[Hex, ...]]:
+    """The two hex lines from ``a`` to ``b`` nudged a hair to either side of the centre line
+    (exact arithmetic, no epsilon). They differ only where the centre line runs along hexsides
+    or through corners. By construction ``border_lines(b, a)`` is the pair swapped and each
+    line reversed: the same two lines drawn the other way.
+    """
+    n = distance(a, b)
+    if n == 0:
+        return (a,), (a,)
+    ca, cb = _cube(a), _cube(b)
+    d = (cb[0] - ca[0], cb[1] - ca[1], cb[2] - ca[2])
+    left = (d[1] - d[2], d[2] - d[0], d[0] - d[1])  # d × (1, 1, 1): in the plane, at right angles to d
+    right = (-left[0], -left[1], -left[2])
+    # sample i is a + d·i/n, kept as n·a + d·i so that it stays in integers
+    points = [(n * ca[0] + i * d[0], n * ca[1] + i * d[1], n * ca[2] + i * d[2]) for i in range(n + 1)]
+    return tuple(_nearest(p, n, left) for p in points), tuple(_nearest(p, n, right) for p in points)
 
 
 # -- hexsides -------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ answers are deterministic.
 from __future__ import annotations
 
 import heapq
-from typing import Callable
+from collections.abc import Callable
 
 from .coords import Hex, distance, neighbours
 

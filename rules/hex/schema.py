@@ -7,8 +7,9 @@ messages are for players writing scenario files.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from importlib import resources
-from typing import Any, Iterable, NoReturn
+from typing import Any, NoReturn
 
 from rules.core.protocol import ScenarioError
 

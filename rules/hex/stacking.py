@@ -5,8 +5,8 @@ a machine (0, 1). ``mixed`` says whether figures may share a hex with a large mo
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,9 @@ unit in its side's colour with a short name, its strength and its state.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from html import escape
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from rules.core.mapsvg import data
 
@@ -26,7 +27,7 @@ def _t(x: float, y: float, text: Any, size: float, fill: str = "#222", weight: s
 
 def _counter(x: float, y: float, c: Mapping[str, Any], size: float) -> str:
     w, h = size * 0.78, size * 0.5
-    colour = SIDE_COLOURS.get(c.get("side"), "#555")
+    colour = SIDE_COLOURS.get(c.get("side") or "", "#555")
     dash = ' stroke-dasharray="3 2"' if c.get("hidden") else ""
     attrs = data(id=c.get("id"), side=c.get("side"), kind=c.get("kind", "unit"), hex=c.get("hex")) if c.get("id") else ""
     out = [f'<g class="{"unit counter" if attrs else "counter"}"{attrs}><title>{escape(c.get("title", c.get("name", "")))}</title>',
@@ -35,7 +36,8 @@ def _counter(x: float, y: float, c: Mapping[str, Any], size: float) -> str:
            _t(x, y - h * 0.08, c.get("name", ""), size * 0.17, "#fff", "bold"),
            _t(x, y + h * 0.36, c.get("strength", ""), size * 0.17, "#fff")]
     if c.get("state"):
-        out.append(f'<rect x="{x - w / 2:.1f}" y="{y + h / 2:.1f}" width="{w:.1f}" height="{size * 0.2:.1f}" fill="#ffe08a" stroke="#111" stroke-width="0.6"/>')
+        out.append(f'<rect x="{x - w / 2:.1f}" y="{y + h / 2:.1f}" width="{w:.1f}" height="{size * 0.2:.1f}" '
+                   'fill="#ffe08a" stroke="#111" stroke-width="0.6"/>')
         out.append(_t(x, y + h / 2 + size * 0.15, c["state"], size * 0.14, "#111"))
     out.append("</g>")
     return "".join(out)
@@ -47,7 +49,7 @@ def _badge(x: float, y: float, c: Mapping[str, Any], size: float) -> str:
     w, h = size * 0.75, size * 0.2
     return (f'<g class="unit badge"{attrs}><title>{escape(c.get("title", ""))}</title>'
             f'<rect x="{x - w / 2:.1f}" y="{y - h / 2:.1f}" width="{w:.1f}" height="{h:.1f}" rx="{h / 2:.1f}" '
-            f'fill="#ffe08a" stroke="{SIDE_COLOURS.get(c.get("side"), "#555")}" stroke-width="1.2"/>'
+            f'fill="#ffe08a" stroke="{SIDE_COLOURS.get(c.get("side") or "", "#555")}" stroke-width="1.2"/>'
             + _t(x, y + h * 0.3, c.get("name", ""), size * 0.15, "#111", "bold") + "</g>")
 
 
@@ -101,15 +103,15 @@ def render(m: HexMap, *, terrain_fill: Mapping[str, str], side_stroke: Mapping[s
         x, y = pts[parse_label(lab)]
         out.append(f'<circle cx="{x + ox:.1f}" cy="{y + oy:.1f}" r="{size * 0.8:.1f}" fill="none" stroke="{colour}" '
                    f'stroke-width="2.5" stroke-dasharray="5 3"/>')
-    by_hex: dict[str, list] = {}
+    by_hex: dict[str, list[Mapping[str, Any]]] = {}
     for c in counters:
         by_hex.setdefault(c["hex"], []).append(c)
     for lab, all_cs in by_hex.items():
         x, y = pts[parse_label(lab)]
         cs = [c for c in all_cs if not c.get("badge")]
-        n = len(cs)
+        stacked = len(cs)
         for i, c in enumerate(cs):  # stacked counters fan out downwards-right
-            dx = (i - (n - 1) / 2) * size * 0.22
+            dx = (i - (stacked - 1) / 2) * size * 0.22
             out.append(_counter(x + ox + dx, y + oy + dx * 0.6, c, size))
         for i, c in enumerate(c for c in all_cs if c.get("badge")):  # a leader with troops: a tag at their corner
             out.append(_badge(x + ox, y + oy + size * (0.6 + 0.22 * i), c, size))

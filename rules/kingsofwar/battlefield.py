@@ -13,8 +13,9 @@ ignored, by the height rules written out in ``_effect``.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 import numpy as np
 import shapely
@@ -133,7 +134,7 @@ class Sight:
         return self.obscured >= 0.5
 
 
-def sighter_for(state: dict[str, Any], units: dict[str, Any]) -> "Sighter":
+def sighter_for(state: dict[str, Any], units: dict[str, Any]) -> Sighter:
     """A Sighter over ``units`` with the scenario's sight and arc options."""
     sc = state["scenario"]
     return Sighter(battlefield_of(sc), units, sc.get("block_rule", "both"), sc.get("arcs", "corner45"))

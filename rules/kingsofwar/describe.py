@@ -1,7 +1,8 @@
 """One readable line per event, for logs, mail and reports."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .fold import PREFIX
 

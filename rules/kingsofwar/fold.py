@@ -6,7 +6,8 @@ previous state instead of copied for every event (a turn at 160 units a side has
 from __future__ import annotations
 
 import copy
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 PREFIX = "kingsofwar."
 

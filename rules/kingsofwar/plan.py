@@ -12,8 +12,9 @@ checked against the units where the earlier lines left them.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 from shapely.geometry import LineString, Polygon

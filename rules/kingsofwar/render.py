@@ -3,10 +3,12 @@ objectives, and each unit's arcs (shown when the unit is selected: hovered or li
 ``#unit-<id>``). Drawn in inches with y up (the SVG is flipped), so it scales on the web."""
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from html import escape
+from typing import Any
 
 from rules.core import tablesvg
-from rules.core.mapsvg import LabelPlacer, box_attr, crop_box, data, label
+from rules.core.mapsvg import Box, LabelPlacer, box_attr, crop_box, data, label
 from rules.tabletop.terrain import terrain_geometry
 
 from . import geom
@@ -24,11 +26,11 @@ ZONE_DEPTH = 12.0  # inches from a side's own edge it sets up in
 STYLE = ".unit .arcs{display:none}.unit:hover .arcs,.unit:target .arcs{display:inline}"
 
 
-def _pts(points, depth) -> str:
+def _pts(points: Iterable[Sequence[float]], depth: float) -> str:
     return " ".join(f"{x:.2f},{depth - y:.2f}" for x, y in points)
 
 
-def _terrain(item: dict, depth: float) -> str:
+def _terrain(item: dict[str, Any], depth: float) -> str:
     shape = terrain_geometry(item)
     label = f"{item['id']}: {item['kind']}" + (f" level {item['level']}" if "level" in item else "") + (
         f" {item['height']:g} in" if "height" in item else "")
@@ -36,7 +38,7 @@ def _terrain(item: dict, depth: float) -> str:
             f'<polygon points="{_pts(list(shape.exterior.coords), depth)}" {TERRAIN[item["kind"]]}/></g>')
 
 
-def _arcs(u: dict, depth: float) -> str:
+def _arcs(u: dict[str, Any], depth: float) -> str:
     out = []
     for arc in ("front", "left", "right", "rear"):
         poly = geom.arc_polygon(u, arc, far=12.0)
@@ -45,7 +47,7 @@ def _arcs(u: dict, depth: float) -> str:
     return f'<g class="arcs">{"".join(out)}</g>'
 
 
-def _unit(u: dict, depth: float) -> str:
+def _unit(u: dict[str, Any], depth: float) -> str:
     colour = COLOURS.get(u["side"], "#555")
     c = geom.corners(u)
     routed = u["status"] == "routed"
@@ -63,7 +65,7 @@ def _unit(u: dict, depth: float) -> str:
             f'{arcs}{body}{text}</g>')
 
 
-def zones(view: dict) -> list[tuple[str, tablesvg.Region, str]]:
+def zones(view: dict[str, Any]) -> list[tuple[str, tablesvg.Region, str]]:
     """Where each side set up: ZONE_DEPTH from its edge, the first side on the south edge (the shipped
     scenarios place red south, blue north; RULES.md)."""
     w, d = view["table"]["width"], view["table"]["depth"]
@@ -71,7 +73,7 @@ def zones(view: dict) -> list[tuple[str, tablesvg.Region, str]]:
             for side, edge in zip(view["sides"], ("south", "north"))]
 
 
-def _mine(view: dict) -> str | None:
+def _mine(view: dict[str, Any]) -> str | None:
     viewer = view.get("viewer") or {}
     own = [tuple(c) for u in view["units"] if viewer.get("role") == "player" and u["side"] == viewer.get("side")
            for c in u["corners"]]
@@ -79,7 +81,7 @@ def _mine(view: dict) -> str | None:
     return box_attr(crop_box(own, t["width"], t["depth"], 12.0, 4 / 3))
 
 
-def render_svg(view: dict, crop: bool = False) -> str:
+def render_svg(view: dict[str, Any], crop: bool = False) -> str:
     """The whole table (``crop`` is for large tables; Kings of War's fit one picture)."""
     if "table" not in view:
         return '<svg xmlns="http://www.w3.org/2000/svg" data-map="table" viewBox="0 0 1 1"></svg>'
@@ -128,7 +130,7 @@ def render_svg(view: dict, crop: bool = False) -> str:
     return root + "".join(parts) + "</svg>"
 
 
-def _box(u: dict, depth: float):
+def _box(u: dict[str, Any], depth: float) -> Box:
     xs = [c[0] for c in u["corners"]]
     ys = [depth - c[1] for c in u["corners"]]
     return (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))

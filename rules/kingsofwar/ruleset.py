@@ -7,6 +7,7 @@ from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import ParsedOrders
 
 from . import adjudicate as _adj
+from . import compose as _compose
 from .describe import describe_event as _describe
 from .fold import fold as _fold
 from .fold import initial_state as _initial
@@ -44,6 +45,11 @@ class KingsOfWar(RuleSetBase):
     render_svg = staticmethod(_render)
     describe_event = staticmethod(_describe)
     check_invariants = staticmethod(check_invariants)
+
+    # clicks on the map (rules.core.protocol.OrderComposer)
+    compose_order = staticmethod(_compose.compose_order)
+    order_targets = staticmethod(_compose.order_targets)
+    pending_marks = staticmethod(_compose.pending_marks)
 
 
 RULESET = KingsOfWar()

@@ -10,7 +10,8 @@ A scenario is JSON: ``table {width, depth}`` in inches, ``terrain`` pieces (see
 from __future__ import annotations
 
 import copy
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from rules.core.protocol import ScenarioError
 

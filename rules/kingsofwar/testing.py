@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import copy
 import math
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from rules.core.dice import rng_for
 from rules.core.protocol import RuleEvent

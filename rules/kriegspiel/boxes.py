@@ -14,7 +14,8 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Collection
+from collections.abc import Collection
+from typing import Any
 
 import numpy as np
 import shapely

@@ -1,7 +1,8 @@
 """One readable English line per Kriegspiel event (Little Wars events as the main part words them)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from rules.core.words import count
 from rules.littlewars.describe import describe_event as lw_describe

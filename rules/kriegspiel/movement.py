@@ -21,7 +21,8 @@ Decisions (RULES.md, "Movement"):
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import shapely

@@ -29,8 +29,9 @@ Every Little Wars order works unchanged; these lines are added:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from rules.core.protocol import LineError, ParsedOrders
 from rules.littlewars import orders as lw

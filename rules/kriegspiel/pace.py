@@ -64,9 +64,9 @@ def move_error(state: dict[str, Any], fid: str, pts: Polyline, reforming: dict[s
     err = _pace_error(state, fid, pts, arm_of(state, fid), 1 if reforming and fid in reforming else 0,
                       in_column(state, fid, reforming))
     gunner = (gunners or {}).get(fid)
-    if err and gunner and guns.marches_with(state, fid, pts[-1], gunner):
-        if _pace_error(state, fid, pts, "art", gunner[1], False) is None:
-            return None
+    if (err and gunner and guns.marches_with(state, fid, pts[-1], gunner)
+            and _pace_error(state, fid, pts, "art", gunner[1], False) is None):
+        return None
     return err
 
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from rules.core.protocol import LineError, State
 from rules.littlewars import plan as lw_plan
@@ -369,7 +370,7 @@ def _reforming(state: State, side: str, orders: Sequence[Reform]) -> tuple[dict[
         if why:
             errors.append(LineError(o.line, o.text, why))
         else:
-            out.update({i: o.column for i in ids})
+            out.update(dict.fromkeys(ids, o.column))
     return out, errors
 
 

@@ -8,11 +8,13 @@ sighting (turn.py), and a fog-of-war view (view.py). Registered as "kriegspiel".
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import LineError, ParsedOrders, RuleEvent
 from rules.littlewars import adjudicate as lw_adj
+from rules.littlewars import compose as lw_compose
 from rules.littlewars.commands import Teams
 from rules.littlewars.fold import initial_state as lw_initial
 from rules.littlewars.render import render_svg as lw_render
@@ -77,6 +79,11 @@ class Kriegspiel(Teams, RuleSetBase):
         return desk_events(state, text)
 
     check_invariants = staticmethod(ks_invariants)
+
+    # clicks on the map: the table orders are Little Wars' (rules.core.protocol.OrderComposer)
+    compose_order = staticmethod(lw_compose.compose_order)
+    order_targets = staticmethod(lw_compose.order_targets)
+    pending_marks = staticmethod(lw_compose.pending_marks)
 
 
 RULESET = Kriegspiel()

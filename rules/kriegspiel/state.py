@@ -31,7 +31,8 @@ Events that change figures reuse the Little Wars events (``littlewars.fired``,
 """
 from __future__ import annotations
 
-from typing import Any, Collection, Mapping
+from collections.abc import Collection, Mapping
+from typing import Any
 
 from rules.core.protocol import State
 from rules.littlewars.fold import capture_figures, drop_from_groups

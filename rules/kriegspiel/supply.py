@@ -27,7 +27,8 @@ Decisions (RULES.md, "Supply"):
 from __future__ import annotations
 
 import math
-from typing import Any, Collection
+from collections.abc import Collection
+from typing import Any
 
 import networkx as nx
 from shapely.geometry import LineString, Point
@@ -153,10 +154,8 @@ def reach(state: dict[str, Any], side: str, group: str) -> float:
 def cut(state: dict[str, Any], side: str, a: Coord, b: Coord) -> bool:
     """KS-49: an enemy figure stands within CUT_WIDTH of the line between a group and its depot."""
     line = LineString([a, b]) if tuple(a) != tuple(b) else Point(a)
-    for f in state["figures"].values():
-        if f["side"] != side and f["st"] == "ok" and line.distance(Point(f["x"], f["y"])) <= CUT_WIDTH:
-            return True
-    return False
+    return any(f["side"] != side and f["st"] == "ok" and line.distance(Point(f["x"], f["y"])) <= CUT_WIDTH
+               for f in state["figures"].values())
 
 
 def source(state: dict[str, Any], side: str, group: str, depots: dict[str, Any], kind: str, amount: int) -> tuple[str | None, str]:

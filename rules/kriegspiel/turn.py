@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable, Mapping, Sequence
 from random import Random
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from rules.core.protocol import PUBLIC, UMPIRE, RuleEvent, State, side_audience
 from rules.littlewars import adjudicate as lw_adj
@@ -113,7 +114,7 @@ def _streams(state: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any],
     first, would move where one's own shells fall and how the coin of a public charge lands.
     Games laid before this (no per-side ``ids``) keep the one stream their turns were drawn from."""
     if state.get("ids") != "side":
-        return {s: rng for s in SIDES}, rng
+        return dict.fromkeys(SIDES, rng), rng
     streams = {s: random.Random(rng.getrandbits(64)) for s in SIDES}
     return streams, random.Random(rng.getrandbits(64))
 

@@ -18,8 +18,9 @@ previous one left and adjudication equals replay by construction.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from random import Random
-from typing import Any, Mapping, Protocol, Sequence
+from typing import Any, Protocol
 
 from rules.core.protocol import PUBLIC, RuleEvent, State, TurnSpec, side_audience
 

@@ -10,7 +10,8 @@ side disarmed (LW-41, LW-43).
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .fold import Namer
 from .geom import FigureIndex, bearing, crew

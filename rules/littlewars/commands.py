@@ -15,8 +15,9 @@ claimed is dropped and reported as a conflict, which the side (every seat of it)
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import fields
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Protocol
 
 from rules.core.protocol import LineError, ParsedOrders
 
@@ -117,14 +118,14 @@ def merge(texts: dict[str, str], parse: Callable[[str], ParsedOrders]) -> tuple[
     for cmd in order:
         kept = []
         for o in parse(texts[cmd]).orders:
-            claims = [c for c in _claims(o)]
+            claims = list(_claims(o))
             clash = next((c for c in claims if c in claimed), None)
             if clash is not None:
                 conflicts.append({"unit": clash, "kept": claimed[clash], "dropped": cmd, "line": o.text})
                 continue
             if type(o).__name__ == "Hold" and not claims:
                 continue
-            claimed.update({c: cmd for c in claims})
+            claimed.update(dict.fromkeys(claims, cmd))
             kept.append(o.text)
         if kept:
             lines += [f"# {cmd}"] + kept

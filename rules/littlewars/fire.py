@@ -13,8 +13,9 @@ of the impact die, nearest first; a building or wall between impact and figure s
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from random import Random
-from typing import Any, Collection
+from typing import Any
 
 from rules.core.protocol import State
 from rules.tabletop.points import XY, Coord

@@ -33,7 +33,8 @@ forming side's own count (``serial``), so no name tells a side what the other si
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from rules.core.protocol import State
 
@@ -71,7 +72,7 @@ class Namer:
     """Names handed out in one phase before the events that form them are folded."""
 
     def __init__(self, state: dict[str, Any], kind: str) -> None:
-        self.state, self.kind, self.given = state, kind, {s: 0 for s in SIDES}
+        self.state, self.kind, self.given = state, kind, dict.fromkeys(SIDES, 0)
 
     def __call__(self, side: str) -> str:
         shared = "serial" not in self.state

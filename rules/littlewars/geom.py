@@ -6,7 +6,8 @@ figure counts as "within d of p" when centre distance - radius <= d.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Iterable, Protocol, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol
 
 import numpy as np
 import shapely

@@ -7,7 +7,8 @@ in two melees of one turn (LW-44).
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from rules.core.protocol import RuleEvent
 

@@ -6,6 +6,9 @@ edges and the settings are the game's terms, in every viewer's view.
 """
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable, Mapping
+from typing import Any
+
 from rules.core import tablesvg
 
 from .units import pace
@@ -13,7 +16,7 @@ from .units import pace
 NEUTRAL = "#555"
 
 
-def zone_regions(view: dict) -> list[tuple[str, tablesvg.Region, str]]:
+def zone_regions(view: dict[str, Any]) -> list[tuple[str, tablesvg.Region, str]]:
     """(side, region, note) of each side's deployment zone."""
     table, sc = view["table"], view.get("scenario") or {}
     settings = sc.get("settings") or {}
@@ -31,7 +34,7 @@ def zone_regions(view: dict) -> list[tuple[str, tablesvg.Region, str]]:
     return out
 
 
-def zones(view: dict) -> tuple[list[str], list[tuple[str, str]]]:
+def zones(view: dict[str, Any]) -> tuple[list[str], list[tuple[str, str]]]:
     """The zones' SVG and (side, note) for the legend."""
     d = view["table"]["depth"]
     regions = zone_regions(view)
@@ -39,7 +42,8 @@ def zones(view: dict) -> tuple[list[str], list[tuple[str, str]]]:
             [(side, note) for side, _, note in regions])
 
 
-def legend_items(view: dict, terrain_styles: dict, colours: dict, zone_notes, limbered=()) -> list[tuple[str, str]]:
+def legend_items(view: dict[str, Any], terrain_styles: Mapping[str, str], colours: Mapping[str, str],
+                 zone_notes: Iterable[tuple[str, str]], limbered: Collection[str] = ()) -> list[tuple[str, str]]:
     """(swatch, text) for what this map shows: ``terrain_styles`` of the terrain in the drawn region,
     the kinds of troops, zones, marks."""
     items = [(f'<rect x="0" y="0.1" width="1.2" height="0.8" {style}/>', t) for t, style in terrain_styles.items()]
@@ -79,7 +83,7 @@ def legend_items(view: dict, terrain_styles: dict, colours: dict, zone_notes, li
     return items
 
 
-def _kriegspiel_items(ks: dict) -> list[tuple[str, str]]:
+def _kriegspiel_items(ks: dict[str, Any]) -> list[tuple[str, str]]:
     """The Kriegspiel marks this view holds (kriegspiel/render.py draws them)."""
     seen = ks.get("seen") or {}
     shown = [("railways", '<path d="M0,0.5H1.2" stroke="#333" stroke-width="0.15" stroke-dasharray="0.3 0.15"/>',

@@ -12,7 +12,8 @@ names.
 from __future__ import annotations
 
 import math
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import networkx as nx
 

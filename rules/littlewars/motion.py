@@ -187,7 +187,7 @@ def resolve_moves(state: dict[str, Any], paths: dict[str, list[Any]], speeds: di
             tracks[fid] = Track([(figs[fid]["x"], figs[fid]["y"])], 1.0)
     contacts = _contacts(figs, tracks, fighters)
     moved = {}
-    for fid, pts in paths.items():
+    for fid in paths:
         x, y = tracks[fid].at(1.0)
         moved[fid] = [round(x, 4), round(y, 4)]
     return moved, contacts
@@ -230,7 +230,7 @@ def _contacts(figs: dict[str, Any], tracks: dict[str, Track], fighters: list[str
     for a, b in pairs:
         partners.setdefault(a, []).append(b)
         partners.setdefault(b, []).append(a)
-    version = {fid: 0 for fid in partners}
+    version = dict.fromkeys(partners, 0)
     heap: list[Any] = []
 
     def push(a: str, b: str) -> None:

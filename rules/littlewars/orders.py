@@ -6,8 +6,9 @@ rules against the position. Both report per line, so nothing is silently dropped
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from rules.core.protocol import LineError, ParsedOrders
 from rules.tabletop.points import XY

@@ -13,16 +13,18 @@ whole table and offers the same box as "my troops".
 from __future__ import annotations
 
 import math
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from html import escape
+from typing import Any
 
 from shapely import MultiPoint
 from shapely.geometry import Polygon
 
 from rules.core import tablesvg
-from rules.core.mapsvg import LabelPlacer, box_attr, crop_box, data, label, order_name
+from rules.core.mapsvg import Box, LabelPlacer, box_attr, crop_box, data, label, order_name
+from rules.tabletop.terrain import terrain_geometry
 
 from .maplegend import legend_items, zones
-from rules.tabletop.terrain import terrain_geometry
 from .units import CREW_RANGE, gun_pace, gun_range, pace
 from .wagons import wagon_pace
 
@@ -42,12 +44,15 @@ MINE_MARGIN = 18.0   # inches round one's own troops in the "my troops" box (a c
 MINE_ASPECT = 4 / 3  # the box is widened to this shape where the table allows: a picture, not a sliver
 CROP_WHEN = 0.6      # the mail crops to that box when it is less than this share of the table
 
+Thing = dict[str, Any]  # a figure, gun, wagon or piece of terrain as the view holds it (JSON)
+Hull = tuple[str, str, str, Polygon]  # a group's side, label, SVG and outline (table inches)
 
-def _pts(points, depth) -> str:
+
+def _pts(points: Iterable[Sequence[float]], depth: float) -> str:
     return " ".join(f"{x:.2f},{depth - y:.2f}" for x, y in points)
 
 
-def _terrain(item, depth) -> str:
+def _terrain(item: Thing, depth: float) -> str:
     style = TERRAIN.get(item["type"], 'fill="#ccc"')
     shape = f'<polygon points="{_pts(list(terrain_geometry(item).exterior.coords), depth)}" {style}/>'
     level = f" level {item['level']}" if item.get("level") else ""
@@ -57,20 +62,20 @@ def _terrain(item, depth) -> str:
     return f'<g class="terrain {item["type"]}"><title>{escape(item["id"])}: {item["type"]}{level}</title>{shape}</g>'
 
 
-def _terrain_name(item) -> str:
+def _terrain_name(item: Thing) -> str:
     """What the map writes on a piece of terrain: its name, and its kind where the name does not say it."""
     name = item["id"]
     kind = item["type"] + (f" {item['level']}" if item.get("level") else "")
     return name if item["type"] in name else f"{name} ({kind})"
 
 
-def _figure(f, depth, scenario, groups) -> str:
+def _figure(f: Thing, depth: float, scenario: Thing | None, groups: Mapping[str, str]) -> str:
     x, y = f["x"], depth - f["y"]
     attrs = data(id=order_name(f["id"]), side=f["side"], kind="figure", x=f["x"], y=f["y"],
                  reach=pace(scenario, f["arm"]), group=groups.get(f["id"]))
     colour = COLOURS.get(f["side"], "#555")
     fill = "none" if f.get("disarmed") or f.get("captor") else colour
-    stroke = COLOURS.get(f.get("captor"), colour)
+    stroke = COLOURS.get(f.get("captor") or "", colour)
     if f["arm"] == "cav":
         return (f'<rect class="unit figure"{attrs} x="{x - 0.45:.2f}" y="{y - 0.3:.2f}" width="0.9" height="0.6" '
                 f'fill="{fill}" stroke="{stroke}" stroke-width="0.1"/>')
@@ -78,27 +83,28 @@ def _figure(f, depth, scenario, groups) -> str:
             f'stroke-width="0.08"/>')
 
 
-def limbered_guns(view: dict) -> set[str]:
+def limbered_guns(view: Thing) -> set[str]:
     """Kriegspiel: the guns limbered up that this view knows of (a side its own; the umpire every side's)."""
     ks = view.get("kriegspiel") or {}
     return set(ks.get("limbered", [])).union(*(s.get("limbered", []) for s in (ks.get("sides") or {}).values()))
 
 
-def limber_known(view: dict) -> set[str]:
+def limber_known(view: Thing) -> set[str]:
     """The sides whose guns' limber state this view holds (none outside Kriegspiel): an enemy gun is
     neither "limbered" nor "in action" to a player, who cannot tell."""
     ks = view.get("kriegspiel") or {}
-    own = {(view.get("viewer") or {}).get("side")} if "limbered" in ks else set()
+    side = (view.get("viewer") or {}).get("side")
+    own = {side} if side and "limbered" in ks else set()
     return own | set(ks.get("sides") or {})
 
 
-def gun_state(g, limbered) -> str:
+def gun_state(g: Thing, limbered: Collection[str]) -> str:
     """What the map says of a gun beside its name: no crew, limbered (Kriegspiel), or nothing."""
     words = ([] if g.get("crewed") else ["no crew"]) + (["limbered"] if g["id"] in limbered else [])
     return ", ".join(words)
 
 
-def _gun(g, depth, view, limbered, known) -> str:
+def _gun(g: Thing, depth: float, view: Thing, limbered: Collection[str], known: Collection[str]) -> str:
     x, y = g["x"], depth - g["y"]
     sc = view.get("scenario")
     cav = sum(1 for f in view.get("figures", []) if f["side"] == g["owner"] and f["arm"] == "cav"
@@ -121,7 +127,7 @@ def _gun(g, depth, view, limbered, known) -> str:
             f'stroke="#222" stroke-width="0.45"/></g>')
 
 
-def _wagon(w, depth, scenario) -> str:
+def _wagon(w: Thing, depth: float, scenario: Thing | None) -> str:
     """LW-66/67: a supply wagon is a tilted box, an ammunition cart a smaller dark one, in the owner's colour."""
     x, y = w["x"], depth - w["y"]
     colour = COLOURS.get(w["owner"], "#555")
@@ -134,10 +140,10 @@ def _wagon(w, depth, scenario) -> str:
             f'stroke="{colour}" stroke-width="0.15"/></g>')
 
 
-def _hulls(view, depth, key, kind) -> list[tuple[str, str, str, object]]:
+def _hulls(view: Thing, depth: float, key: str, kind: str) -> list[Hull]:
     """(side, name, svg, hull) of each own group (``key`` "groups") or prisoner group ("prisoner_groups")."""
     figs = {f["id"]: f for f in view["figures"]}
-    out = []
+    out: list[Hull] = []
     for side, groups in view.get(key, {}).items():
         for name, ids in sorted(groups.items()):
             members = [figs[i] for i in ids if i in figs]
@@ -157,7 +163,7 @@ def _hulls(view, depth, key, kind) -> list[tuple[str, str, str, object]]:
     return out
 
 
-def _last(view, depth) -> list[str]:
+def _last(view: Thing, depth: float) -> list[str]:
     last = view.get("last") or {}
     out = []
     for imp in last.get("impacts", []):
@@ -171,7 +177,7 @@ def _last(view, depth) -> list[str]:
     return out
 
 
-def own_points(view: dict) -> list[tuple[float, float]]:
+def own_points(view: Thing) -> list[tuple[float, float]]:
     """Where the viewer's own troops stand (a player's; nobody else has a "my troops" box)."""
     viewer = view.get("viewer") or {}
     side = viewer.get("side") if viewer.get("role") == "player" else None
@@ -182,12 +188,12 @@ def own_points(view: dict) -> list[tuple[float, float]]:
             + [(w["x"], w["y"]) for w in view.get("wagons", []) if w["owner"] == side])
 
 
-def mine_box(view: dict):
+def mine_box(view: Thing) -> Box | None:
     t = view["table"]
     return crop_box(own_points(view), t["width"], t["depth"], MINE_MARGIN, MINE_ASPECT)
 
 
-def _region(view: dict, mine, crop: bool) -> tablesvg.Region:
+def _region(view: Thing, mine: Box | None, crop: bool) -> tablesvg.Region:
     w, d = view["table"]["width"], view["table"]["depth"]
     if crop and mine and mine[2] * mine[3] < CROP_WHEN * w * d:
         x, y, bw, bh = mine
@@ -195,7 +201,7 @@ def _region(view: dict, mine, crop: bool) -> tablesvg.Region:
     return (0.0, 0.0, float(w), float(d))
 
 
-def render_svg(view: dict, crop: bool = False, extra: str = "") -> str:
+def render_svg(view: Thing, crop: bool = False, extra: str = "") -> str:
     """The map; ``extra``: more marks in table inches drawn over the troops, under the labels (Kriegspiel's)."""
     table = view.get("table")
     if not table:
@@ -234,7 +240,7 @@ def render_svg(view: dict, crop: bool = False, extra: str = "") -> str:
     return root + "".join(parts) + "</svg>"
 
 
-def _troop_boxes(view, hulls) -> list:
+def _troop_boxes(view: Thing, hulls: Sequence[Hull]) -> list[Box]:
     """What labels keep off: each group's outline, each gun and wagon (figures outside groups may be covered)."""
     d = view["table"]["depth"]
     out = [(h.bounds[0], d - h.bounds[3], h.bounds[2] - h.bounds[0], h.bounds[3] - h.bounds[1]) for *_, h in hulls]
@@ -246,7 +252,7 @@ def _troop_boxes(view, hulls) -> list:
     return out
 
 
-def _labels(view, placer: LabelPlacer, hulls, limbered, fs) -> list[str]:
+def _labels(view: Thing, placer: LabelPlacer, hulls: Sequence[Hull], limbered: Collection[str], fs: float) -> list[str]:
     """Names on the map, most important first (the placer gives way to the earlier): groups, guns,
     wagons, then terrain."""
     d = view["table"]["depth"]
@@ -266,7 +272,7 @@ def _labels(view, placer: LabelPlacer, hulls, limbered, fs) -> list[str]:
     return out
 
 
-def _below(view, region, fs, zone_notes) -> tuple[str, float]:
+def _below(view: Thing, region: tablesvg.Region, fs: float, zone_notes: Iterable[tuple[str, str]]) -> tuple[str, float]:
     """Caption, scale bar and legend under the rulers; returns the SVG and the height they take."""
     d = view["table"]["depth"]
     rx, ry, rw, rh = tablesvg.svg_box(region, d)
@@ -288,7 +294,7 @@ def _below(view, region, fs, zone_notes) -> tuple[str, float]:
     return "".join(out), 5.0 * fs + 0.8 * fs + height + fs
 
 
-def _when(view: dict) -> str:
+def _when(view: Thing) -> str:
     """The caption's moment, by the game's turn number (the one the page, the mail and the rules use)."""
     phase = view.get("phase")
     number = (view.get("turn") or {}).get("number")

@@ -1,12 +1,14 @@
 """The Little Wars rule set object the platform talks to (rules.core.protocol.RuleSet)."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import LineError, ParsedOrders
 
 from . import adjudicate as _adj
+from . import compose as _compose
 from . import plan as _plan
 from .commands import Teams
 from .describe import describe_event as _describe
@@ -50,6 +52,11 @@ class LittleWars(Teams, RuleSetBase):
     render_svg = staticmethod(_render)
     describe_event = staticmethod(_describe)
     check_invariants = staticmethod(check_invariants)
+
+    # clicks on the map (rules.core.protocol.OrderComposer)
+    compose_order = staticmethod(_compose.compose_order)
+    order_targets = staticmethod(_compose.order_targets)
+    pending_marks = staticmethod(_compose.pending_marks)
 
 
 RULESET = LittleWars()

@@ -18,7 +18,8 @@ obstacles (networkx shortest path), built once per table and arm.
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import networkx as nx
 from shapely.geometry import LineString, Point, Polygon, box
@@ -70,7 +71,7 @@ class Table:
         self._hill_sides: dict[str, tuple[Any, ...]] = {}
 
     # -- places --------------------------------------------------------------
-    def free(self, arm: str) -> "_FreeSpace":
+    def free(self, arm: str) -> _FreeSpace:
         if arm not in self._free:
             r = radius(arm)
             self._free[arm] = _FreeSpace(self.obstacles, r + SCENERY_GAP, box(r, r, self.width - r, self.depth - r))

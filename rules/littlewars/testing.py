@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from random import Random
-from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol
+from typing import Any, Protocol
 
 import shapely
 
@@ -67,7 +68,7 @@ def build(red: Iterable[Force] = (), blue: Iterable[Force] = (), guns: Iterable[
                 figs[fid] = {**figs[fid], "st": "dead"}
             state["groups"] = {**state["groups"], side: {}}
             continue
-        for name, arm, pts in groups:
+        for name, _arm, pts in groups:
             for fid, (x, y) in zip(state["groups"][side][name], pts):
                 figs[fid] = {**figs[fid], "x": float(x), "y": float(y)}
     gmap = dict(state["guns"])
@@ -184,7 +185,7 @@ def _gun_lines(state: State, side: str, enemy: FigureIndex) -> tuple[list[str], 
     figs = state["figures"]
     lines: list[str] = []
     crews: set[str] = set()
-    for gid, g in sorted(state["guns"].items()):
+    for _gid, g in sorted(state["guns"].items()):
         if g["owner"] != side:
             continue
         within = {n: sum(1 for i in m if math.dist((figs[i]["x"], figs[i]["y"]), (g["x"], g["y"])) <= CREW_RANGE)

@@ -41,7 +41,7 @@ def radius_of() -> float:
     return radius(SPOT)
 
 
-def step(scenario: dict[str, Any]) -> float:
+def step(scenario: dict[str, Any] | None) -> float:
     """One «шаг»: a move of infantry (12 in) in this game (LW-62 scale)."""
     return pace(scenario, "inf")
 
@@ -50,7 +50,7 @@ def reach(scenario: dict[str, Any], kind: str) -> float:
     return STEPS[kind] * step(scenario)
 
 
-def wagon_pace(scenario: dict[str, Any]) -> float:
+def wagon_pace(scenario: dict[str, Any] | None) -> float:
     return step(scenario)
 
 
@@ -128,9 +128,7 @@ def struck(state: dict[str, Any], hit: XY, blast: bool, table: Table, gone: set[
         if wid in gone:
             continue
         d = math.dist(hit, (w["x"], w["y"])) - radius_of()
-        if blast and d <= BLAST_RADIUS + 1e-9 and not table.shielded(hit, (w["x"], w["y"])):
-            out.append(wid)
-        elif not blast and d <= STRIKE_REACH + 1e-9:
+        if blast and d <= BLAST_RADIUS + 1e-9 and not table.shielded(hit, (w["x"], w["y"])) or not blast and d <= STRIKE_REACH + 1e-9:
             out.append(wid)
     return out
 

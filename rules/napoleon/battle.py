@@ -118,7 +118,8 @@ class Battle:
     def sees(self, a: C.Hex, b: C.Hex) -> bool:
         """Cover hexes block the view, and so do hills higher than both ends (house)."""
         top = max(self.map.elevation(a), self.map.elevation(b))
-        return los.visible(a, b, lambda x: x in self.map and (self.cover(x) or self.map.elevation(x) > top))
+        return los.visible(a, b, lambda x: x in self.map and (self.cover(x) or self.map.elevation(x) > top),
+                           version=los.version_of(self.state["scenario"]))
 
     # -- leaders (NW-37..45) -------------------------------------------------------------------------
     @staticmethod

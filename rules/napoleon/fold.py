@@ -19,7 +19,8 @@ the fold merges each patch. The adjudicator decides, the event records, the fold
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from rules.core.protocol import PUBLIC, side_audience
 
@@ -32,7 +33,7 @@ DEFAULT_STANDING = {"square": "yes", "countercharge": "yes", "leader_morale": "y
 def initial_state() -> dict[str, Any]:
     return {"phase": "empty", "scenario": None, "turn": 0, "side": SIDES[0], "opening": False, "units": {},
             "leaders": {}, "standing": {s: dict(DEFAULT_STANDING) for s in SIDES}, "log": [],
-            "score": {s: 0 for s in SIDES}, "result": None}
+            "score": dict.fromkeys(SIDES, 0), "result": None}
 
 
 def fold(state: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:

@@ -88,9 +88,9 @@ def plan_move(b: Battle, u: dict[str, Any], dest_label: str) -> Plan | str:
         p = paths.path(start, dest, step_cost(b, u["side"], start, k, road=True), budget=mp + 1)
         if p:
             return Plan([C.label(h) for h in p], COST["move"], road=True, done=True)  # NW-11, NW-12
-    if k == "artillery" and b.map.side(start, dest) == "stream":
-        if step_cost(b, u["side"], start, k, stream_guns=True)(start, dest) is not None:
-            return Plan([u["hex"], dest_label], COST["stream_guns"])  # NW-14
+    if (k == "artillery" and b.map.side(start, dest) == "stream"
+            and step_cost(b, u["side"], start, k, stream_guns=True)(start, dest) is not None):
+        return Plan([u["hex"], dest_label], COST["stream_guns"])  # NW-14
     return (f"{u['id']} cannot reach {dest_label} this turn ({mp} movement point{'s' if mp > 1 else ''}; "
             "+1 across a stream; a move ends in cover or next to an enemy)")
 

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from rules.core.orderlines import parse_lines
 from rules.core.protocol import ParsedOrders
@@ -96,3 +98,16 @@ def parse_line(n: int, text: str) -> Order | str:
 
 def parse_text(text: str) -> ParsedOrders:
     return parse_lines(text, parse_line)
+
+
+def click_engage(board: Mapping[str, Any], unit: dict[str, Any], enemy: dict[str, Any], verb: str) -> str:
+    """Artillery fires at the enemy clicked; other troops fight it (cavalry charges when asked)."""
+    if verb == "fire" or (not verb and unit.get("arm") in ("artillery", "horse_artillery")):
+        return f"fire {unit['id']} at {enemy['id']}"
+    if verb == "charge":
+        return f"charge {unit['id']} {enemy['id']}"
+    return f"melee {unit['id']} {enemy['id']}"
+
+
+def click_move(board: Mapping[str, Any], unit: dict[str, Any], hex_id: str) -> str:
+    return f"move {unit['id']} to {hex_id}"

@@ -46,6 +46,6 @@ def render_svg(view: dict[str, Any], crop: bool = False) -> str:
         status = f"Turn {turn['number']} of {sc['turns']}: {sc['armies'][turn['side']]} ({turn['side']}) to act"
     score = view.get("score") or {}
     lines = [status, "Score: " + ", ".join(f"{s} {p}" for s, p in score.items())]
-    marks = {hx: "#d4a017" for hx in sc["objectives"]}
+    marks = dict.fromkeys(sc["objectives"], "#d4a017")
     return render(m, terrain_fill=TERRAIN_FILL, side_stroke=SIDE_STROKE, counters=counters,
                   title=f"Napoleon's War: {sc['title']}", lines=lines, marks=marks, css_class="napoleon-map")

@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import GameOption, RuleEvent
+from rules.hex import los
+from rules.hex.compose import HexComposer
 
 from . import turn as _turn
 from .data import OPTIONAL, SIDES
@@ -13,7 +16,7 @@ from .describe import describe_event as _describe
 from .fold import PREFIX
 from .fold import fold as _fold
 from .fold import initial_state as _initial
-from .orders import ORDER_WORDS, ORDERS_HELP
+from .orders import ORDER_WORDS, ORDERS_HELP, click_engage, click_move
 from .render import render_svg as _render
 from .scenario import NAMES, builtin, load, new_leader, new_unit
 from .view import build_view
@@ -50,7 +53,7 @@ class NapoleonsWar(RuleSetBase):
         sc = load(scenario)
         units = {u["id"]: new_unit(u) for u in sc["units"]}
         leaders = {x["id"]: new_leader(x) for x in sc["leaders"]}
-        public = {k: v for k, v in sc.items() if k not in ("units", "leaders")}
+        public = los.stamp({k: v for k, v in sc.items() if k not in ("units", "leaders")})  # the game keeps this line of sight
         side = sc["opening"] or sc["first"]
         return [RuleEvent(PREFIX + "battle_set", {"scenario": public, "side": side, "opening": bool(sc["opening"]),
                                                   "units": units, "leaders": leaders})]
@@ -64,6 +67,12 @@ class NapoleonsWar(RuleSetBase):
     view = staticmethod(build_view)
     render_svg = staticmethod(_render)
     describe_event = staticmethod(_describe)
+
+    # clicks on the map (rules.core.protocol.OrderComposer)
+    _composer = HexComposer(move=click_move, engage=click_engage)
+    compose_order = _composer.compose_order
+    order_targets = _composer.order_targets
+    pending_marks = _composer.pending_marks
 
 
 RULESET = NapoleonsWar()

@@ -6,7 +6,8 @@ fires at what it can hit, and otherwise closes with the nearest enemy.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from rules.hex import coords as C
 from rules.hex import paths
@@ -59,7 +60,7 @@ def _move_line(b: Battle, u: dict[str, Any], enemies: list[dict[str, Any]]) -> s
 def bot_orders(state: dict[str, Any], side: str, limit: int = 8) -> str:
     b = Battle(state, random.Random(0))
     lines: list[str] = []
-    enemies = [e for e in b.active(other(side))]
+    enemies = list(b.active(other(side)))
     if state["opening"] or not enemies:
         return "pass"
     for u in sorted(b.active(side), key=lambda u: u["id"]):

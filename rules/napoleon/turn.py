@@ -11,7 +11,8 @@ for the choices that arise in the opponent's turn.
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from rules.core.protocol import LineError, ParsedOrders, RuleEvent, TurnSpec
 from rules.hex import coords as C
@@ -241,7 +242,7 @@ def _charge(b: Battle, u: dict[str, Any], o: Order, a: combat.Attack, cost: int,
 def score(state: dict[str, Any]) -> dict[str, int]:
     """House victory points: 1 per enemy figure lost, 2 per enemy leader killed, and the
     scenario's objective hexes held (units of one side only there)."""
-    pts = {s: 0 for s in SIDES}
+    pts = dict.fromkeys(SIDES, 0)
     for u in state["units"].values():
         pts[other(u["side"])] += u["start"] - u["figures"]
     for ldr in state["leaders"].values():

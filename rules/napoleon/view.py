@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core.protocol import Viewer
+from rules.hex import los
 
 from .data import SIDES
 from .describe import describe_event
@@ -24,6 +25,7 @@ def build_view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
         return view
     view["scenario"] = {k: sc[k] for k in ("name", "title", "turns", "first", "caps", "armies", "options",
                                            "objectives", "map")}
+    view["scenario"]["los_version"] = los.version_of(sc)  # a position rebuilt from the view sees alike
     spec = next_turn(state)
     view["turn"] = {"number": state["turn"], "side": state["side"], "opening": state["opening"],
                     "acting": list(spec.sides), "prompt": spec.prompt}

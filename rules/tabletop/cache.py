@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from rules.core.canonical import canonical_json
 

@@ -1,7 +1,7 @@
 """A point on the table in inches, and a path of them (JSON keeps either as lists)."""
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import shapely

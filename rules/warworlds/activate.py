@@ -208,7 +208,7 @@ def pick_target(b: Battle, u: dict[str, Any], o: Order) -> tuple[dict[str, Any] 
         t = b.state["units"].get(tid)
         if t is None or t["side"] == u["side"] or not b.visible_to(u["side"], t):
             reasons.append(f"{tid}: no such enemy unit in sight")
-        elif t["status"] != "active" and not (t["status"] == "abandoned"):
+        elif t["status"] != "active" and t["status"] != "abandoned":
             reasons.append(f"{tid} is {t['status']}")
         elif t["kind"] == "aircraft" and not t["hex"]:
             reasons.append(f"{tid} is not over the field now")

@@ -126,7 +126,7 @@ def _crew_fight(b: Battle, u: dict[str, Any], m: dict[str, Any], inside: list[in
     need = attack_target(melee_strength(b, u))
     killed: set[int] = set()
     rolls: list[int] = []
-    for k in range(len(inside)):
+    for _k in range(len(inside)):
         if len(killed) == len(crew):
             break
         r = b.roll()

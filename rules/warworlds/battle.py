@@ -7,7 +7,8 @@ is always what the log will replay to. It also keeps an index of who stands wher
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable, ValuesView
+from collections.abc import Iterable, ValuesView
+from typing import Any
 
 from rules.core.protocol import PUBLIC, RuleEvent, side_audience
 from rules.hex import coords as C
@@ -33,6 +34,7 @@ class Battle:
         self.events: list[RuleEvent] = []
         self.map = hexmap(state["scenario"]["map"])
         self.rule = state["scenario"]["los_rule"]
+        self.los_version = los.version_of(state["scenario"])  # the one the game was set up with
         self._index()
 
     # -- events and dice -----------------------------------------------------------------------
@@ -168,7 +170,7 @@ class Battle:
             x, y = C.side_hexes(side)
             return max(self.map.elevation(x), self.map.elevation(y)) > eye
 
-        return los.visible(ha, hb, blocks, side_blocks, self.rule)
+        return los.visible(ha, hb, blocks, side_blocks, self.rule, self.los_version)
 
     def in_cover(self, u: dict[str, Any]) -> int:
         """Cover the unit's hex gives, none after running or galloping (WW-12)."""

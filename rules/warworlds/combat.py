@@ -8,8 +8,9 @@ the damage table. ``Strike`` gathers what one activation did to each unit, for f
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from rules.hex import coords as C
 
@@ -291,7 +292,7 @@ def explosive(b: Battle, by: dict[str, Any], target: dict[str, Any], weapon: str
         b.emit("aimed", {"by": by["id"], "weapon": weapon, "at": target["hex"], "roll": aim, "d6": d6, "lands": land},
                (by["id"],))
         if land != target["hex"]:
-            victims = [u for u in b.occupants(land)] if land else []
+            victims = list(b.occupants(land)) if land else []
     for v in victims:
         if v["status"] not in ("active", "abandoned"):
             continue

@@ -5,14 +5,15 @@ Everything here is the *house base*, chosen to agree with every number the seed 
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 SIDES = ("red", "blue")
 D10 = 10
 
 # -- attack and defence (WW-21, WW-22) -------------------------------------------------------
 # target = 11 − strength, never better than 2+ and never worse than 10+: strength 4 → 7+.
-ATTACK_TARGET = {s: min(10, max(2, 11 - s)) for s in range(0, 13)}
+ATTACK_TARGET = {s: min(10, max(2, 11 - s)) for s in range(13)}
 # Defence is rolled "the same way" (WW-22): a defence value d saves on ATTACK_TARGET[d].
 DEFENCE_TARGET = ATTACK_TARGET
 COVER_BONUS = {"wood": 1, "building": 2, "rough": 1, "very_rough": 1, "wreck": 1}

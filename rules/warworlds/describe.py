@@ -1,7 +1,8 @@
 """One readable English line per event."""
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from rules.hex.coords import DIRECTION_NAMES
 

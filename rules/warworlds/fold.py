@@ -19,7 +19,8 @@ applies it: replays are exact and cheap.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 PREFIX = "warworlds."
 ROUNDS = ("movement", "shooting", "melee")

@@ -58,9 +58,7 @@ def step_cost_for(b: Battle, u: dict[str, Any], mode: str) -> StepCost:
             if feature == "cliff" or (feature == "wall" and cls == "wheels"):
                 return None
             base = 1 if road and cells[frm]["road"] else VEHICLE_TERRAIN.get(terrain, 1)
-        if feature == "stream":
-            base += 1
-        elif feature == "wall" and (machine or prof.get("mounted")):
+        if feature == "stream" or (feature == "wall" and (machine or prof.get("mounted"))):
             base += 1
         return base
 

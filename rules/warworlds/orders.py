@@ -13,8 +13,11 @@ Blank lines and lines starting with # are ignored. Unit ids are case-insensitive
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
+from rules.core.compose import CompositionError
 from rules.core.orderlines import parse_lines
 from rules.core.protocol import ParsedOrders
 
@@ -116,3 +119,24 @@ _EXAMPLE = {"move": "'move R1 to 0507 run'", "hold": "'hold R1'", "pass": "'hold
 
 def parse_text(text: str) -> ParsedOrders:
     return parse_lines(text, parse_line)
+
+
+def click_engage(board: Mapping[str, Any], unit: dict[str, Any], enemy: dict[str, Any], verb: str) -> str:
+    """The order for a unit clicked onto an enemy in this round (the verb "ram" or "fire" may choose)."""
+    rnd = str((board.get("turn") or {}).get("round") or "")
+    verb = verb or {"shooting": "fire", "melee": "attack"}.get(rnd, "")
+    if verb == "fire" and rnd == "shooting":
+        return f"fire {unit['id']} at {enemy['id']}"
+    if verb == "attack" and rnd == "melee":
+        return f"attack {unit['id']} {enemy['id']}"
+    if verb == "ram" and rnd == "movement":
+        return f"ram {unit['id']} {enemy['id']}"
+    raise CompositionError(f"this is the {rnd} round: " + (
+        "choose a hex to move to" if rnd == "movement" else f"'{verb}' is not an order of this round"))
+
+
+def click_move(board: Mapping[str, Any], unit: dict[str, Any], hex_id: str) -> str:
+    rnd = (board.get("turn") or {}).get("round")
+    if rnd != "movement":
+        raise CompositionError(f"this is the {rnd} round: units move in the movement round")
+    return f"move {unit['id']} to {hex_id}"

@@ -45,6 +45,6 @@ def render_svg(view: dict[str, Any], crop: bool = False) -> str:
     off = [u for u in view["units"] if u["kind"] == "aircraft" and not u["hex"] and u["status"] == "active"]
     if off:
         lines.append("Aircraft off the field: " + ", ".join(f"{u['id']} ({u['side']})" for u in off))
-    marks = {hx: "#d4a017" for hx in sc["objectives"]}
+    marks = dict.fromkeys(sc["objectives"], "#d4a017")
     return render(m, terrain_fill=TERRAIN_FILL, side_stroke=SIDE_STROKE, counters=counters,
                   title=f"War of the Worlds: {sc['title']}", lines=lines, marks=marks, css_class="warworlds-map")

@@ -6,6 +6,8 @@ from typing import Any
 
 from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import PUBLIC, RuleEvent, side_audience
+from rules.hex import los
+from rules.hex.compose import HexComposer
 
 from . import options as _options
 from . import turn as _turn
@@ -14,7 +16,7 @@ from .describe import describe_event as _describe
 from .fold import PREFIX
 from .fold import fold as _fold
 from .fold import initial_state as _initial
-from .orders import ORDER_WORDS, ORDERS_HELP
+from .orders import ORDER_WORDS, ORDERS_HELP, click_engage, click_move
 from .render import render_svg as _render
 from .scenario import NAMES, builtin, load, new_unit
 from .view import build_view
@@ -41,7 +43,7 @@ class WarOfTheWorlds(RuleSetBase):
         sc = load(scenario)
         first = sc["first"] if sc["first"] != "dice" else rng.choice(SIDES)  # WW-5
         units = {u["id"]: new_unit(u) for u in sc["units"]}
-        public_sc = {k: v for k, v in sc.items() if k != "units"}
+        public_sc = los.stamp({k: v for k, v in sc.items() if k != "units"})  # the game keeps this line of sight
         events = [RuleEvent(PREFIX + "battle_set", {"scenario": public_sc, "first": first,
                                                     "units": {k: u for k, u in units.items() if not u["hidden"]}}, PUBLIC)]
         for side in SIDES:
@@ -64,6 +66,12 @@ class WarOfTheWorlds(RuleSetBase):
     def legal_orders(self, board: Any, side: str | None) -> list[str]:
         """From the side's own view, on the page only."""
         return _options.open_orders(board, side)
+
+    # clicks on the map (rules.core.protocol.OrderComposer)
+    _composer = HexComposer(move=click_move, engage=click_engage)
+    compose_order = _composer.compose_order
+    order_targets = _composer.order_targets
+    pending_marks = _composer.pending_marks
 
 
 RULESET = WarOfTheWorlds()

@@ -43,7 +43,7 @@ def load(data: Any | None) -> dict[str, Any]:
            "map": load_map(field(data, "map", dict, ""), TERRAINS, SIDE_FEATURES)}
     m = HexMap(out["map"])
     out["objectives"] = {}
-    for key, pts in sorted(field(data, "objectives", dict, "", {}).items()):
+    for key, _pts in sorted(field(data, "objectives", dict, "", {}).items()):
         _on_map(key, f"objectives.{key}", m)
         out["objectives"][key] = number(data["objectives"], key, "objectives", 0, 100)
     out["buildings"] = {}
@@ -95,7 +95,7 @@ def _units(items: list[Any], m: HexMap) -> list[dict[str, Any]]:
                 fail(f"{where}.at", f"a {prof_name} cannot stand in {m.terrain(h)}")
         if prof["kind"] == "squad":
             models = field(u, "models", dict, where, {next(iter(prof["models"])): 10})
-            for role, n in models.items():
+            for role in models:
                 if role not in prof["models"]:
                     fail(f"{where}.models.{role}", f"not a model of a {prof_name} (known: {', '.join(prof['models'])})")
                 number(models, role, f"{where}.models", 1, 20)

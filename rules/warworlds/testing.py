@@ -6,7 +6,8 @@ fires at the nearest target it can hit and attacks whatever is adjacent.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from rules.hex import coords as C
 

@@ -13,7 +13,8 @@ nearest enemy they can (WW-57).
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from rules.core.protocol import (
     LineError,
@@ -181,7 +182,7 @@ def score(state: dict[str, Any], public: bool = False) -> dict[str, int]:
     the scenario's objectives held at the end (held: active units of one side only).
     ``public``: the running score shown during the game leaves hidden units out, so that it
     tells nobody a hidden unit was lost (the final score counts everything)."""
-    pts = {s: 0 for s in SIDES}
+    pts = dict.fromkeys(SIDES, 0)
     for u in state["units"].values():
         if public and u["hidden"]:
             continue

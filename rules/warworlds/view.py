@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core.protocol import Viewer
+from rules.hex import los
 
 from .data import MORALE_NAMES, SIDES
 from .describe import describe_event
@@ -45,7 +46,8 @@ def build_view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
         view.update(scenario=None, units=[], log=[], turn=None)
         return view
     view["scenario"] = {"name": sc["name"], "title": sc["title"], "turns": sc["turns"], "map": sc["map"],
-                        "objectives": sc["objectives"], "buildings": sc["buildings"], "los_rule": sc["los_rule"]}
+                        "objectives": sc["objectives"], "buildings": sc["buildings"], "los_rule": sc["los_rule"],
+                        "los_version": los.version_of(sc)}
     spec = next_turn(state)
     view["turn"] = {"number": state["turn"], "round": state["round"], "attacker": state["attacker"],
                     "acting": list(spec.sides), "prompt": spec.prompt}

@@ -118,7 +118,7 @@ def test_a_whole_kriegspiel_game_with_two_players_a_side(team_game, django_captu
     gina_events = [e["type"] for e in clients["gina"].get(f"/api/games/{game.pk}/events/?limit=500").json()["results"]]
     assert "orders.merged" in frank_events and "orders.merged" not in gina_events
     # every seat got its own report of every turn, naming its command
-    for name, side, cmd in SEATS:
+    for _name, side, cmd in SEATS:
         seat = game.seats.get(side=side, command=cmd)
         reports = OutboxMail.objects.filter(seat=seat, kind="report")
         assert reports.count() >= 5

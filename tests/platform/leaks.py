@@ -30,6 +30,7 @@ from urllib.parse import unquote
 from rest_framework.test import APIClient
 
 from api.pagination import EventCursor
+from campaigns.log.eventstore import Fold
 from campaigns.mailin import ingest
 from campaigns.mailin.models import SeatAddress
 from campaigns.mailout.outbox import build_message
@@ -66,22 +67,24 @@ def client_for(user) -> APIClient:
 
 
 @contextmanager
-def counting_folds(game_id: int):
-    """Counts the events of this game the event store folds (every load and every past state goes
-    through ``gamelog.fold_event``; the list of one's games loads the other games too, which
-    differ between the two runs by construction); the real fold runs."""
+def counting_folds(game_id: int | None = None):
+    """Counts the stored events the event store folds (every load, past state and replay goes
+    through its ``Fold.event``) — of one game, or of all with ``game_id`` None (the list of one's
+    games loads the other games too, which differ between two differential runs by construction);
+    the real fold runs."""
     count = [0]
-    real = gamelog.fold_event
+    real = gamelog.store.fold
 
-    def fold_event(state, ev):
-        count[0] += ev.game_id == game_id
-        return real(state, ev)
+    class Counting(Fold):
+        def event(self, state, ev):
+            count[0] += game_id is None or ev.game_id == game_id
+            return super().event(state, ev)
 
-    gamelog.fold_event = fold_event
+    gamelog.store.fold = Counting(real.empty, real.apply, real.snapshot_due)
     try:
         yield count
     finally:
-        gamelog.fold_event = real
+        gamelog.store.fold = real
 
 
 def sees(game, user, seat_role="player", side="red") -> dict:

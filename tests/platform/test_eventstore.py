@@ -94,19 +94,16 @@ def test_snapshots_rebuild_byte_identical(people, settings):
 
 @pytest.mark.parametrize("sql", ["UPDATE campaigns_event SET type = 'x'", "DELETE FROM campaigns_event"])
 def test_database_refuses_update_and_delete(game, sql):
-    with pytest.raises(DatabaseError):
-        with transaction.atomic(), connection.cursor() as cur:
-            cur.execute(sql)
+    with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cur:
+        cur.execute(sql)
     assert Event.objects.filter(game=game).exclude(type="x").count() == gamelog.head(game.pk)[0]
 
 
 def test_orm_update_and_delete_are_refused_too(game):
-    with pytest.raises(DatabaseError):
-        with transaction.atomic():
-            Event.objects.filter(game=game).update(payload={"forged": True})
-    with pytest.raises(DatabaseError):
-        with transaction.atomic():
-            Event.objects.filter(game=game, seq=1).delete()
+    with pytest.raises(DatabaseError), transaction.atomic():
+        Event.objects.filter(game=game).update(payload={"forged": True})
+    with pytest.raises(DatabaseError), transaction.atomic():
+        Event.objects.filter(game=game, seq=1).delete()
 
 
 @postgres_only

@@ -17,7 +17,7 @@ that comes before them: drafts, refusals, mail, absences.
 
 Bounded for CI: a few examples of three or four turns, derandomized.
 """
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from itertools import count
 
 import pytest
@@ -34,7 +34,7 @@ from tests.platform.leaks import glance, mail_from, sees
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-FROZEN = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+FROZEN = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 # no shrinking: each example plays whole games, and the failing one is printed as drawn
 BOUNDED = settings(max_examples=3, deadline=None, derandomize=True, database=None,
                    phases=[Phase.explicit, Phase.generate],

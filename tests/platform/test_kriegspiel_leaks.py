@@ -14,7 +14,7 @@ from them and the signature of the event-log cursors (which names the game; each
 checked and replaced by the place it resumes from); tests/platform/leaks.py says why each.
 """
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from itertools import count
 
 import pytest
@@ -31,7 +31,7 @@ from tests.platform.leaks import far_apart_scenario as scenario
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-FROZEN = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+FROZEN = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 MINE = "mine sappers at 36,195.5"
 
 

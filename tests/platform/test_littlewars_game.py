@@ -20,7 +20,7 @@ RS = catalog.get("littlewars")
 
 
 @pytest.fixture
-def lw_worker(broker, monkeypatch):  # noqa: F811
+def lw_worker(broker, monkeypatch):
     # Tasks the worker queues itself (mail after each turn) stay on this test's queue, and the
     # worker keeps its mail in memory: mail is not what this test is about.
     monkeypatch.setenv("CELERY_TASK_DEFAULT_QUEUE", QUEUE)

@@ -1,16 +1,19 @@
 """verify_game finds tampering; export → import elsewhere → identical hashes."""
 import io
+import json
 import os
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from campaigns.models import Event
-from campaigns.turns import gamelog
+from campaigns.log.portable import ImportRejected
+from campaigns.models import Event, Game
+from campaigns.turns import archive, gamelog
 
 from .helpers import play_one
 
@@ -54,8 +57,11 @@ def test_export_import_into_another_database_keeps_every_hash(game, tmp_path):
     call_command("export_game", str(game.pk), "-o", str(export))
     other = tmp_path / "other.sqlite3"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{other}", "KRIEGSBRIEF_VAR_DIR": str(tmp_path / "var")}
-    run = lambda *args: subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,  # noqa: E731
-                                       capture_output=True, text=True, check=True)
+
+    def run(*args):
+        return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                              check=True)
+
     run("migrate", "-v", "0")
     imported = run("import_game", str(export)).stdout
     assert gamelog.head(game.pk)[1] in imported
@@ -77,6 +83,19 @@ def test_import_refuses_a_game_that_exists_and_a_side_export(game, tmp_path):
     assert '"umpire"' not in side.read_text()
     with pytest.raises(Exception, match="single viewer's export"):
         call_command("import_game", str(side))
+
+
+def test_import_names_the_line_of_an_event_with_an_unreadable_date_and_keeps_nothing(game, tmp_path):
+    export = tmp_path / "game.jsonl"
+    call_command("export_game", str(game.pk), "-o", str(export))
+    header, first, *rest = export.read_text().splitlines()
+    header = json.loads(header)
+    header["game"]["uid"] = str(uuid.uuid4())  # elsewhere, as a game of its own
+    broken = {**json.loads(first), "created_at": "the eve of battle"}
+    text = "\n".join([json.dumps(header), json.dumps(broken), *rest]) + "\n"
+    with pytest.raises(ImportRejected, match="line 2: not an event .*'the eve of battle' is not an ISO date-time"):
+        archive.import_stream(io.StringIO(text))
+    assert not Game.objects.filter(uid=header["game"]["uid"]).exists()
 
 
 def test_rebuild_snapshots_command_is_byte_identical(people, settings):

@@ -14,8 +14,8 @@ from rules import catalog
 from rules.core.mapsvg import overlap, text_box
 from rules.core.protocol import Viewer
 from rules.hex.board import hexmap
-from rules.littlewars import RULESET as LW
 from rules.kriegspiel.ruleset import RULESET as KS
+from rules.littlewars import RULESET as LW
 from rules.littlewars.testing import build, fuzz_game, new_game, play_bots
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -70,7 +70,7 @@ def test_labels_never_overlap_and_own_groups_are_named(key, rs, state, viewer):
         assert_no_overlaps(root)
     root = ET.fromstring(rs.render_svg(view))
     texts = [e.text for e in labels(root)]
-    for side, groups in (view.get("groups") or {}).items():
+    for groups in (view.get("groups") or {}).values():
         for name in groups:
             assert any(t.startswith(f"{name} (") for t in texts), (name, texts)
 
@@ -197,11 +197,11 @@ def test_the_placer_never_overlaps_and_says_what_it_left_out():
 
     placer = LabelPlacer(bounds=(0, 0, 40, 30), keep_clear=[(18, 13, 4, 4)])
     spots = [placer.place(20, 15, f"group{i}", 1.0, 0.3) for i in range(60)]  # all at one crowded point
-    placed = [b for b in placer.labels]
+    placed = list(placer.labels)
     assert len(placed) == sum(s is not None for s in spots) and placer.dropped  # some had no room
     assert len(placed) + len(placer.dropped) == 60
     for i, a in enumerate(placed):
-        assert not overlap(a, (18, 13, 4, 4)) and 0 <= a[0] and a[0] + a[2] <= 40 and 0 <= a[1] and a[1] + a[3] <= 30
+        assert not overlap(a, (18, 13, 4, 4)) and a[0] >= 0 and a[0] + a[2] <= 40 and a[1] >= 0 and a[1] + a[3] <= 30
         assert not any(overlap(a, b) for b in placed[i + 1:])
     # the "my troops" box: holds the points with their margin, stays on the table, is widened to the aspect
     box = crop_box([(10, 5), (14, 7)], 96, 288, 6, 4 / 3)

@@ -19,8 +19,8 @@ def game_url(game, name="game"):
     return reverse(name, args=[game.pk])
 
 
-def page(client, game, name="game") -> str:
-    response = client.get(game_url(game, name))
+def page(client, game, name="game", query="") -> str:
+    response = client.get(game_url(game, name) + query)
     assert response.status_code == 200
     text = response.content.decode()
     assert "{{" not in text and "{%" not in text, "template code reached the page"

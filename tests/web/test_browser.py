@@ -88,7 +88,9 @@ def test_bob_signs_in_sends_orders_and_sees_the_result(live_server, browser_page
     page.wait_for_url(f"{live_server.url}/games/{game.pk}/")
     assert page.locator("section.map svg").count() == 1
     page.fill("#id_text", op)
-    assert page.is_checked("#id_ready")
+    assert not page.is_checked("#id_ready")  # ready is never implied
+    page.check("#id_ready")
+    page.once("dialog", lambda d: d.accept())  # red alone orders: its ready closes the turn, and the page asks
     page.click("button:has-text('Send orders')")
     page.wait_for_url(f"{live_server.url}/games/{game.pk}/")
     page.locator(".messages").wait_for()

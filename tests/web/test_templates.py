@@ -7,8 +7,7 @@ from django.conf import settings
 from django.template import engines
 from django.template.base import Lexer, TokenType
 
-ROOTS = [Path(d) for d in settings.TEMPLATES[0]["DIRS"]] + [
-    p for p in Path(settings.BASE_DIR).glob("campaigns/**/templates")]
+ROOTS = [Path(d) for d in settings.TEMPLATES[0]["DIRS"]] + list(Path(settings.BASE_DIR).glob("campaigns/**/templates"))
 TEMPLATES = sorted(t for root in ROOTS for t in root.rglob("*") if t.suffix in {".html", ".txt"})
 
 

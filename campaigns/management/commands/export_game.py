@@ -1,4 +1,5 @@
 import sys
+from contextlib import nullcontext
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -26,10 +27,6 @@ class Command(BaseCommand):
             viewer = Viewer("player", opts["side"])
         elif opts["observer"]:
             viewer = Viewer("observer")
-        out = open(opts["output"], "w", encoding="utf-8") if opts["output"] else sys.stdout
-        try:
+        with open(opts["output"], "w", encoding="utf-8") if opts["output"] else nullcontext(sys.stdout) as out:
             for line in export_lines(game, viewer):
                 out.write(line + "\n")
-        finally:
-            if out is not sys.stdout:
-                out.close()

@@ -74,7 +74,7 @@ class Dovecot:
         self.port = free_port()
         self.proc: subprocess.Popen | None = None
 
-    def start(self) -> "Dovecot":
+    def start(self) -> Dovecot:
         owner = pwd.getpwnam("dovecot")
         os.chmod(self.root, 0o755)
         for sub in ("run", "state", "mail", "home"):

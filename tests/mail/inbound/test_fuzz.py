@@ -12,8 +12,8 @@ from campaigns.mailin import apply, commands, ingest, quotes
 from campaigns.mailin.htmltext import html_to_text
 from campaigns.mailin.models import InboundMessage
 from campaigns.turns import addresses, gamelog
-from rules.civilwar.orders import ORDER_WORDS
 from rules import catalog
+from rules.civilwar.orders import ORDER_WORDS
 
 pytestmark = pytest.mark.filterwarnings("ignore:Do not use the .random. module:hypothesis.errors.HypothesisDeprecationWarning")
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,

@@ -97,7 +97,7 @@ def wait_until(predicate):
     return wait_for(predicate, timeout=90.0)
 
 
-def test_a_whole_civilwar_game_only_by_mail(people, smtp, mail_worker, mx):  # noqa: F811
+def test_a_whole_civilwar_game_only_by_mail(people, smtp, mail_worker, mx):
     game = creation.create_game(
         campaign=Campaign.objects.create(name="By mail"), name="Mail game", ruleset="civilwar", scenario=star_map(),
         seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
@@ -114,7 +114,8 @@ def test_a_whole_civilwar_game_only_by_mail(people, smtp, mail_worker, mx):  # n
             seat = seats[side]
             send_orders(mx, seat, choose(state, side, number), latest_report(smtp, seat.email))
             sent += 1
-        assert wait_until(lambda: gamelog.load(game.pk).state["turn"]["number"] > number
+        # wait_until calls the lambda within this iteration, so it sees this turn's number.
+        assert wait_until(lambda: gamelog.load(game.pk).state["turn"]["number"] > number  # noqa: B023
                           or gamelog.load(game.pk).state["status"] == "finished"), f"turn {number} never published"
     state = gamelog.load(game.pk).state
     assert state["status"] == "finished", "the game did not end within 30 turns"
@@ -128,4 +129,4 @@ def test_a_whole_civilwar_game_only_by_mail(people, smtp, mail_worker, mx):  # n
                                   for _, m in smtp.messages) == sent)
     # The end of the game reached every seat by mail.
     for email in ("alice@example.org", "bob@example.org", "carol@example.org"):
-        assert wait_until(lambda: any("over" in str(m["Subject"]).lower() for m in smtp.to(email))), email
+        assert wait_until(lambda: any("over" in str(m["Subject"]).lower() for m in smtp.to(email))), email  # noqa: B023

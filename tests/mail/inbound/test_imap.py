@@ -10,11 +10,11 @@ from django.db import OperationalError
 
 from campaigns.mailin import imap, tasks
 from campaigns.mailin.models import InboundMessage
+from tests.services import REQUIRE
 
 from . import dovecot
 from .conftest import orders_of, red_opening
 from .helpers import seat_mail
-from tests.services import REQUIRE
 
 pytestmark = pytest.mark.skipif(not dovecot.available() and not REQUIRE, reason="needs Debian dovecot-imapd")
 

@@ -47,7 +47,7 @@ def test_a_whole_napoleon_game_by_mail(people, scenario, django_capture_on_commi
     game = new_game_with_people(people, "napoleon", scenario, "By mail")
     seats = {s.side: s for s in game.seats.filter(role="player")}
     # A standing instruction is an order line: given in one's own turn, refused out of it, clearly.
-    row = ingest.ingest(seat_mail(seats["blue"], "standing countercharge no"), via="test")
+    ingest.ingest(seat_mail(seats["blue"], "standing countercharge no"), via="test")
     assert "orders not accepted: blue has no orders to give in turn 1" in last_reply("carol@example.org").body
     assert gamelog.load(game.pk).state["rules"]["standing"]["blue"]["countercharge"] == "yes"
     sent = 0

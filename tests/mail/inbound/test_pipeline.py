@@ -1,12 +1,11 @@
 """The ingestion function end to end on real MIME: store, check, apply, acknowledge."""
-import pytest
 
 from campaigns.mailin import ingest
 from campaigns.mailin.models import InboundMessage
 from campaigns.models import Event
 
 from .conftest import orders_of, red_opening
-from .helpers import last_reply, mail, replies_to, seat_mail
+from .helpers import last_reply, replies_to, seat_mail
 
 S = InboundMessage.Status
 

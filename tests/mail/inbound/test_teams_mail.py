@@ -40,7 +40,7 @@ def test_mail_orders_and_reports_per_seat(people, django_capture_on_commit_callb
         send(bob, "deploy foot1 at 12,4")
     state = gamelog.load(game.pk).state
     assert state["turn"]["number"] == 2
-    used = [e for e in game.events.filter(type="turn.adjudicated")][0].payload["orders"]["red"]
+    used = list(game.events.filter(type="turn.adjudicated"))[0].payload["orders"]["red"]
     assert used == "# commander\ndeploy foot1 at 12,4\n# cavalry\ndeploy horse at 30,4"
     bodies = {seat.pk: OutboxMail.objects.get(seat=seat, kind="report").body for seat in (bob, frank_seat, carol)}
     assert "You are: red, the commander" in bodies[bob.pk]

@@ -1,10 +1,10 @@
 """The umpire's page for held mail: only the umpire sees it; release applies, reject refuses."""
 from campaigns.mailin import ingest
 from campaigns.mailin.models import InboundMessage
+from tests.conftest import PASSWORD
 
 from .conftest import orders_of, red_opening
 from .helpers import last_reply, seat_mail
-from tests.conftest import PASSWORD
 
 HELD = {"Authentication-Results": "mx.kriegsbrief.localhost; dmarc=fail"}
 

@@ -73,7 +73,7 @@ def check_red_never_told_of_the_pickets_until_revealed(game) -> bool:
     return revealed
 
 
-def test_a_town_assault_played_to_its_end_only_by_mail(people, smtp):  # noqa: F811
+def test_a_town_assault_played_to_its_end_only_by_mail(people, smtp):
     game = new_game(people, "town_assault")
     seats = {s.side: s for s in game.seats.filter(role="player")}
     for who, address in EMAILS.items():

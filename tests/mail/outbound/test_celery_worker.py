@@ -47,7 +47,9 @@ def test_a_turn_adjudicated_by_the_worker_mails_every_seat_its_report(game, smtp
     assert sorted(r[0] for r, _ in smtp.messages) == ["alice@example.org", "bob@example.org", "carol@example.org"]
     assert all(m["Subject"] == "[Kriegsbrief] Test game: turn 1 results" for _, m in smtp.messages)
     # The worker marks a row sent just after the SMTP server has accepted it: wait for that too.
-    statuses = lambda: set(OutboxMail.objects.filter(game=game).values_list("status", flat=True))  # noqa: E731
+    def statuses():
+        return set(OutboxMail.objects.filter(game=game).values_list("status", flat=True))
+
     while time.time() < deadline and statuses() != {"sent"}:
         time.sleep(0.2)
     assert statuses() == {"sent"}

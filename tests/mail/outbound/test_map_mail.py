@@ -8,9 +8,9 @@ from email.utils import parsedate_to_datetime
 import pytest
 from PIL import Image
 
-from campaigns.turns import commands, creation
 from campaigns.mailout.mapmail import MAP_CID
 from campaigns.models import Campaign
+from campaigns.turns import commands, creation
 from tests.platform.helpers import play_one
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -35,7 +35,7 @@ def queue(game, key):
     return outbox.queue_mail(key=key, to="bob@example.org", subject="Hello", body="x", game=game)
 
 
-def test_committed_rows_reach_the_broker_and_a_rolled_back_one_does_not(game, broker):  # noqa: F811
+def test_committed_rows_reach_the_broker_and_a_rolled_back_one_does_not(game, broker):
     with transaction.atomic():
         first = queue(game, "pub-1")
         second = queue(game, "pub-2")
@@ -47,7 +47,7 @@ def test_committed_rows_reach_the_broker_and_a_rolled_back_one_does_not(game, br
     assert set(OutboxMail.objects.exclude(kind="start").values_list("status", flat=True)) == {"pending"}  # no worker
 
 
-def test_a_failed_publish_leaves_the_row_for_the_sweep(game, broker, monkeypatch, caplog):  # noqa: F811
+def test_a_failed_publish_leaves_the_row_for_the_sweep(game, broker, monkeypatch, caplog):
     from campaigns.tasks import send_outbox_mail
 
     def down(*args, **kwargs):
@@ -67,7 +67,7 @@ def test_a_failed_publish_leaves_the_row_for_the_sweep(game, broker, monkeypatch
     assert tasks_on_broker() == [row.pk]
 
 
-def test_a_process_that_exits_right_after_committing_still_publishes(game, broker):  # noqa: F811
+def test_a_process_that_exits_right_after_committing_still_publishes(game, broker):
     """The MTA pipe's case: the command exits as soon as the message is processed."""
     from tests.services import database_url
 

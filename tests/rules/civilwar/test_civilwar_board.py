@@ -3,10 +3,10 @@ import copy
 import networkx as nx
 import pytest
 
-from rules.civilwar.testing import row_map, star_map
+from rules import catalog
 from rules.civilwar import RULESET as RS
 from rules.civilwar.board import build_graph, default_map, load_map
-from rules import catalog
+from rules.civilwar.testing import row_map, star_map
 from rules.core.protocol import ScenarioError
 
 

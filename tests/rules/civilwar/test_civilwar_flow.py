@@ -7,7 +7,6 @@ from rules.civilwar import RULESET as RS
 from rules.civilwar.testing import cj, fold_all, new_game, play, row_map, star_map, state, types
 from rules.core.protocol import PUBLIC, TurnSpec, side_audience
 
-
 # --------------------------------------------------------------------------- setup (CW-6..9, DT-7)
 
 

@@ -1,8 +1,19 @@
 import pytest
 
 from rules.civilwar import RULESET as RS
-from rules.civilwar.orders import (Assault, Breakthrough, Evacuate, Fight, Form, Move, Pass, Retreat, Standing,
-                                   Terror, parse_text)
+from rules.civilwar.orders import (
+    Assault,
+    Breakthrough,
+    Evacuate,
+    Fight,
+    Form,
+    Move,
+    Pass,
+    Retreat,
+    Standing,
+    Terror,
+    parse_text,
+)
 from rules.civilwar.testing import state
 
 

@@ -1,15 +1,16 @@
-"""The hex engine: coordinates, lines, line of sight, paths, maps, stacking, SVG.
+"""The hex engine: coordinates, lines, paths, maps, stacking, SVG (line of sight: test_line_of_sight.py).
 
 Vectors from Red Blob Games' implementation guide; properties with hypothesis; paths checked
 against networkx's Dijkstra as an independent oracle.
 """
 import networkx as nx
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.core.protocol import ScenarioError
 from rules.hex import coords as C
-from rules.hex import los, paths
+from rules.hex import paths
 from rules.hex.board import HexMap, load_map
 from rules.hex.stacking import Capacity
 from rules.hex.svg import render
@@ -99,34 +100,6 @@ def test_border_line_passes_both_sides():
     plus, minus = C.lines((0, 0), (2, -1))  # cube delta (2,-1,-1): along hexsides
     assert plus[1] != minus[1]
     assert {plus[1], minus[1]} == {(1, 0), (1, -1)}
-
-
-blockers = st.sets(small, max_size=25)
-
-
-@settings(max_examples=300)
-@given(small, small, blockers, st.sampled_from(los.RULES))
-def test_line_of_sight_is_symmetric(a, b, blocked, rule):
-    blocks = blocked.__contains__
-    assert los.visible(a, b, blocks, rule=rule) == los.visible(b, a, blocks, rule=rule)
-
-
-def test_border_tie_rule():
-    a, b = (0, 0), (2, -1)
-    one_side = {(1, 0)}.__contains__
-    both_sides = {(1, 0), (1, -1)}.__contains__
-    assert los.visible(a, b, one_side, rule="lenient")
-    assert not los.visible(a, b, one_side, rule="strict")
-    assert not los.visible(a, b, both_sides, rule="lenient")
-    assert los.visible(a, b, {(0, 0), (2, -1)}.__contains__)  # the end hexes never block
-    with pytest.raises(ValueError, match="unknown line-of-sight rule"):
-        los.visible(a, b, one_side, rule="maybe")
-
-
-def test_hexside_wall_blocks_line():
-    wall = {C.side_between((0, 0), (0, -1))}
-    assert not los.visible((0, 0), (0, -3), lambda h: False, side_blocks=wall.__contains__)
-    assert los.visible((0, 0), (3, 0), lambda h: False, side_blocks=wall.__contains__)
 
 
 AREA = st.sampled_from(C.within((0, 0), 3))

@@ -1,7 +1,6 @@
 """The order language and movement: parse errors naming lines, distances, pivots, terrain (KW-12..16, KW-24, KW-26)."""
-from rules.kingsofwar.testing import errors, make_scenario, of, play, start
-
 from rules.kingsofwar.orders import parse_text
+from rules.kingsofwar.testing import errors, make_scenario, of, play, start
 
 WOOD = {"id": "wood", "kind": "difficult", "height": 3, "polygon": [[30, 14], [42, 14], [42, 20], [30, 20]]}
 HOUSE = {"id": "house", "kind": "impassable", "height": 4, "polygon": [[30, 14], [42, 14], [42, 20], [30, 20]]}

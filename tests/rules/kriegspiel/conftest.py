@@ -5,8 +5,8 @@ import random
 import pytest
 
 from rules.core.protocol import Viewer
-from rules.littlewars.invariants import check_turn
 from rules.kriegspiel.ruleset import RULESET
+from rules.littlewars.invariants import check_turn
 
 
 class KsGame:

@@ -158,7 +158,7 @@ def ks86(new_game):
 
 
 def gun2_away(dy):
-    return "move gun2 to 30,{}\n".format(145 + dy) + "\n".join(
+    return f"move gun2 to 30,{145 + dy}\n" + "\n".join(
         f"move i{k} to {27 + 2 * (k - 1)},{149.5 + dy}" for k in range(1, 5))
 
 

@@ -1,8 +1,7 @@
 """Blast under the appendix (KS-3..7, KS-13, KS-89) and rifle fire (KS-8)."""
 import pytest
 
-from rules.kriegspiel.blast import (GUN_RADIUS, firing_point, resolve, rifles_in_line,
-                                               shielded_by_works)
+from rules.kriegspiel.blast import GUN_RADIUS, firing_point, resolve, rifles_in_line, shielded_by_works
 
 
 class Open:

@@ -5,7 +5,7 @@ outside scenery; no figure in two melees). Seeded, so a failure replays exactly.
 import pytest
 
 from rules.kriegspiel.ruleset import RULESET as KS
-from rules.littlewars.testing import point_near, fuzz_game
+from rules.littlewars.testing import fuzz_game, point_near
 
 
 def _charge(state, side, name, c, rng):

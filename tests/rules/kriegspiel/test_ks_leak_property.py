@@ -1,7 +1,8 @@
 """The differential leak test as a property: whatever red does and whatever hidden work blue
 starts wherever, red's view, map, visible events and errors are byte-identical to a game in
 which blue's workers only stood there, until the first public reveal."""
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 REVEALS = ("kriegspiel.mine_exploded", "kriegspiel.work_completed", "kriegspiel.work_revealed")
 
@@ -23,7 +24,7 @@ def play(new_game, red_orders, work, spot):
     for turn, red in enumerate(red_orders, start=1):
         blue = "hold"
         if turn == 1:
-            blue = "split foot1 6 as sappers nearest {},{}\n".format(x + 2, y + 1) + (
+            blue = f"split foot1 6 as sappers nearest {x + 2},{y + 1}\n" + (
                 work.format(x=x + 1.5, y=y, x2=x + 3.5) if work else "hold")
         evs = g.turn(seed=turn, red=red, blue=blue)
         seen.append((g.seen_by("red"), [e.message for e in g.rejected["red"]]))

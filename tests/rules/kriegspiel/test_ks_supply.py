@@ -1,6 +1,7 @@
 """Supply (KS-40..53): rations over many totals, isolation, reach, cutting, horses, surrender."""
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rules.kriegspiel import supply as s
 

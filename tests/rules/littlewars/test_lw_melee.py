@@ -85,7 +85,7 @@ def test_equal_numbers_all_die():
 
 def test_joining_is_measured_to_exactly_six_inches():
     # red i1 marches onto blue i1 at (20, 20); blue j stands with its footprint exactly 6 in from blue i1's
-    base = dict(red=[("a", "inf", [(20, 10), (21, 10), (22, 10)])])
+    base = {"red": [("a", "inf", [(20, 10), (21, 10), (22, 10)])]}
     inside = build(**base, blue=[("b", "inf", [(20, 20)]), ("j", "inf", [(20, 26.5)])])
     outside = build(**base, blue=[("b", "inf", [(20, 20)]), ("j", "inf", [(20, 26.51)])])
     _, ev_in = play(inside, red="move a to 21,19.5")
@@ -154,7 +154,7 @@ def test_random_fronts_make_disjoint_melees_with_wells_arithmetic(front):
     nr, gr, xr, nb, gb, xb, back = front
     blue = [("line", "inf", _line(nb, xb, 20, gb))] + ([("back", "inf", back)] if back else [])
     state = build(red=[("line", "inf", _line(nr, xr, 8, gr))], blue=blue, table=(160, 36))
-    state, events = play(state, red="move line to {:.3f},19.6".format(xr + gr * (nr - 1) / 2))
+    state, events = play(state, red=f"move line to {xr + gr * (nr - 1) / 2:.3f},19.6")
     seen: set[str] = set()
     for m in payloads(events, "melee"):
         fighters = m["fighters"]["red"] + m["fighters"]["blue"]

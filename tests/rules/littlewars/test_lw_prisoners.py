@@ -63,7 +63,7 @@ def test_escort_killed_frees_all_and_they_rearm_at_their_edge():
 def test_prisoners_are_escorted_to_the_captors_edge_and_removed():
     s, ids = with_prisoners(3, 1, guard_y=6.5)
     figs = dict(s["figures"])
-    for k, fid in enumerate(ids):
+    for _k, fid in enumerate(ids):
         figs[fid] = {**figs[fid], "y": 8.0}
     s = {**s, "figures": figs}
     s2, events = play(s, red="escort pow1 to 10.75,1")

@@ -11,7 +11,6 @@ from rules.napoleon.testing import Loaded, battle
 
 from .test_napoleon_rules import kinds, leader, run, setp, stream_below, unit
 
-
 # -- counter-charge check: NW-DT-1, NW-31..34 ----------------------------------------------------------
 
 @pytest.mark.parametrize("figures,die,passed", [(3, 1, True), (3, 5, True), (3, 6, False), (4, 6, False),

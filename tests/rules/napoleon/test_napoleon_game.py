@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from rules.core.protocol import Viewer
 from rules.catalog import get
+from rules.core.protocol import Viewer
 from rules.napoleon import RULESET as RS
 from rules.napoleon.testing import bot_orders, play_game, start, state_from_view
 from rules.napoleon.turn import score
@@ -68,7 +68,9 @@ def test_standing_instructions_persist_into_the_opponents_turn():
     assert st["side"] == "blue"
     # A side's standing instructions are its own: the events and the log say them to it alone.
     assert {ev.audience for ev in events if ev.type == "napoleon.standing_set"} == {"side:red"}
-    said = lambda viewer: " ".join(RS.view(st, viewer)["log"])  # noqa: E731
+    def said(viewer):
+        return " ".join(RS.view(st, viewer)["log"])
+
     assert "standing instruction" in said(Viewer("player", "red")) and "standing" in said(Viewer("umpire"))
     assert "standing instruction" not in said(Viewer("player", "blue"))
 

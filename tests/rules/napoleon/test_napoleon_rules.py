@@ -1,7 +1,9 @@
 """Napoleon's War (seed 003) on the hex engine: the worked examples NW-EX-1, 2, 3, 5, the derived
 tests NW-DT-1..5 and the NW rules one by one, on hand-made battles with loaded dice."""
+from rules.core.protocol import Viewer
 from rules.hex import coords as C
 from rules.napoleon import RULESET as RS
+from rules.napoleon.battle import Battle
 from rules.napoleon.data import extra_caps
 from rules.napoleon.testing import Loaded, battle, fold_all
 
@@ -165,6 +167,23 @@ def test_cover_and_high_ground_cost_a_die_each_and_cumulate():
                 hexes={"0405": {"terrain": "forest", "elevation": 1}})
     a = kinds(run(st, "fire R1 at B1", rolls=[6, 6])[1], "attacked")[0]
     assert a["dice"] == 2 and {r for r, _ in a["mods"]} == {"target on high ground", "target in cover"}
+
+
+def test_sight_along_a_hex_border_is_the_same_both_ways_and_old_games_keep_theirs():
+    """0102 and 0203 look along the border of 0103 and 0202; a forest on one side does not block
+    (the lenient rule), both ways. A game set up before line-of-sight versions keeps the old
+    one-way answer, so its stored turns re-adjudicate to the same events."""
+    st = battle([unit("R1", "red", "infantry", "0102"), unit("B1", "blue", "infantry", "0203")],
+                hexes={"0103": {"terrain": "forest"}})
+    assert st["scenario"]["los_version"] == 2
+    assert RS.view(st, Viewer("player", "blue"))["scenario"]["los_version"] == 2
+    b = Battle(st, Loaded([]))
+    assert b.sees(C.parse_label("0102"), C.parse_label("0203")) and b.sees(C.parse_label("0203"), C.parse_label("0102"))
+    assert kinds(run(st, "fire R1 at B1", rolls=[6, 6])[1], "attacked")
+    old = {**st, "scenario": {k: v for k, v in st["scenario"].items() if k != "los_version"}}
+    assert RS.view(old, Viewer("player", "blue"))["scenario"]["los_version"] == 1
+    b = Battle(old, Loaded([]))
+    assert b.sees(C.parse_label("0102"), C.parse_label("0203")) and not b.sees(C.parse_label("0203"), C.parse_label("0102"))
 
 
 # -- movement: NW-EX-5, NW-9..14, NW-38 ----------------------------------------------------------------

@@ -2,14 +2,13 @@
 the house base's main mechanisms, each through the engine where the engine does it."""
 import pytest
 
-from rules.core.protocol import ScenarioError
+from rules.core.protocol import ScenarioError, Viewer
 from rules.warworlds import RULESET as RS
 from rules.warworlds.battle import Battle
 from rules.warworlds.combat import Strike, attack_squad, damage
-from rules.warworlds.data import (ATTACK_TARGET, attack_target, boarding_target, damage_result,
-                                  friendly_fire_limit)
+from rules.warworlds.data import ATTACK_TARGET, attack_target, boarding_target, damage_result, friendly_fire_limit
 from rules.warworlds.morale import organisation_roll, pinned, reaction
-from rules.warworlds.testing import Loaded, battle, fold_all, play_round
+from rules.warworlds.testing import Loaded, battle, play_round
 
 
 def inf(uid, side, at, n=10, **kw):
@@ -24,7 +23,7 @@ def events_of(events, kind):
 
 def test_ww_ex_1_table_point():
     assert attack_target(4) == 7
-    assert ATTACK_TARGET == {s: min(10, max(2, 11 - s)) for s in range(13)}
+    assert {s: min(10, max(2, 11 - s)) for s in range(13)} == ATTACK_TARGET
 
 
 @pytest.mark.parametrize("roll", range(1, 11))
@@ -204,6 +203,29 @@ def test_wood_blocks_sight_unless_higher():
     assert not RS.validate(st, "red", RS.parse_orders(st, "red", "fire R1 at B1").orders)
 
 
+def test_sight_along_a_hex_border_is_the_same_both_ways_and_old_games_keep_theirs():
+    """WW-36 "and is seen back". 0102 and 0203 look along the border of 0103 and 0202: a wood on
+    one side does not block under the lenient rule, does under the strict one, both ways. A game
+    set up before line-of-sight versions (no ``los_version``) keeps its old one-way answer, so
+    its stored turns re-adjudicate to the same events."""
+    st = battle([inf("R1", "red", "0102"), inf("B1", "blue", "0203")], hexes={"0103": {"terrain": "wood"}},
+                rnd="shooting")
+    assert st["scenario"]["los_version"] == 2
+    assert RS.view(st, Viewer("player", "red"))["scenario"]["los_version"] == 2
+    for side, text in (("red", "fire R1 at B1"), ("blue", "fire B1 at R1")):
+        assert not RS.validate(st, side, RS.parse_orders(st, side, text).orders)
+    b = Battle(st, Loaded([]))
+    assert b.sees("0102", "0203") and b.sees("0203", "0102")
+    strict = Battle({**st, "scenario": {**st["scenario"], "los_rule": "strict"}}, Loaded([]))
+    assert not strict.sees("0102", "0203") and not strict.sees("0203", "0102")
+    old = {**st, "scenario": {k: v for k, v in st["scenario"].items() if k != "los_version"}}
+    assert RS.view(old, Viewer("player", "red"))["scenario"]["los_version"] == 1
+    b = Battle(old, Loaded([]))
+    assert b.sees("0102", "0203") and not b.sees("0203", "0102")
+    errs = RS.validate(old, "blue", RS.parse_orders(old, "blue", "fire B1 at R1").orders)
+    assert errs and "out of range or out of sight" in errs[0].message
+
+
 def test_runners_cannot_shoot_and_lose_cover():
     st = battle([inf("R1", "red", "0101"), inf("B1", "blue", "0105")])
     st, _ = play_round(st, {"red": "move R1 to 0103 run", "blue": ""}, 1)
@@ -285,6 +307,7 @@ def test_ww_ex_2_also_when_the_target_is_a_machine():
 
 def test_first_player_by_dice_is_the_seeds_choice():
     import random
+
     from rules.warworlds.scenario import builtin
     sc = {**builtin("field_battle"), "first": "dice"}
     firsts = {RS.setup(sc, random.Random(s))[0].payload["first"] for s in range(12)}

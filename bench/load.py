@@ -1,0 +1,432 @@
+"""Load benchmark on the real stack (issue 18): gunicorn, Celery workers and beat, PostgreSQL, Redis and
+an SMTP sink, all on loopback and all started here (bench/load_stack.py); bounded (about three
+minutes by default).
+
+N Civil War games with two seats each are created through the API (POST /api/games/, every player
+invited and accepting through POST /api/seats/<id>/accept/). Each player then polls their view
+once a --poll interval and, when their side is to order, sends legal orders marked ready, each
+with a comment line naming it (so every accepted order can be found in the log afterwards). A
+turn closes when its sides are ready, a worker adjudicates and publishes it, and every seat is
+mailed its report. A fault can be injected a third of the way through the load:
+
+  worker-kill   SIGKILL a worker and its pool (restarted a second later)
+  redis-outage  stop the broker for --fault-seconds (the bench's own Redis)
+  pg-restart    restart PostgreSQL (a cluster of the bench's own, made for this run)
+  smtp-freeze   the SMTP server holds every message unanswered for --fault-seconds
+
+Printed beside each other: the API's p95 while idle (the same requests, one at a time, before the
+load) and under load; with --workers 1,2 the load runs once per worker count and turns/s are
+compared. The last line is key=value pairs:
+
+  orders_per_s turns_per_s api_p95_ms api_p95_idle_ms close_to_published_p95_s
+  broker_msgs_per_queued_item lost duplicated recovery_s (and stalled, drain_s, ...)
+
+lost: accepted orders missing from the log, mail given up (dead) or sent but never received;
+duplicated: a message received twice, a turn adjudicated twice, an order written twice;
+stalled: work still waiting when the bench stopped waiting (closed turns, unsent mail);
+recovery_s: from the fault's end until everything that was waiting then is done.
+
+  .venv/bin/python bench/load.py                       # 20 games, 60 s of load, one worker
+  .venv/bin/python bench/load.py --games 100 --duration 120 --workers 1,2
+  .venv/bin/python bench/load.py --fault smtp-freeze
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import threading
+import time
+import uuid
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import psycopg
+import requests
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from load_stack import BrokerCounter, Stack
+
+from rules import catalog
+
+FAULTS = ("worker-kill", "redis-outage", "pg-restart", "smtp-freeze")
+
+USERS = """
+import json
+from django.contrib.auth import get_user_model
+from knox.models import AuthToken
+from campaigns.models import Profile
+User = get_user_model()
+names = ["umpire"] + [f"p{i}{s}" for i in range(%d) for s in ("red", "blue")]
+users = User.objects.bulk_create([User(username=n, email=f"{n}@bench.localhost") for n in names])
+Profile.objects.bulk_create([Profile(user=u, verified_email=u.email) for u in users])
+print("TOKENS " + json.dumps({u.username: AuthToken.objects.create(u)[1] for u in users}))
+"""
+
+
+def p95(values) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(0.95 * (len(values) - 1))))] if values else float("nan")
+
+
+class Api:
+    """Requests with their latencies recorded (phase, kind, ms)."""
+
+    def __init__(self, base: str):
+        self.base, self.records, self.lock = base, [], threading.Lock()
+        self.phase = "setup"
+
+    def call(self, token: str, method: str, path: str, kind: str, body=None):
+        start = time.monotonic()
+        try:
+            res = requests.request(method, self.base + path, json=body, timeout=60,
+                                   headers={"Authorization": f"Token {token}"})
+            status = res.status_code
+        except requests.RequestException:
+            res, status = None, 0
+        with self.lock:
+            self.records.append((self.phase, kind, (time.monotonic() - start) * 1000, status))
+        return res
+
+    def latencies(self, phase: str, kind: str | None = None) -> list[float]:
+        return [ms for p, k, ms, _ in self.records if p == phase and (kind is None or k == kind)]
+
+    def errors(self, phase: str) -> Counter:
+        return Counter(status for p, _, _, status in self.records if p == phase and (status == 0 or status >= 500))
+
+
+def create_games(api: Api, tokens: dict, games: int) -> list[dict]:
+    def one(i):
+        res = api.call(tokens["umpire"], "POST", "/api/games/", "create", {
+            "name": f"Load {i}", "ruleset": "civilwar", "campaign_name": f"Load {i}", "umpire": {"username": "umpire"},
+            "players": [{"side": "red", "username": f"p{i}red"}, {"side": "blue", "email": f"p{i}blue@bench.localhost"}],
+            "settings": {"deadline_hours": 48, "ready_delay_seconds": 0}})
+        assert res is not None and res.status_code == 201, res.text if res is not None else "no answer"
+        return {"id": res.json()["id"], "players": {"red": f"p{i}red", "blue": f"p{i}blue"}}
+
+    with ThreadPoolExecutor(8) as pool:
+        made = list(pool.map(one, range(games)))
+
+    def accept(name):
+        seats = api.call(tokens[name], "GET", "/api/seats/", "seats").json()
+        for seat in seats:
+            if seat["status"] == "invited":
+                assert api.call(tokens[name], "POST", f"/api/seats/{seat['id']}/accept/", "accept").status_code == 200
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(accept, [name for g in made for name in g["players"].values()]))
+    return made
+
+
+class Players:
+    """One thread per player: poll the view, order when it is their side's turn."""
+
+    def __init__(self, api: Api, tokens: dict, games: list[dict], poll: float):
+        self.api, self.tokens, self.games, self.poll = api, tokens, games, poll
+        self.accepted: list[str] = []  # the markers of accepted orders
+        self.refused = 0
+        self.stop = threading.Event()
+        self.rs = catalog.get("civilwar")
+
+    def play(self, game: dict, side: str):
+        token, ordered, rng = self.tokens[game["players"][side]], set(), random.Random(f"{game['id']}{side}")
+        time.sleep(rng.random() * self.poll)
+        while not self.stop.is_set():
+            start = time.monotonic()
+            res = self.api.call(token, "GET", f"/api/games/{game['id']}/view/", "poll")
+            if res is not None and res.status_code == 200:
+                view = res.json()
+                turn = view["turn"]
+                if turn["game_status"] != "active":
+                    return
+                if (turn["status"] == "open" and side in turn["sides"] and turn["number"] not in ordered
+                        and self.order(game, side, token, view, rng)):
+                    ordered.add(turn["number"])
+            self.stop.wait(max(0.0, self.poll - (time.monotonic() - start)))
+
+    def order(self, game, side, token, view, rng) -> bool:
+        options = self.rs.legal_orders(view["board"], side)
+        if not options:
+            return False
+        marker = uuid.uuid4().hex
+        res = self.api.call(token, "POST", f"/api/games/{game['id']}/orders/", "order",
+                            {"text": f"{rng.choice(options)}\n# bench {marker}", "ready": True})
+        if res is not None and res.status_code == 201:
+            with self.api.lock:
+                self.accepted.append(marker)
+            return True
+        if res is not None and res.status_code == 400:
+            self.refused += 1
+        return res is not None and res.status_code == 409  # the turn moved on: look again
+
+    def run(self, seconds: float):
+        self.stop.clear()
+        threads = [threading.Thread(target=self.play, args=(g, side), daemon=True)
+                   for g in self.games for side in ("red", "blue")]
+        for t in threads:
+            t.start()
+        self.stop.wait(seconds)
+        self.stop.set()
+        for t in threads:
+            t.join(70)
+
+
+# --- what the database says ----------------------------------------------------------
+
+def waiting(db_url: str) -> tuple[set, set]:
+    """(closed turns (game, turn) waiting for publication, outbox rows not yet sent)."""
+    with psycopg.connect(db_url, connect_timeout=3) as conn:
+        turns = set(conn.execute("SELECT id, turn_number FROM campaigns_game WHERE turn_status IN ('closed') "
+                                 "AND status = 'active'").fetchall())
+        mail = {r[0] for r in conn.execute("SELECT id FROM campaigns_outboxmail WHERE status IN "
+                                           "('pending', 'sending', 'failed')")}
+    return turns, mail
+
+
+def done(db_url: str, turns: set, mail: set) -> bool:
+    with psycopg.connect(db_url, connect_timeout=3) as conn:
+        published = set(conn.execute("SELECT game_id, turn FROM campaigns_event WHERE type = 'turn.published'"))
+        sent = {r[0] for r in conn.execute("SELECT id FROM campaigns_outboxmail WHERE status IN ('sent', 'dead')")}
+    return turns <= published and mail <= sent
+
+
+def wait_done(db_url: str, turns: set, mail: set, limit: float) -> float | None:
+    """Seconds until every turn and mail row given is done; None if not within ``limit``."""
+    start = time.monotonic()
+    while time.monotonic() - start < limit:
+        try:
+            if done(db_url, turns, mail):
+                return time.monotonic() - start
+        except psycopg.Error:
+            pass
+        time.sleep(0.5)
+    return None
+
+
+def drain(db_url: str, limit: float) -> float:
+    """Seconds until no turn waits for adjudication and no mail waits to be sent (at most ``limit``)."""
+    start = time.monotonic()
+    while time.monotonic() - start < limit:
+        try:
+            if waiting(db_url) == (set(), set()):
+                break
+        except psycopg.Error:
+            pass
+        time.sleep(0.5)
+    return time.monotonic() - start
+
+
+def analyse(db_url: str, sink, accepted: list[str], window: tuple[float, float]) -> dict:
+    with psycopg.connect(db_url) as conn:
+        events = conn.execute("SELECT game_id, turn, type, extract(epoch FROM created_at) FROM campaigns_event "
+                              "WHERE type IN ('turn.closed', 'turn.adjudicated', 'turn.published')").fetchall()
+        texts = [r[0] for r in conn.execute("SELECT payload->>'text' FROM campaigns_event WHERE type = 'orders.submitted'")]
+        outbox = conn.execute("SELECT status, message_id, lower(\"to\") FROM campaigns_outboxmail").fetchall()
+    at = {}
+    adjudicated = Counter()
+    for game, turn, kind, when in events:
+        at.setdefault((game, turn), {})[kind] = float(when)
+        if kind == "turn.adjudicated":
+            adjudicated[(game, turn)] += 1
+    in_log = Counter(line.split("# bench ", 1)[1].strip() for t in texts for line in t.splitlines()
+                     if "# bench " in line)
+    statuses = Counter(status for status, _, _ in outbox)
+    sent = [(mid.strip(), to) for status, mid, to in outbox if status == "sent"]
+    start, end = window
+    return {
+        "published_in_window": sum(1 for e in at.values() if start <= e.get("turn.published", 0) <= end),
+        "close_to_published": [e["turn.published"] - e["turn.closed"] for e in at.values()
+                               if "turn.published" in e and "turn.closed" in e],
+        "closed": sum(1 for e in at.values() if "turn.closed" in e),
+        "lost_orders": sum(1 for m in accepted if m not in in_log),
+        "lost_mail": statuses["dead"] + sum(1 for key in sent if sink.received[key] == 0),
+        "dup_mail": sum(n - 1 for n in sink.received.values() if n > 1),
+        "dup_adjudications": sum(n - 1 for n in adjudicated.values() if n > 1),
+        "dup_orders": sum(n - 1 for n in in_log.values() if n > 1),
+        "outbox_rows": len(outbox), "outbox": dict(statuses),
+    }
+
+
+# --- faults -------------------------------------------------------------------------------
+
+def inject(stack: Stack, fault: str, seconds: float, log) -> float:
+    """Inject the fault; return the monotonic time the service was whole again."""
+    if fault == "worker-kill":
+        stack.kill_worker(0)
+        log("fault: worker 0 killed (SIGKILL, mid-work); restarting it in 1 s")
+        time.sleep(1)
+        stack.restart_worker(0)
+    elif fault == "redis-outage":
+        stack.stop_redis()
+        log(f"fault: Redis stopped for {seconds:.0f} s")
+        time.sleep(seconds)
+        stack.start_redis()
+    elif fault == "pg-restart":
+        start = time.monotonic()
+        stack.restart_postgres()
+        log(f"fault: PostgreSQL restarted ({time.monotonic() - start:.1f} s)")
+    elif fault == "smtp-freeze":
+        stack.smtp.freeze()
+        log(f"fault: SMTP server frozen for {seconds:.0f} s")
+        time.sleep(seconds)
+        stack.smtp.thaw()
+    return time.monotonic()
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--duration", type=float, default=60, help="seconds of load (per worker count)")
+    ap.add_argument("--poll", type=float, default=1.0, help="seconds between a player's polls")
+    ap.add_argument("--workers", default="1", help="Celery worker processes (concurrency 1 each); '1,2' compares")
+    ap.add_argument("--web-workers", type=int, default=3)
+    ap.add_argument("--sweep-interval", type=int, default=30, help="SWEEP_INTERVAL_SECONDS (production: 30)")
+    ap.add_argument("--fault", choices=FAULTS)
+    ap.add_argument("--fault-seconds", type=float, default=30)
+    ap.add_argument("--drain", type=float, default=150, help="the most seconds to wait for work to finish")
+    ap.add_argument("--keep-db", action="store_true", help="keep the scratch database (e.g. for the backup drill)")
+    args = ap.parse_args(argv)
+    counts = [int(n) for n in args.workers.split(",")]
+    t0 = time.monotonic()
+
+    def log(msg):
+        print(f"[{time.monotonic() - t0:6.1f}s] {msg}", flush=True)
+
+    stack = Stack(web_workers=args.web_workers, sweep_interval=args.sweep_interval,
+                  private_pg=args.fault == "pg-restart", log=log)
+    try:
+        stack.smtp.start()
+        stack.start_redis()
+        try:
+            stack.start_postgres()
+        except Exception as exc:
+            if args.fault == "pg-restart":
+                print(f"pg-restart cannot be injected here: a PostgreSQL cluster of the bench's own did not start "
+                      f"({exc}); restarting the shared server would break everyone else's work")
+                return 2
+            raise
+        log(f"PostgreSQL database {stack.db} (port {stack.pg_port}), Redis :{stack.redis_port}, SMTP sink "
+            f":{stack.smtp.port}; logs in {stack.tmp}")
+        counter = BrokerCounter(stack.redis_url)
+        counter.start()
+        stack.start_web()
+        stack.start_workers(counts[0])
+        stack.start_beat()
+        tokens = json.loads(stack.manage("shell", "-c", USERS % args.games).split("TOKENS ", 1)[1])
+        api = Api(f"http://127.0.0.1:{stack.web_port}")
+        games = create_games(api, tokens, args.games)
+        log(f"{len(games)} games created through the API and their seats accepted")
+        # Baseline: the players' request, one at a time, on an idle service (after a warm-up: each
+        # gunicorn worker's first requests load what it needs).
+        time.sleep(3)
+        for i in range(30):
+            g = games[i % len(games)]
+            api.call(tokens[g["players"]["red"]], "GET", f"/api/games/{g['id']}/view/", "warmup")
+        api.phase = "idle"
+        for i in range(100):
+            g = games[i % len(games)]
+            api.call(tokens[g["players"]["red"]], "GET", f"/api/games/{g['id']}/view/", "poll")
+        players = Players(api, tokens, games, args.poll)
+        phases = []
+        for n, count in enumerate(counts):
+            if n:
+                drain(stack.db_url, args.drain)
+                stack.start_workers(count)
+                time.sleep(3)
+            api.phase = f"load{n}"
+            last = n == len(counts) - 1
+            recovery = {}
+            if last and args.fault:
+                def fault_then_watch():
+                    time.sleep(args.duration / 3)
+                    back = inject(stack, args.fault, args.fault_seconds, log)
+                    try:
+                        stalled = waiting(stack.db_url)
+                    except psycopg.Error:  # the database is still coming back
+                        time.sleep(1)
+                        stalled = waiting(stack.db_url)
+                    log(f"fault over: {len(stalled[0])} turns and {len(stalled[1])} mails waiting")
+                    took = wait_done(stack.db_url, *stalled, args.drain + args.duration)
+                    recovery["s"] = (time.monotonic() - back) if took is not None else None  # noqa: B023  (the watcher ends within this run)
+
+                watcher = threading.Thread(target=fault_then_watch, daemon=True)
+                watcher.start()
+            start = time.time()
+            log(f"load: {2 * len(games)} players for {args.duration:.0f} s with {count} worker(s)")
+            players.run(args.duration)
+            end = time.time()
+            phases.append({"workers": count, "window": (start, end), "recovery": recovery,
+                           "accepted": len(players.accepted)})
+            log(f"load over: {len(players.accepted)} orders accepted so far")
+        if args.fault:
+            watcher.join(args.drain + args.duration + 60)
+        drain_s = drain(stack.db_url, args.drain)
+        time.sleep(2)  # the last mails' SMTP conversations end
+        stalled_turns, stalled_mail = waiting(stack.db_url)
+        counter.stop()
+        report(args, api, players, phases, stack, counter, drain_s, len(stalled_turns) + len(stalled_mail))
+        return 0
+    finally:
+        stack.stop(keep_db=args.keep_db)
+        if args.keep_db:
+            print(f"kept: database {stack.db} ({stack.db_url}), logs in {stack.tmp}")
+
+
+def report(args, api, players, phases, stack, counter, drain_s, stalled):
+    results = []
+    for n, phase in enumerate(phases):
+        seconds = phase["window"][1] - phase["window"][0]
+        a = analyse(stack.db_url, stack.smtp, players.accepted, phase["window"])
+        orders = phase["accepted"] - (phases[n - 1]["accepted"] if n else 0)
+        results.append({"workers": phase["workers"], "orders_per_s": orders / seconds,
+                        "turns_per_s": a["published_in_window"] / seconds, "api_p95_ms": p95(api.latencies(f"load{n}")),
+                        "poll_p95_ms": p95(api.latencies(f"load{n}", "poll")),
+                        "order_p95_ms": p95(api.latencies(f"load{n}", "order")), "errors": api.errors(f"load{n}")})
+    a = analyse(stack.db_url, stack.smtp, players.accepted, phases[-1]["window"])
+    idle = api.latencies("idle")
+    print()
+    print(f"{'':28}{'idle (baseline)':>18}" + "".join('load, {} worker(s)'.format(r['workers']).rjust(22) for r in results))
+    print(f"{'API p50 ms':28}{statistics.median(idle):18.1f}" + "".join(
+        f"{statistics.median(api.latencies(f'load{n}')):22.1f}" for n in range(len(results))))
+    print(f"{'API p95 ms':28}{p95(idle):18.1f}" + "".join(f"{r['api_p95_ms']:22.1f}" for r in results))
+    print(f"{'  poll (GET view) p95 ms':28}{p95(idle):18.1f}" + "".join(f"{r['poll_p95_ms']:22.1f}" for r in results))
+    print(f"{'  orders (POST) p95 ms':28}{'':>18}" + "".join(f"{r['order_p95_ms']:22.1f}" for r in results))
+    print(f"{'orders/s':28}{'':>18}" + "".join(f"{r['orders_per_s']:22.2f}" for r in results))
+    print(f"{'turns published/s':28}{'':>18}" + "".join(f"{r['turns_per_s']:22.2f}" for r in results))
+    print(f"{'HTTP 5xx / no answer':28}{'':>18}" + "".join(f"{sum(r['errors'].values()):22d}" for r in results))
+    pushes = counter.pushes["adjudicate_turn"] + counter.pushes["send_outbox_mail"]
+    items = a["closed"] + a["outbox_rows"]
+    print(f"\nbroker: {dict(counter.pushes)} messages pushed for {a['closed']} adjudications and "
+          f"{a['outbox_rows']} mails queued; outbox {a['outbox']}; SMTP received {sum(stack.smtp.received.values())}")
+    print(f"orders refused by the rules (400): {players.refused}; lost orders {a['lost_orders']}, lost mail "
+          f"{a['lost_mail']}; duplicated mail {a['dup_mail']}, adjudications {a['dup_adjudications']}, "
+          f"orders {a['dup_orders']}")
+    rec = phases[-1]["recovery"]
+    if args.fault:
+        print(f"fault {args.fault}: recovery " + (f"{rec['s']:.1f} s" if rec.get("s") is not None else
+                                                   f"not within {args.drain + args.duration:.0f} s"))
+    last = results[-1]
+    summary = {
+        "games": args.games, "workers": last["workers"], "fault": args.fault or "none",
+        "orders_per_s": f"{last['orders_per_s']:.2f}", "turns_per_s": f"{last['turns_per_s']:.2f}",
+        "api_p95_ms": f"{last['api_p95_ms']:.0f}", "api_p95_idle_ms": f"{p95(idle):.0f}",
+        "close_to_published_p95_s": f"{p95(a['close_to_published']):.2f}",
+        "broker_msgs_per_queued_item": f"{pushes / items:.2f}" if items else "nan",
+        "lost": a["lost_orders"] + a["lost_mail"],
+        "duplicated": a["dup_mail"] + a["dup_adjudications"] + a["dup_orders"],
+        "recovery_s": ("n/a" if not args.fault else f"{rec['s']:.1f}" if rec.get("s") is not None else "inf"),
+        "stalled": stalled, "drain_s": f"{drain_s:.1f}", "http_errors": sum(last["errors"].values()),
+    }
+    if len(results) > 1:
+        summary["turns_per_s_ratio"] = (f"{results[-1]['turns_per_s'] / results[0]['turns_per_s']:.2f}"
+                                        if results[0]["turns_per_s"] else "nan")
+    print(" ".join(f"{k}={v}" for k, v in summary.items()))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,235 @@
+"""The real stack for bench/load.py, all on loopback, every part started here and stopped at the end:
+a Redis of its own (so a Redis outage and the broker's message count touch nobody else), a scratch
+PostgreSQL database on the local server (or, for --fault pg-restart, a PostgreSQL cluster of its
+own, so restarting it touches nobody else), an SMTP sink (aiosmtpd) that counts what arrives,
+gunicorn, Celery workers and beat from this virtualenv."""
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from email.parser import BytesHeaderParser
+from pathlib import Path
+
+import psycopg
+import redis
+from aiosmtpd.controller import Controller
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+PG_BIN = Path("/usr/lib/postgresql/15/bin")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(check, timeout: float, what: str) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            if check():
+                return
+        except Exception:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"{what} did not come up in {timeout:.0f} s")
+
+
+class SmtpSink:
+    """Counts deliveries by (Message-ID, recipient) - a game's first mail to each seat shares the
+    game's thread Message-ID; ``freeze()`` makes it hold every message unanswered."""
+
+    def __init__(self):
+        self.received: Counter[str] = Counter()
+        self._thawed = threading.Event()
+        self._thawed.set()
+        self.port = free_port()
+        self.controller = Controller(self, hostname="127.0.0.1", port=self.port)
+
+    async def handle_DATA(self, server, session, envelope):
+        while not self._thawed.is_set():  # a hung server: the client waits, up to its own timeout
+            await asyncio.sleep(0.1)
+        msgid = BytesHeaderParser().parsebytes(envelope.content).get("Message-ID", "")
+        for rcpt in envelope.rcpt_tos:
+            self.received[(msgid.strip(), rcpt.lower())] += 1
+        return "250 OK"
+
+    def freeze(self):
+        self._thawed.clear()
+
+    def thaw(self):
+        self._thawed.set()
+
+    def start(self):
+        self.controller.start()
+
+    def stop(self):
+        self.thaw()
+        self.controller.stop()
+
+
+class BrokerCounter:
+    """Counts the messages put on the broker's queues, by task (Redis MONITOR of our own Redis)."""
+
+    TASK = re.compile(r"campaigns\.tasks\.(\w+)")
+
+    def __init__(self, url: str):
+        self.url, self.pushes, self._stop = url, Counter(), threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self):
+        while not self._stop.is_set():
+            try:
+                with redis.Redis.from_url(self.url).monitor() as mon:
+                    for cmd in mon.listen():
+                        if self._stop.is_set():
+                            return
+                        text = cmd.get("command", "")
+                        if text.startswith(("LPUSH", "RPUSH")):
+                            found = self.TASK.search(text)
+                            self.pushes[found.group(1) if found else "other"] += 1
+            except (redis.ConnectionError, OSError):
+                time.sleep(0.2)  # Redis is down (a fault): count again when it is back
+
+    def start(self):
+        self.thread.start()
+
+    def stop(self):
+        self._stop.set()
+
+
+class Stack:
+    def __init__(self, *, web_workers: int, sweep_interval: int, private_pg: bool, log=print):
+        self.tmp = Path(tempfile.mkdtemp(prefix="kb-load-"))
+        self.log, self.web_workers, self.private_pg = log, web_workers, private_pg
+        self.procs: dict[str, subprocess.Popen] = {}
+        self.workers: list[subprocess.Popen] = []
+        self.redis_port, self.web_port = free_port(), free_port()
+        self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0"
+        self.smtp = SmtpSink()
+        self.pg_port = free_port() if private_pg else 5432
+        self.pg_dir = self.tmp / "pg"
+        self.db = f"kb_load_{os.getpid()}"
+        self.db_url = f"postgres://postgres@127.0.0.1:{self.pg_port}/{self.db}"
+        self.env = {
+            **os.environ, "DJANGO_SETTINGS_MODULE": "kriegsbrief.settings", "DATABASE_URL": self.db_url,
+            "CELERY_BROKER_URL": self.redis_url, "EMAIL_URL": f"smtp://127.0.0.1:{self.smtp.port}",
+            "SECRET_KEY": secrets.token_urlsafe(50), "DEBUG": "false", "ALLOWED_HOSTS": "127.0.0.1",
+            "SITE_URL": f"http://127.0.0.1:{self.web_port}", "SECURE_SSL_REDIRECT": "false",
+            "KRIEGSBRIEF_VAR_DIR": str(self.tmp / "var"), "SWEEP_INTERVAL_SECONDS": str(sweep_interval),
+            "API_LOGIN_RATE": "100000/minute", "PYTHONPATH": str(ROOT)}
+        self.env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+    # --- processes -----------------------------------------------------------------
+    def _spawn(self, name: str, args: list[str], env=None) -> subprocess.Popen:
+        out = open(self.tmp / f"{name}.log", "ab")  # noqa: SIM115  (the child writes to it for its whole life)
+        # A session of its own: a fault or the end stops the whole process group, and only it.
+        return subprocess.Popen(args, cwd=ROOT, env=env or self.env, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+
+    @staticmethod
+    def _kill(proc: subprocess.Popen, sig=signal.SIGTERM, wait: float = 15) -> None:
+        if proc.poll() is not None:
+            return
+        try:
+            os.killpg(proc.pid, sig)
+            proc.wait(wait)
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            proc.wait(5)
+
+    def start_redis(self):
+        self.procs["redis"] = self._spawn("redis", [
+            shutil.which("redis-server") or "redis-server", "--port", str(self.redis_port), "--bind", "127.0.0.1",
+            "--dir", str(self.tmp), "--appendonly", "yes", "--save", "", "--maxmemory-policy", "noeviction"])
+        wait_for(lambda: redis.Redis.from_url(self.redis_url).ping(), 15, "redis")
+
+    def stop_redis(self):
+        self._kill(self.procs["redis"])
+
+    def _pg_ctl(self, *args: str) -> None:
+        opts = f"-p {self.pg_port} -k {self.pg_dir} -c listen_addresses=127.0.0.1 -c fsync=on"
+        subprocess.run(["runuser", "-u", "postgres", "--", str(PG_BIN / "pg_ctl"), "-D", str(self.pg_dir / "data"),
+                        "-l", str(self.pg_dir / "log"), "-o", opts, "-w", *args], check=True, capture_output=True)
+
+    def start_postgres(self):
+        if self.private_pg:
+            self.pg_dir.mkdir()
+            shutil.chown(self.tmp, "postgres")
+            shutil.chown(self.pg_dir, "postgres")
+            subprocess.run(["runuser", "-u", "postgres", "--", str(PG_BIN / "initdb"), "-D", str(self.pg_dir / "data"),
+                            "-A", "trust", "-U", "postgres"], check=True, capture_output=True)
+            self._pg_ctl("start")
+        with psycopg.connect(self.db_url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{self.db}"')
+            conn.execute(f'CREATE DATABASE "{self.db}"')
+        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=self.env,
+                       check=True, capture_output=True)
+
+    def restart_postgres(self):
+        self._pg_ctl("restart", "-m", "fast")
+
+    def start_web(self):
+        self.procs["web"] = self._spawn("web", [str(BIN / "gunicorn"), "kriegsbrief.wsgi", "--bind",
+                                                f"127.0.0.1:{self.web_port}", "--workers", str(self.web_workers)])
+        import requests
+
+        wait_for(lambda: requests.get(f"http://127.0.0.1:{self.web_port}/healthz", timeout=2).status_code in (200, 503),
+                 60, "gunicorn")
+
+    def start_workers(self, count: int):
+        for proc in self.workers:
+            self._kill(proc)
+        self.workers = [self._spawn(f"worker{i}", self._worker_args(i)) for i in range(count)]
+
+    def _worker_args(self, i: int) -> list[str]:
+        return [str(BIN / "celery"), "-A", "kriegsbrief", "worker", "--loglevel=info", "--concurrency=1",
+                "-n", f"bench{i}@%h", "--without-gossip", "--without-mingle"]
+
+    def kill_worker(self, i: int = 0) -> None:
+        """SIGKILL a worker and its pool, as the OOM killer or a lost host would."""
+        self._kill(self.workers[i], signal.SIGKILL)
+
+    def restart_worker(self, i: int = 0) -> None:
+        self.workers[i] = self._spawn(f"worker{i}", self._worker_args(i))
+
+    def start_beat(self):
+        self.procs["beat"] = self._spawn("beat", [str(BIN / "celery"), "-A", "kriegsbrief", "beat", "--loglevel=info",
+                                                  "--schedule", str(self.tmp / "beat-schedule")])
+
+    def manage(self, *args: str) -> str:
+        out = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, capture_output=True,
+                             text=True, timeout=600)
+        if out.returncode:
+            raise RuntimeError(out.stderr[-3000:])
+        return out.stdout
+
+    def stop(self, keep_db: bool = False):
+        for proc in [*self.workers, *self.procs.values()]:
+            self._kill(proc)
+        self.smtp.stop()
+        try:
+            if self.private_pg:
+                self._pg_ctl("stop", "-m", "fast")
+            elif not keep_db:
+                with psycopg.connect(self.db_url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+                    conn.execute(f'DROP DATABASE IF EXISTS "{self.db}" WITH (FORCE)')
+        finally:
+            if not keep_db:
+                shutil.rmtree(self.tmp, ignore_errors=True)

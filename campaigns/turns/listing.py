@@ -1,0 +1,90 @@
+"""My games: one row for each game a user holds an active seat in, for the web's list and the API's.
+
+A list must not load and fold every game (issue 18): each row is built from the game's projection
+columns (status, turn number and status, the deadline), the user's own seat row, and the turn as
+``lifecycle.lifecycle_view`` gives it to this viewer (the same allow-list as the game page), read
+from each game's latest snapshot: one query for the whole page, and no event folded. The board
+(the rule set's view, the costly part of a game view) is not computed at all.
+
+A snapshot is kept after every event a reader can meet at the head of an open, closed or published
+turn (``gamelog.snapshot_due``), so the latest snapshot is the game's present state except
+before turn 1 opens; a game whose snapshot lags its
+projection, is loaded the ordinary way (``gamelog.load``); a game waiting for its seats has no
+turn to show.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from django.db import connection
+
+from campaigns.models import Game, Seat, Snapshot
+from rules import catalog
+from rules.core.protocol import Viewer
+
+from . import gamelog, lifecycle, viewing
+
+_ROLE_ORDER = {Seat.Role.UMPIRE: 0, Seat.Role.PLAYER: 1, Seat.Role.OBSERVER: 2}
+
+
+@dataclass
+class Row:
+    game: Game
+    viewer: Viewer
+    seat: Seat
+    turn: dict  # lifecycle.lifecycle_view for this viewer
+
+    @property
+    def title(self) -> str:
+        return catalog.get(self.game.ruleset).title
+
+
+def rows(user, games: list[Game]) -> list[Row]:
+    """The rows of ``games`` (in their order) where ``user`` holds an active seat."""
+    if not games:
+        return []
+    seats: dict[int, Seat] = {}
+    for seat in Seat.objects.active().filter(user=user, game_id__in=[g.pk for g in games]):
+        held = seats.get(seat.game_id)
+        if held is None or _ROLE_ORDER[seat.role] < _ROLE_ORDER[held.role]:
+            seats[seat.game_id] = seat  # the same choice as viewing.viewer_for
+    states = latest_states([g for g in games if g.pk in seats])
+    out = []
+    for game in games:
+        seat = seats.get(game.pk)
+        if seat is None:
+            continue
+        state = states.get(game.pk) if game.turn_number else _waiting(game)
+        if state is None or state["turn"]["number"] != game.turn_number or state["turn"]["status"] != game.turn_status:
+            state = gamelog.load(game).state
+        viewer = viewing.viewer_of_seat(seat)
+        out.append(Row(game=game, viewer=viewer, seat=seat, turn=lifecycle.lifecycle_view(state, viewer)))
+    return out
+
+
+def _waiting(game: Game) -> dict:
+    """A game waiting for its seats: no turn yet, nothing to fold for that."""
+    return {**lifecycle.empty_state(), "status": "finished" if game.status == Game.Status.FINISHED else "active"}
+
+
+# One index lookup per game (the latest snapshot by (game, seq)): DISTINCT ON would read every one.
+_LATEST_PG = ("SELECT g.id, s.state FROM unnest(%s::bigint[]) AS g(id) CROSS JOIN LATERAL "
+              "(SELECT state FROM campaigns_snapshot WHERE game_id = g.id ORDER BY seq DESC LIMIT 1) s")
+
+
+def latest_states(games: list[Game]) -> dict[int, dict]:
+    """{game id: the state in its latest snapshot} for the games that have one (none before turn 1)."""
+    started = [g.pk for g in games if g.turn_number > 0]
+    if not started:
+        return {}
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cur:
+            cur.execute(_LATEST_PG, [started])
+            return {game_id: json.loads(state) for game_id, state in cur.fetchall()}
+    out = {}
+    for game_id in started:  # the embedded SQLite: a query per game, still by the index
+        state = (Snapshot.objects.filter(game_id=game_id).order_by("-seq").values_list("state", flat=True).first())
+        if state is not None:
+            out[game_id] = json.loads(state)
+    return out

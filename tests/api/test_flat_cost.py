@@ -1,0 +1,82 @@
+"""The work of answering a player does not grow with the log (issue 18, item 7): my games (API
+and web), a game with my view, and a page of events, asked when the game's log is short and again
+when it holds 10,000 more events, run the same number of queries and fold the same number of
+events; pages of events are found by the (game, seq) index (keyset), never by OFFSET.
+Counted, not timed."""
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from campaigns.log.eventstore import Draft
+from campaigns.models import Event
+from campaigns.turns import gamelog
+from rules.core.protocol import RuleEvent, side_audience
+from tests.platform.leaks import counting_folds
+
+from .helpers import client_for, legal_red_orders
+
+pytestmark = pytest.mark.django_db
+
+LONG = 10_000
+
+
+@pytest.fixture
+def folds():
+    """Counts the events the event store folds (every load and every past state goes through it)."""
+    with counting_folds() as count:
+        yield count
+
+
+def grow(game, events: int, text_red: str) -> None:
+    """``events`` more orders in the open turn, the two sides' by turns (each private to its side)."""
+    number = game.turn_number
+    for start in range(0, events, 2000):
+        stream = gamelog.load(game.pk)
+        drafts = [Draft(number, RuleEvent("orders.submitted", {
+            "turn": number, "side": side, "text": text_red if side == "red" else "hold", "source": "api", "by": "bench"},
+            audience=side_audience(side)))
+            for side in (("red", "blue")[i % 2] for i in range(start, min(events, start + 2000)))]
+        gamelog.append(stream, drafts)
+
+
+def requests(client, game, cursor: str | None) -> dict[str, str]:
+    urls = {"api list": "/api/games/", "api game": f"/api/games/{game.pk}/",
+            "api view": f"/api/games/{game.pk}/view/", "events first page": f"/api/games/{game.pk}/events/?limit=5",
+            "web my games": "/"}
+    if cursor:
+        urls["events resumed"] = f"/api/games/{game.pk}/events/?limit=5&cursor={cursor}"
+    return urls
+
+
+def measure(client, game, folds, cursor=None) -> dict[str, tuple[int, int]]:
+    out = {}
+    for name, url in requests(client, game, cursor).items():
+        folds[0] = 0
+        with CaptureQueriesContext(connection) as queries:
+            res = client.get(url)
+        assert res.status_code == 200, (name, res.content[:300])
+        if name.startswith("events"):
+            assert not any("OFFSET" in q["sql"].upper() for q in queries.captured_queries), name
+        out[name] = (len(queries), folds[0])
+    return out
+
+
+def last_cursor(client, game) -> str:
+    """The cursor at the end of the viewer's log, by following the pages."""
+    page = client.get(f"/api/games/{game.pk}/events/?limit=500").json()
+    while page["next"]:
+        page = client.get(page["next"]).json()
+    return page["cursor"]
+
+
+def test_answers_cost_the_same_at_a_short_and_a_long_log(game, people, folds):
+    clients = {who: client_for(people[who]) for who in ("bob", "alice")}  # a player and the umpire
+    assert Event.objects.filter(game=game).count() <= 40
+    short = {who: measure(c, game, folds, last_cursor(c, game)) for who, c in clients.items()}
+    grow(game, LONG, legal_red_orders(game)[0])
+    assert Event.objects.filter(game=game).count() >= LONG
+    # The page after the end of a 10,000-event log (what a poller asks) is as cheap as after the
+    # end of a short one; so is everything else.
+    long = {who: measure(c, game, folds, last_cursor(c, game)) for who, c in clients.items()}
+    assert long == short
+    assert all(folded == 0 for answers in long.values() for _, folded in answers.values()), long
