@@ -43,7 +43,7 @@ class HungSmtp:
         self.controller.stop()
 
 
-def test_a_hung_smtp_server_does_not_delay_a_turn(game, broker):  # noqa: F811
+def test_a_hung_smtp_server_does_not_delay_a_turn(game, broker):
     with HungSmtp() as smtp:
         env = {"EMAIL_URL": f"smtp://127.0.0.1:{smtp.port}", "EMAIL_TIMEOUT": "600"}
         workers = [Worker(kinds=("adjudication",), env=env), Worker(kinds=("mail",), env=env)]
@@ -70,7 +70,7 @@ def _closed_port() -> int:
         return s.getsockname()[1]  # nothing listens once it is closed
 
 
-def test_a_failed_hand_off_is_recorded_and_rescued_within_the_rescue_interval(game, broker, tmp_path):  # noqa: F811
+def test_a_failed_hand_off_is_recorded_and_rescued_within_the_rescue_interval(game, broker, tmp_path):
     # A real failure: the publish goes to a port where no broker listens (for these hand-offs only).
     app.conf.broker_url = f"redis://127.0.0.1:{_closed_port()}/0"
     _reset_connections()
@@ -97,7 +97,7 @@ def test_a_failed_hand_off_is_recorded_and_rescued_within_the_rescue_interval(ga
     assert Game.objects.get(pk=game.pk).turn_status == "open"
 
 
-def test_the_rescue_queues_work_no_one_holds_once(game, broker):  # noqa: F811
+def test_the_rescue_queues_work_no_one_holds_once(game, broker):
     from campaigns.turns import deadlines
 
     app.conf.broker_url = f"redis://127.0.0.1:{_closed_port()}/0"

@@ -22,7 +22,7 @@ def _terminate_this_connection():
 
 
 @needs_redis
-def test_adjudication_is_retried_after_the_database_connection_is_lost(game, broker):  # noqa: F811
+def test_adjudication_is_retried_after_the_database_connection_is_lost(game, broker):
     from rules.civilwar import legal_operations
 
     text = legal_operations(state_of(game)["rules"], "red")[0]

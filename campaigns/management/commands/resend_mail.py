@@ -17,8 +17,7 @@ class Command(BaseCommand):
         if bool(opts["ids"]) == bool(opts["game"]):
             raise CommandError("give row ids or --game N (one of them)")
         rows = OutboxMail.objects.filter(pk__in=opts["ids"]) if opts["ids"] else outbox.dead(get_game(opts["game"]))
-        not_dead = [r for r in rows.exclude(status=OutboxMail.Status.DEAD).values_list("pk", "status")]
-        for pk, status in not_dead:
+        for pk, status in rows.exclude(status=OutboxMail.Status.DEAD).values_list("pk", "status"):
             self.stderr.write(f"row {pk} is {status}, not dead: left alone")
         missing = set(opts["ids"]) - set(OutboxMail.objects.filter(pk__in=opts["ids"]).values_list("pk", flat=True))
         if missing:

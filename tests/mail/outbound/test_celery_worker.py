@@ -12,7 +12,7 @@ pytestmark = [needs_redis, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def mail_worker(broker, smtp, settings, monkeypatch, tmp_path):  # noqa: F811
+def mail_worker(broker, smtp, settings, monkeypatch, tmp_path):
     # The worker is another process: it reads the SMTP sink's address and a
     # one-second retry base from its environment. Beat sends the rescue, which queues retries.
     monkeypatch.setenv("EMAIL_URL", f"smtp://{settings.EMAIL_HOST}:{settings.EMAIL_PORT}")

@@ -57,7 +57,7 @@ def sink():
     s.controller.stop()
 
 
-def test_slow_failures_are_retried_after_the_backoff_from_their_end_once_each(game, broker, sink, tmp_path,  # noqa: F811
+def test_slow_failures_are_retried_after_the_backoff_from_their_end_once_each(game, broker, sink, tmp_path,
                                                                               settings):
     settings.OUTBOX_RETRY_BASE_SECONDS = 1  # as the worker's: backoffs of 1, 2, 4 s
     env = {"EMAIL_URL": f"smtp://127.0.0.1:{sink.port}", "OUTBOX_RETRY_BASE_SECONDS": "1"}
