@@ -185,6 +185,10 @@ RESCUE_INTERVAL_SECONDS = env.float("RESCUE_INTERVAL_SECONDS", default=5.0)
 # How long a queued adjudication or mail is owned by its broker message before the rescue
 # assumes the message lost (Redis here keeps messages across restarts: appendonly).
 QUEUED_LEASE_SECONDS = env.int("QUEUED_LEASE_SECONDS", default=300)
+# Shorter for adjudications: a worker killed whole leaves its message unacknowledged in Redis until
+# the visibility timeout (an hour); a running adjudication holds the game row, which the rescue
+# skips (SKIP LOCKED), so the lease only covers the wait in the queue (normally under a second).
+ADJUDICATION_LEASE_SECONDS = env.int("ADJUDICATION_LEASE_SECONDS", default=30)
 CELERY_BEAT_SCHEDULE = {
     "sweep-turns": {"task": "campaigns.tasks.sweep", "schedule": float(SWEEP_INTERVAL_SECONDS)},
     "rescue-unleased-work": {"task": "campaigns.tasks.rescue", "schedule": RESCUE_INTERVAL_SECONDS},

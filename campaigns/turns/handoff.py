@@ -28,7 +28,7 @@ RESCUE_BATCH = 500
 
 
 def lease() -> timedelta:
-    return timedelta(seconds=settings.QUEUED_LEASE_SECONDS)
+    return timedelta(seconds=settings.ADJUDICATION_LEASE_SECONDS)
 
 
 def queue_after_commit(game_id: int, turn: int) -> None:

@@ -191,7 +191,7 @@ def test_sweep_requeues_an_adjudication_whose_task_was_lost(game, broker, settin
     close_with_orders(game)  # queued to Redis, but no worker is running
     redis.Redis.from_url(REDIS_URL).flushdb()  # the broker loses the task
     assert deadlines.sweep()["requeued"] == 0  # its message owns it until the lease runs out
-    later = timezone.now() + timedelta(seconds=settings.QUEUED_LEASE_SECONDS + 1)
+    later = timezone.now() + timedelta(seconds=settings.ADJUDICATION_LEASE_SECONDS + 1)
     assert deadlines.sweep(now=later)["requeued"] == 1
     assert deadlines.sweep(now=later)["requeued"] == 0  # queued once: the rescue's lease holds it now
     worker = Worker()
