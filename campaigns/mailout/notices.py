@@ -43,6 +43,10 @@ def _swept(now, **_) -> dict:
     return reminders.mail_sweep(now)
 
 
+def _rescue_due(now, **_) -> dict:
+    return {"mail": outbox.requeue_due(now)}
+
+
 def _tell_umpire(seat: Seat, key: str, what: str, body: str) -> None:
     umpire = seat.game.seats.active().filter(role=Seat.Role.UMPIRE).first()
     if umpire is None or umpire.pk == seat.pk:
@@ -112,6 +116,7 @@ RECEIVERS = {
     signals.deadline_moved: _deadline_moved,
     signals.turn_late: _turn_late,
     signals.swept: _swept,
+    signals.rescue_due: _rescue_due,
     signals.absence_declared: _absence_declared,
     signals.absence_ended: _absence_ended,
     signals.seat_invited: _seat_invited,
