@@ -283,7 +283,8 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--duration", type=float, default=60, help="seconds of load (per worker count)")
     ap.add_argument("--poll", type=float, default=1.0, help="seconds between a player's polls")
-    ap.add_argument("--workers", default="1", help="Celery worker processes (concurrency 1 each); '1,2' compares")
+    ap.add_argument("--workers", default="1", help="adjudication workers (concurrency 1 each; plus one mail and one "
+                    "maintenance worker); '1,2' compares")
     ap.add_argument("--web-workers", type=int, default=3)
     ap.add_argument("--sweep-interval", type=int, default=30, help="SWEEP_INTERVAL_SECONDS (production: 30)")
     ap.add_argument("--fault", choices=FAULTS)

@@ -194,13 +194,16 @@ class Stack:
                  60, "gunicorn")
 
     def start_workers(self, count: int):
+        """``count`` adjudication workers, and one worker each for the mail and maintenance queues
+        (queues by kind, as deploy/Procfile runs them: a frozen SMTP server holds only the mail one)."""
         for proc in self.workers:
             self._kill(proc)
-        self.workers = [self._spawn(f"worker{i}", self._worker_args(i)) for i in range(count)]
+        self.queues = ["adjudication"] * count + ["mail", "maintenance"]
+        self.workers = [self._spawn(f"worker{i}", self._worker_args(i)) for i in range(len(self.queues))]
 
     def _worker_args(self, i: int) -> list[str]:
         return [str(BIN / "celery"), "-A", "kriegsbrief", "worker", "--loglevel=info", "--concurrency=1",
-                "-n", f"bench{i}@%h", "--without-gossip", "--without-mingle"]
+                "-Q", self.queues[i], "-n", f"bench{i}-{self.queues[i]}@%h", "--without-gossip", "--without-mingle"]
 
     def kill_worker(self, i: int = 0) -> None:
         """SIGKILL a worker and its pool, as the OOM killer or a lost host would."""

@@ -55,7 +55,7 @@ class OutboxMailAdmin(admin.ModelAdmin):
     """Read-only: the outbox is the record of what was (or will be) sent. The
     Reply-To address holds a seat's secret token, so it is not shown."""
 
-    list_display = ("to", "kind", "subject", "status", "attempts", "next_attempt_at", "created_at", "sent_at")
+    list_display = ("to", "kind", "subject", "status", "attempts", "next_attempt_at", "leased_until", "created_at", "sent_at")
     list_filter = ("status", "kind")
     search_fields = ("to", "subject", "message_id")
     exclude = ("reply_to", "attachments")

@@ -39,9 +39,16 @@ class Game(models.Model):
     turn_status = models.CharField(max_length=20, default="")
     deadline_at = models.DateTimeField(null=True, blank=True, db_index=True)
     close_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # A closed turn's adjudication is owned by one queued task until then (turns/handoff.py): the
+    # rescue queues it again only when no one holds it (NULL: a hand-off failed, or not queued yet).
+    adjudication_leased_until = models.DateTimeField(null=True, blank=True)
     # Who created it on the web: they may invite someone else to a declined seat (turns/invitations.py).
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
+
+    class Meta:
+        indexes = [models.Index(fields=["adjudication_leased_until"], name="game_closed_turn_idx",
+                                condition=models.Q(turn_status="closed"))]
 
     def __str__(self):
         return f"{self.name} ({self.ruleset})"
@@ -153,9 +160,9 @@ class Snapshot(models.Model):
 class OutboxMail(models.Model):
     """A message to send; written in the transaction that caused it (campaigns.mailout.outbox).
 
-    ``next_attempt_at`` is when the sweep may queue the row again: after a
-    failure it is the backoff time, while SENDING it is the end of the
-    sender's lease, so a row a crashed worker left in SENDING is retried.
+    ``next_attempt_at`` is the earliest time the row may be sent (after a failure: the end of
+    that attempt plus the backoff); ``leased_until`` says who owns it meanwhile (one owner per
+    retry): a row is queued only when no lease holds it.
     """
 
     class Status(models.TextChoices):
@@ -185,7 +192,17 @@ class OutboxMail(models.Model):
     last_error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     next_attempt_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Who owns the row until then: a queued send task (PENDING/FAILED) or a sender (SENDING).
+    # NULL: no one; the rescue queues it once next_attempt_at has passed (mailout/outbox.py).
+    leased_until = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # The rescue's query (every few seconds) reads only rows still waiting.
+            models.Index(fields=["next_attempt_at"], name="outbox_waiting_idx",
+                         condition=models.Q(status__in=["pending", "failed", "sending"])),
+        ]
 
     def __str__(self):
         return f"{self.kind} to {self.to} ({self.status})"

@@ -2,6 +2,6 @@
 tasks: the turn machinery's and the outbox's. Task names are kept as deployed
 ("campaigns.tasks.adjudicate_turn", "campaigns.tasks.send_outbox_mail", "campaigns.tasks.sweep")."""
 from campaigns.mailout.tasks import send_outbox_mail
-from campaigns.turns.tasks import adjudicate_turn, sweep
+from campaigns.turns.tasks import adjudicate_turn, rescue, sweep
 
-__all__ = ["adjudicate_turn", "send_outbox_mail", "sweep"]
+__all__ = ["adjudicate_turn", "rescue", "send_outbox_mail", "sweep"]

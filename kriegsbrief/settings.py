@@ -17,6 +17,8 @@ from pathlib import Path
 import environ
 from django.utils.translation import gettext_lazy as _
 
+from kriegsbrief import queues as _queues
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(environ.Env().str("KRIEGSBRIEF_VAR_DIR", default=str(BASE_DIR / "var")))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
@@ -168,14 +170,34 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# Where tasks are sent, also by workers themselves (tests give each run its own queue).
-CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
+# Queues by kind (kriegsbrief/queues.py): adjudication, mail, maintenance; a worker started
+# without -Q consumes them all. CELERY_QUEUE_PREFIX keeps a run's queues apart (tests).
+CELERY_QUEUE_PREFIX = env.str("CELERY_QUEUE_PREFIX", default="")
+CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default=_queues.name("maintenance", CELERY_QUEUE_PREFIX))
+CELERY_TASK_ROUTES = _queues.routes(CELERY_QUEUE_PREFIX)
+CELERY_TASK_QUEUES = _queues.queues(CELERY_QUEUE_PREFIX, CELERY_TASK_DEFAULT_QUEUE)
+# A publish that meets a broker outage gives up within about a second (the request or task that
+# published goes on; the rescue queues the work again when the broker is back).
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.3, "interval_max": 0.5}
+# Workers reconnect to a broker that came back within a second or two (kriegsbrief/celery.py).
+CELERY_WORKER_CONSUMER = "kriegsbrief.celery:QuickReconnectConsumer"
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
 SWEEP_INTERVAL_SECONDS = env.int("SWEEP_INTERVAL_SECONDS", default=30)
+# The rescue queues work no one holds (a lease expired or released after a failed hand-off):
+# a cheap indexed query, so it runs often and a short outage costs seconds, not minutes.
+RESCUE_INTERVAL_SECONDS = env.float("RESCUE_INTERVAL_SECONDS", default=5.0)
+# How long a queued adjudication or mail is owned by its broker message before the rescue
+# assumes the message lost (Redis here keeps messages across restarts: appendonly).
+QUEUED_LEASE_SECONDS = env.int("QUEUED_LEASE_SECONDS", default=300)
+# Shorter for adjudications: a worker killed whole leaves its message unacknowledged in Redis until
+# the visibility timeout (an hour); a running adjudication holds the game row, which the rescue
+# skips (SKIP LOCKED), so the lease only covers the wait in the queue (normally under a second).
+ADJUDICATION_LEASE_SECONDS = env.int("ADJUDICATION_LEASE_SECONDS", default=30)
 CELERY_BEAT_SCHEDULE = {
     "sweep-turns": {"task": "campaigns.tasks.sweep", "schedule": float(SWEEP_INTERVAL_SECONDS)},
+    "rescue-unleased-work": {"task": "campaigns.tasks.rescue", "schedule": RESCUE_INTERVAL_SECONDS},
 }
 
 # --- Cache ----------------------------------------------------------------

@@ -244,8 +244,15 @@ class EventStore:
         raise ConcurrencyConflict(game_id, -1, -1)
 
     def rebuild_snapshots(self, game_id: int, progress: Callable[[int], object] | None = None) -> int:
-        """Drop a game's snapshots and write them again from the events."""
+        """Drop a game's snapshots and write them again from the events; safe while the game is played.
+
+        The game row is locked against commands (which lock it FOR UPDATE before they append), so
+        none appends meanwhile; NO KEY UPDATE, so that lock-free appends (``append_retrying``),
+        whose inserts only share the row's key, are not blocked into a deadlock. Such an append
+        may write the snapshot of an event this replay also reached: the same state, byte for
+        byte, so a conflicting row is skipped, not an error."""
         with transaction.atomic():
+            list(Game.objects.select_for_update(no_key=True).filter(pk=game_id).values_list("pk"))
             Snapshot.objects.filter(game_id=game_id).delete()
             made = []
             for ev, state in self.replay(game_id):
@@ -253,5 +260,5 @@ class EventStore:
                     made.append(Snapshot(game_id=game_id, seq=ev.seq, state=self.fold.snapshot(state)))
                 if progress:
                     progress(1)
-            Snapshot.objects.bulk_create(made, batch_size=500)
+            Snapshot.objects.bulk_create(made, batch_size=500, ignore_conflicts=True)
         return len(made)

@@ -49,6 +49,10 @@ def _swept(now, **_) -> dict:
     return reminders.mail_sweep(now)
 
 
+def _rescue_due(now, **_) -> dict:
+    return {"mail": outbox.requeue_due(now)}
+
+
 def _tell_umpire(seat: Seat, key: str, what: str, body: Callable[[], str]) -> None:
     """``what``: a msgid with %(seat)s; ``body()`` writes the mail: both in the umpire's language."""
     umpire = seat.game.seats.active().filter(role=Seat.Role.UMPIRE).first()
@@ -130,6 +134,7 @@ RECEIVERS = {
     signals.deadline_moved: _deadline_moved,
     signals.turn_late: _turn_late,
     signals.swept: _swept,
+    signals.rescue_due: _rescue_due,
     signals.absence_declared: _absence_declared,
     signals.absence_ended: _absence_ended,
     signals.seat_invited: _seat_invited,

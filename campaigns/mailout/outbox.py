@@ -2,12 +2,17 @@
 
 ``queue_mail`` writes the row in the caller's transaction (so a rolled-back
 command mails nothing) and queues a Celery send after commit (published from
-a background thread when there is a broker: see ``_Publisher``). ``send`` claims
-a row with a conditional update (two workers never send one row at once),
-sends it, and records the outcome. A failure sets ``next_attempt_at`` by
-exponential backoff; ``requeue_due`` (run by the periodic sweep) queues rows
-that are due again, including rows a crashed worker left in SENDING once their
-lease has run out. After ``MAX_ATTEMPTS`` a row is marked DEAD, never deleted.
+a background thread when there is a broker: see ``_Publisher``).
+
+One owner per retry: a row is owned by whoever holds its lease (``leased_until``): the queued
+send task from the moment it is queued, the sender while it sends. ``send`` claims a row with
+a conditional update only once it is due (``next_attempt_at``), so two workers never send one
+row at once and an early duplicate message does nothing. A failure releases the lease and sets
+``next_attempt_at`` to the END of the attempt plus the backoff (a slow failure is not due at
+once); there is no Celery retry. ``requeue_due`` (the rescue, every few seconds, and the sweep)
+queues the due rows no one holds - released after a failure or a failed hand-off to the broker,
+or whose lease ran out (a lost message, a sender that died) - taking them with SKIP LOCKED.
+After ``MAX_ATTEMPTS`` a row is marked DEAD, never deleted; ``resend`` queues it afresh.
 
 Headers: a Message-ID derived from the idempotency key, In-Reply-To and
 References that put every message of a game into one thread, Reply-To (the
@@ -28,12 +33,12 @@ from email.utils import getaddresses
 
 from celery import current_app
 from django.conf import settings
-from django.db import transaction
-from django.db.models import F
+from django.db import connection, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from campaigns import prepared
+from campaigns import prepared, transient
 from campaigns.models import OutboxMail
 from campaigns.turns.addresses import reply_address
 from campaigns.turns.localtime import local_date, seat_timezone
@@ -44,10 +49,9 @@ log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 10
 BACKOFF_MAX = timedelta(hours=1)
-# A sender holds a row this long; after that the sweep assumes it died.
+# A sender holds a row this long (several SMTP timeouts); after that the rescue assumes it died.
 SEND_LEASE = timedelta(minutes=10)
-# A PENDING row whose after-commit queueing was lost is picked up after this.
-PENDING_GRACE = timedelta(minutes=1)
+RESCUE_BATCH = 1000
 MESSAGE_ID_DOMAIN = "kriegsbrief"
 # The Celery task that sends one row (campaigns.mailout.tasks), queued by name: the task
 # module imports this one, never the other way round.
@@ -109,7 +113,7 @@ def queue_mail(*, key: str, to: str, subject: str, body: str, game=None, seat=No
         subject=subject, body=body, html=html, svg=map_svg,
         attachments=[_attachment_json(a) for a in attachments],
         message_id=thread_root(game) if thread_start else message_id_for(key), in_reply_to=parent, references=refs,
-        next_attempt_at=timezone.now() + PENDING_GRACE,
+        next_attempt_at=timezone.now(), leased_until=timezone.now() + queued_lease(),
     )
     # One INSERT ... ON CONFLICT (key) DO NOTHING: a key queued before (or by a
     # concurrent transaction that commits first) inserts nothing and is no error,
@@ -117,8 +121,8 @@ def queue_mail(*, key: str, to: str, subject: str, body: str, game=None, seat=No
     if not prepared.insert_unless_exists(row, "key"):
         return None
     row_id = row.pk
-    # robust: a broker failure must never undo or fail the command that queued
-    # the mail; the row stays PENDING and the sweep queues it again.
+    # The after-commit hand-off owns the row (its lease); a broker failure releases it for the
+    # rescue and never undoes or fails the command that queued the mail.
     transaction.on_commit(_send_after_commit([row_id]), robust=True)
     return row
 
@@ -167,6 +171,11 @@ def _attachment_json(item: tuple[str, bytes | str, str]) -> dict:
     return {"filename": filename, "mimetype": mimetype, "content_b64": base64.b64encode(data).decode("ascii")}
 
 
+def queued_lease() -> timedelta:
+    """How long a queued send task owns its row before the rescue assumes the message lost."""
+    return timedelta(seconds=settings.QUEUED_LEASE_SECONDS)
+
+
 def enqueue(ids: Iterable[int]) -> None:
     """Queue a Celery send for each row. In-process (eager) mode sends here and now;
     with a broker the publish is handed to this process's publisher thread."""
@@ -175,6 +184,16 @@ def enqueue(ids: Iterable[int]) -> None:
             _send_task(pk)
         return
     _Publisher.get().put(list(ids))
+
+
+def release(ids: list[int]) -> None:
+    """A hand-off to the broker failed: no one owns these rows now, so the rescue queues them
+    within seconds (rather than when their lease would have run out)."""
+    S = OutboxMail.Status
+    try:
+        OutboxMail.objects.filter(pk__in=ids, status__in=[S.PENDING, S.FAILED]).update(leased_until=None)
+    except Exception as exc:  # the database is down too: the leases run out instead
+        log.warning("outbox: releasing %s rows failed (%s); their leases run out", len(ids), type(exc).__name__)
 
 
 def _send_task(pk: int) -> None:
@@ -188,8 +207,9 @@ class _Publisher:
     A publish costs Celery and kombu most of a millisecond of Python per
     message, paid by every command that mails (an inbound message and its
     acknowledgement above all). The row is already committed PENDING, so the
-    publish is only a wake-up call: one lost with the process (or to a broker
-    outage) is queued again by ``requeue_due`` after PENDING_GRACE, as before.
+    publish is only a wake-up call: one refused by the broker is released (``release``) and
+    queued again by the rescue within seconds; one lost with the process is queued again when
+    its lease runs out.
     The thread drains its queue at exit; a forked child starts its own.
     """
 
@@ -213,11 +233,16 @@ class _Publisher:
 
     def _run(self) -> None:
         while (ids := self.queue.get()) is not None:
+            failed = []
             for pk in ids:
                 try:
                     _send_task(pk)
-                except Exception as exc:  # the broker is down: the sweep queues the row again
+                except Exception as exc:  # the broker is down: recorded, the rescue queues the row again
                     log.warning("outbox row %s: queueing failed (%s); the sweep retries", pk, type(exc).__name__)
+                    failed.append(pk)
+            if failed:
+                release(failed)
+                connection.close()  # this thread's own connection: not kept open between failures
 
     def stop(self, timeout: float = 10.0) -> None:
         self.queue.put(None)
@@ -286,56 +311,99 @@ def backoff(attempts: int) -> timedelta:
 
 
 def claim(row_id: int, now: datetime) -> bool:
-    """Take the row for one attempt if it is PENDING or FAILED; False if not ours to send.
+    """Take the row for one attempt if it is PENDING or FAILED and due; False if not ours to send.
 
-    The backoff decides when a retry is queued (Celery countdown, sweep), not
-    whether a queued one may run: an early duplicate finds the row SENDING or SENT.
+    ``next_attempt_at`` is honoured here too: a message that arrives early (a duplicate, a
+    redelivery) finds the row backing off and does nothing.
     """
     sendable = [OutboxMail.Status.PENDING, OutboxMail.Status.FAILED]
-    return bool(OutboxMail.objects.filter(pk=row_id, status__in=sendable, attempts__lt=MAX_ATTEMPTS).update(
-        status=OutboxMail.Status.SENDING, attempts=F("attempts") + 1, next_attempt_at=now + SEND_LEASE))
+    due = Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now)
+    return bool(OutboxMail.objects.filter(due, pk=row_id, status__in=sendable, attempts__lt=MAX_ATTEMPTS).update(
+        status=OutboxMail.Status.SENDING, attempts=F("attempts") + 1, leased_until=now + SEND_LEASE))
 
 
-def send(row_id: int, now: datetime | None = None) -> bool:
-    """Send one row; True once sent, False if not claimable. Raises SendFailed after recording it."""
-    now = now or timezone.now()
+def _claimed(row_id: int, now: datetime) -> OutboxMail | None:
     if not claim(row_id, now):
+        return None
+    return OutboxMail.objects.select_related("game", "seat__user__profile").get(pk=row_id)
+
+
+def send(row_id: int) -> bool:
+    """Send one row; True once sent, False if not claimable. Raises SendFailed after recording it.
+
+    The database steps before and after the SMTP conversation ride out a short database outage
+    (transient.retrying); the conversation itself is never repeated here."""
+    row = transient.retrying(_claimed, row_id, timezone.now())
+    if row is None:
         return False
-    row = OutboxMail.objects.select_related("game", "seat__user__profile").get(pk=row_id)
     try:
         build_message(row).send()
     except Exception as exc:  # any failure: record it, never drop the row
-        _record_failure(row, now, f"{type(exc).__name__}: {exc}"[:2000])
+        # The backoff counts from the END of the attempt: a slow failure is not due at once.
+        transient.retrying(_record_failure, row, timezone.now(), f"{type(exc).__name__}: {exc}"[:2000])
         raise SendFailed(row_id, row.attempts, type(exc).__name__) from exc
-    OutboxMail.objects.filter(pk=row_id).update(
-        status=OutboxMail.Status.SENT, sent_at=timezone.now(), last_error="", next_attempt_at=None)
+    transient.retrying(_mark_sent, row_id)
     return True
 
 
-def _record_failure(row: OutboxMail, now: datetime, error: str) -> None:
+def _mark_sent(row_id: int) -> None:
+    OutboxMail.objects.filter(pk=row_id).update(
+        status=OutboxMail.Status.SENT, sent_at=timezone.now(), last_error="", next_attempt_at=None, leased_until=None)
+
+
+def _record_failure(row: OutboxMail, ended: datetime, error: str) -> None:
     # The log gets the exception type only: an SMTP error can echo addresses.
     log.warning("outbox row %s (%s) failed on attempt %s: %s", row.pk, row.kind, row.attempts, error.split(":")[0])
     if row.attempts >= MAX_ATTEMPTS:
         _give_up(OutboxMail.objects.filter(pk=row.pk), last_error=error)
     else:
+        # Released: no one owns the row until the rescue queues it, once it is due.
         OutboxMail.objects.filter(pk=row.pk).update(
-            status=OutboxMail.Status.FAILED, last_error=error, next_attempt_at=now + backoff(row.attempts))
+            status=OutboxMail.Status.FAILED, last_error=error, next_attempt_at=ended + backoff(row.attempts),
+            leased_until=None)
 
 
 def _give_up(rows, **fields) -> None:
     for row_id, kind in rows.values_list("pk", "kind"):
         log.error("outbox row %s (%s) gave up after %s attempts", row_id, kind, MAX_ATTEMPTS)
-    rows.update(status=OutboxMail.Status.DEAD, next_attempt_at=None, **fields)
+    rows.update(status=OutboxMail.Status.DEAD, next_attempt_at=None, leased_until=None, **fields)
 
 
 def requeue_due(now: datetime) -> int:
-    """Queue every row that is due: failed past its backoff, pending past its grace,
-    or left in SENDING by a lost worker past its lease. Returns how many were queued."""
+    """Queue every due row no one holds: failed past its backoff, pending whose hand-off failed or
+    whose message was lost (lease run out), or left in SENDING by a lost sender (lease run out).
+    Each is leased to the message queued for it, so it is queued once. Returns how many."""
     S = OutboxMail.Status
-    expired = OutboxMail.objects.filter(status=S.SENDING, next_attempt_at__lte=now)
-    expired.update(status=S.FAILED, last_error="sender lost before it finished (lease expired)")
+    free = Q(leased_until__isnull=True) | Q(leased_until__lte=now)
+    with transaction.atomic():
+        lost = list(OutboxMail.objects.select_for_update(skip_locked=True)
+                    .filter(status=S.SENDING, leased_until__lte=now).values_list("pk", flat=True))
+        OutboxMail.objects.filter(pk__in=lost).update(
+            status=S.FAILED, last_error="sender lost before it finished (lease expired)", leased_until=None)
     _give_up(OutboxMail.objects.filter(status=S.FAILED, attempts__gte=MAX_ATTEMPTS))
-    due = OutboxMail.objects.filter(status__in=[S.PENDING, S.FAILED], next_attempt_at__lte=now)
-    ids = list(due.values_list("pk", flat=True))
+    with transaction.atomic():
+        due = (OutboxMail.objects.select_for_update(skip_locked=True)
+               .filter(free, status__in=[S.PENDING, S.FAILED], next_attempt_at__lte=now).order_by("next_attempt_at"))
+        ids = list(due.values_list("pk", flat=True)[:RESCUE_BATCH])
+        OutboxMail.objects.filter(pk__in=ids).update(leased_until=now + queued_lease())
     enqueue(ids)
     return len(ids)
+
+
+def resend(rows) -> int:
+    """Queue DEAD rows afresh (the operator's ``resend_mail``, the umpire's button): attempts start
+    again; the Message-ID is kept, so a receiver that did get it once drops the copy."""
+    S = OutboxMail.Status
+    now = timezone.now()
+    with transaction.atomic():
+        ids = list(rows.select_for_update(skip_locked=True).filter(status=S.DEAD).values_list("pk", flat=True))
+        OutboxMail.objects.filter(pk__in=ids).update(status=S.PENDING, attempts=0, next_attempt_at=now,
+                                                     leased_until=now + queued_lease())
+        transaction.on_commit(_send_after_commit(ids), robust=True)
+    return len(ids)
+
+
+def dead(game=None):
+    """The rows given up on (all, or one game's), newest first."""
+    rows = OutboxMail.objects.filter(status=OutboxMail.Status.DEAD)
+    return (rows.filter(game=game) if game is not None else rows).order_by("-created_at")

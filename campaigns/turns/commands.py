@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
-from celery import current_app
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -21,14 +20,13 @@ from rules.core import dice
 from rules.core.i18n import marked
 from rules.core.protocol import UMPIRE, LineError, RuleEvent, side_audience
 
-from . import absences, gamelog, lifecycle, signals
+from . import absences, gamelog, handoff, lifecycle, signals
 from .adjudication import adjudication_drafts
 from .errors import TurnError
 from .gamelog import Draft, Stream
 from .state import GameStatus, LifecycleState, Turn, TurnStatus
 
-# Celery task names (campaigns.turns.tasks), called by name: this module never imports a task module.
-ADJUDICATE_TASK = "campaigns.tasks.adjudicate_turn"
+ADJUDICATE_TASK = handoff.ADJUDICATE_TASK
 
 
 @dataclass
@@ -207,16 +205,9 @@ def close_turn_locked(stream: Stream, reason: str) -> Stream:
             text = rs.default_orders(state.rules, side, turn.kind)
             drafts.append(Draft(turn.number, RuleEvent("orders.defaulted", {"turn": turn.number, "side": side, "text": text})))
     stream = _append(stream, drafts)
-    game_id, number = stream.game.pk, turn.number
-    # robust: if queueing fails the turn stays closed and the sweep queues it again.
-    transaction.on_commit(lambda: enqueue_adjudication(game_id, number), robust=True)
+    # One owner: the lease on the game row, then the task queued after commit (handoff.py).
+    handoff.queue_after_commit(stream.game.pk, turn.number)
     return stream
-
-
-def enqueue_adjudication(game_id: int, turn: int) -> None:
-    # By its registered name (registered at start-up: campaigns.apps): in-process when Celery is
-    # eager (the demo), else on a worker.
-    current_app.tasks[ADJUDICATE_TASK].delay(game_id, turn)
 
 
 def adjudicate(game_id: int, turn_number: int) -> bool:

@@ -1,8 +1,9 @@
 """The deadline: the umpire moves it, and the sweep acts when it passes.
 
 The sweep (Celery beat, or the embedded server's own thread) closes due turns, grants grace to
-the late and gives time back after an outage (lateness.py), and re-queues adjudications a lost
-worker left behind; the mail part of the sweep is mail-out's (signals.swept).
+the late and gives time back after an outage (lateness.py), and re-queues adjudications no one
+holds; the mail part of the sweep is mail-out's (signals.swept). The rescue, much more often,
+only queues again the work no one holds (adjudications here, mail by signals.rescue_due).
 """
 from __future__ import annotations
 
@@ -14,10 +15,10 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from campaigns.models import Event, Game
+from campaigns.models import Game
 from rules.core.protocol import RuleEvent
 
-from . import commands, gamelog, lateness, signals
+from . import commands, gamelog, handoff, lateness, signals
 from .errors import TurnError
 from .gamelog import Draft
 from .state import TurnStatus
@@ -62,9 +63,6 @@ def set_deadline(game_id: int, turn_number: int, deadline: datetime, note: str =
 
 # --- the sweep --------------------------------------------------------------
 
-STUCK_AFTER = timedelta(minutes=2)
-
-
 def sweep(now: datetime | None = None) -> dict:
     """Close due turns and re-queue adjudications a lost worker left behind.
 
@@ -91,12 +89,15 @@ def sweep(now: datetime | None = None) -> dict:
             else:
                 commands.close_turn_locked(stream, "deadline passed" if passed else "all sides ready")
                 closed += 1
-    requeued = 0
-    for game_id, number in Game.objects.filter(status=Game.Status.ACTIVE, turn_status=TurnStatus.CLOSED).values_list("pk", "turn_number"):
-        last = Event.objects.filter(game_id=game_id).order_by("-seq").values_list("created_at", flat=True).first()
-        if last and now - last >= STUCK_AFTER:
-            commands.enqueue_adjudication(game_id, number)
-            requeued += 1
+    # Adjudications no one holds (a failed hand-off, a lost message): queued again, once.
+    requeued = handoff.rescue(now)
     # The mail part (reminders, waiting notices, outbox retries) is mail-out's, told by the signal.
     return {"closed": closed, "requeued": requeued, "given_back": given_back, "late": late,
             **signals.merged_counts(signals.swept.send(sender=__name__, now=now))}
+
+
+def rescue(now: datetime | None = None) -> dict:
+    """Queue the adjudications and mail no one holds (every RESCUE_INTERVAL_SECONDS: cheap)."""
+    now = now or timezone.now()
+    return {"adjudications": handoff.rescue(now),
+            **signals.merged_counts(signals.rescue_due.send(sender=__name__, now=now))}

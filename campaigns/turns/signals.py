@@ -19,10 +19,11 @@ invitation_declined = Signal()   # seat, user: a seat declined; the creator and 
 side_replaced = Signal()         # stream, seat, side, old_email, handover: a side handed to another player
 address_renewed = Signal()       # seat, address, reason: a seat's secret reply address replaced
 swept = Signal()                 # now: the deadline sweep ran; receivers return a dict of counts to add to its own
+rescue_due = Signal()            # now: queue again the work no one holds; receivers return a dict of counts
 
 
 def merged_counts(responses) -> dict:
-    """The dicts of counts the receivers of ``swept`` returned, as one."""
+    """The dicts of counts the receivers of ``swept`` or ``rescue_due`` returned, as one."""
     out: dict = {}
     for _receiver, counts in responses:
         out.update(counts or {})

@@ -7,14 +7,23 @@ queue them by name (campaigns.turns.commands.ADJUDICATE_TASK).
 """
 from celery import shared_task
 
+from campaigns import transient
+
 from . import commands, deadlines
 
 
+# A database or broker error is retried in-process (transient.py): the task keeps the work it
+# was given, so no second owner is made; past that, the lease runs out and the rescue queues it.
 @shared_task(name=commands.ADJUDICATE_TASK)
 def adjudicate_turn(game_id: int, turn: int) -> bool:
-    return commands.adjudicate(game_id, turn)
+    return transient.retrying(commands.adjudicate, game_id, turn)
 
 
 @shared_task(name="campaigns.tasks.sweep")
 def sweep() -> dict:
-    return deadlines.sweep()
+    return transient.retrying(deadlines.sweep)
+
+
+@shared_task(name="campaigns.tasks.rescue")
+def rescue() -> dict:
+    return transient.retrying(deadlines.rescue)

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns import maps
 from campaigns.i18n import render as in_language
+from campaigns.mailout import outbox
 from campaigns.mailout.reports import VERIFY_TEXT
 from campaigns.mailout.verification import request_verification
 from campaigns.models import Game, Profile, Seat
@@ -390,6 +391,13 @@ def _close(request, seen: Seen, forms: UmpireForms):
     return redirect(_umpire_url(seen))
 
 
+def _resend(request, seen: Seen, forms: UmpireForms):
+    # Only this game's dead mail: the umpire sees and resends nothing of another game.
+    count = outbox.resend(outbox.dead(seen.game))
+    messages.success(request, f"{count} message{'s' if count != 1 else ''} queued again.")
+    return redirect(_umpire_url(seen))
+
+
 def _submit(request, seen: Seen, forms: UmpireForms):
     _require_status(seen, TurnStatus.OPEN, _("turn %(number)s is not open for orders") % {"number": seen.view['turn']['number']})
     form = forms.submit
@@ -461,7 +469,7 @@ def _replace(request, seen: Seen, forms: UmpireForms):
 
 
 UMPIRE_ACTIONS = {"approve": _approve, "amend": _amend, "close": _close, "submit": _submit, "ruling": _ruling,
-                  "deadline": _deadline, "address": _address, "replace": _replace}
+                  "deadline": _deadline, "address": _address, "replace": _replace, "resend": _resend}
 
 
 @require_http_methods(["GET", "POST"])
@@ -498,5 +506,7 @@ def umpire_context(seen: Seen, forms: UmpireForms, query=None) -> dict:
         "orders_help": in_language(seen.ruleset.orders_help),
         "desk_help": in_language(seen.ruleset.umpire_help) if isinstance(seen.ruleset, UmpireDesk) else "",
         "held_mail": held.held_messages(seen.game).count(), "roster": invitations.roster(seen.game),
+        "dead_mail": sorted(set(outbox.dead(seen.game).values_list("to", flat=True))),
+        "dead_count": outbox.dead(seen.game).count(),
         "log_filter": log_filter, "log": present.log_by_turn(seen, log_filter.events()),
     }

@@ -11,20 +11,34 @@ import pytest
 import redis
 
 from campaigns.turns import gamelog
+from kriegsbrief import queues
 from kriegsbrief.celery import app
 from tests.services import REDIS_URL, database_url
 
 ROOT = Path(__file__).resolve().parents[2]
-QUEUE = f"kb-test-{os.getpid()}"
+# This run's queues (kriegsbrief/queues.py) carry a prefix of their own, in this process and in
+# the workers it starts, so runs sharing a Redis never take each other's tasks.
+PREFIX = f"kb-test-{os.getpid()}-"
+QUEUE = queues.name("maintenance", PREFIX)  # the default queue
+
+
+def queue_of(kind: str) -> str:
+    return queues.name(kind, PREFIX)
 
 
 class Worker:
-    def __init__(self):
+    """A real Celery worker (prefork, one child) consuming the given kinds' queues (all by default)."""
+
+    def __init__(self, kinds=queues.KINDS, env=None):
         env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": REDIS_URL,
-               "CELERY_TASK_ALWAYS_EAGER": "false", "LOG_LEVEL": "INFO"}
+               "CELERY_TASK_ALWAYS_EAGER": "false", "LOG_LEVEL": "INFO", "CELERY_QUEUE_PREFIX": PREFIX,
+               **(env or {})}
+        env.pop("CELERY_TASK_DEFAULT_QUEUE", None)
+        name = f"{PREFIX}{'-'.join(kinds)}"
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "kriegsbrief", "worker", "-Q", QUEUE, "--pool=prefork",
-             "--concurrency=1", "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"{QUEUE}@%h"],
+            [sys.executable, "-m", "celery", "-A", "kriegsbrief", "worker", "-Q", ",".join(map(queue_of, kinds)),
+             "--pool=prefork", "--concurrency=1", "--without-gossip", "--without-mingle", "--without-heartbeat",
+             "-n", f"{name}@%h"],
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def child_pid(self, timeout=30.0) -> int:
@@ -45,12 +59,34 @@ class Worker:
             self.proc.kill()
 
 
+class Beat:
+    """Celery beat, sending the rescue every ``rescue_every`` seconds to this run's maintenance queue."""
+
+    def __init__(self, tmp_path, rescue_every: float = 1.0):
+        env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": REDIS_URL,
+               "CELERY_TASK_ALWAYS_EAGER": "false", "CELERY_QUEUE_PREFIX": PREFIX,
+               "RESCUE_INTERVAL_SECONDS": str(rescue_every)}
+        env.pop("CELERY_TASK_DEFAULT_QUEUE", None)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "kriegsbrief", "beat", "--schedule", str(tmp_path / "beat-schedule")],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
 @pytest.fixture
 def broker():
     """Send tasks to Redis instead of running them in-process, on a queue of our own."""
     redis.Redis.from_url(REDIS_URL).flushdb()
-    old = {k: app.conf[k] for k in ("task_always_eager", "broker_url", "task_default_queue")}
-    app.conf.update(task_always_eager=False, broker_url=REDIS_URL, task_default_queue=QUEUE)
+    keys = ("task_always_eager", "broker_url", "task_default_queue", "task_routes", "task_queues")
+    old = {k: app.conf[k] for k in keys}
+    app.conf.update(task_always_eager=False, broker_url=REDIS_URL, task_default_queue=QUEUE,
+                    task_routes=queues.routes(PREFIX), task_queues=queues.queues(PREFIX))
     _reset_connections()
     yield
     app.conf.update(old)
@@ -62,6 +98,8 @@ def _reset_connections():
     # them so the next task is sent with the conf we just set.
     app._pool = None
     app.amqp._producer_pool = None
+    for built in ("queues", "default_queue", "router"):  # built once from task_queues and task_routes
+        app.amqp.__dict__.pop(built, None)
 
 
 @pytest.fixture
@@ -84,7 +122,6 @@ def wait_for(predicate, timeout=60.0):
 def lw_worker(broker, monkeypatch):
     # Tasks the worker queues itself (mail after each turn) stay on this test's queue, and the
     # worker keeps its mail in memory: mail is not what this test is about.
-    monkeypatch.setenv("CELERY_TASK_DEFAULT_QUEUE", QUEUE)
     monkeypatch.setenv("EMAIL_BACKEND", "django.core.mail.backends.locmem.EmailBackend")
     w = Worker()
     yield w
@@ -92,15 +129,14 @@ def lw_worker(broker, monkeypatch):
 
 
 @pytest.fixture
-def mail_worker(broker, smtp, settings, monkeypatch):
+def mail_worker(broker, smtp, settings, monkeypatch, tmp_path):
     # The worker is another process: it reads the SMTP sink's address and a
-    # one-second retry base from its environment.
+    # one-second retry base from its environment. Beat sends the rescue, which queues retries.
     monkeypatch.setenv("EMAIL_URL", f"smtp://{settings.EMAIL_HOST}:{settings.EMAIL_PORT}")
     monkeypatch.setenv("OUTBOX_RETRY_BASE_SECONDS", "1")
-    # Tasks the worker itself queues (mail after adjudication) go to the test's queue too.
-    monkeypatch.setenv("CELERY_TASK_DEFAULT_QUEUE", QUEUE)
-    w = Worker()
+    w, beat = Worker(), Beat(tmp_path)
     yield w
+    beat.stop()
     w.stop()
 
 

@@ -10,10 +10,9 @@ from campaigns.models import Event
 from campaigns.turns import commands, deadlines
 from tests.services import REDIS_URL, database_url, needs_redis
 from tests.support.games import state_of
-from tests.support.workers import Worker, wait_for
+from tests.support.workers import PREFIX, QUEUE, ROOT, Beat, Worker, queue_of, wait_for  # noqa: F401
 
 pytestmark = [needs_redis, pytest.mark.django_db(transaction=True)]
-
 
 
 def close_with_orders(game):
@@ -78,15 +77,17 @@ def _waiting_on_lock(game) -> bool:
     return row[0] > 0
 
 
-def test_sweep_requeues_an_adjudication_whose_task_was_lost(game, broker):
+def test_sweep_requeues_an_adjudication_whose_task_was_lost(game, broker, settings):
     from datetime import timedelta
 
     from django.utils import timezone
 
     close_with_orders(game)  # queued to Redis, but no worker is running
     redis.Redis.from_url(REDIS_URL).flushdb()  # the broker loses the task
-    assert deadlines.sweep()["requeued"] == 0  # too early to call it stuck
-    assert deadlines.sweep(now=timezone.now() + timedelta(minutes=3))["requeued"] == 1
+    assert deadlines.sweep()["requeued"] == 0  # its message owns it until the lease runs out
+    later = timezone.now() + timedelta(seconds=settings.ADJUDICATION_LEASE_SECONDS + 1)
+    assert deadlines.sweep(now=later)["requeued"] == 1
+    assert deadlines.sweep(now=later)["requeued"] == 0  # queued once: the rescue's lease holds it now
     worker = Worker()
     try:
         assert wait_for(lambda: state_of(game).turn.number == 2)

@@ -16,7 +16,7 @@ from django.utils import timezone
 from campaigns.mailout import outbox
 from campaigns.models import OutboxMail
 from tests.services import REDIS_URL, needs_redis
-from tests.support.workers import QUEUE, ROOT
+from tests.support.workers import PREFIX, QUEUE, ROOT, queue_of  # noqa: F401
 
 pytestmark = [needs_redis, pytest.mark.django_db(transaction=True)]
 
@@ -24,7 +24,7 @@ pytestmark = [needs_redis, pytest.mark.django_db(transaction=True)]
 def tasks_on_broker() -> list[int]:
     """The row ids of the send tasks waiting on the test's queue (Celery protocol 2, JSON)."""
     out = []
-    for raw in redis.Redis.from_url(REDIS_URL).lrange(QUEUE, 0, -1):
+    for raw in redis.Redis.from_url(REDIS_URL).lrange(queue_of("mail"), 0, -1):
         message = json.loads(raw)
         assert message["headers"]["task"] == "campaigns.tasks.send_outbox_mail"
         out.append(json.loads(base64.b64decode(message["body"]))[0][0])
@@ -60,8 +60,9 @@ def test_a_failed_publish_leaves_the_row_for_the_sweep(game, broker, monkeypatch
     monkeypatch.undo()
     assert tasks_on_broker() == []
     row.refresh_from_db()
-    assert row.status == "pending"
-    assert outbox.requeue_due(timezone.now() + outbox.PENDING_GRACE) == 1
+    assert row.status == "pending" and row.leased_until is None  # the failed hand-off released it
+    assert outbox.requeue_due(timezone.now()) == 1  # so the rescue queues it at once
+    assert outbox.requeue_due(timezone.now()) == 0  # and once
     outbox.flush_publisher()
     assert tasks_on_broker() == [row.pk]
 
@@ -79,7 +80,7 @@ def test_a_process_that_exits_right_after_committing_still_publishes(game, broke
         outbox.queue_mail(key="pub-exit", to="bob@example.org", subject="Hi", body="x", game=Game.objects.get(pk={game.pk}))
     """)
     env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": REDIS_URL,
-           "CELERY_TASK_ALWAYS_EAGER": "false", "CELERY_TASK_DEFAULT_QUEUE": QUEUE}
+           "CELERY_TASK_ALWAYS_EAGER": "false", "CELERY_QUEUE_PREFIX": PREFIX}
     proc = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, timeout=120)
     assert proc.returncode == 0, proc.stderr.decode()
     assert tasks_on_broker() == [OutboxMail.objects.get(key="pub-exit").pk]

@@ -1,5 +1,8 @@
 """Each published turn mails every seat its own report over real SMTP (aiosmtpd)."""
+from datetime import timedelta
+
 import pytest
+import time_machine
 
 from campaigns.turns import commands
 from tests.support.games import play_one, state_of
@@ -55,6 +58,9 @@ def test_a_failed_send_stays_in_the_outbox_and_is_retried(game, settings):
     assert row.status == "failed" and row.attempts >= 1 and "ConnectionRefused" in row.last_error
     attempts = row.attempts
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-    assert send(row.pk) is True
+    with time_machine.travel(row.next_attempt_at - timedelta(seconds=1), tick=False):
+        assert send(row.pk) is False  # not before its backoff ends
+    with time_machine.travel(row.next_attempt_at, tick=False):
+        assert send(row.pk) is True
     row.refresh_from_db()
     assert row.status == "sent" and row.attempts == attempts + 1

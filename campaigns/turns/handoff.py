@@ -1,0 +1,66 @@
+"""Handing a closed turn's adjudication to a worker, with one owner at a time.
+
+The close writes a lease on the game row (``adjudication_leased_until``) in its own transaction and
+queues the task after commit: while the lease holds, that message owns the adjudication and no one
+queues it again. A hand-off the broker refuses is recorded at once by releasing the lease, and the
+rescue (every RESCUE_INTERVAL_SECONDS) queues every closed turn no one holds, locking the rows it
+takes with SKIP LOCKED: a game whose row a running adjudication has locked is skipped. A second
+message for one turn is harmless anyway (``commands.adjudicate`` checks the log under the lock).
+"""
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from celery import current_app
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from campaigns.models import Game
+
+log = logging.getLogger(__name__)
+
+# Celery task name (campaigns.turns.tasks), called by name: this module never imports a task module.
+ADJUDICATE_TASK = "campaigns.tasks.adjudicate_turn"
+RESCUE_BATCH = 500
+
+
+def lease() -> timedelta:
+    return timedelta(seconds=settings.ADJUDICATION_LEASE_SECONDS)
+
+
+def queue_after_commit(game_id: int, turn: int) -> None:
+    """In the closing transaction (the game row is locked): own the adjudication, queue it after commit."""
+    Game.objects.filter(pk=game_id).update(adjudication_leased_until=timezone.now() + lease())
+    transaction.on_commit(lambda: hand_off(game_id, turn))
+
+
+def hand_off(game_id: int, turn: int) -> bool:
+    """Queue the adjudication; on a broker failure release the lease (the rescue takes it up)."""
+    try:
+        # By its registered name (registered at start-up: campaigns.apps): in-process when Celery is
+        # eager (the demo), else on an adjudication worker.
+        current_app.tasks[ADJUDICATE_TASK].delay(game_id, turn)
+        return True
+    except Exception as exc:  # the broker is down (or, eager, the adjudication failed): the rescue retries
+        log.warning("game %s turn %s: queueing the adjudication failed (%s); the rescue retries",
+                    game_id, turn, type(exc).__name__)
+        try:
+            Game.objects.filter(pk=game_id, turn_status="closed").update(adjudication_leased_until=None)
+        except Exception:  # the database is down too: the lease runs out instead
+            log.warning("game %s: the lease could not be released; it runs out", game_id)
+        return False
+
+
+def rescue(now: datetime | None = None) -> int:
+    """Queue every closed turn whose adjudication no one holds. Returns how many were queued."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        free = (Game.objects.select_for_update(skip_locked=True)
+                .filter(status=Game.Status.ACTIVE, turn_status="closed")
+                .filter(Q(adjudication_leased_until__isnull=True) | Q(adjudication_leased_until__lte=now)))
+        taken = list(free.values_list("pk", "turn_number")[:RESCUE_BATCH])
+        Game.objects.filter(pk__in=[pk for pk, _ in taken]).update(adjudication_leased_until=now + lease())
+    return sum(hand_off(pk, turn) for pk, turn in taken)
