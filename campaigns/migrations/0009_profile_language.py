@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaigns', '0007_teams_seat_command'),
+        ('campaigns', '0008_work_leases_for_one_owner_per_retry'),
     ]
 
     operations = [
