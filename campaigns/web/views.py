@@ -394,7 +394,8 @@ def _close(request, seen: Seen, forms: UmpireForms):
 def _resend(request, seen: Seen, forms: UmpireForms):
     # Only this game's dead mail: the umpire sees and resends nothing of another game.
     count = outbox.resend(outbox.dead(seen.game))
-    messages.success(request, f"{count} message{'s' if count != 1 else ''} queued again.")
+    messages.success(request, ngettext("%(count)d message queued again.", "%(count)d messages queued again.", count)
+                     % {"count": count})
     return redirect(_umpire_url(seen))
 
 
