@@ -153,7 +153,7 @@ def bench_parallel(raws, procs):
 def bench_rush(campaign, tag, seconds):
     """The deadline rush (see the module's words): latencies in ms, and how many were left unacknowledged."""
     total = RUSH_RATE * seconds
-    raws = messages(new_seats(campaign, RUSH_GAMES), f"{tag}-rush", total)
+    raws = messages(new_seats(campaign, RUSH_GAMES), f"{tag}-dl", total)
     latencies, done = [], 0
     t0 = time.perf_counter()
     stop = t0 + seconds + max(30, seconds)  # the bound: as long again to catch up
@@ -227,7 +227,7 @@ def rush(campaign, tag, seconds) -> list[str]:
     latencies, left = bench_rush(campaign, tag, seconds)
     p50, p99, worst = rush_figures(latencies, left)
     offered = RUSH_RATE * seconds
-    applied, acked = counts(f"{tag}-rush")
+    applied, acked = counts(f"{tag}-dl")
     print(f"deadline rush: {offered} messages offered at {RUSH_RATE}/s for {seconds} s over {RUSH_GAMES} games, "
           f"one worker, batches of up to {BATCH}; receipt to acknowledgement queued (ms): "
           f"p50 {p50:.0f}, p99 {p99:.0f}, max {worst:.0f}; {left} not taken in within the bound; "
