@@ -3,7 +3,8 @@
 The log is its own stream head, so an append is a single INSERT, as cheap
 as a bare one. Two guards make it safe without a lock: the insert happens
 only if event ``expected`` exists with the hash this writer chained to (no
-gap, no fork), and the unique (game, seq) index makes a concurrent writer
+gap, no fork) and no event follows it yet (a stale writer inserts nothing and
+gets no error), and the unique (game, seq) index makes a concurrent writer
 wait for the first and then fail (IntegrityError: a conflict), so a seq is
 never written twice. An event can therefore only commit after its
 predecessor has. What differs between databases is how the statement is
@@ -37,12 +38,15 @@ _COLUMNS = "game_id, seq, turn, type, version, payload, audience, created_at, pr
 
 def _insert(game_id: int, expected: int, expected_hash: str, rows: list[Row], payload_cast: str) -> tuple[str, list]:
     values = ", ".join([f"(%s, %s, %s, %s, %s, %s{payload_cast}, %s, %s, %s, %s)"] * len(rows))
-    guard = "%s = 0 OR EXISTS (SELECT 1 FROM campaigns_event WHERE game_id = %s AND seq = %s AND hash = %s)"
+    # The predecessor is there with the hash we chained to, and nothing follows it yet: a writer
+    # behind a committed successor is refused without an error (no savepoint needed to go on).
+    guard = ("(%s = 0 OR EXISTS (SELECT 1 FROM campaigns_event WHERE game_id = %s AND seq = %s AND hash = %s))"
+             " AND NOT EXISTS (SELECT 1 FROM campaigns_event WHERE game_id = %s AND seq > %s)")
     sql = f"INSERT INTO campaigns_event ({_COLUMNS}) SELECT v.* FROM (VALUES {values}) AS v WHERE {guard}"
     params: list = []
     for r in rows:
         params += [game_id, r.seq, r.turn, r.type, r.version, r.payload_json, r.audience, r.created_at, r.prev_hash, r.hash]
-    params += [expected, game_id, expected, expected_hash]
+    params += [expected, game_id, expected, expected_hash, game_id, expected]
     return sql, params
 
 
