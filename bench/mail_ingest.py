@@ -202,8 +202,8 @@ def purge_broker() -> int:
 
 
 def counts(prefix):
-    """(applied, acknowledged) among the messages whose Message-ID begins <bench-``prefix``-."""
-    mine = InboundMessage.objects.filter(via="bench", message_id__startswith=f"<bench-{prefix}-")
+    """(applied, acknowledged) among the messages whose Message-ID begins <bench-``prefix``."""
+    mine = InboundMessage.objects.filter(via="bench", message_id__startswith=f"<bench-{prefix}")
     applied = mine.filter(status="applied").count()
     keys = [f"mailin:{pk}:ack" for pk in mine.values_list("pk", flat=True)]
     return applied, OutboxMail.objects.filter(kind="mail-reply", key__in=keys).count()
@@ -227,7 +227,7 @@ def rush(campaign, tag, seconds) -> list[str]:
     latencies, left = bench_rush(campaign, tag, seconds)
     p50, p99, worst = rush_figures(latencies, left)
     offered = RUSH_RATE * seconds
-    applied, acked = counts(f"{tag}-dl")
+    applied, acked = counts(f"{tag}-dl-")
     print(f"deadline rush: {offered} messages offered at {RUSH_RATE}/s for {seconds} s over {RUSH_GAMES} games, "
           f"one worker, batches of up to {BATCH}; receipt to acknowledgement queued (ms): "
           f"p50 {p50:.0f}, p99 {p99:.0f}, max {worst:.0f}; {left} not taken in within the bound; "
@@ -257,7 +257,7 @@ def throughput(campaign, tag) -> list[str]:
         parallel = bench_parallel(messages(new_seats(campaign), f"p{tag}"), PROCS)
     published = purge_broker()
     raw, single, batched = max(rounds["raw"]), max(rounds["single"]), max(rounds["batched"])
-    applied, acked = counts(f"{tag}-r")
+    applied, acked = counts(f"{tag}-r")  # the rounds: -r0-single-, -r0-batched-, …
     total = N_MESSAGES * ROUNDS * 2
     print(f"best of {ROUNDS} interleaved rounds of {N_MESSAGES} messages each; every round (messages/s):")
     for k, v in rounds.items():
