@@ -215,13 +215,16 @@ class EventStore:
         # writer racing another one still in flight (neither holding the game lock) meets the
         # unique index, and that leaves the caller's transaction marked for rollback, undone
         # whole or by the caller's own savepoint (mail's per message; ``append_retrying``'s).
-        single = recorder.single_statement_atomic and not snaps and not columns and not connection.in_atomic_block
+        # A recorder that writes the snapshots in the events' statement saves a round trip.
+        together = [(s.seq, s.state) for s in snaps] if recorder.writes_snapshots else []
+        single = (recorder.single_statement_atomic and not columns and not connection.in_atomic_block
+                  and len(together) == len(snaps))
         try:
             with nullcontext() if single else transaction.atomic(savepoint=False):
-                written = recorder.write(game.pk, stream.seq, stream.head_hash, rows)
+                written = recorder.write(game.pk, stream.seq, stream.head_hash, rows, together)
                 if written and columns:
                     Game.objects.filter(pk=game.pk).update(**columns)
-                if written and snaps:
+                if written and snaps and not together:
                     Snapshot.objects.bulk_create(snaps, ignore_conflicts=True)
         except IntegrityError:
             raise ConcurrencyConflict(game.pk, stream.seq, head(game.pk)[0]) from None

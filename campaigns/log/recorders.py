@@ -54,10 +54,21 @@ class PostgresRecorder:
     # One INSERT is atomic on its own: outside a caller's transaction an append
     # that writes nothing else needs no transaction (and no savepoint) of its own.
     single_statement_atomic = True
+    # The snapshots go in the same statement as the events (``write``'s ``snapshots``).
+    writes_snapshots = True
 
-    def write(self, game_id: int, expected: int, expected_hash: str, rows: list[Row]) -> bool:
-        """Insert ``rows`` after event ``expected``; False if that event is not the head we saw."""
+    def write(self, game_id: int, expected: int, expected_hash: str, rows: list[Row],
+              snapshots: list[tuple[int, str]] = ()) -> bool:
+        """Insert ``rows`` after event ``expected``; False if that event is not the head we saw.
+        ``snapshots``: (seq, state) kept with them, in the same statement (a round trip less per
+        command), and only if the events were written; one there already is left as it is."""
         sql, params = _insert(game_id, expected, expected_hash, rows, "::jsonb")
+        if snapshots:
+            values = ", ".join(["(%s, %s, %s)"] * len(snapshots))
+            sql = (f"WITH ev AS ({sql} RETURNING 1), sn AS (INSERT INTO campaigns_snapshot (game_id, seq, state)"
+                   f" SELECT s.* FROM (VALUES {values}) AS s WHERE (SELECT count(*) FROM ev) = %s"
+                   " ON CONFLICT DO NOTHING) SELECT count(*) FROM ev")
+            params += [p for seq, state in snapshots for p in (game_id, seq, state)] + [len(rows)]
         # Django binds parameters client-side, so the server would parse and plan
         # this hot statement on every append. A plain psycopg cursor on the same
         # connection (same transaction) binds on the server, and psycopg keeps it
@@ -65,14 +76,18 @@ class PostgresRecorder:
         connection.ensure_connection()
         with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cur:
             cur.execute(sql, params)
-            return cur.rowcount == len(rows)
+            return (cur.fetchone()[0] if snapshots else cur.rowcount) == len(rows)
 
 
 class SqliteRecorder:
     single_statement_atomic = False
+    writes_snapshots = False  # no INSERT inside WITH: the event store writes them after the events
 
-    def write(self, game_id: int, expected: int, expected_hash: str, rows: list[Row]) -> bool:
+    def write(self, game_id: int, expected: int, expected_hash: str, rows: list[Row],
+              snapshots: list[tuple[int, str]] = ()) -> bool:
         """Insert ``rows`` after event ``expected``; False if that event is not the head we saw."""
+        if snapshots:
+            raise ValueError("SQLite writes no snapshots with the events (writes_snapshots is False)")
         sql, params = _insert(game_id, expected, expected_hash, rows, "")
         adapt = connection.ops.adapt_datetimefield_value
         params = [adapt(p) if isinstance(p, datetime) else p for p in params]
