@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
@@ -122,9 +123,24 @@ def _game(game_id: int, lock: bool) -> Game:
     return prepared.instance(Game, row)
 
 
-def _events_from(game_id: int, seq: int) -> list[Event]:
-    sql = f"SELECT {prepared.columns(Event, 'e')} FROM campaigns_event e WHERE e.game_id = %s AND e.seq >= %s ORDER BY e.seq"
-    return [prepared.instance(Event, row) for row in prepared.fetchall(sql, [game_id, seq])]
+def _snapshot_and_events(game_id: int) -> tuple[tuple[int, str] | None, list[Event]]:
+    """The latest snapshot (seq, state) or None, and the events from its seq on (from the
+    first without one), in one statement: a load is one round trip after the game row."""
+    snap, events = None, []
+    for row in prepared.fetchall(_load_sql(), [game_id, game_id]):
+        if row[0] is not None and snap is None:
+            snap = (row[0], row[1])
+        if row[2] is not None:
+            events.append(prepared.instance(Event, row[2:]))
+    return snap, events
+
+
+@lru_cache(maxsize=1)
+def _load_sql() -> str:
+    # The snapshot's state on the first row only (it can be large); the events in seq order.
+    return (f"WITH s AS ({_SNAPSHOT_SQL}) SELECT s.seq, CASE WHEN row_number() OVER (ORDER BY e.seq) = 1"
+            f" THEN s.state END, {prepared.columns(Event, 'e')} FROM (SELECT 1) AS one LEFT JOIN s ON true"
+            " LEFT JOIN campaigns_event e ON e.game_id = %s AND e.seq >= coalesce(s.seq, 0) ORDER BY e.seq")
 
 
 Projection = Callable[[State], dict[str, Any]]  # state -> the Game columns it determines
@@ -152,10 +168,10 @@ class EventStore:
             game = _game(game_id, lock)
         # Prepared statements: every command loads, and the ORM's compile and the
         # server's planning cost more than these queries (see campaigns.prepared).
-        snap = prepared.fetchone(_SNAPSHOT_SQL, [game_id])
+        snap, events = _snapshot_and_events(game_id)
         state, seq, head_hash = (self.fold.thaw(snap[1]), snap[0], None) if snap else (self.fold.empty(), 0, "")
         # From the snapshot's own event on: its hash is the head if nothing follows.
-        for ev in _events_from(game_id, seq):
+        for ev in events:
             if ev.seq > seq:
                 state = self.fold.event(state, ev)
                 seq = ev.seq
@@ -213,19 +229,28 @@ class EventStore:
             before = self.projection(stream.state)
             columns = {k: v for k, v in after.items() if before.get(k) != v}
         recorder = recorders.for_connection()
-        # One statement needs no transaction of its own; anything more does. Inside
-        # a caller's transaction the savepoint keeps a lost race from aborting it.
-        single = recorder.single_statement_atomic and not snaps and not columns and not connection.in_atomic_block
+        # One statement needs no transaction of its own; anything more does. Inside a
+        # caller's transaction no savepoint (two round trips, on every command's append): a
+        # stale writer (its head is not the log's, or a successor has committed) is refused by
+        # the recorder's guard without an error, so the caller's transaction goes on; only a
+        # writer racing another one still in flight (neither holding the game lock) meets the
+        # unique index, and that leaves the caller's transaction marked for rollback, undone
+        # whole or by the caller's own savepoint (mail's per message; ``append_retrying``'s).
+        # A recorder that writes the snapshots in the events' statement saves a round trip.
+        together = [(s.seq, s.state) for s in snaps] if recorder.writes_snapshots else []
+        single = (recorder.single_statement_atomic and not columns and not connection.in_atomic_block
+                  and len(together) == len(snaps))
         try:
-            with nullcontext() if single else transaction.atomic():
-                if not recorder.write(game.pk, stream.seq, stream.head_hash, rows):
-                    raise IntegrityError("the predecessor event is not the one this writer saw")
-                if columns:
+            with nullcontext() if single else transaction.atomic(savepoint=False):
+                written = recorder.write(game.pk, stream.seq, stream.head_hash, rows, together)
+                if written and columns:
                     Game.objects.filter(pk=game.pk).update(**columns)
-                if snaps:
+                if written and snaps and not together:
                     Snapshot.objects.bulk_create(snaps, ignore_conflicts=True)
         except IntegrityError:
             raise ConcurrencyConflict(game.pk, stream.seq, head(game.pk)[0]) from None
+        if not written:  # the guard refused it: nothing was written
+            raise ConcurrencyConflict(game.pk, stream.seq, head(game.pk)[0])
         for key, value in columns.items():
             setattr(game, key, value)
         return Stream(game=game, seq=seq, head_hash=prev, state=state)
@@ -236,9 +261,10 @@ class EventStore:
         ``build(stream) -> list[Draft]`` must be a pure function of the state.
         """
         for _ in range(attempts):
-            stream = self.load(game_id)
             try:
-                return self.append(stream, build(stream))
+                with transaction.atomic() if connection.in_atomic_block else nullcontext():
+                    stream = self.load(game_id)
+                    return self.append(stream, build(stream))
             except ConcurrencyConflict:
                 continue
         raise ConcurrencyConflict(game_id, -1, -1)

@@ -358,7 +358,7 @@ def _hold(row: InboundMessage, seat, reason: str) -> None:
 
 
 def _apply(row: InboundMessage, seat, msg: Parsed, reply_to: str | None = None, *, released: bool = False) -> None:
-    replayed = None if released else replay.suspect(row, seat, msg)
+    replayed = None if released else replay.suspect(row, seat, msg, also_count=replies.lanes(seat.email, seat.pk))
     if replayed:
         return _hold(row, seat, replayed)
     replay.record(row, msg)

@@ -33,12 +33,22 @@ def thread_key(recipient: str, seat_id: int | None, lane: str = "") -> str:
     return hashlib.sha256(f"{recipient.lower()}|{seat_id or ''}{lane}".encode()).hexdigest()[:32]
 
 
+def lanes(recipient: str, seat_id: int | None) -> tuple[str, ...]:
+    """Every thread key ``reply`` may count for one recipient and seat (see ``replay.suspect``)."""
+    return tuple(thread_key(recipient, seat_id, lane) for lane in ("acks", "paused", ""))
+
+
 def reply_subject(subject: str) -> str:
     subject = one_line(subject, 120) or "your message"
     return subject if subject.lower().startswith("re:") else f"Re: {subject}"
 
 
-def sent_last_hour(key: str) -> int:
+def sent_last_hour(key: str, row: InboundMessage | None = None) -> int:
+    """Replies in thread ``key`` in the last hour; counted already when ``row`` carries the count
+    (``replay.suspect`` counts them in its statement: one round trip less), used once."""
+    counted = row.__dict__.get("sent_counts", {}).pop(key, None) if row is not None else None
+    if counted is not None:
+        return counted
     since = InboundMessage(replied_at=timezone.now() - timedelta(hours=1))
     sent, = prepared.fetchone(  # prepared: this runs for every reply
         "SELECT count(*) FROM mailin_inboundmessage WHERE thread_key = %s AND replied_at >= %s",
@@ -46,8 +56,8 @@ def sent_last_hour(key: str) -> int:
     return sent
 
 
-def throttled(key: str) -> bool:
-    return sent_last_hour(key) >= settings.MAIL_REPLIES_PER_THREAD_HOUR
+def throttled(key: str, row: InboundMessage | None = None) -> bool:
+    return sent_last_hour(key, row) >= settings.MAIL_REPLIES_PER_THREAD_HOUR
 
 
 def reply(row: InboundMessage, *, to: str, body: str, purpose: str, seat=None, subject: str | None = None,
@@ -60,12 +70,12 @@ def reply(row: InboundMessage, *, to: str, body: str, purpose: str, seat=None, s
     seat_id = seat.pk if seat else None
     key = thread_key(to, seat_id, "acks" if person else "")
     row.thread_key = key
-    if person and sent_last_hour(key) >= settings.MAIL_ACKS_PER_THREAD_HOUR:
-        if sent_last_hour(thread_key(to, seat_id, "paused")):
+    if person and sent_last_hour(key, row) >= settings.MAIL_ACKS_PER_THREAD_HOUR:
+        if sent_last_hour(thread_key(to, seat_id, "paused"), row):
             return _suppressed(row, purpose)
         row.thread_key = thread_key(to, seat_id, "paused")
         body += PAUSED.format(n=settings.MAIL_ACKS_PER_THREAD_HOUR)
-    elif not person and throttled(key):
+    elif not person and throttled(key, row):
         return _suppressed(row, purpose)
     msgid = row.message_id if MSGID_RE.fullmatch(row.message_id or "") else None
     queue_mail(

@@ -7,6 +7,7 @@ queued with ``transaction.on_commit`` so a rolled-back command queues nothing.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
@@ -101,6 +102,37 @@ def clean_text(text: str) -> str:
     return text.replace("\x00", "").replace("\r\n", "\n").strip()
 
 
+class _Refused(Exception):
+    """A command refused before it wrote anything (carries the TurnError): see ``_transaction``."""
+
+    def __init__(self, error: TurnError):
+        super().__init__(str(error))
+        self.error = error
+
+
+def _transaction(command):
+    """Run ``command`` as one transaction; inside a caller's transaction, without a savepoint.
+
+    Why: mail applies a batch of messages in one transaction with a savepoint per message
+    already; a savepoint of the command's own costs two more round trips per message. A
+    refusal (a TurnError) is found before anything is written, so it needs no rollback: the
+    command raises it as ``_Refused``, caught here inside the atomic block (which then ends
+    normally) and raised as the TurnError beyond it, so the caller's transaction stays as
+    usable as a savepoint would have left it. Any other error leaves the block and marks the
+    caller's transaction for rollback (Django's ``atomic(savepoint=False)``): its own savepoint,
+    if it has one (mail's per message), undoes the command. Outside a transaction nothing changes."""
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        with transaction.atomic(savepoint=False):
+            try:
+                return command(*args, **kwargs)
+            except _Refused as refused:
+                error = refused.error
+        raise error
+    return run
+
+
+@_transaction
 def submit_orders(game_id: int, side: str, text: str, *, source: str, by: str = "", ready: bool = True,
                   command: str | None = None) -> SubmitResult:
     """Record a side's orders for the open turn; the latest before the close counts.
@@ -111,25 +143,31 @@ def submit_orders(game_id: int, side: str, text: str, *, source: str, by: str = 
     acting for such a side orders as its commander).
     """
     text = clean_text(text)
-    with transaction.atomic():
-        stream = gamelog.load(game_id, lock=True)
-        turn = _require_open_for(stream.state, side)
-        command = _command_of(stream.state, side, command or ("commander" if source == "umpire" else None))
-        orders, errors = check_orders(stream.state, side, text, command)
-        if errors:
-            return SubmitResult(accepted=False, errors=errors, orders=orders)
-        if not orders:
-            return SubmitResult(accepted=False, errors=[LineError(0, "", _("no orders found"))])
-        extra = {"command": command} if command else {}
-        drafts = [Draft(turn.number, RuleEvent("orders.submitted", {
-            "turn": turn.number, "side": side, "text": text, "source": source, "by": by, **extra},
-            audience=side_audience(side)))]
-        if ready != _is_ready(turn, side, command):
-            drafts.append(Draft(turn.number, RuleEvent("side.ready", {
-                "turn": turn.number, "side": side, "ready": ready, **extra})))
-        stream = _append(stream, drafts)
-        closed = _close_if_due(stream)
+    stream, turn, command = _locked_for(game_id, side, command or ("commander" if source == "umpire" else None))
+    orders, errors = check_orders(stream.state, side, text, command)
+    if errors:
+        return SubmitResult(accepted=False, errors=errors, orders=orders)
+    if not orders:
+        return SubmitResult(accepted=False, errors=[LineError(0, "", _("no orders found"))])
+    extra = {"command": command} if command else {}
+    drafts = [Draft(turn.number, RuleEvent("orders.submitted", {
+        "turn": turn.number, "side": side, "text": text, "source": source, "by": by, **extra},
+        audience=side_audience(side)))]
+    if ready != _is_ready(turn, side, command):
+        drafts.append(Draft(turn.number, RuleEvent("side.ready", {
+            "turn": turn.number, "side": side, "ready": ready, **extra})))
+    stream = _append(stream, drafts)
+    closed = _close_if_due(stream)
     return SubmitResult(accepted=True, closed=closed, orders=orders)
+
+
+def _locked_for(game_id: int, side: str, command: str | None) -> tuple[Stream, Turn, str]:
+    """The game's stream, locked; its open turn and the seat's command; a refusal as ``_Refused``."""
+    stream = gamelog.load(game_id, lock=True)
+    try:
+        return stream, _require_open_for(stream.state, side), _command_of(stream.state, side, command)
+    except TurnError as exc:
+        raise _Refused(exc) from None
 
 
 def _is_ready(turn: Turn, side: str, command: str) -> bool:
@@ -138,20 +176,18 @@ def _is_ready(turn: Turn, side: str, command: str) -> bool:
     return side in turn.ready
 
 
+@_transaction
 def set_ready(game_id: int, side: str, ready: bool, command: str | None = None) -> bool:
     """Mark a side (or, where a side has several seats, one seat's command) ready or not."""
-    with transaction.atomic():
-        stream = gamelog.load(game_id, lock=True)
-        turn = _require_open_for(stream.state, side)
-        command = _command_of(stream.state, side, command)
-        sent = command in turn.commands.get(side, {}) if command else side in turn.orders
-        if ready and not sent:
-            raise TurnError(_("send your orders before marking your side ready"))
-        if ready != _is_ready(turn, side, command):
-            extra = {"command": command} if command else {}
-            stream = _append(stream, [Draft(turn.number, RuleEvent(
-                "side.ready", {"turn": turn.number, "side": side, "ready": ready, **extra}))])
-        return _close_if_due(stream)
+    stream, turn, command = _locked_for(game_id, side, command)
+    sent = command in turn.commands.get(side, {}) if command else side in turn.orders
+    if ready and not sent:
+        raise _Refused(TurnError(_("send your orders before marking your side ready")))
+    if ready != _is_ready(turn, side, command):
+        extra = {"command": command} if command else {}
+        stream = _append(stream, [Draft(turn.number, RuleEvent(
+            "side.ready", {"turn": turn.number, "side": side, "ready": ready, **extra}))])
+    return _close_if_due(stream)
 
 
 def _require_open_for(state: LifecycleState, side: str) -> Turn:

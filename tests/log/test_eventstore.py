@@ -41,7 +41,7 @@ def test_writer_that_skips_ahead_or_forks_is_refused(game):
 
 
 def test_conflict_inside_a_transaction_leaves_it_usable(game):
-    """A lost race rolls back to a savepoint, so the caller's transaction goes on."""
+    """A stale writer is refused by the guard without a database error, so the caller's transaction goes on."""
     stale = gamelog.load(game.pk)
     gamelog.append(gamelog.load(game.pk), [note(1)])
     with transaction.atomic():

@@ -13,8 +13,8 @@ from django.db import transaction
 
 from campaigns.mailout import outbox
 from campaigns.models import OutboxMail
-from tests.platform.broker_watch import PushCounter
 from tests.services import needs_redis
+from tests.support.broker_watch import PushCounter
 from tests.support.workers import Beat, Worker, queue_of, wait_for
 
 pytestmark = [needs_redis, pytest.mark.django_db(transaction=True)]
