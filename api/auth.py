@@ -6,6 +6,7 @@ after REST_KNOX's TOKEN_TTL and dies at logout and whenever the user's password 
 (django-axes, by username and client address), answered here with 429 instead of DRF's
 400, plus a per-address throttle on attempts.
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -20,12 +21,17 @@ from campaigns.accounts import LoginAttemptThrottle
 
 from . import serializers as s
 
-TOKEN = inline_serializer("IssuedToken", {
-    "token": serializers.CharField(help_text="Send it as `Authorization: Token <token>`."),
-    "expiry": serializers.DateTimeField(help_text="When the token stops working."),
-})
-LOCKED = OpenApiResponse(s.ErrorSerializer, description="Too many failed attempts for this username from "
-                                                        "your address, or too many attempts from it: wait.")
+TOKEN = inline_serializer(
+    "IssuedToken",
+    {
+        "token": serializers.CharField(help_text="Send it as `Authorization: Token <token>`."),
+        "expiry": serializers.DateTimeField(help_text="When the token stops working."),
+    },
+)
+LOCKED = OpenApiResponse(
+    s.ErrorSerializer,
+    description="Too many failed attempts for this username from your address, or too many attempts from it: wait.",
+)
 NO_TOKEN = OpenApiResponse(s.ErrorSerializer, description="No valid token: not logged in, expired or revoked.")
 
 
@@ -41,14 +47,18 @@ class LoginView(knox_views.LoginView):
     @extend_schema(
         summary="Log in: an API token for a username and password",
         description="The token expires (see `expiry`) and is revoked by logging out or by a change of password. "
-                    "After repeated wrong passwords for a username from one address, that pair is locked out "
-                    "for a while (429), even with the right password.",
+        "After repeated wrong passwords for a username from one address, that pair is locked out "
+        "for a while (429), even with the right password.",
         request=s.LoginRequestSerializer,
-        responses={200: TOKEN, 400: OpenApiResponse(s.ValidationErrorSerializer, description="Missing or blank fields."),
-                   401: OpenApiResponse(s.ErrorSerializer, description="Wrong username or password."),
-                   403: OpenApiResponse(s.ErrorSerializer, description="Too many live tokens: log out of some "
-                                                                       "(or everywhere) first."),
-                   429: LOCKED},
+        responses={
+            200: TOKEN,
+            400: OpenApiResponse(s.ValidationErrorSerializer, description="Missing or blank fields."),
+            401: OpenApiResponse(s.ErrorSerializer, description="Wrong username or password."),
+            403: OpenApiResponse(
+                s.ErrorSerializer, description="Too many live tokens: log out of some (or everywhere) first."
+            ),
+            429: LOCKED,
+        },
         auth=[],
     )
     def post(self, request, format=None):
@@ -57,16 +67,22 @@ class LoginView(knox_views.LoginView):
         user = authenticate(request=request, **creds.validated_data)
         if getattr(request, "axes_locked_out", False):
             # axes flags DRF's Request, which AxesMiddleware never sees.
-            return Response({"detail": "Too many failed login attempts: try again later."},
-                            status=settings.AXES_HTTP_RESPONSE_CODE)
+            return Response(
+                {"detail": "Too many failed login attempts: try again later."}, status=settings.AXES_HTTP_RESPONSE_CODE
+            )
         if user is None:
-            return Response({"detail": "Unable to log in with the username and password given."},
-                            status=status.HTTP_401_UNAUTHORIZED, headers={"WWW-Authenticate": "Token"})
+            return Response(
+                {"detail": "Unable to log in with the username and password given."},
+                status=status.HTTP_401_UNAUTHORIZED,
+                headers={"WWW-Authenticate": "Token"},
+            )
         request.user = user
         response = super().post(request, format)
         if response.status_code == status.HTTP_403_FORBIDDEN:  # knox's token limit, in our error shape
-            response.data = {"detail": "Too many live API tokens for this user (REST_KNOX TOKEN_LIMIT_PER_USER): "
-                                       "log out of some, or everywhere, first."}
+            response.data = {
+                "detail": "Too many live API tokens for this user (REST_KNOX TOKEN_LIMIT_PER_USER): "
+                "log out of some, or everywhere, first."
+            }
         return response
 
 

@@ -8,6 +8,7 @@ the address they confirmed themselves (``Profile.verified_email``). Only the inv
 accept or decline their own invitation (anyone else gets 404: the seat is looked up among the
 requesting user's).
 """
+
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
@@ -38,8 +39,9 @@ class InviteeSerializer(StrictSerializer):
     def validate(self, attrs):
         attrs = super().validate(attrs)
         if ("username" in attrs) == ("email" in attrs):
-            raise serializers.ValidationError({"non_field_errors": ["name the invitee by username or by email, "
-                                                                    "one of the two"]})
+            raise serializers.ValidationError(
+                {"non_field_errors": ["name the invitee by username or by email, one of the two"]}
+            )
         attrs["user"] = find_user(attrs)
         return attrs
 
@@ -56,17 +58,28 @@ def find_user(attrs: dict):
     # Only confirmed addresses count: an unconfirmed User.email could be anyone's.
     profile = Profile.objects.filter(verified_email__iexact=attrs["email"]).select_related("user").first()
     if profile is None:
-        raise serializers.ValidationError({"email": ["no user has confirmed this address; invite them by username, "
-                                                     "or ask them to confirm it on their settings page"]})
+        raise serializers.ValidationError(
+            {
+                "email": [
+                    "no user has confirmed this address; invite them by username, "
+                    "or ask them to confirm it on their settings page"
+                ]
+            }
+        )
     return profile.user
 
 
 class PlayerInviteeSerializer(InviteeSerializer):
     side = serializers.ChoiceField(choices=ALL_SIDES, help_text="The side this player holds.")
     command = serializers.CharField(
-        max_length=30, required=False, allow_blank=True, default="", validators=[NO_NUL],
+        max_length=30,
+        required=False,
+        allow_blank=True,
+        default="",
+        validators=[NO_NUL],
         help_text="Several players a side (rule sets with commands): the command this seat orders, or "
-                  "'commander' for the whole side. Leave out for a side's only player.")
+        "'commander' for the whole side. Leave out for a side's only player.",
+    )
 
 
 class SettingsSerializer(StrictSerializer):
@@ -74,18 +87,25 @@ class SettingsSerializer(StrictSerializer):
 
     D = lifecycle.DEFAULT_SETTINGS
     deadline_hours = serializers.FloatField(min_value=0.01, max_value=24 * 365, default=D["deadline_hours"])
-    decision_deadline_hours = serializers.FloatField(min_value=0.01, max_value=24 * 365,
-                                                     default=D["decision_deadline_hours"])
-    ready_delay_seconds = serializers.IntegerField(min_value=0, max_value=7 * 24 * 3600,
-                                                   default=D["ready_delay_seconds"])
+    decision_deadline_hours = serializers.FloatField(
+        min_value=0.01, max_value=24 * 365, default=D["decision_deadline_hours"]
+    )
+    ready_delay_seconds = serializers.IntegerField(
+        min_value=0, max_value=7 * 24 * 3600, default=D["ready_delay_seconds"]
+    )
     grace_hours = serializers.FloatField(min_value=0, max_value=168, default=D["grace_hours"])
-    require_approval = serializers.BooleanField(default=D["require_approval"],
-                                                help_text="The umpire approves every turn's results.")
+    require_approval = serializers.BooleanField(
+        default=D["require_approval"], help_text="The umpire approves every turn's results."
+    )
     absence_days = serializers.IntegerField(min_value=0, max_value=365, default=D["absence_days"])
-    umpire_plays = serializers.BooleanField(default=D["umpire_plays"],
-                                            help_text="Only then may the umpire also hold a player seat.")
-    press = serializers.ChoiceField(choices=[c for c, _ in PRESS_CHOICES], default=PRESS_DEFAULT,
-                                    help_text="Who a player may write to through the game's mail address.")
+    umpire_plays = serializers.BooleanField(
+        default=D["umpire_plays"], help_text="Only then may the umpire also hold a player seat."
+    )
+    press = serializers.ChoiceField(
+        choices=[c for c, _ in PRESS_CHOICES],
+        default=PRESS_DEFAULT,
+        help_text="Who a player may write to through the game's mail address.",
+    )
 
 
 @extend_schema_field({"type": "object", "additionalProperties": {"oneOf": [{"type": "boolean"}, {"type": "string"}]}})
@@ -97,38 +117,57 @@ class NewGameSerializer(StrictSerializer):
     exactly_one_of = ("campaign_id", "campaign_name")  # the schema says so (api.schema)
     name = serializers.CharField(max_length=200, validators=[NOT_BLANK])
     ruleset = serializers.ChoiceField(choices=catalog.names())
-    scenario = serializers.CharField(max_length=100, required=False, allow_null=True, default=None, validators=[NO_NUL],
-                                     help_text="One of the rule set's shipped scenarios (GET the rule set's "
-                                               "`scenarios()`); left out: its default.")
-    options = OptionsField(child=serializers.JSONField(), required=False, default=dict,
-                                    help_text="The rule set's game options chosen: {name: true | a choice}.")
+    scenario = serializers.CharField(
+        max_length=100,
+        required=False,
+        allow_null=True,
+        default=None,
+        validators=[NO_NUL],
+        help_text="One of the rule set's shipped scenarios (GET the rule set's `scenarios()`); left out: its default.",
+    )
+    options = OptionsField(
+        child=serializers.JSONField(),
+        required=False,
+        default=dict,
+        help_text="The rule set's game options chosen: {name: true | a choice}.",
+    )
     campaign_id = serializers.IntegerField(required=False, help_text="A campaign you created or play in.")
-    campaign_name = serializers.CharField(max_length=200, required=False, validators=[NOT_BLANK],
-                                          help_text="Or: the name of a new campaign.")
+    campaign_name = serializers.CharField(
+        max_length=200, required=False, validators=[NOT_BLANK], help_text="Or: the name of a new campaign."
+    )
     umpire = InviteeSerializer()
     players = PlayerInviteeSerializer(many=True, allow_empty=False, min_length=1, max_length=50)
     observers = InviteeSerializer(many=True, required=False, default=list, max_length=50)
     settings = SettingsSerializer(required=False)
     commands = serializers.DictField(
-        child=serializers.DictField(child=serializers.ListField(
-            child=serializers.CharField(max_length=60, validators=[NOT_BLANK]))),
-        required=False, default=dict,
-        help_text="Several players a side: {side: {command: [its groups and guns]}} laid over the scenario's.")
+        child=serializers.DictField(
+            child=serializers.ListField(child=serializers.CharField(max_length=60, validators=[NOT_BLANK]))
+        ),
+        required=False,
+        default=dict,
+        help_text="Several players a side: {side: {command: [its groups and guns]}} laid over the scenario's.",
+    )
 
     def validate_scenario(self, value):
-        ruleset = catalog.get(self.initial_data.get("ruleset")) if self.initial_data.get("ruleset") in catalog.names() else None
+        ruleset = (
+            catalog.get(self.initial_data.get("ruleset"))
+            if self.initial_data.get("ruleset") in catalog.names()
+            else None
+        )
         if value and ruleset is not None:
             known = [name for name, _ in ruleset.scenarios()]
             if value not in known:
                 raise serializers.ValidationError(
-                    f"{ruleset.title} has no scenario {value[:100]!r}; its scenarios: {', '.join(known) or 'none'}")
+                    f"{ruleset.title} has no scenario {value[:100]!r}; its scenarios: {', '.join(known) or 'none'}"
+                )
         return value
 
     def validate_options(self, value):
         wrong = sorted(name for name, v in value.items() if not isinstance(v, (bool, str)))
         if wrong:
-            raise serializers.ValidationError(f"{', '.join(wrong)[:200]}: an option is true or false, or one of "
-                                              "its choices (a string)")
+            raise serializers.ValidationError(
+                f"{', '.join(wrong)[:200]}: an option is true or false, or one of its choices (a string)"
+            )
         return value
 
     def validate_campaign_id(self, value):
@@ -141,13 +180,19 @@ class NewGameSerializer(StrictSerializer):
     def validate(self, attrs):
         attrs = super().validate(attrs)
         if ("campaign_id" in attrs) == ("campaign_name" in attrs):
-            raise serializers.ValidationError({"non_field_errors": ["give campaign_id (an existing campaign) or "
-                                                                    "campaign_name (a new one), one of the two"]})
+            raise serializers.ValidationError(
+                {
+                    "non_field_errors": [
+                        "give campaign_id (an existing campaign) or campaign_name (a new one), one of the two"
+                    ]
+                }
+            )
         rs = catalog.get(attrs["ruleset"])
         wrong = sorted({p["side"] for p in attrs["players"]} - set(rs.sides))
         if wrong:
-            raise serializers.ValidationError({"players": [f"{', '.join(wrong)} is not a side of {rs.title}: "
-                                                           f"the sides are {', '.join(rs.sides)}"]})
+            raise serializers.ValidationError(
+                {"players": [f"{', '.join(wrong)} is not a side of {rs.title}: the sides are {', '.join(rs.sides)}"]}
+            )
         return attrs
 
 
@@ -175,8 +220,15 @@ def flat_errors(detail, path: str = "") -> dict[str, list[str]]:
 def seats_of(data: dict) -> list[dict]:
     """The seats ``creation.create_game`` takes, in the web form's shape."""
     seats = [{"role": Seat.Role.UMPIRE, "user": data["umpire"]["user"]}]
-    seats += [{"role": Seat.Role.PLAYER, "side": p["side"], "user": p["user"],
-               **({"command": p["command"]} if p.get("command") else {})} for p in data["players"]]
+    seats += [
+        {
+            "role": Seat.Role.PLAYER,
+            "side": p["side"],
+            "user": p["user"],
+            **({"command": p["command"]} if p.get("command") else {}),
+        }
+        for p in data["players"]
+    ]
     seats += [{"role": Seat.Role.OBSERVER, "user": o["user"]} for o in data["observers"]]
     return seats
 
@@ -191,12 +243,22 @@ def create(data: dict, user) -> Game:
     settings = data.get("settings") or SettingsSerializer().to_internal_value({})
     try:
         with transaction.atomic():
-            campaign = (Campaign.objects.get(pk=data["campaign_id"]) if "campaign_id" in data else
-                        Campaign.objects.create(name=data["campaign_name"].strip(), created_by=user))
+            campaign = (
+                Campaign.objects.get(pk=data["campaign_id"])
+                if "campaign_id" in data
+                else Campaign.objects.create(name=data["campaign_name"].strip(), created_by=user)
+            )
             return creation.create_game(
-                campaign=campaign, name=data["name"].strip(), ruleset=data["ruleset"], seats=seats_of(data),
-                settings=dict(settings), created_by=user, commands=data["commands"] or None,
-                scenario=data["scenario"], options=data["options"])
+                campaign=campaign,
+                name=data["name"].strip(),
+                ruleset=data["ruleset"],
+                seats=seats_of(data),
+                settings=dict(settings),
+                created_by=user,
+                commands=data["commands"] or None,
+                scenario=data["scenario"],
+                options=data["options"],
+            )
     except (TurnError, RulesError) as exc:
         raise CreateFailed(render(message_of(exc))) from exc
 
@@ -206,21 +268,33 @@ class NewGameResultSerializer(serializers.Serializer):
     name = serializers.CharField()
     ruleset = serializers.CharField()
     campaign_id = serializers.IntegerField()
-    started = serializers.BooleanField(help_text="Turn 1 is open: every player and the umpire hold their seat "
-                                                 "(else it opens when the last of them accepts).")
-    invited = serializers.ListField(child=serializers.CharField(), help_text="Usernames invited (they answer "
-                                                                             "by mail link, web or API).")
+    started = serializers.BooleanField(
+        help_text="Turn 1 is open: every player and the umpire hold their seat "
+        "(else it opens when the last of them accepts)."
+    )
+    invited = serializers.ListField(
+        child=serializers.CharField(), help_text="Usernames invited (they answer by mail link, web or API)."
+    )
     roster = RosterSerializer()
 
 
 def result(game: Game) -> dict:
-    invited = sorted({s.user.get_username() for s in game.seats.filter(status=Seat.Status.INVITED)
-                      .select_related("user")})
-    return {"id": game.pk, "name": game.name, "ruleset": game.ruleset, "campaign_id": game.campaign_id,
-            "started": game.turn_number > 0, "invited": invited, "roster": invitations.roster(game)}
+    invited = sorted(
+        {s.user.get_username() for s in game.seats.filter(status=Seat.Status.INVITED).select_related("user")}
+    )
+    return {
+        "id": game.pk,
+        "name": game.name,
+        "ruleset": game.ruleset,
+        "campaign_id": game.campaign_id,
+        "started": game.turn_number > 0,
+        "invited": invited,
+        "roster": invitations.roster(game),
+    }
 
 
 # --- answering an invitation ------------------------------------------------------
+
 
 def answer(seat: Seat, user, accept: bool) -> Seat:
     """The invited user accepts or declines, through the same road as the mailed link."""

@@ -1,4 +1,5 @@
 """Pagination: page numbers for game lists, a signed cursor for event logs."""
+
 from __future__ import annotations
 
 import re
@@ -40,12 +41,20 @@ class GamePagination(PageNumberPagination):
 
     def get_schema_operation_parameters(self, view):
         return [
-            {"name": self.page_query_param, "required": False, "in": "query",
-             "description": "Page number, from 1 (a page past the last is 404).",
-             "schema": {"type": "integer", "minimum": 1, "maximum": 10**9}},
-            {"name": self.page_size_query_param, "required": False, "in": "query",
-             "description": f"Games per page (default {self.page_size}, at most {self.max_page_size}).",
-             "schema": {"type": "integer", "minimum": 1, "maximum": self.max_page_size}},
+            {
+                "name": self.page_query_param,
+                "required": False,
+                "in": "query",
+                "description": "Page number, from 1 (a page past the last is 404).",
+                "schema": {"type": "integer", "minimum": 1, "maximum": 10**9},
+            },
+            {
+                "name": self.page_size_query_param,
+                "required": False,
+                "in": "query",
+                "description": f"Games per page (default {self.page_size}, at most {self.max_page_size}).",
+                "schema": {"type": "integer", "minimum": 1, "maximum": self.max_page_size},
+            },
         ]
 
 
@@ -84,7 +93,8 @@ class EventCursor:
         window = viewing.window_of(viewer)
         # No timestamp (unlike signing.dumps): the same place gives the same cursor.
         return signing.Signer(salt=cls.SALT).sign_object(
-            {"game": game.pk, "window": window, "after": after, "at": seq ^ cls._pad(game.pk, window, after)})
+            {"game": game.pk, "window": window, "after": after, "at": seq ^ cls._pad(game.pk, window, after)}
+        )
 
     @classmethod
     def read(cls, token: str, game, viewer: Viewer) -> int:
@@ -98,8 +108,10 @@ class EventCursor:
         try:
             data = signing.Signer(salt=cls.SALT).unsign_object(token)
         except (signing.BadSignature, ValueError):
-            raise BadCursor("not a cursor this server gave out: pass back the `cursor` or follow `next` "
-                            "of an earlier page unchanged") from None
+            raise BadCursor(
+                "not a cursor this server gave out: pass back the `cursor` or follow `next` "
+                "of an earlier page unchanged"
+            ) from None
         if not isinstance(data, dict) or not isinstance(data.get("after"), int) or data["after"] < 0:
             raise BadCursor("not a cursor this server gave out")
         if data.get("game") != game.pk:
@@ -144,8 +156,9 @@ class ViewerLogPagination(BasePagination):
 
     def _after(self, request, view) -> tuple[int, int | None]:
         if "after" in request.query_params:
-            raise ValidationError({"after": ["not accepted: resume with the `cursor` of an earlier page "
-                                             "(or follow its `next`)"]})
+            raise ValidationError(
+                {"after": ["not accepted: resume with the `cursor` of an earlier page (or follow its `next`)"]}
+            )
         token = request.query_params.get(self.cursor_query_param)
         if token is None or token == "":
             return 0, 0
@@ -189,22 +202,36 @@ class ViewerLogPagination(BasePagination):
             "type": "object",
             "required": ["next", "cursor", "results"],
             "properties": {
-                "next": {"type": "string", "nullable": True, "format": "uri",
-                         "description": "URL of the next page; null when this page reaches the end of the visible log."},
-                "cursor": {"type": "string",
-                           "description": "Opaque: pass it back as `cursor` to resume after the last event of "
-                                          "this page (e.g. to poll later for what is new)."},
+                "next": {
+                    "type": "string",
+                    "nullable": True,
+                    "format": "uri",
+                    "description": "URL of the next page; null when this page reaches the end of the visible log.",
+                },
+                "cursor": {
+                    "type": "string",
+                    "description": "Opaque: pass it back as `cursor` to resume after the last event of "
+                    "this page (e.g. to poll later for what is new).",
+                },
                 "results": schema,
             },
         }
 
     def get_schema_operation_parameters(self, view):
         return [
-            {"name": self.cursor_query_param, "required": False, "in": "query",
-             "description": "The `cursor` of an earlier page: return the events after it "
-                            "(default: from the start of the log).",
-             "schema": {"type": "string"}},
-            {"name": self.limit_query_param, "required": False, "in": "query",
-             "description": f"Page size (default {self.default_limit}, at most {self.max_limit}).",
-             "schema": {"type": "integer", "minimum": 1, "maximum": self.max_limit}},
+            {
+                "name": self.cursor_query_param,
+                "required": False,
+                "in": "query",
+                "description": "The `cursor` of an earlier page: return the events after it "
+                "(default: from the start of the log).",
+                "schema": {"type": "string"},
+            },
+            {
+                "name": self.limit_query_param,
+                "required": False,
+                "in": "query",
+                "description": f"Page size (default {self.default_limit}, at most {self.max_limit}).",
+                "schema": {"type": "integer", "minimum": 1, "maximum": self.max_limit},
+            },
         ]

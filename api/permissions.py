@@ -5,6 +5,7 @@ seat (so anyone else gets 404), and these classes then check the role. The
 view stores the viewer it resolved with ``campaigns.turns.viewing.viewer_for`` as
 ``view.viewer``; the classes re-resolve it if missing, never trusting input.
 """
+
 from __future__ import annotations
 
 from rest_framework.permissions import BasePermission

@@ -1,4 +1,5 @@
 """drf-spectacular extensions for shapes a plain serializer cannot express."""
+
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.plumbing import build_array_type, build_basic_type, build_object_type
 from drf_spectacular.types import OpenApiTypes
@@ -13,14 +14,16 @@ class ValidationErrorExtension(OpenApiSerializerExtension):
     def map_serializer(self, auto_schema, direction):
         return build_object_type(
             description="Field name (or non_field_errors) -> messages (for a field holding several values, "
-                        "each value's key -> messages); a body that is not JSON at all gets `detail` with "
-                        "one message instead.",
-            additionalProperties={"anyOf": [
-                build_array_type(build_basic_type(OpenApiTypes.STR)),
-                build_basic_type(OpenApiTypes.STR),
-                # A field holding several values (e.g. orders by side): each value's key -> messages.
-                build_object_type(additionalProperties=build_array_type(build_basic_type(OpenApiTypes.STR))),
-            ]},
+            "each value's key -> messages); a body that is not JSON at all gets `detail` with "
+            "one message instead.",
+            additionalProperties={
+                "anyOf": [
+                    build_array_type(build_basic_type(OpenApiTypes.STR)),
+                    build_basic_type(OpenApiTypes.STR),
+                    # A field holding several values (e.g. orders by side): each value's key -> messages.
+                    build_object_type(additionalProperties=build_array_type(build_basic_type(OpenApiTypes.STR))),
+                ]
+            },
         )
 
 

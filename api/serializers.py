@@ -4,6 +4,7 @@ Response data are always built from ``campaigns.turns.viewing.game_view`` and
 ``visible_events`` for the requesting viewer; the response serializers here
 are a second allow-list on top (unknown keys are dropped) and the schema.
 """
+
 from __future__ import annotations
 
 from django.core.validators import RegexValidator
@@ -56,11 +57,18 @@ def _check_side(serializer, side: str) -> str:
 
 # --- requests ---------------------------------------------------------------
 
-@extend_schema_field({
-    "type": "object", "minProperties": 1, "additionalProperties": False,
-    "properties": {side: {"type": "string", "minLength": 1, "maxLength": MAX_ORDERS_CHARS, "pattern": NOT_BLANK.regex.pattern}
-                   for side in ALL_SIDES},
-})
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "minProperties": 1,
+        "additionalProperties": False,
+        "properties": {
+            side: {"type": "string", "minLength": 1, "maxLength": MAX_ORDERS_CHARS, "pattern": NOT_BLANK.regex.pattern}
+            for side in ALL_SIDES
+        },
+    }
+)
 class SideOrdersField(serializers.DictField):
     """Orders by side: the schema names the sides (a DictField's schema cannot)."""
 
@@ -68,12 +76,16 @@ class SideOrdersField(serializers.DictField):
 class OrdersRequestSerializer(StrictSerializer):
     side = side_field(
         "The side the orders are for. Players may leave it out (their own side) and may only "
-        "give their own side's orders; the umpire must name the side.")
+        "give their own side's orders; the umpire must name the side."
+    )
     text = serializers.CharField(
-        max_length=MAX_ORDERS_CHARS, min_length=1, trim_whitespace=True, validators=[NOT_BLANK],
-        help_text="The orders, one per line, in the rule set's order language.")
-    ready = serializers.BooleanField(
-        default=True, help_text="Mark the side ready with these orders (default true).")
+        max_length=MAX_ORDERS_CHARS,
+        min_length=1,
+        trim_whitespace=True,
+        validators=[NOT_BLANK],
+        help_text="The orders, one per line, in the rule set's order language.",
+    )
+    ready = serializers.BooleanField(default=True, help_text="Mark the side ready with these orders (default true).")
 
     def validate_side(self, value):
         return _check_side(self, value)
@@ -94,8 +106,9 @@ class LoginRequestSerializer(StrictSerializer):
 
 class ApproveRequestSerializer(StrictSerializer):
     turn = serializers.IntegerField(min_value=1, help_text="The turn whose results are approved.")
-    note = serializers.CharField(max_length=MAX_NOTE_CHARS, required=False, allow_blank=True, default="",
-                                 validators=[NO_NUL])
+    note = serializers.CharField(
+        max_length=MAX_NOTE_CHARS, required=False, allow_blank=True, default="", validators=[NO_NUL]
+    )
 
 
 class AmendRequestSerializer(StrictSerializer):
@@ -103,9 +116,14 @@ class AmendRequestSerializer(StrictSerializer):
     orders = SideOrdersField(
         child=serializers.CharField(max_length=MAX_ORDERS_CHARS, min_length=1, validators=[NOT_BLANK]),
         allow_empty=False,
-        help_text='Amended orders by side, e.g. {"red": "..."}; sides left out keep the orders used.')
-    reason = serializers.CharField(max_length=MAX_NOTE_CHARS, min_length=1, validators=[NOT_BLANK],
-                                   help_text="Why the umpire amends (kept in the umpire's log).")
+        help_text='Amended orders by side, e.g. {"red": "..."}; sides left out keep the orders used.',
+    )
+    reason = serializers.CharField(
+        max_length=MAX_NOTE_CHARS,
+        min_length=1,
+        validators=[NOT_BLANK],
+        help_text="Why the umpire amends (kept in the umpire's log).",
+    )
 
     def validate_orders(self, value):
         for side in value:
@@ -114,25 +132,42 @@ class AmendRequestSerializer(StrictSerializer):
 
 
 class CloseRequestSerializer(StrictSerializer):
-    turn = serializers.IntegerField(min_value=1, required=False,
-                                    help_text="Only close if this is the open turn (guards against double clicks).")
+    turn = serializers.IntegerField(
+        min_value=1, required=False, help_text="Only close if this is the open turn (guards against double clicks)."
+    )
 
 
 class DeadlineRequestSerializer(StrictSerializer):
     exactly_one_of = ("deadline", "hours")  # the schema says so (api.schema)
     turn = serializers.IntegerField(min_value=1, help_text="The open turn (guards against moving the next one's).")
     deadline = serializers.DateTimeField(required=False, help_text="The new deadline, ISO 8601 with its UTC offset.")
-    hours = serializers.FloatField(required=False, min_value=-24 * 30, max_value=24 * 60,
-                                   help_text="Or: move the present deadline by this many hours (negative: earlier).")
-    note = serializers.CharField(required=False, allow_blank=True, max_length=200, default="", validators=[NO_NUL],
-                                 help_text="One line every player reads with the new deadline.")
+    hours = serializers.FloatField(
+        required=False,
+        min_value=-24 * 30,
+        max_value=24 * 60,
+        help_text="Or: move the present deadline by this many hours (negative: earlier).",
+    )
+    note = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=200,
+        default="",
+        validators=[NO_NUL],
+        help_text="One line every player reads with the new deadline.",
+    )
 
     def validate(self, attrs):
         attrs = super().validate(attrs)
         if ("deadline" in attrs) == ("hours" in attrs):
-            raise serializers.ValidationError({"non_field_errors": ["give either deadline or hours, not both"
-                                                                    if "deadline" in attrs else
-                                                                    "give the new deadline, or hours to move it by"]})
+            raise serializers.ValidationError(
+                {
+                    "non_field_errors": [
+                        "give either deadline or hours, not both"
+                        if "deadline" in attrs
+                        else "give the new deadline, or hours to move it by"
+                    ]
+                }
+            )
         raw = self.initial_data.get("deadline")
         if isinstance(raw, str) and (parsed := parse_datetime(raw)) is not None and parsed.tzinfo is None:
             raise serializers.ValidationError({"deadline": ["give the UTC offset, e.g. 2026-12-01T18:00:00+01:00"]})
@@ -140,6 +175,7 @@ class DeadlineRequestSerializer(StrictSerializer):
 
 
 # --- responses --------------------------------------------------------------
+
 
 class DeadlineResultSerializer(serializers.Serializer):
     turn = serializers.IntegerField()
@@ -154,8 +190,11 @@ class LineErrorSerializer(serializers.Serializer):
     line = serializers.IntegerField(help_text="1-based line of the orders text; 0 for the orders as a whole.")
     text = serializers.CharField(allow_blank=True)
     message = serializers.CharField()
-    side = serializers.CharField(allow_null=True, required=False,
-                                 help_text="The side whose orders the line belongs to, where a request carries several.")
+    side = serializers.CharField(
+        allow_null=True,
+        required=False,
+        help_text="The side whose orders the line belongs to, where a request carries several.",
+    )
 
 
 class OrdersAcceptedSerializer(serializers.Serializer):
@@ -180,15 +219,22 @@ class ReadyResultSerializer(serializers.Serializer):
 
 
 class RulingRequestSerializer(StrictSerializer):
-    text = serializers.CharField(max_length=MAX_ORDERS_CHARS, min_length=1, validators=[NOT_BLANK], help_text=(
-        "Umpire's desk orders, one per line (rule sets with a desk, e.g. Kriegspiel: 'note red: ...', "
-        "'reveal w3 because ...', 'kill red:i3 because ...'). All or nothing."))
+    text = serializers.CharField(
+        max_length=MAX_ORDERS_CHARS,
+        min_length=1,
+        validators=[NOT_BLANK],
+        help_text=(
+            "Umpire's desk orders, one per line (rule sets with a desk, e.g. Kriegspiel: 'note red: ...', "
+            "'reveal w3 because ...', 'kill red:i3 because ...'). All or nothing."
+        ),
+    )
 
 
 class RulingResultSerializer(serializers.Serializer):
     accepted = serializers.BooleanField()
-    events = serializers.IntegerField(help_text="Result events written (with the turn awaiting approval, they "
-                                                "are published with it).")
+    events = serializers.IntegerField(
+        help_text="Result events written (with the turn awaiting approval, they are published with it)."
+    )
 
 
 class ApproveResultSerializer(serializers.Serializer):
@@ -216,8 +262,9 @@ class GameInfoSerializer(serializers.Serializer):
 class ViewerSerializer(serializers.Serializer):
     role = serializers.ChoiceField(choices=Seat.Role.choices)
     side = serializers.CharField(allow_null=True)
-    command = serializers.CharField(allow_null=True, required=False,
-                                    help_text="Where a side has several players: the command this player orders.")
+    command = serializers.CharField(
+        allow_null=True, required=False, help_text="Where a side has several players: the command this player orders."
+    )
 
 
 class TurnViewSerializer(serializers.Serializer):
@@ -226,8 +273,9 @@ class TurnViewSerializer(serializers.Serializer):
     kind = serializers.CharField()
     sides = serializers.ListField(child=serializers.CharField(), help_text="Sides that must order this turn.")
     deadline = serializers.DateTimeField(allow_null=True)
-    late_until = serializers.DateTimeField(allow_null=True, required=False,
-                                           help_text="After a missed deadline: the grace's end (the game's grace_hours).")
+    late_until = serializers.DateTimeField(
+        allow_null=True, required=False, help_text="After a missed deadline: the grace's end (the game's grace_hours)."
+    )
     commitment = serializers.CharField(allow_null=True, help_text="Hash commitment to the turn's sealed dice seed.")
     prompt = serializers.CharField(allow_blank=True)
     ready = serializers.ListField(child=serializers.CharField())
@@ -236,19 +284,29 @@ class TurnViewSerializer(serializers.Serializer):
     result = serializers.JSONField(allow_null=True)
     orders = serializers.DictField(
         child=serializers.CharField(allow_blank=True),
-        help_text="Orders the viewer may see: the umpire sees every side's, a player only their own.")
+        help_text="Orders the viewer may see: the umpire sees every side's, a player only their own.",
+    )
     pending_results = serializers.IntegerField(required=False, help_text="Umpire only.")
     # Several players a side (LW-61, KS-9): only for a player of such a side.
-    command = serializers.CharField(required=False, help_text="The command this player orders ('commander': "
-                                                              "the whole side).")
-    command_units = serializers.ListField(child=serializers.CharField(), required=False,
-                                          help_text="The groups, guns and prisoner groups the command orders now.")
-    side_orders = serializers.CharField(required=False, allow_blank=True,
-                                        help_text="The side's orders as merged from its commands' (commander first).")
-    conflicts = serializers.ListField(child=serializers.DictField(), required=False,
-                                      help_text="Lines that gave way in the merge: {unit, kept, dropped, line}.")
-    ready_commands = serializers.ListField(child=serializers.CharField(), required=False,
-                                           help_text="The side's commands that are ready.")
+    command = serializers.CharField(
+        required=False, help_text="The command this player orders ('commander': the whole side)."
+    )
+    command_units = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="The groups, guns and prisoner groups the command orders now.",
+    )
+    side_orders = serializers.CharField(
+        required=False, allow_blank=True, help_text="The side's orders as merged from its commands' (commander first)."
+    )
+    conflicts = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="Lines that gave way in the merge: {unit, kept, dropped, line}.",
+    )
+    ready_commands = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="The side's commands that are ready."
+    )
 
 
 class GameViewSerializer(serializers.Serializer):
@@ -256,8 +314,9 @@ class GameViewSerializer(serializers.Serializer):
     viewer = ViewerSerializer()
     turn = TurnViewSerializer()
     board = serializers.DictField(help_text="The rule set's view of the board for this viewer.")
-    preview = serializers.DictField(required=False,
-                                    help_text="Umpire only: the board with results awaiting approval applied.")
+    preview = serializers.DictField(
+        required=False, help_text="Umpire only: the board with results awaiting approval applied."
+    )
 
 
 class GameSummarySerializer(serializers.Serializer):
@@ -288,7 +347,9 @@ class PlayerSeatSerializer(SeatHolderSerializer):
 
 
 class ScenarioChosenSerializer(serializers.Serializer):
-    name = serializers.CharField(allow_null=True, help_text="The scenario's name (null in games older than this record).")
+    name = serializers.CharField(
+        allow_null=True, help_text="The scenario's name (null in games older than this record)."
+    )
     title = serializers.CharField(allow_null=True)
     options = serializers.ListField(child=serializers.CharField(), help_text="The game options chosen, labelled.")
 
@@ -321,9 +382,14 @@ class SeatSerializer(serializers.ModelSerializer):
 class EventSerializer(serializers.ModelSerializer):
     """One event as ``viewing.numbered`` numbered it for the requesting viewer."""
 
-    seq = serializers.IntegerField(source="number", read_only=True, help_text=(
-        "The event's place in the log as you see it: 1, 2, 3... without gaps (events you may not see "
-        "are not counted). The umpire sees the whole log, so for the umpire this is the log's own seq."))
+    seq = serializers.IntegerField(
+        source="number",
+        read_only=True,
+        help_text=(
+            "The event's place in the log as you see it: 1, 2, 3... without gaps (events you may not see "
+            "are not counted). The umpire sees the whole log, so for the umpire this is the log's own seq."
+        ),
+    )
     text = serializers.SerializerMethodField(help_text="The event in one readable line (or a few).")
 
     class Meta:

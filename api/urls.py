@@ -1,4 +1,5 @@
 """/api/: games, seats, token auth, the OpenAPI schema and its Swagger UI."""
+
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import SimpleRouter

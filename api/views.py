@@ -6,6 +6,7 @@ THE RULE: every response about a game is built only from
 viewer, never from the folded state or raw events. Games are looked up only
 among those where the user holds a seat, so everyone else gets 404.
 """
+
 from __future__ import annotations
 
 from dataclasses import asdict
@@ -47,11 +48,14 @@ from .permissions import HoldsSeat, IsUmpire, MayGiveOrders
 # --- documented error responses ----------------------------------------------
 
 NOT_AUTH = OpenApiResponse(s.ErrorSerializer, description="The role may not do this.")
-NO_AUTH = OpenApiResponse(s.ErrorSerializer, description="Not authenticated: no credentials, or a token that "
-                                                         "expired or was revoked.")
+NO_AUTH = OpenApiResponse(
+    s.ErrorSerializer, description="Not authenticated: no credentials, or a token that expired or was revoked."
+)
 NOT_FOUND = OpenApiResponse(s.ErrorSerializer, description="No such game among those where you hold a seat.")
-CONFLICT = OpenApiResponse(s.ErrorSerializer, description="The game is not in a state that allows this now "
-                                                          "(e.g. the turn is closed, or not this side's turn).")
+CONFLICT = OpenApiResponse(
+    s.ErrorSerializer,
+    description="The game is not in a state that allows this now (e.g. the turn is closed, or not this side's turn).",
+)
 INVALID = OpenApiResponse(s.ValidationErrorSerializer, description="Invalid request body or query.")
 ORDERS_ERROR = OpenApiResponse(
     PolymorphicProxySerializer(
@@ -60,15 +64,15 @@ ORDERS_ERROR = OpenApiResponse(
         resource_type_field_name=None,
     ),
     description="Orders refused with per-line errors (orders accepted before stay in force), "
-                "or an invalid request body (e.g. unknown side).",
+    "or an invalid request body (e.g. unknown side).",
 )
 READ_ERRORS = {401: NO_AUTH, 403: NOT_AUTH, 404: NOT_FOUND}
 CREATE_ERROR = OpenApiResponse(
     s.ValidationErrorSerializer,
     description="A field that is wrong (its path -> messages, e.g. `players[1].username`: an unknown user, "
-                "side, scenario, campaign...), or "
-                "the game as a whole refused (`detail`: e.g. a user named for two seats, a side without a "
-                "player, an option the rule set does not have). Nothing is created.",
+    "side, scenario, campaign...), or "
+    "the game as a whole refused (`detail`: e.g. a user named for two seats, a side without a "
+    "player, an option the rule set does not have). Nothing is created.",
 )
 
 
@@ -136,11 +140,19 @@ UMPIRE_ACTIONS = {"approve", "amend", "close", "ruling", "deadline"}
 
 
 @extend_schema_view(
-    list=extend_schema(summary="My games", description="Games where I hold a seat, newest first.",
-                       responses={200: s.GameSummarySerializer(many=True), 400: INVALID, 401: NO_AUTH,
-                                  404: OpenApiResponse(s.ErrorSerializer, description="A page past the last.")}),
-    retrieve=extend_schema(summary="One of my games, with my view of it",
-                           responses={200: s.GameDetailSerializer, **READ_ERRORS}),
+    list=extend_schema(
+        summary="My games",
+        description="Games where I hold a seat, newest first.",
+        responses={
+            200: s.GameSummarySerializer(many=True),
+            400: INVALID,
+            401: NO_AUTH,
+            404: OpenApiResponse(s.ErrorSerializer, description="A page past the last."),
+        },
+    ),
+    retrieve=extend_schema(
+        summary="One of my games, with my view of it", responses={200: s.GameDetailSerializer, **READ_ERRORS}
+    ),
 )
 class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
     serializer_class = s.GameSummarySerializer
@@ -192,9 +204,9 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
     @extend_schema(
         summary="Create a game and invite its seats",
         description="As the web's new-game form: the umpire, players and observers named (by username, or by "
-                    "an address they confirmed) are invited; your own seats are taken at once. Turn 1 opens "
-                    "when every player and the umpire have accepted (POST /api/seats/{id}/accept/). The game "
-                    "is returned with its roster; you can read it under /api/games/{id}/ once you hold a seat.",
+        "an address they confirmed) are invited; your own seats are taken at once. Turn 1 opens "
+        "when every player and the umpire have accepted (POST /api/seats/{id}/accept/). The game "
+        "is returned with its roster; you can read it under /api/games/{id}/ once you hold a seat.",
         request=creation.NewGameSerializer,
         responses={201: creation.NewGameResultSerializer, 400: CREATE_ERROR, 401: NO_AUTH},
     )
@@ -206,14 +218,20 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
             game = creation.create(ser.validated_data, request.user)
         except creation.CreateFailed as exc:
             return Response({"detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
-        return Response(creation.NewGameResultSerializer(creation.result(game)).data, status=status.HTTP_201_CREATED,
-                        headers={"Location": reverse("api-game-detail", args=[game.pk])})
+        return Response(
+            creation.NewGameResultSerializer(creation.result(game)).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": reverse("api-game-detail", args=[game.pk])},
+        )
 
     def retrieve(self, request, pk=None):
         game = self.get_object()
         _, view = self.my_view(game)
-        return Response(s.GameDetailSerializer({**_summary(game, view["turn"], self.viewer), "view": view,
-                                                "roster": invitations.roster(game)}).data)
+        return Response(
+            s.GameDetailSerializer(
+                {**_summary(game, view["turn"], self.viewer), "view": view, "roster": invitations.roster(game)}
+            ).data
+        )
 
     @extend_schema(summary="My view of the game", responses={200: s.GameViewSerializer, **READ_ERRORS})
     @action(detail=True, methods=["get"])
@@ -225,9 +243,9 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
     @extend_schema(
         summary="The events I may see, oldest first",
         description="Numbered 1, 2, 3... in your own view of the log (`seq`; the umpire's are the log's "
-                    "own). Follow `next` until it is null; keep the last page's `cursor` and pass it back "
-                    "as `cursor` later to get only what is new. Cursors are opaque and signed, and only "
-                    "work for the seat and game they were given for.",
+        "own). Follow `next` until it is null; keep the last page's `cursor` and pass it back "
+        "as `cursor` later to get only what is new. Cursors are opaque and signed, and only "
+        "work for the seat and game they were given for.",
         responses={200: s.EventSerializer(many=True), 400: INVALID, **READ_ERRORS},
     )
     @action(detail=True, methods=["get"], pagination_class=ViewerLogPagination)
@@ -244,7 +262,7 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
     @extend_schema(
         summary="Send a side's orders for the open turn",
         description="The latest orders before the turn closes count. Orders with any error are refused "
-                    "whole (400 with per-line errors) and the orders accepted before stay in force.",
+        "whole (400 with per-line errors) and the orders accepted before stay in force.",
         request=s.OrdersRequestSerializer,
         responses={201: s.OrdersAcceptedSerializer, 400: ORDERS_ERROR, 409: CONFLICT, **READ_ERRORS},
     )
@@ -255,14 +273,21 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
         side = self._acting_side(data.get("side"))
         source = "umpire" if self.viewer.is_umpire else "api"
         try:
-            result = commands.submit_orders(game.pk, side, data["text"], source=source,
-                                         by=request.user.get_username(), ready=data["ready"],
-                                         command=self.viewer.command)
+            result = commands.submit_orders(
+                game.pk,
+                side,
+                data["text"],
+                source=source,
+                by=request.user.get_username(),
+                ready=data["ready"],
+                command=self.viewer.command,
+            )
         except TurnError as exc:
             return _turn_error(exc)
         if not result.accepted:
-            return Response({"accepted": False, "errors": _line_errors(result.errors)},
-                            status=status.HTTP_400_BAD_REQUEST)
+            return Response(
+                {"accepted": False, "errors": _line_errors(result.errors)}, status=status.HTTP_400_BAD_REQUEST
+            )
         return Response({"accepted": True, "closed": result.closed}, status=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -301,7 +326,7 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
     @extend_schema(
         summary="Umpire: void pending results and adjudicate again with amended orders",
         description="The same sealed dice seed is used, so only the orders change. The new results "
-                    "await approval again.",
+        "await approval again.",
         request=s.AmendRequestSerializer,
         responses={200: s.AmendResultSerializer, 400: ORDERS_ERROR, 409: CONFLICT, **READ_ERRORS},
     )
@@ -320,8 +345,8 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
     @extend_schema(
         summary="Umpire: rule through the umpire's desk",
         description="Umpire-only orders the rule set turns into result events (narrative for a side, an early "
-                    "reveal, a ruling with its reason...). With results awaiting approval they join them; "
-                    "otherwise they apply at once. Any wrong line rejects the whole text.",
+        "reveal, a ruling with its reason...). With results awaiting approval they join them; "
+        "otherwise they apply at once. Any wrong line rejects the whole text.",
         request=s.RulingRequestSerializer,
         responses={200: s.RulingResultSerializer, 400: ORDERS_ERROR, 409: CONFLICT, **READ_ERRORS},
     )
@@ -352,11 +377,10 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
             return Response({"detail": f"turn {number} is not open"}, status=status.HTTP_409_CONFLICT)
         return Response({"closed": True, "turn": number})
 
-
     @extend_schema(
         summary="Umpire: move the open turn's deadline",
         description="Later or earlier, given as a new time or as hours to move the present deadline by. Every "
-                    "player is told by mail, in their own time zone, with the note; reminders start afresh.",
+        "player is told by mail, in their own time zone, with the note; reminders start afresh.",
         request=s.DeadlineRequestSerializer,
         responses={200: s.DeadlineResultSerializer, 400: INVALID, 409: CONFLICT, **READ_ERRORS},
     )
@@ -405,9 +429,12 @@ class GameMapView(SeatedGameMixin, GenericAPIView):
         summary="My view of the board as SVG",
         operation_id="games_map_svg",
         parameters=[OpenApiParameter("format", exclude=True)],
-        responses={(200, "image/svg+xml"): OpenApiResponse(OpenApiTypes.STR, description="An SVG image."),
-                   (401, "application/json"): NO_AUTH, (403, "application/json"): NOT_AUTH,
-                   (404, "application/json"): NOT_FOUND},
+        responses={
+            (200, "image/svg+xml"): OpenApiResponse(OpenApiTypes.STR, description="An SVG image."),
+            (401, "application/json"): NO_AUTH,
+            (403, "application/json"): NOT_AUTH,
+            (404, "application/json"): NOT_FOUND,
+        },
     )
     def get(self, request, pk=None):
         game = self.get_object()
@@ -438,11 +465,17 @@ class SeatViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     @extend_schema(
         summary="Accept my invitation to a seat",
         description="The seat's mail goes to the address you confirmed (confirm one first). When the last "
-                    "player or the umpire accepts, turn 1 opens.",
+        "player or the umpire accepts, turn 1 opens.",
         request=None,
-        responses={200: s.SeatSerializer, 401: NO_AUTH, 404: OpenApiResponse(s.ErrorSerializer, description=(
-            "No such seat among yours.")), 409: OpenApiResponse(s.ErrorSerializer, description=(
-                "Not an open invitation (answered, withdrawn or expired), or no confirmed address yet."))},
+        responses={
+            200: s.SeatSerializer,
+            401: NO_AUTH,
+            404: OpenApiResponse(s.ErrorSerializer, description=("No such seat among yours.")),
+            409: OpenApiResponse(
+                s.ErrorSerializer,
+                description=("Not an open invitation (answered, withdrawn or expired), or no confirmed address yet."),
+            ),
+        },
     )
     @action(detail=True, methods=["post"])
     def accept(self, request, pk=None):
@@ -452,9 +485,14 @@ class SeatViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         summary="Decline my invitation to a seat",
         description="The seat becomes free; the game's creator and umpire are told and may invite someone else.",
         request=None,
-        responses={200: s.SeatSerializer, 401: NO_AUTH, 404: OpenApiResponse(s.ErrorSerializer, description=(
-            "No such seat among yours.")), 409: OpenApiResponse(s.ErrorSerializer, description=(
-                "Not an open invitation (answered, withdrawn or expired)."))},
+        responses={
+            200: s.SeatSerializer,
+            401: NO_AUTH,
+            404: OpenApiResponse(s.ErrorSerializer, description=("No such seat among yours.")),
+            409: OpenApiResponse(
+                s.ErrorSerializer, description=("Not an open invitation (answered, withdrawn or expired).")
+            ),
+        },
     )
     @action(detail=True, methods=["post"])
     def decline(self, request, pk=None):

@@ -1,4 +1,5 @@
 """Point Django at a scratch PostgreSQL database for benchmarks and migrate it."""
+
 import os
 import sys
 from pathlib import Path

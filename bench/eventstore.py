@@ -4,6 +4,7 @@ Run: python bench/eventstore.py   (PostgreSQL at BENCH_DATABASE_URL, default
 postgres://postgres@127.0.0.1:5432/kriegsbrief_bench). Prints figures and ends
 with one key=value summary line. No assertions: figures, side by side.
 """
+
 import json
 import statistics
 import sys
@@ -30,16 +31,25 @@ BATCH = 50
 
 
 def new_game(campaign, i):
-    return creation.create_game(campaign=campaign, name=f"bench {i}", ruleset="civilwar", seats=[
-        {"role": "umpire", "email": "u@example.org"},
-        {"role": "player", "side": "red", "email": "r@example.org"},
-        {"role": "player", "side": "blue", "email": "b@example.org"},
-    ], operator=True)
+    return creation.create_game(
+        campaign=campaign,
+        name=f"bench {i}",
+        ruleset="civilwar",
+        seats=[
+            {"role": "umpire", "email": "u@example.org"},
+            {"role": "player", "side": "red", "email": "r@example.org"},
+            {"role": "player", "side": "blue", "email": "b@example.org"},
+        ],
+        operator=True,
+    )
 
 
 def order_event(i):
-    return RuleEvent("orders.submitted", {"turn": 1, "side": "red", "text": f"# bench order {i}",
-                                          "source": "bench", "by": "bench"}, audience=side_audience("red"))
+    return RuleEvent(
+        "orders.submitted",
+        {"turn": 1, "side": "red", "text": f"# bench order {i}", "source": "bench", "by": "bench"},
+        audience=side_audience("red"),
+    )
 
 
 def bench_ours_single(game):
@@ -76,13 +86,27 @@ RAW_TABLE = """CREATE TABLE IF NOT EXISTS bench_raw_event (
 # its indexes, foreign key and trigger) as plain psycopg autocommit INSERTs, so
 # the ratio measures what our append path adds, not the table's design. The
 # bare table above gives a second baseline with no foreign key or extra index.
-RAW_INSERT = ("INSERT INTO {table} (game_id, seq, turn, type, version, payload, audience, created_at, prev_hash, hash)"
-              " VALUES (%s,%s,%s,%s,%s,%s,%s,now(),%s,%s)")
+RAW_INSERT = (
+    "INSERT INTO {table} (game_id, seq, turn, type, version, payload, audience, created_at, prev_hash, hash)"
+    " VALUES (%s,%s,%s,%s,%s,%s,%s,now(),%s,%s)"
+)
 
 
 def raw_rows(n, game_id, start=0):
-    return [(game_id, start + i + 1, 1, "orders.submitted", 1, json.dumps(dict(order_event(i).payload)), "side:red", "0" * 64, "f" * 64)
-            for i in range(n)]
+    return [
+        (
+            game_id,
+            start + i + 1,
+            1,
+            "orders.submitted",
+            1,
+            json.dumps(dict(order_event(i).payload)),
+            "side:red",
+            "0" * 64,
+            "f" * 64,
+        )
+        for i in range(n)
+    ]
 
 
 def bench_raw_autocommit(game_id=1, table="bench_raw_event"):
@@ -104,7 +128,7 @@ def bench_raw_executemany(game_id):
         t0 = time.perf_counter()
         for b in range(N_SINGLE // BATCH):
             with conn.cursor() as cur:
-                cur.executemany(sql, rows[b * BATCH:(b + 1) * BATCH])
+                cur.executemany(sql, rows[b * BATCH : (b + 1) * BATCH])
             conn.commit()
         return N_SINGLE / (time.perf_counter() - t0)
 
@@ -155,12 +179,21 @@ def main():
         grow(g, n)
         loads[n] = load_ms(g)
         print(f"load current state, {n:>6} events: {loads[n]:7.2f} ms (median of 15)")
-    print(" ".join([
-        f"append_ratio={ours / raw:.2f}", f"append_per_s={ours:.0f}", f"raw_per_s={raw:.0f}",
-        f"bare_table_ratio={ours / bare:.2f}",
-        f"spread_per_s={spread:.0f}", f"batch_ratio={ours_batch / raw_many:.2f}",
-        f"load_ms_1k={loads[1000]:.2f}", f"load_ms_10k={loads[10000]:.2f}", f"load_ms_100k={loads[100000]:.2f}",
-    ]))
+    print(
+        " ".join(
+            [
+                f"append_ratio={ours / raw:.2f}",
+                f"append_per_s={ours:.0f}",
+                f"raw_per_s={raw:.0f}",
+                f"bare_table_ratio={ours / bare:.2f}",
+                f"spread_per_s={spread:.0f}",
+                f"batch_ratio={ours_batch / raw_many:.2f}",
+                f"load_ms_1k={loads[1000]:.2f}",
+                f"load_ms_10k={loads[10000]:.2f}",
+                f"load_ms_100k={loads[100000]:.2f}",
+            ]
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ the orders again itself) and, separately, of folding its events. Growth from 40 
 printed beside n log n. The output ends with one key=value summary line. No assertions:
 figures only.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -35,15 +36,22 @@ def position(n: int) -> dict:
         units.append((f"r{k + 1}", "spearmen" if k % 2 == 0 else "archers", x, RED_Y, 90))
         units.append((f"b{k + 1}", "axe band", x, BLUE_Y, 270))
     sc = make_scenario(units, table=(12 + n * SPACING, 30))
-    sc["terrain"] = [{"id": f"scrub{k}", "kind": "difficult", "height": 0,
-                      "polygon": [[6 + k * 24, 12], [9 + k * 24, 12], [9 + k * 24, 14], [6 + k * 24, 14]]}
-                     for k in range(max(1, n // 4))]
+    sc["terrain"] = [
+        {
+            "id": f"scrub{k}",
+            "kind": "difficult",
+            "height": 0,
+            "polygon": [[6 + k * 24, 12], [9 + k * 24, 12], [9 + k * 24, 14], [6 + k * 24, 14]],
+        }
+        for k in range(max(1, n // 4))
+    ]
     return start(sc)
 
 
 def orders(n: int) -> str:
-    return "\n".join(f"r{k + 1} charge b{k + 1}" if k % 2 == 0 else f"r{k + 1} halt\nr{k + 1} shoot b{k + 1}"
-                     for k in range(n))
+    return "\n".join(
+        f"r{k + 1} charge b{k + 1}" if k % 2 == 0 else f"r{k + 1} halt\nr{k + 1} shoot b{k + 1}" for k in range(n)
+    )
 
 
 def measure(n: int, runs: int) -> dict:
@@ -64,8 +72,14 @@ def measure(n: int, runs: int) -> dict:
         times.append((t1 - t0) * 1000)
         folds.append((time.perf_counter() - t1) * 1000)
     kinds = [e.type.split(".")[1] for e in events]
-    return {"ms": statistics.median(times), "cpu_ms": statistics.median(cpus), "fold_ms": statistics.median(folds), "fights": kinds.count("fight"),
-            "shots": kinds.count("shot"), "events": len(events)}
+    return {
+        "ms": statistics.median(times),
+        "cpu_ms": statistics.median(cpus),
+        "fold_ms": statistics.median(folds),
+        "fights": kinds.count("fight"),
+        "shots": kinds.count("shot"),
+        "events": len(events),
+    }
 
 
 def main() -> None:
@@ -76,8 +90,10 @@ def main() -> None:
     summary, results = {}, {}
     for n in (10, 40, 160):
         m = results[n] = measure(n, args.runs)
-        print(f"{n:>4} units a side: adjudicate median {m['ms']:.1f} ms ({m['cpu_ms']:.1f} ms CPU), fold {m['fold_ms']:.1f} ms; "
-              f"{m['fights']} fights, {m['shots']} shots, {m['events']} events")
+        print(
+            f"{n:>4} units a side: adjudicate median {m['ms']:.1f} ms ({m['cpu_ms']:.1f} ms CPU), fold {m['fold_ms']:.1f} ms; "
+            f"{m['fights']} fights, {m['shots']} shots, {m['events']} events"
+        )
         summary[f"turn_ms_{n}"] = round(m["ms"], 1)
     for n in (10, 40, 160):
         summary[f"cpu_ms_{n}"] = round(results[n]["cpu_ms"], 1)

@@ -12,6 +12,7 @@ movement, mines, melees, works, supply and sighting for both sides), next to the
 Wars ``adjudicate`` of the same position. Medians of several runs; ends with one key=value
 line. No assertions: figures only.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -43,10 +44,21 @@ def terrain(width: float, depth: float) -> list[dict]:
     for k in range(int(width // 40)):
         x = 20 + 40 * k
         out.append({"id": f"wood{k}", "type": "wood", "polygon": [[x, 8], [x + 6, 8], [x + 6, 14], [x, 14]]})
-        out.append({"id": f"house{k}", "type": "building",
-                    "polygon": [[x + 12, depth - 14], [x + 16, depth - 14], [x + 16, depth - 10], [x + 12, depth - 10]]})
-        out.append({"id": f"hill{k}", "type": "hill", "level": 1 + k % 2,
-                    "polygon": [[x + 24, 2], [x + 32, 2], [x + 32, 10], [x + 24, 10]]})
+        out.append(
+            {
+                "id": f"house{k}",
+                "type": "building",
+                "polygon": [[x + 12, depth - 14], [x + 16, depth - 14], [x + 16, depth - 10], [x + 12, depth - 10]],
+            }
+        )
+        out.append(
+            {
+                "id": f"hill{k}",
+                "type": "hill",
+                "level": 1 + k % 2,
+                "polygon": [[x + 24, 2], [x + 32, 2], [x + 32, 10], [x + 24, 10]],
+            }
+        )
     return out
 
 
@@ -55,9 +67,14 @@ def kriegspiel_position(n: int) -> dict:
     sc = dict(state["scenario"])
     w, d = sc["table"]["width"], sc["table"]["depth"]
     sc["terrain"] = terrain(w, d)
-    sc["kriegspiel"] = {"supply": {"red": [{"name": "wagons", "at": [w / 2, 1], "food": 50, "forage": 50, "ammo": 50}],
-                                   "blue": [{"name": "wagons", "at": [w / 2, d - 1], "food": 50, "forage": 50,
-                                             "ammo": 50}]}, "scouts": {}, "generals": {}}
+    sc["kriegspiel"] = {
+        "supply": {
+            "red": [{"name": "wagons", "at": [w / 2, 1], "food": 50, "forage": 50, "ammo": 50}],
+            "blue": [{"name": "wagons", "at": [w / 2, d - 1], "food": 50, "forage": 50, "ammo": 50}],
+        },
+        "scouts": {},
+        "generals": {},
+    }
     state = {**state, "scenario": sc, "ks": initial_ks(sc)}
     figs = state["figures"]
     hidden = {}
@@ -107,13 +124,20 @@ def main() -> None:
     res = {}
     for n in (100, 400):
         r = res[n] = measure(n, args.runs)
-        print(f"{n:4d} figures a side, {WORKS} hidden works: red's view {r['view_ms']:.1f} ms "
-              f"(red sees {r['seen']} blue figures), one side's sighting {r['sight_ms']:.1f} ms, "
-              f"Kriegspiel turn {r['turn_ms']:.1f} ms, Little Wars turn {r['lw_turn_ms']:.1f} ms")
-    print(" ".join([f"view_ms_{n}={res[n]['view_ms']:.1f}" for n in res]
-                   + [f"sight_ms_{n}={res[n]['sight_ms']:.1f}" for n in res]
-                   + [f"turn_ms_{n}={res[n]['turn_ms']:.1f}" for n in res]
-                   + [f"lw_turn_ms_{n}={res[n]['lw_turn_ms']:.1f}" for n in res] + [f"runs={args.runs}"]))
+        print(
+            f"{n:4d} figures a side, {WORKS} hidden works: red's view {r['view_ms']:.1f} ms "
+            f"(red sees {r['seen']} blue figures), one side's sighting {r['sight_ms']:.1f} ms, "
+            f"Kriegspiel turn {r['turn_ms']:.1f} ms, Little Wars turn {r['lw_turn_ms']:.1f} ms"
+        )
+    print(
+        " ".join(
+            [f"view_ms_{n}={res[n]['view_ms']:.1f}" for n in res]
+            + [f"sight_ms_{n}={res[n]['sight_ms']:.1f}" for n in res]
+            + [f"turn_ms_{n}={res[n]['turn_ms']:.1f}" for n in res]
+            + [f"lw_turn_ms_{n}={res[n]['lw_turn_ms']:.1f}" for n in res]
+            + [f"runs={args.runs}"]
+        )
+    )
 
 
 if __name__ == "__main__":

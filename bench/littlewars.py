@@ -7,6 +7,7 @@ contacts and melee (a continuous front is one melee: RULES.md §5). Times are th
 (which validates both sides' orders first) and, separately, of folding its events.
 Ends with one key=value summary line. No assertions: figures only.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -68,8 +69,10 @@ def orders(state: dict, side: str) -> str:
     for g in state["guns"].values():
         if g["owner"] == side:
             ty = g["y"] + sign * 20
-            lines.append(f"fire {g['name']} at {g['x']:.1f},{ty:.1f} {g['x'] + 3:.1f},{ty:.1f} "
-                         f"{g['x'] - 3:.1f},{ty:.1f} {g['x']:.1f},{ty + sign * 3:.1f}")
+            lines.append(
+                f"fire {g['name']} at {g['x']:.1f},{ty:.1f} {g['x'] + 3:.1f},{ty:.1f} "
+                f"{g['x'] - 3:.1f},{ty:.1f} {g['x']:.1f},{ty + sign * 3:.1f}"
+            )
     return "\n".join(lines)
 
 
@@ -90,8 +93,15 @@ def measure(n: int, runs: int) -> dict:
         fold.append((t2 - t1) * 1000)
     melees = sum(1 for e in events if e.type == "littlewars.melee")
     killed = sum(len(e.payload["killed"]) for e in events if e.type == "littlewars.melee")
-    return {"n": n, "turn_ms": statistics.median(adj), "fold_ms": statistics.median(fold), "melees": melees,
-            "melee_killed": killed, "events": len(events), "width": state["scenario"]["table"]["width"]}
+    return {
+        "n": n,
+        "turn_ms": statistics.median(adj),
+        "fold_ms": statistics.median(fold),
+        "melees": melees,
+        "melee_killed": killed,
+        "events": len(events),
+        "width": state["scenario"]["table"]["width"],
+    }
 
 
 def main() -> None:
@@ -103,14 +113,20 @@ def main() -> None:
     for n in (100, 400, 1600):
         r = measure(n, args.runs)
         results[n] = r
-        print(f"{n:5d} figures a side + 6 guns each on a {r['width']:g} in table: adjudicate median {r['turn_ms']:.1f} ms, "
-              f"fold {r['fold_ms']:.1f} ms; {r['melees']} melees, {r['melee_killed']} killed in melee, {r['events']} events")
+        print(
+            f"{n:5d} figures a side + 6 guns each on a {r['width']:g} in table: adjudicate median {r['turn_ms']:.1f} ms, "
+            f"fold {r['fold_ms']:.1f} ms; {r['melees']} melees, {r['melee_killed']} killed in melee, {r['events']} events"
+        )
     growth = results[1600]["turn_ms"] / results[400]["turn_ms"]
     nlogn = (1600 * math.log(1600)) / (400 * math.log(400))
     print(f"growth 400 -> 1600: x{growth:.2f} (n log n would be x{nlogn:.2f}, n^2 x16)")
-    print(" ".join([f"turn_ms_{n}={results[n]['turn_ms']:.1f}" for n in (100, 400, 1600)]
-                   + [f"fold_ms_{n}={results[n]['fold_ms']:.1f}" for n in (100, 400, 1600)]
-                   + [f"growth_400_1600={growth:.2f}", f"nlogn_400_1600={nlogn:.2f}", f"runs={args.runs}"]))
+    print(
+        " ".join(
+            [f"turn_ms_{n}={results[n]['turn_ms']:.1f}" for n in (100, 400, 1600)]
+            + [f"fold_ms_{n}={results[n]['fold_ms']:.1f}" for n in (100, 400, 1600)]
+            + [f"growth_400_1600={growth:.2f}", f"nlogn_400_1600={nlogn:.2f}", f"runs={args.runs}"]
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ recovery_s: from the fault's end until everything that was waiting then is done.
   .venv/bin/python bench/load.py --games 100 --duration 120 --workers 1,2
   .venv/bin/python bench/load.py --fault smtp-freeze
 """
+
 from __future__ import annotations
 
 import argparse
@@ -84,8 +85,9 @@ class Api:
     def call(self, token: str, method: str, path: str, kind: str, body=None):
         start = time.monotonic()
         try:
-            res = requests.request(method, self.base + path, json=body, timeout=60,
-                                   headers={"Authorization": f"Token {token}"})
+            res = requests.request(
+                method, self.base + path, json=body, timeout=60, headers={"Authorization": f"Token {token}"}
+            )
             status = res.status_code
         except requests.RequestException:
             res, status = None, 0
@@ -102,10 +104,23 @@ class Api:
 
 def create_games(api: Api, tokens: dict, games: int) -> list[dict]:
     def one(i):
-        res = api.call(tokens["umpire"], "POST", "/api/games/", "create", {
-            "name": f"Load {i}", "ruleset": "civilwar", "campaign_name": f"Load {i}", "umpire": {"username": "umpire"},
-            "players": [{"side": "red", "username": f"p{i}red"}, {"side": "blue", "email": f"p{i}blue@bench.localhost"}],
-            "settings": {"deadline_hours": 48, "ready_delay_seconds": 0}})
+        res = api.call(
+            tokens["umpire"],
+            "POST",
+            "/api/games/",
+            "create",
+            {
+                "name": f"Load {i}",
+                "ruleset": "civilwar",
+                "campaign_name": f"Load {i}",
+                "umpire": {"username": "umpire"},
+                "players": [
+                    {"side": "red", "username": f"p{i}red"},
+                    {"side": "blue", "email": f"p{i}blue@bench.localhost"},
+                ],
+                "settings": {"deadline_hours": 48, "ready_delay_seconds": 0},
+            },
+        )
         assert res is not None and res.status_code == 201, res.text if res is not None else "no answer"
         return {"id": res.json()["id"], "players": {"red": f"p{i}red", "blue": f"p{i}blue"}}
 
@@ -144,8 +159,12 @@ class Players:
                 turn = view["turn"]
                 if turn["game_status"] != "active":
                     return
-                if (turn["status"] == "open" and side in turn["sides"] and turn["number"] not in ordered
-                        and self.order(game, side, token, view, rng)):
+                if (
+                    turn["status"] == "open"
+                    and side in turn["sides"]
+                    and turn["number"] not in ordered
+                    and self.order(game, side, token, view, rng)
+                ):
                     ordered.add(turn["number"])
             self.stop.wait(max(0.0, self.poll - (time.monotonic() - start)))
 
@@ -154,8 +173,13 @@ class Players:
         if not options:
             return False
         marker = uuid.uuid4().hex
-        res = self.api.call(token, "POST", f"/api/games/{game['id']}/orders/", "order",
-                            {"text": f"{rng.choice(options)}\n# bench {marker}", "ready": True})
+        res = self.api.call(
+            token,
+            "POST",
+            f"/api/games/{game['id']}/orders/",
+            "order",
+            {"text": f"{rng.choice(options)}\n# bench {marker}", "ready": True},
+        )
         if res is not None and res.status_code == 201:
             with self.api.lock:
                 self.accepted.append(marker)
@@ -166,8 +190,11 @@ class Players:
 
     def run(self, seconds: float):
         self.stop.clear()
-        threads = [threading.Thread(target=self.play, args=(g, side), daemon=True)
-                   for g in self.games for side in ("red", "blue")]
+        threads = [
+            threading.Thread(target=self.play, args=(g, side), daemon=True)
+            for g in self.games
+            for side in ("red", "blue")
+        ]
         for t in threads:
             t.start()
         self.stop.wait(seconds)
@@ -178,13 +205,21 @@ class Players:
 
 # --- what the database says ----------------------------------------------------------
 
+
 def waiting(db_url: str) -> tuple[set, set]:
     """(closed turns (game, turn) waiting for publication, outbox rows not yet sent)."""
     with psycopg.connect(db_url, connect_timeout=3) as conn:
-        turns = set(conn.execute("SELECT id, turn_number FROM campaigns_game WHERE turn_status IN ('closed') "
-                                 "AND status = 'active'").fetchall())
-        mail = {r[0] for r in conn.execute("SELECT id FROM campaigns_outboxmail WHERE status IN "
-                                           "('pending', 'sending', 'failed')")}
+        turns = set(
+            conn.execute(
+                "SELECT id, turn_number FROM campaigns_game WHERE turn_status IN ('closed') AND status = 'active'"
+            ).fetchall()
+        )
+        mail = {
+            r[0]
+            for r in conn.execute(
+                "SELECT id FROM campaigns_outboxmail WHERE status IN ('pending', 'sending', 'failed')"
+            )
+        }
     return turns, mail
 
 
@@ -223,36 +258,44 @@ def drain(db_url: str, limit: float) -> float:
 
 def analyse(db_url: str, sink, accepted: list[str], window: tuple[float, float]) -> dict:
     with psycopg.connect(db_url) as conn:
-        events = conn.execute("SELECT game_id, turn, type, extract(epoch FROM created_at) FROM campaigns_event "
-                              "WHERE type IN ('turn.closed', 'turn.adjudicated', 'turn.published')").fetchall()
-        texts = [r[0] for r in conn.execute("SELECT payload->>'text' FROM campaigns_event WHERE type = 'orders.submitted'")]
-        outbox = conn.execute("SELECT status, message_id, lower(\"to\") FROM campaigns_outboxmail").fetchall()
+        events = conn.execute(
+            "SELECT game_id, turn, type, extract(epoch FROM created_at) FROM campaigns_event "
+            "WHERE type IN ('turn.closed', 'turn.adjudicated', 'turn.published')"
+        ).fetchall()
+        texts = [
+            r[0] for r in conn.execute("SELECT payload->>'text' FROM campaigns_event WHERE type = 'orders.submitted'")
+        ]
+        outbox = conn.execute('SELECT status, message_id, lower("to") FROM campaigns_outboxmail').fetchall()
     at = {}
     adjudicated = Counter()
     for game, turn, kind, when in events:
         at.setdefault((game, turn), {})[kind] = float(when)
         if kind == "turn.adjudicated":
             adjudicated[(game, turn)] += 1
-    in_log = Counter(line.split("# bench ", 1)[1].strip() for t in texts for line in t.splitlines()
-                     if "# bench " in line)
+    in_log = Counter(
+        line.split("# bench ", 1)[1].strip() for t in texts for line in t.splitlines() if "# bench " in line
+    )
     statuses = Counter(status for status, _, _ in outbox)
     sent = [(mid.strip(), to) for status, mid, to in outbox if status == "sent"]
     start, end = window
     return {
         "published_in_window": sum(1 for e in at.values() if start <= e.get("turn.published", 0) <= end),
-        "close_to_published": [e["turn.published"] - e["turn.closed"] for e in at.values()
-                               if "turn.published" in e and "turn.closed" in e],
+        "close_to_published": [
+            e["turn.published"] - e["turn.closed"] for e in at.values() if "turn.published" in e and "turn.closed" in e
+        ],
         "closed": sum(1 for e in at.values() if "turn.closed" in e),
         "lost_orders": sum(1 for m in accepted if m not in in_log),
         "lost_mail": statuses["dead"] + sum(1 for key in sent if sink.received[key] == 0),
         "dup_mail": sum(n - 1 for n in sink.received.values() if n > 1),
         "dup_adjudications": sum(n - 1 for n in adjudicated.values() if n > 1),
         "dup_orders": sum(n - 1 for n in in_log.values() if n > 1),
-        "outbox_rows": len(outbox), "outbox": dict(statuses),
+        "outbox_rows": len(outbox),
+        "outbox": dict(statuses),
     }
 
 
 # --- faults -------------------------------------------------------------------------------
+
 
 def inject(stack: Stack, fault: str, seconds: float, log) -> float:
     """Inject the fault; return the monotonic time the service was whole again."""
@@ -283,8 +326,11 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--duration", type=float, default=60, help="seconds of load (per worker count)")
     ap.add_argument("--poll", type=float, default=1.0, help="seconds between a player's polls")
-    ap.add_argument("--workers", default="1", help="adjudication workers (concurrency 1 each; plus one mail and one "
-                    "maintenance worker); '1,2' compares")
+    ap.add_argument(
+        "--workers",
+        default="1",
+        help="adjudication workers (concurrency 1 each; plus one mail and one maintenance worker); '1,2' compares",
+    )
     ap.add_argument("--web-workers", type=int, default=3)
     ap.add_argument("--sweep-interval", type=int, default=30, help="SWEEP_INTERVAL_SECONDS (production: 30)")
     ap.add_argument("--fault", choices=FAULTS)
@@ -298,8 +344,9 @@ def main(argv=None) -> int:
     def log(msg):
         print(f"[{time.monotonic() - t0:6.1f}s] {msg}", flush=True)
 
-    stack = Stack(web_workers=args.web_workers, sweep_interval=args.sweep_interval,
-                  private_pg=args.fault == "pg-restart", log=log)
+    stack = Stack(
+        web_workers=args.web_workers, sweep_interval=args.sweep_interval, private_pg=args.fault == "pg-restart", log=log
+    )
     try:
         stack.smtp.start()
         stack.start_redis()
@@ -307,12 +354,16 @@ def main(argv=None) -> int:
             stack.start_postgres()
         except Exception as exc:
             if args.fault == "pg-restart":
-                print(f"pg-restart cannot be injected here: a PostgreSQL cluster of the bench's own did not start "
-                      f"({exc}); restarting the shared server would break everyone else's work")
+                print(
+                    f"pg-restart cannot be injected here: a PostgreSQL cluster of the bench's own did not start "
+                    f"({exc}); restarting the shared server would break everyone else's work"
+                )
                 return 2
             raise
-        log(f"PostgreSQL database {stack.db} (port {stack.pg_port}), Redis :{stack.redis_port}, SMTP sink "
-            f":{stack.smtp.port}; logs in {stack.tmp}")
+        log(
+            f"PostgreSQL database {stack.db} (port {stack.pg_port}), Redis :{stack.redis_port}, SMTP sink "
+            f":{stack.smtp.port}; logs in {stack.tmp}"
+        )
         counter = BrokerCounter(stack.redis_url)
         counter.start()
         stack.start_web()
@@ -343,6 +394,7 @@ def main(argv=None) -> int:
             last = n == len(counts) - 1
             recovery = {}
             if last and args.fault:
+
                 def fault_then_watch():
                     time.sleep(args.duration / 3)
                     back = inject(stack, args.fault, args.fault_seconds, log)
@@ -361,8 +413,9 @@ def main(argv=None) -> int:
             log(f"load: {2 * len(games)} players for {args.duration:.0f} s with {count} worker(s)")
             players.run(args.duration)
             end = time.time()
-            phases.append({"workers": count, "window": (start, end), "recovery": recovery,
-                           "accepted": len(players.accepted)})
+            phases.append(
+                {"workers": count, "window": (start, end), "recovery": recovery, "accepted": len(players.accepted)}
+            )
             log(f"load over: {len(players.accepted)} orders accepted so far")
         if args.fault:
             watcher.join(args.drain + args.duration + 60)
@@ -384,16 +437,28 @@ def report(args, api, players, phases, stack, counter, drain_s, stalled):
         seconds = phase["window"][1] - phase["window"][0]
         a = analyse(stack.db_url, stack.smtp, players.accepted, phase["window"])
         orders = phase["accepted"] - (phases[n - 1]["accepted"] if n else 0)
-        results.append({"workers": phase["workers"], "orders_per_s": orders / seconds,
-                        "turns_per_s": a["published_in_window"] / seconds, "api_p95_ms": p95(api.latencies(f"load{n}")),
-                        "poll_p95_ms": p95(api.latencies(f"load{n}", "poll")),
-                        "order_p95_ms": p95(api.latencies(f"load{n}", "order")), "errors": api.errors(f"load{n}")})
+        results.append(
+            {
+                "workers": phase["workers"],
+                "orders_per_s": orders / seconds,
+                "turns_per_s": a["published_in_window"] / seconds,
+                "api_p95_ms": p95(api.latencies(f"load{n}")),
+                "poll_p95_ms": p95(api.latencies(f"load{n}", "poll")),
+                "order_p95_ms": p95(api.latencies(f"load{n}", "order")),
+                "errors": api.errors(f"load{n}"),
+            }
+        )
     a = analyse(stack.db_url, stack.smtp, players.accepted, phases[-1]["window"])
     idle = api.latencies("idle")
     print()
-    print(f"{'':28}{'idle (baseline)':>18}" + "".join('load, {} worker(s)'.format(r['workers']).rjust(22) for r in results))
-    print(f"{'API p50 ms':28}{statistics.median(idle):18.1f}" + "".join(
-        f"{statistics.median(api.latencies(f'load{n}')):22.1f}" for n in range(len(results))))
+    print(
+        f"{'':28}{'idle (baseline)':>18}"
+        + "".join("load, {} worker(s)".format(r["workers"]).rjust(22) for r in results)
+    )
+    print(
+        f"{'API p50 ms':28}{statistics.median(idle):18.1f}"
+        + "".join(f"{statistics.median(api.latencies(f'load{n}')):22.1f}" for n in range(len(results)))
+    )
     print(f"{'API p95 ms':28}{p95(idle):18.1f}" + "".join(f"{r['api_p95_ms']:22.1f}" for r in results))
     print(f"{'  poll (GET view) p95 ms':28}{p95(idle):18.1f}" + "".join(f"{r['poll_p95_ms']:22.1f}" for r in results))
     print(f"{'  orders (POST) p95 ms':28}{'':>18}" + "".join(f"{r['order_p95_ms']:22.1f}" for r in results))
@@ -402,30 +467,43 @@ def report(args, api, players, phases, stack, counter, drain_s, stalled):
     print(f"{'HTTP 5xx / no answer':28}{'':>18}" + "".join(f"{sum(r['errors'].values()):22d}" for r in results))
     pushes = counter.pushes["adjudicate_turn"] + counter.pushes["send_outbox_mail"]
     items = a["closed"] + a["outbox_rows"]
-    print(f"\nbroker: {dict(counter.pushes)} messages pushed for {a['closed']} adjudications and "
-          f"{a['outbox_rows']} mails queued; outbox {a['outbox']}; SMTP received {sum(stack.smtp.received.values())}")
-    print(f"orders refused by the rules (400): {players.refused}; lost orders {a['lost_orders']}, lost mail "
-          f"{a['lost_mail']}; duplicated mail {a['dup_mail']}, adjudications {a['dup_adjudications']}, "
-          f"orders {a['dup_orders']}")
+    print(
+        f"\nbroker: {dict(counter.pushes)} messages pushed for {a['closed']} adjudications and "
+        f"{a['outbox_rows']} mails queued; outbox {a['outbox']}; SMTP received {sum(stack.smtp.received.values())}"
+    )
+    print(
+        f"orders refused by the rules (400): {players.refused}; lost orders {a['lost_orders']}, lost mail "
+        f"{a['lost_mail']}; duplicated mail {a['dup_mail']}, adjudications {a['dup_adjudications']}, "
+        f"orders {a['dup_orders']}"
+    )
     rec = phases[-1]["recovery"]
     if args.fault:
-        print(f"fault {args.fault}: recovery " + (f"{rec['s']:.1f} s" if rec.get("s") is not None else
-                                                   f"not within {args.drain + args.duration:.0f} s"))
+        print(
+            f"fault {args.fault}: recovery "
+            + (f"{rec['s']:.1f} s" if rec.get("s") is not None else f"not within {args.drain + args.duration:.0f} s")
+        )
     last = results[-1]
     summary = {
-        "games": args.games, "workers": last["workers"], "fault": args.fault or "none",
-        "orders_per_s": f"{last['orders_per_s']:.2f}", "turns_per_s": f"{last['turns_per_s']:.2f}",
-        "api_p95_ms": f"{last['api_p95_ms']:.0f}", "api_p95_idle_ms": f"{p95(idle):.0f}",
+        "games": args.games,
+        "workers": last["workers"],
+        "fault": args.fault or "none",
+        "orders_per_s": f"{last['orders_per_s']:.2f}",
+        "turns_per_s": f"{last['turns_per_s']:.2f}",
+        "api_p95_ms": f"{last['api_p95_ms']:.0f}",
+        "api_p95_idle_ms": f"{p95(idle):.0f}",
         "close_to_published_p95_s": f"{p95(a['close_to_published']):.2f}",
         "broker_msgs_per_queued_item": f"{pushes / items:.2f}" if items else "nan",
         "lost": a["lost_orders"] + a["lost_mail"],
         "duplicated": a["dup_mail"] + a["dup_adjudications"] + a["dup_orders"],
         "recovery_s": ("n/a" if not args.fault else f"{rec['s']:.1f}" if rec.get("s") is not None else "inf"),
-        "stalled": stalled, "drain_s": f"{drain_s:.1f}", "http_errors": sum(last["errors"].values()),
+        "stalled": stalled,
+        "drain_s": f"{drain_s:.1f}",
+        "http_errors": sum(last["errors"].values()),
     }
     if len(results) > 1:
-        summary["turns_per_s_ratio"] = (f"{results[-1]['turns_per_s'] / results[0]['turns_per_s']:.2f}"
-                                        if results[0]["turns_per_s"] else "nan")
+        summary["turns_per_s_ratio"] = (
+            f"{results[-1]['turns_per_s'] / results[0]['turns_per_s']:.2f}" if results[0]["turns_per_s"] else "nan"
+        )
     print(" ".join(f"{k}={v}" for k, v in summary.items()))
 
 

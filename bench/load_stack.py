@@ -3,6 +3,7 @@ a Redis of its own (so a Redis outage and the broker's message count touch nobod
 PostgreSQL database on the local server (or, for --fault pg-restart, a PostgreSQL cluster of its
 own, so restarting it touches nobody else), an SMTP sink (aiosmtpd) that counts what arrives,
 gunicorn, Celery workers and beat from this virtualenv."""
+
 from __future__ import annotations
 
 import asyncio
@@ -125,20 +126,30 @@ class Stack:
         self.db = f"kb_load_{os.getpid()}"
         self.db_url = f"postgres://postgres@127.0.0.1:{self.pg_port}/{self.db}"
         self.env = {
-            **os.environ, "DJANGO_SETTINGS_MODULE": "kriegsbrief.settings", "DATABASE_URL": self.db_url,
-            "CELERY_BROKER_URL": self.redis_url, "EMAIL_URL": f"smtp://127.0.0.1:{self.smtp.port}",
-            "SECRET_KEY": secrets.token_urlsafe(50), "DEBUG": "false", "ALLOWED_HOSTS": "127.0.0.1",
-            "SITE_URL": f"http://127.0.0.1:{self.web_port}", "SECURE_SSL_REDIRECT": "false",
-            "KRIEGSBRIEF_VAR_DIR": str(self.tmp / "var"), "SWEEP_INTERVAL_SECONDS": str(sweep_interval),
-            "API_LOGIN_RATE": "100000/minute", "PYTHONPATH": str(ROOT)}
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "kriegsbrief.settings",
+            "DATABASE_URL": self.db_url,
+            "CELERY_BROKER_URL": self.redis_url,
+            "EMAIL_URL": f"smtp://127.0.0.1:{self.smtp.port}",
+            "SECRET_KEY": secrets.token_urlsafe(50),
+            "DEBUG": "false",
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "SITE_URL": f"http://127.0.0.1:{self.web_port}",
+            "SECURE_SSL_REDIRECT": "false",
+            "KRIEGSBRIEF_VAR_DIR": str(self.tmp / "var"),
+            "SWEEP_INTERVAL_SECONDS": str(sweep_interval),
+            "API_LOGIN_RATE": "100000/minute",
+            "PYTHONPATH": str(ROOT),
+        }
         self.env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
     # --- processes -----------------------------------------------------------------
     def _spawn(self, name: str, args: list[str], env=None) -> subprocess.Popen:
         out = open(self.tmp / f"{name}.log", "ab")  # noqa: SIM115  (the child writes to it for its whole life)
         # A session of its own: a fault or the end stops the whole process group, and only it.
-        return subprocess.Popen(args, cwd=ROOT, env=env or self.env, stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        return subprocess.Popen(
+            args, cwd=ROOT, env=env or self.env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
 
     @staticmethod
     def _kill(proc: subprocess.Popen, sig=signal.SIGTERM, wait: float = 15) -> None:
@@ -155,9 +166,24 @@ class Stack:
             proc.wait(5)
 
     def start_redis(self):
-        self.procs["redis"] = self._spawn("redis", [
-            shutil.which("redis-server") or "redis-server", "--port", str(self.redis_port), "--bind", "127.0.0.1",
-            "--dir", str(self.tmp), "--appendonly", "yes", "--save", "", "--maxmemory-policy", "noeviction"])
+        self.procs["redis"] = self._spawn(
+            "redis",
+            [
+                shutil.which("redis-server") or "redis-server",
+                "--port",
+                str(self.redis_port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                str(self.tmp),
+                "--appendonly",
+                "yes",
+                "--save",
+                "",
+                "--maxmemory-policy",
+                "noeviction",
+            ],
+        )
         wait_for(lambda: redis.Redis.from_url(self.redis_url).ping(), 15, "redis")
 
     def stop_redis(self):
@@ -165,33 +191,82 @@ class Stack:
 
     def _pg_ctl(self, *args: str) -> None:
         opts = f"-p {self.pg_port} -k {self.pg_dir} -c listen_addresses=127.0.0.1 -c fsync=on"
-        subprocess.run(["runuser", "-u", "postgres", "--", str(PG_BIN / "pg_ctl"), "-D", str(self.pg_dir / "data"),
-                        "-l", str(self.pg_dir / "log"), "-o", opts, "-w", *args], check=True, capture_output=True)
+        subprocess.run(
+            [
+                "runuser",
+                "-u",
+                "postgres",
+                "--",
+                str(PG_BIN / "pg_ctl"),
+                "-D",
+                str(self.pg_dir / "data"),
+                "-l",
+                str(self.pg_dir / "log"),
+                "-o",
+                opts,
+                "-w",
+                *args,
+            ],
+            check=True,
+            capture_output=True,
+        )
 
     def start_postgres(self):
         if self.private_pg:
             self.pg_dir.mkdir()
             shutil.chown(self.tmp, "postgres")
             shutil.chown(self.pg_dir, "postgres")
-            subprocess.run(["runuser", "-u", "postgres", "--", str(PG_BIN / "initdb"), "-D", str(self.pg_dir / "data"),
-                            "-A", "trust", "-U", "postgres"], check=True, capture_output=True)
+            subprocess.run(
+                [
+                    "runuser",
+                    "-u",
+                    "postgres",
+                    "--",
+                    str(PG_BIN / "initdb"),
+                    "-D",
+                    str(self.pg_dir / "data"),
+                    "-A",
+                    "trust",
+                    "-U",
+                    "postgres",
+                ],
+                check=True,
+                capture_output=True,
+            )
             self._pg_ctl("start")
         with psycopg.connect(self.db_url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{self.db}"')
             conn.execute(f'CREATE DATABASE "{self.db}"')
-        subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=self.env,
-                       check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+            cwd=ROOT,
+            env=self.env,
+            check=True,
+            capture_output=True,
+        )
 
     def restart_postgres(self):
         self._pg_ctl("restart", "-m", "fast")
 
     def start_web(self):
-        self.procs["web"] = self._spawn("web", [str(BIN / "gunicorn"), "kriegsbrief.wsgi", "--bind",
-                                                f"127.0.0.1:{self.web_port}", "--workers", str(self.web_workers)])
+        self.procs["web"] = self._spawn(
+            "web",
+            [
+                str(BIN / "gunicorn"),
+                "kriegsbrief.wsgi",
+                "--bind",
+                f"127.0.0.1:{self.web_port}",
+                "--workers",
+                str(self.web_workers),
+            ],
+        )
         import requests
 
-        wait_for(lambda: requests.get(f"http://127.0.0.1:{self.web_port}/healthz", timeout=2).status_code in (200, 503),
-                 60, "gunicorn")
+        wait_for(
+            lambda: requests.get(f"http://127.0.0.1:{self.web_port}/healthz", timeout=2).status_code in (200, 503),
+            60,
+            "gunicorn",
+        )
 
     def start_workers(self, count: int):
         """``count`` adjudication workers, and one worker each for the mail and maintenance queues
@@ -202,8 +277,20 @@ class Stack:
         self.workers = [self._spawn(f"worker{i}", self._worker_args(i)) for i in range(len(self.queues))]
 
     def _worker_args(self, i: int) -> list[str]:
-        return [str(BIN / "celery"), "-A", "kriegsbrief", "worker", "--loglevel=info", "--concurrency=1",
-                "-Q", self.queues[i], "-n", f"bench{i}-{self.queues[i]}@%h", "--without-gossip", "--without-mingle"]
+        return [
+            str(BIN / "celery"),
+            "-A",
+            "kriegsbrief",
+            "worker",
+            "--loglevel=info",
+            "--concurrency=1",
+            "-Q",
+            self.queues[i],
+            "-n",
+            f"bench{i}-{self.queues[i]}@%h",
+            "--without-gossip",
+            "--without-mingle",
+        ]
 
     def kill_worker(self, i: int = 0) -> None:
         """SIGKILL a worker and its pool, as the OOM killer or a lost host would."""
@@ -213,12 +300,23 @@ class Stack:
         self.workers[i] = self._spawn(f"worker{i}", self._worker_args(i))
 
     def start_beat(self):
-        self.procs["beat"] = self._spawn("beat", [str(BIN / "celery"), "-A", "kriegsbrief", "beat", "--loglevel=info",
-                                                  "--schedule", str(self.tmp / "beat-schedule")])
+        self.procs["beat"] = self._spawn(
+            "beat",
+            [
+                str(BIN / "celery"),
+                "-A",
+                "kriegsbrief",
+                "beat",
+                "--loglevel=info",
+                "--schedule",
+                str(self.tmp / "beat-schedule"),
+            ],
+        )
 
     def manage(self, *args: str) -> str:
-        out = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, capture_output=True,
-                             text=True, timeout=600)
+        out = subprocess.run(
+            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, capture_output=True, text=True, timeout=600
+        )
         if out.returncode:
             raise RuntimeError(out.stderr[-3000:])
         return out.stdout

@@ -39,6 +39,7 @@ and the raw baseline only; without it both the rounds and the rush; PostgreSQL a
 postgres://postgres@127.0.0.1:5432/kriegsbrief_bench; BENCH_MESSAGES per round,
 BENCH_ROUNDS, BENCH_PROCS, BENCH_BATCH). Ends with one key=value line.
 """
+
 import argparse
 import os
 import sys
@@ -82,11 +83,17 @@ RAW_TABLE = "CREATE TABLE IF NOT EXISTS bench_raw_mail (id bigserial PRIMARY KEY
 def new_seats(campaign, games=None):
     seats = []
     for i in range(games or N_GAMES):
-        game = creation.create_game(campaign=campaign, name=f"mail bench {i}", ruleset="civilwar", seats=[
-            {"role": "umpire", "email": f"u{i}@example.org"},
-            {"role": "player", "side": "red", "email": f"r{i}@example.org"},
-            {"role": "player", "side": "blue", "email": f"b{i}@example.org"},
-        ], operator=True)
+        game = creation.create_game(
+            campaign=campaign,
+            name=f"mail bench {i}",
+            ruleset="civilwar",
+            seats=[
+                {"role": "umpire", "email": f"u{i}@example.org"},
+                {"role": "player", "side": "red", "email": f"r{i}@example.org"},
+                {"role": "player", "side": "blue", "email": f"b{i}@example.org"},
+            ],
+            operator=True,
+        )
         seats.append(game.seats.get(side="red"))
     return seats
 
@@ -95,12 +102,14 @@ def messages(seats, tag, n=None):
     out = []
     for i in range(n or N_MESSAGES):
         seat = seats[i % len(seats)]
-        out.append((
-            f"From: Red <{seat.email}>\r\nTo: {addresses.reply_address(seat)}\r\n"
-            f"Subject: Re: [Kriegsbrief] turn 1\r\nMessage-ID: <bench-{tag}-{i}@client.example>\r\n"
-            f"Authentication-Results: mx.kriegsbrief.localhost; dkim=pass; dmarc=pass\r\n"
-            f"MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{BODY}"
-        ).encode())
+        out.append(
+            (
+                f"From: Red <{seat.email}>\r\nTo: {addresses.reply_address(seat)}\r\n"
+                f"Subject: Re: [Kriegsbrief] turn 1\r\nMessage-ID: <bench-{tag}-{i}@client.example>\r\n"
+                f"Authentication-Results: mx.kriegsbrief.localhost; dkim=pass; dmarc=pass\r\n"
+                f"MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{BODY}"
+            ).encode()
+        )
     return out
 
 
@@ -117,7 +126,7 @@ def bench_batched(raws):
     """The IMAP poller's path: ``ingest_many`` per BATCH messages."""
     t0 = time.perf_counter()
     for i in range(0, len(raws), BATCH):
-        ingest.ingest_many(raws[i:i + BATCH], via="bench")
+        ingest.ingest_many(raws[i : i + BATCH], via="bench")
     outbox.flush_publisher()
     return len(raws) / (time.perf_counter() - t0)
 
@@ -163,7 +172,7 @@ def bench_rush(campaign, tag, seconds):
         if arrived == done:
             time.sleep(done / RUSH_RATE - now)
             continue
-        batch = raws[done:min(arrived, done + BATCH)]
+        batch = raws[done : min(arrived, done + BATCH)]
         ingest.ingest_many(batch, via="bench")
         finished = time.perf_counter() - t0
         latencies += [(finished - i / RUSH_RATE) * 1000 for i in range(done, done + len(batch))]
@@ -228,13 +237,23 @@ def rush(campaign, tag, seconds) -> list[str]:
     p50, p99, worst = rush_figures(latencies, left)
     offered = RUSH_RATE * seconds
     applied, acked = counts(f"{tag}-dl-")
-    print(f"deadline rush: {offered} messages offered at {RUSH_RATE}/s for {seconds} s over {RUSH_GAMES} games, "
-          f"one worker, batches of up to {BATCH}; receipt to acknowledgement queued (ms): "
-          f"p50 {p50:.0f}, p99 {p99:.0f}, max {worst:.0f}; {left} not taken in within the bound; "
-          f"{applied} applied, {acked} acknowledgements queued")
-    return [f"rush_p99_ms={p99:.0f}", f"rush_p50_ms={p50:.0f}", f"rush_max_ms={worst:.0f}",
-            f"rush_offered={offered}", f"rush_unacked={left}", f"rush_applied={applied}", f"rush_acked={acked}",
-            f"rush_seconds={seconds}", f"rush_games={RUSH_GAMES}"]
+    print(
+        f"deadline rush: {offered} messages offered at {RUSH_RATE}/s for {seconds} s over {RUSH_GAMES} games, "
+        f"one worker, batches of up to {BATCH}; receipt to acknowledgement queued (ms): "
+        f"p50 {p50:.0f}, p99 {p99:.0f}, max {worst:.0f}; {left} not taken in within the bound; "
+        f"{applied} applied, {acked} acknowledgements queued"
+    )
+    return [
+        f"rush_p99_ms={p99:.0f}",
+        f"rush_p50_ms={p50:.0f}",
+        f"rush_max_ms={worst:.0f}",
+        f"rush_offered={offered}",
+        f"rush_unacked={left}",
+        f"rush_applied={applied}",
+        f"rush_acked={acked}",
+        f"rush_seconds={seconds}",
+        f"rush_games={RUSH_GAMES}",
+    ]
 
 
 def main_rush(campaign, tag, seconds):
@@ -269,13 +288,27 @@ def throughput(campaign, tag) -> list[str]:
     print(f"{'  raw psycopg autocommit insert (baseline)':52} {raw:8.0f}")
     if PROCS > 1:
         print(f"{f'  single in {PROCS} processes (whole games each)':52} {parallel:8.0f}")
-    print(f"{applied} of {total} messages applied, {acked} acknowledgements queued "
-          "(each: store, parse, authenticate, validate, append, ack queued)")
+    print(
+        f"{applied} of {total} messages applied, {acked} acknowledgements queued "
+        "(each: store, parse, authenticate, validate, append, ack queued)"
+    )
     print(f"{published} send tasks found on the broker (all rounds and the parallel run)")
-    return [f"msgs_per_s={batched:.0f}", f"raw_insert_per_s={raw:.0f}", f"ratio_to_raw_insert={batched / raw:.2f}",
-            "path=batched", f"batch={BATCH}", f"msgs_per_s_single={single:.0f}", f"ratio_single={single / raw:.2f}",
-            f"msgs_per_s_{PROCS}proc={parallel:.0f}", f"messages={total}", f"applied={applied}", f"acked={acked}",
-            f"published={published}", f"rounds={ROUNDS}", f"games={N_GAMES * ROUNDS * 2}"]
+    return [
+        f"msgs_per_s={batched:.0f}",
+        f"raw_insert_per_s={raw:.0f}",
+        f"ratio_to_raw_insert={batched / raw:.2f}",
+        "path=batched",
+        f"batch={BATCH}",
+        f"msgs_per_s_single={single:.0f}",
+        f"ratio_single={single / raw:.2f}",
+        f"msgs_per_s_{PROCS}proc={parallel:.0f}",
+        f"messages={total}",
+        f"applied={applied}",
+        f"acked={acked}",
+        f"published={published}",
+        f"rounds={ROUNDS}",
+        f"games={N_GAMES * ROUNDS * 2}",
+    ]
 
 
 if __name__ == "__main__":

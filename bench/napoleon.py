@@ -9,6 +9,7 @@ validating and adjudicating its 20 actions, in CPU time of this process (the fas
 several runs from the same state). view_ms_120 is one player's view at 120 a side (wall time).
 Ends with one key=value summary line. No assertions.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -44,14 +45,36 @@ def scenario(n: int) -> dict:
             col = first + (i // rows if side == "red" else depth - 1 - i // rows)
             at = C.label(C.from_offset(col, i % rows))
             a, figures = arm(i)
-            units.append({"id": f"{side[0].upper()}{i + 1}", "side": side, "arm": a, "figures": figures, "at": at,
-                          "nation": side})
+            units.append(
+                {
+                    "id": f"{side[0].upper()}{i + 1}",
+                    "side": side,
+                    "arm": a,
+                    "figures": figures,
+                    "at": at,
+                    "nation": side,
+                }
+            )
             if i % 10 == 0:
-                leaders.append({"id": f"L{side[0].upper()}{i + 1}", "side": side, "level": 2, "arm": "infantry",
-                                "at": at, "nation": side})
-    return {"name": f"bench{n}", "turns": 50, "first": "red", "caps": {"red": 40, "blue": 40},
-            "map": {"name": f"bench{n}", "cols": cols, "rows": rows, "hexes": {}, "sides": {}},
-            "units": units, "leaders": leaders}
+                leaders.append(
+                    {
+                        "id": f"L{side[0].upper()}{i + 1}",
+                        "side": side,
+                        "level": 2,
+                        "arm": "infantry",
+                        "at": at,
+                        "nation": side,
+                    }
+                )
+    return {
+        "name": f"bench{n}",
+        "turns": 50,
+        "first": "red",
+        "caps": {"red": 40, "blue": 40},
+        "map": {"name": f"bench{n}", "cols": cols, "rows": rows, "hexes": {}, "sides": {}},
+        "units": units,
+        "leaders": leaders,
+    }
 
 
 def play(state: dict, seed: int) -> tuple[float, list]:
@@ -90,8 +113,10 @@ def main() -> None:
     summary = {}
     for n in (30, 120, 480):
         m = measure(n, args.runs)
-        print(f"{n:4d} units a side: turn {m['turn_ms']:8.1f} ms ({m['actions']} actions carried out, "
-              f"{m['events']} events), view {m['view_ms']:.1f} ms")
+        print(
+            f"{n:4d} units a side: turn {m['turn_ms']:8.1f} ms ({m['actions']} actions carried out, "
+            f"{m['events']} events), view {m['view_ms']:.1f} ms"
+        )
         summary[f"turn_ms_{n}"] = round(m["turn_ms"], 1)
         if n == 120:
             summary["view_ms_120"] = round(m["view_ms"], 2)

@@ -10,6 +10,7 @@ sides' orders plus adjudicating, in CPU time of this process (the fastest of sev
 the same state; on a shared machine wall time mostly measures the others). view_ms_80 is one
 player's view at 80 a side (wall time). Ends with one key=value summary line. No assertions.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,10 +49,21 @@ def scenario(n: int) -> dict:
     for side, first in (("red", 0), ("blue", depth + GAP)):
         for i in range(n):
             col = first + (i // rows if side == "red" else depth - 1 - i // rows)
-            units.append({"id": f"{side[0].upper()}{i + 1}", "side": side, "at": C.label(C.from_offset(col, i % rows)),
-                          **kind(i)})
-    return {"name": f"bench{n}", "turns": 50, "first": "red",
-            "map": {"name": f"bench{n}", "cols": cols, "rows": rows, "hexes": {}, "sides": {}}, "units": units}
+            units.append(
+                {
+                    "id": f"{side[0].upper()}{i + 1}",
+                    "side": side,
+                    "at": C.label(C.from_offset(col, i % rows)),
+                    **kind(i),
+                }
+            )
+    return {
+        "name": f"bench{n}",
+        "turns": 50,
+        "first": "red",
+        "map": {"name": f"bench{n}", "cols": cols, "rows": rows, "hexes": {}, "sides": {}},
+        "units": units,
+    }
 
 
 def play_round(state: dict, seed: int) -> tuple[dict, float, list]:
@@ -99,8 +111,10 @@ def main() -> None:
     summary = {}
     for n in (20, 80, 320):
         m = measure(n, args.runs)
-        print(f"{n:4d} units a side: turn {m['turn_ms']:8.1f} ms ({m['events']} events; folding them "
-              f"{m['fold_ms']:.1f} ms), view {m['view_ms']:.1f} ms, {m['alive']} units still active")
+        print(
+            f"{n:4d} units a side: turn {m['turn_ms']:8.1f} ms ({m['events']} events; folding them "
+            f"{m['fold_ms']:.1f} ms), view {m['view_ms']:.1f} ms, {m['alive']} units still active"
+        )
         summary[f"turn_ms_{n}"] = round(m["turn_ms"], 1)
         if n == 80:
             summary["view_ms_80"] = round(m["view_ms"], 2)

@@ -11,6 +11,7 @@ through to the password check instead of raising.
 username): the web login and the API's token endpoint share its budget (DRF's
 DEFAULT_THROTTLE_RATES["login"], kept in the shared cache).
 """
+
 from __future__ import annotations
 
 from axes.backends import AxesStandaloneBackend
@@ -45,8 +46,12 @@ class LoginView(auth_views.LoginView):
         throttle = LoginAttemptThrottle()
         if not throttle.allow_request(request, self):
             wait = int(throttle.wait() or 60) + 1
-            return HttpResponse(f"Too many login attempts from your address: try again in {wait} seconds.\n",
-                                status=429, content_type="text/plain; charset=utf-8", headers={"Retry-After": str(wait)})
+            return HttpResponse(
+                f"Too many login attempts from your address: try again in {wait} seconds.\n",
+                status=429,
+                content_type="text/plain; charset=utf-8",
+                headers={"Retry-After": str(wait)},
+            )
         return super().post(request, *args, **kwargs)
 
 

@@ -1,4 +1,5 @@
 """Django admin for staff. The event log is read-only here as everywhere."""
+
 from django.contrib import admin
 
 from .log.eventstore import head
@@ -26,8 +27,16 @@ class GameAdmin(admin.ModelAdmin):
     search_fields = ("name", "uid")
     inlines = [SeatInline]
     # The projection is written only by the event store.
-    readonly_fields = ("uid", "ruleset", "events", "status", "turn_number", "turn_status",
-                       "deadline_at", "close_due_at")
+    readonly_fields = (
+        "uid",
+        "ruleset",
+        "events",
+        "status",
+        "turn_number",
+        "turn_status",
+        "deadline_at",
+        "close_due_at",
+    )
 
     @admin.display(description="events")
     def events(self, game):
@@ -55,7 +64,17 @@ class OutboxMailAdmin(admin.ModelAdmin):
     """Read-only: the outbox is the record of what was (or will be) sent. The
     Reply-To address holds a seat's secret token, so it is not shown."""
 
-    list_display = ("to", "kind", "subject", "status", "attempts", "next_attempt_at", "leased_until", "created_at", "sent_at")
+    list_display = (
+        "to",
+        "kind",
+        "subject",
+        "status",
+        "attempts",
+        "next_attempt_at",
+        "leased_until",
+        "created_at",
+        "sent_at",
+    )
     list_filter = ("status", "kind")
     search_fields = ("to", "subject", "message_id")
     exclude = ("reply_to", "attachments")

@@ -8,6 +8,7 @@ Which language a reader reads is here too (their ``Profile.language``, else the 
 and the site's in mail), below every layer: turns (invitations), mail-out, and each channel use it,
 and it imports nothing of the platform.
 """
+
 from __future__ import annotations
 
 from typing import Any

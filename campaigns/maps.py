@@ -4,6 +4,7 @@ The SVG is served as a document of its own, so it gets a CSP that lets it run no
 and load nothing (its styles are inline), and ``Cache-Control: private``: it is one
 viewer's view and no shared cache may keep it for anyone else.
 """
+
 from django.http import HttpResponse
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'"

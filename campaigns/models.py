@@ -5,6 +5,7 @@ Only ``Event`` is the truth about a game; its last event is the stream head.
 append that changes them (so the deadline
 sweeper can query them); ``Snapshot`` is a cache that can be dropped.
 """
+
 import uuid
 
 import pgtrigger
@@ -43,12 +44,18 @@ class Game(models.Model):
     # rescue queues it again only when no one holds it (NULL: a hand-off failed, or not queued yet).
     adjudication_leased_until = models.DateTimeField(null=True, blank=True)
     # Who created it on the web: they may invite someone else to a declined seat (turns/invitations.py).
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                   related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
-        indexes = [models.Index(fields=["adjudication_leased_until"], name="game_closed_turn_idx",
-                                condition=models.Q(turn_status="closed"))]
+        indexes = [
+            models.Index(
+                fields=["adjudication_leased_until"],
+                name="game_closed_turn_idx",
+                condition=models.Q(turn_status="closed"),
+            )
+        ]
 
     def __str__(self):
         return f"{self.name} ({self.ruleset})"
@@ -88,9 +95,13 @@ class Seat(models.Model):
         DECLINED = "declined"  # free: the creator may invite someone else (no user)
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
+    )
     role = models.CharField(max_length=10, choices=Role.choices)
-    side = models.CharField(max_length=30, blank=True, help_text="The side a player holds; blank for umpire and observers.")
+    side = models.CharField(
+        max_length=30, blank=True, help_text="The side a player holds; blank for umpire and observers."
+    )
     # Several players a side (LW-61, KS-9): the command of the side this seat orders (one of the
     # scenario's commands, or "commander" for the whole side). Blank: the seat is the whole side.
     command = models.CharField(max_length=30, blank=True, default="")
@@ -182,8 +193,7 @@ class OutboxMail(models.Model):
     body = models.TextField()
     html = models.TextField(blank=True)
     svg = models.TextField(blank=True, help_text="A map, attached as PNG (rendered when sent).")
-    attachments = models.JSONField(default=list, blank=True,
-                                   help_text="[{filename, mimetype, content_b64}]")
+    attachments = models.JSONField(default=list, blank=True, help_text="[{filename, mimetype, content_b64}]")
     message_id = models.CharField(max_length=200)
     in_reply_to = models.CharField(max_length=998, blank=True)
     references = models.JSONField(default=list, blank=True)
@@ -200,8 +210,11 @@ class OutboxMail(models.Model):
     class Meta:
         indexes = [
             # The rescue's query (every few seconds) reads only rows still waiting.
-            models.Index(fields=["next_attempt_at"], name="outbox_waiting_idx",
-                         condition=models.Q(status__in=["pending", "failed", "sending"])),
+            models.Index(
+                fields=["next_attempt_at"],
+                name="outbox_waiting_idx",
+                condition=models.Q(status__in=["pending", "failed", "sending"]),
+            ),
         ]
 
     def __str__(self):
@@ -224,6 +237,7 @@ class Heartbeat(models.Model):
 # (campaigns.turns.addresses, campaigns.turns.absences), which may not import the mail-in
 # channel; their tables and migrations remain the ``mailin`` app's, as before.
 
+
 class SeatAddress(models.Model):
     """A seat's secret reply address: ``orders+<token>@INBOUND_DOMAIN``."""
 
@@ -236,8 +250,9 @@ class SeatAddress(models.Model):
         app_label = "mailin"  # its table and migrations stay mail-in's (mailin_seataddress)
         constraints = [
             # At most one live address per seat; revoked ones stay for clear errors.
-            models.UniqueConstraint(fields=["seat"], condition=models.Q(revoked_at__isnull=True),
-                                    name="one_live_address_per_seat"),
+            models.UniqueConstraint(
+                fields=["seat"], condition=models.Q(revoked_at__isnull=True), name="one_live_address_per_seat"
+            ),
         ]
 
     def __str__(self):

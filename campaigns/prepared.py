@@ -13,6 +13,7 @@ Values go in through each field's own ``pre_save``/``get_db_prep_save`` and
 come back through Django's converters, so a UUID, a datetime or JSON reads and
 writes exactly as through the ORM on every backend.
 """
+
 from __future__ import annotations
 
 from functools import cache, lru_cache
@@ -102,7 +103,7 @@ def instances(row, *models: type[Model]) -> list[Model]:
     """Split one joined row (``columns`` of each model in turn) into instances."""
     out, start = [], 0
     for model in models:
-        out.append(instance(model, row[start:start + width(model)]))
+        out.append(instance(model, row[start : start + width(model)]))
         start += width(model)
     return out
 
@@ -142,7 +143,7 @@ def insert_many_unless_exist(objs: list[Model], unique: str) -> list[bool]:
     inserted = [False] * len(objs)
     step = max(1, _MAX_PARAMS // len(fields))
     for start in range(0, len(objs), step):
-        chunk = objs[start:start + step]
+        chunk = objs[start : start + step]
         params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for obj in chunk for f in fields]
         waiting: dict = {}  # unique value -> indexes of objects with it, first first
         for i, obj in enumerate(chunk, start):
@@ -164,8 +165,10 @@ def _insert_sql(model: type[Model], unique: str, rows: int = 1, returning_unique
     values = ", ".join([f"({', '.join(['%s'] * len(fields))})"] * rows)
     ucol = q(opts.get_field(unique).column)
     returning = q(opts.pk.column) + (f", {ucol}" if returning_unique else "")
-    return (f"INSERT INTO {q(opts.db_table)} ({', '.join(q(f.column) for f in fields)}) "
-            f"VALUES {values} ON CONFLICT ({ucol}) DO NOTHING RETURNING {returning}")
+    return (
+        f"INSERT INTO {q(opts.db_table)} ({', '.join(q(f.column) for f in fields)}) "
+        f"VALUES {values} ON CONFLICT ({ucol}) DO NOTHING RETURNING {returning}"
+    )
 
 
 def update(obj: Model, names: list[str]) -> int:

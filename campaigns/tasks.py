@@ -1,6 +1,7 @@
 """Where Celery's autodiscovery (``app.autodiscover_tasks()``: ``<app>.tasks``) finds the app's
 tasks: the turn machinery's and the outbox's. Task names are kept as deployed
 ("campaigns.tasks.adjudicate_turn", "campaigns.tasks.send_outbox_mail", "campaigns.tasks.sweep")."""
+
 from campaigns.mailout.tasks import send_outbox_mail
 from campaigns.turns.tasks import adjudicate_turn, rescue, sweep
 

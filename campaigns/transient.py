@@ -4,6 +4,7 @@ A one-second PostgreSQL restart or a Redis blip would otherwise drop the task (a
 for the rescue): the task instead tries again in-process with a short backoff, holding the work it
 was given, so no second owner is made (no Celery retry, no new broker message).
 """
+
 from __future__ import annotations
 
 import logging
@@ -18,8 +19,14 @@ from kombu.exceptions import OperationalError as BrokerError
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-TRANSIENT = (OperationalError, InterfaceError, psycopg.OperationalError, psycopg.InterfaceError, BrokerError,
-             ConnectionError)
+TRANSIENT = (
+    OperationalError,
+    InterfaceError,
+    psycopg.OperationalError,
+    psycopg.InterfaceError,
+    BrokerError,
+    ConnectionError,
+)
 # About 20 s in all: a database restart or a broker failover is over by then; longer outages are
 # the rescue's (the work's lease runs out and it is queued again).
 DELAYS = (0.2, 0.5, 1.0, 2.0, 3.0, 4.0, 4.0, 5.0)

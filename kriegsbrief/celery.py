@@ -1,6 +1,7 @@
 """Celery application. Tasks are thin wrappers over commands (campaigns.turns.tasks,
 campaigns.mailout.tasks, campaigns.mailin.tasks), found through campaigns/tasks.py and
 campaigns/mailin/tasks.py by autodiscovery; their names are kept as deployed."""
+
 import functools
 import os
 
@@ -18,8 +19,9 @@ class QuickReconnectConsumer(Consumer):
     CELERY_WORKER_CONSUMER)."""
 
     def ensure_connected(self, conn):
-        conn.ensure_connection = functools.partial(conn.ensure_connection, interval_start=1, interval_step=1,
-                                                   interval_max=2)
+        conn.ensure_connection = functools.partial(
+            conn.ensure_connection, interval_start=1, interval_step=1, interval_max=2
+        )
         return super().ensure_connected(conn)
 
 

@@ -10,6 +10,7 @@ No sign-in: a load balancer asks it. So it says nothing private and nothing secr
 ages only, no game, address, host name or URL, and a failure is named by its kind
 (the exception's class), never by a message that could carry a connection string.
 """
+
 from __future__ import annotations
 
 import time
@@ -108,8 +109,9 @@ def check_work() -> dict:
     # it), found by the (game, seq) index: a long log costs no more.
     last = Event.objects.filter(game=OuterRef("pk")).order_by("-seq").values("created_at")[:1]
     oldest_turn = min(closed.annotate(last=Subquery(last)).values_list("last", flat=True), default=None)
-    due = OutboxMail.objects.filter(status__in=[OutboxMail.Status.PENDING, OutboxMail.Status.FAILED,
-                                                OutboxMail.Status.SENDING])
+    due = OutboxMail.objects.filter(
+        status__in=[OutboxMail.Status.PENDING, OutboxMail.Status.FAILED, OutboxMail.Status.SENDING]
+    )
     oldest_mail = due.filter(status=OutboxMail.Status.PENDING).aggregate(oldest=Min("created_at"))["oldest"]
     overdue = due.exclude(status=OutboxMail.Status.PENDING).filter(next_attempt_at__lte=now - MAX_WAIT).count()
     out = {
@@ -121,8 +123,11 @@ def check_work() -> dict:
         "dead_mail": OutboxMail.objects.filter(status=OutboxMail.Status.DEAD).count(),
         "max_wait_s": MAX_WAIT.total_seconds(),
     }
-    late = [name for name, age in (("turns", out["oldest_closed_turn_s"]), ("mail", out["oldest_pending_mail_s"]))
-            if age > MAX_WAIT.total_seconds()]
+    late = [
+        name
+        for name, age in (("turns", out["oldest_closed_turn_s"]), ("mail", out["oldest_pending_mail_s"]))
+        if age > MAX_WAIT.total_seconds()
+    ]
     if late or overdue:
         raise WorkWaits(out)
     return out

@@ -5,6 +5,7 @@ busy. deploy/Procfile and deploy/compose.yaml start workers per queue.
 
 ``prefix`` puts a run's queues apart on a shared Redis (the tests give each run its own).
 """
+
 KINDS = ("adjudication", "mail", "maintenance")
 
 TASK_KIND = {

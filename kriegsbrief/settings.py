@@ -10,6 +10,7 @@ Production is what you get unless you ask otherwise: DEBUG off, HTTPS enforced
 The demo (``./kb demo``) and the test suite (``tests/settings.py``) ask for
 DEBUG=true explicitly.
 """
+
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -118,7 +119,8 @@ else:
     # PgBouncer in transaction mode set DATABASE_PREPARE_THRESHOLD=off.
     threshold = env.str("DATABASE_PREPARE_THRESHOLD", default="5")
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
-        None if threshold.lower() in ("off", "none", "") else int(threshold))
+        None if threshold.lower() in ("off", "none", "") else int(threshold)
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -173,7 +175,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Queues by kind (kriegsbrief/queues.py): adjudication, mail, maintenance; a worker started
 # without -Q consumes them all. CELERY_QUEUE_PREFIX keeps a run's queues apart (tests).
 CELERY_QUEUE_PREFIX = env.str("CELERY_QUEUE_PREFIX", default="")
-CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default=_queues.name("maintenance", CELERY_QUEUE_PREFIX))
+CELERY_TASK_DEFAULT_QUEUE = env.str(
+    "CELERY_TASK_DEFAULT_QUEUE", default=_queues.name("maintenance", CELERY_QUEUE_PREFIX)
+)
 CELERY_TASK_ROUTES = _queues.routes(CELERY_QUEUE_PREFIX)
 CELERY_TASK_QUEUES = _queues.queues(CELERY_QUEUE_PREFIX, CELERY_TASK_DEFAULT_QUEUE)
 # A publish that meets a broker outage gives up within about a second (the request or task that
@@ -205,10 +209,15 @@ CELERY_BEAT_SCHEDULE = {
 # replay guard must see every worker's requests. CACHE_URL, else the Celery broker when it is
 # Redis; the embedded mode (one process) keeps it in memory.
 _CACHE_URL = env.str("CACHE_URL", default="") or (
-    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "")
-CACHES = {"default": ({"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _CACHE_URL,
-                       "KEY_PREFIX": "kb-cache"} if _CACHE_URL else
-                      {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"})}
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else ""
+)
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _CACHE_URL, "KEY_PREFIX": "kb-cache"}
+        if _CACHE_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
 
 CELERY_BROKER_URL = CELERY_BROKER_URL or "memory://localhost/"
 
@@ -241,16 +250,19 @@ MAIL_KEEP_MAX_BYTES = env.int("MAIL_KEEP_MAX_BYTES", default=16 * 1024 * 1024)
 # posts a whole message: the cap leaves room for one as large as the store keeps (and the form
 # around it), so a message that is too large still arrives, is recorded and gets a reply saying so
 # (as by pipe or IMAP) instead of an HTTP 400 that nobody reads.
-DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE",
-                                      default=max(4 * MAIL_MAX_BYTES, MAIL_KEEP_MAX_BYTES + 1024 * 1024))
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int(
+    "DATA_UPLOAD_MAX_MEMORY_SIZE", default=max(4 * MAIL_MAX_BYTES, MAIL_KEEP_MAX_BYTES + 1024 * 1024)
+)
 MAIL_MAX_PARTS = env.int("MAIL_MAX_PARTS", default=20)
 MAIL_REPLIES_PER_THREAD_HOUR = env.int("MAIL_REPLIES_PER_THREAD_HOUR", default=10)  # suspect/automatic traffic
 MAIL_ACKS_PER_THREAD_HOUR = env.int("MAIL_ACKS_PER_THREAD_HOUR", default=60)  # a person's acknowledgements
 # IMAP poller (Celery beat); unset host means no polling.
 MAIL_IMAP_URL = env.str("MAIL_IMAP_URL", default="")  # imap://user:pw@host:143/INBOX or imaps://
 MAIL_IMAP_INTERVAL_SECONDS = env.int("MAIL_IMAP_INTERVAL_SECONDS", default=60)
-CELERY_BEAT_SCHEDULE["mail-imap-poll"] = {"task": "campaigns.mailin.tasks.poll_imap",
-                                          "schedule": float(MAIL_IMAP_INTERVAL_SECONDS)}
+CELERY_BEAT_SCHEDULE["mail-imap-poll"] = {
+    "task": "campaigns.mailin.tasks.poll_imap",
+    "schedule": float(MAIL_IMAP_INTERVAL_SECONDS),
+}
 CELERY_BEAT_SCHEDULE["mail-retry-inbound"] = {"task": "campaigns.mailin.tasks.retry_inbound", "schedule": 120.0}
 # Inbound webhook (anymail, Mailgun raw MIME): refused while either is unset.
 ANYMAIL = {

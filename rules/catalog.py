@@ -10,6 +10,7 @@ A plain module rather than package entry points: the rule sets ship inside this 
 distribution, and an entry point would need the package reinstalled before a new rule
 set (or a renamed one) is seen, which an editable checkout does not do by itself.
 """
+
 from __future__ import annotations
 
 from rules.civilwar import RULESET as CIVILWAR

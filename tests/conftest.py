@@ -1,5 +1,6 @@
 """Shared fixtures: named people (alice the umpire, bob plays red, carol plays blue,
 dave holds no seat) and a Civil War game between them."""
+
 import pytest
 from django.contrib.auth import get_user_model
 
@@ -31,12 +32,16 @@ def people(db):
 def new_civilwar_game(people, **settings):
     campaign = Campaign.objects.create(name="Test campaign")
     return creation.create_game(
-        campaign=campaign, name="Test game", ruleset="civilwar", settings=settings,
+        campaign=campaign,
+        name="Test game",
+        ruleset="civilwar",
+        settings=settings,
         seats=[
             {"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
             {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
             {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"},
-        ], operator=True,
+        ],
+        operator=True,
     )
 
 

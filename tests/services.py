@@ -3,6 +3,7 @@
 Under CI (KRIEGSBRIEF_REQUIRE_SERVICES=1) nothing is skipped: a missing
 service makes the tests that need it fail.
 """
+
 import os
 import shutil
 import socket
@@ -21,12 +22,16 @@ def _port_open(host: str, port: int) -> bool:
         return s.connect_ex((host, port)) == 0
 
 
-postgres_only = pytest.mark.skipif(not IS_POSTGRES and not REQUIRE,
-                                   reason="needs PostgreSQL: set DATABASE_URL=postgres://…")
-needs_redis = pytest.mark.skipif(not REQUIRE and not (IS_POSTGRES and _port_open("127.0.0.1", 6379)),
-                                 reason="needs PostgreSQL and Redis on 127.0.0.1")
-needs_chromium = pytest.mark.skipif(not REQUIRE and not shutil.which("chromium"),
-                                    reason="needs Debian chromium at /usr/bin/chromium")
+postgres_only = pytest.mark.skipif(
+    not IS_POSTGRES and not REQUIRE, reason="needs PostgreSQL: set DATABASE_URL=postgres://…"
+)
+needs_redis = pytest.mark.skipif(
+    not REQUIRE and not (IS_POSTGRES and _port_open("127.0.0.1", 6379)),
+    reason="needs PostgreSQL and Redis on 127.0.0.1",
+)
+needs_chromium = pytest.mark.skipif(
+    not REQUIRE and not shutil.which("chromium"), reason="needs Debian chromium at /usr/bin/chromium"
+)
 
 
 def database_url() -> str:

@@ -1,6 +1,7 @@
 """The test suite's settings: the development profile, asked for explicitly (the project's
 defaults are production's). Set in the environment, so the processes tests start
 (Celery workers, manage.py) get the same."""
+
 import os
 
 os.environ["DEBUG"] = "true"  # pytest-django still runs each test with DEBUG off

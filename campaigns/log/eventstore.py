@@ -13,6 +13,7 @@ snapshots) and the projection (Game columns kept in step with the log) by the
 layer above (campaigns.turns.gamelog), and writes through the recorder of the
 database it runs on (recorders.py).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -44,6 +45,7 @@ class ConcurrencyConflict(Exception):
 # A game's state as the layer above folds it (campaigns.turns.state.LifecycleState): the log
 # stores it through the Fold's to_json/from_json and never looks inside.
 State = Any
+
 
 @dataclass(frozen=True)
 class Draft:
@@ -90,8 +92,19 @@ class Fold:
         return self.from_json(json.loads(text))
 
 
-def event_hash(prev_hash: str, game_uid: object, seq: int, turn: int, type_: str, version: int,
-               payload: object, audience: str, created_at: datetime, *, payload_json: str | None = None) -> str:
+def event_hash(
+    prev_hash: str,
+    game_uid: object,
+    seq: int,
+    turn: int,
+    type_: str,
+    version: int,
+    payload: object,
+    audience: str,
+    created_at: datetime,
+    *,
+    payload_json: str | None = None,
+) -> str:
     """sha256(prev_hash + canonical JSON of the event), the event's fields as keys.
 
     The body is written out key by key in sorted order so that an append can
@@ -101,8 +114,10 @@ def event_hash(prev_hash: str, game_uid: object, seq: int, turn: int, type_: str
     """
     c = canonical_json
     pj = payload_json if payload_json is not None else c(payload)
-    body = (f'{{"at":{c(created_at.isoformat())},"audience":{c(audience)},"game":{c(str(game_uid))},'
-            f'"payload":{pj},"seq":{c(seq)},"turn":{c(turn)},"type":{c(type_)},"version":{c(version)}}}')
+    body = (
+        f'{{"at":{c(created_at.isoformat())},"audience":{c(audience)},"game":{c(str(game_uid))},'
+        f'"payload":{pj},"seq":{c(seq)},"turn":{c(turn)},"type":{c(type_)},"version":{c(version)}}}'
+    )
     return hashlib.sha256((prev_hash + body).encode()).hexdigest()
 
 
@@ -116,7 +131,9 @@ _SNAPSHOT_SQL = "SELECT seq, state FROM campaigns_snapshot WHERE game_id = %s OR
 
 
 def _game(game_id: int, lock: bool) -> Game:
-    sql = f"SELECT {prepared.columns(Game, 'g')} FROM campaigns_game g WHERE g.id = %s" + (prepared.for_update() if lock else "")
+    sql = f"SELECT {prepared.columns(Game, 'g')} FROM campaigns_game g WHERE g.id = %s" + (
+        prepared.for_update() if lock else ""
+    )
     row = prepared.fetchone(sql, [game_id])
     if row is None:
         raise Game.DoesNotExist(f"game {game_id} does not exist")
@@ -138,9 +155,11 @@ def _snapshot_and_events(game_id: int) -> tuple[tuple[int, str] | None, list[Eve
 @lru_cache(maxsize=1)
 def _load_sql() -> str:
     # The snapshot's state on the first row only (it can be large); the events in seq order.
-    return (f"WITH s AS ({_SNAPSHOT_SQL}) SELECT s.seq, CASE WHEN row_number() OVER (ORDER BY e.seq) = 1"
-            f" THEN s.state END, {prepared.columns(Event, 'e')} FROM (SELECT 1) AS one LEFT JOIN s ON true"
-            " LEFT JOIN campaigns_event e ON e.game_id = %s AND e.seq >= coalesce(s.seq, 0) ORDER BY e.seq")
+    return (
+        f"WITH s AS ({_SNAPSHOT_SQL}) SELECT s.seq, CASE WHEN row_number() OVER (ORDER BY e.seq) = 1"
+        f" THEN s.state END, {prepared.columns(Event, 'e')} FROM (SELECT 1) AS one LEFT JOIN s ON true"
+        " LEFT JOIN campaigns_event e ON e.game_id = %s AND e.seq >= coalesce(s.seq, 0) ORDER BY e.seq"
+    )
 
 
 Projection = Callable[[State], dict[str, Any]]  # state -> the Game columns it determines
@@ -183,7 +202,9 @@ class EventStore:
     def state_at(self, game_id: int, seq: int) -> State:
         """The state right after event ``seq``: the latest snapshot at or before it plus the events up to it
         (a past turn as it stood, for history pages)."""
-        snap = Snapshot.objects.filter(game_id=game_id, seq__lte=seq).order_by("-seq").values_list("seq", "state").first()
+        snap = (
+            Snapshot.objects.filter(game_id=game_id, seq__lte=seq).order_by("-seq").values_list("seq", "state").first()
+        )
         state, start = (self.fold.thaw(snap[1]), snap[0]) if snap else (self.fold.empty(), 0)
         for ev in Event.objects.filter(game_id=game_id, seq__gt=start, seq__lte=seq).order_by("seq"):
             state = self.fold.event(state, ev)
@@ -212,10 +233,23 @@ class EventStore:
             ev = draft.event
             payload_json = canonical_json(dict(ev.payload))
             payload = json.loads(payload_json)  # plain JSON, no tuples
-            digest = event_hash(prev, game.uid, seq, draft.turn, ev.type, ev.version, payload, ev.audience, now,
-                                payload_json=payload_json)
-            rows.append(recorders.Row(seq, draft.turn, ev.type, ev.version, payload, payload_json, ev.audience, now,
-                                      prev, digest))
+            digest = event_hash(
+                prev,
+                game.uid,
+                seq,
+                draft.turn,
+                ev.type,
+                ev.version,
+                payload,
+                ev.audience,
+                now,
+                payload_json=payload_json,
+            )
+            rows.append(
+                recorders.Row(
+                    seq, draft.turn, ev.type, ev.version, payload, payload_json, ev.audience, now, prev, digest
+                )
+            )
             state = self.fold.apply(state, ev.type, payload, seq, now.isoformat())
             if self.fold.snapshot_due(ev.type, state):
                 snaps.append(Snapshot(game_id=game.pk, seq=seq, state=self.fold.snapshot(state)))
@@ -238,8 +272,12 @@ class EventStore:
         # whole or by the caller's own savepoint (mail's per message; ``append_retrying``'s).
         # A recorder that writes the snapshots in the events' statement saves a round trip.
         together = [(s.seq, s.state) for s in snaps] if recorder.writes_snapshots else []
-        single = (recorder.single_statement_atomic and not columns and not connection.in_atomic_block
-                  and len(together) == len(snaps))
+        single = (
+            recorder.single_statement_atomic
+            and not columns
+            and not connection.in_atomic_block
+            and len(together) == len(snaps)
+        )
         try:
             with nullcontext() if single else transaction.atomic(savepoint=False):
                 written = recorder.write(game.pk, stream.seq, stream.head_hash, rows, together)

@@ -9,6 +9,7 @@ a hidden event would let the viewer check guesses about it), and is not importab
 Which events a viewer may see, the fold, the projection and the verification are the
 caller's (campaigns.turns.archive): the log knows none of them.
 """
+
 from __future__ import annotations
 
 import json
@@ -50,22 +51,39 @@ class NumberedEvent(Protocol):
 
 def export_lines(game: Game, events: Iterable[NumberedEvent], viewer: Viewer | None = None) -> Iterable[str]:
     """``events``: what ``viewer`` may see (all for the umpire or None), each with its ``number``."""
-    header = {"format": FORMAT, "version": 1, "complete": viewer is None or viewer.is_umpire,
-              "game": {"uid": str(game.uid), "name": game.name, "ruleset": game.ruleset,
-                       "campaign": game.campaign.name}}
+    header = {
+        "format": FORMAT,
+        "version": 1,
+        "complete": viewer is None or viewer.is_umpire,
+        "game": {"uid": str(game.uid), "name": game.name, "ruleset": game.ruleset, "campaign": game.campaign.name},
+    }
     if viewer is None or viewer.is_umpire:
-        header["seats"] = [{"role": s.role, "side": s.side, **({"command": s.command} if s.command else {}),
-                            "email": s.email, "status": s.status,
-                            "username": s.user.username if s.user else None}
-                           for s in game.seats.select_related("user").order_by("pk")]
+        header["seats"] = [
+            {
+                "role": s.role,
+                "side": s.side,
+                **({"command": s.command} if s.command else {}),
+                "email": s.email,
+                "status": s.status,
+                "username": s.user.username if s.user else None,
+            }
+            for s in game.seats.select_related("user").order_by("pk")
+        ]
     else:
         header["viewer"] = {"role": viewer.role, "side": viewer.side}
     yield json.dumps(header, sort_keys=True)
     complete = header["complete"]
     for ev in events:
         # A complete export's numbers are the log's seqs (the umpire's numbering).
-        row = {"seq": ev.number, "turn": ev.turn, "type": ev.type, "version": ev.version,
-               "payload": ev.payload, "audience": ev.audience, "created_at": ev.created_at.isoformat()}
+        row = {
+            "seq": ev.number,
+            "turn": ev.turn,
+            "type": ev.type,
+            "version": ev.version,
+            "payload": ev.payload,
+            "audience": ev.audience,
+            "created_at": ev.created_at.isoformat(),
+        }
         if complete:
             # Only a complete export carries the chain: in a viewer's export the hash after a
             # hidden event would let the viewer test a guess of that event's content.
@@ -94,15 +112,33 @@ def import_stream(fh: IO[str], store: EventStore, verify_game: Callable[[Game], 
         for s in header.get("seats", []):
             user = User.objects.filter(username=s["username"]).first() if s.get("username") else None
             # An operator's import: seats stay as they were (an open invitation stays one; older exports: active).
-            Seat.objects.create(game=game, role=s["role"], side=s["side"], email=s["email"], user=user,
-                                status=s.get("status", Seat.Status.ACTIVE), command=s.get("command", ""))
+            Seat.objects.create(
+                game=game,
+                role=s["role"],
+                side=s["side"],
+                email=s["email"],
+                user=user,
+                status=s.get("status", Seat.Status.ACTIVE),
+                command=s.get("command", ""),
+            )
         rows = []
         for lineno, line in enumerate(lines, start=2):
             try:
                 e = json.loads(line)
-                rows.append(Event(game=game, seq=e["seq"], turn=e["turn"], type=e["type"], version=e["version"],
-                                  payload=e["payload"], audience=e["audience"],
-                                  created_at=_moment(e["created_at"]), prev_hash=e["prev_hash"], hash=e["hash"]))
+                rows.append(
+                    Event(
+                        game=game,
+                        seq=e["seq"],
+                        turn=e["turn"],
+                        type=e["type"],
+                        version=e["version"],
+                        payload=e["payload"],
+                        audience=e["audience"],
+                        created_at=_moment(e["created_at"]),
+                        prev_hash=e["prev_hash"],
+                        hash=e["hash"],
+                    )
+                )
             except (KeyError, TypeError, ValueError) as exc:  # ValueError: bad JSON too
                 raise ImportRejected(f"line {lineno}: not an event ({type(exc).__name__}: {exc})") from None
         Event.objects.bulk_create(rows, batch_size=1000)

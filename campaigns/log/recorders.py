@@ -10,6 +10,7 @@ never written twice. An event can therefore only commit after its
 predecessor has. What differs between databases is how the statement is
 bound: that is all a recorder holds.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -38,16 +39,31 @@ class Row:
 _COLUMNS = "game_id, seq, turn, type, version, payload, audience, created_at, prev_hash, hash"
 
 
-def _insert(game_id: int, expected: int, expected_hash: str, rows: list[Row], payload_cast: str) -> tuple[str, list[Any]]:
+def _insert(
+    game_id: int, expected: int, expected_hash: str, rows: list[Row], payload_cast: str
+) -> tuple[str, list[Any]]:
     values = ", ".join([f"(%s, %s, %s, %s, %s, %s{payload_cast}, %s, %s, %s, %s)"] * len(rows))
     # The predecessor is there with the hash we chained to, and nothing follows it yet: a writer
     # behind a committed successor is refused without an error (no savepoint needed to go on).
-    guard = ("(%s = 0 OR EXISTS (SELECT 1 FROM campaigns_event WHERE game_id = %s AND seq = %s AND hash = %s))"
-             " AND NOT EXISTS (SELECT 1 FROM campaigns_event WHERE game_id = %s AND seq > %s)")
+    guard = (
+        "(%s = 0 OR EXISTS (SELECT 1 FROM campaigns_event WHERE game_id = %s AND seq = %s AND hash = %s))"
+        " AND NOT EXISTS (SELECT 1 FROM campaigns_event WHERE game_id = %s AND seq > %s)"
+    )
     sql = f"INSERT INTO campaigns_event ({_COLUMNS}) SELECT v.* FROM (VALUES {values}) AS v WHERE {guard}"
     params: list[Any] = []  # SQL parameters: ints, strings, datetimes
     for r in rows:
-        params += [game_id, r.seq, r.turn, r.type, r.version, r.payload_json, r.audience, r.created_at, r.prev_hash, r.hash]
+        params += [
+            game_id,
+            r.seq,
+            r.turn,
+            r.type,
+            r.version,
+            r.payload_json,
+            r.audience,
+            r.created_at,
+            r.prev_hash,
+            r.hash,
+        ]
     params += [expected, game_id, expected, expected_hash, game_id, expected]
     return sql, params
 
@@ -58,8 +74,14 @@ class Recorder(Protocol):
     # Whether ``write`` can keep the snapshots in the events' own statement.
     writes_snapshots: bool
 
-    def write(self, game_id: int, expected: int, expected_hash: str, rows: list[Row],
-              snapshots: Sequence[tuple[int, str]] = ()) -> bool: ...
+    def write(
+        self,
+        game_id: int,
+        expected: int,
+        expected_hash: str,
+        rows: list[Row],
+        snapshots: Sequence[tuple[int, str]] = (),
+    ) -> bool: ...
 
 
 class PostgresRecorder:
@@ -69,17 +91,25 @@ class PostgresRecorder:
     # The snapshots go in the same statement as the events (``write``'s ``snapshots``).
     writes_snapshots = True
 
-    def write(self, game_id: int, expected: int, expected_hash: str, rows: list[Row],
-              snapshots: Sequence[tuple[int, str]] = ()) -> bool:
+    def write(
+        self,
+        game_id: int,
+        expected: int,
+        expected_hash: str,
+        rows: list[Row],
+        snapshots: Sequence[tuple[int, str]] = (),
+    ) -> bool:
         """Insert ``rows`` after event ``expected``; False if that event is not the head we saw.
         ``snapshots``: (seq, state) kept with them, in the same statement (a round trip less per
         command), and only if the events were written; one there already is left as it is."""
         sql, params = _insert(game_id, expected, expected_hash, rows, "::jsonb")
         if snapshots:
             values = ", ".join(["(%s, %s, %s)"] * len(snapshots))
-            sql = (f"WITH ev AS ({sql} RETURNING 1), sn AS (INSERT INTO campaigns_snapshot (game_id, seq, state)"
-                   f" SELECT s.* FROM (VALUES {values}) AS s WHERE (SELECT count(*) FROM ev) = %s"
-                   " ON CONFLICT DO NOTHING) SELECT count(*) FROM ev")
+            sql = (
+                f"WITH ev AS ({sql} RETURNING 1), sn AS (INSERT INTO campaigns_snapshot (game_id, seq, state)"
+                f" SELECT s.* FROM (VALUES {values}) AS s WHERE (SELECT count(*) FROM ev) = %s"
+                " ON CONFLICT DO NOTHING) SELECT count(*) FROM ev"
+            )
             params += [p for seq, state in snapshots for p in (game_id, seq, state)] + [len(rows)]
         # Django binds parameters client-side, so the server would parse and plan
         # this hot statement on every append. A plain psycopg cursor on the same
@@ -98,8 +128,14 @@ class SqliteRecorder:
     single_statement_atomic = False
     writes_snapshots = False  # no INSERT inside WITH: the event store writes them after the events
 
-    def write(self, game_id: int, expected: int, expected_hash: str, rows: list[Row],
-              snapshots: Sequence[tuple[int, str]] = ()) -> bool:
+    def write(
+        self,
+        game_id: int,
+        expected: int,
+        expected_hash: str,
+        rows: list[Row],
+        snapshots: Sequence[tuple[int, str]] = (),
+    ) -> bool:
         """Insert ``rows`` after event ``expected``; False if that event is not the head we saw."""
         if snapshots:
             raise ValueError("SQLite writes no snapshots with the events (writes_snapshots is False)")

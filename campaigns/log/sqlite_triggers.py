@@ -1,4 +1,5 @@
 """Append-only triggers for SQLite, where django-pgtrigger installs nothing."""
+
 TABLE = "campaigns_event"
 OPERATIONS = ("UPDATE", "DELETE")
 

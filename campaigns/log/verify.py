@@ -9,6 +9,7 @@
 The store (with its fold) and the re-adjudication are the caller's: the log knows
 neither the turn machinery nor the rule sets (campaigns.turns.gamelog.verify_game).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -37,8 +38,9 @@ class Report:
         return not self.problems
 
 
-def verify_game(game: Game, store: EventStore, readjudicate: Readjudicate,
-                progress: Callable[[int], object] | None = None) -> Report:
+def verify_game(
+    game: Game, store: EventStore, readjudicate: Readjudicate, progress: Callable[[int], object] | None = None
+) -> Report:
     """``readjudicate(state_before, orders_text) -> drafts``: the adjudication of a closed turn,
     re-run to compare with the events the log recorded for it."""
     game = Game.objects.get(pk=game.pk)  # the head as committed, not a stale instance
@@ -79,8 +81,9 @@ def _check_chain(game: Game, events: list[Event], report: Report) -> None:
             return
         if ev.prev_hash != prev:
             report.problems.append(f"seq {ev.seq}: prev_hash does not link to seq {ev.seq - 1}")
-        digest = event_hash(prev, game.uid, ev.seq, ev.turn, ev.type, ev.version,
-                                       ev.payload, ev.audience, ev.created_at)
+        digest = event_hash(
+            prev, game.uid, ev.seq, ev.turn, ev.type, ev.version, ev.payload, ev.audience, ev.created_at
+        )
         if digest != ev.hash:
             report.problems.append(f"seq {ev.seq}: hash mismatch (the event was changed)")
         prev = ev.hash
@@ -88,7 +91,7 @@ def _check_chain(game: Game, events: list[Event], report: Report) -> None:
 
 def _check_adjudication(drafts: Sequence[Draft], ev: Event, events: list[Event], report: Report) -> None:
     """Compare the adjudication re-run at ``ev`` with what the log recorded."""
-    recorded = events[ev.seq - 1: ev.seq + ev.payload["count"]]
+    recorded = events[ev.seq - 1 : ev.seq + ev.payload["count"]]
     want = [(d.event.type, canonical_json(dict(d.event.payload)), d.event.audience) for d in drafts]
     got = [(e.type, canonical_json(e.payload), e.audience) for e in recorded]
     if want != got:

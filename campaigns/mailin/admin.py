@@ -1,6 +1,7 @@
 """Admin for the inbound store: what came in, what happened, and the umpire's
 release/reject of held messages. The raw message is shown read-only; the
 store is never edited here."""
+
 from django.contrib import admin, messages
 
 from . import ingest
@@ -46,7 +47,9 @@ class InboundMessageAdmin(admin.ModelAdmin):
 
     @admin.action(description="Process failed messages again")
     def retry_failed(self, request, queryset):
-        self._each(request, queryset.filter(status=InboundMessage.Status.FAILED), lambda r: ingest.process(r.pk), "retried")
+        self._each(
+            request, queryset.filter(status=InboundMessage.Status.FAILED), lambda r: ingest.process(r.pk), "retried"
+        )
 
 
 @admin.register(SeatAddress)

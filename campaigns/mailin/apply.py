@@ -5,6 +5,7 @@ uses) with source "mail"; the acknowledgement lists every order line as the
 rule set understood it, or that line's error. Everything runs inside the
 caller's transaction, so a failure part-way leaves nothing half-applied.
 """
+
 from __future__ import annotations
 
 import base64
@@ -58,8 +59,10 @@ def read_request(msg: Parsed, order_words: tuple[str, ...]) -> commands.Request:
     sources = ([_("the mail")] if commands.orders_block(body) else []) + with_orders
     if len(sources) > 1:
         # Which one was meant is a guess: apply none, say why.
-        req.errors.append(_("orders in more than one place (%(places)s): send them once; nothing was applied")
-                          % {"places": ", ".join(sources)})
+        req.errors.append(
+            _("orders in more than one place (%(places)s): send them once; nothing was applied")
+            % {"places": ", ".join(sources)}
+        )
         req.orders = ""
         attached = [(name, r) for name, r in attached if not r.orders.strip()]
     for filename, extra in attached:
@@ -70,8 +73,10 @@ def read_request(msg: Parsed, order_words: tuple[str, ...]) -> commands.Request:
         req.errors += [f"{filename}: {e}" for e in extra.errors]
         req.prose += extra.prose
     for att in msg.other_attachments:
-        req.errors.append(_("attachment '%(name)s' (%(type)s) ignored: only .txt attachments are read")
-                          % {"name": att.filename, "type": att.content_type})
+        req.errors.append(
+            _("attachment '%(name)s' (%(type)s) ignored: only .txt attachments are read")
+            % {"name": att.filename, "type": att.content_type}
+        )
     return req
 
 
@@ -83,8 +88,9 @@ def carry_out(row: InboundMessage, seat: Seat, msg: Parsed) -> Outcome:
     if req.prose:
         out.add(commands.prose_note(req.prose))
     if req.empty:
-        out.add(_("No orders and no commands were found above the quoted text.") + "\n\n" + str(COMMANDS_HELP),
-                error=True)
+        out.add(
+            _("No orders and no commands were found above the quoted text.") + "\n\n" + str(COMMANDS_HELP), error=True
+        )
         return out
     wait = req.has("WAIT")
     if req.orders.strip():
@@ -103,8 +109,9 @@ def _orders(row, seat, text, *, ready, out) -> None:
     text = turn_commands.clean_text(text)
     out.orders_accepted = False
     try:
-        result = turn_commands.submit_orders(seat.game_id, seat.side, text, source="mail", by=row.from_addr, ready=ready,
-                                     command=seat.command)
+        result = turn_commands.submit_orders(
+            seat.game_id, seat.side, text, source="mail", by=row.from_addr, ready=ready, command=seat.command
+        )
     except turn_commands.TurnError as exc:
         out.add("! " + _("orders not accepted: %(error)s") % {"error": render(exc)}, error=True)
         return
@@ -113,14 +120,22 @@ def _orders(row, seat, text, *, ready, out) -> None:
         out.orders_accepted = True
         head = _("ORDERS ACCEPTED: they replace any orders you sent before for this turn.")
         if result.closed:
-            head += "\n" + _("Your side is marked ready. Every side is ready: the turn is closed and being adjudicated.")
+            head += "\n" + _(
+                "Your side is marked ready. Every side is ready: the turn is closed and being adjudicated."
+            )
         elif ready:
             head += "\n" + _("Your side is marked ready (send WAIT to wait for the deadline instead).")
         out.add(f"{head}\n{listing}")
     else:
         general = "\n".join(f"  {render(e.message)}" for e in result.errors if not e.line)
-        out.add(_("ORDERS NOT ACCEPTED (your earlier orders, if any, stay in force). Fix the lines marked ERROR "
-                  "and send again.") + f"\n{general + chr(10) if general else ''}{listing}", error=True)
+        out.add(
+            _(
+                "ORDERS NOT ACCEPTED (your earlier orders, if any, stay in force). Fix the lines marked ERROR "
+                "and send again."
+            )
+            + f"\n{general + chr(10) if general else ''}{listing}",
+            error=True,
+        )
 
 
 def understood(text: str, orders, errors) -> str:
@@ -134,7 +149,9 @@ def understood(text: str, orders, errors) -> str:
         if not line.strip():
             continue
         if n in err_by_line:
-            lines.append(f"  {n:>2}. {line.strip()}\n      " + _("ERROR: %(errors)s") % {"errors": "; ".join(err_by_line[n])})
+            lines.append(
+                f"  {n:>2}. {line.strip()}\n      " + _("ERROR: %(errors)s") % {"errors": "; ".join(err_by_line[n])}
+            )
         elif n in by_line and hasattr(by_line[n], "to_text"):
             lines.append(f"  {n:>2}. {line.strip()}  ->  {by_line[n].to_text()}")
         else:
@@ -147,10 +164,18 @@ def _ready(row, seat, arg, out, req) -> None:
         return  # READY with orders: submit_orders marked the side ready, and the orders' section says so
     if out.orders_accepted is False:
         # The side's readiness is what it was before this message: say which.
-        out.add("! " + (_("READY: not done, because your orders were not accepted; your side is still marked ready, "
-                          "with your earlier orders.") if _is_ready(seat) else
-                        _("READY: not done, because your orders were not accepted; your side is not marked ready.")),
-                error=True)
+        out.add(
+            "! "
+            + (
+                _(
+                    "READY: not done, because your orders were not accepted; your side is still marked ready, "
+                    "with your earlier orders."
+                )
+                if _is_ready(seat)
+                else _("READY: not done, because your orders were not accepted; your side is not marked ready.")
+            ),
+            error=True,
+        )
         return
     _set_ready(seat, True, out)
 
@@ -177,7 +202,10 @@ def _set_ready(seat, ready: bool, out) -> None:
         out.add(f"! {word}: {render(exc)}", error=True)
         return
     if ready:
-        out.add(_("READY: your side is marked ready.") + (" " + _("Every side is ready: the turn is closed.") if closed else ""))
+        out.add(
+            _("READY: your side is marked ready.")
+            + (" " + _("Every side is ready: the turn is closed.") if closed else "")
+        )
     else:
         out.add(_("WAIT: your side is not ready; the turn waits for its deadline."))
 
@@ -187,14 +215,21 @@ def status_text(seat: Seat) -> str:
     state = gamelog.load(game.pk).state
     view = viewing.game_view(game, state, viewing.viewer_of_seat(seat))["turn"]
     nobody = _("nobody")
-    lines = [_("STATUS of %(game)s: turn %(number)s (%(kind)s), %(status)s") % {
-                 "game": game.name, "number": view['number'], "kind": view['kind'] and _(view['kind']),
-                 "status": view['status'] and _(view['status'])},
-             "  " + _("deadline: %(deadline)s") % {"deadline": local_time(view['deadline'], seat_timezone(seat))},
-             "  " + _("to order: %(sides)s; ready: %(ready)s") % {
-                 "sides": ", ".join(view['sides']) or nobody, "ready": ", ".join(view['ready']) or nobody}]
+    lines = [
+        _("STATUS of %(game)s: turn %(number)s (%(kind)s), %(status)s")
+        % {
+            "game": game.name,
+            "number": view["number"],
+            "kind": view["kind"] and _(view["kind"]),
+            "status": view["status"] and _(view["status"]),
+        },
+        "  " + _("deadline: %(deadline)s") % {"deadline": local_time(view["deadline"], seat_timezone(seat))},
+        "  "
+        + _("to order: %(sides)s; ready: %(ready)s")
+        % {"sides": ", ".join(view["sides"]) or nobody, "ready": ", ".join(view["ready"]) or nobody},
+    ]
     if view["game_status"] == GameStatus.FINISHED:
-        lines.append("  " + _("game over: %(result)s") % {"result": viewing.describe_result(view['result'])})
+        lines.append("  " + _("game over: %(result)s") % {"result": viewing.describe_result(view["result"])})
     for side, text in sorted(view["orders"].items()):
         indented = "\n".join("      " + line for line in text.split("\n"))
         lines.append("  " + _("orders in force for %(side)s:") % {"side": side} + f"\n{indented}")
@@ -212,9 +247,18 @@ def _resend(row, seat, arg, out, req) -> None:
     if last is None:
         out.add(_("RESEND: there is no report for you yet."), error=True)
         return
-    queue_mail(key=f"mailin:{row.pk}:resend", to=seat.email, subject=last.subject, body=last.body, html=last.html,
-               game=seat.game, seat=seat, kind="resend", map_svg=last.svg,
-               attachments=[(a["filename"], base64.b64decode(a["content_b64"]), a["mimetype"]) for a in last.attachments])
+    queue_mail(
+        key=f"mailin:{row.pk}:resend",
+        to=seat.email,
+        subject=last.subject,
+        body=last.body,
+        html=last.html,
+        game=seat.game,
+        seat=seat,
+        kind="resend",
+        map_svg=last.svg,
+        attachments=[(a["filename"], base64.b64decode(a["content_b64"]), a["mimetype"]) for a in last.attachments],
+    )
     out.add(_("RESEND: your latest report (%(subject)s) is on its way again.") % {"subject": last.subject})
 
 
@@ -257,15 +301,29 @@ def _message(row, seat, to, text, out, n: int = 0) -> None:
         out.add(f"! MESSAGE {to[:30]}: " + _("no such seat in this game (write umpire or a side)"), error=True)
         return
     if not allowed:
-        out.add(f"! MESSAGE {to[:30]}: " + _("this game does not allow messages to %(to)s") % {"to": to[:30]}, error=True)
+        out.add(
+            f"! MESSAGE {to[:30]}: " + _("this game does not allow messages to %(to)s") % {"to": to[:30]}, error=True
+        )
         return
     with for_seat(target):  # the message's envelope in its reader's language
-        replies.notify(row, seat=target, purpose=f"message:{n}",
-                       subject="[Kriegsbrief] " + _("%(game)s: message from %(seat)s") % {"game": game.name,
-                                                                                        "seat": seat_label(seat)},
-                       body=_("%(seat)s writes:") % {"seat": seat_label(seat)} + f"\n\n{text}\n")
+        replies.notify(
+            row,
+            seat=target,
+            purpose=f"message:{n}",
+            subject="[Kriegsbrief] "
+            + _("%(game)s: message from %(seat)s") % {"game": game.name, "seat": seat_label(seat)},
+            body=_("%(seat)s writes:") % {"seat": seat_label(seat)} + f"\n\n{text}\n",
+        )
     out.add(_("MESSAGE to %(seat)s: sent.") % {"seat": seat_label(target)})
 
 
-HANDLERS = {"READY": _ready, "WAIT": _wait, "STATUS": _status, "RESEND": _resend, "HELP": _help,
-            "ABSENT": _absent, "BACK": _back, "REPLACE": _replace}
+HANDLERS = {
+    "READY": _ready,
+    "WAIT": _wait,
+    "STATUS": _status,
+    "RESEND": _resend,
+    "HELP": _help,
+    "ABSENT": _absent,
+    "BACK": _back,
+    "REPLACE": _replace,
+}

@@ -13,6 +13,7 @@ inside it is an order line; lines outside it are read for commands only. An
 ``MESSAGE <to>`` takes the lines after it, up to ``END`` or the end of the
 text, as the message.
 """
+
 from __future__ import annotations
 
 import re
@@ -49,12 +50,16 @@ def _alternatives(words) -> str:
     return "|".join(re.escape(w) for w in words)
 
 
-ABSENT_RE = re.compile(rf"^(?:{_alternatives(COMMAND_WORDS['ABSENT'])})\s+(?:{_alternatives(UNTIL_WORDS)})"
-                       r"\s+(\d{4}-\d{2}-\d{2})\s*$", re.IGNORECASE)
+ABSENT_RE = re.compile(
+    rf"^(?:{_alternatives(COMMAND_WORDS['ABSENT'])})\s+(?:{_alternatives(UNTIL_WORDS)})"
+    r"\s+(\d{4}-\d{2}-\d{2})\s*$",
+    re.IGNORECASE,
+)
 MESSAGE_RE = re.compile(rf"^(?:{_alternatives(COMMAND_WORDS['MESSAGE'])})\s+(\S+)\s*:?\s*(.*)$", re.IGNORECASE)
 BLOCK_START = re.compile(rf"^\s*(?:{_alternatives(BLOCK_WORDS['ORDERS'])})\s*:?\s*$", re.IGNORECASE)
-BLOCK_END = re.compile(rf"^\s*(?:{_alternatives(BLOCK_WORDS['END'])})(\s+(?:{_alternatives(BLOCK_WORDS['ORDERS'])}))?\s*$",
-                       re.IGNORECASE)
+BLOCK_END = re.compile(
+    rf"^\s*(?:{_alternatives(BLOCK_WORDS['END'])})(\s+(?:{_alternatives(BLOCK_WORDS['ORDERS'])}))?\s*$", re.IGNORECASE
+)
 PROSE_LISTED = 10  # lines of prose quoted back in an acknowledgement; the rest are counted
 
 
@@ -107,7 +112,7 @@ def orders_block(text: str) -> tuple[str, str, str] | None:
     end = next((i for i in range(start + 1, len(lines)) if BLOCK_END.match(lines[i])), None)
     if end is None:  # "Orders:" as a heading, no END: the lines are read one by one, as without it
         return None
-    return "\n".join(lines[:start]), "\n".join(lines[start + 1:end]), "\n".join(lines[end + 1:])
+    return "\n".join(lines[:start]), "\n".join(lines[start + 1 : end]), "\n".join(lines[end + 1 :])
 
 
 def parse(text: str, *, order_words: tuple[str, ...], orders_allowed: bool = True) -> Request:
@@ -153,9 +158,20 @@ def _commands(text: str, req: Request, order_words: tuple[str, ...]) -> str:
 def prose_note(prose: list[str]) -> str:
     """The acknowledgement's words on lines that were not read."""
     shown = [f"    {one_line(line, 70)}" for line in prose[:PROSE_LISTED]]  # echoed: printable characters only
-    more = "\n    " + _("... and %(count)s more") % {"count": len(prose) - PROSE_LISTED} if len(prose) > PROSE_LISTED else ""
-    return (_("Not read (these lines begin with neither an order nor a command; if one was meant as an order, "
-              "check its first word):") + "\n" + "\n".join(shown) + more)
+    more = (
+        "\n    " + _("... and %(count)s more") % {"count": len(prose) - PROSE_LISTED}
+        if len(prose) > PROSE_LISTED
+        else ""
+    )
+    return (
+        _(
+            "Not read (these lines begin with neither an order nor a command; if one was meant as an order, "
+            "check its first word):"
+        )
+        + "\n"
+        + "\n".join(shown)
+        + more
+    )
 
 
 def _command(word: str, line: str, req: Request) -> None:
@@ -180,7 +196,9 @@ def _command(word: str, line: str, req: Request) -> None:
 def _message(lines: list[str], i: int, req: Request) -> int:
     m = MESSAGE_RE.match(lines[i].strip())
     if not m:
-        req.errors.append(_("write MESSAGE followed by umpire or a side, then the message on the lines below, then END"))
+        req.errors.append(
+            _("write MESSAGE followed by umpire or a side, then the message on the lines below, then END")
+        )
         return i + 1
     body, j = [m.group(2)] if m.group(2) else [], i + 1
     while j < len(lines) and not BLOCK_END.match(lines[j]):

@@ -1,5 +1,6 @@
 """Mail-in's quarantine, as the umpire's web page (campaigns.web.held) works it: the mail the
 DMARC/DKIM check held for a game, a readable preview, and release or rejection."""
+
 from __future__ import annotations
 
 from . import ingest, quotes

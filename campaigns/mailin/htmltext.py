@@ -6,6 +6,7 @@ their own: ``<blockquote>`` (Apple Mail, Thunderbird, Gmail), a
 after which the whole original follows unmarked (Outlook). Quoted text comes
 out with a ``> `` prefix so the same quote rules as for plain text apply.
 """
+
 from __future__ import annotations
 
 from html.parser import HTMLParser

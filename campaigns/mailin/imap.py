@@ -13,6 +13,7 @@ again). The batch is then processed in one transaction (``ingest.process_many``)
 a crash there leaves the stored rows for ``ingest.retry_pending``. Mail is never
 deleted from the server (the store is ours, the mailbox the operator's).
 """
+
 from __future__ import annotations
 
 import imaplib
@@ -49,12 +50,20 @@ class ImapConfig:
         if parts.scheme not in ("imap", "imaps") or not parts.hostname or not parts.username:
             raise ValueError("MAIL_IMAP_URL must look like imap://user:password@host:143/INBOX (or imaps://)")
         ssl = parts.scheme == "imaps"
-        return cls(host=parts.hostname, port=parts.port or (993 if ssl else 143), user=unquote(parts.username),
-                   password=unquote(parts.password or ""), mailbox=unquote(parts.path.lstrip("/")) or "INBOX", ssl=ssl)
+        return cls(
+            host=parts.hostname,
+            port=parts.port or (993 if ssl else 143),
+            user=unquote(parts.username),
+            password=unquote(parts.password or ""),
+            mailbox=unquote(parts.path.lstrip("/")) or "INBOX",
+            ssl=ssl,
+        )
 
 
 def _connect(cfg: ImapConfig) -> imaplib.IMAP4:
-    conn = imaplib.IMAP4_SSL(cfg.host, cfg.port, timeout=30) if cfg.ssl else imaplib.IMAP4(cfg.host, cfg.port, timeout=30)
+    conn = (
+        imaplib.IMAP4_SSL(cfg.host, cfg.port, timeout=30) if cfg.ssl else imaplib.IMAP4(cfg.host, cfg.port, timeout=30)
+    )
     conn.login(cfg.user, cfg.password)
     typ, _ = conn.select(_quote(cfg.mailbox))
     if typ != "OK":
@@ -74,10 +83,11 @@ def poll(cfg: ImapConfig) -> dict:
         cursor = _cursor(cfg, _uidvalidity(conn, cfg.mailbox))
         typ, data = conn.uid("SEARCH", None, f"UID {cursor.last_uid + 1}:*")
         # "n:*" names the highest message even when its UID is below n: keep only the new ones
-        uids = sorted(u for u in (data[0].split() if typ == "OK" and data and data[0] else [])
-                      if int(u) > cursor.last_uid)
+        uids = sorted(
+            u for u in (data[0].split() if typ == "OK" and data and data[0] else []) if int(u) > cursor.last_uid
+        )
         for start in range(0, len(uids), FETCH_BATCH):
-            batch = uids[start:start + FETCH_BATCH]
+            batch = uids[start : start + FETCH_BATCH]
             fetched = _fetch(conn, batch)
             if fetched:
                 rows = ingest.store_many([raw for _, raw in fetched], via="imap")

@@ -26,6 +26,7 @@ RECEIVED, for ``retry_pending``.
 
 Logs name rows by id and status only: addresses carry secret tokens.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -57,10 +58,22 @@ Status = InboundMessage.Status
 MAX_ATTEMPTS = 5
 HEADER_KEEP = 64 * 1024
 RECIPIENT_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "To", "Cc")
-RESULT_FIELDS = ["status", "error", "attempts", "processed_at", "seat", "from_addr", "subject", "thread_key",
-                 "replied_at", "result"]
-UNKNOWN_SENDER = ("Your message was not accepted: this address does not take mail from your address.\n"
-                  "Players send orders by replying to their own game reports, from the address they registered.")
+RESULT_FIELDS = [
+    "status",
+    "error",
+    "attempts",
+    "processed_at",
+    "seat",
+    "from_addr",
+    "subject",
+    "thread_key",
+    "replied_at",
+    "result",
+]
+UNKNOWN_SENDER = (
+    "Your message was not accepted: this address does not take mail from your address.\n"
+    "Players send orders by replying to their own game reports, from the address they registered."
+)
 
 
 def ingest(raw: bytes, *, via: str, envelope_to: str = "") -> InboundMessage:
@@ -136,9 +149,10 @@ def _new_row(raw: bytes, *, via: str, envelope_to: str = "") -> InboundMessage:
     # Every message is kept byte for byte up to the hard cap MAIL_KEEP_MAX_BYTES (an oversized one
     # too: it is refused, not lost); beyond the cap only its beginning is kept, and ``size`` says how
     # large it was, so the row shows what is missing.
-    kept = raw if len(raw) <= settings.MAIL_KEEP_MAX_BYTES else raw[:settings.MAIL_KEEP_MAX_BYTES]
-    return InboundMessage(dedupe_key=key, message_id=mid, raw=kept, size=len(raw), via=via[:20],
-                          envelope_to=envelope_to[:300])
+    kept = raw if len(raw) <= settings.MAIL_KEEP_MAX_BYTES else raw[: settings.MAIL_KEEP_MAX_BYTES]
+    return InboundMessage(
+        dedupe_key=key, message_id=mid, raw=kept, size=len(raw), via=via[:20], envelope_to=envelope_to[:300]
+    )
 
 
 def process(pk: int) -> InboundMessage:
@@ -191,8 +205,10 @@ def _process_locked(pk: int, row: InboundMessage | None = None) -> InboundMessag
 
 def _locked(pk: int) -> InboundMessage:
     """The stored message, its row locked until the end of the transaction (a prepared statement)."""
-    sql = (f"SELECT {prepared.columns(InboundMessage, 'm')} FROM mailin_inboundmessage m WHERE m.id = %s"
-           + prepared.for_update())
+    sql = (
+        f"SELECT {prepared.columns(InboundMessage, 'm')} FROM mailin_inboundmessage m WHERE m.id = %s"
+        + prepared.for_update()
+    )
     found = prepared.fetchone(sql, [pk])
     if found is None:
         raise InboundMessage.DoesNotExist(f"inbound message {pk} does not exist")
@@ -202,8 +218,10 @@ def _locked(pk: int) -> InboundMessage:
 def _lock_all(pks: list[int]) -> dict[int, InboundMessage]:
     """``_locked`` for many messages in one statement, locked in id order (as any other batch
     locks them, so two never wait on each other in a cycle)."""
-    sql = (f"SELECT {prepared.columns(InboundMessage, 'm')} FROM mailin_inboundmessage m"
-           f" WHERE m.id IN ({', '.join(['%s'] * len(pks))}) ORDER BY m.id" + prepared.for_update())
+    sql = (
+        f"SELECT {prepared.columns(InboundMessage, 'm')} FROM mailin_inboundmessage m"
+        f" WHERE m.id IN ({', '.join(['%s'] * len(pks))}) ORDER BY m.id" + prepared.for_update()
+    )
     rows = (prepared.instance(InboundMessage, found) for found in prepared.fetchall(sql, list(pks)))
     return {row.pk: row for row in rows}
 
@@ -212,8 +230,9 @@ def _failed(pk: int, exc: Exception) -> InboundMessage:
     # The work of this attempt, its events and its mail were rolled back with
     # the transaction; what is left is the stored message and why it failed.
     error = f"{type(exc).__name__}: {exc}"[:4000]
-    InboundMessage.objects.filter(pk=pk).update(status=Status.FAILED, error=error, attempts=F("attempts") + 1,
-                                                processed_at=timezone.now(), result={})
+    InboundMessage.objects.filter(pk=pk).update(
+        status=Status.FAILED, error=error, attempts=F("attempts") + 1, processed_at=timezone.now(), result={}
+    )
     log.error("inbound message %s failed (%s)", pk, type(exc).__name__)
     return InboundMessage.objects.defer("raw").get(pk=pk)
 
@@ -231,12 +250,14 @@ def retry_pending(now=None) -> int:
 
 # --- the checks --------------------------------------------------------------
 
+
 def _finish(row: InboundMessage, status: str, error: str = "") -> None:
     row.status, row.error = status, error
 
 
-def _reject(row: InboundMessage, reason: str, *, to: str | None, msg: Parsed | None, seat=None,
-            detail: str | None = None) -> None:
+def _reject(
+    row: InboundMessage, reason: str, *, to: str | None, msg: Parsed | None, seat=None, detail: str | None = None
+) -> None:
     """Record why the message was refused and tell the sender, if there is one to tell: a seat's
     registered address, or a stranger our MTA found genuine. Anyone else may be a forged From,
     and an answer would go to an innocent third party (backscatter): recorded silently."""
@@ -246,7 +267,9 @@ def _reject(row: InboundMessage, reason: str, *, to: str | None, msg: Parsed | N
     elif seat is None and not _registered(row, msg, to) and not screen.sender_verified(msg, to):
         row.result["replies"] = ["none: the sender is no seat's and our mail server did not find it genuine"]
     else:
-        replies.reply(row, to=to, seat=seat, purpose="rejected", body=detail or f"Your message was not accepted: {reason}\n")
+        replies.reply(
+            row, to=to, seat=seat, purpose="rejected", body=detail or f"Your message was not accepted: {reason}\n"
+        )
 
 
 def _registered(row: InboundMessage, msg: Parsed | None, sender: str) -> bool:
@@ -278,10 +301,15 @@ def _handle(row: InboundMessage) -> None:
 def _too_large(row: InboundMessage, raw: bytes) -> str:
     """Why an oversized message is refused, and how much of it is kept (the record and the reply say so)."""
     row.result["kept_bytes"] = len(raw)
-    kept = (f"it is kept whole ({row.size} bytes)" if len(raw) >= row.size else
-            f"only its first {len(raw)} bytes are kept (the store keeps at most {settings.MAIL_KEEP_MAX_BYTES})")
-    return (f"the message is too large ({row.size} bytes; at most {settings.MAIL_MAX_BYTES} are read), so nothing "
-            f"in it was applied; {kept}. Send your orders as plain text without attachments")
+    kept = (
+        f"it is kept whole ({row.size} bytes)"
+        if len(raw) >= row.size
+        else f"only its first {len(raw)} bytes are kept (the store keeps at most {settings.MAIL_KEEP_MAX_BYTES})"
+    )
+    return (
+        f"the message is too large ({row.size} bytes; at most {settings.MAIL_MAX_BYTES} are read), so nothing "
+        f"in it was applied; {kept}. Send your orders as plain text without attachments"
+    )
 
 
 def _named(row: InboundMessage, msg: Parsed | None) -> Parsed | None:
@@ -323,9 +351,15 @@ def _authenticated(row: InboundMessage, msg: Parsed) -> None:
     seat = address.seat
     row.seat = seat
     if address.revoked_at is not None:
-        return _reject(row, "this reply address has been revoked", to=sender, msg=msg, seat=seat,
-                       detail="Your message was not accepted: this reply address has been revoked.\n"
-                              "Reply to your latest report instead: it carries your current address.\n")
+        return _reject(
+            row,
+            "this reply address has been revoked",
+            to=sender,
+            msg=msg,
+            seat=seat,
+            detail="Your message was not accepted: this reply address has been revoked.\n"
+            "Reply to your latest report instead: it carries your current address.\n",
+        )
     held = screen.authentication(msg)
     if held:
         return _hold(row, seat, held)
@@ -346,15 +380,26 @@ def _seat_address(row: InboundMessage, msg: Parsed):
 def _hold(row: InboundMessage, seat, reason: str) -> None:
     _finish(row, Status.HELD, reason)
     with for_seat(seat):
-        replies.reply(row, to=seat.email, seat=seat, purpose="held",
-                      body=_("Your message is held for the umpire and not applied yet: %(reason)s.") % {"reason": reason}
-                      + "\n" + _("The umpire will release or reject it; you will hear either way.") + "\n")
+        replies.reply(
+            row,
+            to=seat.email,
+            seat=seat,
+            purpose="held",
+            body=_("Your message is held for the umpire and not applied yet: %(reason)s.") % {"reason": reason}
+            + "\n"
+            + _("The umpire will release or reject it; you will hear either way.")
+            + "\n",
+        )
     umpire = seat.game.seats.active().filter(role="umpire").first()
     if umpire is not None:
-        replies.notify(row, seat=umpire, purpose="held-umpire",
-                       subject=f"[Kriegsbrief] {seat.game.name}: a message from {seat.side or seat.role} is held",
-                       body=f"Inbound message #{row.pk} from the {seat.side or seat.role} seat is held: {reason}.\n"
-                            f"Release or reject it here: {settings.SITE_URL}{reverse('mailin_held', args=[seat.game_id])}\n")
+        replies.notify(
+            row,
+            seat=umpire,
+            purpose="held-umpire",
+            subject=f"[Kriegsbrief] {seat.game.name}: a message from {seat.side or seat.role} is held",
+            body=f"Inbound message #{row.pk} from the {seat.side or seat.role} seat is held: {reason}.\n"
+            f"Release or reject it here: {settings.SITE_URL}{reverse('mailin_held', args=[seat.game_id])}\n",
+        )
 
 
 def _apply(row: InboundMessage, seat, msg: Parsed, reply_to: str | None = None, *, released: bool = False) -> None:
@@ -365,7 +410,9 @@ def _apply(row: InboundMessage, seat, msg: Parsed, reply_to: str | None = None, 
     with for_seat(seat):  # the acknowledgement in the seat's language
         outcome = apply.carry_out(row, seat, msg)
         head = _("Your message to %(game)s (%(seat)s) was read as follows.") % {
-            "game": seat.game.name, "seat": pgettext("side", seat.side) if seat.side else _(seat.role)}
+            "game": seat.game.name,
+            "seat": pgettext("side", seat.side) if seat.side else _(seat.role),
+        }
     _finish(row, Status.APPLIED, f"{outcome.errors} error(s) reported to the sender" if outcome.errors else "")
     row.result["sections"] = len(outcome.sections)
     body = "\n\n".join([head, *outcome.sections]) + "\n"
@@ -392,7 +439,12 @@ def reject_held(row: InboundMessage, reason: str = "rejected by the umpire") -> 
         if row.status != Status.HELD:
             raise ValueError(f"inbound message {row.pk} is {row.status}, not held")
         _finish(row, Status.REJECTED, reason)
-        replies.reply(row, to=row.seat.email, seat=row.seat, purpose="held-rejected",
-                      body=f"Your held message was not applied: {reason}.\n")
+        replies.reply(
+            row,
+            to=row.seat.email,
+            seat=row.seat,
+            purpose="held-rejected",
+            body=f"Your held message was not applied: {reason}.\n",
+        )
         row.save(update_fields=RESULT_FIELDS)
     return row

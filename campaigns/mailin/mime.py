@@ -9,6 +9,7 @@ Filenames are RFC 2047-decoded here, as the modern policy would. The body is the
 plain-text part, or the HTML part turned into text; ``.txt`` attachments are
 kept apart. Parts are counted and capped: nothing here ever opens an archive.
 """
+
 from __future__ import annotations
 
 import re
@@ -77,7 +78,7 @@ def one_line(text: str, limit: int = 150) -> str:
 
 def message_id(raw: bytes) -> str:
     """The Message-ID from the raw header block, '' if missing or malformed."""
-    headers = BytesHeaderParser(policy=compat32).parsebytes(raw[:256 * 1024])
+    headers = BytesHeaderParser(policy=compat32).parsebytes(raw[: 256 * 1024])
     value = headers.get("Message-ID", "") or ""
     m = MSGID_RE.search(str(value))
     return m.group(0) if m else ""
@@ -105,7 +106,9 @@ def parse(raw: bytes, *, max_parts: int) -> Parsed:
         plain, html = [], []
         _walk(msg, out, plain, html, max_parts)
     except RecursionError:  # the stdlib parser recurses once per nesting level
-        raise MimeError("the message's MIME parts are nested too deeply to read; send your orders as plain text") from None
+        raise MimeError(
+            "the message's MIME parts are nested too deeply to read; send your orders as plain text"
+        ) from None
     plain = [text for text in plain if text.strip()]
     if plain:
         out.body = plain[0]
@@ -126,10 +129,12 @@ def _walk(part: Message, out: Parsed, plain: list, html: list, max_parts: int) -
         # The parser found no boundary line (a relay rewrote it, a client cut the message): the
         # parts cannot be told apart, so nothing in it can be read, and saying "no orders" would lie.
         boundary = one_line(part.get_boundary() or "", 70)
-        raise MimeError("your message could not be read: it says it is in MIME parts, but "
-                        + (f'its boundary "{boundary}" never appears in it' if boundary else "it names no boundary")
-                        + ", so its parts cannot be told apart. Nothing in it was applied; "
-                          "send it again (as plain text, if your mail program allows)")
+        raise MimeError(
+            "your message could not be read: it says it is in MIME parts, but "
+            + (f'its boundary "{boundary}" never appears in it' if boundary else "it names no boundary")
+            + ", so its parts cannot be told apart. Nothing in it was applied; "
+            "send it again (as plain text, if your mail program allows)"
+        )
     if part.is_multipart():
         for sub in part.iter_parts() if hasattr(part, "iter_parts") else part.get_payload():
             _walk(sub, out, plain, html, max_parts)

@@ -5,6 +5,7 @@ concepts: their classes are in campaigns.models).
 its own transaction, so nothing accepted is ever lost: whatever fails later
 is recorded on the row (status + error) and the row can be processed again.
 """
+
 from django.db import models
 
 from campaigns.models import Absence, Seat, SeatAddress
@@ -14,15 +15,16 @@ __all__ = ["Absence", "SeatAddress", "InboundMessage", "ImapCursor"]
 
 class InboundMessage(models.Model):
     class Status(models.TextChoices):
-        RECEIVED = "received"      # stored, not processed yet (or processing crashed: retry)
-        APPLIED = "applied"        # commands carried out (some lines may have had errors)
-        REJECTED = "rejected"      # failed a check; the sender was told why (if answerable)
-        HELD = "held"              # authentication failed: waits for the umpire
-        IGNORED = "ignored"        # auto-reply, bounce, list mail: recorded, never answered
-        FAILED = "failed"          # an internal error; ``error`` says which, retryable
+        RECEIVED = "received"  # stored, not processed yet (or processing crashed: retry)
+        APPLIED = "applied"  # commands carried out (some lines may have had errors)
+        REJECTED = "rejected"  # failed a check; the sender was told why (if answerable)
+        HELD = "held"  # authentication failed: waits for the umpire
+        IGNORED = "ignored"  # auto-reply, bounce, list mail: recorded, never answered
+        FAILED = "failed"  # an internal error; ``error`` says which, retryable
 
-    dedupe_key = models.CharField(max_length=300, unique=True,
-                                  help_text="Message-ID, or sha256 of the raw bytes when there is none.")
+    dedupe_key = models.CharField(
+        max_length=300, unique=True, help_text="Message-ID, or sha256 of the raw bytes when there is none."
+    )
     message_id = models.CharField(max_length=300, blank=True)
     raw = models.BinaryField()
     size = models.IntegerField()

@@ -23,6 +23,7 @@ does not know the verb-less "…, Name <addr>:" form of Gmail in Russian, Yandex
 and Mail.ru, and splits a message into replies at each attribution, which
 loses the new text of a bottom-posted reply (it sits below the quote).
 """
+
 from __future__ import annotations
 
 import re
@@ -37,12 +38,12 @@ ORIGINAL_MARKERS = re.compile(
     re.IGNORECASE,
 )
 OUTLOOK_HEADER = re.compile(r"^\s*\**(from|von|от):\**\s", re.IGNORECASE)
-OUTLOOK_NEXT = re.compile(r"^\s*\**(sent|date|gesendet|отправлено|дата|to|an|кому|subject|тема):\**\s",
-                          re.IGNORECASE)
+OUTLOOK_NEXT = re.compile(r"^\s*\**(sent|date|gesendet|отправлено|дата|to|an|кому|subject|тема):\**\s", re.IGNORECASE)
 # An attribution line, or the last line of one wrapped over two: the verb, or (Gmail in Russian,
 # Yandex, Mail.ru) an address in angle brackets, then a colon at the end.
 ATTRIBUTION = re.compile(
-    r"((wrote|writes|schrieb|a écrit|написал\(а\)|написала?|пишет)\s*:|<[^<>\s]+@[^<>\s]+>\s*:)\s*$", re.IGNORECASE)
+    r"((wrote|writes|schrieb|a écrit|написал\(а\)|написала?|пишет)\s*:|<[^<>\s]+@[^<>\s]+>\s*:)\s*$", re.IGNORECASE
+)
 ATTRIBUTION_START = re.compile(r"^\s*(on|am|le)\s", re.IGNORECASE)  # "On …" wrapped before "… wrote:"
 SIGNATURE = re.compile(r"^--\s?$")
 _REPLY_PARSER = EmailReplyParser(languages=["en", "de", "fr"])
@@ -89,7 +90,7 @@ def _attribution_end(lines: list[str], i: int) -> int | None:
     """The last line of an attribution or Outlook header block starting at line ``i``, or None."""
     if ATTRIBUTION.search(lines[i]):
         return i
-    if OUTLOOK_HEADER.match(lines[i]) and any(OUTLOOK_NEXT.match(line) for line in lines[i + 1:i + 3]):
+    if OUTLOOK_HEADER.match(lines[i]) and any(OUTLOOK_NEXT.match(line) for line in lines[i + 1 : i + 3]):
         end = i + 1
         while end + 1 < len(lines) and OUTLOOK_NEXT.match(lines[end + 1]):
             end += 1

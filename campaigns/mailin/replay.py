@@ -16,6 +16,7 @@ this; a client whose clock runs behind the one they wrote from last (a phone,
 then a laptop) can be, and the umpire releases it. The first message from a
 seat is never held by this.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -49,7 +50,7 @@ def message_date(msg: Parsed) -> datetime | None:
 def body_of(raw: bytes) -> bytes:
     """The bytes after the header block: the same in a copy that gathered other trace headers."""
     cut = [i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i >= 0]
-    return raw[min(cut):].lstrip(b"\r\n") if cut else b""
+    return raw[min(cut) :].lstrip(b"\r\n") if cut else b""
 
 
 def body_hash(raw: bytes) -> str:
@@ -84,8 +85,10 @@ def suspect(row: InboundMessage, seat, msg: Parsed, *, also_count: Sequence[str]
     if when is None:
         return "it has no readable Date header, so it cannot be told from a replayed copy of earlier mail"
     if when < newest:
-        return (f"its Date ({when:%Y-%m-%d %H:%M:%S} UTC) is older than the newest message already applied "
-                f"from this seat ({newest:%Y-%m-%d %H:%M:%S} UTC): it may be a replayed copy")
+        return (
+            f"its Date ({when:%Y-%m-%d %H:%M:%S} UTC) is older than the newest message already applied "
+            f"from this seat ({newest:%Y-%m-%d %H:%M:%S} UTC): it may be a replayed copy"
+        )
     if when == newest and body_hash(bytes(row.raw)) == last_hash:
         return "it repeats the last message applied from this seat (same Date, same text) under a new Message-ID"
     return None
@@ -101,8 +104,12 @@ def _suspect_sql(counts: int) -> str:
     # The seat's newest dated applied message (undated rows hold "": they sort last, so "" here
     # means no dated mail was applied), and the replies of the last hour in each thread asked for.
     # Prepared: it runs for every message (campaigns.prepared).
-    last = (f"SELECT {_key('date')} AS date, {_key('body_sha256')} AS body FROM mailin_inboundmessage"
-            f" WHERE seat_id = %s AND status = %s AND id < %s AND {_key('date')} IS NOT NULL ORDER BY date DESC LIMIT 1")
+    last = (
+        f"SELECT {_key('date')} AS date, {_key('body_sha256')} AS body FROM mailin_inboundmessage"
+        f" WHERE seat_id = %s AND status = %s AND id < %s AND {_key('date')} IS NOT NULL ORDER BY date DESC LIMIT 1"
+    )
     count = "(SELECT count(*) FROM mailin_inboundmessage WHERE thread_key = %s AND replied_at >= %s)"
-    return (f"SELECT last.date, last.body{''.join(', ' + count for _ in range(counts))}"
-            f" FROM (SELECT 1) AS one LEFT JOIN ({last}) AS last ON true")
+    return (
+        f"SELECT last.date, last.body{''.join(', ' + count for _ in range(counts))}"
+        f" FROM (SELECT 1) AS one LEFT JOIN ({last}) AS last ON true"
+    )

@@ -12,6 +12,7 @@ paused and that their mail is still applied, and the rest of that hour's are
 not sent. Everything echoed into a header goes through ``mime.one_line``; the
 In-Reply-To we set is the sender's Message-ID only when it has the syntax of one.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -50,9 +51,10 @@ def sent_last_hour(key: str, row: InboundMessage | None = None) -> int:
     if counted is not None:
         return counted
     since = InboundMessage(replied_at=timezone.now() - timedelta(hours=1))
-    sent, = prepared.fetchone(  # prepared: this runs for every reply
+    (sent,) = prepared.fetchone(  # prepared: this runs for every reply
         "SELECT count(*) FROM mailin_inboundmessage WHERE thread_key = %s AND replied_at >= %s",
-        [key, prepared.db_value(since, "replied_at")])
+        [key, prepared.db_value(since, "replied_at")],
+    )
     return sent
 
 
@@ -60,8 +62,17 @@ def throttled(key: str, row: InboundMessage | None = None) -> bool:
     return sent_last_hour(key, row) >= settings.MAIL_REPLIES_PER_THREAD_HOUR
 
 
-def reply(row: InboundMessage, *, to: str, body: str, purpose: str, seat=None, subject: str | None = None,
-          reply_to: str | None = None, person: bool = False) -> bool:
+def reply(
+    row: InboundMessage,
+    *,
+    to: str,
+    body: str,
+    purpose: str,
+    seat=None,
+    subject: str | None = None,
+    reply_to: str | None = None,
+    person: bool = False,
+) -> bool:
     """Queue one reply to ``row``; False when the brake held it back. Idempotent per (row, purpose).
 
     ``person``: the reply acknowledges mail a person wrote (see the module's words on the brake).
@@ -79,18 +90,27 @@ def reply(row: InboundMessage, *, to: str, body: str, purpose: str, seat=None, s
         return _suppressed(row, purpose)
     msgid = row.message_id if MSGID_RE.fullmatch(row.message_id or "") else None
     queue_mail(
-        key=f"mailin:{row.pk}:{purpose}", to=to, subject=subject or reply_subject(row.subject), body=body,
-        game=seat.game if seat else None, seat=seat, in_reply_to=msgid, references=(msgid,) if msgid else (),
-        kind="mail-reply", reply_to=reply_to,
+        key=f"mailin:{row.pk}:{purpose}",
+        to=to,
+        subject=subject or reply_subject(row.subject),
+        body=body,
+        game=seat.game if seat else None,
+        seat=seat,
+        in_reply_to=msgid,
+        references=(msgid,) if msgid else (),
+        kind="mail-reply",
+        reply_to=reply_to,
     )
     row.replied_at = timezone.now()
     row.result.setdefault("replies", []).append(purpose)
     return True
 
 
-PAUSED = ("\nACKNOWLEDGEMENTS PAUSED: you have had {n} acknowledgements in the last hour, so the next ones this hour "
-          "are not sent (a guard against mail loops). Your mail is still read and applied exactly as before; "
-          "acknowledgements resume within the hour, and STATUS then shows your orders in force.\n")
+PAUSED = (
+    "\nACKNOWLEDGEMENTS PAUSED: you have had {n} acknowledgements in the last hour, so the next ones this hour "
+    "are not sent (a guard against mail loops). Your mail is still read and applied exactly as before; "
+    "acknowledgements resume within the hour, and STATUS then shows your orders in force.\n"
+)
 
 
 def _suppressed(row: InboundMessage, purpose: str) -> bool:
@@ -100,5 +120,12 @@ def _suppressed(row: InboundMessage, purpose: str) -> bool:
 
 def notify(row: InboundMessage, *, seat, body: str, subject: str, purpose: str) -> None:
     """A message to another seat (the umpire, a side): not a reply, not throttled per sender thread."""
-    queue_mail(key=f"mailin:{row.pk}:{purpose}", to=seat.email, subject=one_line(subject, 200), body=body,
-               game=seat.game, seat=seat, kind="mail-forward")
+    queue_mail(
+        key=f"mailin:{row.pk}:{purpose}",
+        to=seat.email,
+        subject=one_line(subject, 200),
+        body=body,
+        game=seat.game,
+        seat=seat,
+        kind="mail-forward",
+    )

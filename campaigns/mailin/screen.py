@@ -15,6 +15,7 @@ the condition for answering a stranger automatically: anything else may be a
 forged From, and answering it would send our mail to an innocent third party
 (backscatter).
 """
+
 from __future__ import annotations
 
 import re
@@ -53,7 +54,9 @@ def automatic(msg: Parsed) -> str | None:
 
 AUTOMATIC_SUBJECT = re.compile(
     r"^\s*(auto(matic)?[ -]?(reply|response|antwort)|auto:|out of (the )?office|abwesenheitsnotiz|vacation reply|"
-    r"автоответ|автоматический ответ|нет на месте|в отпуске)", re.IGNORECASE)
+    r"автоответ|автоматический ответ|нет на месте|в отпуске)",
+    re.IGNORECASE,
+)
 
 
 def automatic_subject(subject: str) -> bool:
@@ -90,9 +93,14 @@ def _aligned(domain: str, other: str) -> bool:
 
 
 def _passed_for(results: dict[str, list], method: str, ptype: str, name: str, domain: str) -> bool:
-    return any(str(r.result).lower() == "pass" and any(
-        str(p.type).lower() == ptype and str(p.name).lower() == name and _aligned(domain, str(p.value))
-        for p in r.properties) for r in results.get(method, []))
+    return any(
+        str(r.result).lower() == "pass"
+        and any(
+            str(p.type).lower() == ptype and str(p.name).lower() == name and _aligned(domain, str(p.value))
+            for p in r.properties
+        )
+        for r in results.get(method, [])
+    )
 
 
 def sender_verified(msg: Parsed | None, sender: str) -> bool:
@@ -104,8 +112,11 @@ def sender_verified(msg: Parsed | None, sender: str) -> bool:
     if "fail" in _verdicts(results, "dmarc") or "fail" in _verdicts(results, "spf"):
         return False
     domain = sender.rsplit("@", 1)[1]
-    return ("pass" in _verdicts(results, "dmarc") or _passed_for(results, "dkim", "header", "d", domain)
-            or _passed_for(results, "spf", "smtp", "mailfrom", domain))
+    return (
+        "pass" in _verdicts(results, "dmarc")
+        or _passed_for(results, "dkim", "header", "d", domain)
+        or _passed_for(results, "spf", "smtp", "mailfrom", domain)
+    )
 
 
 def authentication(msg: Parsed) -> str | None:
@@ -113,8 +124,11 @@ def authentication(msg: Parsed) -> str | None:
     our MTA while MAIL_REQUIRE_AUTHENTICATION is on), or None."""
     found = _our_results(msg)
     if found is None:
-        return ("no Authentication-Results from our mail server (the message did not come through it)"
-                if settings.MAIL_REQUIRE_AUTHENTICATION else None)
+        return (
+            "no Authentication-Results from our mail server (the message did not come through it)"
+            if settings.MAIL_REQUIRE_AUTHENTICATION
+            else None
+        )
     results = {method: _verdicts(found, method) for method in found}
     if "fail" in results.get("dmarc", []):
         return "DMARC check failed at our mail server"

@@ -1,4 +1,5 @@
 """Celery tasks of mail in: the IMAP poll and the retry of failed messages."""
+
 from celery import shared_task
 from django.conf import settings
 

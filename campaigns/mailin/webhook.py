@@ -13,6 +13,7 @@ and a token is taken once (kept in the shared cache a little longer than the
 window; a post whose ingestion fails gives its token back, so Mailgun's retry
 of it is still taken).
 """
+
 import json
 import time
 

@@ -4,6 +4,7 @@ Django's own file backend appends many messages to one .log file with
 separators; one standard .eml per message opens in any mail client and is
 what a reply-from-file command can read back.
 """
+
 import threading
 import uuid
 from pathlib import Path

@@ -15,6 +15,7 @@ The Date header is written in the seat's own time zone (its offset, e.g. +0900),
 passed off as local time: a mail client shows it either way, but a reader who looks at the
 raw header sees their own clock.
 """
+
 from __future__ import annotations
 
 from email.mime.base import MIMEBase

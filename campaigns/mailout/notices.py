@@ -4,6 +4,7 @@ Connected once, by campaigns.apps.CampaignsConfig.ready (``connect``). Each rece
 the command's transaction, as the command's own mail did before (outbox rows commit with it);
 idempotency keys are those the commands used.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -59,25 +60,42 @@ def _tell_umpire(seat: Seat, key: str, what: str, body: Callable[[], str]) -> No
     if umpire is None or umpire.pk == seat.pk:
         return
     with for_seat(umpire):
-        outbox.queue_mail(key=key, to=umpire.email, game=seat.game, seat=umpire, kind="mail-forward",
-                          subject=outbox.one_line(f"[Kriegsbrief] {seat.game.name}: "
-                                                  + _(what) % {"seat": seat_label(seat)}),
-                          body=body())
+        outbox.queue_mail(
+            key=key,
+            to=umpire.email,
+            game=seat.game,
+            seat=umpire,
+            kind="mail-forward",
+            subject=outbox.one_line(f"[Kriegsbrief] {seat.game.name}: " + _(what) % {"seat": seat_label(seat)}),
+            body=body(),
+        )
 
 
 def _absence_declared(seat, absence, until, moved, **_kw):
     def body() -> str:
         away = _("%(seat)s says they are away until %(date)s.") % {"seat": seat_label(seat), "date": until.isoformat()}
-        deadline = (_("The game's absence allowance moved the deadline of turn %(number)s to %(deadline)s.") % {
-            "number": moved.number, "deadline": moved.deadline} if moved else _("Deadlines are yours to extend."))
+        deadline = (
+            _("The game's absence allowance moved the deadline of turn %(number)s to %(deadline)s.")
+            % {"number": moved.number, "deadline": moved.deadline}
+            if moved
+            else _("Deadlines are yours to extend.")
+        )
         return f"{away}\n{deadline}\n"
+
     _tell_umpire(seat, f"absence:{absence.pk}", gettext_noop("%(seat)s absent"), body)
 
 
 def _absence_ended(seat, today, **_kw):
-    _tell_umpire(seat, f"back:{seat.pk}:{today.isoformat()}", gettext_noop("%(seat)s is back"), lambda: _(
-        "%(seat)s says they are back (%(date)s), before the date they gave.") % {
-        "seat": seat_label(seat), "date": today.isoformat()} + "\n")
+    _tell_umpire(
+        seat,
+        f"back:{seat.pk}:{today.isoformat()}",
+        gettext_noop("%(seat)s is back"),
+        lambda: (
+            _("%(seat)s says they are back (%(date)s), before the date they gave.")
+            % {"seat": seat_label(seat), "date": today.isoformat()}
+            + "\n"
+        ),
+    )
 
 
 def _seat_invited(seat, by, **_kw):
@@ -86,14 +104,24 @@ def _seat_invited(seat, by, **_kw):
         return
     # In the invitee's language; one who chose none gets the inviter's (who knows whom they invite).
     with translation.override(language_of(seat.user) or language_of(by) or settings.LANGUAGE_CODE):
-        ctx = {"seat": seat, "game": seat.game, "by": by.get_username() if by else _("the operator"),
-               "title": catalog.get(seat.game.ruleset).title,
-               "roster": invitations.roster(seat.game), "link": settings.SITE_URL + invitations.accept_url(seat),
-               "expires": invitations.expires_at(seat), "site_url": settings.SITE_URL}
-        outbox.queue_mail(key=f"invite:{seat.pk}:{seat.version}", to=address, kind="invite", reply_to="",
-                          subject=outbox.one_line("[Kriegsbrief] " + _("You are invited to %(game)s") % {
-                              "game": seat.game.name}),
-                          body=render_to_string("mail/invitation.txt", ctx))
+        ctx = {
+            "seat": seat,
+            "game": seat.game,
+            "by": by.get_username() if by else _("the operator"),
+            "title": catalog.get(seat.game.ruleset).title,
+            "roster": invitations.roster(seat.game),
+            "link": settings.SITE_URL + invitations.accept_url(seat),
+            "expires": invitations.expires_at(seat),
+            "site_url": settings.SITE_URL,
+        }
+        outbox.queue_mail(
+            key=f"invite:{seat.pk}:{seat.version}",
+            to=address,
+            kind="invite",
+            reply_to="",
+            subject=outbox.one_line("[Kriegsbrief] " + _("You are invited to %(game)s") % {"game": seat.game.name}),
+            body=render_to_string("mail/invitation.txt", ctx),
+        )
 
 
 def _invitation_declined(seat, user, **_):
@@ -101,30 +129,52 @@ def _invitation_declined(seat, user, **_):
     to = {verified_address(game.created_by)} if game.created_by_id else set()
     to |= set(game.seats.active().filter(role=Seat.Role.UMPIRE).values_list("email", flat=True))
     what = f"the {seat.side} player's seat" if seat.role == Seat.Role.PLAYER else f"the {seat.role}'s seat"
-    body = (f"{user.get_username()} declined {what} in {game.name}.\n"
-            f"The seat is free; invite someone else to it: {settings.SITE_URL}{reverse('game_seats', args=[game.pk])}\n"
-            "The game starts when every player and the umpire have accepted.\n\n"
-            "--\nKriegsbrief. This is an automatic notice.\n")
+    body = (
+        f"{user.get_username()} declined {what} in {game.name}.\n"
+        f"The seat is free; invite someone else to it: {settings.SITE_URL}{reverse('game_seats', args=[game.pk])}\n"
+        "The game starts when every player and the umpire have accepted.\n\n"
+        "--\nKriegsbrief. This is an automatic notice.\n"
+    )
     for address in sorted(a for a in to if a):
-        outbox.queue_mail(key=f"declined:{seat.pk}:{seat.version}:{address}", to=address, game=game, kind="notice",
-                          reply_to="", subject=outbox.one_line(f"[Kriegsbrief] {game.name}: {what} was declined"),
-                          body=body)
+        outbox.queue_mail(
+            key=f"declined:{seat.pk}:{seat.version}:{address}",
+            to=address,
+            game=game,
+            kind="notice",
+            reply_to="",
+            subject=outbox.one_line(f"[Kriegsbrief] {game.name}: {what} was declined"),
+            body=body,
+        )
 
 
 def _side_replaced(stream, seat, side, old_email, handover, **_):
-    outbox.queue_mail(key=f"seat-left:{seat.pk}:{handover}", to=old_email, game=stream.game, kind="notice",
-                      reply_to="", subject=outbox.one_line(f"[Kriegsbrief] {stream.game.name}: you no longer play {side}"),
-                      body=f"The umpire has handed {side} in {stream.game.name} to another player.\n"
-                           f"Thank you for playing. Mail to your old reply address is no longer read.\n\n"
-                           f"--\nKriegsbrief. This is an automatic notice.\n")
+    outbox.queue_mail(
+        key=f"seat-left:{seat.pk}:{handover}",
+        to=old_email,
+        game=stream.game,
+        kind="notice",
+        reply_to="",
+        subject=outbox.one_line(f"[Kriegsbrief] {stream.game.name}: you no longer play {side}"),
+        body=f"The umpire has handed {side} in {stream.game.name} to another player.\n"
+        f"Thank you for playing. Mail to your old reply address is no longer read.\n\n"
+        f"--\nKriegsbrief. This is an automatic notice.\n",
+    )
 
 
 def _address_renewed(seat, address, reason, **_):
-    outbox.queue_mail(key=f"address-renewed:{address.pk}", to=seat.email, game=seat.game, seat=seat, kind="notice",
-                      subject=f"[Kriegsbrief] {' '.join(seat.game.name.split())}: your new reply address",
-                      body=(f"Your seat's secret reply address in {seat.game.name} has been replaced ({reason}).\n"
-                            "Reply to this message, or to any later one, to send orders and commands. Mail to the old\n"
-                            "address is refused with a reply that says so.\n\n--\nKriegsbrief. This is an automatic notice.\n"))
+    outbox.queue_mail(
+        key=f"address-renewed:{address.pk}",
+        to=seat.email,
+        game=seat.game,
+        seat=seat,
+        kind="notice",
+        subject=f"[Kriegsbrief] {' '.join(seat.game.name.split())}: your new reply address",
+        body=(
+            f"Your seat's secret reply address in {seat.game.name} has been replaced ({reason}).\n"
+            "Reply to this message, or to any later one, to send orders and commands. Mail to the old\n"
+            "address is refused with a reply that says so.\n\n--\nKriegsbrief. This is an automatic notice.\n"
+        ),
+    )
 
 
 RECEIVERS = {

@@ -19,6 +19,7 @@ References that put every message of a game into one thread, Reply-To (the
 seat's secret address), and ``Auto-Submitted: auto-generated`` (RFC 3834).
 Nothing here logs an address or a header: Reply-To carries a secret token.
 """
+
 from __future__ import annotations
 
 import atexit
@@ -85,10 +86,23 @@ def message_id_for(key: str) -> str:
     return f"<{digest[:32]}@{MESSAGE_ID_DOMAIN}>"
 
 
-def queue_mail(*, key: str, to: str, subject: str, body: str, game=None, seat=None,
-               in_reply_to: str | None = None, references: Sequence[str] = (), reply_to: str | None = None,
-               kind: str = "notice", attachments: Iterable[tuple[str, bytes | str, str]] = (),
-               html: str = "", map_svg: str = "", thread_start: bool = False) -> OutboxMail | None:
+def queue_mail(
+    *,
+    key: str,
+    to: str,
+    subject: str,
+    body: str,
+    game=None,
+    seat=None,
+    in_reply_to: str | None = None,
+    references: Sequence[str] = (),
+    reply_to: str | None = None,
+    kind: str = "notice",
+    attachments: Iterable[tuple[str, bytes | str, str]] = (),
+    html: str = "",
+    map_svg: str = "",
+    thread_start: bool = False,
+) -> OutboxMail | None:
     """Write one outbox row (None if ``key`` was queued before) and send it after commit.
 
     ``thread_start``: the game's first message to a seat. Its Message-ID is the game's thread
@@ -109,11 +123,22 @@ def queue_mail(*, key: str, to: str, subject: str, body: str, game=None, seat=No
         raise ValueError("queue_mail: only a game's mail starts its thread")
     refs, parent = ([], "") if thread_start else _threading(game, in_reply_to, references)
     row = OutboxMail(
-        key=key, game=game, seat=seat, kind=kind, to=to, reply_to=reply_to or "",
-        subject=subject, body=body, html=html, svg=map_svg,
+        key=key,
+        game=game,
+        seat=seat,
+        kind=kind,
+        to=to,
+        reply_to=reply_to or "",
+        subject=subject,
+        body=body,
+        html=html,
+        svg=map_svg,
         attachments=[_attachment_json(a) for a in attachments],
-        message_id=thread_root(game) if thread_start else message_id_for(key), in_reply_to=parent, references=refs,
-        next_attempt_at=timezone.now(), leased_until=timezone.now() + queued_lease(),
+        message_id=thread_root(game) if thread_start else message_id_for(key),
+        in_reply_to=parent,
+        references=refs,
+        next_attempt_at=timezone.now(),
+        leased_until=timezone.now() + queued_lease(),
     )
     # One INSERT ... ON CONFLICT (key) DO NOTHING: a key queued before (or by a
     # concurrent transaction that commits first) inserts nothing and is no error,
@@ -130,6 +155,7 @@ def queue_mail(*, key: str, to: str, subject: str, body: str, game=None, seat=No
 def _send_after_commit(ids: list[int]):
     def send_after_commit():
         enqueue(ids)
+
     send_after_commit.outbox_ids = ids
     return send_after_commit
 
@@ -148,8 +174,12 @@ def _check(*, key, to, subject, in_reply_to, references, reply_to) -> None:
     # server is the judge of deliverability. Strict on one bare address.
     if getaddresses([to]) != [("", to)] or "@" not in to or any(c.isspace() for c in to):
         raise ValueError(f"queue_mail: recipient {to!r} is not one mail address")
-    headers = {"subject": subject, "in_reply_to": in_reply_to or "", "reply_to": reply_to or "",
-               **{f"references[{i}]": r for i, r in enumerate(references)}}
+    headers = {
+        "subject": subject,
+        "in_reply_to": in_reply_to or "",
+        "reply_to": reply_to or "",
+        **{f"references[{i}]": r for i, r in enumerate(references)},
+    }
     for name, value in headers.items():
         if "\r" in value or "\n" in value:
             raise ValueError(f"queue_mail: {name} must be one line (a line break would inject headers)")
@@ -268,6 +298,7 @@ os.register_at_fork(after_in_child=_forget_publisher)
 
 # --- sending ----------------------------------------------------------------
 
+
 def map_attachment(svg: str) -> tuple[str, bytes, str]:
     """The map as map.png; as map.svg where cairo cannot be loaded (the embedded
     default must run on a machine without Debian's libcairo2)."""
@@ -280,9 +311,12 @@ def map_attachment(svg: str) -> tuple[str, bytes, str]:
 
 
 def build_message(row: OutboxMail) -> MapMail:
-    headers = {"Message-ID": row.message_id, "Auto-Submitted": "auto-generated",
-               # Asks Exchange/Outlook not to answer with out-of-office replies.
-               "X-Auto-Response-Suppress": "All"}
+    headers = {
+        "Message-ID": row.message_id,
+        "Auto-Submitted": "auto-generated",
+        # Asks Exchange/Outlook not to answer with out-of-office replies.
+        "X-Auto-Response-Suppress": "All",
+    }
     if row.in_reply_to:
         headers["In-Reply-To"] = row.in_reply_to
     if row.references:
@@ -292,8 +326,14 @@ def build_message(row: OutboxMail) -> MapMail:
     headers["Date"] = local_date(seat_timezone(row.seat if row.seat_id else None), timezone.now())
     picture = map_attachment(row.svg) if row.svg else None
     # The map in the HTML text (by Content-ID) and attached: see mapmail.py
-    msg = MapMail(subject=row.subject, body=row.body, to=[row.to], headers=headers,
-                  reply_to=[row.reply_to] if row.reply_to else None, inline_map=picture if row.html else None)
+    msg = MapMail(
+        subject=row.subject,
+        body=row.body,
+        to=[row.to],
+        headers=headers,
+        reply_to=[row.reply_to] if row.reply_to else None,
+        inline_map=picture if row.html else None,
+    )
     if row.html:
         msg.attach_alternative(row.html, "text/html")
     if picture:
@@ -318,8 +358,11 @@ def claim(row_id: int, now: datetime) -> bool:
     """
     sendable = [OutboxMail.Status.PENDING, OutboxMail.Status.FAILED]
     due = Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now)
-    return bool(OutboxMail.objects.filter(due, pk=row_id, status__in=sendable, attempts__lt=MAX_ATTEMPTS).update(
-        status=OutboxMail.Status.SENDING, attempts=F("attempts") + 1, leased_until=now + SEND_LEASE))
+    return bool(
+        OutboxMail.objects.filter(due, pk=row_id, status__in=sendable, attempts__lt=MAX_ATTEMPTS).update(
+            status=OutboxMail.Status.SENDING, attempts=F("attempts") + 1, leased_until=now + SEND_LEASE
+        )
+    )
 
 
 def _claimed(row_id: int, now: datetime) -> OutboxMail | None:
@@ -348,7 +391,8 @@ def send(row_id: int) -> bool:
 
 def _mark_sent(row_id: int) -> None:
     OutboxMail.objects.filter(pk=row_id).update(
-        status=OutboxMail.Status.SENT, sent_at=timezone.now(), last_error="", next_attempt_at=None, leased_until=None)
+        status=OutboxMail.Status.SENT, sent_at=timezone.now(), last_error="", next_attempt_at=None, leased_until=None
+    )
 
 
 def _record_failure(row: OutboxMail, ended: datetime, error: str) -> None:
@@ -359,8 +403,11 @@ def _record_failure(row: OutboxMail, ended: datetime, error: str) -> None:
     else:
         # Released: no one owns the row until the rescue queues it, once it is due.
         OutboxMail.objects.filter(pk=row.pk).update(
-            status=OutboxMail.Status.FAILED, last_error=error, next_attempt_at=ended + backoff(row.attempts),
-            leased_until=None)
+            status=OutboxMail.Status.FAILED,
+            last_error=error,
+            next_attempt_at=ended + backoff(row.attempts),
+            leased_until=None,
+        )
 
 
 def _give_up(rows, **fields) -> None:
@@ -376,14 +423,21 @@ def requeue_due(now: datetime) -> int:
     S = OutboxMail.Status
     free = Q(leased_until__isnull=True) | Q(leased_until__lte=now)
     with transaction.atomic():
-        lost = list(OutboxMail.objects.select_for_update(skip_locked=True)
-                    .filter(status=S.SENDING, leased_until__lte=now).values_list("pk", flat=True))
+        lost = list(
+            OutboxMail.objects.select_for_update(skip_locked=True)
+            .filter(status=S.SENDING, leased_until__lte=now)
+            .values_list("pk", flat=True)
+        )
         OutboxMail.objects.filter(pk__in=lost).update(
-            status=S.FAILED, last_error="sender lost before it finished (lease expired)", leased_until=None)
+            status=S.FAILED, last_error="sender lost before it finished (lease expired)", leased_until=None
+        )
     _give_up(OutboxMail.objects.filter(status=S.FAILED, attempts__gte=MAX_ATTEMPTS))
     with transaction.atomic():
-        due = (OutboxMail.objects.select_for_update(skip_locked=True)
-               .filter(free, status__in=[S.PENDING, S.FAILED], next_attempt_at__lte=now).order_by("next_attempt_at"))
+        due = (
+            OutboxMail.objects.select_for_update(skip_locked=True)
+            .filter(free, status__in=[S.PENDING, S.FAILED], next_attempt_at__lte=now)
+            .order_by("next_attempt_at")
+        )
         ids = list(due.values_list("pk", flat=True)[:RESCUE_BATCH])
         OutboxMail.objects.filter(pk__in=ids).update(leased_until=now + queued_lease())
     enqueue(ids)
@@ -397,8 +451,9 @@ def resend(rows) -> int:
     now = timezone.now()
     with transaction.atomic():
         ids = list(rows.select_for_update(skip_locked=True).filter(status=S.DEAD).values_list("pk", flat=True))
-        OutboxMail.objects.filter(pk__in=ids).update(status=S.PENDING, attempts=0, next_attempt_at=now,
-                                                     leased_until=now + queued_lease())
+        OutboxMail.objects.filter(pk__in=ids).update(
+            status=S.PENDING, attempts=0, next_attempt_at=now, leased_until=now + queued_lease()
+        )
         transaction.on_commit(_send_after_commit(ids), robust=True)
     return len(ids)
 

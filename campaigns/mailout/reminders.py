@@ -22,6 +22,7 @@ waiting notice goes to each side that is not ready while every other side of
 the turn is, and to the umpire while results wait for approval: once per seat
 per turn.
 """
+
 from __future__ import annotations
 
 import zoneinfo
@@ -62,8 +63,11 @@ def due_lead(opened: datetime, deadline: datetime, now: datetime) -> int | None:
 def _remaining(delta: timedelta) -> str:
     minutes = max(int(delta.total_seconds() // 60), 0)
     hours, minutes = divmod(minutes, 60)
-    return (gettext("%(hours)d h %(minutes)02d min") % {"hours": hours, "minutes": minutes} if hours
-            else gettext("%(minutes)d min") % {"minutes": minutes})
+    return (
+        gettext("%(hours)d h %(minutes)02d min") % {"hours": hours, "minutes": minutes}
+        if hours
+        else gettext("%(minutes)d min") % {"minutes": minutes}
+    )
 
 
 def _player_seats(game: Game, sides) -> list[Seat]:
@@ -81,8 +85,11 @@ def absent_seat_ids(seats: list[Seat], now: datetime) -> set[int]:
     """The seats among ``seats`` whose declared absence covers ``now`` (their own local date)."""
     by_pk = {seat.pk: seat for seat in seats}
     away = Absence.objects.filter(seat_id__in=by_pk, until__gte=(now - timedelta(days=1)).date())
-    return {seat_id for seat_id, until in away.values_list("seat_id", "until")
-            if now.astimezone(zoneinfo.ZoneInfo(seat_timezone(by_pk[seat_id]))).date() <= until}
+    return {
+        seat_id
+        for seat_id, until in away.values_list("seat_id", "until")
+        if now.astimezone(zoneinfo.ZoneInfo(seat_timezone(by_pk[seat_id]))).date() <= until
+    }
 
 
 def _queue(game: Game, seat: Seat, key: str, subject: str, template: str, ctx: dict, kind: str) -> bool:
@@ -93,9 +100,18 @@ def _queue(game: Game, seat: Seat, key: str, subject: str, template: str, ctx: d
         if "left" in ctx:
             ctx["remaining"] = _remaining(ctx["left"])
         subject = gettext(subject) % {"number": ctx["turn"].number, "remaining": ctx.get("remaining", "")}
-        return outbox.queue_mail(key=key, game=game, seat=seat, to=seat.email, kind=kind,
-                                 subject=f"[Kriegsbrief] {outbox.one_line(game.name)}: {subject}",
-                                 body=render_to_string(f"mail/{template}.txt", ctx)) is not None
+        return (
+            outbox.queue_mail(
+                key=key,
+                game=game,
+                seat=seat,
+                to=seat.email,
+                kind=kind,
+                subject=f"[Kriegsbrief] {outbox.one_line(game.name)}: {subject}",
+                body=render_to_string(f"mail/{template}.txt", ctx),
+            )
+            is not None
+        )
 
 
 def remind(game: Game, turn: Turn, now: datetime) -> int:
@@ -110,9 +126,18 @@ def remind(game: Game, turn: Turn, now: datetime) -> int:
     away = absent_seat_ids(seats, now)
     version = turn.deadline_version  # a moved deadline is reminded afresh
     return sum(
-        _queue(game, seat, f"reminder:{game.uid}:{turn.number}:{seat.pk}:{lead}" + (f":v{version}" if version else ""),
-               gettext_noop("orders for turn %(number)s due in %(remaining)s"), "reminder", ctx, "reminder")
-        for seat in seats if seat.pk not in away)
+        _queue(
+            game,
+            seat,
+            f"reminder:{game.uid}:{turn.number}:{seat.pk}:{lead}" + (f":v{version}" if version else ""),
+            gettext_noop("orders for turn %(number)s due in %(remaining)s"),
+            "reminder",
+            ctx,
+            "reminder",
+        )
+        for seat in seats
+        if seat.pk not in away
+    )
 
 
 def notify_waiting(game: Game, turn: Turn, now: datetime | None = None) -> int:
@@ -125,9 +150,18 @@ def notify_waiting(game: Game, turn: Turn, now: datetime | None = None) -> int:
     seats = _player_seats(game, waiting)
     away = absent_seat_ids(seats, now or timezone.now())
     return sum(
-        _queue(game, seat, f"waiting:{game.uid}:{turn.number}:{seat.pk}",
-               gettext_noop("turn %(number)s waits for you"), "waiting", ctx, "waiting")
-        for seat in seats if seat.pk not in away)
+        _queue(
+            game,
+            seat,
+            f"waiting:{game.uid}:{turn.number}:{seat.pk}",
+            gettext_noop("turn %(number)s waits for you"),
+            "waiting",
+            ctx,
+            "waiting",
+        )
+        for seat in seats
+        if seat.pk not in away
+    )
 
 
 def notify_deadline(game: Game, turn: Turn, note: str) -> int:
@@ -135,21 +169,37 @@ def notify_deadline(game: Game, turn: Turn, note: str) -> int:
     version = turn.deadline_version
     ctx = {"turn": turn, "note": note, "to_order": turn.sides}
     return sum(
-        _queue(game, seat, f"deadline:{game.uid}:{turn.number}:{version}:{seat.pk}",
-               gettext_noop("turn %(number)s deadline moved"), "deadline", ctx, "notice")
-        for seat in game.seats.active().select_related("user__profile").filter(role=Seat.Role.PLAYER))
+        _queue(
+            game,
+            seat,
+            f"deadline:{game.uid}:{turn.number}:{version}:{seat.pk}",
+            gettext_noop("turn %(number)s deadline moved"),
+            "deadline",
+            ctx,
+            "notice",
+        )
+        for seat in game.seats.active().select_related("user__profile").filter(role=Seat.Role.PLAYER)
+    )
 
 
 def notify_late(game: Game, turn: Turn, missing: list[str]) -> int:
     """The deadline passed without these sides' orders: tell each late seat and the umpire, once."""
     ctx = {"turn": turn, "missing": missing, "until": turn.late_until}
-    seats = list(game.seats.active().select_related("user__profile").filter(
-        role=Seat.Role.PLAYER, side__in=missing)) + list(game.seats.active().select_related("user__profile").filter(
-            role=Seat.Role.UMPIRE))
+    seats = list(
+        game.seats.active().select_related("user__profile").filter(role=Seat.Role.PLAYER, side__in=missing)
+    ) + list(game.seats.active().select_related("user__profile").filter(role=Seat.Role.UMPIRE))
     return sum(
-        _queue(game, seat, f"late:{game.uid}:{turn.number}:{seat.pk}", gettext_noop("turn %(number)s: orders late"),
-               "late", {**ctx, "until_local": local_time(turn.late_until, seat_timezone(seat))}, "notice")
-        for seat in seats)
+        _queue(
+            game,
+            seat,
+            f"late:{game.uid}:{turn.number}:{seat.pk}",
+            gettext_noop("turn %(number)s: orders late"),
+            "late",
+            {**ctx, "until_local": local_time(turn.late_until, seat_timezone(seat))},
+            "notice",
+        )
+        for seat in seats
+    )
 
 
 def notify_approval() -> int:
@@ -161,8 +211,15 @@ def notify_approval() -> int:
         ctx = {"turn": Turn(game.turn_number, status=TurnStatus.ADJUDICATED), "site_url": settings.SITE_URL}
         for seat in game.seats.all():  # prefetched
             if seat.role == Seat.Role.UMPIRE and seat.status == Seat.Status.ACTIVE:
-                queued += _queue(game, seat, f"approval:{game.uid}:{game.turn_number}:{seat.pk}",
-                                 gettext_noop("turn %(number)s results await your approval"), "approval", ctx, "approval")
+                queued += _queue(
+                    game,
+                    seat,
+                    f"approval:{game.uid}:{game.turn_number}:{seat.pk}",
+                    gettext_noop("turn %(number)s results await your approval"),
+                    "approval",
+                    ctx,
+                    "approval",
+                )
     return queued
 
 

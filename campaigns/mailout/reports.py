@@ -5,6 +5,7 @@ Everything a report says comes from ``viewing.game_view`` and
 never carry what only the other side or the umpire may see. Rows go into the
 durable outbox (``outbox.queue_mail``) in the publishing transaction.
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -33,8 +34,10 @@ SKIPPED_TYPES = ("seed.sealed", "orders.submitted", "orders.amended", "side.read
 PLAIN_TEXT = {
     "game.created": lambda p: _("Game created (%(ruleset)s)") % p,
     "seed.revealed": None,
-    "turn.opened": lambda p: _("Turn %(turn)s opened for %(sides)s (%(kind)s)") % {
-        "turn": p['turn'], "sides": ", ".join(pgettext("side", s) for s in p['sides']), "kind": _(p['kind'])},
+    "turn.opened": lambda p: (
+        _("Turn %(turn)s opened for %(sides)s (%(kind)s)")
+        % {"turn": p["turn"], "sides": ", ".join(pgettext("side", s) for s in p["sides"]), "kind": _(p["kind"])}
+    ),
     "turn.published": viewing.published_text,
 }
 VERIFY_TEXT = {
@@ -62,7 +65,8 @@ def orders_as_executed(events, viewer) -> dict[str, str]:
         elif e.type == "orders.merged":
             out[e.payload["side"]] = e.payload["text"] + "".join(
                 "\n" + _("(given way: %(dropped)s's line '%(line)s', %(unit)s is ordered by %(kept)s)") % c
-                for c in e.payload["conflicts"])
+                for c in e.payload["conflicts"]
+            )
         elif e.type == "orders.defaulted":
             out[e.payload["side"]] = _("(none received; default applied)") + f" {e.payload['text']}"
         elif e.type == "orders.amended":
@@ -88,14 +92,20 @@ def seat_context(game, state, seat: Seat, turn_number: int) -> dict:
     rs = catalog.get(game.ruleset)
     events = [e for e in [*turn_events, *later] if e.type not in SKIPPED_TYPES]
     return {
-        "game": game, "seat": seat, "you": seat_label(seat), "turn_number": turn_number, "view": view,
+        "game": game,
+        "seat": seat,
+        "you": seat_label(seat),
+        "turn_number": turn_number,
+        "view": view,
         "lines": [line for line in (_report_line(game, e) for e in events) if line],
         "verification": [VERIFY_TEXT[e.type](e.payload) for e in events if e.type in VERIFY_TEXT],
         "orders": orders_as_executed(turn_events, viewer),
         "deadline": local_time(view["turn"]["deadline"], seat_timezone(seat)),
-        "orders_help": render(rs.orders_help), "site_url": settings.SITE_URL,
+        "orders_help": render(rs.orders_help),
+        "site_url": settings.SITE_URL,
         "result": viewing.describe_result(view["turn"]["result"]) if view["turn"]["result"] else "",
-        "svg": rs.render_svg(view["board"], crop=True), "map_cid": MAP_CID,
+        "svg": rs.render_svg(view["board"], crop=True),
+        "map_cid": MAP_CID,
         "open_orders": open_orders(rs, view, seat),
     }
 
@@ -111,8 +121,14 @@ def _report_line(game, event) -> str | None:
 def _queue_for_seat(key: str, subject: str, template: str, ctx: dict, kind: str) -> None:
     seat = ctx["seat"]
     outbox.queue_mail(
-        key=key, game=seat.game, seat=seat, to=seat.email, kind=kind, subject=outbox.one_line(subject),
-        body=render_to_string(f"mail/{template}.txt", ctx), html=render_to_string(f"mail/{template}.html", ctx),
+        key=key,
+        game=seat.game,
+        seat=seat,
+        to=seat.email,
+        kind=kind,
+        subject=outbox.one_line(subject),
+        body=render_to_string(f"mail/{template}.txt", ctx),
+        html=render_to_string(f"mail/{template}.html", ctx),
         map_svg=ctx["svg"],
     )
 
@@ -123,13 +139,23 @@ def queue_turn_reports(stream, turn_number: int) -> None:
     for seat in game.seats.active().select_related("user__profile"):
         with for_seat(seat):
             ctx = seat_context(game, state, seat, turn_number)
-            _queue_for_seat(f"report:{game.uid}:{turn_number}:{seat.pk}", "[Kriegsbrief] " + _(
-                "%(game)s: turn %(number)s results") % {"game": game.name, "number": turn_number}, "turn_report", ctx, "report")
+            _queue_for_seat(
+                f"report:{game.uid}:{turn_number}:{seat.pk}",
+                "[Kriegsbrief] " + _("%(game)s: turn %(number)s results") % {"game": game.name, "number": turn_number},
+                "turn_report",
+                ctx,
+                "report",
+            )
             if state.status == GameStatus.FINISHED:
                 ctx["missed"] = ctx["view"]["turn"]["missed"]
-                _queue_for_seat(f"gameover:{game.uid}:{seat.pk}", "[Kriegsbrief] " + _(
-                    "%(game)s: game over, %(result)s") % {"game": game.name, "result": ctx['result']}, "game_over", ctx,
-                    "gameover")
+                _queue_for_seat(
+                    f"gameover:{game.uid}:{seat.pk}",
+                    "[Kriegsbrief] "
+                    + _("%(game)s: game over, %(result)s") % {"game": game.name, "result": ctx["result"]},
+                    "game_over",
+                    ctx,
+                    "gameover",
+                )
 
 
 def queue_game_start(stream, seats=None, key_suffix: str = "") -> None:
@@ -148,11 +174,26 @@ def _queue_start(game, state, rs, who, seat, key_suffix: str, commands_help) -> 
     """One seat's first mail (in the seat's language, see queue_game_start)."""
     viewer = viewing.viewer_of_seat(seat)
     view = viewing.game_view(game, state, viewer)
-    ctx = {"game": game, "seat": seat, "you": seat_label(seat), "view": view, "title": rs.title,
-           "deadline": local_time(view["turn"]["deadline"], seat_timezone(seat)),
-           "orders_help": render(rs.orders_help), "commands_help": render(commands_help), "site_url": settings.SITE_URL,
-           "roster": who}
-    outbox.queue_mail(key=f"start:{game.uid}:{seat.pk}{key_suffix}", game=game, seat=seat, to=seat.email, kind="start",
-                      subject=outbox.one_line("[Kriegsbrief] " + _("%(game)s: the game begins") % {"game": game.name}),
-                      body=render_to_string("mail/game_start.txt", ctx),
-                      map_svg=rs.render_svg(view["board"], crop=True), thread_start=True)
+    ctx = {
+        "game": game,
+        "seat": seat,
+        "you": seat_label(seat),
+        "view": view,
+        "title": rs.title,
+        "deadline": local_time(view["turn"]["deadline"], seat_timezone(seat)),
+        "orders_help": render(rs.orders_help),
+        "commands_help": render(commands_help),
+        "site_url": settings.SITE_URL,
+        "roster": who,
+    }
+    outbox.queue_mail(
+        key=f"start:{game.uid}:{seat.pk}{key_suffix}",
+        game=game,
+        seat=seat,
+        to=seat.email,
+        kind="start",
+        subject=outbox.one_line("[Kriegsbrief] " + _("%(game)s: the game begins") % {"game": game.name}),
+        body=render_to_string("mail/game_start.txt", ctx),
+        map_svg=rs.render_svg(view["board"], crop=True),
+        thread_start=True,
+    )

@@ -9,6 +9,7 @@ There is no Celery retry: a countdown would be a second owner beside the rescue,
 longer than the broker's visibility timeout is redelivered early. Database errors around the
 send are retried in-process (outbox.send, transient.py).
 """
+
 from celery import shared_task
 
 from . import outbox

@@ -1,4 +1,5 @@
 """The mail that confirms a user's own address (campaigns.turns.mailaddress holds the rest)."""
+
 from __future__ import annotations
 
 import uuid
@@ -24,10 +25,16 @@ def request_verification(user, email: str) -> str:
         token = signing.dumps({"user": user.pk, "email": email}, salt=SALT)
         link = settings.SITE_URL + reverse("confirm_address", args=[token])
         outbox.queue_mail(
-            key=f"verify-address:{user.pk}:{uuid.uuid4().hex}", to=email, kind="verify", reply_to="",
+            key=f"verify-address:{user.pk}:{uuid.uuid4().hex}",
+            to=email,
+            kind="verify",
+            reply_to="",
             subject="[Kriegsbrief] Confirm your mail address",
-            body=(f"Someone signed in as {user.get_username()} on Kriegsbrief asked to use this address for "
-                  f"their games.\nIf that was you, confirm it (signed in) within {MAX_AGE.days} days:\n\n"
-                  f"  {link}\n\nIf it was not, ignore this message: nothing is sent here unless it is confirmed.\n\n"
-                  "--\nKriegsbrief. This is an automatic message.\n"))
+            body=(
+                f"Someone signed in as {user.get_username()} on Kriegsbrief asked to use this address for "
+                f"their games.\nIf that was you, confirm it (signed in) within {MAX_AGE.days} days:\n\n"
+                f"  {link}\n\nIf it was not, ignore this message: nothing is sent here unless it is confirmed.\n\n"
+                "--\nKriegsbrief. This is an automatic message.\n"
+            ),
+        )
     return token

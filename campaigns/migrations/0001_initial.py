@@ -10,7 +10,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -19,110 +18,204 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Campaign',
+            name="Campaign",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200)),
-                ('description', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=200)),
+                ("description", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('uid', models.UUIDField(default=uuid.uuid4, editable=False, unique=True)),
-                ('name', models.CharField(max_length=200)),
-                ('ruleset', models.CharField(max_length=50)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('head_seq', models.BigIntegerField(default=0)),
-                ('head_hash', models.CharField(default='', max_length=64)),
-                ('status', models.CharField(choices=[('active', 'Active'), ('finished', 'Finished')], default='active', max_length=20)),
-                ('turn_number', models.IntegerField(default=0)),
-                ('turn_status', models.CharField(default='', max_length=20)),
-                ('deadline_at', models.DateTimeField(blank=True, db_index=True, null=True)),
-                ('close_due_at', models.DateTimeField(blank=True, db_index=True, null=True)),
-                ('campaign', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='games', to='campaigns.campaign')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("uid", models.UUIDField(default=uuid.uuid4, editable=False, unique=True)),
+                ("name", models.CharField(max_length=200)),
+                ("ruleset", models.CharField(max_length=50)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("head_seq", models.BigIntegerField(default=0)),
+                ("head_hash", models.CharField(default="", max_length=64)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("active", "Active"), ("finished", "Finished")], default="active", max_length=20
+                    ),
+                ),
+                ("turn_number", models.IntegerField(default=0)),
+                ("turn_status", models.CharField(default="", max_length=20)),
+                ("deadline_at", models.DateTimeField(blank=True, db_index=True, null=True)),
+                ("close_due_at", models.DateTimeField(blank=True, db_index=True, null=True)),
+                (
+                    "campaign",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="games", to="campaigns.campaign"
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Profile',
+            name="Profile",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('timezone', models.CharField(default='UTC', max_length=64)),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='profile', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("timezone", models.CharField(default="UTC", max_length=64)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="profile", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('player', 'Player'), ('umpire', 'Umpire'), ('observer', 'Observer')], max_length=10)),
-                ('side', models.CharField(blank=True, help_text='The side a player holds; blank for umpire and observers.', max_length=30)),
-                ('email', models.EmailField(max_length=254)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='campaigns.game')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='seats', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[("player", "Player"), ("umpire", "Umpire"), ("observer", "Observer")], max_length=10
+                    ),
+                ),
+                (
+                    "side",
+                    models.CharField(
+                        blank=True, help_text="The side a player holds; blank for umpire and observers.", max_length=30
+                    ),
+                ),
+                ("email", models.EmailField(max_length=254)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="seats", to="campaigns.game"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="seats",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='OutboxMail',
+            name="OutboxMail",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(help_text='Idempotency key: one message per key.', max_length=200, unique=True)),
-                ('to', models.EmailField(max_length=254)),
-                ('subject', models.CharField(max_length=300)),
-                ('body', models.TextField()),
-                ('svg', models.TextField(blank=True)),
-                ('message_id', models.CharField(max_length=200)),
-                ('status', models.CharField(choices=[('pending', 'Pending'), ('sending', 'Sending'), ('sent', 'Sent'), ('failed', 'Failed')], default='pending', max_length=10)),
-                ('attempts', models.IntegerField(default=0)),
-                ('last_error', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('sent_at', models.DateTimeField(blank=True, null=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='outbox', to='campaigns.game')),
-                ('seat', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='campaigns.seat')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "key",
+                    models.CharField(help_text="Idempotency key: one message per key.", max_length=200, unique=True),
+                ),
+                ("to", models.EmailField(max_length=254)),
+                ("subject", models.CharField(max_length=300)),
+                ("body", models.TextField()),
+                ("svg", models.TextField(blank=True)),
+                ("message_id", models.CharField(max_length=200)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Pending"),
+                            ("sending", "Sending"),
+                            ("sent", "Sent"),
+                            ("failed", "Failed"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("attempts", models.IntegerField(default=0)),
+                ("last_error", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("sent_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="outbox", to="campaigns.game"
+                    ),
+                ),
+                (
+                    "seat",
+                    models.ForeignKey(
+                        null=True, on_delete=django.db.models.deletion.SET_NULL, related_name="+", to="campaigns.seat"
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Snapshot',
+            name="Snapshot",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.BigIntegerField()),
-                ('state', models.TextField()),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='snapshots', to='campaigns.game')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("seq", models.BigIntegerField()),
+                ("state", models.TextField()),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="snapshots", to="campaigns.game"
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Event',
+            name="Event",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.BigIntegerField()),
-                ('turn', models.IntegerField()),
-                ('type', models.CharField(max_length=80)),
-                ('version', models.PositiveSmallIntegerField(default=1)),
-                ('payload', models.JSONField()),
-                ('audience', models.CharField(max_length=40)),
-                ('created_at', models.DateTimeField()),
-                ('prev_hash', models.CharField(max_length=64)),
-                ('hash', models.CharField(max_length=64)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='events', to='campaigns.game')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("seq", models.BigIntegerField()),
+                ("turn", models.IntegerField()),
+                ("type", models.CharField(max_length=80)),
+                ("version", models.PositiveSmallIntegerField(default=1)),
+                ("payload", models.JSONField()),
+                ("audience", models.CharField(max_length=40)),
+                ("created_at", models.DateTimeField()),
+                ("prev_hash", models.CharField(max_length=64)),
+                ("hash", models.CharField(max_length=64)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="events", to="campaigns.game"
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['game', 'turn'], name='campaigns_e_game_id_f4f59b_idx')],
-                'constraints': [models.UniqueConstraint(fields=('game', 'seq'), name='event_game_seq_unique')],
+                "indexes": [models.Index(fields=["game", "turn"], name="campaigns_e_game_id_f4f59b_idx")],
+                "constraints": [models.UniqueConstraint(fields=("game", "seq"), name="event_game_seq_unique")],
             },
         ),
         pgtrigger.migrations.AddTrigger(
-            model_name='event',
-            trigger=pgtrigger.compiler.Trigger(name='event_append_only', sql=pgtrigger.compiler.UpsertTriggerSql(func="RAISE EXCEPTION 'pgtrigger: Cannot update or delete rows from % table', TG_TABLE_NAME;", hash='be671d168794c7ac6392c0318753985dc530e3da', operation='UPDATE OR DELETE', pgid='pgtrigger_event_append_only_32d34', table='campaigns_event', when='BEFORE')),
+            model_name="event",
+            trigger=pgtrigger.compiler.Trigger(
+                name="event_append_only",
+                sql=pgtrigger.compiler.UpsertTriggerSql(
+                    func="RAISE EXCEPTION 'pgtrigger: Cannot update or delete rows from % table', TG_TABLE_NAME;",
+                    hash="be671d168794c7ac6392c0318753985dc530e3da",
+                    operation="UPDATE OR DELETE",
+                    pgid="pgtrigger_event_append_only_32d34",
+                    table="campaigns_event",
+                    when="BEFORE",
+                ),
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(condition=models.Q(('role', 'player')), fields=('game', 'side'), name='one_player_per_side'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("role", "player")), fields=("game", "side"), name="one_player_per_side"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='snapshot',
-            constraint=models.UniqueConstraint(fields=('game', 'seq'), name='snapshot_game_seq_unique'),
+            model_name="snapshot",
+            constraint=models.UniqueConstraint(fields=("game", "seq"), name="snapshot_game_seq_unique"),
         ),
     ]

@@ -1,4 +1,5 @@
 """On SQLite, django-pgtrigger installs nothing: add the append-only triggers by hand."""
+
 from django.db import migrations
 
 from campaigns.log import sqlite_triggers

@@ -5,65 +5,86 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaigns', '0002_sqlite_append_only'),
+        ("campaigns", "0002_sqlite_append_only"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='outboxmail',
-            name='attachments',
-            field=models.JSONField(blank=True, default=list, help_text='[{filename, mimetype, content_b64}]'),
+            model_name="outboxmail",
+            name="attachments",
+            field=models.JSONField(blank=True, default=list, help_text="[{filename, mimetype, content_b64}]"),
         ),
         migrations.AddField(
-            model_name='outboxmail',
-            name='html',
+            model_name="outboxmail",
+            name="html",
             field=models.TextField(blank=True),
         ),
         migrations.AddField(
-            model_name='outboxmail',
-            name='in_reply_to',
+            model_name="outboxmail",
+            name="in_reply_to",
             field=models.CharField(blank=True, max_length=998),
         ),
         migrations.AddField(
-            model_name='outboxmail',
-            name='kind',
-            field=models.CharField(db_index=True, default='notice', max_length=30),
+            model_name="outboxmail",
+            name="kind",
+            field=models.CharField(db_index=True, default="notice", max_length=30),
         ),
         migrations.AddField(
-            model_name='outboxmail',
-            name='next_attempt_at',
+            model_name="outboxmail",
+            name="next_attempt_at",
             field=models.DateTimeField(blank=True, db_index=True, null=True),
         ),
         migrations.AddField(
-            model_name='outboxmail',
-            name='references',
+            model_name="outboxmail",
+            name="references",
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.AddField(
-            model_name='outboxmail',
-            name='reply_to',
+            model_name="outboxmail",
+            name="reply_to",
             field=models.CharField(blank=True, max_length=320),
         ),
         migrations.AlterField(
-            model_name='outboxmail',
-            name='game',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='outbox', to='campaigns.game'),
+            model_name="outboxmail",
+            name="game",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="outbox",
+                to="campaigns.game",
+            ),
         ),
         migrations.AlterField(
-            model_name='outboxmail',
-            name='seat',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='campaigns.seat'),
+            model_name="outboxmail",
+            name="seat",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to="campaigns.seat",
+            ),
         ),
         migrations.AlterField(
-            model_name='outboxmail',
-            name='status',
-            field=models.CharField(choices=[('pending', 'Pending'), ('sending', 'Sending'), ('sent', 'Sent'), ('failed', 'Failed'), ('dead', 'Dead')], default='pending', max_length=10),
+            model_name="outboxmail",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("pending", "Pending"),
+                    ("sending", "Sending"),
+                    ("sent", "Sent"),
+                    ("failed", "Failed"),
+                    ("dead", "Dead"),
+                ],
+                default="pending",
+                max_length=10,
+            ),
         ),
         migrations.AlterField(
-            model_name='outboxmail',
-            name='svg',
-            field=models.TextField(blank=True, help_text='A map, attached as PNG (rendered when sent).'),
+            model_name="outboxmail",
+            name="svg",
+            field=models.TextField(blank=True, help_text="A map, attached as PNG (rendered when sent)."),
         ),
     ]

@@ -4,18 +4,17 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaigns', '0003_outbox_threading_retries'),
+        ("campaigns", "0003_outbox_threading_retries"),
     ]
 
     operations = [
         migrations.RemoveField(
-            model_name='game',
-            name='head_hash',
+            model_name="game",
+            name="head_hash",
         ),
         migrations.RemoveField(
-            model_name='game',
-            name='head_seq',
+            model_name="game",
+            name="head_seq",
         ),
     ]

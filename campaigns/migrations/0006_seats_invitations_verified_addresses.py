@@ -6,56 +6,67 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaigns', '0005_sweep_heartbeat'),
+        ("campaigns", "0005_sweep_heartbeat"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='created_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="game",
+            name="created_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='profile',
-            name='email_verified_at',
+            model_name="profile",
+            name="email_verified_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='profile',
-            name='pending_email',
+            model_name="profile",
+            name="pending_email",
             field=models.EmailField(blank=True, max_length=254),
         ),
         migrations.AddField(
-            model_name='profile',
-            name='verified_email',
+            model_name="profile",
+            name="verified_email",
             field=models.EmailField(blank=True, max_length=254),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='accepted_at',
+            model_name="seat",
+            name="accepted_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='invited_at',
+            model_name="seat",
+            name="invited_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='status',
-            field=models.CharField(choices=[('invited', 'Invited'), ('active', 'Active'), ('declined', 'Declined')], default='active', max_length=10),
+            model_name="seat",
+            name="status",
+            field=models.CharField(
+                choices=[("invited", "Invited"), ("active", "Active"), ("declined", "Declined")],
+                default="active",
+                max_length=10,
+            ),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='version',
+            model_name="seat",
+            name="version",
             field=models.PositiveIntegerField(default=0),
         ),
         migrations.AlterField(
-            model_name='seat',
-            name='email',
-            field=models.EmailField(blank=True, help_text="The holder's verified address, set when they accept.", max_length=254),
+            model_name="seat",
+            name="email",
+            field=models.EmailField(
+                blank=True, help_text="The holder's verified address, set when they accept.", max_length=254
+            ),
         ),
     ]

@@ -5,24 +5,27 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaigns', '0006_seats_invitations_verified_addresses'),
+        ("campaigns", "0006_seats_invitations_verified_addresses"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.RemoveConstraint(
-            model_name='seat',
-            name='one_player_per_side',
+            model_name="seat",
+            name="one_player_per_side",
         ),
         migrations.AddField(
-            model_name='seat',
-            name='command',
-            field=models.CharField(blank=True, default='', max_length=30),
+            model_name="seat",
+            name="command",
+            field=models.CharField(blank=True, default="", max_length=30),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(condition=models.Q(('role', 'player')), fields=('game', 'side', 'command'), name='one_player_per_command'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("role", "player")),
+                fields=("game", "side", "command"),
+                name="one_player_per_command",
+            ),
         ),
     ]

@@ -5,29 +5,36 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaigns', '0007_teams_seat_command'),
+        ("campaigns", "0007_teams_seat_command"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='adjudication_leased_until',
+            model_name="game",
+            name="adjudication_leased_until",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='outboxmail',
-            name='leased_until',
+            model_name="outboxmail",
+            name="leased_until",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(condition=models.Q(('turn_status', 'closed')), fields=['adjudication_leased_until'], name='game_closed_turn_idx'),
+            model_name="game",
+            index=models.Index(
+                condition=models.Q(("turn_status", "closed")),
+                fields=["adjudication_leased_until"],
+                name="game_closed_turn_idx",
+            ),
         ),
         migrations.AddIndex(
-            model_name='outboxmail',
-            index=models.Index(condition=models.Q(('status__in', ['pending', 'failed', 'sending'])), fields=['next_attempt_at'], name='outbox_waiting_idx'),
+            model_name="outboxmail",
+            index=models.Index(
+                condition=models.Q(("status__in", ["pending", "failed", "sending"])),
+                fields=["next_attempt_at"],
+                name="outbox_waiting_idx",
+            ),
         ),
     ]

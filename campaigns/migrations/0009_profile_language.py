@@ -4,15 +4,16 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaigns', '0008_work_leases_for_one_owner_per_retry'),
+        ("campaigns", "0008_work_leases_for_one_owner_per_retry"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='profile',
-            name='language',
-            field=models.CharField(blank=True, choices=[('en', 'English'), ('ru', 'Russian')], default='', max_length=8),
+            model_name="profile",
+            name="language",
+            field=models.CharField(
+                blank=True, choices=[("en", "English"), ("ru", "Russian")], default="", max_length=8
+            ),
         ),
     ]

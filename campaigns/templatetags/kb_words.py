@@ -1,5 +1,6 @@
 """Words the platform stores in English (a role, a side, a turn's kind) shown in the reader's
 language: ``{{ viewer.role|word }}``, ``{{ viewer.side|side }}``. Marked here for the catalogue."""
+
 from __future__ import annotations
 
 from django import template
@@ -13,13 +14,23 @@ register = template.Library()
 
 WORDS = (
     # roles and seat states
-    gettext_noop("player"), gettext_noop("umpire"), gettext_noop("observer"),
-    gettext_noop("invited"), gettext_noop("active"), gettext_noop("declined"),
+    gettext_noop("player"),
+    gettext_noop("umpire"),
+    gettext_noop("observer"),
+    gettext_noop("invited"),
+    gettext_noop("active"),
+    gettext_noop("declined"),
     # turn kinds and game states
-    gettext_noop("orders"), gettext_noop("decision"), gettext_noop("deployment"),
-    gettext_noop("setup"), gettext_noop("finished"),
+    gettext_noop("orders"),
+    gettext_noop("decision"),
+    gettext_noop("deployment"),
+    gettext_noop("setup"),
+    gettext_noop("finished"),
     # turn states (a mail STATUS names them)
-    gettext_noop("open"), gettext_noop("closed"), gettext_noop("adjudicated"), gettext_noop("published"),
+    gettext_noop("open"),
+    gettext_noop("closed"),
+    gettext_noop("adjudicated"),
+    gettext_noop("published"),
 )
 # Every rule set's sides are red and blue; as names of sides they are plural in Russian («красные»).
 SIDE_NAMES = (pgettext_lazy("side", "red"), pgettext_lazy("side", "blue"))

@@ -12,6 +12,7 @@ absence is declared (for the turn open then) and whenever a turn opens. The move
 ``turn.deadline_set`` event with the note "a player is away" and the hours drawn from the
 side's allowance, which the game's state adds up (``absence_used``).
 """
+
 from __future__ import annotations
 
 import zoneinfo
@@ -31,7 +32,7 @@ from .localtime import local_time, seat_timezone
 from .state import LifecycleState, Turn, TurnStatus
 
 GRACE = timedelta(hours=24)
-MAX_DAYS = 30   # the most a game may set as absence_days
+MAX_DAYS = 30  # the most a game may set as absence_days
 
 
 def allowance_left(state: LifecycleState, side: str) -> timedelta:
@@ -72,9 +73,21 @@ def deadline_drafts(stream: Stream, now: datetime | None = None) -> list[Draft]:
     if owed_by is None:
         return []
     hours = round((best - deadline).total_seconds() / 3600, 4)
-    return [Draft(turn.number, RuleEvent("turn.deadline_set", {
-        "turn": turn.number, "deadline": best.isoformat(), "previous": turn.deadline,
-        "note": "a player is away", "absence": {"side": owed_by, "hours": hours}}))]
+    return [
+        Draft(
+            turn.number,
+            RuleEvent(
+                "turn.deadline_set",
+                {
+                    "turn": turn.number,
+                    "deadline": best.isoformat(),
+                    "previous": turn.deadline,
+                    "note": "a player is away",
+                    "absence": {"side": owed_by, "hours": hours},
+                },
+            ),
+        )
+    ]
 
 
 def absent_sides(stream: Stream) -> Stream:
@@ -137,17 +150,17 @@ def deadline_words(seat: Seat, moved: Turn | None) -> str:
     days = state.settings.get("absence_days", 0)
     left = _days(allowance_left(state, seat.side))
     if moved:
-        return _("The deadline of turn %(number)s is now %(deadline)s; your side's allowance for absences has "
-                 "%(left)s left.") % {"number": moved.number, "left": left,
-                                      "deadline": local_time(moved.deadline, seat_timezone(seat))}
+        return _(
+            "The deadline of turn %(number)s is now %(deadline)s; your side's allowance for absences has %(left)s left."
+        ) % {"number": moved.number, "left": left, "deadline": local_time(moved.deadline, seat_timezone(seat))}
     if days:
-        return _("Deadlines move for absences by up to %(days)s days in all in this game; your side has %(left)s left "
-                 "(a turn that expects your orders while you are away waits for you, as far as that goes).") % {
-            "days": days, "left": left}
+        return _(
+            "Deadlines move for absences by up to %(days)s days in all in this game; your side has %(left)s left "
+            "(a turn that expects your orders while you are away waits for you, as far as that goes)."
+        ) % {"days": days, "left": left}
     return _("In this game deadlines move only if the umpire extends them.")
 
 
 def _days(left: timedelta) -> str:
     hours = left.total_seconds() / 3600
-    return (_("%(days).1f days") % {"days": hours / 24} if hours >= 24
-            else _("%(hours).0f hours") % {"hours": hours})
+    return _("%(days).1f days") % {"days": hours / 24} if hours >= 24 else _("%(hours).0f hours") % {"hours": hours}

@@ -6,6 +6,7 @@ token alone decides the seat; the sender must also be the seat's registered
 address (checked in ``authn``). Tokens are lower-case hex so that mail systems
 that fold the case of local parts cannot break them.
 """
+
 from __future__ import annotations
 
 import re
@@ -24,8 +25,7 @@ from . import signals
 
 TOKEN_BYTES = 16  # 128 bits
 
-__all__ = ["SeatAddress", "reply_address", "address_of", "revoke", "renew", "seat_for_address", "lookup",
-           "parse_token"]
+__all__ = ["SeatAddress", "reply_address", "address_of", "revoke", "renew", "seat_for_address", "lookup", "parse_token"]
 
 
 def _local() -> str:
@@ -101,9 +101,11 @@ def lookup(addr: str) -> SeatAddress | None:
 @lru_cache(maxsize=1)
 def _lookup_sql() -> str:
     c = prepared.columns
-    return (f"SELECT {c(SeatAddress, 'a')}, {c(Seat, 's')}, {c(Game, 'g')} FROM mailin_seataddress a"
-            " JOIN campaigns_seat s ON s.id = a.seat_id JOIN campaigns_game g ON g.id = s.game_id"
-            " WHERE a.token = %s")
+    return (
+        f"SELECT {c(SeatAddress, 'a')}, {c(Seat, 's')}, {c(Game, 'g')} FROM mailin_seataddress a"
+        " JOIN campaigns_seat s ON s.id = a.seat_id JOIN campaigns_game g ON g.id = s.game_id"
+        " WHERE a.token = %s"
+    )
 
 
 def seat_for_address(addr: str) -> Seat | None:

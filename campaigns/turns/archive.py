@@ -1,5 +1,6 @@
 """A game's log exported as JSON Lines (whole, or as one viewer sees it) and imported elsewhere:
 the log's format (campaigns.log.portable) given what each viewer may see, the fold and the checks."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable

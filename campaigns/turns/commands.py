@@ -5,6 +5,7 @@ commands on one game are serialized; the expected-sequence check in the event
 store is the backstop. Work that must follow a commit (adjudication, mail) is
 queued with ``transaction.on_commit`` so a rolled-back command queues nothing.
 """
+
 from __future__ import annotations
 
 import functools
@@ -68,15 +69,27 @@ def _open_next_turn(state: LifecycleState) -> list[Draft]:
     # The commitment is public with the turn; the seed itself is umpire-only
     # until turn.published reveals it.
     return [
-        Draft(number, RuleEvent("turn.opened", {
-            "turn": number, "kind": spec.kind, "sides": list(spec.sides), "prompt": spec.prompt,
-            **marked("prompt_msg", spec.prompt),  # shown in each reader's language
-            "deadline": deadline.isoformat(), "commitment": dice.commitment(seed)})),
+        Draft(
+            number,
+            RuleEvent(
+                "turn.opened",
+                {
+                    "turn": number,
+                    "kind": spec.kind,
+                    "sides": list(spec.sides),
+                    "prompt": spec.prompt,
+                    **marked("prompt_msg", spec.prompt),  # shown in each reader's language
+                    "deadline": deadline.isoformat(),
+                    "commitment": dice.commitment(seed),
+                },
+            ),
+        ),
         Draft(number, RuleEvent("seed.sealed", {"turn": number, "seed": seed}, audience=UMPIRE)),
     ]
 
 
 # --- orders -----------------------------------------------------------------
+
 
 def check_orders(state: LifecycleState, side: str, text: str, command: str = "") -> tuple[list, list[LineError]]:
     rs = catalog.get(state.ruleset)
@@ -121,6 +134,7 @@ def _transaction(command):
     usable as a savepoint would have left it. Any other error leaves the block and marks the
     caller's transaction for rollback (Django's ``atomic(savepoint=False)``): its own savepoint,
     if it has one (mail's per message), undoes the command. Outside a transaction nothing changes."""
+
     @functools.wraps(command)
     def run(*args, **kwargs):
         with transaction.atomic(savepoint=False):
@@ -129,12 +143,14 @@ def _transaction(command):
             except _Refused as refused:
                 error = refused.error
         raise error
+
     return run
 
 
 @_transaction
-def submit_orders(game_id: int, side: str, text: str, *, source: str, by: str = "", ready: bool = True,
-                  command: str | None = None) -> SubmitResult:
+def submit_orders(
+    game_id: int, side: str, text: str, *, source: str, by: str = "", ready: bool = True, command: str | None = None
+) -> SubmitResult:
     """Record a side's orders for the open turn; the latest before the close counts.
 
     Orders with any error are refused whole, and the orders accepted before
@@ -150,12 +166,20 @@ def submit_orders(game_id: int, side: str, text: str, *, source: str, by: str = 
     if not orders:
         return SubmitResult(accepted=False, errors=[LineError(0, "", _("no orders found"))])
     extra = {"command": command} if command else {}
-    drafts = [Draft(turn.number, RuleEvent("orders.submitted", {
-        "turn": turn.number, "side": side, "text": text, "source": source, "by": by, **extra},
-        audience=side_audience(side)))]
+    drafts = [
+        Draft(
+            turn.number,
+            RuleEvent(
+                "orders.submitted",
+                {"turn": turn.number, "side": side, "text": text, "source": source, "by": by, **extra},
+                audience=side_audience(side),
+            ),
+        )
+    ]
     if ready != _is_ready(turn, side, command):
-        drafts.append(Draft(turn.number, RuleEvent("side.ready", {
-            "turn": turn.number, "side": side, "ready": ready, **extra})))
+        drafts.append(
+            Draft(turn.number, RuleEvent("side.ready", {"turn": turn.number, "side": side, "ready": ready, **extra}))
+        )
     stream = _append(stream, drafts)
     closed = _close_if_due(stream)
     return SubmitResult(accepted=True, closed=closed, orders=orders)
@@ -185,8 +209,10 @@ def set_ready(game_id: int, side: str, ready: bool, command: str | None = None) 
         raise _Refused(TurnError(_("send your orders before marking your side ready")))
     if ready != _is_ready(turn, side, command):
         extra = {"command": command} if command else {}
-        stream = _append(stream, [Draft(turn.number, RuleEvent(
-            "side.ready", {"turn": turn.number, "side": side, "ready": ready, **extra}))])
+        stream = _append(
+            stream,
+            [Draft(turn.number, RuleEvent("side.ready", {"turn": turn.number, "side": side, "ready": ready, **extra}))],
+        )
     return _close_if_due(stream)
 
 
@@ -199,8 +225,10 @@ def _require_open_for(state: LifecycleState, side: str) -> Turn:
     if turn.status != TurnStatus.OPEN:
         raise TurnError(_("turn %(number)s is closed; orders for the next turn open with it") % {"number": turn.number})
     if side not in turn.sides:
-        raise TurnError(_("%(side)s has no orders to give in turn %(number)s") % {"side": pgettext("side", side),
-                                                                                  "number": turn.number})
+        raise TurnError(
+            _("%(side)s has no orders to give in turn %(number)s")
+            % {"side": pgettext("side", side), "number": turn.number}
+        )
     return turn
 
 
@@ -213,6 +241,7 @@ def _close_if_due(stream: Stream) -> bool:
 
 
 # --- closing, adjudicating, publishing ------------------------------------
+
 
 def close_turn(game_id: int, reason: str, *, turn_number: int | None = None) -> bool:
     """Close the open turn (deadline, all ready, or umpire). False if nothing to close."""
@@ -233,13 +262,22 @@ def close_turn_locked(stream: Stream, reason: str) -> Stream:
     for side in turn.sides:
         conflicts = turn.orders.get(side, {}).get("conflicts")
         if conflicts:  # several seats a side: every seat of it is told which lines gave way (LW-61, KS-9)
-            drafts.append(Draft(turn.number, RuleEvent("orders.merged", {
-                "turn": turn.number, "side": side, "text": turn.orders[side]["text"], "conflicts": conflicts},
-                audience=side_audience(side))))
+            drafts.append(
+                Draft(
+                    turn.number,
+                    RuleEvent(
+                        "orders.merged",
+                        {"turn": turn.number, "side": side, "text": turn.orders[side]["text"], "conflicts": conflicts},
+                        audience=side_audience(side),
+                    ),
+                )
+            )
         if side not in turn.orders:
             # A side that sent nothing gets the rule set's default, shown to all as missed.
             text = rs.default_orders(state.rules, side, turn.kind)
-            drafts.append(Draft(turn.number, RuleEvent("orders.defaulted", {"turn": turn.number, "side": side, "text": text})))
+            drafts.append(
+                Draft(turn.number, RuleEvent("orders.defaulted", {"turn": turn.number, "side": side, "text": text}))
+            )
     stream = _append(stream, drafts)
     # One owner: the lease on the game row, then the task queued after commit (handoff.py).
     handoff.queue_after_commit(stream.game.pk, turn.number)
@@ -261,8 +299,12 @@ def adjudicate(game_id: int, turn_number: int) -> bool:
 
 def publish_locked(stream: Stream, *, amended: bool = False, note: str = "") -> Stream:
     turn = stream.state.turn
-    drafts = [Draft(turn.number, RuleEvent("turn.published", {
-        "turn": turn.number, "seed": turn.seed, "amended": amended, "note": note}))]
+    drafts = [
+        Draft(
+            turn.number,
+            RuleEvent("turn.published", {"turn": turn.number, "seed": turn.seed, "amended": amended, "note": note}),
+        )
+    ]
     stream = _append(stream, drafts)
     stream = _append(stream, _open_next_turn(stream.state))
     stream = absences.absent_sides(stream)  # before the reports, which give the deadline
@@ -299,12 +341,23 @@ def amend(game_id: int, turn_number: int, orders_text: dict[str, str], reason: s
         if errors:
             return errors
         merged = {side: clean_text(t) for side, t in merged.items()}
-        drafts = [Draft(turn_number, RuleEvent("results.voided", {"turn": turn_number, "reason": reason}, audience=UMPIRE))]
+        drafts = [
+            Draft(turn_number, RuleEvent("results.voided", {"turn": turn_number, "reason": reason}, audience=UMPIRE))
+        ]
         # Each side whose orders changed is told, privately, what it now executes: its report
         # shows the orders the engine carried out, not the ones it sent.
-        drafts += [Draft(turn_number, RuleEvent("orders.amended", {"turn": turn_number, "side": side, "text": merged[side]},
-                                                audience=side_audience(side)))
-                   for side in sorted(orders_text) if merged[side] != turn.orders_used.get(side)]
+        drafts += [
+            Draft(
+                turn_number,
+                RuleEvent(
+                    "orders.amended",
+                    {"turn": turn_number, "side": side, "text": merged[side]},
+                    audience=side_audience(side),
+                ),
+            )
+            for side in sorted(orders_text)
+            if merged[side] != turn.orders_used.get(side)
+        ]
         stream = _append(stream, drafts)
         _append(stream, adjudication_drafts(stream.state, merged))
     return []

@@ -1,4 +1,5 @@
 """Creating a game: its seats, its setup from the scenario, and its invitations."""
+
 from __future__ import annotations
 
 from django.db import transaction
@@ -15,9 +16,19 @@ from .gamelog import Draft
 from .mailaddress import verified_address
 
 
-def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict],
-                scenario=None, settings: dict | None = None, operator: bool = False, created_by=None,
-                commands: dict | None = None, options: dict | None = None) -> Game:
+def create_game(
+    *,
+    campaign: Campaign,
+    name: str,
+    ruleset: str,
+    seats: list[dict],
+    scenario=None,
+    settings: dict | None = None,
+    operator: bool = False,
+    created_by=None,
+    commands: dict | None = None,
+    options: dict | None = None,
+) -> Game:
     """Create a game with its seats and set it up from the scenario.
 
     ``seats``: dicts with role, side (players), user, (several players a side) command, and
@@ -51,10 +62,19 @@ def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict
         stream = gamelog.load(game, lock=True)
         seed = dice.new_seed()
         drafts = [
-            Draft(0, RuleEvent("game.created", {"ruleset": ruleset, "name": name, "settings": settings,
-                                                "scenario": {"name": scenario.get("name"), "title": scenario.get("title"),
-                                                             "options": chosen},
-                                                "setup_commitment": dice.commitment(seed)})),
+            Draft(
+                0,
+                RuleEvent(
+                    "game.created",
+                    {
+                        "ruleset": ruleset,
+                        "name": name,
+                        "settings": settings,
+                        "scenario": {"name": scenario.get("name"), "title": scenario.get("title"), "options": chosen},
+                        "setup_commitment": dice.commitment(seed),
+                    },
+                ),
+            ),
             Draft(0, RuleEvent("seed.sealed", {"turn": 0, "seed": seed}, audience=UMPIRE)),
         ]
         drafts += [Draft(0, ev) for ev in rs.setup(scenario, dice.rng_for(seed, "setup"))]
@@ -63,8 +83,9 @@ def create_game(*, campaign: Campaign, name: str, ruleset: str, seats: list[dict
         _check_commands(rs, stream.state.rules, teams)
         invited = []
         for s in seats:
-            seat = Seat(game=game, role=s["role"], side=s.get("side", ""), user=s.get("user"),
-                        command=s.get("command") or "")
+            seat = Seat(
+                game=game, role=s["role"], side=s.get("side", ""), user=s.get("user"), command=s.get("command") or ""
+            )
             address = s["email"] if operator else _creators_own(s, created_by)
             if address:
                 seat.email, seat.accepted_at = address, timezone.now()
@@ -109,8 +130,10 @@ def _teams(rs, seats: list[dict]) -> dict[str, list[str]]:
         if not isinstance(rs, SeveralCommands):
             raise TurnError(f"{rs.title} is played by one player a side: {side} has {len(cmds)}")
         if "" in cmds or len(set(cmds)) != len(cmds):
-            raise TurnError(f"{side} has several players: each names its own command (or 'commander' for the "
-                            f"whole side), and no two the same")
+            raise TurnError(
+                f"{side} has several players: each names its own command (or 'commander' for the "
+                f"whole side), and no two the same"
+            )
         teams[side] = sorted(cmds)
     return teams
 
@@ -122,11 +145,15 @@ def _check_commands(rs, rules_state, teams: dict[str, list[str]]) -> None:
         known = rs.commands(rules_state, side)
         unknown = [c for c in cmds if c != "commander" and c not in known]
         if unknown:
-            raise TurnError(f"{side} has no command {', '.join(unknown)}: the scenario's commands for {side} are "
-                            f"{', '.join(known) or 'none (give the scenario commands)'}, and 'commander'")
+            raise TurnError(
+                f"{side} has no command {', '.join(unknown)}: the scenario's commands for {side} are "
+                f"{', '.join(known) or 'none (give the scenario commands)'}, and 'commander'"
+            )
         unheld = [c for c in known if c not in cmds]
         if unheld and "commander" not in cmds:
-            raise TurnError(f"nobody orders {side}'s {', '.join(unheld)}: give each command a player, or seat a commander")
+            raise TurnError(
+                f"nobody orders {side}'s {', '.join(unheld)}: give each command a player, or seat a commander"
+            )
 
 
 def _creators_own(seat: dict, created_by) -> str:

@@ -5,6 +5,7 @@ the late and gives time back after an outage (lateness.py), and re-queues adjudi
 holds; the mail part of the sweep is mail-out's (signals.swept). The rescue, much more often,
 only queues again the work no one holds (adjudications here, mail by signals.rescue_due).
 """
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta
@@ -31,7 +32,9 @@ def moved_deadline(game_id: int, turn_number: int, hours: float) -> datetime:
     """The open turn's present deadline moved by ``hours`` (for "give them two more days")."""
     turn = gamelog.load(game_id).state.turn
     if turn.status != TurnStatus.OPEN or turn.number != turn_number or not turn.deadline:
-        raise TurnError(_("turn %(number)s is not open: only an open turn's deadline can move") % {"number": turn_number})
+        raise TurnError(
+            _("turn %(number)s is not open: only an open turn's deadline can move") % {"number": turn_number}
+        )
     return parse_datetime(turn.deadline) + timedelta(hours=hours)
 
 
@@ -48,20 +51,45 @@ def set_deadline(game_id: int, turn_number: int, deadline: datetime, note: str =
         stream = gamelog.load(game_id, lock=True)
         turn = stream.state.turn
         if turn.status != TurnStatus.OPEN or turn.number != turn_number:
-            raise TurnError(_("turn %(number)s is not open: only an open turn's deadline can move") % {"number": turn_number})
+            raise TurnError(
+                _("turn %(number)s is not open: only an open turn's deadline can move") % {"number": turn_number}
+            )
         now = timezone.now()
         if deadline < now + DEADLINE_MIN_AHEAD:
-            raise TurnError(_("the new deadline must be at least %(minutes)s minutes ahead (close the turn instead to "
-                              "process it now)") % {"minutes": int(DEADLINE_MIN_AHEAD.total_seconds() // 60)})
+            raise TurnError(
+                _(
+                    "the new deadline must be at least %(minutes)s minutes ahead (close the turn instead to "
+                    "process it now)"
+                )
+                % {"minutes": int(DEADLINE_MIN_AHEAD.total_seconds() // 60)}
+            )
         if deadline > now + DEADLINE_MAX_AHEAD:
-            raise TurnError(_("the new deadline can be at most %(days)s days ahead") % {"days": DEADLINE_MAX_AHEAD.days})
-        stream = gamelog.append(stream, [Draft(turn_number, RuleEvent("turn.deadline_set", {
-            "turn": turn_number, "deadline": deadline.isoformat(), "previous": turn.deadline, "note": note}))])
+            raise TurnError(
+                _("the new deadline can be at most %(days)s days ahead") % {"days": DEADLINE_MAX_AHEAD.days}
+            )
+        stream = gamelog.append(
+            stream,
+            [
+                Draft(
+                    turn_number,
+                    RuleEvent(
+                        "turn.deadline_set",
+                        {
+                            "turn": turn_number,
+                            "deadline": deadline.isoformat(),
+                            "previous": turn.deadline,
+                            "note": note,
+                        },
+                    ),
+                )
+            ],
+        )
         signals.deadline_moved.send(sender=__name__, game=stream.game, turn=stream.state.turn, note=note)
     return deadline
 
 
 # --- the sweep --------------------------------------------------------------
+
 
 def sweep(now: datetime | None = None) -> dict:
     """Close due turns and re-queue adjudications a lost worker left behind.
@@ -74,7 +102,8 @@ def sweep(now: datetime | None = None) -> dict:
     now = now or timezone.now()
     closed = given_back = late = 0
     due = Game.objects.filter(status=Game.Status.ACTIVE, turn_status=TurnStatus.OPEN).filter(
-        Q(deadline_at__lte=now) | Q(close_due_at__lte=now))
+        Q(deadline_at__lte=now) | Q(close_due_at__lte=now)
+    )
     for game_id, deadline, number in due.values_list("pk", "deadline_at", "turn_number"):
         passed = bool(deadline and deadline <= now)
         with transaction.atomic():
@@ -92,12 +121,19 @@ def sweep(now: datetime | None = None) -> dict:
     # Adjudications no one holds (a failed hand-off, a lost message): queued again, once.
     requeued = handoff.rescue(now)
     # The mail part (reminders, waiting notices, outbox retries) is mail-out's, told by the signal.
-    return {"closed": closed, "requeued": requeued, "given_back": given_back, "late": late,
-            **signals.merged_counts(signals.swept.send(sender=__name__, now=now))}
+    return {
+        "closed": closed,
+        "requeued": requeued,
+        "given_back": given_back,
+        "late": late,
+        **signals.merged_counts(signals.swept.send(sender=__name__, now=now)),
+    }
 
 
 def rescue(now: datetime | None = None) -> dict:
     """Queue the adjudications and mail no one holds (every RESCUE_INTERVAL_SECONDS: cheap)."""
     now = now or timezone.now()
-    return {"adjudications": handoff.rescue(now),
-            **signals.merged_counts(signals.rescue_due.send(sender=__name__, now=now))}
+    return {
+        "adjudications": handoff.rescue(now),
+        **signals.merged_counts(signals.rescue_due.send(sender=__name__, now=now)),
+    }

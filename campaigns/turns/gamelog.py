@@ -4,6 +4,7 @@ the snapshot rule and the Game columns projected from the state.
 Everything above the log loads and appends through this module, so the Game row's columns
 (the sweeper's and the lists' view of a game) always move with the log.
 """
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -18,8 +19,23 @@ from . import lifecycle
 from .adjudication import adjudication_drafts
 from .state import GameStatus, LifecycleState, TurnStatus
 
-__all__ = ["ConcurrencyConflict", "Draft", "Stream", "event_hash", "head", "load", "append", "append_retrying",
-           "state_at", "replay", "rebuild_snapshots", "projection", "snapshot_due", "verify_game", "store"]
+__all__ = [
+    "ConcurrencyConflict",
+    "Draft",
+    "Stream",
+    "event_hash",
+    "head",
+    "load",
+    "append",
+    "append_retrying",
+    "state_at",
+    "replay",
+    "rebuild_snapshots",
+    "projection",
+    "snapshot_due",
+    "verify_game",
+    "store",
+]
 
 
 def projection(state: LifecycleState) -> dict:
@@ -62,9 +78,16 @@ def snapshot_due(event_type: str, state: LifecycleState) -> bool:
     return status is not TurnStatus.NONE
 
 
-store = EventStore(Fold(empty=lifecycle.empty_state, apply=lifecycle.fold, snapshot_due=snapshot_due,
-                        to_json=lifecycle.to_json, from_json=lifecycle.from_json),
-                   projection=projection)
+store = EventStore(
+    Fold(
+        empty=lifecycle.empty_state,
+        apply=lifecycle.fold,
+        snapshot_due=snapshot_due,
+        to_json=lifecycle.to_json,
+        from_json=lifecycle.from_json,
+    ),
+    projection=projection,
+)
 load = store.load
 append = store.append
 append_retrying = store.append_retrying

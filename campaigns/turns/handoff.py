@@ -7,6 +7,7 @@ rescue (every RESCUE_INTERVAL_SECONDS) queues every closed turn no one holds, lo
 takes with SKIP LOCKED: a game whose row a running adjudication has locked is skipped. A second
 message for one turn is harmless anyway (``commands.adjudicate`` checks the log under the lock).
 """
+
 from __future__ import annotations
 
 import logging
@@ -45,8 +46,12 @@ def hand_off(game_id: int, turn: int) -> bool:
         current_app.tasks[ADJUDICATE_TASK].delay(game_id, turn)
         return True
     except Exception as exc:  # the broker is down (or, eager, the adjudication failed): the rescue retries
-        log.warning("game %s turn %s: queueing the adjudication failed (%s); the rescue retries",
-                    game_id, turn, type(exc).__name__)
+        log.warning(
+            "game %s turn %s: queueing the adjudication failed (%s); the rescue retries",
+            game_id,
+            turn,
+            type(exc).__name__,
+        )
         try:
             Game.objects.filter(pk=game_id, turn_status="closed").update(adjudication_leased_until=None)
         except Exception:  # the database is down too: the lease runs out instead
@@ -58,9 +63,11 @@ def rescue(now: datetime | None = None) -> int:
     """Queue every closed turn whose adjudication no one holds. Returns how many were queued."""
     now = now or timezone.now()
     with transaction.atomic():
-        free = (Game.objects.select_for_update(skip_locked=True)
-                .filter(status=Game.Status.ACTIVE, turn_status="closed")
-                .filter(Q(adjudication_leased_until__isnull=True) | Q(adjudication_leased_until__lte=now)))
+        free = (
+            Game.objects.select_for_update(skip_locked=True)
+            .filter(status=Game.Status.ACTIVE, turn_status="closed")
+            .filter(Q(adjudication_leased_until__isnull=True) | Q(adjudication_leased_until__lte=now))
+        )
         taken = list(free.values_list("pk", "turn_number")[:RESCUE_BATCH])
         Game.objects.filter(pk__in=[pk for pk, _ in taken]).update(adjudication_leased_until=now + lease())
     return sum(hand_off(pk, turn) for pk, turn in taken)

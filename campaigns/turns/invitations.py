@@ -23,6 +23,7 @@ most one seat in a game, except that the umpire may also hold one player seat wh
 ``umpire_plays`` (a setting chosen at creation, public in ``game.created`` and shown on the
 invitation and the game page before anyone accepts).
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -52,6 +53,7 @@ class InvitationError(ValueError):
 
 # --- the game's public facts -------------------------------------------------
 
+
 def _created(game: Game) -> dict:
     return game.events.filter(type="game.created").values_list("payload", flat=True).first() or {}
 
@@ -66,19 +68,26 @@ def scenario(game: Game) -> dict:
     (games older than that record have neither)."""
     sc = _created(game).get("scenario") or {}
     labels = {o.name: o.label for o in catalog.get(game.ruleset).game_options}
-    return {"name": sc.get("name"), "title": sc.get("title"),
-            "options": [labels.get(name, name) if value is True else f"{labels.get(name, name)}: {value}"
-                        for name, value in sorted((sc.get("options") or {}).items())]}
+    return {
+        "name": sc.get("name"),
+        "title": sc.get("title"),
+        "options": [
+            labels.get(name, name) if value is True else f"{labels.get(name, name)}: {value}"
+            for name, value in sorted((sc.get("options") or {}).items())
+        ],
+    }
 
 
 def roster(game: Game) -> dict:
     """Who umpires, plays and observes, as every seat holder (and every invitee) is shown it."""
+
     def who(seat: Seat) -> dict:
         return {"user": seat.user.get_username() if seat.user_id else None, "status": seat.status}
 
     seats = game.seats.select_related("user").order_by("role", "side", "pk")
     return {
-        "umpire_plays": umpire_plays(game), "scenario": scenario(game),
+        "umpire_plays": umpire_plays(game),
+        "scenario": scenario(game),
         "umpires": [who(s) for s in seats if s.role == Seat.Role.UMPIRE],
         "players": [{"side": s.side, **who(s)} for s in seats if s.role == Seat.Role.PLAYER],
         "observers": [who(s) for s in seats if s.role == Seat.Role.OBSERVER],
@@ -102,17 +111,22 @@ def check_seating(seats: list[tuple[str, object]], umpire_plays: bool) -> None:
                 continue
             raise InvitationError(
                 f"{names[pk]} umpires this game and cannot also play a side: the umpire sees every side's "
-                "orders. Choose 'the umpire also plays' when creating the game if that is what everyone agrees to.")
+                "orders. Choose 'the umpire also plays' when creating the game if that is what everyone agrees to."
+            )
         raise InvitationError(f"{names[pk]} is named for more than one seat ({', '.join(sorted(roles))}).")
 
 
 def _seating_with(seat: Seat, user) -> list[tuple[str, object]]:
-    others = [(s.role, s.user) for s in seat.game.seats.select_related("user").exclude(pk=seat.pk)
-              if s.status != Seat.Status.DECLINED]
+    others = [
+        (s.role, s.user)
+        for s in seat.game.seats.select_related("user").exclude(pk=seat.pk)
+        if s.status != Seat.Status.DECLINED
+    ]
     return others + [(seat.role, user)]
 
 
 # --- invitations ---------------------------------------------------------------
+
 
 def token_for(seat: Seat) -> str:
     return signing.dumps({"seat": seat.pk, "user": seat.user_id, "v": seat.version}, salt=SALT)
@@ -158,8 +172,11 @@ def mail_invitation(seat: Seat, *, by) -> None:
 
 def pending_for(user) -> list[Seat]:
     """The user's invitations not yet answered, newest first (expired ones included, marked)."""
-    seats = list(Seat.objects.filter(user=user, status=Seat.Status.INVITED)
-                 .select_related("game", "game__campaign").order_by("-invited_at", "-pk"))
+    seats = list(
+        Seat.objects.filter(user=user, status=Seat.Status.INVITED)
+        .select_related("game", "game__campaign")
+        .order_by("-invited_at", "-pk")
+    )
     for seat in seats:
         seat.expired = is_expired(seat)
         seat.token = token_for(seat)
@@ -172,7 +189,9 @@ def read(token: str, user, *, lock: bool = False) -> Seat:
     try:
         data = signing.loads(token, salt=SALT, max_age=MAX_AGE)
     except signing.SignatureExpired:
-        raise InvitationError(_("This invitation link has expired. Ask the game's creator to invite you again.")) from None
+        raise InvitationError(
+            _("This invitation link has expired. Ask the game's creator to invite you again.")
+        ) from None
     except signing.BadSignature:
         raise InvitationError(_("This is not a valid invitation link.")) from None
     seats = Seat.objects.select_for_update() if lock else Seat.objects
@@ -198,8 +217,9 @@ def accept(token: str, user) -> Seat:
         seat = read(token, user, lock=True)
         address = verified_address(user)
         if not address:
-            raise InvitationError(_("Confirm your mail address on your settings page first: your seat's mail "
-                                    "goes to it."))
+            raise InvitationError(
+                _("Confirm your mail address on your settings page first: your seat's mail goes to it.")
+            )
         seat.status, seat.email, seat.accepted_at = Seat.Status.ACTIVE, address, timezone.now()
         seat.version += 1
         seat.save(update_fields=["status", "email", "accepted_at", "version"])
@@ -222,8 +242,8 @@ def decline(token: str, user) -> Seat:
 def may_manage(game: Game, user) -> bool:
     """The game's creator and its (active) umpire may invite to free seats."""
     return user.is_authenticated and (
-        game.created_by_id == user.pk
-        or game.seats.active().filter(role=Seat.Role.UMPIRE, user=user).exists())
+        game.created_by_id == user.pk or game.seats.active().filter(role=Seat.Role.UMPIRE, user=user).exists()
+    )
 
 
 def reinvite(game_id: int, seat_id: int, user, *, by) -> Seat:
@@ -245,6 +265,7 @@ def reinvite(game_id: int, seat_id: int, user, *, by) -> Seat:
 
 # --- the start of a game -------------------------------------------------------
 
+
 def ready_to_start(game: Game) -> bool:
     """Every player seat and the umpire's seat accepted (observers never hold a game up)."""
     return not game.seats.exclude(role=Seat.Role.OBSERVER).exclude(status=Seat.Status.ACTIVE).exists()
@@ -256,6 +277,7 @@ def start_if_ready(stream, newly_seated: Seat | None = None):
     if not commands.started(stream.state):
         return commands.start_game(stream) if ready_to_start(stream.game) else stream
     if newly_seated is not None:
-        signals.seat_joined.send(sender=__name__, stream=stream, seat=newly_seated,
-                                 key_suffix=f":v{newly_seated.version}")
+        signals.seat_joined.send(
+            sender=__name__, stream=stream, seat=newly_seated, key_suffix=f":v{newly_seated.version}"
+        )
     return stream

@@ -15,6 +15,7 @@ GIVEN_BACK_MAX), as a public ``turn.deadline_set`` noting the outage, and every 
 Only the real clock counts here: a sweep asked about another time (tests, replays) leaves the
 heartbeat alone.
 """
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta
@@ -55,15 +56,27 @@ def give_back(stream: Stream, down_since: datetime, now: datetime) -> bool:
     """Move the open turn's deadline if it passed while the service was down; True if it moved.
     ``stream``: the game, locked by the caller (the sweep, about to close the turn otherwise)."""
     turn = stream.state.turn
-    due = turn.late_until or turn.deadline   # in a grace, its end is what passed
+    due = turn.late_until or turn.deadline  # in a grace, its end is what passed
     deadline = parse_datetime(due) if due else None
     if deadline is None or not down_since < deadline <= now:
         return False
     new = now + min(max(deadline - down_since, GIVEN_BACK_MIN), GIVEN_BACK_MAX)
-    note = (f"the service was down from {down_since:%Y-%m-%d %H:%M} to {now:%Y-%m-%d %H:%M} UTC; "
-            f"the time that was left is given back")
-    stream = gamelog.append(stream, [Draft(turn.number, RuleEvent("turn.deadline_set", {
-        "turn": turn.number, "deadline": new.isoformat(), "previous": due, "note": note}))])
+    note = (
+        f"the service was down from {down_since:%Y-%m-%d %H:%M} to {now:%Y-%m-%d %H:%M} UTC; "
+        f"the time that was left is given back"
+    )
+    stream = gamelog.append(
+        stream,
+        [
+            Draft(
+                turn.number,
+                RuleEvent(
+                    "turn.deadline_set",
+                    {"turn": turn.number, "deadline": new.isoformat(), "previous": due, "note": note},
+                ),
+            )
+        ],
+    )
     signals.deadline_moved.send(sender=__name__, game=stream.game, turn=stream.state.turn, note=note)
     return True
 
@@ -78,9 +91,14 @@ def grant_grace(stream: Stream, now: datetime) -> bool:
     if not hours or not missing or turn.late_until or parse_datetime(turn.deadline) > now:
         return False
     until = now + timedelta(hours=hours)
-    stream = gamelog.append(stream, [Draft(turn.number, RuleEvent("turn.late", {
-        "turn": turn.number, "missing": missing, "until": until.isoformat()}))])
+    stream = gamelog.append(
+        stream,
+        [
+            Draft(
+                turn.number,
+                RuleEvent("turn.late", {"turn": turn.number, "missing": missing, "until": until.isoformat()}),
+            )
+        ],
+    )
     signals.turn_late.send(sender=__name__, game=stream.game, turn=stream.state.turn, missing=missing)
     return True
-
-

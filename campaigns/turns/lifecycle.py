@@ -10,6 +10,7 @@ Result events appended while a turn awaits publication are kept aside in
 an umpire can void and re-adjudicate a turn, and no player ever sees state
 that was not published.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -60,8 +61,11 @@ def fold(state: LifecycleState, event_type: str, payload: Mapping[str, Any], seq
         raise ValueError(f"unknown lifecycle event type {event_type!r}")
     if state.turn.status is TurnStatus.ADJUDICATED:
         # Results awaiting publication: keep them aside (see module doc).
-        return replace(state, pending=state.pending + [{"type": event_type, "payload": payload, "seq": seq}],
-                       pending_from=seq if state.pending_from is None else state.pending_from)
+        return replace(
+            state,
+            pending=state.pending + [{"type": event_type, "payload": payload, "seq": seq}],
+            pending_from=seq if state.pending_from is None else state.pending_from,
+        )
     return replace(state, rules=catalog.get(state.ruleset).fold(state.rules, event_type, payload))
 
 
@@ -70,8 +74,13 @@ def _turn(state: LifecycleState, **changes) -> LifecycleState:
 
 
 def _game_created(s, p, seq, at):
-    return replace(s, ruleset=p["ruleset"], settings={**DEFAULT_SETTINGS, **p.get("settings", {})},
-                   rules=catalog.get(p["ruleset"]).initial_state(), status=GameStatus.ACTIVE)
+    return replace(
+        s,
+        ruleset=p["ruleset"],
+        settings={**DEFAULT_SETTINGS, **p.get("settings", {})},
+        rules=catalog.get(p["ruleset"]).initial_state(),
+        status=GameStatus.ACTIVE,
+    )
 
 
 def _seed_sealed(s, p, seq, at):
@@ -83,9 +92,20 @@ def _seed_revealed(s, p, seq, at):
 
 
 def _turn_opened(s, p, seq, at):
-    return replace(s, turn=Turn(p["turn"], status=TurnStatus.OPEN, kind=p["kind"], sides=list(p["sides"]),
-                                deadline=p["deadline"], commitment=p["commitment"], prompt=p.get("prompt", ""),
-                                opened_at=at, prompt_msg=p.get("prompt_msg") or None))
+    return replace(
+        s,
+        turn=Turn(
+            p["turn"],
+            status=TurnStatus.OPEN,
+            kind=p["kind"],
+            sides=list(p["sides"]),
+            deadline=p["deadline"],
+            commitment=p["commitment"],
+            prompt=p.get("prompt", ""),
+            opened_at=at,
+            prompt_msg=p.get("prompt_msg") or None,
+        ),
+    )
 
 
 def prompt_of(turn: Turn) -> str:
@@ -123,7 +143,8 @@ def _orders_submitted(s, p, seq, at):
     mine = commands.setdefault(p["side"], {})
     mine[p["command"]] = entry
     text, conflicts = catalog.get(s.ruleset).merge_orders(
-        s.rules, p["side"], {c: e["text"] for c, e in mine.items()}, s.turn.kind)
+        s.rules, p["side"], {c: e["text"] for c, e in mine.items()}, s.turn.kind
+    )
     orders[p["side"]] = {**entry, "text": text, "conflicts": conflicts}
     return _turn(s, orders=orders, commands=commands)
 
@@ -286,10 +307,27 @@ def _command_view(state: LifecycleState, viewer: Viewer) -> dict:
     units = catalog.get(state.ruleset).command_units(state.rules, side, cmd)
     own = turn.commands.get(side, {}).get(cmd)
     merged = turn.orders.get(side)
-    return {"orders": {side: own["text"]} if own else {}, "command": cmd, "command_units": units,
-            "side_orders": merged["text"] if merged else "", "conflicts": merged.get("conflicts", []) if merged else [],
-            "ready_commands": sorted(turn.commands_ready.get(side, {}))}
+    return {
+        "orders": {side: own["text"]} if own else {},
+        "command": cmd,
+        "command_units": units,
+        "side_orders": merged["text"] if merged else "",
+        "conflicts": merged.get("conflicts", []) if merged else [],
+        "ready_commands": sorted(turn.commands_ready.get(side, {})),
+    }
 
 
-__all__ = ["fold", "empty_state", "to_json", "from_json", "LifecycleState", "Turn", "TurnStatus", "GameStatus",
-           "effective_orders", "hidden_from", "lifecycle_view", "preview_rules"]
+__all__ = [
+    "fold",
+    "empty_state",
+    "to_json",
+    "from_json",
+    "LifecycleState",
+    "Turn",
+    "TurnStatus",
+    "GameStatus",
+    "effective_orders",
+    "hidden_from",
+    "lifecycle_view",
+    "preview_rules",
+]

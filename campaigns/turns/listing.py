@@ -12,6 +12,7 @@ before turn 1 opens; a game whose snapshot lags its
 projection, is loaded the ordinary way (``gamelog.load``); a game waiting for its seats has no
 turn to show.
 """
+
 from __future__ import annotations
 
 import json
@@ -66,13 +67,17 @@ def rows(user, games: list[Game]) -> list[Row]:
 
 def _waiting(game: Game) -> LifecycleState:
     """A game waiting for its seats: no turn yet, nothing to fold for that."""
-    return replace(lifecycle.empty_state(),
-                   status=GameStatus.FINISHED if game.status == Game.Status.FINISHED else GameStatus.ACTIVE)
+    return replace(
+        lifecycle.empty_state(),
+        status=GameStatus.FINISHED if game.status == Game.Status.FINISHED else GameStatus.ACTIVE,
+    )
 
 
 # One index lookup per game (the latest snapshot by (game, seq)): DISTINCT ON would read every one.
-_LATEST_PG = ("SELECT g.id, s.state FROM unnest(%s::bigint[]) AS g(id) CROSS JOIN LATERAL "
-              "(SELECT state FROM campaigns_snapshot WHERE game_id = g.id ORDER BY seq DESC LIMIT 1) s")
+_LATEST_PG = (
+    "SELECT g.id, s.state FROM unnest(%s::bigint[]) AS g(id) CROSS JOIN LATERAL "
+    "(SELECT state FROM campaigns_snapshot WHERE game_id = g.id ORDER BY seq DESC LIMIT 1) s"
+)
 
 
 def latest_states(games: list[Game]) -> dict[int, LifecycleState]:
@@ -86,7 +91,7 @@ def latest_states(games: list[Game]) -> dict[int, LifecycleState]:
             return {game_id: lifecycle.from_json(json.loads(state)) for game_id, state in cur.fetchall()}
     out = {}
     for game_id in started:  # the embedded SQLite: a query per game, still by the index
-        state = (Snapshot.objects.filter(game_id=game_id).order_by("-seq").values_list("state", flat=True).first())
+        state = Snapshot.objects.filter(game_id=game_id).order_by("-seq").values_list("state", flat=True).first()
         if state is not None:
             out[game_id] = lifecycle.from_json(json.loads(state))
     return out

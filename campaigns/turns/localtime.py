@@ -1,4 +1,5 @@
 """Time zones: a seat's own zone and a moment as its reader reads it."""
+
 from __future__ import annotations
 
 import zoneinfo

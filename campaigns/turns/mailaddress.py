@@ -8,6 +8,7 @@ address is cleared when it is confirmed; a newer request replaces the older one)
 ``MAX_AGE``. A confirmed address also becomes the address of the user's active seats.
 The confirmation mail is mail-out's (campaigns.mailout.verification.request_verification).
 """
+
 from __future__ import annotations
 
 from datetime import timedelta

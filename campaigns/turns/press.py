@@ -1,4 +1,5 @@
 """The game's "press" setting: who a seat may write to with MESSAGE."""
+
 from django.utils.translation import gettext_lazy
 
 PRESS_DEFAULT = "umpire"

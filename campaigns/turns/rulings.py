@@ -8,6 +8,7 @@ while a turn's results await approval they join them and are published with them
 an umpire's narrative reaches each side in that turn's report); otherwise they take
 effect at once. Nothing is appended if any line is wrong.
 """
+
 from __future__ import annotations
 
 from django.db import transaction

@@ -7,6 +7,7 @@ player gets the game's first mail with the new address and their view, and the o
 told. A public ``side.replaced`` event records the handover in the log (no names: who plays a
 side is not the game's business).
 """
+
 from __future__ import annotations
 
 from django.db import transaction
@@ -30,7 +31,9 @@ class SeatError(ValueError):
 def seat_label(seat: Seat) -> str:
     if seat.role == Seat.Role.PLAYER and seat.command:  # several players a side (LW-61, KS-9)
         return (_("%(side)s, the commander") if seat.command == "commander" else _("%(side)s, %(command)s command")) % {
-            "side": pgettext("side", seat.side), "command": seat.command}
+            "side": pgettext("side", seat.side),
+            "command": seat.command,
+        }
     return pgettext("side", seat.side) if seat.role == Seat.Role.PLAYER else _(seat.role)
 
 
@@ -55,10 +58,18 @@ def replace_player(game_id: int, side: str, user) -> Seat:
         seat.user, seat.email = user, email
         seat.save(update_fields=["user", "email"])
         revoke(seat)
-        stream = gamelog.append(stream, [Draft(stream.state.turn.number, RuleEvent(
-            "side.replaced", {"side": side, "turn": stream.state.turn.number}))])
+        stream = gamelog.append(
+            stream,
+            [
+                Draft(
+                    stream.state.turn.number,
+                    RuleEvent("side.replaced", {"side": side, "turn": stream.state.turn.number}),
+                )
+            ],
+        )
         handover = stream.game.events.filter(type="side.replaced").count()
-        signals.side_replaced.send(sender=__name__, stream=stream, seat=seat, side=side, old_email=old_email,
-                                   handover=handover)
+        signals.side_replaced.send(
+            sender=__name__, stream=stream, seat=seat, side=side, old_email=old_email, handover=handover
+        )
         signals.seat_joined.send(sender=__name__, stream=stream, seat=seat, key_suffix=f":{handover}")
     return seat

@@ -11,6 +11,7 @@ Only the turn machinery is typed. What is the rule set's (``rules``), the game's
 by and, for a side of several seats, conflicts) stay plain JSON. Views for pages, mail and the
 API are dicts made from this (lifecycle.lifecycle_view).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
@@ -96,7 +97,9 @@ class LifecycleState:
     voided: list[list[int]] = field(default_factory=list)  # [first, last] seq of voided results
     missed: dict[str, int] = field(default_factory=dict)  # side -> turns it defaulted
     result: Any = None  # the rule set's result once there is one
-    absence_used: dict[str, float] = field(default_factory=dict)  # side -> hours drawn (absences.py); out of the JSON until set
+    absence_used: dict[str, float] = field(
+        default_factory=dict
+    )  # side -> hours drawn (absences.py); out of the JSON until set
 
     @property
     def started(self) -> bool:

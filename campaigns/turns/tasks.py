@@ -5,6 +5,7 @@ whose worker died), because the commands check the log before they act. The
 names are the deployed workers' and beat's (kept as they were); the commands
 queue them by name (campaigns.turns.commands.ADJUDICATE_TASK).
 """
+
 from celery import shared_task
 
 from campaigns import transient

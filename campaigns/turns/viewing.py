@@ -4,6 +4,7 @@ Pages, API responses and mail are all built from ``game_view`` and
 ``visible_events``; neither ever hands out the full state. Events are shown
 with the viewer's own numbering (``numbered``), never with the log's seq.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
@@ -42,8 +43,7 @@ def viewer_of_seat(seat: Seat) -> Viewer:
 def game_view(game: Game, state: LifecycleState, viewer: Viewer) -> dict:
     rs = catalog.get(state.ruleset)
     out = {
-        "game": {"id": game.pk, "name": game.name, "ruleset": game.ruleset, "title": rs.title,
-                 "sides": list(rs.sides)},
+        "game": {"id": game.pk, "name": game.name, "ruleset": game.ruleset, "title": rs.title, "sides": list(rs.sides)},
         "viewer": {"role": viewer.role, "side": viewer.side, **({"command": viewer.command} if viewer.command else {})},
         "turn": lifecycle.lifecycle_view(state, viewer),
         "board": rs.view(state.rules, viewer),
@@ -74,8 +74,9 @@ def visible_events(game: Game, state: LifecycleState, viewer: Viewer) -> QuerySe
     return qs.order_by("seq")
 
 
-def numbered(viewer: Viewer, events: QuerySet[Event], after: int = 0, limit: int | None = None,
-             *, after_seq: int | None = None) -> Iterator[Event]:
+def numbered(
+    viewer: Viewer, events: QuerySet[Event], after: int = 0, limit: int | None = None, *, after_seq: int | None = None
+) -> Iterator[Event]:
     """The viewer's events after number ``after``, each with ``number``: its place in the log as
     this viewer sees it, 1, 2, 3... without gaps.
 
@@ -99,8 +100,9 @@ def numbered(viewer: Viewer, events: QuerySet[Event], after: int = 0, limit: int
         yield ev
 
 
-def number_events(viewer: Viewer, events: QuerySet[Event], after: int = 0, limit: int | None = None,
-                  *, after_seq: int | None = None) -> list[Event]:
+def number_events(
+    viewer: Viewer, events: QuerySet[Event], after: int = 0, limit: int | None = None, *, after_seq: int | None = None
+) -> list[Event]:
     """``numbered`` as a list."""
     return list(numbered(viewer, events, after, limit, after_seq=after_seq))
 
@@ -114,53 +116,101 @@ def _utc(iso: str) -> str:
 
 def published_text(p) -> str:
     """The publication of a turn, with the umpire's note to the players when there is one."""
-    text = (_("Turn %(turn)s published (amended by the umpire)") if p.get("amended")
-            else _("Turn %(turn)s published")) % {"turn": p["turn"]}
+    text = (
+        _("Turn %(turn)s published (amended by the umpire)") if p.get("amended") else _("Turn %(turn)s published")
+    ) % {"turn": p["turn"]}
     return text + (_(". The umpire's note: %(note)s") % {"note": p["note"]} if p.get("note") else "")
 
 
 _LIFECYCLE_TEXT = {
-    "game.created": lambda p: _("Game created (%(ruleset)s); setup seed commitment %(commitment)s…") % {
-        "ruleset": p['ruleset'], "commitment": p['setup_commitment'][:12]},
+    "game.created": lambda p: (
+        _("Game created (%(ruleset)s); setup seed commitment %(commitment)s…")
+        % {"ruleset": p["ruleset"], "commitment": p["setup_commitment"][:12]}
+    ),
     "seed.sealed": lambda p: _("Seed for turn %(turn)s sealed") % p,
     "seed.revealed": lambda p: _("Setup seed revealed: %(seed)s") % p,
-    "turn.opened": lambda p: _("Turn %(turn)s opened for %(sides)s (%(kind)s); dice commitment %(commitment)s…") % {
-        "turn": p['turn'], "sides": _sides(p['sides']), "kind": _TURN_KINDS.get(p['kind'], p['kind']),
-        "commitment": p['commitment'][:12]},
+    "turn.opened": lambda p: (
+        _("Turn %(turn)s opened for %(sides)s (%(kind)s); dice commitment %(commitment)s…")
+        % {
+            "turn": p["turn"],
+            "sides": _sides(p["sides"]),
+            "kind": _TURN_KINDS.get(p["kind"], p["kind"]),
+            "commitment": p["commitment"][:12],
+        }
+    ),
     "side.replaced": lambda p: _("The umpire handed %(side)s to another player") % {"side": _side(p["side"])},
-    "turn.late": lambda p: _("Turn %(turn)s's deadline passed without orders from %(missing)s: the turn waits until "
-                             "%(until)s, then gives them their default orders") % {
-        "turn": p['turn'], "missing": _sides(p['missing']), "until": _utc(p['until'])},
+    "turn.late": lambda p: (
+        _(
+            "Turn %(turn)s's deadline passed without orders from %(missing)s: the turn waits until "
+            "%(until)s, then gives them their default orders"
+        )
+        % {"turn": p["turn"], "missing": _sides(p["missing"]), "until": _utc(p["until"])}
+    ),
     "turn.deadline_set": lambda p: (
-        _("The deadline of turn %(turn)s moved to %(deadline)s") if p.get('absence')
-        else _("The umpire moved the deadline of turn %(turn)s to %(deadline)s")) % {
-        "turn": p['turn'], "deadline": _utc(p['deadline'])} + (f": {p['note']}" if p.get("note") else ""),
-    "orders.submitted": lambda p: _("%(who)s submitted orders by %(source)s:") % {
-        "who": _who(p), "source": _SOURCES.get(p['source'], p['source'])} + f"\n{p['text']}",
-    "side.ready": lambda p: (_("%(who)s is ready") if p.get('ready', True) else _("%(who)s is no longer ready")) % {
-        "who": _who(p)},
-    "orders.merged": lambda p: _("%(side)s's commands gave conflicting orders for turn %(turn)s: ") % {
-        "side": _side(p["side"]), "turn": p["turn"]} + "; ".join(
-        _("%(unit)s is ordered by the %(kept)s, the %(dropped)s's line '%(line)s' gave way") % c
-        for c in p["conflicts"]),
-    "turn.closed": lambda p: _("Turn %(turn)s closed: %(reason)s") % {"turn": p['turn'], "reason": _(p['reason'])},
-    "orders.defaulted": lambda p: _("%(side)s missed turn %(turn)s: default orders '%(text)s'") % {
-        **p, "side": _side(p["side"])},
-    "turn.adjudicated": lambda p: ngettext("Turn %(turn)s adjudicated (%(count)s result event)",
-                                           "Turn %(turn)s adjudicated (%(count)s result events)", p['count']) % p,
+        (
+            _("The deadline of turn %(turn)s moved to %(deadline)s")
+            if p.get("absence")
+            else _("The umpire moved the deadline of turn %(turn)s to %(deadline)s")
+        )
+        % {"turn": p["turn"], "deadline": _utc(p["deadline"])}
+        + (f": {p['note']}" if p.get("note") else "")
+    ),
+    "orders.submitted": lambda p: (
+        _("%(who)s submitted orders by %(source)s:")
+        % {"who": _who(p), "source": _SOURCES.get(p["source"], p["source"])}
+        + f"\n{p['text']}"
+    ),
+    "side.ready": lambda p: (
+        (_("%(who)s is ready") if p.get("ready", True) else _("%(who)s is no longer ready")) % {"who": _who(p)}
+    ),
+    "orders.merged": lambda p: (
+        _("%(side)s's commands gave conflicting orders for turn %(turn)s: ")
+        % {"side": _side(p["side"]), "turn": p["turn"]}
+        + "; ".join(
+            _("%(unit)s is ordered by the %(kept)s, the %(dropped)s's line '%(line)s' gave way") % c
+            for c in p["conflicts"]
+        )
+    ),
+    "turn.closed": lambda p: _("Turn %(turn)s closed: %(reason)s") % {"turn": p["turn"], "reason": _(p["reason"])},
+    "orders.defaulted": lambda p: (
+        _("%(side)s missed turn %(turn)s: default orders '%(text)s'") % {**p, "side": _side(p["side"])}
+    ),
+    "turn.adjudicated": lambda p: (
+        ngettext(
+            "Turn %(turn)s adjudicated (%(count)s result event)",
+            "Turn %(turn)s adjudicated (%(count)s result events)",
+            p["count"],
+        )
+        % p
+    ),
     "results.voided": lambda p: _("Results of turn %(turn)s voided by the umpire: %(reason)s") % p,
-    "orders.amended": lambda p: _("The umpire amended %(side)s's orders for turn %(turn)s:") % {
-        "side": _side(p["side"]), "turn": p["turn"]} + f"\n{p['text']}",
-    "turn.published": lambda p: _("%(published)s; seed revealed: %(seed)s") % {
-        "published": published_text(p), "seed": p["seed"]},
-    "game.finished": lambda p: _("Game over: %(result)s") % {"result": describe_result(p['result'])},}
+    "orders.amended": lambda p: (
+        _("The umpire amended %(side)s's orders for turn %(turn)s:") % {"side": _side(p["side"]), "turn": p["turn"]}
+        + f"\n{p['text']}"
+    ),
+    "turn.published": lambda p: (
+        _("%(published)s; seed revealed: %(seed)s") % {"published": published_text(p), "seed": p["seed"]}
+    ),
+    "game.finished": lambda p: _("Game over: %(result)s") % {"result": describe_result(p["result"])},
+}
 # Words of the log's payloads shown to readers (the payload keeps the English word).
-_TURN_KINDS = {"orders": gettext_lazy("orders"), "decision": gettext_lazy("decision"),
-               "deployment": gettext_lazy("deployment")}
-_SOURCES = {"web": gettext_lazy("web"), "mail": gettext_lazy("mail"), "api": gettext_lazy("API"),
-            "umpire": gettext_lazy("umpire")}
+_TURN_KINDS = {
+    "orders": gettext_lazy("orders"),
+    "decision": gettext_lazy("decision"),
+    "deployment": gettext_lazy("deployment"),
+}
+_SOURCES = {
+    "web": gettext_lazy("web"),
+    "mail": gettext_lazy("mail"),
+    "api": gettext_lazy("API"),
+    "umpire": gettext_lazy("umpire"),
+}
 # The reasons turns.close_turn writes, for the catalogue (shown through ``_(p['reason'])``).
-_CLOSE_REASONS = (gettext_noop("all sides ready"), gettext_noop("deadline passed"), gettext_noop("closed by the umpire"))
+_CLOSE_REASONS = (
+    gettext_noop("all sides ready"),
+    gettext_noop("deadline passed"),
+    gettext_noop("closed by the umpire"),
+)
 
 
 # Lifecycle lines that carry a time: the payload key a reader's own zone replaces.
@@ -186,7 +236,10 @@ def describe_result(result) -> str:
         return _("ended")
     winner = result.get("winner")
     reason = render(result.get("reason", ""))
-    return (_("%(winner)s wins (%(reason)s)") if winner else _("draw (%(reason)s)")) % {"winner": winner, "reason": reason}
+    return (_("%(winner)s wins (%(reason)s)") if winner else _("draw (%(reason)s)")) % {
+        "winner": winner,
+        "reason": reason,
+    }
 
 
 def describe(game: Game, event: Event, local: Callable[[str], str] | None = None) -> str:

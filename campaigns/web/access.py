@@ -5,6 +5,7 @@ and ``visible_events``. The folded state stays private to this module; pages
 never receive it. Anyone without a seat gets 404, so a game's existence is not
 confirmed to strangers.
 """
+
 from __future__ import annotations
 
 import zoneinfo
@@ -73,8 +74,9 @@ class Seen:
 
     def as_of(self, seq: int) -> Seen:
         """This viewer's window on the game as it stood right after event ``seq`` (a published turn)."""
-        return Seen(game=self.game, viewer=self.viewer, seat=self.seat, tz=self.tz,
-                    _state=gamelog.state_at(self.game.pk, seq))
+        return Seen(
+            game=self.game, viewer=self.viewer, seat=self.seat, tz=self.tz, _state=gamelog.state_at(self.game.pk, seq)
+        )
 
     def local(self, iso: str | None) -> str:
         return local_time(iso, self.tz)

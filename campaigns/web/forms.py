@@ -1,4 +1,5 @@
 """Forms of the web pages: orders, the umpire's commands, a new game."""
+
 from __future__ import annotations
 
 from django import forms
@@ -25,11 +26,18 @@ class OrdersForm(forms.Form):
 class ProfileForm(forms.Form):
     """A player's own settings: the time zone deadlines are shown in and the language, on the web and in mail."""
 
-    timezone = forms.ChoiceField(label=_("Time zone"), help_text=_("Deadlines on every page and in every report use it."))
-    language = forms.ChoiceField(label=_("Language"), required=False,
-                                 choices=[("", _("As my browser asks")),  # each language in its own words
-                                          *((code, get_language_info(code)["name_local"]) for code, _n in settings.LANGUAGES)],
-                                 help_text=_("Your pages and your seats' mail are written in it."))
+    timezone = forms.ChoiceField(
+        label=_("Time zone"), help_text=_("Deadlines on every page and in every report use it.")
+    )
+    language = forms.ChoiceField(
+        label=_("Language"),
+        required=False,
+        choices=[
+            ("", _("As my browser asks")),  # each language in its own words
+            *((code, get_language_info(code)["name_local"]) for code, _n in settings.LANGUAGES),
+        ],
+        help_text=_("Your pages and your seats' mail are written in it."),
+    )
 
     def __init__(self, *args, **kwargs):
         import zoneinfo
@@ -42,8 +50,10 @@ class ProfileForm(forms.Form):
 class AddressForm(forms.Form):
     """A user's own mail address: it is used once confirmed by the link mailed to it."""
 
-    email = forms.EmailField(label=_("Your mail address"), help_text=_("We mail it a link; it is used for your seats "
-                                                                  "once you follow that link."))
+    email = forms.EmailField(
+        label=_("Your mail address"),
+        help_text=_("We mail it a link; it is used for your seats once you follow that link."),
+    )
 
 
 class InvitationForm(forms.Form):
@@ -77,8 +87,9 @@ class ReadyForm(forms.Form):
 class AbsenceForm(forms.Form):
     """A player away: no reminders through that date (and, with the game's allowance, later deadlines)."""
 
-    until = forms.DateField(label=_("Away until (your own date)"), required=False,
-                            widget=forms.DateInput(attrs={"type": "date"}))
+    until = forms.DateField(
+        label=_("Away until (your own date)"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
     back = forms.BooleanField(required=False)
 
     def clean(self):
@@ -102,7 +113,8 @@ class AmendForm(forms.Form):
         self.sides = list(orders_used)
         for side, text in orders_used.items():
             self.fields[f"orders_{side}"] = forms.CharField(
-                label=_("Orders of %(side)s") % {"side": side}, initial=text, required=False, widget=ORDERS_WIDGET)
+                label=_("Orders of %(side)s") % {"side": side}, initial=text, required=False, widget=ORDERS_WIDGET
+            )
 
     def side_fields(self):
         return [self[f"orders_{side}"] for side in self.sides]
@@ -120,8 +132,9 @@ class AmendForm(forms.Form):
 class DeadlineForm(forms.Form):
     """Move the open turn's deadline by some hours (negative: earlier)."""
 
-    hours = forms.FloatField(label=_("Move the deadline by (hours; negative brings it forward)"),
-                             min_value=-24 * 30, max_value=24 * 60)
+    hours = forms.FloatField(
+        label=_("Move the deadline by (hours; negative brings it forward)"), min_value=-24 * 30, max_value=24 * 60
+    )
     note = forms.CharField(label=_("Note every player reads with it (optional)"), required=False, max_length=200)
 
 
@@ -129,8 +142,11 @@ class ReplacePlayerForm(forms.Form):
     """Hand a side to another player (a standby)."""
 
     side = forms.ChoiceField(label=_("Side"))
-    username = forms.CharField(label=_("New player (username)"), max_length=150,
-                               help_text=_("Their seat's mail goes to the address they confirmed themselves."))
+    username = forms.CharField(
+        label=_("New player (username)"),
+        max_length=150,
+        help_text=_("Their seat's mail goes to the address they confirmed themselves."),
+    )
 
     def __init__(self, *args, sides: list[str], **kwargs):
         super().__init__(*args, **kwargs)
@@ -144,8 +160,10 @@ class ReplacePlayerForm(forms.Form):
             if user is None:
                 self.add_error("username", _("There is no user called '%(name)s'.") % {"name": name})
             elif not verified_address(user):
-                self.add_error("username", _("%(name)s has not confirmed a mail address yet (on their settings page).")
-                               % {"name": name})
+                self.add_error(
+                    "username",
+                    _("%(name)s has not confirmed a mail address yet (on their settings page).") % {"name": name},
+                )
             data["user"] = user
         return data
 
@@ -178,6 +196,7 @@ class OnBehalfForm(forms.Form):
 
 # --- a new game -----------------------------------------------------------
 
+
 def _usernames(text: str) -> list[str]:
     return [u for u in (part.strip() for part in text.replace(",", " ").split()) if u]
 
@@ -196,60 +215,101 @@ def scenario_choices() -> list:
     groups = []
     for name in catalog.names():
         rs = catalog.get(name)
-        groups.append((rs.title, [(f"{name}:", _("%(title)s: its default scenario") % {"title": rs.title})]
-                       + [(f"{name}:{sc}", f"{title} ({sc})") for sc, title in rs.scenarios()]))
+        groups.append(
+            (
+                rs.title,
+                [(f"{name}:", _("%(title)s: its default scenario") % {"title": rs.title})]
+                + [(f"{name}:{sc}", f"{title} ({sc})") for sc, title in rs.scenarios()],
+            )
+        )
     return groups
 
 
 def option_field(rs, option) -> forms.Field:
     label = _("%(option)s (%(title)s only)") % {"option": option.label, "title": rs.title}
     if option.choices:
-        return forms.ChoiceField(label=label, required=False, initial=option.default,
-                                 choices=[("", "—")] + list(option.choices))
+        return forms.ChoiceField(
+            label=label, required=False, initial=option.default, choices=[("", "—")] + list(option.choices)
+        )
     return forms.BooleanField(label=label, required=False, initial=option.default)
 
 
 class NewGameForm(forms.Form):
-    campaign = forms.ModelChoiceField(queryset=Campaign.objects.none(), required=False,
-                                      empty_label=_("— a new campaign —"), label=_("Campaign"))
+    campaign = forms.ModelChoiceField(
+        queryset=Campaign.objects.none(), required=False, empty_label=_("— a new campaign —"), label=_("Campaign")
+    )
     new_campaign = forms.CharField(label=_("New campaign name"), max_length=200, required=False)
     name = forms.CharField(label=_("Game name"), max_length=200)
     ruleset = forms.ChoiceField(label=_("Rule set"))
-    scenario = forms.ChoiceField(label=_("Scenario"), required=False,
-                                 help_text=_("One of the chosen rule set's scenarios; none chosen: its default."))
+    scenario = forms.ChoiceField(
+        label=_("Scenario"),
+        required=False,
+        help_text=_("One of the chosen rule set's scenarios; none chosen: its default."),
+    )
     umpire = forms.CharField(label=_("Umpire (username)"), max_length=150)
     observers = forms.CharField(label=_("Observers (usernames, comma separated)"), required=False)
-    deadline_hours = forms.FloatField(label=_("Deadline for a turn (hours)"), min_value=0.01,
-                                      initial=DEFAULT_SETTINGS["deadline_hours"])
-    decision_deadline_hours = forms.FloatField(label=_("Deadline for a decision turn (hours)"), min_value=0.01,
-                                               initial=DEFAULT_SETTINGS["decision_deadline_hours"])
-    ready_delay_seconds = forms.IntegerField(label=_("Delay after all sides are ready (seconds)"), min_value=0,
-                                             initial=DEFAULT_SETTINGS["ready_delay_seconds"])
+    deadline_hours = forms.FloatField(
+        label=_("Deadline for a turn (hours)"), min_value=0.01, initial=DEFAULT_SETTINGS["deadline_hours"]
+    )
+    decision_deadline_hours = forms.FloatField(
+        label=_("Deadline for a decision turn (hours)"),
+        min_value=0.01,
+        initial=DEFAULT_SETTINGS["decision_deadline_hours"],
+    )
+    ready_delay_seconds = forms.IntegerField(
+        label=_("Delay after all sides are ready (seconds)"),
+        min_value=0,
+        initial=DEFAULT_SETTINGS["ready_delay_seconds"],
+    )
     grace_hours = forms.FloatField(
-        label=_("Grace after a missed deadline (hours)"), min_value=0, max_value=168, required=False,
+        label=_("Grace after a missed deadline (hours)"),
+        min_value=0,
+        max_value=168,
+        required=False,
         initial=DEFAULT_SETTINGS["grace_hours"],
-        help_text=_("0: a side without orders at the deadline gets its default orders at once. Else it is told and "
-                  "the turn waits this long for it."))
-    require_approval = forms.BooleanField(label=_("The umpire approves every turn's results before they are published"),
-                                          required=False, initial=DEFAULT_SETTINGS["require_approval"])
+        help_text=_(
+            "0: a side without orders at the deadline gets its default orders at once. Else it is told and "
+            "the turn waits this long for it."
+        ),
+    )
+    require_approval = forms.BooleanField(
+        label=_("The umpire approves every turn's results before they are published"),
+        required=False,
+        initial=DEFAULT_SETTINGS["require_approval"],
+    )
     absence_days = forms.IntegerField(
-        label=_("Days each side's absences may push deadlines back, in all"), min_value=0, max_value=absences.MAX_DAYS,
-        initial=DEFAULT_SETTINGS["absence_days"], required=False,
-        help_text=_("0: an absence (ABSENT UNTIL by mail) only stops reminders; the umpire moves deadlines."))
+        label=_("Days each side's absences may push deadlines back, in all"),
+        min_value=0,
+        max_value=absences.MAX_DAYS,
+        initial=DEFAULT_SETTINGS["absence_days"],
+        required=False,
+        help_text=_("0: an absence (ABSENT UNTIL by mail) only stops reminders; the umpire moves deadlines."),
+    )
     umpire_plays = forms.BooleanField(
-        label=_("The umpire also plays"), required=False, initial=DEFAULT_SETTINGS["umpire_plays"],
-        help_text=_("Only then may the umpire also hold a side; the umpire sees every side's orders. Every invitation "
-                  "and the game page say so."))
-    press = forms.ChoiceField(label=_("Messages between seats (MESSAGE by mail)"), choices=PRESS_CHOICES,
-                              initial=PRESS_DEFAULT, required=False,
-                              help_text=_("Who a player may write to through the game's mail address."))
+        label=_("The umpire also plays"),
+        required=False,
+        initial=DEFAULT_SETTINGS["umpire_plays"],
+        help_text=_(
+            "Only then may the umpire also hold a side; the umpire sees every side's orders. Every invitation "
+            "and the game page say so."
+        ),
+    )
+    press = forms.ChoiceField(
+        label=_("Messages between seats (MESSAGE by mail)"),
+        choices=PRESS_CHOICES,
+        initial=PRESS_DEFAULT,
+        required=False,
+        help_text=_("Who a player may write to through the game's mail address."),
+    )
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
         self.user = user
         self.fields["campaign"].queryset = (
-            Campaign.objects.filter(created_by=user) | Campaign.objects.filter(games__seats__user=user)
-        ).distinct().order_by("name")
+            (Campaign.objects.filter(created_by=user) | Campaign.objects.filter(games__seats__user=user))
+            .distinct()
+            .order_by("name")
+        )
         self.fields["ruleset"].choices = [(n, f"{catalog.get(n).title} ({n})") for n in catalog.names()]
         self.fields["scenario"].choices = [("", _("— the rule set's default —"))] + scenario_choices()
         self.fields["umpire"].initial = user.get_username()
@@ -259,12 +319,20 @@ class NewGameForm(forms.Form):
         self.sides = all_sides()
         for side in self.sides:
             self.fields[f"player_{side}"] = forms.CharField(
-                label=_("%(side)s player (username)") % {"side": side.capitalize()}, max_length=600, required=False,
-                help_text=_("Several players a side (Little Wars, Kriegspiel): 'bob as commander, frank as cavalry'."))
+                label=_("%(side)s player (username)") % {"side": side.capitalize()},
+                max_length=600,
+                required=False,
+                help_text=_("Several players a side (Little Wars, Kriegspiel): 'bob as commander, frank as cavalry'."),
+            )
             self.fields[f"commands_{side}"] = forms.CharField(
-                label=_("%(side)s commands") % {"side": side.capitalize()}, max_length=600, required=False,
-                help_text=_("With several players: each command's groups and guns, e.g. "
-                          "'infantry: foot1 foot2; cavalry: horse gun1'. The commander orders the whole side."))
+                label=_("%(side)s commands") % {"side": side.capitalize()},
+                max_length=600,
+                required=False,
+                help_text=_(
+                    "With several players: each command's groups and guns, e.g. "
+                    "'infantry: foot1 foot2; cavalry: horse gun1'. The commander orders the whole side."
+                ),
+            )
 
     def option_rows(self):
         """[(rule set title, [bound fields])] of the rule sets that have game options."""
@@ -276,8 +344,11 @@ class NewGameForm(forms.Form):
     def game_options(self) -> dict:
         """{option: value} of the chosen rule set's options that were set."""
         d, ruleset = self.cleaned_data, self.cleaned_data["ruleset"]
-        return {opt.name: d[f"option_{name}_{opt.name}"] for name, opt in self.options
-                if name == ruleset and d.get(f"option_{name}_{opt.name}")}
+        return {
+            opt.name: d[f"option_{name}_{opt.name}"]
+            for name, opt in self.options
+            if name == ruleset and d.get(f"option_{name}_{opt.name}")
+        }
 
     def scenario_name(self) -> str | None:
         """The chosen scenario's name (None: the rule set's default)."""
@@ -287,12 +358,17 @@ class NewGameForm(forms.Form):
         """A scenario and options of another rule set are refused, naming the field."""
         owner = (data.get("scenario") or "").partition(":")[0]
         if owner and owner != ruleset:
-            self.add_error("scenario", _("That scenario belongs to %(owner)s, not to %(ruleset)s: choose one listed "
-                                         "under it, or its default.") % {"owner": catalog.get(owner).title,
-                                                                         "ruleset": catalog.get(ruleset).title})
+            self.add_error(
+                "scenario",
+                _("That scenario belongs to %(owner)s, not to %(ruleset)s: choose one listed under it, or its default.")
+                % {"owner": catalog.get(owner).title, "ruleset": catalog.get(ruleset).title},
+            )
         for name, opt in self.options:
             if name != ruleset and data.get(f"option_{name}_{opt.name}"):
-                self.add_error(f"option_{name}_{opt.name}", _("This option is for %(title)s only.") % {"title": catalog.get(name).title})
+                self.add_error(
+                    f"option_{name}_{opt.name}",
+                    _("This option is for %(title)s only.") % {"title": catalog.get(name).title},
+                )
 
     def side_rows(self):
         return [(side, self[f"player_{side}"], self[f"commands_{side}"]) for side in self.sides]
@@ -303,8 +379,11 @@ class NewGameForm(forms.Form):
         for side in self.sides:
             text = (self.cleaned_data.get(f"commands_{side}") or "").strip()
             if text:
-                out[side] = {c.split(":", 1)[0].strip(): c.split(":", 1)[1].replace(",", " ").split()
-                             for c in text.split(";") if c.strip()}
+                out[side] = {
+                    c.split(":", 1)[0].strip(): c.split(":", 1)[1].replace(",", " ").split()
+                    for c in text.split(";")
+                    if c.strip()
+                }
         return out
 
     def _players(self, side: str, text: str) -> list[dict]:
@@ -314,7 +393,9 @@ class NewGameForm(forms.Form):
             username, _, command = (w.strip() for w in part.partition(" as "))
             user = self._user(f"player_{side}", username)
             if user:
-                seats.append({"role": "player", "side": side, "user": user, **({"command": command} if command else {})})
+                seats.append(
+                    {"role": "player", "side": side, "user": user, **({"command": command} if command else {})}
+                )
         return seats
 
     # -- validation ------------------------------------------------------
@@ -340,8 +421,11 @@ class NewGameForm(forms.Form):
             for side in catalog.get(ruleset).sides:
                 username = (data.get(f"player_{side}") or "").strip()
                 if not username:
-                    self.add_error(f"player_{side}", _("%(ruleset)s needs a %(side)s player.") % {
-                        "ruleset": catalog.get(ruleset).title, "side": side})
+                    self.add_error(
+                        f"player_{side}",
+                        _("%(ruleset)s needs a %(side)s player.")
+                        % {"ruleset": catalog.get(ruleset).title, "side": side},
+                    )
                     continue
                 seats += self._players(side, username)
         for username in _usernames(data.get("observers") or ""):
@@ -351,16 +435,29 @@ class NewGameForm(forms.Form):
         for side in self.sides:
             text = data.get(f"commands_{side}") or ""
             if any(":" not in c for c in text.split(";") if c.strip()):
-                self.add_error(f"commands_{side}", _("Write each command as 'name: group group gun', separated by ';'."))
+                self.add_error(
+                    f"commands_{side}", _("Write each command as 'name: group group gun', separated by ';'.")
+                )
         data["seats"] = seats
         return data
 
     def settings(self) -> dict:
         d = self.cleaned_data
-        return {**{key: d[key] for key in ("deadline_hours", "decision_deadline_hours",
-                                           "ready_delay_seconds", "require_approval", "umpire_plays")},
-                "absence_days": d.get("absence_days") or 0, "grace_hours": d.get("grace_hours") or 0.0,
-                "press": d.get("press") or PRESS_DEFAULT}
+        return {
+            **{
+                key: d[key]
+                for key in (
+                    "deadline_hours",
+                    "decision_deadline_hours",
+                    "ready_delay_seconds",
+                    "require_approval",
+                    "umpire_plays",
+                )
+            },
+            "absence_days": d.get("absence_days") or 0,
+            "grace_hours": d.get("grace_hours") or 0.0,
+            "press": d.get("press") or PRESS_DEFAULT,
+        }
 
     def campaign_obj(self) -> Campaign:
         d = self.cleaned_data

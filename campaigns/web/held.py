@@ -2,6 +2,7 @@
 
 The one place the web reaches mail-in, and only its quarantine's public face
 (campaigns.mailin.held; the import contract allows exactly this import)."""
+
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -25,8 +26,9 @@ def held_mail(request, seen: Seen):
         row = get_object_or_404(_held(seen), pk=request.POST.get("message"))
         if request.POST.get("action") == "release":
             held.release(row)
-            messages.success(request, _("Message #%(number)s released and applied; the player was answered.") % {
-                "number": row.pk})
+            messages.success(
+                request, _("Message #%(number)s released and applied; the player was answered.") % {"number": row.pk}
+            )
         elif request.POST.get("action") == "reject":
             held.reject(row, (request.POST.get("reason") or "rejected by the umpire")[:300])
             messages.success(request, _("Message #%(number)s rejected; the player was told.") % {"number": row.pk})

@@ -4,6 +4,7 @@ LocaleMiddleware has already activated the browser's language (Accept-Language o
 cookie) for everyone; it runs before authentication, so a signed-in user's own choice is applied
 here, after AuthenticationMiddleware.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -6,6 +6,7 @@ checked with the same parser and validation a submission gets. Each answer is bu
 player's own view and the errors its own orders would get, so it says nothing a submission
 would not. The orders box stays the source of truth: nothing here stores anything.
 """
+
 from __future__ import annotations
 
 from django.http import HttpResponseBadRequest
@@ -83,5 +84,8 @@ def check(request, seen: Seen):
     text = request.POST.get("text", "")
     errors = seen.check_orders(text) if text.strip() else []
     lines = [line for line in text.splitlines() if line.strip() and not line.strip().startswith("#")]
-    return render(request, "web/_order_check.html", {
-        "errors": present.line_errors(errors), "count": len(lines), "empty": not text.strip()})
+    return render(
+        request,
+        "web/_order_check.html",
+        {"errors": present.line_errors(errors), "count": len(lines), "empty": not text.strip()},
+    )

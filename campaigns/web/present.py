@@ -1,4 +1,5 @@
 """Turning one viewer's view and events into what the templates show."""
+
 from __future__ import annotations
 
 from itertools import groupby
@@ -68,16 +69,22 @@ def awaiting_for(turn: dict, viewer) -> str:
 
 def may_order(seen: Seen) -> bool:
     turn = seen.view["turn"]
-    return (seen.viewer.role == "player" and turn["game_status"] == GameStatus.ACTIVE and turn["status"] == TurnStatus.OPEN
-            and seen.viewer.side in turn["sides"])
+    return (
+        seen.viewer.role == "player"
+        and turn["game_status"] == GameStatus.ACTIVE
+        and turn["status"] == TurnStatus.OPEN
+        and seen.viewer.side in turn["sides"]
+    )
 
 
 def away_until(seen: Seen):
     """The last day of the viewer's own absence in force, else None."""
     if seen.viewer.role != "player":
         return None
-    return max(Absence.objects.filter(seat=seen.seat, until__gte=seat_today(seen.seat))
-               .values_list("until", flat=True), default=None)
+    return max(
+        Absence.objects.filter(seat=seen.seat, until__gte=seat_today(seen.seat)).values_list("until", flat=True),
+        default=None,
+    )
 
 
 def own_orders(seen: Seen) -> str:
@@ -99,8 +106,16 @@ def log_by_turn(seen: Seen, events=None) -> list[dict]:
             text = _line_text(seen, e)
             if text is None:
                 continue
-            lines.append({"number": e.number, "type": e.type, "at": seen.local_short(e.created_at),
-                          "at_full": seen.local(e.created_at.isoformat()), "text": text, "audience": e.audience})
+            lines.append(
+                {
+                    "number": e.number,
+                    "type": e.type,
+                    "at": seen.local_short(e.created_at),
+                    "at_full": seen.local(e.created_at.isoformat()),
+                    "text": text,
+                    "audience": e.audience,
+                }
+            )
         groups.append({"turn": number, "lines": lines})
     return list(reversed(groups))
 
@@ -123,8 +138,11 @@ def line_errors(errors: list[LineError]) -> list[str]:
         side = f"{e.side}, " if e.side else ""
         message = render(e.message)
         if e.line:
-            out.append(side + gettext("line %(line)s: %(message)s") % {"line": e.line, "message": message}
-                       + (f" — “{e.text}”" if e.text else ""))
+            out.append(
+                side
+                + gettext("line %(line)s: %(message)s") % {"line": e.line, "message": message}
+                + (f" — “{e.text}”" if e.text else "")
+            )
         else:
             out.append(side + message)
     return out
@@ -148,13 +166,21 @@ def map_orders(seen: Seen) -> dict:
         return {}
     board = seen.view["board"] if isinstance(seen.view["board"], dict) else {}
     text = own_orders(seen)
-    marks = rs.pending_marks(board, side, text) if text and seen.view["turn"]["game_status"] == GameStatus.ACTIVE else []
-    out = {"side": side, "marks": marks, "words": {
-        "select": gettext("Select %(id)s to order it"),
-        "distance": gettext("%(d)s in from the unit, at %(x)s,%(y)s")}}
+    marks = (
+        rs.pending_marks(board, side, text) if text and seen.view["turn"]["game_status"] == GameStatus.ACTIVE else []
+    )
+    out = {
+        "side": side,
+        "marks": marks,
+        "words": {
+            "select": gettext("Select %(id)s to order it"),
+            "distance": gettext("%(d)s in from the unit, at %(x)s,%(y)s"),
+        },
+    }
     if may_order(seen):
-        out.update(compose=reverse("order_compose", args=[seen.game.pk]),
-                   check=reverse("order_check", args=[seen.game.pk]))
+        out.update(
+            compose=reverse("order_compose", args=[seen.game.pk]), check=reverse("order_check", args=[seen.game.pk])
+        )
     return out
 
 
@@ -185,5 +211,7 @@ class LogFilter:
         if self.audience:
             events = events.filter(audience=self.audience)
         if self.kind:
-            events = events.filter(type=self.kind) if "." in self.kind else events.filter(type__startswith=self.kind + ".")
+            events = (
+                events.filter(type=self.kind) if "." in self.kind else events.filter(type__startswith=self.kind + ".")
+            )
         return events

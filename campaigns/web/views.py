@@ -1,4 +1,5 @@
 """The web pages. Each page is built from one viewer's ``Seen`` (see access.py)."""
+
 from __future__ import annotations
 
 from django.contrib import messages
@@ -78,20 +79,38 @@ def favicon(request):
 
 # --- my games ---------------------------------------------------------------
 
+
 @login_required
 def my_games(request):
-    games = list(Game.objects.filter(seats__user=request.user, seats__status=Seat.Status.ACTIVE).distinct()
-                 .select_related("campaign").order_by("-created_at"))
+    games = list(
+        Game.objects.filter(seats__user=request.user, seats__status=Seat.Status.ACTIVE)
+        .distinct()
+        .select_related("campaign")
+        .order_by("-created_at")
+    )
     tz = user_timezone(request.user)
-    rows = [{"game": row.game, "viewer": row.viewer, "title": row.title,
-             "turn": present.turn_panel(row.turn, row.viewer, lambda iso: local_time(iso, tz))}
-            for row in listing.rows(request.user, games)]
-    return render(request, "web/my_games.html", {
-        "rows": rows, "invitations": invitations.pending_for(request.user),
-        "verified": mailaddress.verified_address(request.user)})
+    rows = [
+        {
+            "game": row.game,
+            "viewer": row.viewer,
+            "title": row.title,
+            "turn": present.turn_panel(row.turn, row.viewer, lambda iso: local_time(iso, tz)),
+        }
+        for row in listing.rows(request.user, games)
+    ]
+    return render(
+        request,
+        "web/my_games.html",
+        {
+            "rows": rows,
+            "invitations": invitations.pending_for(request.user),
+            "verified": mailaddress.verified_address(request.user),
+        },
+    )
 
 
 # --- invitations ------------------------------------------------------------
+
 
 @login_required
 @require_http_methods(["GET", "POST"])
@@ -110,15 +129,33 @@ def invitation(request, token: str):
             messages.error(request, str(exc))
             return redirect("my_games")
         if answer == "decline":
-            messages.success(request, _("You declined the seat in %(game)s; its creator has been told.") % {"game": seat.game.name})
+            messages.success(
+                request, _("You declined the seat in %(game)s; its creator has been told.") % {"game": seat.game.name}
+            )
             return redirect("my_games")
         seat.game.refresh_from_db()
-        messages.success(request, _("You joined %(game)s.") % {"game": seat.game.name} + (
-            "" if seat.game.turn_number else " " + _("The game starts when every player and the umpire have accepted.")))
+        messages.success(
+            request,
+            _("You joined %(game)s.") % {"game": seat.game.name}
+            + (
+                ""
+                if seat.game.turn_number
+                else " " + _("The game starts when every player and the umpire have accepted.")
+            ),
+        )
         return redirect("game", seat.game_id)
-    return render(request, "web/invitation.html", {
-        "seat": seat, "game": seat.game, "roster": invitations.roster(seat.game), "token": token,
-        "expires": invitations.expires_at(seat), "verified": mailaddress.verified_address(request.user)})
+    return render(
+        request,
+        "web/invitation.html",
+        {
+            "seat": seat,
+            "game": seat.game,
+            "roster": invitations.roster(seat.game),
+            "token": token,
+            "expires": invitations.expires_at(seat),
+            "verified": mailaddress.verified_address(request.user),
+        },
+    )
 
 
 @login_required
@@ -129,26 +166,38 @@ def game_seats(request, game_id: int):
     if game is None or not (invitations.may_manage(game, request.user) or viewing.viewer_for(game, request.user)):
         raise Http404(_("No such game"))
     manager = invitations.may_manage(game, request.user)
-    free = [seat for seat in game.seats.order_by("role", "side", "pk")
-            if seat.status == Seat.Status.DECLINED or invitations.is_expired(seat)]
+    free = [
+        seat
+        for seat in game.seats.order_by("role", "side", "pk")
+        if seat.status == Seat.Status.DECLINED or invitations.is_expired(seat)
+    ]
     form = InviteForm(request.POST or None, seats=[(str(s.pk), s.side or s.role) for s in free])
     if request.method == "POST":
         if not manager:
             raise Http404(_("No such game"))
         if form.is_valid():
             try:
-                seat = invitations.reinvite(game.pk, int(form.cleaned_data["seat"]), form.cleaned_data["username"],
-                                            by=request.user)
+                seat = invitations.reinvite(
+                    game.pk, int(form.cleaned_data["seat"]), form.cleaned_data["username"], by=request.user
+                )
             except invitations.InvitationError as exc:
                 form.add_error("username", str(exc))
             else:
-                messages.success(request, _("%(user)s is invited to %(seat)s.") % {"user": seat.user.get_username(), "seat": seat.side or seat.role})
+                messages.success(
+                    request,
+                    _("%(user)s is invited to %(seat)s.")
+                    % {"user": seat.user.get_username(), "seat": seat.side or seat.role},
+                )
                 return redirect("game_seats", game.pk)
-    return render(request, "web/game_seats.html", {
-        "game": game, "roster": invitations.roster(game), "form": form if manager and free else None})
+    return render(
+        request,
+        "web/game_seats.html",
+        {"game": game, "roster": invitations.roster(game), "form": form if manager and free else None},
+    )
 
 
 # --- my settings ------------------------------------------------------------
+
 
 @login_required
 @require_http_methods(["GET", "POST"])
@@ -156,13 +205,16 @@ def my_settings(request):
     profile = Profile.objects.get_or_create(user=request.user)[0]
     posted = request.POST if request.method == "POST" else None
     is_address = posted is not None and posted.get("action") == "address"
-    form = ProfileForm(None if is_address else posted, initial={"timezone": profile.timezone, "language": profile.language})
+    form = ProfileForm(
+        None if is_address else posted, initial={"timezone": profile.timezone, "language": profile.language}
+    )
     address_form = AddressForm(posted if is_address else None)
     if is_address and address_form.is_valid():
         email = address_form.cleaned_data["email"]
         request_verification(request.user, email)
-        messages.success(request, _("We have mailed a link to %(email)s: follow it to confirm the address.") % {
-            "email": email})
+        messages.success(
+            request, _("We have mailed a link to %(email)s: follow it to confirm the address.") % {"email": email}
+        )
         return redirect("my_settings")
     if posted is not None and not is_address and form.is_valid():
         profile.timezone = form.cleaned_data["timezone"]
@@ -193,40 +245,66 @@ def confirm_address(request, token: str):
 
 # --- a new game -------------------------------------------------------------
 
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def new_game(request):
     form = NewGameForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         try:
-            game = creation.create_game(campaign=form.campaign_obj(), name=form.cleaned_data["name"],
-                                     ruleset=form.cleaned_data["ruleset"], seats=form.cleaned_data["seats"],
-                                     settings=form.settings(), created_by=request.user,
-                                     commands=form.commands(), scenario=form.scenario_name(),
-                                     options=form.game_options())
+            game = creation.create_game(
+                campaign=form.campaign_obj(),
+                name=form.cleaned_data["name"],
+                ruleset=form.cleaned_data["ruleset"],
+                seats=form.cleaned_data["seats"],
+                settings=form.settings(),
+                created_by=request.user,
+                commands=form.commands(),
+                scenario=form.scenario_name(),
+                options=form.game_options(),
+            )
         except (commands.TurnError, RulesError) as exc:
             form.add_error(None, str(exc))
         else:
             invited = sorted({s.user.get_username() for s in game.seats.filter(status=Seat.Status.INVITED)})
-            messages.success(request, (
-                _("Game '%(game)s' created; invited: %(invited)s. Turn 1 opens when every player and the umpire "
-                  "have accepted.") if invited else _("Game '%(game)s' created; turn 1 is open."))
-                % {"game": game.name, "invited": ", ".join(invited)})
+            messages.success(
+                request,
+                (
+                    _(
+                        "Game '%(game)s' created; invited: %(invited)s. Turn 1 opens when every player and the umpire "
+                        "have accepted."
+                    )
+                    if invited
+                    else _("Game '%(game)s' created; turn 1 is open.")
+                )
+                % {"game": game.name, "invited": ", ".join(invited)},
+            )
             return redirect("game_seats", game.pk)
     return render(request, "web/new_game.html", {"form": form})
 
 
 # --- the game page ----------------------------------------------------------
 
+
 def game_context(seen: Seen, **extra) -> dict:
     return {
-        "seen": seen, "view": seen.view, "viewer": seen.viewer, "game": seen.game,
-        "turn": present.turn_summary(seen), "svg": present.svg(seen),
-        "log": present.log_by_turn(seen), "orders_help": in_language(seen.ruleset.orders_help),
-        "may_order": present.may_order(seen), "own_orders": present.own_orders(seen),
+        "seen": seen,
+        "view": seen.view,
+        "viewer": seen.viewer,
+        "game": seen.game,
+        "turn": present.turn_summary(seen),
+        "svg": present.svg(seen),
+        "log": present.log_by_turn(seen),
+        "orders_help": in_language(seen.ruleset.orders_help),
+        "may_order": present.may_order(seen),
+        "own_orders": present.own_orders(seen),
         "away_until": present.away_until(seen),
-        "past_turns": sorted(seen.published_turns()), "roster": invitations.roster(seen.game),
-        "map_orders": present.map_orders(seen), "ready_closes": present.ready_closes(seen), **present.board_extras(seen), **extra,
+        "past_turns": sorted(seen.published_turns()),
+        "roster": invitations.roster(seen.game),
+        "map_orders": present.map_orders(seen),
+        "ready_closes": present.ready_closes(seen),
+        **present.board_extras(seen),
+        **extra,
     }
 
 
@@ -234,7 +312,9 @@ def game_context(seen: Seen, **extra) -> dict:
 @seat_required()
 def game_page(request, seen: Seen):
     if request.method == "GET":
-        form = OrdersForm(initial={"text": present.own_orders(seen), "ready": False}) if present.may_order(seen) else None
+        form = (
+            OrdersForm(initial={"text": present.own_orders(seen), "ready": False}) if present.may_order(seen) else None
+        )
         return render(request, "web/game.html", game_context(seen, form=form))
     if not present.may_order(seen):
         messages.error(request, _("You have no orders to give now."))
@@ -244,15 +324,22 @@ def game_page(request, seen: Seen):
         return render(request, "web/game.html", game_context(seen, form=form))
     ready = form.cleaned_data["ready"]
     try:
-        result = commands.submit_orders(seen.game.pk, seen.viewer.side, form.cleaned_data["text"],
-                                     source="web", by=request.user.get_username(), ready=ready,
-                                     command=seen.viewer.command)
+        result = commands.submit_orders(
+            seen.game.pk,
+            seen.viewer.side,
+            form.cleaned_data["text"],
+            source="web",
+            by=request.user.get_username(),
+            ready=ready,
+            command=seen.viewer.command,
+        )
     except commands.TurnError as exc:
         messages.error(request, str(exc))
         return redirect(_game_url(seen))
     if not result.accepted:
-        return render(request, "web/game.html", game_context(
-            seen, form=form, order_errors=present.line_errors(result.errors)))
+        return render(
+            request, "web/game.html", game_context(seen, form=form, order_errors=present.line_errors(result.errors))
+        )
     messages.success(request, _accepted_message(result, ready))
     return redirect(_game_url(seen))
 
@@ -267,10 +354,19 @@ def turn_history(request, seen: Seen, number: int):
     then = seen.as_of(published[number])
     turns_seen = sorted(published)
     lines = next((g["lines"] for g in present.log_by_turn(seen) if g["turn"] == number), [])
-    return render(request, "web/turn_history.html", {
-        "seen": seen, "game": seen.game, "number": number, "svg": present.svg(then), "lines": lines,
-        "previous": max((n for n in turns_seen if n < number), default=None),
-        "next": min((n for n in turns_seen if n > number), default=None)})
+    return render(
+        request,
+        "web/turn_history.html",
+        {
+            "seen": seen,
+            "game": seen.game,
+            "number": number,
+            "svg": present.svg(then),
+            "lines": lines,
+            "previous": max((n for n in turns_seen if n < number), default=None),
+            "next": min((n for n in turns_seen if n > number), default=None),
+        },
+    )
 
 
 @require_POST
@@ -283,8 +379,12 @@ def set_absence(request, seen: Seen):
     if not form.is_valid():
         messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
     elif form.cleaned_data["back"]:
-        messages.success(request, _("Welcome back: reminders start again, and the umpire has been told.")
-                         if absences.end(seat) else _("You had no absence in force; nothing changed."))
+        messages.success(
+            request,
+            _("Welcome back: reminders start again, and the umpire has been told.")
+            if absences.end(seat)
+            else _("You had no absence in force; nothing changed."),
+        )
     else:
         until = form.cleaned_data["until"]
         try:
@@ -292,9 +392,13 @@ def set_absence(request, seen: Seen):
         except absences.AbsenceError as exc:
             messages.error(request, _("Away until %(date)s: %(error)s") % {"date": until.isoformat(), "error": exc})
         else:
-            messages.success(request, _("Away until %(date)s: recorded, and the umpire has been told. "
-                                        "No reminders until then.") % {"date": until.isoformat()}
-                             + " " + absences.deadline_words(seat, moved))
+            messages.success(
+                request,
+                _("Away until %(date)s: recorded, and the umpire has been told. No reminders until then.")
+                % {"date": until.isoformat()}
+                + " "
+                + absences.deadline_words(seat, moved),
+            )
     return redirect(_game_url(seen))
 
 
@@ -310,8 +414,12 @@ def set_ready(request, seen: Seen):
     except commands.TurnError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, _("Every side was ready: the turn has closed.") if closed
-                         else (_("Marked ready.") if ready else _("No longer marked ready.")))
+        messages.success(
+            request,
+            _("Every side was ready: the turn has closed.")
+            if closed
+            else (_("Marked ready.") if ready else _("No longer marked ready.")),
+        )
     return redirect(_game_url(seen))
 
 
@@ -320,8 +428,10 @@ def set_ready(request, seen: Seen):
 def verification(request, seen: Seen):
     """The seeds and dice commitments among the events this viewer sees, to check the dice with
     (kept out of the log's lines, as out of the mailed reports' bodies)."""
-    lines = [{"turn": e.turn, "text": VERIFY_TEXT[e.type](e.payload)}
-             for e in seen.events().filter(type__in=list(VERIFY_TEXT))]
+    lines = [
+        {"turn": e.turn, "text": VERIFY_TEXT[e.type](e.payload)}
+        for e in seen.events().filter(type__in=list(VERIFY_TEXT))
+    ]
     return render(request, "web/verification.html", {"seen": seen, "game": seen.game, "lines": lines})
 
 
@@ -331,6 +441,7 @@ def game_map(request, seen: Seen):
 
 
 # --- the umpire's page ------------------------------------------------------
+
 
 class UmpireForms:
     """The umpire's forms, unbound until the one that was posted is bound."""
@@ -347,10 +458,16 @@ class UmpireForms:
         self.submit = OnBehalfForm(bound("submit"), prefix="submit", sides=list(turn["sides"]))
         self.ruling = RulingForm(bound("ruling"), prefix="ruling")
         self.deadline = DeadlineForm(bound("deadline"), prefix="deadline")
-        self.replace = ReplacePlayerForm(bound("replace"), prefix="replace", sides=sorted(
-            seen.game.seats.filter(role="player").values_list("side", flat=True)))
-        self.address = NewAddressForm(bound("address"), prefix="address", seats=[
-            (str(seat.pk), seat.side or seat.role) for seat in seen.game.seats.order_by("role", "side", "pk")])
+        self.replace = ReplacePlayerForm(
+            bound("replace"),
+            prefix="replace",
+            sides=sorted(seen.game.seats.filter(role="player").values_list("side", flat=True)),
+        )
+        self.address = NewAddressForm(
+            bound("address"),
+            prefix="address",
+            seats=[(str(seat.pk), seat.side or seat.role) for seat in seen.game.seats.order_by("role", "side", "pk")],
+        )
         self.amend_errors: list[str] = []
 
 
@@ -358,7 +475,7 @@ def _approve(request, seen: Seen, forms: UmpireForms):
     if not forms.approve.is_valid():
         return None
     commands.approve(seen.game.pk, seen.view["turn"]["number"], note=forms.approve.cleaned_data["note"])
-    messages.success(request, _("Turn %(number)s published.") % {"number": seen.view['turn']['number']})
+    messages.success(request, _("Turn %(number)s published.") % {"number": seen.view["turn"]["number"]})
     return redirect(_umpire_url(seen))
 
 
@@ -368,7 +485,11 @@ def _require_status(seen: Seen, status: TurnStatus, message: str) -> None:
 
 
 def _amend(request, seen: Seen, forms: UmpireForms):
-    _require_status(seen, TurnStatus.ADJUDICATED, _("turn %(number)s has no results awaiting approval") % {"number": seen.view['turn']['number']})
+    _require_status(
+        seen,
+        TurnStatus.ADJUDICATED,
+        _("turn %(number)s has no results awaiting approval") % {"number": seen.view["turn"]["number"]},
+    )
     if not forms.amend.is_valid():
         return None
     changed = forms.amend.orders(forms.used)
@@ -394,19 +515,24 @@ def _close(request, seen: Seen, forms: UmpireForms):
 def _resend(request, seen: Seen, forms: UmpireForms):
     # Only this game's dead mail: the umpire sees and resends nothing of another game.
     count = outbox.resend(outbox.dead(seen.game))
-    messages.success(request, ngettext("%(count)d message queued again.", "%(count)d messages queued again.", count)
-                     % {"count": count})
+    messages.success(
+        request,
+        ngettext("%(count)d message queued again.", "%(count)d messages queued again.", count) % {"count": count},
+    )
     return redirect(_umpire_url(seen))
 
 
 def _submit(request, seen: Seen, forms: UmpireForms):
-    _require_status(seen, TurnStatus.OPEN, _("turn %(number)s is not open for orders") % {"number": seen.view['turn']['number']})
+    _require_status(
+        seen, TurnStatus.OPEN, _("turn %(number)s is not open for orders") % {"number": seen.view["turn"]["number"]}
+    )
     form = forms.submit
     if not form.is_valid():
         return None
     side, ready = form.cleaned_data["side"], form.cleaned_data["ready"]
-    result = commands.submit_orders(seen.game.pk, side, form.cleaned_data["text"], source="umpire",
-                                 by=request.user.get_username(), ready=ready)
+    result = commands.submit_orders(
+        seen.game.pk, side, form.cleaned_data["text"], source="umpire", by=request.user.get_username(), ready=ready
+    )
     if not result.accepted:
         for line in present.line_errors(result.errors):
             form.add_error("text", line)
@@ -423,13 +549,19 @@ def _ruling(request, seen: Seen, forms: UmpireForms):
         for line in present.line_errors(errors):
             forms.ruling.add_error("text", line)
         return None
-    messages.success(request, ngettext("Ruling written: %(count)d event.", "Ruling written: %(count)d events.",
-                                       count) % {"count": count})
+    messages.success(
+        request,
+        ngettext("Ruling written: %(count)d event.", "Ruling written: %(count)d events.", count) % {"count": count},
+    )
     return redirect(_umpire_url(seen))
 
 
 def _deadline(request, seen: Seen, forms: UmpireForms):
-    _require_status(seen, TurnStatus.OPEN, _("turn %(number)s is not open: its deadline cannot move") % {"number": seen.view['turn']['number']})
+    _require_status(
+        seen,
+        TurnStatus.OPEN,
+        _("turn %(number)s is not open: its deadline cannot move") % {"number": seen.view["turn"]["number"]},
+    )
     if not forms.deadline.is_valid():
         return None
     number = seen.view["turn"]["number"]
@@ -439,8 +571,11 @@ def _deadline(request, seen: Seen, forms: UmpireForms):
     except commands.TurnError as exc:
         forms.deadline.add_error("hours", str(exc))
         return None
-    messages.success(request, _("The deadline of turn %(number)s is now %(deadline)s; every player has been told.")
-                     % {"number": number, "deadline": seen.local(new.isoformat())})
+    messages.success(
+        request,
+        _("The deadline of turn %(number)s is now %(deadline)s; every player has been told.")
+        % {"number": number, "deadline": seen.local(new.isoformat())},
+    )
     return redirect(_umpire_url(seen))
 
 
@@ -449,8 +584,14 @@ def _address(request, seen: Seen, forms: UmpireForms):
         return None
     seat = seen.game.seats.get(pk=int(forms.address.cleaned_data["seat"]))
     renew(seat, reason="replaced by the umpire")
-    messages.success(request, _("%(seat)s has a new reply address; the old one is refused from now on, and the "
-                                "seat has been told from the new one.") % {"seat": seat.side or seat.role})
+    messages.success(
+        request,
+        _(
+            "%(seat)s has a new reply address; the old one is refused from now on, and the "
+            "seat has been told from the new one."
+        )
+        % {"seat": seat.side or seat.role},
+    )
     return redirect(_umpire_url(seen))
 
 
@@ -464,13 +605,25 @@ def _replace(request, seen: Seen, forms: UmpireForms):
     except seats.SeatError as exc:
         form.add_error("username", str(exc))
         return None
-    messages.success(request, _("%(side)s is now played by %(user)s; both players have been told, and the side "
-                                "has a new reply address.") % {"side": form.cleaned_data['side'], "user": user.get_username()})
+    messages.success(
+        request,
+        _("%(side)s is now played by %(user)s; both players have been told, and the side has a new reply address.")
+        % {"side": form.cleaned_data["side"], "user": user.get_username()},
+    )
     return redirect(_umpire_url(seen))
 
 
-UMPIRE_ACTIONS = {"approve": _approve, "amend": _amend, "close": _close, "submit": _submit, "ruling": _ruling,
-                  "deadline": _deadline, "address": _address, "replace": _replace, "resend": _resend}
+UMPIRE_ACTIONS = {
+    "approve": _approve,
+    "amend": _amend,
+    "close": _close,
+    "submit": _submit,
+    "ruling": _ruling,
+    "deadline": _deadline,
+    "address": _address,
+    "replace": _replace,
+    "resend": _resend,
+}
 
 
 @require_http_methods(["GET", "POST"])
@@ -497,7 +650,11 @@ def umpire_context(seen: Seen, forms: UmpireForms, query=None) -> dict:
     log_filter = present.LogFilter(seen, query or {})
     awaiting = turn["status"] == TurnStatus.ADJUDICATED
     return {
-        "seen": seen, "view": seen.view, "game": seen.game, "turn": turn, "forms": forms,
+        "seen": seen,
+        "view": seen.view,
+        "game": seen.game,
+        "turn": turn,
+        "forms": forms,
         "awaiting_approval": awaiting,
         "preview_svg": present.svg(seen, "preview") if "preview" in seen.view else "",
         "svg": "" if awaiting else present.svg(seen),
@@ -506,8 +663,10 @@ def umpire_context(seen: Seen, forms: UmpireForms, query=None) -> dict:
         "submitted": sorted(seen.view["turn"]["orders"].items()),
         "orders_help": in_language(seen.ruleset.orders_help),
         "desk_help": in_language(seen.ruleset.umpire_help) if isinstance(seen.ruleset, UmpireDesk) else "",
-        "held_mail": held.held_messages(seen.game).count(), "roster": invitations.roster(seen.game),
+        "held_mail": held.held_messages(seen.game).count(),
+        "roster": invitations.roster(seen.game),
         "dead_mail": sorted(set(outbox.dead(seen.game).values_list("to", flat=True))),
         "dead_count": outbox.dead(seen.game).count(),
-        "log_filter": log_filter, "log": present.log_by_turn(seen, log_filter.events()),
+        "log_filter": log_filter,
+        "log": present.log_by_turn(seen, log_filter.events()),
     }

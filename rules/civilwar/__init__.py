@@ -3,6 +3,7 @@
 The catalogue (rules/catalog.py) lists ``RULESET`` as "civilwar". See RULES.md for
 the rules (with seed citations CW-n and every adaptation decision).
 """
+
 from .board import default_map, load_map
 from .fold import build_state, check_invariants
 from .legality import has_legal_operation, legal_operations

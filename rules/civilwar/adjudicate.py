@@ -1,4 +1,5 @@
 """Validation of a side's orders and adjudication of one turn into events."""
+
 from __future__ import annotations
 
 import random
@@ -73,11 +74,17 @@ def validate(state: dict[str, Any], side: str, orders: Sequence[Order], kind: st
             )
         )
     if side != state["to_move"]:
-        return _whole(_("it is not {side}'s turn: {to_move} is to move", side=side, to_move=state['to_move']))
+        return _whole(_("it is not {side}'s turn: {to_move} is to move", side=side, to_move=state["to_move"]))
     errors: list[LineError] = []
     operations = [o for o in orders if o.is_operation]
     if not operations:
-        errors.append(LineError(WHOLE, "", _("no operation: write exactly one of form, move, assault, breakthrough, terror, evacuate (or pass)")))
+        errors.append(
+            LineError(
+                WHOLE,
+                "",
+                _("no operation: write exactly one of form, move, assault, breakthrough, terror, evacuate (or pass)"),
+            )
+        )
     for extra in operations[1:]:
         errors.append(
             LineError(
@@ -105,7 +112,13 @@ def validate(state: dict[str, Any], side: str, orders: Sequence[Order], kind: st
         key = o.point or "*"
         if key in seen:
             where = _("at {point}", point=o.point) if o.point else _("(general rule)")
-            errors.append(LineError(o.line, o.text, _("line {value} already gives the instruction {where}", value=seen[key], where=where)))
+            errors.append(
+                LineError(
+                    o.line,
+                    o.text,
+                    _("line {value} already gives the instruction {where}", value=seen[key], where=where),
+                )
+            )
             continue
         seen[key] = o.line
         if o.to is not None:
@@ -124,17 +137,24 @@ def validate(state: dict[str, Any], side: str, orders: Sequence[Order], kind: st
     return tuple(sorted(errors, key=lambda e: e.line))
 
 
-def _validate_decision(state: State, side: str, orders: Sequence[Order],
-                       pending: dict[str, Any] | None) -> tuple[LineError, ...]:
+def _validate_decision(
+    state: State, side: str, orders: Sequence[Order], pending: dict[str, Any] | None
+) -> tuple[LineError, ...]:
     if not pending or not pending.get("awaiting"):
         return _whole(_("there is no decision to make"))
     if side != pending["defender"]:
-        return _whole(_("the decision belongs to {defender}", defender=pending['defender']))
+        return _whole(_("the decision belongs to {defender}", defender=pending["defender"]))
     if not orders:
-        return _whole(_("write one decision: 'retreat to <point>' ({options}) or 'fight'", options=', '.join(pending['options'])))
+        return _whole(
+            _("write one decision: 'retreat to <point>' ({options}) or 'fight'", options=", ".join(pending["options"]))
+        )
     errors: list[LineError] = []
     for extra in orders[1:]:
-        errors.append(LineError(extra.line, extra.text, _("a decision turn takes exactly one line: 'retreat to <point>' or 'fight'")))
+        errors.append(
+            LineError(
+                extra.line, extra.text, _("a decision turn takes exactly one line: 'retreat to <point>' or 'fight'")
+            )
+        )
     first = orders[0]
     options = pending["options"]
     if isinstance(first, Retreat):
@@ -149,7 +169,9 @@ def _validate_decision(state: State, side: str, orders: Sequence[Order],
         elif first.to is not None and first.to not in options:
             errors.append(LineError(first.line, first.text, _why_not_retreat(state, pending, first.to)))
     elif not isinstance(first, Fight):
-        errors.append(LineError(first.line, first.text, _("this is a decision turn: write 'retreat to <point>' or 'fight'")))
+        errors.append(
+            LineError(first.line, first.text, _("this is a decision turn: write 'retreat to <point>' or 'fight'"))
+        )
     return tuple(errors)
 
 
@@ -176,7 +198,9 @@ def default_orders(state: dict[str, Any], side: str, kind: str = "orders") -> st
     return "pass"
 
 
-def standing_choice(state: dict[str, Any], defender: str, point: str, options: list[str]) -> tuple[str, str | None, str] | None:
+def standing_choice(
+    state: dict[str, Any], defender: str, point: str, options: list[str]
+) -> tuple[str, str | None, str] | None:
     """What the defender's standing instructions say: (action, destination, which rule) or None = ask."""
     rules = state["standing"].get(defender, {})
     for key in (point, "*"):
@@ -224,7 +248,9 @@ class _Run:
         self.state = fold(self.state, ev.type, payload)
 
 
-def adjudicate(state: dict[str, Any], orders: Mapping[str, Any], rng: random.Random | None = None, kind: str = "orders") -> list[RuleEvent]:
+def adjudicate(
+    state: dict[str, Any], orders: Mapping[str, Any], rng: random.Random | None = None, kind: str = "orders"
+) -> list[RuleEvent]:
     if state.get("result") or state.get("phase") != "play":
         return []
     pending = state.get("pending")
@@ -290,16 +316,36 @@ def _operate(run: _Run, side: str, op: Order) -> None:
         _complete(run, side, [])
     elif isinstance(op, Assault):
         ours, theirs = assault_counts(state, side, op.target)
-        run.emit("assault", {"side": side, "target": op.target, "source": op.source, "defender": enemy,
-                             "attackers": ours, "defenders": theirs})
+        run.emit(
+            "assault",
+            {
+                "side": side,
+                "target": op.target,
+                "source": op.source,
+                "defender": enemy,
+                "attackers": ours,
+                "defenders": theirs,
+            },
+        )
         _react(run)
     elif isinstance(op, Breakthrough):
         plan, err = resolve_breakthrough(state, side, op)
         assert plan is not None, err
-        run.emit("breakthrough", {"side": side, "target": plan["target"], "source": plan["source"],
-                                  "line": plan["line"], "moves": plan["moves"], "column": plan["column"],
-                                  "defenders": plan["defenders"], "defender": enemy,
-                                  "attackers": len(plan["column"]), "vacated": plan["vacated"]})
+        run.emit(
+            "breakthrough",
+            {
+                "side": side,
+                "target": plan["target"],
+                "source": plan["source"],
+                "line": plan["line"],
+                "moves": plan["moves"],
+                "column": plan["column"],
+                "defenders": plan["defenders"],
+                "defender": enemy,
+                "attackers": len(plan["column"]),
+                "vacated": plan["vacated"],
+            },
+        )
         _react(run)
     else:  # pragma: no cover - validate() rejects everything else
         raise AssertionError(f"not an operation: {op!r}")
@@ -316,14 +362,18 @@ def _react(run: _Run) -> None:
         return
     choice = standing_choice(run.state, defender, point, options)
     if choice is None:
-        run.emit("decision_requested", {"side": pending["attacker"], "defender": defender, "point": point,
-                                        "options": options})
+        run.emit(
+            "decision_requested",
+            {"side": pending["attacker"], "defender": defender, "point": point, "options": options},
+        )
         return
     action, to, _key = choice
     if action == "retreat":
         run.emit("unit_retreated", {"side": defender, "from": point, "to": to, "by": "standing instruction"})
     else:
-        run.emit("unit_destroyed", {"side": defender, "point": point, "reason": "fought to the end (standing instruction)"})
+        run.emit(
+            "unit_destroyed", {"side": defender, "point": point, "reason": "fought to the end (standing instruction)"}
+        )
     _complete(run, pending["attacker"], pending["entered"])
 
 
@@ -334,20 +384,27 @@ def _decide(run: _Run, order: Order, by: str) -> None:
         to = order.to or pending["options"][0]
         run.emit("unit_retreated", {"side": defender, "from": point, "to": to, "by": by})
     else:
-        run.emit("unit_destroyed", {"side": defender, "point": point,
-                                    "reason": "fought to the end" + (" (default)" if by == "default" else "")})
+        run.emit(
+            "unit_destroyed",
+            {
+                "side": defender,
+                "point": point,
+                "reason": "fought to the end" + (" (default)" if by == "default" else ""),
+            },
+        )
     _complete(run, pending["attacker"], pending["entered"])
 
 
 def _complete(run: _Run, side: str, entered: list[str], passed: bool = False) -> None:
     nxt = other(side)
-    run.emit("turn_completed", {"side": side, "turn": run.state["turn"], "entered": list(entered), "next": nxt,
-                                "passed": passed})
+    run.emit(
+        "turn_completed",
+        {"side": side, "turn": run.state["turn"], "entered": list(entered), "next": nxt, "passed": passed},
+    )
     if run.state["passes"] >= DRAW_AFTER_PASSES:
         run.emit("game_over", {"winner": None, "reason": f"{DRAW_AFTER_PASSES} turns in a row were passed: a draw"})
     elif not has_legal_operation(run.state, nxt):
-        run.emit("game_over", {"winner": side, "loser": nxt,
-                               "reason": f"{nxt} cannot carry out any operation (CW-11)"})
+        run.emit("game_over", {"winner": side, "loser": nxt, "reason": f"{nxt} cannot carry out any operation (CW-11)"})
 
 
 def next_turn(state: dict[str, Any]) -> TurnSpec:
@@ -356,15 +413,27 @@ def next_turn(state: dict[str, Any]) -> TurnSpec:
     pending = state.get("pending")
     if pending and pending.get("awaiting"):
         d = pending["defender"]
-        return TurnSpec((d,), kind="decision", prompt=_(
-            "Your unit at {point} was driven out by a {attacker} {operation}. Retreat to one of {options} "
-            "('retreat to <point>') or fight to the end ('fight').", point=pending['point'],
-            attacker=pgettext("side", pending['attacker']), operation=_OPERATIONS.get(pending['operation'],
-                                                                                      pending['operation']),
-            options=", ".join(pending['options'])))
-    return TurnSpec((state["to_move"],), kind="orders",
-                    prompt=_("Turn {turn}: {side} carries out one operation.", turn=state['turn'],
-                             side=pgettext("side", state['to_move'])))
+        return TurnSpec(
+            (d,),
+            kind="decision",
+            prompt=_(
+                "Your unit at {point} was driven out by a {attacker} {operation}. Retreat to one of {options} "
+                "('retreat to <point>') or fight to the end ('fight').",
+                point=pending["point"],
+                attacker=pgettext("side", pending["attacker"]),
+                operation=_OPERATIONS.get(pending["operation"], pending["operation"]),
+                options=", ".join(pending["options"]),
+            ),
+        )
+    return TurnSpec(
+        (state["to_move"],),
+        kind="orders",
+        prompt=_(
+            "Turn {turn}: {side} carries out one operation.",
+            turn=state["turn"],
+            side=pgettext("side", state["to_move"]),
+        ),
+    )
 
 
 # The operations a decision prompt names (payload words), as a reader reads them.

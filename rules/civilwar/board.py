@@ -10,6 +10,7 @@ property, so the map lists them explicitly as ordered point sequences.
 use (adjacency, point kinds, lines, line steps), all plain JSON so they can
 live in the state and be shared by reference between states.
 """
+
 from __future__ import annotations
 
 import json
@@ -119,7 +120,9 @@ def load_map(raw: Any) -> dict[str, Any]:
             raise _err(f"city {cid}: name must be a string")
         if "x" not in c or "y" not in c:
             raise _err(f"city {cid}: needs drawing coordinates x and y")
-        cities.append({"id": cid, "name": cname, "x": _number(c["x"], f"city {cid}: x"), "y": _number(c["y"], f"city {cid}: y")})
+        cities.append(
+            {"id": cid, "name": cname, "x": _number(c["x"], f"city {cid}: x"), "y": _number(c["y"], f"city {cid}: y")}
+        )
     if len(cities) % 2 or len(cities) < 2:
         raise _err(
             f"the map has {len(cities)} cities; it needs an even number (at least 2) because one sympathy "
@@ -152,7 +155,11 @@ def load_map(raw: Any) -> dict[str, Any]:
 
     graph = build_graph_from(cities, roads)
     if not nx.is_connected(graph):
-        comps = sorted((natural_sorted(n for n in comp if n in city_ids) for comp in nx.connected_components(graph)), key=len, reverse=True)
+        comps = sorted(
+            (natural_sorted(n for n in comp if n in city_ids) for comp in nx.connected_components(graph)),
+            key=len,
+            reverse=True,
+        )
         first = comps[0][0] if comps[0] else "?"
         stranded = comps[1][0] if comps[1] else "?"
         raise _err(f"the map is not connected: {stranded} cannot be reached from {first}")

@@ -4,6 +4,7 @@ Orders name places, so the "unit" selected is a place: one of the side's units (
 one of its cities for "form" and "evacuate". The targets are those of the operations legal now,
 as the side's own view lists them; clicking the selected place itself forms a unit there or
 carries out terror. A decision turn offers the retreats of its prompt."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -36,8 +37,11 @@ def order_targets(board: Mapping[str, Any], side: str, unit_id: str) -> dict[str
     pending = board.get("pending")
     if pending and pending.get("defender") == side and pending.get("point", "").upper() == unit_id.upper():
         return {p: [f"retreat to {p}"] for p in pending.get("options", [])}
-    lines = [line for line in board.get("legal_operations") or []
-             if (_source_and_target(_read(line))[0] or "").upper() == unit_id.upper()]
+    lines = [
+        line
+        for line in board.get("legal_operations") or []
+        if (_source_and_target(_read(line))[0] or "").upper() == unit_id.upper()
+    ]
     return by_place(lines, lambda line: _source_and_target(_read(line))[1])
 
 
@@ -53,8 +57,15 @@ def compose_order(board: Mapping[str, Any], side: str, unit_id: str, target: Map
     verb = target.get("verb")
     chosen = [line for line in lines if line.split()[0] == verb] if verb else lines
     if not chosen:
-        raise CompositionError(_("{verb} is not open to you from {unit} to {place}: {lines}", verb=verb, unit=unit_id,
-                                 place=place, lines=" / ".join(lines)))
+        raise CompositionError(
+            _(
+                "{verb} is not open to you from {unit} to {place}: {lines}",
+                verb=verb,
+                unit=unit_id,
+                place=place,
+                lines=" / ".join(lines),
+            )
+        )
     return chosen[0]
 
 

@@ -21,6 +21,7 @@ State (plain JSON, never mutated in place)::
 ``fold`` copies only what an event changes, so the large static board is
 shared between all states of a game.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -58,13 +59,18 @@ def _note(state: dict[str, Any], new: dict[str, Any], event_type: str, payload: 
     if last and last.get("open"):
         new["last"] = {**last, "events": last["events"] + [entry]}
     else:
-        new["last"] = {"turn": state["turn"], "side": payload.get("side", state["to_move"]), "open": True, "events": [entry]}
+        new["last"] = {
+            "turn": state["turn"],
+            "side": payload.get("side", state["to_move"]),
+            "open": True,
+            "events": [entry],
+        }
 
 
 def fold(state: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
     if not event_type.startswith(PREFIX):
         return state
-    kind = event_type[len(PREFIX):]
+    kind = event_type[len(PREFIX) :]
     handler = _HANDLERS.get(kind)
     if handler is None:
         return state  # unknown civilwar events (future versions) are ignored
@@ -123,8 +129,9 @@ def _unit_relocated(state: State, p: Mapping[str, Any], et: str) -> State:
     return new
 
 
-def _dislodge(state: State, new: State, p: Mapping[str, Any], operation: str, vacated: list[str],
-              entered: list[str]) -> None:
+def _dislodge(
+    state: State, new: State, p: Mapping[str, Any], operation: str, vacated: list[str], entered: list[str]
+) -> None:
     new["pending"] = {
         "defender": p["defender"],
         "point": p["target"],
@@ -256,7 +263,11 @@ def build_state(
     """
     scenario = load_map(scenario)
     state = fold(initial_state(), PREFIX + "map_loaded", {"map": scenario})
-    state = fold(state, PREFIX + "tokens_revealed", {"tokens": {k.upper(): v for k, v in (tokens or {}).items()}, "to_move": to_move})
+    state = fold(
+        state,
+        PREFIX + "tokens_revealed",
+        {"tokens": {k.upper(): v for k, v in (tokens or {}).items()}, "to_move": to_move},
+    )
     state = dict(state)
     state["units"] = {k.upper(): v for k, v in (units or {}).items()}
     jo: dict[str, list[str]] = {"red": [], "blue": []}

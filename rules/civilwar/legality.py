@@ -3,6 +3,7 @@
 All functions read a state (see :mod:`rules.civilwar.fold`) and never change
 it. Error strings are the messages players see.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -47,7 +48,11 @@ def check_form(state: dict[str, Any], side: str, city: str) -> str | None:
     token = state["tokens"].get(city)
     if token != side:
         if token is None:
-            return _("{city} is not sympathetic to {side} (it is neutral: its population was terrorised)", city=city, side=side)
+            return _(
+                "{city} is not sympathetic to {side} (it is neutral: its population was terrorised)",
+                city=city,
+                side=side,
+            )
         return _("{city} is not sympathetic to {side} (it is {token})", city=city, side=side, token=token)
     occupant = state["units"].get(city)
     if occupant:
@@ -117,14 +122,21 @@ def check_assault(state: dict[str, Any], side: str, target: str, source: str | N
         return _("{source} is not adjacent to {target}", source=source, target=target)
     ours, theirs = assault_counts(state, side, target)
     if ours <= theirs:
-        return _("assault on {target} needs more than {theirs} units adjacent, you have {ours}", target=target, theirs=theirs, ours=ours)
+        return _(
+            "assault on {target} needs more than {theirs} units adjacent, you have {ours}",
+            target=target,
+            theirs=theirs,
+            ours=ours,
+        )
     return None
 
 
 # --------------------------------------------------------------------------- breakthrough
 
 
-def breakthrough_plan(state: dict[str, Any], side: str, target: str, source: str) -> tuple[dict[str, Any] | None, str | None]:
+def breakthrough_plan(
+    state: dict[str, Any], side: str, target: str, source: str
+) -> tuple[dict[str, Any] | None, str | None]:
     """Plan a breakthrough onto ``target`` by the column whose head is on ``source``.
 
     The line is the one map line with the step source -> target. The column is
@@ -148,7 +160,7 @@ def breakthrough_plan(state: dict[str, Any], side: str, target: str, source: str
     i = k - 1
     while i >= 0 and units.get(seq[i]) == side:
         i -= 1
-    column = seq[i + 1:k]  # rear first
+    column = seq[i + 1 : k]  # rear first
     enemy = other(side)
     j = k
     while j < len(seq) and units.get(seq[j]) == enemy:
@@ -186,14 +198,21 @@ def breakthrough_plan(state: dict[str, Any], side: str, target: str, source: str
     }, None
 
 
-def resolve_breakthrough(state: dict[str, Any], side: str, order: Breakthrough) -> tuple[dict[str, Any] | None, str | None]:
+def resolve_breakthrough(
+    state: dict[str, Any], side: str, order: Breakthrough
+) -> tuple[dict[str, Any] | None, str | None]:
     board = state["board"]
     target = order.target
     if order.source is not None:
         if order.along is not None:
             step = board["steps"].get(f"{order.source}>{target}")
             if step is None or step[0] != order.along:
-                return None, _("line {along} does not run from {source} to {target}", along=order.along, source=order.source, target=target)
+                return None, _(
+                    "line {along} does not run from {source} to {target}",
+                    along=order.along,
+                    source=order.source,
+                    target=target,
+                )
         return breakthrough_plan(state, side, target, order.source)
     lid = order.along
     pts = board["lines"][lid]
@@ -233,7 +252,9 @@ def check_terror(state: dict[str, Any], side: str, city: str) -> str | None:
     if token is None:
         return _("{city} is neutral: there is no sympathy token to remove", city=city)
     if token == side:
-        return _("cannot terrorise {city}: its population is sympathetic to {side}, your own side", city=city, side=side)
+        return _(
+            "cannot terrorise {city}: its population is sympathetic to {side}, your own side", city=city, side=side
+        )
     return None
 
 
@@ -266,11 +287,19 @@ def check_evacuate(state: dict[str, Any], side: str, city: str, to: str) -> str 
         return _("{city} is not sympathetic to {side} (it is {token})", city=city, side=side, token=token)
     attackers = attackers_of_city(state, side, city)
     if attackers:
-        return _("cannot evacuate {city}: it is under attack (enemy unit on {attackers})", city=city, attackers=', '.join(attackers))
+        return _(
+            "cannot evacuate {city}: it is under attack (enemy unit on {attackers})",
+            city=city,
+            attackers=", ".join(attackers),
+        )
     if board["kind"][to] != "city" or to not in evacuation_targets(state, city):
         return _("{to} is not a neighbouring city of {city} (one road away)", to=to, city=city)
     if to in state["tokens"]:
-        return _("{to} already has a sympathy token ({value}); refugees can only go to a neutral city", to=to, value=state['tokens'][to])
+        return _(
+            "{to} already has a sympathy token ({value}); refugees can only go to a neutral city",
+            to=to,
+            value=state["tokens"][to],
+        )
     if state["units"].get(to) == other(side):
         return _("{to} is held by the enemy; refugees cannot go there", to=to)
     return None

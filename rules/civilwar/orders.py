@@ -5,6 +5,7 @@ and lines starting with '#' are ignored. The parser checks syntax and that
 every named point or line exists on the map; whether an order is *legal* is
 decided by :mod:`rules.civilwar.legality`.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -180,25 +181,58 @@ OPERATION_WORDS = ("form", "move", "assault", "breakthrough", "terror", "evacuat
 _SYNONYMS = {"relocate": "move", "storm": "assault", "break": "breakthrough", "evacuation": "evacuate"}
 # The Russian order words (RULES.md, "Order words in Russian"): each line is read through them first.
 RU_WORDS: Table = {
-    "сформировать": "form", "формировать": "form", "формирование": "form",
-    "перейти": "move", "переход": "move", "двигать": "move", "идти": "move",
-    "штурм": "assault", "штурмовать": "assault", "атаковать": "assault",
-    "прорыв": "breakthrough", "прорваться": "breakthrough",
+    "сформировать": "form",
+    "формировать": "form",
+    "формирование": "form",
+    "перейти": "move",
+    "переход": "move",
+    "двигать": "move",
+    "идти": "move",
+    "штурм": "assault",
+    "штурмовать": "assault",
+    "атаковать": "assault",
+    "прорыв": "breakthrough",
+    "прорваться": "breakthrough",
     "террор": "terror",
-    "эвакуация": "evacuate", "эвакуировать": "evacuate",
-    "пас": "pass", "пропуск": "pass", "пропустить": "pass",
-    "если": "if", "атакован": "attacked", "атакованы": "attacked", "атакуют": "attacked",
-    "отступить": "retreat", "отступать": "retreat", "отход": "retreat",
-    "бой": "fight", "биться": "fight", "сражаться": "fight",
-    "спросить": "ask", "спрашивать": "ask",
-    "в": {"attacked": "at", "*": "to"}, "у": "at", "при": "at",
-    "на": "to", "к": "to",
-    "из": "from", "с": "from", "от": "from",
-    "вдоль": "along", "по": "along",
+    "эвакуация": "evacuate",
+    "эвакуировать": "evacuate",
+    "пас": "pass",
+    "пропуск": "pass",
+    "пропустить": "pass",
+    "если": "if",
+    "атакован": "attacked",
+    "атакованы": "attacked",
+    "атакуют": "attacked",
+    "отступить": "retreat",
+    "отступать": "retreat",
+    "отход": "retreat",
+    "бой": "fight",
+    "биться": "fight",
+    "сражаться": "fight",
+    "спросить": "ask",
+    "спрашивать": "ask",
+    "в": {"attacked": "at", "*": "to"},
+    "у": "at",
+    "при": "at",
+    "на": "to",
+    "к": "to",
+    "из": "from",
+    "с": "from",
+    "от": "from",
+    "вдоль": "along",
+    "по": "along",
 }
 # What an order line begins with (``parse_line``'s heads): mail reads a line as an order by these.
-ORDER_WORDS = (*OPERATION_WORDS, *_SYNONYMS, "if attacked", "retreat", "fight",
-               *heads(RU_WORDS, (*OPERATION_WORDS, *_SYNONYMS, "retreat", "fight")), "если атакован", "если атакованы")
+ORDER_WORDS = (
+    *OPERATION_WORDS,
+    *_SYNONYMS,
+    "if attacked",
+    "retreat",
+    "fight",
+    *heads(RU_WORDS, (*OPERATION_WORDS, *_SYNONYMS, "retreat", "fight")),
+    "если атакован",
+    "если атакованы",
+)
 
 
 class _Bad(Exception):
@@ -207,8 +241,11 @@ class _Bad(Exception):
 
 def _known(tokens_upper: str, points: set[str] | None, what: str = "point") -> str:
     if points is not None and tokens_upper not in points:
-        raise _Bad(_("unknown line {name}", name=tokens_upper) if what == "line" else
-                   _("unknown point {name}", name=tokens_upper))
+        raise _Bad(
+            _("unknown line {name}", name=tokens_upper)
+            if what == "line"
+            else _("unknown point {name}", name=tokens_upper)
+        )
     return tokens_upper
 
 
@@ -279,7 +316,7 @@ def parse_line(words: list[str], line: int, text: str, points: set[str] | None, 
                 raise usage(_("if attacked at <point> fight|retreat [to <point>]|ask"))
             point, i = pt(3), 4
         action = low[i]
-        rest = low[i + 1:]
+        rest = low[i + 1 :]
         if action in ("fight", "ask") and not rest:
             return Standing(line, text, point=point, action=action)
         if action == "retreat" and not rest:
@@ -298,12 +335,16 @@ def parse_line(words: list[str], line: int, text: str, points: set[str] | None, 
             raise usage("fight")
         return Fight(line, text)
     raise _Bad(
-        _("unknown order '{word}': expected form, move, assault, breakthrough, terror, evacuate, pass or 'if attacked ...'",
-          word=words[0])
+        _(
+            "unknown order '{word}': expected form, move, assault, breakthrough, terror, evacuate, pass or 'if attacked ...'",
+            word=words[0],
+        )
     )
 
 
-def parse_text(text: str, kind: str = "orders", points: set[str] | None = None, lines: set[str] | None = None) -> ParsedOrders:
+def parse_text(
+    text: str, kind: str = "orders", points: set[str] | None = None, lines: set[str] | None = None
+) -> ParsedOrders:
     """Parse orders text; ``points``/``lines`` (upper-case ids) enable existence checks."""
     orders: list[Order] = []
     errors: list[LineError] = []
@@ -328,7 +369,9 @@ def parse_text(text: str, kind: str = "orders", points: set[str] | None = None, 
             errors.append(LineError(number, stripped, exc.args[0]))  # the marked message itself
             continue
         if kind == "decision" and not order.is_decision:
-            errors.append(LineError(number, stripped, _("this is a decision turn: write 'retreat to <point>' or 'fight'")))
+            errors.append(
+                LineError(number, stripped, _("this is a decision turn: write 'retreat to <point>' or 'fight'"))
+            )
             continue
         if kind != "decision" and order.is_decision:
             errors.append(

@@ -1,4 +1,5 @@
 """The Civil War rule set object the platform talks to (rules.core.protocol.RuleSet)."""
+
 from __future__ import annotations
 
 import random
@@ -49,8 +50,12 @@ class CivilWar(RuleSetBase):
         for ev in events:
             state = self.fold(state, ev.type, ev.payload)
         if not has_legal_operation(state, "red"):  # cannot happen with an even deal, kept for custom maps
-            events.append(RuleEvent(PREFIX + "game_over", {"winner": "blue", "loser": "red",
-                                                           "reason": "red cannot carry out any operation (CW-11)"}))
+            events.append(
+                RuleEvent(
+                    PREFIX + "game_over",
+                    {"winner": "blue", "loser": "red", "reason": "red cannot carry out any operation (CW-11)"},
+                )
+            )
         return events
 
     fold = staticmethod(_fold)

@@ -2,6 +2,7 @@
 
 Pure Python (no pytest); used by tests/rules/civilwar and usable by platform tests.
 """
+
 from __future__ import annotations
 
 import random
@@ -23,13 +24,25 @@ def star_map(max_units: int = 30) -> dict[str, Any]:
     return {
         "name": "star",
         "max_units": max_units,
-        "cities": [_city("C1", 200, 200), _city("C2", 300, 200), _city("C3", 400, 200),
-                   _city("C4", 100, 200), _city("C5", 200, 100), _city("C6", 200, 300)],
-        "roads": [{"id": "R12", "joins": ["C1", "C2"]}, {"id": "R14", "joins": ["C1", "C4"]},
-                  {"id": "R15", "joins": ["C1", "C5"]}, {"id": "R16", "joins": ["C1", "C6"]},
-                  {"id": "R23", "joins": ["C2", "C3"]}],
-        "lines": [{"id": "L1", "points": ["C4", "R14", "C1", "R12", "C2", "R23", "C3"]},
-                  {"id": "L2", "points": ["C5", "R15", "C1", "R16", "C6"]}],
+        "cities": [
+            _city("C1", 200, 200),
+            _city("C2", 300, 200),
+            _city("C3", 400, 200),
+            _city("C4", 100, 200),
+            _city("C5", 200, 100),
+            _city("C6", 200, 300),
+        ],
+        "roads": [
+            {"id": "R12", "joins": ["C1", "C2"]},
+            {"id": "R14", "joins": ["C1", "C4"]},
+            {"id": "R15", "joins": ["C1", "C5"]},
+            {"id": "R16", "joins": ["C1", "C6"]},
+            {"id": "R23", "joins": ["C2", "C3"]},
+        ],
+        "lines": [
+            {"id": "L1", "points": ["C4", "R14", "C1", "R12", "C2", "R23", "C3"]},
+            {"id": "L2", "points": ["C5", "R15", "C1", "R16", "C6"]},
+        ],
     }
 
 
@@ -46,11 +59,17 @@ def row_map() -> dict[str, Any]:
     return {"name": "row", "cities": cities, "roads": roads, "lines": [{"id": "L1", "points": line}]}
 
 
-def state(mapdef: dict[str, Any] | None = None, tokens: dict[str, str] | None = None,
-          units: dict[str, Any] | None = None, to_move: str = "red", just: dict[str, list[str]] | None = None,
-          standing: dict[str, Any] | None = None) -> dict[str, Any]:
-    return build_state(mapdef or star_map(), tokens=tokens, units=units, to_move=to_move,
-                       just_occupied=just, standing=standing)
+def state(
+    mapdef: dict[str, Any] | None = None,
+    tokens: dict[str, str] | None = None,
+    units: dict[str, Any] | None = None,
+    to_move: str = "red",
+    just: dict[str, list[str]] | None = None,
+    standing: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    return build_state(
+        mapdef or star_map(), tokens=tokens, units=units, to_move=to_move, just_occupied=just, standing=standing
+    )
 
 
 def errors(st: dict[str, Any], side: str, text: str, kind: str | None = None) -> list[str]:
@@ -68,8 +87,9 @@ def fold_all(st: dict[str, Any], events: Iterable[RuleEvent]) -> dict[str, Any]:
     return st
 
 
-def play(st: dict[str, Any], side: str, text: str, kind: str | None = None,
-         check: bool = True) -> tuple[dict[str, Any], list[RuleEvent]]:
+def play(
+    st: dict[str, Any], side: str, text: str, kind: str | None = None, check: bool = True
+) -> tuple[dict[str, Any], list[RuleEvent]]:
     """Parse, validate (must be clean), adjudicate and fold; returns (state, events)."""
     kind = kind or RS.next_turn(st).kind
     parsed = RS.parse_orders(st, side, text, kind)

@@ -1,4 +1,5 @@
 """What a viewer may see, built as an allow-list (never a filtered copy of the state)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -19,7 +20,9 @@ def _board(board: dict[str, Any]) -> dict[str, Any]:
         "title": sc.get("title", sc["name"]),
         "max_units": board["max_units"],
         "cities": [{"id": c["id"], "name": c["name"], "x": c["x"], "y": c["y"]} for c in sc["cities"]],
-        "roads": [{"id": r["id"], "joins": list(r["joins"]), "x": xy[r["id"]][0], "y": xy[r["id"]][1]} for r in sc["roads"]],
+        "roads": [
+            {"id": r["id"], "joins": list(r["joins"]), "x": xy[r["id"]][0], "y": xy[r["id"]][1]} for r in sc["roads"]
+        ],
         "lines": [{"id": ln["id"], "points": list(ln["points"])} for ln in sc["lines"]],
     }
 

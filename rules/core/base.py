@@ -7,6 +7,7 @@ class names it with ``staticmethod`` instead of writing a method that only passe
 call on; it writes a method where it adds something (a ruleset's ``setup``) or adapts the
 arguments (an order parser that needs no state).
 """
+
 from __future__ import annotations
 
 import random

@@ -1,4 +1,5 @@
 """Canonical JSON: one byte string per value, for hashes and snapshots."""
+
 from __future__ import annotations
 
 import json

@@ -1,4 +1,5 @@
 """Helpers the rule sets' order composers share (rules.core.protocol.OrderComposer)."""
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping

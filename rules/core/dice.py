@@ -5,6 +5,7 @@ is stored in an umpire-only event and revealed publicly with the results, so
 anyone can check ``commitment(revealed) == published`` and re-run the
 adjudication with ``rng_for(seed)`` to get the same events.
 """
+
 from __future__ import annotations
 
 import hashlib

@@ -10,6 +10,7 @@ msgids into the catalogue with no option (it has none for extra keywords); ``{na
 them the ``python-brace-format`` flag, which ``msgfmt --check`` holds every translation to.
 A param may itself be a ``Msg`` (a side's name, a reason): it is rendered in the same language.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping

@@ -3,6 +3,7 @@ own troops ("my troops", the mail's crop), and a label placer that keeps labels 
 
 Pure string and geometry helpers; a rule set's render.py draws its own map with them.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -32,8 +33,10 @@ def order_name(thing_id: str) -> str:
 
 # --- the crop to one's own troops ------------------------------------------------------
 
-def crop_box(points: Iterable[tuple[float, float]], width: float, depth: float, margin: float,
-             aspect: float | None = None) -> Box | None:
+
+def crop_box(
+    points: Iterable[tuple[float, float]], width: float, depth: float, margin: float, aspect: float | None = None
+) -> Box | None:
     """The box (SVG user units, y down) round table points ``points`` (table inches, y up) plus
     ``margin``, clipped to the table; widened to ``aspect`` (w/h) where the table allows, so a
     picture of it is not a sliver. None without points. Only the caller's points count: pass
@@ -96,8 +99,9 @@ class LabelPlacer:
         self.labels: list[Box] = []
         self.dropped: list[str] = []
 
-    def place(self, x: float, y: float, text: str, size: float, gap: float,
-              around: Box | None = None) -> tuple[float, float, str] | None:
+    def place(
+        self, x: float, y: float, text: str, size: float, gap: float, around: Box | None = None
+    ) -> tuple[float, float, str] | None:
         """Where to draw ``text`` near (x, y), or round the box ``around`` (a piece of terrain: on it
         where it fits, else beside it): (x, y, anchor) of a free spot, or None."""
         bx, by, bw, bh = around or (x, y, 0.0, 0.0)
@@ -109,17 +113,25 @@ class LabelPlacer:
         beside = []
         if bh > 3 * bw:  # a tall, thin thing (a road or river running north): beside it, along it, first
             steps = [k * 1.5 * size for k in (0, 1, -1, 2, -2, 4, -4, 8, -8) if abs(k * 1.5 * size) < bh / 2]
-            beside = [(x, my + dy + 0.3 * size, a) for dy in steps for x, a in ((bx + bw + gap, "start"),
-                                                                               (bx - gap, "end"))]
+            beside = [
+                (x, my + dy + 0.3 * size, a) for dy in steps for x, a in ((bx + bw + gap, "start"), (bx - gap, "end"))
+            ]
         for cx, cy, anchor in beside:
             if self._take(text_box(cx, cy, size, text, anchor)):
                 return cx, cy, anchor
         for ring in (0, 1, 2, 3.5, 5, 7, 10):  # further out a line of text at a time
             d = gap + size * ring
             top, bottom, left, right = by - d, by + bh + d + 0.8 * size, bx - d, bx + bw + d
-            for cx, cy, anchor in ((mx, top, "middle"), (mx, bottom, "middle"), (right, my + 0.3 * size, "start"),
-                                   (left, my + 0.3 * size, "end"), (right, top, "start"), (left, top, "end"),
-                                   (right, bottom, "start"), (left, bottom, "end")):
+            for cx, cy, anchor in (
+                (mx, top, "middle"),
+                (mx, bottom, "middle"),
+                (right, my + 0.3 * size, "start"),
+                (left, my + 0.3 * size, "end"),
+                (right, top, "start"),
+                (left, top, "end"),
+                (right, bottom, "start"),
+                (left, bottom, "end"),
+            ):
                 if self._take(text_box(cx, cy, size, text, anchor)):
                     return cx, cy, anchor
         self.dropped.append(text)
@@ -142,19 +154,38 @@ class LabelPlacer:
         return not any(overlap(loose, other) for other in self.placed)
 
 
-def label(placer: LabelPlacer, x: float, y: float, text: str, size: float, gap: float, fill: str = "#222",
-          css: str = "label", weight: str = "normal", around: Box | None = None, halo: str = "#fff") -> str:
+def label(
+    placer: LabelPlacer,
+    x: float,
+    y: float,
+    text: str,
+    size: float,
+    gap: float,
+    fill: str = "#222",
+    css: str = "label",
+    weight: str = "normal",
+    around: Box | None = None,
+    halo: str = "#fff",
+) -> str:
     """A placed ``<text class="label">`` (empty if no spot is free) on a faint ``halo`` of its box,
     so that it reads over lines and terrain."""
     spot = placer.place(x, y, text, size, gap, around)
     if spot is None:
         return ""
     tx, ty, anchor = spot
-    out = (f'<text class="{css}" x="{tx:.2f}" y="{ty:.2f}" font-size="{size:g}" text-anchor="{anchor}" '
-           f'fill="{fill}" font-weight="{weight}">{escape(text)}</text>')
+    out = (
+        f'<text class="{css}" x="{tx:.2f}" y="{ty:.2f}" font-size="{size:g}" text-anchor="{anchor}" '
+        f'fill="{fill}" font-weight="{weight}">{escape(text)}</text>'
+    )
     bx, by, bw, bh = placer.labels[-1]
-    back = (f'<rect class="halo" x="{bx:.2f}" y="{by:.2f}" width="{bw:.2f}" height="{bh:.2f}" rx="{bh * 0.2:.2f}" '
-            f'fill="{halo}" fill-opacity="0.7"/>') if halo else ""
+    back = (
+        (
+            f'<rect class="halo" x="{bx:.2f}" y="{by:.2f}" width="{bw:.2f}" height="{bh:.2f}" rx="{bh * 0.2:.2f}" '
+            f'fill="{halo}" fill-opacity="0.7"/>'
+        )
+        if halo
+        else ""
+    )
     return _leader(placer.labels[-1], around or (x, y, 0.0, 0.0), size, fill) + back + out
 
 
@@ -166,5 +197,7 @@ def _leader(box: Box, target: Box, size: float, colour: str) -> str:
     ty = min(max(ly, target[1]), target[1] + target[3])
     if ((lx - tx) ** 2 + (ly - ty) ** 2) ** 0.5 < 1.5 * size:
         return ""
-    return (f'<line class="leader" x1="{lx:.2f}" y1="{ly:.2f}" x2="{tx:.2f}" y2="{ty:.2f}" stroke="{colour}" '
-            f'stroke-width="{size * 0.06:.3f}" stroke-opacity="0.7"/>')
+    return (
+        f'<line class="leader" x1="{lx:.2f}" y1="{ly:.2f}" x2="{tx:.2f}" y2="{ty:.2f}" stroke="{colour}" '
+        f'stroke-width="{size * 0.06:.3f}" stroke-opacity="0.7"/>'
+    )

@@ -1,4 +1,5 @@
 """Reading an order text line by line: the loop every line-based order language shares."""
+
 from __future__ import annotations
 
 from collections.abc import Callable

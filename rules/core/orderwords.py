@@ -6,6 +6,7 @@ both languages and the orders are echoed back in canonical words. A table maps a
 English word, or to ``{verb: word, "*": word}`` where the same Russian word means two things
 ("в": "at" after "attacked" or in a deploy order, "to" elsewhere). Words are compared case-folded, NFC, with ё as е.
 """
+
 from __future__ import annotations
 
 import re
@@ -42,10 +43,18 @@ def _latin(ch: str) -> bool:
 def _check_script(token: str) -> None:
     letters = [c for c in token if c.isalpha()]
     if any(map(_cyrillic, letters)) and any(map(_latin, letters)):
-        odd = [c for c in letters if _cyrillic(c)] if sum(map(_latin, letters)) >= sum(map(_cyrillic, letters)) \
+        odd = (
+            [c for c in letters if _cyrillic(c)]
+            if sum(map(_latin, letters)) >= sum(map(_cyrillic, letters))
             else [c for c in letters if _latin(c)]
-        raise MixedScript(_("'{word}' mixes Latin and Cyrillic letters ('{letter}' is from the other alphabet)",
-                            word=token, letter=odd[0]))
+        )
+        raise MixedScript(
+            _(
+                "'{word}' mixes Latin and Cyrillic letters ('{letter}' is from the other alphabet)",
+                word=token,
+                letter=odd[0],
+            )
+        )
 
 
 def _id(token: str) -> str:
@@ -68,7 +77,7 @@ def canonical(line: str, table: Table) -> str:
         english = table.get(normal(word))
         if isinstance(english, Mapping):  # by the word before it, else by the line's verb
             english = english.get(previous or "") or english.get(verb or "") or english.get("*")
-        out.append(line[last:m.start()] + (english or word))
+        out.append(line[last : m.start()] + (english or word))
         last = m.end()
         previous = normal(english or word)
         verb = verb or previous

@@ -31,6 +31,7 @@ Differential tests play two games that differ only in hidden activity and compar
 every byte a viewer gets (tests/rules/kriegspiel/test_ks_leaks.py,
 tests/platform/test_hidden_activity.py).
 """
+
 from __future__ import annotations
 
 import random
@@ -173,11 +174,15 @@ class RuleSet(Protocol):
 
     def parse_orders(self, state: JSON, side: str, text: str, kind: str = "orders") -> ParsedOrders: ...
 
-    def validate(self, state: JSON, side: str, orders: Sequence[Any], kind: str = "orders") -> tuple[LineError, ...]: ...
+    def validate(
+        self, state: JSON, side: str, orders: Sequence[Any], kind: str = "orders"
+    ) -> tuple[LineError, ...]: ...
 
     def default_orders(self, state: JSON, side: str, kind: str = "orders") -> str: ...
 
-    def adjudicate(self, state: JSON, orders: Mapping[str, Sequence[Any]], rng: random.Random, kind: str = "orders") -> list[RuleEvent]: ...
+    def adjudicate(
+        self, state: JSON, orders: Mapping[str, Sequence[Any]], rng: random.Random, kind: str = "orders"
+    ) -> list[RuleEvent]: ...
 
     def result(self, state: JSON) -> JSON | None:
         """None while the game goes on; else {"winner": side|None, "reason": str, ...}."""
@@ -227,13 +232,15 @@ class SeveralCommands(Protocol):
         """The units ``command`` orders now (None or ``commander``: all of the side's)."""
         ...
 
-    def command_errors(self, state: JSON, side: str, command: str | None,
-                       orders: Sequence[Any]) -> tuple[LineError, ...]:
+    def command_errors(
+        self, state: JSON, side: str, command: str | None, orders: Sequence[Any]
+    ) -> tuple[LineError, ...]:
         """Errors for orders a command gives to units not its own."""
         ...
 
-    def merge_orders(self, state: JSON, side: str, texts: dict[str, str],
-                     kind: str = "orders") -> tuple[str, list[dict[str, Any]]]:
+    def merge_orders(
+        self, state: JSON, side: str, texts: dict[str, str], kind: str = "orders"
+    ) -> tuple[str, list[dict[str, Any]]]:
         """One side's orders text from its commands' texts, and the lines dropped as conflicts."""
         ...
 

@@ -4,6 +4,7 @@ rulers in inches, deployment zones and the legend under the map.
 A region is (x, y, w, h) in table inches, y up, its corner the south-west one: the whole table,
 or a crop of it (mapsvg.crop_box). The SVG puts table point (x, y) at (x, depth - y).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -52,17 +53,33 @@ def rulers(region: Region, depth: float, fs: float) -> str:
     orders write coordinates (x from the west edge, y from the south edge)."""
     x0, y0, w, h = region
     bottom, left = depth - y0, x0
-    out = [f'<g class="rulers" font-family="{FONT}" font-size="{fs * 0.8:g}" fill="#333">',
-           f'<rect x="{left - 3.2 * fs:.2f}" y="{bottom:.2f}" width="{w + 3.2 * fs:.2f}" height="{2.2 * fs:.2f}" '
-           f'fill="#fff"/>',
-           f'<rect x="{left - 3.2 * fs:.2f}" y="{bottom - h:.2f}" width="{3.2 * fs:.2f}" height="{h:.2f}" fill="#fff"/>']
-    out += _ticks(x0, x0 + w, tick_step(w), lambda v, ln: (
-        f'<line x1="{v:.2f}" y1="{bottom:.2f}" x2="{v:.2f}" y2="{bottom + ln:.2f}" stroke="#333" stroke-width="{fs * 0.06:.3f}"/>',
-        f'<text x="{v:.2f}" y="{bottom + 1.9 * fs:.2f}" text-anchor="middle">{v:g}</text>'), fs)
-    out += _ticks(y0, y0 + h, tick_step(h), lambda v, ln: (
-        f'<line x1="{left:.2f}" y1="{depth - v:.2f}" x2="{left - ln:.2f}" y2="{depth - v:.2f}" stroke="#333" '
-        f'stroke-width="{fs * 0.06:.3f}"/>',
-        f'<text x="{left - 1.1 * fs:.2f}" y="{depth - v + 0.3 * fs:.2f}" text-anchor="end">{v:g}</text>'), fs)
+    out = [
+        f'<g class="rulers" font-family="{FONT}" font-size="{fs * 0.8:g}" fill="#333">',
+        f'<rect x="{left - 3.2 * fs:.2f}" y="{bottom:.2f}" width="{w + 3.2 * fs:.2f}" height="{2.2 * fs:.2f}" '
+        f'fill="#fff"/>',
+        f'<rect x="{left - 3.2 * fs:.2f}" y="{bottom - h:.2f}" width="{3.2 * fs:.2f}" height="{h:.2f}" fill="#fff"/>',
+    ]
+    out += _ticks(
+        x0,
+        x0 + w,
+        tick_step(w),
+        lambda v, ln: (
+            f'<line x1="{v:.2f}" y1="{bottom:.2f}" x2="{v:.2f}" y2="{bottom + ln:.2f}" stroke="#333" stroke-width="{fs * 0.06:.3f}"/>',
+            f'<text x="{v:.2f}" y="{bottom + 1.9 * fs:.2f}" text-anchor="middle">{v:g}</text>',
+        ),
+        fs,
+    )
+    out += _ticks(
+        y0,
+        y0 + h,
+        tick_step(h),
+        lambda v, ln: (
+            f'<line x1="{left:.2f}" y1="{depth - v:.2f}" x2="{left - ln:.2f}" y2="{depth - v:.2f}" stroke="#333" '
+            f'stroke-width="{fs * 0.06:.3f}"/>',
+            f'<text x="{left - 1.1 * fs:.2f}" y="{depth - v + 0.3 * fs:.2f}" text-anchor="end">{v:g}</text>',
+        ),
+        fs,
+    )
     out.append(f'<text x="{left - 3.1 * fs:.2f}" y="{bottom + 1.9 * fs:.2f}">in</text></g>')
     return "".join(out)
 
@@ -83,16 +100,22 @@ def zone(side: str, rect: Region, depth: float, note: str) -> str:
     """A side's deployment zone: a faint band in its colour with a dashed edge (named in the legend)."""
     x, y, w, h = rect
     colour = ZONE_FILL.get(side, "#777")
-    return (f'<g class="deploy-zone"{data(side=side)}><title>{escape(note)}</title>'
-            f'<rect x="{x:.2f}" y="{depth - y - h:.2f}" width="{w:.2f}" height="{h:.2f}" fill="{colour}" '
-            f'fill-opacity="0.07" stroke="{colour}" stroke-width="0.12" stroke-dasharray="0.8 0.5"/></g>')
+    return (
+        f'<g class="deploy-zone"{data(side=side)}><title>{escape(note)}</title>'
+        f'<rect x="{x:.2f}" y="{depth - y - h:.2f}" width="{w:.2f}" height="{h:.2f}" fill="{colour}" '
+        f'fill-opacity="0.07" stroke="{colour}" stroke-width="0.12" stroke-dasharray="0.8 0.5"/></g>'
+    )
 
 
 def edge_zone(edge: str, reach: float, width: float, depth: float) -> Region:
     """The strip ``reach`` inches deep along a table edge, as a region."""
     reach = max(0.0, min(reach, depth if edge in ("south", "north") else width))
-    return {"south": (0.0, 0.0, width, reach), "north": (0.0, depth - reach, width, reach),
-            "west": (0.0, 0.0, reach, depth), "east": (width - reach, 0.0, reach, depth)}[edge]
+    return {
+        "south": (0.0, 0.0, width, reach),
+        "north": (0.0, depth - reach, width, reach),
+        "west": (0.0, 0.0, reach, depth),
+        "east": (width - reach, 0.0, reach, depth),
+    }[edge]
 
 
 def legend(items: Sequence[tuple[str, str]], x: float, y: float, width: float, fs: float) -> tuple[str, float]:
@@ -104,8 +127,10 @@ def legend(items: Sequence[tuple[str, str]], x: float, y: float, width: float, f
         w = fs * 1.5 + 0.6 * fs * len(text) + fs * 1.2
         if cx > x and cx + w > x + width:
             cx, cy = x, cy + row
-        out.append(f'<g transform="translate({cx:.2f},{cy:.2f}) scale({fs:g})">{swatch}</g>'
-                   f'<text x="{cx + fs * 1.4:.2f}" y="{cy + fs * 0.85:.2f}">{escape(text)}</text>')
+        out.append(
+            f'<g transform="translate({cx:.2f},{cy:.2f}) scale({fs:g})">{swatch}</g>'
+            f'<text x="{cx + fs * 1.4:.2f}" y="{cy + fs * 0.85:.2f}">{escape(text)}</text>'
+        )
         cx += w
     out.append("</g>")
     return "".join(out), cy - y + row

@@ -1,4 +1,5 @@
 """Counted nouns in English for event descriptions: "1 gun", "2 guns" (never "1 guns")."""
+
 from __future__ import annotations
 
 

@@ -14,6 +14,7 @@ Which terrain and side names exist is the rule set's business: ``load_map`` take
 
 ``HexMap`` is built once per map (cached by the map's digest) and shared by every state.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -68,9 +69,11 @@ def load_map(data: Any, terrains: Iterable[str], side_features: Iterable[str], w
         unknown = set(spec) - {"terrain", "elevation", "road"}
         if unknown:
             fail(at, f"unknown field(s) {', '.join(sorted(unknown))} (known: terrain, elevation, road)")
-        hexes[key] = {"terrain": field(spec, "terrain", str, at, default, choices=terrains),
-                      "elevation": number(spec, "elevation", at, -9, 9, 0),
-                      "road": field(spec, "road", bool, at, False)}
+        hexes[key] = {
+            "terrain": field(spec, "terrain", str, at, default, choices=terrains),
+            "elevation": number(spec, "elevation", at, -9, 9, 0),
+            "road": field(spec, "road", bool, at, False),
+        }
     sides = {}
     for key, feature in sorted(field(data, "sides", dict, where, {}).items()):
         at = f"{where}.sides.{key}"
@@ -86,8 +89,15 @@ def load_map(data: Any, terrains: Iterable[str], side_features: Iterable[str], w
         if canon in sides:
             fail(at, f"the side {canon} is given twice")
         sides[canon] = feature
-    out = {"name": name, "title": field(data, "title", str, where, name), "cols": cols, "rows": rows,
-           "default_terrain": default, "hexes": hexes, "sides": sides}
+    out = {
+        "name": name,
+        "title": field(data, "title", str, where, name),
+        "cols": cols,
+        "rows": rows,
+        "default_terrain": default,
+        "hexes": hexes,
+        "sides": sides,
+    }
     out["digest"] = hashlib.sha256(json.dumps(out, sort_keys=True).encode()).hexdigest()[:16]
     return out
 

@@ -1,6 +1,7 @@
 """Orders by clicks on a hex map (rules.core.protocol.OrderComposer), for the rule sets on the hex
 engine: a unit sent to a hex moves there; a unit sent at an enemy unit fires at it or fights it,
 in the words of the rule set (``HexComposer``). Built from the side's own view."""
+
 from __future__ import annotations
 
 import re
@@ -29,7 +30,7 @@ class HexComposer:
         if target.get("unit"):
             enemy = _find(board, str(target["unit"]))
             if enemy is None or enemy["side"] == side:
-                raise CompositionError(_("{unit} is not an enemy unit you can see", unit=target['unit']))
+                raise CompositionError(_("{unit} is not an enemy unit you can see", unit=target["unit"]))
             return self.engage(board, unit, enemy, str(target.get("verb") or ""))
         hex_id = str(target.get("hex") or "")
         if not _HEX.match(hex_id):

@@ -16,6 +16,7 @@ so the opposite side is ``(d + 3) % 6`` and sides 120° apart are ``d ± 2``.
 Labels are the wargamer's CCRR numbers (column then row, 01-based, "0101" top-left) in the
 "odd-q" offset layout: odd columns sit half a hex lower.
 """
+
 from __future__ import annotations
 
 import math
@@ -231,6 +232,7 @@ def side_hexes(side: Side) -> tuple[Hex, Hex]:
 
 # -- labels (CCRR, odd-q offset) ---------------------------------------------------------------
 
+
 def to_offset(h: Hex) -> tuple[int, int]:
     q, r = h
     return q, r + (q - (q & 1)) // 2
@@ -259,6 +261,7 @@ def parse_label(text: str) -> Hex:
 
 
 # -- pixels (flat-top layout, y down) ----------------------------------------------------------
+
 
 def to_pixel(h: Hex, size: float) -> tuple[float, float]:
     q, r = h

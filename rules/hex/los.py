@@ -25,6 +25,7 @@ re-adjudicate to the same events (``verify_game``):
   nudged at right angles to the line. From b to a the two samples are those from a to b
   reversed and swapped, so both rules are symmetric by construction.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -58,8 +59,9 @@ def samples(a: Hex, b: Hex, version: int = LOS_VERSION) -> tuple[Sequence[Hex], 
     raise ValueError(f"unknown line-of-sight version {version!r} (known: {', '.join(map(str, VERSIONS))})")
 
 
-def _sample_blocked(path: Sequence[Hex], blocks: Callable[[Hex], bool],
-                    side_blocks: Callable[[Side], bool] | None) -> bool:
+def _sample_blocked(
+    path: Sequence[Hex], blocks: Callable[[Hex], bool], side_blocks: Callable[[Side], bool] | None
+) -> bool:
     if any(blocks(h) for h in path[1:-1]):
         return True
     if side_blocks is not None:
@@ -67,9 +69,14 @@ def _sample_blocked(path: Sequence[Hex], blocks: Callable[[Hex], bool],
     return False
 
 
-def visible(a: Hex, b: Hex, blocks: Callable[[Hex], bool],
-            side_blocks: Callable[[Side], bool] | None = None, rule: str = "lenient",
-            version: int = LOS_VERSION) -> bool:
+def visible(
+    a: Hex,
+    b: Hex,
+    blocks: Callable[[Hex], bool],
+    side_blocks: Callable[[Side], bool] | None = None,
+    rule: str = "lenient",
+    version: int = LOS_VERSION,
+) -> bool:
     """True if nothing blocks the view from ``a`` to ``b`` under the border ``rule``."""
     if rule not in RULES:
         raise ValueError(f"unknown line-of-sight rule {rule!r} (known: {', '.join(RULES)})")
@@ -99,6 +106,7 @@ def first_blocking(a: Hex, b: Hex, blocks: Callable[[Hex], bool]) -> Hex | None:
     return None
 
 
-def visible_from(a: Hex, targets: Iterable[Hex], blocks: Callable[[Hex], bool], rule: str = "lenient",
-                 version: int = LOS_VERSION) -> list[Hex]:
+def visible_from(
+    a: Hex, targets: Iterable[Hex], blocks: Callable[[Hex], bool], rule: str = "lenient", version: int = LOS_VERSION
+) -> list[Hex]:
     return [t for t in targets if visible(a, t, blocks, rule=rule, version=version)]

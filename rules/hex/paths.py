@@ -12,6 +12,7 @@ tests compare both), a fraction of the work.
 are directional. Ties between equally cheap paths are broken by the hexes' coordinates, so the
 answers are deterministic.
 """
+
 from __future__ import annotations
 
 import heapq
@@ -22,8 +23,9 @@ from .coords import Hex, distance, neighbours
 StepCost = Callable[[Hex, Hex], "float | None"]
 
 
-def _search(start: Hex, step_cost: StepCost, budget: float | None, goal: Hex | None,
-            min_step: float = 0) -> tuple[dict[Hex, float], dict[Hex, Hex]]:
+def _search(
+    start: Hex, step_cost: StepCost, budget: float | None, goal: Hex | None, min_step: float = 0
+) -> tuple[dict[Hex, float], dict[Hex, Hex]]:
     """Dijkstra (A* towards ``goal`` when ``min_step`` > 0: every step costs at least that much,
     so distance × min_step never overestimates and the first path found is a cheapest one)."""
     best: dict[Hex, float] = {start: 0}
@@ -59,8 +61,9 @@ def reach(start: Hex, budget: float, step_cost: StepCost) -> dict[Hex, float]:
     return _search(start, step_cost, budget, None)[0]
 
 
-def path(start: Hex, goal: Hex, step_cost: StepCost, budget: float | None = None,
-         min_step: float = 0) -> list[Hex] | None:
+def path(
+    start: Hex, goal: Hex, step_cost: StepCost, budget: float | None = None, min_step: float = 0
+) -> list[Hex] | None:
     """A cheapest path from ``start`` to ``goal`` (both included), or None if there is none
     (within ``budget`` when given). With ``min_step`` (the least any step costs) the search is
     A*: it looks towards the goal instead of all round, which matters on large maps."""

@@ -4,6 +4,7 @@ Hand-written rather than a JSON-Schema validator: the checks that matter (a hex 
 a terrain from the rule set's chart, a side of two adjacent hexes) are about meaning, and the
 messages are for players writing scenario files.
 """
+
 from __future__ import annotations
 
 import json
@@ -13,8 +14,14 @@ from typing import Any, NoReturn
 
 from rules.core.protocol import ScenarioError
 
-_TYPES = {int: "a whole number", float: "a number", str: "a string", bool: "true or false",
-          list: "a list", dict: "an object"}
+_TYPES = {
+    int: "a whole number",
+    float: "a number",
+    str: "a string",
+    bool: "true or false",
+    list: "a list",
+    dict: "an object",
+}
 
 
 def fail(where: str, message: str) -> NoReturn:
@@ -43,8 +50,15 @@ def field(obj: Any, key: str, typ: type, where: str, default: Any = ..., choices
     return value
 
 
-def number(obj: Any, key: str, where: str, lo: float | None = None, hi: float | None = None,
-           default: Any = ..., whole: bool = True) -> Any:
+def number(
+    obj: Any,
+    key: str,
+    where: str,
+    lo: float | None = None,
+    hi: float | None = None,
+    default: Any = ...,
+    whole: bool = True,
+) -> Any:
     value = field(obj, key, int if whole else float, where, default)
     path = f"{where}.{key}" if where else key
     if value is not None and value is not default:

@@ -3,6 +3,7 @@
 A rule set gives a ``Capacity``; each occupant is (figures, large) — a squad of 8 is (8, 0),
 a machine (0, 1). ``mixed`` says whether figures may share a hex with a large model.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable

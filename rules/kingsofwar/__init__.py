@@ -2,6 +2,7 @@
 
 Pure Python (shapely): no Django here. The platform talks to ``RULESET``.
 """
+
 from .ruleset import RULESET, KingsOfWar
 
 __all__ = ["RULESET", "KingsOfWar"]

@@ -9,6 +9,7 @@ Resolution order inside a turn (RULES.md, "Order of resolution"):
    after each fight that did damage; then the chargers regroup;
 4. the turn ends, the other side is to move, and victory is checked.
 """
+
 from __future__ import annotations
 
 import copy
@@ -51,10 +52,21 @@ def setup(scenario: Any, rng: random.Random | None = None) -> list[RuleEvent]:
     for spec in scenario["units"]:
         army = scenario["armies"][spec["side"]]
         p = profile(army, spec["type"])
-        units[spec["id"]] = {"id": spec["id"], "side": spec["side"], "army": army, "type": spec["type"],
-                             "x": float(spec["x"]), "y": float(spec["y"]), "facing": float(spec["facing"]),
-                             "w": round(p["w_mm"] * geom.MM, 4), "d": round(p["d_mm"] * geom.MM, 4), "h": p["h"],
-                             "damage": 0, "status": "steady", "charged_by": []}
+        units[spec["id"]] = {
+            "id": spec["id"],
+            "side": spec["side"],
+            "army": army,
+            "type": spec["type"],
+            "x": float(spec["x"]),
+            "y": float(spec["y"]),
+            "facing": float(spec["facing"]),
+            "w": round(p["w_mm"] * geom.MM, 4),
+            "d": round(p["d_mm"] * geom.MM, 4),
+            "h": p["h"],
+            "damage": 0,
+            "status": "steady",
+            "charged_by": [],
+        }
     return [RuleEvent(PREFIX + "battle_set", {"scenario": scenario, "units": units, "first": scenario["first"]})]
 
 
@@ -85,7 +97,9 @@ def _coerce(value: Any) -> list[Order]:
     return items
 
 
-def adjudicate(state: dict[str, Any], orders: Mapping[str, Any], rng: random.Random, kind: str = "orders") -> list[RuleEvent]:
+def adjudicate(
+    state: dict[str, Any], orders: Mapping[str, Any], rng: random.Random, kind: str = "orders"
+) -> list[RuleEvent]:
     if state.get("result") or state.get("phase") != "play":
         return []
     side = state["to_move"]
@@ -113,11 +127,32 @@ def _movement(run: _Run, side: str, orders: list[Order]) -> Plan:
     for m in p.moves:
         o, pose = m.order, m.pose
         if o.is_charge:
-            run.emit("unit_charged", {"unit": o.unit, "target": o.target, "side": m.side, "counter": o.verb == "counter",
-                                      "hindered": m.hindered, "x": pose["x"], "y": pose["y"], "facing": pose["facing"]})
+            run.emit(
+                "unit_charged",
+                {
+                    "unit": o.unit,
+                    "target": o.target,
+                    "side": m.side,
+                    "counter": o.verb == "counter",
+                    "hindered": m.hindered,
+                    "x": pose["x"],
+                    "y": pose["y"],
+                    "facing": pose["facing"],
+                },
+            )
         elif o.verb != "halt":
-            run.emit("unit_moved", {"unit": o.unit, "order": o.verb, "dist": o.dist, "pivot": o.pivot,
-                                    "x": pose["x"], "y": pose["y"], "facing": pose["facing"]})
+            run.emit(
+                "unit_moved",
+                {
+                    "unit": o.unit,
+                    "order": o.verb,
+                    "dist": o.dist,
+                    "pivot": o.pivot,
+                    "x": pose["x"],
+                    "y": pose["y"],
+                    "facing": pose["facing"],
+                },
+            )
     return p
 
 
@@ -142,8 +177,19 @@ def _shooting(run: _Run, side: str, p: Plan, rng: random.Random) -> None:
         moving = move is not None and move.verb != "halt" and not wpn["thrown"]  # KW-37
         mods = -int(moving) - int(cover)
         res = combat.attack(rng, combat.to_hit(prof(u)["ra"], prof(u)["att"], mods), prof(t)["de"])
-        run.emit("shot", {"unit": o.unit, "target": o.target, "side": seen.side, "moved": moving, "cover": cover,
-                          "cover_die": cover_die, "obscured": round(seen.obscured, 3), **res})
+        run.emit(
+            "shot",
+            {
+                "unit": o.unit,
+                "target": o.target,
+                "side": seen.side,
+                "moved": moving,
+                "cover": cover,
+                "cover_die": cover_die,
+                "obscured": round(seen.obscured, 3),
+                **res,
+            },
+        )
         if res["damage"] and o.target not in damaged:
             damaged.append(o.target)
     for tid in damaged:  # KW-44
@@ -181,8 +227,10 @@ def _melee(run: _Run, side: str, p: Plan, rng: random.Random) -> None:
                 res = combat.attack(rng, combat.to_hit(pr["me"], dice, -int(hindered)), prof(target)["de"])
                 rolls.append({"unit": m.order.unit, "side": m.side, "hindered": hindered, **res})
                 total += res["damage"]
-            run.emit("fight", {"target": tid, "attackers": [m.order.unit for m in attackers], "rolls": rolls,
-                               "damage": total})
+            run.emit(
+                "fight",
+                {"target": tid, "attackers": [m.order.unit for m in attackers], "rolls": rolls, "damage": total},
+            )
             if total:  # KW-53
                 _nerve_test(run, tid, rng)
         _regroup(run, tid, attackers, occupancy)
@@ -201,9 +249,14 @@ def _regroup(run: _Run, tid: str, attackers: list[Move], occupancy: geom.Occupan
         u = run.state["units"][m.order.unit]
         back = geom.moved(u, forward=-FALL_BACK)
         shape = geom.base(back)
-        clash = field_.off_table(shape) or field_.blocking(shape) or any(
-            k != u["id"] and alive(units[k]) and geom.base(units[k]).intersection(shape).area > 1e-6
-            for k in occupancy.near(shape))
+        clash = (
+            field_.off_table(shape)
+            or field_.blocking(shape)
+            or any(
+                k != u["id"] and alive(units[k]) and geom.base(units[k]).intersection(shape).area > 1e-6
+                for k in occupancy.near(shape)
+            )
+        )
         if not clash:
             occupancy.put(u["id"], back)
             run.emit("fell_back", {"unit": u["id"], "x": back["x"], "y": back["y"], "facing": back["facing"]})

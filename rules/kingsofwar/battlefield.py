@@ -10,6 +10,7 @@ to ``SAMPLES`` points spread along the side of the target that faces the shooter
 terrain piece or unit a line crosses either blocks it, obscures it (gives cover) or is
 ignored, by the height rules written out in ``_effect``.
 """
+
 from __future__ import annotations
 
 import math
@@ -90,8 +91,9 @@ class Battlefield:
     def ground_level(self, shape: BaseGeometry) -> int:
         """KW-22: the level of the hill under most of ``shape`` (0 if none)."""
         area = shape.area
-        return max([p.level for p in self.touching(shape, ("hill",)) if p.shape.intersection(shape).area > area / 2],
-                   default=0)
+        return max(
+            [p.level for p in self.touching(shape, ("hill",)) if p.shape.intersection(shape).area > area / 2], default=0
+        )
 
     def height(self, u: dict[str, Any]) -> int:
         """A unit's height plus the hill it stands on (KW-22, KW-EX-2)."""
@@ -180,8 +182,9 @@ class Sighter:
         doubtful = not ground and DOUBT_BAND[0] <= share <= DOUBT_BAND[1]
         return Sight(los, side, share, ground, doubtful)
 
-    def _crossing(self, fan: BaseGeometry, sid: str, tid: str, sbase: Polygon, tbase: Polygon, hs: int, ht: int,
-                  hill: int) -> Iterator[tuple[BaseGeometry, str]]:
+    def _crossing(
+        self, fan: BaseGeometry, sid: str, tid: str, sbase: Polygon, tbase: Polygon, hs: int, ht: int, hill: int
+    ) -> Iterator[tuple[BaseGeometry, str]]:
         """(shape, "block" | "cover") for everything between shooter and target."""
         for p in self.field.touching(fan):
             effect = _terrain_effect(p, sbase, tbase, hs, ht, hill, self.block_rule)

@@ -3,6 +3,7 @@
 Every roll takes a ``random.Random`` (the seeded turn generator of ``rules.core.dice``)
 and returns the dice it rolled, so events carry the rolls and a replay rolls the same.
 """
+
 from __future__ import annotations
 
 import random
@@ -58,8 +59,14 @@ def attack(rng: random.Random, hit: ToHit, defence: int, damage_mod: int = 0) ->
     hits = successes(hit_rolls, hit.needed)
     need = damage_needed(defence, damage_mod)
     dmg_rolls = roll(rng, hits)
-    return {**hit.as_json(), "hit_rolls": hit_rolls, "hits": hits, "damage_needed": need,
-            "damage_rolls": dmg_rolls, "damage": successes(dmg_rolls, need)}
+    return {
+        **hit.as_json(),
+        "hit_rolls": hit_rolls,
+        "hits": hits,
+        "damage_needed": need,
+        "damage_rolls": dmg_rolls,
+        "damage": successes(dmg_rolls, need),
+    }
 
 
 def doubtful_cover(rng: random.Random) -> tuple[int, bool]:

@@ -1,6 +1,7 @@
 """Orders by clicks on the Kings of War table (rules.core.protocol.OrderComposer): a unit sent to a
 point advances straight at it (pivoting first, at most 90 degrees), or charges the enemy clicked;
 the verb "shoot" shoots at it instead. Built from the side's own view."""
+
 from __future__ import annotations
 
 import math
@@ -33,8 +34,14 @@ def _advance(unit: dict[str, Any], x: float, y: float) -> str:
     if abs(turn) < 1:
         return f"{unit['id']} advance {distance}"
     if abs(turn) > MAX_PIVOT:
-        raise CompositionError(_("{unit} would turn {degrees:.0f} degrees: a unit pivots at most {most} before it "
-                                 "advances", unit=unit['id'], degrees=abs(turn), most=MAX_PIVOT))
+        raise CompositionError(
+            _(
+                "{unit} would turn {degrees:.0f} degrees: a unit pivots at most {most} before it advances",
+                unit=unit["id"],
+                degrees=abs(turn),
+                most=MAX_PIVOT,
+            )
+        )
     return f"{unit['id']} advance {distance} pivot {'left' if turn > 0 else 'right'} {round(abs(turn))}"
 
 
@@ -43,7 +50,7 @@ def compose_order(board: Mapping[str, Any], side: str, unit_id: str, target: Map
     if target.get("unit"):
         enemy = _unit(board, str(target["unit"]))
         if enemy is None or enemy["side"] == side:
-            raise CompositionError(_("{unit} is not an enemy unit you can see", unit=target['unit']))
+            raise CompositionError(_("{unit} is not an enemy unit you can see", unit=target["unit"]))
         return f"{unit_id} {'shoot' if target.get('verb') == 'shoot' else 'charge'} {enemy['id']}"
     x, y = point(target)
     return _advance(unit, float(x), float(y))
@@ -68,8 +75,11 @@ def _mark(board: Mapping[str, Any], line: str) -> dict[str, Any] | None:
     except (ValueError, IndexError):
         return None
     heading = math.radians(unit["facing"] + turn)
-    return {"unit": unit["id"], "verb": "move", "to": {"x": unit["x"] + distance * math.cos(heading),
-                                                        "y": unit["y"] + distance * math.sin(heading)}}
+    return {
+        "unit": unit["id"],
+        "verb": "move",
+        "to": {"x": unit["x"] + distance * math.cos(heading), "y": unit["y"] + distance * math.sin(heading)},
+    }
 
 
 def pending_marks(board: Mapping[str, Any], side: str, text: str) -> list[dict[str, Any]]:

@@ -3,6 +3,7 @@
 Copy on write: ``fold`` copies the top level and the units map, and a handler copies a unit
 before changing it (``_unit``), so the scenario and untouched units are shared with the
 previous state instead of copied for every event (a turn at 160 units a side has ~500 events)."""
+
 from __future__ import annotations
 
 import copy
@@ -27,7 +28,7 @@ def _pose(u: dict[str, Any], p: Mapping[str, Any]) -> None:
 
 
 def fold(state: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
-    name = event_type[len(PREFIX):] if event_type.startswith(PREFIX) else event_type
+    name = event_type[len(PREFIX) :] if event_type.startswith(PREFIX) else event_type
     handler = _HANDLERS.get(name)
     if handler is None:
         return state
@@ -39,7 +40,7 @@ def fold(state: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> 
 
 def apply_in_place(state: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> None:
     """``fold`` on a private working copy (the adjudicator's), without copying it each time."""
-    handler = _HANDLERS.get(event_type[len(PREFIX):])
+    handler = _HANDLERS.get(event_type[len(PREFIX) :])
     if handler is not None:
         handler(state, payload)
 

@@ -10,6 +10,7 @@ corners; ``ARC_MODES`` names the two readings in use (45 degrees from the facing
 base diagonals produced through the corners). A point exactly on a ray (within ``TIE``)
 counts as in the flank arc.
 """
+
 from __future__ import annotations
 
 import functools
@@ -76,8 +77,11 @@ class Occupancy:
     def _keys(self, bounds: tuple[float, float, float, float], pad: float = 0.0) -> list[tuple[int, int]]:
         x0, y0, x1, y1 = bounds
         c = self.cell
-        return [(i, j) for i in range(int((x0 - pad) // c), int((x1 + pad) // c) + 1)
-                for j in range(int((y0 - pad) // c), int((y1 + pad) // c) + 1)]
+        return [
+            (i, j)
+            for i in range(int((x0 - pad) // c), int((x1 + pad) // c) + 1)
+            for j in range(int((y0 - pad) // c), int((y1 + pad) // c) + 1)
+        ]
 
     def put(self, uid: str, u: dict[str, Any]) -> None:
         self.drop(uid)
@@ -108,8 +112,12 @@ def corners(u: dict[str, Any]) -> dict[str, tuple[float, float]]:
 def side_segment(u: dict[str, Any], side: str) -> tuple[tuple[float, float], tuple[float, float]]:
     """A side's end points, left to right as seen by someone facing that side from outside."""
     c = corners(u)
-    return {"front": (c["FR"], c["FL"]), "right": (c["RR"], c["FR"]),
-            "rear": (c["RL"], c["RR"]), "left": (c["FL"], c["RL"])}[side]
+    return {
+        "front": (c["FR"], c["FL"]),
+        "right": (c["RR"], c["FR"]),
+        "rear": (c["RL"], c["RR"]),
+        "left": (c["FL"], c["RL"]),
+    }[side]
 
 
 def centre(u: dict[str, Any]) -> tuple[float, float]:
@@ -141,9 +149,12 @@ def arc_polygon(u: dict[str, Any], arc: str, mode: str = "corner45", far: float 
     fr, fl, rr, rl = (w, 0), (-w, 0), (w, -d), (-w, -d)
     out_fr, out_fl = (w + ray, ray * k), (-w - ray, ray * k)
     out_rr, out_rl = (w + ray, -d - ray * k), (-w - ray, -d - ray * k)
-    local = {"front": [fl, fr, out_fr, (w + ray, far), (-w - ray, far), out_fl],
-             "rear": [rl, rr, out_rr, (w + ray, -d - far), (-w - ray, -d - far), out_rl],
-             "right": [fr, rr, out_rr, out_fr], "left": [fl, rl, out_rl, out_fl]}[arc]
+    local = {
+        "front": [fl, fr, out_fr, (w + ray, far), (-w - ray, far), out_fl],
+        "rear": [rl, rr, out_rr, (w + ray, -d - far), (-w - ray, -d - far), out_rl],
+        "right": [fr, rr, out_rr, out_fr],
+        "left": [fl, rl, out_rl, out_fl],
+    }[arc]
     return Polygon(to_world(u, local).tolist())
 
 
@@ -167,8 +178,12 @@ def moved(u: dict[str, Any], forward: float = 0.0, pivot: float = 0.0, lateral: 
     cx, cy = centre(u)
     a = math.radians(pivot)
     dx, dy = u["x"] - cx, u["y"] - cy
-    turned = dict(u, x=cx + dx * math.cos(a) - dy * math.sin(a), y=cy + dx * math.sin(a) + dy * math.cos(a),
-                  facing=(u["facing"] + pivot) % 360)
+    turned = dict(
+        u,
+        x=cx + dx * math.cos(a) - dy * math.sin(a),
+        y=cy + dx * math.sin(a) + dy * math.cos(a),
+        facing=(u["facing"] + pivot) % 360,
+    )
     fwd, right = local_frame(turned["facing"])
     x, y = np.array([turned["x"], turned["y"]]) + forward * fwd + lateral * right
     return dict(turned, x=round(float(x), 6), y=round(float(y), 6), facing=round(turned["facing"], 6))

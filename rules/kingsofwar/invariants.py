@@ -1,4 +1,5 @@
 """Invariants every Kings of War state must keep (used by tests and the property checks)."""
+
 from __future__ import annotations
 
 from typing import Any

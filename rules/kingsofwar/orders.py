@@ -9,6 +9,7 @@
 
 Blank lines and text after '#' are ignored. Unit names are the scenario's ids.
 """
+
 from __future__ import annotations
 
 import re
@@ -36,22 +37,47 @@ A unit may have one movement order and one shoot line. Write 'pivot' degrees as 
 
 # What an order line begins with (the unit's id, then the order): mail reads a line as an order by
 # these (RuleSet.order_words; "* " stands for the unit).
-ORDER_WORDS: tuple[str, ...] = ("* halt", "* advance", "* double", "* at the double", "* charge", "* counter-charge", "* counter",
-               "* shoot")
+ORDER_WORDS: tuple[str, ...] = (
+    "* halt",
+    "* advance",
+    "* double",
+    "* at the double",
+    "* charge",
+    "* counter-charge",
+    "* counter",
+    "* shoot",
+)
 # The Russian order words (RULES.md, "Order words in Russian"): each line is read through them first.
 RU_WORDS: Table = {
-    "стоять": "halt", "стой": "halt", "наступать": "advance", "вперед": "advance", "бегом": "double",
-    "атака": "charge", "атаковать": "charge", "контратака": "counter-charge", "стрелять": "shoot", "огонь": "shoot",
-    "поворот": "pivot", "влево": "left", "налево": "left", "вправо": "right", "направо": "right",
+    "стоять": "halt",
+    "стой": "halt",
+    "наступать": "advance",
+    "вперед": "advance",
+    "бегом": "double",
+    "атака": "charge",
+    "атаковать": "charge",
+    "контратака": "counter-charge",
+    "стрелять": "shoot",
+    "огонь": "shoot",
+    "поворот": "pivot",
+    "влево": "left",
+    "налево": "left",
+    "вправо": "right",
+    "направо": "right",
 }
-ORDER_WORDS = (*ORDER_WORDS, *(f"* {ru}" for ru in heads(RU_WORDS, ("halt", "advance", "double", "charge",
-                                                                     "counter-charge", "shoot"))))
+ORDER_WORDS = (
+    *ORDER_WORDS,
+    *(f"* {ru}" for ru in heads(RU_WORDS, ("halt", "advance", "double", "charge", "counter-charge", "shoot"))),
+)
 
 _UNIT = r"(?P<unit>[a-z0-9_-]+)"
 _NUM = r"(\d+(?:\.\d+)?)"
 _PATTERNS = [
     ("halt", re.compile(rf"^{_UNIT}\s+halt$")),
-    ("advance", re.compile(rf"^{_UNIT}\s+advance\s+(?P<dist>{_NUM})(?:\s+pivot\s+(?P<dir>left|right)\s+(?P<deg>\d+))?$")),
+    (
+        "advance",
+        re.compile(rf"^{_UNIT}\s+advance\s+(?P<dist>{_NUM})(?:\s+pivot\s+(?P<dir>left|right)\s+(?P<deg>\d+))?$"),
+    ),
     ("double", re.compile(rf"^{_UNIT}\s+(?:at\s+the\s+)?double\s+(?P<dist>{_NUM})$")),
     ("charge", re.compile(rf"^{_UNIT}\s+charge\s+(?P<target>[a-z0-9_-]+)$")),
     ("counter", re.compile(rf"^{_UNIT}\s+counter-?\s?charge\s+(?P<target>[a-z0-9_-]+)$")),
@@ -107,8 +133,12 @@ def parse_line(n: int, raw: str) -> Order | LineError | None:
             ),
         )
     if words[1] in ("charge", "counter-charge", "countercharge", "shoot"):
-        return LineError(n, raw.strip(), _("'{value}' needs one enemy unit, e.g. '{value2} {value} b2'", value=words[1], value2=words[0]))
-    return LineError(n, raw.strip(), _("unknown order '{value}': use {VERBS}", value=' '.join(words[1:]), VERBS=_VERBS))
+        return LineError(
+            n,
+            raw.strip(),
+            _("'{value}' needs one enemy unit, e.g. '{value2} {value} b2'", value=words[1], value2=words[0]),
+        )
+    return LineError(n, raw.strip(), _("unknown order '{value}': use {VERBS}", value=" ".join(words[1:]), VERBS=_VERBS))
 
 
 def parse_text(text: str) -> ParsedOrders:

@@ -9,6 +9,7 @@ Order of resolution (documented in RULES.md): charges first, grouped by target i
 order of each target's first charge line, then all other moves in line order, each
 checked against the units where the earlier lines left them.
 """
+
 from __future__ import annotations
 
 import math
@@ -115,6 +116,7 @@ def own_ids(state: dict[str, Any], side: str) -> list[str]:
 
 # -- ordinary moves ---------------------------------------------------------------------
 
+
 def _move(p: Plan, state: dict[str, Any], field_: Battlefield, o: Order) -> None:
     u = p.poses[o.unit]
     sp = prof(u)["sp"]
@@ -142,8 +144,15 @@ def _move(p: Plan, state: dict[str, Any], field_: Battlefield, o: Order) -> None
     p.moves.append(Move(o, end))
 
 
-def _path_error(p: Plan, field_: Battlefield, uid: str, swept: BaseGeometry, final: Polygon, no_rough: bool = False,
-                ignore: Iterable[str] = ()) -> str | None:
+def _path_error(
+    p: Plan,
+    field_: Battlefield,
+    uid: str,
+    swept: BaseGeometry,
+    final: Polygon,
+    no_rough: bool = False,
+    ignore: Iterable[str] = (),
+) -> str | None:
     if field_.off_table(final):
         return f"{uid} would leave the table (its edge is impassable, KW-12)"
     for piece in field_.touching(swept):
@@ -177,6 +186,7 @@ def _enemy_within(p: Plan, uid: str, shape: BaseGeometry, gap: float, ignore: It
 
 # -- charges ----------------------------------------------------------------------------
 
+
 def _charge_group(p: Plan, state: dict[str, Any], field_: Battlefield, sighter: Sighter, group: list[Order]) -> None:
     assert group[0].target is not None  # the parser gives every charge its target
     target = p.poses[group[0].target]
@@ -197,8 +207,10 @@ def _charge_rights(state: dict[str, Any], sighter: Sighter, o: Order) -> str | N
     u, t = state["units"][o.unit], state["units"][o.target]
     if o.verb == "counter":
         if o.target not in u.get("charged_by", []):
-            return (f"{o.unit} may counter-charge only a unit that charged it in the enemy's last turn "
-                    f"(KW-6/7); {o.target} did not")
+            return (
+                f"{o.unit} may counter-charge only a unit that charged it in the enemy's last turn "
+                f"(KW-6/7); {o.target} did not"
+            )
         return None
     if not geom.partly_in_front(u, geom.base(t), sighter.arcs):
         return f"{o.target} is not in {o.unit}'s front arc"
@@ -245,8 +257,11 @@ def _charge_side(p: Plan, field_: Battlefield, target: dict[str, Any], tside: st
         if all(c >= CONTACT_EPS for c in _contacts(p, trial, proj, length)[1]):
             accepted.append(o)
         else:
-            p.err(o, f"no room on {o.target}'s {tside} side for {o.unit} as well: it would touch corner to corner "
-                     f"at most; give it another order (KW-3/4)")
+            p.err(
+                o,
+                f"no room on {o.target}'s {tside} side for {o.unit} as well: it would touch corner to corner "
+                f"at most; give it another order (KW-3/4)",
+            )
     while True:
         accepted.sort(key=lambda q: (proj[q.unit], q.line))
         centres, _ = _contacts(p, accepted, proj, length)
@@ -260,8 +275,11 @@ def _charge_side(p: Plan, field_: Battlefield, target: dict[str, Any], tside: st
     inward = round(math.degrees(math.atan2(along[0], -along[1])) % 360, 6)  # "along" is the charger's right
     starts = {o.unit: p.poses[o.unit] for o in accepted}
     for o in accepted:  # a massed charge moves together: paths meet the others' end positions, not their starts
-        _set(p, o.unit, dict(starts[o.unit], x=round(float(ends[o.unit][0]), 6),
-                             y=round(float(ends[o.unit][1]), 6), facing=inward))
+        _set(
+            p,
+            o.unit,
+            dict(starts[o.unit], x=round(float(ends[o.unit][0]), 6), y=round(float(ends[o.unit][1]), 6), facing=inward),
+        )
     together = {o.unit for o in accepted}  # they line up together; only their paths may not cross (KW-5)
     for o in sorted(accepted, key=lambda q: q.line):
         _place_charger(p, field_, o, target, tside, starts[o.unit], together)
@@ -277,8 +295,15 @@ def _crossing(p: Plan, orders: list[Order], ends: dict[str, Any]) -> tuple[Order
     return None
 
 
-def _place_charger(p: Plan, field_: Battlefield, o: Order, target: dict[str, Any], tside: str, u: dict[str, Any],
-                   together: Iterable[str] = ()) -> None:
+def _place_charger(
+    p: Plan,
+    field_: Battlefield,
+    o: Order,
+    target: dict[str, Any],
+    tside: str,
+    u: dict[str, Any],
+    together: Iterable[str] = (),
+) -> None:
     """Check the charge from ``u`` to the end pose already in ``p.poses``; put it back if refused."""
     assert o.target is not None  # the parser gives every charge its target
     end = p.poses[o.unit]
@@ -289,18 +314,21 @@ def _place_charger(p: Plan, field_: Battlefield, o: Order, target: dict[str, Any
     if dist > reach + geom.RANGE_EPS:
         msg = f"{o.unit} would travel {dist:.1f} in to reach {o.target}: beyond its charge reach of {reach:g} in (2 x Speed)"
     else:
-        msg = _path_error(p, field_, o.unit, swept.difference(geom.base(target)), geom.base(end),
-                          ignore={o.target, *together})
+        msg = _path_error(
+            p, field_, o.unit, swept.difference(geom.base(target)), geom.base(end), ignore={o.target, *together}
+        )
     if msg:
         _set(p, o.unit, u)
         p.err(o, msg)
         return
     hindered = o.verb == "charge" and any(
-        pc.hinders and pc.shape.intersection(swept).area > AREA_EPS for pc in field_.touching(swept))
+        pc.hinders and pc.shape.intersection(swept).area > AREA_EPS for pc in field_.touching(swept)
+    )
     p.moves.append(Move(o, end, hindered=hindered, side=tside))
 
 
 # -- shooting checks that need the planned poses ----------------------------------------
+
 
 def _check_shot(p: Plan, state: dict[str, Any], move: Order | None, o: Order) -> None:
     u = p.poses[o.unit]
@@ -326,6 +354,9 @@ def _check_shot(p: Plan, state: dict[str, Any], move: Order | None, o: Order) ->
         return
     d = geom.leader_distance(u, geom.base(t))
     if not geom.in_range(d, wpn["range"]):
-        p.err(o, f"{o.target} is {d:.1f} in away: beyond {o.unit}'s {prof(u)['weapon']} range of {wpn['range']} in (KW-28)")
+        p.err(
+            o,
+            f"{o.target} is {d:.1f} in away: beyond {o.unit}'s {prof(u)['weapon']} range of {wpn['range']} in (KW-28)",
+        )
         return
     p.shots.append((o, move))

@@ -6,6 +6,7 @@ Me/Ra/De the score needed ("4" means 4+; Ra None for no ranged attack), Att atta
 Ne (waver, rout) for the Nerve test (waver None: Fearless, never wavers), base frontage
 and depth in mm, height in levels, a ranged weapon from ``WEAPONS`` and a points cost.
 """
+
 from __future__ import annotations
 
 from typing import Any

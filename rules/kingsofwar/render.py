@@ -1,6 +1,7 @@
 """The SVG map of a view: terrain, unit rectangles with their front edge, damage and status,
 objectives, and each unit's arcs (shown when the unit is selected: hovered or linked as
 ``#unit-<id>``). Drawn in inches with y up (the SVG is flipped), so it scales on the web."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -32,18 +33,25 @@ def _pts(points: Iterable[Sequence[float]], depth: float) -> str:
 
 def _terrain(item: dict[str, Any], depth: float) -> str:
     shape = terrain_geometry(item)
-    label = f"{item['id']}: {item['kind']}" + (f" level {item['level']}" if "level" in item else "") + (
-        f" {item['height']:g} in" if "height" in item else "")
-    return (f'<g class="terrain {item["kind"]}"><title>{escape(label)}</title>'
-            f'<polygon points="{_pts(list(shape.exterior.coords), depth)}" {TERRAIN[item["kind"]]}/></g>')
+    label = (
+        f"{item['id']}: {item['kind']}"
+        + (f" level {item['level']}" if "level" in item else "")
+        + (f" {item['height']:g} in" if "height" in item else "")
+    )
+    return (
+        f'<g class="terrain {item["kind"]}"><title>{escape(label)}</title>'
+        f'<polygon points="{_pts(list(shape.exterior.coords), depth)}" {TERRAIN[item["kind"]]}/></g>'
+    )
 
 
 def _arcs(u: dict[str, Any], depth: float) -> str:
     out = []
     for arc in ("front", "left", "right", "rear"):
         poly = geom.arc_polygon(u, arc, far=12.0)
-        out.append(f'<polygon class="arc {arc}" points="{_pts(list(poly.exterior.coords), depth)}" fill="none" '
-                   f'stroke="#444" stroke-width="0.05" stroke-dasharray="0.3 0.3"/>')
+        out.append(
+            f'<polygon class="arc {arc}" points="{_pts(list(poly.exterior.coords), depth)}" fill="none" '
+            f'stroke="#444" stroke-width="0.05" stroke-dasharray="0.3 0.3"/>'
+        )
     return f'<g class="arcs">{"".join(out)}</g>'
 
 
@@ -51,32 +59,42 @@ def _unit(u: dict[str, Any], depth: float) -> str:
     colour = COLOURS.get(u["side"], "#555")
     c = geom.corners(u)
     routed = u["status"] == "routed"
-    body = (f'<polygon points="{_pts(c.values(), depth)}" fill="{colour}" fill-opacity="{0.15 if routed else 0.6}" '
-            f'stroke="{colour}" stroke-width="0.08"/>'
-            f'<line x1="{c["FL"][0]:.2f}" y1="{depth - c["FL"][1]:.2f}" x2="{c["FR"][0]:.2f}" '
-            f'y2="{depth - c["FR"][1]:.2f}" stroke="#111" stroke-width="0.2"/>')
+    body = (
+        f'<polygon points="{_pts(c.values(), depth)}" fill="{colour}" fill-opacity="{0.15 if routed else 0.6}" '
+        f'stroke="{colour}" stroke-width="0.08"/>'
+        f'<line x1="{c["FL"][0]:.2f}" y1="{depth - c["FL"][1]:.2f}" x2="{c["FR"][0]:.2f}" '
+        f'y2="{depth - c["FR"][1]:.2f}" stroke="#111" stroke-width="0.2"/>'
+    )
     cx, cy = geom.centre(u)
-    mark = f'{u["id"]}' + (f' ✕{u["damage"]}' if u["damage"] else "") + (" W" if u["status"] == "wavering" else "")
+    mark = f"{u['id']}" + (f" ✕{u['damage']}" if u["damage"] else "") + (" W" if u["status"] == "wavering" else "")
     text = f'<text x="{cx:.2f}" y="{depth - cy + 0.3:.2f}" font-size="1" text-anchor="middle">{escape(mark)}</text>'
-    title = f'{u["id"]} {u["type"]} ({u["side"]}): damage {u["damage"]}, {u["status"]}'
+    title = f"{u['id']} {u['type']} ({u['side']}): damage {u['damage']}, {u['status']}"
     arcs = "" if routed else _arcs(u, depth)
     attrs = data(id=u["id"], side=u["side"], kind="unit", x=cx, y=cy, reach=u["profile"]["sp"])
-    return (f'<g class="unit {u["side"]} {u["status"]}" id="unit-{escape(u["id"])}"{attrs}><title>{escape(title)}</title>'
-            f'{arcs}{body}{text}</g>')
+    return (
+        f'<g class="unit {u["side"]} {u["status"]}" id="unit-{escape(u["id"])}"{attrs}><title>{escape(title)}</title>'
+        f"{arcs}{body}{text}</g>"
+    )
 
 
 def zones(view: dict[str, Any]) -> list[tuple[str, tablesvg.Region, str]]:
     """Where each side set up: ZONE_DEPTH from its edge, the first side on the south edge (the shipped
     scenarios place red south, blue north; RULES.md)."""
     w, d = view["table"]["width"], view["table"]["depth"]
-    return [(side, tablesvg.edge_zone(edge, ZONE_DEPTH, w, d), f"{side} set up within {ZONE_DEPTH:g} in of the {edge} edge")
-            for side, edge in zip(view["sides"], ("south", "north"))]
+    return [
+        (side, tablesvg.edge_zone(edge, ZONE_DEPTH, w, d), f"{side} set up within {ZONE_DEPTH:g} in of the {edge} edge")
+        for side, edge in zip(view["sides"], ("south", "north"))
+    ]
 
 
 def _mine(view: dict[str, Any]) -> str | None:
     viewer = view.get("viewer") or {}
-    own = [tuple(c) for u in view["units"] if viewer.get("role") == "player" and u["side"] == viewer.get("side")
-           for c in u["corners"]]
+    own = [
+        tuple(c)
+        for u in view["units"]
+        if viewer.get("role") == "player" and u["side"] == viewer.get("side")
+        for c in u["corners"]
+    ]
     t = view["table"]
     return box_attr(crop_box(own, t["width"], t["depth"], 12.0, 4 / 3))
 
@@ -98,35 +116,69 @@ def render_svg(view: dict[str, Any], crop: bool = False) -> str:
     labels = []
     for i, (x, y) in enumerate(view["objectives"], start=1):
         held = (view["score"].get("held") or [None] * len(view["objectives"]))[i - 1]
-        parts.append(f'<g class="objective"><title>objective {i}: {escape(held or "nobody")}</title>'
-                     f'<circle cx="{x:g}" cy="{d - y:g}" r="0.8" fill="{COLOURS.get(held, "#fff")}" stroke="#000" '
-                     f'stroke-width="0.1"/></g>')
+        parts.append(
+            f'<g class="objective"><title>objective {i}: {escape(held or "nobody")}</title>'
+            f'<circle cx="{x:g}" cy="{d - y:g}" r="0.8" fill="{COLOURS.get(held, "#fff")}" stroke="#000" '
+            f'stroke-width="0.1"/></g>'
+        )
         placer.placed.append((x - 0.8, d - y - 0.8, 1.6, 1.6))
-        labels.append(label(placer, x, d - y - 0.8, f"objective {i}" + (f" ({held})" if held else ""), fs * 0.85,
-                            0.2 * fs, "#000"))
+        labels.append(
+            label(
+                placer, x, d - y - 0.8, f"objective {i}" + (f" ({held})" if held else ""), fs * 0.85, 0.2 * fs, "#000"
+            )
+        )
     parts += [_unit(u, d) for u in view["units"]]
     for t in view["terrain"]:
         name = f"{t['id']} ({t['kind']})" if t["kind"] not in t["id"] else t["id"]
-        labels.append(label(placer, 0, 0, name, fs * 0.85, 0.2 * fs, "#3d3520", css="label terrain-name",
-                            around=tablesvg.shape_box(terrain_geometry(t), d)))
+        labels.append(
+            label(
+                placer,
+                0,
+                0,
+                name,
+                fs * 0.85,
+                0.2 * fs,
+                "#3d3520",
+                css="label terrain-name",
+                around=tablesvg.shape_box(terrain_geometry(t), d),
+            )
+        )
     parts += labels
     parts.append(tablesvg.rulers(region, d, fs))
-    items = [(f'<rect x="0" y="0.1" width="1.2" height="0.8" {TERRAIN[k]}/>', k) for k in ORDER
-             if any(t["kind"] == k for t in view["terrain"])]
-    items += [('<rect x="0" y="0.15" width="1.2" height="0.7" fill="#777" fill-opacity="0.6"/><line x1="0" y1="0.15" '
-               'x2="1.2" y2="0.15" stroke="#111" stroke-width="0.15"/>', "unit (dark edge: its front)"),
-              ('<rect x="0" y="0.15" width="1.2" height="0.7" fill="#777" fill-opacity="0.15"/>', "routed unit"),
-              ('<circle cx="0.5" cy="0.5" r="0.4" fill="#fff" stroke="#000" stroke-width="0.08"/>',
-               "objective (filled: held)")]
-    items += [(f'<rect x="0" y="0.1" width="1.2" height="0.8" fill="{COLOURS[side]}" fill-opacity="0.15" '
-               f'stroke="{COLOURS[side]}" stroke-width="0.08" stroke-dasharray="0.3 0.2"/>', note) for side, _, note in zs]
+    items = [
+        (f'<rect x="0" y="0.1" width="1.2" height="0.8" {TERRAIN[k]}/>', k)
+        for k in ORDER
+        if any(t["kind"] == k for t in view["terrain"])
+    ]
+    items += [
+        (
+            '<rect x="0" y="0.15" width="1.2" height="0.7" fill="#777" fill-opacity="0.6"/><line x1="0" y1="0.15" '
+            'x2="1.2" y2="0.15" stroke="#111" stroke-width="0.15"/>',
+            "unit (dark edge: its front)",
+        ),
+        ('<rect x="0" y="0.15" width="1.2" height="0.7" fill="#777" fill-opacity="0.15"/>', "routed unit"),
+        (
+            '<circle cx="0.5" cy="0.5" r="0.4" fill="#fff" stroke="#000" stroke-width="0.08"/>',
+            "objective (filled: held)",
+        ),
+    ]
+    items += [
+        (
+            f'<rect x="0" y="0.1" width="1.2" height="0.8" fill="{COLOURS[side]}" fill-opacity="0.15" '
+            f'stroke="{COLOURS[side]}" stroke-width="0.08" stroke-dasharray="0.3 0.2"/>',
+            note,
+        )
+        for side, _, note in zs
+    ]
     legend, height = tablesvg.legend(items, 0, d + 3.6 * fs, w, fs * 0.85)
     parts.append(legend)
     vb = (-3.4 * fs, -fs, w + 4.4 * fs, d + fs + 3.6 * fs + height + fs)
     px = min(1600.0, max(900.0, 16.0 * vb[2]))
-    root = (f'<svg xmlns="http://www.w3.org/2000/svg"{data(map="table", width=w, depth=d, y="up", mine=_mine(view))} '
-            f'viewBox="{" ".join(f"{v:.2f}" for v in vb)}" width="{px:.0f}" height="{px * vb[3] / vb[2]:.0f}" '
-            f'class="kow-map" font-family="{tablesvg.FONT}">')
+    root = (
+        f'<svg xmlns="http://www.w3.org/2000/svg"{data(map="table", width=w, depth=d, y="up", mine=_mine(view))} '
+        f'viewBox="{" ".join(f"{v:.2f}" for v in vb)}" width="{px:.0f}" height="{px * vb[3] / vb[2]:.0f}" '
+        f'class="kow-map" font-family="{tablesvg.FONT}">'
+    )
     return root + "".join(parts) + "</svg>"
 
 

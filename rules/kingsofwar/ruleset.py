@@ -1,4 +1,5 @@
 """The Kings of War rule set object the platform talks to (rules.core.protocol.RuleSet)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -30,6 +31,7 @@ class KingsOfWar(RuleSetBase):
 
     def scenarios(self) -> list[tuple[str, str]]:
         return titled([DEFAULT] + sorted(set(BUILTIN) - {DEFAULT}), BUILTIN.__getitem__)
+
     load_scenario = staticmethod(load)
     setup = staticmethod(_adj.setup)
     fold = staticmethod(_fold)

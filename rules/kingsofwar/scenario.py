@@ -7,6 +7,7 @@ A scenario is JSON: ``table {width, depth}`` in inches, ``terrain`` pieces (see
 ``geom.ARC_MODES``) and ``units``
 (``{id, side, type, x, y, facing}``). Built-in: ``pitched`` and ``objectives``.
 """
+
 from __future__ import annotations
 
 import copy
@@ -22,10 +23,26 @@ from .profiles import ARMIES, profile
 VICTORIES = ("points", "objectives")
 OBJECTIVE_REACH = 3.0  # house: a unit controls an objective within 3 in of its base
 
-_RED = [("r1", "archers", 12), ("r2", "spearmen", 20), ("r3", "foot guard", 28), ("r4", "knights", 36),
-        ("r5", "ogre guard", 44), ("r6", "spearmen", 52), ("r7", "crossbowmen", 60), ("r8", "outriders", 66)]
-_BLUE = [("b1", "bowmen", 12), ("b2", "axe band", 20), ("b3", "great axes", 28), ("b4", "boar riders", 36),
-         ("b5", "trolls", 44), ("b6", "axe band", 52), ("b7", "giant", 60), ("b8", "wolf riders", 66)]
+_RED = [
+    ("r1", "archers", 12),
+    ("r2", "spearmen", 20),
+    ("r3", "foot guard", 28),
+    ("r4", "knights", 36),
+    ("r5", "ogre guard", 44),
+    ("r6", "spearmen", 52),
+    ("r7", "crossbowmen", 60),
+    ("r8", "outriders", 66),
+]
+_BLUE = [
+    ("b1", "bowmen", 12),
+    ("b2", "axe band", 20),
+    ("b3", "great axes", 28),
+    ("b4", "boar riders", 36),
+    ("b5", "trolls", 44),
+    ("b6", "axe band", 52),
+    ("b7", "giant", 60),
+    ("b8", "wolf riders", 66),
+]
 
 _TERRAIN = [
     {"id": "wood", "kind": "difficult", "height": 3, "polygon": [[8, 20], [16, 20], [16, 28], [8, 28]]},
@@ -41,10 +58,20 @@ def _deploy(rows: Iterable[tuple[str, str, float]], side: str, y: float, facing:
 
 
 def _base(name: str, title: str, victory: str, objectives: Iterable[Iterable[float]] = ()) -> dict[str, Any]:
-    return {"name": name, "title": title, "table": {"width": 72, "depth": 48}, "terrain": copy.deepcopy(_TERRAIN),
-            "sides": ["red", "blue"], "armies": {"red": "kingdom", "blue": "horde"}, "first": "red",
-            "rounds": 6, "victory": victory, "objectives": [list(o) for o in objectives], "block_rule": "both",
-            "units": _deploy(_RED, "red", 8, 90) + _deploy(_BLUE, "blue", 40, 270)}
+    return {
+        "name": name,
+        "title": title,
+        "table": {"width": 72, "depth": 48},
+        "terrain": copy.deepcopy(_TERRAIN),
+        "sides": ["red", "blue"],
+        "armies": {"red": "kingdom", "blue": "horde"},
+        "first": "red",
+        "rounds": 6,
+        "victory": victory,
+        "objectives": [list(o) for o in objectives],
+        "block_rule": "both",
+        "units": _deploy(_RED, "red", 8, 90) + _deploy(_BLUE, "blue", 40, 270),
+    }
 
 
 BUILTIN = {
@@ -98,16 +125,27 @@ def _check_units(s: dict[str, Any]) -> None:
     for i, spec in enumerate(s["units"]):
         where = f"units[{i}]"
         uid = spec.get("id")
-        _need(isinstance(uid, str) and bool(uid) and uid == uid.lower() and " " not in uid, where,
-              "id must be a lower-case name without spaces")
+        _need(
+            isinstance(uid, str) and bool(uid) and uid == uid.lower() and " " not in uid,
+            where,
+            "id must be a lower-case name without spaces",
+        )
         _need(uid not in seen, where, f"id {uid!r} is used twice")
         _need(spec.get("side") in s["sides"], where, f"side must be one of {s['sides']}")
         army = s["armies"][spec["side"]]
-        _need(spec.get("type") in ARMIES[army], where, f"{army} has no unit type {spec.get('type')!r} "
-                                                       f"(known: {', '.join(sorted(ARMIES[army]))})")
+        _need(
+            spec.get("type") in ARMIES[army],
+            where,
+            f"{army} has no unit type {spec.get('type')!r} (known: {', '.join(sorted(ARMIES[army]))})",
+        )
         p = profile(army, spec["type"])
-        u = {"x": float(spec["x"]), "y": float(spec["y"]), "facing": float(spec["facing"]),
-             "w": p["w_mm"] * geom.MM, "d": p["d_mm"] * geom.MM}
+        u = {
+            "x": float(spec["x"]),
+            "y": float(spec["y"]),
+            "facing": float(spec["facing"]),
+            "w": p["w_mm"] * geom.MM,
+            "d": p["d_mm"] * geom.MM,
+        }
         shape = geom.base(u)
         _need(not field_.off_table(shape), where, f"{uid} does not fit on the table")
         for piece in field_.blocking(shape):

@@ -6,6 +6,7 @@ with a steady (not wavering) unit within 3 in of it and no enemy unit within 3 i
 objectives win, then routed points break a tie. Either game ends at once, won, when a
 side has no unit left on the field.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -19,16 +20,22 @@ from .scenario import OBJECTIVE_REACH
 
 def routed_points(state: dict[str, Any], side: str) -> int:
     """Points of enemy units ``side`` has routed."""
-    return sum(profile(u["army"], u["type"])["points"] for u in state["units"].values()
-               if u["side"] != side and u["status"] == "routed")
+    return sum(
+        profile(u["army"], u["type"])["points"]
+        for u in state["units"].values()
+        if u["side"] != side and u["status"] == "routed"
+    )
 
 
 def objective_holders(state: dict[str, Any]) -> list[str | None]:
     """Who holds each objective (None: nobody, or contested)."""
     out: list[str | None] = []
     for xy in state["scenario"]["objectives"]:
-        near = [u for u in state["units"].values()
-                if u["status"] != "routed" and geom.base(u).distance(Point(xy)) <= OBJECTIVE_REACH + 1e-9]
+        near = [
+            u
+            for u in state["units"].values()
+            if u["status"] != "routed" and geom.base(u).distance(Point(xy)) <= OBJECTIVE_REACH + 1e-9
+        ]
         sides = {u["side"] for u in near}
         steady = {u["side"] for u in near if u["status"] == "steady"}
         out.append(steady.pop() if len(sides) == 1 and steady else None)

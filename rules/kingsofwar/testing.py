@@ -2,6 +2,7 @@
 
 Pure Python (no pytest); used by tests/rules/kingsofwar and bench/kingsofwar.py.
 """
+
 from __future__ import annotations
 
 import copy
@@ -18,15 +19,30 @@ from .plan import alive, plan, prof
 from .profiles import weapon
 
 
-def make_scenario(units: Iterable[tuple[str, str, float, float, float]], terrain: Iterable[dict[str, Any]] = (),
-                  rounds: int = 6, victory: str = "points", objectives: Iterable[Iterable[float]] = (),
-                  table: tuple[float, float] = (72, 48)) -> dict[str, Any]:
+def make_scenario(
+    units: Iterable[tuple[str, str, float, float, float]],
+    terrain: Iterable[dict[str, Any]] = (),
+    rounds: int = 6,
+    victory: str = "points",
+    objectives: Iterable[Iterable[float]] = (),
+    table: tuple[float, float] = (72, 48),
+) -> dict[str, Any]:
     """A scenario from ``(id, type, x, y, facing)`` rows; ids starting with 'r' are red (kingdom), others blue (horde)."""
-    return {"name": "test", "table": {"width": table[0], "depth": table[1]}, "terrain": list(terrain),
-            "sides": ["red", "blue"], "armies": {"red": "kingdom", "blue": "horde"}, "first": "red",
-            "rounds": rounds, "victory": victory, "objectives": [list(o) for o in objectives],
-            "units": [{"id": uid, "side": "red" if uid.startswith("r") else "blue", "type": t, "x": x, "y": y,
-                       "facing": f} for uid, t, x, y, f in units]}
+    return {
+        "name": "test",
+        "table": {"width": table[0], "depth": table[1]},
+        "terrain": list(terrain),
+        "sides": ["red", "blue"],
+        "armies": {"red": "kingdom", "blue": "horde"},
+        "first": "red",
+        "rounds": rounds,
+        "victory": victory,
+        "objectives": [list(o) for o in objectives],
+        "units": [
+            {"id": uid, "side": "red" if uid.startswith("r") else "blue", "type": t, "x": x, "y": y, "facing": f}
+            for uid, t, x, y, f in units
+        ],
+    }
 
 
 def start(scenario: Any, seed: str = "setup") -> dict[str, Any]:
@@ -71,8 +87,12 @@ def _wish(u: dict[str, Any], enemies: list[dict[str, Any]]) -> list[str]:
         return [f"{uid} charge {target['id']}"]
     wpn = weapon(prof(u))
     if wpn:
-        shots = [e for e in enemies if geom.partly_in_front(u, geom.base(e))
-                 and geom.in_range(geom.leader_distance(u, geom.base(e)), wpn["range"])]
+        shots = [
+            e
+            for e in enemies
+            if geom.partly_in_front(u, geom.base(e))
+            and geom.in_range(geom.leader_distance(u, geom.base(e)), wpn["range"])
+        ]
         nearest = _nearest(u, shots)
         if nearest is not None:
             return [f"{uid} halt", f"{uid} shoot {nearest['id']}"]
@@ -93,8 +113,11 @@ def bot_orders(state: dict[str, Any], side: str) -> str:
         bad = {e.line for e in plan(state, side, KW.parse_orders(state, side, "\n".join(lines)).orders).errors}
         if not bad:
             break
-        lines = [ln if i + 1 not in bad else f"{ln.split()[0]} halt" for i, ln in enumerate(lines)
-                 if not (i + 1 in bad and " shoot " in ln)]
+        lines = [
+            ln if i + 1 not in bad else f"{ln.split()[0]} halt"
+            for i, ln in enumerate(lines)
+            if not (i + 1 in bad and " shoot " in ln)
+        ]
         lines = list(dict.fromkeys(lines))  # a refused shoot line and its halt: one halt
     return "\n".join(lines)
 
@@ -102,18 +125,28 @@ def bot_orders(state: dict[str, Any], side: str) -> str:
 def state_from_view(view: dict[str, Any]) -> dict[str, Any]:
     """A position rebuilt from what one viewer's view shows (this game hides nothing), enough for
     ``bot_orders``: a player scripted through the API or mail knows only its own view."""
-    scenario = {k: view[k] for k in ("table", "terrain", "objectives", "victory", "rounds", "sides", "first",
-                                     "block_rule", "arcs")}
+    scenario = {
+        k: view[k]
+        for k in ("table", "terrain", "objectives", "victory", "rounds", "sides", "first", "block_rule", "arcs")
+    }
     scenario.update(name=view["scenario"], units=[], armies={u["side"]: u["army"] for u in view["units"]})
     keys = ("id", "side", "army", "type", "x", "y", "facing", "w", "d", "h", "damage", "status", "charged_by")
-    units = {u["id"]: {k: copy.deepcopy(u.get(k, [] if k == "charged_by" else None)) for k in keys}
-             for u in view["units"]}
-    return {"phase": view["phase"], "scenario": scenario, "units": units, "to_move": view["to_move"],
-            "round": view["round"], "result": view["result"]}
+    units = {
+        u["id"]: {k: copy.deepcopy(u.get(k, [] if k == "charged_by" else None)) for k in keys} for u in view["units"]
+    }
+    return {
+        "phase": view["phase"],
+        "scenario": scenario,
+        "units": units,
+        "to_move": view["to_move"],
+        "round": view["round"],
+        "result": view["result"],
+    }
 
 
-def play_to_end(scenario: Any, seed: str = "game", max_turns: int = 200,
-                check: bool = False) -> tuple[dict[str, Any], list[RuleEvent]]:
+def play_to_end(
+    scenario: Any, seed: str = "game", max_turns: int = 200, check: bool = False
+) -> tuple[dict[str, Any], list[RuleEvent]]:
     """Both sides played by ``bot_orders`` until the game is over; returns (state, all events).
     ``check`` raises AssertionError on the first state that breaks an invariant."""
     state = start(scenario, seed)

@@ -1,5 +1,6 @@
 """What a viewer sees, built as an allow-list. Kings of War hides nothing (line of sight
 is geometric, KW summary): every viewer gets the same positions, damage and status."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -27,9 +28,23 @@ def build_view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
         item["corners"] = [list(c) for c in geom.corners(u).values()]
         units.append(item)
     turn = next_turn(state)
-    return {"phase": state["phase"], "round": state["round"], "rounds": sc["rounds"], "to_move": state["to_move"],
-            "awaiting": list(turn.sides), "scenario": sc["name"], "victory": sc["victory"],
-            "sides": list(sc["sides"]), "first": sc["first"], "block_rule": sc["block_rule"], "arcs": sc["arcs"],
-            "table": dict(sc["table"]), "terrain": sc["terrain"], "objectives": sc["objectives"],
-            "units": units, "score": score(state), "result": state.get("result"),
-            "viewer": {"role": viewer.role, "side": viewer.side}}
+    return {
+        "phase": state["phase"],
+        "round": state["round"],
+        "rounds": sc["rounds"],
+        "to_move": state["to_move"],
+        "awaiting": list(turn.sides),
+        "scenario": sc["name"],
+        "victory": sc["victory"],
+        "sides": list(sc["sides"]),
+        "first": sc["first"],
+        "block_rule": sc["block_rule"],
+        "arcs": sc["arcs"],
+        "table": dict(sc["table"]),
+        "terrain": sc["terrain"],
+        "objectives": sc["objectives"],
+        "units": units,
+        "score": score(state),
+        "result": state.get("result"),
+        "viewer": {"role": viewer.role, "side": viewer.side},
+    }

@@ -3,6 +3,7 @@
 Pure Python (shapely, numpy): no Django here. The catalogue
 (rules/catalog.py) lists ``RULESET`` as "kriegspiel".
 """
+
 from .ruleset import RULESET, Kriegspiel
 
 __all__ = ["RULESET", "Kriegspiel"]

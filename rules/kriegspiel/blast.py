@@ -14,6 +14,7 @@ Rifle fire (KS-8): each 5 infantry standing roughly in a line who did not move t
 turn fire one ordinary gun shot from behind the middle figure (rifles_in_line says how
 many shots; the shots are then resolved exactly like gun shots).
 """
+
 from __future__ import annotations
 
 import math
@@ -35,8 +36,8 @@ from .numbers import (
     footprint,
 )
 
-GUN_RADIUS = 1.0      # a gun's footprint on the table (decision)
-PIT_RADIUS = 2.0      # a finished gun pit shelters what stands within 2 in of its centre
+GUN_RADIUS = 1.0  # a gun's footprint on the table (decision)
+PIT_RADIUS = 2.0  # a finished gun pit shelters what stands within 2 in of its centre
 WAGON_RADIUS = 1.0
 
 
@@ -58,14 +59,23 @@ def shielded_by_works(works: dict[str, Any], impact: Coord, target: Coord) -> bo
     return False
 
 
-def resolve(impact: Coord, figures: dict[str, Any], guns: dict[str, Any], wagons: dict[str, Any],
-            works: dict[str, Any], table: Table, dead: set[str], generals: dict[str, Any] | None = None,
-            index: FigureIndex | None = None) -> dict[str, Any]:
+def resolve(
+    impact: Coord,
+    figures: dict[str, Any],
+    guns: dict[str, Any],
+    wagons: dict[str, Any],
+    works: dict[str, Any],
+    table: Table,
+    dead: set[str],
+    generals: dict[str, Any] | None = None,
+    index: FigureIndex | None = None,
+) -> dict[str, Any]:
     """Effects of one impact: {"killed", "guns_destroyed", "guns_out", "wagons", "generals_out"}.
 
     ``index``: a FigureIndex of the figures on the table (geom.py) to find those near the
     impact without looking at every figure; without one every figure is looked at.
     """
+
     def shielded(p: Coord) -> bool:
         return table.shielded(impact, p) or shielded_by_works(works, impact, p)
 
@@ -79,7 +89,7 @@ def resolve(impact: Coord, figures: dict[str, Any], guns: dict[str, Any], wagons
         if d - footprint(f["arm"]) <= BLAST_RADIUS + 1e-9 and not shielded((f["x"], f["y"])):
             ranked.append((d, fid))
     ranked.sort()
-    killed = [fid for _, fid in ranked[:math.ceil(len(ranked) / 2)]]
+    killed = [fid for _, fid in ranked[: math.ceil(len(ranked) / 2)]]
     out = {"killed": killed, "guns_destroyed": [], "guns_out": [], "wagons": [], "generals_out": []}
     for gid in sorted(guns):
         g = guns[gid]
@@ -89,8 +99,9 @@ def resolve(impact: Coord, figures: dict[str, Any], guns: dict[str, Any], wagons
         if d - GUN_RADIUS > BLAST_RADIUS or shielded((g["x"], g["y"])):
             continue
         (out["guns_destroyed"] if d + GUN_RADIUS <= BLAST_RADIUS + 1e-9 else out["guns_out"]).append(gid)
-    out["wagons"] = sorted(wid for wid, w in wagons.items()
-                           if math.dist(impact, (w["x"], w["y"])) - WAGON_RADIUS <= BLAST_RADIUS + 1e-9)
+    out["wagons"] = sorted(
+        wid for wid, w in wagons.items() if math.dist(impact, (w["x"], w["y"])) - WAGON_RADIUS <= BLAST_RADIUS + 1e-9
+    )
     for side, gen in sorted((generals or {}).items()):
         fid = gen.get("figure")
         f = figures.get(fid)
@@ -114,8 +125,10 @@ def rifles_in_line(points: list[tuple[float, float]]) -> tuple[int, str | None]:
     axis, normal = vt[0], vt[1]
     off = np.abs((pts - centre) @ normal)
     if off.max() > LINE_TOLERANCE + 1e-9:
-        return 0, (f"not in line: a figure stands {off.max():.1f} in off the line; rifle fire needs the men "
-                   f"within {LINE_TOLERANCE:g} in of a straight line (KS-8)")
+        return 0, (
+            f"not in line: a figure stands {off.max():.1f} in off the line; rifle fire needs the men "
+            f"within {LINE_TOLERANCE:g} in of a straight line (KS-8)"
+        )
     along = np.sort((pts - centre) @ axis)
     gap = float(np.max(np.diff(along))) if len(along) > 1 else 0.0
     if gap > LINE_SPACING + 1e-9:

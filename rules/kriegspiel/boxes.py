@@ -11,6 +11,7 @@
   the group's centre; the number inside is shown only while an enemy figure is within
   10 ft of one of its members (LW-64). The token never carries the group's name.
 """
+
 from __future__ import annotations
 
 import math
@@ -27,8 +28,11 @@ from .numbers import BOX_FACTOR, BOX_REVEAL, REBOX_DISTANCE
 
 
 def _free(figs: dict[str, Any], side: str | None = None, enemy_of: str | None = None) -> np.ndarray:
-    pts = [(f["x"], f["y"]) for f in figs.values() if f["st"] == "ok"
-           and (side is None or f["side"] == side) and (enemy_of is None or f["side"] != enemy_of)]
+    pts = [
+        (f["x"], f["y"])
+        for f in figs.values()
+        if f["st"] == "ok" and (side is None or f["side"] == side) and (enemy_of is None or f["side"] != enemy_of)
+    ]
     return np.array(pts, dtype=float).reshape(-1, 2)
 
 
@@ -56,15 +60,16 @@ def nearest_enemy(state: dict[str, Any], side: str, ids: list[str], enemy: np.nd
     return float(np.min(np.hypot(*(enemy[idx] - own).T)))
 
 
-def box_error(state: dict[str, Any], side: str, group: str, ids: list[str],
-              scouts: Collection[str] = ()) -> str | None:
+def box_error(state: dict[str, Any], side: str, group: str, ids: list[str], scouts: Collection[str] = ()) -> str | None:
     """Why ``group`` may not be boxed now, or None."""
     if group in scouts:
         return f"{group} are mounted scouts: scouts are never boxed (LW-63)"
     d = nearest_enemy(state, side, ids, known_enemy(state, side))
     if d < REBOX_DISTANCE:
-        return (f"{group} is {d / 12:.1f} ft from the enemy as your men have seen him; a unit is boxed only "
-                f"{REBOX_DISTANCE / 12:g} ft or more from him (LW-65)")
+        return (
+            f"{group} is {d / 12:.1f} ft from the enemy as your men have seen him; a unit is boxed only "
+            f"{REBOX_DISTANCE / 12:g} ft or more from him (LW-65)"
+        )
     return None
 
 
@@ -72,8 +77,9 @@ def speed_factor(boxed: bool) -> float:
     return BOX_FACTOR if boxed else 1.0
 
 
-def tokens(state: dict[str, Any], boxed: dict[str, list[str]], viewer_side: str, seen: set[str],
-           known: dict[str, str]) -> tuple[list[dict[str, Any]], dict[str, str]]:
+def tokens(
+    state: dict[str, Any], boxed: dict[str, list[str]], viewer_side: str, seen: set[str], known: dict[str, str]
+) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """Box tokens of the enemy as ``viewer_side`` sees them, and the updated token names.
 
     ``boxed`` = {group: ids} of the enemy's boxes; ``known`` = {group: token} the viewer
@@ -92,9 +98,11 @@ def tokens(state: dict[str, Any], boxed: dict[str, list[str]], viewer_side: str,
         if name not in known:
             known[name] = f"box{len(known) + 1}"
         pts = np.array([(figs[i]["x"], figs[i]["y"]) for i in ids], dtype=float)
-        close = tree is not None and bool(len(tree.query(shapely.points(pts), predicate="dwithin",
-                                                         distance=BOX_REVEAL)[0]))
+        close = tree is not None and bool(
+            len(tree.query(shapely.points(pts), predicate="dwithin", distance=BOX_REVEAL)[0])
+        )
         cx, cy = (round(float(v), 2) for v in pts.mean(axis=0))
-        out.append({"id": known[name], "side": figs[ids[0]]["side"], "x": cx, "y": cy,
-                    "count": len(ids) if close else None})
+        out.append(
+            {"id": known[name], "side": figs[ids[0]]["side"], "x": cx, "y": cy, "count": len(ids) if close else None}
+        )
     return sorted(out, key=lambda t: int(t["id"][3:])), known

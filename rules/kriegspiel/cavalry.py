@@ -8,6 +8,7 @@ Distance bands (decision, following the wording of each table):
 - open order, KS-70:  d > 2 ft "far"; 1 ft <= d <= 2 ft "mid"; d < 1 ft "near"
 - close order, KS-71: d >= 2 ft "far"; 1 ft <= d < 2 ft "mid"; d < 1 ft "near"
 """
+
 from __future__ import annotations
 
 import math
@@ -81,7 +82,9 @@ def vs_retreating_infantry(cav: int, inf: int, d: float, formation: str) -> dict
     elif formation == "column":
         lost = (2 if d > 2 * FOOT else 3) * cav
     else:
-        raise ChargeError(_("withdrawing infantry is in open order or column, not {formation}", formation=repr(formation)))
+        raise ChargeError(
+            _("withdrawing infantry is in open order or column, not {formation}", formation=repr(formation))
+        )
     return {"cav_lost": 0, "inf_lost": min(inf, lost), "after": _("keeps withdrawing while pursued (KS-84)")}
 
 
@@ -113,16 +116,26 @@ def vs_cavalry(att: int, dfn: int, rng: Random, levels_down: int = 0, smaller_is
         win, lose = (att, dfn) if att_wins else (dfn, att)
         res: dict[str, Any] = {"coin": "attacker" if att_wins else "defender"}
         lw, ll = rnd(win / 4), rnd(lose * 3 / 4)
-        res.update(att_lost=lw if att_wins else ll, def_lost=ll if att_wins else lw, att_captured=0, def_captured=0,
-                   withdraws="defender" if att_wins else "attacker")
+        res.update(
+            att_lost=lw if att_wins else ll,
+            def_lost=ll if att_wins else lw,
+            att_captured=0,
+            def_captured=0,
+            withdraws="defender" if att_wins else "attacker",
+        )
         return res
     mult = max(0, levels_down) + 1
     out = lw_melee(att * mult, dfn, smaller_isolated)
     att_killed, att_captured = rnd(out["a_killed"] / mult), rnd(out["a_captured"] / mult)
     att_captured = min(att_captured, att - min(att, att_killed))
-    return {"coin": None, "att_lost": min(att, att_killed + att_captured), "att_captured": att_captured,
-            "def_lost": min(dfn, out["b_killed"] + out["b_captured"]), "def_captured": out["b_captured"],
-            "withdraws": None}
+    return {
+        "coin": None,
+        "att_lost": min(att, att_killed + att_captured),
+        "att_captured": att_captured,
+        "def_lost": min(dfn, out["b_killed"] + out["b_captured"]),
+        "def_captured": out["b_captured"],
+        "withdraws": None,
+    }
 
 
 def vs_guns(cav: int, d: float) -> dict[str, Any]:

@@ -31,6 +31,7 @@ Order: ``charge horse at x,y``. Decisions (RULES.md, "Cavalry"):
 - Survivors of the charge end 1 in short of the nearest surviving target (or where the
   target stood, if none is left), the group's shape kept.
 """
+
 from __future__ import annotations
 
 import math
@@ -93,9 +94,11 @@ def targets(state: dict[str, Any], side: str, point: Coord) -> tuple[list[str], 
     """The body charged: the enemy group of the fighting enemy figure nearest the point (within
     6 in), or an unsupported enemy gun within 3 in of it."""
     figs = state["figures"]
-    near = sorted((math.dist(_xy(figs, i), point), i) for i, f in figs.items()
-                  if f["side"] != side and f["st"] == "ok" and not f["dis"]
-                  and math.dist(_xy(figs, i), point) <= TARGET_REACH)
+    near = sorted(
+        (math.dist(_xy(figs, i), point), i)
+        for i, f in figs.items()
+        if f["side"] != side and f["st"] == "ok" and not f["dis"] and math.dist(_xy(figs, i), point) <= TARGET_REACH
+    )
     if near:
         first = near[0][1]
         enemy = figs[first]["side"]
@@ -104,8 +107,13 @@ def targets(state: dict[str, Any], side: str, point: Coord) -> tuple[list[str], 
     for gid in sorted(state["guns"]):
         g = state["guns"][gid]
         if g["owner"] != side and math.dist((g["x"], g["y"]), point) <= GUN_REACH:
-            supported = any(f["side"] == g["owner"] and f["st"] == "ok" and not f["dis"]
-                            and math.dist(_xy(figs, i), (g["x"], g["y"])) <= TARGET_REACH for i, f in figs.items())
+            supported = any(
+                f["side"] == g["owner"]
+                and f["st"] == "ok"
+                and not f["dis"]
+                and math.dist(_xy(figs, i), (g["x"], g["y"])) <= TARGET_REACH
+                for i, f in figs.items()
+            )
             if not supported:
                 return [], gid
     return [], None
@@ -222,22 +230,46 @@ def _short_of_scenery(table: Table, arm: str, line: LineString) -> tuple[float, 
     return x, y
 
 
-def resolve(state: dict[str, Any], side: str, ids: list[str], point: Coord, held: set[str], rng: Random,
-            withdrawing_guns: frozenset[str] = frozenset()) -> dict[str, Any]:
+def resolve(
+    state: dict[str, Any],
+    side: str,
+    ids: list[str],
+    point: Coord,
+    held: set[str],
+    rng: Random,
+    withdrawing_guns: frozenset[str] = frozenset(),
+) -> dict[str, Any]:
     """The ``kriegspiel.charge`` payload for one charge (the state is that after fire);
     ``withdrawing_guns``: the enemy's guns ordered to move away this turn (KS-86)."""
     figs = state["figures"]
     ids = [i for i in ids if figs[i]["st"] == "ok"]
     tgt, gun, d = check(state, side, ids, point)
     enemy = [s for s in state["groups"] if s != side][0]
-    out: dict[str, Any] = {"side": side, "by": sorted(ids), "at": [float(point[0]), float(point[1])], "distance": round(d, 3),
-           "kind": None, "killed": [], "gun": gun, "moved": {}, "destroyed": [], "after": None, "coin": None,
-           "pursued": [], "pursued_guns": [], "captured": [], "captor": None, "pow": None}
+    out: dict[str, Any] = {
+        "side": side,
+        "by": sorted(ids),
+        "at": [float(point[0]), float(point[1])],
+        "distance": round(d, 3),
+        "kind": None,
+        "killed": [],
+        "gun": gun,
+        "moved": {},
+        "destroyed": [],
+        "after": None,
+        "coin": None,
+        "pursued": [],
+        "pursued_guns": [],
+        "captured": [],
+        "captor": None,
+        "pow": None,
+    }
     if gun is not None:
         res = cavalry.vs_guns(len(ids), d)
         out["pursued_guns"] = battery_withdrawing(state, gun, set(withdrawing_guns))
-        out.update(kind="guns", killed=_nearest_first(figs, ids, [(state["guns"][gun]["x"],
-                                                                     state["guns"][gun]["y"])])[:res["cav_lost"]])
+        out.update(
+            kind="guns",
+            killed=_nearest_first(figs, ids, [(state["guns"][gun]["x"], state["guns"][gun]["y"])])[: res["cav_lost"]],
+        )
         _advance(state, out, ids, [(state["guns"][gun]["x"], state["guns"][gun]["y"])])
         return out
     tpts = [_xy(figs, i) for i in tgt]
@@ -254,19 +286,26 @@ def resolve(state: dict[str, Any], side: str, ids: list[str], point: Coord, held
             order = f"{order}_withdrawing"
         else:
             res = cavalry.vs_infantry(len(ids), len(foot), d, order)
-        lost_cav = _nearest_first(figs, ids, tpts)[:res["cav_lost"]]
-        lost_inf = _nearest_first(figs, foot, cpts)[:res["inf_lost"]]
-        out.update(kind=f"infantry_{order}", killed=sorted(lost_cav + lost_inf),
-                   pursued=sorted(set(foot) - set(lost_inf)) if order.endswith("withdrawing") else [],
-                   after=None if order.endswith("withdrawing") else
-                   {"figures": sorted(set(foot) - set(lost_inf)),
-                    "effect": "hold" if order == "close" else "fall_back", "turn": state["turn"] + 1})
+        lost_cav = _nearest_first(figs, ids, tpts)[: res["cav_lost"]]
+        lost_inf = _nearest_first(figs, foot, cpts)[: res["inf_lost"]]
+        out.update(
+            kind=f"infantry_{order}",
+            killed=sorted(lost_cav + lost_inf),
+            pursued=sorted(set(foot) - set(lost_inf)) if order.endswith("withdrawing") else [],
+            after=None
+            if order.endswith("withdrawing")
+            else {
+                "figures": sorted(set(foot) - set(lost_inf)),
+                "effect": "hold" if order == "close" else "fall_back",
+                "turn": state["turn"] + 1,
+            },
+        )
     else:
         standing = set(tgt) <= held
         if standing:
             res = cavalry.vs_standing_cavalry(len(ids), len(tgt))
-            lost_def = _nearest_first(figs, tgt, cpts)[:res["def_lost"]]
-            back = [i for i in _nearest_first(figs, tgt, cpts) if i not in lost_def][:res["fall_back"]]
+            lost_def = _nearest_first(figs, tgt, cpts)[: res["def_lost"]]
+            back = [i for i in _nearest_first(figs, tgt, cpts) if i not in lost_def][: res["fall_back"]]
             out.update(kind="cavalry_standing", killed=sorted(lost_def))
             moved, lost = push(state, enemy, back, PUSH)
         else:
@@ -274,14 +313,19 @@ def resolve(state: dict[str, Any], side: str, ids: list[str], point: Coord, held
             down = int(max(0, lv.levels(np.array(cpts)).max() - lv.levels(np.array(tpts)).max()))
             lonely = _smaller_isolated(state, side, ids, tgt, cavalry.effective(len(ids), down))
             res = cavalry.vs_cavalry(len(ids), len(tgt), rng, levels_down=down, smaller_isolated=lonely)
-            lost_att = _nearest_first(figs, ids, tpts)[:res["att_lost"]]
-            lost_def = _nearest_first(figs, tgt, cpts)[:res["def_lost"]]
+            lost_att = _nearest_first(figs, ids, tpts)[: res["att_lost"]]
+            lost_def = _nearest_first(figs, tgt, cpts)[: res["def_lost"]]
             # the nearest fall, the next are taken (as in a Little Wars melee)
-            taken = lost_att[len(lost_att) - res["att_captured"]:] + lost_def[len(lost_def) - res["def_captured"]:]
+            taken = lost_att[len(lost_att) - res["att_captured"] :] + lost_def[len(lost_def) - res["def_captured"] :]
             captor = (enemy if res["att_captured"] else side) if taken else None
-            out.update(kind="cavalry", killed=sorted(set(lost_att + lost_def) - set(taken)), coin=res["coin"],
-                       captured=sorted(taken), captor=captor,
-                       pow=next_name(state, captor, "pow") if captor is not None else None)  # the captor's own count
+            out.update(
+                kind="cavalry",
+                killed=sorted(set(lost_att + lost_def) - set(taken)),
+                coin=res["coin"],
+                captured=sorted(taken),
+                captor=captor,
+                pow=next_name(state, captor, "pow") if captor is not None else None,
+            )  # the captor's own count
             moved, lost = {}, []
             if res["withdraws"] == "defender":
                 moved, lost = push(state, enemy, [i for i in tgt if i not in lost_def], PUSH)
@@ -291,7 +335,9 @@ def resolve(state: dict[str, Any], side: str, ids: list[str], point: Coord, held
                 return out
         out.update(moved=moved, destroyed=sorted(lost), pursued=sorted(moved))  # KS-80: the pushed are pursued
     fallen = set(out["killed"]) | set(out["captured"]) | set(out["moved"])
-    _advance(state, out, [i for i in ids if i not in out["captured"]], [_xy(figs, i) for i in tgt if i not in fallen] or tpts)
+    _advance(
+        state, out, [i for i in ids if i not in out["captured"]], [_xy(figs, i) for i in tgt if i not in fallen] or tpts
+    )
     return out
 
 

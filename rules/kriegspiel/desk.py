@@ -13,6 +13,7 @@ Umpire orders (one per line; "because" gives the reason every ruling carries):
 ``desk_events(state, text)`` returns (events, errors); nothing is produced if any line
 is wrong, so an umpire never half-applies a ruling.
 """
+
 from __future__ import annotations
 
 import re
@@ -59,7 +60,7 @@ def _figures(state: State, text: str, alive: bool) -> list[str]:
         if f is None:
             raise _Bad(_("no figure {fid}", fid=fid))
         if alive and f["st"] != "ok":
-            raise _Bad(_("{fid} is not alive and free (it is {st})", fid=fid, st=f['st']))
+            raise _Bad(_("{fid} is not alive and free (it is {st})", fid=fid, st=f["st"]))
         if not alive and f["st"] != "dead":
             raise _Bad(_("{fid} is not dead", fid=fid))
         out.append(fid)
@@ -75,16 +76,29 @@ def _note(state: State, m: re.Match[str]) -> RuleEvent:
 def _reveal(state: State, m: re.Match[str]) -> RuleEvent:
     w = _work(state, m.group(1))
     if w["status"] in ("complete", "exploded") or w.get("revealed"):
-        raise _Bad(_("{id} is already known to both sides", id=w['id']))
-    return _ev("work_revealed", {**works.public_ref(state, w), "side": w["side"], "kind": w["kind"], "at": w["at"],
-                                 "to": w["to"], "target": w.get("target"), "reason": m.group(2)}, PUBLIC)
+        raise _Bad(_("{id} is already known to both sides", id=w["id"]))
+    return _ev(
+        "work_revealed",
+        {
+            **works.public_ref(state, w),
+            "side": w["side"],
+            "kind": w["kind"],
+            "at": w["at"],
+            "to": w["to"],
+            "target": w.get("target"),
+            "reason": m.group(2),
+        },
+        PUBLIC,
+    )
 
 
 def _abandon(state: State, m: re.Match[str]) -> RuleEvent:
     w = _work(state, m.group(1))
     if w["status"] not in ("building", "armed"):
-        raise _Bad(_("{id} is {status}: only a work in hand or an armed mine can be abandoned", id=w['id'], status=w['status']))
-    if not w.get("revealed"):   # only its side knows it: by the id its side knows
+        raise _Bad(
+            _("{id} is {status}: only a work in hand or an armed mine can be abandoned", id=w["id"], status=w["status"])
+        )
+    if not w.get("revealed"):  # only its side knows it: by the id its side knows
         return _ev("work_abandoned", {"id": w["id"], "side": w["side"], "reason": m.group(2)}, side_audience(w["side"]))
     return _ev("work_abandoned", {**works.public_ref(state, w), "side": w["side"], "reason": m.group(2)}, PUBLIC)
 
@@ -93,11 +107,21 @@ def _ledger(state: State, m: re.Match[str]) -> RuleEvent:
     side, depot, kind, amount, reason = m.group(1).lower(), m.group(2), m.group(3).lower(), int(m.group(4)), m.group(5)
     depots = state["ks"]["supply"][side]["depots"]
     if depot not in depots:
-        raise _Bad(_("{side} has no depot {depot} (depots: {value})", side=side, depot=repr(depot), value=', '.join(sorted(depots)) or 'none'))
+        raise _Bad(
+            _(
+                "{side} has no depot {depot} (depots: {value})",
+                side=side,
+                depot=repr(depot),
+                value=", ".join(sorted(depots)) or "none",
+            )
+        )
     if amount == 0:
         raise _Bad(_("an adjustment of 0 portions changes nothing"))
-    return _ev("ledger_adjusted", {"side": side, "depot": depot, "kind": kind, "portions": amount, "reason": reason},
-               side_audience(side))
+    return _ev(
+        "ledger_adjusted",
+        {"side": side, "depot": depot, "kind": kind, "portions": amount, "reason": reason},
+        side_audience(side),
+    )
 
 
 def _kill(state: State, m: re.Match[str]) -> RuleEvent:
@@ -115,14 +139,17 @@ def _show(state: State, m: re.Match[str]) -> RuleEvent:
         raise _Bad(_("{fid} is not a figure on the table", fid=fid))
     if f["side"] == side:
         raise _Bad(_("{fid} is {side}'s own figure", fid=fid, side=side))
-    return _ev("sighting_ruled", {"side": side, "figure": fid, "at": [f["x"], f["y"], f["arm"]],
-                                  "reason": m.group(3)}, side_audience(side))
+    return _ev(
+        "sighting_ruled",
+        {"side": side, "figure": fid, "at": [f["x"], f["y"], f["arm"]], "reason": m.group(3)},
+        side_audience(side),
+    )
 
 
 HELP = "\n".join(line[2:] for line in __doc__.splitlines() if line.startswith("  "))
 
 _SIDE = "(" + "|".join(SIDES) + ")"
-_WORK = rf"((?:(?:{'|'.join(SIDES)}):)?[wp]\d+)"   # red:w2, blue:p1; w4 in older games
+_WORK = rf"((?:(?:{'|'.join(SIDES)}):)?[wp]\d+)"  # red:w2, blue:p1; w4 in older games
 _RULES = [
     (re.compile(rf"^note\s+({'|'.join(SIDES)}|all)\s*:\s*(.+)$", re.I), _note),
     (re.compile(rf"^reveal\s+{_WORK}{_REASON}$", re.I), _reveal),
@@ -153,8 +180,10 @@ def desk_events(state: dict[str, Any], text: str) -> tuple[list[RuleEvent], list
                 break
         else:
             verb = line.split()[0].lower()
-            why = (f"cannot read this '{verb}' ruling; every ruling but a note ends with 'because <reason>'"
-                   if verb in VERBS else f"unknown umpire order '{verb}': orders are {', '.join(VERBS)}")
+            why = (
+                f"cannot read this '{verb}' ruling; every ruling but a note ends with 'because <reason>'"
+                if verb in VERBS
+                else f"unknown umpire order '{verb}': orders are {', '.join(VERBS)}"
+            )
             errors.append(LineError(n, line, why))
     return ([] if errors else events), errors
-

@@ -12,6 +12,7 @@ Decisions (RULES.md, "Engineers and transport"):
   to 8 wagons at full speed (LW-72: "7-8"). Boats carry like wagons (the seed gives no
   boat load).
 """
+
 from __future__ import annotations
 
 import math
@@ -37,7 +38,9 @@ class TaskError(ValueError):
 def task_turns(task: str, workers: list[str], arms: dict[str, str], moved: set[str]) -> int:
     """Turns ``task`` takes with these workers; TaskError naming the rule when they cannot do it."""
     if task not in DEMOLITION:
-        raise TaskError(_("unknown task {task}: tasks are {DEMOLITION}", task=repr(task), DEMOLITION=', '.join(DEMOLITION)))
+        raise TaskError(
+            _("unknown task {task}: tasks are {DEMOLITION}", task=repr(task), DEMOLITION=", ".join(DEMOLITION))
+        )
     need, turns, arm = DEMOLITION[task]
     engineers = [w for w in workers if arms[w] == "eng"]
     if arm == "eng" and len(engineers) < need:
@@ -45,10 +48,23 @@ def task_turns(task: str, workers: list[str], arms: dict[str, str], moved: set[s
             need73, turns73 = LW73[task]
             if len(workers) >= need73:
                 return turns73
-            raise TaskError(_("{replace} needs Royal Engineers (KS-55) or {need73} soldiers (LW-73)", replace=task.replace('_', ' '), need73=need73))
-        raise TaskError(_("{replace} needs Royal Engineers (KS-54)", replace=task.replace('_', ' ')))
+            raise TaskError(
+                _(
+                    "{replace} needs Royal Engineers (KS-55) or {need73} soldiers (LW-73)",
+                    replace=task.replace("_", " "),
+                    need73=need73,
+                )
+            )
+        raise TaskError(_("{replace} needs Royal Engineers (KS-54)", replace=task.replace("_", " ")))
     if len(workers) < need:
-        raise TaskError(_("{replace} needs {need} figures; {workers} given", replace=task.replace('_', ' '), need=need, workers=len(workers)))
+        raise TaskError(
+            _(
+                "{replace} needs {need} figures; {workers} given",
+                replace=task.replace("_", " "),
+                need=need,
+                workers=len(workers),
+            )
+        )
     if set(engineers) & moved:
         raise TaskError(_("engineers cannot start a task in a turn in which they moved (KS-36)"))
     return turns

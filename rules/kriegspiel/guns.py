@@ -20,6 +20,7 @@ Decisions (RULES.md, "Artillery"):
   crews, instead of their orders, unless their side attacks the pursuers that turn (the
   test of KS-80/84). Charged again while withdrawing, an unsupported gun is taken (KS-85).
 """
+
 from __future__ import annotations
 
 import math
@@ -33,7 +34,7 @@ from rules.tabletop.points import Coord, Polyline
 from .movement import MoveError, cost, ground_of, steep_bars, way_home
 from .numbers import FOOT, HALF, MOVE
 
-BATTERY_REACH = 6.0        # KS-86 (decision): guns within 6 in of the gun taken are its battery
+BATTERY_REACH = 6.0  # KS-86 (decision): guns within 6 in of the gun taken are its battery
 
 
 def limbered(state: dict[str, Any], side: str) -> set[str]:
@@ -55,17 +56,26 @@ def move_error(state: dict[str, Any], gid: str, pts: Polyline, half_turns: int) 
 
     name = gun_name(state["guns"][gid])
     if half_turns >= 2:
-        return (f"{name} has no time to move: limbering up and unlimbering take half a turn each (KS-33); "
-                f"it is {'limbered' if gid in limbered(state, state['guns'][gid]['owner']) else 'in action'}")
+        return (
+            f"{name} has no time to move: limbering up and unlimbering take half a turn each (KS-33); "
+            f"it is {'limbered' if gid in limbered(state, state['guns'][gid]['owner']) else 'in action'}"
+        )
     try:
-        c, limit = cost(ground_of(state["scenario"]), "art", [tuple(p) for p in pts], half_turns=half_turns,
-                        steep_bars=steep_bars(state["scenario"], "art"))
+        c, limit = cost(
+            ground_of(state["scenario"]),
+            "art",
+            [tuple(p) for p in pts],
+            half_turns=half_turns,
+            steep_bars=steep_bars(state["scenario"], "art"),
+        )
     except MoveError as exc:
         return f"{name}: {exc}"
     if c > limit + 1e-9:
-        return (f"out of range: {name}'s move costs {c / FOOT:.2f} ft (a level up costs 1 ft, a level down 1/2 ft, "
-                f"KS-23/24); artillery moves {MOVE['art'] / FOOT:g} ft a turn (KS-19)"
-                + (f", {limit / FOOT:g} ft after limbering or unlimbering (half a turn, KS-33)" if half_turns else ""))
+        return (
+            f"out of range: {name}'s move costs {c / FOOT:.2f} ft (a level up costs 1 ft, a level down 1/2 ft, "
+            f"KS-23/24); artillery moves {MOVE['art'] / FOOT:g} ft a turn (KS-19)"
+            + (f", {limit / FOOT:g} ft after limbering or unlimbering (half a turn, KS-33)" if half_turns else "")
+        )
     return None
 
 
@@ -73,16 +83,21 @@ def fire_error(state: dict[str, Any], gid: str, shots: int, half_turns: int) -> 
     """Why a gun cannot fire ``shots`` shots this turn with ``half_turns`` of limbering, or None."""
     name = gun_name(state["guns"][gid])
     if half_turns >= 2:
-        return (f"{name} is limbered: unlimbering and limbering again take the whole turn (KS-33), "
-                f"leaving no time to fire")
+        return (
+            f"{name} is limbered: unlimbering and limbering again take the whole turn (KS-33), leaving no time to fire"
+        )
     allowed = SHOTS_PER_TURN * (2 - half_turns) // 2
     if shots > allowed:
-        return (f"{name} {'unlimbers' if gid in limbered(state, state['guns'][gid]['owner']) else 'limbers up'} "
-                f"this turn (half a turn, KS-33): it has time for {allowed} shots, not {shots}")
+        return (
+            f"{name} {'unlimbers' if gid in limbered(state, state['guns'][gid]['owner']) else 'limbers up'} "
+            f"this turn (half a turn, KS-33): it has time for {allowed} shots, not {shots}"
+        )
     return None
 
 
-def gunners(state: dict[str, Any], side: str, marching: dict[str, tuple[Any, ...]], halves: dict[str, int]) -> dict[str, tuple[Any, ...]]:
+def gunners(
+    state: dict[str, Any], side: str, marching: dict[str, tuple[Any, ...]], halves: dict[str, int]
+) -> dict[str, tuple[Any, ...]]:
     """{figure id: (destination of its gun, half turns, gun id)} for the crews of guns ordered to move (LW-24)."""
     out: dict[str, tuple[Any, ...]] = {}
     for gid, dest in sorted(marching.items()):
@@ -101,8 +116,14 @@ def marches_with(state: dict[str, Any], fid: str, end: Coord, gunner: tuple[Any,
 def battery_withdrawing(state: dict[str, Any], gid: str, moving: set[str]) -> list[str]:
     """KS-86: the taken gun's battery (same owner, within 6 in) that was moving away this turn."""
     g = state["guns"][gid]
-    return sorted(k for k, o in state["guns"].items() if k != gid and k in moving and o["owner"] == g["owner"]
-                  and math.dist((o["x"], o["y"]), (g["x"], g["y"])) <= BATTERY_REACH + 1e-9)
+    return sorted(
+        k
+        for k, o in state["guns"].items()
+        if k != gid
+        and k in moving
+        and o["owner"] == g["owner"]
+        and math.dist((o["x"], o["y"]), (g["x"], g["y"])) <= BATTERY_REACH + 1e-9
+    )
 
 
 def withdrawal(state: dict[str, Any], gid: str) -> tuple[list[Any], dict[str, Any]]:

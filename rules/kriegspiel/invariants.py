@@ -1,6 +1,7 @@
 """The Kriegspiel's invariants: the main part's (figures, prisoners, guns on the table and outside
 scenery), with riders standing where their train or boat is, plus the side's depots (wagons) and
 trains on the table and outside scenery. A boat stands on water, so only the table holds it."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -19,11 +20,17 @@ def check_invariants(state: dict[str, Any]) -> list[str]:
     if state.get("scenario") is None or state["phase"] == "deploy":
         return problems
     ks = state["ks"]
-    things = [(f"{side} depot {name}", WAGON_SPOT, d["x"], d["y"])
-              for side, sup in sorted(ks["supply"].items()) for name, d in sorted(sup["depots"].items())]
+    things = [
+        (f"{side} depot {name}", WAGON_SPOT, d["x"], d["y"])
+        for side, sup in sorted(ks["supply"].items())
+        for name, d in sorted(sup["depots"].items())
+    ]
     things += [(vid, WAGON_SPOT, v["x"], v["y"]) for vid, v in sorted(ks["vehicles"].items()) if v["kind"] == "train"]
     problems += placement_problems(state, things)
     table = table_of(state["scenario"])
-    problems += [f"{vid}: ({v['x']:g}, {v['y']:g}) is off the table" for vid, v in sorted(ks["vehicles"].items())
-                 if not (0 <= v["x"] <= table.width and 0 <= v["y"] <= table.depth)]
+    problems += [
+        f"{vid}: ({v['x']:g}, {v['y']:g}) is off the table"
+        for vid, v in sorted(ks["vehicles"].items())
+        if not (0 <= v["x"] <= table.width and 0 <= v["y"] <= table.depth)
+    ]
     return problems

@@ -18,6 +18,7 @@ Decisions (RULES.md, "Movement"):
 - Boats move only on water (a river), trains only along a railway (KS-22, KS-87).
 - No unit moves and fires in the same turn (KS-35): checked by ``move_and_fire``.
 """
+
 from __future__ import annotations
 
 import math
@@ -50,8 +51,8 @@ from .numbers import (
     STEEP_LEVELS_PER_FOOT,
 )
 
-SAMPLE = 0.25        # the path is sampled every 1/4 in to find level changes
-FORD_REACH = 2.0     # a fording move starts and ends within 2 in of the ford: the crossing and nothing else
+SAMPLE = 0.25  # the path is sampled every 1/4 in to find level changes
+FORD_REACH = 2.0  # a fording move starts and ends within 2 in of the ford: the crossing and nothing else
 
 
 class MoveError(ValueError):
@@ -111,7 +112,7 @@ def task_half_turns(task: str) -> int:
     try:
         return HALF[task]
     except KeyError:
-        raise MoveError(_("unknown task {task}: tasks are {HALF}", task=repr(task), HALF=', '.join(HALF))) from None
+        raise MoveError(_("unknown task {task}: tasks are {HALF}", task=repr(task), HALF=", ".join(HALF))) from None
 
 
 def climb(ground: Ground, path: Polyline) -> tuple[int, int, bool]:
@@ -148,9 +149,9 @@ def _steep(ground: Ground, pts: Polyline, levels: Sequence[int]) -> bool:
     for i in range(len(pts)):
         while cum[i] - cum[j] > FOOT + 1e-9:
             j += 1
-        window = levels[j:i + 1]
+        window = levels[j : i + 1]
         if max(window) - min(window) >= STEEP_LEVELS_PER_FOOT:
-            seg = pts[j:i + 1] if i > j else [pts[i]]
+            seg = pts[j : i + 1] if i > j else [pts[i]]
             if not ground.on(ground.road, seg):
                 return True
     return False
@@ -166,8 +167,9 @@ def steep_bars(scenario: dict[str, Any], arm: str) -> bool:
     return rule == "everyone" or arm in WHEELS
 
 
-def cost(ground: Ground, arm: str, path: Polyline, *, column: bool = False, half_turns: int = 0,
-         steep_bars: bool = True) -> tuple[float, float]:
+def cost(
+    ground: Ground, arm: str, path: Polyline, *, column: bool = False, half_turns: int = 0, steep_bars: bool = True
+) -> tuple[float, float]:
     """(cost of ``path`` in inches, allowance) for a figure of ``arm``; raises MoveError if forbidden.
     ``steep_bars``: KS-25 applies to this arm in this game (``steep_bars(scenario, arm)``)."""
     length = sum(math.dist(a, b) for a, b in zip(path, path[1:]))
@@ -235,5 +237,13 @@ def move_and_fire(moved: set[str], fired: set[str]) -> list[str]:
 
 
 def arm_name(arm: str) -> str:
-    return {"inf": "infantry", "cav": "cavalry", "eng": "Royal Engineers", "art": "artillery",
-            "transport": "transport", "general": "the general's car", "boat": "a boat", "train": "a train"}.get(arm, arm)
+    return {
+        "inf": "infantry",
+        "cav": "cavalry",
+        "eng": "Royal Engineers",
+        "art": "artillery",
+        "transport": "transport",
+        "general": "the general's car",
+        "boat": "a boat",
+        "train": "a train",
+    }.get(arm, arm)

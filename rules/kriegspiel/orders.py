@@ -2,6 +2,7 @@
 
 Every Little Wars order works unchanged; the lines of ``KS_HELP`` are added.
 """
+
 from __future__ import annotations
 
 import re
@@ -51,8 +52,8 @@ class Charge(lw.Order):
 class Task(lw.Order):
     task: str = ""
     who: str = ""
-    target: str = ""       # a bridge's id
-    at: tuple[Any, ...] = ()         # or the place of an enemy depot
+    target: str = ""  # a bridge's id
+    at: tuple[Any, ...] = ()  # or the place of an enemy depot
 
 
 @dataclass(frozen=True)
@@ -76,13 +77,13 @@ class Saddle(lw.Order):
 @dataclass(frozen=True)
 class Limber(lw.Order):
     gun: str = ""
-    up: bool = True        # limber up (True) or unlimber for action (False)
+    up: bool = True  # limber up (True) or unlimber for action (False)
 
 
 @dataclass(frozen=True)
 class Carry(lw.Order):
-    how: str = ""          # "board" | "steam" | "land"
-    who: str = ""          # the group boarding, else the vehicle
+    how: str = ""  # "board" | "steam" | "land"
+    who: str = ""  # the group boarding, else the vehicle
     vehicle: str = ""
     at: tuple[Any, ...] = ()
 
@@ -99,64 +100,152 @@ def _entrench(n: int, raw: str, m: re.Match[str]) -> Work:
 
 
 _RULES: list[lw.LineRule] = [
-    (re.compile(rf"^mine\s+{_NAME}\s+at\s+(.+)$", re.I),
-     lambda n, r, m: Work(n, r, "mine", m.group(1), _one_point(m.group(2), "a mine"))),
-    (re.compile(rf"^gunpit\s+{_NAME}\s+at\s+(.+)$", re.I),
-     lambda n, r, m: Work(n, r, "gunpit", m.group(1), _one_point(m.group(2), "a gun pit"))),
+    (
+        re.compile(rf"^mine\s+{_NAME}\s+at\s+(.+)$", re.I),
+        lambda n, r, m: Work(n, r, "mine", m.group(1), _one_point(m.group(2), "a mine")),
+    ),
+    (
+        re.compile(rf"^gunpit\s+{_NAME}\s+at\s+(.+)$", re.I),
+        lambda n, r, m: Work(n, r, "gunpit", m.group(1), _one_point(m.group(2), "a gun pit")),
+    ),
     (re.compile(rf"^entrench\s+{_NAME}\s+from\s+(.+?)\s+to\s+(.+)$", re.I), _entrench),
-    (re.compile(rf"^(box|unbox)\s+{_NAME}$", re.I),
-     lambda n, r, m: Box(n, r, m.group(2), m.group(1).lower() == "box")),
-    (re.compile(rf"^volley\s+{_NAME}\s+at\s+(.+)$", re.I),
-     lambda n, r, m: Volley(n, r, m.group(1), _one_point(m.group(2), "a volley"))),
-    (re.compile(rf"^charge\s+{_NAME}\s+at\s+(.+)$", re.I),
-     lambda n, r, m: Charge(n, r, m.group(1), _one_point(m.group(2), "a charge"))),
-    (re.compile(rf"^(demolish|restore)\s+{_NAME}\s+([\w-]+)$", re.I),
-     lambda n, r, m: Task(n, r, {"demolish": "bridge_destroy", "restore": "bridge_restore"}[m.group(1).lower()],
-                          m.group(2), m.group(3))),
-    (re.compile(rf"^(break|repair)\s+{_NAME}\s+([\w-]+)\s+at\s+(.+)$", re.I),
-     lambda n, r, m: Task(n, r, "rail_destroy" if m.group(1).lower() == "break" else "rail_restore", m.group(2),
-                          m.group(3), _one_point(m.group(4), "the rails"))),
-    (re.compile(rf"^(burn|empty)\s+{_NAME}\s+at\s+(.+)$", re.I),
-     lambda n, r, m: Task(n, r, "depot_burn" if m.group(1).lower() == "burn" else "wagons_destroy", m.group(2), "",
-                          _one_point(m.group(3), "a depot"))),
-    (re.compile(r"^drive\s+([\w-]+)\s+to\s+(.+)$", re.I),
-     lambda n, r, m: Drive(n, r, m.group(1), _one_point(m.group(2), "a drive"))),
-    (re.compile(rf"^(column|line)\s+{_NAME}$", re.I),
-     lambda n, r, m: Reform(n, r, m.group(2), m.group(1).lower() == "column")),
-    (re.compile(rf"^(dismount|mount)\s+{_NAME}$", re.I),
-     lambda n, r, m: Saddle(n, r, m.group(2), m.group(1).lower() == "mount")),
-    (re.compile(rf"^(limber|unlimber)\s+{_NAME}$", re.I),
-     lambda n, r, m: Limber(n, r, m.group(2), m.group(1).lower() == "limber")),
-    (re.compile(rf"^board\s+{_NAME}\s+on\s+([\w-]+)$", re.I),
-     lambda n, r, m: Carry(n, r, "board", m.group(1), m.group(2))),
-    (re.compile(r"^steam\s+([\w-]+)\s+to\s+(.+)$", re.I),
-     lambda n, r, m: Carry(n, r, "steam", m.group(1), m.group(1), _one_point(m.group(2), "a journey"))),
-    (re.compile(r"^land\s+([\w-]+)\s+at\s+(.+)$", re.I),
-     lambda n, r, m: Carry(n, r, "land", m.group(1), m.group(1), _one_point(m.group(2), "a landing"))),
+    (re.compile(rf"^(box|unbox)\s+{_NAME}$", re.I), lambda n, r, m: Box(n, r, m.group(2), m.group(1).lower() == "box")),
+    (
+        re.compile(rf"^volley\s+{_NAME}\s+at\s+(.+)$", re.I),
+        lambda n, r, m: Volley(n, r, m.group(1), _one_point(m.group(2), "a volley")),
+    ),
+    (
+        re.compile(rf"^charge\s+{_NAME}\s+at\s+(.+)$", re.I),
+        lambda n, r, m: Charge(n, r, m.group(1), _one_point(m.group(2), "a charge")),
+    ),
+    (
+        re.compile(rf"^(demolish|restore)\s+{_NAME}\s+([\w-]+)$", re.I),
+        lambda n, r, m: Task(
+            n,
+            r,
+            {"demolish": "bridge_destroy", "restore": "bridge_restore"}[m.group(1).lower()],
+            m.group(2),
+            m.group(3),
+        ),
+    ),
+    (
+        re.compile(rf"^(break|repair)\s+{_NAME}\s+([\w-]+)\s+at\s+(.+)$", re.I),
+        lambda n, r, m: Task(
+            n,
+            r,
+            "rail_destroy" if m.group(1).lower() == "break" else "rail_restore",
+            m.group(2),
+            m.group(3),
+            _one_point(m.group(4), "the rails"),
+        ),
+    ),
+    (
+        re.compile(rf"^(burn|empty)\s+{_NAME}\s+at\s+(.+)$", re.I),
+        lambda n, r, m: Task(
+            n,
+            r,
+            "depot_burn" if m.group(1).lower() == "burn" else "wagons_destroy",
+            m.group(2),
+            "",
+            _one_point(m.group(3), "a depot"),
+        ),
+    ),
+    (
+        re.compile(r"^drive\s+([\w-]+)\s+to\s+(.+)$", re.I),
+        lambda n, r, m: Drive(n, r, m.group(1), _one_point(m.group(2), "a drive")),
+    ),
+    (
+        re.compile(rf"^(column|line)\s+{_NAME}$", re.I),
+        lambda n, r, m: Reform(n, r, m.group(2), m.group(1).lower() == "column"),
+    ),
+    (
+        re.compile(rf"^(dismount|mount)\s+{_NAME}$", re.I),
+        lambda n, r, m: Saddle(n, r, m.group(2), m.group(1).lower() == "mount"),
+    ),
+    (
+        re.compile(rf"^(limber|unlimber)\s+{_NAME}$", re.I),
+        lambda n, r, m: Limber(n, r, m.group(2), m.group(1).lower() == "limber"),
+    ),
+    (
+        re.compile(rf"^board\s+{_NAME}\s+on\s+([\w-]+)$", re.I),
+        lambda n, r, m: Carry(n, r, "board", m.group(1), m.group(2)),
+    ),
+    (
+        re.compile(r"^steam\s+([\w-]+)\s+to\s+(.+)$", re.I),
+        lambda n, r, m: Carry(n, r, "steam", m.group(1), m.group(1), _one_point(m.group(2), "a journey")),
+    ),
+    (
+        re.compile(r"^land\s+([\w-]+)\s+at\s+(.+)$", re.I),
+        lambda n, r, m: Carry(n, r, "land", m.group(1), m.group(1), _one_point(m.group(2), "a landing")),
+    ),
 ]
-VERBS = ("mine", "entrench", "gunpit", "box", "unbox", "volley", "charge", "demolish", "restore", "break", "repair",
-         "burn", "empty", "drive",
-         "column", "line", "dismount", "mount", "limber", "unlimber", "board", "steam", "land")
+VERBS = (
+    "mine",
+    "entrench",
+    "gunpit",
+    "box",
+    "unbox",
+    "volley",
+    "charge",
+    "demolish",
+    "restore",
+    "break",
+    "repair",
+    "burn",
+    "empty",
+    "drive",
+    "column",
+    "line",
+    "dismount",
+    "mount",
+    "limber",
+    "unlimber",
+    "board",
+    "steam",
+    "land",
+)
 # The Russian order words (RULES.md, "Order words in Russian"): Little Wars' and these.
 _AT_VERBS = ("deploy", "fire", "mine", "gunpit", "volley", "charge", "break", "repair", "burn", "empty", "land")
 RU_WORDS: Table = {
     **lw.RU_WORDS,
-    "мина": "mine", "заминировать": "mine",
-    "окопать": "entrench", "окопаться": "entrench", "окоп": "entrench",
+    "мина": "mine",
+    "заминировать": "mine",
+    "окопать": "entrench",
+    "окопаться": "entrench",
+    "окоп": "entrench",
     "капонир": "gunpit",
-    "скрыть": "box", "раскрыть": "unbox", "открыть": "unbox",
+    "скрыть": "box",
+    "раскрыть": "unbox",
+    "открыть": "unbox",
     "залп": "volley",
-    "атака": "charge", "атаковать": "charge",
-    "взорвать": "demolish", "подорвать": "demolish", "восстановить": "restore",
-    "разрушить": "break", "починить": "repair", "чинить": "repair",
-    "сжечь": "burn", "поджечь": "burn", "опустошить": "empty",
-    "везти": "drive", "перевезти": "drive",
-    "колонна": "column", "колонной": "column",
-    "спешиться": "dismount", "спешить": "dismount", "оседлать": "mount", "верхом": "mount",
-    "запрячь": "limber", "распрячь": "unlimber",
-    "погрузить": "board", "погрузиться": "board",
-    "ехать": "steam", "плыть": "steam", "отправить": "steam",
-    "высадить": "land", "высадиться": "land",
+    "атака": "charge",
+    "атаковать": "charge",
+    "взорвать": "demolish",
+    "подорвать": "demolish",
+    "восстановить": "restore",
+    "разрушить": "break",
+    "починить": "repair",
+    "чинить": "repair",
+    "сжечь": "burn",
+    "поджечь": "burn",
+    "опустошить": "empty",
+    "везти": "drive",
+    "перевезти": "drive",
+    "колонна": "column",
+    "колонной": "column",
+    "спешиться": "dismount",
+    "спешить": "dismount",
+    "оседлать": "mount",
+    "верхом": "mount",
+    "запрячь": "limber",
+    "распрячь": "unlimber",
+    "погрузить": "board",
+    "погрузиться": "board",
+    "ехать": "steam",
+    "плыть": "steam",
+    "отправить": "steam",
+    "высадить": "land",
+    "высадиться": "land",
     "в": {"merge": "into", **dict.fromkeys(_AT_VERBS, "at"), "*": "to"},
     "на": {"board": "on", "*": "to"},
     "от": "from",
@@ -187,10 +276,12 @@ KS_HELP = _("""\
   steam train1 to 40,60                 a train runs 8 ft along its railway, a boat 1 ft on water (KS-87, KS-22)
   land train1 at 44,62                  everyone aboard lands within 6 in (1 turn per 20 figures, KS-29)
 """)
-EXAMPLES = {v: line.strip().split("  ")[0] for line in KS_HELP.splitlines()
-            for v in VERBS if line.strip().startswith(v + " ")}
-ORDERS_HELP = joined([LW_HELP, _("Kriegspiel orders (hidden works are known only to you and the umpire until finished):"),
-                      KS_HELP], "\n")
+EXAMPLES = {
+    v: line.strip().split("  ")[0] for line in KS_HELP.splitlines() for v in VERBS if line.strip().startswith(v + " ")
+}
+ORDERS_HELP = joined(
+    [LW_HELP, _("Kriegspiel orders (hidden works are known only to you and the umpire until finished):"), KS_HELP], "\n"
+)
 
 
 def parse_line(n: int, raw: str) -> lw.Order | LineError | None:
@@ -202,7 +293,11 @@ def parse_line(n: int, raw: str) -> lw.Order | LineError | None:
         return item
     verb = text.split()[0].lower()
     if verb in VERBS:
-        return LineError(n, raw.strip(), _("cannot read this '{verb}' order; write it like: {value}", verb=verb, value=EXAMPLES[verb]))
+        return LineError(
+            n,
+            raw.strip(),
+            _("cannot read this '{verb}' order; write it like: {value}", verb=verb, value=EXAMPLES[verb]),
+        )
     item = lw.parse_line(n, raw)
     if isinstance(item, LineError) and item.message.startswith("unknown order"):
         return LineError(

@@ -7,6 +7,7 @@ whole path is on a road, the cost of climbing and descending levels, steep slope
 and fords (movement.py). ``speed`` is the pace the simultaneous movement uses, so a
 cavalryman covers his 3 ft (or a box its triple pace) within the turn.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -52,8 +53,13 @@ def in_column(state: dict[str, Any], fid: str, reforming: dict[str, bool] | None
     return fid in state["ks"].get("columns", {}).get(state["figures"][fid]["side"], ())
 
 
-def move_error(state: dict[str, Any], fid: str, pts: Polyline, reforming: dict[str, bool] | None = None,
-               gunners: dict[str, tuple[Any, ...]] | None = None) -> str | None:
+def move_error(
+    state: dict[str, Any],
+    fid: str,
+    pts: Polyline,
+    reforming: dict[str, bool] | None = None,
+    gunners: dict[str, tuple[Any, ...]] | None = None,
+) -> str | None:
     """Why this planned path breaks the appendix's movement rules, or None.
 
     ``reforming``: figures changing formation this turn (True: into column), which costs them
@@ -61,11 +67,21 @@ def move_error(state: dict[str, Any], fid: str, pts: Polyline, reforming: dict[s
     ``gunners``: crews of guns ordered to move ({figure: (gun's destination, its half turns)}):
     a gunner whose move ends with his gun marches at the artillery's pace if that is more (KS-19).
     """
-    err = _pace_error(state, fid, pts, arm_of(state, fid), 1 if reforming and fid in reforming else 0,
-                      in_column(state, fid, reforming))
+    err = _pace_error(
+        state,
+        fid,
+        pts,
+        arm_of(state, fid),
+        1 if reforming and fid in reforming else 0,
+        in_column(state, fid, reforming),
+    )
     gunner = (gunners or {}).get(fid)
-    if (err and gunner and guns.marches_with(state, fid, pts[-1], gunner)
-            and _pace_error(state, fid, pts, "art", gunner[1], False) is None):
+    if (
+        err
+        and gunner
+        and guns.marches_with(state, fid, pts[-1], gunner)
+        and _pace_error(state, fid, pts, "art", gunner[1], False) is None
+    ):
         return None
     return err
 
@@ -75,15 +91,23 @@ def _pace_error(state: dict[str, Any], fid: str, pts: Polyline, arm: str, half: 
     name = fid.split(":")[-1]
     boxed = fid in boxed_figures(state, f["side"])
     try:
-        c, limit = cost(ground_of(state["scenario"]), arm, [tuple(p) for p in pts], column=column, half_turns=half,
-                        steep_bars=steep_bars(state["scenario"], arm))
+        c, limit = cost(
+            ground_of(state["scenario"]),
+            arm,
+            [tuple(p) for p in pts],
+            column=column,
+            half_turns=half,
+            steep_bars=steep_bars(state["scenario"], arm),
+        )
     except MoveError as exc:
         return f"{name}: {exc}"
     limit *= speed_factor(boxed)
     if c > limit + 1e-9:
-        return (f"out of range: {name}'s move costs {c / FOOT:.2f} ft (a level up costs 1 ft, a level down 1/2 ft, "
-                f"KS-23/24); {arm_name(arm)} may cover {limit / FOOT:.2f} ft"
-                + (" in a box (three times the pace, LW-63)" if boxed else " (KS-15..22)")
-                + (" after changing formation (half a turn, KS-27/31)" if half and arm != "art" else "")
-                + (" after limbering or unlimbering its gun (half a turn, KS-33)" if half and arm == "art" else ""))
+        return (
+            f"out of range: {name}'s move costs {c / FOOT:.2f} ft (a level up costs 1 ft, a level down 1/2 ft, "
+            f"KS-23/24); {arm_name(arm)} may cover {limit / FOOT:.2f} ft"
+            + (" in a box (three times the pace, LW-63)" if boxed else " (KS-15..22)")
+            + (" after changing formation (half a turn, KS-27/31)" if half and arm != "art" else "")
+            + (" after limbering or unlimbering its gun (half a turn, KS-33)" if half and arm == "art" else "")
+        )
     return None

@@ -9,6 +9,7 @@ and volleys and applies the appendix's restrictions to it, naming the line and r
 - while the general is away (KS-13, three turns) or the command passes to his deputy
   (KS-14, one turn) the side's units hold: no moves and no new works, fire allowed.
 """
+
 from __future__ import annotations
 
 import math
@@ -51,16 +52,16 @@ from .pace import arm_of
 class KsPlan:
     side: str
     lw: lw_plan.Plan
-    works: list[Any] = field(default_factory=list)      # {"kind", "ids", "at", "to", "need", "target"}
-    drives: dict[str, Any] = field(default_factory=dict)     # depot name -> [x, y]
-    steams: dict[str, Any] = field(default_factory=dict)     # vehicle id -> path
-    dismounted: list[Any] | None = None                  # the side's dismounted figures after this turn
-    reforming: dict[str, Any] = field(default_factory=dict)   # figure id -> True (into column) / False (into line)
-    boxed: list[Any] | None = None                       # the side's boxed groups after this turn, None = unchanged
-    volleys: list[Any] = field(default_factory=list)     # (group, ids, aim, shots)
-    charges: list[Any] = field(default_factory=list)     # (line, ids, point)
-    limbering: dict[str, Any] = field(default_factory=dict)   # gun id -> limber up (True) / unlimber (False), ordered
-    limbered: list[Any] = field(default_factory=list)    # the side's guns limbered at the end of the turn (KS-33)
+    works: list[Any] = field(default_factory=list)  # {"kind", "ids", "at", "to", "need", "target"}
+    drives: dict[str, Any] = field(default_factory=dict)  # depot name -> [x, y]
+    steams: dict[str, Any] = field(default_factory=dict)  # vehicle id -> path
+    dismounted: list[Any] | None = None  # the side's dismounted figures after this turn
+    reforming: dict[str, Any] = field(default_factory=dict)  # figure id -> True (into column) / False (into line)
+    boxed: list[Any] | None = None  # the side's boxed groups after this turn, None = unchanged
+    volleys: list[Any] = field(default_factory=list)  # (group, ids, aim, shots)
+    charges: list[Any] = field(default_factory=list)  # (line, ids, point)
+    limbering: dict[str, Any] = field(default_factory=dict)  # gun id -> limber up (True) / unlimber (False), ordered
+    limbered: list[Any] = field(default_factory=list)  # the side's guns limbered at the end of the turn (KS-33)
     errors: list[Any] = field(default_factory=list)
 
 
@@ -72,11 +73,13 @@ def build(state: dict[str, Any], side: str, orders: Sequence[Order]) -> KsPlan:
     lw_orders, ks_orders = split(orders)
     playing = state["phase"] == "play"
     # changes of formation first: they halve this turn's moves, which the planner checks next
-    reforming, reform_errors = _reforming(state, side, [o for o in ks_orders if isinstance(o, Reform)]) \
-        if playing else ({}, [])
+    reforming, reform_errors = (
+        _reforming(state, side, [o for o in ks_orders if isinstance(o, Reform)]) if playing else ({}, [])
+    )
     # limbering likewise halves a gun's move (KS-33); the gunners march with their gun (KS-19)
-    limbering, limber_errors = _limbering(state, side, lw_orders, [o for o in ks_orders if isinstance(o, Limber)]) \
-        if playing else ({}, [])
+    limbering, limber_errors = (
+        _limbering(state, side, lw_orders, [o for o in ks_orders if isinstance(o, Limber)]) if playing else ({}, [])
+    )
     marching = _marching(state, side, lw_orders)
     start = guns.limbered(state, side)
     halves = {gid: guns.move_half_turns(gid in start, limbering.get(gid) is False) for gid in marching}
@@ -88,8 +91,9 @@ def build(state: dict[str, Any], side: str, orders: Sequence[Order]) -> KsPlan:
     kp = KsPlan(side, base, reforming=reforming, limbering=limbering)
     kp.errors += reform_errors + limber_errors
     if not playing:
-        kp.errors += [LineError(o.line, o.text, _("Kriegspiel orders are for turns of play, not deployment"))
-                      for o in ks_orders]
+        kp.errors += [
+            LineError(o.line, o.text, _("Kriegspiel orders are for turns of play, not deployment")) for o in ks_orders
+        ]
         return _done(kp)
     boxed = set(state["ks"]["boxed"][side])
     for o in sorted((o for o in ks_orders if not isinstance(o, (Reform, Limber))), key=lambda o: o.line):
@@ -136,11 +140,13 @@ def _marching(state: State, side: str, lw_orders: Sequence[Order]) -> dict[str, 
     return out
 
 
-def _limbering(state: State, side: str, lw_orders: Sequence[Order],
-               orders: Sequence[Limber]) -> tuple[dict[str, Any], list[Any]]:
+def _limbering(
+    state: State, side: str, lw_orders: Sequence[Order], orders: Sequence[Limber]
+) -> tuple[dict[str, Any], list[Any]]:
     """``limber gun1`` / ``unlimber gun1``: {gun id: up}, and the lines refused (KS-33)."""
-    acting = {_own_gun(state, side, o.who if isinstance(o, Move) else o.gun) for o in lw_orders
-              if isinstance(o, (Move, Fire))} - {None}
+    acting = {
+        _own_gun(state, side, o.who if isinstance(o, Move) else o.gun) for o in lw_orders if isinstance(o, (Move, Fire))
+    } - {None}
     start = guns.limbered(state, side)
     out: dict[str, bool] = {}
     seen: dict[str, int] = {}
@@ -193,7 +199,11 @@ def _fogged(e: LineError) -> LineError:
     m = _ENEMY_NAME.match(e.message)
     if not m:
         return e
-    return LineError(e.line, e.text, _("unknown name '{group}': not one of your groups, figures, guns or prisoner groups", group=m.group(1)))
+    return LineError(
+        e.line,
+        e.text,
+        _("unknown name '{group}': not one of your groups, figures, guns or prisoner groups", group=m.group(1)),
+    )
 
 
 def _done(kp: KsPlan) -> KsPlan:
@@ -210,7 +220,13 @@ def _figures(state: State, kp: KsPlan, name: str) -> list[str]:
         raise _Refused(_("{name} is not a group of figures", name=name))
     riding = vehicles.aboard(state)
     if any(i in riding for i in value):
-        raise _Refused(_("{name} is aboard {value}: land first", name=name, value=riding[next(i for i in value if i in riding)].split(':')[-1]))
+        raise _Refused(
+            _(
+                "{name} is aboard {value}: land first",
+                name=name,
+                value=riding[next(i for i in value if i in riding)].split(":")[-1],
+            )
+        )
     figures: list[str] = value
     return figures
 
@@ -236,11 +252,17 @@ def _work(state: State, kp: KsPlan, o: Work, boxed: set[str]) -> None:
     works.check_start(state, kp.side, o.kind, ids, o.at, o.to)
     at, to = [float(v) for v in o.at], [float(v) for v in o.to] if o.to is not None else None
     # a public event names a work by what it shows (state.locate_work): no two alike in hand
-    if any(w["kind"] == o.kind and list(map(float, w["at"])) == at
-           and (list(map(float, w["to"])) if w["to"] is not None else None) == to
-           for w in _own_live(state, kp)):
-        raise _Refused(_("your men already have an {kind} in hand there", kind=o.kind) if o.kind[0] in 'ae' else
-                       _("your men already have a {kind} in hand there", kind=o.kind))
+    if any(
+        w["kind"] == o.kind
+        and list(map(float, w["at"])) == at
+        and (list(map(float, w["to"])) if w["to"] is not None else None) == to
+        for w in _own_live(state, kp)
+    ):
+        raise _Refused(
+            _("your men already have an {kind} in hand there", kind=o.kind)
+            if o.kind[0] in "ae"
+            else _("your men already have a {kind} in hand there", kind=o.kind)
+        )
     _claim(kp, ids, o)
     kp.works.append({"kind": o.kind, "ids": ids, "at": o.at, "to": o.to, "need": None, "target": None})
 
@@ -272,7 +294,13 @@ def _drive(state: State, kp: KsPlan, o: Drive) -> None:
     """KS-20, KS-38, KS-39: a depot moves at the transport's pace, never across a river."""
     depots = state["ks"]["supply"][kp.side]["depots"]
     if o.depot not in depots:
-        raise _Refused(_("you have no depot {depot} (depots: {value})", depot=repr(o.depot), value=', '.join(sorted(depots)) or 'none'))
+        raise _Refused(
+            _(
+                "you have no depot {depot} (depots: {value})",
+                depot=repr(o.depot),
+                value=", ".join(sorted(depots)) or "none",
+            )
+        )
     if o.depot in kp.drives:
         raise _Refused(_("depot {depot} already has an order", depot=o.depot))
     d = depots[o.depot]
@@ -284,7 +312,6 @@ def _drive(state: State, kp: KsPlan, o: Drive) -> None:
     if not pts:
         raise _Refused(_("the wagons cannot get there: no way round the scenery"))
     try:
-
         check(ground_of(state["scenario"]), "transport", pts)
     except MoveError as exc:
         raise _Refused(_("depot {depot}: {exc}", depot=o.depot, exc=message_of(exc))) from None
@@ -415,8 +442,17 @@ def _carry(state: State, kp: KsPlan, o: Carry, boxed: set[str]) -> None:
         vid, need, spots = vehicles.landing(state, kp.side, o.vehicle, o.at)
         if any(w["target"] == vid for w in kp.works) or vid in kp.steams:
             raise _Refused(_("{vehicle} already has an order", vehicle=o.vehicle))
-        kp.works.append({"kind": "land", "ids": sorted(spots), "at": tuple(o.at), "to": None, "need": need,
-                         "target": vid, "spots": spots})
+        kp.works.append(
+            {
+                "kind": "land",
+                "ids": sorted(spots),
+                "at": tuple(o.at),
+                "to": None,
+                "need": need,
+                "target": vid,
+                "spots": spots,
+            }
+        )
     else:
         vid, pts = vehicles.route(state, kp.side, o.vehicle, o.at)
         if vid in kp.steams or any(w["target"] == vid for w in kp.works):
@@ -486,15 +522,23 @@ def _guns_out(state: State, kp: KsPlan) -> None:
             kp.lw.fire.pop(gid, None)
             kp.lw.gun_moves.pop(gid, None)
             kp.limbering.pop(gid, None)
-            kp.errors.append(_line_error(kp, kp.lw.owner_line.get(gid, 0),
-                                         f"{state['guns'][gid]['name']} is out of action until turn {out[gid]} (KS-5)"))
+            kp.errors.append(
+                _line_error(
+                    kp,
+                    kp.lw.owner_line.get(gid, 0),
+                    f"{state['guns'][gid]['name']} is out of action until turn {out[gid]} (KS-5)",
+                )
+            )
 
 
 def _after_charges(state: State, kp: KsPlan) -> None:
     """KS-72/73: infantry charged in close order cannot move this turn; in open order it falls back 1 ft."""
     figs = state["figures"]
-    shaken = {fid: e for fid, e in state["ks"]["shaken"].items()
-              if e["turn"] == state["turn"] and figs[fid]["side"] == kp.side and figs[fid]["st"] == "ok"}
+    shaken = {
+        fid: e
+        for fid, e in state["ks"]["shaken"].items()
+        if e["turn"] == state["turn"] and figs[fid]["side"] == kp.side and figs[fid]["st"] == "ok"
+    }
     hold = [fid for fid, e in shaken.items() if e["effect"] == "hold"]
     _refuse_paths(kp, hold, "charged in close order last turn: it cannot move this turn (KS-72)")
     back = sorted(fid for fid, e in shaken.items() if e["effect"] == "fall_back")
@@ -510,8 +554,11 @@ def _pursuit(state: State, kp: KsPlan) -> None:
     """KS-80/84: the pursued withdraw again at full pace towards their edge, unless their side attacks
     the pursuers this turn (a charge, volley or gun aimed within 6 in of one of them)."""
     figs = state["figures"]
-    pursued = {fid: e for fid, e in state["ks"].get("pursued", {}).items()
-               if e["turn"] == state["turn"] and figs[fid]["side"] == kp.side and figs[fid]["st"] == "ok"}
+    pursued = {
+        fid: e
+        for fid, e in state["ks"].get("pursued", {}).items()
+        if e["turn"] == state["turn"] and figs[fid]["side"] == kp.side and figs[fid]["st"] == "ok"
+    }
     if not pursued or _pursuers_attacked(state, kp, pursued):
         return  # no one left to pursue them, or their friends fall on the pursuers
     back = sorted(pursued)
@@ -535,8 +582,11 @@ def _pursuers_attacked(state: State, kp: KsPlan, pursued: dict[str, Any]) -> boo
 
 def _pursued_guns(state: State, kp: KsPlan) -> None:
     """KS-86: guns that withdrew before a charge keep withdrawing, with their crews, while pursued."""
-    pursued = {gid: e for gid, e in state["ks"].get("pursued_guns", {}).items()
-               if e["turn"] == state["turn"] and gid in state["guns"] and state["guns"][gid]["owner"] == kp.side}
+    pursued = {
+        gid: e
+        for gid, e in state["ks"].get("pursued_guns", {}).items()
+        if e["turn"] == state["turn"] and gid in state["guns"] and state["guns"][gid]["owner"] == kp.side
+    }
     if not pursued or _pursuers_attacked(state, kp, pursued):
         return
     why = "pursued by cavalry: the gun keeps withdrawing with its crew (KS-86) unless the pursuers are attacked"

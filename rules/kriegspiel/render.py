@@ -1,4 +1,5 @@
 """SVG marks the Kriegspiel view adds to the Little Wars map: works, wrecks, boxes and last-seen figures."""
+
 from __future__ import annotations
 
 from html import escape
@@ -24,34 +25,50 @@ def extra_svg(view: dict[str, Any]) -> str:
         parts.append(f'<polyline points="{pts}" {RAIL}><title>railway {escape(r["id"])}</title></polyline>')
     for rail, spots in ks.get("rail_breaks", {}).items():  # a broken stretch: a red cross on the line
         for x, y in spots:
-            parts.append(f'<path d="M{x - 1:.2f},{d - y - 1:.2f}L{x + 1:.2f},{d - y + 1:.2f}M{x - 1:.2f},{d - y + 1:.2f}'
-                         f'L{x + 1:.2f},{d - y - 1:.2f}" stroke="#c00" stroke-width="0.4">'
-                         f'<title>rails of {escape(rail)} broken</title></path>')
+            parts.append(
+                f'<path d="M{x - 1:.2f},{d - y - 1:.2f}L{x + 1:.2f},{d - y + 1:.2f}M{x - 1:.2f},{d - y + 1:.2f}'
+                f'L{x + 1:.2f},{d - y - 1:.2f}" stroke="#c00" stroke-width="0.4">'
+                f"<title>rails of {escape(rail)} broken</title></path>"
+            )
     for v in ks.get("vehicles", {}).values():
-        parts.append(f'<rect x="{v["x"] - 2:.2f}" y="{d - v["y"] - 0.8:.2f}" width="4" height="1.6" {VEHICLE}>'
-                     f'<title>{escape(v["kind"])} {escape(v["name"])}: {len(v["aboard"])} aboard</title></rect>')
+        parts.append(
+            f'<rect x="{v["x"] - 2:.2f}" y="{d - v["y"] - 0.8:.2f}" width="4" height="1.6" {VEHICLE}>'
+            f"<title>{escape(v['kind'])} {escape(v['name'])}: {len(v['aboard'])} aboard</title></rect>"
+        )
     for w in ks.get("works", []):
         x, y = w["at"][0], d - w["at"][1]
         label = escape(f"{w['kind']} {w['id']} ({w['side']}, {w['status']})")
         if w.get("to"):
             x2, y2 = w["to"][0], d - w["to"][1]
-            parts.append(f'<line x1="{x:.2f}" y1="{y:.2f}" x2="{x2:.2f}" y2="{y2:.2f}" {WORK_STYLE}>'
-                         f'<title>{label}</title></line>')
+            parts.append(
+                f'<line x1="{x:.2f}" y1="{y:.2f}" x2="{x2:.2f}" y2="{y2:.2f}" {WORK_STYLE}>'
+                f"<title>{label}</title></line>"
+            )
         else:
-            parts.append(f'<circle cx="{x:.2f}" cy="{y:.2f}" r="{6 if w["kind"] == "mine" else 2}" fill="none" '
-                         f'{WORK_STYLE}><title>{label}</title></circle>')
+            parts.append(
+                f'<circle cx="{x:.2f}" cy="{y:.2f}" r="{6 if w["kind"] == "mine" else 2}" fill="none" '
+                f"{WORK_STYLE}><title>{label}</title></circle>"
+            )
     for gid, (x, y) in ks.get("wrecks", {}).items():
-        parts.append(f'<circle cx="{x:.2f}" cy="{d - y:.2f}" r="0.8" {WRECK}><title>wreck of '
-                     f'{escape(gid.split(":")[-1])}</title></circle>')
+        parts.append(
+            f'<circle cx="{x:.2f}" cy="{d - y:.2f}" r="0.8" {WRECK}><title>wreck of '
+            f"{escape(gid.split(':')[-1])}</title></circle>"
+        )
     seen = ks.get("seen") or {}
-    for b in (seen.get("boxes", []) if "boxes" in seen else []):
+    for b in seen.get("boxes", []) if "boxes" in seen else []:
         count = "?" if b["count"] is None else b["count"]
-        parts.append(f'<rect x="{b["x"] - 1.5:.2f}" y="{d - b["y"] - 1:.2f}" width="3" height="2" {BOX}>'
-                     f'<title>{escape(b["id"])}: {count} figures</title></rect>')
+        parts.append(
+            f'<rect x="{b["x"] - 1.5:.2f}" y="{d - b["y"] - 1:.2f}" width="3" height="2" {BOX}>'
+            f"<title>{escape(b['id'])}: {count} figures</title></rect>"
+        )
     for o in seen.get("objects", []):
-        parts.append(f'<rect x="{o["x"] - 1.5:.2f}" y="{d - o["y"] - 1:.2f}" width="3" height="2" {WRECK}>'
-                     f'<title>enemy {escape(o["kind"])}</title></rect>')
-    for f in (seen.get("last_seen", []) if "last_seen" in seen else []):
-        parts.append(f'<circle cx="{f["x"]:.2f}" cy="{d - f["y"]:.2f}" r="0.25" {LAST_SEEN}>'
-                     f'<title>last seen in turn {f["turn"]}</title></circle>')
+        parts.append(
+            f'<rect x="{o["x"] - 1.5:.2f}" y="{d - o["y"] - 1:.2f}" width="3" height="2" {WRECK}>'
+            f"<title>enemy {escape(o['kind'])}</title></rect>"
+        )
+    for f in seen.get("last_seen", []) if "last_seen" in seen else []:
+        parts.append(
+            f'<circle cx="{f["x"]:.2f}" cy="{d - f["y"]:.2f}" r="0.25" {LAST_SEEN}>'
+            f"<title>last seen in turn {f['turn']}</title></circle>"
+        )
     return "".join(parts)

@@ -5,6 +5,7 @@ the same state plus ``ks`` (state.py), the same orders plus works, boxes and vol
 (orders.py), a turn that adds fire under the blast rule, mines, works, supply and
 sighting (turn.py), and a fog-of-war view (view.py). Registered as "kriegspiel".
 """
+
 from __future__ import annotations
 
 import random

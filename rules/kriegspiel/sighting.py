@@ -22,6 +22,7 @@ To stay fast with hundreds of figures the test looks at no more than OBSERVERS
 (8) of the nearest enemy figures in range of each target: if none of those sees it,
 it is unseen. Observers and blockers sit in STRtrees; the lines are tested in bulk.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -39,8 +40,8 @@ from rules.tabletop.terrain import terrain_geometry, terrain_of
 from .numbers import FOOT
 
 SIGHT_RANGE = 12 * FOOT
-GENERAL_BEHIND = 6 * FOOT   # KS-12
-CONTACT_SIGHT = 6.0         # with the general's eye: an enemy within 6 in is in touch
+GENERAL_BEHIND = 6 * FOOT  # KS-12
+CONTACT_SIGHT = 6.0  # with the general's eye: an enemy within 6 in is in touch
 WOOD_DEPTH = 2.0
 OBSERVERS = 8
 
@@ -49,7 +50,7 @@ class Sightlines:
     """The blocking terrain of one scenario (cached by its terrain): buildings, woods, hills."""
 
     def __init__(self, terrain: list[dict[str, Any]]) -> None:
-        self.items = []   # (kind, level, geometry)
+        self.items = []  # (kind, level, geometry)
         for it in terrain:
             kind = it["type"]
             if kind in ("building", "wood", "hill") and "polygon" in it:
@@ -93,8 +94,7 @@ class Sightlines:
 sightlines_of = built_per_scenario(Sightlines, terrain_of)  # the Sightlines of a scenario's terrain
 
 
-def seen_by(lines: Sightlines, observers: np.ndarray, targets: np.ndarray,
-            sight: float = SIGHT_RANGE) -> np.ndarray:
+def seen_by(lines: Sightlines, observers: np.ndarray, targets: np.ndarray, sight: float = SIGHT_RANGE) -> np.ndarray:
     """Boolean mask over ``targets`` (n x 2): seen by any of ``observers`` (m x 2)?"""
     seen = np.zeros(len(targets), dtype=bool)
     if not len(observers) or not len(targets):
@@ -109,8 +109,9 @@ def seen_by(lines: Sightlines, observers: np.ndarray, targets: np.ndarray,
     return seen
 
 
-def nearest_observers(observers: NDArray[np.float64], targets: NDArray[np.float64],
-                      sight: float) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+def nearest_observers(
+    observers: NDArray[np.float64], targets: NDArray[np.float64], sight: float
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     """(target index, observer index) pairs: each target's OBSERVERS nearest observers within ``sight``.
 
     Asked first within a sixth of the range: a target with OBSERVERS observers that close has
@@ -136,8 +137,9 @@ def nearest_observers(observers: NDArray[np.float64], targets: NDArray[np.float6
     return np.concatenate(out_src), np.concatenate(out_obs)
 
 
-def _nearest(observers: NDArray[np.float64], targets: NDArray[np.float64], src: NDArray[np.intp],
-             obs: NDArray[np.intp]) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+def _nearest(
+    observers: NDArray[np.float64], targets: NDArray[np.float64], src: NDArray[np.intp], obs: NDArray[np.intp]
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
     """Of the candidate pairs, each target's OBSERVERS nearest (ties by observer index)."""
     if not len(src):
         return src, obs
@@ -152,8 +154,12 @@ def _nearest(observers: NDArray[np.float64], targets: NDArray[np.float64], src: 
 def _objects(state: dict[str, Any], side: str) -> list[tuple[str, float, float]]:
     """The enemy's depots, trains and boats as (kind, x, y): seen like anything else, never by name."""
     ks = state.get("ks", {})
-    out = [("depot", d["x"], d["y"]) for s, sup in ks.get("supply", {}).items() if s != side
-           for d in sup["depots"].values()]
+    out = [
+        ("depot", d["x"], d["y"])
+        for s, sup in ks.get("supply", {}).items()
+        if s != side
+        for d in sup["depots"].values()
+    ]
     out += [(v["kind"], v["x"], v["y"]) for v in ks.get("vehicles", {}).values() if v["side"] != side]
     return sorted(out)
 
@@ -168,8 +174,11 @@ def sightings(state: dict[str, Any], side: str) -> dict[str, Any]:
     enemy_ids = sorted(fid for fid, f in figs.items() if f["side"] != side and f["st"] == "ok")
     gun_ids = sorted(gid for gid, g in state["guns"].items() if g["owner"] != side and not g.get("destroyed"))
     objects = _objects(state, side)
-    pts = ([(figs[i]["x"], figs[i]["y"]) for i in enemy_ids]
-           + [(state["guns"][g]["x"], state["guns"][g]["y"]) for g in gun_ids] + [(x, y) for _, x, y in objects])
+    pts = (
+        [(figs[i]["x"], figs[i]["y"]) for i in enemy_ids]
+        + [(state["guns"][g]["x"], state["guns"][g]["y"]) for g in gun_ids]
+        + [(x, y) for _, x, y in objects]
+    )
     targets = np.array(pts, dtype=float).reshape(-1, 2)
     lines = sightlines_of(state["scenario"])
     if eye:
@@ -177,11 +186,15 @@ def sightings(state: dict[str, Any], side: str) -> dict[str, Any]:
     else:
         mask = seen_by(lines, observers, targets)
     n, m = len(enemy_ids), len(enemy_ids) + len(gun_ids)
-    return {"figures": {fid: [figs[fid]["x"], figs[fid]["y"], figs[fid]["arm"]]
-                        for k, fid in enumerate(enemy_ids) if mask[k]},
-            "guns": {gid: [state["guns"][gid]["x"], state["guns"][gid]["y"]]
-                     for k, gid in enumerate(gun_ids) if mask[n + k]},
-            "objects": [list(o) for k, o in enumerate(objects) if mask[m + k]]}
+    return {
+        "figures": {
+            fid: [figs[fid]["x"], figs[fid]["y"], figs[fid]["arm"]] for k, fid in enumerate(enemy_ids) if mask[k]
+        },
+        "guns": {
+            gid: [state["guns"][gid]["x"], state["guns"][gid]["y"]] for k, gid in enumerate(gun_ids) if mask[n + k]
+        },
+        "objects": [list(o) for k, o in enumerate(objects) if mask[m + k]],
+    }
 
 
 def commander(state: dict[str, Any], side: str) -> str | None:

@@ -29,6 +29,7 @@ The whole state is the Little Wars state (fold.py documents it) with one more ke
 Events that change figures reuse the Little Wars events (``littlewars.fired``,
 ``littlewars.melee``...) so A's fold stays the single place figures die or are taken.
 """
+
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
@@ -50,19 +51,35 @@ def initial_ks(scenario: dict[str, Any] | None) -> dict[str, Any]:
     extra = (scenario or {}).get("kriegspiel") or {}
     supply = extra.get("supply") or {}
     return {
-        "works": {}, "counter": 0,
+        "works": {},
+        "counter": 0,
         "seen": {s: {"now": {"figures": {}, "guns": {}}, "boxes": [], "last": {}, "tokens": {}} for s in SIDES},
         "boxed": {s: [] for s in SIDES},
         "scouts": {s: list((extra.get("scouts") or {}).get(s, [])) for s in SIDES},
-        "supply": {s: {"on": s in supply,
-                       "depots": {d["name"]: {"x": d["at"][0], "y": d["at"][1], "food": d["food"] * PORTIONS,
-                                              "forage": d["forage"] * PORTIONS, "ammo": d["ammo"] * PORTIONS,
-                                              "wagons": d.get("wagons", 6), "moved": False}
-                                  for d in supply.get(s, [])},
-                       "status": {}, "last_horse": {}, "larder": {}} for s in SIDES},
-        "guns_out": {}, "wrecks": {},
-        "generals": {s: {"figure": (extra.get("generals") or {}).get(s), "out_until": 0, "lost": False}
-                     for s in SIDES},
+        "supply": {
+            s: {
+                "on": s in supply,
+                "depots": {
+                    d["name"]: {
+                        "x": d["at"][0],
+                        "y": d["at"][1],
+                        "food": d["food"] * PORTIONS,
+                        "forage": d["forage"] * PORTIONS,
+                        "ammo": d["ammo"] * PORTIONS,
+                        "wagons": d.get("wagons", 6),
+                        "moved": False,
+                    }
+                    for d in supply.get(s, [])
+                },
+                "status": {},
+                "last_horse": {},
+                "larder": {},
+            }
+            for s in SIDES
+        },
+        "guns_out": {},
+        "wrecks": {},
+        "generals": {s: {"figure": (extra.get("generals") or {}).get(s), "out_until": 0, "lost": False} for s in SIDES},
         "notes": [],
         "shaken": {},
         "blown": {},
@@ -96,12 +113,13 @@ def fold(state: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> 
         if event_type == "littlewars.table_laid" or "ks" not in new:
             new = {**new, "ks": initial_ks(new.get("scenario"))}
             named = ((new.get("scenario") or {}).get("kriegspiel") or {}).get("engineers") or {}
-            new["ks"]["engineers"] = {s: sorted(f for g in named.get(s, []) for f in new["groups"][s].get(g, []))
-                                      for s in SIDES}
+            new["ks"]["engineers"] = {
+                s: sorted(f for g in named.get(s, []) for f in new["groups"][s].get(g, [])) for s in SIDES
+            }
         return new
     if not event_type.startswith(PREFIX):
         return state
-    handler = _HANDLERS.get(event_type[len(PREFIX):])
+    handler = _HANDLERS.get(event_type[len(PREFIX) :])
     return state if handler is None else handler(state, payload)
 
 
@@ -158,14 +176,22 @@ def locate_work(works: dict[str, Any], p: Mapping[str, Any], kind: str | None = 
         if w["side"] == side and w.get("public") == number:
             return wid
     at, to = list(p["at"]), list(p["to"]) if p.get("to") else None
-    return min((w["started"], wid) for wid, w in works.items()
-               if w["side"] == side and "public" not in w and w["status"] in ("building", "armed")
-               and w["kind"] == (kind or p["kind"]) and w["at"] == at and w["to"] == to
-               and w.get("target") == p.get("target"))[1]
+    return min(
+        (w["started"], wid)
+        for wid, w in works.items()
+        if w["side"] == side
+        and "public" not in w
+        and w["status"] in ("building", "armed")
+        and w["kind"] == (kind or p["kind"])
+        and w["at"] == at
+        and w["to"] == to
+        and w.get("target") == p.get("target")
+    )[1]
 
 
-def _gone_public(state: dict[str, Any], p: Mapping[str, Any], kind: str | None = None,
-                 **change: Any) -> tuple[dict[str, Any], str]:
+def _gone_public(
+    state: dict[str, Any], p: Mapping[str, Any], kind: str | None = None, **change: Any
+) -> tuple[dict[str, Any], str]:
     """The works with the one ``p`` reveals changed (and numbered publicly); and its id."""
     works = dict(state["ks"]["works"])
     wid = locate_work(works, p, kind)
@@ -183,12 +209,15 @@ def _work_completed(state: State, p: Mapping[str, Any]) -> State:
     if kind == "bridge_destroy":
         item = next(t for t in new["scenario"]["terrain"] if t["id"] == target)
         terrain = [t for t in new["scenario"]["terrain"] if t["id"] != target]
-        new = _ks({**new, "scenario": {**new["scenario"], "terrain": terrain}},
-                  blown={**new["ks"]["blown"], target: item})
+        new = _ks(
+            {**new, "scenario": {**new["scenario"], "terrain": terrain}}, blown={**new["ks"]["blown"], target: item}
+        )
     elif kind == "bridge_restore":
         item = new["ks"]["blown"][target]
-        new = _ks({**new, "scenario": {**new["scenario"], "terrain": new["scenario"]["terrain"] + [item]}},
-                  blown={k: v for k, v in new["ks"]["blown"].items() if k != target})
+        new = _ks(
+            {**new, "scenario": {**new["scenario"], "terrain": new["scenario"]["terrain"] + [item]}},
+            blown={k: v for k, v in new["ks"]["blown"].items() if k != target},
+        )
     elif kind in ("rail_destroy", "rail_restore"):  # KS-55 / LW-73: the rails broken or mended there
         rail, xy = target.rsplit("@", 1)
         spot = [float(v) for v in xy.split(",")]
@@ -258,8 +287,12 @@ def _kill(state: dict[str, Any], ids: list[str]) -> dict[str, Any]:
     figures = dict(state["figures"])
     for fid in ids:
         figures[fid] = {**figures[fid], "st": "dead"}
-    return {**state, "figures": figures, "groups": drop_from_groups(state["groups"], set(ids)),
-            "pows": drop_from_groups(state["pows"], set(ids))}
+    return {
+        **state,
+        "figures": figures,
+        "groups": drop_from_groups(state["groups"], set(ids)),
+        "pows": drop_from_groups(state["pows"], set(ids)),
+    }
 
 
 def _destroy_guns(state: dict[str, Any], gids: Collection[str]) -> dict[str, Any]:
@@ -310,9 +343,19 @@ def _sighted(state: State, p: Mapping[str, Any]) -> State:
     for fid, (x, y, arm) in old["now"]["figures"].items():
         if fid not in p["figures"]:
             last[fid] = [x, y, arm, p["turn"] - 1]
-    seen = {**state["ks"]["seen"], side: {"now": {"figures": dict(p["figures"]), "guns": dict(p["guns"]),
-                                                  "objects": [list(o) for o in p.get("objects", [])]},
-                                          "boxes": list(p["boxes"]), "last": last, "tokens": dict(p["tokens"])}}
+    seen = {
+        **state["ks"]["seen"],
+        side: {
+            "now": {
+                "figures": dict(p["figures"]),
+                "guns": dict(p["guns"]),
+                "objects": [list(o) for o in p.get("objects", [])],
+            },
+            "boxes": list(p["boxes"]),
+            "last": last,
+            "tokens": dict(p["tokens"]),
+        },
+    }
     return _ks(state, seen=seen)
 
 
@@ -324,9 +367,12 @@ def _supplied(state: State, p: Mapping[str, Any]) -> State:
         depots[d["depot"]][d["kind"]] -= d["portions"]
     for name in depots:
         depots[name]["moved"] = False
-    sup.update(depots=depots, status={g: dict(s) for g, s in p["groups"].items()},
-               last_horse={g: s["last_horse"] for g, s in p["groups"].items() if s["last_horse"] is not None},
-               larder={g: s["larder"] for g, s in p["groups"].items() if s["larder"]})
+    sup.update(
+        depots=depots,
+        status={g: dict(s) for g, s in p["groups"].items()},
+        last_horse={g: s["last_horse"] for g, s in p["groups"].items() if s["last_horse"] is not None},
+        larder={g: s["larder"] for g, s in p["groups"].items() if s["larder"]},
+    )
     new = _ks(state, supply={**state["ks"]["supply"], side: sup})
     eaten = [fid for s in p["groups"].values() for fid in s["horses_eaten"]]
     if eaten:  # KS-50: the riders go on foot
@@ -396,8 +442,13 @@ def _charge(state: State, p: Mapping[str, Any]) -> State:
             shaken[fid] = {"effect": p["after"]["effect"], "turn": p["after"]["turn"]}
     pursuers = sorted(set(p["by"]) - set(p["killed"]) - set(p["destroyed"]))
     pursued = {k: v for k, v in new["ks"].get("pursued", {}).items() if v["turn"] > state["turn"]}
-    pursued.update({fid: {"by": pursuers, "turn": state["turn"] + 1} for fid in p.get("pursued", [])
-                    if new["figures"][fid]["st"] == "ok"})
+    pursued.update(
+        {
+            fid: {"by": pursuers, "turn": state["turn"] + 1}
+            for fid in p.get("pursued", [])
+            if new["figures"][fid]["st"] == "ok"
+        }
+    )
     guns = {k: v for k, v in new["ks"].get("pursued_guns", {}).items() if v["turn"] > state["turn"]}
     guns.update({gid: {"by": pursuers, "turn": state["turn"] + 1} for gid in p.get("pursued_guns", [])})
     return _ks(new, shaken=shaken, pursued=pursued, pursued_guns=guns)

@@ -24,6 +24,7 @@ Decisions (RULES.md, "Supply"):
 - Without food (or, for mounted men, forage) a group cannot move (KS-52); infantry
   without ammunition cannot fire (KS-51).
 """
+
 from __future__ import annotations
 
 import math
@@ -91,7 +92,7 @@ def bodies(state: dict[str, Any], side: str) -> list[list[str]]:
     graph.add_nodes_from(live)
     names = sorted(live)
     for k, a in enumerate(names):
-        for b in names[k + 1:]:
+        for b in names[k + 1 :]:
             if _gap(_pts(figs, live[a]), _pts(figs, live[b])) <= ISOLATION_DISTANCE:
                 graph.add_edge(a, b)
     return sorted(sorted(c) for c in nx.connected_components(graph))
@@ -133,11 +134,16 @@ def shares(state: dict[str, Any], side: str, fired: Collection[str] = frozenset(
             horses = sum(1 for i in ids if figs[i]["arm"] == "cav")
             riflemen = (len(ids) - horses) if group in fired else 0
             before = dict(totals)
-            totals = {"food": before["food"] + len(ids), "forage": before["forage"] + horses,
-                      "ammo": before["ammo"] + riflemen}
-            out[group] = {"food": rations(totals["food"]) - rations(before["food"]),
-                          "forage": forage(totals["forage"]) - forage(before["forage"]),
-                          "ammo": rations(totals["ammo"]) - rations(before["ammo"])}
+            totals = {
+                "food": before["food"] + len(ids),
+                "forage": before["forage"] + horses,
+                "ammo": before["ammo"] + riflemen,
+            }
+            out[group] = {
+                "food": rations(totals["food"]) - rations(before["food"]),
+                "forage": forage(totals["forage"]) - forage(before["forage"]),
+                "ammo": rations(totals["ammo"]) - rations(before["ammo"]),
+            }
     return out
 
 
@@ -155,11 +161,15 @@ def reach(state: dict[str, Any], side: str, group: str) -> float:
 def cut(state: dict[str, Any], side: str, a: Coord, b: Coord) -> bool:
     """KS-49: an enemy figure stands within CUT_WIDTH of the line between a group and its depot."""
     line = LineString([a, b]) if tuple(a) != tuple(b) else Point(a)
-    return any(f["side"] != side and f["st"] == "ok" and line.distance(Point(f["x"], f["y"])) <= CUT_WIDTH
-               for f in state["figures"].values())
+    return any(
+        f["side"] != side and f["st"] == "ok" and line.distance(Point(f["x"], f["y"])) <= CUT_WIDTH
+        for f in state["figures"].values()
+    )
 
 
-def source(state: dict[str, Any], side: str, group: str, depots: dict[str, Any], kind: str, amount: int) -> tuple[str | None, str]:
+def source(
+    state: dict[str, Any], side: str, group: str, depots: dict[str, Any], kind: str, amount: int
+) -> tuple[str | None, str]:
     """The nearest depot that can give ``amount`` portions of ``kind`` to ``group`` now, or (None, why not)."""
     figs = state["figures"]
     ids = [i for i in state["groups"][side][group] if figs[i]["st"] == "ok"]
@@ -214,8 +224,9 @@ def turn_ledger(state: dict[str, Any], side: str, fired: set[str]) -> dict[str, 
     return {"side": side, "turn": state["turn"], "draws": draws, "groups": status, "surrender": surrender}
 
 
-def _status(state: State, side: str, group: str, want: dict[str, int], missing: dict[str, str],
-            depots: dict[str, Any]) -> dict[str, Any]:
+def _status(
+    state: State, side: str, group: str, want: dict[str, int], missing: dict[str, str], depots: dict[str, Any]
+) -> dict[str, Any]:
     """What a group may do next turn; a group without food eats horses (KS-50) and may have to surrender (KS-53)."""
     figs = state["figures"]
     sup = state["ks"]["supply"][side]
@@ -226,7 +237,7 @@ def _status(state: State, side: str, group: str, want: dict[str, int], missing: 
     if not fed:
         need = want["food"]
         if larder < need and horses:  # one horse is one ration: six portions; what is left is kept
-            eaten = horses[:min(len(horses), math.ceil((need - larder) / PORTIONS))]
+            eaten = horses[: min(len(horses), math.ceil((need - larder) / PORTIONS))]
             larder += PORTIONS * len(eaten)
         if larder >= need:
             larder, fed = larder - need, True
@@ -237,10 +248,17 @@ def _status(state: State, side: str, group: str, want: dict[str, int], missing: 
         last = None  # supplied again: the siege is lifted
     left = len(horses) - len(eaten)
     infantry = sum(1 for i in state["groups"][side][group] if figs[i]["st"] == "ok" and figs[i]["arm"] == "inf")
-    ammo_ok = "ammo" not in missing and (not infantry or want["ammo"] > 0 or
-                                         source(state, side, group, depots, "ammo", rations(infantry))[0] is not None)
-    return {"missing": missing, "horses_eaten": eaten, "larder": larder, "last_horse": last,
-            "can_move": fed and ("forage" not in missing or left == 0),
-            "can_fire": ammo_ok or exempt(state, side, group),
-            "surrender": (last is not None and left == 0 and "food" in missing
-                          and state["turn"] - last >= SURRENDER_AFTER_LAST_HORSE)}
+    ammo_ok = "ammo" not in missing and (
+        not infantry or want["ammo"] > 0 or source(state, side, group, depots, "ammo", rations(infantry))[0] is not None
+    )
+    return {
+        "missing": missing,
+        "horses_eaten": eaten,
+        "larder": larder,
+        "last_horse": last,
+        "can_move": fed and ("forage" not in missing or left == 0),
+        "can_fire": ammo_ok or exempt(state, side, group),
+        "surrender": (
+            last is not None and left == 0 and "food" in missing and state["turn"] - last >= SURRENDER_AFTER_LAST_HORSE
+        ),
+    }

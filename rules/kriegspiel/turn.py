@@ -19,6 +19,7 @@ Random numbers are drawn only for shots and the coin of equal cavalry, in a fixe
 never for anything hidden: laying a mine changes no draw. Each side's shots draw from a stream
 of their own (``_streams``), so the enemy's hidden shots change none of one's own.
 """
+
 from __future__ import annotations
 
 import math
@@ -71,8 +72,9 @@ class Log:
         self.state = fold(self.state, ev.type, ev.payload)
 
 
-def adjudicate(state: dict[str, Any], orders: Mapping[str, Sequence[Any]], rng: random.Random | None = None,
-               kind: str = "orders") -> list[RuleEvent]:
+def adjudicate(
+    state: dict[str, Any], orders: Mapping[str, Sequence[Any]], rng: random.Random | None = None, kind: str = "orders"
+) -> list[RuleEvent]:
     rng = rng or random.Random(0)
     if state["phase"] == "edge":  # LW-2/53, before any fog: the main part's turn as it is
         return _as_little_wars(state, orders, rng, kind)
@@ -83,8 +85,9 @@ def adjudicate(state: dict[str, Any], orders: Mapping[str, Sequence[Any]], rng: 
     if state["phase"] == "deploy":
         for side in SIDES:
             p = plans[side].lw
-            log.emit("deployed", {"side": side, "figures": p.deploy_figures, "guns": p.deploy_guns},
-                     side_audience(side))
+            log.emit(
+                "deployed", {"side": side, "figures": p.deploy_figures, "guns": p.deploy_guns}, side_audience(side)
+            )
         log.emit("deployment_done", {})
         _sight(log)
         return log.events
@@ -130,8 +133,11 @@ def _private(log: Log, kp: KsPlan) -> None:
     choices - written EVERY turn for each side, empty or not: an event a side writes only when it
     reorganises or errs would show the other side, by the numbering of its own events, that it did."""
     aud = side_audience(kp.side)
-    log.emit("orders_rejected", {"side": kp.side, "errors": [{"line": e.line, "text": e.text, "message": e.message}
-                                                             for e in kp.errors]}, aud)
+    log.emit(
+        "orders_rejected",
+        {"side": kp.side, "errors": [{"line": e.line, "text": e.text, "message": e.message} for e in kp.errors]},
+        aud,
+    )
     log.emit("groups_changed", {"side": kp.side, "groups": kp.lw.groups}, aud)
     kill, lose = kp.lw.standing or (log.state["standing"][kp.side]["kill"], log.state["standing"][kp.side]["lose"])
     log.emit("standing_orders", {"side": kp.side, "kill": kill, "lose": lose}, aud)
@@ -171,19 +177,36 @@ def _fire(log: Log, plans: Mapping[str, KsPlan], streams: dict[str, Any]) -> dic
         stop = table.shot_blocker(origin, impact)
         hit = stop if stop is not None else impact
         hit = (round(min(max(hit[0], 0.0), table.width), 3), round(min(max(hit[1], 0.0), table.depth), 3))
-        res = blast_resolve(hit, state["figures"], state["guns"], wagons, ks["works"], table, dead, ks["generals"],
-                            index)
+        res = blast_resolve(
+            hit, state["figures"], state["guns"], wagons, ks["works"], table, dead, ks["generals"], index
+        )
         dead.update(res["killed"])
         for k in effects:
             effects[k].update(res[k])
-        out.append({"gun": gid or f"{side}:{group}", "aim": [float(aim[0]), float(aim[1])], "impact": list(hit),
-                    "blocked": stop is not None, "killed": res["killed"], "volley": gid is None})
+        out.append(
+            {
+                "gun": gid or f"{side}:{group}",
+                "aim": [float(aim[0]), float(aim[1])],
+                "impact": list(hit),
+                "blocked": stop is not None,
+                "killed": res["killed"],
+                "volley": gid is None,
+            }
+        )
     log.emit("fired", {"shots": out, "headings": _headings(state, plans)}, UMPIRE)
     effects["guns_out"] -= effects["guns_destroyed"]
     if any(effects.values()):
-        log.ks("blast", {"turn": state["turn"], "guns_destroyed": sorted(effects["guns_destroyed"]),
-                         "guns_out": sorted(effects["guns_out"]), **_wagons_lost(effects["wagons"]),
-                         "generals_out": sorted(effects["generals_out"])}, UMPIRE)
+        log.ks(
+            "blast",
+            {
+                "turn": state["turn"],
+                "guns_destroyed": sorted(effects["guns_destroyed"]),
+                "guns_out": sorted(effects["guns_out"]),
+                **_wagons_lost(effects["wagons"]),
+                "generals_out": sorted(effects["generals_out"]),
+            },
+            UMPIRE,
+        )
     return {s: {g for *_, sd, g in shots if sd == s and g is not None} for s in SIDES}
 
 
@@ -209,8 +232,11 @@ def _wagons_lost(keys: Iterable[str]) -> dict[str, Any]:
 
 def _headings(state: State, plans: Mapping[str, KsPlan]) -> dict[str, Any]:
 
-    return {gid: bearing((state["guns"][gid]["x"], state["guns"][gid]["y"]), aims[-1])
-            for p in plans.values() for gid, aims in sorted(p.lw.fire.items())}
+    return {
+        gid: bearing((state["guns"][gid]["x"], state["guns"][gid]["y"]), aims[-1])
+        for p in plans.values()
+        for gid, aims in sorted(p.lw.fire.items())
+    }
 
 
 # -- movement and mines -------------------------------------------------------------------------
@@ -225,18 +251,25 @@ def _charges(log: Log, plans: Mapping[str, KsPlan], rng: Random) -> tuple[set[st
     failed: dict[str, list[Any]] = {s: [] for s in SIDES}
     for side in SIDES:
         enemy = other(side)
-        held = {fid for fid, f in log.state["figures"].items() if f["side"] == enemy
-                and fid not in plans[enemy].lw.paths and not any(fid in c[1] for c in plans[enemy].charges)}
+        held = {
+            fid
+            for fid, f in log.state["figures"].items()
+            if f["side"] == enemy
+            and fid not in plans[enemy].lw.paths
+            and not any(fid in c[1] for c in plans[enemy].charges)
+        }
         for line, ids, point in sorted(plans[side].charges):
             try:
-                payload = charging.resolve(log.state, side, ids, point, held, rng,
-                                           frozenset(plans[enemy].lw.gun_moves))
+                payload = charging.resolve(log.state, side, ids, point, held, rng, frozenset(plans[enemy].lw.gun_moves))
             except charging.ChargeRefused as exc:
-                failed[side].append({"line": line, "why": str(exc),
-                                     **marked_in(log.state["scenario"], "why_msg", message_of(exc))})
+                failed[side].append(
+                    {"line": line, "why": str(exc), **marked_in(log.state["scenario"], "why_msg", message_of(exc))}
+                )
                 continue
             log.ks("charge", payload, PUBLIC)
-            touched.update(payload["by"], payload["killed"], payload["moved"], payload["destroyed"], payload["captured"])
+            touched.update(
+                payload["by"], payload["killed"], payload["moved"], payload["destroyed"], payload["captured"]
+            )
     return touched, failed
 
 
@@ -270,25 +303,48 @@ def _mines(log: Log, before: dict[str, Any], paths: dict[str, Any], moved: dict[
     if not armed:
         return
     figs = before["figures"]
-    walks = {fid: (works.walked(pts, moved[fid]), figs[fid]["arm"], pace.speed(before, fid)) for fid, pts in paths.items()}
+    walks = {
+        fid: (works.walked(pts, moved[fid]), figs[fid]["arm"], pace.speed(before, fid)) for fid, pts in paths.items()
+    }
     for trig in works.triggers(sorted(armed, key=lambda w: w["id"]), walks):
         state = log.state
         mine = state["ks"]["works"][trig["mine"]]
         figs = state["figures"]
-        pos = {fid: works.position_at(walks[fid][0], walks[fid][2], trig["t"]) if fid in walks
-               else (f["x"], f["y"]) for fid, f in figs.items() if on_table(f)}  # prisoners too (KS-60: everything)
+        pos = {
+            fid: works.position_at(walks[fid][0], walks[fid][2], trig["t"]) if fid in walks else (f["x"], f["y"])
+            for fid, f in figs.items()
+            if on_table(f)
+        }  # prisoners too (KS-60: everything)
         killed = works.blast_victims(mine["at"], pos, {fid: figs[fid]["arm"] for fid in pos})
         if trig["by"] not in killed and figs[trig["by"]]["st"] == "ok":
             killed.append(trig["by"])
         guns = works.guns_within(mine["at"], state["guns"])
-        log.ks("mine_exploded", {**works.public_ref(state, mine), "side": mine["side"], "at": mine["at"], "by": trig["by"],
-                                 "killed": sorted(killed), "guns": guns,
-                                 "positions": {fid: [round(pos[fid][0], 4), round(pos[fid][1], 4)]
-                                               for fid in sorted(killed)}}, PUBLIC)
+        log.ks(
+            "mine_exploded",
+            {
+                **works.public_ref(state, mine),
+                "side": mine["side"],
+                "at": mine["at"],
+                "by": trig["by"],
+                "killed": sorted(killed),
+                "guns": guns,
+                "positions": {fid: [round(pos[fid][0], 4), round(pos[fid][1], 4)] for fid in sorted(killed)},
+            },
+            PUBLIC,
+        )
         wagons = works.wagons_within(mine["at"], _wagons(log.state["ks"]))
         if wagons:  # depots and vehicles are private: what the mine took is told like a shell's blast (KS-6, KS-89)
-            log.ks("blast", {"turn": state["turn"], "guns_destroyed": [], "guns_out": [], **_wagons_lost(wagons),
-                             "generals_out": []}, UMPIRE)
+            log.ks(
+                "blast",
+                {
+                    "turn": state["turn"],
+                    "guns_destroyed": [],
+                    "guns_out": [],
+                    **_wagons_lost(wagons),
+                    "generals_out": [],
+                },
+                UMPIRE,
+            )
 
 
 def _live_contacts(log: Log) -> list[Any]:
@@ -307,10 +363,16 @@ def _generals(log: Log) -> None:
         fid = gen["figure"]
         if fid is None or state["figures"][fid]["st"] == "ok":
             continue
-        cav = sorted((int(i.split(":c")[1]), i) for i, f in state["figures"].items()
-                     if f["side"] == side and f["arm"] == "cav" and f["st"] == "ok" and i != fid)
-        log.ks("general_lost", {"side": side, "figure": fid, "deputy": cav[0][1] if cav else None,
-                                "turn": state["turn"]}, PUBLIC)
+        cav = sorted(
+            (int(i.split(":c")[1]), i)
+            for i, f in state["figures"].items()
+            if f["side"] == side and f["arm"] == "cav" and f["st"] == "ok" and i != fid
+        )
+        log.ks(
+            "general_lost",
+            {"side": side, "figure": fid, "deputy": cav[0][1] if cav else None, "turn": state["turn"]},
+            PUBLIC,
+        )
 
 
 # -- works, supply, sighting ------------------------------------------------------------------------
@@ -326,8 +388,18 @@ def _works(log: Log, plans: Mapping[str, KsPlan], moving: set[str], failed: dict
     started: dict[str, list[Any]] = {s: [] for s in SIDES}
     for side in SIDES:
         for job in plans[side].works:
-            w = works.new_work(works.next_id(state, side, started), job["kind"], side, job["ids"], job["at"], job["to"], state["turn"],
-                               need=job["need"], target=job["target"], spots=job.get("spots"))
+            w = works.new_work(
+                works.next_id(state, side, started),
+                job["kind"],
+                side,
+                job["ids"],
+                job["at"],
+                job["to"],
+                state["turn"],
+                need=job["need"],
+                target=job["target"],
+                spots=job.get("spots"),
+            )
             started[side].append(w)
             # the turn a work is ordered is its first turn of work (RULES.md)
             changes += works.progress({**state, "ks": {**state["ks"], "works": {w["id"]: w}}}, busy)
@@ -336,25 +408,51 @@ def _works(log: Log, plans: Mapping[str, KsPlan], moving: set[str], failed: dict
     private = {"board", "land"}  # troops in and out of trains and boats: their own side's news
     for side in SIDES:
         mine = [c for c in changes if record[c["id"]]["side"] == side]
-        loaded = [_loaded(record[c["id"]]) for c in mine if c["status"] == "complete" and record[c["id"]]["kind"] in private]
-        vehicles = {vid: [round(pts[-1][0], 4), round(pts[-1][1], 4)] for vid, pts in sorted(plans[side].steams.items())
-                    if vid in state["ks"]["vehicles"]}
-        log.ks("works", {"side": side, "turn": state["turn"], "started": started[side],
-                         "progress": [c for c in mine if c["status"] != "complete" or record[c["id"]]["kind"] in private],
-                         "depots": dict(sorted(plans[side].drives.items())), "vehicles": vehicles, "loaded": loaded,
-                         "boxed": plans[side].boxed if plans[side].boxed is not None else
-                         sorted(state["ks"]["boxed"][side]), "charges_failed": failed[side],
-                         "dismounted": _dismounted(log.state, side, plans[side]),
-                         "columns": _columns(log.state, side, plans[side]),
-                         "limbered": sorted(g for g in plans[side].limbered if g in log.state["guns"]
-                                            and log.state["guns"][g]["owner"] == side)},
-               side_audience(side))
+        loaded = [
+            _loaded(record[c["id"]]) for c in mine if c["status"] == "complete" and record[c["id"]]["kind"] in private
+        ]
+        vehicles = {
+            vid: [round(pts[-1][0], 4), round(pts[-1][1], 4)]
+            for vid, pts in sorted(plans[side].steams.items())
+            if vid in state["ks"]["vehicles"]
+        }
+        log.ks(
+            "works",
+            {
+                "side": side,
+                "turn": state["turn"],
+                "started": started[side],
+                "progress": [c for c in mine if c["status"] != "complete" or record[c["id"]]["kind"] in private],
+                "depots": dict(sorted(plans[side].drives.items())),
+                "vehicles": vehicles,
+                "loaded": loaded,
+                "boxed": plans[side].boxed if plans[side].boxed is not None else sorted(state["ks"]["boxed"][side]),
+                "charges_failed": failed[side],
+                "dismounted": _dismounted(log.state, side, plans[side]),
+                "columns": _columns(log.state, side, plans[side]),
+                "limbered": sorted(
+                    g for g in plans[side].limbered if g in log.state["guns"] and log.state["guns"][g]["owner"] == side
+                ),
+            },
+            side_audience(side),
+        )
     for c in changes:
         w = log.state["ks"]["works"][c["id"]]
         if c["status"] == "complete" and w["kind"] not in private:
-            log.ks("work_completed", {**works.public_ref(log.state, w), "side": w["side"], "kind": w["kind"], "at": w["at"],
-                                      "to": w["to"], "target": w.get("target"), "turn": state["turn"],
-                                      "wagons": engineers.wagons_emptied(len(w["workers"]))}, PUBLIC)
+            log.ks(
+                "work_completed",
+                {
+                    **works.public_ref(log.state, w),
+                    "side": w["side"],
+                    "kind": w["kind"],
+                    "at": w["at"],
+                    "to": w["to"],
+                    "target": w.get("target"),
+                    "turn": state["turn"],
+                    "wagons": engineers.wagons_emptied(len(w["workers"])),
+                },
+                PUBLIC,
+            )
 
 
 def _dismounted(state: dict[str, Any], side: str, kp: KsPlan) -> list[str]:
@@ -371,8 +469,12 @@ def _columns(state: dict[str, Any], side: str, kp: KsPlan) -> list[str]:
 
 
 def _loaded(w: dict[str, Any]) -> dict[str, Any]:
-    return {"id": w["id"], "vehicle": w["target"], "boarded": w["workers"] if w["kind"] == "board" else [],
-            "landed": w.get("spots", {}) if w["kind"] == "land" else {}}
+    return {
+        "id": w["id"],
+        "vehicle": w["target"],
+        "boarded": w["workers"] if w["kind"] == "board" else [],
+        "landed": w.get("spots", {}) if w["kind"] == "land" else {},
+    }
 
 
 def _supply(log: Log, fired_groups: dict[str, set[str]]) -> None:
@@ -384,8 +486,16 @@ def _supply(log: Log, fired_groups: dict[str, set[str]]) -> None:
         for group in ledger["surrender"]:
             ids = list(log.state["groups"][side].get(group, []))
             if ids:
-                log.emit("surrendered", {"side": side, "group": group, "figures": ids, "captor": other(side),
-                                         "pow": next_name(log.state, other(side), "pow")})
+                log.emit(
+                    "surrendered",
+                    {
+                        "side": side,
+                        "group": group,
+                        "figures": ids,
+                        "captor": other(side),
+                        "pow": next_name(log.state, other(side), "pow"),
+                    },
+                )
 
 
 def _sight(log: Log) -> None:
@@ -396,7 +506,16 @@ def _sight(log: Log) -> None:
         boxed = {g: state["groups"][enemy].get(g, []) for g in state["ks"]["boxed"][enemy]}
         tokens, known = boxes.tokens(state, boxed, side, set(seen["figures"]), state["ks"]["seen"][side]["tokens"])
         in_boxes = {i for ids in boxed.values() for i in ids}
-        log.ks("sighted", {"side": side, "turn": state["turn"],
-                           "figures": {k: v for k, v in seen["figures"].items() if k not in in_boxes},
-                           "guns": seen["guns"], "objects": seen["objects"], "boxes": tokens, "tokens": known},
-               side_audience(side))
+        log.ks(
+            "sighted",
+            {
+                "side": side,
+                "turn": state["turn"],
+                "figures": {k: v for k, v in seen["figures"].items() if k not in in_boxes},
+                "guns": seen["guns"],
+                "objects": seen["objects"],
+                "boxes": tokens,
+                "tokens": known,
+            },
+            side_audience(side),
+        )

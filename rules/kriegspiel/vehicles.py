@@ -14,6 +14,7 @@ A vehicle is ``state["ks"]["vehicles"][id]``: {"kind": "train" | "boat", "side",
 - A blast touching a train or boat destroys it (KS-89, like wagons) and everyone aboard.
 - Vehicles, like depots, are known to their own side (and the umpire) only.
 """
+
 from __future__ import annotations
 
 import math
@@ -57,7 +58,9 @@ def own(state: dict[str, Any], side: str, name: str) -> tuple[str, dict[str, Any
     v = state["ks"].get("vehicles", {}).get(vid)
     if v is None:
         mine = sorted(k.split(":", 1)[1] for k, x in state["ks"].get("vehicles", {}).items() if x["side"] == side)
-        raise VehicleError(_("you have no train or boat {name} (yours: {value})", name=repr(name), value=', '.join(mine) or 'none'))
+        raise VehicleError(
+            _("you have no train or boat {name} (yours: {value})", name=repr(name), value=", ".join(mine) or "none")
+        )
     return vid, v
 
 
@@ -66,8 +69,10 @@ def load_error(v: dict[str, Any], figs: dict[str, Any], ids: list[str]) -> str |
     inf = sum(1 for f in riders if f["arm"] == "inf")
     wagons = wagons_for(inf=inf, cav=len(riders) - inf)
     if wagons > v["wagons"]:
-        return (f"{v['name']} has {v['wagons']} wagon(s); {len(riders)} figures need {wagons} "
-                f"(12 infantry or 5 cavalry a wagon, LW-71)")
+        return (
+            f"{v['name']} has {v['wagons']} wagon(s); {len(riders)} figures need {wagons} "
+            f"(12 infantry or 5 cavalry a wagon, LW-71)"
+        )
     return None
 
 
@@ -106,8 +111,15 @@ def landing(state: dict[str, Any], side: str, name: str, at: Coord) -> tuple[str
     figs = state["figures"]
     ids = sorted(v["aboard"])
     edge = state["scenario"]["edges"][side]
-    spots = block({"arm": "cav" if any(figs[i]["arm"] == "cav" for i in ids) else "inf",
-                   "frontage": min(len(ids), 10), "count": len(ids)}, edge, list(at))
+    spots = block(
+        {
+            "arm": "cav" if any(figs[i]["arm"] == "cav" for i in ids) else "inf",
+            "frontage": min(len(ids), 10),
+            "count": len(ids),
+        },
+        edge,
+        list(at),
+    )
     return vid, landing_turns(len(ids)), {fid: [x, y] for fid, (x, y) in zip(ids, spots)}
 
 
@@ -118,7 +130,6 @@ def route(state: dict[str, Any], side: str, name: str, to: Coord) -> tuple[str, 
         raise VehicleError(_("{name} is loading or unloading: it does not move this turn", name=name))
     here = Point(v["x"], v["y"])
     if v["kind"] == "boat":
-
         pts = [(v["x"], v["y"]), tuple(to)]
         try:
             check(ground_of(state["scenario"]), "boat", pts)
@@ -127,15 +138,26 @@ def route(state: dict[str, Any], side: str, name: str, to: Coord) -> tuple[str, 
         return vid, pts
     rail, line = min(railways(state["scenario"]).items(), key=lambda kv: kv[1].distance(here))
     if line.distance(Point(to)) > ON_LINE:
-        raise VehicleError(_("{value:g},{value2:g} is not on {name}'s railway (KS-87)", value=to[0], value2=to[1], name=name))
+        raise VehicleError(
+            _("{value:g},{value2:g} is not on {name}'s railway (KS-87)", value=to[0], value2=to[1], name=name)
+        )
     a, b = line.project(here), line.project(Point(to))
     if abs(b - a) > MOVE["train"] + 1e-9:
-        raise VehicleError(_("out of range: {value:.1f} ft along the line; a train runs 8 ft a turn (KS-87)", value=abs(b - a) / 12))
+        raise VehicleError(
+            _("out of range: {value:.1f} ft along the line; a train runs 8 ft a turn (KS-87)", value=abs(b - a) / 12)
+        )
     for bx, by in state["ks"].get("breaks", {}).get(rail, []):
         s = line.project(Point(bx, by))
         if min(a, b) < s - ON_LINE < max(a, b) or min(a, b) < s + ON_LINE < max(a, b):  # it would cross or reach it
-            raise VehicleError(_("the rails of {rail} are broken at {bx:g},{by:g}: no train passes until they are "
-                                 "repaired (KS-55, LW-73)", rail=rail, bx=bx, by=by))
+            raise VehicleError(
+                _(
+                    "the rails of {rail} are broken at {bx:g},{by:g}: no train passes until they are "
+                    "repaired (KS-55, LW-73)",
+                    rail=rail,
+                    bx=bx,
+                    by=by,
+                )
+            )
 
     seg = substring(line, min(a, b), max(a, b))
     pts = [tuple(map(float, p)) for p in seg.coords]
@@ -145,5 +167,12 @@ def route(state: dict[str, Any], side: str, name: str, to: Coord) -> tuple[str, 
 def new_vehicle(side: str, kind: str, spec: dict[str, Any]) -> dict[str, Any]:
     if kind == "train" and not 1 <= spec.get("wagons", 0) <= ENGINE_PULLS:
         raise VehicleError(_("a train has 1 to {ENGINE_PULLS} wagons (LW-72)", ENGINE_PULLS=ENGINE_PULLS))
-    return {"kind": kind, "side": side, "name": spec["name"], "x": float(spec["at"][0]), "y": float(spec["at"][1]),
-            "wagons": int(spec.get("wagons", 1)) if kind == "train" else 1, "aboard": []}
+    return {
+        "kind": kind,
+        "side": side,
+        "name": spec["name"],
+        "x": float(spec["at"][0]),
+        "y": float(spec["at"][1]),
+        "wagons": int(spec.get("wagons", 1)) if kind == "train" else 1,
+        "aboard": [],
+    }

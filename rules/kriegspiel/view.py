@@ -10,6 +10,7 @@ The umpire sees everything, including every work in progress and every ledger.
 Nothing here depends on a hidden work of the other side: the differential test
 (tests/rules/kriegspiel/test_leaks.py) checks it.
 """
+
 from __future__ import annotations
 
 import math
@@ -27,8 +28,14 @@ REVEALED = ("complete", "exploded")
 
 def _work(w: dict[str, Any], full: bool, viewer: Viewer) -> dict[str, Any]:
     """A work as the viewer knows it: its side's own id to that side and the umpire, else its public name."""
-    out = {"id": works.label(w, viewer.side, viewer.is_umpire), "kind": w["kind"], "side": w["side"], "at": w["at"],
-           "to": w["to"], "status": w["status"]}
+    out = {
+        "id": works.label(w, viewer.side, viewer.is_umpire),
+        "kind": w["kind"],
+        "side": w["side"],
+        "at": w["at"],
+        "to": w["to"],
+        "status": w["status"],
+    }
     if full:
         out.update(done=w["done"], need=w["need"], workers=list(w["workers"]), started=w["started"])
         if "public" in w:
@@ -44,26 +51,45 @@ def _works(state: dict[str, Any], viewer: Viewer) -> list[dict[str, Any]]:
             out.append(_work(w, True, viewer))
         elif w["status"] in REVEALED or w.get("revealed"):
             out.append(_work(w, False, viewer))
-    return sorted(out, key=lambda w: works.number(w["id"]))   # by the names shown, never by hidden ids
+    return sorted(out, key=lambda w: works.number(w["id"]))  # by the names shown, never by hidden ids
 
 
 def _own_ks(state: dict[str, Any], side: str) -> dict[str, Any]:
     ks = state["ks"]
     sup = ks["supply"][side]
-    return {"boxed": list(ks["boxed"][side]),
-            "vehicles": {k: {**v, "aboard": list(v["aboard"])} for k, v in sorted(ks["vehicles"].items())
-                         if v["side"] == side},
-            "supply": {"on": sup["on"], "depots": {k: dict(v) for k, v in sorted(sup["depots"].items())},
-                       "status": {k: dict(v) for k, v in sorted(sup["status"].items())}},
-            "guns_out": {g: t for g, t in sorted(ks["guns_out"].items()) if g.startswith(side + ":")},
-            "limbered": list(ks.get("limbered", {}).get(side, [])),
-            "general": dict(ks["generals"][side])}
+    return {
+        "boxed": list(ks["boxed"][side]),
+        "vehicles": {
+            k: {**v, "aboard": list(v["aboard"])} for k, v in sorted(ks["vehicles"].items()) if v["side"] == side
+        },
+        "supply": {
+            "on": sup["on"],
+            "depots": {k: dict(v) for k, v in sorted(sup["depots"].items())},
+            "status": {k: dict(v) for k, v in sorted(sup["status"].items())},
+        },
+        "guns_out": {g: t for g, t in sorted(ks["guns_out"].items()) if g.startswith(side + ":")},
+        "limbered": list(ks.get("limbered", {}).get(side, [])),
+        "general": dict(ks["generals"][side]),
+    }
 
 
 # The keys of the Little Wars view this view passes on (then fogs): an allow-list, so a key the
 # main part adds later reaches no Kriegspiel player until it is judged here.
-LW_KEYS = ("viewer", "phase", "scenario", "table", "figures", "guns", "groups", "prisoner_groups", "standing",
-           "counts", "turn", "last", "result")
+LW_KEYS = (
+    "viewer",
+    "phase",
+    "scenario",
+    "table",
+    "figures",
+    "guns",
+    "groups",
+    "prisoner_groups",
+    "standing",
+    "counts",
+    "turn",
+    "last",
+    "result",
+)
 
 
 def build_view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
@@ -72,11 +98,13 @@ def build_view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     if state.get("scenario") is None or "ks" not in state:
         return view
     ks = state["ks"]
-    view["kriegspiel"] = {"works": _works(state, viewer),
-                          "wrecks": {g: list(xy) for g, xy in sorted(ks["wrecks"].items())},
-                          "railways": [dict(r) for r in (state["scenario"].get("kriegspiel") or {}).get("railways", [])],
-                          "rail_breaks": {k: [list(b) for b in v] for k, v in sorted(ks.get("breaks", {}).items())},
-                          "notes": [dict(n) for n in ks["notes"] if viewer.may_see(n["audience"])]}
+    view["kriegspiel"] = {
+        "works": _works(state, viewer),
+        "wrecks": {g: list(xy) for g, xy in sorted(ks["wrecks"].items())},
+        "railways": [dict(r) for r in (state["scenario"].get("kriegspiel") or {}).get("railways", [])],
+        "rail_breaks": {k: [list(b) for b in v] for k, v in sorted(ks.get("breaks", {}).items())},
+        "notes": [dict(n) for n in ks["notes"] if viewer.may_see(n["audience"])],
+    }
     if viewer.is_umpire:
         _on_foot(state, view)
         view["kriegspiel"]["sides"] = {s: _own_ks(state, s) for s in SIDES}
@@ -101,10 +129,13 @@ def _on_foot(state: dict[str, Any], view: dict[str, Any]) -> None:
 
 def _seen(state: dict[str, Any], side: str) -> dict[str, Any]:
     s = state["ks"]["seen"][side]
-    return {"boxes": [dict(b) for b in s["boxes"]],
-            "objects": [{"kind": k, "x": x, "y": y} for k, x, y in s["now"].get("objects", [])],
-            "last_seen": [{"id": fid, "x": v[0], "y": v[1], "arm": v[2], "turn": v[3]}
-                          for fid, v in sorted(s["last"].items())]}
+    return {
+        "boxes": [dict(b) for b in s["boxes"]],
+        "objects": [{"kind": k, "x": x, "y": y} for k, x, y in s["now"].get("objects", [])],
+        "last_seen": [
+            {"id": fid, "x": v[0], "y": v[1], "arm": v[2], "turn": v[3]} for fid, v in sorted(s["last"].items())
+        ],
+    }
 
 
 def _fog(state: dict[str, Any], view: dict[str, Any], side: str | None) -> None:
@@ -112,15 +143,20 @@ def _fog(state: dict[str, Any], view: dict[str, Any], side: str | None) -> None:
     if state["phase"] == "deploy":
         return  # the Little Wars curtain already hides the other side
     now = state["ks"]["seen"][side]["now"] if side else {"figures": {}, "guns": {}}
-    view["figures"] = [f for f in view["figures"] if side is not None and (
-        f["side"] == side or (f["id"] in now["figures"] and f.get("captor") is None) or f.get("captor") == side)]
+    view["figures"] = [
+        f
+        for f in view["figures"]
+        if side is not None
+        and (f["side"] == side or (f["id"] in now["figures"] and f.get("captor") is None) or f.get("captor") == side)
+    ]
     view["guns"] = [g for g in view["guns"] if g["owner"] == side or g["id"] in now["guns"]]
     view["counts"] = {side: view["counts"][side]} if side and view.get("counts") else None
     view["last"] = _last_seen(view.get("last"), view, side, now, state["turn"])
 
 
-def _last_seen(last: dict[str, Any] | None, view: dict[str, Any], side: str | None, now: dict[str, Any],
-               turn: int) -> dict[str, Any] | None:
+def _last_seen(
+    last: dict[str, Any] | None, view: dict[str, Any], side: str | None, now: dict[str, Any], turn: int
+) -> dict[str, Any] | None:
     """What the viewer saw of the turn just played: shots of its own or that fell in sight, melees,
     captures. None when that is nothing, or when the record is of an older turn: the record is
     kept of the last turn in which ANYONE fired or fought, so an enemy's hidden shots would
@@ -128,9 +164,13 @@ def _last_seen(last: dict[str, Any] | None, view: dict[str, Any], side: str | No
     if not last or last["turn"] < turn - 1:
         return None
     own = [(f["x"], f["y"]) for f in view["figures"] if f["side"] == side]
-    last = {**last,
-            "impacts": [dict(i, gun=i["gun"] if i["gun"].startswith(f"{side}:") else None)
-                        for i in last["impacts"] if (side and i["gun"].startswith(f"{side}:"))
-                        or any(math.dist(p, i["at"]) <= SIGHT_RANGE for p in own)],
-            "captures": [g for g in last["captures"] if side and (g.startswith(f"{side}:") or g in now["guns"])]}
+    last = {
+        **last,
+        "impacts": [
+            dict(i, gun=i["gun"] if i["gun"].startswith(f"{side}:") else None)
+            for i in last["impacts"]
+            if (side and i["gun"].startswith(f"{side}:")) or any(math.dist(p, i["at"]) <= SIGHT_RANGE for p in own)
+        ],
+        "captures": [g for g in last["captures"] if side and (g.startswith(f"{side}:") or g in now["guns"])],
+    }
     return last if last["impacts"] or last["melees"] or last["captures"] else None

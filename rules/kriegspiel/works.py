@@ -19,6 +19,7 @@ Decisions (RULES.md, "Hidden works"):
 - The explosion destroys every figure, gun and wagon whose footprint lies within 6 in
   of the mine at the moment it goes off (KS-60); that public event is the reveal.
 """
+
 from __future__ import annotations
 
 import math
@@ -38,8 +39,14 @@ from .numbers import footprint as radius
 from .vehicles import ON_LINE, railways
 
 KINDS = tuple(WORKS)
-TASKS = ("bridge_destroy", "bridge_restore", "rail_destroy", "rail_restore", "depot_burn",
-         "wagons_destroy")   # KS-54, KS-55 / LW-73, KS-56, KS-57
+TASKS = (
+    "bridge_destroy",
+    "bridge_restore",
+    "rail_destroy",
+    "rail_restore",
+    "depot_burn",
+    "wagons_destroy",
+)  # KS-54, KS-55 / LW-73, KS-56, KS-57
 DEPOT_TASKS = ("depot_burn", "wagons_destroy")
 LIVE = ("building", "armed")
 
@@ -63,8 +70,10 @@ def public_ref(state: dict[str, Any], w: dict[str, Any]) -> dict[str, Any]:
         return {"id": w["id"]}
     if "public" in w:
         return {"public": w["public"]}
-    return {"public": 1 + max((v.get("public", 0) for v in state["ks"]["works"].values() if v["side"] == w["side"]),
-                              default=0)}
+    return {
+        "public": 1
+        + max((v.get("public", 0) for v in state["ks"]["works"].values() if v["side"] == w["side"]), default=0)
+    }
 
 
 def label(w: dict[str, Any], viewer_side: str | None, umpire: bool = False) -> str:
@@ -97,23 +106,41 @@ def entrenchment_length(workers: int) -> float:
     return float(workers // ENTRENCH_PER_FIGURES)
 
 
-def check_start(state: dict[str, Any], side: str, kind: str, ids: list[str], at: Coord,
-                to: Coord | None = None) -> None:
+def check_start(
+    state: dict[str, Any], side: str, kind: str, ids: list[str], at: Coord, to: Coord | None = None
+) -> None:
     """Raise WorkError unless ``ids`` (figures of ``side``) may start a ``kind`` work at ``at`` (..``to``)."""
     if kind not in WORKS:
-        raise WorkError(_("unknown work {kind}: works are {KINDS}", kind=repr(kind), KINDS=', '.join(KINDS)))
+        raise WorkError(_("unknown work {kind}: works are {KINDS}", kind=repr(kind), KINDS=", ".join(KINDS)))
     need, _turns, arm = WORKS[kind]
     figs = state["figures"]
     _check_free(figs, side, ids)
     for fid in ids:
         if arm and figs[fid]["arm"] != arm:
-            raise WorkError(_("only infantry build entrenchments (KS-61); {value} is not infantry", value=fid.split(':')[-1]))
+            raise WorkError(
+                _("only infantry build entrenchments (KS-61); {value} is not infantry", value=fid.split(":")[-1])
+            )
     if len(ids) < need:
-        raise WorkError(_("a {kind} needs {need} figures ({rule}); {ids} given", kind=kind, need=need, rule=_rule(kind), ids=len(ids)))
-    busy = sorted({fid for w in state.get("ks", {}).get("works", {}).values()
-                   if w["status"] == "building" for fid in w["workers"]} & set(ids))
+        raise WorkError(
+            _(
+                "a {kind} needs {need} figures ({rule}); {ids} given",
+                kind=kind,
+                need=need,
+                rule=_rule(kind),
+                ids=len(ids),
+            )
+        )
+    busy = sorted(
+        {
+            fid
+            for w in state.get("ks", {}).get("works", {}).values()
+            if w["status"] == "building"
+            for fid in w["workers"]
+        }
+        & set(ids)
+    )
     if busy:
-        raise WorkError(_("{items} already at work on another job", items=', '.join(i.split(':')[-1] for i in busy)))
+        raise WorkError(_("{items} already at work on another job", items=", ".join(i.split(":")[-1] for i in busy)))
     geom = work_geometry({"at": at, "to": to})
     if kind == "entrenchment":
         if to is None:
@@ -136,7 +163,7 @@ def _check_free(figs: dict[str, Any], side: str, ids: list[str]) -> None:
     for fid in ids:
         f = figs.get(fid)
         if f is None or f["side"] != side or f["st"] != "ok" or f["dis"]:
-            raise WorkError(_("{value} cannot work: not one of your free, armed figures", value=fid.split(':')[-1]))
+            raise WorkError(_("{value} cannot work: not one of your free, armed figures", value=fid.split(":")[-1]))
 
 
 def _check_reach(figs: dict[str, Any], ids: list[str], geom: BaseGeometry, what: str) -> None:
@@ -160,12 +187,30 @@ def _rule(kind: str) -> str:
     return {"mine": "KS-58", "entrenchment": "KS-61", "gunpit": "KS-64"}[kind]
 
 
-def new_work(wid: str, kind: str, side: str, ids: list[str], at: Coord, to: Coord, turn: int, need: int | None = None,
-             target: str | None = None, spots: dict[str, Any] | None = None) -> dict[str, Any]:
-    w = {"id": wid, "kind": kind, "side": side, "at": [float(at[0]), float(at[1])],
-         "to": [float(to[0]), float(to[1])] if to is not None else None,
-         "workers": sorted(ids), "need": need if need is not None else WORKS[kind][1], "done": 0, "started": turn,
-         "status": "building"}
+def new_work(
+    wid: str,
+    kind: str,
+    side: str,
+    ids: list[str],
+    at: Coord,
+    to: Coord,
+    turn: int,
+    need: int | None = None,
+    target: str | None = None,
+    spots: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    w = {
+        "id": wid,
+        "kind": kind,
+        "side": side,
+        "at": [float(at[0]), float(at[1])],
+        "to": [float(to[0]), float(to[1])] if to is not None else None,
+        "workers": sorted(ids),
+        "need": need if need is not None else WORKS[kind][1],
+        "done": 0,
+        "started": turn,
+        "status": "building",
+    }
     if target is not None:
         w["target"] = target
     if spots is not None:
@@ -189,7 +234,14 @@ def task_target(state: dict[str, Any], side: str, task: str, target: str) -> Bas
         items = dict(state["ks"].get("blown", {}))
     if target not in items:
         what = "blown bridge" if task == "bridge_restore" else "bridge"
-        raise WorkError(_("no {what} {target} (known: {value})", what=what, target=repr(target), value=', '.join(sorted(items)) or 'none'))
+        raise WorkError(
+            _(
+                "no {what} {target} (known: {value})",
+                what=what,
+                target=repr(target),
+                value=", ".join(sorted(items)) or "none",
+            )
+        )
     return terrain_geometry(items[target])
 
 
@@ -210,7 +262,9 @@ def rail_spot(state: dict[str, Any], task: str, rail: str, at: Coord) -> str:
 
     lines = railways(state["scenario"])
     if rail not in lines:
-        raise WorkError(_("no railway {rail} (railways: {value})", rail=repr(rail), value=', '.join(sorted(lines)) or 'none'))
+        raise WorkError(
+            _("no railway {rail} (railways: {value})", rail=repr(rail), value=", ".join(sorted(lines)) or "none")
+        )
     line = lines[rail]
     if line.distance(Point(at)) > ON_LINE + 1e-9:
         raise WorkError(
@@ -239,7 +293,14 @@ def rail_spot(state: dict[str, Any], task: str, rail: str, at: Coord) -> str:
         x, y = min(near, key=lambda b: math.dist(b, (on.x, on.y)))
     else:
         if near:
-            raise WorkError(_("the rails of {rail} are already broken at {value:g},{value2:g}", rail=rail, value=near[0][0], value2=near[0][1]))
+            raise WorkError(
+                _(
+                    "the rails of {rail} are already broken at {value:g},{value2:g}",
+                    rail=rail,
+                    value=near[0][0],
+                    value2=near[0][1],
+                )
+            )
         x, y = round(on.x, 3), round(on.y, 3)
     return f"{rail}@{x:g},{y:g}"
 
@@ -261,12 +322,22 @@ def depot_at(state: dict[str, Any], side: str, ids: list[str], at: Coord) -> str
                 value2=at[1],
             )
         )
-    found = sorted((math.dist((d["x"], d["y"]), at), name) for s_, sup in state["ks"]["supply"].items()
-                   if s_ != side for name, d in sup["depots"].items()
-                   if math.dist((d["x"], d["y"]), at) <= WORK_REACH)
+    found = sorted(
+        (math.dist((d["x"], d["y"]), at), name)
+        for s_, sup in state["ks"]["supply"].items()
+        if s_ != side
+        for name, d in sup["depots"].items()
+        if math.dist((d["x"], d["y"]), at) <= WORK_REACH
+    )
     if not found:
-        raise WorkError(_("there is no enemy depot within {WORK_REACH:g} in of {value:g},{value2:g}",
-                          WORK_REACH=WORK_REACH, value=at[0], value2=at[1]))
+        raise WorkError(
+            _(
+                "there is no enemy depot within {WORK_REACH:g} in of {value:g},{value2:g}",
+                WORK_REACH=WORK_REACH,
+                value=at[0],
+                value2=at[1],
+            )
+        )
     name: str = found[0][1]
     return name
 
@@ -422,17 +493,23 @@ def position_at(path: Polyline, speed: float, t: float) -> tuple[float, float]:
 
 def blast_victims(mine_at: Coord, positions: dict[str, tuple[Any, ...]], arms: dict[str, str]) -> list[str]:
     """KS-60: every figure whose footprint lies within 6 in of the mine."""
-    return sorted(fid for fid, p in positions.items()
-                  if math.dist(p, mine_at) - radius(arms[fid]) <= MINE_RADIUS + 1e-9)
+    return sorted(
+        fid for fid, p in positions.items() if math.dist(p, mine_at) - radius(arms[fid]) <= MINE_RADIUS + 1e-9
+    )
 
 
 def wagons_within(mine_at: Coord, wagons: dict[str, Any]) -> list[str]:
     """Wagons (depots, trains, boats; keyed as the turn keys them) within 6 in of the mine: destroyed too."""
 
-    return sorted(k for k, w in wagons.items() if math.dist((w["x"], w["y"]), mine_at) - WAGON_RADIUS <= MINE_RADIUS + 1e-9)
+    return sorted(
+        k for k, w in wagons.items() if math.dist((w["x"], w["y"]), mine_at) - WAGON_RADIUS <= MINE_RADIUS + 1e-9
+    )
 
 
 def guns_within(mine_at: Coord, guns: dict[str, Any]) -> list[str]:
     """Guns (not yet destroyed) standing within 6 in of the mine: destroyed with everything else."""
-    return sorted(gid for gid, g in guns.items() if not g.get("destroyed")
-                  and math.dist((g["x"], g["y"]), mine_at) <= MINE_RADIUS + 1e-9)
+    return sorted(
+        gid
+        for gid, g in guns.items()
+        if not g.get("destroyed") and math.dist((g["x"], g["y"]), mine_at) <= MINE_RADIUS + 1e-9
+    )

@@ -18,6 +18,7 @@ Public extension points, for a variant built on this engine (rules/kriegspiel do
 
 A name with a leading underscore is this package's own and may change without notice.
 """
+
 from .ruleset import RULESET, LittleWars
 
 __all__ = ["RULESET", "LittleWars"]

@@ -15,6 +15,7 @@ revealed together. Every later turn (LW-15 "guns first" as phases):
 Each event is folded as soon as it is made, so every phase sees the state the
 previous one left and adjudication equals replay by construction.
 """
+
 from __future__ import annotations
 
 import random
@@ -63,7 +64,9 @@ def setup(scenario: Any, rng: random.Random) -> list[RuleEvent]:
         coin["swapped"] = coin["side"] != coin["scenario_defender"]
         sc = swap_armies(sc) if coin["swapped"] else sc
     sc = with_marked_texts(sc)  # refused lines keep their marked message (older games' logs have none)
-    log.emit("table_laid", {"scenario": sc, "first": rng.choice(SIDES), "ids": "side"})  # LW-6: a coin for the First Player
+    log.emit(
+        "table_laid", {"scenario": sc, "first": rng.choice(SIDES), "ids": "side"}
+    )  # LW-6: a coin for the First Player
     if coin:
         log.emit("defender_chosen", coin)
     if sc["settings"]["random_advantage"]:
@@ -80,10 +83,12 @@ def _reinforcements(state: State, rng: Random) -> dict[str, Any]:
     out = {}
     for side in SIDES:
         group = next(g["name"] for g in state["scenario"]["forces"][side]["groups"] if g["reserve"])
-        reserve = sorted((fid for fid, f in state["figures"].items() if f["side"] == side and f["st"] == "absent"),
-                         key=lambda i: int(i.split(":")[1][1:]))
+        reserve = sorted(
+            (fid for fid, f in state["figures"].items() if f["side"] == side and f["st"] == "absent"),
+            key=lambda i: int(i.split(":")[1][1:]),
+        )
         roll = [rng.randint(1, 6), rng.randint(1, 6)]
-        out[side] = {"roll": roll, "group": group, "joined": reserve[:min(sum(roll), RESERVE)]}
+        out[side] = {"roll": roll, "group": group, "joined": reserve[: min(sum(roll), RESERVE)]}
     return out
 
 
@@ -100,18 +105,30 @@ def next_turn(state: dict[str, Any]) -> TurnSpec:
     if state["phase"] == "edge":
         side = state["edge_chooser"]
         edge = state["scenario"]["edges"][side]
-        return TurnSpec((side,), "orders", f"Choose the edge you start from (LW-2, LW-53): 'edge {edge}' keeps "
-                                           f"the {edge} edge, 'edge {OPPOSITE[edge]}' takes the other; the armies "
-                                           f"then deploy.")
+        return TurnSpec(
+            (side,),
+            "orders",
+            f"Choose the edge you start from (LW-2, LW-53): 'edge {edge}' keeps "
+            f"the {edge} edge, 'edge {OPPOSITE[edge]}' takes the other; the armies "
+            f"then deploy.",
+        )
     if state["phase"] == "deploy":
         sides = deploying_sides(state)
         if len(sides) == len(SIDES):
-            return TurnSpec(SIDES, "orders", "Deployment behind the curtain (LW-8): place your groups and guns "
-                                             "along your edge with deploy orders, or keep the scenario's places.")
+            return TurnSpec(
+                SIDES,
+                "orders",
+                "Deployment behind the curtain (LW-8): place your groups and guns "
+                "along your edge with deploy orders, or keep the scenario's places.",
+            )
         seen = " You see the army already deployed." if state.get("deployed") else ""
-        return TurnSpec(sides, "orders", f"Deployment without the curtain (LW-7): {sides[0]} deploys along its "
-                                         f"edge with deploy orders, or keeps the scenario's places.{seen} In the "
-                                         f"first turn every move is measured from the edge line.")
+        return TurnSpec(
+            sides,
+            "orders",
+            f"Deployment without the curtain (LW-7): {sides[0]} deploys along its "
+            f"edge with deploy orders, or keeps the scenario's places.{seen} In the "
+            f"first turn every move is measured from the edge line.",
+        )
     if state["phase"] == "play" and not state.get("result"):
         first = game_turn_of_play(state, FIRST_FIRE_TURN)
         fire = f" Guns may not fire before turn {first} (LW-14)." if state["turn"] < first else ""
@@ -123,8 +140,9 @@ def default_orders(state: dict[str, Any], side: str, kind: str = "orders") -> st
     return "hold"
 
 
-def adjudicate(state: dict[str, Any], orders: Mapping[str, Sequence[Any]], rng: random.Random | None = None,
-               kind: str = "orders") -> list[RuleEvent]:
+def adjudicate(
+    state: dict[str, Any], orders: Mapping[str, Sequence[Any]], rng: random.Random | None = None, kind: str = "orders"
+) -> list[RuleEvent]:
     rng = rng or random.Random(0)
     acting = next_turn(state).sides or SIDES
     plans = {s: planning.build_spaced(state, s, orders.get(s, ()) if s in acting else ()) for s in SIDES}
@@ -165,10 +183,22 @@ def adjudicate(state: dict[str, Any], orders: Mapping[str, Sequence[Any]], rng: 
 def _private(log: _Log, p: planning.Plan) -> None:
     aud = side_audience(p.side)
     if p.errors:
-        log.emit("orders_rejected", {"side": p.side, "errors": [
-            {"line": e.line, "text": e.text, "message": e.message,
-             **marked_in(log.state["scenario"], "message_msg", e.message)}
-            for e in p.errors]}, aud)
+        log.emit(
+            "orders_rejected",
+            {
+                "side": p.side,
+                "errors": [
+                    {
+                        "line": e.line,
+                        "text": e.text,
+                        "message": e.message,
+                        **marked_in(log.state["scenario"], "message_msg", e.message),
+                    }
+                    for e in p.errors
+                ],
+            },
+            aud,
+        )
     if p.groups_changed:
         log.emit("groups_changed", {"side": p.side, "groups": p.groups}, aud)
     if p.standing:
@@ -179,8 +209,16 @@ def emit_surrenders(log: TurnLog, plans: Mapping[str, planning.Plan]) -> None:
     """Step 1 of the turn (LW-45): each side's ordered surrenders, before any fire."""
     for side in SIDES:
         for name, ids in plans[side].surrender:
-            log.emit("surrendered", {"side": side, "group": name, "figures": list(ids), "captor": other(side),
-                                     "pow": next_name(log.state, other(side), "pow")})
+            log.emit(
+                "surrendered",
+                {
+                    "side": side,
+                    "group": name,
+                    "figures": list(ids),
+                    "captor": other(side),
+                    "pow": next_name(log.state, other(side), "pow"),
+                },
+            )
 
 
 def _movement(log: _Log, plans: Mapping[str, planning.Plan]) -> None:
@@ -198,8 +236,12 @@ def _movement(log: _Log, plans: Mapping[str, planning.Plan]) -> None:
     guns, stuck = aftermath.gun_moves(log.state, moved, gun_paths)
     payload = {"figures": moved, "guns": guns, "stuck": stuck, "contacts": contacts}
     # wagons neither stop nor are stopped (their drivers are no figures); one shot to pieces stays put
-    carts = {wid: list(pts[-1]) for p in plans.values() for wid, pts in p.wagon_moves.items()
-             if wid in wagons.live(log.state, p.side)}
+    carts = {
+        wid: list(pts[-1])
+        for p in plans.values()
+        for wid, pts in p.wagon_moves.items()
+        if wid in wagons.live(log.state, p.side)
+    }
     if carts:
         payload["wagons"] = carts
     log.emit("moved", payload)

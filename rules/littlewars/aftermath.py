@@ -7,6 +7,7 @@ escort holds 7 prisoners per guard within 6 in, and the prisoners beyond that (t
 farthest from the guards first; all of them when no guard is left) go back to their
 side disarmed (LW-41, LW-43).
 """
+
 from __future__ import annotations
 
 import math
@@ -28,8 +29,12 @@ from .units import (
 )
 
 
-def gun_moves(start: dict[str, Any], moved: dict[str, Any], gun_paths: dict[str, Any],
-              limit_of: Callable[[str], float] | None = None) -> tuple[dict[str, Any], list[Any]]:
+def gun_moves(
+    start: dict[str, Any],
+    moved: dict[str, Any],
+    gun_paths: dict[str, Any],
+    limit_of: Callable[[str], float] | None = None,
+) -> tuple[dict[str, Any], list[Any]]:
     """New gun positions {gid: [x, y, heading]} and the guns that could not go (with why).
 
     ``limit_of(gid)``: a variant's own range for the gun's path instead of LW-26's."""
@@ -97,11 +102,20 @@ def escorts(state: dict[str, Any]) -> list[dict[str, Any]]:
             if keep >= len(ids):
                 continue
             gp = [(figs[g]["x"], figs[g]["y"]) for g in guards]
-            ranked = sorted(ids, key=lambda i: (min((math.dist((figs[i]["x"], figs[i]["y"]), p) for p in gp),
-                                                    default=0.0), i))
+            ranked = sorted(
+                ids, key=lambda i: (min((math.dist((figs[i]["x"], figs[i]["y"]), p) for p in gp), default=0.0), i)
+            )
             free = ranked[keep:]
-            out.append({"side": other(captor), "captor": captor, "from": name, "figures": free,
-                        "guards": len(guards), "group": names(other(captor))})
+            out.append(
+                {
+                    "side": other(captor),
+                    "captor": captor,
+                    "from": name,
+                    "figures": free,
+                    "guards": len(guards),
+                    "group": names(other(captor)),
+                }
+            )
     return out
 
 
@@ -111,9 +125,13 @@ def deliveries(state: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     for captor in SIDES:
         edge = table.home(captor)
-        ids = sorted(i for name, members in state["pows"][captor].items() for i in members
-                     if not state["figures"][i]["pow"][2]
-                     and table.at_edge(edge, state["figures"][i]["x"], state["figures"][i]["y"], state["figures"][i]["arm"]))
+        ids = sorted(
+            i
+            for name, members in state["pows"][captor].items()
+            for i in members
+            if not state["figures"][i]["pow"][2]
+            and table.at_edge(edge, state["figures"][i]["x"], state["figures"][i]["y"], state["figures"][i]["arm"])
+        )
         if ids:
             out.append({"captor": captor, "figures": ids})
     return out
@@ -122,5 +140,8 @@ def deliveries(state: dict[str, Any]) -> list[dict[str, Any]]:
 def rearming(state: dict[str, Any]) -> list[str]:
     """LW-43: disarmed figures that reach their own edge fight again."""
     table = table_of(state["scenario"])
-    return sorted(fid for fid, f in state["figures"].items()
-                  if f["st"] == "ok" and f["dis"] and table.at_edge(table.home(f["side"]), f["x"], f["y"], f["arm"]))
+    return sorted(
+        fid
+        for fid, f in state["figures"].items()
+        if f["st"] == "ok" and f["dis"] and table.at_edge(table.home(f["side"]), f["x"], f["y"], f["arm"])
+    )

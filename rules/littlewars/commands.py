@@ -13,6 +13,7 @@ commander's lines come first, then each command's in name order; a later line na
 (or a new group name, or a side-wide order like ``melee``) that an earlier line already
 claimed is dropped and reported as a conflict, which the side (every seat of it) is told.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -29,8 +30,9 @@ _UNIT_FIELDS = ("who", "gun", "into", "members", "new", "vehicle", "depot")
 _SIDE_WIDE = {"Melee": "melee", "Edge": "edge"}
 
 
-def resolve(scenario_commands: dict[str, Any], groups: dict[str, Any], guns: dict[str, Any],
-            side: str) -> dict[str, Any]:
+def resolve(
+    scenario_commands: dict[str, Any], groups: dict[str, Any], guns: dict[str, Any], side: str
+) -> dict[str, Any]:
     """{command: {"figures": [...], "guns": [...]}} for ``side`` from the scenario's names."""
     out: dict[str, Any] = {}
     for cmd, names in scenario_commands.get(side, {}).items():
@@ -71,8 +73,11 @@ def units_of(state: dict[str, Any], side: str, command: str | None) -> list[str]
     """The names a command may order now: its groups and guns, and the common ones (all for the commander)."""
     whole = not command or command == COMMANDER
     groups = [n for n in state["groups"].get(side, {}) if whole or unit_command(state, side, n) in ("", command)]
-    guns = [g["name"] for g in state["guns"].values()
-            if g["owner"] == side and (whole or unit_command(state, side, g["name"]) in ("", command))]
+    guns = [
+        g["name"]
+        for g in state["guns"].values()
+        if g["owner"] == side and (whole or unit_command(state, side, g["name"]) in ("", command))
+    ]
     return sorted(groups) + sorted(guns) + sorted(state["pows"].get(side, {}))
 
 
@@ -85,8 +90,9 @@ def _units(order: Order) -> list[str]:
     return out
 
 
-def command_errors(state: dict[str, Any], side: str, command: str | None,
-                   orders: Sequence[Order]) -> tuple[LineError, ...]:
+def command_errors(
+    state: dict[str, Any], side: str, command: str | None, orders: Sequence[Order]
+) -> tuple[LineError, ...]:
     """Lines of ``command``'s orders that name a unit of another command (or a mixed group)."""
     if not command or command == COMMANDER or not state.get("commands", {}).get(side):
         return ()
@@ -98,8 +104,13 @@ def command_errors(state: dict[str, Any], side: str, command: str | None,
             owner = unit_command(state, side, unit)
             if owner not in ("", command):
                 whose = f"the {owner} command's" if owner else "mixed from several commands: the commander's"
-                errors.append(LineError(o.line, o.text, f"{unit} is {whose}; the {command} command orders only "
-                                                        f"its own groups and guns and common ones"))
+                errors.append(
+                    LineError(
+                        o.line,
+                        o.text,
+                        f"{unit} is {whose}; the {command} command orders only its own groups and guns and common ones",
+                    )
+                )
                 break
     return tuple(errors)
 
@@ -147,10 +158,12 @@ class Teams:
     def command_units(self, state: dict[str, Any], side: str, command: str | None) -> list[str]:
         return units_of(state, side, command)
 
-    def command_errors(self, state: dict[str, Any], side: str, command: str | None,
-                       orders: Sequence[Any]) -> tuple[LineError, ...]:
+    def command_errors(
+        self, state: dict[str, Any], side: str, command: str | None, orders: Sequence[Any]
+    ) -> tuple[LineError, ...]:
         return command_errors(state, side, command, orders)
 
-    def merge_orders(self: _ParsesOrders, state: dict[str, Any], side: str, texts: dict[str, str],
-                     kind: str = "orders") -> tuple[str, list[dict[str, Any]]]:
+    def merge_orders(
+        self: _ParsesOrders, state: dict[str, Any], side: str, texts: dict[str, str], kind: str = "orders"
+    ) -> tuple[str, list[dict[str, Any]]]:
         return merge(texts, lambda text: self.parse_orders(state, side, text, kind))

@@ -1,5 +1,6 @@
 """Orders by clicks on the Little Wars table (rules.core.protocol.OrderComposer): a group, figure,
 gun or wagon sent to a point in inches; a gun fires at a point. Built from the side's own view."""
+
 from __future__ import annotations
 
 import re
@@ -16,7 +17,13 @@ def _own_names(board: Mapping[str, Any], side: str) -> dict[str, str]:
     """{name in orders: kind} of what ``side`` may order, as its view shows it."""
     names = dict.fromkeys((board.get("groups") or {}).get(side, {}), "group")
     names.update(dict.fromkeys((board.get("prisoner_groups") or {}).get(side, {}), "prisoners"))
-    names.update({f["id"].split(":")[-1]: "figure" for f in board.get("figures") or [] if f["side"] == side and not f.get("captor")})
+    names.update(
+        {
+            f["id"].split(":")[-1]: "figure"
+            for f in board.get("figures") or []
+            if f["side"] == side and not f.get("captor")
+        }
+    )
     names.update({g["name"]: "gun" for g in board.get("guns") or [] if g["owner"] == side})
     names.update({w["name"]: "wagon" for w in board.get("wagons") or [] if w["owner"] == side})
     return names
@@ -55,8 +62,11 @@ def _mark(line: str) -> dict[str, Any] | None:
     if not m:
         return None
     verb = m.group(1).lower()
-    return {"unit": m.group(2), "verb": "move" if verb in ("march", "deploy", "escort") else verb,
-            "to": {"x": float(m.group(3)), "y": float(m.group(4))}}
+    return {
+        "unit": m.group(2),
+        "verb": "move" if verb in ("march", "deploy", "escort") else verb,
+        "to": {"x": float(m.group(3)), "y": float(m.group(4))},
+    }
 
 
 def pending_marks(board: Mapping[str, Any], side: str, text: str) -> list[dict[str, Any]]:

@@ -1,4 +1,5 @@
 """One readable line per event: English, marked for the platform to translate (rules.core.i18n)."""
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -16,10 +17,18 @@ def _side(side: Any) -> str:
 
 
 # Words of the payloads, as readers see them.
-_EDGES = {"north": pgettext("edge", "north"), "south": pgettext("edge", "south"), "east": pgettext("edge", "east"),
-          "west": pgettext("edge", "west")}
-_POLICIES = {"nearest": pgettext("melee policy", "nearest"), "farthest": pgettext("melee policy", "farthest"),
-             "cavalry": pgettext("melee policy", "cavalry"), "infantry": pgettext("melee policy", "infantry")}
+_EDGES = {
+    "north": pgettext("edge", "north"),
+    "south": pgettext("edge", "south"),
+    "east": pgettext("edge", "east"),
+    "west": pgettext("edge", "west"),
+}
+_POLICIES = {
+    "nearest": pgettext("melee policy", "nearest"),
+    "farthest": pgettext("melee policy", "farthest"),
+    "cavalry": pgettext("melee policy", "cavalry"),
+    "infantry": pgettext("melee policy", "infantry"),
+}
 
 
 def _figures(items: Any) -> str:
@@ -44,9 +53,13 @@ def _fired(p: Mapping[str, Any]) -> str:
     blocked = sum(1 for s in shots if s.get("blocked"))
     extra = [_("{blocked} struck scenery", blocked=blocked)] if blocked else []
     if p.get("wagons"):  # LW-66/67
-        extra.append(_("wagons destroyed: {names}", names=_names(p['wagons'])))
-    head = _("Guns fired {shots} ({guns}): {killed} killed", shots=ngettext("{n} shot", "{n} shots", len(shots)),
-             guns=", ".join(guns), killed=ngettext("{n} figure", "{n} figures", killed))
+        extra.append(_("wagons destroyed: {names}", names=_names(p["wagons"])))
+    head = _(
+        "Guns fired {shots} ({guns}): {killed} killed",
+        shots=ngettext("{n} shot", "{n} shots", len(shots)),
+        guns=", ".join(guns),
+        killed=ngettext("{n} figure", "{n} figures", killed),
+    )
     return _("{text}.", text=joined([head, *extra]))
 
 
@@ -57,85 +70,185 @@ def _melee(p: Mapping[str, Any]) -> str:
     if p.get("smaller") is None:
         how = _("equal numbers: all fell (LW-35)")
     elif p.get("isolated"):
-        how = _("{side} was isolated (LW-37)", side=_side(p['smaller']))
+        how = _("{side} was isolated (LW-37)", side=_side(p["smaller"]))
     else:
-        how = _("{side} was supported (LW-38)", side=_side(p['smaller']))
-    where, killed = f"{at[0]:g},{at[1]:g}", len(p.get('killed', []))
+        how = _("{side} was supported (LW-38)", side=_side(p["smaller"]))
+    where, killed = f"{at[0]:g},{at[1]:g}", len(p.get("killed", []))
     if p.get("captured"):
-        return _("Melee at {at} begun by {initiator}: {sides}; {how}; {killed} killed, {taken} taken prisoner by "
-                 "{captor} as {pow}.", at=where, initiator=_side(p.get('initiator')), sides=sides, how=how,
-                 killed=killed, taken=len(p['captured']), captor=_side(p.get('captor')), pow=p.get('pow'))
-    return _("Melee at {at} begun by {initiator}: {sides}; {how}; {killed} killed.", at=where,
-             initiator=_side(p.get('initiator')), sides=sides, how=how, killed=killed)
+        return _(
+            "Melee at {at} begun by {initiator}: {sides}; {how}; {killed} killed, {taken} taken prisoner by "
+            "{captor} as {pow}.",
+            at=where,
+            initiator=_side(p.get("initiator")),
+            sides=sides,
+            how=how,
+            killed=killed,
+            taken=len(p["captured"]),
+            captor=_side(p.get("captor")),
+            pow=p.get("pow"),
+        )
+    return _(
+        "Melee at {at} begun by {initiator}: {sides}; {how}; {killed} killed.",
+        at=where,
+        initiator=_side(p.get("initiator")),
+        sides=sides,
+        how=how,
+        killed=killed,
+    )
 
 
 def _game_over(p: Mapping[str, Any]) -> str:
     scores = p.get("scores", {})
     sheet = joined([_("{side} {total}", side=_side(s), total=f"{v['total']:g}") for s, v in scores.items()])
     if p.get("winner"):
-        return _("Game over: {winner} wins: {reason}. Score: {sheet}.", winner=_cap(p.get('winner')),
-                 reason=p.get('reason'), sheet=sheet)
-    return _("Game over: A draw: {reason}. Score: {sheet}.", reason=p.get('reason'), sheet=sheet)
+        return _(
+            "Game over: {winner} wins: {reason}. Score: {sheet}.",
+            winner=_cap(p.get("winner")),
+            reason=p.get("reason"),
+            sheet=sheet,
+        )
+    return _("Game over: A draw: {reason}. Score: {sheet}.", reason=p.get("reason"), sheet=sheet)
 
 
 _SIMPLE = {
-    "table_laid": lambda p: _("The table '{title}' ({width} x {depth} in) was laid out; {first} is the First Player.",
-                              title=p['scenario'].get('title'), width=f"{p['scenario']['table']['width']:g}",
-                              depth=f"{p['scenario']['table']['depth']:g}", first=_cap(p.get('first'))),
+    "table_laid": lambda p: _(
+        "The table '{title}' ({width} x {depth} in) was laid out; {first} is the First Player.",
+        title=p["scenario"].get("title"),
+        width=f"{p['scenario']['table']['width']:g}",
+        depth=f"{p['scenario']['table']['depth']:g}",
+        first=_cap(p.get("first")),
+    ),
     "defender_chosen": lambda p: (
-        _("The coin (LW-53) names {side} the defender: the two armies change sides.", side=_side(p.get('side')))
-        if p.get("swapped") else _("The coin (LW-53) names {side} the defender.", side=_side(p.get('side')))),
-    "reinforcements": lambda p: _("Random advantage (LW-57): {rolls}.", rolls=joined(
-        _("{side} rolled {roll} and takes {figures}", side=_side(s), roll=sum(v['roll']),
-          figures=ngettext("{n} reserve figure", "{n} reserve figures", len(v['joined']))) for s, v in p.items())),
-    "deployed": lambda p: _("{side} deployed: {figures} and {guns} placed by order, the rest where the scenario put them.",
-                            side=_cap(p.get('side')), figures=_figures(p.get('figures', {})), guns=_guns(p.get('guns', {}))),
-    "edge_choice": lambda p: _("{side} chooses the edge to start from (LW-2, LW-53).", side=_cap(p.get('side'))),
+        _("The coin (LW-53) names {side} the defender: the two armies change sides.", side=_side(p.get("side")))
+        if p.get("swapped")
+        else _("The coin (LW-53) names {side} the defender.", side=_side(p.get("side")))
+    ),
+    "reinforcements": lambda p: _(
+        "Random advantage (LW-57): {rolls}.",
+        rolls=joined(
+            _(
+                "{side} rolled {roll} and takes {figures}",
+                side=_side(s),
+                roll=sum(v["roll"]),
+                figures=ngettext("{n} reserve figure", "{n} reserve figures", len(v["joined"])),
+            )
+            for s, v in p.items()
+        ),
+    ),
+    "deployed": lambda p: _(
+        "{side} deployed: {figures} and {guns} placed by order, the rest where the scenario put them.",
+        side=_cap(p.get("side")),
+        figures=_figures(p.get("figures", {})),
+        guns=_guns(p.get("guns", {})),
+    ),
+    "edge_choice": lambda p: _("{side} chooses the edge to start from (LW-2, LW-53).", side=_cap(p.get("side"))),
     "edge_chosen": lambda p: (
-        _("{side} starts from the {edge} edge; the armies change ends.", side=_cap(p.get('side')), edge=_EDGES.get(str(p.get('edge')), p.get('edge')))
-        if p.get("swapped") else
-        _("{side} starts from the {edge} edge.", side=_cap(p.get('side')), edge=_EDGES.get(str(p.get('edge')), p.get('edge')))),
+        _(
+            "{side} starts from the {edge} edge; the armies change ends.",
+            side=_cap(p.get("side")),
+            edge=_EDGES.get(str(p.get("edge")), p.get("edge")),
+        )
+        if p.get("swapped")
+        else _(
+            "{side} starts from the {edge} edge.",
+            side=_cap(p.get("side")),
+            edge=_EDGES.get(str(p.get("edge")), p.get("edge")),
+        )
+    ),
     "deployment_done": lambda p: _("The curtain is lifted: both armies stand revealed. Turn 1 begins."),
-    "orders_rejected": lambda p: _("{side}: {lines}.", side=_cap(p.get('side')), lines=joined(
-        _("line {line} ignored ({message})", line=e['line'], message=kept(e, "message_msg", "message"))
-        for e in p.get("errors", []))),
-    "groups_changed": lambda p: _("{side} reorganised its groups: {groups}.", side=_cap(p.get('side')),
-                                  groups=", ".join(sorted(p.get('groups', {})))),
-    "standing_orders": lambda p: _("{side} will kill the {kill} enemies first and lose its {lose} men first in melees it "
-                                   "begins.", side=_cap(p.get('side')), kill=_POLICIES.get(str(p.get('kill')), p.get('kill')),
-                                   lose=_POLICIES.get(str(p.get('lose')), p.get('lose'))),
+    "orders_rejected": lambda p: _(
+        "{side}: {lines}.",
+        side=_cap(p.get("side")),
+        lines=joined(
+            _("line {line} ignored ({message})", line=e["line"], message=kept(e, "message_msg", "message"))
+            for e in p.get("errors", [])
+        ),
+    ),
+    "groups_changed": lambda p: _(
+        "{side} reorganised its groups: {groups}.",
+        side=_cap(p.get("side")),
+        groups=", ".join(sorted(p.get("groups", {}))),
+    ),
+    "standing_orders": lambda p: _(
+        "{side} will kill the {kill} enemies first and lose its {lose} men first in melees it begins.",
+        side=_cap(p.get("side")),
+        kill=_POLICIES.get(str(p.get("kill")), p.get("kill")),
+        lose=_POLICIES.get(str(p.get("lose")), p.get("lose")),
+    ),
     "fired": _fired,
-    "moved": lambda p: _("{text}.", text=joined([
-        _("{figures} and {guns} moved", figures=_figures(p.get('figures', {})), guns=_guns(p.get('guns', {}))),
-        *([_("{wagons} moved", wagons=ngettext("{n} wagon", "{n} wagons", len(p['wagons'])))] if p.get("wagons") else []),
-        ngettext("{n} contact", "{n} contacts", len(p.get('contacts', []))),
-        *([_("{guns} stayed for want of a team (LW-24)", guns=_guns(p['stuck']))] if p.get("stuck") else [])])),
+    "moved": lambda p: _(
+        "{text}.",
+        text=joined(
+            [
+                _("{figures} and {guns} moved", figures=_figures(p.get("figures", {})), guns=_guns(p.get("guns", {}))),
+                *(
+                    [_("{wagons} moved", wagons=ngettext("{n} wagon", "{n} wagons", len(p["wagons"])))]
+                    if p.get("wagons")
+                    else []
+                ),
+                ngettext("{n} contact", "{n} contacts", len(p.get("contacts", []))),
+                *([_("{guns} stayed for want of a team (LW-24)", guns=_guns(p["stuck"]))] if p.get("stuck") else []),
+            ]
+        ),
+    ),
     "melee": _melee,
-    "surrendered": lambda p: _("{side}'s {group} ({figures}) surrendered to {captor} (LW-45).", side=_cap(p.get('side')),
-                               group=p.get('group'), figures=_figures(p.get('figures', [])),
-                               captor=_side(p.get('captor'))),
+    "surrendered": lambda p: _(
+        "{side}'s {group} ({figures}) surrendered to {captor} (LW-45).",
+        side=_cap(p.get("side")),
+        group=p.get("group"),
+        figures=_figures(p.get("figures", [])),
+        captor=_side(p.get("captor")),
+    ),
     "prisoners_released": lambda p: _(
         "{prisoners} of {origin} got away from {guards} guards and go home disarmed as {group} (LW-43).",
-        prisoners=ngettext("{n} {side} prisoner", "{n} {side} prisoners", len(p.get('figures', [])), side=p.get('side')),
-        origin=_side(p.get('from')), guards=p.get('guards'), group=p.get('group')),
-    "prisoners_delivered": lambda p: _("{captor} took {prisoners} off the table (LW-42).", captor=_cap(p.get('captor')),
-                                       prisoners=ngettext("{n} prisoner", "{n} prisoners", len(p.get('figures', [])))),
-    "rearmed": lambda p: _("{figures} reached their edge and are armed again: {names}.", names=_names(p.get('figures', [])),
-                           figures=ngettext("{n} disarmed figure", "{n} disarmed figures", len(p.get('figures', [])))),
-    "gun_captured": lambda p: _("{by} captured {origin}'s gun {gun} (LW-46).", by=_cap(p.get('by')),
-                                origin=_side(p.get('from')), gun=str(p.get('gun')).split(':')[-1]),
-    "wagon_captured": lambda p: _("{by} took the wagon {wagon} at {at}: none of its own within 6 in (LW-66/67).",
-                                  by=_cap(p.get('by')), wagon=str(p.get('wagon')).split(':')[-1],
-                                  at=f"{p['at'][0]:g},{p['at'][1]:g}"),
+        prisoners=ngettext(
+            "{n} {side} prisoner", "{n} {side} prisoners", len(p.get("figures", [])), side=p.get("side")
+        ),
+        origin=_side(p.get("from")),
+        guards=p.get("guards"),
+        group=p.get("group"),
+    ),
+    "prisoners_delivered": lambda p: _(
+        "{captor} took {prisoners} off the table (LW-42).",
+        captor=_cap(p.get("captor")),
+        prisoners=ngettext("{n} prisoner", "{n} prisoners", len(p.get("figures", []))),
+    ),
+    "rearmed": lambda p: _(
+        "{figures} reached their edge and are armed again: {names}.",
+        names=_names(p.get("figures", [])),
+        figures=ngettext("{n} disarmed figure", "{n} disarmed figures", len(p.get("figures", []))),
+    ),
+    "gun_captured": lambda p: _(
+        "{by} captured {origin}'s gun {gun} (LW-46).",
+        by=_cap(p.get("by")),
+        origin=_side(p.get("from")),
+        gun=str(p.get("gun")).split(":")[-1],
+    ),
+    "wagon_captured": lambda p: _(
+        "{by} took the wagon {wagon} at {at}: none of its own within 6 in (LW-66/67).",
+        by=_cap(p.get("by")),
+        wagon=str(p.get("wagon")).split(":")[-1],
+        at=f"{p['at'][0]:g},{p['at'][1]:g}",
+    ),
     "capitulated": lambda p: (
-        _("{side} flees: {figures} and {guns} and {wagons} too far from its edge capitulate to {captor} (LW-50).",
-          side=_cap(p.get('side')), figures=_figures(p.get('figures', [])), guns=_guns(p.get('guns', [])),
-          wagons=ngettext("{n} wagon", "{n} wagons", len(p['wagons'])), captor=_side(p.get('captor')))
-        if p.get("wagons") else
-        _("{side} flees: {figures} and {guns} too far from its edge capitulate to {captor} (LW-50).",
-          side=_cap(p.get('side')), figures=_figures(p.get('figures', [])), guns=_guns(p.get('guns', [])),
-          captor=_side(p.get('captor')))),
-    "turn_completed": lambda p: _("Turn {turn} is over.", turn=p.get('turn')),
+        _(
+            "{side} flees: {figures} and {guns} and {wagons} too far from its edge capitulate to {captor} (LW-50).",
+            side=_cap(p.get("side")),
+            figures=_figures(p.get("figures", [])),
+            guns=_guns(p.get("guns", [])),
+            wagons=ngettext("{n} wagon", "{n} wagons", len(p["wagons"])),
+            captor=_side(p.get("captor")),
+        )
+        if p.get("wagons")
+        else _(
+            "{side} flees: {figures} and {guns} too far from its edge capitulate to {captor} (LW-50).",
+            side=_cap(p.get("side")),
+            figures=_figures(p.get("figures", [])),
+            guns=_guns(p.get("guns", [])),
+            captor=_side(p.get("captor")),
+        )
+    ),
+    "turn_completed": lambda p: _("Turn {turn} is over.", turn=p.get("turn")),
     "game_over": _game_over,
 }
 
@@ -148,7 +261,7 @@ def describe_event(event_type: str, payload: Mapping[str, Any]) -> str:
 
 def describe_with(table: Mapping[str, Any], prefix: str, event_type: str, payload: Mapping[str, Any]) -> str:
     """One line from ``table``'s describer for the event, or the raw event if it has none or cannot read it."""
-    fn = table.get(event_type[len(prefix):])
+    fn = table.get(event_type[len(prefix) :])
     if fn is None:
         return f"{event_type}: {dict(payload)}"
     try:

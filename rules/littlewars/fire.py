@@ -10,6 +10,7 @@ nearest within KNOCK_REACH, which it would have knocked over; never more.
 Blast rule (setting ``blast``, KS-3/KS-7): half, rounded up, of the figures within 3 in
 of the impact die, nearest first; a building or wall between impact and figure shields it.
 """
+
 from __future__ import annotations
 
 import math
@@ -62,8 +63,15 @@ def resolve_fire(state: dict[str, Any], fire: dict[str, list[Any]], rng: Random)
             killed = (_blast if blast else _strike)(state, index, table, hit, dead)
             dead.update(killed)
             wrecked += struck(state, hit, blast, table, set(wrecked))
-            shots.append({"gun": gid, "aim": [float(aim[0]), float(aim[1])], "impact": list(hit),
-                          "blocked": stop is not None, "killed": killed})
+            shots.append(
+                {
+                    "gun": gid,
+                    "aim": [float(aim[0]), float(aim[1])],
+                    "impact": list(hit),
+                    "blocked": stop is not None,
+                    "killed": killed,
+                }
+            )
         headings[gid] = bearing(origin, fire[gid][-1])  # LW-23: it faces its last shot
     out = {"shots": shots, "headings": headings}
     if wrecked:
@@ -71,8 +79,9 @@ def resolve_fire(state: dict[str, Any], fire: dict[str, list[Any]], rng: Random)
     return out
 
 
-def _ranked(state: State, index: FigureIndex, point: Coord, reach: float,
-            dead: Collection[str]) -> list[tuple[float, str]]:
+def _ranked(
+    state: State, index: FigureIndex, point: Coord, reach: float, dead: Collection[str]
+) -> list[tuple[float, str]]:
     figs = state["figures"]
     out: list[tuple[float, str]] = []
     for fid in index.near(point, reach):
@@ -96,6 +105,9 @@ def _strike(state: State, index: FigureIndex, table: Table, hit: XY, dead: Colle
 
 def _blast(state: State, index: FigureIndex, table: Table, hit: XY, dead: Collection[str]) -> list[str]:
     figs = state["figures"]
-    exposed = [fid for _, fid in _ranked(state, index, hit, BLAST_RADIUS, dead)
-               if not table.shielded(hit, (figs[fid]["x"], figs[fid]["y"]))]
-    return exposed[:math.ceil(len(exposed) / 2)]
+    exposed = [
+        fid
+        for _, fid in _ranked(state, index, hit, BLAST_RADIUS, dead)
+        if not table.shielded(hit, (figs[fid]["x"], figs[fid]["y"]))
+    ]
+    return exposed[: math.ceil(len(exposed) / 2)]

@@ -31,6 +31,7 @@ Group names the rules make up (prisoners ``powN``, freed men ``freedN``) are num
 forming side's own count (``serial``), so no name tells a side what the other side did
 (rules/core/protocol.py: nothing a viewer sees may depend on what it may not see).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -47,16 +48,28 @@ PREFIX = "littlewars."
 
 
 def initial_state() -> dict[str, Any]:
-    return {"phase": "empty", "scenario": None, "turn": 0, "first": SIDES[0], "figures": {}, "guns": {},
-            "groups": {s: {} for s in SIDES}, "pows": {s: {} for s in SIDES},
-            "standing": {s: {"kill": "nearest", "lose": "nearest"} for s in SIDES},
-            "start": {}, "last": None, "counter": 0, "result": None, "deployed": []}
+    return {
+        "phase": "empty",
+        "scenario": None,
+        "turn": 0,
+        "first": SIDES[0],
+        "figures": {},
+        "guns": {},
+        "groups": {s: {} for s in SIDES},
+        "pows": {s: {} for s in SIDES},
+        "standing": {s: {"kill": "nearest", "lose": "nearest"} for s in SIDES},
+        "start": {},
+        "last": None,
+        "counter": 0,
+        "result": None,
+        "deployed": [],
+    }
 
 
 def fold(state: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
     if not event_type.startswith(PREFIX):
         return state
-    handler = _HANDLERS.get(event_type[len(PREFIX):])
+    handler = _HANDLERS.get(event_type[len(PREFIX) :])
     return state if handler is None else handler(state, payload)
 
 
@@ -110,27 +123,44 @@ def _table_laid(state: State, p: Mapping[str, Any]) -> State:
                 numbers[g["arm"]] += 1
                 fid = figure_id(side, g["arm"], numbers[g["arm"]])
                 st = "absent" if g["reserve"] and sc["settings"]["random_advantage"] else "ok"
-                new["figures"][fid] = {"side": side, "arm": g["arm"], "x": x, "y": y, "st": st, "dis": False, "pow": None}
+                new["figures"][fid] = {
+                    "side": side,
+                    "arm": g["arm"],
+                    "x": x,
+                    "y": y,
+                    "st": st,
+                    "dis": False,
+                    "pow": None,
+                }
                 ids.append(fid)
             new["groups"][side][g["name"]] = [i for i in ids if new["figures"][i]["st"] == "ok"]
         heading = {"south": 90.0, "north": 270.0, "west": 0.0, "east": 180.0}[sc["edges"][side]]
         for g in force["guns"]:
-            new["guns"][gun_id(side, g["name"])] = {"side": side, "name": g["name"], "x": g["at"][0], "y": g["at"][1],
-                                                   "heading": heading, "owner": side}
+            new["guns"][gun_id(side, g["name"])] = {
+                "side": side,
+                "name": g["name"],
+                "x": g["at"][0],
+                "y": g["at"][1],
+                "heading": heading,
+                "owner": side,
+            }
     if any(f.get("wagons") for f in sc["forces"].values()):
         new["wagons"] = wagons.initial(sc)
     new["start"] = _start_counts(new)
     if sc.get("commands"):  # LW-61/KS-9: several players a side (commands.py)
-        new["commands"] = {side: resolve_commands(sc["commands"], new["groups"][side], new["guns"], side)
-                           for side in SIDES}
+        new["commands"] = {
+            side: resolve_commands(sc["commands"], new["groups"][side], new["guns"], side) for side in SIDES
+        }
     return new
 
 
 def _place_wagons(state: dict[str, Any], new: dict[str, Any], places: Mapping[str, Any] | None) -> None:
     """Wagons to new places ({id: [x, y]}); a game without wagons is left as it was."""
     if places:
-        new["wagons"] = {**state["wagons"], **{wid: {**state["wagons"][wid], "x": xy[0], "y": xy[1]}
-                                               for wid, xy in places.items()}}
+        new["wagons"] = {
+            **state["wagons"],
+            **{wid: {**state["wagons"][wid], "x": xy[0], "y": xy[1]} for wid, xy in places.items()},
+        }
 
 
 def _start_counts(state: dict[str, Any]) -> dict[str, Any]:
@@ -138,8 +168,12 @@ def _start_counts(state: dict[str, Any]) -> dict[str, Any]:
     for side in SIDES:
         figs = [f for f in state["figures"].values() if f["side"] == side and f["st"] == "ok"]
         inf = sum(1 for f in figs if f["arm"] == "inf")
-        out[side] = {"inf": inf, "cav": len(figs) - inf, "figures": len(figs),
-                     "guns": sum(1 for g in state["guns"].values() if g["side"] == side)}
+        out[side] = {
+            "inf": inf,
+            "cav": len(figs) - inf,
+            "figures": len(figs),
+            "guns": sum(1 for g in state["guns"].values() if g["side"] == side),
+        }
     return out
 
 
@@ -217,13 +251,22 @@ def _edge_chosen(state: State, p: Mapping[str, Any]) -> State:
         return new
     sc = state["scenario"]
     flip_y = sc["edges"][SIDES[0]] in ("south", "north")
-    new["scenario"] = {**sc, "edges": {s: OPPOSITE[e] for s, e in sc["edges"].items()},
-                       "forces": {s: mirror_force(sc, f) for s, f in sc["forces"].items()}}
-    _set_figures(state, new, {fid: dict(zip(("x", "y"), mirror(sc, f["x"], f["y"])))
-                              for fid, f in state["figures"].items()})
-    new["guns"] = {gid: {**g, **dict(zip(("x", "y"), mirror(sc, g["x"], g["y"]))),
-                         "heading": (-g["heading"] if flip_y else 180.0 - g["heading"]) % 360.0}
-                   for gid, g in state["guns"].items()}
+    new["scenario"] = {
+        **sc,
+        "edges": {s: OPPOSITE[e] for s, e in sc["edges"].items()},
+        "forces": {s: mirror_force(sc, f) for s, f in sc["forces"].items()},
+    }
+    _set_figures(
+        state, new, {fid: dict(zip(("x", "y"), mirror(sc, f["x"], f["y"]))) for fid, f in state["figures"].items()}
+    )
+    new["guns"] = {
+        gid: {
+            **g,
+            **dict(zip(("x", "y"), mirror(sc, g["x"], g["y"]))),
+            "heading": (-g["heading"] if flip_y else 180.0 - g["heading"]) % 360.0,
+        }
+        for gid, g in state["guns"].items()
+    }
     _place_wagons(state, new, {wid: list(mirror(sc, w["x"], w["y"])) for wid, w in state.get("wagons", {}).items()})
     return new
 
@@ -262,8 +305,9 @@ def _fired(state: State, p: Mapping[str, Any]) -> State:
     if p.get("wagons"):  # LW-66/67 wagons a shot struck (KS-6)
         new["wagons"] = {**state["wagons"], **{wid: {**state["wagons"][wid], "st": "destroyed"} for wid in p["wagons"]}}
     last = _last(state)
-    last["impacts"] = last["impacts"] + [{"gun": s["gun"], "aim": s["aim"], "at": s["impact"], "killed": len(s["killed"])}
-                                         for s in p["shots"]]
+    last["impacts"] = last["impacts"] + [
+        {"gun": s["gun"], "aim": s["aim"], "at": s["impact"], "killed": len(s["killed"])} for s in p["shots"]
+    ]
     new["last"] = last
     return new
 
@@ -279,7 +323,14 @@ def _moved(state: State, p: Mapping[str, Any]) -> State:
     return new
 
 
-def capture_figures(state: dict[str, Any], new: dict[str, Any], killed: list[Any], captured: list[Any], captor: str, pow_name: str | None) -> None:
+def capture_figures(
+    state: dict[str, Any],
+    new: dict[str, Any],
+    killed: list[Any],
+    captured: list[Any],
+    captor: str,
+    pow_name: str | None,
+) -> None:
     changes = {fid: {"st": "dead"} for fid in killed}
     changes.update({fid: {"st": "pow", "pow": [captor, pow_name, False]} for fid in captured})
     _set_figures(state, new, changes)
@@ -295,8 +346,9 @@ def _melee(state: State, p: Mapping[str, Any]) -> State:
     # prisoners taken earlier in the turn may have died here: drop them from their escort groups
     new["pows"] = drop_from_groups(new["pows"], set(p["killed"]))
     last = _last(state)
-    last["melees"] = last["melees"] + [{"at": p["at"], "counts": p["counts"], "killed": len(p["killed"]),
-                                        "captured": len(p["captured"])}]
+    last["melees"] = last["melees"] + [
+        {"at": p["at"], "counts": p["counts"], "killed": len(p["killed"]), "captured": len(p["captured"])}
+    ]
     new["last"] = last
     return new
 
@@ -351,7 +403,10 @@ def _capitulated(state: State, p: Mapping[str, Any]) -> State:
         guns[gid] = {**guns[gid], "owner": p["captor"]}
     new["guns"] = guns
     if p.get("wagons"):  # LW-66/67: the wagons left behind in the flight
-        new["wagons"] = {**state["wagons"], **{wid: {**state["wagons"][wid], "owner": p["captor"]} for wid in p["wagons"]}}
+        new["wagons"] = {
+            **state["wagons"],
+            **{wid: {**state["wagons"][wid], "owner": p["captor"]} for wid in p["wagons"]},
+        }
     return new
 
 

@@ -3,6 +3,7 @@
 Distances to a figure are to the nearest part of its footprint disc (LW-34), so a
 figure counts as "within d of p" when centre distance - radius <= d.
 """
+
 from __future__ import annotations
 
 import math
@@ -58,8 +59,9 @@ class FigureIndex:
         """Ids within ``dist`` of any of ``points`` (one bulk tree query, filtered with numpy)."""
         return {fid for _, fid in self.near_pairs(points, dist, side)}
 
-    def near_pairs(self, points: Polyline, dist: float | Sequence[float],
-                   side: str | None = None) -> list[tuple[int, str]]:
+    def near_pairs(
+        self, points: Polyline, dist: float | Sequence[float], side: str | None = None
+    ) -> list[tuple[int, str]]:
         """(k, id) for every figure within ``dist[k]`` (or ``dist``) of ``points[k]``: one bulk tree query."""
         if self.tree is None or not len(points):
             return []
@@ -94,8 +96,9 @@ def crew(state: dict[str, Any], side: str, point: Coord, index: FigureIndex | No
     return (index or index_of(state["figures"])).near(point, CREW_RANGE, side)
 
 
-def support(state: dict[str, Any], side: str, ids: list[str], index: FigureIndex | None = None,
-            exclude: Iterable[str] = ()) -> tuple[int, int]:
+def support(
+    state: dict[str, Any], side: str, ids: list[str], index: FigureIndex | None = None, exclude: Iterable[str] = ()
+) -> tuple[int, int]:
     """LW-32: (friends within the group's move radius, group size). Each member reaches out by its own move."""
     index = index or index_of(state["figures"])
     figs = state["figures"]
@@ -105,8 +108,9 @@ def support(state: dict[str, Any], side: str, ids: list[str], index: FigureIndex
     return len(friends), len(ids)
 
 
-def isolated(state: State, side: str, ids: list[str], index: FigureIndex | None = None,
-             exclude: Iterable[str] = ()) -> bool:
+def isolated(
+    state: State, side: str, ids: list[str], index: FigureIndex | None = None, exclude: Iterable[str] = ()
+) -> bool:
     friends, n = support(state, side, ids, index, exclude)
     return 2 * friends < n
 
@@ -138,7 +142,9 @@ def gun_name(g: dict[str, Any]) -> str:
 def line_slots(a: Coord, b: Coord, n: int) -> list[tuple[float, float]]:
     if n == 1:
         return [(round((a[0] + b[0]) / 2, 4), round((a[1] + b[1]) / 2, 4))]
-    return [(round(a[0] + (b[0] - a[0]) * k / (n - 1), 4), round(a[1] + (b[1] - a[1]) * k / (n - 1), 4)) for k in range(n)]
+    return [
+        (round(a[0] + (b[0] - a[0]) * k / (n - 1), 4), round(a[1] + (b[1] - a[1]) * k / (n - 1), 4)) for k in range(n)
+    ]
 
 
 def bearing(a: Coord, b: Coord) -> float:

@@ -5,6 +5,7 @@ on the table (free figures, prisoners not yet delivered, guns, the main part's w
 the Kriegspiel adds its depots) stands on it and outside impassable scenery. ``check_turn(events)``: no figure fights
 in two melees of one turn (LW-44).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -35,8 +36,11 @@ def check_invariants(state: dict[str, Any], riding: frozenset[str] = frozenset()
             problems.append(f"{fid} is a prisoner without an enemy captor")
     if state["phase"] == "deploy":
         return problems
-    standing = [(fid, f["arm"], f["x"], f["y"]) for fid, f in sorted(figs.items())
-                if fid not in riding and (f["st"] == "ok" or (f["st"] == "pow" and f["pow"] and not f["pow"][2]))]
+    standing = [
+        (fid, f["arm"], f["x"], f["y"])
+        for fid, f in sorted(figs.items())
+        if fid not in riding and (f["st"] == "ok" or (f["st"] == "pow" and f["pow"] and not f["pow"][2]))
+    ]
     standing += [(gid, GUN_SPOT, g["x"], g["y"]) for gid, g in sorted(state["guns"].items())]
     standing += wagons.standing(state)  # LW-66/67 wagons and carts still on the table
     problems += placement_problems(state, standing)

@@ -9,6 +9,7 @@ figure fights in two melees of a turn (LW-44). Melees resolve in the order of th
 first contact; they share no figure, so the order only decides the prisoner-group
 names.
 """
+
 from __future__ import annotations
 
 import math
@@ -54,8 +55,9 @@ def clusters(state: dict[str, Any], contacts: list[Any], index: FigureIndex | No
     all the clusters it reaches (a union-find over clusters, not an edge per pair)."""
     figs = state["figures"]
     index = index or FigureIndex(figs)
-    cluster_of = {m: k for k, comp in enumerate(nx.connected_components(nx.Graph([c[:2] for c in contacts])))
-                  for m in comp}
+    cluster_of = {
+        m: k for k, comp in enumerate(nx.connected_components(nx.Graph([c[:2] for c in contacts]))) for m in comp
+    }
     touching = sorted(cluster_of)
     pts = [(figs[m]["x"], figs[m]["y"]) for m in touching]
     reach = [MELEE_JOIN + radius(figs[m]["arm"]) for m in touching]
@@ -120,8 +122,15 @@ def resolve(state: dict[str, Any], contacts: list[Any]) -> Iterator[dict[str, An
         yield payload
 
 
-def _fight(state: State, cl: dict[str, Any], by_side: dict[str, list[str]], counts: dict[str, int],
-           index: FigureIndex, gone: set[str], names: Namer) -> dict[str, Any]:
+def _fight(
+    state: State,
+    cl: dict[str, Any],
+    by_side: dict[str, list[str]],
+    counts: dict[str, int],
+    index: FigureIndex,
+    gone: set[str],
+    names: Namer,
+) -> dict[str, Any]:
     figs = state["figures"]
     a_side, b_side = SIDES
     smaller = None if counts[a_side] == counts[b_side] else min(SIDES, key=lambda s: counts[s])
@@ -140,11 +149,20 @@ def _fight(state: State, cl: dict[str, Any], by_side: dict[str, list[str]], coun
         ranked = _rank(state, by_side[side], policy["lose"] if side == init else policy["kill"], centre)
         k, c = res[f"{key}_killed"], res[f"{key}_captured"]
         killed += ranked[:k]
-        captured += ranked[k:k + c]
+        captured += ranked[k : k + c]
     captor = None
     if captured:
         assert smaller is not None  # equal melees take no prisoners (``outcome``)
         captor = other(smaller)
-    return {"at": [round(centre[0], 3), round(centre[1], 3)], "initiator": init, "counts": counts,
-            "fighters": {s: by_side[s] for s in SIDES}, "smaller": smaller, "isolated": lonely, "killed": killed, "captured": captured,
-            "captor": captor, "pow": names(captor) if captor is not None else None}
+    return {
+        "at": [round(centre[0], 3), round(centre[1], 3)],
+        "initiator": init,
+        "counts": counts,
+        "fighters": {s: by_side[s] for s in SIDES},
+        "smaller": smaller,
+        "isolated": lonely,
+        "killed": killed,
+        "captured": captured,
+        "captor": captor,
+        "pow": names(captor) if captor is not None else None,
+    }

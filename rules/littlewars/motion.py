@@ -9,6 +9,7 @@ piecewise-linear motion (a quadratic per segment). When a figure stops, its pair
 are re-timed (an event queue), so a stop early in the turn changes later contacts.
 Prisoners and disarmed figures do not fight and never stop anyone.
 """
+
 from __future__ import annotations
 
 import heapq
@@ -152,6 +153,7 @@ def _earliest(r: FloatArray, v: FloatArray, span: FloatArray, d: FloatArray) -> 
 
 def _simple_times(tracks: dict[str, Track], pairs: list[tuple[str, str]], d: FloatArray) -> FloatArray:
     """First touching times for pairs of straight (or standing) tracks, all at once."""
+
     def arrays(side: int) -> tuple[FloatArray, FloatArray, FloatArray]:
         p0 = np.array([tracks[p[side]].pts[0] for p in pairs], dtype=float).reshape(-1, 2)
         p1 = np.array([tracks[p[side]].pts[-1] for p in pairs], dtype=float).reshape(-1, 2)
@@ -173,13 +175,17 @@ def _simple_times(tracks: dict[str, Track], pairs: list[tuple[str, str]], d: Flo
     return times
 
 
-def resolve_moves(state: dict[str, Any], paths: dict[str, list[Any]], speeds: dict[str, Any] | None = None) -> tuple[dict[str, Any], list[Any]]:
+def resolve_moves(
+    state: dict[str, Any], paths: dict[str, list[Any]], speeds: dict[str, Any] | None = None
+) -> tuple[dict[str, Any], list[Any]]:
     """Final positions {id: [x, y]} of every figure that moved, and contacts [a, b, t, a_moving, b_moving]."""
     figs = state["figures"]
     tracks: dict[str, Track] = {}
     for fid, pts in paths.items():
         f = figs[fid]
-        speed = speeds[fid] if speeds and fid in speeds else pace(state["scenario"], f["arm"] if f["st"] == "ok" else "inf")
+        speed = (
+            speeds[fid] if speeds and fid in speeds else pace(state["scenario"], f["arm"] if f["st"] == "ok" else "inf")
+        )
         tracks[fid] = Track(pts, speed)
     fighters = [fid for fid, f in figs.items() if fighting(f)]
     for fid in fighters:
@@ -270,4 +276,3 @@ def _contacts(figs: dict[str, Any], tracks: dict[str, Track], fighters: list[str
                     if pair not in done:
                         push(*pair)
     return contacts
-

@@ -3,6 +3,7 @@
 Parsing only checks the shape of a line; ``validate`` checks names, ranges and the
 rules against the position. Both report per line, so nothing is silently dropped.
 """
+
 from __future__ import annotations
 
 import re
@@ -65,7 +66,7 @@ class Order:
 @dataclass(frozen=True)
 class Move(Order):
     who: str = ""
-    points: tuple[Any, ...] = ()            # waypoints for "to", or the two ends for "line"
+    points: tuple[Any, ...] = ()  # waypoints for "to", or the two ends for "line"
     line_form: bool = False
     deploy: bool = False
 
@@ -176,9 +177,14 @@ _RULES: list[LineRule] = [
     (re.compile(rf"^fire\s+{_NAME}\s+at\s+(.+)$", re.I), _parse_fire),
     (re.compile(rf"^split\s+{_NAME}\s+(\d+)\s+as\s+{_NAME}(?:\s+nearest\s+(.+))?$", re.I), _parse_split),
     (re.compile(rf"^merge\s+{_NAME}\s+into\s+{_NAME}$", re.I), lambda n, r, m: Merge(n, r, m.group(1), m.group(2))),
-    (re.compile(rf"^form\s+{_NAME}\s+from\s+([\w\-,\s]+)$", re.I),
-     lambda n, r, m: Form(n, r, m.group(1), tuple(x for x in re.split(r"[\s,]+", m.group(2).strip()) if x))),
-    (re.compile(rf"^escort\s+{_NAME}\s+to\s+(.+)$", re.I), lambda n, r, m: Escort(n, r, m.group(1), parse_points(m.group(2)))),
+    (
+        re.compile(rf"^form\s+{_NAME}\s+from\s+([\w\-,\s]+)$", re.I),
+        lambda n, r, m: Form(n, r, m.group(1), tuple(x for x in re.split(r"[\s,]+", m.group(2).strip()) if x)),
+    ),
+    (
+        re.compile(rf"^escort\s+{_NAME}\s+to\s+(.+)$", re.I),
+        lambda n, r, m: Escort(n, r, m.group(1), parse_points(m.group(2))),
+    ),
     (re.compile(rf"^surrender\s+{_NAME}$", re.I), lambda n, r, m: Surrender(n, r, m.group(1))),
     (re.compile(rf"^melee(?:\s+kill\s+({_POL}))?(?:\s+lose\s+({_POL}))?$", re.I), _parse_melee),
     (re.compile(r"^edge\s+(south|north|west|east)$", re.I), lambda n, r, m: Edge(n, r, m.group(1).lower())),
@@ -188,27 +194,63 @@ _RULES: list[LineRule] = [
 ORDER_VERBS = "deploy, move, fire, split, merge, form, escort, surrender, melee, edge, hold"
 # The Russian order words (RULES.md, "Order words in Russian"): each line is read through them first.
 RU_WORDS: Table = {
-    "развернуть": "deploy", "развертывание": "deploy", "расставить": "deploy",
-    "двигать": "move", "идти": "move", "марш": "march", "двигаться": "move",
-    "огонь": "fire", "стрелять": "fire", "выстрел": "fire",
-    "разделить": "split", "отделить": "split",
-    "слить": "merge", "объединить": "merge",
-    "сформировать": "form", "построить": "form",
-    "конвоировать": "escort", "конвой": "escort", "вести": "escort",
-    "сдаться": "surrender", "сдача": "surrender",
-    "рукопашная": "melee", "рукопашный": "melee",
+    "развернуть": "deploy",
+    "развертывание": "deploy",
+    "расставить": "deploy",
+    "двигать": "move",
+    "идти": "move",
+    "марш": "march",
+    "двигаться": "move",
+    "огонь": "fire",
+    "стрелять": "fire",
+    "выстрел": "fire",
+    "разделить": "split",
+    "отделить": "split",
+    "слить": "merge",
+    "объединить": "merge",
+    "сформировать": "form",
+    "построить": "form",
+    "конвоировать": "escort",
+    "конвой": "escort",
+    "вести": "escort",
+    "сдаться": "surrender",
+    "сдача": "surrender",
+    "рукопашная": "melee",
+    "рукопашный": "melee",
     "край": "edge",
-    "стоять": "hold", "держать": "hold",  # not "ждать": by mail that is WAIT
-    "в": {"deploy": "at", "fire": "at", "merge": "into", "*": "to"}, "у": "at", "по": "at",
-    "к": "to", "на": "to", "до": "to",
-    "линия": "line", "линией": "line", "линию": "line",
-    "затем": "then", "потом": "then", "далее": "then",
-    "как": "as", "из": "from",
-    "ближайшие": "nearest", "ближайших": "nearest", "дальние": "farthest", "дальних": "farthest",
-    "кавалерия": "cavalry", "кавалерию": "cavalry", "кавалеристов": "cavalry",
-    "пехота": "infantry", "пехоту": "infantry", "пехотинцев": "infantry",
-    "убивать": "kill", "бить": "kill", "терять": "lose",
-    "север": "north", "юг": "south", "запад": "west", "восток": "east",
+    "стоять": "hold",
+    "держать": "hold",  # not "ждать": by mail that is WAIT
+    "в": {"deploy": "at", "fire": "at", "merge": "into", "*": "to"},
+    "у": "at",
+    "по": "at",
+    "к": "to",
+    "на": "to",
+    "до": "to",
+    "линия": "line",
+    "линией": "line",
+    "линию": "line",
+    "затем": "then",
+    "потом": "then",
+    "далее": "then",
+    "как": "as",
+    "из": "from",
+    "ближайшие": "nearest",
+    "ближайших": "nearest",
+    "дальние": "farthest",
+    "дальних": "farthest",
+    "кавалерия": "cavalry",
+    "кавалерию": "cavalry",
+    "кавалеристов": "cavalry",
+    "пехота": "infantry",
+    "пехоту": "infantry",
+    "пехотинцев": "infantry",
+    "убивать": "kill",
+    "бить": "kill",
+    "терять": "lose",
+    "север": "north",
+    "юг": "south",
+    "запад": "west",
+    "восток": "east",
 }
 # What an order line begins with ("march" is "move"): mail reads a line as an order by these.
 ORDER_WORDS = (*ORDER_VERBS.split(", "), "march", *heads(RU_WORDS, (*ORDER_VERBS.split(", "), "march")))
@@ -236,8 +278,11 @@ def parse_line(n: int, raw: str) -> Order | LineError | None:
         return item
     verb = text.split()[0].lower()
     if verb in ORDER_VERBS.split(", "):
-        return LineError(n, raw.strip(), _("cannot read this '{verb}' order; see the examples: {example}", verb=verb,
-                                           example=_example(verb)))
+        return LineError(
+            n,
+            raw.strip(),
+            _("cannot read this '{verb}' order; see the examples: {example}", verb=verb, example=_example(verb)),
+        )
     return LineError(n, raw.strip(), _("unknown order '{verb}': orders are {verbs}", verb=verb, verbs=ORDER_VERBS))
 
 
@@ -248,8 +293,9 @@ def _example(verb: str) -> str:
     return verb
 
 
-def parse_text(text: str, read_line: Callable[[int, str], Order | LineError | None] | None = None,
-               words: Table | None = None) -> ParsedOrders:
+def parse_text(
+    text: str, read_line: Callable[[int, str], Order | LineError | None] | None = None, words: Table | None = None
+) -> ParsedOrders:
     """Every line through ``read_line`` (this order language's, or a variant's that extends it),
     read first through the Russian ``words`` (this language's, or the variant's)."""
     read_line, words = read_line or parse_line, words or RU_WORDS
@@ -264,8 +310,9 @@ def parse_text(text: str, read_line: Callable[[int, str], Order | LineError | No
     return ParsedOrders(tuple(orders), tuple(errors))
 
 
-def _read_canonical(read_line: Callable[[int, str], Order | LineError | None], words: Table, n: int,
-                    raw: str) -> Order | LineError | None:
+def _read_canonical(
+    read_line: Callable[[int, str], Order | LineError | None], words: Table, n: int, raw: str
+) -> Order | LineError | None:
     """``raw`` read in its English words; an error names the line as the player wrote it."""
     try:
         item = read_line(n, canonical(raw, words))

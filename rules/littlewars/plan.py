@@ -5,6 +5,7 @@ adjudication, so what a player is told is exactly what the engine will do.
 Group changes (form/split/merge) apply first, in line order, so later lines may
 use the new names.
 """
+
 from __future__ import annotations
 
 import math
@@ -59,22 +60,22 @@ class Plan:
     side: str
     groups: dict[str, Any]
     groups_changed: bool = False
-    paths: dict[str, Any] = field(default_factory=dict)        # figure id -> polyline (own figures and escorted prisoners)
-    fire: dict[str, Any] = field(default_factory=dict)         # gun id -> aim points
-    gun_moves: dict[str, Any] = field(default_factory=dict)    # gun id -> polyline
+    paths: dict[str, Any] = field(default_factory=dict)  # figure id -> polyline (own figures and escorted prisoners)
+    fire: dict[str, Any] = field(default_factory=dict)  # gun id -> aim points
+    gun_moves: dict[str, Any] = field(default_factory=dict)  # gun id -> polyline
     deploy_figures: dict[str, Any] = field(default_factory=dict)
     deploy_guns: dict[str, Any] = field(default_factory=dict)
     wagon_moves: dict[str, Any] = field(default_factory=dict)  # wagon id -> polyline (LW-66/67)
     deploy_wagons: dict[str, Any] = field(default_factory=dict)
-    hungry: set[str] | None = None                        # LW-66: own figures out of supply now (computed once)
-    surrender: list[tuple[str, list[str]]] = field(default_factory=list)    # (group name, figure ids)
+    hungry: set[str] | None = None  # LW-66: own figures out of supply now (computed once)
+    surrender: list[tuple[str, list[str]]] = field(default_factory=list)  # (group name, figure ids)
     standing: tuple[Any, ...] | None = None
-    edge: str | None = None                          # LW-2/53: the edge chosen before deployment
+    edge: str | None = None  # LW-2/53: the edge chosen before deployment
     errors: list[LineError] = field(default_factory=list)
     owner_line: dict[str, int] = field(default_factory=dict)  # figure/gun id -> line that ordered it
-    move_check: PathCheck | None = None              # a variant's own range rule: (figure id, path) -> error or None
-    gun_check: PathCheck | None = None               # and for guns, instead of LW-26: (gun id, path) -> error or None
-    line_text: dict[int, str] = field(default_factory=dict)   # line number -> its text
+    move_check: PathCheck | None = None  # a variant's own range rule: (figure id, path) -> error or None
+    gun_check: PathCheck | None = None  # and for guns, instead of LW-26: (gun id, path) -> error or None
+    line_text: dict[int, str] = field(default_factory=dict)  # line number -> its text
 
 
 # A variant's check of one planned path: (figure or gun id, the path's points) -> the error, or None.
@@ -85,13 +86,21 @@ class OrderRefused(Exception):
     """An order line the planner refuses; the message says why (a variant's planner raises it too)."""
 
 
-def build(state: dict[str, Any], side: str, orders: Sequence[Order], move_check: PathCheck | None = None,
-          gun_check: PathCheck | None = None) -> Plan:
-    plan = Plan(side, {k: list(v) for k, v in state["groups"][side].items()}, move_check=move_check,
-                gun_check=gun_check)
+def build(
+    state: dict[str, Any],
+    side: str,
+    orders: Sequence[Order],
+    move_check: PathCheck | None = None,
+    gun_check: PathCheck | None = None,
+) -> Plan:
+    plan = Plan(
+        side, {k: list(v) for k, v in state["groups"][side].items()}, move_check=move_check, gun_check=gun_check
+    )
     phase = state["phase"]
     if phase not in ("edge", "deploy", "play"):
-        plan.errors.append(LineError(0, "", _("the game is over") if phase == "over" else _("the game has not started")))
+        plan.errors.append(
+            LineError(0, "", _("the game is over") if phase == "over" else _("the game has not started"))
+        )
         return plan
     ordered = sorted(orders, key=lambda o: (not isinstance(o, (Form, Split, Merge)), o.line))
     for o in ordered:
@@ -105,8 +114,13 @@ def build(state: dict[str, Any], side: str, orders: Sequence[Order], move_check:
     return plan
 
 
-def build_spaced(state: dict[str, Any], side: str, orders: Sequence[Order], move_check: PathCheck | None = None,
-                 gun_check: PathCheck | None = None) -> Plan:
+def build_spaced(
+    state: dict[str, Any],
+    side: str,
+    orders: Sequence[Order],
+    move_check: PathCheck | None = None,
+    gun_check: PathCheck | None = None,
+) -> Plan:
     """``build`` and the 1/16 in between the side's own figures (LW-27). Separate from ``build`` so that
     a rule set whose figures may share a place (the appendix's trains and boxes) can leave it out."""
     plan = build(state, side, orders, move_check, gun_check)
@@ -120,13 +134,24 @@ def _apply(state: State, plan: Plan, o: Order) -> None:
         return _edge(state, plan, o)
     deploying = state["phase"] == "deploy"
     if isinstance(o, Move) and o.deploy != deploying:
-        raise OrderRefused(_("deploy orders are for the deployment turn only") if o.deploy
-                       else _("this is the deployment turn: use 'deploy <name> at x,y' or 'deploy <name> line ...'"))
+        raise OrderRefused(
+            _("deploy orders are for the deployment turn only")
+            if o.deploy
+            else _("this is the deployment turn: use 'deploy <name> at x,y' or 'deploy <name> line ...'")
+        )
     if deploying and not isinstance(o, (Move, Form, Split, Merge, Melee, Hold)):
         raise OrderRefused(_("only deploy, form, split, merge and melee orders are allowed while deploying"))
     handlers: dict[type[Order], Callable[[State, Plan, Any], None]] = {
-        Move: _move, Fire: _fire, Split: _split, Merge: _merge, Form: _form, Escort: _escort,
-        Surrender: _surrender, Melee: _melee, Hold: _hold}
+        Move: _move,
+        Fire: _fire,
+        Split: _split,
+        Merge: _merge,
+        Form: _form,
+        Escort: _escort,
+        Surrender: _surrender,
+        Melee: _melee,
+        Hold: _hold,
+    }
     handlers[type(o)](state, plan, o)
 
 
@@ -142,10 +167,16 @@ def _edge(state: State, plan: Plan, o: Order) -> None:
     if not isinstance(o, Edge):
         raise OrderRefused(_("now only the edge is chosen: 'edge north', 'edge south', ... or hold"))
     if plan.side != state.get("edge_chooser"):
-        raise OrderRefused(_("{get} chooses the edge, not {side}", get=state.get('edge_chooser'), side=plan.side))
+        raise OrderRefused(_("{get} chooses the edge, not {side}", get=state.get("edge_chooser"), side=plan.side))
     mine = state["scenario"]["edges"][plan.side]
     if o.edge not in (mine, OPPOSITE[mine]):
-        raise OrderRefused(_("the armies start from the {mine} and {value} edges: choose one of those", mine=mine, value=OPPOSITE[mine]))
+        raise OrderRefused(
+            _(
+                "the armies start from the {mine} and {value} edges: choose one of those",
+                mine=mine,
+                value=OPPOSITE[mine],
+            )
+        )
     if plan.edge is not None:
         raise OrderRefused(_("the edge is chosen once"))
     plan.edge = o.edge
@@ -208,15 +239,27 @@ def resolve(state: State, plan: Plan, name: str) -> tuple[str, Any]:
     if pkey is not None:
         return "pow", (pkey, list(state["pows"][plan.side][pkey]))
     enemy = other(plan.side)
-    if (group_key(state["groups"][enemy], name) or state["figures"].get(f"{enemy}:{name.lower()}")
-            or gun_of(state, enemy, name) or _wagon(state, enemy, name)):
+    if (
+        group_key(state["groups"][enemy], name)
+        or state["figures"].get(f"{enemy}:{name.lower()}")
+        or gun_of(state, enemy, name)
+        or _wagon(state, enemy, name)
+    ):
         raise OrderRefused(_("not your figure: {name} belongs to {enemy}", name=name, enemy=enemy))
     if any(g["name"].lower() == name.lower() and g["side"] == plan.side for g in state["guns"].values()):
         raise OrderRefused(_("{name} is no longer yours: it was captured", name=name))
-    lost = next((w for w in state.get("wagons", {}).values()
-                 if w["name"].lower() == name.lower() and w["side"] == plan.side), None)
+    lost = next(
+        (w for w in state.get("wagons", {}).values() if w["name"].lower() == name.lower() and w["side"] == plan.side),
+        None,
+    )
     if lost is not None:
-        raise OrderRefused(_("{name} is no longer yours: it was {value}", name=name, value=_("destroyed") if lost['st'] != 'ok' else _("captured")))
+        raise OrderRefused(
+            _(
+                "{name} is no longer yours: it was {value}",
+                name=name,
+                value=_("destroyed") if lost["st"] != "ok" else _("captured"),
+            )
+        )
     raise OrderRefused(_("unknown name '{name}': not one of your groups, figures, guns or prisoner groups", name=name))
 
 
@@ -232,7 +275,9 @@ def _own_figures(state: State, plan: Plan, name: str) -> list[str]:
 def _check_claim(plan: Plan, ids: list[str]) -> None:
     for i in ids:
         if i in plan.owner_line:
-            raise OrderRefused(_("{value} already has an order on line {value2}", value=i.split(':')[1], value2=plan.owner_line[i]))
+            raise OrderRefused(
+                _("{value} already has an order on line {value2}", value=i.split(":")[1], value2=plan.owner_line[i])
+            )
 
 
 def claim_figures(plan: Plan, ids: list[str], o: Order) -> None:
@@ -244,8 +289,12 @@ def claim_figures(plan: Plan, ids: list[str], o: Order) -> None:
 
 # -- group changes ------------------------------------------------------------
 def _new_name(state: State, plan: Plan, name: str) -> None:
-    if (group_key(plan.groups, name) or state["figures"].get(f"{plan.side}:{name.lower()}")
-            or gun_of(state, plan.side, name) or _wagon(state, plan.side, name)):
+    if (
+        group_key(plan.groups, name)
+        or state["figures"].get(f"{plan.side}:{name.lower()}")
+        or gun_of(state, plan.side, name)
+        or _wagon(state, plan.side, name)
+    ):
         raise OrderRefused(_("the name {name} is already in use", name=name))
     if name[0].lower() in "ic" and name[1:].isdigit():
         raise OrderRefused(_("{name} looks like a figure name (i12, c3): choose another group name", name=name))
@@ -268,12 +317,14 @@ def _split(state: State, plan: Plan, o: Split) -> None:
     ids = _own_figures(state, plan, o.who)
     _new_name(state, plan, o.new)
     if not 0 < o.count < len(ids):
-        raise OrderRefused(_("{who} has {ids} figures: split off between 1 and {value}", who=o.who, ids=len(ids), value=len(ids) - 1))
+        raise OrderRefused(
+            _("{who} has {ids} figures: split off between 1 and {value}", who=o.who, ids=len(ids), value=len(ids) - 1)
+        )
     figs = state["figures"]
     near = o.near
     if near:
         ids = sorted(ids, key=lambda i: (math.dist((figs[i]["x"], figs[i]["y"]), near), i))
-    chosen = ids[:o.count] if o.near else ids[-o.count:]
+    chosen = ids[: o.count] if o.near else ids[-o.count :]
     _take(plan, chosen)
     plan.groups[o.new] = chosen
     plan.groups_changed = True
@@ -376,7 +427,7 @@ def _move(state: State, plan: Plan, o: Move) -> None:
                 )
         pts = route(table, f["arm"], (f["x"], f["y"]), wps)
         if not pts:
-            raise OrderRefused(_("{value} cannot get there: no way round the scenery", value=fid.split(':')[1]))
+            raise OrderRefused(_("{value} cannot get there: no way round the scenery", value=fid.split(":")[1]))
         if plan.move_check is not None:  # the Kriegspiel appendix's pace replaces LW-17/18
             err = plan.move_check(fid, pts)
             if err:
@@ -386,7 +437,11 @@ def _move(state: State, plan: Plan, o: Move) -> None:
         length, limit = path_length(pts), allowance(state, fid)
         if length > limit + 1e-9:
             spent = pace(state["scenario"], f["arm"]) - limit
-            edge = _(" this turn: measured from the edge line, {spent:.1f} in are spent already (LW-7)", spent=spent) if spent else ""
+            edge = (
+                _(" this turn: measured from the edge line, {spent:.1f} in are spent already (LW-7)", spent=spent)
+                if spent
+                else ""
+            )
             raise OrderRefused(
                 _(
                     "out of range: {value} would need {length:.1f} in, {value2} moves at most {limit:g} in (LW-{value3}){edge}",
@@ -417,7 +472,7 @@ def _deploy(state: State, plan: Plan, o: Move, ids: list[str]) -> None:
     for fid, (x, y) in zip(ids, spots):
         err = table.spot_error(figs[fid]["arm"], x, y) or zone_error(sc, plan.side, x, y)
         if err:
-            raise OrderRefused(_("{value} cannot deploy there: {err}", value=fid.split(':')[1], err=err))
+            raise OrderRefused(_("{value} cannot deploy there: {err}", value=fid.split(":")[1], err=err))
     claim_figures(plan, ids, o)
     plan.deploy_figures.update({fid: [x, y] for fid, (x, y) in zip(ids, spots)})
 
@@ -449,7 +504,7 @@ def _escort(state: State, plan: Plan, o: Escort) -> None:
         f = state["figures"][fid]  # prisoners walk at the infantry pace, each with its own footprint
         spot = next((e for e in (table.spot_error(f["arm"], *w) for w in wps) if e), None)
         if spot:
-            raise OrderRefused(_("{value} cannot be escorted there: {spot}", value=fid.split(':')[1], spot=spot))
+            raise OrderRefused(_("{value} cannot be escorted there: {spot}", value=fid.split(":")[1], spot=spot))
         pts = route(table, f["arm"], (f["x"], f["y"]), wps)
         if not pts or path_length(pts) > pace(state["scenario"], "inf") + 1e-9:
             raise OrderRefused(
@@ -505,7 +560,9 @@ def _deploy_wagon(state: State, plan: Plan, o: Move, wid: str) -> None:
     if o.line_form:
         raise OrderRefused(_("a wagon deploys at one point: deploy {who} at x,y", who=o.who))
     x, y = o.points[0]
-    err = table_of(state["scenario"]).spot_error(wagon_rules.SPOT, x, y) or zone_error(state["scenario"], plan.side, x, y)
+    err = table_of(state["scenario"]).spot_error(wagon_rules.SPOT, x, y) or zone_error(
+        state["scenario"], plan.side, x, y
+    )
     if err:
         raise OrderRefused(_("{who} cannot deploy there: {err}", who=o.who, err=err))
     plan.deploy_wagons[wid] = [x, y]
@@ -528,7 +585,11 @@ def _plan_wagon_move(state: State, plan: Plan, o: Move, wid: str) -> None:
     spent = head_start(state, w["owner"], w["x"], w["y"], wagon_rules.radius_of())  # LW-7, as for everything
     limit = max(0.0, wagon_rules.wagon_pace(state["scenario"]) - spent)
     if path_length(pts) > limit + 1e-9:
-        edge = _(" this turn: measured from the edge line, {spent:.1f} in are spent already (LW-7)", spent=spent) if spent else _(" a turn")
+        edge = (
+            _(" this turn: measured from the edge line, {spent:.1f} in are spent already (LW-7)", spent=spent)
+            if spent
+            else _(" a turn")
+        )
         raise OrderRefused(
             _(
                 "out of range: {who} would need {path_length:.1f} in; a wagon moves at most {limit:g} in{edge}",
@@ -575,7 +636,12 @@ def _fire(state: State, plan: Plan, o: Fire) -> None:
             )
         )
     if gid in plan.owner_line:
-        raise OrderRefused(_("a gun moves or fires in a turn, not both (LW-20); line {value} already orders it", value=plan.owner_line[gid]))
+        raise OrderRefused(
+            _(
+                "a gun moves or fires in a turn, not both (LW-20); line {value} already orders it",
+                value=plan.owner_line[gid],
+            )
+        )
     _crew_check(state, gid, "fire")
     err = wagon_rules.ammo_error(state, gid)
     if err:
@@ -602,7 +668,12 @@ def _plan_gun_move(state: State, plan: Plan, o: Move, gid: str) -> None:
     if o.line_form:
         raise OrderRefused(_("a gun moves to a point: move gun1 to x,y"))
     if gid in plan.owner_line:
-        raise OrderRefused(_("a gun moves or fires in a turn, not both (LW-20); line {value} already orders it", value=plan.owner_line[gid]))
+        raise OrderRefused(
+            _(
+                "a gun moves or fires in a turn, not both (LW-20); line {value} already orders it",
+                value=plan.owner_line[gid],
+            )
+        )
     _crew_check(state, gid, "move")
     g = state["guns"][gid]
     table = table_of(state["scenario"])

@@ -10,6 +10,7 @@ on the table, a legend underneath; labels are placed so that none overlaps anoth
 smaller than the table (Kriegspiel's 96 x 288 in), for the mail's picture; the web shows the
 whole table and offers the same box as "my troops".
 """
+
 from __future__ import annotations
 
 import math
@@ -40,9 +41,9 @@ TERRAIN = {
     "road": 'fill="#d9c9a3" fill-opacity="0.8" stroke="none"',
 }
 ORDER = ("road", "hill", "wood", "river", "ford", "bridge", "wall", "building")
-MINE_MARGIN = 18.0   # inches round one's own troops in the "my troops" box (a cavalry move and more)
+MINE_MARGIN = 18.0  # inches round one's own troops in the "my troops" box (a cavalry move and more)
 MINE_ASPECT = 4 / 3  # the box is widened to this shape where the table allows: a picture, not a sliver
-CROP_WHEN = 0.6      # the mail crops to that box when it is less than this share of the table
+CROP_WHEN = 0.6  # the mail crops to that box when it is less than this share of the table
 
 Thing = dict[str, Any]  # a figure, gun, wagon or piece of terrain as the view holds it (JSON)
 Hull = tuple[str, str, str, Polygon]  # a group's side, label, SVG and outline (table inches)
@@ -57,8 +58,10 @@ def _terrain(item: Thing, depth: float) -> str:
     shape = f'<polygon points="{_pts(list(terrain_geometry(item).exterior.coords), depth)}" {style}/>'
     level = f" level {item['level']}" if item.get("level") else ""
     trunk = item.get("trunk", 0.5)
-    shape += "".join(f'<circle class="tree" cx="{x:.2f}" cy="{depth - y:.2f}" r="{trunk:g}" fill="#2b5a28"/>'
-                     for x, y in item.get("trees", []))
+    shape += "".join(
+        f'<circle class="tree" cx="{x:.2f}" cy="{depth - y:.2f}" r="{trunk:g}" fill="#2b5a28"/>'
+        for x, y in item.get("trees", [])
+    )
     return f'<g class="terrain {item["type"]}"><title>{escape(item["id"])}: {item["type"]}{level}</title>{shape}</g>'
 
 
@@ -71,16 +74,27 @@ def _terrain_name(item: Thing) -> str:
 
 def _figure(f: Thing, depth: float, scenario: Thing | None, groups: Mapping[str, str]) -> str:
     x, y = f["x"], depth - f["y"]
-    attrs = data(id=order_name(f["id"]), side=f["side"], kind="figure", x=f["x"], y=f["y"],
-                 reach=pace(scenario, f["arm"]), group=groups.get(f["id"]))
+    attrs = data(
+        id=order_name(f["id"]),
+        side=f["side"],
+        kind="figure",
+        x=f["x"],
+        y=f["y"],
+        reach=pace(scenario, f["arm"]),
+        group=groups.get(f["id"]),
+    )
     colour = COLOURS.get(f["side"], "#555")
     fill = "none" if f.get("disarmed") or f.get("captor") else colour
     stroke = COLOURS.get(f.get("captor") or "", colour)
     if f["arm"] == "cav":
-        return (f'<rect class="unit figure"{attrs} x="{x - 0.45:.2f}" y="{y - 0.3:.2f}" width="0.9" height="0.6" '
-                f'fill="{fill}" stroke="{stroke}" stroke-width="0.1"/>')
-    return (f'<circle class="unit figure"{attrs} cx="{x:.2f}" cy="{y:.2f}" r="0.25" fill="{fill}" stroke="{stroke}" '
-            f'stroke-width="0.08"/>')
+        return (
+            f'<rect class="unit figure"{attrs} x="{x - 0.45:.2f}" y="{y - 0.3:.2f}" width="0.9" height="0.6" '
+            f'fill="{fill}" stroke="{stroke}" stroke-width="0.1"/>'
+        )
+    return (
+        f'<circle class="unit figure"{attrs} cx="{x:.2f}" cy="{y:.2f}" r="0.25" fill="{fill}" stroke="{stroke}" '
+        f'stroke-width="0.08"/>'
+    )
 
 
 def limbered_guns(view: Thing) -> set[str]:
@@ -107,24 +121,45 @@ def gun_state(g: Thing, limbered: Collection[str]) -> str:
 def _gun(g: Thing, depth: float, view: Thing, limbered: Collection[str], known: Collection[str]) -> str:
     x, y = g["x"], depth - g["y"]
     sc = view.get("scenario")
-    cav = sum(1 for f in view.get("figures", []) if f["side"] == g["owner"] and f["arm"] == "cav"
-              and math.dist((f["x"], f["y"]), (g["x"], g["y"])) <= CREW_RANGE)
+    cav = sum(
+        1
+        for f in view.get("figures", [])
+        if f["side"] == g["owner"] and f["arm"] == "cav" and math.dist((f["x"], f["y"]), (g["x"], g["y"])) <= CREW_RANGE
+    )
     crewed = bool(g.get("crewed"))
-    attrs = data(id=g["name"], side=g["owner"], kind="gun", x=g["x"], y=g["y"], reach=gun_pace(sc, cav),
-                 range=gun_range(sc), crewed=crewed, limbered=g["id"] in limbered if g["owner"] in known else None)
+    attrs = data(
+        id=g["name"],
+        side=g["owner"],
+        kind="gun",
+        x=g["x"],
+        y=g["y"],
+        reach=gun_pace(sc, cav),
+        range=gun_range(sc),
+        crewed=crewed,
+        limbered=g["id"] in limbered if g["owner"] in known else None,
+    )
     h = math.radians(g["heading"])
     dx, dy = math.cos(h), -math.sin(h)
     colour = COLOURS.get(g["owner"], "#555")
     state = gun_state(g, limbered)
-    body = (f'<circle cx="{x:.2f}" cy="{y:.2f}" r="0.8" fill="#222" stroke="{colour}" stroke-width="0.25"/>' if crewed
-            else f'<circle cx="{x:.2f}" cy="{y:.2f}" r="0.8" fill="#fff" stroke="{colour}" stroke-width="0.25" '
-                 f'stroke-dasharray="0.3 0.2"/><path d="M{x - 0.6:.2f},{y + 0.6:.2f}L{x + 0.6:.2f},{y - 0.6:.2f}" '
-                 f'stroke="#c00" stroke-width="0.2"/>')
-    limber = (f'<rect x="{x - dx * 2 - 0.6:.2f}" y="{y - dy * 2 - 0.45:.2f}" width="1.2" height="0.9" fill="#8a6d3b" '
-              f'stroke="#222" stroke-width="0.1"/>' if g["id"] in limbered else "")
-    return (f'<g class="unit gun"{attrs}><title>{escape(g["name"])} ({g["owner"]}){": " + state if state else ""}'
-            f'</title>{limber}{body}<line x1="{x:.2f}" y1="{y:.2f}" x2="{x + 2 * dx:.2f}" y2="{y + 2 * dy:.2f}" '
-            f'stroke="#222" stroke-width="0.45"/></g>')
+    body = (
+        f'<circle cx="{x:.2f}" cy="{y:.2f}" r="0.8" fill="#222" stroke="{colour}" stroke-width="0.25"/>'
+        if crewed
+        else f'<circle cx="{x:.2f}" cy="{y:.2f}" r="0.8" fill="#fff" stroke="{colour}" stroke-width="0.25" '
+        f'stroke-dasharray="0.3 0.2"/><path d="M{x - 0.6:.2f},{y + 0.6:.2f}L{x + 0.6:.2f},{y - 0.6:.2f}" '
+        f'stroke="#c00" stroke-width="0.2"/>'
+    )
+    limber = (
+        f'<rect x="{x - dx * 2 - 0.6:.2f}" y="{y - dy * 2 - 0.45:.2f}" width="1.2" height="0.9" fill="#8a6d3b" '
+        f'stroke="#222" stroke-width="0.1"/>'
+        if g["id"] in limbered
+        else ""
+    )
+    return (
+        f'<g class="unit gun"{attrs}><title>{escape(g["name"])} ({g["owner"]}){": " + state if state else ""}'
+        f'</title>{limber}{body}<line x1="{x:.2f}" y1="{y:.2f}" x2="{x + 2 * dx:.2f}" y2="{y + 2 * dy:.2f}" '
+        f'stroke="#222" stroke-width="0.45"/></g>'
+    )
 
 
 def _wagon(w: Thing, depth: float, scenario: Thing | None) -> str:
@@ -135,9 +170,11 @@ def _wagon(w: Thing, depth: float, scenario: Thing | None) -> str:
     wd, ht, fill = (1.0, 0.7, "#f4ecd8") if big else (0.8, 0.55, "#5a4632")
     what = "supply wagon" if big else "ammunition cart"
     attrs = data(id=w["name"], side=w["owner"], kind="wagon", x=w["x"], y=w["y"], reach=wagon_pace(scenario))
-    return (f'<g class="unit wagon {w["kind"]}"{attrs}><title>{escape(w["name"])} ({w["owner"]}): {what}</title>'
-            f'<rect x="{x - wd / 2:.2f}" y="{y - ht / 2:.2f}" width="{wd:g}" height="{ht:g}" rx="0.15" fill="{fill}" '
-            f'stroke="{colour}" stroke-width="0.15"/></g>')
+    return (
+        f'<g class="unit wagon {w["kind"]}"{attrs}><title>{escape(w["name"])} ({w["owner"]}): {what}</title>'
+        f'<rect x="{x - wd / 2:.2f}" y="{y - ht / 2:.2f}" width="{wd:g}" height="{ht:g}" rx="0.15" fill="{fill}" '
+        f'stroke="{colour}" stroke-width="0.15"/></g>'
+    )
 
 
 def _hulls(view: Thing, depth: float, key: str, kind: str) -> list[Hull]:
@@ -156,10 +193,16 @@ def _hulls(view: Thing, depth: float, key: str, kind: str) -> list[Hull]:
             cx, cy = sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
             attrs = data(id=name, side=side, kind=kind, x=cx, y=cy, reach=reach, count=len(pts))
             colour = "#555" if kind == "prisoners" else COLOURS.get(side, "#555")
-            out.append((side, f"{name} ({len(pts)})",
-                        f'<g class="unit {kind}"{attrs}><polygon points="{_pts(list(hull.exterior.coords), depth)}" '
-                        f'fill="{colour}" fill-opacity="0.04" stroke="{colour}" stroke-width="0.12" '
-                        f'stroke-dasharray="0.6 0.4"/></g>', hull))
+            out.append(
+                (
+                    side,
+                    f"{name} ({len(pts)})",
+                    f'<g class="unit {kind}"{attrs}><polygon points="{_pts(list(hull.exterior.coords), depth)}" '
+                    f'fill="{colour}" fill-opacity="0.04" stroke="{colour}" stroke-width="0.12" '
+                    f'stroke-dasharray="0.6 0.4"/></g>',
+                    hull,
+                )
+            )
     return out
 
 
@@ -168,12 +211,16 @@ def _last(view: Thing, depth: float) -> list[str]:
     out = []
     for imp in last.get("impacts", []):
         x, y = imp["at"][0], depth - imp["at"][1]
-        out.append(f'<path d="M{x - 0.6:.2f},{y - 0.6:.2f}L{x + 0.6:.2f},{y + 0.6:.2f}M{x - 0.6:.2f},{y + 0.6:.2f}'
-                   f'L{x + 0.6:.2f},{y - 0.6:.2f}" stroke="#000" stroke-width="0.2"><title>impact, {imp["killed"]} killed</title></path>')
+        out.append(
+            f'<path d="M{x - 0.6:.2f},{y - 0.6:.2f}L{x + 0.6:.2f},{y + 0.6:.2f}M{x - 0.6:.2f},{y + 0.6:.2f}'
+            f'L{x + 0.6:.2f},{y - 0.6:.2f}" stroke="#000" stroke-width="0.2"><title>impact, {imp["killed"]} killed</title></path>'
+        )
     for m in last.get("melees", []):
         x, y = m["at"][0], depth - m["at"][1]
-        out.append(f'<circle cx="{x:.2f}" cy="{y:.2f}" r="3" fill="#f39c12" fill-opacity="0.25" stroke="#e67e22" '
-                   f'stroke-width="0.2"><title>melee: {m["killed"]} killed, {m["captured"]} captured</title></circle>')
+        out.append(
+            f'<circle cx="{x:.2f}" cy="{y:.2f}" r="3" fill="#f39c12" fill-opacity="0.25" stroke="#e67e22" '
+            f'stroke-width="0.2"><title>melee: {m["killed"]} killed, {m["captured"]} captured</title></circle>'
+        )
     return out
 
 
@@ -183,9 +230,11 @@ def own_points(view: Thing) -> list[tuple[float, float]]:
     side = viewer.get("side") if viewer.get("role") == "player" else None
     if side is None:
         return []
-    return ([(f["x"], f["y"]) for f in view.get("figures", []) if f["side"] == side and not f.get("captor")]
-            + [(g["x"], g["y"]) for g in view.get("guns", []) if g["owner"] == side]
-            + [(w["x"], w["y"]) for w in view.get("wagons", []) if w["owner"] == side])
+    return (
+        [(f["x"], f["y"]) for f in view.get("figures", []) if f["side"] == side and not f.get("captor")]
+        + [(g["x"], g["y"]) for g in view.get("guns", []) if g["owner"] == side]
+        + [(w["x"], w["y"]) for w in view.get("wagons", []) if w["owner"] == side]
+    )
 
 
 def mine_box(view: Thing) -> Box | None:
@@ -205,8 +254,10 @@ def render_svg(view: Thing, crop: bool = False, extra: str = "") -> str:
     """The map; ``extra``: more marks in table inches drawn over the troops, under the labels (Kriegspiel's)."""
     table = view.get("table")
     if not table:
-        return ('<svg xmlns="http://www.w3.org/2000/svg" data-map="table" viewBox="0 0 10 4"><text x="1" y="2" '
-                'font-size="1">No table yet</text></svg>')
+        return (
+            '<svg xmlns="http://www.w3.org/2000/svg" data-map="table" viewBox="0 0 10 4"><text x="1" y="2" '
+            'font-size="1">No table yet</text></svg>'
+        )
     w, d = table["width"], table["depth"]
     mine = mine_box(view)
     region = _region(view, mine, crop)
@@ -234,9 +285,11 @@ def render_svg(view: Thing, crop: bool = False, extra: str = "") -> str:
     parts.append(below)
     vb = (rx - 3.4 * fs, ry - fs, rw + 4.4 * fs, rh + fs + height)
     px = min(1600.0, max(900.0, 16.0 * vb[2]))  # the picture in pixels; the web scales it to the page
-    root = (f'<svg xmlns="http://www.w3.org/2000/svg"{data(map="table", width=w, depth=d, y="up", mine=box_attr(mine))} '
-            f'viewBox="{" ".join(f"{v:.2f}" for v in vb)}" width="{px:.0f}" height="{px * vb[3] / vb[2]:.0f}" '
-            f'class="littlewars-map" font-family="{tablesvg.FONT}">')
+    root = (
+        f'<svg xmlns="http://www.w3.org/2000/svg"{data(map="table", width=w, depth=d, y="up", mine=box_attr(mine))} '
+        f'viewBox="{" ".join(f"{v:.2f}" for v in vb)}" width="{px:.0f}" height="{px * vb[3] / vb[2]:.0f}" '
+        f'class="littlewars-map" font-family="{tablesvg.FONT}">'
+    )
     return root + "".join(parts) + "</svg>"
 
 
@@ -258,17 +311,48 @@ def _labels(view: Thing, placer: LabelPlacer, hulls: Sequence[Hull], limbered: C
     d = view["table"]["depth"]
     out = []
     for side, text, _, hull in hulls:
-        out.append(label(placer, 0, 0, text, fs, 0.2 * fs, COLOURS.get(side, "#555"), weight="bold",
-                         around=tablesvg.shape_box(hull, d)))
+        out.append(
+            label(
+                placer,
+                0,
+                0,
+                text,
+                fs,
+                0.2 * fs,
+                COLOURS.get(side, "#555"),
+                weight="bold",
+                around=tablesvg.shape_box(hull, d),
+            )
+        )
     for g in view.get("guns", []):
         state = gun_state(g, limbered)
-        out.append(label(placer, g["x"], d - g["y"] - 1.0, g["name"] + (f" ({state})" if state else ""), fs * 0.85,
-                         0.6 * fs, "#a00" if state else COLOURS.get(g["owner"], "#222")))
+        out.append(
+            label(
+                placer,
+                g["x"],
+                d - g["y"] - 1.0,
+                g["name"] + (f" ({state})" if state else ""),
+                fs * 0.85,
+                0.6 * fs,
+                "#a00" if state else COLOURS.get(g["owner"], "#222"),
+            )
+        )
     for x in view.get("wagons", []):
         out.append(label(placer, x["x"], d - x["y"], x["name"], fs * 0.8, 0.6 * fs, COLOURS.get(x["owner"], "#222")))
     for t in view["table"]["terrain"]:
-        out.append(label(placer, 0, 0, _terrain_name(t), fs * 0.85, 0.2 * fs, "#3d3520", css="label terrain-name",
-                         around=tablesvg.shape_box(terrain_geometry(t), d)))
+        out.append(
+            label(
+                placer,
+                0,
+                0,
+                _terrain_name(t),
+                fs * 0.85,
+                0.2 * fs,
+                "#3d3520",
+                css="label terrain-name",
+                around=tablesvg.shape_box(terrain_geometry(t), d),
+            )
+        )
     return out
 
 
@@ -280,15 +364,18 @@ def _below(view: Thing, region: tablesvg.Region, fs: float, zone_notes: Iterable
     bar, sy = min(12.0, rw / 4), y + 1.6 * fs
     caption = f"{view.get('scenario', {}).get('title', '')}, {_when(view)}"
     size = round(min(fs * 1.1, (rw + 3 * fs) / (0.62 * len(caption))), 2)  # a long title shrinks to the width
-    out = [f'<text x="{rx:.2f}" y="{y:.2f}" font-size="{size:g}" font-weight="bold">{escape(caption)}</text>',
-           f'<g class="scale"><line x1="{rx:.2f}" y1="{sy - 0.3 * fs:.2f}" x2="{rx + bar:.2f}" '
-           f'y2="{sy - 0.3 * fs:.2f}" stroke="#000" stroke-width="{0.2 * fs:.2f}"/>'
-           f'<text x="{rx + bar + 0.5 * fs:.2f}" y="{sy:.2f}" font-size="{fs * 0.8:g}">'
-           f'{bar:g} in{" (1 ft): an infantry move" if bar == 12 else ""}</text></g>']
+    out = [
+        f'<text x="{rx:.2f}" y="{y:.2f}" font-size="{size:g}" font-weight="bold">{escape(caption)}</text>',
+        f'<g class="scale"><line x1="{rx:.2f}" y1="{sy - 0.3 * fs:.2f}" x2="{rx + bar:.2f}" '
+        f'y2="{sy - 0.3 * fs:.2f}" stroke="#000" stroke-width="{0.2 * fs:.2f}"/>'
+        f'<text x="{rx + bar + 0.5 * fs:.2f}" y="{sy:.2f}" font-size="{fs * 0.8:g}">'
+        f"{bar:g} in{' (1 ft): an infantry move' if bar == 12 else ''}</text></g>",
+    ]
     shown = Polygon.from_bounds(region[0], region[1], region[0] + region[2], region[1] + region[3])
     present = {t["type"] for t in view["table"]["terrain"] if terrain_geometry(t).intersects(shown)}
-    items = legend_items(view, {k: v for k, v in TERRAIN.items() if k in present}, COLOURS, zone_notes,
-                         limbered_guns(view))
+    items = legend_items(
+        view, {k: v for k, v in TERRAIN.items() if k in present}, COLOURS, zone_notes, limbered_guns(view)
+    )
     legend, height = tablesvg.legend(items, rx, sy + 0.8 * fs, rw, fs * 0.85)
     out.append(legend)
     return "".join(out), 5.0 * fs + 0.8 * fs + height + fs

@@ -1,4 +1,5 @@
 """The Little Wars rule set object the platform talks to (rules.core.protocol.RuleSet)."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -35,6 +36,7 @@ class LittleWars(Teams, RuleSetBase):
         """The default first, then the rest by name."""
         names = builtin_names()
         return titled([DEFAULT_SCENARIO] + [n for n in names if n != DEFAULT_SCENARIO], builtin_scenario)
+
     load_scenario = staticmethod(load)
     setup = staticmethod(_adj.setup)
     fold = staticmethod(_fold)

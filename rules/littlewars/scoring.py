@@ -5,6 +5,7 @@ on a draw or at the turn limit; prisoners score 1/2 each to both sides as the
 English original reads the seed ("your men in enemy hands and the prisoners you
 took"); a figure is alive for scoring when it is free on the table, armed or not.
 """
+
 from __future__ import annotations
 
 import math
@@ -48,13 +49,25 @@ def sheet(state: dict[str, Any], winner: str | None) -> dict[str, Any]:
         lost = sum(1 for f in state["figures"].values() if f["side"] == side and f["st"] == "pow")
         taken = sum(1 for f in state["figures"].values() if f["st"] == "pow" and f["pow"][0] == side)
         victory = VICTORY if winner == side else (VICTORY / 2 if winner is None else 0.0)
-        lines = {"victory": victory, "guns": guns, "guns_points": guns * GUN_SCORE,
-                 "cavalry": cav, "cavalry_points": cav * ARMS["cav"]["score"],
-                 "infantry": inf, "infantry_points": inf * ARMS["inf"]["score"],
-                 "own_men_prisoner": lost, "prisoners_taken": taken,
-                 "prisoner_points": (lost + taken) * PRISONER_SCORE}
-        lines["total"] = (victory + lines["guns_points"] + lines["cavalry_points"] + lines["infantry_points"]
-                          + lines["prisoner_points"])
+        lines = {
+            "victory": victory,
+            "guns": guns,
+            "guns_points": guns * GUN_SCORE,
+            "cavalry": cav,
+            "cavalry_points": cav * ARMS["cav"]["score"],
+            "infantry": inf,
+            "infantry_points": inf * ARMS["inf"]["score"],
+            "own_men_prisoner": lost,
+            "prisoners_taken": taken,
+            "prisoner_points": (lost + taken) * PRISONER_SCORE,
+        }
+        lines["total"] = (
+            victory
+            + lines["guns_points"]
+            + lines["cavalry_points"]
+            + lines["infantry_points"]
+            + lines["prisoner_points"]
+        )
         out[side] = lines
     return out
 
@@ -136,15 +149,26 @@ def capitulation(state: dict[str, Any], loser: str) -> dict[str, Any]:
     """LW-50 as decided: the fleeing army keeps what could leave by its own edge within 6 moves; the rest surrenders."""
     table = table_of(state["scenario"])
     edge = table.home(loser)
-    figures = sorted(fid for fid, f in state["figures"].items()
-                     if f["side"] == loser and f["st"] == "ok"
-                     and table.edge_distance(edge, f["x"], f["y"]) > WITHDRAW_MOVES * pace(state["scenario"], f["arm"]))
-    guns = sorted(gid for gid, g in state["guns"].items()
-                  if g["owner"] == loser and table.edge_distance(edge, g["x"], g["y"]) > WITHDRAW_MOVES * pace(state["scenario"], "inf"))
+    figures = sorted(
+        fid
+        for fid, f in state["figures"].items()
+        if f["side"] == loser
+        and f["st"] == "ok"
+        and table.edge_distance(edge, f["x"], f["y"]) > WITHDRAW_MOVES * pace(state["scenario"], f["arm"])
+    )
+    guns = sorted(
+        gid
+        for gid, g in state["guns"].items()
+        if g["owner"] == loser
+        and table.edge_distance(edge, g["x"], g["y"]) > WITHDRAW_MOVES * pace(state["scenario"], "inf")
+    )
     out = {"figures": figures, "guns": guns}
     if state.get("wagons"):  # LW-66/67: wagons go at the foot pace, so six moves are 72 in (x scale)
-        out["wagons"] = [wid for wid, w in wagons.live(state, loser).items()
-                         if table.edge_distance(edge, w["x"], w["y"]) > WITHDRAW_MOVES * wagons.wagon_pace(state["scenario"])]
+        out["wagons"] = [
+            wid
+            for wid, w in wagons.live(state, loser).items()
+            if table.edge_distance(edge, w["x"], w["y"]) > WITHDRAW_MOVES * wagons.wagon_pace(state["scenario"])
+        ]
     return out
 
 
@@ -154,8 +178,14 @@ def _defence(state: State) -> Ending | None:
     need = math.ceil(state["start"][attacker]["figures"] / 4)
     got = len(reached(state, attacker))
     if got >= need:
-        return attacker, f"{got} {attacker} figures reached the {defender} edge, a quarter of the attack is {need} (LW-52)"
+        return (
+            attacker,
+            f"{got} {attacker} figures reached the {defender} edge, a quarter of the attack is {need} (LW-52)",
+        )
     fighting = sum(1 for f in _free(state, attacker) if not f["dis"])
     if fighting < need:
-        return defender, f"{attacker} has {fighting} fighting figures left, fewer than the {need} needed to break through (LW-52)"
+        return (
+            defender,
+            f"{attacker} has {fighting} fighting figures left, fewer than the {need} needed to break through (LW-52)",
+        )
     return None

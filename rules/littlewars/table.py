@@ -15,6 +15,7 @@ on the hill or 1/16" clear of its edge, never leaning against its side (LW-27).
 Path lengths come from a visibility graph over the vertices of those buffered
 obstacles (networkx shortest path), built once per table and arm.
 """
+
 from __future__ import annotations
 
 import math
@@ -57,8 +58,12 @@ class Table:
                 water.append(g.difference(crossings))
         blocks += water
         self.water = unary_union(water) if water else Polygon()  # rivers away from every ford and bridge
-        trees = [(it, _trunk(xy, it["trunk"])) for it in scenario.get("terrain", []) if it["type"] == "wood"
-                 for xy in it.get("trees", [])]
+        trees = [
+            (it, _trunk(xy, it["trunk"]))
+            for it in scenario.get("terrain", [])
+            if it["type"] == "wood"
+            for xy in it.get("trees", [])
+        ]
         self.trees = trees
         blocks += [g for _, g in trees]
         self.obstacles = unary_union(blocks) if blocks else Polygon()
@@ -88,8 +93,10 @@ class Table:
             return f"({x:g}, {y:g}) is inside or within 1/16 in of {blocked}"
         hill = self._hill_side(arm, Point(x, y)) if hill_sides else None
         if hill:
-            return (f"({x:g}, {y:g}) is against the side of hill '{hill}': a figure stands on the hill "
-                    f"or 1/16 in clear of its edge (LW-27)")
+            return (
+                f"({x:g}, {y:g}) is against the side of hill '{hill}': a figure stands on the hill "
+                f"or 1/16 in clear of its edge (LW-27)"
+            )
         return None
 
     def _hill_side(self, arm: str, pt: Point) -> str | None:
@@ -172,12 +179,16 @@ class _FreeSpace:
         self.nodes: list[tuple[float, float]] = []
         self.graph: nx.Graph[int | str] = nx.Graph()  # nodes: corner indexes, and "A"/"B" while a path is sought
         if not self.core.is_empty:
-            self._build_graph(obstacles.buffer(clearance + EPS, join_style="mitre"), area)  # mitred: edges stay clear of the round core
+            self._build_graph(
+                obstacles.buffer(clearance + EPS, join_style="mitre"), area
+            )  # mitred: edges stay clear of the round core
 
     def _build_graph(self, ring_source: BaseGeometry, area: BaseGeometry) -> None:
         polys = getattr(ring_source, "geoms", [ring_source])
         for poly in polys:  # corners off the table are no use: paths stay on it
-            self.nodes.extend((float(x), float(y)) for x, y in list(poly.exterior.coords)[:-1] if area.covers(Point(x, y)))
+            self.nodes.extend(
+                (float(x), float(y)) for x, y in list(poly.exterior.coords)[:-1] if area.covers(Point(x, y))
+            )
         for i, a in enumerate(self.nodes):
             self.graph.add_node(i)
             for j in range(i):
@@ -190,8 +201,12 @@ class _FreeSpace:
         seg = LineString([a, b]) if a != b else Point(a)
         return not self.prepared.intersects(seg)
 
-    def blocking_item(self, pt: Point, terrain: Iterable[tuple[dict[str, Any], BaseGeometry]],
-                      trees: Iterable[tuple[dict[str, Any], BaseGeometry]] = ()) -> str | None:
+    def blocking_item(
+        self,
+        pt: Point,
+        terrain: Iterable[tuple[dict[str, Any], BaseGeometry]],
+        trees: Iterable[tuple[dict[str, Any], BaseGeometry]] = (),
+    ) -> str | None:
         if self.prepared is None or not self.prepared.intersects(pt):
             return None
         for it, g in terrain:
@@ -234,5 +249,3 @@ def _table_part(scenario: dict[str, Any]) -> dict[str, Any]:
 
 
 table_of = built_per_scenario(Table, _table_part, maxsize=32)  # the Table of a validated scenario
-
-

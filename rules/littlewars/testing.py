@@ -2,6 +2,7 @@
 
 Pure Python (no pytest); used by tests/rules/littlewars, tests/platform and bench/.
 """
+
 from __future__ import annotations
 
 import math
@@ -37,25 +38,41 @@ Force = tuple[str, str, list[XY]]
 LineMaker = Callable[[State, str, str, Coord, Random], str]
 
 
-def build(red: Iterable[Force] = (), blue: Iterable[Force] = (), guns: Iterable[tuple[str, str, float, float, float]] = (),
-          terrain: Iterable[dict[str, Any]] = (), table: tuple[float, float] = (48, 36), kind: str = "bitter_end",
-          settings: dict[str, Any] | None = None, turn: int = 2, first: str = "red",
-          wagons: Iterable[tuple[str, str, str, float, float]] = ()) -> dict[str, Any]:
+def build(
+    red: Iterable[Force] = (),
+    blue: Iterable[Force] = (),
+    guns: Iterable[tuple[str, str, float, float, float]] = (),
+    terrain: Iterable[dict[str, Any]] = (),
+    table: tuple[float, float] = (48, 36),
+    kind: str = "bitter_end",
+    settings: dict[str, Any] | None = None,
+    turn: int = 2,
+    first: str = "red",
+    wagons: Iterable[tuple[str, str, str, float, float]] = (),
+) -> dict[str, Any]:
     """A position in play. ``red``/``blue``: [(group, arm, [(x, y), ...]), ...]; ``guns``: [(side, name, x, y, heading)];
     ``wagons``: [(side, name, kind, x, y)] (LW-66/67: they turn ``settings.supply`` on)."""
     w, d = table
     forces = {}
     for side, groups in (("red", red), ("blue", blue)):
         y = 3.0 if side == "red" else d - 3.0  # placeholders on the home edge; real places are set below
-        gs = [{"name": n, "arm": a, "count": len(pts), "at": [w / 2, y], "frontage": min(len(pts), int(w // 2))}
-              for n, a, pts in groups]
+        gs = [
+            {"name": n, "arm": a, "count": len(pts), "at": [w / 2, y], "frontage": min(len(pts), int(w // 2))}
+            for n, a, pts in groups
+        ]
         gs = gs or [{"name": "nobody", "arm": "inf", "count": 1, "at": [w / 2, y]}]
         forces[side] = {"groups": gs, "guns": [{"name": g[1], "at": [w / 2, y]} for g in guns if g[0] == side]}
         if wagons:
             forces[side]["wagons"] = [{"name": v[1], "kind": v[2], "at": [w / 2, y]} for v in wagons if v[0] == side]
     supply = {"supply": True} if wagons else {}
-    sc = load({"name": "test", "table": {"width": w, "depth": d}, "forces": forces,
-               "settings": {"points": 10_000, "deploy_depth": max(w, d), **supply, **(settings or {})}})
+    sc = load(
+        {
+            "name": "test",
+            "table": {"width": w, "depth": d},
+            "forces": forces,
+            "settings": {"points": 10_000, "deploy_depth": max(w, d), **supply, **(settings or {})},
+        }
+    )
     sc["kind"] = kind  # set after loading: hand-built positions skip the armies' proportions (LW-52)
     sc["terrain"] = list(terrain)
     _terrain(sc)
@@ -77,8 +94,10 @@ def build(red: Iterable[Force] = (), blue: Iterable[Force] = (), guns: Iterable[
         gmap[gid] = {**gmap[gid], "x": float(x), "y": float(y), "heading": float(heading)}
     state = {**state, "figures": figs, "guns": gmap, "turn": state["play_from"] + turn - 1}  # ``turn``: of play
     for side, name, _, x, y in wagons:
-        state["wagons"] = {**state["wagons"], f"{side}:{name}": {**state["wagons"][f"{side}:{name}"], "x": float(x),
-                                                                 "y": float(y)}}
+        state["wagons"] = {
+            **state["wagons"],
+            f"{side}:{name}": {**state["wagons"][f"{side}:{name}"], "x": float(x), "y": float(y)},
+        }
 
     state["start"] = _start_counts(state)
     return state
@@ -94,8 +113,9 @@ def fold_all(state: State, events: Iterable[RuleEvent]) -> State:
     return state
 
 
-def play(state: State, red: str = "", blue: str = "", seed: int = 0,
-         check: bool = True) -> tuple[State, list[RuleEvent]]:
+def play(
+    state: State, red: str = "", blue: str = "", seed: int = 0, check: bool = True
+) -> tuple[State, list[RuleEvent]]:
     """Parse, validate (must be clean when ``check``), adjudicate and fold one turn."""
     orders = {}
     for side, text in (("red", red), ("blue", blue)):
@@ -167,9 +187,13 @@ def _wagon_lines(state: State, side: str) -> list[str]:
     lines = []
     for w in wagon_live(state, side).values():
         here = (w["x"], w["y"])
-        goal, keep = ((_centre(figs, own), 30.0) if w["kind"] == "supply" and own else
-                      (min(guns, key=lambda g: math.dist(g, here)), 10.0) if w["kind"] == "ammo" and guns else
-                      (None, 0.0))
+        goal, keep = (
+            (_centre(figs, own), 30.0)
+            if w["kind"] == "supply" and own
+            else (min(guns, key=lambda g: math.dist(g, here)), 10.0)
+            if w["kind"] == "ammo" and guns
+            else (None, 0.0)
+        )
         if goal is None or math.dist(here, goal) <= keep:
             continue
         tx, ty = _step_towards(here, goal, min(11.5, math.dist(here, goal) - keep))
@@ -188,8 +212,11 @@ def _gun_lines(state: State, side: str, enemy: FigureIndex) -> tuple[list[str], 
     for _gid, g in sorted(state["guns"].items()):
         if g["owner"] != side:
             continue
-        within = {n: sum(1 for i in m if math.dist((figs[i]["x"], figs[i]["y"]), (g["x"], g["y"])) <= CREW_RANGE)
-                  for n, m in state["groups"][side].items() if not any(figs[i]["dis"] for i in m)}
+        within = {
+            n: sum(1 for i in m if math.dist((figs[i]["x"], figs[i]["y"]), (g["x"], g["y"])) <= CREW_RANGE)
+            for n, m in state["groups"][side].items()
+            if not any(figs[i]["dis"] for i in m)
+        }
         best = max(sorted(within), key=lambda n: within[n], default=None)
         if best is not None and within[best] >= CREW_MIN and len(state["groups"][side]) > 1:
             crews.add(best)  # the group best placed keeps the gun crewed; the rest attack
@@ -197,7 +224,9 @@ def _gun_lines(state: State, side: str, enemy: FigureIndex) -> tuple[list[str], 
         k = int(enemy.tree.nearest(shapely.Point(g["x"], g["y"])))
         tx, ty = enemy.xy[k]
         if math.dist((g["x"], g["y"]), (tx, ty)) <= gun_range(state["scenario"]):
-            lines.append(f"fire {gun_name(g)} at {tx:.1f},{ty:.1f} {tx + 1:.1f},{ty:.1f} {tx - 1:.1f},{ty:.1f} {tx:.1f},{ty + 1:.1f}")
+            lines.append(
+                f"fire {gun_name(g)} at {tx:.1f},{ty:.1f} {tx + 1:.1f},{ty:.1f} {tx - 1:.1f},{ty:.1f} {tx:.1f},{ty + 1:.1f}"
+            )
     return lines, crews
 
 
@@ -224,8 +253,12 @@ def _home_line(state: State, side: str, name: str, members: list[str]) -> str:
     c = _centre(figs, members)
     table = state["scenario"]["table"]
     edge = state["scenario"]["edges"][side]
-    goal = {"south": (c[0], 0.8), "north": (c[0], table["depth"] - 0.8),
-            "west": (0.8, c[1]), "east": (table["width"] - 0.8, c[1])}[edge]
+    goal = {
+        "south": (c[0], 0.8),
+        "north": (c[0], table["depth"] - 0.8),
+        "west": (0.8, c[1]),
+        "east": (table["width"] - 0.8, c[1]),
+    }[edge]
     tx, ty = _step_towards(c, goal, 11.0)
     return f"move {name} to {tx:.2f},{ty:.2f}"
 
@@ -285,23 +318,41 @@ def state_from_view(view: dict[str, Any]) -> dict[str, Any]:
     see (dead, delivered prisoners) are left out; they take no part in anything a player orders."""
     side = view["viewer"]["side"]
     table = view["table"]
-    sc = {"name": view["scenario"]["name"], "title": view["scenario"]["title"], "kind": view["scenario"]["kind"],
-          "table": {"width": table["width"], "depth": table["depth"]}, "edges": dict(table["edges"]),
-          "terrain": [dict(t) for t in table["terrain"]], "settings": dict(view["scenario"]["settings"])}
-    figures = {f["id"]: {"side": f["side"], "arm": f["arm"], "x": f["x"], "y": f["y"],
-                         "st": "pow" if f.get("captor") else "ok", "dis": bool(f.get("disarmed")),
-                         "pow": [f["captor"], None, False] if f.get("captor") else None}
-               for f in view["figures"]}
+    sc = {
+        "name": view["scenario"]["name"],
+        "title": view["scenario"]["title"],
+        "kind": view["scenario"]["kind"],
+        "table": {"width": table["width"], "depth": table["depth"]},
+        "edges": dict(table["edges"]),
+        "terrain": [dict(t) for t in table["terrain"]],
+        "settings": dict(view["scenario"]["settings"]),
+    }
+    figures = {
+        f["id"]: {
+            "side": f["side"],
+            "arm": f["arm"],
+            "x": f["x"],
+            "y": f["y"],
+            "st": "pow" if f.get("captor") else "ok",
+            "dis": bool(f.get("disarmed")),
+            "pow": [f["captor"], None, False] if f.get("captor") else None,
+        }
+        for f in view["figures"]
+    }
     for name, ids in view["prisoner_groups"].get(side, {}).items():
         for i in ids:
             figures[i]["pow"] = [side, name, False]
-    guns = {g["id"]: {**{k: g[k] for k in ("side", "owner", "x", "y", "heading")}, "name": _own_name(g)}
-            for g in view["guns"]}
+    guns = {
+        g["id"]: {**{k: g[k] for k in ("side", "owner", "x", "y", "heading")}, "name": _own_name(g)}
+        for g in view["guns"]
+    }
     state = RS.initial_state()
     state.update(phase=view["phase"], scenario=sc, turn=view["turn"]["number"], figures=figures, guns=guns)
     if "wagons" in view:  # LW-66/67: the wagons in sight, each called by its own side's name
-        state["wagons"] = {w["id"]: {**{k: w[k] for k in ("side", "kind", "owner", "x", "y")}, "name": _own_name(w),
-                                     "st": "ok"} for w in view["wagons"]}
+        state["wagons"] = {
+            w["id"]: {**{k: w[k] for k in ("side", "kind", "owner", "x", "y")}, "name": _own_name(w), "st": "ok"}
+            for w in view["wagons"]
+        }
     if view["turn"].get("of_play"):
         state["play_from"] = view["turn"]["number"] - view["turn"]["of_play"] + 1
     state["groups"] = {**state["groups"], side: {n: list(ids) for n, ids in view["groups"].get(side, {}).items()}}
@@ -312,7 +363,7 @@ def state_from_view(view: dict[str, Any]) -> dict[str, Any]:
 def _own_name(g: dict[str, Any]) -> str:
     """A view names a captured gun as its captor calls it (red-gun4); the state keeps its own name."""
     prefix = f"{g['side']}-"
-    result: str = g["name"][len(prefix):] if g["owner"] != g["side"] and g["name"].startswith(prefix) else g["name"]
+    result: str = g["name"][len(prefix) :] if g["owner"] != g["side"] and g["name"].startswith(prefix) else g["name"]
     return result
 
 
@@ -389,8 +440,14 @@ def _rand_surrender(state: State, side: str, name: str, c: Coord, rng: Random) -
     return f"surrender {name}" if rng.random() < 0.3 else "hold"
 
 
-def fuzz_game(rs: CheckedRuleSet, scenario: Any, seed: int, turns: int, verbs: Iterable[LineMaker] = (),
-              setup_seed: int | None = None) -> State:
+def fuzz_game(
+    rs: CheckedRuleSet,
+    scenario: Any,
+    seed: int,
+    turns: int,
+    verbs: Iterable[LineMaker] = (),
+    setup_seed: int | None = None,
+) -> State:
     """Play ``turns`` turns of random orders on ``scenario`` with rule set ``rs``; after every
     adjudication the state must keep every invariant and no figure may fight twice. Returns the state."""
     rng = random.Random(seed)

@@ -4,6 +4,7 @@ Every distance is in inches. A figure is a disc (its footprint); distances "to a
 figure" are measured to the nearest part of that disc (LW-34: "to any part of the
 figure, weapon or horse").
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -17,33 +18,33 @@ ARMS: dict[str, dict[str, float]] = {
 }
 ARM_NAMES = {"inf": "infantry", "cav": "cavalry"}
 
-GUN_POINTS = 10.0          # LW-59
-GUN_SCORE = 10.0           # LW-48
-CREW_MIN = 4               # LW-19: at least 4 figures of the side ...
-CREW_RANGE = 6.0           # ... within 6 inches of the gun
-GUN_MOVE_SLOW = 12.0       # LW-26: 1 ft ...
-GUN_MOVE_FAST = 24.0       # ... 2 ft when at least 4 of its team are cavalry
-SHOTS_PER_TURN = 4         # LW-21
-GUN_SPOT = "inf"           # a gun's place is checked like an infantry footprint (deploy, destination, invariants)
-FIRST_FIRE_TURN = 2        # LW-14 / LW-EX-2: no gun fires in turn 1 of the simultaneous game
+GUN_POINTS = 10.0  # LW-59
+GUN_SCORE = 10.0  # LW-48
+CREW_MIN = 4  # LW-19: at least 4 figures of the side ...
+CREW_RANGE = 6.0  # ... within 6 inches of the gun
+GUN_MOVE_SLOW = 12.0  # LW-26: 1 ft ...
+GUN_MOVE_FAST = 24.0  # ... 2 ft when at least 4 of its team are cavalry
+SHOTS_PER_TURN = 4  # LW-21
+GUN_SPOT = "inf"  # a gun's place is checked like an infantry footprint (deploy, destination, invariants)
+FIRST_FIRE_TURN = 2  # LW-14 / LW-EX-2: no gun fires in turn 1 of the simultaneous game
 
-CONTACT_GAP = 0.125        # LW-33: closer than 1/8 inch to an enemy
-MELEE_JOIN = 6.0           # LW-34
-SCENERY_GAP = 1.0 / 16.0   # LW-27: a figure keeps 1/16 inch from buildings, trees and the sides of hills
-TRUNK = 0.5                # a tree's trunk radius (a wood's "trunk" overrides it)
-GUARD_RATIO = 7            # LW-41: one guard per 7 prisoners, rounded up
+CONTACT_GAP = 0.125  # LW-33: closer than 1/8 inch to an enemy
+MELEE_JOIN = 6.0  # LW-34
+SCENERY_GAP = 1.0 / 16.0  # LW-27: a figure keeps 1/16 inch from buildings, trees and the sides of hills
+TRUNK = 0.5  # a tree's trunk radius (a wood's "trunk" overrides it)
+GUARD_RATIO = 7  # LW-41: one guard per 7 prisoners, rounded up
 GUARD_RANGE = 6.0
-EDGE_BAND = 1.0            # a figure within 1 inch of an edge has "reached" it
-VICTORY = 100.0            # LW-48
+EDGE_BAND = 1.0  # a figure within 1 inch of an edge has "reached" it
+VICTORY = 100.0  # LW-48
 PRISONER_SCORE = 0.5
-DRAW_BELOW = 15            # LW-49
-DRAW_BELOW_SMALL = 10      # ... when each side began with no more than 50 figures
+DRAW_BELOW = 15  # LW-49
+DRAW_BELOW_SMALL = 10  # ... when each side began with no more than 50 figures
 SMALL_ARMY = 50
-BREAKTHROUGH_FIGURES = 3   # LW-50
-WITHDRAW_MOVES = 6         # LW-50: the fleeing army keeps what can leave within 6 moves
+BREAKTHROUGH_FIGURES = 3  # LW-50
+WITHDRAW_MOVES = 6  # LW-50: the fleeing army keeps what can leave within 6 moves
 DEFENCE_RATIO = 2.0 / 3.0  # LW-52
-DEFAULT_POINTS = 150.0     # LW-59, LW-EX-5
-RESERVE = 12               # LW-57: 12 figures set aside, 2d6 of them join
+DEFAULT_POINTS = 150.0  # LW-59, LW-EX-5
+RESERVE = 12  # LW-57: 12 figures set aside, 2d6 of them join
 
 
 def radius(arm: str) -> float:
@@ -54,7 +55,7 @@ def move_allowance(arm: str) -> float:
     return ARMS[arm]["move"]
 
 
-SCALES = (1, 2, 3)          # LW-62: on a large field distances may be doubled or trebled
+SCALES = (1, 2, 3)  # LW-62: on a large field distances may be doubled or trebled
 
 
 def scale(scenario: dict[str, Any] | None) -> int:
@@ -80,10 +81,11 @@ def gun_range(scenario: dict[str, Any] | None) -> float:
 def other(side: str) -> str:
     return SIDES[1] if side == SIDES[0] else SIDES[0]
 
+
 # The fire model (RULES.md, "Fire"): it replaces the spring cannon.
-MAX_RANGE = 144.0          # 12 ft
-SCATTER_BASE = 0.5         # spread (standard deviation, inches) of the impact at point blank ...
-SCATTER_PER_INCH = 0.03    # ... growing by this much per inch of range
-STRIKE_REACH = 0.3         # the ball strikes a figure whose footprint lies within this of the impact
-KNOCK_REACH = 1.0          # a second figure this close would have been knocked over (LW-29/30)
-BLAST_RADIUS = 3.0         # KS-3: half (rounded up) of the figures within 3 in die
+MAX_RANGE = 144.0  # 12 ft
+SCATTER_BASE = 0.5  # spread (standard deviation, inches) of the impact at point blank ...
+SCATTER_PER_INCH = 0.03  # ... growing by this much per inch of range
+STRIKE_REACH = 0.3  # the ball strikes a figure whose footprint lies within this of the impact
+KNOCK_REACH = 1.0  # a second figure this close would have been knocked over (LW-29/30)
+BLAST_RADIUS = 3.0  # KS-3: half (rounded up) of the figures within 3 in die

@@ -16,6 +16,7 @@ guns for them to fire. Decisions, all in RULES.md:
 
 A wagon is ``state["wagons"][id]``: {side, name, kind: "supply" | "ammo", x, y, owner, st: "ok" | "destroyed"}.
 """
+
 from __future__ import annotations
 
 import math
@@ -30,11 +31,11 @@ from .table import Table
 from .units import BLAST_RADIUS, STRIKE_REACH, pace, radius
 
 KINDS = {"supply": "supply wagon", "ammo": "ammunition cart"}
-SPOT = "cav"                # a wagon and its horses take a mounted figure's footprint
-STEPS = {"supply": 6, "ammo": 2}   # LW-66: within six «шагов»; LW-67: within two
-PER_WAGON = 50              # LW-66: one supply wagon for every 50 soldiers
-REACHED = 1.0               # an enemy within 1 in has reached a wagon ...
-GUARDED = 6.0               # ... which is taken unless one of its own stands within 6 in
+SPOT = "cav"  # a wagon and its horses take a mounted figure's footprint
+STEPS = {"supply": 6, "ammo": 2}  # LW-66: within six «шагов»; LW-67: within two
+PER_WAGON = 50  # LW-66: one supply wagon for every 50 soldiers
+REACHED = 1.0  # an enemy within 1 in has reached a wagon ...
+GUARDED = 6.0  # ... which is taken unless one of its own stands within 6 in
 
 
 def radius_of() -> float:
@@ -59,8 +60,11 @@ def on(state: dict[str, Any]) -> bool:
 
 
 def live(state: dict[str, Any], owner: str | None = None, kind: str | None = None) -> dict[str, Any]:
-    return {wid: w for wid, w in sorted((state.get("wagons") or {}).items())
-            if w["st"] == "ok" and (owner is None or w["owner"] == owner) and (kind is None or w["kind"] == kind)}
+    return {
+        wid: w
+        for wid, w in sorted((state.get("wagons") or {}).items())
+        if w["st"] == "ok" and (owner is None or w["owner"] == owner) and (kind is None or w["kind"] == kind)
+    }
 
 
 def name_of(w: dict[str, Any]) -> str:
@@ -68,9 +72,19 @@ def name_of(w: dict[str, Any]) -> str:
 
 
 def initial(scenario: dict[str, Any]) -> dict[str, Any]:
-    return {f"{side}:{w['name']}": {"side": side, "name": w["name"], "kind": w["kind"], "x": w["at"][0],
-                                    "y": w["at"][1], "owner": side, "st": "ok"}
-            for side, force in scenario["forces"].items() for w in force.get("wagons", [])}
+    return {
+        f"{side}:{w['name']}": {
+            "side": side,
+            "name": w["name"],
+            "kind": w["kind"],
+            "x": w["at"][0],
+            "y": w["at"][1],
+            "owner": side,
+            "st": "ok",
+        }
+        for side, force in scenario["forces"].items()
+        for w in force.get("wagons", [])
+    }
 
 
 def _gap(a: dict[str, Any], ra: float, b: dict[str, Any], rb: float) -> float:
@@ -116,7 +130,7 @@ def ammo_error(state: dict[str, Any], gid: str) -> str | None:
     if near is not None and near <= limit + 1e-9:
         return None
     where = f"the nearest is {near:.1f} in away" if near is not None else "you have none left"
-    return (f"{gun_name(g)} has no ammunition cart within {limit:g} in (two moves, LW-67): {where}")
+    return f"{gun_name(g)} has no ammunition cart within {limit:g} in (two moves, LW-67): {where}"
 
 
 # -- fire and capture ------------------------------------------------------------------------
@@ -128,7 +142,13 @@ def struck(state: dict[str, Any], hit: XY, blast: bool, table: Table, gone: set[
         if wid in gone:
             continue
         d = math.dist(hit, (w["x"], w["y"])) - radius_of()
-        if blast and d <= BLAST_RADIUS + 1e-9 and not table.shielded(hit, (w["x"], w["y"])) or not blast and d <= STRIKE_REACH + 1e-9:
+        if (
+            blast
+            and d <= BLAST_RADIUS + 1e-9
+            and not table.shielded(hit, (w["x"], w["y"]))
+            or not blast
+            and d <= STRIKE_REACH + 1e-9
+        ):
             out.append(wid)
     return out
 

@@ -3,6 +3,7 @@ non-canonical. The catalogue (rules/catalog.py) lists
 ``RULESET`` as "napoleon". RULES.md gives
 every NW rule with its decision.
 """
+
 from .ruleset import RULESET, NapoleonsWar
 
 __all__ = ["RULESET", "NapoleonsWar"]

@@ -4,6 +4,7 @@ points are counted, the dice are rolled from the seeded RNG.
 ``Battle.emit`` folds each event at once, so what the engine reads is always what the log
 replays to.
 """
+
 from __future__ import annotations
 
 import random
@@ -24,8 +25,12 @@ def other(side: str) -> str:
 
 class Battle:
     def __init__(self, state: dict[str, Any], rng: random.Random) -> None:
-        self.state = {**state, "units": dict(state["units"]), "leaders": dict(state["leaders"]),
-                      "log": list(state["log"])}
+        self.state = {
+            **state,
+            "units": dict(state["units"]),
+            "leaders": dict(state["leaders"]),
+            "log": list(state["log"]),
+        }
         self.rng = rng
         self.events: list[RuleEvent] = []
         self.map = hexmap(state["scenario"]["map"])
@@ -62,8 +67,17 @@ class Battle:
     def roll_extra(self) -> None:
         die = self.d6()
         self.extra = extra_caps(die)
-        self.emit("points_rolled", {"side": self.state["side"], "die": die, "extra": self.extra, "spent": self.spent,
-                                    "available": self.base + self.extra, "left": self.left()})
+        self.emit(
+            "points_rolled",
+            {
+                "side": self.state["side"],
+                "die": die,
+                "extra": self.extra,
+                "spent": self.spent,
+                "available": self.base + self.extra,
+                "left": self.left(),
+            },
+        )
 
     def left(self) -> int:
         return max(0, self.base + (self.extra or 0) - self.spent)
@@ -95,8 +109,11 @@ class Battle:
         return [u for u in self.active() if u["hex"] == lab]
 
     def leaders_at(self, lab: str, side: str) -> list[dict[str, Any]]:
-        return [x for x in self.state["leaders"].values() if x["status"] == "active" and x["hex"] == lab
-                and x["side"] == side]
+        return [
+            x
+            for x in self.state["leaders"].values()
+            if x["status"] == "active" and x["hex"] == lab and x["side"] == side
+        ]
 
     @staticmethod
     def h(lab: str) -> C.Hex:
@@ -118,8 +135,12 @@ class Battle:
     def sees(self, a: C.Hex, b: C.Hex) -> bool:
         """Cover hexes block the view, and so do hills higher than both ends (house)."""
         top = max(self.map.elevation(a), self.map.elevation(b))
-        return los.visible(a, b, lambda x: x in self.map and (self.cover(x) or self.map.elevation(x) > top),
-                           version=los.version_of(self.state["scenario"]))
+        return los.visible(
+            a,
+            b,
+            lambda x: x in self.map and (self.cover(x) or self.map.elevation(x) > top),
+            version=los.version_of(self.state["scenario"]),
+        )
 
     # -- leaders (NW-37..45) -------------------------------------------------------------------------
     @staticmethod

@@ -6,6 +6,7 @@ Every attack is one-sided (the attacker rolls; house base): a die at or above th
 removes one figure. The pool is the unit's figures (rifles 1 die, NW-47) plus or minus one die
 per condition (NW-51), at least one die (house).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -194,8 +195,15 @@ def flank(b: Battle, u_hex: C.Hex, t: dict[str, Any]) -> tuple[list[int], bool]:
     return list(t["from"]) + [d], flanked
 
 
-def resolve(b: Battle, u: dict[str, Any], t: dict[str, Any], a: Attack, order: str, extra: dict[str, Any] | None = None,
-            recoil_on_ones: bool = False) -> None:
+def resolve(
+    b: Battle,
+    u: dict[str, Any],
+    t: dict[str, Any],
+    a: Attack,
+    order: str,
+    extra: dict[str, Any] | None = None,
+    recoil_on_ones: bool = False,
+) -> None:
     """Roll the pool, take the figures off, check leaders, remove the destroyed."""
     rolls = sorted((b.d6() for _ in range(a.pool())), reverse=True)
     hits = sum(1 for r in rolls if r >= a.hit_on)
@@ -213,10 +221,25 @@ def resolve(b: Battle, u: dict[str, Any], t: dict[str, Any], a: Attack, order: s
         upatch["figures"] = max(0, u["figures"] - recoil)  # NW-31: a hit on the charger per 1
         if upatch["figures"] == 0:
             upatch.update(status="destroyed", hex=None)
-    b.emit("attacked", {"by": u["id"], "target": t["id"], "kind": a.kind, "order": order, "dice": a.pool(),
-                        "base": a.dice, "mods": [[r, v] for r, v in a.mods], "hit_on": a.hit_on, "rolls": rolls,
-                        "hits": hits, "recoil": recoil, "left": left, **(extra or {}),
-                        "units": {t["id"]: tpatch, u["id"]: upatch}})
+    b.emit(
+        "attacked",
+        {
+            "by": u["id"],
+            "target": t["id"],
+            "kind": a.kind,
+            "order": order,
+            "dice": a.pool(),
+            "base": a.dice,
+            "mods": [[r, v] for r, v in a.mods],
+            "hit_on": a.hit_on,
+            "rolls": rolls,
+            "hits": hits,
+            "recoil": recoil,
+            "left": left,
+            **(extra or {}),
+            "units": {t["id"]: tpatch, u["id"]: upatch},
+        },
+    )
     if ones:  # the usual check when a 1 is rolled: leaders with either unit (NW-32, house)
         for side, lab in ((u["side"], u_at), (t["side"], t_at)):
             death_checks(b, lab, side, "a 1 was rolled")
@@ -230,8 +253,16 @@ def death_checks(b: Battle, lab: str, side: str, why: str) -> None:
     for ldr in sorted(b.leaders_at(lab, side), key=lambda x: x["id"]):
         die = b.d6()
         dead = die == 1
-        b.emit("leader_check", {"leader": ldr["id"], "die": die, "killed": dead, "why": why,
-                                "leaders": {ldr["id"]: {"status": "killed", "hex": None}} if dead else {}})
+        b.emit(
+            "leader_check",
+            {
+                "leader": ldr["id"],
+                "die": die,
+                "killed": dead,
+                "why": why,
+                "leaders": {ldr["id"]: {"status": "killed", "hex": None}} if dead else {},
+            },
+        )
 
 
 def orphaned_leaders(b: Battle, side: str, lab: str) -> None:
@@ -244,5 +275,12 @@ def orphaned_leaders(b: Battle, side: str, lab: str) -> None:
     for ldr in sorted(b.leaders_at(lab, side), key=lambda x: x["id"]):
         friends = sorted((C.distance(b.h(lab), b.h(o["hex"])), o["hex"]) for o in b.active(side))
         to = friends[0][1] if friends else None
-        b.emit("leader_retreats", {"leader": ldr["id"], "from": lab, "to": to,
-                                   "leaders": {ldr["id"]: {"hex": to, "status": "active" if to else "left"}}})
+        b.emit(
+            "leader_retreats",
+            {
+                "leader": ldr["id"],
+                "from": lab,
+                "to": to,
+                "leaders": {ldr["id"]: {"hex": to, "status": "active" if to else "left"}},
+            },
+        )

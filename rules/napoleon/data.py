@@ -4,6 +4,7 @@ Every number the seed (003) gives is kept; what the base game would give is a ho
 and RULES.md names it. Sides are "red" and "blue" (the platform's seats); a scenario names
 the armies (French, Allied...) and each unit's and leader's nationality.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -25,17 +26,37 @@ SIDE_STROKE = {"stream": "#2f74c0", "bridge": "#8a6a3a"}
 ARMS: dict[str, dict[str, Any]] = {
     "infantry": {"kind": "infantry", "mp": 1, "fire": (1, 2), "fire_hit": 6, "melee": True},
     "rifles": {"kind": "infantry", "mp": 1, "fire": (1, 2), "fire_hit": 5, "fire_dice": 1, "melee": True},
-    "light_infantry": {"kind": "infantry", "mp": 2, "fire": (1, 2), "fire_hit": 6, "melee": True,
-                       "moved_fire": True, "optional": True},
-    "skirmishers": {"kind": "infantry", "mp": 2, "fire": (1, 2), "fire_hit": 6, "melee": False,
-                    "moved_fire": True, "optional": True},
+    "light_infantry": {
+        "kind": "infantry",
+        "mp": 2,
+        "fire": (1, 2),
+        "fire_hit": 6,
+        "melee": True,
+        "moved_fire": True,
+        "optional": True,
+    },
+    "skirmishers": {
+        "kind": "infantry",
+        "mp": 2,
+        "fire": (1, 2),
+        "fire_hit": 6,
+        "melee": False,
+        "moved_fire": True,
+        "optional": True,
+    },
     "cavalry": {"kind": "cavalry", "mp": 3, "fire": None},
     "heavy_cavalry": {"kind": "cavalry", "mp": 3, "fire": None},
     "light_cavalry": {"kind": "cavalry", "mp": 4, "fire": None, "optional": True},
     "dragoons": {"kind": "cavalry", "mp": 3, "fire": (1, 2), "fire_hit": 6, "moved_fire": True, "optional": True},
     "artillery": {"kind": "artillery", "mp": 1, "fire": (3, 4), "fire_hit": 6},
-    "horse_artillery": {"kind": "horse_artillery", "mp": 2, "fire": (2, 3), "fire_hit": 6, "moved_fire": True,
-                        "optional": True},
+    "horse_artillery": {
+        "kind": "horse_artillery",
+        "mp": 2,
+        "fire": (2, 3),
+        "fire_hit": 6,
+        "moved_fire": True,
+        "optional": True,
+    },
 }
 OPTIONAL = tuple(sorted([a for a, s in ARMS.items() if s.get("optional")] + ["cavalry_leaders"]))
 

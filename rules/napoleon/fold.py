@@ -17,6 +17,7 @@ State (plain JSON, never mutated in place)::
 Events that change units or leaders carry ``units: {uid: patch}`` / ``leaders: {lid: patch}``;
 the fold merges each patch. The adjudicator decides, the event records, the fold applies.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -31,9 +32,19 @@ DEFAULT_STANDING = {"square": "yes", "countercharge": "yes", "leader_morale": "y
 
 
 def initial_state() -> dict[str, Any]:
-    return {"phase": "empty", "scenario": None, "turn": 0, "side": SIDES[0], "opening": False, "units": {},
-            "leaders": {}, "standing": {s: dict(DEFAULT_STANDING) for s in SIDES}, "log": [],
-            "score": dict.fromkeys(SIDES, 0), "result": None}
+    return {
+        "phase": "empty",
+        "scenario": None,
+        "turn": 0,
+        "side": SIDES[0],
+        "opening": False,
+        "units": {},
+        "leaders": {},
+        "standing": {s: dict(DEFAULT_STANDING) for s in SIDES},
+        "log": [],
+        "score": dict.fromkeys(SIDES, 0),
+        "result": None,
+    }
 
 
 def fold(state: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
@@ -49,12 +60,19 @@ def fold(state: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> 
 def apply(new: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> None:
     """Apply an event to a state the caller owns (top level, units, leaders and log are changed
     in place; unit and leader dicts are replaced, never changed)."""
-    kind = event_type[len(PREFIX):]
+    kind = event_type[len(PREFIX) :]
     if kind == "battle_set":
         new.clear()
         new.update(initial_state())
-        new.update(phase="play", scenario=payload["scenario"], turn=1, side=payload["side"],
-                   opening=payload["opening"], units=dict(payload["units"]), leaders=dict(payload["leaders"]))
+        new.update(
+            phase="play",
+            scenario=payload["scenario"],
+            turn=1,
+            side=payload["side"],
+            opening=payload["opening"],
+            units=dict(payload["units"]),
+            leaders=dict(payload["leaders"]),
+        )
         new["log"] = [[event_type, {"title": payload["scenario"]["title"], "side": payload["side"]}, "public"]]
         return
     if kind == "turn_started":
@@ -66,15 +84,22 @@ def apply(new: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> N
         for i, patch in payload.get(key, {}).items():
             coll[i] = {**coll[i], **patch}
     if kind == "standing_set":
-        new["standing"] = {**new["standing"], payload["side"]: {**new["standing"][payload["side"]],
-                                                                 payload["key"]: payload["value"]}}
+        new["standing"] = {
+            **new["standing"],
+            payload["side"]: {**new["standing"][payload["side"]], payload["key"]: payload["value"]},
+        }
     if "score" in payload:
         new["score"] = dict(payload["score"])
     if kind == "game_over":
         new["phase"] = "over"
         new["result"] = {"winner": payload["winner"], "reason": payload["reason"], "score": dict(payload["score"])}
-    new["log"].append([event_type, {k: v for k, v in payload.items() if k not in ("units", "leaders", "scenario")},
-                       audience(event_type, payload)])
+    new["log"].append(
+        [
+            event_type,
+            {k: v for k, v in payload.items() if k not in ("units", "leaders", "scenario")},
+            audience(event_type, payload),
+        ]
+    )
 
 
 def audience(event_type: str, payload: Mapping[str, Any]) -> str:

@@ -4,6 +4,7 @@ A step costs 1 movement point, +1 across a stream (not by a bridge, NW-13). Ente
 town or fortification, or a hex next to an enemy, ends the move (house; NW-13 keeps the
 forest stop). Friends may be passed through; a hex holds at most two units of one side.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -36,8 +37,15 @@ def _occupancy(b: Battle) -> dict[C.Hex, list[dict[str, Any]]]:
     return occ
 
 
-def step_cost(b: Battle, side: str, start: C.Hex, arm_kind: str, road: bool = False, no_cross: bool = False,
-              stream_guns: bool = False) -> StepCost:
+def step_cost(
+    b: Battle,
+    side: str,
+    start: C.Hex,
+    arm_kind: str,
+    road: bool = False,
+    no_cross: bool = False,
+    stream_guns: bool = False,
+) -> StepCost:
     """The cost of one step for a mover of ``arm_kind`` (None: not allowed)."""
     zoc, occ, m = _zoc(b, side), _occupancy(b), b.map
     chiefs = {b.h(x["hex"]) for x in b.state["leaders"].values() if x["status"] == "active" and x["side"] != side}
@@ -58,6 +66,7 @@ def step_cost(b: Battle, side: str, start: C.Hex, arm_kind: str, road: bool = Fa
                 return None  # NW-14: guns cross only from the bank where they start, for 2 points
             return 2
         return 1
+
     return cost
 
 
@@ -88,11 +97,16 @@ def plan_move(b: Battle, u: dict[str, Any], dest_label: str) -> Plan | str:
         p = paths.path(start, dest, step_cost(b, u["side"], start, k, road=True), budget=mp + 1)
         if p:
             return Plan([C.label(h) for h in p], COST["move"], road=True, done=True)  # NW-11, NW-12
-    if (k == "artillery" and b.map.side(start, dest) == "stream"
-            and step_cost(b, u["side"], start, k, stream_guns=True)(start, dest) is not None):
+    if (
+        k == "artillery"
+        and b.map.side(start, dest) == "stream"
+        and step_cost(b, u["side"], start, k, stream_guns=True)(start, dest) is not None
+    ):
         return Plan([u["hex"], dest_label], COST["stream_guns"])  # NW-14
-    return (f"{u['id']} cannot reach {dest_label} this turn ({mp} movement point{'s' if mp > 1 else ''}; "
-            "+1 across a stream; a move ends in cover or next to an enemy)")
+    return (
+        f"{u['id']} cannot reach {dest_label} this turn ({mp} movement point{'s' if mp > 1 else ''}; "
+        "+1 across a stream; a move ends in cover or next to an enemy)"
+    )
 
 
 def plan_road(b: Battle, u: dict[str, Any], dest_label: str) -> Plan | str:
@@ -103,8 +117,10 @@ def plan_road(b: Battle, u: dict[str, Any], dest_label: str) -> Plan | str:
     if start in _zoc(b, u["side"]):
         return f"{u['id']} is next to an enemy: no road movement (NW-10)"
     if step_cost(b, u["side"], start, kind(u), road=True)(start, dest) is None:
-        return (f"{dest_label} cannot be entered by road: both hexes must be road, joined by a bridge if a "
-                "stream runs between, the hex empty of friends (NW-9) and not next to an enemy (NW-10)")
+        return (
+            f"{dest_label} cannot be entered by road: both hexes must be road, joined by a bridge if a "
+            "stream runs between, the hex empty of friends (NW-9) and not next to an enemy (NW-10)"
+        )
     return Plan([u["hex"], dest_label], COST["road"], road=True, done=True)
 
 
@@ -133,6 +149,7 @@ def charge_path(b: Battle, u: dict[str, Any], target: dict[str, Any], end_label:
         if frm != start and C.distance(frm, th) == 1:
             return None
         return base(frm, to)
+
     best = paths.reach(start, b.arm(u)["mp"], cost)
     ends = [e for e in best if e != start and C.distance(e, th) == 1]
     if end_label:
@@ -148,8 +165,10 @@ def charge_path(b: Battle, u: dict[str, Any], target: dict[str, Any], end_label:
     if reasons:
         return reasons[0]
     where = f"{end_label}" if end_label else "a hex next to it"
-    return (f"{u['id']} cannot reach {where} without crossing a stream or bridge (NW-29) or passing "
-            f"next to {target['id']} first (NW-30)")
+    return (
+        f"{u['id']} cannot reach {where} without crossing a stream or bridge (NW-29) or passing "
+        f"next to {target['id']} first (NW-30)"
+    )
 
 
 def _charge_end(b: Battle, u: dict[str, Any], e: C.Hex, th: C.Hex) -> str | None:

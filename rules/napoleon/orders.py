@@ -1,4 +1,5 @@
 """The order language: one line per action, carried out in the order written (see ORDERS_HELP)."""
+
 from __future__ import annotations
 
 import re
@@ -39,20 +40,46 @@ Standing instructions, for choices in the opponent's turn (kept until changed; f
 # every example in ORDERS_HELP begins with one (tests/mail/inbound/test_honest_mail.py).
 # The Russian order words (RULES.md, "Order words in Russian"): each line is read through them first.
 RU_WORDS: Table = {
-    "двигать": "move", "идти": "move", "марш": "move",
-    "дорогой": "road", "дорога": "road",
-    "огонь": "fire", "стрелять": "fire",
-    "рукопашная": "melee", "рукопашный": "melee",
-    "атака": "charge", "атаковать": "charge",
-    "указание": "standing", "постоянно": "standing",
-    "пас": "pass", "пропуск": "pass",
-    "к": "to", "на": "to", "в": "to", "по": "at", "из": "from", "с": "from",
-    "кубики": "dice", "кубиков": "dice", "куба": "dice", "кубика": "dice",
-    "каре": "square", "контратака": "countercharge",
-    "да": "yes", "нет": "no",
+    "двигать": "move",
+    "идти": "move",
+    "марш": "move",
+    "дорогой": "road",
+    "дорога": "road",
+    "огонь": "fire",
+    "стрелять": "fire",
+    "рукопашная": "melee",
+    "рукопашный": "melee",
+    "атака": "charge",
+    "атаковать": "charge",
+    "указание": "standing",
+    "постоянно": "standing",
+    "пас": "pass",
+    "пропуск": "pass",
+    "к": "to",
+    "на": "to",
+    "в": "to",
+    "по": "at",
+    "из": "from",
+    "с": "from",
+    "кубики": "dice",
+    "кубиков": "dice",
+    "куба": "dice",
+    "кубика": "dice",
+    "каре": "square",
+    "контратака": "countercharge",
+    "да": "yes",
+    "нет": "no",
 }
-ORDER_WORDS = ("move", "road", "fire", "melee", "charge", "standing", "pass",
-               *heads(RU_WORDS, ("move", "road", "fire", "melee", "charge", "standing", "pass")))
+ORDER_WORDS = (
+    "move",
+    "road",
+    "fire",
+    "melee",
+    "charge",
+    "standing",
+    "pass",
+    *heads(RU_WORDS, ("move", "road", "fire", "melee", "charge", "standing", "pass")),
+)
 
 UID = r"[A-Za-z0-9]{1,8}"
 HEX = r"\d{4}"
@@ -74,15 +101,22 @@ class Order:
         return self.text
 
 
-_RX = [("move", re.compile(rf"^move\s+({UID})\s+to\s+({HEX})$", re.I)),
-       ("road", re.compile(rf"^road\s+({UID})\s+to\s+({HEX})$", re.I)),
-       ("fire", re.compile(rf"^fire\s+({UID})\s+at\s+({UID})$", re.I)),
-       ("melee", re.compile(rf"^melee\s+({UID})\s+(?:at\s+)?({UID})(?:\s+dice\s+(\d))?$", re.I)),
-       ("charge", re.compile(rf"^charge\s+({UID})\s+(?:at\s+)?({UID})(?:\s+from\s+({HEX}))?$", re.I)),
-       ("standing", re.compile(r"^standing\s+(\w+)\s+(\w+)$", re.I))]
-EXAMPLES = {"move": "move F1 to 0507", "road": "road F1 to 0404", "fire": "fire A1 at B2",
-            "melee": "melee F1 B2 [dice 2]", "charge": "charge C1 B2 [from 0405]",
-            "standing": "standing square no"}
+_RX = [
+    ("move", re.compile(rf"^move\s+({UID})\s+to\s+({HEX})$", re.I)),
+    ("road", re.compile(rf"^road\s+({UID})\s+to\s+({HEX})$", re.I)),
+    ("fire", re.compile(rf"^fire\s+({UID})\s+at\s+({UID})$", re.I)),
+    ("melee", re.compile(rf"^melee\s+({UID})\s+(?:at\s+)?({UID})(?:\s+dice\s+(\d))?$", re.I)),
+    ("charge", re.compile(rf"^charge\s+({UID})\s+(?:at\s+)?({UID})(?:\s+from\s+({HEX}))?$", re.I)),
+    ("standing", re.compile(r"^standing\s+(\w+)\s+(\w+)$", re.I)),
+]
+EXAMPLES = {
+    "move": "move F1 to 0507",
+    "road": "road F1 to 0404",
+    "fire": "fire A1 at B2",
+    "melee": "melee F1 B2 [dice 2]",
+    "charge": "charge C1 B2 [from 0405]",
+    "standing": "standing square no",
+}
 
 
 def parse_line(n: int, text: str) -> Order | str:
@@ -104,13 +138,18 @@ def parse_line(n: int, text: str) -> Order | str:
             return Order(n, t, verb, g[0].upper(), target=g[1].upper(), dest=g[2])
         key, value = g[0].lower(), g[1].lower()
         if key not in STANDING or value not in STANDING[key]:
-            return _("unknown standing instruction; write one of: {choices}", choices="; ".join(
-                f"standing {k} {'|'.join(v)}" for k, v in STANDING.items()))
+            return _(
+                "unknown standing instruction; write one of: {choices}",
+                choices="; ".join(f"standing {k} {'|'.join(v)}" for k, v in STANDING.items()),
+            )
         return Order(n, t, verb, key=key, value=value)
     verb = t.split()[0].lower()
     if verb in EXAMPLES:
         return _("cannot read this {verb} order; e.g. '{value}'", verb=verb, value=EXAMPLES[verb])
-    return _("unknown order {verb}: write move, road, fire, melee, charge, standing or pass (see the order help)", verb=repr(verb))
+    return _(
+        "unknown order {verb}: write move, road, fire, melee, charge, standing or pass (see the order help)",
+        verb=repr(verb),
+    )
 
 
 def parse_text(text: str) -> ParsedOrders:

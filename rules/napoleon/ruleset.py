@@ -1,4 +1,5 @@
 """The Napoleon's War rule set object the platform talks to (rules.core.protocol.RuleSet)."""
+
 from __future__ import annotations
 
 import random
@@ -53,10 +54,16 @@ class NapoleonsWar(RuleSetBase):
         sc = load(scenario)
         units = {u["id"]: new_unit(u) for u in sc["units"]}
         leaders = {x["id"]: new_leader(x) for x in sc["leaders"]}
-        public = los.stamp({k: v for k, v in sc.items() if k not in ("units", "leaders")})  # the game keeps this line of sight
+        public = los.stamp(
+            {k: v for k, v in sc.items() if k not in ("units", "leaders")}
+        )  # the game keeps this line of sight
         side = sc["opening"] or sc["first"]
-        return [RuleEvent(PREFIX + "battle_set", {"scenario": public, "side": side, "opening": bool(sc["opening"]),
-                                                  "units": units, "leaders": leaders})]
+        return [
+            RuleEvent(
+                PREFIX + "battle_set",
+                {"scenario": public, "side": side, "opening": bool(sc["opening"]), "units": units, "leaders": leaders},
+            )
+        ]
 
     fold = staticmethod(_fold)
     next_turn = staticmethod(_turn.next_turn)

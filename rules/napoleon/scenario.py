@@ -16,6 +16,7 @@ Format (JSON; hexes by CCRR number)::
      "leaders": [{"id": "NEY", "side": "red", "level": 2, "arm": "infantry", "at": "0202",
                   "nation": "French", "name": "Ney"}]}
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -36,11 +37,14 @@ def builtin(name: str) -> dict[str, Any]:
 def load(data: Any | None) -> dict[str, Any]:
     """A checked, normalised scenario; errors name the field."""
     data = scenario_data(data, __package__, NAMES)
-    out = {"name": field(data, "name", str, ""), "title": field(data, "title", str, "", data.get("name")),
-           "turns": number(data, "turns", "", 1, 50, 6),
-           "first": field(data, "first", str, "", "red", choices=SIDES),
-           "opening": field({"opening": data.get("opening") or ""}, "opening", str, "", choices=SIDES + ("",)) or None,
-           "map": load_map(field(data, "map", dict, ""), TERRAINS, SIDE_FEATURES)}
+    out = {
+        "name": field(data, "name", str, ""),
+        "title": field(data, "title", str, "", data.get("name")),
+        "turns": number(data, "turns", "", 1, 50, 6),
+        "first": field(data, "first", str, "", "red", choices=SIDES),
+        "opening": field({"opening": data.get("opening") or ""}, "opening", str, "", choices=SIDES + ("",)) or None,
+        "map": load_map(field(data, "map", dict, ""), TERRAINS, SIDE_FEATURES),
+    }
     caps = field(data, "caps", dict, "", {"red": 3, "blue": 3})
     out["caps"] = {s: number(caps, s, "caps", 0, 99) for s in SIDES}
     armies = field(data, "armies", dict, "", {})
@@ -98,8 +102,18 @@ def _units(items: list[Any], m: HexMap, options: list[str]) -> list[dict[str, An
             if len(stack[at]) > STACK or len(set(stack[at])) > 1:
                 fail(f"{where}.at", f"hex {at} would hold more than {STACK} units or both sides")
         figures = number(spec, "figures", where, 1, 12)
-        out.append({"id": uid, "side": side, "arm": arm, "figures": figures, "at": at, "enters": enters,
-                    "nation": field(spec, "nation", str, where, side), "name": field(spec, "name", str, where, uid)})
+        out.append(
+            {
+                "id": uid,
+                "side": side,
+                "arm": arm,
+                "figures": figures,
+                "at": at,
+                "enters": enters,
+                "nation": field(spec, "nation", str, where, side),
+                "name": field(spec, "name", str, where, uid),
+            }
+        )
     return out
 
 
@@ -115,20 +129,52 @@ def _leaders(items: list[Any], m: HexMap, options: list[str], unit_ids: set[str]
             fail(f"{where}.arm", "cavalry leaders are optional (NW-54): add cavalry_leaders to the options first")
         at = field(spec, "at", str, where)
         _on_map(at, f"{where}.at", m)
-        out.append({"id": lid, "side": field(spec, "side", str, where, choices=SIDES), "arm": arm,
-                    "level": number(spec, "level", where, 1, 3), "at": at,
-                    "nation": field(spec, "nation", str, where, spec.get("side", "")),
-                    "name": field(spec, "name", str, where, lid)})
+        out.append(
+            {
+                "id": lid,
+                "side": field(spec, "side", str, where, choices=SIDES),
+                "arm": arm,
+                "level": number(spec, "level", where, 1, 3),
+                "at": at,
+                "nation": field(spec, "nation", str, where, spec.get("side", "")),
+                "name": field(spec, "name", str, where, lid),
+            }
+        )
     return out
 
 
 def new_unit(spec: dict[str, Any]) -> dict[str, Any]:
-    return {"id": spec["id"], "side": spec["side"], "arm": spec["arm"], "name": spec["name"], "nation": spec["nation"],
-            "hex": spec["at"] if spec["enters"] == 1 else None, "figures": spec["figures"], "start": spec["figures"],
-            "status": "active" if spec["enters"] == 1 else "reserve", "enters": spec["enters"], "entry": spec["at"],
-            "acted": [], "square": False, "done": False, "from": [], "flanked": False, "struck": None}
+    return {
+        "id": spec["id"],
+        "side": spec["side"],
+        "arm": spec["arm"],
+        "name": spec["name"],
+        "nation": spec["nation"],
+        "hex": spec["at"] if spec["enters"] == 1 else None,
+        "figures": spec["figures"],
+        "start": spec["figures"],
+        "status": "active" if spec["enters"] == 1 else "reserve",
+        "enters": spec["enters"],
+        "entry": spec["at"],
+        "acted": [],
+        "square": False,
+        "done": False,
+        "from": [],
+        "flanked": False,
+        "struck": None,
+    }
 
 
 def new_leader(spec: dict[str, Any]) -> dict[str, Any]:
-    return {"id": spec["id"], "side": spec["side"], "arm": spec["arm"], "level": spec["level"], "name": spec["name"],
-            "nation": spec["nation"], "hex": spec["at"], "status": "active", "moved": False, "used": None}
+    return {
+        "id": spec["id"],
+        "side": spec["side"],
+        "arm": spec["arm"],
+        "level": spec["level"],
+        "name": spec["name"],
+        "nation": spec["nation"],
+        "hex": spec["at"],
+        "status": "active",
+        "moved": False,
+        "used": None,
+    }

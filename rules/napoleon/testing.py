@@ -3,6 +3,7 @@
 Pure Python (no pytest). The bot is plain: it melees what is adjacent, charges with cavalry,
 fires at what it can hit, and otherwise closes with the nearest enemy.
 """
+
 from __future__ import annotations
 
 import random
@@ -33,8 +34,9 @@ def _attack_line(b: Battle, u: dict[str, Any], enemies: list[dict[str, Any]]) ->
             return f"melee {u['id']} {e['id']}"
     if kind(u) == "cavalry":
         for e in enemies[:3]:
-            if not isinstance(combat.plan_charge(b, u, e, e["id"]), str) and \
-                    not isinstance(movement.charge_path(b, u, e, None), str):
+            if not isinstance(combat.plan_charge(b, u, e, e["id"]), str) and not isinstance(
+                movement.charge_path(b, u, e, None), str
+            ):
                 return f"charge {u['id']} {e['id']}"
     for e in enemies:
         if not isinstance(combat.plan_fire(b, u, e, e["id"]), str):
@@ -48,11 +50,12 @@ def _move_line(b: Battle, u: dict[str, Any], enemies: list[dict[str, Any]]) -> s
 
     def near(h: C.Hex) -> int:
         return min(C.distance(h, b.h(e["hex"])) for e in enemies)
+
     best: C.Hex | None = None
     for h in sorted(paths.reach(start_h, b.arm(u)["mp"], cost), key=C.label):
         if h == start_h or not isinstance(movement.plan_move(b, u, C.label(h)), movement.Plan):
             continue
-        if (best is None or (near(h), C.label(h)) < (near(best), C.label(best))):
+        if best is None or (near(h), C.label(h)) < (near(best), C.label(best)):
             best = h
     return f"move {u['id']} to {C.label(best)}" if best is not None and near(best) < near(start_h) else None
 
@@ -93,14 +96,30 @@ def play_game(scenario: str = "mill_ford", seed: int = 1, max_turns: int = 100) 
     return state, n
 
 
-def battle(units: list[dict[str, Any]], leaders: list[dict[str, Any]] | None = None, hexes: dict[str, Any] | None = None,
-           sides: dict[str, Any] | None = None, cols: int = 8, rows: int = 8, caps: dict[str, Any] | None = None,
-           options: list[Any] | None = None, turns: int = 6, objectives: dict[str, Any] | None = None) -> dict[str, Any]:
+def battle(
+    units: list[dict[str, Any]],
+    leaders: list[dict[str, Any]] | None = None,
+    hexes: dict[str, Any] | None = None,
+    sides: dict[str, Any] | None = None,
+    cols: int = 8,
+    rows: int = 8,
+    caps: dict[str, Any] | None = None,
+    options: list[Any] | None = None,
+    turns: int = 6,
+    objectives: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """A battle from a hand-made scenario, turn 1, red to act."""
-    sc = {"name": "test", "turns": turns, "first": "red", "caps": caps or {"red": 6, "blue": 6},
-          "options": options or [], "objectives": objectives or {},
-          "map": {"name": "test", "cols": cols, "rows": rows, "hexes": hexes or {}, "sides": sides or {}},
-          "units": units, "leaders": leaders or []}
+    sc = {
+        "name": "test",
+        "turns": turns,
+        "first": "red",
+        "caps": caps or {"red": 6, "blue": 6},
+        "options": options or [],
+        "objectives": objectives or {},
+        "map": {"name": "test", "cols": cols, "rows": rows, "hexes": hexes or {}, "sides": sides or {}},
+        "units": units,
+        "leaders": leaders or [],
+    }
     return start(sc)
 
 
@@ -124,7 +143,16 @@ def state_from_view(view: dict[str, Any]) -> dict[str, Any]:
     units = {v["id"]: {**v, "from": [], "struck": None} for v in view["units"]}
     leaders = {v["id"]: dict(v) for v in view["leaders"]}
     turn = view["turn"]
-    return {"phase": view["phase"], "scenario": view["scenario"], "turn": turn["number"], "side": turn["side"],
-            "opening": turn["opening"], "units": units, "leaders": leaders,
-            "standing": {s: dict(DEFAULT_STANDING) for s in view["sides"]}, "log": [], "score": dict(view["score"]),
-            "result": view["result"]}
+    return {
+        "phase": view["phase"],
+        "scenario": view["scenario"],
+        "turn": turn["number"],
+        "side": turn["side"],
+        "opening": turn["opening"],
+        "units": units,
+        "leaders": leaders,
+        "standing": {s: dict(DEFAULT_STANDING) for s in view["sides"]},
+        "log": [],
+        "score": dict(view["score"]),
+        "result": view["result"],
+    }

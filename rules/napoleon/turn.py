@@ -8,6 +8,7 @@ carried out. An action that is not allowed when its turn comes is reported and c
 the list goes on. Standing instructions (square, counter-charge, leader modifier) are kept
 for the choices that arise in the opponent's turn.
 """
+
 from __future__ import annotations
 
 import random
@@ -29,11 +30,17 @@ def next_turn(state: dict[str, Any]) -> TurnSpec:
     if state.get("result") or state.get("phase") != "play":
         return TurnSpec(())
     sc = state["scenario"]
-    what = ("the opening turn with 0 command points: free road moves and leader moves only (NW-55)"
-            if state["opening"] else f"{sc['caps'][state['side']]} command points, then the die for more")
-    return TurnSpec((state["side"],), "orders",
-                    f"turn {state['turn']} of {sc['turns']}, {sc['armies'][state['side']]} ({state['side']}): "
-                    f"list your actions in order; {what}")
+    what = (
+        "the opening turn with 0 command points: free road moves and leader moves only (NW-55)"
+        if state["opening"]
+        else f"{sc['caps'][state['side']]} command points, then the die for more"
+    )
+    return TurnSpec(
+        (state["side"],),
+        "orders",
+        f"turn {state['turn']} of {sc['turns']}, {sc['armies'][state['side']]} ({state['side']}): "
+        f"list your actions in order; {what}",
+    )
 
 
 def parse(state: dict[str, Any], side: str, text: str, kind_: str = "orders") -> ParsedOrders:
@@ -88,8 +95,10 @@ def _check(state: dict[str, Any], side: str, o: Order) -> str | None:
 
 # -- adjudication ----------------------------------------------------------------------------------
 
-def adjudicate(state: dict[str, Any], orders: Mapping[str, Sequence[Order]], rng: random.Random,
-               kind_: str = "orders") -> list[RuleEvent]:
+
+def adjudicate(
+    state: dict[str, Any], orders: Mapping[str, Sequence[Order]], rng: random.Random, kind_: str = "orders"
+) -> list[RuleEvent]:
     return play_turn(state, orders.get(state["side"], ()), rng).events
 
 
@@ -108,9 +117,11 @@ def play_turn(state: dict[str, Any], orders: Sequence[Order], rng: random.Random
         if o.verb == "pass":
             continue
         if not _carry_out(b, o):
-            b.emit("points_exhausted", {"order": o.text, "left": b.left(),
-                                        "not_done": [x.text for x in orders[i:] if x.verb != "standing"]})
-            for x in orders[i + 1:]:
+            b.emit(
+                "points_exhausted",
+                {"order": o.text, "left": b.left(), "not_done": [x.text for x in orders[i:] if x.verb != "standing"]},
+            )
+            for x in orders[i + 1 :]:
                 if x.verb == "standing":
                     b.emit("standing_set", {"side": side, "key": x.key, "value": x.value})
             break
@@ -131,8 +142,14 @@ def arrivals(b: Battle) -> None:
         if why:
             b.emit("arrival_delayed", {"unit": u["id"], "at": u["entry"], "reason": why})
         else:
-            b.emit("arrived", {"unit": u["id"], "at": u["entry"],
-                               "units": {u["id"]: {"status": "active", "hex": u["entry"], "acted": ["move"]}}})
+            b.emit(
+                "arrived",
+                {
+                    "unit": u["id"],
+                    "at": u["entry"],
+                    "units": {u["id"]: {"status": "active", "hex": u["entry"], "acted": ["move"]}},
+                },
+            )
 
 
 def _carry_out(b: Battle, o: Order) -> bool:
@@ -144,8 +161,14 @@ def _carry_out(b: Battle, o: Order) -> bool:
         if isinstance(route, str):
             b.emit("order_failed", {"order": o.text, "reason": route})
         else:
-            b.emit("leader_moved", {"leader": ldr["id"], "path": route.path,
-                                    "leaders": {ldr["id"]: {"hex": route.path[-1], "moved": True}}})
+            b.emit(
+                "leader_moved",
+                {
+                    "leader": ldr["id"],
+                    "path": route.path,
+                    "leaders": {ldr["id"]: {"hex": route.path[-1], "moved": True}},
+                },
+            )
         return True
     u = b.unit(o.unit)
     if u is None or u["status"] != "active":
@@ -209,35 +232,64 @@ def _plan(b: Battle, u: dict[str, Any], o: Order) -> movement.Plan | combat.Atta
 
 
 def _move(b: Battle, u: dict[str, Any], plan: movement.Plan, o: Order, cost: int, lpatch: dict[str, Any]) -> None:
-    b.emit("moved", {"unit": u["id"], "path": plan.path, "cost": cost, "road": plan.road, "done": plan.done,
-                     "units": {u["id"]: {"hex": plan.path[-1], "acted": u["acted"] + ["move"], "square": False,
-                                         "done": plan.done}}, "leaders": lpatch})
+    b.emit(
+        "moved",
+        {
+            "unit": u["id"],
+            "path": plan.path,
+            "cost": cost,
+            "road": plan.road,
+            "done": plan.done,
+            "units": {
+                u["id"]: {"hex": plan.path[-1], "acted": u["acted"] + ["move"], "square": False, "done": plan.done}
+            },
+            "leaders": lpatch,
+        },
+    )
 
 
 def _charge(b: Battle, u: dict[str, Any], o: Order, a: combat.Attack, cost: int, lpatch: dict[str, Any]) -> None:
     path = [C.label(h) for h in a.path]
-    b.emit("moved", {"unit": u["id"], "path": path, "cost": cost, "road": False, "done": False, "charge": True,
-                     "units": {u["id"]: {"hex": path[-1], "acted": u["acted"] + ["move"], "square": False}},
-                     "leaders": lpatch})
+    b.emit(
+        "moved",
+        {
+            "unit": u["id"],
+            "path": path,
+            "cost": cost,
+            "road": False,
+            "done": False,
+            "charge": True,
+            "units": {u["id"]: {"hex": path[-1], "acted": u["acted"] + ["move"], "square": False}},
+            "leaders": lpatch,
+        },
+    )
     assert o.target is not None  # a charge names its target
     u, t = b.the_unit(u["id"]), b.the_unit(o.target)
     std = b.state["standing"][t["side"]]
     countered = None
     if kind(t) == "infantry" and not t["square"] and std["square"] == "yes":
         strength, die, ok = combat.check(b, t, "infantry")
-        b.emit("square_check", {"unit": t["id"], "strength": strength, "die": die, "formed": ok,
-                                "units": {t["id"]: {"square": True}} if ok else {}})
+        b.emit(
+            "square_check",
+            {
+                "unit": t["id"],
+                "strength": strength,
+                "die": die,
+                "formed": ok,
+                "units": {t["id"]: {"square": True}} if ok else {},
+            },
+        )
         t = b.the_unit(t["id"])
     elif kind(t) == "cavalry" and std["countercharge"] == "yes":
         strength, die, ok = combat.check(b, t, "cavalry")
         countered = "passed" if ok else "failed"
         b.emit("countercharge_check", {"unit": t["id"], "strength": strength, "die": die, "passed": ok})
     combat.charge_mods(b, a, b.h(u["hex"]), t, countered)
-    combat.resolve(b, u, t, a, o.text, {"cost": 0, "countercharge": countered},
-                   recoil_on_ones=countered == "passed")
+    combat.resolve(b, u, t, a, o.text, {"cost": 0, "countercharge": countered}, recoil_on_ones=countered == "passed")
 
 
 # -- end of turn and victory -------------------------------------------------------------------------
+
 
 def score(state: dict[str, Any]) -> dict[str, int]:
     """House victory points: 1 per enemy figure lost, 2 per enemy leader killed, and the
@@ -257,12 +309,18 @@ def score(state: dict[str, Any]) -> dict[str, int]:
 
 def end_of_turn(b: Battle) -> None:
     st = b.state
-    units: dict[str, dict[str, Any]] = {uid: {"acted": [], "done": False, "from": [], "flanked": False, "struck": None}
-             for uid, u in st["units"].items() if u["acted"] or u["done"] or u["from"] or u["struck"]}
+    units: dict[str, dict[str, Any]] = {
+        uid: {"acted": [], "done": False, "from": [], "flanked": False, "struck": None}
+        for uid, u in st["units"].items()
+        if u["acted"] or u["done"] or u["from"] or u["struck"]
+    }
     leaders = {lid: {"moved": False, "used": None} for lid, x in st["leaders"].items() if x["moved"] or x["used"]}
     pts = score(st)
-    gone = [s for s in SIDES if not any(u["side"] == s and u["status"] in ("active", "reserve")
-                                        for u in st["units"].values())]
+    gone = [
+        s
+        for s in SIDES
+        if not any(u["side"] == s and u["status"] in ("active", "reserve") for u in st["units"].values())
+    ]
     first = st["scenario"]["first"]
     side = st["side"]
     last = not st["opening"] and side != first and st["turn"] >= st["scenario"]["turns"]
@@ -281,5 +339,6 @@ def end_of_turn(b: Battle) -> None:
         nxt, turn = other(first), st["turn"]
     else:
         nxt, turn = first, st["turn"] + 1
-    b.emit("turn_opened", {"turn": turn, "side": nxt, "opening": False, "score": pts, "units": units,
-                           "leaders": leaders})
+    b.emit(
+        "turn_opened", {"turn": turn, "side": nxt, "opening": False, "score": pts, "units": units, "leaders": leaders}
+    )

@@ -1,4 +1,5 @@
 """A point on the table in inches, and a path of them (JSON keeps either as lists)."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence

@@ -1,5 +1,6 @@
 """A scenario's terrain items as shapely geometry: an item is a ``polygon`` or a ``line`` with a
 ``width`` (a road, a river, a wall), drawn as the strip that wide around it."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -3,6 +3,7 @@ and aircraft. The catalogue (rules/catalog.py) lists
 ``RULESET`` as "warworlds". RULES.md gives
 every WW rule with its decision; the house base is marked non-canonical.
 """
+
 from .ruleset import RULESET, WarOfTheWorlds
 
 __all__ = ["RULESET", "WarOfTheWorlds"]

@@ -1,4 +1,5 @@
 """Carrying out one activation: a move, a volley or a melee, re-checked when its turn comes."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -33,6 +34,7 @@ def _unlock(u: dict[str, Any], b: Battle) -> dict[str, Any]:
 
 # -- movement ---------------------------------------------------------------------------------
 
+
 def why_not_move(b: Battle, u: dict[str, Any], o: Order) -> str | None:
     prof = b.profile(u)
     if u["status"] != "active":
@@ -64,7 +66,9 @@ def move(b: Battle, o: Order) -> None:
     assert o.dest is not None  # the parser gives a move its destination
     if u["penalty"]:
         if toward_enemy(b, u, o.dest):
-            return b.fail(u["side"], o.text, f"{u['id']} has a penalty marker: it may not move towards the enemy (WW-58)")
+            return b.fail(
+                u["side"], o.text, f"{u['id']} has a penalty marker: it may not move towards the enemy (WW-58)"
+            )
         if b.in_cover(u) and not _cover_at(b, o.dest):
             return b.fail(u["side"], o.text, f"{u['id']} has a penalty marker: it may not leave cover (WW-58)")
     route, short = plan(b, u, o.dest, mode, allowance(b, u, mode, o.bonus))
@@ -104,8 +108,7 @@ def ram(b: Battle, o: Order) -> None:
 def why_not_ram(b: Battle, u: dict[str, Any], t: dict[str, Any] | None) -> str | None:
     if u["kind"] != "machine" or not b.profile(u)["fast"]:
         return f"{u['id']} is not a machine that can ram"
-    if t is None or t["side"] == u["side"] or not b.visible_to(u["side"], t) or t["status"] != "active" \
-            or not t["hex"]:
+    if t is None or t["side"] == u["side"] or not b.visible_to(u["side"], t) or t["status"] != "active" or not t["hex"]:
         return "no such enemy unit to ram"
     return None
 
@@ -115,14 +118,25 @@ def _cover_at(b: Battle, hx: str) -> bool:
     return COVER_BONUS.get(b.terrain(hx), 0) > 0
 
 
-def _walk(b: Battle, u: dict[str, Any], route: list[str], mode: str, bonus: bool, short: str | None, order: str) -> None:
+def _walk(
+    b: Battle, u: dict[str, Any], route: list[str], mode: str, bonus: bool, short: str | None, order: str
+) -> None:
     patches = _unlock(u, b) if len(route) > 1 else {}
-    patches[u["id"]] = {**patches.get(u["id"], {}), "hex": route[-1], "moved": len(route) - 1, "mode": mode,
-                        "acted": u["acted"] + ["movement"], "bonus": u["bonus"] and not bonus}
+    patches[u["id"]] = {
+        **patches.get(u["id"], {}),
+        "hex": route[-1],
+        "moved": len(route) - 1,
+        "mode": mode,
+        "acted": u["acted"] + ["movement"],
+        "bonus": u["bonus"] and not bonus,
+    }
     if u["hidden"] and len(route) > 1:
         b.reveal(u, "it moved")
-    b.emit("moved", {"unit": u["id"], "path": route, "mode": mode, "short": short, "order": order,
-                     "units": patches}, (u["id"],))
+    b.emit(
+        "moved",
+        {"unit": u["id"], "path": route, "mode": mode, "short": short, "order": order, "units": patches},
+        (u["id"],),
+    )
 
 
 def _spot(b: Battle, u: dict[str, Any]) -> None:
@@ -155,6 +169,7 @@ def flee(b: Battle, uid: str) -> None:
 
 
 # -- shooting -----------------------------------------------------------------------------------
+
 
 def _fast(b: Battle, u: dict[str, Any]) -> bool:
     return u["mode"] in b.profile(u)["fast"] and u["moved"] > 0
@@ -191,8 +206,12 @@ def volleys(b: Battle, u: dict[str, Any], t: dict[str, Any], only: str | None = 
 
     if u["kind"] != "squad":
         return [(w, 1) for w in u["weapons"] if reaches(w)]
-    if u.get("weapons") and len(u["models"]) >= 2 and reaches(u["weapons"][0]) \
-            and not (prof.get("no_fire_after_move") and u["moved"]):
+    if (
+        u.get("weapons")
+        and len(u["models"]) >= 2
+        and reaches(u["weapons"][0])
+        and not (prof.get("no_fire_after_move") and u["moved"])
+    ):
         return [(u["weapons"][0], 1)]  # the crew serve the gun (house: it needs two)
     counts: dict[str, int] = {}
     for role in u["models"]:
@@ -223,8 +242,11 @@ def pick_target(b: Battle, u: dict[str, Any], o: Order) -> tuple[dict[str, Any] 
 
 def _place_aircraft(b: Battle, a: dict[str, Any], t: dict[str, Any]) -> None:
     spots = sorted(C.label(h) for h in C.neighbours(C.parse_label(t["hex"])) if h in b.map)
-    b.emit("aircraft_placed", {"unit": a["id"], "at": spots[0], "target": t["id"], "units": {a["id"]: {"hex": spots[0]}}},
-           (a["id"],))
+    b.emit(
+        "aircraft_placed",
+        {"unit": a["id"], "at": spots[0], "target": t["id"], "units": {a["id"]: {"hex": spots[0]}}},
+        (a["id"],),
+    )
 
 
 def shoot(b: Battle, o: Order) -> None:
@@ -255,9 +277,15 @@ def shoot(b: Battle, o: Order) -> None:
         n = models * spec["attacks"] * (2 if o.bonus else 1)
         attack_any(b, u, target, weapon, n, spec["strength"], spec["props"], strike, aim=o.aim)
     me = b.unit(u["id"])
-    b.emit("activated", {"unit": u["id"], "phase": "shooting",
-                         "units": {u["id"]: {"acted": me["acted"] + ["shooting"], "bonus": me["bonus"] and not o.bonus}}},
-           (u["id"],))
+    b.emit(
+        "activated",
+        {
+            "unit": u["id"],
+            "phase": "shooting",
+            "units": {u["id"]: {"acted": me["acted"] + ["shooting"], "bonus": me["bonus"] and not o.bonus}},
+        },
+        (u["id"],),
+    )
     fear_from_strike(b, strike)
     fear_tests(b, strike.factors)
 
@@ -277,6 +305,7 @@ def _crossfire(b: Battle, u: dict[str, Any], t: dict[str, Any], strike: Strike) 
 
 # -- melee ----------------------------------------------------------------------------------------
 
+
 def why_not_fight(b: Battle, u: dict[str, Any], t: dict[str, Any] | None, o: Order | None = None) -> str | None:
     if u["status"] != "active":
         return f"{u['id']} is {u['status']}"
@@ -292,8 +321,12 @@ def why_not_fight(b: Battle, u: dict[str, Any], t: dict[str, Any] | None, o: Ord
         return f"a {u['profile']} has no melee attack"
     if o is not None and o.bonus and not u["bonus"]:
         return f"{u['id']} has no bonus marker"
-    if t is None or t["side"] == u["side"] or not b.visible_to(u["side"], t) \
-            or t["status"] not in ("active", "abandoned"):
+    if (
+        t is None
+        or t["side"] == u["side"]
+        or not b.visible_to(u["side"], t)
+        or t["status"] not in ("active", "abandoned")
+    ):
         return f"{o.targets[0] if o else '?'}: no such enemy unit to fight"
     if not t["hex"] or b.dist(u["hex"], t["hex"]) != 1:
         return f"{t['id']} is not adjacent to {u['id']} (WW-39)"
@@ -328,17 +361,33 @@ def fight(b: Battle, o: Order) -> None:
         b.reveal(u, "it attacked")
         strike.fear(t["id"], 7)
     if t["kind"] != "squad" or (u["kind"] == "squad" and b.terrain(t["hex"]) == "building"):
-        b.emit("melee", {"unit": u["id"], "target": t["id"], "charge": 0, "extra": 0,
-                         "storm": t["kind"] == "squad", "board": t["kind"] != "squad"}, (u["id"], t["id"]))
+        b.emit(
+            "melee",
+            {
+                "unit": u["id"],
+                "target": t["id"],
+                "charge": 0,
+                "extra": 0,
+                "storm": t["kind"] == "squad",
+                "board": t["kind"] != "squad",
+            },
+            (u["id"], t["id"]),
+        )
         (board if t["kind"] != "squad" else storm)(b, u, t, strike)
         me = b.unit(u["id"])
         if me["status"] == "active":
-            b.emit("activated", {"unit": u["id"], "phase": "melee",
-                                 "units": {u["id"]: {"acted": me["acted"] + ["melee"]}}}, (u["id"],))
+            b.emit(
+                "activated",
+                {"unit": u["id"], "phase": "melee", "units": {u["id"]: {"acted": me["acted"] + ["melee"]}}},
+                (u["id"],),
+            )
         fear_from_strike(b, strike)
         return fear_tests(b, strike.factors)
-    if any(b.unit(p)["status"] == "active" and b.unit(p)["hex"] != u["hex"] for p in t["locked"]
-           if b.unit(p)["side"] == u["side"] and p != u["id"]):
+    if any(
+        b.unit(p)["status"] == "active" and b.unit(p)["hex"] != u["hex"]
+        for p in t["locked"]
+        if b.unit(p)["side"] == u["side"] and p != u["id"]
+    ):
         strike.fear(t["id"], 9)  # already locked in melee, now attacked from another direction
     bonus_str, extra = _charge(b, u, t)
     if bonus_str and b.profile(u).get("mounted"):
@@ -358,7 +407,9 @@ def fight(b: Battle, o: Order) -> None:
     b.emit("melee", {"unit": u["id"], "target": t["id"], "charge": bonus_str, "extra": extra}, (u["id"], t["id"]))
     attack_any(b, u, b.unit(t["id"]), "melee", n, melee_strength(b, u) + bonus_str, [], strike, melee=True)
     if extra:
-        attack_any(b, u, b.unit(t["id"]), "horses", len(u["models"]) * extra, melee_strength(b, u), [], strike, melee=True)
+        attack_any(
+            b, u, b.unit(t["id"]), "horses", len(u["models"]) * extra, melee_strength(b, u), [], strike, melee=True
+        )
     t = b.unit(t["id"])
     if t["status"] == "active" and t["morale"] > 1:  # the defender strikes back; a panicked one does not
         attack_any(b, t, b.unit(u["id"]), "melee", len(t["models"]), melee_strength(b, t), [], strike, melee=True)
@@ -378,7 +429,10 @@ def _overwhelmed(b: Battle, uid: str, strike: Strike) -> None:
     u = b.unit(uid)
     if u["status"] != "active" or u["kind"] != "squad":
         return
-    enemies = sum(len(b.unit(p).get("models", [])) or 1 for p in u["locked"]
-                  if b.unit(p)["status"] == "active" and b.unit(p)["side"] == other(u["side"]))
+    enemies = sum(
+        len(b.unit(p).get("models", [])) or 1
+        for p in u["locked"]
+        if b.unit(p)["status"] == "active" and b.unit(p)["side"] == other(u["side"])
+    )
     if overwhelmed(enemies, len(u["models"])):
         strike.fear(uid, 6)

@@ -8,6 +8,7 @@ stormers take the building (the squad moves in) or the boarders become the machi
 (it changes sides). Otherwise the attackers must come out again: D3 per entrance make it, the
 rest are lost (WW-48). Machines have one entrance; heavy machines an armoured hatch.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -75,11 +76,21 @@ def _come_out(b: Battle, u: dict[str, Any], inside: list[int], entrances: int, w
     if not inside or u["status"] != "active":
         return
     rolls = [b.dice("D3") for _ in range(entrances)]
-    stuck = inside[sum(rolls):]
+    stuck = inside[sum(rolls) :]
     left = [r for i, r in enumerate(u["models"]) if i not in set(stuck)]
     patch = {"models": left, **({"status": "destroyed"} if not left else {})}
-    b.emit("came_out", {"unit": u["id"], "at": where, "d3": rolls, "out": len(inside) - len(stuck),
-                        "lost": [u["models"][i] for i in stuck], "units": {u["id"]: patch}}, (u["id"],))
+    b.emit(
+        "came_out",
+        {
+            "unit": u["id"],
+            "at": where,
+            "d3": rolls,
+            "out": len(inside) - len(stuck),
+            "lost": [u["models"][i] for i in stuck],
+            "units": {u["id"]: patch},
+        },
+        (u["id"],),
+    )
 
 
 def _assault_weapons(b: Battle, u: dict[str, Any], t: dict[str, Any], inside: list[int], strike: Strike) -> None:
@@ -105,15 +116,26 @@ def storm(b: Battle, u: dict[str, Any], t: dict[str, Any], strike: Strike) -> No
         attack_squad(b, u, b.unit(t["id"]), "melee", len(inside), melee_strength(b, u), [], strike, melee=True)
     t = b.unit(t["id"])
     if t["status"] == "active" and t["morale"] > 1:
-        lost = attack_squad(b, t, b.unit(u["id"]), "melee", len(t["models"]), melee_strength(b, t), [], strike,
-                            melee=True, pool=inside)
+        lost = attack_squad(
+            b, t, b.unit(u["id"]), "melee", len(t["models"]), melee_strength(b, t), [], strike, melee=True, pool=inside
+        )
         inside = _shift(inside, lost)
     u, t = b.unit(u["id"]), b.unit(t["id"])
     if u["status"] != "active":
         return
     if t["status"] != "active" and not b.enemies_in(u, where):
-        b.emit("moved", {"unit": u["id"], "path": [u["hex"], where], "mode": "storm", "short": None,
-                         "order": f"storm {where}", "units": {u["id"]: {"hex": where, "locked": []}}}, (u["id"],))
+        b.emit(
+            "moved",
+            {
+                "unit": u["id"],
+                "path": [u["hex"], where],
+                "mode": "storm",
+                "short": None,
+                "order": f"storm {where}",
+                "units": {u["id"]: {"hex": where, "locked": []}},
+            },
+            (u["id"],),
+        )
     else:
         _come_out(b, u, inside, spec["entrances"], where)
 
@@ -138,9 +160,18 @@ def _crew_fight(b: Battle, u: dict[str, Any], m: dict[str, Any], inside: list[in
     for i in killed:
         if crew[i] in stunned:
             stunned.remove(crew[i])
-    b.emit("crew_fight", {"unit": u["id"], "machine": m["id"], "rolls": rolls, "crew_lost": len(killed),
-                          "crew_left": len(left), "units": {m["id"]: {"crew": left, "crew_stunned": stunned}}},
-           (u["id"], m["id"]))
+    b.emit(
+        "crew_fight",
+        {
+            "unit": u["id"],
+            "machine": m["id"],
+            "rolls": rolls,
+            "crew_lost": len(killed),
+            "crew_left": len(left),
+            "units": {m["id"]: {"crew": left, "crew_stunned": stunned}},
+        },
+        (u["id"], m["id"]),
+    )
     fit = len(left) - len(stunned)  # stunned crew cannot fight back
     if fit > 0:
         lost = attack_squad(b, m, b.unit(u["id"]), "melee", fit, MELEE["crew"], [], strike, melee=True, pool=inside)
@@ -164,9 +195,19 @@ def _agility(b: Battle, u: dict[str, Any], m: dict[str, Any], inside: list[int])
             if b.roll() < save:
                 dead.append(i)
     left = [r for i, r in enumerate(u["models"]) if i not in set(dead)]
-    b.emit("agility", {"unit": u["id"], "machine": m["id"], "need": need, "rolls": rolls, "failed": len(failed),
-                       "lost": len(dead), "units": {u["id"]: {"models": left, **({"status": "destroyed"} if not left else {})}}},
-           (u["id"],))
+    b.emit(
+        "agility",
+        {
+            "unit": u["id"],
+            "machine": m["id"],
+            "need": need,
+            "rolls": rolls,
+            "failed": len(failed),
+            "lost": len(dead),
+            "units": {u["id"]: {"models": left, **({"status": "destroyed"} if not left else {})}},
+        },
+        (u["id"],),
+    )
     return _shift([i for i in inside if i not in set(failed)], dead)
 
 
@@ -186,13 +227,25 @@ def board(b: Battle, u: dict[str, Any], m: dict[str, Any], strike: Strike) -> No
     if not inside:
         return
     # WW-32: the machine is taken; those inside become its crew
-    new_crew = list(prof["crew"])[:len(inside)]
-    left = [r for i, r in enumerate(u["models"]) if i not in set(inside[:len(new_crew)])]
-    patches = {m["id"]: {"side": u["side"], "captured_from": m["side"], "crew": new_crew, "crew_stunned": [], "status": "active", "locked": [],
-                         "acted": ["movement", "shooting", "melee"], "hidden": False, "burning": m["burning"]},
-               u["id"]: {"models": left, **({"status": "crewing"} if not left else {})}}
-    b.emit("captured", {"unit": u["id"], "machine": m["id"], "crew": len(new_crew), "units": patches},
-           (u["id"], m["id"]))
+    new_crew = list(prof["crew"])[: len(inside)]
+    left = [r for i, r in enumerate(u["models"]) if i not in set(inside[: len(new_crew)])]
+    patches = {
+        m["id"]: {
+            "side": u["side"],
+            "captured_from": m["side"],
+            "crew": new_crew,
+            "crew_stunned": [],
+            "status": "active",
+            "locked": [],
+            "acted": ["movement", "shooting", "melee"],
+            "hidden": False,
+            "burning": m["burning"],
+        },
+        u["id"]: {"models": left, **({"status": "crewing"} if not left else {})},
+    }
+    b.emit(
+        "captured", {"unit": u["id"], "machine": m["id"], "crew": len(new_crew), "units": patches}, (u["id"], m["id"])
+    )
 
 
 def can_board(u: dict[str, Any], m: dict[str, Any]) -> str | None:
@@ -224,4 +277,3 @@ def ram_effects(b: Battle, r: dict[str, Any], t: dict[str, Any], moved: int, str
     damage(b, r, t, 2 + moved + (2 if heavy[0] else 0), strike)
     if b.unit(r["id"])["status"] == "active":
         damage(b, t, b.unit(r["id"]), 2 + moved + (2 if heavy[1] else 0), strike)
-

@@ -4,6 +4,7 @@
 Every change goes through ``emit``, which folds the event at once, so what the engine reads
 is always what the log will replay to. It also keeps an index of who stands where.
 """
+
 from __future__ import annotations
 
 import random
@@ -38,7 +39,9 @@ class Battle:
         self._index()
 
     # -- events and dice -----------------------------------------------------------------------
-    def emit(self, kind: str, payload: dict[str, Any], units: tuple[str, ...] = (), audience: str | None = None) -> None:
+    def emit(
+        self, kind: str, payload: dict[str, Any], units: tuple[str, ...] = (), audience: str | None = None
+    ) -> None:
         """Fold and record an event. It is public unless it concerns a hidden unit (then only
         that unit's side, or the umpire if hidden units of both sides are involved) or
         ``audience`` says otherwise."""
@@ -78,7 +81,7 @@ class Battle:
         return [u for u in self.units() if u["status"] == "active" and (side is None or u["side"] == side)]
 
     def _index(self) -> None:
-        self.at: dict[str, list[str]] = {}       # label -> unit ids on the map there
+        self.at: dict[str, list[str]] = {}  # label -> unit ids on the map there
         self.at_hex: dict[C.Hex, list[str]] = {}  # the same by axial hex (movement's hot loop)
         self.where: dict[str, str] = {}
         for uid in sorted(self.state["units"]):

@@ -6,6 +6,7 @@ that armour-piercing attacks get no save from light armour (WW-24) and heavy arm
 hurt by anything else (WW-25). An unsaved hit removes a soldier, or makes a machine roll on
 the damage table. ``Strike`` gathers what one activation did to each unit, for fear tests.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -77,10 +78,20 @@ def _squad_defence(b: Battle, u: dict[str, Any], melee: bool, props: Sequence[st
     return int(b.profile(u)["defence"]) + cover
 
 
-def attack_squad(b: Battle, by: dict[str, Any], target: dict[str, Any], weapon: str, n: int, strength: int,
-                 props: Sequence[str], strike: Strike,
-                 aim: str | None = None, melee: bool = False, pre_hit: bool = False,
-                 pool: list[int] | None = None) -> list[int]:
+def attack_squad(
+    b: Battle,
+    by: dict[str, Any],
+    target: dict[str, Any],
+    weapon: str,
+    n: int,
+    strength: int,
+    props: Sequence[str],
+    strike: Strike,
+    aim: str | None = None,
+    melee: bool = False,
+    pre_hit: bool = False,
+    pool: list[int] | None = None,
+) -> list[int]:
     """``n`` attacks (or ``n`` hits already made, ``pre_hit``) on a squad; returns the indices
     (in the squad before the attack) of the soldiers it lost."""
     if n <= 0 or target["status"] != "active" or pool == []:
@@ -113,9 +124,24 @@ def attack_squad(b: Battle, by: dict[str, Any], target: dict[str, Any], weapon: 
         patch["status"] = "destroyed"
         strike.destroyed.append(target["id"])
     lost = sorted(target["models"][i] for i in removed)
-    b.emit("attacked", {"by": by["id"], "target": target["id"], "weapon": weapon, "strength": strength,
-                        "attacks": n, "rolls": rolls, "hits": hits, "saved": saved, "stray": stray, "lost": lost,
-                        "left": len(left), "units": {target["id"]: patch}}, (by["id"], target["id"]))
+    b.emit(
+        "attacked",
+        {
+            "by": by["id"],
+            "target": target["id"],
+            "weapon": weapon,
+            "strength": strength,
+            "attacks": n,
+            "rolls": rolls,
+            "hits": hits,
+            "saved": saved,
+            "stray": stray,
+            "lost": lost,
+            "left": len(left),
+            "units": {target["id"]: patch},
+        },
+        (by["id"], target["id"]),
+    )
     _heavy_losses(b, target["id"], strike)
     if stray:
         attack_any(b, by, b.unit(friends[0]), weapon, stray, strength, props, strike, pre_hit=True)
@@ -129,15 +155,30 @@ def _heavy_losses(b: Battle, uid: str, strike: Strike) -> None:
         strike.fear(uid, 1)
 
 
-def attack_machine(b: Battle, by: dict[str, Any], target: dict[str, Any], weapon: str, n: int, strength: int,
-                   props: Sequence[str], strike: Strike,
-                   pre_hit: bool = False) -> None:
+def attack_machine(
+    b: Battle,
+    by: dict[str, Any],
+    target: dict[str, Any],
+    weapon: str,
+    n: int,
+    strength: int,
+    props: Sequence[str],
+    strike: Strike,
+    pre_hit: bool = False,
+) -> None:
     prof = b.profile(target)
     ap = "ap" in props
     if prof["heavy"] and not ap:
-        b.emit("no_effect", {"by": by["id"], "target": target["id"], "weapon": weapon,
-                             "why": "heavy armour is immune to weapons that are not armour-piercing (WW-25)"},
-               (by["id"], target["id"]))
+        b.emit(
+            "no_effect",
+            {
+                "by": by["id"],
+                "target": target["id"],
+                "weapon": weapon,
+                "why": "heavy armour is immune to weapons that are not armour-piercing (WW-25)",
+            },
+            (by["id"], target["id"]),
+        )
         return
     need = DEFENCE_TARGET[prof["armour"]]
     friends = [i for i in target["locked"] if b.unit(i)["side"] == by["side"] and b.unit(i)["status"] == "active"]
@@ -152,9 +193,21 @@ def attack_machine(b: Battle, by: dict[str, Any], target: dict[str, Any], weapon
             continue
         if (prof["heavy"] or not ap) and b.roll() >= need:
             saved += 1
-    b.emit("machine_attacked", {"by": by["id"], "target": target["id"], "weapon": weapon, "strength": strength,
-                                "attacks": n, "rolls": rolls, "hits": hits, "saved": saved, "stray": stray},
-           (by["id"], target["id"]))
+    b.emit(
+        "machine_attacked",
+        {
+            "by": by["id"],
+            "target": target["id"],
+            "weapon": weapon,
+            "strength": strength,
+            "attacks": n,
+            "rolls": rolls,
+            "hits": hits,
+            "saved": saved,
+            "stray": stray,
+        },
+        (by["id"], target["id"]),
+    )
     if stray:
         attack_any(b, by, b.unit(friends[0]), weapon, stray, strength, props, strike, pre_hit=True)
     for _ in range(hits - saved - stray):  # each unsaved hit rolls on the damage table, until the machine is a wreck
@@ -163,9 +216,19 @@ def attack_machine(b: Battle, by: dict[str, Any], target: dict[str, Any], weapon
         damage(b, by, b.unit(target["id"]), strength, strike)
 
 
-def attack_any(b: Battle, by: dict[str, Any], target: dict[str, Any], weapon: str, n: int, strength: int,
-               props: Sequence[str], strike: Strike,
-               aim: str | None = None, melee: bool = False, pre_hit: bool = False) -> None:
+def attack_any(
+    b: Battle,
+    by: dict[str, Any],
+    target: dict[str, Any],
+    weapon: str,
+    n: int,
+    strength: int,
+    props: Sequence[str],
+    strike: Strike,
+    aim: str | None = None,
+    melee: bool = False,
+    pre_hit: bool = False,
+) -> None:
     if target["kind"] == "squad":
         attack_squad(b, by, target, weapon, n, strength, props, strike, aim, melee, pre_hit)
     else:
@@ -173,6 +236,7 @@ def attack_any(b: Battle, by: dict[str, Any], target: dict[str, Any], weapon: st
 
 
 # -- machine damage (WW-52/53) ------------------------------------------------------------------
+
 
 def crew_attacks(b: Battle, m: dict[str, Any], n: int, stun: bool, roles: list[str] | None = None) -> dict[str, Any]:
     """``n`` strength-5 attacks on the crew (one each, cycling; ``roles`` first). Returns the patch."""
@@ -193,7 +257,9 @@ def crew_attacks(b: Battle, m: dict[str, Any], n: int, stun: bool, roles: list[s
     return {"crew": crew, "crew_stunned": stunned}
 
 
-def damage(b: Battle, by: dict[str, Any], m: dict[str, Any], strength: int, strike: Strike, roll: int | None = None) -> str:
+def damage(
+    b: Battle, by: dict[str, Any], m: dict[str, Any], strength: int, strike: Strike, roll: int | None = None
+) -> str:
     """Roll on the damage table and apply the result; returns its name."""
     roll = roll or b.roll()
     modified, result = damage_result(roll, strength, b.profile(m)["armour"])
@@ -218,8 +284,19 @@ def damage(b: Battle, by: dict[str, Any], m: dict[str, Any], strength: int, stri
     crew = patch.get("crew", m["crew"])
     if result != "explosion" and b.profile(m)["crew"] and not crew:
         patch["status"] = "abandoned"  # WW-32: the machine stops; it may be captured
-    b.emit("damaged", {"target": m["id"], "by": by["id"], "roll": roll, "modified": modified, "result": result,
-                       "crew_left": len(crew), "units": {m["id"]: patch}}, (m["id"],))
+    b.emit(
+        "damaged",
+        {
+            "target": m["id"],
+            "by": by["id"],
+            "roll": roll,
+            "modified": modified,
+            "result": result,
+            "crew_left": len(crew),
+            "units": {m["id"]: patch},
+        },
+        (m["id"],),
+    )
     if patch.get("status") in ("wreck", "abandoned"):
         strike.destroyed.append(m["id"])
     if result == "explosion":
@@ -240,11 +317,30 @@ def _explosion(b: Battle, m: dict[str, Any], strike: Strike) -> None:
     if not crew or not m["hex"]:
         return
     for n in sorted(C.label(h) for h in C.neighbours(C.parse_label(m["hex"])) if h in b.map):
-        bailed = {"id": f"{m['id']}C", "side": m["side"], "profile": "infantry", "name": f"crew of {m['name']}",
-                  "kind": "squad", "hex": n, "morale": 2, "hidden": False, "status": "active", "bonus": False,
-                  "penalty": False, "acted": ["movement", "shooting", "melee"], "moved": 0, "mode": None,
-                  "locked": [], "priority": [], "stunned": 0, "charged": False, "surprise_seen": [],
-                  "models": ["rifle"] * len(crew), "start": len(crew), "shot_from": []}
+        bailed = {
+            "id": f"{m['id']}C",
+            "side": m["side"],
+            "profile": "infantry",
+            "name": f"crew of {m['name']}",
+            "kind": "squad",
+            "hex": n,
+            "morale": 2,
+            "hidden": False,
+            "status": "active",
+            "bonus": False,
+            "penalty": False,
+            "acted": ["movement", "shooting", "melee"],
+            "moved": 0,
+            "mode": None,
+            "locked": [],
+            "priority": [],
+            "stunned": 0,
+            "charged": False,
+            "surprise_seen": [],
+            "models": ["rifle"] * len(crew),
+            "start": len(crew),
+            "shot_from": [],
+        }
         if b.terrain(n) != "water" and not b.enemies_in(m, n) and not b.refusal(bailed, n):
             b.emit("bailed_out", {"unit": bailed["id"], "from": m["id"], "at": n, "units": {bailed["id"]: bailed}})
             return
@@ -257,8 +353,10 @@ def air_crash(b: Battle, a: dict[str, Any], strike: Strike) -> None:
     roll = b.roll(6)
     land = C.neighbour(C.parse_label(a["hex"]), roll - 1) if a["hex"] else None
     where = C.label(land) if land is not None and land in b.map else None
-    b.emit("air_crash", {"unit": a["id"], "d6": roll, "at": where,
-                         "units": {a["id"]: {"status": "wreck", "hex": None, "crew": []}}})
+    b.emit(
+        "air_crash",
+        {"unit": a["id"], "d6": roll, "at": where, "units": {a["id"]: {"status": "wreck", "hex": None, "crew": []}}},
+    )
     if where:
         for u in b.occupants(where):
             if u["status"] == "active":
@@ -267,6 +365,7 @@ def air_crash(b: Battle, a: dict[str, Any], strike: Strike) -> None:
 
 
 # -- scatter (WW-37) ---------------------------------------------------------------------------------
+
 
 def scatter(b: Battle, aimed: str) -> tuple[int, int, str | None]:
     """Aiming roll; on a miss a D6 gives the direction to the adjacent hex the shell falls in.
@@ -289,8 +388,11 @@ def explosive(b: Battle, by: dict[str, Any], target: dict[str, Any], weapon: str
     victims = [target]
     if "low_accuracy" in w["props"]:
         aim, d6, land = scatter(b, target["hex"])
-        b.emit("aimed", {"by": by["id"], "weapon": weapon, "at": target["hex"], "roll": aim, "d6": d6, "lands": land},
-               (by["id"],))
+        b.emit(
+            "aimed",
+            {"by": by["id"], "weapon": weapon, "at": target["hex"], "roll": aim, "d6": d6, "lands": land},
+            (by["id"],),
+        )
         if land != target["hex"]:
             victims = list(b.occupants(land)) if land else []
     for v in victims:
@@ -305,20 +407,34 @@ def explosive(b: Battle, by: dict[str, Any], target: dict[str, Any], weapon: str
             if killed:
                 strike.dangerous[v["id"]] = strike.dangerous.get(v["id"], 0) + 1
                 idx = allocation(v, 1)[0]
-                left = v["models"][:idx] + v["models"][idx + 1:]
+                left = v["models"][:idx] + v["models"][idx + 1 :]
                 patch = {"models": left, **({"status": "destroyed"} if not left else {})}
                 if not left:
                     strike.destroyed.append(v["id"])
-                b.emit("direct_hit", {"by": by["id"], "target": v["id"], "weapon": weapon, "roll": direct,
-                                      "lost": [v["models"][idx]], "units": {v["id"]: patch}}, (by["id"], v["id"]))
+                b.emit(
+                    "direct_hit",
+                    {
+                        "by": by["id"],
+                        "target": v["id"],
+                        "weapon": weapon,
+                        "roll": direct,
+                        "lost": [v["models"][idx]],
+                        "units": {v["id"]: patch},
+                    },
+                    (by["id"], v["id"]),
+                )
                 _heavy_losses(b, v["id"], strike)
             else:
-                b.emit("direct_hit", {"by": by["id"], "target": v["id"], "weapon": weapon, "roll": direct, "lost": []},
-                       (by["id"], v["id"]))
+                b.emit(
+                    "direct_hit",
+                    {"by": by["id"], "target": v["id"], "weapon": weapon, "roll": direct, "lost": []},
+                    (by["id"], v["id"]),
+                )
             v = b.unit(v["id"])
             if v["status"] == "active":
-                attack_squad(b, by, v, "fragments", b.dice(w.get("fragments", "D3")), FRAGMENT_STRENGTH,
-                             ["fragments"], strike)
+                attack_squad(
+                    b, by, v, "fragments", b.dice(w.get("fragments", "D3")), FRAGMENT_STRENGTH, ["fragments"], strike
+                )
         else:
             attack_machine(b, by, v, weapon, 1, w["strength"], w["props"], strike)
 

@@ -1,4 +1,5 @@
 """One readable line per event: English, marked for the platform to translate (rules.core.i18n)."""
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -18,7 +19,7 @@ def _rolls(p: Mapping[str, Any]) -> str:
 def describe_event(event_type: str, p: Mapping[str, Any]) -> str:
     if not event_type.startswith(PREFIX):
         return event_type
-    k = event_type[len(PREFIX):]
+    k = event_type[len(PREFIX) :]
     f = _TEXT.get(k)
     return f(p) if f else f"{k}: " + ", ".join(f"{a}={b}" for a, b in p.items() if a not in ("units", "audience"))
 

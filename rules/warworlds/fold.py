@@ -17,6 +17,7 @@ Every event that changes units carries ``units: {uid: patch}``; the fold merges 
 into the unit. So the adjudicator decides, the event records the outcome, and the fold only
 applies it: replays are exact and cheap.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -27,8 +28,18 @@ ROUNDS = ("movement", "shooting", "melee")
 
 
 def initial_state() -> dict[str, Any]:
-    return {"phase": "empty", "scenario": None, "turn": 0, "round": "movement", "attacker": "red",
-            "units": {}, "log": [], "score": {"red": 0, "blue": 0}, "result": None, "doors": {}}
+    return {
+        "phase": "empty",
+        "scenario": None,
+        "turn": 0,
+        "round": "movement",
+        "attacker": "red",
+        "units": {},
+        "log": [],
+        "score": {"red": 0, "blue": 0},
+        "result": None,
+        "doors": {},
+    }
 
 
 def fold(state: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
@@ -48,12 +59,18 @@ def apply(new: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> N
     are changed in place; unit dicts are replaced, never changed). ``fold`` copies first; the
     adjudicator works on its own copy, so a turn costs no copy per event."""
     audience = payload.get("audience", "public")  # events only one side may see say so (view filters the log)
-    kind = event_type[len(PREFIX):]
+    kind = event_type[len(PREFIX) :]
     if kind == "battle_set":
         new.clear()
         new.update(initial_state())
-        new.update(phase="play", scenario=payload["scenario"], turn=1, round="movement",
-                   attacker=payload["first"], units=dict(payload["units"]))
+        new.update(
+            phase="play",
+            scenario=payload["scenario"],
+            turn=1,
+            round="movement",
+            attacker=payload["first"],
+            units=dict(payload["units"]),
+        )
         new["log"] = [[event_type, {"first": payload["first"], "title": payload["scenario"]["title"]}, audience]]
         return
     if kind == "round_opened":

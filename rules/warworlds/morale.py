@@ -5,6 +5,7 @@ House reaction table (WW-62, missing in the seed): roll a D10 against the level'
 level; a natural 1 drops it two. A unit in panic takes no more tests. Iron Alliance automatons
 have no morale.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -47,9 +48,20 @@ def fear_test(b: Battle, uid: str, factor: int) -> None:
         return
     roll = b.roll()
     level = reaction(u["morale"], roll)
-    b.emit("fear_test", {"unit": uid, "factor": factor, "why": FEAR_FACTORS[factor], "roll": roll,
-                         "need": FEAR_PASS[u["morale"]], "from": MORALE_NAMES[u["morale"]], "to": MORALE_NAMES[level],
-                         "units": {uid: {"morale": level}}}, (uid,))
+    b.emit(
+        "fear_test",
+        {
+            "unit": uid,
+            "factor": factor,
+            "why": FEAR_FACTORS[factor],
+            "roll": roll,
+            "need": FEAR_PASS[u["morale"]],
+            "from": MORALE_NAMES[u["morale"]],
+            "to": MORALE_NAMES[level],
+            "units": {uid: {"morale": level}},
+        },
+        (uid,),
+    )
 
 
 def fear_tests(b: Battle, factors: dict[str, set[int]]) -> None:
@@ -73,6 +85,16 @@ def organisation_roll(b: Battle, uid: str) -> None:
         patch["penalty"] = roll >= PENALTY_ON
     elif level == 1 and roll >= RECOVER_ON:
         patch["morale"] = 2
-    b.emit("morale_rolled", {"unit": uid, "level": MORALE_NAMES[level], "roll": roll,
-                             "bonus": patch.get("bonus", False), "penalty": patch.get("penalty", False),
-                             "recovered": patch.get("morale") == 2, "units": {uid: patch}}, (uid,))
+    b.emit(
+        "morale_rolled",
+        {
+            "unit": uid,
+            "level": MORALE_NAMES[level],
+            "roll": roll,
+            "bonus": patch.get("bonus", False),
+            "penalty": patch.get("penalty", False),
+            "recovered": patch.get("morale") == 2,
+            "units": {uid: patch},
+        },
+        (uid,),
+    )

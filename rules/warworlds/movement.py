@@ -8,6 +8,7 @@ units and not at all by wheels or tracks; machines never enter woods or building
 cliffs (WW-31); nothing on the ground enters water. Enemy-held hexes cannot be entered;
 friendly ones may be passed through, but a move must end where the unit fits (WW-3).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -120,8 +121,14 @@ def flee_target(b: Battle, u: dict[str, Any]) -> tuple[str, list[str] | None]:
         route = paths.path(start, goal, cost) or [start]
         return "desert", [C.label(h) for h in route]
     here = b.nearest_enemy(u)
-    best = max(((b.nearest_enemy(u, C.label(h)), -c, C.label(h)) for h, c in reach.items()
-                if h != start and not b.refusal(u, C.label(h))), default=None)
+    best = max(
+        (
+            (b.nearest_enemy(u, C.label(h)), -c, C.label(h))
+            for h, c in reach.items()
+            if h != start and not b.refusal(u, C.label(h))
+        ),
+        default=None,
+    )
     if best is None or best[0] <= here:
         return "surrender", None
     run = paths.path(start, C.parse_label(best[2]), cost)

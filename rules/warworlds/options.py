@@ -3,6 +3,7 @@
 Built from that side's own view only (``state_from_view``), never from the whole state: a
 hidden enemy can neither appear as a target nor show itself by a hex the list leaves out.
 """
+
 from __future__ import annotations
 
 import random
@@ -26,26 +27,58 @@ def state_from_view(view: dict[str, Any]) -> dict[str, Any]:
     units = {}
     for v in view["units"]:
         prof = PROFILES[v["profile"]]
-        u = {"id": v["id"], "side": v["side"], "profile": v["profile"], "name": v["name"], "kind": v["kind"],
-             "hex": v["hex"], "morale": level[v["morale"]], "hidden": v["hidden"], "status": v["status"],
-             "bonus": v["bonus"], "penalty": v["penalty"], "acted": list(v["acted"]), "moved": v["moved"],
-             "mode": v["mode"], "locked": list(v["locked"]), "priority": list(v.get("priority", [])), "stunned": 0,
-             "charged": False, "surprise_seen": [], "shot_from": []}
+        u = {
+            "id": v["id"],
+            "side": v["side"],
+            "profile": v["profile"],
+            "name": v["name"],
+            "kind": v["kind"],
+            "hex": v["hex"],
+            "morale": level[v["morale"]],
+            "hidden": v["hidden"],
+            "status": v["status"],
+            "bonus": v["bonus"],
+            "penalty": v["penalty"],
+            "acted": list(v["acted"]),
+            "moved": v["moved"],
+            "mode": v["mode"],
+            "locked": list(v["locked"]),
+            "priority": list(v.get("priority", [])),
+            "stunned": 0,
+            "charged": False,
+            "surprise_seen": [],
+            "shot_from": [],
+        }
         if v["kind"] == "squad":
             u["models"] = [r for r, n in v["roles"].items() for _ in range(n)]
             u["start"] = v["start"]
             if prof.get("gun"):
                 u["weapons"] = [prof["gun"]]
         else:
-            u.update(crew=list(prof["crew"])[:v["crew"]], crew_stunned=list(prof["crew"])[:v["crew_stunned"]],
-                     weapons=list(v["weapons"]), immobile=v["immobile"], burning=v["burning"], start=v["crew_start"],
-                     stunned=v["stunned"])
+            u.update(
+                crew=list(prof["crew"])[: v["crew"]],
+                crew_stunned=list(prof["crew"])[: v["crew_stunned"]],
+                weapons=list(v["weapons"]),
+                immobile=v["immobile"],
+                burning=v["burning"],
+                start=v["crew_start"],
+                stunned=v["stunned"],
+            )
         units[u["id"]] = u
     sc = {**view["scenario"], "los_rule": view["scenario"].get("los_rule", "lenient")}
     turn = view["turn"]
-    return {"phase": view["phase"], "scenario": sc, "turn": turn["number"], "round": turn["round"],
-            "attacker": turn["attacker"], "units": units, "log": [], "score": dict(view["score"]),
-            "result": view["result"], "doors": {}}
+    return {
+        "phase": view["phase"],
+        "scenario": sc,
+        "turn": turn["number"],
+        "round": turn["round"],
+        "attacker": turn["attacker"],
+        "units": units,
+        "log": [],
+        "score": dict(view["score"]),
+        "result": view["result"],
+        "doors": {},
+    }
 
 
 def _moves(b: Battle, u: dict[str, Any]) -> list[str]:
@@ -58,15 +91,21 @@ def _moves(b: Battle, u: dict[str, Any]) -> list[str]:
         reached = paths.reach(start, allowance(b, u, mode, False), step_cost_for(b, u, mode))
         ends = sorted(C.label(h) for h in reached if h != start and not b.refusal(u, C.label(h)))
         if ends:
-            lines.append(f"move {u['id']} to {ends[0]} {mode}" + (f"   (or to any of: {' '.join(ends[1:])})"
-                                                                 if len(ends) > 1 else ""))
+            lines.append(
+                f"move {u['id']} to {ends[0]} {mode}"
+                + (f"   (or to any of: {' '.join(ends[1:])})" if len(ends) > 1 else "")
+            )
     return lines
 
 
 def open_orders(view: dict[str, Any], side: str | None) -> list[str]:
     """The orders ``side`` may give in this round, from its own ``view`` (empty when it gives none)."""
-    if side is None or not view.get("scenario") or view.get("result") or side not in (view.get("turn") or {}).get(
-            "acting", []):
+    if (
+        side is None
+        or not view.get("scenario")
+        or view.get("result")
+        or side not in (view.get("turn") or {}).get("acting", [])
+    ):
         return []
     state = state_from_view(view)
     b = Battle(state, random.Random(0))

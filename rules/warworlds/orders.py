@@ -10,6 +10,7 @@
 
 Blank lines and lines starting with # are ignored. Unit ids are case-insensitive.
 """
+
 from __future__ import annotations
 
 import re
@@ -52,19 +53,60 @@ Any round:
 """
 
 # What an order line begins with: mail reads a line as an order by these (RuleSet.order_words).
-ORDER_WORDS: tuple[str, ...] = ("move", "hold", "pass", "fire", "shoot", "strike", "attack", "charge", "storm", "board", "ram",
-               "protect")
+ORDER_WORDS: tuple[str, ...] = (
+    "move",
+    "hold",
+    "pass",
+    "fire",
+    "shoot",
+    "strike",
+    "attack",
+    "charge",
+    "storm",
+    "board",
+    "ram",
+    "protect",
+)
 # The Russian order words (RULES.md, "Order words in Russian"): each line is read through them first.
 RU_WORDS: Table = {
-    "двигать": "move", "идти": "move", "стоять": "hold", "пас": "pass",
-    "огонь": "fire", "стрелять": "shoot", "удар": "strike",
-    "атаковать": "attack", "атака": "attack", "натиск": "charge", "штурм": "storm", "штурмовать": "storm",
-    "абордаж": "board", "таран": "ram", "таранить": "ram", "беречь": "protect", "защищать": "protect",
-    "к": "to", "на": "to", "в": "to", "по": "at", "из": "with", "оружием": "with",
-    "прицел": "aim", "целиться": "aim", "бонус": "bonus",
-    "шагом": "walk", "бегом": "run", "рысью": "trot", "галопом": "gallop", "крейсерской": "cruise",
-    "ходом": "drive", "ускориться": "accelerate", "разгон": "accelerate", "шаг": "stride", "буксир": "tow",
-    "офицер": "officer", "офицера": "officer",
+    "двигать": "move",
+    "идти": "move",
+    "стоять": "hold",
+    "пас": "pass",
+    "огонь": "fire",
+    "стрелять": "shoot",
+    "удар": "strike",
+    "атаковать": "attack",
+    "атака": "attack",
+    "натиск": "charge",
+    "штурм": "storm",
+    "штурмовать": "storm",
+    "абордаж": "board",
+    "таран": "ram",
+    "таранить": "ram",
+    "беречь": "protect",
+    "защищать": "protect",
+    "к": "to",
+    "на": "to",
+    "в": "to",
+    "по": "at",
+    "из": "with",
+    "оружием": "with",
+    "прицел": "aim",
+    "целиться": "aim",
+    "бонус": "bonus",
+    "шагом": "walk",
+    "бегом": "run",
+    "рысью": "trot",
+    "галопом": "gallop",
+    "крейсерской": "cruise",
+    "ходом": "drive",
+    "ускориться": "accelerate",
+    "разгон": "accelerate",
+    "шаг": "stride",
+    "буксир": "tow",
+    "офицер": "officer",
+    "офицера": "officer",
 }
 ORDER_WORDS = (*ORDER_WORDS, *heads(RU_WORDS, ORDER_WORDS))
 
@@ -93,8 +135,11 @@ class Order:
 
 _MOVE = re.compile(rf"^move\s+({UID})\s+to\s+({HEX})((?:\s+\w+)*)$", re.I)
 _HOLD = re.compile(rf"^(?:hold|pass)\s+({UID})$", re.I)
-_FIRE = re.compile(rf"^(?:fire|shoot|strike)\s+({UID})\s+at\s+({UID}(?:\s*,\s*{UID})*)"
-                   rf"(?:\s+with\s+(\w+))?(?:\s+aim\s+(\w+))?(\s+bonus)?$", re.I)
+_FIRE = re.compile(
+    rf"^(?:fire|shoot|strike)\s+({UID})\s+at\s+({UID}(?:\s*,\s*{UID})*)"
+    rf"(?:\s+with\s+(\w+))?(?:\s+aim\s+(\w+))?(\s+bonus)?$",
+    re.I,
+)
 _ATTACK = re.compile(rf"^(attack|charge|storm|board|ram)\s+({UID})\s+({UID})(\s+bonus)?$", re.I)
 _PROTECT = re.compile(rf"^protect\s+({UID})\s+(\w+(?:\s*,\s*\w+)*)$", re.I)
 
@@ -106,14 +151,22 @@ def parse_line(n: int, text: str) -> Order | str:
         bonus = "bonus" in words
         words = [w for w in words if w != "bonus"]
         if len(words) > 1 or (words and words[0] not in MODES):
-            return _("unknown speed {words} (known: {MODES})", words=repr(' '.join(words)), MODES=', '.join(MODES))
+            return _("unknown speed {words} (known: {MODES})", words=repr(" ".join(words)), MODES=", ".join(MODES))
         return Order(n, t, "move", m.group(1).upper(), dest=m.group(2), mode=words[0] if words else None, bonus=bonus)
     if m := _HOLD.match(t):
         return Order(n, t, "hold", m.group(1).upper())
     if m := _FIRE.match(t):
         targets = tuple(x.strip().upper() for x in m.group(2).split(","))
-        return Order(n, t, "fire", m.group(1).upper(), targets=targets, weapon=(m.group(3) or "").lower() or None,
-                     aim=(m.group(4) or "").lower() or None, bonus=bool(m.group(5)))
+        return Order(
+            n,
+            t,
+            "fire",
+            m.group(1).upper(),
+            targets=targets,
+            weapon=(m.group(3) or "").lower() or None,
+            aim=(m.group(4) or "").lower() or None,
+            bonus=bool(m.group(5)),
+        )
     if m := _ATTACK.match(t):
         verb = "ram" if m.group(1).lower() == "ram" else "attack"
         return Order(n, t, verb, m.group(2).upper(), targets=(m.group(3).upper(),), bonus=bool(m.group(4)))
@@ -122,14 +175,23 @@ def parse_line(n: int, text: str) -> Order | str:
     verb = t.split()[0].lower()
     if verb in _EXAMPLE:
         return _("cannot read this {verb} order; e.g. {value}", verb=verb, value=_EXAMPLE[verb])
-    return (f"unknown order {verb!r}: write move, hold, fire, attack or protect "
-            "(see the order help)")
+    return f"unknown order {verb!r}: write move, hold, fire, attack or protect (see the order help)"
 
 
-_EXAMPLE = {"move": "'move R1 to 0507 run'", "hold": "'hold R1'", "pass": "'hold R1'", "fire": "'fire R1 at B2'",
-            "shoot": "'fire R1 at B2'", "strike": "'fire A1 at B2'", "attack": "'attack R1 B2'",
-            "charge": "'attack R1 B2'", "storm": "'storm R1 B2'", "board": "'board R1 T2'", "ram": "'ram T1 B2'",
-            "protect": "'protect R1 officer, lmg'"}
+_EXAMPLE = {
+    "move": "'move R1 to 0507 run'",
+    "hold": "'hold R1'",
+    "pass": "'hold R1'",
+    "fire": "'fire R1 at B2'",
+    "shoot": "'fire R1 at B2'",
+    "strike": "'fire A1 at B2'",
+    "attack": "'attack R1 B2'",
+    "charge": "'attack R1 B2'",
+    "storm": "'storm R1 B2'",
+    "board": "'board R1 T2'",
+    "ram": "'ram T1 B2'",
+    "protect": "'protect R1 officer, lmg'",
+}
 
 
 def parse_text(text: str) -> ParsedOrders:

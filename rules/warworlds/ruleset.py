@@ -1,4 +1,5 @@
 """The War of the Worlds rule set object the platform talks to (rules.core.protocol.RuleSet)."""
+
 from __future__ import annotations
 
 import random
@@ -44,8 +45,13 @@ class WarOfTheWorlds(RuleSetBase):
         first = sc["first"] if sc["first"] != "dice" else rng.choice(SIDES)  # WW-5
         units = {u["id"]: new_unit(u) for u in sc["units"]}
         public_sc = los.stamp({k: v for k, v in sc.items() if k != "units"})  # the game keeps this line of sight
-        events = [RuleEvent(PREFIX + "battle_set", {"scenario": public_sc, "first": first,
-                                                    "units": {k: u for k, u in units.items() if not u["hidden"]}}, PUBLIC)]
+        events = [
+            RuleEvent(
+                PREFIX + "battle_set",
+                {"scenario": public_sc, "first": first, "units": {k: u for k, u in units.items() if not u["hidden"]}},
+                PUBLIC,
+            )
+        ]
         for side in SIDES:
             hidden = {k: u for k, u in units.items() if u["hidden"] and u["side"] == side}
             if hidden:

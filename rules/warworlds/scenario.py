@@ -13,6 +13,7 @@ Format (JSON; hexes by CCRR number)::
 
 Aircraft have no ``at`` (WW-20: placed beside a target when they attack).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -36,11 +37,14 @@ def builtin(name: str) -> dict[str, Any]:
 def load(data: Any | None) -> dict[str, Any]:
     """A checked, normalised scenario; errors name the field."""
     data = scenario_data(data, __package__, NAMES)
-    out = {"name": field(data, "name", str, ""), "title": field(data, "title", str, "", data.get("name")),
-           "turns": number(data, "turns", "", 1, 50, 6),
-           "first": field(data, "first", str, "", "red", choices=SIDES + ("dice",)),
-           "los_rule": field(data, "los_rule", str, "", "lenient", choices=LOS_RULES),
-           "map": load_map(field(data, "map", dict, ""), TERRAINS, SIDE_FEATURES)}
+    out = {
+        "name": field(data, "name", str, ""),
+        "title": field(data, "title", str, "", data.get("name")),
+        "turns": number(data, "turns", "", 1, 50, 6),
+        "first": field(data, "first", str, "", "red", choices=SIDES + ("dice",)),
+        "los_rule": field(data, "los_rule", str, "", "lenient", choices=LOS_RULES),
+        "map": load_map(field(data, "map", dict, ""), TERRAINS, SIDE_FEATURES),
+    }
     m = HexMap(out["map"])
     out["objectives"] = {}
     for key, _pts in sorted(field(data, "objectives", dict, "", {}).items()):
@@ -52,8 +56,10 @@ def load(data: Any | None) -> dict[str, Any]:
         h = _on_map(key, where, m)
         if m.terrain(h) != "building":
             fail(where, f"hex {key} is {m.terrain(h)}, not building")
-        out["buildings"][key] = {"entrances": number(spec, "entrances", where, 1, 6, 1),
-                                 "reinforced": field(spec, "reinforced", bool, where, False)}
+        out["buildings"][key] = {
+            "entrances": number(spec, "entrances", where, 1, 6, 1),
+            "reinforced": field(spec, "reinforced", bool, where, False),
+        }
     out["units"] = _units(field(data, "units", list, ""), m)
     return out
 
@@ -81,9 +87,14 @@ def _units(items: list[Any], m: HexMap) -> list[dict[str, Any]]:
         seen.add(uid.upper())
         prof_name = field(u, "profile", str, where, choices=sorted(PROFILES))
         prof = PROFILES[prof_name]
-        spec = {"id": uid.upper(), "side": field(u, "side", str, where, choices=SIDES), "profile": prof_name,
-                "name": field(u, "name", str, where, uid), "morale": number(u, "morale", where, 1, 5, 3),
-                "hidden": field(u, "hidden", bool, where, False)}
+        spec = {
+            "id": uid.upper(),
+            "side": field(u, "side", str, where, choices=SIDES),
+            "profile": prof_name,
+            "name": field(u, "name", str, where, uid),
+            "morale": number(u, "morale", where, 1, 5, 3),
+            "hidden": field(u, "hidden", bool, where, False),
+        }
         if prof["kind"] == "aircraft":
             if u.get("at") is not None:
                 fail(f"{where}.at", "aircraft are not placed on the map (WW-20): leave 'at' out")
@@ -118,10 +129,27 @@ def _units(items: list[Any], m: HexMap) -> list[dict[str, Any]]:
 def new_unit(spec: dict[str, Any]) -> dict[str, Any]:
     """The state of a unit at the start of a battle."""
     prof = PROFILES[spec["profile"]]
-    unit = {"id": spec["id"], "side": spec["side"], "profile": spec["profile"], "name": spec["name"],
-            "kind": prof["kind"], "hex": spec["at"], "morale": spec["morale"], "hidden": spec["hidden"],
-            "status": "active", "bonus": False, "penalty": False, "acted": [], "moved": 0, "mode": None,
-            "locked": [], "priority": [], "stunned": 0, "charged": False, "surprise_seen": []}
+    unit = {
+        "id": spec["id"],
+        "side": spec["side"],
+        "profile": spec["profile"],
+        "name": spec["name"],
+        "kind": prof["kind"],
+        "hex": spec["at"],
+        "morale": spec["morale"],
+        "hidden": spec["hidden"],
+        "status": "active",
+        "bonus": False,
+        "penalty": False,
+        "acted": [],
+        "moved": 0,
+        "mode": None,
+        "locked": [],
+        "priority": [],
+        "stunned": 0,
+        "charged": False,
+        "surprise_seen": [],
+    }
     if prof["kind"] == "squad":
         models = []
         for role, n in spec["models"].items():

@@ -3,6 +3,7 @@
 Pure Python (no pytest). The bot is deliberately plain: it closes with the nearest enemy,
 fires at the nearest target it can hit and attacks whatever is adjacent.
 """
+
 from __future__ import annotations
 
 import random
@@ -59,7 +60,9 @@ def bot_orders(state: dict[str, Any], side: str) -> str:
     return "\n".join(lines)
 
 
-def play_round(state: dict[str, Any], texts: dict[str, str], seed: int, check: bool = True) -> tuple[dict[str, Any], list[Any]]:
+def play_round(
+    state: dict[str, Any], texts: dict[str, str], seed: int, check: bool = True
+) -> tuple[dict[str, Any], list[Any]]:
     orders = {}
     for side, text in texts.items():
         parsed = RS.parse_orders(state, side, text)
@@ -86,12 +89,25 @@ def where(label: str) -> C.Hex:
     return C.parse_label(label)
 
 
-def battle(units: list[dict[str, Any]], hexes: dict[str, Any] | None = None, sides: dict[str, Any] | None = None, cols: int = 8, rows: int = 8,
-           rnd: str = "movement", turns: int = 6, objectives: dict[str, Any] | None = None) -> dict[str, Any]:
+def battle(
+    units: list[dict[str, Any]],
+    hexes: dict[str, Any] | None = None,
+    sides: dict[str, Any] | None = None,
+    cols: int = 8,
+    rows: int = 8,
+    rnd: str = "movement",
+    turns: int = 6,
+    objectives: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """A battle from a hand-made scenario, in the given round of turn 1 (red attacks)."""
-    sc = {"name": "test", "turns": turns, "first": "red", "objectives": objectives or {},
-          "map": {"name": "test", "cols": cols, "rows": rows, "hexes": hexes or {}, "sides": sides or {}},
-          "units": units}
+    sc = {
+        "name": "test",
+        "turns": turns,
+        "first": "red",
+        "objectives": objectives or {},
+        "map": {"name": "test", "cols": cols, "rows": rows, "hexes": hexes or {}, "sides": sides or {}},
+        "units": units,
+    }
     state = RS.initial_state()
     for ev in RS.setup(sc, random.Random(0)):
         state = RS.fold(state, ev.type, ev.payload)
@@ -128,8 +144,11 @@ def invariants(state: dict[str, Any]) -> list[str]:
             problems.append(f"{u['id']} is active with no soldiers")
         for p in u["locked"] if u["status"] == "active" else ():
             o = state["units"][p]
-            if o["status"] == "active" and (o["side"] == u["side"] or not o["hex"] or
-                                            C.distance(C.parse_label(o["hex"]), C.parse_label(u["hex"])) != 1):
+            if o["status"] == "active" and (
+                o["side"] == u["side"]
+                or not o["hex"]
+                or C.distance(C.parse_label(o["hex"]), C.parse_label(u["hex"])) != 1
+            ):
                 problems.append(f"{u['id']} is locked with {p}, not an adjacent enemy")
     for hx, us in at.items():
         sizes: list[tuple[int, int]] = []

@@ -10,6 +10,7 @@ out its side is told why. Panicked units flee at the start of the movement round
 first), and heroic units that were given no order in the shooting or melee round attack the
 nearest enemy they can (WW-57).
 """
+
 from __future__ import annotations
 
 import random
@@ -41,9 +42,13 @@ def next_turn(state: dict[str, Any]) -> TurnSpec:
     if state.get("result") or state.get("phase") != "play":
         return TurnSpec(())
     rnd = state["round"]
-    return TurnSpec(SIDES, "orders", f"turn {state['turn']} of {state['scenario']['turns']}, {rnd} round: "
-                                     f"list your {ROUND_VERBS[rnd][0]} orders in the order you want them "
-                                     f"({state['attacker']} activates first)")
+    return TurnSpec(
+        SIDES,
+        "orders",
+        f"turn {state['turn']} of {state['scenario']['turns']}, {rnd} round: "
+        f"list your {ROUND_VERBS[rnd][0]} orders in the order you want them "
+        f"({state['attacker']} activates first)",
+    )
 
 
 def parse(state: dict[str, Any], side: str, text: str, kind: str = "orders") -> ParsedOrders:
@@ -77,7 +82,9 @@ def _check(b: Battle, side: str, rnd: str, o: Order, seen: dict[str, Any]) -> st
     if o.verb == "protect":
         roles = set(u.get("models", []))
         bad = [r for r in o.roles if r not in roles]
-        return f"{o.unit} has no {', '.join(bad)} (it has: {', '.join(sorted(roles)) or 'no soldiers'})" if bad else None
+        return (
+            f"{o.unit} has no {', '.join(bad)} (it has: {', '.join(sorted(roles)) or 'no soldiers'})" if bad else None
+        )
     if o.verb not in ROUND_VERBS[rnd]:
         return f"this is the {rnd} round: write {' or '.join(ROUND_VERBS[rnd])} orders"
     if o.unit in seen:
@@ -90,8 +97,9 @@ def _check(b: Battle, side: str, rnd: str, o: Order, seen: dict[str, Any]) -> st
             return f"hex {o.dest} is not on the map"
         return A.why_not_move(b, u, o)
     if o.verb == "ram":
-        return A.why_not_move(b, u, Order(o.line, o.text, "move", o.unit, mode=None, bonus=o.bonus)) \
-            or A.why_not_ram(b, u, b.state["units"].get(o.targets[0]))
+        return A.why_not_move(b, u, Order(o.line, o.text, "move", o.unit, mode=None, bonus=o.bonus)) or A.why_not_ram(
+            b, u, b.state["units"].get(o.targets[0])
+        )
     if o.verb == "fire":
         why = A.why_not_shoot(b, u, o)
         if why:
@@ -116,8 +124,10 @@ def _weapons(u: dict[str, Any]) -> set[str]:
 
 # -- adjudication ------------------------------------------------------------------------------
 
-def adjudicate(state: dict[str, Any], orders: Mapping[str, Sequence[Order]], rng: random.Random,
-               kind: str = "orders") -> list[RuleEvent]:
+
+def adjudicate(
+    state: dict[str, Any], orders: Mapping[str, Sequence[Order]], rng: random.Random, kind: str = "orders"
+) -> list[RuleEvent]:
     return run_round(state, orders, rng).events
 
 
@@ -131,14 +141,18 @@ def run_round(state: dict[str, Any], orders: Mapping[str, Sequence[Order]], rng:
         mine = list(orders.get(side, ()))
         for o in mine:
             if o.verb == "protect":
-                b.emit("priority_set", {"unit": o.unit, "roles": list(o.roles),
-                                        "units": {o.unit: {"priority": list(o.roles)}}}, audience=side_audience(side))
+                b.emit(
+                    "priority_set",
+                    {"unit": o.unit, "roles": list(o.roles), "units": {o.unit: {"priority": list(o.roles)}}},
+                    audience=side_audience(side),
+                )
         lists[side] = [o for o in mine if o.verb in ROUND_VERBS[rnd] and o.verb != "hold"]
     first = state["attacker"]
     if rnd == "movement":
         for side in (first, other(first)):
-            for u in sorted((u for u in b.active(side) if u["morale"] == 1 and u["kind"] != "aircraft"),
-                            key=lambda u: u["id"]):
+            for u in sorted(
+                (u for u in b.active(side) if u["morale"] == 1 and u["kind"] != "aircraft"), key=lambda u: u["id"]
+            ):
                 A.flee(b, u["id"])
     else:
         for side in SIDES:
@@ -162,13 +176,19 @@ def _heroic(b: Battle, side: str, rnd: str, ordered: set[str]) -> list[Order]:
     for u in sorted(b.active(side), key=lambda u: u["id"]):
         if u["morale"] != 5 or u["id"] in ordered or not u["hex"]:
             continue  # (aircraft have no place to reach from until they attack)
-        enemies = sorted((d, e["id"]) for d, e in b.around(u["hex"], reach)
-                         if e["side"] != side and e["status"] == "active" and not e["hidden"])
+        enemies = sorted(
+            (d, e["id"])
+            for d, e in b.around(u["hex"], reach)
+            if e["side"] != side and e["status"] == "active" and not e["hidden"]
+        )
         verb = "fire" if rnd == "shooting" else "attack"
         for _, eid in enemies:
             o = Order(0, f"{verb} {u['id']} at {eid} (heroism, WW-57)", verb, u["id"], targets=(eid,))
-            ok = (A.why_not_shoot(b, u) is None and A.pick_target(b, u, o)[0]) if verb == "fire" \
+            ok = (
+                (A.why_not_shoot(b, u) is None and A.pick_target(b, u, o)[0])
+                if verb == "fire"
                 else A.why_not_fight(b, u, b.unit(eid), o) is None
+            )
             if ok:
                 out.append(o)
                 break
@@ -176,6 +196,7 @@ def _heroic(b: Battle, side: str, rnd: str, ordered: set[str]) -> list[Order]:
 
 
 # -- end of turn, organisation, victory -------------------------------------------------------------
+
 
 def score(state: dict[str, Any], public: bool = False) -> dict[str, int]:
     """Points of enemy units lost (destroyed, wrecked, abandoned, surrendered, deserted) plus
@@ -191,8 +212,11 @@ def score(state: dict[str, Any], public: bool = False) -> dict[str, int]:
         if u.get("captured_from") and u["status"] not in GONE:  # a captured machine scores for its captor
             pts[u["side"]] += PROFILES[u["profile"]]["points"]
     for hx, value in state["scenario"]["objectives"].items():
-        holders = {u["side"] for u in state["units"].values() if u["hex"] == hx and u["status"] == "active"
-                   and u["kind"] != "aircraft" and not (public and u["hidden"])}
+        holders = {
+            u["side"]
+            for u in state["units"].values()
+            if u["hex"] == hx and u["status"] == "active" and u["kind"] != "aircraft" and not (public and u["hidden"])
+        }
         if len(holders) == 1:
             pts[holders.pop()] += value
     return pts
@@ -215,8 +239,7 @@ def end_of_turn(b: Battle) -> None:
         return
     reset = {}
     for u in st["units"].values():
-        patch = {"acted": [], "moved": 0, "mode": None, "bonus": False, "penalty": False, "shot_from": [],
-                 "stunned": 0}
+        patch = {"acted": [], "moved": 0, "mode": None, "bonus": False, "penalty": False, "shot_from": [], "stunned": 0}
         if u["kind"] != "squad":
             patch["crew_stunned"] = []  # stunned crews come round by the next organisation phase (house)
         if u["kind"] == "aircraft":
@@ -227,8 +250,9 @@ def end_of_turn(b: Battle) -> None:
         mine = {uid: reset.pop(uid) for uid in sorted(hidden) if st["units"][uid]["side"] == side}
         if mine:
             b.emit("markers_cleared", {"units": mine}, audience=side_audience(side))
-    b.emit("round_opened", {"turn": st["turn"] + 1, "round": "movement", "units": reset,
-                            "score": score(st, public=True)})
+    b.emit(
+        "round_opened", {"turn": st["turn"] + 1, "round": "movement", "units": reset, "score": score(st, public=True)}
+    )
     organisation(b)
 
 
@@ -245,8 +269,11 @@ def organisation(b: Battle) -> None:
                 patch = crew_attacks(b, m, b.dice("D3"), stun=False)
                 if PROFILES[m["profile"]]["crew"] and not patch["crew"]:
                     patch["status"] = "abandoned"
-                b.emit("fire_burns", {"unit": uid, "roll": roll, "crew_left": len(patch["crew"]), "units": {uid: patch}},
-                       (uid,))
+                b.emit(
+                    "fire_burns",
+                    {"unit": uid, "roll": roll, "crew_left": len(patch["crew"]), "units": {uid: patch}},
+                    (uid,),
+                )
                 if patch.get("status") == "abandoned":
                     strike = Strike(destroyed=[uid])
                     fear_from_strike(b, strike)

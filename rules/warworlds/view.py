@@ -3,6 +3,7 @@
 Hidden units (hidden deployment, WW-61 #7) are shown only to their own side and the umpire
 until revealed; the log keeps only events the viewer's audience allows.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -14,8 +15,22 @@ from .data import MORALE_NAMES, SIDES
 from .describe import describe_event
 from .turn import next_turn
 
-UNIT_FIELDS = ("id", "side", "name", "profile", "kind", "hex", "status", "bonus", "penalty", "acted", "moved",
-               "mode", "locked", "hidden")
+UNIT_FIELDS = (
+    "id",
+    "side",
+    "name",
+    "profile",
+    "kind",
+    "hex",
+    "status",
+    "bonus",
+    "penalty",
+    "acted",
+    "moved",
+    "mode",
+    "locked",
+    "hidden",
+)
 
 
 def _unit(u: dict[str, Any], own: bool) -> dict[str, Any]:
@@ -39,18 +54,34 @@ def _unit(u: dict[str, Any], own: bool) -> dict[str, Any]:
 
 
 def build_view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
-    view: dict[str, Any] = {"ruleset": "warworlds", "viewer": {"role": viewer.role, "side": viewer.side},
-                            "phase": state["phase"], "result": state["result"]}
+    view: dict[str, Any] = {
+        "ruleset": "warworlds",
+        "viewer": {"role": viewer.role, "side": viewer.side},
+        "phase": state["phase"],
+        "result": state["result"],
+    }
     sc = state.get("scenario")
     if sc is None:
         view.update(scenario=None, units=[], log=[], turn=None)
         return view
-    view["scenario"] = {"name": sc["name"], "title": sc["title"], "turns": sc["turns"], "map": sc["map"],
-                        "objectives": sc["objectives"], "buildings": sc["buildings"], "los_rule": sc["los_rule"],
-                        "los_version": los.version_of(sc)}
+    view["scenario"] = {
+        "name": sc["name"],
+        "title": sc["title"],
+        "turns": sc["turns"],
+        "map": sc["map"],
+        "objectives": sc["objectives"],
+        "buildings": sc["buildings"],
+        "los_rule": sc["los_rule"],
+        "los_version": los.version_of(sc),
+    }
     spec = next_turn(state)
-    view["turn"] = {"number": state["turn"], "round": state["round"], "attacker": state["attacker"],
-                    "acting": list(spec.sides), "prompt": spec.prompt}
+    view["turn"] = {
+        "number": state["turn"],
+        "round": state["round"],
+        "attacker": state["attacker"],
+        "acting": list(spec.sides),
+        "prompt": spec.prompt,
+    }
     units = []
     for uid in sorted(state["units"]):
         u = state["units"][uid]

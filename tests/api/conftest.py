@@ -1,5 +1,6 @@
 """API test fixtures: clients logged in as the shared people (alice umpires, bob
 plays red, carol plays blue, dave holds no seat), plus erin who observes."""
+
 import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient

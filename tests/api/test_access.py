@@ -1,4 +1,5 @@
 """Who may reach what: authentication, default deny (404), per-role permissions."""
+
 import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
@@ -13,8 +14,7 @@ pytestmark = pytest.mark.django_db
 
 def game_urls(pk):
     return {
-        "get": [f"/api/games/{pk}/", f"/api/games/{pk}/view/", f"/api/games/{pk}/events/",
-                f"/api/games/{pk}/map.svg"],
+        "get": [f"/api/games/{pk}/", f"/api/games/{pk}/view/", f"/api/games/{pk}/events/", f"/api/games/{pk}/map.svg"],
         "post": {
             f"/api/games/{pk}/orders/": {"text": "pass"},
             f"/api/games/{pk}/ready/": {"ready": True},
@@ -52,22 +52,28 @@ def test_token_auth(game, people):
     assert [g["id"] for g in listed.json()["results"]] == [game.pk]
     # Token-authenticated writes need no CSRF token.
     order = legal_red_orders(game)[0]
-    assert client.post(f"/api/games/{game.pk}/orders/", {"text": order, "ready": False}, format="json").status_code == 201
+    assert (
+        client.post(f"/api/games/{game.pk}/orders/", {"text": order, "ready": False}, format="json").status_code == 201
+    )
 
     client.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
     assert client.get("/api/games/").status_code in (401, 403)
 
 
 def test_list_shows_only_my_games_with_my_role(game, people, erin):
-    other_people = {name: get_user_model().objects.create_user(name, f"{name}@example.org", "x" * 12)
-                    for name in ("oscar", "petra")}
+    other_people = {
+        name: get_user_model().objects.create_user(name, f"{name}@example.org", "x" * 12) for name in ("oscar", "petra")
+    }
     other = creation.create_game(
-        campaign=Campaign.objects.create(name="Other campaign"), name="Other game", ruleset="civilwar",
+        campaign=Campaign.objects.create(name="Other campaign"),
+        name="Other game",
+        ruleset="civilwar",
         seats=[
             {"role": "umpire", "user": people["carol"], "email": "carol@example.org"},
             {"role": "player", "side": "red", "user": other_people["oscar"], "email": "o@example.org"},
             {"role": "player", "side": "blue", "user": other_people["petra"], "email": "p@example.org"},
-        ], operator=True,
+        ],
+        operator=True,
     )
     seat_observer(game, erin)
 
@@ -92,7 +98,8 @@ def test_list_shows_only_my_games_with_my_role(game, people, erin):
 
     seats = client_for(people["carol"]).get("/api/seats/").json()
     assert sorted((x["game"], x["role"], x["side"]) for x in seats) == sorted(
-        [(game.pk, "player", "blue"), (other.pk, "umpire", "")])
+        [(game.pk, "player", "blue"), (other.pk, "umpire", "")]
+    )
     assert client_for(people["dave"]).get("/api/seats/").json() == []
 
 
@@ -142,8 +149,14 @@ def test_strict_request_bodies(game, people):
     bob = client_for(people["bob"])
     url = f"/api/games/{game.pk}/orders/"
     order = legal_red_orders(game)[0]
-    for body in ({"text": order, "redy": False}, {"text": "x" * 20001}, {"text": ""}, {"ready": True},
-                 {"text": order, "ready": "perhaps"}, [order]):
+    for body in (
+        {"text": order, "redy": False},
+        {"text": "x" * 20001},
+        {"text": ""},
+        {"ready": True},
+        {"text": order, "ready": "perhaps"},
+        [order],
+    ):
         resp = bob.post(url, body, format="json")
         assert resp.status_code == 400, body
     form = bob.post(url, {"text": order}, format="multipart")
@@ -167,8 +180,16 @@ def test_api_map_has_the_web_maps_headers(game, people):
     assert "default-src 'none'" in api["Content-Security-Policy"] and api["Cache-Control"].startswith("private")
 
 
-@pytest.mark.parametrize("query, field", [("page=0", "page"), ("page=x", "page"), ("page_size=null", "page_size"),
-                                          ("page_size=0", "page_size"), ("page_size=201", "page_size")])
+@pytest.mark.parametrize(
+    "query, field",
+    [
+        ("page=0", "page"),
+        ("page=x", "page"),
+        ("page_size=null", "page_size"),
+        ("page_size=0", "page_size"),
+        ("page_size=201", "page_size"),
+    ],
+)
 def test_bad_paging_is_a_clear_400(game, people, query, field):
     resp = client_for(people["bob"]).get(f"/api/games/?{query}")
     assert resp.status_code == 400 and field in resp.json() and "must be" in resp.json()[field][0]
@@ -179,8 +200,9 @@ def test_a_body_that_is_not_json_is_a_documented_400(game, people):
     assert resp.status_code == 400 and "JSON parse error" in resp.json()["detail"]
 
 
-@pytest.mark.parametrize("body", [{"side": "", "ready": True}, {"text": "   "}, {"text": ""}, {"text": "pass\x00"},
-                                  {"text": "\x1c\u3000"}])
+@pytest.mark.parametrize(
+    "body", [{"side": "", "ready": True}, {"text": "   "}, {"text": ""}, {"text": "pass\x00"}, {"text": "\x1c\u3000"}]
+)
 def test_blank_side_or_text_is_refused_as_the_schema_says(game, people, body):
     url = f"/api/games/{game.pk}/{'ready' if 'ready' in body else 'orders'}/"
     resp = client_for(people["bob"]).post(url, body, format="json")

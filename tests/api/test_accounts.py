@@ -1,5 +1,6 @@
 """Logins are locked out after repeated failures (web and API, by username and address);
 API tokens expire and are revoked at logout and at a change of password."""
+
 from datetime import timedelta
 
 import pytest
@@ -21,8 +22,9 @@ def web_login(username, password, ip="10.0.0.1"):
 
 
 def api_login(username, password, ip="10.0.0.1"):
-    return APIClient(REMOTE_ADDR=ip).post("/api/auth/token/", {"username": username, "password": password},
-                                          format="json")
+    return APIClient(REMOTE_ADDR=ip).post(
+        "/api/auth/token/", {"username": username, "password": password}, format="json"
+    )
 
 
 def token_client(token):
@@ -75,8 +77,8 @@ def test_token_endpoint_throttles_attempts_from_one_address_whatever_the_usernam
 def test_web_login_shares_the_per_address_throttle(people):
     rate = int(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["login"].split("/")[0])
     codes = [web_login(f"nobody{i}", "x")[1].status_code for i in range(rate - 1)]
-    assert codes == [200] * (rate - 1)                       # the form again, with its error
-    assert api_login("nobody", "x").status_code == 401       # the last attempt of the budget
+    assert codes == [200] * (rate - 1)  # the form again, with its error
+    assert api_login("nobody", "x").status_code == 401  # the last attempt of the budget
     _, refused = web_login("bob", PASSWORD)
     assert refused.status_code == 429 and "Retry-After" in refused
     assert web_login("bob", PASSWORD, ip="10.0.0.9")[1].status_code == 302

@@ -3,6 +3,7 @@ and web), a game with my view, and a page of events, asked when the game's log i
 when it holds 10,000 more events, run the same number of queries and fold the same number of
 events; pages of events are found by the (game, seq) index (keyset), never by OFFSET.
 Counted, not timed."""
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -32,17 +33,34 @@ def grow(game, events: int, text_red: str) -> None:
     number = game.turn_number
     for start in range(0, events, 2000):
         stream = gamelog.load(game.pk)
-        drafts = [Draft(number, RuleEvent("orders.submitted", {
-            "turn": number, "side": side, "text": text_red if side == "red" else "hold", "source": "api", "by": "bench"},
-            audience=side_audience(side)))
-            for side in (("red", "blue")[i % 2] for i in range(start, min(events, start + 2000)))]
+        drafts = [
+            Draft(
+                number,
+                RuleEvent(
+                    "orders.submitted",
+                    {
+                        "turn": number,
+                        "side": side,
+                        "text": text_red if side == "red" else "hold",
+                        "source": "api",
+                        "by": "bench",
+                    },
+                    audience=side_audience(side),
+                ),
+            )
+            for side in (("red", "blue")[i % 2] for i in range(start, min(events, start + 2000)))
+        ]
         gamelog.append(stream, drafts)
 
 
 def requests(client, game, cursor: str | None) -> dict[str, str]:
-    urls = {"api list": "/api/games/", "api game": f"/api/games/{game.pk}/",
-            "api view": f"/api/games/{game.pk}/view/", "events first page": f"/api/games/{game.pk}/events/?limit=5",
-            "web my games": "/"}
+    urls = {
+        "api list": "/api/games/",
+        "api game": f"/api/games/{game.pk}/",
+        "api view": f"/api/games/{game.pk}/view/",
+        "events first page": f"/api/games/{game.pk}/events/?limit=5",
+        "web my games": "/",
+    }
     if cursor:
         urls["events resumed"] = f"/api/games/{game.pk}/events/?limit=5&cursor={cursor}"
     return urls

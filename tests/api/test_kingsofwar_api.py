@@ -2,6 +2,7 @@
 player turns by POST /api/games/<id>/orders/, knowing only their own view, and play both shipped
 scenarios to a scored end. Adjudication runs as the platform's Celery task (in-process here;
 tests/platform/test_kingsofwar_game.py runs one game on a real worker)."""
+
 import contextlib
 
 import pytest

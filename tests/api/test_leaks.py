@@ -1,4 +1,5 @@
 """Nothing a viewer may not see leaks through any GET endpoint."""
+
 import json
 
 import pytest
@@ -58,8 +59,12 @@ def test_blue_and_observers_never_see_red_orders(approval_game, people, erin, dj
         assert any(SECRET in json.dumps(e) for e in umpire_events)
         assert "umpire" in {e["audience"] for e in umpire_events}
 
-    assert client_for(people["bob"]).post(f"/api/games/{game.pk}/orders/", {"text": red_text, "ready": False},
-                                          format="json").status_code == 201
+    assert (
+        client_for(people["bob"])
+        .post(f"/api/games/{game.pk}/orders/", {"text": red_text, "ready": False}, format="json")
+        .status_code
+        == 201
+    )
     scan()
     with django_capture_on_commit_callbacks(execute=True):
         assert bob.post(f"/api/games/{game.pk}/ready/", {"ready": True}, format="json").json() == {"closed": True}
@@ -74,7 +79,8 @@ def test_blue_and_observers_never_see_red_orders(approval_game, people, erin, dj
 
 
 def test_a_players_numbering_of_the_log_never_changes_through_approval_and_amendment(
-        approval_game, people, django_capture_on_commit_callbacks):
+    approval_game, people, django_capture_on_commit_callbacks
+):
     """Results awaiting the umpire, voided and redone, then published: each player's log only grows
     at its end, so the numbers (and cursors) a player already has keep meaning the same events."""
     game = approval_game
@@ -86,7 +92,7 @@ def test_a_players_numbering_of_the_log_never_changes_through_approval_and_amend
         for name, client in (("bob", bob), ("carol", carol)):
             events = everything(client, game)[1]
             assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
-            assert events[:len(logs[name])] == logs[name], f"{name}'s earlier events changed their numbers"
+            assert events[: len(logs[name])] == logs[name], f"{name}'s earlier events changed their numbers"
             assert all(e["audience"] != "umpire" for e in events)
             logs[name] = events
 
@@ -96,14 +102,15 @@ def test_a_players_numbering_of_the_log_never_changes_through_approval_and_amend
         assert bob.post(f"/api/games/{game.pk}/ready/", {"ready": True}, format="json").json() == {"closed": True}
     grows()
     pending = {name: len(events) for name, events in logs.items()}
-    amended = alice.post(f"/api/games/{game.pk}/amend/", {"turn": 1, "orders": {"red": second}, "reason": "typo"},
-                         format="json")
+    amended = alice.post(
+        f"/api/games/{game.pk}/amend/", {"turn": 1, "orders": {"red": second}, "reason": "typo"}, format="json"
+    )
     assert amended.status_code == 200, amended.content
     grows()
     with django_capture_on_commit_callbacks(execute=True):
         assert alice.post(f"/api/games/{game.pk}/approve/", {"turn": 1}, format="json").status_code == 200
     grows()
-    assert all(len(logs[name]) > pending[name] for name in logs)        # the published results came after
-    umpire = everything(alice, game)[1]     # the umpire's numbers are the log's own seqs, voided results and all
+    assert all(len(logs[name]) > pending[name] for name in logs)  # the published results came after
+    umpire = everything(alice, game)[1]  # the umpire's numbers are the log's own seqs, voided results and all
     assert [e["seq"] for e in umpire] == list(range(1, len(umpire) + 1))
     assert any(e["type"] == "results.voided" for e in umpire)

@@ -6,6 +6,7 @@ and play each shipped scenario to a scored end. Adjudication runs as the platfor
 Each scripted player knows only what the API shows it: it rebuilds a position from its own board
 (GET .../view/, through rules.littlewars.testing.state_from_view), checks its orders as a whole
 against that, and sends them; the server must accept them as they are."""
+
 import contextlib
 
 import pytest
@@ -49,8 +50,10 @@ def play_through_api(game, people, submit=contextlib.nullcontext, wait=None, lim
             assert resp.status_code == 201, (side, text, resp.content)
         if wait is not None:
             wait(game, turn["number"])
-        assert api_turn(clients["blue"], game)["number"] > turn["number"] or \
-            api_turn(clients["blue"], game)["game_status"] != "active"
+        assert (
+            api_turn(clients["blue"], game)["number"] > turn["number"]
+            or api_turn(clients["blue"], game)["game_status"] != "active"
+        )
     raise AssertionError(f"the game did not end in {limit} turns")
 
 
@@ -60,8 +63,13 @@ def check_scored_end(game, people, turn: dict) -> dict:
     assert turn["game_status"] == "finished" and result is not None
     assert set(result["scores"]) == {"red", "blue"}
     for sheet in result["scores"].values():
-        assert sheet["total"] == (sheet["victory"] + sheet["guns_points"] + sheet["cavalry_points"]
-                                  + sheet["infantry_points"] + sheet["prisoner_points"])
+        assert sheet["total"] == (
+            sheet["victory"]
+            + sheet["guns_points"]
+            + sheet["cavalry_points"]
+            + sheet["infantry_points"]
+            + sheet["prisoner_points"]
+        )
     assert sum(s["victory"] for s in result["scores"].values()) == 100
     for name in PLAYERS.values():
         client = client_for(people[name])
@@ -90,20 +98,29 @@ def test_bad_orders_through_the_api_get_line_errors_and_the_curtain_holds(people
     bob, carol = client_for(people["bob"]), client_for(people["carol"])
     red_board = bob.get(f"/api/games/{game.pk}/view/").json()["board"]
     assert {f["side"] for f in red_board["figures"]} == {"red"}  # behind the curtain (LW-8)
-    bad = bob.post(f"/api/games/{game.pk}/orders/", {"text": "deploy foot1 at 16,30\ndeploy ghost at 1,1"},
-                   format="json")
+    bad = bob.post(
+        f"/api/games/{game.pk}/orders/", {"text": "deploy foot1 at 16,30\ndeploy ghost at 1,1"}, format="json"
+    )
     assert bad.status_code == 400
     errors = bad.json()["errors"]
     assert [e["line"] for e in errors] == [1, 2]
     assert "deployment is within 8 in" in errors[0]["message"] and "unknown name 'ghost'" in errors[1]["message"]
     with django_capture_on_commit_callbacks(execute=True):
-        assert bob.post(f"/api/games/{game.pk}/orders/", {"text": "deploy foot1 at 16,5"}, format="json").status_code == 201
+        assert (
+            bob.post(f"/api/games/{game.pk}/orders/", {"text": "deploy foot1 at 16,5"}, format="json").status_code
+            == 201
+        )
         assert carol.post(f"/api/games/{game.pk}/orders/", {"text": "hold"}, format="json").status_code == 201
     board = carol.get(f"/api/games/{game.pk}/view/").json()["board"]
     assert {f["side"] for f in board["figures"]} == {"red", "blue"}  # the curtain lifted
     # turn 2, the first of play: guns may not fire yet (LW-14), and a clash between two lines is refused whole
-    clash = bob.post(f"/api/games/{game.pk}/orders/",
-                     {"text": "fire gun1 at 24,30\nmove foot1 to 16,10\nmove foot1 to 16,12"}, format="json")
+    clash = bob.post(
+        f"/api/games/{game.pk}/orders/",
+        {"text": "fire gun1 at 24,30\nmove foot1 to 16,10\nmove foot1 to 16,12"},
+        format="json",
+    )
     assert clash.status_code == 400
     assert [(e["line"], e["message"]) for e in clash.json()["errors"]] == [
-        (1, "no gun fires before turn 3 (LW-14: none in the first turn of play)"), (3, "i1 already has an order on line 2")]
+        (1, "no gun fires before turn 3 (LW-14: none in the first turn of play)"),
+        (3, "i1 already has an order on line 2"),
+    ]

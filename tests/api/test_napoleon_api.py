@@ -1,6 +1,7 @@
 """Napoleon's War through the REST API: two scripted players (bob red, carol blue) take
 alternating turns by POST /api/games/<id>/orders/, knowing only their own view, and play both
 shipped scenarios to a scored end. Adjudication runs as the platform's Celery task (in-process)."""
+
 import contextlib
 
 import pytest

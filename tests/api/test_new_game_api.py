@@ -1,6 +1,7 @@
 """POST /api/games/ creates a game by the web's own road (turns.create_game as its creator):
 the seats named are invited, the creator's own seat is taken; the invited answer through
 POST /api/seats/<id>/accept/ and /decline/; turn 1 opens when the last player or umpire accepts."""
+
 import pytest
 
 from campaigns.models import Campaign, Game, OutboxMail, Seat
@@ -11,8 +12,13 @@ URL = "/api/games/"
 
 
 def body(**over):
-    data = {"name": "Bull Run", "ruleset": "civilwar", "campaign_name": "Summer", "umpire": {"username": "alice"},
-            "players": [{"side": "red", "username": "bob"}, {"side": "blue", "email": "carol@example.org"}]}
+    data = {
+        "name": "Bull Run",
+        "ruleset": "civilwar",
+        "campaign_name": "Summer",
+        "umpire": {"username": "alice"},
+        "players": [{"side": "red", "username": "bob"}, {"side": "blue", "email": "carol@example.org"}],
+    }
     return {**data, **over}
 
 
@@ -32,7 +38,9 @@ def test_the_umpire_creates_a_game_and_the_players_are_invited_until_they_accept
     # The creator's own seat is taken at once; the invitees got the invitation by mail.
     assert seat_of(game.pk, people["alice"]).status == Seat.Status.ACTIVE
     assert set(OutboxMail.objects.filter(kind="invite").values_list("to", flat=True)) == {
-        "bob@example.org", "carol@example.org"}
+        "bob@example.org",
+        "carol@example.org",
+    }
     # An invitation is not a seat: no view of the game yet.
     assert clients["bob"].get(f"{URL}{game.pk}/").status_code == 404
     # Only the invited user can answer their seat.
@@ -63,8 +71,9 @@ def test_a_declined_seat_is_freed_and_the_creator_is_told(clients, people):
 
 
 def test_scenario_and_options_of_the_rule_set(clients, people):
-    res = clients["alice"].post(URL, body(ruleset="napoleon", scenario="mill_ford", options={"dragoons": True}),
-                                format="json")
+    res = clients["alice"].post(
+        URL, body(ruleset="napoleon", scenario="mill_ford", options={"dragoons": True}), format="json"
+    )
     assert res.status_code == 201, res.json()
     assert res.json()["roster"]["scenario"]["name"] == "mill_ford"
     bad = clients["alice"].post(URL, body(ruleset="napoleon", scenario="waterloo"), format="json")
@@ -73,17 +82,23 @@ def test_scenario_and_options_of_the_rule_set(clients, people):
     assert bad.status_code == 400 and "option" in bad.json()["detail"]
 
 
-@pytest.mark.parametrize("over, field, words", [
-    ({"umpire": {"username": "nobody"}}, "umpire.username", "no user called 'nobody'"),
-    ({"umpire": {"email": "alice@elsewhere.org"}}, "umpire.email", "no user has confirmed this address"),
-    ({"umpire": {"username": "alice", "email": "alice@example.org"}}, "umpire.non_field_errors", "one of the two"),
-    ({"players": [{"side": "green", "username": "bob"}]}, "players[0].side", "not a valid choice"),
-    ({"players": [{"side": "red", "username": "bob"}, {"side": "blue", "username": "zed"}]}, "players[1].username",
-     "no user called 'zed'"),
-    ({"ruleset": "chess"}, "ruleset", "not a valid choice"),
-    ({"campaign_id": 99999}, "campaign_id", "no such campaign"),
-    ({"colour": "red"}, "colour", "unknown field"),
-])
+@pytest.mark.parametrize(
+    "over, field, words",
+    [
+        ({"umpire": {"username": "nobody"}}, "umpire.username", "no user called 'nobody'"),
+        ({"umpire": {"email": "alice@elsewhere.org"}}, "umpire.email", "no user has confirmed this address"),
+        ({"umpire": {"username": "alice", "email": "alice@example.org"}}, "umpire.non_field_errors", "one of the two"),
+        ({"players": [{"side": "green", "username": "bob"}]}, "players[0].side", "not a valid choice"),
+        (
+            {"players": [{"side": "red", "username": "bob"}, {"side": "blue", "username": "zed"}]},
+            "players[1].username",
+            "no user called 'zed'",
+        ),
+        ({"ruleset": "chess"}, "ruleset", "not a valid choice"),
+        ({"campaign_id": 99999}, "campaign_id", "no such campaign"),
+        ({"colour": "red"}, "colour", "unknown field"),
+    ],
+)
 def test_a_wrong_field_is_named(clients, people, over, field, words):
     res = clients["alice"].post(URL, body(**over), format="json")
     assert res.status_code == 400
@@ -94,8 +109,9 @@ def test_a_wrong_field_is_named(clients, people, over, field, words):
 def test_a_game_refused_as_a_whole_says_why_and_leaves_nothing(clients, people):
     res = clients["alice"].post(URL, body(players=[{"side": "red", "username": "bob"}]), format="json")
     assert res.status_code == 400 and "needs a player for each of" in res.json()["detail"]
-    res = clients["alice"].post(URL, body(players=[{"side": "red", "username": "alice"},
-                                                   {"side": "blue", "username": "carol"}]), format="json")
+    res = clients["alice"].post(
+        URL, body(players=[{"side": "red", "username": "alice"}, {"side": "blue", "username": "carol"}]), format="json"
+    )
     assert res.status_code == 400 and "cannot also play" in res.json()["detail"]
     assert not Game.objects.exists() and not Campaign.objects.exists()
 

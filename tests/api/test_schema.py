@@ -1,4 +1,5 @@
 """The OpenAPI schema validates and is served with its Swagger UI."""
+
 import pytest
 import yaml
 from django.core.management import call_command
@@ -10,10 +11,20 @@ def test_schema_validates_without_warnings(tmp_path):
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(out))
     schema = yaml.safe_load(out.read_text())
     paths = schema["paths"]
-    for path in ("/api/games/", "/api/games/{id}/", "/api/games/{id}/orders/", "/api/games/{id}/ready/",
-                 "/api/games/{id}/view/", "/api/games/{id}/map.svg", "/api/games/{id}/events/",
-                 "/api/games/{id}/approve/", "/api/games/{id}/amend/", "/api/games/{id}/close/",
-                 "/api/seats/", "/api/auth/token/"):
+    for path in (
+        "/api/games/",
+        "/api/games/{id}/",
+        "/api/games/{id}/orders/",
+        "/api/games/{id}/ready/",
+        "/api/games/{id}/view/",
+        "/api/games/{id}/map.svg",
+        "/api/games/{id}/events/",
+        "/api/games/{id}/approve/",
+        "/api/games/{id}/amend/",
+        "/api/games/{id}/close/",
+        "/api/seats/",
+        "/api/auth/token/",
+    ):
         assert path in paths, path
     orders = paths["/api/games/{id}/orders/"]["post"]["responses"]
     assert {"201", "400", "403", "404", "409"} <= set(orders)

@@ -1,5 +1,6 @@
 """The published schema tells the truth: a bounded schemathesis run against /api/schema/, as a
 player and as the umpire, finds no 5xx and no response the schema does not describe."""
+
 import pytest
 import schemathesis
 from django.core import signals
@@ -27,9 +28,12 @@ def refused_beyond_the_schema(response) -> bool:
     the rules refuse. Every other 400 for schema-valid data means the schema lies."""
     body = response.json()
     new_game = response.request.method == "POST" and response.request.url.endswith("/api/games/")
-    return ((body.get("accepted") is False and bool(body.get("errors"))) or set(body) == {"cursor"}
-            or body == UMPIRE_NAMES_SIDE
-            or (new_game and {key.split(".")[0].split("[")[0] for key in body} <= NEW_GAME_REFUSALS))
+    return (
+        (body.get("accepted") is False and bool(body.get("errors")))
+        or set(body) == {"cursor"}
+        or body == UMPIRE_NAMES_SIDE
+        or (new_game and {key.split(".")[0].split("[")[0] for key in body} <= NEW_GAME_REFUSALS)
+    )
 
 
 @pytest.fixture
@@ -48,20 +52,28 @@ def run_operation(operation, game, user, mode) -> list[str]:
     ids = {"id": game.pk} if "{id}" in operation.path else None
 
     @given(case=operation.as_strategy(mode, path_parameters=ids))
-    @settings(max_examples=MAX_EXAMPLES, deadline=None, database=None, derandomize=True,
-              phases=[Phase.explicit, Phase.generate],
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=MAX_EXAMPLES,
+        deadline=None,
+        database=None,
+        derandomize=True,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
     def check(case):
         _, token = get_token_model().objects.create(user=user)
         try:
             # Schemathesis' own "schema-valid data is accepted" check (ST202), less the refusals above.
-            response = case.call_and_validate(headers={"Authorization": f"Token {token}"},
-                                              excluded_checks=[positive_data_acceptance])
+            response = case.call_and_validate(
+                headers={"Authorization": f"Token {token}"}, excluded_checks=[positive_data_acceptance]
+            )
             if mode == GenerationMode.POSITIVE and response.status_code == 400:
                 assert refused_beyond_the_schema(response), f"schema-valid request refused: {response.text[:1500]}"
         except (Exception, BaseExceptionGroup) as exc:  # every failing case, all reported together
-            failures.append(f"[{mode}] {case.method} {case.formatted_path} {case.query or ''} {case.body!r:.200}: "
-                            f"{type(exc).__name__}: {str(exc)[:800]}")
+            failures.append(
+                f"[{mode}] {case.method} {case.formatted_path} {case.query or ''} {case.body!r:.200}: "
+                f"{type(exc).__name__}: {str(exc)[:800]}"
+            )
 
     try:
         check()

@@ -3,6 +3,7 @@ a commander and a cavalry arm, blue by an infantry arm and a cavalry arm. Each s
 view (its command and what that command orders), orders only its own units (another command's unit
 is refused, naming the unit and its command), is ready on its own (the turn waits for every seat of a
 side), and gets its own mail report."""
+
 import pytest
 
 from campaigns.models import Campaign, Event, OutboxMail, Seat
@@ -14,22 +15,35 @@ from tests.support.api import client_for
 
 pytestmark = pytest.mark.django_db
 
-COMMANDS = {"red": {"infantry": ["foot1", "foot2"], "cavalry": ["horse", "gun1"]},
-            "blue": {"infantry": ["foot1", "foot2"], "cavalry": ["horse", "gun1"]}}
+COMMANDS = {
+    "red": {"infantry": ["foot1", "foot2"], "cavalry": ["horse", "gun1"]},
+    "blue": {"infantry": ["foot1", "foot2"], "cavalry": ["horse", "gun1"]},
+}
 # (user, side, command)
-SEATS = [("bob", "red", "commander"), ("frank", "red", "cavalry"),
-         ("carol", "blue", "infantry"), ("gina", "blue", "cavalry")]
+SEATS = [
+    ("bob", "red", "commander"),
+    ("frank", "red", "cavalry"),
+    ("carol", "blue", "infantry"),
+    ("gina", "blue", "cavalry"),
+]
 
 
 @pytest.fixture
 def team_game(people):
     users = {**people, "frank": make_user("frank"), "gina": make_user("gina")}
     seats = [{"role": "umpire", "user": users["alice"], "email": "alice@example.org"}]
-    seats += [{"role": "player", "side": side, "command": cmd, "user": users[name], "email": f"{name}@example.org"}
-              for name, side, cmd in SEATS]
-    game = creation.create_game(campaign=Campaign.objects.create(name="Teams"), name="Kriegspiel in teams",
-                             ruleset="kriegspiel", seats=seats, operator=True,
-                             scenario={"base": "ks_farm", "settings": {"max_turns": 5}, "commands": COMMANDS})
+    seats += [
+        {"role": "player", "side": side, "command": cmd, "user": users[name], "email": f"{name}@example.org"}
+        for name, side, cmd in SEATS
+    ]
+    game = creation.create_game(
+        campaign=Campaign.objects.create(name="Teams"),
+        name="Kriegspiel in teams",
+        ruleset="kriegspiel",
+        seats=seats,
+        operator=True,
+        scenario={"base": "ks_farm", "settings": {"max_turns": 5}, "commands": COMMANDS},
+    )
     return game, {name: client_for(users[name]) for name, _, _ in SEATS}
 
 
@@ -86,14 +100,18 @@ def test_a_whole_kriegspiel_game_with_two_players_a_side(team_game, django_captu
             view = my_view(clients[name], game)
             if name == "frank" and view["board"]["phase"] == "play" and not refused_once:
                 # the cavalry arm may not order the infantry: refused whole, naming the unit and its command
-                resp = clients[name].post(f"/api/games/{game.pk}/orders/", {"text": "move foot1 to 20,12"},
-                                          format="json")
+                resp = clients[name].post(
+                    f"/api/games/{game.pk}/orders/", {"text": "move foot1 to 20,12"}, format="json"
+                )
                 assert resp.status_code == 400
                 assert "foot1 is the infantry command's" in resp.json()["errors"][0]["message"]
                 refused_once = True
             # the commander leaves the cavalry to its arm, but for one turn of play orders it too (a conflict)
-            leave = views["frank"]["turn"]["command_units"] if name == "bob" and not (
-                view["board"]["phase"] == "play" and not conflicted) else ()
+            leave = (
+                views["frank"]["turn"]["command_units"]
+                if name == "bob" and not (view["board"]["phase"] == "play" and not conflicted)
+                else ()
+            )
             conflicted = conflicted or (name == "bob" and not leave)
             with django_capture_on_commit_callbacks(execute=True):
                 post_orders(clients[name], game, view, leave)
@@ -101,8 +119,10 @@ def test_a_whole_kriegspiel_game_with_two_players_a_side(team_game, django_captu
             if i in (0, 2):  # the first seat of each side is ready; its side waits for the other seat
                 assert after["number"] == turn["number"] and after["status"] == "open"
                 assert side not in after["ready"] and after["ready_commands"] == [cmd]
-        assert my_view(clients["carol"], game)["turn"]["number"] > turn["number"] or \
-            my_view(clients["carol"], game)["turn"]["game_status"] != "active"
+        assert (
+            my_view(clients["carol"], game)["turn"]["number"] > turn["number"]
+            or my_view(clients["carol"], game)["turn"]["game_status"] != "active"
+        )
     final = my_view(clients["gina"], game)
     assert final["turn"]["game_status"] == "finished" and final["board"]["phase"] == "over"
     assert refused_once
@@ -113,7 +133,9 @@ def test_a_whole_kriegspiel_game_with_two_players_a_side(team_game, django_captu
     merged = Event.objects.filter(game=game, type="orders.merged")
     assert merged.count() == 1 and merged[0].audience == "side:red"
     assert {c["kept"] for c in merged[0].payload["conflicts"]} == {"commander"}
-    frank_events = [e["type"] for e in clients["frank"].get(f"/api/games/{game.pk}/events/?limit=500").json()["results"]]
+    frank_events = [
+        e["type"] for e in clients["frank"].get(f"/api/games/{game.pk}/events/?limit=500").json()["results"]
+    ]
     gina_events = [e["type"] for e in clients["gina"].get(f"/api/games/{game.pk}/events/?limit=500").json()["results"]]
     assert "orders.merged" in frank_events and "orders.merged" not in gina_events
     # every seat got its own report of every turn, naming its command

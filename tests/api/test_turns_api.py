@@ -1,4 +1,5 @@
 """Orders, readiness, adjudication and the umpire's commands through the API."""
+
 import pytest
 from django.core import signing
 
@@ -109,15 +110,15 @@ def test_a_cursor_polls_for_what_is_new_and_nothing_of_the_other_side(game, peop
     blue = legal_operations(state_of(game).rules, "blue")
     for text in blue[:3]:  # blue changes its mind: private events after everything bob has
         assert post(carol, game, "orders", {"text": text, "ready": False}).status_code == 201
-    assert events_page(bob, game, f"cursor={mine['cursor']}") == {"next": None, "cursor": mine["cursor"],
-                                                                  "results": []}
+    assert events_page(bob, game, f"cursor={mine['cursor']}") == {"next": None, "cursor": mine["cursor"], "results": []}
     with django_capture_on_commit_callbacks(execute=True):
         assert post(carol, game, "ready", {"ready": True}).json() == {"closed": True}
     new = events_page(bob, game, f"cursor={mine['cursor']}")
     assert new["results"] and [e["seq"] for e in new["results"]] == list(
-        range(len(mine["results"]) + 1, len(mine["results"]) + len(new["results"]) + 1))
+        range(len(mine["results"]) + 1, len(mine["results"]) + len(new["results"]) + 1)
+    )
     assert "side:blue" not in {e["audience"] for e in new["results"]}
-    assert new["results"][0]["type"] == "side.ready"      # blue's orders were never counted
+    assert new["results"][0]["type"] == "side.ready"  # blue's orders were never counted
     assert all_events(bob, game) == mine["results"] + new["results"]
 
 
@@ -126,18 +127,25 @@ def test_bad_cursors_are_refused_with_the_reason(game, people):
     mine = events_page(bob, game, "limit=2")["cursor"]
     other = new_civilwar_game(people)
     payload, signature = mine.rsplit(":", 1)
-    forged = signing.b64_encode(b'{"game":%d,"window":"public+side:red","after":1}' % game.pk).decode() + ":" + signature
+    forged = (
+        signing.b64_encode(b'{"game":%d,"window":"public+side:red","after":1}' % game.pk).decode() + ":" + signature
+    )
     cases = {
-        "limit=0": ("limit", "between 1 and 500"), "limit=501": ("limit", "between 1 and 500"),
-        "limit=x": ("limit", "must be an integer"), "cursor=garbage": ("cursor", "not a cursor this server gave"),
+        "limit=0": ("limit", "between 1 and 500"),
+        "limit=501": ("limit", "between 1 and 500"),
+        "limit=x": ("limit", "must be an integer"),
+        "cursor=garbage": ("cursor", "not a cursor this server gave"),
         f"cursor={forged}": ("cursor", "not a cursor this server gave"),
         "after=3": ("after", "resume with the `cursor`"),
     }
     for query, (field, words) in cases.items():
         resp = bob.get(f"/api/games/{game.pk}/events/?{query}")
         assert resp.status_code == 400 and words in resp.json()[field][0], (query, resp.content)
-    for client, game_id, words in ((carol, game.pk, "another seat's view"), (alice, game.pk, "another seat's view"),
-                                   (bob, other.pk, "another game's log")):
+    for client, game_id, words in (
+        (carol, game.pk, "another seat's view"),
+        (alice, game.pk, "another seat's view"),
+        (bob, other.pk, "another game's log"),
+    ):
         resp = client.get(f"/api/games/{game_id}/events/?cursor={mine}")
         assert resp.status_code == 400 and words in resp.json()["cursor"][0], resp.content
     assert bob.get(f"/api/games/{game.pk}/events/?cursor={mine}").status_code == 200
@@ -178,7 +186,11 @@ def test_umpire_amends_and_approves_results(approval_game, people, django_captur
 
     # the umpire amends: bad orders and unknown sides are refused, good ones re-adjudicate
     bad = post(alice, game, "amend", {"turn": 1, "orders": {"red": "fly to the moon"}, "reason": "typo"})
-    assert bad.status_code == 400 and bad.json()["accepted"] is False and (1, "red") in [(e["line"], e["side"]) for e in bad.json()["errors"]]
+    assert (
+        bad.status_code == 400
+        and bad.json()["accepted"] is False
+        and (1, "red") in [(e["line"], e["side"]) for e in bad.json()["errors"]]
+    )
     assert post(alice, game, "amend", {"turn": 1, "orders": {"green": ops[1]}, "reason": "x"}).status_code == 400
     assert post(alice, game, "amend", {"turn": 1, "orders": {}, "reason": "x"}).status_code == 400
     assert post(alice, game, "amend", {"turn": 2, "orders": {"red": ops[1]}, "reason": "x"}).status_code == 409

@@ -2,6 +2,7 @@
 mail round by POST /api/games/<id>/orders/, knowing only their own view (GET .../view/), and play
 both shipped scenarios to a scored end. Adjudication runs as the platform's Celery task
 (in-process here; tests/platform/test_warworlds_game.py runs one game on a real worker)."""
+
 import contextlib
 
 import pytest
@@ -64,8 +65,7 @@ def test_bad_orders_get_line_errors_and_hidden_units_stay_hidden(people):
     assert "B2" not in {u["id"] for u in board["units"]}  # hidden pickets (WW-61 #7)
     events = bob.get(f"/api/games/{game.pk}/events/?limit=500").json()["results"]
     assert "B2" not in str(events)
-    bad = bob.post(f"/api/games/{game.pk}/orders/", {"text": "move R1 to 0303\nfire R2 at B1\nfly R3"},
-                   format="json")
+    bad = bob.post(f"/api/games/{game.pk}/orders/", {"text": "move R1 to 0303\nfire R2 at B1\nfly R3"}, format="json")
     assert bad.status_code == 400
     errors = bad.json()["errors"]
     assert [e["line"] for e in errors] == [2, 3]

@@ -1,4 +1,5 @@
 """Reading the Russian catalogue in the i18n tests."""
+
 from __future__ import annotations
 
 import re

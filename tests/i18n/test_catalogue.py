@@ -1,4 +1,5 @@
 """The Russian catalogue is complete, its placeholders match, and gettext accepts it."""
+
 import os
 import shutil
 import subprocess
@@ -26,15 +27,20 @@ def test_every_msgid_makemessages_extracts_has_a_russian_translation(tmp_path):
             shutil.copy(src, tmp_path / name)
     (tmp_path / "locale").mkdir()
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "kriegsbrief.settings", "KRIEGSBRIEF_VAR_DIR": str(tmp_path / "var")}
-    subprocess.run([sys.executable, "manage.py", "makemessages", "-l", "ru", "-e", "html,txt,py", "--no-location"],
-                   cwd=tmp_path, check=True, capture_output=True, env=env)
+    subprocess.run(
+        [sys.executable, "manage.py", "makemessages", "-l", "ru", "-e", "html,txt,py", "--no-location"],
+        cwd=tmp_path,
+        check=True,
+        capture_output=True,
+        env=env,
+    )
     extracted = polib.pofile(str(tmp_path / "locale" / "ru" / "LC_MESSAGES" / "django.po"))
     committed = {(e.msgctxt, e.msgid): e for e in entries()}
     assert len(extracted) > 500
     missing = []
     for e in extracted:
         ours = committed.get((e.msgctxt, e.msgid))
-        forms = ([] if ours is None else list(ours.msgstr_plural.values()) if ours.msgid_plural else [ours.msgstr])
+        forms = [] if ours is None else list(ours.msgstr_plural.values()) if ours.msgid_plural else [ours.msgstr]
         if ours is None or "fuzzy" in ours.flags or not forms or not all(f.strip() for f in forms):
             missing.append(e.msgid)
     assert not missing, f"{len(missing)} texts without a Russian translation, e.g. {missing[:5]}"
@@ -58,12 +64,26 @@ def test_each_translation_keeps_the_placeholders_of_its_english(entry):
 
 
 def test_msgfmt_checks_the_catalogue(tmp_path):
-    result = subprocess.run(["msgfmt", "--check", "-o", str(tmp_path / "ru.mo"), str(PO)], capture_output=True, text=True)
+    result = subprocess.run(
+        ["msgfmt", "--check", "-o", str(tmp_path / "ru.mo"), str(PO)], capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stderr
 
 
-@pytest.mark.parametrize("n, word", [(0, "фигур"), (1, "фигура"), (2, "фигуры"), (5, "фигур"), (11, "фигур"),
-                                     (21, "фигура"), (22, "фигуры"), (25, "фигур"), (111, "фигур")])
+@pytest.mark.parametrize(
+    "n, word",
+    [
+        (0, "фигур"),
+        (1, "фигура"),
+        (2, "фигуры"),
+        (5, "фигур"),
+        (11, "фигур"),
+        (21, "фигура"),
+        (22, "фигуры"),
+        (25, "фигур"),
+        (111, "фигур"),
+    ],
+)
 def test_counted_words_take_the_russian_plural_form(n, word):
     with translation.override("ru"):
         assert render(ngettext("{n} figure", "{n} figures", n)) == f"{n} {word}"

@@ -1,5 +1,6 @@
 """A game set up before payloads kept marked texts (``message_msg``) re-adjudicates to the very
 events its log recorded, so ``verify_game`` still finds it sound; a new game keeps them."""
+
 import json
 import random
 
@@ -13,8 +14,9 @@ REFUSED = "move b to 10.5,10.3"  # LW-27: b would stand closer than 1/16 in to a
 
 def _position():
     # build() lays the table as a log written before texts_version: its scenario has no version.
-    return build(red=[("a", "inf", [(10, 10), (11, 10)]), ("b", "inf", [(20, 10), (21, 10)])],
-                 blue=[("x", "inf", [(40, 30)])])
+    return build(
+        red=[("a", "inf", [(10, 10), (11, 10)]), ("b", "inf", [(20, 10), (21, 10)])], blue=[("x", "inf", [(40, 30)])]
+    )
 
 
 def _rejected(state):

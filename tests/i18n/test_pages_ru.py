@@ -1,5 +1,6 @@
 """A Russian reader sees Russian on every page; an English one sees the English, unchanged; the
 choice is kept per user, and anonymous visitors get their browser's language."""
+
 import re
 from html.parser import HTMLParser
 
@@ -54,18 +55,26 @@ def speaks(user, language: str) -> None:
 
 def _game(people, ruleset: str, name: str):
     return creation.create_game(
-        campaign=Campaign.objects.create(name=f"{ruleset} campaign"), name=name, ruleset=ruleset,
-        seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
-               {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
-               {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}],
-        operator=True)
+        campaign=Campaign.objects.create(name=f"{ruleset} campaign"),
+        name=name,
+        ruleset=ruleset,
+        seats=[
+            {"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
+            {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
+            {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"},
+        ],
+        operator=True,
+    )
 
 
 @pytest.fixture
 def games(people, game):
     play_one(game)  # a published Civil War turn: its history page and a log with rule-set events
-    return {"civilwar": game, "littlewars": _game(people, "littlewars", "Little game"),
-            "kriegspiel": _game(people, "kriegspiel", "Kriegspiel game")}
+    return {
+        "civilwar": game,
+        "littlewars": _game(people, "littlewars", "Little game"),
+        "kriegspiel": _game(people, "kriegspiel", "Kriegspiel game"),
+    }
 
 
 def pages(games) -> list[str]:
@@ -136,6 +145,10 @@ def test_the_api_answers_a_token_user_in_their_language(client, people, game):
     response = client.get(f"/api/games/{game.pk}/events/", HTTP_AUTHORIZATION=f"Token {token}")
     assert response.status_code == 200
     assert "Ход 1 открыт" in response.content.decode()
-    refused = client.post(f"/api/games/{game.pk}/orders/", {"text": "штурм C99 из R1"}, content_type="application/json",
-                          HTTP_AUTHORIZATION=f"Token {token}")
+    refused = client.post(
+        f"/api/games/{game.pk}/orders/",
+        {"text": "штурм C99 из R1"},
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Token {token}",
+    )
     assert refused.status_code == 400 and "неизвестный пункт C99" in refused.content.decode(), refused.content

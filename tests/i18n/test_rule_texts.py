@@ -1,5 +1,6 @@
 """The rule sets' marked texts (rules.core.i18n): English as before, Russian at display time,
 and kept through an event payload's JSON."""
+
 import json
 
 import pytest
@@ -18,17 +19,36 @@ def in_russian(text) -> str:
 
 
 CASES = [
-    (civil_war, "civilwar.unit_formed", {"side": "red", "city": "C5"}, "Red formed a unit in C5.",
-     "Красные сформировали отряд в C5."),
+    (
+        civil_war,
+        "civilwar.unit_formed",
+        {"side": "red", "city": "C5"},
+        "Red formed a unit in C5.",
+        "Красные сформировали отряд в C5.",
+    ),
     (civil_war, "civilwar.turn_passed", {"side": "blue"}, "Blue passed.", "Синие пасуют."),
-    (civil_war, "civilwar.game_over", {"winner": "blue", "reason": "red cannot carry out any operation (CW-11)"},
-     "Game over: Blue wins; red cannot carry out any operation (CW-11).",
-     "Игра окончена: победа — Синие; красные не могут провести ни одной операции (CW-11)."),
+    (
+        civil_war,
+        "civilwar.game_over",
+        {"winner": "blue", "reason": "red cannot carry out any operation (CW-11)"},
+        "Game over: Blue wins; red cannot carry out any operation (CW-11).",
+        "Игра окончена: победа — Синие; красные не могут провести ни одной операции (CW-11).",
+    ),
     (little_wars, "littlewars.turn_completed", {"turn": 3}, "Turn 3 is over.", "Ход 3 окончен."),
-    (little_wars, "littlewars.moved", {"figures": {"a": 1, "b": 1}, "guns": {}, "contacts": [1]},
-     "2 figures and 0 guns moved; 1 contact.", "передвинуто: 2 фигуры и 0 орудий; 1 соприкосновение."),
-    (kriegspiel, "kriegspiel.supplied", {"side": "red", "turn": 2, "draws": [1, 2, 3, 4, 5], "groups": {}},
-     "Red supply, turn 2: 5 draws.", "Красные, снабжение, ход 2: 5 выдач."),
+    (
+        little_wars,
+        "littlewars.moved",
+        {"figures": {"a": 1, "b": 1}, "guns": {}, "contacts": [1]},
+        "2 figures and 0 guns moved; 1 contact.",
+        "передвинуто: 2 фигуры и 0 орудий; 1 соприкосновение.",
+    ),
+    (
+        kriegspiel,
+        "kriegspiel.supplied",
+        {"side": "red", "turn": 2, "draws": [1, 2, 3, 4, 5], "groups": {}},
+        "Red supply, turn 2: 5 draws.",
+        "Красные, снабжение, ход 2: 5 выдач.",
+    ),
 ]
 
 
@@ -49,9 +69,16 @@ def test_a_marked_message_survives_an_event_payloads_json():
 
 def test_a_refused_line_in_the_little_wars_log_reads_in_russian():
     message = _("{value} cannot get there: no way round the scenery", value="i12")
-    payload = json.loads(json.dumps({"side": "red", "errors": [
-        {"line": 2, "text": "move i12 to 3,4", "message": message, **marked("message_msg", message)}]}))
+    payload = json.loads(
+        json.dumps(
+            {
+                "side": "red",
+                "errors": [
+                    {"line": 2, "text": "move i12 to 3,4", "message": message, **marked("message_msg", message)}
+                ],
+            }
+        )
+    )
     text = little_wars("littlewars.orders_rejected", payload)
     assert text == "Red: line 2 ignored (i12 cannot get there: no way round the scenery)."
     assert in_russian(text) == "Красные: строка 2 пропущена (i12 не может туда пройти: нет пути в обход местности)."
-

@@ -1,5 +1,6 @@
 """Every word a template shows is marked for translation: outside {% translate %} and
 {% blocktranslate %}, a template's text holds markup, punctuation and names only."""
+
 import re
 from pathlib import Path
 
@@ -32,8 +33,11 @@ def bare_words(source: str) -> list[str]:
     found = []
     for part in re.split(r"(<[^>]*>)", text):
         if part.startswith("<"):
-            found += [v for v in re.findall(r'\b(?:title|aria-label|placeholder|data-label)="([^"\x00]*)"', part)
-                      if WORD.search(v)]
+            found += [
+                v
+                for v in re.findall(r'\b(?:title|aria-label|placeholder|data-label)="([^"\x00]*)"', part)
+                if WORD.search(v)
+            ]
         else:
             part = re.sub(r"\S*/\S*|&\w+;", " ", part)  # links ({{ site_url }}/games/…) and &times; entities
             found += [w for w in WORD.findall(part) if w not in NAMES]

@@ -1,5 +1,6 @@
 """An append keeps its snapshots with its events (on PostgreSQL in the events' own statement):
 each snapshot is the state folded from the log, and a refused append leaves neither."""
+
 import json
 from contextlib import nullcontext
 
@@ -33,4 +34,3 @@ def test_a_refused_append_writes_no_event_and_no_snapshot(game):
     with transaction.atomic(), pytest.raises(ConcurrencyConflict):
         gamelog.append(stale, [note(2)])
     assert (Event.objects.filter(game=game).count(), Snapshot.objects.filter(game=game).count()) == (events, snaps)
-

@@ -1,4 +1,5 @@
 """16 processes append to one game at once: nothing lost, nothing duplicated, no gap."""
+
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,6 @@ WRITERS, EACH = 16, 25
 ROOT = Path(__file__).resolve().parents[2]
 
 
-
 @postgres_only
 @pytest.mark.django_db(transaction=True)
 def test_sixteen_processes_append_to_one_game(people):
@@ -21,9 +21,15 @@ def test_sixteen_processes_append_to_one_game(people):
 
     game = new_civilwar_game(people)
     start = gamelog.head(game.pk)[0]
-    procs = [subprocess.Popen([sys.executable, "-m", "tests.support.concurrent_writer", database_url(), str(game.pk),
-                               str(w), str(EACH)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
-             for w in range(WRITERS)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.support.concurrent_writer", database_url(), str(game.pk), str(w), str(EACH)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for w in range(WRITERS)
+    ]
     conflicts = []
     for p in procs:
         out, _ = p.communicate(timeout=240)
@@ -50,8 +56,24 @@ def test_rebuild_snapshots_beside_live_appends(people, writers):
     from tests.conftest import new_civilwar_game
 
     game = new_civilwar_game(people)
-    procs = [subprocess.Popen([sys.executable, "-m", "tests.support.concurrent_writer", database_url(), str(game.pk),
-                               str(w), "40", writers], cwd=ROOT, stdout=subprocess.PIPE, text=True) for w in range(4)]
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "tests.support.concurrent_writer",
+                database_url(),
+                str(game.pk),
+                str(w),
+                "40",
+                writers,
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for w in range(4)
+    ]
     rebuilds = 0
     try:
         while any(p.poll() is None for p in procs):

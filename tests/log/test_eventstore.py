@@ -1,4 +1,5 @@
 """The event store: append with expected seq, hash chain, snapshots, immutability."""
+
 import json
 
 import pytest
@@ -13,8 +14,14 @@ from tests.services import postgres_only
 
 
 def note(i):
-    return Draft(1, RuleEvent("orders.submitted", {"turn": 1, "side": "red", "text": f"# note {i}", "source": "test"},
-                              audience=side_audience("red")))
+    return Draft(
+        1,
+        RuleEvent(
+            "orders.submitted",
+            {"turn": 1, "side": "red", "text": f"# note {i}", "source": "test"},
+            audience=side_audience("red"),
+        ),
+    )
 
 
 def test_append_gives_gapless_hash_chained_sequence(game):
@@ -126,13 +133,22 @@ def test_runtime_role_cannot_truncate_update_or_delete(game):
 
 def test_payload_round_trip_keeps_hashes_valid(game):
     """Cyrillic, nested JSON and numbers come back from the database hashing the same."""
-    payload = {"turn": 1, "side": "red", "text": "Красные: form C1 — «вперёд»", "source": "test",
-               "nested": {"b": [1, 2.5, None, True], "a": "z"}}
+    payload = {
+        "turn": 1,
+        "side": "red",
+        "text": "Красные: form C1 — «вперёд»",
+        "source": "test",
+        "nested": {"b": [1, 2.5, None, True], "a": "z"},
+    }
     gamelog.append(gamelog.load(game.pk), [Draft(1, RuleEvent("orders.submitted", payload, audience="side:red"))])
     ev = Event.objects.filter(game=game).order_by("-seq").first()
     assert json.loads(canonical_json(ev.payload)) == payload
-    assert gamelog.event_hash(ev.prev_hash, game.uid, ev.seq, ev.turn, ev.type, ev.version, ev.payload,
-                                 ev.audience, ev.created_at) == ev.hash
+    assert (
+        gamelog.event_hash(
+            ev.prev_hash, game.uid, ev.seq, ev.turn, ev.type, ev.version, ev.payload, ev.audience, ev.created_at
+        )
+        == ev.hash
+    )
 
 
 def test_admin_shows_the_log_read_only(game, admin_client):
@@ -150,8 +166,18 @@ def test_event_hash_is_sha256_over_canonical_json_of_the_whole_event():
 
     uid, at = uuid.uuid4(), timezone.now()
     payload = {"z": [1, "ä"], "a": {"y": None}}
-    whole = canonical_json({"game": str(uid), "seq": 3, "turn": 1, "type": "t.x", "version": 2,
-                            "payload": payload, "audience": "public", "at": at.isoformat()})
+    whole = canonical_json(
+        {
+            "game": str(uid),
+            "seq": 3,
+            "turn": 1,
+            "type": "t.x",
+            "version": 2,
+            "payload": payload,
+            "audience": "public",
+            "at": at.isoformat(),
+        }
+    )
     expected = hashlib.sha256(("p" * 64 + whole).encode()).hexdigest()
     assert gamelog.event_hash("p" * 64, uid, 3, 1, "t.x", 2, payload, "public", at) == expected
 
@@ -177,7 +203,7 @@ def test_a_load_folds_no_event_whatever_was_appended(game, people):
     from campaigns.turns import commands
     from tests.support.leaks import counting_folds
 
-    for i in range(5):   # drafts replaced: private events of one side
+    for i in range(5):  # drafts replaced: private events of one side
         assert commands.submit_orders(game.pk, "red", f"# draft {i}\npass", source="api", ready=False).accepted
         with counting_folds(game.pk) as folds:
             gamelog.load(game.pk)

@@ -1,4 +1,5 @@
 """verify_game finds tampering; export → import elsewhere → identical hashes."""
+
 import io
 import json
 import os
@@ -25,14 +26,21 @@ def tamper(event_id: int, new_text: str) -> None:
     with connection.cursor() as cur:
         if connection.vendor == "postgresql":
             cur.execute("ALTER TABLE campaigns_event DISABLE TRIGGER USER")
-            cur.execute("UPDATE campaigns_event SET payload = jsonb_set(payload, '{reason}', to_jsonb(%s::text)) WHERE id = %s",
-                        [new_text, event_id])
+            cur.execute(
+                "UPDATE campaigns_event SET payload = jsonb_set(payload, '{reason}', to_jsonb(%s::text)) WHERE id = %s",
+                [new_text, event_id],
+            )
             cur.execute("ALTER TABLE campaigns_event ENABLE TRIGGER USER")
         else:
             cur.execute("DROP TRIGGER campaigns_event_no_update")  # restored below
-            cur.execute("UPDATE campaigns_event SET payload = json_set(payload, '$.reason', %s) WHERE id = %s", [new_text, event_id])
-            cur.execute("CREATE TRIGGER campaigns_event_no_update BEFORE UPDATE ON campaigns_event "
-                        "BEGIN SELECT RAISE(ABORT, 'campaigns_event is append-only: UPDATE refused'); END;")
+            cur.execute(
+                "UPDATE campaigns_event SET payload = json_set(payload, '$.reason', %s) WHERE id = %s",
+                [new_text, event_id],
+            )
+            cur.execute(
+                "CREATE TRIGGER campaigns_event_no_update BEFORE UPDATE ON campaigns_event "
+                "BEGIN SELECT RAISE(ABORT, 'campaigns_event is append-only: UPDATE refused'); END;"
+            )
 
 
 def test_verify_game_passes_then_finds_a_changed_byte(game):
@@ -58,8 +66,9 @@ def test_export_import_into_another_database_keeps_every_hash(game, tmp_path):
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{other}", "KRIEGSBRIEF_VAR_DIR": str(tmp_path / "var")}
 
     def run(*args):
-        return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True,
-                              check=True)
+        return subprocess.run(
+            [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+        )
 
     run("migrate", "-v", "0")
     imported = run("import_game", str(export)).stdout

@@ -6,6 +6,7 @@ through the API with invitations accepted and declined, orders, a turn adjudicat
 the outbox sent, the sweep (its heartbeat, reminders, requeues), mail in from a seat (ingested,
 applied, acknowledged). Prints OK at the end; any refusal of the database raises.
 """
+
 import os
 import sys
 from email.message import EmailMessage
@@ -48,10 +49,17 @@ def main() -> None:
     assert web.post("/accounts/logout/").status_code == 302
     assert Client().post("/accounts/login/", {"username": "red", "password": "wrong"}).status_code == 200
     umpire, red, blue = api_as("umpire"), api_as("red"), api_as("blue")
-    res = umpire.post("/api/games/", {
-        "name": "Roles", "ruleset": "civilwar", "campaign_name": "Roles", "umpire": {"username": "umpire"},
-        "players": [{"side": "red", "username": "red"}, {"side": "blue", "username": "blue"}]},
-        content_type="application/json")
+    res = umpire.post(
+        "/api/games/",
+        {
+            "name": "Roles",
+            "ruleset": "civilwar",
+            "campaign_name": "Roles",
+            "umpire": {"username": "umpire"},
+            "players": [{"side": "red", "username": "red"}, {"side": "blue", "username": "blue"}],
+        },
+        content_type="application/json",
+    )
     assert res.status_code == 201, res.content
     game = Game.objects.get(pk=res.json()["id"])
     for client, name in ((red, "red"), (blue, "blue")):
@@ -64,8 +72,9 @@ def main() -> None:
             text = catalog.get("civilwar").legal_operations(state.rules, side)[0]
             res = clients[side].post(f"/api/games/{game.pk}/orders/", {"text": text}, content_type="application/json")
             assert res.status_code == 201, res.content
-    assert red.post(f"/api/games/{game.pk}/orders/", {"text": "no such order"},
-                    content_type="application/json").status_code in (400, 409)
+    assert red.post(
+        f"/api/games/{game.pk}/orders/", {"text": "no such order"}, content_type="application/json"
+    ).status_code in (400, 409)
     assert umpire.get(f"/api/games/{game.pk}/events/?limit=5").status_code == 200
     deadlines.sweep()
     for row_id in OutboxMail.objects.filter(status=OutboxMail.Status.PENDING).values_list("pk", flat=True):
@@ -77,10 +86,17 @@ def main() -> None:
     msg.set_content("hold\n")
     ingest.ingest(msg.as_bytes(), via="test")
     # A second game's seat declined: the seat is freed (an UPDATE, never a DELETE).
-    res = umpire.post("/api/games/", {
-        "name": "Roles 2", "ruleset": "civilwar", "campaign_name": "Roles 2", "umpire": {"username": "umpire"},
-        "players": [{"side": "red", "username": "red"}, {"side": "blue", "username": "blue"}]},
-        content_type="application/json")
+    res = umpire.post(
+        "/api/games/",
+        {
+            "name": "Roles 2",
+            "ruleset": "civilwar",
+            "campaign_name": "Roles 2",
+            "umpire": {"username": "umpire"},
+            "players": [{"side": "red", "username": "red"}, {"side": "blue", "username": "blue"}],
+        },
+        content_type="application/json",
+    )
     seat = Seat.objects.get(game_id=res.json()["id"], user__username="blue")
     assert blue.post(f"/api/seats/{seat.pk}/decline/").status_code == 200
     assert red.post("/api/auth/logout/").status_code == 204

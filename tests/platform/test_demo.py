@@ -1,4 +1,5 @@
 """load_demo gives a playable game with turns behind it, and is safe to run twice."""
+
 import io
 
 import pytest
@@ -21,8 +22,11 @@ def test_load_demo_twice_gives_one_verified_game_with_turns_played():
     assert game.turn_number >= 4 and game.turn_status == "open"
     assert verify_game(game).ok
     assert game.outbox.filter(status="sent").count() >= 9
-    fresh_games = (("Demo: Little Wars skirmish", "littlewars"), ("Demo: Kriegspiel", "kriegspiel"),
-                   ("Demo: War of the Worlds", "warworlds"))
+    fresh_games = (
+        ("Demo: Little Wars skirmish", "littlewars"),
+        ("Demo: Kriegspiel", "kriegspiel"),
+        ("Demo: War of the Worlds", "warworlds"),
+    )
     for name, ruleset in fresh_games:
         fresh = Game.objects.get(name=name)
         assert fresh.ruleset == ruleset and fresh.turn_number == 1 and fresh.turn_status == "open"

@@ -1,6 +1,7 @@
 """/healthz against the real PostgreSQL and Redis: 200 when the database, the broker, the sweep's
 heartbeat and the work all pass, 503 naming the failing check otherwise; queue depths reported;
 no sign-in needed and nothing private or secret in the answer."""
+
 import json
 import os
 import subprocess
@@ -27,8 +28,9 @@ QUEUE = "kb-health-test"
 def broker():
     client = redis.Redis.from_url(REDIS_URL)
     client.delete(QUEUE)
-    with override_settings(CELERY_BROKER_URL=REDIS_URL, CELERY_TASK_ALWAYS_EAGER=False,
-                           CELERY_TASK_DEFAULT_QUEUE=QUEUE):
+    with override_settings(
+        CELERY_BROKER_URL=REDIS_URL, CELERY_TASK_ALWAYS_EAGER=False, CELERY_TASK_DEFAULT_QUEUE=QUEUE
+    ):
         yield client
     client.delete(QUEUE)
 
@@ -59,8 +61,11 @@ def test_a_broker_that_does_not_answer_is_503(client, broker):
     beat()
     with override_settings(CELERY_BROKER_URL="redis://127.0.0.1:1/0"):
         status, body = get(client)
-    assert status == 503 and body["checks"]["broker"] == {"ok": False, "error": "ConnectionError",
-                                                          "ms": body["checks"]["broker"]["ms"]}
+    assert status == 503 and body["checks"]["broker"] == {
+        "ok": False,
+        "error": "ConnectionError",
+        "ms": body["checks"]["broker"]["ms"],
+    }
     assert body["checks"]["database"]["ok"] and body["checks"]["sweep"]["ok"]
 
 
@@ -89,13 +94,25 @@ def test_work_that_waits_too_long_is_503(client, broker, game):
 
 def test_a_database_that_does_not_answer_is_503(tmp_path):
     """A process of its own whose DATABASE_URL names a port nobody listens on."""
-    code = ("from django.test import Client; r = Client().get('/healthz'); print(r.status_code); "
-            "print(r.content.decode())")
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.settings", "KRIEGSBRIEF_VAR_DIR": str(tmp_path),
-           "DATABASE_URL": "postgres://kb:secret-pw@127.0.0.1:1/nowhere", "CELERY_BROKER_URL": REDIS_URL}
+    code = (
+        "from django.test import Client; r = Client().get('/healthz'); print(r.status_code); print(r.content.decode())"
+    )
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tests.settings",
+        "KRIEGSBRIEF_VAR_DIR": str(tmp_path),
+        "DATABASE_URL": "postgres://kb:secret-pw@127.0.0.1:1/nowhere",
+        "CELERY_BROKER_URL": REDIS_URL,
+    }
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=env,
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     status, body = out.stdout.strip().splitlines()[-2:]
     assert status == "503", out.stderr[-2000:]
     body = json.loads(body)

@@ -17,6 +17,7 @@ that comes before them: drafts, refusals, mail, absences.
 
 Bounded for CI: a few examples of three or four turns, derandomized.
 """
+
 from datetime import UTC, datetime
 from itertools import count
 
@@ -36,9 +37,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 FROZEN = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 # no shrinking: each example plays whole games, and the failing one is printed as drawn
-BOUNDED = settings(max_examples=3, deadline=None, derandomize=True, database=None,
-                   phases=[Phase.explicit, Phase.generate],
-                   suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+BOUNDED = settings(
+    max_examples=3,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    phases=[Phase.explicit, Phase.generate],
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 
 # Blue's half: red stays below y = 30 and sees 12 ft (144 in); blue keeps above y = 178.
 # {t} is the turn (fresh group names), {x},{y} a point in blue's half.
@@ -47,34 +53,58 @@ BLUE_LINES = (
     "split foot2 6 as p{t} nearest 31,197\ngunpit p{t} at 31.25,196.5",
     "split foot1 4 as e{t} nearest 18,197\nentrench e{t} from 17,195.6 to 19,195.6",
     "drive wagons to {x},{y}",
-    "column foot2", "limber gun1", "dismount horse", "box foot1",
+    "column foot2",
+    "limber gun1",
+    "dismount horse",
+    "box foot1",
     "move foot2 to {x},{y}",
     "split horse 2 as h{t} nearest 24,194\nmove h{t} to {x},{y}",
     "fire gun1 at {x},{y}",
 )
 NOISE = ("draft", "refused", "mail", "absent", "back")
 # what shows blue to red: a public reveal ends the comparison
-REVEALS = ("kriegspiel.work_completed", "kriegspiel.mine_exploded", "kriegspiel.work_revealed", "kriegspiel.charge",
-           "littlewars.melee", "littlewars.gun_captured")
+REVEALS = (
+    "kriegspiel.work_completed",
+    "kriegspiel.mine_exploded",
+    "kriegspiel.work_revealed",
+    "kriegspiel.charge",
+    "littlewars.melee",
+    "littlewars.gun_captured",
+)
 
 point = st.tuples(st.integers(5, 90), st.integers(178, 199))
-ks_turn = st.fixed_dictionaries({"lines": st.lists(st.tuples(st.sampled_from(BLUE_LINES), point), min_size=1, max_size=3),
-                                 "noise": st.lists(st.sampled_from(NOISE), min_size=1, max_size=4)})
-noise_turn = st.fixed_dictionaries({"lines": st.just([]),
-                                    "noise": st.lists(st.sampled_from(NOISE), min_size=1, max_size=4)})
+ks_turn = st.fixed_dictionaries(
+    {
+        "lines": st.lists(st.tuples(st.sampled_from(BLUE_LINES), point), min_size=1, max_size=3),
+        "noise": st.lists(st.sampled_from(NOISE), min_size=1, max_size=4),
+    }
+)
+noise_turn = st.fixed_dictionaries(
+    {"lines": st.just([]), "noise": st.lists(st.sampled_from(NOISE), min_size=1, max_size=4)}
+)
 
 # red's script: a work, a split and mail of its own (the same in both games)
-RED_KS = ["split foot2 3 as scouts nearest 32,3\nmove scouts to 32,12",
-          "split foot1 2 as sappers nearest 16,3\nmine sappers at 16.4,4.5", "move horse to 24,24"]
+RED_KS = [
+    "split foot2 3 as scouts nearest 32,3\nmove scouts to 32,12",
+    "split foot1 2 as sappers nearest 16,3\nmine sappers at 16.4,4.5",
+    "move horse to 24,24",
+]
 
 
 def new_game(people, ruleset: str, scenario=None):
     return creation.create_game(
-        campaign=Campaign.objects.create(name="Hidden"), name="Hidden activity", ruleset=ruleset, scenario=scenario,
-        seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
-               {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
-               {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"},
-               {"role": "observer", "user": people["dave"], "email": "dave@example.org"}], operator=True)
+        campaign=Campaign.objects.create(name="Hidden"),
+        name="Hidden activity",
+        ruleset=ruleset,
+        scenario=scenario,
+        seats=[
+            {"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
+            {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
+            {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"},
+            {"role": "observer", "user": people["dave"], "email": "dave@example.org"},
+        ],
+        operator=True,
+    )
 
 
 def blue_in_secret(game, turn: int, plan: dict, final: str) -> None:
@@ -127,24 +157,37 @@ def play(people, ruleset: str, blue_plans: list, red_script: list, scenario=None
                 final = ks_final(turn, plan) if plan and ruleset == "kriegspiel" else default
                 if plan:
                     blue_in_secret(game, turn, plan, default if ruleset == "kriegspiel" else final)
-                mid = {**glance(game, people["bob"]), **{f"observer {k}": v for k, v in glance(game, people["dave"]).items()}}
-                if not commands.submit_orders(game.pk, "blue", final, source="api").accepted:   # refused: a secret too
+                mid = {
+                    **glance(game, people["bob"]),
+                    **{f"observer {k}": v for k, v in glance(game, people["dave"]).items()},
+                }
+                if not commands.submit_orders(game.pk, "blue", final, source="api").accepted:  # refused: a secret too
                     assert commands.submit_orders(game.pk, "blue", default, source="api").accepted
             revealed = Event.objects.filter(game=game, type__in=REVEALS).exists() or _red_saw_blue(game)
-            out.append((revealed, {**mid, **sees(game, people["bob"]),
-                                   **{f"observer {k}": v for k, v in sees(game, people["dave"], "observer").items()}}))
+            out.append(
+                (
+                    revealed,
+                    {
+                        **mid,
+                        **sees(game, people["bob"]),
+                        **{f"observer {k}": v for k, v in sees(game, people["dave"], "observer").items()},
+                    },
+                )
+            )
         return game, out
 
 
 def _red_saw_blue(game) -> bool:
     """Red's scouts reported something of blue (Kriegspiel): a reveal by sighting."""
-    return any(e.payload.get("figures") or e.payload.get("guns") or e.payload.get("boxes") or e.payload.get("objects")
-               for e in Event.objects.filter(game=game, type="kriegspiel.sighted", audience="side:red"))
+    return any(
+        e.payload.get("figures") or e.payload.get("guns") or e.payload.get("boxes") or e.payload.get("objects")
+        for e in Event.objects.filter(game=game, type="kriegspiel.sighted", audience="side:red")
+    )
 
 
 def _where(a: str, b: str) -> str:
     at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-    return f"with blue's secrets ...{a[at - 150:at + 150]}... without ...{b[at - 150:at + 150]}..."
+    return f"with blue's secrets ...{a[at - 150 : at + 150]}... without ...{b[at - 150 : at + 150]}..."
 
 
 def assert_same_until_reveal(busy, quiet) -> int:
@@ -154,7 +197,9 @@ def assert_same_until_reveal(busy, quiet) -> int:
         if revealed:
             break
         for key in b:
-            assert a[key] == b[key], f"red or the observer could tell from {key} after turn {turn}: {_where(a[key], b[key])}"
+            assert a[key] == b[key], (
+                f"red or the observer could tell from {key} after turn {turn}: {_where(a[key], b[key])}"
+            )
         compared += 1
     return compared
 
@@ -164,8 +209,10 @@ _quiet, quiet_game = {}, {}
 
 def secrets(game) -> int:
     """Events red and the observer may not see (blue's, the umpire's) plus mail not theirs."""
-    return Event.objects.filter(game=game).exclude(audience__in=("public", "side:red")).count() + \
-        OutboxMail.objects.filter(game=game).exclude(seat__side="red").exclude(seat__role="observer").count()
+    return (
+        Event.objects.filter(game=game).exclude(audience__in=("public", "side:red")).count()
+        + OutboxMail.objects.filter(game=game).exclude(seat__side="red").exclude(seat__role="observer").count()
+    )
 
 
 def quiet_run(people, ruleset, red_script, scenario=None):
@@ -177,7 +224,7 @@ def quiet_run(people, ruleset, red_script, scenario=None):
 
 @pytest.fixture(autouse=True)
 def _fresh_quiet_runs():
-    _quiet.clear(), quiet_game.clear()   # each test has its own database
+    _quiet.clear(), quiet_game.clear()  # each test has its own database
     yield
     _quiet.clear(), quiet_game.clear()
 
@@ -185,11 +232,11 @@ def _fresh_quiet_runs():
 @BOUNDED
 @given(plans=st.lists(ks_turn, min_size=3, max_size=3))
 def test_kriegspiel_red_learns_nothing_of_blues_secrets(people, plans):
-    red = [None] + RED_KS          # platform turn 1 is the deployment: both hold
+    red = [None] + RED_KS  # platform turn 1 is the deployment: both hold
     plans = [{"lines": [], "noise": []}] + plans
     quiet = quiet_run(people, "kriegspiel", red, far_apart())
     game, busy = play(people, "kriegspiel", plans, red, far_apart())
-    assert secrets(game) > secrets(quiet_game["kriegspiel"])       # the two games do differ
+    assert secrets(game) > secrets(quiet_game["kriegspiel"])  # the two games do differ
     compared = assert_same_until_reveal(busy, quiet)
     assert compared >= 3, "blue showed itself too early for the test to compare anything"
     # red's own work is red's first, whatever blue started
@@ -218,7 +265,7 @@ def test_red_work_counts_no_hidden_blue_work(people):
     quiet = quiet_run(people, "kriegspiel", red, far_apart())
     game, busy = play(people, "kriegspiel", [hold, three, hold, hold], red, far_apart())
     works = gamelog.load(game.pk).state.rules["ks"]["works"]
-    assert [w["side"] for w in works.values()].count("blue") == 3        # blue's three did start
+    assert [w["side"] for w in works.values()].count("blue") == 3  # blue's three did start
     assert assert_same_until_reveal(busy, quiet) == len(red)
     assert sorted(works) == ["blue:w1", "blue:w2", "blue:w3", "red:w1"]
     assert "started a mine (w1)" in busy[2][1]["events"] and '"red:w1"' in busy[2][1]["export"]

@@ -2,6 +2,7 @@
 campaigns points one way (models < log < turns < mail-out < channels), and no channel imports
 another. Run here so that ``./kb test`` and CI check them; lint-imports itself prints which import
 breaks which contract, and that report is the failure message."""
+
 import shutil
 import subprocess
 import sys
@@ -21,6 +22,6 @@ def _lint_imports() -> list[str]:
 def test_the_import_contracts_hold():
     run = subprocess.run(_lint_imports(), cwd=ROOT, capture_output=True, text=True)
     report = run.stdout + run.stderr
-    broken = report[report.find("Broken contracts"):] if "Broken contracts" in report else report
+    broken = report[report.find("Broken contracts") :] if "Broken contracts" in report else report
     assert run.returncode == 0, f"lint-imports found a broken import contract:\n{broken}"
     assert "0 broken" in report, report

@@ -1,6 +1,7 @@
 """A Kings of War game through the platform: on a real Celery worker on Redis, alternating player
 turns ordered through the API, each adjudicated by the worker, to a scored end; and on the web:
 orders posted through the game page's form, the game page, map and past turns for every seat."""
+
 import html
 
 import pytest

@@ -13,6 +13,7 @@ the game's id and uid, seat ids, the seats' secret reply tokens, the Message-IDs
 from them and the signature of the event-log cursors (which names the game; each cursor is
 checked and replaced by the place it resumes from); tests/support/leaks.py says why each.
 """
+
 import json
 from datetime import UTC, datetime
 from itertools import count
@@ -37,9 +38,17 @@ MINE = "mine sappers at 36,195.5"
 
 
 # red's horse rides north along x = 36 and finally over the place of the mine (turn 9)
-RED = ["move horse to 36,24", "move horse to 36,48\nfly away", "move horse to 36,72", "move horse to 36,96",
-       "move horse to 36,120", "move horse to 36,144", "move horse to 36,168", "move horse to 36,192",
-       "move horse to 36,196"]
+RED = [
+    "move horse to 36,24",
+    "move horse to 36,48\nfly away",
+    "move horse to 36,72",
+    "move horse to 36,96",
+    "move horse to 36,120",
+    "move horse to 36,144",
+    "move horse to 36,168",
+    "move horse to 36,192",
+    "move horse to 36,196",
+]
 
 
 def blue_orders(turn: int, with_mine: bool) -> str:
@@ -71,12 +80,18 @@ def play(people, with_mine: bool, busy_blue: bool = False):
     with time_machine.travel(FROZEN, tick=False), pytest.MonkeyPatch.context() as mp:
         mp.setattr(dice, "new_seed", lambda: next(seeds))
         game = creation.create_game(
-            campaign=Campaign.objects.create(name="Kriegspiel"), name="KS leak", ruleset="kriegspiel",
+            campaign=Campaign.objects.create(name="Kriegspiel"),
+            name="KS leak",
+            ruleset="kriegspiel",
             scenario=scenario(),
-            seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
-                   {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
-                   {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"},
-                   {"role": "observer", "user": people["dave"], "email": "dave@example.org"}], operator=True)
+            seats=[
+                {"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
+                {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
+                {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"},
+                {"role": "observer", "user": people["dave"], "email": "dave@example.org"},
+            ],
+            operator=True,
+        )
         for side in ("red", "blue"):  # deployment: everyone where the scenario put them
             assert commands.submit_orders(game.pk, side, "hold", source="api").accepted
         snaps, errors = [], []
@@ -94,8 +109,12 @@ def play(people, with_mine: bool, busy_blue: bool = False):
             if turn in (2, 5):  # red asks by mail how things stand (its answer is compared with its mail)
                 assert "STATUS of KS leak" in mail_from(red_seat, "STATUS", f"red-{turn}")
             assert commands.submit_orders(game.pk, "blue", blue_orders(turn, with_mine), source="api").accepted
-            snaps.append({**red_sees(game, people["bob"]),
-                          **{f"observer {k}": v for k, v in red_sees(game, people["dave"], "observer").items()}})
+            snaps.append(
+                {
+                    **red_sees(game, people["bob"]),
+                    **{f"observer {k}": v for k, v in red_sees(game, people["dave"], "observer").items()},
+                }
+            )
         return game, snaps, errors
 
 
@@ -114,10 +133,10 @@ def test_red_cannot_tell_blue_laid_a_mine_until_it_explodes(people):
     assert '"blue:i' in a[4]["/api/games/G/view/"]
     # the explosion is the reveal: now red's pages differ
     last = len(RED) - 1
-    assert boom.turn == len(RED) + 1          # platform turn 1 was the deployment
+    assert boom.turn == len(RED) + 1  # platform turn 1 was the deployment
     assert a[last]["/api/games/G/view/"] != b[last]["/api/games/G/view/"]
     assert "exploded" in b[last]["events"] and "exploded" not in a[last]["events"]
-    assert verify_game(mined).ok and verify_game(plain).ok   # both replay, mine and all, from their seeds
+    assert verify_game(mined).ok and verify_game(plain).ok  # both replay, mine and all, from their seeds
 
 
 def test_red_cannot_tell_how_often_blue_changed_its_mind(people):
@@ -127,11 +146,14 @@ def test_red_cannot_tell_how_often_blue_changed_its_mind(people):
     quiet, a, err_a = play(people, with_mine=False)
     busy, b, err_b = play(people, with_mine=False, busy_blue=True)
     assert err_a == err_b
-    blue_orders_sent = {g: Event.objects.filter(game=g, type="orders.submitted", audience="side:blue").count()
-                        for g in (quiet, busy)}
-    assert blue_orders_sent[busy] == blue_orders_sent[quiet] + 3 * len(RED) + 4 * (len(RED) + 1) // 2   # the runs do differ, hidden from red
+    blue_orders_sent = {
+        g: Event.objects.filter(game=g, type="orders.submitted", audience="side:blue").count() for g in (quiet, busy)
+    }
+    assert (
+        blue_orders_sent[busy] == blue_orders_sent[quiet] + 3 * len(RED) + 4 * (len(RED) + 1) // 2
+    )  # the runs do differ, hidden from red
     assert OutboxMail.objects.filter(game=busy, kind="mail-forward", body__contains="may I dig?").exists()
-    assert "CURSOR-player-after-" in a[-1]["event pages"]      # cursors were there to compare
+    assert "CURSOR-player-after-" in a[-1]["event pages"]  # cursors were there to compare
     for turn in range(len(RED)):
         for key in a[turn]:
             assert a[turn][key] == b[turn][key], f"red could tell from {key} after turn {turn + 1}"
@@ -157,15 +179,19 @@ def test_a_side_export_carries_no_hashes_they_would_let_a_side_check_guesses(peo
 
     def guess_confirmed(game) -> bool:
         hidden = Event.objects.get(game=game, turn=3, type="kriegspiel.works", audience="side:blue")
-        before = Event.objects.get(game=game, seq=hidden.seq - 1)      # red's own works report: visible to red
-        after = Event.objects.get(game=game, seq=hidden.seq + 1)       # red's supply ledger: visible to red
+        before = Event.objects.get(game=game, seq=hidden.seq - 1)  # red's own works report: visible to red
+        after = Event.objects.get(game=game, seq=hidden.seq + 1)  # red's supply ledger: visible to red
         assert before.audience == "side:red" and after.audience == "side:red"
         # red's own report of that turn says "nothing in hand": blue's would read the same if blue were idle
         guess = {**before.payload, "side": "blue"}
-        return gamelog.event_hash(before.hash, game.uid, hidden.seq, hidden.turn, "kriegspiel.works", 1, guess,
-                                     "side:blue", FROZEN) == after.prev_hash
+        return (
+            gamelog.event_hash(
+                before.hash, game.uid, hidden.seq, hidden.turn, "kriegspiel.works", 1, guess, "side:blue", FROZEN
+            )
+            == after.prev_hash
+        )
 
-    assert guess_confirmed(plain) and not guess_confirmed(mined)       # the chain would tell
+    assert guess_confirmed(plain) and not guess_confirmed(mined)  # the chain would tell
     for game in (plain, mined):
         lines = [json.loads(line) for line in export_lines(game, Viewer("player", "red"))]
         assert all("hash" not in e and "prev_hash" not in e for e in lines[1:])

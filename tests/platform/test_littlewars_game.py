@@ -2,6 +2,7 @@
 adjudicated by a real Celery worker on Redis; the curtain and per-line refusal through campaigns.turns;
 the game page and map for every seat. (Every scenario to its end through the API, with in-process
 adjudication: tests/api/test_littlewars_api.py.)"""
+
 import pytest
 
 from campaigns.models import Event

@@ -1,6 +1,7 @@
 """A Napoleon's War game through the platform on a real Celery worker on Redis: alternating
 player turns ordered through the API, each adjudicated by the worker, to a scored end; and the
 game page and map for every seat."""
+
 import pytest
 
 from campaigns.models import Event

@@ -1,4 +1,5 @@
 """rules/ must not import Django, Celery, the database or our apps."""
+
 import ast
 from pathlib import Path
 
@@ -16,7 +17,11 @@ def imported_modules(path: Path):
 
 
 def test_no_rules_module_imports_the_web_task_or_database_layers():
-    offenders = [f"{path.relative_to(RULES)}: {mod}" for path in RULES.rglob("*.py")
-                 for mod in imported_modules(path) if mod.split(".")[0] in FORBIDDEN]
+    offenders = [
+        f"{path.relative_to(RULES)}: {mod}"
+        for path in RULES.rglob("*.py")
+        for mod in imported_modules(path)
+        if mod.split(".")[0] in FORBIDDEN
+    ]
     assert list(RULES.rglob("*.py")), "no rule modules found"
     assert offenders == []

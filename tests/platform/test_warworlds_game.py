@@ -1,5 +1,6 @@
 """A War of the Worlds game through the platform on a real Celery worker on Redis: orders through
 the API each mail round, every round adjudicated by the worker, to a scored end."""
+
 import pytest
 
 from campaigns.models import Event

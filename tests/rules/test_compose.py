@@ -1,6 +1,7 @@
 """Orders by clicks, the rule side (rules.core.protocol.OrderComposer): every rule set makes order
 lines its own parser and validation accept, from the orderer's own view only; a click that makes
 no order says why; the side's orders read back as marks to draw."""
+
 import pytest
 
 from rules import catalog
@@ -26,8 +27,11 @@ def test_civil_war_lights_the_operations_of_a_place_and_offers_each():
     from rules.civilwar.testing import row_map, state
 
     rs = catalog.get("civilwar")
-    st = state(row_map(), tokens={"C7": "blue", "C8": "red"},
-               units={"R12": "red", "C2": "red", "R23": "red", "C3": "blue", "R37": "red"})
+    st = state(
+        row_map(),
+        tokens={"C7": "blue", "C8": "red"},
+        units={"R12": "red", "C2": "red", "R23": "red", "C3": "blue", "R37": "red"},
+    )
     board = own_view(rs, st, "red")
     targets = rs.order_targets(board, "red", "R23")
     assert targets["C3"] == ["assault C3 from R23", "breakthrough C3 from R23"]
@@ -60,7 +64,8 @@ def test_little_wars_sends_a_group_to_a_point_and_a_gun_fires_in_battle():
         rs.compose_order(board, "red", "foot1", {"x": 1, "y": 1, "verb": "ram"})
     assert rs.pending_marks(board, "red", "move foot1 to 3,4\nfire gun1 at 5,6 7,8\nhold") == [
         {"unit": "foot1", "verb": "move", "to": {"x": 3.0, "y": 4.0}},
-        {"unit": "gun1", "verb": "fire", "to": {"x": 5.0, "y": 6.0}}]
+        {"unit": "gun1", "verb": "fire", "to": {"x": 5.0, "y": 6.0}},
+    ]
 
 
 @pytest.mark.parametrize("name", ["warworlds", "napoleon"])
@@ -94,14 +99,16 @@ def test_kings_of_war_advances_at_the_point_pivoting_and_charges_the_enemy_click
     unit = next(u for u in board["units"] if u["side"] == side)
     enemy = next(u for u in board["units"] if u["side"] != side)
     ahead = math.radians(unit["facing"] + 30)
-    line = rs.compose_order(board, side, unit["id"], {"x": unit["x"] + 4 * math.cos(ahead),
-                                                      "y": unit["y"] + 4 * math.sin(ahead)})
+    line = rs.compose_order(
+        board, side, unit["id"], {"x": unit["x"] + 4 * math.cos(ahead), "y": unit["y"] + 4 * math.sin(ahead)}
+    )
     assert line == f"{unit['id']} advance 4 pivot left 30"
     assert not rs.parse_orders(st, side, line).errors
     behind = math.radians(unit["facing"] + 180)
     with pytest.raises(CompositionError, match="pivots at most 90"):
-        rs.compose_order(board, side, unit["id"], {"x": unit["x"] + 3 * math.cos(behind),
-                                                   "y": unit["y"] + 3 * math.sin(behind)})
+        rs.compose_order(
+            board, side, unit["id"], {"x": unit["x"] + 3 * math.cos(behind), "y": unit["y"] + 3 * math.sin(behind)}
+        )
     assert rs.compose_order(board, side, unit["id"], {"unit": enemy["id"]}) == f"{unit['id']} charge {enemy['id']}"
     [mark] = rs.pending_marks(board, side, line)
     assert mark["unit"] == unit["id"] and math.isclose(mark["to"]["x"], unit["x"] + 4 * math.cos(ahead), abs_tol=1e-6)

@@ -5,6 +5,7 @@ The order check is the point of the contract: an order line written with the SVG
 (and ``data-hex``/``data-node``, coordinates from ``data-x``/``data-y``) parses and validates
 against the game, so a script that builds orders from clicks writes orders the rules accept.
 """
+
 from __future__ import annotations
 
 import random
@@ -17,8 +18,14 @@ from rules.core.protocol import Viewer
 
 NS = "{http://www.w3.org/2000/svg}"
 RED = Viewer("player", "red")
-KINDS = {"littlewars": "table", "kriegspiel": "table", "kingsofwar": "table",
-         "warworlds": "hex", "napoleon": "hex", "civilwar": "graph"}
+KINDS = {
+    "littlewars": "table",
+    "kriegspiel": "table",
+    "kingsofwar": "table",
+    "warworlds": "hex",
+    "napoleon": "hex",
+    "civilwar": "graph",
+}
 
 
 def game(name):
@@ -87,8 +94,11 @@ def test_table_orders_from_the_svg_are_accepted(name):
     """Deployment: a group or gun placed where the SVG says it stands (its own zone) is a legal order."""
     rs, state = game(name)
     root = svg_of(rs, state)
-    lines = [f"deploy {u.get('data-id')} at {u.get('data-x')},{u.get('data-y')}"
-             for u in units(root) if u.get("data-side") == "red" and u.get("data-kind") in ("group", "gun")]
+    lines = [
+        f"deploy {u.get('data-id')} at {u.get('data-x')},{u.get('data-y')}"
+        for u in units(root)
+        if u.get("data-side") == "red" and u.get("data-kind") in ("group", "gun")
+    ]
     assert any(line.startswith("deploy gun1 ") for line in lines) and len(lines) >= 3
     assert order_errors(rs, state, "red", "\n".join(lines)) == []
 
@@ -143,12 +153,19 @@ def test_little_wars_moves_written_from_the_svg_are_accepted_in_play():
     state, _ = play_bots(new_game("skirmish", 1), seed=1, max_turns=2)
     root = svg_of(rs, state)
     own = [u for u in units(root) if u.get("data-side") == "red"]
-    lines = [f"move {u.get('data-id')} to {float(u.get('data-x')) + 0.5:.2f},{float(u.get('data-y')) + 0.5:.2f}"
-             for u in own if u.get("data-kind") == "group"]
+    lines = [
+        f"move {u.get('data-id')} to {float(u.get('data-x')) + 0.5:.2f},{float(u.get('data-y')) + 0.5:.2f}"
+        for u in own
+        if u.get("data-kind") == "group"
+    ]
     loose = next(u for u in own if u.get("data-kind") == "figure")
     assert order_errors(rs, state, "red", "\n".join(lines)) == [] and len(lines) >= 2
-    assert order_errors(rs, state, "red", f"move {loose.get('data-id')} to {loose.get('data-x')},"
-                                          f"{float(loose.get('data-y')) + 0.5}") == []
+    assert (
+        order_errors(
+            rs, state, "red", f"move {loose.get('data-id')} to {loose.get('data-x')},{float(loose.get('data-y')) + 0.5}"
+        )
+        == []
+    )
     gun = next(u for u in own if u.get("data-kind") == "gun")
     assert float(gun.get("data-range")) == 144.0
     gx, gy = float(gun.get("data-x")), float(gun.get("data-y"))

@@ -2,6 +2,7 @@
 terrain named on the table, a legend, guns' crew and limber drawn, labels that never overlap
 (boxes recomputed with the placer's own text_box), and a "my troops" crop that holds all of the
 viewer's troops and depends on nothing else."""
+
 from __future__ import annotations
 
 import copy
@@ -32,14 +33,16 @@ def labels(root):
 
 
 def label_boxes(root):
-    return [text_box(float(e.get("x")), float(e.get("y")), float(e.get("font-size")), e.text, e.get("text-anchor"))
-            for e in labels(root)]
+    return [
+        text_box(float(e.get("x")), float(e.get("y")), float(e.get("font-size")), e.text, e.get("text-anchor"))
+        for e in labels(root)
+    ]
 
 
 def assert_no_overlaps(root):
     boxes = label_boxes(root)
     for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
+        for b in boxes[i + 1 :]:
             assert not overlap(a, b), (a, b)
 
 
@@ -115,8 +118,11 @@ def test_hex_and_graph_maps_have_a_legend(name):
 
 
 def test_a_gun_without_crew_and_a_limbered_gun_are_drawn_so():
-    state = build(red=[("foot", "inf", [(10, 10 + i) for i in range(5)])], blue=[("foot", "inf", [(40, 30)])],
-                  guns=[("red", "gun1", 12, 12, 90), ("red", "gun2", 30, 5, 90)])
+    state = build(
+        red=[("foot", "inf", [(10, 10 + i) for i in range(5)])],
+        blue=[("foot", "inf", [(40, 30)])],
+        guns=[("red", "gun1", 12, 12, 90), ("red", "gun2", 30, 5, 90)],
+    )
     root = ET.fromstring(LW.render_svg(LW.view(state, RED)))
     guns = {g.get("data-id"): g for g in root.iter(f"{NS}g") if g.get("data-kind") == "gun"}
     assert guns["gun1"].get("data-crewed") == "true" and guns["gun2"].get("data-crewed") == "false"
@@ -132,7 +138,9 @@ def test_a_gun_without_crew_and_a_limbered_gun_are_drawn_so():
     gun = next(g for g in root.iter(f"{NS}g") if g.get("data-kind") == "gun")
     assert gun.get("data-limbered") == "true" and any(t.text == "gun1 (limbered)" for t in labels(root))
     umpire = ET.fromstring(KS.render_svg(KS.view(ks_state, Viewer("umpire"))))
-    limbered = {g.get("data-side"): g.get("data-limbered") for g in umpire.iter(f"{NS}g") if g.get("data-kind") == "gun"}
+    limbered = {
+        g.get("data-side"): g.get("data-limbered") for g in umpire.iter(f"{NS}g") if g.get("data-kind") == "gun"
+    }
     assert limbered == {"red": "true", "blue": "false"}  # the umpire sees every side's
     blue = ET.fromstring(KS.render_svg(KS.view(ks_state, Viewer("player", "blue"))))
     limbered = {g.get("data-side"): g.get("data-limbered") for g in blue.iter(f"{NS}g") if g.get("data-kind") == "gun"}
@@ -154,8 +162,9 @@ def test_kriegspiel_crop_holds_all_own_troops_and_only_depends_on_them():
     full = ET.fromstring(KS.render_svg(view))
     x, y, w, h = mine_of(full)
     depth = view["table"]["depth"]
-    own = [(f["x"], f["y"]) for f in view["figures"] if f["side"] == "red" and not f.get("captor")] + \
-          [(g["x"], g["y"]) for g in view["guns"] if g["owner"] == "red"]
+    own = [(f["x"], f["y"]) for f in view["figures"] if f["side"] == "red" and not f.get("captor")] + [
+        (g["x"], g["y"]) for g in view["guns"] if g["owner"] == "red"
+    ]
     assert own and all(x <= px <= x + w and y <= depth - py <= y + h for px, py in own)
     assert w * h < 0.6 * view["table"]["width"] * depth  # much less than the table: the mail crops
     cropped = ET.fromstring(KS.render_svg(view, crop=True))
@@ -176,8 +185,11 @@ def test_the_crop_draws_no_enemy_the_view_does_not_hold():
     root = ET.fromstring(KS.render_svg(view, crop=True))
     drawn = {e.get("data-id") for e in root.iter() if e.get("data-side") == "blue" and e.get("data-kind") == "figure"}
     assert drawn == seen
-    hidden = [f for f in state["figures"] if state["figures"][f]["side"] == "blue"
-              and f.split(":")[-1] not in seen and state["figures"][f]["st"] == "ok"]
+    hidden = [
+        f
+        for f in state["figures"]
+        if state["figures"][f]["side"] == "blue" and f.split(":")[-1] not in seen and state["figures"][f]["st"] == "ok"
+    ]
     assert hidden, "some blue troops are out of sight in this position"
     svg = KS.render_svg(view, crop=True)
     for fid in hidden:  # nor its place: the box is the same if the hidden ones stand elsewhere
@@ -202,7 +214,7 @@ def test_the_placer_never_overlaps_and_says_what_it_left_out():
     assert len(placed) + len(placer.dropped) == 60
     for i, a in enumerate(placed):
         assert not overlap(a, (18, 13, 4, 4)) and a[0] >= 0 and a[0] + a[2] <= 40 and a[1] >= 0 and a[1] + a[3] <= 30
-        assert not any(overlap(a, b) for b in placed[i + 1:])
+        assert not any(overlap(a, b) for b in placed[i + 1 :])
     # the "my troops" box: holds the points with their margin, stays on the table, is widened to the aspect
     box = crop_box([(10, 5), (14, 7)], 96, 288, 6, 4 / 3)
     x, y, w, h = box

@@ -1,4 +1,5 @@
 """What a rule set offers when a game is created: its shipped scenarios and its game options."""
+
 import pytest
 
 from rules import catalog
@@ -18,8 +19,14 @@ def test_every_listed_scenario_loads_by_its_name_and_the_default_comes_first(nam
 
 def test_napoleon_optional_troops_are_game_options_merged_into_the_scenario():
     rs = catalog.get("napoleon")
-    assert {o.name for o in rs.game_options} == {"skirmishers", "light_infantry", "light_cavalry",
-                                                   "horse_artillery", "dragoons", "cavalry_leaders"}
+    assert {o.name for o in rs.game_options} == {
+        "skirmishers",
+        "light_infantry",
+        "light_cavalry",
+        "horse_artillery",
+        "dragoons",
+        "cavalry_leaders",
+    }
     loaded = rs.load_scenario(rs.with_options("mill_ford", {"dragoons": True, "cavalry_leaders": True}))
     assert loaded["name"] == "mill_ford" and loaded["options"] == ["cavalry_leaders", "dragoons"]
     assert rs.with_options("mill_ford", {}) == "mill_ford"

@@ -2,6 +2,7 @@
 
 It runs mypy in-process with its cache in .mypy_cache: about 4 s from cold, under 1 s after.
 """
+
 from pathlib import Path
 
 from mypy import api

@@ -1,4 +1,5 @@
 """API clients for the tests, and what a JSON answer holds."""
+
 from rest_framework.test import APIClient
 
 from campaigns.models import Seat

@@ -1,4 +1,5 @@
 """Counting what is put on the broker: Redis MONITOR, LPUSH/RPUSH onto the given queues."""
+
 import threading
 import time
 

@@ -3,6 +3,7 @@
 Run as: python -m tests.support.concurrent_writer DB_URL GAME_ID WRITER EACH [lock]
 Prints the number of conflicts it met (and retried).
 """
+
 import os
 import sys
 
@@ -21,8 +22,14 @@ def main(db_url: str, game_id: int, writer: int, each: int, lock: bool = False) 
 
     conflicts = 0
     for i in range(each):
-        draft = Draft(1, RuleEvent("orders.submitted", {"turn": 1, "side": "red", "source": "test",
-                                                        "text": f"# writer {writer} item {i}"}, audience="side:red"))
+        draft = Draft(
+            1,
+            RuleEvent(
+                "orders.submitted",
+                {"turn": 1, "side": "red", "source": "test", "text": f"# writer {writer} item {i}"},
+                audience="side:red",
+            ),
+        )
         while True:
             try:
                 if lock:  # as commands do: the game row locked, then the append

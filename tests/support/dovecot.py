@@ -3,6 +3,7 @@
 Needs Debian's dovecot-imapd. One user ``kb`` with a plain password; plain
 authentication is allowed because it only listens on 127.0.0.1.
 """
+
 from __future__ import annotations
 
 import imaplib

@@ -1,5 +1,6 @@
 """Games for the tests: a game's folded state (the one ``state_of``), legal Civil War orders, turns
 played through the commands, games made with the shared people (tests/conftest.py)."""
+
 from campaigns.models import Campaign
 from campaigns.turns import commands, creation, gamelog
 from rules import catalog
@@ -45,8 +46,14 @@ def play_one(game, source="web"):
 def new_game_with_people(people, ruleset: str, scenario, campaign: str):
     """A game of ``ruleset``: alice umpires, bob plays red, carol blue."""
     return creation.create_game(
-        campaign=Campaign.objects.create(name=campaign), name=f"{campaign} {scenario}", ruleset=ruleset,
+        campaign=Campaign.objects.create(name=campaign),
+        name=f"{campaign} {scenario}",
+        ruleset=ruleset,
         scenario=scenario,
-        seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
-               {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
-               {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}], operator=True)
+        seats=[
+            {"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
+            {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
+            {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"},
+        ],
+        operator=True,
+    )

@@ -20,6 +20,7 @@ construction and carry nothing about play:
   that fact: the body itself is compared (normalised), and the raw lengths differ only by the
   digits of the game's id.
 """
+
 from __future__ import annotations
 
 import json
@@ -42,9 +43,22 @@ from tests.support.api import client_for
 from tests.support.mail import seat_mail
 
 # the headers a response may carry; any other one fails the comparison until it is judged here
-HEADERS = ("Content-Type", "Content-Length", "Cache-Control", "Content-Security-Policy", "X-Frame-Options",
-           "X-Content-Type-Options", "Referrer-Policy", "Cross-Origin-Opener-Policy", "Vary", "Allow",
-           "Content-Language", "Expires", "Last-Modified", "ETag")
+HEADERS = (
+    "Content-Type",
+    "Content-Length",
+    "Cache-Control",
+    "Content-Security-Policy",
+    "X-Frame-Options",
+    "X-Content-Type-Options",
+    "Referrer-Policy",
+    "Cross-Origin-Opener-Policy",
+    "Vary",
+    "Allow",
+    "Content-Language",
+    "Expires",
+    "Last-Modified",
+    "ETag",
+)
 
 
 def far_apart_scenario() -> dict:
@@ -108,21 +122,28 @@ def _fetch(game, user, seat_role, side) -> dict:
     api, web = client_for(user), client_for(user)
     out = {}
     published = sorted(game.events.filter(type="turn.published").values_list("turn", flat=True))
-    for path in ("/api/games/G/", "/api/games/G/view/", "/api/games/G/map.svg", "/games/G/", "/games/G/map.svg",
-                 *(f"/games/G/turns/{n}/" for n in published)):   # every past turn as the seat saw it
+    for path in (
+        "/api/games/G/",
+        "/api/games/G/view/",
+        "/api/games/G/map.svg",
+        "/games/G/",
+        "/games/G/map.svg",
+        *(f"/games/G/turns/{n}/" for n in published),
+    ):  # every past turn as the seat saw it
         url = path.replace("/G/", f"/{game.pk}/")
         resp = (web if url.startswith("/games") else api).get(url)
         assert resp.status_code == 200, url
         out[path] = resp.content.decode()
         out[f"headers {path}"] = headers(resp)
-    for query in ("cursor=forged", "limit=0", "after=3"):   # the errors its requests get
+    for query in ("cursor=forged", "limit=0", "after=3"):  # the errors its requests get
         resp = api.get(f"/api/games/{game.pk}/events/?{query}")
         assert resp.status_code == 400, query
         out[f"error {query}"] = resp.content.decode()
         out[f"headers error {query}"] = headers(resp)
     out["games"] = json.dumps([g for g in _items(api.get("/api/games/").json()) if g["id"] == game.pk], sort_keys=True)
-    out["seats"] = json.dumps([s for s in _items(api.get("/api/seats/").json()) if s.get("game") == game.pk],
-                              sort_keys=True)
+    out["seats"] = json.dumps(
+        [s for s in _items(api.get("/api/seats/").json()) if s.get("game") == game.pk], sort_keys=True
+    )
     events, pages, url = [], [], f"/api/games/{game.pk}/events/?limit=50"
     while url:
         resp = api.get(url)
@@ -136,9 +157,13 @@ def _fetch(game, user, seat_role, side) -> dict:
     out["events resumed"] = api.get(f"/api/games/{game.pk}/events/?cursor={pages[-1]['cursor']}").content.decode()
     seat = Seat.objects.get(game=game, role=seat_role, side=side if seat_role == "player" else "")
     rows = OutboxMail.objects.filter(seat=seat).order_by("pk")
-    out["mail"] = json.dumps([[m.kind, m.to, m.reply_to, m.subject, m.body, m.html, m.svg, m.message_id,
-                               m.in_reply_to, m.references] for m in rows])
-    out["mail as sent"] = "\n".join(_sent(m) for m in rows)   # headers, text, HTML and the map as PNG
+    out["mail"] = json.dumps(
+        [
+            [m.kind, m.to, m.reply_to, m.subject, m.body, m.html, m.svg, m.message_id, m.in_reply_to, m.references]
+            for m in rows
+        ]
+    )
+    out["mail as sent"] = "\n".join(_sent(m) for m in rows)  # headers, text, HTML and the map as PNG
     out["export"] = "\n".join(export_lines(game, Viewer(seat_role, side if seat_role == "player" else None)))
     return out
 
@@ -160,7 +185,7 @@ _SENT: dict[tuple, str] = {}
 def _sent(row) -> str:
     """The message as it goes out (built once per row: a row's content never changes, and the map's
     PNG is the slow part)."""
-    key = (row.pk, row.key, row.subject, row.body, row.html, row.svg)   # ids may be reused by a later test
+    key = (row.pk, row.key, row.subject, row.body, row.html, row.svg)  # ids may be reused by a later test
     if key not in _SENT:
         raw = build_message(row).message().as_string()
         for boundary in set(re.findall(r'boundary="([^"]+)"', raw)):

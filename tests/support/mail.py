@@ -1,4 +1,5 @@
 """Mail in the tests: real MIME messages built for mail-in, and what the SMTP sink received read back."""
+
 from __future__ import annotations
 
 import itertools
@@ -21,8 +22,18 @@ def _date() -> str:
     return formatdate(_last_date[0])
 
 
-def mail(*, to: str, frm: str, body: str = "", subject: str = "Re: turn report", html: str | None = None,
-         headers: dict | None = None, attachments=(), msgid: str | None = None, charset: str = "utf-8") -> bytes:
+def mail(
+    *,
+    to: str,
+    frm: str,
+    body: str = "",
+    subject: str = "Re: turn report",
+    html: str | None = None,
+    headers: dict | None = None,
+    attachments=(),
+    msgid: str | None = None,
+    charset: str = "utf-8",
+) -> bytes:
     msg = EmailMessage()
     msg["From"] = frm
     msg["To"] = to
@@ -62,6 +73,7 @@ def last_reply(addr: str) -> OutboxMail:
 
 
 # --- reading what the SMTP sink received ---
+
 
 def all_text(msg) -> str:
     """Every header and every decoded text part of a message, as one string."""

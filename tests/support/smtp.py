@@ -1,5 +1,6 @@
 """A real SMTP server on loopback (aiosmtpd) that keeps what it receives,
 and can refuse the first N messages with a temporary error."""
+
 import email
 import logging
 import socket

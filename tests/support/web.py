@@ -1,4 +1,5 @@
 """The web pages as the tests read them: a game's URL, a page's text (no template code left), orders posted."""
+
 import html
 
 from django.urls import reverse

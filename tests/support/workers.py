@@ -1,6 +1,7 @@
 """A real Celery worker on Redis for the tests, on a queue of the test run's own: the broker
 fixture sends tasks there instead of running them in-process; the worker fixtures start a
 worker process (plain, with mail kept in memory, or with mail to the SMTP sink)."""
+
 import os
 import subprocess
 import sys
@@ -30,16 +31,40 @@ class Worker:
     """A real Celery worker (prefork, one child) consuming the given kinds' queues (all by default)."""
 
     def __init__(self, kinds=queues.KINDS, env=None):
-        env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": REDIS_URL,
-               "CELERY_TASK_ALWAYS_EAGER": "false", "LOG_LEVEL": "INFO", "CELERY_QUEUE_PREFIX": PREFIX,
-               **(env or {})}
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url(),
+            "CELERY_BROKER_URL": REDIS_URL,
+            "CELERY_TASK_ALWAYS_EAGER": "false",
+            "LOG_LEVEL": "INFO",
+            "CELERY_QUEUE_PREFIX": PREFIX,
+            **(env or {}),
+        }
         env.pop("CELERY_TASK_DEFAULT_QUEUE", None)
         name = f"{PREFIX}{'-'.join(kinds)}"
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "kriegsbrief", "worker", "-Q", ",".join(map(queue_of, kinds)),
-             "--pool=prefork", "--concurrency=1", "--without-gossip", "--without-mingle", "--without-heartbeat",
-             "-n", f"{name}@%h"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "kriegsbrief",
+                "worker",
+                "-Q",
+                ",".join(map(queue_of, kinds)),
+                "--pool=prefork",
+                "--concurrency=1",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "-n",
+                f"{name}@%h",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
 
     def child_pid(self, timeout=30.0) -> int:
         deadline = time.time() + timeout
@@ -63,13 +88,31 @@ class Beat:
     """Celery beat, sending the rescue every ``rescue_every`` seconds to this run's maintenance queue."""
 
     def __init__(self, tmp_path, rescue_every: float = 1.0):
-        env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": REDIS_URL,
-               "CELERY_TASK_ALWAYS_EAGER": "false", "CELERY_QUEUE_PREFIX": PREFIX,
-               "RESCUE_INTERVAL_SECONDS": str(rescue_every)}
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url(),
+            "CELERY_BROKER_URL": REDIS_URL,
+            "CELERY_TASK_ALWAYS_EAGER": "false",
+            "CELERY_QUEUE_PREFIX": PREFIX,
+            "RESCUE_INTERVAL_SECONDS": str(rescue_every),
+        }
         env.pop("CELERY_TASK_DEFAULT_QUEUE", None)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "kriegsbrief", "beat", "--schedule", str(tmp_path / "beat-schedule")],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "kriegsbrief",
+                "beat",
+                "--schedule",
+                str(tmp_path / "beat-schedule"),
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
 
     def stop(self):
         self.proc.terminate()
@@ -85,8 +128,13 @@ def broker():
     redis.Redis.from_url(REDIS_URL).flushdb()
     keys = ("task_always_eager", "broker_url", "task_default_queue", "task_routes", "task_queues")
     old = {k: app.conf[k] for k in keys}
-    app.conf.update(task_always_eager=False, broker_url=REDIS_URL, task_default_queue=QUEUE,
-                    task_routes=queues.routes(PREFIX), task_queues=queues.queues(PREFIX))
+    app.conf.update(
+        task_always_eager=False,
+        broker_url=REDIS_URL,
+        task_default_queue=QUEUE,
+        task_routes=queues.routes(PREFIX),
+        task_queues=queues.queues(PREFIX),
+    )
     _reset_connections()
     yield
     app.conf.update(old)

@@ -1,4 +1,5 @@
 """A real Celery worker on Redis adjudicates turns exactly once, even when killed."""
+
 import os
 import signal
 import time
@@ -72,8 +73,9 @@ def _waiting_on_lock(game) -> bool:
     import psycopg
 
     with psycopg.connect(database_url(), autocommit=True) as conn:
-        row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                           "AND query ILIKE '%%campaigns_game%%'").fetchone()
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%%campaigns_game%%'"
+        ).fetchone()
     return row[0] > 0
 
 

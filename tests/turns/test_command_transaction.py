@@ -1,6 +1,7 @@
 """A command inside a caller's transaction takes no savepoint of its own (mail applies a batch
 in one transaction, a savepoint per message): a refusal still leaves that transaction usable
 and writes nothing, and a failure after a write is undone with the caller's transaction."""
+
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext

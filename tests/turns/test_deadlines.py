@@ -1,5 +1,6 @@
 """The umpire moves a deadline: a public event, the sweeper and reminders follow the new time, every
 player is told by mail in their own time zone; through the API and the umpire's page, umpire only."""
+
 import zoneinfo
 from datetime import timedelta
 
@@ -28,7 +29,7 @@ def test_a_later_deadline_holds_the_turn_open_and_is_public(game, smtp):
     ev = Event.objects.get(game=game, type="turn.deadline_set")
     assert ev.audience == "public" and ev.payload["note"] == "holidays"
     assert deadline_of(game) == new and Game.objects.get(pk=game.pk).deadline_at == new
-    deadlines.sweep(old + timedelta(minutes=1))                 # the old deadline passes: nothing happens
+    deadlines.sweep(old + timedelta(minutes=1))  # the old deadline passes: nothing happens
     assert state_of(game).turn.number == 1 and state_of(game).turn.status == "open"
     deadlines.sweep(new + timedelta(seconds=1))
     assert Event.objects.filter(game=game, type="turn.closed", turn=1).exists()
@@ -37,32 +38,36 @@ def test_a_later_deadline_holds_the_turn_open_and_is_public(game, smtp):
 def test_every_player_is_told_in_their_own_time_zone(game, smtp):
     new = deadline_of(game) + timedelta(hours=36)
     deadlines.set_deadline(game.pk, 1, new, note="the umpire is travelling")
-    for address, zone, line in (("bob@example.org", "America/New_York", "You may send or change your orders"),
-                                ("carol@example.org", "Asia/Tokyo", "Your side gives no orders this turn.")):
+    for address, zone, line in (
+        ("bob@example.org", "America/New_York", "You may send or change your orders"),
+        ("carol@example.org", "Asia/Tokyo", "Your side gives no orders this turn."),
+    ):
         [mail] = smtp.to(address)
         assert mail["Subject"] == "[Kriegsbrief] Test game: turn 1 deadline moved"
         local = new.astimezone(zoneinfo.ZoneInfo(zone))
         body = plain(mail)
         assert f"New deadline: {local:%Y-%m-%d %H:%M} {local.tzname()} ({zone})" in body
         assert "The umpire's note: the umpire is travelling" in body and line in body
-    assert smtp.to("alice@example.org") == []               # the umpire did it
+    assert smtp.to("alice@example.org") == []  # the umpire did it
 
 
 def test_reminders_start_afresh_for_the_new_deadline(game, smtp):
-    old = deadline_of(game)                                 # a 72 h turn: reminded 24 h and 2 h before
+    old = deadline_of(game)  # a 72 h turn: reminded 24 h and 2 h before
     deadlines.sweep(old - timedelta(hours=23))
     assert len([m for m in smtp.to("bob@example.org") if "due in" in m["Subject"]]) == 1
     deadlines.set_deadline(game.pk, 1, old + timedelta(hours=48))
-    deadlines.sweep(old - timedelta(hours=22))                  # nothing new is due yet
-    deadlines.sweep(old + timedelta(hours=47))                  # 1 h before the new deadline
+    deadlines.sweep(old - timedelta(hours=22))  # nothing new is due yet
+    deadlines.sweep(old + timedelta(hours=47))  # 1 h before the new deadline
     due = [m["Subject"] for m in smtp.to("bob@example.org") if "due in" in m["Subject"]]
     assert len(due) == 2 and due[-1].endswith("due in 1 h 00 min")
 
 
 def test_wrong_deadlines_are_refused_with_the_reason(game, smtp):
     now = timezone.now()
-    for when, why in ((now - timedelta(hours=1), "at least 5 minutes ahead"),
-                      (now + timedelta(days=61), "at most 60 days ahead")):
+    for when, why in (
+        (now - timedelta(hours=1), "at least 5 minutes ahead"),
+        (now + timedelta(days=61), "at most 60 days ahead"),
+    ):
         with pytest.raises(commands.TurnError, match=why):
             deadlines.set_deadline(game.pk, 1, when)
     with pytest.raises(commands.TurnError, match="with its time zone"):

@@ -1,6 +1,7 @@
 """Seats by invitation and verified addresses (campaigns/turns/invitations.py, campaigns/turns/mailaddress.py),
 with the real outbox and a real SMTP sink: naming someone only invites them, a seat's mail goes
 to the address its holder confirmed, and the umpire plays a side only where the game says so."""
+
 import html
 import re
 from datetime import timedelta
@@ -20,8 +21,13 @@ from tests.support.mail import mail, plain
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-NEW_GAME = {"new_campaign": "Spring", "ruleset": "civilwar", "deadline_hours": "48",
-            "decision_deadline_hours": "12", "ready_delay_seconds": "0"}
+NEW_GAME = {
+    "new_campaign": "Spring",
+    "ruleset": "civilwar",
+    "deadline_hours": "48",
+    "decision_deadline_hours": "12",
+    "ready_delay_seconds": "0",
+}
 
 
 def create(client, user, name, **fields):
@@ -52,22 +58,31 @@ def answer(client, user, path, what):
 
 # --- the attack of the issue ---------------------------------------------------
 
+
 def test_a_player_cannot_conscript_the_opponent_onto_their_own_address(client, people, smtp):
     """bob creates a game naming carol as blue with bob's second address for her seat: the address is
     ignored (there is no such field any more, and the service refuses one), carol is only invited, and
     nothing of her seat ever reaches bob's second address: no start mail, reply address or reports."""
     bob, carol = people["bob"], people["carol"]
-    game = create(client, bob, "Conscript", umpire="bob", player_red="alice", player_blue="carol",
-                  email_blue="bob+carol@example.org", email_red="bob+alice@example.org")
+    game = create(
+        client,
+        bob,
+        "Conscript",
+        umpire="bob",
+        player_red="alice",
+        player_blue="carol",
+        email_blue="bob+carol@example.org",
+        email_red="bob+alice@example.org",
+    )
     blue = game.seats.get(side="blue")
     assert blue.status == "invited" and blue.email == ""
     assert not OutboxMail.objects.filter(to__startswith="bob+").exists()
-    assert not OutboxMail.objects.filter(kind="start").exists()        # no seat is active but bob's own
-    [invite] = smtp.to("carol@example.org")                             # carol's own address, only an invitation
+    assert not OutboxMail.objects.filter(kind="start").exists()  # no seat is active but bob's own
+    [invite] = smtp.to("carol@example.org")  # carol's own address, only an invitation
     assert "bob invites you to Conscript (Civil War" in plain(invite) and "as the blue player" in plain(invite)
-    assert not invite.get("Reply-To")                                  # no reply address in it
+    assert not invite.get("Reply-To")  # no reply address in it
     with pytest.raises(ValueError):
-        addresses.reply_address(blue)                                   # no reply address before accepting
+        addresses.reply_address(blue)  # no reply address before accepting
 
     # bob cannot take carol's invitation, nor order for blue, by any channel
     path = link_in(invite)
@@ -76,9 +91,17 @@ def test_a_player_cannot_conscript_the_opponent_onto_their_own_address(client, p
         commands.submit_orders(game.pk, "blue", "pass", source="mail")
     # the service refuses a typed address for anyone (operator aside)
     with pytest.raises(commands.TurnError, match="cannot be given here"):
-        creation.create_game(campaign=game.campaign, name="Again", ruleset="civilwar", created_by=bob, seats=[
-            {"role": "umpire", "user": bob}, {"role": "player", "side": "red", "user": people["alice"]},
-            {"role": "player", "side": "blue", "user": carol, "email": "bob+carol@example.org"}])
+        creation.create_game(
+            campaign=game.campaign,
+            name="Again",
+            ruleset="civilwar",
+            created_by=bob,
+            seats=[
+                {"role": "umpire", "user": bob},
+                {"role": "player", "side": "red", "user": people["alice"]},
+                {"role": "player", "side": "blue", "user": carol, "email": "bob+carol@example.org"},
+            ],
+        )
 
     # once both accept, the game's mail goes to each player's own confirmed address only
     answer(client, carol, path, "accept")
@@ -97,21 +120,22 @@ def test_a_player_cannot_conscript_the_opponent_onto_their_own_address(client, p
 
 # --- invitations ----------------------------------------------------------------
 
+
 def test_accept_decline_reinvite_and_the_start_of_the_game(client, people, smtp):
     alice, bob, carol, dave = people["alice"], people["bob"], people["carol"], people["dave"]
     game = create(client, alice, "Invited", umpire="alice", player_red="bob", player_blue="carol", observers="dave")
-    assert game.seats.get(role="umpire").status == "active"             # the creator takes their own seat
+    assert game.seats.get(role="umpire").status == "active"  # the creator takes their own seat
     assert game.turn_number == 0 and game.deadline_at is None
     page = text_of(client.get(reverse("game_seats", args=[game.pk])))
     assert "bob (invited)" in page and "carol (invited)" in page and "dave (invited)" in page
-    assert "not started" in text_of(client.get(reverse("game", args=[game.pk])))      # the umpire waits with them
+    assert "not started" in text_of(client.get(reverse("game", args=[game.pk])))  # the umpire waits with them
     assert client.get(reverse("umpire", args=[game.pk])).status_code == 200
 
     # bob sees the invitation on his pages and by mail, with who umpires and observes
     client.force_login(bob)
     mine = text_of(client.get(reverse("my_games")))
     assert "Invitations" in mine and "Invited" in mine and "umpire: alice" in mine
-    assert client.get(reverse("game", args=[game.pk])).status_code == 404      # not a seat yet
+    assert client.get(reverse("game", args=[game.pk])).status_code == 404  # not a seat yet
     assert client.get(f"/api/games/{game.pk}/").status_code == 404
     [invite] = smtp.to("bob@example.org")
     text = plain(invite)
@@ -119,14 +143,14 @@ def test_accept_decline_reinvite_and_the_start_of_the_game(client, people, smtp)
     bob_link = link_in(invite)
     shown = text_of(client.get(bob_link))
     assert "the umpire holds no side" in shown and "dave" in shown
-    assert client.get(bob_link).status_code == 200                     # GET changes nothing (mail scanners)
+    assert client.get(bob_link).status_code == 200  # GET changes nothing (mail scanners)
     assert game.seats.get(side="red").status == "invited"
 
     answer(client, bob, bob_link, "accept")
     red = game.seats.get(side="red")
     assert (red.status, red.email) == ("active", "bob@example.org")
     game.refresh_from_db()
-    assert game.turn_number == 0                                       # blue has not accepted
+    assert game.turn_number == 0  # blue has not accepted
     reused = text_of(answer(client, bob, bob_link, "decline"))
     assert "already been answered" in reused and game.seats.get(side="red").status == "active"
 
@@ -149,7 +173,7 @@ def test_accept_decline_reinvite_and_the_start_of_the_game(client, people, smtp)
     client.post(reverse("game_seats", args=[game.pk]), {"seat": blue.pk, "username": "erin"})
     blue.refresh_from_db()
     assert blue.user == erin and blue.status == "invited"
-    assert not smtp.to("erin@example.org")                             # no verified address: the web only
+    assert not smtp.to("erin@example.org")  # no verified address: the web only
     token = invitations.pending_for(erin)[0].token
     refused = text_of(answer(client, erin, reverse("invitation", args=[token]), "accept"))
     assert "Confirm your mail address on your settings page first" in refused
@@ -200,6 +224,7 @@ def test_an_invitation_expires(client, people, smtp):
 
 # --- verified addresses --------------------------------------------------------------
 
+
 def test_a_user_confirms_their_own_address_by_a_link_that_works_once(client, people, smtp):
     frank = make_user("frank")
     frank.profile.verified_email = ""
@@ -213,11 +238,11 @@ def test_a_user_confirms_their_own_address_by_a_link_that_works_once(client, peo
     link = link_in(msg)
     frank.profile.refresh_from_db()
     assert frank.profile.pending_email == "frank@home.example" and frank.profile.verified_email == ""
-    client.get(link)                                                    # following the link is not confirming
+    client.get(link)  # following the link is not confirming
     frank.profile.refresh_from_db()
     assert frank.profile.verified_email == ""
 
-    client.force_login(people["bob"])                                   # someone else cannot confirm it
+    client.force_login(people["bob"])  # someone else cannot confirm it
     assert "another user" in text_of(client.post(link, follow=True))
     client.force_login(frank)
     assert "is confirmed" in text_of(client.post(link, follow=True))
@@ -236,28 +261,50 @@ def test_a_user_confirms_their_own_address_by_a_link_that_works_once(client, peo
 
 # --- the umpire's seat -----------------------------------------------------------------
 
+
 def seats_with_umpire_playing(people):
-    return [{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
-            {"role": "player", "side": "red", "user": people["alice"], "email": "alice@example.org"},
-            {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}]
+    return [
+        {"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
+        {"role": "player", "side": "red", "user": people["alice"], "email": "alice@example.org"},
+        {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"},
+    ]
 
 
 def test_the_umpire_plays_only_where_the_game_says_so_and_everyone_sees_it(client, people, smtp):
     campaign = Campaign.objects.create(name="C")
-    for operator in (True, False):                                     # the service refuses, on every path
-        seats = seats_with_umpire_playing(people) if operator else [
-            {k: v for k, v in s.items() if k != "email"} for s in seats_with_umpire_playing(people)]
+    for operator in (True, False):  # the service refuses, on every path
+        seats = (
+            seats_with_umpire_playing(people)
+            if operator
+            else [{k: v for k, v in s.items() if k != "email"} for s in seats_with_umpire_playing(people)]
+        )
         with pytest.raises(commands.TurnError, match="umpires this game and cannot also play a side"):
-            creation.create_game(campaign=campaign, name="No", ruleset="civilwar", seats=seats, operator=operator,
-                              created_by=people["alice"])
+            creation.create_game(
+                campaign=campaign,
+                name="No",
+                ruleset="civilwar",
+                seats=seats,
+                operator=operator,
+                created_by=people["alice"],
+            )
     client.force_login(people["alice"])
-    refused = client.post(reverse("new_game"), {**NEW_GAME, "name": "No", "umpire": "alice", "player_red": "alice",
-                                                "player_blue": "carol"})
+    refused = client.post(
+        reverse("new_game"),
+        {**NEW_GAME, "name": "No", "umpire": "alice", "player_red": "alice", "player_blue": "carol"},
+    )
     assert "cannot also play a side" in text_of(refused)
     assert not Game.objects.filter(name="No").exists()
 
-    game = create(client, people["alice"], "Umpire plays", umpire="alice", player_red="alice", player_blue="carol",
-                  observers="dave", umpire_plays="on")
+    game = create(
+        client,
+        people["alice"],
+        "Umpire plays",
+        umpire="alice",
+        player_red="alice",
+        player_blue="carol",
+        observers="dave",
+        umpire_plays="on",
+    )
     assert game.seats.filter(user=people["alice"], status="active").count() == 2
     [invite] = smtp.to("carol@example.org")
     assert "The umpire also plays: yes" in plain(invite) and "Red: alice" in plain(invite)
@@ -280,7 +327,7 @@ def test_every_player_sees_who_umpires_and_observes(client, people, game):
     Seat.objects.create(game=game, role=Seat.Role.OBSERVER, user=people["dave"], email="dave@example.org")
     client.force_login(people["carol"])
     text = text_of(client.get(reverse("game", args=[game.pk])))
-    roster = text[text.index("Who is in this game"):]
+    roster = text[text.index("Who is in this game") :]
     assert "alice" in roster and "dave" in roster and "no: the umpire holds no side" in roster
     detail = client.get(f"/api/games/{game.pk}/").json()["roster"]
     assert detail["umpires"] == [{"user": "alice", "status": "active"}]

@@ -1,4 +1,5 @@
 """The turn lifecycle: open → orders → ready → close → adjudicate → publish → next."""
+
 from datetime import timedelta
 
 import pytest
@@ -36,7 +37,10 @@ def test_valid_orders_close_adjudicate_and_publish_the_turn(game):
     for step in ("turn.opened", "orders.submitted", "side.ready", "turn.closed", "turn.adjudicated", "turn.published"):
         assert step in turn1
     published = Event.objects.get(game=game, type="turn.published", turn=1)
-    assert dice.commitment(published.payload["seed"]) == Event.objects.get(game=game, type="turn.opened", turn=1).payload["commitment"]
+    assert (
+        dice.commitment(published.payload["seed"])
+        == Event.objects.get(game=game, type="turn.opened", turn=1).payload["commitment"]
+    )
     assert OutboxMail.objects.filter(game=game, kind="report").count() == 3
 
 

@@ -1,5 +1,6 @@
 """Queues by kind and hand-offs that fail: a hung SMTP server cannot delay a turn, and a turn or
 mail whose hand-off to the broker failed is recorded and queued again by the rescue."""
+
 import asyncio
 import socket
 import threading

@@ -6,6 +6,7 @@ state after it, as canonical JSON (the snapshots' form). Chosen to cover every l
 type and every key the fold adds only later (a moved deadline, a grace, several seats a side,
 an absence drawn, results held and voided).
 """
+
 from __future__ import annotations
 
 import gzip
@@ -60,7 +61,8 @@ def test_the_empty_state_is_the_old_empty_state():
         '{"missed":{},"pending":[],"pending_from":null,"result":null,"rules":null,"ruleset":null,"settings":{},'
         '"status":"new","turn":{"close_reason":null,"commitment":null,"deadline":null,"defaulted":{},"kind":"orders",'
         '"number":0,"opened_at":null,"orders":{},"orders_used":null,"prompt":"","ready":{},"seed":null,"sides":[],'
-        '"status":""},"voided":[]}')
+        '"status":""},"voided":[]}'
+    )
 
 
 def test_statuses_equal_the_strings_they_replace():

@@ -1,5 +1,6 @@
 """A task rides out a dropped database connection in-process (campaigns/transient.py): the
 connection is really terminated by the server (pg_terminate_backend), as in a restart."""
+
 import psycopg
 import pytest
 from django.db import OperationalError, connection

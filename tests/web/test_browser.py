@@ -1,4 +1,5 @@
 """One real-browser run: sign in as bob, send orders, see the turn resolve on the page."""
+
 import os
 
 import pytest
@@ -17,8 +18,15 @@ pytestmark = [
     needs_chromium,  # skips only outside CI; under KRIEGSBRIEF_REQUIRE_SERVICES=1 a missing browser fails
 ]
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 @pytest.fixture
@@ -108,11 +116,17 @@ def test_bob_accepts_an_invitation_from_my_games(live_server, browser_page, peop
     from campaigns.models import Campaign
     from campaigns.turns import creation
 
-    game = creation.create_game(campaign=Campaign.objects.create(name="C"), name="Invited game", ruleset="civilwar",
-                             created_by=people["alice"], seats=[
-                                 {"role": "umpire", "user": people["alice"]},
-                                 {"role": "player", "side": "red", "user": people["bob"]},
-                                 {"role": "player", "side": "blue", "user": people["carol"]}])
+    game = creation.create_game(
+        campaign=Campaign.objects.create(name="C"),
+        name="Invited game",
+        ruleset="civilwar",
+        created_by=people["alice"],
+        seats=[
+            {"role": "umpire", "user": people["alice"]},
+            {"role": "player", "side": "red", "user": people["bob"]},
+            {"role": "player", "side": "blue", "user": people["carol"]},
+        ],
+    )
     page = browser_page
     page.goto(live_server.url + "/accounts/login/")
     page.fill("#id_username", "bob")
@@ -120,7 +134,9 @@ def test_bob_accepts_an_invitation_from_my_games(live_server, browser_page, peop
     page.click("button[type=submit]:has-text('Sign in')")
     page.wait_for_url(live_server.url + "/")
     invitations = page.inner_text("#invitations")
-    assert "Invited game" in invitations and "umpire: alice" in invitations and "the umpire holds no side" in invitations
+    assert (
+        "Invited game" in invitations and "umpire: alice" in invitations and "the umpire holds no side" in invitations
+    )
     page.click("#invitations button:has-text('Accept')")
     page.wait_for_url(f"{live_server.url}/games/{game.pk}/")
     assert "You joined Invited game" in page.inner_text(".messages")

@@ -1,6 +1,7 @@
 """Orders by clicks on the map, in a real Chromium: a whole Little Wars turn ordered without typing
 and adjudicated, with the confirmation of a ready that closes the turn and the side's pending
 orders drawn on its own map only; a Civil War operation by clicks."""
+
 from campaigns.turns import commands
 from tests.api.test_littlewars_api import new_game
 from tests.support.games import legal_op, new_game_with_people, state_of
@@ -10,12 +11,15 @@ from .test_browser import browser_page, pytestmark, sign_in  # noqa: F401  (the 
 
 def at_inches(page, x: float, y: float) -> dict:
     """The page position of table point x,y (inches, y up), as the map draws it (MAPS.md)."""
-    return page.evaluate("""([x, y]) => {
+    return page.evaluate(
+        """([x, y]) => {
         const svg = document.querySelector("section.map .map-frame svg");
         const p = svg.createSVGPoint(); p.x = x; p.y = +svg.getAttribute("data-depth") - y;
         const s = p.matrixTransform(svg.getScreenCTM());
         return {x: s.x, y: s.y};
-    }""", [x, y])
+    }""",
+        [x, y],
+    )
 
 
 def click_table(page, x: float, y: float) -> None:
@@ -159,12 +163,14 @@ def test_the_umpires_close_asks_first(live_server, browser_page, game):
     page.locator(".messages").wait_for()
     assert state_of(game).turn.number == 2
     from campaigns.models import Event
+
     assert Event.objects.filter(game=game, type="turn.closed").count() == 1
 
 
 def pinch(page, spread: float) -> None:
     """Two fingers on the map move apart by ``spread`` pixels each (pointer events, as a touch screen sends)."""
-    page.evaluate("""spread => {
+    page.evaluate(
+        """spread => {
         const svg = document.querySelector("section.map .map-frame svg"), r = svg.getBoundingClientRect();
         const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
         const send = (type, id, x) => svg.dispatchEvent(new PointerEvent(type, {pointerId: id, clientX: x, clientY: cy,
@@ -172,13 +178,16 @@ def pinch(page, spread: float) -> None:
         send("pointerdown", 1, cx - 20); send("pointerdown", 2, cx + 20);
         send("pointermove", 1, cx - 20 - spread); send("pointermove", 2, cx + 20 + spread);
         send("pointerup", 1, cx - 20 - spread); send("pointerup", 2, cx + 20 + spread);
-    }""", spread)
+    }""",
+        spread,
+    )
 
 
 def test_a_phone_sees_the_map_first_pinches_it_and_never_scrolls_sideways(live_server, browser_page, people):
     game = new_game(people, "skirmish")
-    context = browser_page.context.browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
-                                                       is_mobile=True)
+    context = browser_page.context.browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
     page = context.new_page()
     sign_in(page, live_server.url, "bob")
     for url in (f"/games/{game.pk}/", "/", f"/games/{game.pk}/seats/", "/games/new/", "/accounts/settings/"):

@@ -1,5 +1,6 @@
 """Zoom and pan on the game page's map, in a real Chromium: a Little Wars big battle (420 figures)
 and, since the control is the same for every rule set, a Civil War map."""
+
 import pytest
 
 from campaigns.turns import commands
@@ -8,7 +9,7 @@ from tests.conftest import PASSWORD
 
 from .test_browser import browser_page, pytestmark  # noqa: F401  (the fixture; browser, database and Chromium marks)
 
-FIGURES = 'section.map svg .unit.figure'  # the figures on the table (MAPS.md), not the legend's samples
+FIGURES = "section.map svg .unit.figure"  # the figures on the table (MAPS.md), not the legend's samples
 
 
 def sign_in(page, url, user):
@@ -99,9 +100,13 @@ def test_the_table_map_says_where_the_pointer_is_in_inches(live_server, browser_
             page.click("button[aria-label='Zoom in']")
         frame = page.locator("section.map svg").bounding_box()
         figures = page.locator('section.map svg [data-kind="figure"][data-side="red"]').all()
-        figure, box = next((f, b) for f in figures[::7] if (b := f.bounding_box())  # one in sight
-                           and frame["x"] < b["x"] < frame["x"] + frame["width"] - 20
-                           and frame["y"] < b["y"] < frame["y"] + frame["height"] - 20)
+        figure, box = next(
+            (f, b)
+            for f in figures[::7]
+            if (b := f.bounding_box())  # one in sight
+            and frame["x"] < b["x"] < frame["x"] + frame["width"] - 20
+            and frame["y"] < b["y"] < frame["y"] + frame["height"] - 20
+        )
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         x, y = (float(v) for v in page.inner_text("[data-map-coords]").split("=")[1].split()[0].split(","))
         assert x == pytest.approx(float(figure.get_attribute("data-x")), abs=0.15)

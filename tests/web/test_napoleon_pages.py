@@ -2,6 +2,7 @@
 player posts its orders in the game page's form (the first without ready, then the Ready
 button), and the game page, every turn's history page and the map render for each seat and the
 umpire, a side's standing instructions reaching only that side and the umpire."""
+
 import pytest
 from django.urls import reverse
 

@@ -1,5 +1,6 @@
 """No rendered page shows template code: every page of the app, as a player, the umpire and an
 observer would open it, in each state a turn passes through."""
+
 import pytest
 from django.urls import reverse
 
@@ -13,8 +14,15 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def pages_of(game) -> list[str]:
     g = [game.pk]
-    return [reverse("my_games"), reverse("my_settings"), reverse("new_game"), reverse("game", args=g),
-            reverse("game_seats", args=g), reverse("verification", args=g), reverse("game_map", args=g)]
+    return [
+        reverse("my_games"),
+        reverse("my_settings"),
+        reverse("new_game"),
+        reverse("game", args=g),
+        reverse("game_seats", args=g),
+        reverse("verification", args=g),
+        reverse("game_map", args=g),
+    ]
 
 
 def assert_clean(client, url):
@@ -40,8 +48,11 @@ def test_no_page_shows_template_code(client, people, approval_game):
             for url in pages_of(game):
                 assert_clean(client, url)
         client.force_login(people["alice"])
-        for url in (reverse("umpire", args=[game.pk]), reverse("umpire", args=[game.pk]) + "?kind=turn",
-                    reverse("mailin_held", args=[game.pk])):
+        for url in (
+            reverse("umpire", args=[game.pk]),
+            reverse("umpire", args=[game.pk]) + "?kind=turn",
+            reverse("mailin_held", args=[game.pk]),
+        ):
             assert_clean(client, url)
     client.force_login(people["bob"])
     assert_clean(client, reverse("turn_history", args=[game.pk, 1]))

@@ -1,5 +1,6 @@
 """The htmx views behind orders by clicks and the live check of the orders box: the line comes
 from the rule set, an illegal target says why, and nothing is stored or shown to another side."""
+
 from django.urls import reverse
 
 from campaigns.models import Event

@@ -1,4 +1,5 @@
 """The web pages: sign in, my games, 404 for strangers, orders, the umpire's commands."""
+
 import html
 
 import pytest
@@ -32,10 +33,16 @@ def test_wrong_password_is_refused(client, people):
 
 def test_my_games_lists_only_the_users_games(client, people, game):
     other = creation.create_game(
-        campaign=Campaign.objects.create(name="Elsewhere"), name="Other game", ruleset="civilwar",
-        seats=[{"role": "umpire", "user": people["alice"], "email": "a@example.org"},
-               {"role": "player", "side": "red", "user": people["carol"], "email": "c@example.org"},
-               {"role": "player", "side": "blue", "user": people["dave"], "email": "d@example.org"}], operator=True)
+        campaign=Campaign.objects.create(name="Elsewhere"),
+        name="Other game",
+        ruleset="civilwar",
+        seats=[
+            {"role": "umpire", "user": people["alice"], "email": "a@example.org"},
+            {"role": "player", "side": "red", "user": people["carol"], "email": "c@example.org"},
+            {"role": "player", "side": "blue", "user": people["dave"], "email": "d@example.org"},
+        ],
+        operator=True,
+    )
     client.force_login(people["bob"])
     text = client.get(reverse("my_games")).content.decode()
     assert "Test game" in text and "Other game" not in text
@@ -171,12 +178,14 @@ def test_umpire_amend_shows_line_errors_then_readjudicates(client, people, appro
     client.force_login(people["alice"])
     text = page(client, game, "umpire")
     assert f"{first}</textarea>" in text.replace("\r\n", "\n")
-    response = client.post(game_url(game, "umpire"),
-                           {"action": "amend", "amend-orders_red": "nonsense order", "amend-reason": "typo"})
+    response = client.post(
+        game_url(game, "umpire"), {"action": "amend", "amend-orders_red": "nonsense order", "amend-reason": "typo"}
+    )
     assert response.status_code == 200 and "line 1:" in html.unescape(response.content.decode())
     assert state_of(game).voided == []
-    response = client.post(game_url(game, "umpire"),
-                           {"action": "amend", "amend-orders_red": second, "amend-reason": "player's typo"})
+    response = client.post(
+        game_url(game, "umpire"), {"action": "amend", "amend-orders_red": second, "amend-reason": "player's typo"}
+    )
     assert response.status_code == 302
     state = state_of(game)
     assert state.turn.status == "adjudicated" and state.turn.orders_used["red"] == second
@@ -194,8 +203,9 @@ def test_approve_when_nothing_is_pending_is_a_message(client, people, approval_g
 def test_umpire_submits_on_behalf_and_closes_the_turn(client, people, game):
     client.force_login(people["alice"])
     op = legal_op(game)
-    response = client.post(game_url(game, "umpire"),
-                           {"action": "submit", "submit-side": "red", "submit-text": op, "submit-ready": "on"})
+    response = client.post(
+        game_url(game, "umpire"), {"action": "submit", "submit-side": "red", "submit-text": op, "submit-ready": "on"}
+    )
     assert response.status_code == 302
     assert Event.objects.get(game=game, type="orders.submitted", turn=1).payload["source"] == "umpire"
     state = state_of(game)
@@ -209,8 +219,10 @@ def test_umpire_submits_on_behalf_and_closes_the_turn(client, people, game):
 
 def test_umpire_on_behalf_errors_are_per_line(client, people, game):
     client.force_login(people["alice"])
-    response = client.post(game_url(game, "umpire"), {
-        "action": "submit", "submit-side": "red", "submit-text": f"{legal_op(game)}\nfly", "submit-ready": "on"})
+    response = client.post(
+        game_url(game, "umpire"),
+        {"action": "submit", "submit-side": "red", "submit-text": f"{legal_op(game)}\nfly", "submit-ready": "on"},
+    )
     assert response.status_code == 200 and "line 2:" in response.content.decode()
 
 
@@ -247,9 +259,18 @@ def test_create_game_form(client, people):
     url = reverse("new_game")
     text = client.get(url).content.decode()
     assert "Civil War" in text and 'name="player_red"' in text
-    data = {"new_campaign": "Spring", "name": "Web game", "ruleset": "civilwar", "umpire": "bob",
-            "player_red": "carol", "player_blue": "zed", "observers": "dave, nobody",
-            "deadline_hours": "48", "decision_deadline_hours": "12", "ready_delay_seconds": "0"}
+    data = {
+        "new_campaign": "Spring",
+        "name": "Web game",
+        "ruleset": "civilwar",
+        "umpire": "bob",
+        "player_red": "carol",
+        "player_blue": "zed",
+        "observers": "dave, nobody",
+        "deadline_hours": "48",
+        "decision_deadline_hours": "12",
+        "ready_delay_seconds": "0",
+    }
     response = client.post(url, data)
     text = html.unescape(response.content.decode())
     assert response.status_code == 200
@@ -262,22 +283,32 @@ def test_create_game_form(client, people):
     game = Game.objects.get(name="Web game")
     assert response.status_code == 302 and response.url == reverse("game_seats", args=[game.pk])
     seats = {(s.role, s.side): (s.user.username, s.status, s.email) for s in game.seats.select_related("user")}
-    assert seats == {("umpire", ""): ("bob", "active", "bob@example.org"),      # the creator takes their own seat
-                     ("player", "red"): ("carol", "invited", ""),               # the others are only invited
-                     ("player", "blue"): ("dave", "invited", "")}
-    assert game.turn_number == 0 and game.deadline_at is None                   # not started until they accept
+    assert seats == {
+        ("umpire", ""): ("bob", "active", "bob@example.org"),  # the creator takes their own seat
+        ("player", "red"): ("carol", "invited", ""),  # the others are only invited
+        ("player", "blue"): ("dave", "invited", ""),
+    }
+    assert game.turn_number == 0 and game.deadline_at is None  # not started until they accept
     settings = state_of(game).settings
     assert settings["deadline_hours"] == 48 and settings["require_approval"] is True and settings["absence_days"] == 7
     assert settings["umpire_plays"] is False
     assert game.campaign.name == "Spring" and game.campaign.created_by == people["bob"]
     created = Event.objects.get(game=game, type="game.created").payload
-    default = catalog.get("civilwar").load_scenario(None)                      # no scenario chosen: the default
+    default = catalog.get("civilwar").load_scenario(None)  # no scenario chosen: the default
     assert created["scenario"] == {"name": default["name"], "title": default.get("title"), "options": {}}
 
 
-NAPOLEON_GAME = {"new_campaign": "Hundred Days", "name": "Ford game", "ruleset": "napoleon", "umpire": "bob",
-                 "player_red": "carol", "player_blue": "dave", "deadline_hours": "48",
-                 "decision_deadline_hours": "12", "ready_delay_seconds": "0"}
+NAPOLEON_GAME = {
+    "new_campaign": "Hundred Days",
+    "name": "Ford game",
+    "ruleset": "napoleon",
+    "umpire": "bob",
+    "player_red": "carol",
+    "player_blue": "dave",
+    "deadline_hours": "48",
+    "decision_deadline_hours": "12",
+    "ready_delay_seconds": "0",
+}
 
 
 def test_create_a_game_with_a_scenario_and_optional_troops(client, people):
@@ -287,8 +318,12 @@ def test_create_a_game_with_a_scenario_and_optional_troops(client, people):
     form = client.get(reverse("new_game")).content.decode()
     assert 'value="napoleon:mill_ford"' in form and 'value="warworlds:town_assault"' in form
     assert 'name="option_napoleon_dragoons"' in form and "(Napoleon&#x27;s War II" in form
-    data = {**NAPOLEON_GAME, "scenario": "napoleon:mill_ford", "option_napoleon_dragoons": "on",
-            "option_napoleon_skirmishers": "on"}
+    data = {
+        **NAPOLEON_GAME,
+        "scenario": "napoleon:mill_ford",
+        "option_napoleon_dragoons": "on",
+        "option_napoleon_skirmishers": "on",
+    }
     response = client.post(reverse("new_game"), data)
     game = Game.objects.get(name="Ford game")
     assert response.status_code == 302
@@ -305,29 +340,47 @@ def test_a_scenario_or_option_of_another_rule_set_is_refused(client, people):
     response = client.post(reverse("new_game"), {**NAPOLEON_GAME, "scenario": "warworlds:town_assault"})
     text = html.unescape(response.content.decode())
     assert response.status_code == 200 and "That scenario belongs to War of the Worlds" in text
-    response = client.post(reverse("new_game"), {**NAPOLEON_GAME, "ruleset": "warworlds",
-                                                  "option_napoleon_dragoons": "on"})
+    response = client.post(
+        reverse("new_game"), {**NAPOLEON_GAME, "ruleset": "warworlds", "option_napoleon_dragoons": "on"}
+    )
     assert "This option is for Napoleon's War II" in html.unescape(response.content.decode())
     assert not Game.objects.filter(name="Ford game").exists()
-    response = client.post(reverse("new_game"), NAPOLEON_GAME)                 # no scenario: the default
+    response = client.post(reverse("new_game"), NAPOLEON_GAME)  # no scenario: the default
     assert response.status_code == 302
     assert state_of(Game.objects.get(name="Ford game")).rules["scenario"]["name"] == "quatre_bras"
 
 
 def test_create_game_needs_a_campaign_and_every_side(client, people):
     client.force_login(people["bob"])
-    response = client.post(reverse("new_game"), {"name": "X", "ruleset": "civilwar", "umpire": "bob",
-                                                 "player_red": "carol", "deadline_hours": "1",
-                                                 "decision_deadline_hours": "1", "ready_delay_seconds": "0"})
+    response = client.post(
+        reverse("new_game"),
+        {
+            "name": "X",
+            "ruleset": "civilwar",
+            "umpire": "bob",
+            "player_red": "carol",
+            "deadline_hours": "1",
+            "decision_deadline_hours": "1",
+            "ready_delay_seconds": "0",
+        },
+    )
     text = response.content.decode()
     assert "Choose a campaign or name a new one." in text and "needs a blue player" in text
 
 
 def test_existing_campaign_can_be_chosen(client, people, game):
     client.force_login(people["bob"])
-    data = {"campaign": str(game.campaign.pk), "name": "Second", "ruleset": "civilwar", "umpire": "alice",
-            "player_red": "bob", "player_blue": "carol", "deadline_hours": "1",
-            "decision_deadline_hours": "1", "ready_delay_seconds": "0"}
+    data = {
+        "campaign": str(game.campaign.pk),
+        "name": "Second",
+        "ruleset": "civilwar",
+        "umpire": "alice",
+        "player_red": "bob",
+        "player_blue": "carol",
+        "deadline_hours": "1",
+        "decision_deadline_hours": "1",
+        "ready_delay_seconds": "0",
+    }
     response = client.post(reverse("new_game"), data)
     assert response.status_code == 302
     assert Game.objects.get(name="Second").campaign == game.campaign
@@ -380,23 +433,23 @@ def test_settings_page_needs_sign_in(client):
 def test_a_past_turn_shows_the_map_as_the_viewer_saw_it_then(client, people, game):
     from tests.support.games import play_one
 
-    play_one(game)                                            # turn 1 (red) published
+    play_one(game)  # turn 1 (red) published
     client.force_login(people["bob"])
     page1 = client.get(f"/games/{game.pk}/turns/1/")
     assert page1.status_code == 200
     text = page1.content.decode()
     assert "turn 1" in text and "<svg" in text and "As you saw it" in text
-    svg = text[text.index("<svg"):text.index("</svg>")]
-    play_one(game)                                            # turn 2 (blue) published
+    svg = text[text.index("<svg") : text.index("</svg>")]
+    play_one(game)  # turn 2 (blue) published
     later = client.get(f"/games/{game.pk}/turns/1/").content.decode()
-    assert later[later.index("<svg"):later.index("</svg>")] == svg    # the past map does not change
+    assert later[later.index("<svg") : later.index("</svg>")] == svg  # the past map does not change
     now = client.get(f"/games/{game.pk}/").content.decode()
-    assert now[now.index("<svg"):now.index("</svg>")] != svg          # the game has moved on
+    assert now[now.index("<svg") : now.index("</svg>")] != svg  # the game has moved on
     assert "turn 2 &rarr;" in later
     assert client.get(f"/games/{game.pk}/turns/2/").status_code == 200
-    assert client.get(f"/games/{game.pk}/turns/3/").status_code == 404       # open, not published
+    assert client.get(f"/games/{game.pk}/turns/3/").status_code == 404  # open, not published
     assert f'href="/games/{game.pk}/turns/1/"' in client.get(f"/games/{game.pk}/").content.decode()
-    client.force_login(people["dave"])                        # no seat: no such game
+    client.force_login(people["dave"])  # no seat: no such game
     assert client.get(f"/games/{game.pk}/turns/1/").status_code == 404
 
 
@@ -423,11 +476,11 @@ def test_the_umpire_hands_a_side_to_a_standby(client, people, game):
     assert welcome.reply_to == addresses.reply_address(red) != old_address
     assert OutboxMail.objects.filter(to="bob@example.org", subject__endswith="you no longer play red").exists()
     client.force_login(people["bob"])
-    assert client.get(game_url(game)).status_code == 404          # bob no longer holds a seat
+    assert client.get(game_url(game)).status_code == 404  # bob no longer holds a seat
     client.force_login(people["dave"])
     assert "you are player" in client.get(game_url(game)).content.decode()
     row = ingest.ingest(mail(to=old_address, frm="Player <bob@example.org>", body="hold"), via="test")
-    assert row.status != "applied"                                 # the old address is refused
+    assert row.status != "applied"  # the old address is refused
 
 
 def test_create_a_game_with_several_players_a_side(client, people):
@@ -437,9 +490,18 @@ def test_create_a_game_with_several_players_a_side(client, people):
 
     make_user("frank")
     client.force_login(people["bob"])
-    data = {"new_campaign": "Teams", "name": "Team game", "ruleset": "littlewars", "umpire": "alice",
-            "player_red": "bob as commander, frank as cavalry", "commands_red": "infantry: foot1 foot2; cavalry: horse, gun1",
-            "player_blue": "carol", "deadline_hours": "48", "decision_deadline_hours": "12", "ready_delay_seconds": "0"}
+    data = {
+        "new_campaign": "Teams",
+        "name": "Team game",
+        "ruleset": "littlewars",
+        "umpire": "alice",
+        "player_red": "bob as commander, frank as cavalry",
+        "commands_red": "infantry: foot1 foot2; cavalry: horse, gun1",
+        "player_blue": "carol",
+        "deadline_hours": "48",
+        "decision_deadline_hours": "12",
+        "ready_delay_seconds": "0",
+    }
     bad = client.post(reverse("new_game"), {**data, "player_red": "bob as commander, frank as hussars"})
     assert "red has no command hussars" in html.unescape(bad.content.decode())
     response = client.post(reverse("new_game"), data)

@@ -1,5 +1,6 @@
 """No template tag may be broken over lines: Django's lexer does not read a tag that spans a
 newline, so it would reach the reader as text ("{{ legal_operations|join:" on the game page)."""
+
 from pathlib import Path
 
 import pytest

@@ -1,5 +1,6 @@
 """The umpire's console: the whole log filtered by audience and kind, every side's orders side by side,
 the map with its zoom; the approval note reaching the players' logs and turn reports; confirmations."""
+
 from datetime import timedelta
 
 import pytest

@@ -1,6 +1,7 @@
 """A War of the Worlds game played to its scored end through the web forms, and every page each
 seat and the umpire can open checked for blue's hidden pickets (B2 in the town assault, WW-61 #7):
 red never sees them, on the game page, the map or a past turn's page, before they are revealed."""
+
 import html
 
 import pytest
@@ -70,8 +71,9 @@ def test_a_town_assault_played_on_the_web_leaks_no_hidden_unit(people):
         number = state.turn.number
         for side in state.turn.sides:
             order_on_the_page(clients[side], game, side)
-        assert gamelog.load(game.pk).state.turn.number > number or \
-            gamelog.load(game.pk).state.status != "active", f"round {number} was not adjudicated"
+        assert gamelog.load(game.pk).state.turn.number > number or gamelog.load(game.pk).state.status != "active", (
+            f"round {number} was not adjudicated"
+        )
         red_pages = pages_of(clients["red"], game, number)
         if first_seen is None and red_may_see_the_pickets(game):
             first_seen = number

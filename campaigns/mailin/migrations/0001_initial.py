@@ -5,63 +5,113 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('campaigns', '0003_outbox_threading_retries'),
+        ("campaigns", "0003_outbox_threading_retries"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='InboundMessage',
+            name="InboundMessage",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('dedupe_key', models.CharField(help_text='Message-ID, or sha256 of the raw bytes when there is none.', max_length=300, unique=True)),
-                ('message_id', models.CharField(blank=True, max_length=300)),
-                ('raw', models.BinaryField()),
-                ('size', models.IntegerField()),
-                ('via', models.CharField(max_length=20)),
-                ('envelope_to', models.CharField(blank=True, max_length=300)),
-                ('received_at', models.DateTimeField(auto_now_add=True)),
-                ('status', models.CharField(choices=[('received', 'Received'), ('applied', 'Applied'), ('rejected', 'Rejected'), ('held', 'Held'), ('ignored', 'Ignored'), ('failed', 'Failed')], db_index=True, default='received', max_length=10)),
-                ('error', models.TextField(blank=True)),
-                ('attempts', models.IntegerField(default=0)),
-                ('processed_at', models.DateTimeField(blank=True, null=True)),
-                ('from_addr', models.CharField(blank=True, max_length=300)),
-                ('subject', models.CharField(blank=True, max_length=300)),
-                ('thread_key', models.CharField(blank=True, db_index=True, max_length=64)),
-                ('replied_at', models.DateTimeField(blank=True, null=True)),
-                ('result', models.JSONField(blank=True, default=dict)),
-                ('seat', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='campaigns.seat')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "dedupe_key",
+                    models.CharField(
+                        help_text="Message-ID, or sha256 of the raw bytes when there is none.",
+                        max_length=300,
+                        unique=True,
+                    ),
+                ),
+                ("message_id", models.CharField(blank=True, max_length=300)),
+                ("raw", models.BinaryField()),
+                ("size", models.IntegerField()),
+                ("via", models.CharField(max_length=20)),
+                ("envelope_to", models.CharField(blank=True, max_length=300)),
+                ("received_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("received", "Received"),
+                            ("applied", "Applied"),
+                            ("rejected", "Rejected"),
+                            ("held", "Held"),
+                            ("ignored", "Ignored"),
+                            ("failed", "Failed"),
+                        ],
+                        db_index=True,
+                        default="received",
+                        max_length=10,
+                    ),
+                ),
+                ("error", models.TextField(blank=True)),
+                ("attempts", models.IntegerField(default=0)),
+                ("processed_at", models.DateTimeField(blank=True, null=True)),
+                ("from_addr", models.CharField(blank=True, max_length=300)),
+                ("subject", models.CharField(blank=True, max_length=300)),
+                ("thread_key", models.CharField(blank=True, db_index=True, max_length=64)),
+                ("replied_at", models.DateTimeField(blank=True, null=True)),
+                ("result", models.JSONField(blank=True, default=dict)),
+                (
+                    "seat",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="campaigns.seat",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Absence',
+            name="Absence",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('until', models.DateField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('seat', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='absences', to='campaigns.seat')),
-                ('inbound', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='mailin.inboundmessage')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("until", models.DateField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "seat",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="absences", to="campaigns.seat"
+                    ),
+                ),
+                (
+                    "inbound",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="mailin.inboundmessage",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='SeatAddress',
+            name="SeatAddress",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('token', models.CharField(max_length=64, unique=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('revoked_at', models.DateTimeField(blank=True, null=True)),
-                ('seat', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='mail_addresses', to='campaigns.seat')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("token", models.CharField(max_length=64, unique=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("revoked_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "seat",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="mail_addresses", to="campaigns.seat"
+                    ),
+                ),
             ],
         ),
         migrations.AddIndex(
-            model_name='inboundmessage',
-            index=models.Index(fields=['thread_key', 'replied_at'], name='mailin_inbo_thread__2958f1_idx'),
+            model_name="inboundmessage",
+            index=models.Index(fields=["thread_key", "replied_at"], name="mailin_inbo_thread__2958f1_idx"),
         ),
         migrations.AddConstraint(
-            model_name='seataddress',
-            constraint=models.UniqueConstraint(condition=models.Q(('revoked_at__isnull', True)), fields=('seat',), name='one_live_address_per_seat'),
+            model_name="seataddress",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("revoked_at__isnull", True)), fields=("seat",), name="one_live_address_per_seat"
+            ),
         ),
     ]

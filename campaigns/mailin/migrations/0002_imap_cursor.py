@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('mailin', '0001_initial'),
+        ("mailin", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ImapCursor',
+            name="ImapCursor",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('mailbox', models.CharField(help_text='user@host:port/mailbox', max_length=400, unique=True)),
-                ('uidvalidity', models.BigIntegerField()),
-                ('last_uid', models.BigIntegerField(default=0)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("mailbox", models.CharField(help_text="user@host:port/mailbox", max_length=400, unique=True)),
+                ("uidvalidity", models.BigIntegerField()),
+                ("last_uid", models.BigIntegerField(default=0)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
             ],
         ),
     ]

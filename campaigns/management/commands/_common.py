@@ -1,4 +1,5 @@
 """Shared argument handling for the game management commands."""
+
 from django.core.management.base import CommandError
 
 from campaigns.models import Game

@@ -4,6 +4,7 @@ Napoleon's War game (Quatre Bras) waiting for their first orders.
 
 Safe to run twice: a demo game that exists is left as it is.
 """
+
 import random
 
 from django.contrib.auth import get_user_model
@@ -19,13 +20,17 @@ PASSWORD = "kriegsbrief"
 DEMO_GAME = "Demo: Civil War"
 # Simultaneous games, fresh: turn 1 open for both sides (Little Wars and the Kriegspiel deploy
 # behind the curtain; War of the Worlds opens with its first movement round).
-FRESH_GAMES = [("Demo: Little Wars skirmish", "littlewars", "skirmish"),
-               ("Demo: Kriegspiel", "kriegspiel", None),
-               ("Demo: War of the Worlds", "warworlds", "field_battle")]
+FRESH_GAMES = [
+    ("Demo: Little Wars skirmish", "littlewars", "skirmish"),
+    ("Demo: Kriegspiel", "kriegspiel", None),
+    ("Demo: War of the Worlds", "warworlds", "field_battle"),
+]
 # Alternating, fresh: the side that moves first orders in turn 1 (Quatre Bras opens with blue's
 # 0-point turn, NW-55).
-FRESH_GAMES += [("Demo: Kings of War", "kingsofwar", "pitched"),
-                ("Demo: Napoleon's War, Quatre Bras", "napoleon", "quatre_bras")]
+FRESH_GAMES += [
+    ("Demo: Kings of War", "kingsofwar", "pitched"),
+    ("Demo: Napoleon's War, Quatre Bras", "napoleon", "quatre_bras"),
+]
 PEOPLE = [("umpire", "UTC"), ("red", "Europe/Berlin"), ("blue", "America/New_York")]
 
 
@@ -67,8 +72,10 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts):
         users = {name: demo_user(name, tz) for name, tz in PEOPLE}
-        campaign, _ = Campaign.objects.get_or_create(name="Demo campaign", defaults={
-            "description": "A campaign to try Kriegsbrief with.", "created_by": users["umpire"]})
+        campaign, _ = Campaign.objects.get_or_create(
+            name="Demo campaign",
+            defaults={"description": "A campaign to try Kriegsbrief with.", "created_by": users["umpire"]},
+        )
         seats = [
             {"role": "umpire", "user": users["umpire"], "email": "umpire@demo.localhost"},
             {"role": "player", "side": "red", "user": users["red"], "email": "red@demo.localhost"},
@@ -78,14 +85,27 @@ class Command(BaseCommand):
             self.stdout.write("The demo is already loaded.")
         else:
             with transaction.atomic():
-                game = creation.create_game(campaign=campaign, name=DEMO_GAME, ruleset="civilwar", seats=seats,
-                                         settings={"deadline_hours": 72, "decision_deadline_hours": 24}, operator=True)
+                game = creation.create_game(
+                    campaign=campaign,
+                    name=DEMO_GAME,
+                    ruleset="civilwar",
+                    seats=seats,
+                    settings={"deadline_hours": 72, "decision_deadline_hours": 24},
+                    operator=True,
+                )
             play_turns(game, opts["turns"])
             game.refresh_from_db()
             self.stdout.write(f"Loaded '{DEMO_GAME}' (game {game.pk}), now at turn {game.turn_number}.")
         for name, ruleset, scenario in FRESH_GAMES:
             if not Game.objects.filter(name=name).exists():
-                game = creation.create_game(campaign=campaign, name=name, ruleset=ruleset, scenario=scenario,
-                                         seats=seats, settings={"deadline_hours": 72}, operator=True)
+                game = creation.create_game(
+                    campaign=campaign,
+                    name=name,
+                    ruleset=ruleset,
+                    scenario=scenario,
+                    seats=seats,
+                    settings={"deadline_hours": 72},
+                    operator=True,
+                )
                 sides = gamelog.load(game.pk).state.turn.sides
                 self.stdout.write(f"Loaded '{name}' (game {game.pk}): {' and '.join(sides)} to give the first orders.")

@@ -15,5 +15,7 @@ class Command(BaseCommand):
         rows = outbox.dead(get_game(opts["game"]) if opts["game"] else None)
         for row in rows:
             error = (row.last_error.splitlines() or [""])[0][:120]
-            self.stdout.write(f"{row.pk}\tgame {row.game_id or '-'}\t{row.kind}\t{row.to}\t{row.attempts} attempts\t{error}")
+            self.stdout.write(
+                f"{row.pk}\tgame {row.game_id or '-'}\t{row.kind}\t{row.to}\t{row.attempts} attempts\t{error}"
+            )
         self.stdout.write(f"{rows.count()} dead; resend with: resend_mail <id> | resend_mail --game N")

@@ -4,6 +4,7 @@ With no broker, Celery tasks run eagerly in the calling thread; deadlines
 still need a clock, so a daemon thread calls the same sweep that Celery beat
 runs in production.
 """
+
 import logging
 import threading
 

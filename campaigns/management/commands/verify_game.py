@@ -20,8 +20,10 @@ class Command(BaseCommand):
             with tqdm(total=head(game.pk)[0], desc=f"game {game.pk}", disable=not opts["progress"]) as bar:
                 report = verify_game(game, progress=bar.update)
             status = "OK" if report.ok else "FAILED"
-            self.stdout.write(f"game {game.pk} {game.uid}: {status} — {report.events} events, "
-                              f"{report.snapshots} snapshots, {report.adjudications} adjudications re-run")
+            self.stdout.write(
+                f"game {game.pk} {game.uid}: {status} — {report.events} events, "
+                f"{report.snapshots} snapshots, {report.adjudications} adjudications re-run"
+            )
             for problem in report.problems:
                 self.stdout.write(f"  {problem}")
             failed += not report.ok

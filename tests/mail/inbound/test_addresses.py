@@ -1,4 +1,5 @@
 """Seat reply addresses: 128-bit tokens, both separators, revocation."""
+
 import pytest
 from django.test import override_settings
 
@@ -32,10 +33,16 @@ def test_each_seat_has_its_own_token(game):
     assert len(tokens) == game.seats.count()
 
 
-@pytest.mark.parametrize("addr", [
-    "", "orders@kriegsbrief.localhost", "orders+00112233445566778899aabbccddeeff@kriegsbrief.localhost",
-    "orders+zz@kriegsbrief.localhost", "a@b.c, d@e.f",
-])
+@pytest.mark.parametrize(
+    "addr",
+    [
+        "",
+        "orders@kriegsbrief.localhost",
+        "orders+00112233445566778899aabbccddeeff@kriegsbrief.localhost",
+        "orders+zz@kriegsbrief.localhost",
+        "a@b.c, d@e.f",
+    ],
+)
 def test_unknown_addresses_name_no_seat(game, addr):
     addresses.reply_address(game.seats.get(side="red"))
     assert addresses.seat_for_address(addr) is None

@@ -1,4 +1,5 @@
 """The admin: the inbound store is readable, never editable; held mail is released or rejected by action."""
+
 import pytest
 from django.contrib.auth import get_user_model
 

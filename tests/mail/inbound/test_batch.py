@@ -5,6 +5,7 @@ behind: rows, events, mail queued and sent, absences. A crash mid-batch loses
 nothing: every raw message was committed before processing began, and the
 sweep processes what the dead batch left behind.
 """
+
 import itertools
 import json
 import os
@@ -40,9 +41,11 @@ TIME = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[+-]
 def new_world():
     """Two Civil War games (the second only for its tokens); red's first address revoked."""
     campaign = Campaign.objects.create(name="batch")
-    seats = [{"role": "umpire", "email": "alice@example.org"},
-             {"role": "player", "side": "red", "email": "bob@example.org"},
-             {"role": "player", "side": "blue", "email": "carol@example.org"}]
+    seats = [
+        {"role": "umpire", "email": "alice@example.org"},
+        {"role": "player", "side": "red", "email": "bob@example.org"},
+        {"role": "player", "side": "blue", "email": "carol@example.org"},
+    ]
     game = creation.create_game(campaign=campaign, name="Test game", ruleset="civilwar", seats=seats, operator=True)
     other = creation.create_game(campaign=campaign, name="Other game", ruleset="civilwar", seats=seats, operator=True)
     red, blue = game.seats.get(side="red"), game.seats.get(side="blue")
@@ -71,7 +74,8 @@ def messages(game, red, blue, other_red, revoked) -> list[bytes]:
     replay = seat(red_to, red.email, opening)
     two_from = seat(red_to, red.email, opening).replace(b"From: ", b"From: Mallory <mallory@evil.example>\r\nFrom: ", 1)
     forged_below = seat(red_to, red.email, "pass", headers=ar_fail).replace(
-        b"\r\n\r\n", f"\r\nAuthentication-Results: {OUR_AR}; dmarc=pass\r\n\r\n".encode(), 1)
+        b"\r\n\r\n", f"\r\nAuthentication-Results: {OUR_AR}; dmarc=pass\r\n\r\n".encode(), 1
+    )
     out += [
         seat(red_to, "Mallory <mallory@evil.example>", opening, subject="hello"),
         seat("orders+" + "0" * 32 + "@kriegsbrief.localhost", red.email, opening),
@@ -83,20 +87,35 @@ def messages(game, red, blue, other_red, revoked) -> list[bytes]:
         seat(red_to, red.email, opening, headers={"Authentication-Results": "mx.evil.example; dmarc=fail"}),
         forged_below,
         seat(red_to, red.email, opening + "\n" + "x" * 30_000),
-        seat(red_to, red.email, "pass", attachments=[(f"a{i}.bin", b"\x00" * 10, "application/octet-stream")
-                                                     for i in range(25)]),
+        seat(
+            red_to,
+            red.email,
+            "pass",
+            attachments=[(f"a{i}.bin", b"\x00" * 10, "application/octet-stream") for i in range(25)],
+        ),
         seat(red_to, red.email, opening, subject="=?utf-8?q?hi=0D=0ABcc=3A_victim=40evil=2Eexample?="),
-        replay, replay,
-        *[seat(red_to, red.email, opening, headers=h) for h in (
-            {"Auto-Submitted": "auto-replied"}, {"Precedence": "bulk"}, {"List-Id": "<players.example.org>"},
-            {"Return-Path": "<>"}, {"Auto-Submitted": "no"})],
+        replay,
+        replay,
+        *[
+            seat(red_to, red.email, opening, headers=h)
+            for h in (
+                {"Auto-Submitted": "auto-replied"},
+                {"Precedence": "bulk"},
+                {"List-Id": "<players.example.org>"},
+                {"Return-Path": "<>"},
+                {"Auto-Submitted": "no"},
+            )
+        ],
         seat(red_to, "MAILER-DAEMON@mx.example.org", "Delivery failed"),
         seat(red_to, red.email, f"{opening}\n{BOOM}"),  # an internal error: FAILED, rolled back alone
         *[seat("orders+" + "1" * 32 + "@kriegsbrief.localhost", "loop@robot.example", f"hello {i}") for i in range(5)],
     ]
     for i, path in enumerate(CPYTHON):
-        raw = re.sub(rb"(?mi)^(from|message-id|auto-submitted|precedence|return-path|delivered-to):.*\r?\n", b"",
-                     path.read_bytes())
+        raw = re.sub(
+            rb"(?mi)^(from|message-id|auto-submitted|precedence|return-path|delivered-to):.*\r?\n",
+            b"",
+            path.read_bytes(),
+        )
         out.append(f"Delivered-To: {red_to}\nFrom: {red.email}\nMessage-ID: <cpython-{i}@test>\n".encode() + raw)
     away = (date.today() + timedelta(days=5)).isoformat()
     out += [
@@ -115,14 +134,17 @@ def failing_carry_out(real):
         if BOOM in (msg.body or ""):
             raise RuntimeError("worker lost its database connection")
         return real(row, seat, msg)
+
     return carry_out
 
 
 def outcome() -> dict:
     """Everything ingestion leaves behind, with what differs between two runs by design
     (random tokens and game uids, clock readings) written as placeholders."""
-    subs = {a.token: f"<token {a.seat.game.name}/{a.seat.side or a.seat.role}/{a.revoked_at is None}>"
-            for a in SeatAddress.objects.select_related("seat__game")}
+    subs = {
+        a.token: f"<token {a.seat.game.name}/{a.seat.side or a.seat.role}/{a.revoked_at is None}>"
+        for a in SeatAddress.objects.select_related("seat__game")
+    }
     subs.update({str(g.uid): f"<uid {g.name}>" for g in Game.objects.all()})
     subs.update({g.uid.hex: f"<uid {g.name}>" for g in Game.objects.all()})
 
@@ -133,13 +155,46 @@ def outcome() -> dict:
         return TIME.sub("<time>", text)
 
     return {
-        "inbound": [(m.pk, m.dedupe_key, m.status, norm(m.error), m.attempts, m.seat_id, m.from_addr, m.subject,
-                     m.thread_key, m.replied_at is None, m.processed_at is None, norm(m.result))
-                    for m in InboundMessage.objects.order_by("pk")],
-        "events": [(e.game_id, e.seq, e.turn, e.type, e.audience, norm(e.payload)) for e in Event.objects.order_by("pk")],
-        "outbox": [(norm(o.key), o.kind, o.status, o.to, o.seat_id, o.game_id, norm(o.reply_to), norm(o.subject),
-                    norm(o.body), norm(o.html), norm(o.svg), norm(o.attachments), o.message_id == outbox.message_id_for(o.key), norm(o.in_reply_to),
-                    norm(o.references)) for o in OutboxMail.objects.order_by("pk")],
+        "inbound": [
+            (
+                m.pk,
+                m.dedupe_key,
+                m.status,
+                norm(m.error),
+                m.attempts,
+                m.seat_id,
+                m.from_addr,
+                m.subject,
+                m.thread_key,
+                m.replied_at is None,
+                m.processed_at is None,
+                norm(m.result),
+            )
+            for m in InboundMessage.objects.order_by("pk")
+        ],
+        "events": [
+            (e.game_id, e.seq, e.turn, e.type, e.audience, norm(e.payload)) for e in Event.objects.order_by("pk")
+        ],
+        "outbox": [
+            (
+                norm(o.key),
+                o.kind,
+                o.status,
+                o.to,
+                o.seat_id,
+                o.game_id,
+                norm(o.reply_to),
+                norm(o.subject),
+                norm(o.body),
+                norm(o.html),
+                norm(o.svg),
+                norm(o.attachments),
+                o.message_id == outbox.message_id_for(o.key),
+                norm(o.in_reply_to),
+                norm(o.references),
+            )
+            for o in OutboxMail.objects.order_by("pk")
+        ],
         "absences": [(a.seat_id, a.until, a.inbound_id) for a in Absence.objects.order_by("pk")],
         "games": [(g.pk, g.status, g.turn_number, g.turn_status) for g in Game.objects.order_by("pk")],
     }
@@ -157,8 +212,10 @@ def _tokens(game):
     from campaigns.turns import gamelog
 
     tokens = gamelog.load(game.pk).state.rules["tokens"]
-    return {side: sorted((c for c, face in tokens.items() if face == side), key=lambda c: int(c[1:]))[0]
-            for side in ("red", "blue")}
+    return {
+        side: sorted((c for c, face in tokens.items() if face == side), key=lambda c: int(c[1:]))[0]
+        for side in ("red", "blue")
+    }
 
 
 def _flush():
@@ -184,8 +241,9 @@ def test_batches_leave_exactly_what_one_by_one_leaves(monkeypatch):
     _flush()
     single = run(monkeypatch, lambda raws: [ingest.ingest(raw, via="imap") for raw in raws])
     _flush()
-    batched = run(monkeypatch, lambda raws: [ingest.ingest_many(raws[i:i + 7], via="imap")
-                                             for i in range(0, len(raws), 7)])
+    batched = run(
+        monkeypatch, lambda raws: [ingest.ingest_many(raws[i : i + 7], via="imap") for i in range(0, len(raws), 7)]
+    )
     for part in single:
         assert len(batched[part]) == len(single[part]), part
         for one, many in zip(single[part], batched[part]):
@@ -221,9 +279,11 @@ def test_a_batch_is_never_inside_a_callers_transaction(db, game, red):
 def test_a_failing_message_rolls_back_only_itself(db, game, red, monkeypatch):
     monkeypatch.setattr(apply, "carry_out", failing_carry_out(apply.carry_out))
     opening = f"form {_tokens(game)['red']}"
-    raws = [mail(to=addresses.reply_address(red), frm=red.email, body=f"{opening}\nWAIT"),
-            mail(to=addresses.reply_address(red), frm=red.email, body=f"{opening}\n{BOOM}"),
-            mail(to=addresses.reply_address(red), frm=red.email, body="STATUS")]
+    raws = [
+        mail(to=addresses.reply_address(red), frm=red.email, body=f"{opening}\nWAIT"),
+        mail(to=addresses.reply_address(red), frm=red.email, body=f"{opening}\n{BOOM}"),
+        mail(to=addresses.reply_address(red), frm=red.email, body="STATUS"),
+    ]
     good, bad, status = ingest.ingest_many(raws, via="imap")
     assert bad.status == S.FAILED and "RuntimeError: worker lost" in bad.error and bad.attempts == 1
     assert good.status == status.status == S.APPLIED
@@ -258,8 +318,10 @@ def _die_at(raws, nth):
 def test_a_batch_killed_mid_processing_loses_nothing(game, red):
     import multiprocessing
 
-    raws = [mail(to=addresses.reply_address(red), frm=red.email, body=f"form {_tokens(game)['red']}\nWAIT")
-            for _ in range(6)]
+    raws = [
+        mail(to=addresses.reply_address(red), frm=red.email, body=f"form {_tokens(game)['red']}\nWAIT")
+        for _ in range(6)
+    ]
     connections.close_all()  # the child must not share this process's socket
     child = multiprocessing.get_context("fork").Process(target=_die_at, args=(raws, 4))
     child.start()
@@ -268,7 +330,10 @@ def test_a_batch_killed_mid_processing_loses_nothing(game, red):
     # Every message was stored before processing began; none of the dead batch's work stayed.
     assert InboundMessage.objects.count() == 6
     assert set(InboundMessage.objects.values_list("status", flat=True)) == {S.RECEIVED}
-    assert not Event.objects.filter(type="orders.submitted").exists() and not OutboxMail.objects.exclude(kind="start").exists()
+    assert (
+        not Event.objects.filter(type="orders.submitted").exists()
+        and not OutboxMail.objects.exclude(kind="start").exists()
+    )
     assert ingest.retry_pending(timezone.now()) == 0  # too fresh: the batch may still be running
     assert ingest.retry_pending(timezone.now() + timedelta(minutes=2)) == 6
     assert set(InboundMessage.objects.values_list("status", flat=True)) == {S.APPLIED}

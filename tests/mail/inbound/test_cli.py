@@ -1,5 +1,6 @@
 """ingest_mail (an MTA pipe: raw message on stdin) and feed_reply (play by
 "mail" from the outbox folder, no mail server)."""
+
 import io
 import os
 import subprocess
@@ -41,8 +42,13 @@ def test_empty_stdin_is_a_temporary_failure(monkeypatch, db):
 def test_ingest_mail_as_a_real_pipe(game, red, tmp_path):
     """As Postfix runs it: a separate process, the message on a real pipe."""
     env = {**os.environ, "DATABASE_URL": database_url(), "OUTBOX_DIR": str(tmp_path)}
-    proc = subprocess.run([sys.executable, "manage.py", "ingest_mail", "--recipient", "orders@kriegsbrief.localhost"],
-                          input=seat_mail(red, red_opening(game)), capture_output=True, env=env, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "manage.py", "ingest_mail", "--recipient", "orders@kriegsbrief.localhost"],
+        input=seat_mail(red, red_opening(game)),
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr.decode()
     assert b"applied" in proc.stdout, proc.stdout + proc.stderr
     # red alone orders in turn 1, so its orders close the turn at once and the
@@ -55,14 +61,26 @@ def test_ingest_mail_as_a_real_pipe(game, red, tmp_path):
 @pytest.mark.django_db(transaction=True)
 def test_database_down_is_a_temporary_failure(game, red, tmp_path):
     env = {**os.environ, "DATABASE_URL": "postgres://postgres@127.0.0.1:1/none", "OUTBOX_DIR": str(tmp_path)}
-    proc = subprocess.run([sys.executable, "manage.py", "ingest_mail"], input=seat_mail(red, "pass"),
-                          capture_output=True, env=env, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "manage.py", "ingest_mail"],
+        input=seat_mail(red, "pass"),
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
     assert proc.returncode == 75, proc.stderr.decode()
 
 
 def write_report(tmp_path, game, seat):
-    row = queue_mail(key="report-feed", to=seat.email, subject="[Kriegsbrief] Test game: turn 0 results",
-                     body="Turn report\nform C99 would be quoted\n", game=game, seat=seat, kind="report")
+    row = queue_mail(
+        key="report-feed",
+        to=seat.email,
+        subject="[Kriegsbrief] Test game: turn 0 results",
+        body="Turn report\nform C99 would be quoted\n",
+        game=game,
+        seat=seat,
+        kind="report",
+    )
     path = tmp_path / "report.eml"
     path.write_bytes(build_message(row).message().as_bytes())
     return path
@@ -109,8 +127,12 @@ def test_the_postfix_pipe_command_line_works(game, red, tmp_path):
     root = Path(__file__).resolve().parents[3]
     master = (root / "deploy/postfix/master.cf").read_text()
     argv = shlex.split(re.search(r"argv=(.+)", master).group(1))
-    argv = [a.replace("/srv/kriegsbrief/.venv/bin/python", sys.executable).replace("/srv/kriegsbrief", str(root))
-            .replace("${recipient}", "orders@kriegsbrief.localhost") for a in argv]
+    argv = [
+        a.replace("/srv/kriegsbrief/.venv/bin/python", sys.executable)
+        .replace("/srv/kriegsbrief", str(root))
+        .replace("${recipient}", "orders@kriegsbrief.localhost")
+        for a in argv
+    ]
     env = {**os.environ, "DATABASE_URL": database_url(), "OUTBOX_DIR": str(tmp_path)}
     proc = subprocess.run(argv, input=seat_mail(red, "STATUS"), capture_output=True, env=env, timeout=120, cwd=root)
     assert proc.returncode == 0, proc.stderr.decode()
@@ -122,8 +144,15 @@ def test_feed_reply_finds_the_latest_report_in_the_outbox_folder(tmp_path, setti
 
     settings.OUTBOX_DIR = tmp_path / "outbox"
     settings.EMAIL_BACKEND = "campaigns.mailout.eml_backend.EmlFileBackend"
-    row = queue_mail(key="report-latest", to=red.email, subject="[Kriegsbrief] Test game: turn 0 results",
-                     body="Turn report\n", game=game, seat=red, kind="report")
+    row = queue_mail(
+        key="report-latest",
+        to=red.email,
+        subject="[Kriegsbrief] Test game: turn 0 results",
+        body="Turn report\n",
+        game=game,
+        seat=red,
+        kind="report",
+    )
     assert send(row.pk)  # written as .eml by the embedded backend, as in the demo
     text = tmp_path / "orders.txt"
     text.write_text(red_opening(game))
@@ -146,8 +175,15 @@ def test_feed_reply_latest_for_never_answers_another_games_mail(tmp_path, settin
     fred.email = "fred" + red.email  # "fredbob@example.org" contains "bob@example.org"
     fred.save()
     for key, g, seat in (("r-this", game, red), ("r-fred", other, fred), ("r-other", other, other_red)):
-        row = queue_mail(key=key, to=seat.email, subject=f"[Kriegsbrief] {g.name}: turn 0 results",
-                         body="Turn report\n", game=g, seat=seat, kind="report")
+        row = queue_mail(
+            key=key,
+            to=seat.email,
+            subject=f"[Kriegsbrief] {g.name}: turn 0 results",
+            body="Turn report\n",
+            game=g,
+            seat=seat,
+            kind="report",
+        )
         assert send(row.pk)
     text = tmp_path / "orders.txt"
     text.write_text("pass\nWAIT")

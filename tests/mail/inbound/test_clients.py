@@ -1,5 +1,6 @@
 """Faithful samples of what real mail clients send (tests/mail/corpus/*.eml):
 the orders and commands read from each, and quoted text never read."""
+
 from email.parser import BytesHeaderParser
 from email.utils import parseaddr
 from pathlib import Path
@@ -21,7 +22,12 @@ EXPECTED = {
     "outlook-top-posted.eml": (["move R12 to C2", "if attacked fight"], [], 0, None),
     "outlook-html-only.eml": (["breakthrough C3 along L1", "if attacked retreat"], [], 2, None),
     "apple-mail-bottom-posted.eml": (["terror C5"], ["READY"], 0, None),
-    "thunderbird-cyrillic.eml": (["# наступаем к реке", "assault C7 from R2_7", "if attacked at C12 retreat to R11_12"], [], 4, None),
+    "thunderbird-cyrillic.eml": (
+        ["# наступаем к реке", "assault C7 from R2_7", "if attacked at C12 retreat to R11_12"],
+        [],
+        4,
+        None,
+    ),
     "thunderbird-forwarded-koi8r.eml": (["pass"], ["WAIT"], 0, None),
     "thunderbird-html-only.eml": (["evacuate C5 to C6", "if attacked ask"], [], 0, None),
     "gmail-forwarded.eml": (["form C5", "if attacked at C5 fight"], [], 1, None),
@@ -131,7 +137,8 @@ def test_a_txt_attachment_whose_name_is_an_encoded_word_is_read():
         "--b1\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nREADY\r\n"
         f'--b1\r\nContent-Type: text/plain; charset=utf-8; name="{word}"\r\n'
         f'Content-Disposition: attachment; filename="{word}"\r\nContent-Transfer-Encoding: base64\r\n\r\n'
-        + base64.b64encode(b"move R12 to C2\r\n").decode() + "\r\n--b1--\r\n"
+        + base64.b64encode(b"move R12 to C2\r\n").decode()
+        + "\r\n--b1--\r\n"
     ).encode()
     msg = mime.parse(raw, max_parts=20)
     assert [name for name, _ in msg.text_attachments] == ["приказы.txt"] and msg.other_attachments == []

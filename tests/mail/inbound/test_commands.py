@@ -1,5 +1,6 @@
 """Mail commands beside orders: replace, READY, WAIT, STATUS, RESEND, HELP,
 ABSENT UNTIL, MESSAGE; and the command reader itself."""
+
 from datetime import timedelta
 
 import pytest
@@ -26,16 +27,19 @@ def ready_sides(game):
     return set(gamelog.load(game.pk).state.turn.ready)
 
 
-@pytest.mark.parametrize("text, orders, cmds, errors", [
-    ("form C5\nREADY", "form C5", ["READY"], 0),
-    ("wait\nstatus\nhelp\nresend", "", ["WAIT", "STATUS", "HELP", "RESEND"], 0),
-    ("ABSENT UNTIL 2026-12-24", "", ["ABSENT"], 0),
-    ("ABSENT UNTIL christmas", "", [], 1),
-    ("ABSENT UNTIL 2026-02-30", "", [], 1),
-    ("READY now please", "", [], 1),
-    ("Ready.\nstatus!", "", ["READY", "STATUS"], 0),
-    ("Hello\nORDERS\npass\nEND\nREADY\nBye", "pass", ["READY"], 0),
-])
+@pytest.mark.parametrize(
+    "text, orders, cmds, errors",
+    [
+        ("form C5\nREADY", "form C5", ["READY"], 0),
+        ("wait\nstatus\nhelp\nresend", "", ["WAIT", "STATUS", "HELP", "RESEND"], 0),
+        ("ABSENT UNTIL 2026-12-24", "", ["ABSENT"], 0),
+        ("ABSENT UNTIL christmas", "", [], 1),
+        ("ABSENT UNTIL 2026-02-30", "", [], 1),
+        ("READY now please", "", [], 1),
+        ("Ready.\nstatus!", "", ["READY", "STATUS"], 0),
+        ("Hello\nORDERS\npass\nEND\nREADY\nBye", "pass", ["READY"], 0),
+    ],
+)
 def test_command_reader(text, orders, cmds, errors):
     req = commands.parse(text, order_words=ORDER_WORDS)
     assert req.orders == orders
@@ -82,8 +86,15 @@ def test_status_shows_own_orders_only(game, red, blue):
 
 def test_resend_sends_the_latest_report_again(game, red):
     assert "no report for you yet" in send(red, "RESEND")
-    queue_mail(key="report-x", to=red.email, subject="[Kriegsbrief] Test game: turn 1 results", body="the report",
-               game=game, seat=red, kind="report")
+    queue_mail(
+        key="report-x",
+        to=red.email,
+        subject="[Kriegsbrief] Test game: turn 1 results",
+        body="the report",
+        game=game,
+        seat=red,
+        kind="report",
+    )
     body = send(red, "RESEND")
     assert "on its way again" in body
     again = OutboxMail.objects.get(kind="resend")

@@ -4,6 +4,7 @@ Each is ingested as it is (strangers: refused or ignored) and again as if a
 seat had sent it (its From rewritten to the seat's, our reply address as the
 envelope recipient), so that the body and attachment paths see them too.
 """
+
 import re
 import time
 from pathlib import Path

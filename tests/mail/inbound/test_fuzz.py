@@ -1,5 +1,6 @@
 """Hypothesis: the ingestion function and the order parsers never crash,
 never lose a message, and account for every line."""
+
 import string
 from email.message import EmailMessage
 from email.policy import SMTP
@@ -15,13 +16,53 @@ from campaigns.turns import addresses, gamelog
 from rules import catalog
 from rules.civilwar.orders import ORDER_WORDS
 
-pytestmark = pytest.mark.filterwarnings("ignore:Do not use the .random. module:hypothesis.errors.HypothesisDeprecationWarning")
-FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                      HealthCheck.too_slow])
-order_words = st.sampled_from(["form", "move", "to", "assault", "from", "breakthrough", "along", "terror",
-                               "evacuate", "pass", "if", "attacked", "at", "retreat", "fight", "ask", "C1", "C5",
-                               "R2_7", "L1", "READY", "WAIT", "STATUS", "ORDERS", "END", "MESSAGE", "umpire",
-                               ">", "--", "#", "ABSENT", "UNTIL", "2026-12-24", "Привет", "\u2028", "\x0b", "."])
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:Do not use the .random. module:hypothesis.errors.HypothesisDeprecationWarning"
+)
+FUZZ = settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
+order_words = st.sampled_from(
+    [
+        "form",
+        "move",
+        "to",
+        "assault",
+        "from",
+        "breakthrough",
+        "along",
+        "terror",
+        "evacuate",
+        "pass",
+        "if",
+        "attacked",
+        "at",
+        "retreat",
+        "fight",
+        "ask",
+        "C1",
+        "C5",
+        "R2_7",
+        "L1",
+        "READY",
+        "WAIT",
+        "STATUS",
+        "ORDERS",
+        "END",
+        "MESSAGE",
+        "umpire",
+        ">",
+        "--",
+        "#",
+        "ABSENT",
+        "UNTIL",
+        "2026-12-24",
+        "Привет",
+        "\u2028",
+        "\x0b",
+        ".",
+    ]
+)
 order_text = st.lists(st.lists(order_words, max_size=6).map(" ".join), max_size=12).map("\n".join)
 any_text = st.one_of(order_text, st.text(max_size=400))
 
@@ -105,9 +146,31 @@ def test_acknowledgement_lists_every_line(game, text):
 
 
 @FUZZ
-@given(html=st.lists(st.sampled_from(["<div>", "</div>", "<blockquote>", "</blockquote>", "<br>", "<p>", "text",
-                                      '<div class="gmail_quote">', '<div id="divRplyFwdMsg">', "<style>", "&nbsp;",
-                                      "</style>", "<", ">", "&#0;", "\n"]), max_size=30).map("".join))
+@given(
+    html=st.lists(
+        st.sampled_from(
+            [
+                "<div>",
+                "</div>",
+                "<blockquote>",
+                "</blockquote>",
+                "<br>",
+                "<p>",
+                "text",
+                '<div class="gmail_quote">',
+                '<div id="divRplyFwdMsg">',
+                "<style>",
+                "&nbsp;",
+                "</style>",
+                "<",
+                ">",
+                "&#0;",
+                "\n",
+            ]
+        ),
+        max_size=30,
+    ).map("".join)
+)
 def test_html_converter_never_crashes_and_keeps_unquoted_text(html):
     text = html_to_text(html)
     assert isinstance(text, str)

@@ -6,6 +6,7 @@ Redis adjudicates each turn and sends the reports and acknowledgements over
 SMTP to a sink (aiosmtpd). After turn 1 each player answers the Reply-To of
 the latest report they received, quoting it below, as a mail client would.
 """
+
 import asyncio
 import smtplib
 import socket
@@ -97,10 +98,17 @@ def wait_until(predicate):
 
 def test_a_whole_civilwar_game_only_by_mail(people, smtp, mail_worker, mx):
     game = creation.create_game(
-        campaign=Campaign.objects.create(name="By mail"), name="Mail game", ruleset="civilwar", scenario=star_map(),
-        seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
-               {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
-               {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}], operator=True)
+        campaign=Campaign.objects.create(name="By mail"),
+        name="Mail game",
+        ruleset="civilwar",
+        scenario=star_map(),
+        seats=[
+            {"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
+            {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
+            {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"},
+        ],
+        operator=True,
+    )
     seats = {s.side: s for s in game.seats.filter(role="player")}
     sent = 0
     for _ in range(30):
@@ -113,8 +121,12 @@ def test_a_whole_civilwar_game_only_by_mail(people, smtp, mail_worker, mx):
             send_orders(mx, seat, choose(state, side, number), latest_report(smtp, seat.email))
             sent += 1
         # wait_until calls the lambda within this iteration, so it sees this turn's number.
-        assert wait_until(lambda: gamelog.load(game.pk).state.turn.number > number  # noqa: B023
-                          or gamelog.load(game.pk).state.status == "finished"), f"turn {number} never published"
+        assert wait_until(
+            lambda: (
+                gamelog.load(game.pk).state.turn.number > number  # noqa: B023
+                or gamelog.load(game.pk).state.status == "finished"
+            )
+        ), f"turn {number} never published"
     state = gamelog.load(game.pk).state
     assert state.status == "finished", "the game did not end within 30 turns"
     assert "draw" in state.result["reason"]
@@ -123,8 +135,9 @@ def test_a_whole_civilwar_game_only_by_mail(people, smtp, mail_worker, mx):
     assert submitted.count() == sent >= 10 and {e.payload["source"] for e in submitted} == {"mail"}
     assert all("\n" not in e.payload["text"] for e in submitted)  # quoted reports and signatures never read
     assert set(mx.results) == {InboundMessage.Status.APPLIED}
-    assert wait_until(lambda: sum("ORDERS ACCEPTED" in m.get_body(("plain",)).get_content()
-                                  for _, m in smtp.messages) == sent)
+    assert wait_until(
+        lambda: sum("ORDERS ACCEPTED" in m.get_body(("plain",)).get_content() for _, m in smtp.messages) == sent
+    )
     # The end of the game reached every seat by mail.
     for email in ("alice@example.org", "bob@example.org", "carol@example.org"):
         assert wait_until(lambda: any("over" in str(m["Subject"]).lower() for m in smtp.to(email))), email  # noqa: B023

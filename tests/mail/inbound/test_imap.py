@@ -1,4 +1,5 @@
 """The IMAP poller against a real Dovecot on loopback."""
+
 import imaplib
 import shutil
 import tempfile
@@ -139,7 +140,7 @@ def test_mail_someone_read_in_the_mailbox_is_still_taken_in(server, game, red, s
     append(server, seat_mail(red, red_opening(game)))
     read_in_a_mail_client(server)
     assert unseen(server) == 0
-    assert tasks.poll_imap() == {"fetched": 1, "new": 1}          # by UID, not by the \Seen flag
+    assert tasks.poll_imap() == {"fetched": 1, "new": 1}  # by UID, not by the \Seen flag
     assert orders_of(game, "red")["text"] == red_opening(game)
     assert tasks.poll_imap() == {"fetched": 0, "new": 0}
     from campaigns.mailin.models import ImapCursor
@@ -154,7 +155,7 @@ def test_a_renumbered_mailbox_is_read_again_and_nothing_doubles(server, game, re
     settings.MAIL_IMAP_URL = server.url
     append(server, seat_mail(red, red_opening(game)))
     assert tasks.poll_imap() == {"fetched": 1, "new": 1}
-    ImapCursor.objects.update(uidvalidity=1)                     # as if the server had renumbered the mailbox
+    ImapCursor.objects.update(uidvalidity=1)  # as if the server had renumbered the mailbox
     append(server, seat_mail(red, "STATUS"))
-    assert tasks.poll_imap() == {"fetched": 2, "new": 1}          # all read again; the old one deduplicated
+    assert tasks.poll_imap() == {"fetched": 2, "new": 1}  # all read again; the old one deduplicated
     assert InboundMessage.objects.count() == 2

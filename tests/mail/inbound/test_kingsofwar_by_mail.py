@@ -2,6 +2,7 @@
 their latest report (a greeting, the orders, a sign-off, the report quoted below), the mail reader
 tells the orders ("<unit> <verb> ...", RuleSet.order_words) from the prose, each alternating player
 turn is adjudicated in-process, and each side's mailed reports are checked."""
+
 import pytest
 
 from campaigns.mailin import ingest
@@ -22,8 +23,11 @@ def reports(email: str) -> list[OutboxMail]:
 
 
 def letter(orders: str, report: OutboxMail | None) -> str:
-    quoted = "" if report is None else "\n\nOn a day, Kriegsbrief wrote:\n" + "\n".join(
-        "> " + line for line in report.body.splitlines())
+    quoted = (
+        ""
+        if report is None
+        else "\n\nOn a day, Kriegsbrief wrote:\n" + "\n".join("> " + line for line in report.body.splitlines())
+    )
     return f"Hello umpire,\n\nmy orders:\n{orders}\n\nCheers,\nthe general{quoted}\n"
 
 
@@ -39,13 +43,16 @@ def test_a_whole_kingsofwar_game_only_by_mail(people):
         seat = seats[side]
         orders = bot_orders(state.rules, side)
         mine = reports(seat.email)
-        row = ingest.ingest(seat_mail(seat, letter(orders, mine[-1] if mine else None),
-                                      subject=f"Re: turn {number - 1} results"), via="test")
+        row = ingest.ingest(
+            seat_mail(seat, letter(orders, mine[-1] if mine else None), subject=f"Re: turn {number - 1} results"),
+            via="test",
+        )
         assert row.status == InboundMessage.Status.APPLIED, row.error
         ack = last_reply(seat.email).body
         assert "ORDERS ACCEPTED" in ack and "Hello umpire," in ack and "the general" in ack  # prose: not read
-        assert gamelog.load(game.pk).state.turn.number == number + 1 or \
-            gamelog.load(game.pk).state.status == "finished", f"turn {number} was not adjudicated"
+        assert (
+            gamelog.load(game.pk).state.turn.number == number + 1 or gamelog.load(game.pk).state.status == "finished"
+        ), f"turn {number} was not adjudicated"
         sent[number] = (side, orders)
     state = gamelog.load(game.pk).state
     assert state.status == "finished" and len(sent) == 12, "six rounds of two player turns"
@@ -57,7 +64,7 @@ def test_a_whole_kingsofwar_game_only_by_mail(people):
         for number, report in enumerate(mailed, 1):
             mover, orders = sent[number]
             if mover == side:  # its own orders as executed; the opponent's orders are never shown
-                executed = report.body[report.body.index("Orders as executed:"):]
+                executed = report.body[report.body.index("Orders as executed:") :]
                 assert f"[{side}]" in executed and f"    {orders.splitlines()[0]}\n" in executed, (side, number)
             else:
                 assert "Orders as executed:" not in report.body, (side, number)
@@ -81,8 +88,9 @@ def test_orders_mailed_out_of_turn_or_wrong_are_refused_with_the_reason(people):
     row = ingest.ingest(seat_mail(seats["blue"], "b1 halt\nb2 advance 3"), via="test")
     assert row.status == InboundMessage.Status.APPLIED
     assert "orders not accepted: blue has no orders to give in turn 1" in last_reply(seats["blue"].email).body
-    row = ingest.ingest(seat_mail(seats["red"], "Hi,\nr1 halt\nr2 advance 3 pivot left 200\nr3 charge b9\nBob"),
-                        via="test")
+    row = ingest.ingest(
+        seat_mail(seats["red"], "Hi,\nr1 halt\nr2 advance 3 pivot left 200\nr3 charge b9\nBob"), via="test"
+    )
     reply = last_reply(seats["red"].email).body
     assert "ORDERS NOT ACCEPTED" in reply and "    Hi,\n    Bob" in reply
     assert "ERROR: a pivot is at most 90 degrees" in reply and "ERROR: no enemy unit 'b9'" in reply

@@ -2,6 +2,7 @@
 the reply address of its seat with orders between a greeting and a sign-off, read through the
 real inbound path (ingest: screening, the mail reader, the commands, the turn), a standing
 instruction given by mail, and every seat's mailed report holding only what that seat may see."""
+
 import pytest
 
 from campaigns.mailin import ingest
@@ -27,9 +28,13 @@ def mail_orders(seat, text: str, capture) -> str:
         raw = seat_mail(seat, body)
     else:
         quoted = "\n".join("> " + line for line in report.body.splitlines())
-        raw = mail(to=report.reply_to, frm=f"Player <{seat.email}>", subject=f"Re: {report.subject}",
-                   body=f"{body}\n\nOn a day, Kriegsbrief wrote:\n{quoted}\n",
-                   headers={"In-Reply-To": f"<{report.message_id.strip('<>')}>"})
+        raw = mail(
+            to=report.reply_to,
+            frm=f"Player <{seat.email}>",
+            subject=f"Re: {report.subject}",
+            body=f"{body}\n\nOn a day, Kriegsbrief wrote:\n{quoted}\n",
+            headers={"In-Reply-To": f"<{report.message_id.strip('<>')}>"},
+        )
     with capture(execute=True):  # the turn's adjudication, queued on commit, runs here
         row = ingest.ingest(raw, via="test")
     assert row.status == InboundMessage.Status.APPLIED, row.error
@@ -37,8 +42,11 @@ def mail_orders(seat, text: str, capture) -> str:
 
 
 def reports(email: str) -> list[str]:
-    return list(OutboxMail.objects.filter(to=email, kind__in=("report", "gameover")).order_by("pk")
-                .values_list("body", flat=True))
+    return list(
+        OutboxMail.objects.filter(to=email, kind__in=("report", "gameover"))
+        .order_by("pk")
+        .values_list("body", flat=True)
+    )
 
 
 @pytest.mark.parametrize("scenario", ["mill_ford"])
@@ -80,6 +88,6 @@ def test_a_whole_napoleon_game_by_mail(people, scenario, django_capture_on_commi
     red, blue, umpire = ("\n".join(mailed[k]) for k in ("red", "blue", "umpire"))
     assert "red standing instruction: square no" in red and "red standing instruction" in umpire
     assert "standing instruction" not in blue  # the other side's standing orders are its own business
-    assert "[red]" in red and "[blue]" not in red      # orders as executed: one's own only
+    assert "[red]" in red and "[blue]" not in red  # orders as executed: one's own only
     assert "[blue]" in blue and "[red]" not in blue
     assert "[red]" in umpire and "[blue]" in umpire

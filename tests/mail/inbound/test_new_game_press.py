@@ -1,4 +1,5 @@
 """The new-game page sets the game's ``press`` setting, and MESSAGE by mail obeys it."""
+
 import pytest
 from django.urls import reverse
 
@@ -8,8 +9,16 @@ from campaigns.turns import gamelog
 from tests.conftest import accept_invitations
 from tests.support.mail import last_reply, seat_mail
 
-FORM = {"new_campaign": "Press", "ruleset": "civilwar", "umpire": "alice", "player_red": "bob",
-        "player_blue": "carol", "deadline_hours": "48", "decision_deadline_hours": "12", "ready_delay_seconds": "0"}
+FORM = {
+    "new_campaign": "Press",
+    "ruleset": "civilwar",
+    "umpire": "alice",
+    "player_red": "bob",
+    "player_blue": "carol",
+    "deadline_hours": "48",
+    "decision_deadline_hours": "12",
+    "ready_delay_seconds": "0",
+}
 
 
 def create(client, people, name, **extra):
@@ -38,8 +47,9 @@ def test_the_form_offers_the_three_choices_with_umpire_preselected(client, peopl
     assert 'value="umpire" selected' in page
 
 
-@pytest.mark.parametrize("press, to_blue, to_umpire", [
-    ("all", True, True), ("umpire", False, True), ("none", False, False)])
+@pytest.mark.parametrize(
+    "press, to_blue, to_umpire", [("all", True, True), ("umpire", False, True), ("none", False, False)]
+)
 def test_each_press_setting_governs_messages_by_mail(client, people, press, to_blue, to_umpire):
     game = create(client, people, f"Press {press}", press=press)
     assert press_of(game) == press

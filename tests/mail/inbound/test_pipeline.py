@@ -9,8 +9,6 @@ from tests.support.mail import last_reply, replies_to, seat_mail
 S = InboundMessage.Status
 
 
-
-
 def test_orders_by_mail_are_submitted_and_acknowledged(game, red):
     order = red_opening(game)
     row = ingest.ingest(seat_mail(red, f"{order}\n"), via="test")

@@ -1,5 +1,6 @@
 """campaigns.prepared reads and writes rows exactly as the ORM does (UUID, datetimes, JSON,
 bytes, foreign keys), on PostgreSQL and SQLite alike; a duplicate insert is no error."""
+
 import pytest
 from django.db import transaction
 
@@ -27,8 +28,14 @@ def test_rows_read_as_the_orm_reads_them(game, red):
     assert row.status == "applied" and row.result  # JSON, a datetime, a foreign key, bytes below
     event = Event.objects.filter(game=game).order_by("-seq").first()
     outbox_row = OutboxMail.objects.filter(to=red.email).first()
-    for model, pk in ((Game, game.pk), (Seat, red.pk), (InboundMessage, row.pk), (Event, event.pk),
-                      (OutboxMail, outbox_row.pk), (SeatAddress, SeatAddress.objects.get(seat=red).pk)):
+    for model, pk in (
+        (Game, game.pk),
+        (Seat, red.pk),
+        (InboundMessage, row.pk),
+        (Event, event.pk),
+        (OutboxMail, outbox_row.pk),
+        (SeatAddress, SeatAddress.objects.get(seat=red).pk),
+    ):
         ours, orm = read(model, pk), model.objects.get(pk=pk)
         assert fields_of(ours) == fields_of(orm), model.__name__
         assert type(ours.pk) is type(orm.pk) and not ours._state.adding

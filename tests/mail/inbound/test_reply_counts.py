@@ -1,5 +1,6 @@
 """The reply brake's counts, read with the replay check in one statement (one round trip less per
 message), are the counts ``replies.sent_last_hour`` reads on its own, lane by lane."""
+
 from datetime import timedelta
 
 import pytest
@@ -17,8 +18,15 @@ def test_counts_read_with_the_replay_check_match_the_brakes_own(red):
     acks, paused, plain = replies.lanes(red.email, red.pk)
     now = timezone.now()
     for i, (key, ago) in enumerate([(acks, 5), (acks, 30), (acks, 90), (plain, 10), (paused, 200)]):
-        InboundMessage.objects.create(dedupe_key=f"<old-{i}@x>", message_id=f"<old-{i}@x>", raw=b"x", size=1,
-                                      via="test", thread_key=key, replied_at=now - timedelta(minutes=ago))
+        InboundMessage.objects.create(
+            dedupe_key=f"<old-{i}@x>",
+            message_id=f"<old-{i}@x>",
+            raw=b"x",
+            size=1,
+            via="test",
+            thread_key=key,
+            replied_at=now - timedelta(minutes=ago),
+        )
     row = ingest.ingest(seat_mail(red, "pass\nWAIT\n"), via="test")
     assert replay.suspect(row, red, parse(bytes(row.raw), max_parts=10), also_count=(acks, paused, plain)) is None
     assert row.sent_counts == {acks: 3, paused: 0, plain: 1}  # the applied message's own ack is the third

@@ -1,6 +1,7 @@
 """Who may order by mail: the token decides the seat, the From must be the seat's,
 our own MTA's DMARC/DKIM verdict holds failures; every refusal says why and
 nothing about any game; tokens never reach the logs."""
+
 import logging
 import re
 
@@ -18,7 +19,9 @@ from tests.support.mail import last_reply, mail, replies_to, seat_mail
 S = InboundMessage.Status
 OUR_AR = "mx.kriegsbrief.localhost"
 # What our MTA writes on mail whose From it found genuine: only such strangers get an answer.
-GENUINE = {"Authentication-Results": f"{OUR_AR}; spf=pass smtp.mailfrom=evil.example; dmarc=pass header.from=evil.example"}
+GENUINE = {
+    "Authentication-Results": f"{OUR_AR}; spf=pass smtp.mailfrom=evil.example; dmarc=pass header.from=evil.example"
+}
 
 
 def events(game):
@@ -28,14 +31,21 @@ def events(game):
 def assert_reveals_nothing(reply, game):
     text = reply.subject + reply.body + reply.reply_to + " ".join(reply.references)
     for secret in (game.name, str(game.uid), "red", "blue", "turn", "C1", "umpire"):
-        assert not re.search(rf"\b{re.escape(secret)}\b", text, re.IGNORECASE), f"{secret!r} leaked to an unknown sender"
+        assert not re.search(rf"\b{re.escape(secret)}\b", text, re.IGNORECASE), (
+            f"{secret!r} leaked to an unknown sender"
+        )
     assert reply.game_id is None and reply.seat_id is None
 
 
 def test_forged_from_is_refused_without_revealing_the_game(game, red):
     before = events(game)
-    raw = mail(to=addresses.reply_address(red), frm="Mallory <mallory@evil.example>", body=red_opening(game),
-               subject="hello", headers=GENUINE)
+    raw = mail(
+        to=addresses.reply_address(red),
+        frm="Mallory <mallory@evil.example>",
+        body=red_opening(game),
+        subject="hello",
+        headers=GENUINE,
+    )
     row = ingest.ingest(raw, via="test")
     assert row.status == S.REJECTED and events(game) == before
     reply = last_reply("mallory@evil.example")
@@ -46,25 +56,35 @@ def test_forged_from_is_refused_without_revealing_the_game(game, red):
 def test_unknown_token_gets_the_same_words_as_a_wrong_sender(game, red):
     addresses.reply_address(red)
     ours = {"Authentication-Results": f"{OUR_AR}; dmarc=pass header.from=example.org"}
-    raw = mail(to="orders+" + "0" * 32 + "@kriegsbrief.localhost", frm=red.email, body=red_opening(game), subject="hi",
-               headers=ours)
+    raw = mail(
+        to="orders+" + "0" * 32 + "@kriegsbrief.localhost",
+        frm=red.email,
+        body=red_opening(game),
+        subject="hi",
+        headers=ours,
+    )
     row = ingest.ingest(raw, via="test")
     assert row.status == S.REJECTED and orders_of(game, "red") is None
-    forged = ingest.ingest(mail(to=addresses.reply_address(red), frm="x@evil.example", body="pass", subject="hi",
-                                headers=GENUINE), via="test")
+    forged = ingest.ingest(
+        mail(to=addresses.reply_address(red), frm="x@evil.example", body="pass", subject="hi", headers=GENUINE),
+        via="test",
+    )
     assert forged.status == S.REJECTED
     assert last_reply(red.email).body == last_reply("x@evil.example").body
     assert_reveals_nothing(last_reply(red.email), game)
 
 
-@pytest.mark.parametrize("ar", [
-    None,                                                                   # no verdict at all
-    "mx.evil.example; dmarc=pass header.from=evil.example",                 # someone else's verdict
-    f"{OUR_AR}; dmarc=fail header.from=evil.example",
-    f"{OUR_AR}; spf=fail smtp.mailfrom=evil.example; dkim=pass header.d=evil.example",
-    f"{OUR_AR}; dkim=pass header.d=other.example; spf=pass smtp.mailfrom=other.example",  # not its domain
-    f"{OUR_AR}; spf=none; dkim=none; dmarc=none",
-])
+@pytest.mark.parametrize(
+    "ar",
+    [
+        None,  # no verdict at all
+        "mx.evil.example; dmarc=pass header.from=evil.example",  # someone else's verdict
+        f"{OUR_AR}; dmarc=fail header.from=evil.example",
+        f"{OUR_AR}; spf=fail smtp.mailfrom=evil.example; dkim=pass header.d=evil.example",
+        f"{OUR_AR}; dkim=pass header.d=other.example; spf=pass smtp.mailfrom=other.example",  # not its domain
+        f"{OUR_AR}; spf=none; dkim=none; dmarc=none",
+    ],
+)
 def test_a_stranger_our_mta_did_not_find_genuine_gets_no_answer(game, red, ar):
     """No backscatter: the From of a refused message may be forged, so an innocent third party
     would get our answer. It is recorded silently."""
@@ -78,14 +98,24 @@ def test_a_stranger_our_mta_did_not_find_genuine_gets_no_answer(game, red, ar):
     assert not OutboxMail.objects.filter(to__icontains="victim@evil.example").exists()
 
 
-@pytest.mark.parametrize("ar", [
-    f"{OUR_AR}; dmarc=pass header.from=evil.example",
-    f"{OUR_AR}; dkim=pass header.d=evil.example",
-    f"{OUR_AR}; spf=pass smtp.mailfrom=bounce@mail.evil.example",
-])
+@pytest.mark.parametrize(
+    "ar",
+    [
+        f"{OUR_AR}; dmarc=pass header.from=evil.example",
+        f"{OUR_AR}; dkim=pass header.d=evil.example",
+        f"{OUR_AR}; spf=pass smtp.mailfrom=bounce@mail.evil.example",
+    ],
+)
 def test_a_stranger_our_mta_found_genuine_is_told(game, red, ar):
-    row = ingest.ingest(mail(to=addresses.reply_address(red), frm="someone@evil.example", body="pass",
-                             headers={"Authentication-Results": ar}), via="test")
+    row = ingest.ingest(
+        mail(
+            to=addresses.reply_address(red),
+            frm="someone@evil.example",
+            body="pass",
+            headers={"Authentication-Results": ar},
+        ),
+        via="test",
+    )
     assert row.status == S.REJECTED
     assert "not accepted" in last_reply("someone@evil.example").body
 
@@ -98,8 +128,9 @@ def test_without_our_mtas_verdict_a_seats_message_is_held_when_required(game, re
     assert row.status == S.HELD and "no Authentication-Results from our mail server" in row.error
     assert orders_of(game, "red") is None
     assert OutboxMail.objects.filter(to=umpire.email, kind="mail-forward").exists()
-    passed = ingest.ingest(seat_mail(red, red_opening(game), headers={"Authentication-Results": f"{OUR_AR}; dmarc=pass"}),
-                           via="test")
+    passed = ingest.ingest(
+        seat_mail(red, red_opening(game), headers={"Authentication-Results": f"{OUR_AR}; dmarc=pass"}), via="test"
+    )
     assert passed.status == S.APPLIED and orders_of(game, "red")["text"] == red_opening(game)
 
 
@@ -137,13 +168,16 @@ def test_revoked_token_is_refused_and_the_reply_gives_the_new_address(game, red)
     assert reply.reply_to == addresses.reply_address(red) != old
 
 
-@pytest.mark.parametrize("ar, held", [
-    (f"{OUR_AR}; dmarc=fail (p=reject) header.from=example.org", True),
-    (f"{OUR_AR}; dkim=fail header.d=example.org; spf=pass", True),
-    (f"{OUR_AR}; dkim=pass header.d=example.org; dmarc=pass", False),
-    # Forged: another server's id, or ours below a header from someone else.
-    ("mx.evil.example; dmarc=fail", False),
-])
+@pytest.mark.parametrize(
+    "ar, held",
+    [
+        (f"{OUR_AR}; dmarc=fail (p=reject) header.from=example.org", True),
+        (f"{OUR_AR}; dkim=fail header.d=example.org; spf=pass", True),
+        (f"{OUR_AR}; dkim=pass header.d=example.org; dmarc=pass", False),
+        # Forged: another server's id, or ours below a header from someone else.
+        ("mx.evil.example; dmarc=fail", False),
+    ],
+)
 def test_authentication_results_only_ours_count(game, red, ar, held):
     row = ingest.ingest(seat_mail(red, red_opening(game), headers={"Authentication-Results": ar}), via="test")
     assert (row.status == S.HELD) is held
@@ -259,14 +293,17 @@ def test_tokens_never_appear_in_logs(game, red, caplog):
     assert caplog.records and token not in text
 
 
-@pytest.mark.parametrize("headers", [
-    {"Auto-Submitted": "auto-replied"},
-    {"Precedence": "bulk"},
-    {"Precedence": "list"},
-    {"Precedence": "junk"},
-    {"List-Id": "<players.example.org>"},
-    {"Return-Path": "<>"},
-])
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Auto-Submitted": "auto-replied"},
+        {"Precedence": "bulk"},
+        {"Precedence": "list"},
+        {"Precedence": "junk"},
+        {"List-Id": "<players.example.org>"},
+        {"Return-Path": "<>"},
+    ],
+)
 def test_automatic_mail_is_recorded_and_never_answered(game, red, headers):
     row = ingest.ingest(seat_mail(red, red_opening(game), headers=headers), via="test")
     assert row.status == S.IGNORED and "automatic" in row.error
@@ -288,8 +325,18 @@ def test_auto_submitted_no_is_a_person(game, red):
 @override_settings(MAIL_REPLIES_PER_THREAD_HOUR=3)
 def test_replies_per_thread_are_rate_limited(game):
     ar = {"Authentication-Results": f"{OUR_AR}; dkim=pass header.d=robot.example"}
-    rows = [ingest.ingest(mail(to="orders+" + "1" * 32 + "@kriegsbrief.localhost", frm="loop@robot.example",
-                               body=f"hello {i}", headers=ar), via="test") for i in range(6)]
+    rows = [
+        ingest.ingest(
+            mail(
+                to="orders+" + "1" * 32 + "@kriegsbrief.localhost",
+                frm="loop@robot.example",
+                body=f"hello {i}",
+                headers=ar,
+            ),
+            via="test",
+        )
+        for i in range(6)
+    ]
     assert all(r.status == S.REJECTED for r in rows)
     assert len(replies_to("loop@robot.example")) == 3
     assert "suppressed" in rows[-1].result["replies"][0]

@@ -1,5 +1,6 @@
 """Several players a side by mail (LW-61): each seat's mail orders only its own command, the side
 waits for each of its seats, and every seat gets its own report naming its command."""
+
 import pytest
 
 from campaigns.mailin import ingest
@@ -22,12 +23,24 @@ def send(seat, body):
 def test_mail_orders_and_reports_per_seat(people, django_capture_on_commit_callbacks):
     frank = make_user("frank")
     game = creation.create_game(
-        campaign=Campaign.objects.create(name="Teams"), name="Team mail", ruleset="littlewars",
-        commands=COMMANDS, operator=True, seats=[
+        campaign=Campaign.objects.create(name="Teams"),
+        name="Team mail",
+        ruleset="littlewars",
+        commands=COMMANDS,
+        operator=True,
+        seats=[
             {"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
-            {"role": "player", "side": "red", "command": "commander", "user": people["bob"], "email": "bob@example.org"},
+            {
+                "role": "player",
+                "side": "red",
+                "command": "commander",
+                "user": people["bob"],
+                "email": "bob@example.org",
+            },
             {"role": "player", "side": "red", "command": "cavalry", "user": frank, "email": "frank@example.org"},
-            {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}])
+            {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"},
+        ],
+    )
     bob, frank_seat, carol = (game.seats.get(user=u) for u in (people["bob"], frank, people["carol"]))
     refused = send(frank_seat, "deploy foot1 at 20,4")
     assert "foot1 is the infantry command's; the cavalry command orders only its own groups" in refused
@@ -54,8 +67,11 @@ def test_mail_orders_and_reports_per_seat(people, django_capture_on_commit_callb
     from campaigns.turns.archive import export_lines
 
     header = json.loads(next(iter(export_lines(game))))
-    assert [(s["side"], s.get("command", "")) for s in header["seats"] if s["role"] == "player"] == \
-        [("red", "commander"), ("red", "cavalry"), ("blue", "")]
+    assert [(s["side"], s.get("command", "")) for s in header["seats"] if s["role"] == "player"] == [
+        ("red", "commander"),
+        ("red", "cavalry"),
+        ("blue", ""),
+    ]
 
 
 def test_a_reminder_goes_to_the_seat_whose_command_sent_nothing(people):
@@ -65,12 +81,24 @@ def test_a_reminder_goes_to_the_seat_whose_command_sent_nothing(people):
 
     frank = make_user("frank")
     game = creation.create_game(
-        campaign=Campaign.objects.create(name="Teams"), name="Team reminders", ruleset="littlewars",
-        commands=COMMANDS, operator=True, seats=[
+        campaign=Campaign.objects.create(name="Teams"),
+        name="Team reminders",
+        ruleset="littlewars",
+        commands=COMMANDS,
+        operator=True,
+        seats=[
             {"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
-            {"role": "player", "side": "red", "command": "commander", "user": people["bob"], "email": "bob@example.org"},
+            {
+                "role": "player",
+                "side": "red",
+                "command": "commander",
+                "user": people["bob"],
+                "email": "bob@example.org",
+            },
             {"role": "player", "side": "red", "command": "cavalry", "user": frank, "email": "frank@example.org"},
-            {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}])
+            {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"},
+        ],
+    )
     commands.submit_orders(game.pk, "red", "hold", source="api", command="cavalry", ready=False)
     turn = gamelog.load(game.pk).state.turn
     from django.utils.dateparse import parse_datetime

@@ -1,4 +1,5 @@
 """The umpire's page for held mail: only the umpire sees it; release applies, reject refuses."""
+
 from campaigns.mailin import ingest
 from campaigns.mailin.models import InboundMessage
 from tests.conftest import PASSWORD

@@ -6,6 +6,7 @@ the Reply-To of its latest mail, quoting it below as a mail client would; every 
 real MIME message through the ingestion function. The town assault has blue's pickets (B2) hidden:
 red's mail must not name them, on the page or on the map, until a report tells red they are revealed.
 """
+
 import io
 
 import pytest
@@ -29,9 +30,13 @@ HIDDEN = "B2"  # blue's pickets in the town assault (WW-61 #7)
 def answer(msg, seat, text: str) -> bytes:
     """The player's reply to ``msg``: orders on top, a signature, the mail quoted below."""
     quoted = "\n".join("> " + line for line in plain(msg).splitlines())
-    return mail(to=msg["Reply-To"], frm=f"Player <{seat.email}>", subject=f"Re: {msg['Subject']}",
-                headers={"In-Reply-To": msg["Message-ID"]},
-                body=f"{text}\n\n-- \nsent from a test\n\nOn a day, Kriegsbrief wrote:\n{quoted}\n")
+    return mail(
+        to=msg["Reply-To"],
+        frm=f"Player <{seat.email}>",
+        subject=f"Re: {msg['Subject']}",
+        headers={"In-Reply-To": msg["Message-ID"]},
+        body=f"{text}\n\n-- \nsent from a test\n\nOn a day, Kriegsbrief wrote:\n{quoted}\n",
+    )
 
 
 def ours(msgs) -> list:
@@ -89,8 +94,9 @@ def test_a_town_assault_played_to_its_end_only_by_mail(people, smtp):
             row = ingest.ingest(answer(latest, seat, orders_from_own_view(game, seat)), via="test")
             assert row.status == InboundMessage.Status.APPLIED, (row.status, row.error)
             sent += 1
-        assert gamelog.load(game.pk).state.turn.number > number or \
-            gamelog.load(game.pk).state.status != "active", f"round {number} was not adjudicated"
+        assert gamelog.load(game.pk).state.turn.number > number or gamelog.load(game.pk).state.status != "active", (
+            f"round {number} was not adjudicated"
+        )
     state = gamelog.load(game.pk).state
     check_scored_end(game, people, viewing.game_view(game, state, viewing.viewer_of_seat(seats["red"]))["turn"])
     submitted = Event.objects.filter(game=game, type="orders.submitted")

@@ -3,6 +3,7 @@ basic auth checked, then the same ingestion as every other way in.
 
 Only the provider is absent: the request is the one Mailgun would post, with
 a signature computed here from the signing key."""
+
 import base64
 import hashlib
 import hmac
@@ -21,14 +22,21 @@ URL = "/mail/inbound/mailgun/mime"
 CONFIGURED = override_settings(ANYMAIL={"MAILGUN_WEBHOOK_SIGNING_KEY": KEY, "WEBHOOK_SECRET": AUTH})
 
 
-def post(client, raw: bytes, *, key=KEY, auth=AUTH, recipient="orders@kriegsbrief.localhost", timestamp=None,
-         token=None):
+def post(
+    client, raw: bytes, *, key=KEY, auth=AUTH, recipient="orders@kriegsbrief.localhost", timestamp=None, token=None
+):
     """As Mailgun posts: every post has its own random 50-character token and the time it was signed."""
     timestamp = str(int(time.time()) if timestamp is None else timestamp)
     token = token or secrets.token_hex(25)
     signature = hmac.new(key.encode(), f"{timestamp}{token}".encode(), hashlib.sha256).hexdigest()
-    data = {"body-mime": raw.decode("utf-8"), "timestamp": timestamp, "token": token, "signature": signature,
-            "recipient": recipient, "sender": "bob@example.org"}
+    data = {
+        "body-mime": raw.decode("utf-8"),
+        "timestamp": timestamp,
+        "token": token,
+        "signature": signature,
+        "recipient": recipient,
+        "sender": "bob@example.org",
+    }
     headers = {"HTTP_AUTHORIZATION": "Basic " + base64.b64encode(auth.encode()).decode()} if auth else {}
     return client.post(URL, data, **headers)
 
@@ -42,7 +50,7 @@ def test_signed_post_is_ingested(client, game, red):
 
 
 @CONFIGURED
-@pytest.mark.parametrize("skew", [-301, 301, -10**9, "soon"])
+@pytest.mark.parametrize("skew", [-301, 301, -(10**9), "soon"])
 def test_a_signature_outside_the_time_window_is_refused(client, game, red, skew):
     """A correctly signed post from 2001 (or from the future) is a replay, not Mailgun."""
     timestamp = "soon" if skew == "soon" else int(time.time()) + skew
@@ -56,8 +64,7 @@ def test_a_signature_is_taken_once(client, game, red):
     """The signature covers only timestamp and token: whoever saw one post could attach any message to it."""
     token = secrets.token_hex(25)
     assert post(client, seat_mail(red, "STATUS"), token=token, timestamp=int(time.time()) - 250).status_code == 200
-    replayed = post(client, seat_mail(red, red_opening(game)), token=token,
-                    timestamp=int(time.time()) - 250)
+    replayed = post(client, seat_mail(red, red_opening(game)), token=token, timestamp=int(time.time()) - 250)
     assert replayed.status_code == 400
     assert InboundMessage.objects.count() == 1 and orders_of(game, "red") is None
 
@@ -114,11 +121,11 @@ def test_a_message_too_large_arrives_and_is_answered_not_dropped(client, game, r
     raw = seat_mail(red, body)
     assert settings.MAIL_MAX_BYTES < len(raw) < settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     response = post(client, raw)
-    assert response.status_code == 200                      # not a 400 that nobody reads
+    assert response.status_code == 200  # not a 400 that nobody reads
     row = InboundMessage.objects.get()
     assert row.status == "rejected" and row.size == len(raw)
     assert "the message is too large" in last_reply(red.email).body
-    assert orders_of(game, "red") is None                    # nothing applied
+    assert orders_of(game, "red") is None  # nothing applied
 
 
 @CONFIGURED

@@ -1,4 +1,5 @@
 """A real Celery worker on Redis sends reports after adjudicating, and retries a refused send with backoff."""
+
 import time
 
 import pytest
@@ -33,6 +34,7 @@ def test_a_turn_adjudicated_by_the_worker_mails_every_seat_its_report(game, smtp
         time.sleep(0.2)
     assert sorted(r[0] for r, _ in smtp.messages) == ["alice@example.org", "bob@example.org", "carol@example.org"]
     assert all(m["Subject"] == "[Kriegsbrief] Test game: turn 1 results" for _, m in smtp.messages)
+
     # The worker marks a row sent just after the SMTP server has accepted it: wait for that too.
     def statuses():
         return set(OutboxMail.objects.filter(game=game).values_list("status", flat=True))

@@ -1,5 +1,6 @@
 """DEAD mail is visible and can be sent again: the operator's outbox_dead and resend_mail, the admin's
 status filter, and the umpire's page (their game's only: count, addresses, a button)."""
+
 import io
 
 import pytest

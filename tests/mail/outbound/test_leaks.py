@@ -1,6 +1,7 @@
 """Every mail to a player or observer, scanned for what only another side or the umpire may
 see: the other side's orders and standing instructions, another seat's reply token, the
 sealed seed of the open turn. Positive controls show each secret really was in play."""
+
 from datetime import timedelta
 
 import pytest
@@ -17,8 +18,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 SECRET = {"red": "SECRET-RED-PLAN-7f3a", "blue": "SECRET-BLUE-PLAN-19c2"}
 STANDING = {"red": "if attacked fight", "blue": "if attacked retreat"}
-ADDRESS = {"umpire": "alice@example.org", "red": "bob@example.org", "blue": "carol@example.org",
-           "observer": "dave@example.org"}
+ADDRESS = {
+    "umpire": "alice@example.org",
+    "red": "bob@example.org",
+    "blue": "carol@example.org",
+    "observer": "dave@example.org",
+}
 
 
 def order_with_secrets(game, side):
@@ -46,8 +51,12 @@ def forbidden_for(who, tokens, sealed_seed) -> list[str]:
     if who == "umpire":
         return []
     others = [s for s in ("red", "blue") if s != who]
-    return ([SECRET[s] for s in others] + [STANDING[s] for s in others]
-            + [t for seat_who, t in tokens.items() if seat_who != who] + [sealed_seed])
+    return (
+        [SECRET[s] for s in others]
+        + [STANDING[s] for s in others]
+        + [t for seat_who, t in tokens.items() if seat_who != who]
+        + [sealed_seed]
+    )
 
 
 def test_no_mail_carries_what_its_reader_may_not_see(game, people, smtp):
@@ -55,8 +64,10 @@ def test_no_mail_carries_what_its_reader_may_not_see(game, people, smtp):
     play_with_secrets(game)
     state = state_of(game)
     assert state.turn.number == 4 and state.turn.seed
-    tokens = {(s.side or s.role): t for s, t in
-              ((a.seat, a.token) for a in SeatAddress.objects.select_related("seat").filter(seat__game=game))}
+    tokens = {
+        (s.side or s.role): t
+        for s, t in ((a.seat, a.token) for a in SeatAddress.objects.select_related("seat").filter(seat__game=game))
+    }
     assert set(tokens) == {"umpire", "red", "blue", "observer"}
     mail = {who: mail_of(smtp, who) for who in ADDRESS}
     for who, text in mail.items():

@@ -1,6 +1,7 @@
 """The map in the mail (issue 16): inline in the HTML part by Content-ID as well as attached, a
 Kriegspiel report's picture cropped to the reader's own troops, and the Date header in the
 reader's own zone. Read back with the email library from what the SMTP sink received."""
+
 import io
 import zoneinfo
 from email.utils import parsedate_to_datetime
@@ -29,10 +30,16 @@ def tree(part):
 def test_the_map_is_inline_in_the_html_and_attached(game, smtp):
     play_one(game)
     msg = smtp.to(EMAILS["blue"])[0]
-    assert tree(msg) == ("multipart/mixed", [
-        ("multipart/alternative", [("text/plain", None),
-                                   ("multipart/related", [("text/html", None), ("image/png", "inline")])]),
-        ("image/png", "attachment")])
+    assert tree(msg) == (
+        "multipart/mixed",
+        [
+            (
+                "multipart/alternative",
+                [("text/plain", None), ("multipart/related", [("text/html", None), ("image/png", "inline")])],
+            ),
+            ("image/png", "attachment"),
+        ],
+    )
     related = next(p for p in msg.walk() if p.get_content_type() == "multipart/related")
     html, inline = related.get_payload()
     assert f'src="cid:{MAP_CID}"' in html.get_content() and inline["Content-ID"] == f"<{MAP_CID}>"
@@ -58,24 +65,39 @@ def test_a_mail_without_html_keeps_the_map_attached(people, smtp):
     new_civilwar_game(people)  # the game's first mail: plain text and the map
     msg = smtp.to(EMAILS["red"])[0]
     assert tree(msg) == ("multipart/mixed", [("text/plain", None), ("image/png", "attachment")])
-    assert parsedate_to_datetime(msg["Date"]).utcoffset() == \
-        parsedate_to_datetime(msg["Date"]).astimezone(zoneinfo.ZoneInfo("America/New_York")).utcoffset()
+    assert (
+        parsedate_to_datetime(msg["Date"]).utcoffset()
+        == parsedate_to_datetime(msg["Date"]).astimezone(zoneinfo.ZoneInfo("America/New_York")).utcoffset()
+    )
 
 
 def test_a_kriegspiel_report_shows_the_readers_troops_not_the_whole_strip(people, smtp):
     game = creation.create_game(
-        campaign=Campaign.objects.create(name="Kriegspiel"), name="KS map", ruleset="kriegspiel",
-        seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
-               {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
-               {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}],
-        operator=True)
+        campaign=Campaign.objects.create(name="Kriegspiel"),
+        name="KS map",
+        ruleset="kriegspiel",
+        seats=[
+            {"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
+            {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
+            {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"},
+        ],
+        operator=True,
+    )
     for side in ("red", "blue"):  # deployment as the scenario placed them: turn 1 is published
         assert commands.submit_orders(game.pk, side, "hold", source="api").accepted
     reports = {to[0]: m for to, m in smtp.messages if "turn 1 results" in m["Subject"]}
-    red = Image.open(io.BytesIO(next(p for p in reports[EMAILS["red"]].walk()
-                                     if p.get_content_disposition() == "attachment").get_content()))
-    umpire = Image.open(io.BytesIO(next(p for p in reports[EMAILS["umpire"]].walk()
-                                        if p.get_content_disposition() == "attachment").get_content()))
+    red = Image.open(
+        io.BytesIO(
+            next(p for p in reports[EMAILS["red"]].walk() if p.get_content_disposition() == "attachment").get_content()
+        )
+    )
+    umpire = Image.open(
+        io.BytesIO(
+            next(
+                p for p in reports[EMAILS["umpire"]].walk() if p.get_content_disposition() == "attachment"
+            ).get_content()
+        )
+    )
     # The table is three times deeper than wide: the umpire's picture is a tall strip, red's a
     # landscape picture of its own corner (its troops' box plus a margin, with rulers and legend).
     assert umpire.size[1] > 2.5 * umpire.size[0]

@@ -1,6 +1,7 @@
 """One owner per retry (issue 18 item 2, issue 16 case 8), with a real worker, beat's rescue and an
 SMTP server that fails slowly: each retry waits its backoff counted from the END of the failed
 attempt, every message arrives once, and the broker carries one message per attempt."""
+
 import asyncio
 import socket
 import threading
@@ -57,16 +58,17 @@ def sink():
     s.controller.stop()
 
 
-def test_slow_failures_are_retried_after_the_backoff_from_their_end_once_each(game, broker, sink, tmp_path,
-                                                                              settings):
+def test_slow_failures_are_retried_after_the_backoff_from_their_end_once_each(game, broker, sink, tmp_path, settings):
     settings.OUTBOX_RETRY_BASE_SECONDS = 1  # as the worker's: backoffs of 1, 2, 4 s
     env = {"EMAIL_URL": f"smtp://127.0.0.1:{sink.port}", "OUTBOX_RETRY_BASE_SECONDS": "1"}
     worker, beat = Worker(kinds=("mail", "maintenance"), env=env), Beat(tmp_path, rescue_every=0.5)
     try:
         with PushCounter(queue_of("mail")) as pushes:
             with transaction.atomic():
-                rows = [outbox.queue_mail(key=f"slow-{i}", to=f"p{i}@example.org", subject=f"Mail {i}", body="x",
-                                          game=game) for i in range(ROWS)]
+                rows = [
+                    outbox.queue_mail(key=f"slow-{i}", to=f"p{i}@example.org", subject=f"Mail {i}", body="x", game=game)
+                    for i in range(ROWS)
+                ]
             ids = [r.pk for r in rows]
             sent = lambda: OutboxMail.objects.filter(pk__in=ids, status="sent").count() == ROWS  # noqa: E731
             assert wait_for(sent, 120), "not every row was sent"

@@ -1,6 +1,7 @@
 """The durable outbox over real SMTP: exactly once per key, nothing queued by a rolled-back
 transaction, failures recorded and retried with backoff, rows a crashed sender left behind
 picked up again, and a row that never goes out kept as DEAD, never dropped."""
+
 import hashlib
 import logging
 import re
@@ -51,8 +52,13 @@ def test_a_rolled_back_transaction_queues_and_sends_nothing(game, smtp):
 
 
 def test_mail_to_nobodys_game_threads_on_the_message_it_answers(smtp):
-    queue(None, to="stranger@example.net", in_reply_to="<abc@mail.example.net>",
-          references=["<root@mail.example.net>"], kind="reply")
+    queue(
+        None,
+        to="stranger@example.net",
+        in_reply_to="<abc@mail.example.net>",
+        references=["<root@mail.example.net>"],
+        kind="reply",
+    )
     msg = smtp.messages[0][1]
     assert msg["In-Reply-To"] == "<abc@mail.example.net>"
     assert msg["References"] == "<root@mail.example.net> <abc@mail.example.net>"
@@ -62,7 +68,11 @@ def test_mail_to_nobodys_game_threads_on_the_message_it_answers(smtp):
 
 def test_a_message_to_a_seat_carries_its_reply_address_and_attachments(game, smtp):
     red = game.seats.get(side="red")
-    queue(game, seat=red, attachments=[("orders.txt", "form C2\n", "text/plain"), ("x.bin", b"\x00\x01", "application/octet-stream")])
+    queue(
+        game,
+        seat=red,
+        attachments=[("orders.txt", "form C2\n", "text/plain"), ("x.bin", b"\x00\x01", "application/octet-stream")],
+    )
     msg = smtp.messages[0][1]
     token = SeatAddress.objects.get(seat=red).token
     assert token in msg["Reply-To"]
@@ -112,8 +122,11 @@ def test_a_message_id_cannot_be_traced_back_to_the_inbound_id_in_its_key(setting
     key = "mailin:41:ack"
     mid = outbox.message_id_for(key)
     assert re.fullmatch(r"<[0-9a-f]{32}@kriegsbrief>", mid) and outbox.message_id_for(key) == mid
-    tried = {f"<{hashlib.sha256(f'mailin:{n}:{p}'.encode()).hexdigest()[:32]}@kriegsbrief>"
-             for n in range(1, 1000) for p in ("ack", "resend", "rejected", "held")}
+    tried = {
+        f"<{hashlib.sha256(f'mailin:{n}:{p}'.encode()).hexdigest()[:32]}@kriegsbrief>"
+        for n in range(1, 1000)
+        for p in ("ack", "resend", "rejected", "held")
+    }
     assert mid not in tried
     settings.SECRET_KEY = "another deployment's secret key, at least fifty characters long"
     assert outbox.message_id_for(key) != mid

@@ -1,6 +1,7 @@
 """With a broker, the after-commit publish of a send task runs on the outbox's publisher
 thread: the task reaches Redis, a rolled-back row publishes nothing, and a publish that
 fails leaves the row PENDING for the sweep."""
+
 import base64
 import json
 import os
@@ -79,8 +80,13 @@ def test_a_process_that_exits_right_after_committing_still_publishes(game, broke
         from campaigns.models import Game
         outbox.queue_mail(key="pub-exit", to="bob@example.org", subject="Hi", body="x", game=Game.objects.get(pk={game.pk}))
     """)
-    env = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": REDIS_URL,
-           "CELERY_TASK_ALWAYS_EAGER": "false", "CELERY_QUEUE_PREFIX": PREFIX}
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "CELERY_BROKER_URL": REDIS_URL,
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+        "CELERY_QUEUE_PREFIX": PREFIX,
+    }
     proc = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, timeout=120)
     assert proc.returncode == 0, proc.stderr.decode()
     assert tasks_on_broker() == [OutboxMail.objects.get(key="pub-exit").pk]

@@ -1,5 +1,6 @@
 """Reminders at leads scaled to the turn length and waiting notices, driven through the
 periodic sweep with an explicit clock, delivered to a real SMTP sink."""
+
 import zoneinfo
 from dataclasses import replace
 from datetime import timedelta
@@ -113,10 +114,16 @@ def test_in_a_simultaneous_game_the_sweep_tells_the_last_side_it_is_awaited(peop
     from campaigns.models import Campaign
 
     game = creation.create_game(
-        campaign=Campaign.objects.create(name="c"), name="Little game", ruleset="littlewars",
-        seats=[{"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
-               {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
-               {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"}], operator=True)
+        campaign=Campaign.objects.create(name="c"),
+        name="Little game",
+        ruleset="littlewars",
+        seats=[
+            {"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
+            {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
+            {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"},
+        ],
+        operator=True,
+    )
     assert state_of(game).turn.sides == ["red", "blue"]
     assert deadlines.sweep()["waiting_notices"] == 0  # nobody is ready: nobody is singled out
     assert commands.submit_orders(game.pk, "red", "hold", source="mail").accepted
@@ -186,7 +193,7 @@ def test_back_by_mail_ends_an_absence_early_and_reminders_resume(game, smtp):
     umpire = game.seats.get(role="umpire")
     assert any(m["Subject"].endswith("red is back") for m in smtp.to(umpire.email))
     assert reminders.absent_seat_ids([red], now) == set()
-    assert Absence.objects.get(seat=red).until < until              # the record stays, ended
+    assert Absence.objects.get(seat=red).until < until  # the record stays, ended
     deadlines.sweep(now)
     [reminder] = reminders_to(smtp, "bob@example.org")
     assert reminder["Subject"].endswith("due in 1 h 00 min")

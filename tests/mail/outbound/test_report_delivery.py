@@ -1,4 +1,5 @@
 """Each published turn mails every seat its own report over real SMTP (aiosmtpd)."""
+
 from datetime import timedelta
 
 import pytest

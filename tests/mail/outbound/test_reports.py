@@ -1,5 +1,6 @@
 """Turn reports over real SMTP: one per seat, threaded, with Reply-To, a PNG map and the
 deadline in the seat's own time zone."""
+
 import io
 import zoneinfo
 
@@ -145,11 +146,13 @@ def test_a_report_shows_the_orders_as_the_umpire_amended_them(approval_game, smt
     commands.approve(game.pk, 1)
     red = plain(smtp.to(EMAILS["red"])[0])
     assert f"Orders as executed:\n[red]\n    (amended by the umpire) {ops[1]}" in red
-    assert "red's typo" not in red                      # the umpire's reason is the umpire's
+    assert "red's typo" not in red  # the umpire's reason is the umpire's
     blue = plain(smtp.to(EMAILS["blue"])[0])
-    assert "Orders as executed" not in blue and "red's typo" not in blue   # the publication says "amended", public
+    assert "Orders as executed" not in blue and "red's typo" not in blue  # the publication says "amended", public
     state = state_of(game)
-    seen = {who: [e.type for e in viewing.visible_events(game, state, Viewer("player", who))] for who in ("red", "blue")}
+    seen = {
+        who: [e.type for e in viewing.visible_events(game, state, Viewer("player", who))] for who in ("red", "blue")
+    }
     assert seen["red"].count("orders.amended") == 1 and "orders.amended" not in seen["blue"]
 
 
@@ -171,7 +174,7 @@ def test_the_game_begins_with_one_mail_per_seat_that_roots_the_thread(people, sm
     assert "ABSENT UNTIL" in red and "Do not forward these messages" in red
     assert "Your side does not order this turn" in blue
     assert "You umpire this game" in umpire
-    play_one(game)                                          # the first report threads under the start
+    play_one(game)  # the first report threads under the start
     report = next(m for to, m in smtp.messages if to == [EMAILS["red"]] and "results" in m["Subject"])
     assert report["References"] == thread_root(game)
     assert OutboxMail.objects.filter(game=game, kind="start").count() == 3
@@ -204,6 +207,7 @@ def test_counted_things_in_reports_are_singular_for_one():
     assert moved == "1 figure and 1 gun moved; 0 contacts."
     shots = lw.describe_event("littlewars.fired", {"shots": [{"gun": "red:gun1", "killed": ["blue:i1"]}]})
     assert shots == "Guns fired 1 shot (gun1): 1 figure killed."
-    seen = ks.describe_event("kriegspiel.sighted", {"side": "red", "turn": 2, "figures": ["i1"], "guns": ["g"],
-                                                    "boxes": ["b"]})
+    seen = ks.describe_event(
+        "kriegspiel.sighted", {"side": "red", "turn": 2, "figures": ["i1"], "guns": ["g"], "boxes": ["b"]}
+    )
     assert seen == "Red scouts report after turn 2: 1 enemy figure, 1 gun, 1 box in sight."

@@ -1,6 +1,7 @@
 """Mail in each seat's language, over real SMTP and parsed back as MIME: the turn report, the
 reminder, the invitation and the acknowledgement of orders by mail (Russian order words, in
 UTF-8, KOI8-R and windows-1251); English readers' mail unchanged."""
+
 from datetime import timedelta
 
 import pytest
@@ -49,8 +50,8 @@ def test_a_russian_player_is_reminded_in_russian(people, game, smtp):
 
 
 def test_an_invitation_is_written_in_the_invitees_language_else_the_inviters(client, people, smtp):
-    speaks(people["bob"], "ru")       # bob chose Russian
-    speaks(people["alice"], "ru")     # carol chose nothing: she gets alice's, the inviter's
+    speaks(people["bob"], "ru")  # bob chose Russian
+    speaks(people["alice"], "ru")  # carol chose nothing: she gets alice's, the inviter's
     create(client, people["alice"], "Invited", umpire="alice", player_red="bob", player_blue="carol")
     for address in ("bob@example.org", "carol@example.org"):
         [invite] = smtp.to(address)
@@ -68,8 +69,9 @@ def test_russian_orders_by_mail_are_acknowledged_in_russian(people, game, smtp, 
     speaks(people["bob"], "ru")
     red = game.seats.get(side="red")
     city = red_opening(game).split()[1]
-    row = ingest.ingest(seat_mail(red, f"Добрый день!\nсформировать {city}\nГОТОВ\nС уважением, Боб", charset=charset),
-                        via="test")
+    row = ingest.ingest(
+        seat_mail(red, f"Добрый день!\nсформировать {city}\nГОТОВ\nС уважением, Боб", charset=charset), via="test"
+    )
     assert row.status == "applied", row.error
     [ack] = [m for m in smtp.to("bob@example.org") if m["Subject"].startswith("Re:")]
     body = plain(ack)

@@ -79,7 +79,10 @@ def _broken(edit):
         (lambda m: m["cities"].append({"id": "C9", "x": 1}), "city C9: needs drawing coordinates"),
         (lambda m: m["cities"].append({"id": "9X", "x": 1, "y": 2}), "must start with a letter"),
         (lambda m: m["lines"].append({"id": "L3", "points": ["C2", "C3", "R23"]}), "line L3: C2 and C3 are both citys"),
-        (lambda m: m["lines"].append({"id": "L3", "points": ["C5", "R23", "C3"]}), "line L3: road R23 does not lead to city C5"),
+        (
+            lambda m: m["lines"].append({"id": "L3", "points": ["C5", "R23", "C3"]}),
+            "line L3: road R23 does not lead to city C5",
+        ),
         (lambda m: m["lines"].append({"id": "L3", "points": ["C5", "R99", "C3"]}), "line L3: unknown point R99"),
         (lambda m: m["lines"].append({"id": "L3", "points": ["C2", "R23"]}), "line L3: 'points' must list at least 3"),
         (lambda m: m["lines"].append({"id": "L3", "points": ["C2", "R23", "C3", "R23", "C2"]}), "appears twice"),

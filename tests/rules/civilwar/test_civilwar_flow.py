@@ -1,4 +1,5 @@
 """Setup, turn flow, standing instructions, defaults, the end of the game."""
+
 import random
 
 import networkx as nx
@@ -42,8 +43,11 @@ def test_initial_state_and_unknown_events():
 
 
 def attacked_position(standing=None):
-    return state(units={"C1": "blue", "R12": "red", "R15": "red", "R16": "red", "C4": "red"},
-                 tokens={"C3": "blue", "C6": "red"}, standing=standing)
+    return state(
+        units={"C1": "blue", "R12": "red", "R15": "red", "R16": "red", "C4": "red"},
+        tokens={"C3": "blue", "C6": "red"},
+        standing=standing,
+    )
 
 
 def test_standing_instruction_event_is_private():
@@ -85,8 +89,11 @@ def test_standing_ask_at_point_overrides_general_rule():
 
 
 def test_general_retreat_picks_lowest_free_point():
-    st = state(units={"C1": "blue", "R12": "red", "R15": "red", "C6": "red"}, tokens={"C3": "blue"},
-               standing={"blue": {"*": {"action": "retreat"}}})
+    st = state(
+        units={"C1": "blue", "R12": "red", "R15": "red", "C6": "red"},
+        tokens={"C3": "blue"},
+        standing={"blue": {"*": {"action": "retreat"}}},
+    )
     _, ev = play(st, "red", "assault C1 from R12")
     assert ev[1].payload["to"] == "R14"  # free: R14, R16 (R12 vacated)
 
@@ -139,13 +146,16 @@ def test_decision_validation_messages():
     st = state(units={"C1": "blue", "R12": "red", "R14": "red", "R15": "red"}, tokens={"C3": "blue"})
     st2, _ = play(st, "red", "assault C1 from R12")
     assert st2["pending"]["options"] == ["R16"]
-    msgs = [e.message for e in RS.validate(st2, "blue", RS.parse_orders(st2, "blue", "retreat\nfight", "decision").orders,
-                                           "decision")]
+    msgs = [
+        e.message
+        for e in RS.validate(st2, "blue", RS.parse_orders(st2, "blue", "retreat\nfight", "decision").orders, "decision")
+    ]
     assert msgs == ["a decision turn takes exactly one line: 'retreat to <point>' or 'fight'"]
     assert RS.validate(st2, "red", (), "decision")[0].message == "the decision belongs to blue"
     assert RS.validate(st2, "blue", (), "decision")[0].message.startswith("write one decision")
     assert RS.validate(st2, "red", RS.parse_orders(st2, "red", "pass").orders)[0].message.startswith(
-        "blue must first decide")
+        "blue must first decide"
+    )
     assert RS.validate(st, "blue", (), "decision")[0].message == "there is no decision to make"
     st3, ev = play(st2, "blue", "retreat")  # one option: plain 'retreat' is enough
     assert ev[0].payload["to"] == "R16"
@@ -158,8 +168,10 @@ def test_retreat_needs_a_destination_when_there_are_several():
     st = state(units={"C1": "blue", "R12": "red", "R15": "red", "C4": "red"}, tokens={"C3": "blue"})
     st2, _ = play(st, "red", "assault C1 from R15")
     assert st2["pending"]["options"] == ["R14", "R16"]
-    msgs = [e.message for e in RS.validate(st2, "blue", RS.parse_orders(st2, "blue", "retreat", "decision").orders,
-                                           "decision")]
+    msgs = [
+        e.message
+        for e in RS.validate(st2, "blue", RS.parse_orders(st2, "blue", "retreat", "decision").orders, "decision")
+    ]
     assert msgs == ["retreat where? write 'retreat to <point>' with one of: R14, R16"]
 
 
@@ -179,21 +191,29 @@ def test_dt6_side_without_operations_loses():
 
 def test_blocked_units_lose_but_evacuation_keeps_a_side_alive():
     # blue's unit on R23 is boxed in by red C2 and C3; its only city C5 is held by red
-    st = state(units={"C2": "red", "C3": "red", "R23": "blue", "C5": "red"}, tokens={"C5": "blue", "C4": "red"},
-               to_move="blue")
+    st = state(
+        units={"C2": "red", "C3": "red", "R23": "blue", "C5": "red"}, tokens={"C5": "blue", "C4": "red"}, to_move="blue"
+    )
     assert RS.legal_operations(st, "blue") == []
     assert not RS.has_legal_operation(st, "blue")
     # same box, C5 free and quiet, blue at its counter limit: evacuation to neutral C1 is its only operation
-    st = state(star_map(max_units=2), units={"C2": "red", "R12": "red", "C3": "blue", "R23": "blue"}, tokens={"C5": "blue"},
-               to_move="blue")
+    st = state(
+        star_map(max_units=2),
+        units={"C2": "red", "R12": "red", "C3": "blue", "R23": "blue"},
+        tokens={"C5": "blue"},
+        to_move="blue",
+    )
     assert RS.legal_operations(st, "blue") == ["evacuate C5 to C1"]
     st2, ev = play(st, "blue", "evacuate C5 to C1")
     assert st2["tokens"] == {"C1": "blue"} and not RS.result(st2)
 
 
 def test_a_scripted_game_played_to_a_win():
-    st = state(row_map(), units={"C2": "red", "R23": "red", "C3": "red", "C8": "red", "R34": "blue", "C4": "blue"},
-               tokens={"C1": "red", "C7": "red", "C4": "blue"})
+    st = state(
+        row_map(),
+        units={"C2": "red", "R23": "red", "C3": "red", "C8": "red", "R34": "blue", "C4": "blue"},
+        tokens={"C1": "red", "C7": "red", "C4": "blue"},
+    )
     script = [
         ("red", "breakthrough R34 from C3", ["breakthrough", "unit_destroyed", "turn_completed"]),
         ("blue", "pass", ["turn_passed", "turn_completed"]),
@@ -225,6 +245,7 @@ def test_a_scripted_game_played_to_a_win():
 
 def _greedy(st, side, dist):
     ops = RS.legal_operations(st, side)
+
     def score(op):
         w = op.split()
         if w[0] == "terror":
@@ -236,6 +257,7 @@ def _greedy(st, side, dist):
         if w[0] == "form":
             return (5, op)
         return (9, op)
+
     return min(ops, key=score)
 
 
@@ -293,7 +315,14 @@ def test_describe_every_event_type():
         "unit_formed": {"side": "red", "city": "C5"},
         "unit_relocated": {"side": "red", "from": "C5", "to": "R5_10"},
         "assault": {"side": "red", "target": "C1", "source": "R1_2", "attackers": 3, "defenders": 2},
-        "breakthrough": {"side": "red", "target": "C3", "line": "L1", "attackers": 3, "defenders": ["C3"], "vacated": "C1"},
+        "breakthrough": {
+            "side": "red",
+            "target": "C3",
+            "line": "L1",
+            "attackers": 3,
+            "defenders": ["C3"],
+            "vacated": "C1",
+        },
         "decision_requested": {"side": "red", "defender": "blue", "point": "C1", "options": ["R1_6", "R1_7"]},
         "unit_retreated": {"side": "blue", "from": "C1", "to": "R1_6", "by": "decision"},
         "unit_destroyed": {"side": "blue", "point": "C1", "reason": "fought to the end"},
@@ -306,5 +335,7 @@ def test_describe_every_event_type():
     for kind, payload in samples.items():
         text = RS.describe_event("civilwar." + kind, payload)
         assert text and "{" not in text, (kind, text)
-    assert RS.describe_event("civilwar.assault", samples["assault"]) == "Red assaulted C1 from R1_2 (3 units against 2)."
+    assert (
+        RS.describe_event("civilwar.assault", samples["assault"]) == "Red assaulted C1 from R1_2 (3 units against 2)."
+    )
     assert RS.describe_event("civilwar.game_over", {"winner": None, "reason": "x"}) == "Game over: a draw; x."

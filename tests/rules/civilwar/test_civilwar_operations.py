@@ -1,4 +1,5 @@
 """Every operation, legal and illegal, on small toy maps (digest CW-DT-1..7 and more)."""
+
 import pytest
 
 from rules.civilwar import RULESET as RS
@@ -26,7 +27,9 @@ def test_form_in_own_empty_city():
 def test_form_errors():
     st = state(tokens={"C5": "red", "C6": "blue", "C2": "red"}, units={"C2": "blue"})
     assert one_error(st, "red", "form C6") == "C6 is not sympathetic to red (it is blue)"
-    assert one_error(st, "red", "form C3") == "C3 is not sympathetic to red (it is neutral: its population was terrorised)"
+    assert (
+        one_error(st, "red", "form C3") == "C3 is not sympathetic to red (it is neutral: its population was terrorised)"
+    )
     assert one_error(st, "red", "form C2") == "C2 is occupied by a blue unit"
     assert one_error(st, "red", "form R12") == "R12 is a road; units are formed only in cities"
 
@@ -138,15 +141,19 @@ def test_assault_errors():
     st = state(units={"C1": "blue", "R12": "red", "R15": "red", "R16": "red", "C3": "red"}, tokens={"C6": "blue"})
     assert one_error(st, "red", "assault C2 from R12") == "cannot assault C2: there is no enemy unit there"
     assert one_error(st, "red", "assault C3 from R23") == "cannot assault C3: it holds your own unit"
-    assert one_error(st, "red", "assault C1") == ("say which of your adjacent units moves in: 'assault C1 from R12' "
-                                                  "(adjacent: R12, R15, R16)")
+    assert one_error(st, "red", "assault C1") == (
+        "say which of your adjacent units moves in: 'assault C1 from R12' (adjacent: R12, R15, R16)"
+    )
     assert one_error(st, "red", "assault C1 from R14") == "you have no unit on R14"
     assert one_error(st, "red", "assault C1 from C3") == "C3 is not adjacent to C1"
 
 
 def test_dt3_just_occupied_protects_for_one_turn():
-    st = state(units={"C2": "red", "C3": "red", "R12": "blue", "R15": "red", "C4": "blue"}, tokens={"C5": "blue"},
-               to_move="blue")
+    st = state(
+        units={"C2": "red", "C3": "red", "R12": "blue", "R15": "red", "C4": "blue"},
+        tokens={"C5": "blue"},
+        to_move="blue",
+    )
     st, _ = play(st, "blue", "move R12 to C1")
     st, _ = play(st, "red", "move R15 to C5")
     st, _ = play(st, "blue", "move C1 to R12")
@@ -162,8 +169,12 @@ def test_dt3_just_occupied_protects_for_one_turn():
 
 
 def test_pass_ends_the_protection_too():
-    st = state(units={"C1": "red", "C2": "red", "R12": "blue", "C4": "blue"}, to_move="red",
-               just={"blue": ["R12"]}, tokens={"C5": "blue"})
+    st = state(
+        units={"C1": "red", "C2": "red", "R12": "blue", "C4": "blue"},
+        to_move="red",
+        just={"blue": ["R12"]},
+        tokens={"C5": "blue"},
+    )
     assert one_error(st, "red", "assault R12 from C1").endswith("occupied it on its last move")
     st, _ = play(st, "red", "move C1 to R15")
     st = dict(st, units={**st["units"], "C1": "red"})
@@ -202,23 +213,31 @@ def test_breakthrough_counts_only_the_unbroken_enemy_row():
     # C3, R34 blue: 2 vs 2 fails
     st = row_state({"C2": "red", "R23": "red", "C3": "blue", "R34": "blue"})
     assert one_error(st, "red", "breakthrough C3 from R23") == (
-        "breakthrough at C3 along L1 needs more than 2 units in the column, you have 2 (enemy: C3, R34)")
+        "breakthrough at C3 along L1 needs more than 2 units in the column, you have 2 (enemy: C3, R34)"
+    )
 
 
 def test_breakthrough_counts_only_the_unbroken_own_column():
     # R12 red, C2 empty, R23 red: column is R23 alone
     st = row_state({"R12": "red", "R23": "red", "C3": "blue"})
     assert one_error(st, "red", "breakthrough C3 from R23") == (
-        "a breakthrough needs several (at least 2) of your units in a row on line L1 ending at R23; you have 1")
+        "a breakthrough needs several (at least 2) of your units in a row on line L1 ending at R23; you have 1"
+    )
 
 
 def test_breakthrough_errors():
-    st = row_state({"C2": "red", "R23": "red", "C3": "blue", "C7": "red", "R37": "red", "C5": "red"},
-                   just={"blue": ["C3"]})
-    assert one_error(st, "red", "breakthrough C3 from R23") == "cannot break through at C3: the enemy occupied it on its last move"
+    st = row_state(
+        {"C2": "red", "R23": "red", "C3": "blue", "C7": "red", "R37": "red", "C5": "red"}, just={"blue": ["C3"]}
+    )
+    assert (
+        one_error(st, "red", "breakthrough C3 from R23")
+        == "cannot break through at C3: the enemy occupied it on its last move"
+    )
     st = row_state({"C2": "red", "R23": "red", "C3": "blue", "C7": "red", "R37": "red"})
     assert one_error(st, "red", "breakthrough C3 from R37") == "no straight line runs from R37 to C3"
-    assert one_error(st, "red", "breakthrough C4 from R34") == "cannot break through at C4: there is no enemy unit there"
+    assert (
+        one_error(st, "red", "breakthrough C4 from R34") == "cannot break through at C4: there is no enemy unit there"
+    )
     assert one_error(st, "red", "breakthrough C3 from R34") == "you have no unit on R34"
     assert one_error(st, "red", "breakthrough C2 from R12") == "cannot break through at C2: it holds your own unit"
     assert errors(st, "red", "breakthrough C3 from R23 along L9")[0] == "unknown line L9"
@@ -227,7 +246,8 @@ def test_breakthrough_errors():
 def test_breakthrough_along_line_and_ambiguity():
     st = row_state({"C2": "red", "R23": "red", "C3": "blue", "R34": "red", "C4": "red"})
     assert one_error(st, "red", "breakthrough C3 along L1") == (
-        "breakthrough at C3 along L1 is possible from both sides: add 'from R23' or 'from R34'")
+        "breakthrough at C3 along L1 is possible from both sides: add 'from R23' or 'from R34'"
+    )
     assert errors(st, "red", "breakthrough C3 along L1 from R34") == []
     st2, ev = play(st, "red", "breakthrough C3 from R34 along L1")
     assert ev[0].payload["moves"] == [["R34", "C3"], ["C4", "R34"]]
@@ -259,7 +279,9 @@ def test_dt5_terror():
     st2, ev = play(st, "red", "terror C1")
     assert "C1" not in st2["tokens"] and st2["units"]["C1"] == "red"
     assert ev[0].payload == {"side": "red", "city": "C1", "token": "blue"}
-    assert one_error(st, "red", "terror C2") == "cannot terrorise C2: its population is sympathetic to red, your own side"
+    assert (
+        one_error(st, "red", "terror C2") == "cannot terrorise C2: its population is sympathetic to red, your own side"
+    )
     assert one_error(st, "red", "terror C3") == "C3 is neutral: there is no sympathy token to remove"
     assert one_error(st, "red", "terror C4") == "you have no unit in C4"
     assert one_error(st, "red", "terror R23") == "R23 is a road; terror is carried out in cities"
@@ -274,12 +296,16 @@ def test_evacuation_to_neutral_neighbour():
     assert st2["tokens"] == {"C2": "red", "C4": "blue"}
     assert ev[0].payload == {"side": "red", "from": "C1", "to": "C2"}
     assert sorted(op for op in RS.legal_operations(st, "red")) == sorted(
-        ["evacuate C1 to C2", "evacuate C1 to C6", "form C1"])
+        ["evacuate C1 to C2", "evacuate C1 to C6", "form C1"]
+    )
 
 
 def test_evacuation_errors():
     st = state(tokens={"C1": "red", "C4": "blue", "C3": "red"}, units={"C6": "blue", "R23": "red", "C5": "red"})
-    assert one_error(st, "red", "evacuate C1 to C4") == "C4 already has a sympathy token (blue); refugees can only go to a neutral city"
+    assert (
+        one_error(st, "red", "evacuate C1 to C4")
+        == "C4 already has a sympathy token (blue); refugees can only go to a neutral city"
+    )
     assert one_error(st, "red", "evacuate C1 to C6") == "C6 is held by the enemy; refugees cannot go there"
     assert one_error(st, "red", "evacuate C1 to C3") == "C3 is not a neighbouring city of C1 (one road away)"
     assert one_error(st, "red", "evacuate C1 to R12") == "R12 is not a neighbouring city of C1 (one road away)"
@@ -287,9 +313,13 @@ def test_evacuation_errors():
     assert one_error(st, "red", "evacuate C2 to C1") == "C2 is not sympathetic to red (it is neutral)"
     assert one_error(st, "red", "evacuate R12 to C1") == "R12 is a road; only a city's population can be evacuated"
     attacked = state(tokens={"C1": "red"}, units={"R14": "blue"})
-    assert one_error(attacked, "red", "evacuate C1 to C2") == "cannot evacuate C1: it is under attack (enemy unit on R14)"
+    assert (
+        one_error(attacked, "red", "evacuate C1 to C2") == "cannot evacuate C1: it is under attack (enemy unit on R14)"
+    )
     occupied = state(tokens={"C1": "red"}, units={"C1": "blue"})
-    assert one_error(occupied, "red", "evacuate C1 to C2") == "cannot evacuate C1: it is under attack (enemy unit on C1)"
+    assert (
+        one_error(occupied, "red", "evacuate C1 to C2") == "cannot evacuate C1: it is under attack (enemy unit on C1)"
+    )
 
 
 # --------------------------------------------------------------------------- one operation per turn, pass
@@ -321,8 +351,10 @@ def test_pass_is_accepted_but_is_not_a_legal_operation():
     assert st2["to_move"] == "blue" and st2["passes"] == 1
 
 
-@pytest.mark.parametrize("text", ["form C5", "move R12 to C1", "assault C1 from R12", "breakthrough C1 from R12",
-                                  "terror C1", "evacuate C5 to C1"])
+@pytest.mark.parametrize(
+    "text",
+    ["form C5", "move R12 to C1", "assault C1 from R12", "breakthrough C1 from R12", "terror C1", "evacuate C5 to C1"],
+)
 def test_every_operation_is_rejected_in_a_finished_game(text):
     st = dict(state(tokens={"C5": "red"}, units={"R12": "red"}), result={"winner": "red", "reason": "x"}, phase="over")
     assert one_error(st, "red", text) == "the game is over"

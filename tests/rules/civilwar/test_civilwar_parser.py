@@ -65,23 +65,25 @@ if attacked ask
 
 
 def test_per_line_errors(st):
-    text = "\n".join([
-        "form C99",                 # 1
-        "move R12 C2",              # 2
-        "assault",                  # 3
-        "breakthrough C3",          # 4
-        "breakthrough C3 from R23 from R23",  # 5
-        "terror",                   # 6
-        "evacuate C5 C6",           # 7
-        "pass now",                 # 8
-        "if attacked at",           # 9
-        "if attacked maybe",        # 10
-        "fight",                    # 11
-        "retreat to R12",           # 12
-        "march on C3",              # 13
-        "   ",                      # 14 blank
-        "form c5",                  # 15 fine
-    ])
+    text = "\n".join(
+        [
+            "form C99",  # 1
+            "move R12 C2",  # 2
+            "assault",  # 3
+            "breakthrough C3",  # 4
+            "breakthrough C3 from R23 from R23",  # 5
+            "terror",  # 6
+            "evacuate C5 C6",  # 7
+            "pass now",  # 8
+            "if attacked at",  # 9
+            "if attacked maybe",  # 10
+            "fight",  # 11
+            "retreat to R12",  # 12
+            "march on C3",  # 13
+            "   ",  # 14 blank
+            "form c5",  # 15 fine
+        ]
+    )
     parsed = RS.parse_orders(st, "red", text)
     got = {e.line: e.message for e in parsed.errors}
     assert got == {
@@ -96,8 +98,10 @@ def test_per_line_errors(st):
         9: "expected 'if attacked at <point> fight|retreat [to <point>]|ask'",
         10: "expected 'if attacked [at <point>] fight|retreat [to <point>]|ask'",
         11: "'fight' is only for decision turns; for a standing instruction write 'if attacked [at <point>] fight'",
-        12: ("'retreat to R12' is only for decision turns; for a standing instruction write "
-             "'if attacked [at <point>] retreat to R12'"),
+        12: (
+            "'retreat to R12' is only for decision turns; for a standing instruction write "
+            "'if attacked [at <point>] retreat to R12'"
+        ),
         13: "unknown order 'march': expected form, move, assault, breakthrough, terror, evacuate, pass or 'if attacked ...'",
     }
     assert [o.line for o in parsed.orders] == [15]
@@ -108,7 +112,8 @@ def test_decision_kind_accepts_only_decisions(st):
     parsed = RS.parse_orders(st, "blue", "retreat to r14\nform C5\nfight", kind="decision")
     assert parsed.orders == (Retreat(to="R14"), Fight())
     assert [(e.line, e.message) for e in parsed.errors] == [
-        (2, "this is a decision turn: write 'retreat to <point>' or 'fight'")]
+        (2, "this is a decision turn: write 'retreat to <point>' or 'fight'")
+    ]
 
 
 def test_empty_and_comment_only_text(st):
@@ -117,8 +122,12 @@ def test_empty_and_comment_only_text(st):
 
 
 def test_standing_instruction_validation(st):
-    parsed = RS.parse_orders(st, "red", "pass\nif attacked retreat to R12\nif attacked at C5 retreat to R12\n"
-                                        "if attacked at C5 fight\nif attacked fight\nif attacked ask")
+    parsed = RS.parse_orders(
+        st,
+        "red",
+        "pass\nif attacked retreat to R12\nif attacked at C5 retreat to R12\n"
+        "if attacked at C5 fight\nif attacked fight\nif attacked ask",
+    )
     errs = RS.validate(st, "red", parsed.orders)
     assert [(e.line, e.message) for e in errs] == [
         (2, "a general rule cannot name a destination: write 'if attacked at <point> retreat to <point>'"),
@@ -136,8 +145,11 @@ def test_parse_without_map_skips_existence_checks():
 def test_orders_help_examples_parse():
     st = RS.build_state(None)
     lines = [ln.strip().split("  ")[0].strip() for ln in RS.orders_help.splitlines() if ln.startswith("  ")]
-    candidates = [ln for ln in lines if ln and ln.split()[0] in ("form", "move", "assault", "breakthrough", "terror",
-                                                                  "evacuate", "pass", "if")]
+    candidates = [
+        ln
+        for ln in lines
+        if ln and ln.split()[0] in ("form", "move", "assault", "breakthrough", "terror", "evacuate", "pass", "if")
+    ]
     assert len(candidates) >= 12
     for ln in candidates:
         ln = ln.replace("R12", "R1_2")

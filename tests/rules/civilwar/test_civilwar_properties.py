@@ -1,4 +1,5 @@
 """Property tests: random legal play keeps every invariant; adjudication is deterministic; fold is pure."""
+
 import json
 import random
 
@@ -72,8 +73,9 @@ def _random_game(seed, scenario=None, steps=70, check_completeness=False):
         turn_seed = rng.random()
         events = RS.adjudicate(state, {side: parsed.orders}, random.Random(turn_seed), spec.kind)
         again = RS.adjudicate(state, {side: parsed.orders}, random.Random(turn_seed + 1), spec.kind)
-        assert [(e.type, cj(e.payload), e.audience, e.version) for e in events] == \
-               [(e.type, cj(e.payload), e.audience, e.version) for e in again]
+        assert [(e.type, cj(e.payload), e.audience, e.version) for e in events] == [
+            (e.type, cj(e.payload), e.audience, e.version) for e in again
+        ]
         assert events, "every turn produces events"
         for ev in events:
             assert ev.type.startswith("civilwar.") and ev.version == 1

@@ -1,4 +1,5 @@
 """View allow-list and SVG rendering."""
+
 import xml.etree.ElementTree as ET
 
 from rules.civilwar import RULESET as RS
@@ -26,7 +27,11 @@ def test_view_contents():
     assert v["board"]["cities"][0] == {"id": "C1", "name": "C1", "x": 200, "y": 200}
     assert {"id": "R12", "joins": ["C1", "C2"], "x": 250.0, "y": 200.0} in v["board"]["roads"]
     assert v["board"]["lines"][0]["id"] == "L1"
-    assert v["units"] == [{"point": "C5", "side": "red"}, {"point": "R12", "side": "red"}, {"point": "R14", "side": "blue"}]
+    assert v["units"] == [
+        {"point": "C5", "side": "red"},
+        {"point": "R12", "side": "red"},
+        {"point": "R14", "side": "blue"},
+    ]
     assert v["tokens"] == {"C4": "blue", "C5": "red", "C6": "blue"}
     assert v["counters"]["red"] == {"on_map": 2, "in_box": 28, "tokens": 1, "tokens_dealt": 1}
     assert v["turn"]["to_move"] == "blue" and v["turn"]["kind"] == "orders"
@@ -57,8 +62,22 @@ def test_blue_secrets_never_reach_red_or_observers():
 def test_view_is_a_fresh_allow_list():
     st = position_with_secrets()
     v = RS.view(st, UMPIRE)
-    allowed = {"ruleset", "viewer", "phase", "board", "units", "tokens", "counters", "turn", "protected",
-               "last_operation", "pending", "standing_instructions", "result", "legal_operations"}
+    allowed = {
+        "ruleset",
+        "viewer",
+        "phase",
+        "board",
+        "units",
+        "tokens",
+        "counters",
+        "turn",
+        "protected",
+        "last_operation",
+        "pending",
+        "standing_instructions",
+        "result",
+        "legal_operations",
+    }
     assert set(v) <= allowed
     before = cj(st)
     v["units"].append({"point": "C1", "side": "red"})
@@ -70,8 +89,13 @@ def test_pending_decision_in_view_and_svg():
     st = state(units={"C1": "blue", "R12": "red", "R15": "red", "C4": "red"}, tokens={"C3": "blue"})
     st, _ = play(st, "red", "assault C1 from R15")
     v = RS.view(st, BLUE)
-    assert v["pending"] == {"defender": "blue", "point": "C1", "attacker": "red", "operation": "assault",
-                            "options": ["R14", "R16"]}
+    assert v["pending"] == {
+        "defender": "blue",
+        "point": "C1",
+        "attacker": "red",
+        "operation": "assault",
+        "options": ["R14", "R16"],
+    }
     assert v["turn"]["kind"] == "decision" and v["turn"]["acting"] == ["blue"]
     svg = RS.render_svg(v)
     assert "must decide" in svg and "retreat to R14, R16" in svg

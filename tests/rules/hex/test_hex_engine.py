@@ -3,6 +3,7 @@
 Vectors from Red Blob Games' implementation guide; properties with hypothesis; paths checked
 against networkx's Dijkstra as an independent oracle.
 """
+
 import networkx as nx
 import pytest
 from hypothesis import given, settings
@@ -110,12 +111,17 @@ def _cost_fn(costs, walls):
         if b not in costs or C.side_between(a, b) in walls:
             return None
         return costs[b]
+
     return step
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.dictionaries(AREA, st.sampled_from([1, 2, 3, None])), AREA, AREA,
-       st.sets(st.tuples(AREA, st.integers(0, 2)).map(lambda t: C.side_key(*t)), max_size=6))
+@given(
+    st.dictionaries(AREA, st.sampled_from([1, 2, 3, None])),
+    AREA,
+    AREA,
+    st.sets(st.tuples(AREA, st.integers(0, 2)).map(lambda t: C.side_key(*t)), max_size=6),
+)
 def test_paths_are_minimal_against_networkx(overrides, start, goal, walls):
     area = C.within((0, 0), 3)
     costs = {h: overrides.get(h, 1) for h in area}
@@ -145,9 +151,14 @@ def test_paths_are_minimal_against_networkx(overrides, start, goal, walls):
     assert reach == oracle
 
 
-MAP = {"name": "test", "cols": 6, "rows": 5, "default_terrain": "open",
-       "hexes": {"0203": {"terrain": "wood", "elevation": 1, "road": True}},
-       "sides": {"0203/0204": "stream"}}
+MAP = {
+    "name": "test",
+    "cols": 6,
+    "rows": 5,
+    "default_terrain": "open",
+    "hexes": {"0203": {"terrain": "wood", "elevation": 1, "road": True}},
+    "sides": {"0203/0204": "stream"},
+}
 
 
 def test_map_loads_and_looks_up():
@@ -161,17 +172,20 @@ def test_map_loads_and_looks_up():
     assert data["digest"] == load_map(MAP, ["open", "wood"], ["stream", "wall"])["digest"]
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"cols": 0}, "map.cols: must be at least 1"),
-    ({"cols": "6"}, "map.cols: must be a whole number"),
-    ({"hexes": {"0909": {"terrain": "wood"}}}, "map.hexes.0909: hex 0909 is not on the map"),
-    ({"hexes": {"0203": {"terrain": "lava"}}}, "map.hexes.0203.terrain: 'lava' is not one of: open, wood"),
-    ({"hexes": {"0203": {"colour": "red"}}}, "map.hexes.0203: unknown field(s) colour"),
-    ({"sides": {"0203/0205": "stream"}}, "map.sides.0203/0205: 0203 and 0205 are not adjacent"),
-    ({"sides": {"0203/0204": "moat"}}, "map.sides.0203/0204: 'moat' is not a hexside feature"),
-    ({"sides": {"0203/0204": "stream", "0204/0203": "wall"}}, "is given twice"),
-    ({"name": None}, "map.name: must be a string"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"cols": 0}, "map.cols: must be at least 1"),
+        ({"cols": "6"}, "map.cols: must be a whole number"),
+        ({"hexes": {"0909": {"terrain": "wood"}}}, "map.hexes.0909: hex 0909 is not on the map"),
+        ({"hexes": {"0203": {"terrain": "lava"}}}, "map.hexes.0203.terrain: 'lava' is not one of: open, wood"),
+        ({"hexes": {"0203": {"colour": "red"}}}, "map.hexes.0203: unknown field(s) colour"),
+        ({"sides": {"0203/0205": "stream"}}, "map.sides.0203/0205: 0203 and 0205 are not adjacent"),
+        ({"sides": {"0203/0204": "moat"}}, "map.sides.0203/0204: 'moat' is not a hexside feature"),
+        ({"sides": {"0203/0204": "stream", "0204/0203": "wall"}}, "is given twice"),
+        ({"name": None}, "map.name: must be a string"),
+    ],
+)
 def test_map_errors_name_the_field(change, message):
     with pytest.raises(ScenarioError) as e:
         load_map({**MAP, **change}, ["open", "wood"], ["stream", "wall"])
@@ -189,9 +203,15 @@ def test_capacity():
 
 def test_svg_renders_and_converts_to_png():
     m = HexMap(load_map(MAP, ["open", "wood"], ["stream"]))
-    svg = render(m, terrain_fill={"open": "#e8e2c8", "wood": "#4f7d3b"}, side_stroke={"stream": "#3b7dd8"},
-                 counters=[{"hex": "0203", "side": "red", "name": "1st <Sq>", "strength": "8/10", "state": "calm"}],
-                 title="test", lines=["turn 1"], marks={"0101": "#f00"})
+    svg = render(
+        m,
+        terrain_fill={"open": "#e8e2c8", "wood": "#4f7d3b"},
+        side_stroke={"stream": "#3b7dd8"},
+        counters=[{"hex": "0203", "side": "red", "name": "1st <Sq>", "strength": "8/10", "state": "calm"}],
+        title="test",
+        lines=["turn 1"],
+        marks={"0101": "#f00"},
+    )
     assert svg.startswith("<svg") and "1st &lt;Sq&gt;" in svg and "0305" in svg
     import cairosvg
 

@@ -1,5 +1,6 @@
 """Line of sight on the hex grid: symmetric by construction (version 2), the border rule, the
 legacy version 1 kept for games set up before, and an independent pixel-space oracle."""
+
 import math
 
 import pytest
@@ -92,9 +93,14 @@ def test_red_blob_vector_and_a_line_off_the_borders():
     assert C.border_lines((2, 3), (2, 3)) == (((2, 3),), ((2, 3),))
 
 
-@pytest.mark.parametrize("b, sides", [((2, -1), {(1, 0), (1, -1)}),      # cube delta (2,-1,-1)
-                                      ((-2, -2), {(-1, 0), (0, -1)}),    # (-2,-2,4): along the old nudge
-                                      ((1, 1), {(1, 0), (0, 1)})])       # (1,1,-2)
+@pytest.mark.parametrize(
+    "b, sides",
+    [
+        ((2, -1), {(1, 0), (1, -1)}),  # cube delta (2,-1,-1)
+        ((-2, -2), {(-1, 0), (0, -1)}),  # (-2,-2,4): along the old nudge
+        ((1, 1), {(1, 0), (0, 1)}),
+    ],
+)  # (1,1,-2)
 def test_border_tie_rule(b, sides):
     a = (0, 0)
     one, other = C.border_lines(a, b)

@@ -1,5 +1,6 @@
 """Charges and melee: massed charges (KW-1..5, KW-EX-1), counter-charges (KW-6..9), hindered
 charges (KW-49/50), flank and rear (KW-47, KW-DT-4), the fight, Nerve and Regroup (KW-45..53)."""
+
 import pytest
 
 from rules.kingsofwar import geom
@@ -10,8 +11,11 @@ ROUGH = {"id": "scrub", "kind": "difficult", "height": 0, "polygon": [[20, 28.5]
 
 
 def test_three_equal_frontages_two_charge_the_third_is_refused_kw_ex_1():
-    s = start(make_scenario([("r1", "spearmen", 30, 24, 90), ("r2", "spearmen", 36, 24, 90),
-                             ("r3", "spearmen", 42, 24, 90), TARGET]))
+    s = start(
+        make_scenario(
+            [("r1", "spearmen", 30, 24, 90), ("r2", "spearmen", 36, 24, 90), ("r3", "spearmen", 42, 24, 90), TARGET]
+        )
+    )
     errs = errors(s, "red", "r1 charge b1\nr2 charge b1\nr3 charge b1")
     assert [e.line for e in errs] == [3] and "corner to corner" in errs[0].message
     s2, ev = play(s, "red", "r1 charge b1\nr2 charge b1\nr3 charge b1")
@@ -74,8 +78,11 @@ def test_hindered_charge_and_counter_charge_never_hindered_kw_49_50_dt_4():
 
 
 def test_counter_charge_only_against_a_unit_that_charged_kw_6_7():
-    s = start(make_scenario([("r1", "spearmen", 36, 24, 90), ("r2", "spearmen", 10, 10, 90), TARGET,
-                             ("b2", "axe band", 60, 40, 270)]))
+    s = start(
+        make_scenario(
+            [("r1", "spearmen", 36, 24, 90), ("r2", "spearmen", 10, 10, 90), TARGET, ("b2", "axe band", 60, 40, 270)]
+        )
+    )
     s, _ = play(s, "red", "r1 charge b1")
     assert "only a unit that charged it" in errors(s, "blue", "b1 counter-charge r2")[0].message
     assert "only a unit that charged it" in errors(s, "blue", "b2 counter-charge r1")[0].message

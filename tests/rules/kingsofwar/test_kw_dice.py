@@ -1,4 +1,5 @@
 """To-hit, halving, damage, doubtful cover and the Nerve test (KW-36..53, KW-EX-6..8, KW-DT-1/2/4)."""
+
 import random
 
 import pytest
@@ -63,12 +64,15 @@ def test_doubtful_cover_roll_kw_ex_8(die, cover):
     assert combat.doubtful_cover(Loaded([die])) == (die, cover)
 
 
-@pytest.mark.parametrize("dice,damage,outcome", [
-    ([3, 4], 5, "steady"),      # 12 < waver 13
-    ([3, 4], 6, "wavering"),    # 13
-    ([6, 4], 5, "routed"),      # 15 = rout
-    ([1, 1], 20, "steady"),     # a double 1 always holds (house)
-])
+@pytest.mark.parametrize(
+    "dice,damage,outcome",
+    [
+        ([3, 4], 5, "steady"),  # 12 < waver 13
+        ([3, 4], 6, "wavering"),  # 13
+        ([6, 4], 5, "routed"),  # 15 = rout
+        ([1, 1], 20, "steady"),  # a double 1 always holds (house)
+    ],
+)
 def test_nerve_test(dice, damage, outcome):
     res = combat.nerve(Loaded(dice), damage, waver=13, rout=15)
     assert res["outcome"] == outcome and res["total"] == sum(dice) + damage
@@ -83,6 +87,10 @@ def test_a_second_test_that_holds_does_not_end_a_wavering():
     from rules.kingsofwar.fold import fold
 
     state = {"units": {"b1": {"status": "wavering"}}}
-    assert fold(state, "kingsofwar.nerve_test", {"unit": "b1", "outcome": "steady"})["units"]["b1"]["status"] == "wavering"
-    assert fold(state, "kingsofwar.nerve_test", {"unit": "b1", "outcome": "routed"})["units"]["b1"]["status"] == "routed"
+    assert (
+        fold(state, "kingsofwar.nerve_test", {"unit": "b1", "outcome": "steady"})["units"]["b1"]["status"] == "wavering"
+    )
+    assert (
+        fold(state, "kingsofwar.nerve_test", {"unit": "b1", "outcome": "routed"})["units"]["b1"]["status"] == "routed"
+    )
     assert state["units"]["b1"]["status"] == "wavering"  # fold never mutates its input

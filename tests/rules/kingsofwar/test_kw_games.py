@@ -1,4 +1,5 @@
 """Whole games: both scenarios played to a scored end, replayable; the rule set's contract."""
+
 import pytest
 
 from rules import catalog
@@ -28,6 +29,7 @@ def test_alternating_turns_and_rounds():
     s = start("pitched")
     assert KW.turn_mode == "alternating" and KW.next_turn(s).sides == ("red",)
     from rules.kingsofwar.testing import play
+
     s, _ = play(s, "red", bot_orders(s, "red"))
     assert KW.next_turn(s).sides == ("blue",) and s["round"] == 1
     s, _ = play(s, "blue", bot_orders(s, "blue"))
@@ -35,8 +37,11 @@ def test_alternating_turns_and_rounds():
 
 
 def test_points_victory_after_the_last_round():
-    s = start(make_scenario([("r1", "spearmen", 20, 8, 90), ("b1", "axe band", 20, 40, 270),
-                             ("b2", "bowmen", 50, 40, 270)], rounds=1))
+    s = start(
+        make_scenario(
+            [("r1", "spearmen", 20, 8, 90), ("b1", "axe band", 20, 40, 270), ("b2", "bowmen", 50, 40, 270)], rounds=1
+        )
+    )
     s["units"]["b2"]["status"] = "routed"
     s["round"] = 2
     res = final_result(s)
@@ -44,9 +49,14 @@ def test_points_victory_after_the_last_round():
 
 
 def test_objectives_victory_counts_steady_uncontested_units():
-    s = start(make_scenario([("r1", "spearmen", 20, 20, 90), ("b1", "axe band", 50, 28, 270),
-                             ("b2", "bowmen", 60, 40, 270)], rounds=1, victory="objectives",
-                            objectives=[(20, 22), (50, 30), (5, 45)]))
+    s = start(
+        make_scenario(
+            [("r1", "spearmen", 20, 20, 90), ("b1", "axe band", 50, 28, 270), ("b2", "bowmen", 60, 40, 270)],
+            rounds=1,
+            victory="objectives",
+            objectives=[(20, 22), (50, 30), (5, 45)],
+        )
+    )
     s["round"] = 2
     res = final_result(s)
     assert res["score"]["held"] == ["red", "blue", None] and res["winner"] is None  # 1-1, no routs: draw

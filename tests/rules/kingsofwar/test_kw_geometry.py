@@ -1,4 +1,5 @@
 """Bases, arcs, terrain, heights, line of sight and cover (KW-12..22, KW-29..35, KW-EX-2..5)."""
+
 import math
 
 import pytest

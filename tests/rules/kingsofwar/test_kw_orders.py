@@ -1,4 +1,5 @@
 """The order language and movement: parse errors naming lines, distances, pivots, terrain (KW-12..16, KW-24, KW-26)."""
+
 from rules.kingsofwar.orders import parse_text
 from rules.kingsofwar.testing import errors, make_scenario, of, play, start
 
@@ -8,10 +9,18 @@ HEDGE = {"id": "hedge", "kind": "obstacle", "height": 0.5, "line": [[30, 16], [4
 
 
 def test_parse_orders_and_errors_name_the_line():
-    parsed = parse_text("r1 halt\nr2 advance 4 pivot left 45\n\n# comment\nr3 at the double 10\nr4 charge b1\n"
-                        "r5 counter-charge b2\nr6 shoot b3\nr7 advance\nr8 fly away\nr9 charge")
+    parsed = parse_text(
+        "r1 halt\nr2 advance 4 pivot left 45\n\n# comment\nr3 at the double 10\nr4 charge b1\n"
+        "r5 counter-charge b2\nr6 shoot b3\nr7 advance\nr8 fly away\nr9 charge"
+    )
     assert [(o.unit, o.verb) for o in parsed.orders] == [
-        ("r1", "halt"), ("r2", "advance"), ("r3", "double"), ("r4", "charge"), ("r5", "counter"), ("r6", "shoot")]
+        ("r1", "halt"),
+        ("r2", "advance"),
+        ("r3", "double"),
+        ("r4", "charge"),
+        ("r5", "counter"),
+        ("r6", "shoot"),
+    ]
     assert parsed.orders[1].pivot == 45 and parsed.orders[1].dist == 4
     assert [(e.line, e.text) for e in parsed.errors] == [(9, "r7 advance"), (10, "r8 fly away"), (11, "r9 charge")]
     assert "needs a distance" in parsed.errors[0].message
@@ -76,8 +85,9 @@ def test_shooting_after_at_the_double_is_refused_kw_26():
 
 
 def test_a_unit_given_no_order_halts_kw_24_and_refused_lines_are_logged():
-    s = start(make_scenario([("r1", "spearmen", 36, 8, 90), ("r2", "spearmen", 50, 8, 90),
-                             ("b1", "axe band", 36, 40, 270)]))
+    s = start(
+        make_scenario([("r1", "spearmen", 36, 8, 90), ("r2", "spearmen", 50, 8, 90), ("b1", "axe band", 36, 40, 270)])
+    )
     s2, ev = play(s, "red", "r2 advance 9")
     assert s2["units"]["r1"]["x"] == 36 and s2["units"]["r1"]["y"] == 8
     assert s2["units"]["r2"]["y"] == 8  # refused: halts

@@ -1,18 +1,30 @@
 """Shooting through a whole turn: range ties, moving, cover, Nerve after the phase (KW-23..44, KW-DT-3/5)."""
+
 from rules.kingsofwar.testing import errors, make_scenario, of, play, start
 
 
 def test_range_is_measured_from_the_leader_point_with_ties_in_range_kw_dt_5():
-    s = start(make_scenario([("r1", "archers", 36, 6, 90), ("b1", "axe band", 36, 30, 270),
-                             ("b2", "axe band", 50, 30.1, 270)]))
+    s = start(
+        make_scenario(
+            [("r1", "archers", 36, 6, 90), ("b1", "axe band", 36, 30, 270), ("b2", "axe band", 50, 30.1, 270)]
+        )
+    )
     assert errors(s, "red", "r1 shoot b1") == []
     s = start(make_scenario([("r1", "archers", 36, 6, 90), ("b1", "axe band", 36, 30.1, 270)]))
     assert "beyond r1's bow range of 24 in (KW-28)" in errors(s, "red", "r1 shoot b1")[0].message
 
 
 def test_moving_costs_one_except_thrown_weapons_kw_37_dt_3_ex_6():
-    s = start(make_scenario([("r1", "archers", 20, 10, 90), ("r2", "outriders", 40, 10, 90),
-                             ("b1", "axe band", 20, 25, 270), ("b2", "axe band", 40, 18, 270)]))
+    s = start(
+        make_scenario(
+            [
+                ("r1", "archers", 20, 10, 90),
+                ("r2", "outriders", 40, 10, 90),
+                ("b1", "axe band", 20, 25, 270),
+                ("b2", "axe band", 40, 18, 270),
+            ]
+        )
+    )
     s, ev = play(s, "red", "r1 advance 2\nr1 shoot b1\nr2 advance 1\nr2 shoot b2")
     shots = {p["unit"]: p for p in of(ev, "shot")}
     assert shots["r1"]["moved"] is True and shots["r1"]["needed"] == 6  # Ra 5+, moved: 6+
@@ -30,15 +42,24 @@ def test_cover_and_moving_together_halve_the_dice_kw_dt_1():
 
 
 def test_shooting_needs_front_arc_and_a_ranged_attack_kw_29():
-    s = start(make_scenario([("r1", "archers", 20, 8, 270), ("r2", "spearmen", 40, 8, 90),
-                             ("b1", "axe band", 20, 25, 270)]))
+    s = start(
+        make_scenario([("r1", "archers", 20, 8, 270), ("r2", "spearmen", 40, 8, 90), ("b1", "axe band", 20, 25, 270)])
+    )
     assert "not in r1's front arc" in errors(s, "red", "r1 shoot b1")[0].message
     assert "has no ranged attack" in errors(s, "red", "r2 shoot b1")[0].message
 
 
 def test_no_sight_at_resolution_is_reported_and_nerve_once_per_damaged_unit_kw_44():
-    s = start(make_scenario([("r1", "crossbowmen", 20, 8, 90), ("r2", "archers", 28, 8, 90),
-                             ("r3", "ballista", 36, 8, 90), ("b1", "axe band", 24, 26, 270)]))
+    s = start(
+        make_scenario(
+            [
+                ("r1", "crossbowmen", 20, 8, 90),
+                ("r2", "archers", 28, 8, 90),
+                ("r3", "ballista", 36, 8, 90),
+                ("b1", "axe band", 24, 26, 270),
+            ]
+        )
+    )
     for seed in range(30):
         s2, ev = play(s, "red", "r1 shoot b1\nr2 shoot b1\nr3 shoot b1", seed=f"volley{seed}")
         if sum(p["damage"] for p in of(ev, "shot")) >= 2:
@@ -82,6 +103,7 @@ def test_arc_reading_is_a_scenario_option():
 
 
 def test_a_unit_in_contact_may_not_shoot_kw_27():
-    s = start(make_scenario([("r1", "archers", 36, 30, 90), ("b1", "axe band", 36, 30, 270),
-                             ("b2", "axe band", 50, 40, 270)]))
+    s = start(
+        make_scenario([("r1", "archers", 36, 30, 90), ("b1", "axe band", 36, 30, 270), ("b2", "axe band", 50, 40, 270)])
+    )
     assert "in contact with the enemy and may not shoot (KW-27)" in errors(s, "red", "r1 shoot b2")[0].message

@@ -1,4 +1,5 @@
 """Helpers for the Kriegspiel rule tests: a game driven through the rule set, exactly as the platform does."""
+
 import json
 import random
 
@@ -49,8 +50,11 @@ class KsGame:
         """Everything ``side`` can read from the rules: its view, map, and the events it may see, worded."""
         viewer = Viewer("player", side)
         view = self.rs.view(self.state, viewer)
-        visible = [(e.type, e.audience, json.dumps(dict(e.payload), sort_keys=True), self.rs.describe_event(e.type, e.payload))
-                   for e in self.events if viewer.may_see(e.audience)]
+        visible = [
+            (e.type, e.audience, json.dumps(dict(e.payload), sort_keys=True), self.rs.describe_event(e.type, e.payload))
+            for e in self.events
+            if viewer.may_see(e.audience)
+        ]
         return json.dumps(view, sort_keys=True), self.rs.render_svg(view), visible
 
     def place(self, moves: dict):

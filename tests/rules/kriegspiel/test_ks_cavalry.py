@@ -1,4 +1,5 @@
 """Cavalry charges (KS-68..86, T-KS-3) with the digest's derived cases KS-DT-4..8, 11."""
+
 import random
 
 import pytest

@@ -1,4 +1,5 @@
 """Cavalry charges in play (KS-68..85 through orders and the turn)."""
+
 import pytest
 
 from rules.kriegspiel.scenario import load
@@ -37,15 +38,15 @@ def charge_event(evs):
 def test_fewer_than_eight_and_out_of_reach_are_refused(new_game):
     g = new_game(scenario(red_horse=7))
     g.deploy()
-    g.turn()                                               # the scouts look first
+    g.turn()  # the scouts look first
     g.turn(red="charge horse at 16,285")
     assert "KS-68" in g.rejected["red"][0].message
     g = new_game(scenario())
     g.deploy()
-    g.turn(red="charge horse at 16,285")                   # blue is there, but out of sight
+    g.turn(red="charge horse at 16,285")  # blue is there, but out of sight
     assert g.rejected["red"][0].message == "your men see no enemy within 6 in of 16,285 to charge"
     g.place({"blue:i1": (24, 66)})
-    g.turn()                                               # the scouts look first
+    g.turn()  # the scouts look first
     g.turn(red="charge horse at 24,66")
     assert "the enemy you see there is 5.0 ft away; a charge reaches 3 ft" in g.rejected["red"][0].message
 
@@ -53,56 +54,60 @@ def test_fewer_than_eight_and_out_of_reach_are_refused(new_game):
 def test_close_order_infantry_beats_the_charge_and_stands_fast(cav_game):
     g = cav_game
     red_horse_at(g, 20, 100)
-    blue_foot_at(g, 20, 118, 0.75)                        # close order, 18 in away: 1-2 ft band
-    g.turn()                                               # the scouts look first
+    blue_foot_at(g, 20, 118, 0.75)  # close order, 18 in away: 1-2 ft band
+    g.turn()  # the scouts look first
     evs = g.turn(red="charge horse at 20,118")
     (ch,) = charge_event(evs)
     assert ch.audience == "public" and ch.payload["kind"] == "infantry_close"
-    dead = [f for f in ch.payload["killed"] if f.startswith("red:")], [f for f in ch.payload["killed"] if f.startswith("blue:")]
-    assert len(dead[0]) == 10 and len(dead[1]) == 1        # 2 per infantryman (capped) / 1 per 10 cavalry
+    dead = (
+        [f for f in ch.payload["killed"] if f.startswith("red:")],
+        [f for f in ch.payload["killed"] if f.startswith("blue:")],
+    )
+    assert len(dead[0]) == 10 and len(dead[1]) == 1  # 2 per infantryman (capped) / 1 per 10 cavalry
     g.turn(blue="move foot1 to 20,128")
     assert [e.message for e in g.rejected["blue"]] == [
-        "charged in close order last turn: it cannot move this turn (KS-72)"]
-    g.turn(blue="move foot1 to 20,128")                    # the turn after, it may move again
+        "charged in close order last turn: it cannot move this turn (KS-72)"
+    ]
+    g.turn(blue="move foot1 to 20,128")  # the turn after, it may move again
     assert not g.rejected["blue"]
 
 
 def test_open_order_infantry_is_ridden_down_and_falls_back(cav_game):
     g = cav_game
     red_horse_at(g, 20, 80)
-    blue_foot_at(g, 20, 110, 2.5)                          # open order, 30 in away: over 2 ft
-    g.turn()                                               # the scouts look first
+    blue_foot_at(g, 20, 110, 2.5)  # open order, 30 in away: over 2 ft
+    g.turn()  # the scouts look first
     evs = g.turn(red="charge horse at 20,110")
     (ch,) = charge_event(evs)
     assert ch.payload["kind"] == "infantry_open"
     red_lost = [f for f in ch.payload["killed"] if f.startswith("red:")]
     blue_lost = [f for f in ch.payload["killed"] if f.startswith("blue:")]
-    assert len(red_lost) == 2 and len(blue_lost) == 10    # 1 per 5 infantry / 1 per cavalryman (all 10)
+    assert len(red_lost) == 2 and len(blue_lost) == 10  # 1 per 5 infantry / 1 per cavalryman (all 10)
     survivors = [g.state["figures"][f"red:c{k}"] for k in range(1, 11) if f"red:c{k}" not in red_lost]
-    assert all(f["y"] > 100 for f in survivors)            # they rode in
+    assert all(f["y"] > 100 for f in survivors)  # they rode in
 
 
 def test_open_order_survivors_fall_back_a_foot(cav_game):
     g = cav_game
     red_horse_at(g, 20, 80)
-    g.place({f"blue:i{k}": (4 + k * 2.5, 104) for k in range(1, 21)})   # 20 in open order, 2 ft 0 in away
-    g.turn()                                               # the scouts look first
-    g.turn(red="split horse 2 as spare\ncharge horse at 20,104")    # 8 charge: 8 of foot1's 10 fall
+    g.place({f"blue:i{k}": (4 + k * 2.5, 104) for k in range(1, 21)})  # 20 in open order, 2 ft 0 in away
+    g.turn()  # the scouts look first
+    g.turn(red="split horse 2 as spare\ncharge horse at 20,104")  # 8 charge: 8 of foot1's 10 fall
     assert not g.rejected["red"]
-    alive = [f"blue:i{k}" for k in range(1, 11) if g.state["figures"][f"blue:i{k}"]["st"] == "ok"]   # foot1
+    alive = [f"blue:i{k}" for k in range(1, 11) if g.state["figures"][f"blue:i{k}"]["st"] == "ok"]  # foot1
     assert len(alive) == 2
     assert alive and all(g.state["ks"]["shaken"][f]["effect"] == "fall_back" for f in alive)
     before = {f: g.state["figures"][f]["y"] for f in alive}
     g.turn()
-    assert all(g.state["figures"][f]["y"] == pytest.approx(before[f] + 12) for f in alive)   # towards blue's edge
+    assert all(g.state["figures"][f]["y"] == pytest.approx(before[f] + 12) for f in alive)  # towards blue's edge
 
 
 def test_cavalry_standing_still_loses_five_per_attacker(cav_game):
     g = cav_game
     red_horse_at(g, 20, 100)
     g.place({f"blue:c{k}": (4 + k * 1.25, 120) for k in range(1, 11)})
-    g.turn()                                               # the scouts look first
-    evs = g.turn(red="charge horse at 10,120")             # blue's horse holds: it did not react (KS-74/75)
+    g.turn()  # the scouts look first
+    evs = g.turn(red="charge horse at 10,120")  # blue's horse holds: it did not react (KS-74/75)
     (ch,) = charge_event(evs)
     assert ch.payload["kind"] == "cavalry_standing" and len(ch.payload["killed"]) == 10
 
@@ -114,12 +119,12 @@ def test_equal_cavalry_toss_a_coin_and_the_loser_is_pushed_back(cav_game, new_ga
         g.deploy()
         red_horse_at(g, 20, 100)
         g.place({f"blue:c{k}": (14 + k * 1.25, 120) for k in range(1, 11)})
-        g.turn()                                               # the scouts look first
+        g.turn()  # the scouts look first
         evs = g.turn(seed=seed, red="charge horse at 20,120", blue="move horse to 20.875,124")
         (ch,) = charge_event(evs)
         assert ch.payload["kind"] == "cavalry"
         lost = {s: len([f for f in ch.payload["killed"] if f.startswith(s)]) for s in ("red", "blue")}
-        assert sorted(lost.values()) == [3, 8]             # 1/4 and 3/4 of 10, rounded
+        assert sorted(lost.values()) == [3, 8]  # 1/4 and 3/4 of 10, rounded
         seen.add(ch.payload["coin"])
     assert seen == {"attacker", "defender"}
 
@@ -128,11 +133,11 @@ def test_an_unsupported_gun_is_taken(cav_game):
     g = cav_game
     red_horse_at(g, 30, 120)
     gun = g.state["guns"]["blue:gun1"]
-    for fid, f in g.state["figures"].items():               # blue's men leave the gun alone
+    for fid, f in g.state["figures"].items():  # blue's men leave the gun alone
         if f["side"] == "blue" and abs(f["x"] - gun["x"]) < 10 and abs(f["y"] - gun["y"]) < 10:
             g.place({fid: (90, 280)})
     g.state["guns"]["blue:gun1"] = {**gun, "x": 30.0, "y": 140.0}
-    g.turn()                                               # the scouts look first
+    g.turn()  # the scouts look first
     evs = g.turn(red="charge horse at 30,140")
     (ch,) = charge_event(evs)
     assert ch.payload["kind"] == "guns" and ch.payload["gun"] == "blue:gun1" and len(ch.payload["killed"]) == 3
@@ -146,7 +151,7 @@ def test_pushed_off_the_table_is_destroyed(new_game):
         g.deploy()
         g.place({f"red:c{k}": (30 + (k - 5.5) * 1.25, 250) for k in range(1, 11)})
         g.place({f"blue:c{k}": (24 + k * 1.25, 270) for k in range(1, 11)})
-        g.turn()                                               # the scouts look first
+        g.turn()  # the scouts look first
         evs = g.turn(seed=seed, red="charge horse at 30,270", blue="move horse to 30.875,272")
         (ch,) = charge_event(evs)
         if ch.payload["coin"] == "attacker":
@@ -160,22 +165,22 @@ def test_dismounted_cavalry_fights_as_open_order_infantry(cav_game):
     from rules.kriegspiel import pace
 
     g = cav_game
-    g.place({f"blue:c{k}": (4 + k * 0.8, 120) for k in range(1, 11)})   # shoulder to shoulder
+    g.place({f"blue:c{k}": (4 + k * 0.8, 120) for k in range(1, 11)})  # shoulder to shoulder
     g.turn(blue="dismount horse\nmove horse to 10,130")
-    assert "already has an order on line 2" in g.rejected["blue"][0].message   # a turn's work (KS-32)
+    assert "already has an order on line 2" in g.rejected["blue"][0].message  # a turn's work (KS-32)
     assert g.state["ks"]["dismounted"]["blue"] == []
     g.place({f"blue:c{k}": (4 + k * 0.8, 120) for k in range(1, 11)})
     g.turn(blue="dismount horse")
     assert g.state["ks"]["dismounted"]["blue"] == sorted(f"blue:c{k}" for k in range(1, 11))
-    assert pace.speed(g.state, "blue:c1") == 12                           # on foot: the infantry's pace
+    assert pace.speed(g.state, "blue:c1") == 12  # on foot: the infantry's pace
     assert all(f.get("dismounted") for f in g.view("blue")["figures"] if f["id"].startswith("blue:c"))
     g.turn(blue="charge horse at 10,100")
     assert "on foot: mount first" in g.rejected["blue"][0].message
     red_horse_at(g, 10, 100)
-    g.turn()                                               # the scouts look first
+    g.turn()  # the scouts look first
     evs = g.turn(red="charge horse at 10,120")
     (ch,) = charge_event(evs)
-    assert ch.payload["kind"] == "infantry_open"                           # KS-76, though they stand close
+    assert ch.payload["kind"] == "infantry_open"  # KS-76, though they stand close
     g.turn(blue="mount horse")
     assert g.state["ks"]["dismounted"]["blue"] == []
 
@@ -183,14 +188,14 @@ def test_dismounted_cavalry_fights_as_open_order_infantry(cav_game):
 def test_infantry_caught_withdrawing(cav_game):
     g = cav_game
     red_horse_at(g, 20, 100)
-    blue_foot_at(g, 20, 118, 0.75)                        # close order 18 in away, marching off: a column
+    blue_foot_at(g, 20, 118, 0.75)  # close order 18 in away, marching off: a column
     g.turn()
     evs = g.turn(red="charge horse at 20,118", blue="move foot1 to 20,128")
     (ch,) = charge_event(evs)
     assert ch.payload["kind"] == "infantry_close_withdrawing" and ch.payload["after"] is None
     red_lost = [f for f in ch.payload["killed"] if f.startswith("red:")]
     blue_lost = [f for f in ch.payload["killed"] if f.startswith("blue:")]
-    assert red_lost == [] and len(blue_lost) == 10          # 3 per attacker from under 2 ft: all 10
+    assert red_lost == [] and len(blue_lost) == 10  # 3 per attacker from under 2 ft: all 10
 
 
 def test_the_pushed_back_are_pursued_unless_their_friends_attack(new_game):
@@ -203,7 +208,7 @@ def test_the_pushed_back_are_pursued_unless_their_friends_attack(new_game):
             g.turn()
             evs = g.turn(seed=seed, red="charge horse at 20,120", blue="move horse to 20.875,124")
             (ch,) = charge_event(evs)
-            if ch.payload["coin"] == "attacker":                 # blue lost the toss and was pushed back
+            if ch.payload["coin"] == "attacker":  # blue lost the toss and was pushed back
                 return g, ch
         raise AssertionError("the coin never fell for red")
 
@@ -213,10 +218,11 @@ def test_the_pushed_back_are_pursued_unless_their_friends_attack(new_game):
     before = {f: g.state["figures"][f]["y"] for f in pursued}
     cx = sum(g.state["figures"][f]["x"] for f in pursued) / 2
     cy = sum(before.values()) / 2
-    g.turn(blue=f"move horse to {cx},{cy - 6}")                   # they would turn and face red: not allowed
+    g.turn(blue=f"move horse to {cx},{cy - 6}")  # they would turn and face red: not allowed
     assert [e.message for e in g.rejected["blue"]] == [
-        "pursued by cavalry: it keeps withdrawing (KS-80/84) unless the pursuers are attacked"]
-    assert all(g.state["figures"][f]["y"] > before[f] + 20 for f in pursued)   # off towards blue's edge
+        "pursued by cavalry: it keeps withdrawing (KS-80/84) unless the pursuers are attacked"
+    ]
+    assert all(g.state["figures"][f]["y"] > before[f] + 20 for f in pursued)  # off towards blue's edge
     # relief: the same again, but blue's foot fire on the pursuers
     g, ch = lost_fight()
     pursued = ch.payload["pursued"]
@@ -226,7 +232,7 @@ def test_the_pushed_back_are_pursued_unless_their_friends_attack(new_game):
     g.place({f"blue:i{k}": (x - 4 + k * 0.75, y + 20) for k in range(1, 11)})
     g.turn(blue=f"volley foot1 at {x},{y}")
     assert not g.rejected["blue"]
-    assert all(g.state["figures"][f]["y"] == before[f] for f in pursued)   # they stay: the pursuit is broken
+    assert all(g.state["figures"][f]["y"] == before[f] for f in pursued)  # they stay: the pursuit is broken
 
 
 def test_unequal_cavalry_take_an_isolated_body_prisoner(new_game):
@@ -236,7 +242,7 @@ def test_unequal_cavalry_take_an_isolated_body_prisoner(new_game):
     g.deploy()
     g.place({f"red:c{k}": (20 + (k - 6.5) * 1.25, 100) for k in range(1, 13)})
     g.place({f"blue:c{k}": (14 + k * 1.25, 120) for k in range(1, 9)})
-    g.turn()                                               # the scouts look first
+    g.turn()  # the scouts look first
     evs = g.turn(red="charge horse at 20,120", blue="move horse to 20.875,124")
     (ch,) = charge_event(evs)
     p = ch.payload

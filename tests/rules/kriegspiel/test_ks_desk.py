@@ -1,4 +1,5 @@
 """The umpire's desk: orders only the umpire gives, validated, producing events with the right audience."""
+
 from rules.kriegspiel.desk import desk_events
 
 
@@ -30,15 +31,19 @@ def test_a_ruling_kills_and_revives_with_a_reason(game):
 def test_reveal_abandon_ledger_and_sighting(game):
     game.turn(red="split foot1 2 as sappers nearest 16,3\nmine sappers at 16.5,3")
     wid = next(iter(game.state["ks"]["works"]))
-    assert wid == "red:w1"                      # red's own count
+    assert wid == "red:w1"  # red's own count
     assert game.view("blue")["kriegspiel"]["works"] == []
     evs = apply(game, f"reveal {wid} because a blue patrol saw the digging")
     assert evs[0].audience == "public" and "id" not in evs[0].payload and evs[0].payload["public"] == 1
     # blue knows it by red's count of works gone public, red and the umpire by its id
     assert [w["id"] for w in game.view("blue")["kriegspiel"]["works"]] == ["red:p1"]
     assert [(w["id"], w["public"]) for w in game.view("red")["kriegspiel"]["works"]] == [(wid, "red:p1")]
-    evs = apply(game, "abandon red:p1 because the sappers ran off")          # the public name serves too
-    assert evs[0].audience == "public" and evs[0].payload == {"public": 1, "side": "red", "reason": "the sappers ran off"}
+    evs = apply(game, "abandon red:p1 because the sappers ran off")  # the public name serves too
+    assert evs[0].audience == "public" and evs[0].payload == {
+        "public": 1,
+        "side": "red",
+        "reason": "the sappers ran off",
+    }
     assert game.state["ks"]["works"][wid]["status"] == "abandoned"
     before = game.state["ks"]["supply"]["blue"]["depots"]["wagons"]["food"]
     evs = apply(game, "ledger blue wagons food -6 because a cart overturned")
@@ -49,8 +54,11 @@ def test_reveal_abandon_ledger_and_sighting(game):
 
 
 def test_every_bad_line_is_named_and_nothing_is_half_applied(game):
-    events, errors = desk_events(game.state, "note red: fine\nreveal w9 because x\nledger red wagons food +0 because x\n"
-                                             "kill blue:i99 because x\nshow red:i1 to red because x\nabandon w1\nsing")
+    events, errors = desk_events(
+        game.state,
+        "note red: fine\nreveal w9 because x\nledger red wagons food +0 because x\n"
+        "kill blue:i99 because x\nshow red:i1 to red because x\nabandon w1\nsing",
+    )
     assert events == []
     msgs = [(e.line, e.message) for e in errors]
     assert msgs[0] == (2, "no work 'w9' (works: none)")
@@ -63,15 +71,19 @@ def test_a_general_killed_leaves_for_good_and_his_side_holds_a_turn(game):
     game.turn()
     lost = [e for e in game.events if e.type == "kriegspiel.general_lost"]
     assert len(lost) == 1 and lost[0].payload["deputy"] == "red:c2" and lost[0].audience == "public"
-    game.turn(red="move foot1 to 16,14")                           # turn 2: command passes, the side holds
+    game.turn(red="move foot1 to 16,14")  # turn 2: command passes, the side holds
     assert any("KS-13/14" in e.message for e in game.rejected["red"])
-    game.turn(red="move foot1 to 16,14")                           # turn 3: the deputy commands
+    game.turn(red="move foot1 to 16,14")  # turn 3: the deputy commands
     assert not game.rejected["red"]
     assert len([e for e in game.events if e.type == "kriegspiel.general_lost"]) == 1
 
 
 def test_a_shell_near_the_general_sends_him_away_three_turns(game):
     from rules.kriegspiel.state import fold
-    st = fold(game.state, "kriegspiel.blast", {"turn": 2, "guns_destroyed": [], "guns_out": [], "wagons": {},
-                                               "generals_out": ["blue"]})
-    assert st["ks"]["generals"]["blue"]["out_until"] == 6          # away in turns 3, 4 and 5
+
+    st = fold(
+        game.state,
+        "kriegspiel.blast",
+        {"turn": 2, "guns_destroyed": [], "guns_out": [], "wagons": {}, "generals_out": ["blue"]},
+    )
+    assert st["ks"]["generals"]["blue"]["out_until"] == 6  # away in turns 3, 4 and 5

@@ -1,4 +1,5 @@
 """Blast under the appendix (KS-3..7, KS-13, KS-89) and rifle fire (KS-8)."""
+
 import pytest
 
 from rules.kriegspiel.blast import GUN_RADIUS, firing_point, resolve, rifles_in_line, shielded_by_works
@@ -10,8 +11,10 @@ class Open:
 
 
 def figs(points, arm="inf", side="blue"):
-    return {f"{side}:i{k}": {"side": side, "arm": arm, "x": x, "y": y, "st": "ok", "dis": False, "pow": None}
-            for k, (x, y) in enumerate(points, start=1)}
+    return {
+        f"{side}:i{k}": {"side": side, "arm": arm, "x": x, "y": y, "st": "ok", "dis": False, "pow": None}
+        for k, (x, y) in enumerate(points, start=1)
+    }
 
 
 @pytest.mark.parametrize("n,killed", [(1, 1), (4, 2), (5, 3), (6, 3), (9, 5)])
@@ -42,19 +45,19 @@ def test_wagons_destroyed_wholly_or_partly_inside_and_generals_sent_away():
     f = figs([(2.9, 0), (0.2, 0), (0.3, 0)], arm="cav", side="red")
     res = resolve((0, 0), f, {}, wagons, {}, Open(), set(), {"red": {"figure": "red:i1"}})
     assert res["wagons"] == ["red:wagons"]
-    assert res["generals_out"] == ["red"]          # near the shell, not among the killed (the two nearest)
+    assert res["generals_out"] == ["red"]  # near the shell, not among the killed (the two nearest)
 
 
 def test_entrenchments_and_gun_pits_shield_once_finished():
     ent = {"kind": "entrenchment", "status": "complete", "at": [-2, 1], "to": [2, 1]}
     pit = {"kind": "gunpit", "status": "complete", "at": [0, -2], "to": None}
     works = {"w1": ent, "w2": pit}
-    assert shielded_by_works(works, (0, 0), (0, 2))            # behind the entrenchment
-    assert not shielded_by_works(works, (0, 0), (2.5, 0))      # beside it
-    assert shielded_by_works(works, (0, 3), (0, -2))           # in the pit, the shell outside
-    assert not shielded_by_works(works, (0, -1), (0, -2))      # the shell in the pit
+    assert shielded_by_works(works, (0, 0), (0, 2))  # behind the entrenchment
+    assert not shielded_by_works(works, (0, 0), (2.5, 0))  # beside it
+    assert shielded_by_works(works, (0, 3), (0, -2))  # in the pit, the shell outside
+    assert not shielded_by_works(works, (0, -1), (0, -2))  # the shell in the pit
     building = {"w1": {**ent, "status": "building"}}
-    assert not shielded_by_works(building, (0, 0), (0, 2))     # unfinished works shield nothing
+    assert not shielded_by_works(building, (0, 0), (0, 2))  # unfinished works shield nothing
     f = figs([(0, 2), (0, 2.5), (2.5, 0)])
     res = resolve((0, 0), f, {}, {}, {"w1": ent}, Open(), set())
     assert res["killed"] == ["blue:i3"]
@@ -82,4 +85,4 @@ def test_volleys_through_orders_kill_and_draw_ammunition(game):
     assert fired and fired[0].audience == "umpire" and len(fired[0].payload["shots"]) == 2
     assert sum(len(s["killed"]) for s in fired[0].payload["shots"]) >= 1
     ledger = [e for e in evs if e.type == "kriegspiel.supplied" and e.payload["side"] == "red"][0].payload
-    assert {d["kind"] for d in ledger["draws"] if d["group"] == "foot1"} == set()   # 10 men: KS-48 rounds to 0
+    assert {d["kind"] for d in ledger["draws"] if d["group"] == "foot1"} == set()  # 10 men: KS-48 rounds to 0

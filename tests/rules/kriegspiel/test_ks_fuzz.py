@@ -2,6 +2,7 @@
 orders, legal or not - the main part's and the appendix's - for a bounded number of turns; after every
 adjudication every invariant holds (figures, prisoners, guns, depots and trains on the table and
 outside scenery; no figure in two melees). Seeded, so a failure replays exactly."""
+
 import pytest
 
 from rules.kriegspiel.ruleset import RULESET as KS

@@ -1,4 +1,5 @@
 """Movement rates, roads, slopes, fords and task times (KS-15..39, KS-87; T-KS-1, T-KS-2)."""
+
 import pytest
 
 from rules.kriegspiel.movement import Ground, MoveError, allowance, check, climb, move_and_fire, task_half_turns
@@ -12,8 +13,10 @@ def hill(level, x0, x1):
     return {"type": "hill", "level": level, "polygon": [[x0, 20], [x1, 20], [x1, 30], [x0, 30]]}
 
 
-@pytest.mark.parametrize("arm,feet", [("inf", 1), ("cav", 3), ("eng", 2), ("art", 2), ("transport", 0.5),
-                                      ("general", 3), ("boat", 1), ("train", 8)])
+@pytest.mark.parametrize(
+    "arm,feet",
+    [("inf", 1), ("cav", 3), ("eng", 2), ("art", 2), ("transport", 0.5), ("general", 3), ("boat", 1), ("train", 8)],
+)
 def test_rates_off_road(arm, feet):
     assert allowance(arm) == feet * 12
 
@@ -22,10 +25,10 @@ def test_road_rates_and_columns():
     # KS-DT-9: cavalry in column of fours on a road 4.5 ft, infantry 1.5 ft; KS-20/21 transport 1 ft, general 6 ft
     assert allowance("cav", road=True, column=True) == 54
     assert allowance("inf", road=True, column=True) == 18
-    assert allowance("inf", road=True) == 12                 # not in column: no bonus
+    assert allowance("inf", road=True) == 12  # not in column: no bonus
     assert allowance("transport", road=True) == 12
     assert allowance("general", road=True) == 72
-    assert allowance("eng", road=True, column=True) == 24    # only infantry and cavalry march in column
+    assert allowance("eng", road=True, column=True) == 24  # only infantry and cavalry march in column
 
 
 def test_half_turn_tasks_halve_and_whole_turn_tasks_use_the_move():
@@ -52,14 +55,14 @@ def test_climbing_costs_a_foot_a_level_and_descending_half():
 
 
 def test_four_levels_within_a_foot_is_impassable_off_the_road():
-    steep = [hill(k, 10 + 2 * k, 200) for k in range(1, 5)]      # 4 levels within 8 in
+    steep = [hill(k, 10 + 2 * k, 200) for k in range(1, 5)]  # 4 levels within 8 in
     g = Ground(steep)
     with pytest.raises(MoveError, match="KS-25"):
         check(g, "cav", [(10, 25), (20, 25)])
     road = {"type": "road", "line": [[0, 25], [200, 25]], "width": 2}
     g = Ground(steep + [road])
     up, down, is_steep = climb(g, [(10, 25), (20, 25)])
-    assert up == 4 and not is_steep                                # by road it may be climbed (if the rate allows)
+    assert up == 4 and not is_steep  # by road it may be climbed (if the rate allows)
 
 
 def test_fording_takes_the_turn_and_guns_engineers_wagons_cannot():
@@ -103,9 +106,15 @@ def test_steep_slopes_bar_everyone_by_default_or_only_wheels_by_choice():
     english = load({**seed, "kriegspiel": {**seed["kriegspiel"], "steep_slopes": "wheels"}})
     assert seed["kriegspiel"]["steep_slopes"] == "everyone"
     assert all(steep_bars(seed, arm) for arm in ("inf", "cav", "art", "transport"))
-    assert [steep_bars(english, arm) for arm in ("inf", "cav", "eng", "art", "transport", "general")] == \
-        [False, False, False, True, True, True]
-    g = Ground([hill(k, 10 + 2 * k, 200) for k in range(1, 5)])   # 4 levels within 8 in
+    assert [steep_bars(english, arm) for arm in ("inf", "cav", "eng", "art", "transport", "general")] == [
+        False,
+        False,
+        False,
+        True,
+        True,
+        True,
+    ]
+    g = Ground([hill(k, 10 + 2 * k, 200) for k in range(1, 5)])  # 4 levels within 8 in
     c, _ = cost(g, "inf", [(10, 25), (20, 25)], steep_bars=False)  # climbable on foot: 10 in + 4 levels
     assert c == pytest.approx(10 + 4 * 12)
     with pytest.raises(MoveError, match="KS-25"):

@@ -1,4 +1,5 @@
 """Kriegspiel scenarios: the kriegspiel block is checked with errors that name the field."""
+
 import copy
 
 import pytest
@@ -12,20 +13,34 @@ def test_builtin_and_little_wars_scenarios_load():
     assert builtin_names() == ["ks_farm"]
     sc = load(None)
     assert sc["name"] == "ks_farm" and sc["kriegspiel"]["generals"] == {"red": "red:c1", "blue": "blue:c1"}
-    assert load("skirmish")["kriegspiel"] == {"supply": {}, "scouts": {}, "generals": {}, "engineers": {},
-                                              "railways": [], "trains": {}, "boats": {}, "general_eye": False,
-                                              "steep_slopes": "everyone"}
+    assert load("skirmish")["kriegspiel"] == {
+        "supply": {},
+        "scouts": {},
+        "generals": {},
+        "engineers": {},
+        "railways": [],
+        "trains": {},
+        "boats": {},
+        "general_eye": False,
+        "steep_slopes": "everyone",
+    }
 
 
-@pytest.mark.parametrize("change,message", [
-    (lambda k: k.update(bogus=1), "kriegspiel: unknown key(s) bogus"),
-    (lambda k: k["supply"]["red"][0].update(food=-1), "kriegspiel.supply.red[0].food: must be a whole number"),
-    (lambda k: k["supply"]["red"][0].update(at=[1]), "kriegspiel.supply.red[0].at: must be [x, y]"),
-    (lambda k: k["supply"].update(green=[]), "kriegspiel.supply.green: side must be one of red, blue"),
-    (lambda k: k.update(scouts={"red": ["foot1"]}), "kriegspiel.scouts.red: 'foot1' is not a cavalry group"),
-    (lambda k: k.update(engineers={"red": ["horse"]}), "kriegspiel.engineers.red: 'horse' is not an infantry group"),
-    (lambda k: k.update(generals={"red": "red:i1"}), "kriegspiel.generals.red: the general is a cavalry figure"),
-])
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        (lambda k: k.update(bogus=1), "kriegspiel: unknown key(s) bogus"),
+        (lambda k: k["supply"]["red"][0].update(food=-1), "kriegspiel.supply.red[0].food: must be a whole number"),
+        (lambda k: k["supply"]["red"][0].update(at=[1]), "kriegspiel.supply.red[0].at: must be [x, y]"),
+        (lambda k: k["supply"].update(green=[]), "kriegspiel.supply.green: side must be one of red, blue"),
+        (lambda k: k.update(scouts={"red": ["foot1"]}), "kriegspiel.scouts.red: 'foot1' is not a cavalry group"),
+        (
+            lambda k: k.update(engineers={"red": ["horse"]}),
+            "kriegspiel.engineers.red: 'horse' is not an infantry group",
+        ),
+        (lambda k: k.update(generals={"red": "red:i1"}), "kriegspiel.generals.red: the general is a cavalry figure"),
+    ],
+)
 def test_bad_blocks_are_named(change, message):
     sc = load("ks_farm")
     change(sc["kriegspiel"])
@@ -56,7 +71,7 @@ def test_choosing_the_other_edge_takes_the_wagons_along(new_game):
     other = "blue" if chooser == "red" else "red"
     mine_y = g.state["ks"]["supply"][chooser]["depots"]["wagons"]["y"]
     theirs_y = g.state["ks"]["supply"][other]["depots"]["wagons"]["y"]
-    g.turn(**{chooser: "edge " + {"red": "north", "blue": "south"}[chooser]})   # take the other edge
+    g.turn(**{chooser: "edge " + {"red": "north", "blue": "south"}[chooser]})  # take the other edge
     assert g.state["scenario"]["edges"][chooser] == {"red": "north", "blue": "south"}[chooser]
     assert g.state["ks"]["supply"][chooser]["depots"]["wagons"]["y"] == theirs_y
     assert g.state["ks"]["supply"][other]["depots"]["wagons"]["y"] == mine_y
@@ -67,8 +82,10 @@ def test_choosing_the_other_edge_takes_the_wagons_along(new_game):
 def test_no_edge_choice_with_trains():
     sc = load("ks_farm")
     sc["settings"]["choose_edge"] = True
-    sc["kriegspiel"].update(railways=[{"id": "l", "line": [[80, 0], [80, 288]]}],
-                            trains={"red": [{"name": "t", "at": [80, 10], "wagons": 1}]})
+    sc["kriegspiel"].update(
+        railways=[{"id": "l", "line": [[80, 0], [80, 288]]}],
+        trains={"red": [{"name": "t", "at": [80, 10], "wagons": 1}]},
+    )
     with pytest.raises(ScenarioError, match="settings.choose_edge: trains and boats"):
         load(sc)
 

@@ -1,4 +1,5 @@
 """The sighting rule: range, buildings, woods, hill levels; last-seen memory through the rule set."""
+
 import numpy as np
 
 from rules.kriegspiel.sighting import OBSERVERS, SIGHT_RANGE, Sightlines, seen_by
@@ -23,24 +24,24 @@ def test_range_is_twelve_feet():
 def test_a_building_blocks_sight_a_wall_does_not():
     sl = lines({"type": "building", "polygon": SQUARE}, {"type": "wall", "line": [[0, 60], [100, 60]]})
     assert not see(sl, (30, 45), (60, 45))
-    assert see(sl, (30, 55), (30, 65))          # across the wall
-    assert see(sl, (30, 35), (60, 35))          # past the building
+    assert see(sl, (30, 55), (30, 65))  # across the wall
+    assert see(sl, (30, 35), (60, 35))  # past the building
 
 
 def test_woods_hide_what_is_more_than_two_inches_inside():
     sl = lines({"type": "wood", "polygon": SQUARE})
-    assert see(sl, (30, 45), (41.5, 45))        # 1.5 in into the wood
-    assert not see(sl, (30, 45), (43, 45))      # 3 in deep
-    assert not see(sl, (30, 45), (60, 45))      # through it
+    assert see(sl, (30, 45), (41.5, 45))  # 1.5 in into the wood
+    assert not see(sl, (30, 45), (43, 45))  # 3 in deep
+    assert not see(sl, (30, 45), (60, 45))  # through it
 
 
 def test_a_hill_hides_dead_ground_from_those_not_above_its_crest():
     hill = {"type": "hill", "level": 1, "polygon": SQUARE}
     top = {"type": "hill", "level": 2, "polygon": [[0, 0], [10, 0], [10, 10], [0, 10]]}
     sl = lines(hill, top)
-    assert not see(sl, (30, 45), (60, 45))      # both on the flat, the hill between
-    assert see(sl, (45, 45), (60, 45))          # the observer stands on the hill
-    assert see(sl, (5, 5), (60, 45))            # seen from a higher hill (level 2) over it
+    assert not see(sl, (30, 45), (60, 45))  # both on the flat, the hill between
+    assert see(sl, (45, 45), (60, 45))  # the observer stands on the hill
+    assert see(sl, (5, 5), (60, 45))  # seen from a higher hill (level 2) over it
 
 
 def test_only_the_nearest_observers_are_asked():
@@ -55,13 +56,13 @@ def test_only_the_nearest_observers_are_asked():
 
 def test_sighting_and_last_seen_through_the_game(game):
     red_view = game.view("red")
-    assert not [f for f in red_view["figures"] if f["side"] == "blue"]   # the armies start 23 ft apart
-    game.place({f"red:c{k}": (80 + k, 150) for k in range(1, 7)})   # red scouts ride forward
+    assert not [f for f in red_view["figures"] if f["side"] == "blue"]  # the armies start 23 ft apart
+    game.place({f"red:c{k}": (80 + k, 150) for k in range(1, 7)})  # red scouts ride forward
     game.turn()
     red_view = game.view("red")
     blue_seen = {f["id"] for f in red_view["figures"] if f["side"] == "blue"}
     assert blue_seen and blue_seen == set(game.state["ks"]["seen"]["red"]["now"]["figures"])
-    game.turn(red="move horse to 83.5,127")     # back out of sight
+    game.turn(red="move horse to 83.5,127")  # back out of sight
     assert not game.rejected["red"]
     red_view = game.view("red")
     assert not [f for f in red_view["figures"] if f["side"] == "blue"]
@@ -77,7 +78,7 @@ def test_the_nearest_observers_are_those_of_a_brute_force_search():
     from rules.kriegspiel.sighting import nearest_observers
 
     rng = np.random.default_rng(7)
-    for spread in (30, 300):                  # dense (first stage answers) and sparse (second stage)
+    for spread in (30, 300):  # dense (first stage answers) and sparse (second stage)
         obs = rng.uniform(0, spread, (300, 2))
         tgt = rng.uniform(0, spread, (200, 2))
         src, ob = nearest_observers(obs, tgt, SIGHT_RANGE)
@@ -89,7 +90,7 @@ def test_the_nearest_observers_are_those_of_a_brute_force_search():
 
 
 def test_enemy_depots_and_trains_are_seen_like_anything_else_but_never_named(game):
-    game.place({f"red:c{k}": (40 + k, 200) for k in range(1, 7)})      # red horse 7 ft from blue's wagons
+    game.place({f"red:c{k}": (40 + k, 200) for k in range(1, 7)})  # red horse 7 ft from blue's wagons
     game.turn()
     objects = game.view("red")["kriegspiel"]["seen"]["objects"]
     assert objects == [{"kind": "depot", "x": 48.0, "y": 286.0}]
@@ -116,14 +117,14 @@ def eye_game(new_game, eye=True):
     from rules.kriegspiel.scenario import load
 
     sc = load("ks_farm")
-    sc["terrain"] = []                                      # open ground: only range and standpoint count
+    sc["terrain"] = []  # open ground: only range and standpoint count
     sc["kriegspiel"]["general_eye"] = eye
     g = new_game(sc)
     g.deploy()
-    for fid, f in g.state["figures"].items():               # everyone far apart, out of sight
+    for fid, f in g.state["figures"].items():  # everyone far apart, out of sight
         g.place({fid: (5 if f["side"] == "red" else 90, 5 if f["side"] == "red" else 283)})
-    g.place({"red:c1": (20, 100), "red:i1": (60, 200)})     # the general, and a foot soldier forward
-    g.place({"blue:i1": (60, 250)})                         # 50 in from red:i1, 150+ from the general
+    g.place({"red:c1": (20, 100), "red:i1": (60, 200)})  # the general, and a foot soldier forward
+    g.place({"blue:i1": (60, 250)})  # 50 in from red:i1, 150+ from the general
     return g
 
 
@@ -133,13 +134,13 @@ def test_the_general_eye_sees_only_from_his_standpoint_and_what_is_in_touch(new_
     assert "blue:i1" in sightings(eye_game(new_game, eye=False).state, "red")["figures"]
     g = eye_game(new_game)
     assert g.state["ks"]["general_eye"] is True
-    assert "blue:i1" not in sightings(g.state, "red")["figures"]   # the foot soldier reports nothing
+    assert "blue:i1" not in sightings(g.state, "red")["figures"]  # the foot soldier reports nothing
     g.place({"blue:i1": (60, 205)})
-    assert "blue:i1" in sightings(g.state, "red")["figures"]       # 5 in away: in touch
+    assert "blue:i1" in sightings(g.state, "red")["figures"]  # 5 in away: in touch
     g.place({"blue:i1": (20, 100 + SIGHT_RANGE)})
-    assert "blue:i1" in sightings(g.state, "red")["figures"]       # 12 ft ahead of the general's figure
-    g.place({"blue:i1": (20, 40 - SIGHT_RANGE)})                   # out of the table's south edge: a standpoint
-    assert "blue:i1" in sightings(g.state, "red")["figures"]       # 6 ft behind him still sees 12 ft on
+    assert "blue:i1" in sightings(g.state, "red")["figures"]  # 12 ft ahead of the general's figure
+    g.place({"blue:i1": (20, 40 - SIGHT_RANGE)})  # out of the table's south edge: a standpoint
+    assert "blue:i1" in sightings(g.state, "red")["figures"]  # 6 ft behind him still sees 12 ft on
 
 
 def test_with_the_general_away_only_touch_and_his_deputy_takes_over(new_game):
@@ -150,7 +151,7 @@ def test_with_the_general_away_only_touch_and_his_deputy_takes_over(new_game):
     assert "blue:i1" in sightings(g.state, "red")["figures"]
     gens = {**g.state["ks"]["generals"], "red": {**g.state["ks"]["generals"]["red"], "out_until": g.state["turn"] + 3}}
     away = {**g.state, "ks": {**g.state["ks"], "generals": gens}}
-    assert commander(away, "red") is None and sightings(away, "red")["figures"] == {}   # KS-13
+    assert commander(away, "red") is None and sightings(away, "red")["figures"] == {}  # KS-13
     # KS-14 through the rules: the general falls, his deputy (the lowest-numbered free cavalryman) takes over
     g.place({"red:c2": (30, 100)})
     from rules.littlewars.fold import drop_from_groups
@@ -160,7 +161,7 @@ def test_with_the_general_away_only_touch_and_his_deputy_takes_over(new_game):
     g.turn()
     gen = g.state["ks"]["generals"]["red"]
     assert gen["figure"] == "red:c2" and gen["lost"]
-    assert commander(g.state, "red") is None                  # command passing: one turn of touch only
+    assert commander(g.state, "red") is None  # command passing: one turn of touch only
     g.place({"red:c2": (30, 100), "blue:i1": (30, 150)})
     g.turn()
     g.place({"red:c2": (30, 100), "blue:i1": (30, 150)})

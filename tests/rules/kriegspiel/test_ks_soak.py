@@ -1,5 +1,6 @@
 """Whole Kriegspiel games played by the main part's scripted player, to the end: no crash, the
 Little Wars invariants hold after every turn, and the same seed replays to the same log."""
+
 import json
 
 import pytest
@@ -27,4 +28,4 @@ def test_scripted_games_run_to_the_end(new_game, scenario, seed):
     kinds = {e.type for e in g.events}
     assert {"kriegspiel.sighted", "kriegspiel.works", "littlewars.moved"} <= kinds
     if scenario == "skirmish":
-        assert g.rs.result(g.state) is not None          # the small game is fought out
+        assert g.rs.result(g.state) is not None  # the small game is fought out

@@ -1,4 +1,5 @@
 """Supply (KS-40..53): rations over many totals, isolation, reach, cutting, horses, surrender."""
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -15,8 +16,8 @@ def test_rations_round_remainders_at_fifteen(men, rations):
 @given(st.integers(min_value=0, max_value=100_000))
 def test_rations_over_many_totals(men):
     r = s.rations(men)
-    assert abs(r * 30 - men) <= 15                       # never more than half a ration off ...
-    assert (r * 30 >= men) == (men % 30 >= 15 or men % 30 == 0)   # ... and rounded up exactly from 15
+    assert abs(r * 30 - men) <= 15  # never more than half a ration off ...
+    assert (r * 30 >= men) == (men % 30 >= 15 or men % 30 == 0)  # ... and rounded up exactly from 15
     assert s.rations(men + 30) == r + 1
 
 
@@ -39,8 +40,10 @@ def world(groups, depots=None, turn=1, last_horse=None):
             figures[fid] = fig(side, arm, x + (k % 10) * 0.75, y + (k // 10) * 0.75)
             ids.append(fid)
         named.setdefault(side, {})[name] = ids
-    sup = {side: {"on": True, "depots": {}, "status": {}, "last_horse": dict(last_horse or {}), "larder": {}}
-           for side in ("red", "blue")}
+    sup = {
+        side: {"on": True, "depots": {}, "status": {}, "last_horse": dict(last_horse or {}), "larder": {}}
+        for side in ("red", "blue")
+    }
     for side, name, x, y, food, forage, ammo in depots or []:
         sup[side]["depots"][name] = {"x": x, "y": y, "food": food, "forage": forage, "ammo": ammo, "moved": False}
     named.setdefault("blue", {})
@@ -54,23 +57,28 @@ def test_small_isolated_infantry_needs_nothing():
     w = world([("red", "a", "inf", 29, 0, 0), ("red", "b", "inf", 10, 0, 100)])
     assert not s.exempt(w, "red", "a") and s.needs(w, "red", "a")["food"] == 1
     w = world([("red", "a", "inf", 30, 0, 0)])
-    assert not s.exempt(w, "red", "a")                   # 30 is not "fewer than 30"
+    assert not s.exempt(w, "red", "a")  # 30 is not "fewer than 30"
 
 
 def test_reach_six_feet_for_infantry_eighteen_for_cavalry_and_no_supply_through_the_enemy():
-    w = world([("red", "a", "inf", 30, 0, 0), ("red", "h", "cav", 6, 40, 0)],
-              depots=[("red", "d", 0, 73, 60, 60, 60)])  # 71.5 in from the last rank
+    w = world(
+        [("red", "a", "inf", 30, 0, 0), ("red", "h", "cav", 6, 40, 0)], depots=[("red", "d", 0, 73, 60, 60, 60)]
+    )  # 71.5 in from the last rank
     assert s.source(w, "red", "a", w["ks"]["supply"]["red"]["depots"], "food", 1)[0] == "d"
     w2 = world([("red", "a", "inf", 30, 0, 0)], depots=[("red", "d", 0, 80, 60, 60, 60)])
     assert "KS-44/45" in s.source(w2, "red", "a", w2["ks"]["supply"]["red"]["depots"], "food", 1)[1]
     w3 = world([("red", "h", "cav", 6, 0, 0)], depots=[("red", "d", 0, 210, 60, 60, 60)])
     assert s.source(w3, "red", "h", w3["ks"]["supply"]["red"]["depots"], "forage", 1)[0] == "d"
-    w4 = world([("red", "a", "inf", 30, 0, 0), ("blue", "x", "inf", 1, 2, 40)], depots=[("red", "d", 0, 73, 60, 60, 60)])
+    w4 = world(
+        [("red", "a", "inf", 30, 0, 0), ("blue", "x", "inf", 1, 2, 40)], depots=[("red", "d", 0, 73, 60, 60, 60)]
+    )
     assert "KS-49" in s.source(w4, "red", "a", w4["ks"]["supply"]["red"]["depots"], "food", 1)[1]
 
 
 def test_ledger_draws_and_a_moved_depot_supplies_nothing():
-    w = world([("red", "a", "inf", 75, 0, 0), ("red", "h", "cav", 12, 20, 0)], depots=[("red", "d", 10, 20, 60, 60, 60)])
+    w = world(
+        [("red", "a", "inf", 75, 0, 0), ("red", "h", "cav", 12, 20, 0)], depots=[("red", "d", 10, 20, 60, 60, 60)]
+    )
     led = s.turn_ledger(w, "red", fired={"a"})
     draws = {(d["group"], d["kind"]): d["portions"] for d in led["draws"]}
     assert draws == {("a", "food"): 3, ("a", "ammo"): 3, ("h", "forage"): 2}
@@ -88,10 +96,10 @@ def test_horses_are_eaten_and_the_last_horse_starts_four_turns_to_surrender():
     led = s.turn_ledger(w, "red", set())
     st_ = led["groups"]["a"]
     assert st_["horses_eaten"] == ["red:c1"] and st_["last_horse"] is None
-    assert not st_["can_move"]                        # five horses left want forage (KS-52)
+    assert not st_["can_move"]  # five horses left want forage (KS-52)
     w = world([("red", "a", "inf", 28, 0, 0), ("red", "h", "cav", 2, 3, 3)])
     w["groups"]["red"] = {"a": w["groups"]["red"]["a"] + w["groups"]["red"]["h"]}
-    st_ = s.turn_ledger(w, "red", set())["groups"]["a"]     # 2 horses need no forage (remainder under 3)
+    st_ = s.turn_ledger(w, "red", set())["groups"]["a"]  # 2 horses need no forage (remainder under 3)
     assert st_["horses_eaten"] == ["red:c1"] and st_["can_move"]
     # a group without horses cannot eat any: it cannot move
     w = world([("red", "a", "inf", 28, 0, 0), ("red", "b", "inf", 2, 3, 3)])
@@ -103,7 +111,7 @@ def test_horses_are_eaten_and_the_last_horse_starts_four_turns_to_surrender():
     assert s.turn_ledger(w, "red", set())["surrender"] == []
     w = world([("red", "a", "inf", 30, 0, 0)], turn=9, last_horse={"a": 5}, depots=[("red", "d", 0, 10, 6, 0, 0)])
     led = s.turn_ledger(w, "red", set())
-    assert led["surrender"] == [] and led["groups"]["a"]["last_horse"] is None   # relieved: the siege is lifted
+    assert led["surrender"] == [] and led["groups"]["a"]["last_horse"] is None  # relieved: the siege is lifted
 
 
 def test_a_horse_feeds_the_group_six_turns():
@@ -128,7 +136,7 @@ def test_in_play_a_group_beyond_its_depot_starves_and_cannot_move(new_game):
     next(g for g in sc["forces"]["red"]["groups"] if g["name"] == "foot1")["count"] = 30
     g = new_game(sc)
     g.deploy()
-    g.place({f"red:i{k}": (10 + (k % 10), 100 + k // 10) for k in range(1, 31)})   # 8 ft from the wagons at (48, 2)
+    g.place({f"red:i{k}": (10 + (k % 10), 100 + k // 10) for k in range(1, 31)})  # 8 ft from the wagons at (48, 2)
     evs = g.turn()
     ledger = [e for e in evs if e.type == "kriegspiel.supplied" and e.payload["side"] == "red"][0]
     assert ledger.audience == "side:red"
@@ -138,7 +146,7 @@ def test_in_play_a_group_beyond_its_depot_starves_and_cannot_move(new_game):
     assert all(g.state["figures"][f"red:i{k}"]["y"] >= 100 for k in range(1, 31))
     view = g.view("red")["kriegspiel"]["supply"]
     assert view["status"]["foot1"]["can_move"] is False
-    assert g.view("blue")["kriegspiel"]["supply"]["status"]["foot1"]["can_move"] is True   # blue's own foot1
+    assert g.view("blue")["kriegspiel"]["supply"]["status"]["foot1"]["can_move"] is True  # blue's own foot1
     ump = g.view(role="umpire")["kriegspiel"]["sides"]
     assert ump["red"]["supply"]["status"]["foot1"]["can_move"] is False and "wagons" in ump["blue"]["supply"]["depots"]
 
@@ -147,8 +155,15 @@ def test_an_army_that_splits_eats_as_much_as_it_did_whole():
     """Issue 15 bug 6 (KS-46..48): 46 men draw 2 portions a turn; split 14/14/14/4 side by side they drew none."""
     depot = [("red", "d", 20, 30, 60, 60, 60)]
     whole = world([("red", "a", "inf", 46, 0, 0)], depots=depot)
-    split = world([("red", "a", "inf", 14, 0, 0), ("red", "b", "inf", 14, 0, 10),
-                   ("red", "c", "inf", 14, 0, 20), ("red", "d", "inf", 4, 10, 0)], depots=depot)
+    split = world(
+        [
+            ("red", "a", "inf", 14, 0, 0),
+            ("red", "b", "inf", 14, 0, 10),
+            ("red", "c", "inf", 14, 0, 20),
+            ("red", "d", "inf", 4, 10, 0),
+        ],
+        depots=depot,
+    )
 
     def food(w, fired=()):
         ledger = s.turn_ledger(w, "red", set(fired))

@@ -1,4 +1,5 @@
 """Engineers' and arsonists' tasks in play, and driving depots (KS-18, KS-20, KS-38, KS-54, KS-56)."""
+
 import pytest
 
 from rules.kriegspiel import pace
@@ -30,8 +31,8 @@ def test_only_engineers_blow_bridges(g):
 
 
 def test_engineers_blow_and_rebuild_a_bridge(g):
-    g.place({f"red:i{k}": (40 + (k - 10) * 0.6, 56.5) for k in range(11, 21)})   # foot2, the engineers
-    assert pace.arm_of(g.state, "red:i11") == "eng" and pace.speed(g.state, "red:i11") == 24   # KS-18: 2 ft
+    g.place({f"red:i{k}": (40 + (k - 10) * 0.6, 56.5) for k in range(11, 21)})  # foot2, the engineers
+    assert pace.arm_of(g.state, "red:i11") == "eng" and pace.speed(g.state, "red:i11") == 24  # KS-18: 2 ft
     evs = g.turn(red="demolish foot2 bridge1")
     assert not g.rejected["red"] and not [e for e in evs if e.type == "kriegspiel.work_completed"]
     evs = g.turn()
@@ -45,12 +46,12 @@ def test_engineers_blow_and_rebuild_a_bridge(g):
     for _ in range(8):
         g.turn()
     assert "bridge1" in g.state["ks"]["blown"]
-    g.turn()                                                                    # the tenth turn (KS-54)
+    g.turn()  # the tenth turn (KS-54)
     assert "bridge1" in {t["id"] for t in g.state["scenario"]["terrain"]} and not g.state["ks"]["blown"]
 
 
 def test_one_man_burns_a_depot_in_two_turns(g):
-    g.place({"red:c1": (47, 284)})                          # a raider beside blue's wagons at (48, 286)
+    g.place({"red:c1": (47, 284)})  # a raider beside blue's wagons at (48, 286)
     g.turn(red="burn c1 at 48.4,283.9")
     assert "no enemy depot within 2 in of 48.4,283.9" in g.rejected["red"][0].message
     g.turn(red="burn c1 at 48,285")
@@ -60,11 +61,11 @@ def test_one_man_burns_a_depot_in_two_turns(g):
     assert g.state["ks"]["supply"]["blue"]["depots"] == {}
     g.turn()
     status = g.state["ks"]["supply"]["blue"]["status"]
-    assert not status["horse"]["can_move"]                    # no forage for blue's horse now (KS-52)
+    assert not status["horse"]["can_move"]  # no forage for blue's horse now (KS-52)
 
 
 def test_driving_a_depot_at_the_transport_pace(g):
-    g.turn(red="drive wagons to 48,8.5")                      # 6.5 in off the road: more than 1/2 ft
+    g.turn(red="drive wagons to 48,8.5")  # 6.5 in off the road: more than 1/2 ft
     assert "out of range" in g.rejected["red"][0].message
     evs = g.turn(red="drive wagons to 48,8")
     assert not g.rejected["red"]
@@ -81,12 +82,12 @@ def test_four_men_empty_six_wagons_a_turn(new_game):
     g = new_game(load(sc))
     g.deploy()
     food = g.state["ks"]["supply"]["blue"]["depots"]["wagons"]["food"]
-    g.place({f"red:c{k}": (47 + k * 0.25, 285) for k in range(1, 5)})       # four raiders at blue's wagons
+    g.place({f"red:c{k}": (47 + k * 0.25, 285) for k in range(1, 5)})  # four raiders at blue's wagons
     g.turn(red="form raiders from c1, c2, c3, c4\nempty raiders at 48,285")
     assert not g.rejected["red"]
     depot = g.state["ks"]["supply"]["blue"]["depots"]["wagons"]
-    assert depot["wagons"] == 6 and depot["food"] <= food // 2 + 1             # half the stores gone (KS-57)
+    assert depot["wagons"] == 6 and depot["food"] <= food // 2 + 1  # half the stores gone (KS-57)
     g.turn(red="split raiders 1 as lone\nempty lone at 48,285")
     assert "wagons destroy needs 4 figures; 1 given" in g.rejected["red"][0].message
     g.turn(red="merge lone into raiders\nempty raiders at 48,285")
-    assert "wagons" not in g.state["ks"]["supply"]["blue"]["depots"]         # the last six emptied
+    assert "wagons" not in g.state["ks"]["supply"]["blue"]["depots"]  # the last six emptied

@@ -1,4 +1,5 @@
 """Trains and boats carrying troops in play (KS-22, KS-28/29, KS-87..89, LW-71/72)."""
+
 import pytest
 
 from rules.core.protocol import ScenarioError
@@ -10,9 +11,11 @@ RIVER = {"id": "canal", "type": "river", "polygon": [[0, 200], [96, 200], [96, 2
 def scenario(wagons=2):
     sc = load("ks_farm")
     sc["terrain"] = sc["terrain"] + [RIVER]
-    sc["kriegspiel"].update(railways=[{"id": "line1", "line": [[80, 0], [80, 150], [90, 288]]}],
-                            trains={"red": [{"name": "train1", "at": [80, 10], "wagons": wagons}]},
-                            boats={"blue": [{"name": "barge", "at": [40, 203]}]})
+    sc["kriegspiel"].update(
+        railways=[{"id": "line1", "line": [[80, 0], [80, 150], [90, 288]]}],
+        trains={"red": [{"name": "train1", "at": [80, 10], "wagons": wagons}]},
+        boats={"blue": [{"name": "barge", "at": [40, 203]}]},
+    )
     return load(sc)
 
 
@@ -27,7 +30,7 @@ def g(new_game):
 def test_board_ride_and_land(g):
     g.turn(red="board foot1 on train1")
     assert not g.rejected["red"]
-    assert g.state["ks"]["vehicles"]["red:train1"]["aboard"] == []      # 10 figures: two turns (KS-28/88)
+    assert g.state["ks"]["vehicles"]["red:train1"]["aboard"] == []  # 10 figures: two turns (KS-28/88)
     evs = g.turn()
     report = [e for e in evs if e.type == "kriegspiel.works" and e.payload["side"] == "red"][0]
     assert report.audience == "side:red" and len(report.payload["loaded"][0]["boarded"]) == 10
@@ -35,14 +38,15 @@ def test_board_ride_and_land(g):
     assert len(g.state["ks"]["vehicles"]["red:train1"]["aboard"]) == 10
     g.turn(red="move foot1 to 70,10")
     assert "aboard train1: land first" in g.rejected["red"][0].message
-    g.turn(red="steam train1 to 80,106")                                  # 8 ft along the line (KS-87)
+    g.turn(red="steam train1 to 80,106")  # 8 ft along the line (KS-87)
     assert not g.rejected["red"]
-    assert {(g.state["figures"][f"red:i{k}"]["x"], g.state["figures"][f"red:i{k}"]["y"])
-            for k in range(1, 11)} == {(80.0, 106.0)}
-    g.turn(red="steam train1 to 80,150\nland train1 at 84,106")         # the first line runs, the second not
+    assert {(g.state["figures"][f"red:i{k}"]["x"], g.state["figures"][f"red:i{k}"]["y"]) for k in range(1, 11)} == {
+        (80.0, 106.0)
+    }
+    g.turn(red="steam train1 to 80,150\nland train1 at 84,106")  # the first line runs, the second not
     assert [e.line for e in g.rejected["red"]] == [2] and "already has an order" in g.rejected["red"][0].message
     assert g.state["ks"]["vehicles"]["red:train1"]["y"] == 150
-    g.turn(red="land train1 at 84,150")                                   # 10 figures: one turn (KS-29)
+    g.turn(red="land train1 at 84,150")  # 10 figures: one turn (KS-29)
     assert g.state["ks"]["vehicles"]["red:train1"]["aboard"] == []
     assert all(abs(g.state["figures"][f"red:i{k}"]["y"] - 150) < 3 for k in range(1, 11))
     g.turn(red="move foot1 to 84,156")
@@ -57,7 +61,7 @@ def test_a_train_keeps_to_its_line_its_pace_and_its_load(g):
     g.place({f"red:c{k}": (79 + k * 0.2, 12) for k in range(1, 7)})
     g.turn(red="board foot1 on train1")
     g.turn()
-    g.turn(red="board horse on train1")                                   # 6 cavalry need 2 more wagons
+    g.turn(red="board horse on train1")  # 6 cavalry need 2 more wagons
     assert "2 wagon(s); 16 figures need 3" in g.rejected["red"][0].message
     g.turn(red="board foot2 on train1")
     assert "figures board from within 4 in" in g.rejected["red"][0].message
@@ -79,8 +83,11 @@ def test_a_shell_on_the_train_destroys_it_and_all_aboard(g):
 
     g.turn(red="board foot1 on train1")
     g.turn()
-    st = fold(g.state, "kriegspiel.blast", {"turn": 3, "guns_destroyed": [], "guns_out": [], "wagons": {},
-                                            "generals_out": [], "vehicles": ["red:train1"]})
+    st = fold(
+        g.state,
+        "kriegspiel.blast",
+        {"turn": 3, "guns_destroyed": [], "guns_out": [], "wagons": {}, "generals_out": [], "vehicles": ["red:train1"]},
+    )
     assert "red:train1" not in st["ks"]["vehicles"]
     assert all(st["figures"][f"red:i{k}"]["st"] == "dead" for k in range(1, 11))
     assert "red:i1" not in st["groups"]["red"].get("foot1", [])
@@ -123,15 +130,15 @@ def test_soldiers_break_and_repair_the_rails_and_no_train_passes_a_break(g):
     g.turn(red="steam train1 to 80,100")
     assert "the rails of line1 are broken at 80,40" in g.rejected["red"][0].message
     assert g.state["ks"]["vehicles"]["red:train1"]["y"] == 10
-    g.turn(red="steam train1 to 80,39.5")                                  # onto the break: no
+    g.turn(red="steam train1 to 80,39.5")  # onto the break: no
     assert "broken at 80,40" in g.rejected["red"][0].message
-    g.turn(red="steam train1 to 80,30")                                    # short of it: yes
+    g.turn(red="steam train1 to 80,30")  # short of it: yes
     assert not g.rejected["red"] and g.state["ks"]["vehicles"]["red:train1"]["y"] == 30
     g.turn(red="break foot1 line1 at 80,40.5")
     assert "already broken at 80,40" in g.rejected["red"][0].message
     g.turn(red="repair foot1 line1 at 80,45")
     assert "not broken within 1 in of 80,45" in g.rejected["red"][0].message
-    g.turn(red="repair foot1 line1 at 80,40.5")                            # 10 soldiers: 3 turns (LW-73)
+    g.turn(red="repair foot1 line1 at 80,40.5")  # 10 soldiers: 3 turns (LW-73)
     assert not g.rejected["red"]
     g.turn()
     assert g.state["ks"]["breaks"] == {"line1": [[80.0, 40.0]]}

@@ -1,4 +1,5 @@
 """Hidden works (KS-58..67): starting, progress, interruption, completion, mines going off."""
+
 import pytest
 
 from rules.kriegspiel import works
@@ -86,7 +87,7 @@ def test_a_work_is_abandoned_when_a_worker_moves_or_is_killed():
 
 def test_passing_a_mine_means_coming_within_half_an_inch_footprint_to_point():
     # an infantryman (radius 1/4) walking along y=0 passes a mine at (10, 0.7) (0.7 <= 0.25 + 0.5) ...
-    assert works.passage([(0, 0), (20, 0)], "inf", (10, 0.7)) == pytest.approx(10 - (0.75 ** 2 - 0.7 ** 2) ** 0.5)
+    assert works.passage([(0, 0), (20, 0)], "inf", (10, 0.7)) == pytest.approx(10 - (0.75**2 - 0.7**2) ** 0.5)
     # ... but not one at (10, 0.8); and standing still never passes
     assert works.passage([(0, 0), (20, 0)], "inf", (10, 0.8)) is None
     assert works.passage([(10, 0.1)], "inf", (10, 0)) is None
@@ -96,13 +97,15 @@ def test_passing_a_mine_means_coming_within_half_an_inch_footprint_to_point():
 
 def test_first_to_pass_sets_it_off_by_time_not_by_name():
     mine = {"id": "w1", "at": (10.0, 0.0)}
-    walks = {"blue:c1": ([(-26, 0), (10, 0)], "cav", 36.0),    # reaches it at t = 35.25/36
-             "red:i1": ([(9.5, 0), (12, 0)], "inf", 12.0)}      # starts within reach: t = 0
+    walks = {
+        "blue:c1": ([(-26, 0), (10, 0)], "cav", 36.0),  # reaches it at t = 35.25/36
+        "red:i1": ([(9.5, 0), (12, 0)], "inf", 12.0),
+    }  # starts within reach: t = 0
     trig = works.triggers([mine], walks)
     assert trig == [{"mine": "w1", "by": "red:i1", "t": 0.0}]
-    walks["red:i1"] = ([(0, 0), (10, 0)], "inf", 12.0)          # reaches it at t = 9.25/12 = 0.77
+    walks["red:i1"] = ([(0, 0), (10, 0)], "inf", 12.0)  # reaches it at t = 9.25/12 = 0.77
     assert works.triggers([mine], walks)[0]["by"] == "red:i1"
-    walks["blue:c1"] = ([(-10, 0), (10, 0)], "cav", 36.0)       # 19.5/36 = 0.54: first
+    walks["blue:c1"] = ([(-10, 0), (10, 0)], "cav", 36.0)  # 19.5/36 = 0.54: first
     assert works.triggers([mine], walks)[0]["by"] == "blue:c1"
 
 
@@ -132,10 +135,20 @@ def test_a_mine_destroys_prisoners_and_wagons_too(new_game):
     assert [w["status"] for w in g.state["ks"]["works"].values()] == ["armed"]
     s = g.state  # red:i5 is blue's prisoner beside the mine; blue's wagons stand 4 in from it
     figs = {**s["figures"], "red:i5": {**s["figures"]["red:i5"], "st": "pow", "pow": ["blue", "pow9", False]}}
-    supply = {**s["ks"]["supply"], "blue": {**s["ks"]["supply"]["blue"], "depots": {
-        "wagons": {**s["ks"]["supply"]["blue"]["depots"]["wagons"], "x": 60.4, "y": 94.5}}}}
-    g.state = {**s, "figures": figs, "groups": drop_from_groups(s["groups"], {"red:i5"}),
-               "pows": {**s["pows"], "blue": {"pow9": ["red:i5"]}}, "ks": {**s["ks"], "supply": supply}}
+    supply = {
+        **s["ks"]["supply"],
+        "blue": {
+            **s["ks"]["supply"]["blue"],
+            "depots": {"wagons": {**s["ks"]["supply"]["blue"]["depots"]["wagons"], "x": 60.4, "y": 94.5}},
+        },
+    }
+    g.state = {
+        **s,
+        "figures": figs,
+        "groups": drop_from_groups(s["groups"], {"red:i5"}),
+        "pows": {**s["pows"], "blue": {"pow9": ["red:i5"]}},
+        "ks": {**s["ks"], "supply": supply},
+    }
     g.turn(blue="move c1 to 60.4,95")
     (boom,) = [e for e in g.events if e.type == "kriegspiel.mine_exploded"]
     assert "red:i5" in boom.payload["killed"] and g.state["figures"]["red:i5"]["st"] == "dead"

@@ -1,5 +1,6 @@
 """LW-7 deployment one side after the other; woods' trees and hills' sides (LW-27); the scripted
 player's whole-order-set validation."""
+
 import random
 
 import pytest
@@ -86,7 +87,9 @@ def test_in_the_first_turn_moves_are_measured_from_the_edge_line():
 def test_the_deployment_setting_and_a_base_scenario_are_validated():
     with pytest.raises(ScenarioError, match=r"settings.deployment: must be one of curtain, alternate"):
         load({"base": "skirmish", "settings": {"deployment": "sideways"}})
-    with pytest.raises(ScenarioError, match=r"scenario: with 'base' only 'settings' and 'commands' may be given, not forces"):
+    with pytest.raises(
+        ScenarioError, match=r"scenario: with 'base' only 'settings' and 'commands' may be given, not forces"
+    ):
         load({"base": "skirmish", "forces": {}})
     with pytest.raises(ScenarioError, match=r"unknown scenario 'nowhere'"):
         load({"base": "nowhere"})
@@ -102,13 +105,19 @@ def test_the_scripted_players_play_an_alternate_deployment_game_to_the_end():
 
 
 # -- woods: trees ----------------------------------------------------------------------
-WOOD = {"id": "copse", "type": "wood", "polygon": [[10, 10], [30, 10], [30, 20], [10, 20]],
-        "trees": [[20, 15], [20, 16.8]], "trunk": 0.4}
+WOOD = {
+    "id": "copse",
+    "type": "wood",
+    "polygon": [[10, 10], [30, 10], [30, 20], [10, 20]],
+    "trees": [[20, 15], [20, 16.8]],
+    "trunk": 0.4,
+}
 
 
 def test_figures_keep_a_sixteenth_from_trees_and_cannot_wedge_between_them():
-    s = build(red=[("a", "inf", [(15, 15.9)]), ("h", "cav", [(15, 12)])], blue=[("x", "inf", [(40, 30)])],
-              terrain=[WOOD])
+    s = build(
+        red=[("a", "inf", [(15, 15.9)]), ("h", "cav", [(15, 12)])], blue=[("x", "inf", [(40, 30)])], terrain=[WOOD]
+    )
     t = table_of(s["scenario"])
     assert "a tree of wood 'copse'" in t.spot_error("inf", 20, 15.6)
     assert t.spot_error("inf", 20, 15.9) is None  # the gap is 1.0 in: infantry (0.625 in) fits
@@ -130,9 +139,14 @@ def test_trees_stop_shots():
 
 
 def test_trees_are_validated():
-    base = {"name": "t", "table": {"width": 48, "depth": 36},
-            "forces": {s: {"groups": [{"name": "g", "arm": "inf", "count": 2, "at": [10, y]}]}
-                       for s, y in (("red", 3), ("blue", 33))}}
+    base = {
+        "name": "t",
+        "table": {"width": 48, "depth": 36},
+        "forces": {
+            s: {"groups": [{"name": "g", "arm": "inf", "count": 2, "at": [10, y]}]}
+            for s, y in (("red", 3), ("blue", 33))
+        },
+    }
     with pytest.raises(ScenarioError, match=r"terrain\[0\].trees\[1\]: \(40, 15\) is outside the wood"):
         load({**base, "terrain": [{**WOOD, "trees": [[20, 15], [40, 15]]}]})
     with pytest.raises(ScenarioError, match=r"terrain\[0\].trunk: must be greater than 0"):
@@ -173,8 +187,11 @@ def test_the_scripted_player_keeps_no_line_that_clashes_with_the_lines_before_it
     assert [e.message for e in order_errors(s, "red", lines)] == ["i1 already has an order on line 1"]
     kept = _valid(s, "red", lines)
     assert kept == ["move a to 10.5,14"] and order_errors(s, "red", kept) == []
-    gun = build(red=[("crew", "inf", [(20, 8 + k) for k in range(4)])], blue=[("x", "inf", [(20, 30)])],
-                guns=[("red", "gun1", 20, 6, 90)])
+    gun = build(
+        red=[("crew", "inf", [(20, 8 + k) for k in range(4)])],
+        blue=[("x", "inf", [(20, 30)])],
+        guns=[("red", "gun1", 20, 6, 90)],
+    )
     both = ["fire gun1 at 20,30", "move gun1 to 20,10"]  # a gun moves or fires, not both (LW-20)
     assert any("not both (LW-20)" in e.message for e in order_errors(gun, "red", both))
     assert _valid(gun, "red", both) == ["fire gun1 at 20,30"]
@@ -199,7 +216,8 @@ def test_the_defender_chooses_the_edge_and_the_armies_change_ends():
     assert s["phase"] == "edge" and RS.next_turn(s).sides == (defender,)
     assert f"'edge {other_edge}' takes the other" in RS.next_turn(s).prompt
     assert [e.message for e in order_errors(s, defender, ["edge east"])] == [
-        f"the armies start from the {mine} and {other_edge} edges: choose one of those"]
+        f"the armies start from the {mine} and {other_edge} edges: choose one of those"
+    ]
     assert "only the edge is chosen" in order_errors(s, defender, ["deploy foot1 at 10,10"])[0].message
     assert seen_sides(s, Viewer("player", attacker)) == {attacker}
     depth = s["scenario"]["table"]["depth"]
@@ -208,8 +226,10 @@ def test_the_defender_chooses_the_edge_and_the_armies_change_ends():
     heading = s["guns"][gun]["heading"]
     s2 = turn(s, {defender: f"edge {other_edge}"})
     assert s2["phase"] == "deploy" and s2["scenario"]["edges"] == {defender: other_edge, attacker: mine}
-    assert all(s2["figures"][fid]["y"] == pytest.approx(depth - y) and s2["figures"][fid]["x"] == x
-               for fid, (x, y) in before.items())
+    assert all(
+        s2["figures"][fid]["y"] == pytest.approx(depth - y) and s2["figures"][fid]["x"] == x
+        for fid, (x, y) in before.items()
+    )
     assert s2["guns"][gun]["heading"] == (-heading) % 360.0
     # the zones follow the new edges: the defender now deploys in the other half (LW-54)
     y = s2["figures"][f"{defender}:i1"]["y"]
@@ -224,7 +244,9 @@ def test_keeping_the_edge_changes_nothing_and_a_coin_names_the_chooser_otherwise
     defender = s["scenario"]["settings"]["defender"]
     kept = turn(s, {defender: "hold"})
     assert kept["phase"] == "deploy" and kept["figures"] == s["figures"] and kept["scenario"] == s["scenario"]
-    choosers = {game({"base": "skirmish", "settings": {"choose_edge": True}}, seed)["edge_chooser"] for seed in range(12)}
+    choosers = {
+        game({"base": "skirmish", "settings": {"choose_edge": True}}, seed)["edge_chooser"] for seed in range(12)
+    }
     assert choosers == {"red", "blue"}  # LW-1/2: a coin, not always the same side
     with pytest.raises(ScenarioError, match=r"settings.choose_edge: must be true or false"):
         load({"base": "skirmish", "settings": {"choose_edge": "yes"}})
@@ -232,8 +254,9 @@ def test_keeping_the_edge_changes_nothing_and_a_coin_names_the_chooser_otherwise
 
 # -- LW-27: figures stand on their own, 1/16 in apart -----------------------------------
 def test_own_figures_keep_a_sixteenth_apart_where_the_orders_leave_them():
-    s = build(red=[("a", "inf", [(10, 10), (11, 10)]), ("b", "inf", [(20, 10), (21, 10)])],
-              blue=[("x", "inf", [(40, 30)])])
+    s = build(
+        red=[("a", "inf", [(10, 10), (11, 10)]), ("b", "inf", [(20, 10), (21, 10)])], blue=[("x", "inf", [(40, 30)])]
+    )
     (err,) = order_errors(s, "red", ["hold", "move b to 10.5,10.3"])
     assert err.line == 2 and err.text == "move b to 10.5,10.3"
     assert "would stand" in err.message and "at least 1/16 in apart (LW-27)" in err.message

@@ -1,12 +1,24 @@
 """Whole games by two scripted players, one per scenario, to a scored end (the rule set alone)."""
+
 import pytest
 
 from rules.littlewars import RULESET as RS
 from rules.littlewars.scenario import builtin_names
 from rules.littlewars.testing import new_game, play_bots, types
 
-SHEET_KEYS = {"victory", "guns", "guns_points", "cavalry", "cavalry_points", "infantry", "infantry_points",
-              "own_men_prisoner", "prisoners_taken", "prisoner_points", "total"}
+SHEET_KEYS = {
+    "victory",
+    "guns",
+    "guns_points",
+    "cavalry",
+    "cavalry_points",
+    "infantry",
+    "infantry_points",
+    "own_men_prisoner",
+    "prisoners_taken",
+    "prisoner_points",
+    "total",
+}
 
 
 @pytest.mark.parametrize("name", builtin_names())
@@ -19,7 +31,13 @@ def test_scripted_game_reaches_a_scored_end(name):
     for side in ("red", "blue"):
         sheet = result["scores"][side]
         assert set(sheet) == SHEET_KEYS
-        total = sheet["victory"] + sheet["guns_points"] + sheet["cavalry_points"] + sheet["infantry_points"] + sheet["prisoner_points"]
+        total = (
+            sheet["victory"]
+            + sheet["guns_points"]
+            + sheet["cavalry_points"]
+            + sheet["infantry_points"]
+            + sheet["prisoner_points"]
+        )
         assert sheet["total"] == total
     assert "melee" in types(events) and "fired" in types(events)
     assert RS.check_invariants(state) == []

@@ -1,4 +1,5 @@
 """Melee: the seed-000 arithmetic (LW-35..38), Wells' alternative counting, and melees on the table."""
+
 import math
 
 import pytest
@@ -20,8 +21,7 @@ def wells_counting(a, b, smaller_isolated):
     x, y, killed = a, b, 0
     while max(x, y) < 2 * min(x, y):
         x, y, killed = x - 1, y - 1, killed + 1
-    return {"a_killed": killed, "b_killed": killed,
-            "a_captured": x if a < b else 0, "b_captured": y if b < a else 0}
+    return {"a_killed": killed, "b_killed": killed, "a_captured": x if a < b else 0, "b_captured": y if b < a else 0}
 
 
 @pytest.mark.parametrize("isolated", [True, False])
@@ -125,7 +125,9 @@ def _line(n, x0, y, gap):
 def test_a_battle_line_is_one_melee_and_nobody_fights_twice():
     """Issue 15 bug 1: 20 red in a line march onto 14 blue in a line, nobody else on the table. It used to
     make two melees (12 v 9, then 11 v 5) filling 23 red places with 20 figures."""
-    state = build(red=[("line", "inf", _line(20, 16.875, 8, 0.75))], blue=[("line", "inf", _line(14, 19.125, 20, 0.75))])
+    state = build(
+        red=[("line", "inf", _line(20, 16.875, 8, 0.75))], blue=[("line", "inf", _line(14, 19.125, 20, 0.75))]
+    )
     state, events = play(state, red="move line to 24,19.6")
     (m,) = payloads(events, "melee")
     assert m["counts"] == {"red": 20, "blue": 14} and m["isolated"] is True
@@ -165,4 +167,8 @@ def test_random_fronts_make_disjoint_melees_with_wells_arithmetic(front):
         lost = {s: sum(1 for i in m["killed"] if i.startswith(s)) for s in ("red", "blue")}
         taken = {s: sum(1 for i in m["captured"] if i.startswith(s)) for s in ("red", "blue")}
         assert (lost["red"], lost["blue"], taken["red"], taken["blue"]) == (
-            want["a_killed"], want["b_killed"], want["a_captured"], want["b_captured"])
+            want["a_killed"],
+            want["b_killed"],
+            want["a_captured"],
+            want["b_captured"],
+        )

@@ -1,4 +1,5 @@
 """Simultaneous movement: contact stops at 1/8 in (LW-33), exact timing, paths round scenery."""
+
 import math
 
 from rules.littlewars.motion import Track, first_touch
@@ -116,9 +117,13 @@ def test_distances_doubled_or_trebled_on_a_large_field():
         return [e.message for e in RS.validate(state, "red", parsed.orders)]
 
     def position(scale):
-        return build(red=[("foot", "inf", [(10, 10), (10.75, 10), (11.5, 10), (12.25, 10)]), ("far", "inf", [(10, 40)])],
-                     blue=[("b", "inf", [(60, 100)])], guns=[("red", "gun1", 11, 12, 90)], table=(120, 120),
-                     settings={"scale": scale})
+        return build(
+            red=[("foot", "inf", [(10, 10), (10.75, 10), (11.5, 10), (12.25, 10)]), ("far", "inf", [(10, 40)])],
+            blue=[("b", "inf", [(60, 100)])],
+            guns=[("red", "gun1", 11, 12, 90)],
+            table=(120, 120),
+            settings={"scale": scale},
+        )
 
     one, two = position(1), position(2)
     assert "moves at most 12 in (LW-17)" in errors(one, "move i1 to 10,30")[0]
@@ -131,7 +136,7 @@ def test_distances_doubled_or_trebled_on_a_large_field():
     assert support(one, "red", one["groups"]["red"]["foot"])[0] == 0
     three = position(3)
     assert support(three, "red", three["groups"]["red"]["foot"])[0] == 1  # 36 in reaches it
-    two, _ = play(two, red="move i1 to 10,33.5")                            # and the move is carried out
+    two, _ = play(two, red="move i1 to 10,33.5")  # and the move is carried out
     assert two["figures"]["red:i1"]["y"] == 33.5
     with pytest.raises(ScenarioError, match="settings.scale: must be 1, 2 or 3"):
         load({"base": "skirmish", "settings": {"scale": 4}})

@@ -1,4 +1,5 @@
 """The order language: parsing per line and validation with reasons."""
+
 import pytest
 
 from rules.littlewars import RULESET as RS
@@ -8,7 +9,9 @@ from rules.littlewars.testing import build, new_game, play
 
 def msgs(state, side, text):
     parsed = RS.parse_orders(state, side, text)
-    return [(e.line, e.message) for e in parsed.errors] + [(e.line, e.message) for e in RS.validate(state, side, parsed.orders)]
+    return [(e.line, e.message) for e in parsed.errors] + [
+        (e.line, e.message) for e in RS.validate(state, side, parsed.orders)
+    ]
 
 
 def test_every_order_form_parses():
@@ -29,8 +32,20 @@ deploy foot1 at 20,4
     parsed = parse_text(text)
     assert parsed.ok, parsed.errors
     kinds = [type(o).__name__ for o in parsed.orders]
-    assert kinds == ["Move", "Move", "Move", "Fire", "Split", "Merge", "Form", "Escort", "Surrender", "Melee",
-                     "Hold", "Move"]
+    assert kinds == [
+        "Move",
+        "Move",
+        "Move",
+        "Fire",
+        "Split",
+        "Merge",
+        "Form",
+        "Escort",
+        "Surrender",
+        "Melee",
+        "Hold",
+        "Move",
+    ]
     o = parsed.orders
     assert o[1].points == ((10.0, 20.0), (30.0, 30.0)) and o[2].line_form
     assert o[3] == Fire(5, "fire gun1 at 30,40 31,40; 32,41 30,42", "gun1", ((30, 40), (31, 40), (32, 41), (30, 42)))
@@ -41,14 +56,17 @@ deploy foot1 at 20,4
     assert isinstance(o[11], Move) and o[11].deploy
 
 
-@pytest.mark.parametrize("line, fragment", [
-    ("fly to the moon", "unknown order 'fly'"),
-    ("fire gun1 at 1,1 2,2 3,3 4,4 5,5", "1 to 4 shots"),
-    ("move foot1 to here", "cannot read 'here'"),
-    ("move foot1 line 1,1", "exactly two points"),
-    ("melee kill everyone", "cannot read this 'melee' order"),
-    ("split foot1 as x", "cannot read this 'split' order"),
-])
+@pytest.mark.parametrize(
+    "line, fragment",
+    [
+        ("fly to the moon", "unknown order 'fly'"),
+        ("fire gun1 at 1,1 2,2 3,3 4,4 5,5", "1 to 4 shots"),
+        ("move foot1 to here", "cannot read 'here'"),
+        ("move foot1 line 1,1", "exactly two points"),
+        ("melee kill everyone", "cannot read this 'melee' order"),
+        ("split foot1 as x", "cannot read this 'split' order"),
+    ],
+)
 def test_bad_lines_get_a_reason_and_their_number(line, fragment):
     parsed = parse_text(f"hold\n{line}")
     assert [e.line for e in parsed.errors] == [2]
@@ -56,9 +74,12 @@ def test_bad_lines_get_a_reason_and_their_number(line, fragment):
 
 
 def _pos():
-    return build(red=[("foot", "inf", [(10 + 0.75 * k, 10) for k in range(6)]), ("horse", "cav", [(30, 10), (31.5, 10)])],
-                 blue=[("enemy", "inf", [(10, 30)])], guns=[("red", "gun1", 12, 7, 90), ("blue", "gun1", 40, 33, 270)],
-                 terrain=[{"id": "barn", "type": "building", "polygon": [[20, 14], [26, 14], [26, 20], [20, 20]]}])
+    return build(
+        red=[("foot", "inf", [(10 + 0.75 * k, 10) for k in range(6)]), ("horse", "cav", [(30, 10), (31.5, 10)])],
+        blue=[("enemy", "inf", [(10, 30)])],
+        guns=[("red", "gun1", 12, 7, 90), ("blue", "gun1", 40, 33, 270)],
+        terrain=[{"id": "barn", "type": "building", "polygon": [[20, 14], [26, 14], [26, 20], [20, 20]]}],
+    )
 
 
 def test_names_are_checked():
@@ -91,7 +112,9 @@ def test_one_order_per_figure_and_gun():
 def test_group_changes_apply_first_and_new_names_are_usable():
     s = _pos()
     assert msgs(s, "red", "move scouts to 12,15\nsplit foot 2 as scouts nearest 10,10") == []
-    parsed = RS.parse_orders(s, "red", "split foot 2 as scouts nearest 10,10\nmerge horse into foot\nform all from foot, scouts")
+    parsed = RS.parse_orders(
+        s, "red", "split foot 2 as scouts nearest 10,10\nmerge horse into foot\nform all from foot, scouts"
+    )
     assert not RS.validate(s, "red", parsed.orders)
     new, events = play(s, red="split foot 2 as scouts nearest 10,10\nmove scouts to 10.4,14")
     assert sorted(new["groups"]["red"]["scouts"]) == ["red:i1", "red:i2"]

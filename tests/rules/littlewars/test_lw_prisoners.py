@@ -1,4 +1,5 @@
 """Prisoners and escorts (LW-41..45), surrender, delivery, re-arming."""
+
 from rules.littlewars import RULESET as RS
 from rules.littlewars.testing import build, payloads, play
 
@@ -10,7 +11,10 @@ def CROWD(y):
 
 def with_prisoners(n_pows, guards, guard_y=20.0):
     """Blue prisoners of red (group pow1) at y=20 with red guards standing nearby."""
-    red = [("guards", "inf", [(10 + 0.75 * k, guard_y) for k in range(guards)] or [(55, 40)]), ("main", "inf", CROWD(50))]
+    red = [
+        ("guards", "inf", [(10 + 0.75 * k, guard_y) for k in range(guards)] or [(55, 40)]),
+        ("main", "inf", CROWD(50)),
+    ]
     blue = [("caught", "inf", [(10 + 0.75 * k, 22) for k in range(n_pows)]), ("main", "inf", CROWD(60))]
     s = build(red=red, blue=blue, table=(60, 72))
     figs = dict(s["figures"])
@@ -76,13 +80,15 @@ def test_prisoners_are_escorted_to_the_captors_edge_and_removed():
 
 
 def test_only_an_isolated_group_may_surrender():
-    lonely = build(red=[("lost", "inf", [(10, 10), (10.75, 10)]), ("far", "inf", [(40, 34)])],
-                   blue=[("b", "inf", [(10, 14)] * 1)])
+    lonely = build(
+        red=[("lost", "inf", [(10, 10), (10.75, 10)]), ("far", "inf", [(40, 34)])], blue=[("b", "inf", [(10, 14)] * 1)]
+    )
     s2, events = play(lonely, red="surrender lost")
     (sur,) = payloads(events, "surrendered")
     assert sur["captor"] == "blue" and all(s2["figures"][i]["st"] == "pow" for i in sur["figures"])
-    supported = build(red=[("lost", "inf", [(10, 10), (10.75, 10)]), ("near", "inf", [(12, 12)])],
-                      blue=[("b", "inf", [(10, 30)])])
+    supported = build(
+        red=[("lost", "inf", [(10, 10), (10.75, 10)]), ("near", "inf", [(12, 12)])], blue=[("b", "inf", [(10, 30)])]
+    )
     parsed = RS.parse_orders(supported, "red", "surrender lost")
     (err,) = RS.validate(supported, "red", parsed.orders)
     assert "not isolated: 1 friends within a move" in err.message and "LW-45" in err.message

@@ -1,4 +1,5 @@
 """Property tests: conservation, determinism, move limits, nobody inside a building; fold is pure."""
+
 import copy
 import math
 import random

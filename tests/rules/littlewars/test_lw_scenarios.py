@@ -1,4 +1,5 @@
 """Scenario files: the shipped ones load; bad ones fail naming the field; points; random advantage."""
+
 import copy
 import random
 
@@ -41,7 +42,10 @@ def _bad(mutate, fragment):
 def test_errors_name_the_field():
     _bad(lambda s: s["table"].update(width=-3), "table.width: must be greater than 0")
     _bad(lambda s: s["terrain"].append({"type": "lava", "polygon": [[0, 0], [1, 0], [1, 1]]}), "terrain[5].type")
-    _bad(lambda s: s["terrain"].append({"type": "wood", "polygon": [[0, 0], [1, 0]]}), "terrain[5].polygon: needs at least 3")
+    _bad(
+        lambda s: s["terrain"].append({"type": "wood", "polygon": [[0, 0], [1, 0]]}),
+        "terrain[5].polygon: needs at least 3",
+    )
     _bad(lambda s: s["forces"]["red"]["groups"][0].update(arm="dragon"), "forces.red.groups[0].arm")
     _bad(lambda s: s["forces"]["red"]["groups"][0].update(count=0), "forces.red.groups[0].count")
     _bad(lambda s: s["forces"]["blue"]["groups"][1].update(name="foot1"), "forces.blue.groups[1].name: duplicate")

@@ -1,4 +1,5 @@
 """Scenario ends and the score sheet (LW-47..55)."""
+
 from rules.littlewars import scoring
 from rules.littlewars.testing import build, payloads, play
 
@@ -22,8 +23,11 @@ def test_draw_thresholds_dt6():
 
 
 def test_score_sheet_counts_every_item():
-    s = build(red=[("a", "inf", _line(20, 5)), ("h", "cav", _line(4, 8))], blue=[("b", "inf", _line(16, 30))],
-              guns=[("red", "gun1", 30, 4, 90), ("blue", "gun1", 30, 32, 270)])
+    s = build(
+        red=[("a", "inf", _line(20, 5)), ("h", "cav", _line(4, 8))],
+        blue=[("b", "inf", _line(16, 30))],
+        guns=[("red", "gun1", 30, 4, 90), ("blue", "gun1", 30, 32, 270)],
+    )
     figs = dict(s["figures"])
     for fid in ("blue:i1", "blue:i2"):
         figs[fid] = {**figs[fid], "st": "pow", "pow": ["red", "pow1", False]}
@@ -67,8 +71,13 @@ def test_defence_a_quarter_of_the_attack_must_get_through():
     _, events = play(s, red="move raid to 21.875,71.2")
     (over,) = payloads(events, "game_over")
     assert over["winner"] == "red" and "a quarter of the attack is 4" in over["reason"]
-    three = build(red=[("raid", "cav", [(20 + 1.25 * k, 60) for k in range(3)]), ("main", "inf", _line(13, 10))],
-                  blue=blue, kind="defence", settings={"defender": "blue"}, table=(60, 72))
+    three = build(
+        red=[("raid", "cav", [(20 + 1.25 * k, 60) for k in range(3)]), ("main", "inf", _line(13, 10))],
+        blue=blue,
+        kind="defence",
+        settings={"defender": "blue"},
+        table=(60, 72),
+    )
     _, events = play(three, red="move raid to 21.25,71.2")
     assert payloads(events, "game_over") == []
 

@@ -1,4 +1,5 @@
 """Several players a side (LW-61, KS-9): commands, per-command validation, merging, inheritance."""
+
 import random
 
 import pytest
@@ -7,8 +8,10 @@ from rules.core.protocol import ScenarioError
 from rules.kriegspiel.ruleset import RULESET as KS
 from rules.littlewars.ruleset import RULESET as LW
 
-COMMANDS = {"red": {"infantry": ["foot1", "foot2"], "cavalry": ["horse", "gun1"]},
-            "blue": {"infantry": ["foot1", "foot2"], "cavalry": ["horse", "gun1"]}}
+COMMANDS = {
+    "red": {"infantry": ["foot1", "foot2"], "cavalry": ["horse", "gun1"]},
+    "blue": {"infantry": ["foot1", "foot2"], "cavalry": ["horse", "gun1"]},
+}
 
 
 def fold_all(state, events, rs=LW):
@@ -46,16 +49,22 @@ def test_a_command_orders_only_its_own_groups_and_guns(rs, base):
     assert len(errs) == 1 and "foot1 is the infantry command's" in errs[0].message
     assert "the cavalry command orders only" in errs[0].message
     assert rs.command_errors(state, "red", "cavalry", rs.parse_orders(state, "red", "move gun1 to 30,3").orders) == ()
-    assert any("gun1 is the cavalry command's" in e.message for e in errors(rs, state, "infantry", "fire gun1 at 24,30"))
+    assert any(
+        "gun1 is the cavalry command's" in e.message for e in errors(rs, state, "infantry", "fire gun1 at 24,30")
+    )
     # the commander (and a seat without a command) orders anything of the side
-    assert rs.command_errors(state, "red", "commander", rs.parse_orders(state, "red", "move foot1 to 24,8").orders) == ()
+    assert (
+        rs.command_errors(state, "red", "commander", rs.parse_orders(state, "red", "move foot1 to 24,8").orders) == ()
+    )
     assert rs.command_errors(state, "red", None, rs.parse_orders(state, "red", "move horse to 24,8").orders) == ()
 
 
 def test_a_split_group_stays_in_its_command_and_a_mixed_group_is_the_commanders():
     state = play_until(LW, team_game())
-    orders = {"red": LW.parse_orders(state, "red", "split foot1 4 as scouts\nform mob from foot2, horse").orders,
-              "blue": ()}
+    orders = {
+        "red": LW.parse_orders(state, "red", "split foot1 4 as scouts\nform mob from foot2, horse").orders,
+        "blue": (),
+    }
     assert not LW.validate(state, "red", orders["red"])
     state = fold_all(state, LW.adjudicate(state, orders, random.Random(2)))
     assert "scouts" in state["groups"]["red"] and "mob" in state["groups"]["red"]
@@ -73,14 +82,26 @@ def test_forming_across_commands_needs_the_commander():
 
 def test_merging_puts_the_commander_first_and_reports_conflicts():
     state = play_until(LW, team_game())
-    text, conflicts = LW.merge_orders(state, "red", {
-        "infantry": "move foot1 to 20,8\nmove foot2 to 30,8\nmelee kill cavalry",
-        "commander": "move foot2 to 40,8\nmelee kill infantry",
-        "cavalry": "hold"})
-    assert text.splitlines() == ["# commander", "move foot2 to 40,8", "melee kill infantry",
-                                 "# infantry", "move foot1 to 20,8"]
-    assert conflicts == [{"unit": "foot2", "kept": "commander", "dropped": "infantry", "line": "move foot2 to 30,8"},
-                         {"unit": "melee", "kept": "commander", "dropped": "infantry", "line": "melee kill cavalry"}]
+    text, conflicts = LW.merge_orders(
+        state,
+        "red",
+        {
+            "infantry": "move foot1 to 20,8\nmove foot2 to 30,8\nmelee kill cavalry",
+            "commander": "move foot2 to 40,8\nmelee kill infantry",
+            "cavalry": "hold",
+        },
+    )
+    assert text.splitlines() == [
+        "# commander",
+        "move foot2 to 40,8",
+        "melee kill infantry",
+        "# infantry",
+        "move foot1 to 20,8",
+    ]
+    assert conflicts == [
+        {"unit": "foot2", "kept": "commander", "dropped": "infantry", "line": "move foot2 to 30,8"},
+        {"unit": "melee", "kept": "commander", "dropped": "infantry", "line": "melee kill cavalry"},
+    ]
     parsed = LW.parse_orders(state, "red", text)
     assert parsed.ok and not LW.validate(state, "red", parsed.orders)
     assert LW.merge_orders(state, "red", {"cavalry": "hold"}) == ("hold", [])
@@ -109,7 +130,9 @@ def test_a_whole_little_wars_game_with_two_commands_a_side():
             texts = {}
             for cmd in ("infantry", "cavalry"):
                 mine = [o for o in full if not LW.command_errors(state, side, cmd, [o])]
-                texts[cmd] = "\n".join(o.text for o in mine if o.text not in sum(map(str.splitlines, texts.values()), []))
+                texts[cmd] = "\n".join(
+                    o.text for o in mine if o.text not in sum(map(str.splitlines, texts.values()), [])
+                )
             text, _ = LW.merge_orders(state, side, texts)
             parsed = LW.parse_orders(state, side, text)
             assert parsed.ok and not LW.validate(state, side, parsed.orders), text

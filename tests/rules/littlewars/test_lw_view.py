@@ -1,4 +1,5 @@
 """View (allow-list), SVG map, event descriptions."""
+
 import random
 import xml.etree.ElementTree as ET
 

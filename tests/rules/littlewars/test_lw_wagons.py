@@ -1,6 +1,7 @@
 """Supply wagons and ammunition carts (LW-66/67, RULES.md "Wagons"): the scenario format, moving them,
 supply (one wagon feeds 50 within six moves; the hungry do not move), ammunition (no gun fires without
 a cart within two moves), capture, destruction by fire, view, map, invariants and the convoy scenario."""
+
 import copy
 import json
 import random
@@ -33,18 +34,25 @@ def convoy(**changes):
 
 
 # -- the scenario format --------------------------------------------------------------------
-@pytest.mark.parametrize("changes, error", [
-    ({"settings__supply": False}, "forces.red.wagons: wagons and carts carry the supply rules (LW-66/67)"),
-    ({"forces__red__wagons__0__kind": "cart"}, "forces.red.wagons[0].kind: must be one of supply, ammo"),
-    ({"forces__red__wagons__0__at": [4, -3]}, "forces.red.wagons[0].at:"),
-    ({"forces__red__wagons__0__at": [4, 30]}, "forces.red.wagons[0].at: (4, 30) is 30 in from the south edge"),
-    ({"forces__red__wagons__0__name": "gun1"}, "forces.red.wagons[0].name: duplicate name 'gun1'"),
-    ({"forces__blue__wagons": [{"name": "cart1", "kind": "ammo", "at": [19, 93.5]}]},
-     "forces.blue.wagons: settings.supply needs at least one supply wagon a side (LW-66"),
-    ({"forces__blue__wagons": [{"name": "s", "kind": "supply", "at": [4, 93]}]},
-     "forces.blue.wagons: settings.supply needs an ammunition cart for a side with guns (LW-67"),
-    ({"forces__red__wagons": {"name": "x"}}, "forces.red.wagons: must be a list"),
-])
+@pytest.mark.parametrize(
+    "changes, error",
+    [
+        ({"settings__supply": False}, "forces.red.wagons: wagons and carts carry the supply rules (LW-66/67)"),
+        ({"forces__red__wagons__0__kind": "cart"}, "forces.red.wagons[0].kind: must be one of supply, ammo"),
+        ({"forces__red__wagons__0__at": [4, -3]}, "forces.red.wagons[0].at:"),
+        ({"forces__red__wagons__0__at": [4, 30]}, "forces.red.wagons[0].at: (4, 30) is 30 in from the south edge"),
+        ({"forces__red__wagons__0__name": "gun1"}, "forces.red.wagons[0].name: duplicate name 'gun1'"),
+        (
+            {"forces__blue__wagons": [{"name": "cart1", "kind": "ammo", "at": [19, 93.5]}]},
+            "forces.blue.wagons: settings.supply needs at least one supply wagon a side (LW-66",
+        ),
+        (
+            {"forces__blue__wagons": [{"name": "s", "kind": "supply", "at": [4, 93]}]},
+            "forces.blue.wagons: settings.supply needs an ammunition cart for a side with guns (LW-67",
+        ),
+        ({"forces__red__wagons": {"name": "x"}}, "forces.red.wagons: must be a list"),
+    ],
+)
 def test_scenario_errors_name_the_field(changes, error):
     with pytest.raises(ScenarioError) as exc:
         load(convoy(**changes))
@@ -61,8 +69,15 @@ def test_a_game_without_wagons_keeps_its_exact_scenario_and_state():
 
 def test_the_convoy_is_laid_out_with_its_wagons_and_mirrors_them_with_the_edge():
     state = new_game("convoy")
-    assert state["wagons"]["red:supply1"] == {"side": "red", "name": "supply1", "kind": "supply", "x": 4.0, "y": 3.0,
-                                              "owner": "red", "st": "ok"}
+    assert state["wagons"]["red:supply1"] == {
+        "side": "red",
+        "name": "supply1",
+        "kind": "supply",
+        "x": 4.0,
+        "y": 3.0,
+        "owner": "red",
+        "st": "ok",
+    }
     sc = {"base": "convoy", "settings": {"choose_edge": True}}
     st = RS.initial_state()
     for ev in RS.setup(sc, random.Random(1)):
@@ -78,7 +93,8 @@ def test_wagons_deploy_in_the_zone_like_guns():
     state = new_game("convoy")
     assert msgs(state, "red", "deploy supply1 at 30,4\ndeploy cart1 at 20,5") == []
     assert msgs(state, "red", "deploy supply1 at 30,20") == [
-        "supply1 cannot deploy there: (30, 20) is 20 in from the south edge; deployment is within 8 in of it"]
+        "supply1 cannot deploy there: (30, 20) is 20 in from the south edge; deployment is within 8 in of it"
+    ]
     state, events = play(state, red="deploy supply1 at 30,4", blue="hold")
     assert payloads(events, "deployed")[0]["wagons"] == {"red:supply1": [30.0, 4.0]}
     assert "wagons" not in payloads(events, "deployed")[1]  # only where ordered
@@ -90,17 +106,26 @@ PAD = ("pad", "inf", [(2 + k * 0.75, 110) for k in range(12)])
 
 
 def field(wagon_at=(10, 10), red=((10, 12),), blue=((40, 60),), settings=None, table=(48, 120), guns=()):
-    return build(red=[("foot", "inf", list(red))], blue=[("far", "inf", list(blue)), PAD], table=table, guns=guns,
-                 wagons=[("red", "supply1", "supply", *wagon_at), ("blue", "supply1", "supply", 40, 62),
-                         *([("red", "cart1", "ammo", 24, 4), ("blue", "cart1", "ammo", 24, 116)] if guns else [])],
-                 settings=settings)
+    return build(
+        red=[("foot", "inf", list(red))],
+        blue=[("far", "inf", list(blue)), PAD],
+        table=table,
+        guns=guns,
+        wagons=[
+            ("red", "supply1", "supply", *wagon_at),
+            ("blue", "supply1", "supply", 40, 62),
+            *([("red", "cart1", "ammo", 24, 4), ("blue", "cart1", "ammo", 24, 116)] if guns else []),
+        ],
+        settings=settings,
+    )
 
 
 def test_a_wagon_moves_twelve_inches_a_turn_and_the_scale_doubles_it():
     state = field()
     assert msgs(state, "red", "move supply1 to 10,22") == []
     assert msgs(state, "red", "move supply1 to 10,22.5") == [
-        "out of range: supply1 would need 12.5 in; a wagon moves at most 12 in a turn"]
+        "out of range: supply1 would need 12.5 in; a wagon moves at most 12 in a turn"
+    ]
     assert msgs(field(settings={"scale": 2}), "red", "move supply1 to 10,34") == []
     state, events = play(state, red="move supply1 to 10,22")
     assert payloads(events, "moved")[0]["wagons"] == {"red:supply1": [10.0, 22.0]}
@@ -109,11 +134,17 @@ def test_a_wagon_moves_twelve_inches_a_turn_and_the_scale_doubles_it():
 
 def test_a_wagon_goes_round_scenery_and_never_stands_in_it():
     barn = {"id": "barn", "type": "building", "polygon": [[6, 14], [14, 14], [14, 16], [6, 16]]}
-    state = build(red=[("foot", "inf", [(30, 12)])], blue=[("far", "inf", [(40, 60)])], table=(48, 120),
-                  terrain=[barn], wagons=[("red", "supply1", "supply", 10, 10), ("blue", "supply1", "supply", 40, 62)])
+    state = build(
+        red=[("foot", "inf", [(30, 12)])],
+        blue=[("far", "inf", [(40, 60)])],
+        table=(48, 120),
+        terrain=[barn],
+        wagons=[("red", "supply1", "supply", 10, 10), ("blue", "supply1", "supply", 40, 62)],
+    )
     assert msgs(state, "red", "move supply1 to 10,15")[0].startswith("supply1 cannot go there: ")
     assert msgs(state, "red", "move supply1 to 10,20") == [
-        "out of range: supply1 would need 14.6 in; a wagon moves at most 12 in a turn"]  # round the barn's end
+        "out of range: supply1 would need 14.6 in; a wagon moves at most 12 in a turn"
+    ]  # round the barn's end
 
 
 def test_wagons_neither_stop_nor_are_stopped_by_the_enemy():
@@ -143,6 +174,7 @@ def test_a_supply_wagon_feeds_fifty_and_the_farthest_go_hungry():
 
     def gap(fid):
         return ((figs[fid]["x"] - 4) ** 2 + (figs[fid]["y"] - 10) ** 2) ** 0.5
+
     fed = [f for f in state["groups"]["red"]["foot"] if f not in hungry]
     assert min(gap(f) for f in hungry) >= max(gap(f) for f in fed)
 
@@ -160,9 +192,12 @@ def test_two_wagons_share_the_army_so_that_as_many_as_possible_are_fed():
     # 50 figures near both wagons and 50 near only the second: a greedy first wagon would starve 50
     both = [(20 + (k % 25) * 0.75, 40 + (k // 25) * 0.75) for k in range(50)]
     only_b = [(20 + (k % 25) * 0.75, 100 + (k // 25) * 0.75) for k in range(50)]
-    state = build(red=[("a", "inf", both), ("b", "inf", only_b)], blue=[("far", "inf", [(40, 110)])],
-                  table=(48, 120), wagons=[("red", "w1", "supply", 20, 10), ("red", "w2", "supply", 20, 60),
-                                           ("blue", "s", "supply", 44, 110)])
+    state = build(
+        red=[("a", "inf", both), ("b", "inf", only_b)],
+        blue=[("far", "inf", [(40, 110)])],
+        table=(48, 120),
+        wagons=[("red", "w1", "supply", 20, 10), ("red", "w2", "supply", 20, 60), ("blue", "s", "supply", 44, 110)],
+    )
     assert wagons.unsupplied(state, "red") == []
 
 
@@ -171,7 +206,8 @@ def test_troops_out_of_supply_do_not_move_and_others_do():
     assert msgs(state, "red", "move i1 to 10,25") == []
     assert msgs(state, "red", "move i2 to 30,85") == [
         "i2 out of supply: no supply wagon within 72 in (six moves) has room for them, 50 a wagon (LW-66); "
-        "troops without supply do not move (as KS-52)"]
+        "troops without supply do not move (as KS-52)"
+    ]
     state, events = play(state, red="move supply1 to 12.9,21.6")  # the wagon comes up: fed again next turn
     assert wagons.unsupplied(state, "red") == []
     assert msgs(state, "red", "move i2 to 30,85") == []
@@ -185,16 +221,25 @@ def test_without_the_supply_setting_nobody_is_ever_out_of_supply():
 # -- LW-67 ammunition -------------------------------------------------------------------------
 def gun_field(cart_at):
     crew = [(24 + dx, 10 + dy) for dx, dy in ((2, 0), (-2, 0), (0, 2), (0, -2))]
-    return build(red=[("crew", "inf", crew)], blue=[("far", "inf", [(24, 40)]), PAD], table=(48, 120),
-                 guns=[("red", "gun1", 24, 10, 90)],
-                 wagons=[("red", "s", "supply", 30, 10), ("red", "cart1", "ammo", *cart_at),
-                         ("blue", "s", "supply", 24, 62), ("blue", "c", "ammo", 30, 62)])
+    return build(
+        red=[("crew", "inf", crew)],
+        blue=[("far", "inf", [(24, 40)]), PAD],
+        table=(48, 120),
+        guns=[("red", "gun1", 24, 10, 90)],
+        wagons=[
+            ("red", "s", "supply", 30, 10),
+            ("red", "cart1", "ammo", *cart_at),
+            ("blue", "s", "supply", 24, 62),
+            ("blue", "c", "ammo", 30, 62),
+        ],
+    )
 
 
 def test_a_gun_fires_only_with_its_cart_within_two_moves():
     assert msgs(gun_field((24, 34.5)), "red", "fire gun1 at 24,50") == []  # the cart's footprint 24 in away
     assert msgs(gun_field((24, 34.6)), "red", "fire gun1 at 24,50") == [
-        "gun1 has no ammunition cart within 24 in (two moves, LW-67): the nearest is 24.1 in away"]
+        "gun1 has no ammunition cart within 24 in (two moves, LW-67): the nearest is 24.1 in away"
+    ]
 
 
 def test_a_gun_whose_cart_is_lost_falls_silent_and_the_captor_uses_the_cart():
@@ -203,7 +248,8 @@ def test_a_gun_whose_cart_is_lost_falls_silent_and_the_captor_uses_the_cart():
     assert payloads(events, "wagon_captured") == [{"wagon": "red:cart1", "by": "blue", "at": [24.0, 30.0]}]
     assert state["wagons"]["red:cart1"]["owner"] == "blue"
     assert msgs(state, "red", "fire gun1 at 24,50") == [
-        "gun1 has no ammunition cart within 24 in (two moves, LW-67): you have none left"]
+        "gun1 has no ammunition cart within 24 in (two moves, LW-67): you have none left"
+    ]
     assert msgs(state, "red", "move cart1 to 24,20") == ["cart1 is no longer yours: it was captured"]
     assert msgs(state, "blue", "move red-cart1 to 24,40") == []
 
@@ -223,17 +269,31 @@ def test_a_shot_destroys_a_wagon_it_strikes_or_its_blast_reaches():
     assert wagons.struck(state, (13.5, 30), True, table, set()) == ["red:supply1"]
     assert wagons.struck(state, (13.6, 30), True, table, set()) == []
     wall = [{"id": "w", "type": "wall", "line": [[12, 25], [12, 35]], "width": 0.5}]
-    walled = build(red=[("foot", "inf", [(30, 12)])], blue=[("far", "inf", [(40, 60)])], table=(48, 120),
-                   terrain=wall, wagons=[("red", "supply1", "supply", 10, 30), ("blue", "s", "supply", 40, 62)])
+    walled = build(
+        red=[("foot", "inf", [(30, 12)])],
+        blue=[("far", "inf", [(40, 60)])],
+        table=(48, 120),
+        terrain=wall,
+        wagons=[("red", "supply1", "supply", 10, 30), ("blue", "s", "supply", 40, 62)],
+    )
     assert wagons.struck(walled, (13.5, 30), True, table_of(walled["scenario"]), set()) == []  # KS-7 shields
 
 
 def test_gunfire_destroys_an_enemy_wagon_in_play():
     crew = [(24 + dx, 80 + dy) for dx, dy in ((2, 0), (-2, 0), (0, 2), (0, -2))]
-    state = build(red=[("foot", "inf", [(30, 10)])], blue=[("crew", "inf", crew), PAD], table=(48, 120),
-                  guns=[("blue", "gun1", 24, 80, 270)], settings={"blast": True},
-                  wagons=[("red", "supply1", "supply", 24, 70), ("red", "c", "ammo", 40, 10),
-                          ("blue", "s", "supply", 30, 90), ("blue", "cart1", "ammo", 20, 90)])
+    state = build(
+        red=[("foot", "inf", [(30, 10)])],
+        blue=[("crew", "inf", crew), PAD],
+        table=(48, 120),
+        guns=[("blue", "gun1", 24, 80, 270)],
+        settings={"blast": True},
+        wagons=[
+            ("red", "supply1", "supply", 24, 70),
+            ("red", "c", "ammo", 40, 10),
+            ("blue", "s", "supply", 30, 90),
+            ("blue", "cart1", "ammo", 20, 90),
+        ],
+    )
     state, events = play(state, blue="fire gun1 at 24,70 24,70 24,70 24,70", seed=3)
     assert payloads(events, "fired")[0]["wagons"] == ["red:supply1"]
     assert state["wagons"]["red:supply1"]["st"] == "destroyed"
@@ -289,15 +349,24 @@ def test_without_the_curtain_a_wagon_moves_in_the_first_turn_as_if_from_the_edge
     assert msgs(st, "red", "move supply1 to 4,12.5") == []
     assert msgs(st, "red", "move supply1 to 4,13") == [
         "out of range: supply1 would need 10.0 in; a wagon moves at most 9.5 in this turn: measured from the edge "
-        "line, 2.5 in are spent already (LW-7)"]
+        "line, 2.5 in are spent already (LW-7)"
+    ]
 
 
 def test_in_the_flight_the_wagons_left_far_from_the_losers_edge_capitulate():
     # red breaks through at blue's (north) edge; blue's wagon 80 in from it cannot get away in six moves
     red = [(20 + k, 119.5) for k in range(3)]
-    state = build(red=[("raiders", "inf", red)], blue=[("far", "inf", [(40, 100)]), PAD], table=(48, 120),
-                  kind="breakthrough", wagons=[("red", "s", "supply", 20, 60),
-                                               ("blue", "supply1", "supply", 10, 40), ("blue", "s2", "supply", 30, 110)])
+    state = build(
+        red=[("raiders", "inf", red)],
+        blue=[("far", "inf", [(40, 100)]), PAD],
+        table=(48, 120),
+        kind="breakthrough",
+        wagons=[
+            ("red", "s", "supply", 20, 60),
+            ("blue", "supply1", "supply", 10, 40),
+            ("blue", "s2", "supply", 30, 110),
+        ],
+    )
     state, events = play(state)
     cap = payloads(events, "capitulated")
     assert cap and cap[0]["wagons"] == ["blue:supply1"] and cap[0]["captor"] == "red"

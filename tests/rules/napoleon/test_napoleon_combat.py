@@ -1,5 +1,6 @@
 """Napoleon's War: charges, squares, counter-charges, flank attacks, cavalry melee, leaders
 (NW-19..45, NW-DT-1, 2, 4, 5) and the scenario settings (NW-54..58)."""
+
 import pytest
 
 from rules.core.protocol import ScenarioError
@@ -13,8 +14,10 @@ from .test_napoleon_rules import kinds, leader, run, setp, stream_below, unit
 
 # -- counter-charge check: NW-DT-1, NW-31..34 ----------------------------------------------------------
 
-@pytest.mark.parametrize("figures,die,passed", [(3, 1, True), (3, 5, True), (3, 6, False), (4, 6, False),
-                                                 (2, 5, False), (2, 4, True)])
+
+@pytest.mark.parametrize(
+    "figures,die,passed", [(3, 1, True), (3, 5, True), (3, 6, False), (4, 6, False), (2, 5, False), (2, 4, True)]
+)
 def test_nw_dt_1_counter_charge_strength_is_two_plus_figures_and_a_6_always_fails(figures, die, passed):
     st = battle([unit("B1", "blue", "cavalry", "0404", figures), unit("R1", "red", "cavalry", "0101")])
     b = Battle(st, Loaded([die]))
@@ -51,16 +54,21 @@ def test_a_passed_counter_charge_costs_the_charger_a_figure_per_1_and_a_failed_o
 
 # -- charges: NW-25..30, NW-DT-4, squares NW-19/20 -----------------------------------------------------
 
+
 def test_nw_dt_4_no_charge_ending_in_forest():
-    st = battle([unit("R1", "red", "cavalry", "0401"), unit("B1", "blue", "infantry", "0404")],
-                hexes={h: {"terrain": "forest"} for h in ("0403", "0303", "0503", "0304", "0504")})
+    st = battle(
+        [unit("R1", "red", "cavalry", "0401"), unit("B1", "blue", "infantry", "0404")],
+        hexes={h: {"terrain": "forest"} for h in ("0403", "0303", "0503", "0304", "0504")},
+    )
     reason = kinds(run(st, "charge R1 B1 from 0403")[1], "order_failed")[0]["reason"]
     assert "NW-26" in reason
 
 
 def test_nw_dt_4_cavalry_on_a_hill_charging_infantry_not_in_square_nets_zero():
-    st = battle([unit("R1", "red", "cavalry", "0401", 3), unit("B1", "blue", "infantry", "0404")],
-                hexes={"0403": {"elevation": 1}})
+    st = battle(
+        [unit("R1", "red", "cavalry", "0401", 3), unit("B1", "blue", "infantry", "0404")],
+        hexes={"0403": {"elevation": 1}},
+    )
     st = {**st, "standing": {**st["standing"], "blue": {**st["standing"]["blue"], "square": "no"}}}
     _, ev = run(st, "charge R1 B1 from 0403", rolls=[4, 4, 4])
     a = kinds(ev, "attacked")[0]
@@ -87,8 +95,11 @@ def test_infantry_and_artillery_get_a_die_against_a_square():
 
 
 def test_charge_conditions_artillery_hex_stream_and_the_first_adjacent_hex():
-    units = [unit("R1", "red", "cavalry", "0401"), unit("B1", "blue", "infantry", "0404"),
-             unit("G1", "red", "artillery", "0403", 3)]
+    units = [
+        unit("R1", "red", "cavalry", "0401"),
+        unit("B1", "blue", "infantry", "0404"),
+        unit("G1", "red", "artillery", "0403", 3),
+    ]
     st = battle(units)
     assert "NW-28" in kinds(run(st, "charge R1 B1 from 0403")[1], "order_failed")[0]["reason"]
     st = battle(units[:2], sides=stream_below(3))
@@ -104,8 +115,10 @@ def test_charge_conditions_artillery_hex_stream_and_the_first_adjacent_hex():
 
 
 def test_no_charge_at_a_target_in_cover():
-    st = battle([unit("R1", "red", "cavalry", "0401"), unit("B1", "blue", "infantry", "0404")],
-                hexes={"0404": {"terrain": "town"}})
+    st = battle(
+        [unit("R1", "red", "cavalry", "0401"), unit("B1", "blue", "infantry", "0404")],
+        hexes={"0404": {"terrain": "town"}},
+    )
     assert "NW-26" in kinds(run(st, "charge R1 B1")[1], "order_failed")[0]["reason"]
 
 
@@ -115,8 +128,9 @@ def test_charges_against_guns_hit_on_4():
     assert a["hit_on"] == 4 and a["hits"] == 2
 
 
-@pytest.mark.parametrize("mate,square,hit_on", [(None, False, 4), ("cavalry", False, 5), ("infantry", False, 4),
-                                                 ("infantry", True, 6)])
+@pytest.mark.parametrize(
+    "mate,square,hit_on", [(None, False, 4), ("cavalry", False, 5), ("infantry", False, 4), ("infantry", True, 6)]
+)
 def test_guns_in_the_same_hex_are_charged_as_the_unit_they_stand_with(mate, square, hit_on):
     units = [unit("R1", "red", "cavalry", "0401", 3), unit("B1", "blue", "artillery", "0404", 3)]
     if mate:
@@ -130,9 +144,11 @@ def test_guns_in_the_same_hex_are_charged_as_the_unit_they_stand_with(mate, squa
 
 # -- cavalry melee NW-35/36 ---------------------------------------------------------------------------
 
+
 def test_cavalry_melee_one_point_hits_on_6_and_never_after_moving():
-    st = battle([unit("R1", "red", "cavalry", "0403", 3), unit("B1", "blue", "cavalry", "0404", 3)],
-                caps={"red": 1, "blue": 1})
+    st = battle(
+        [unit("R1", "red", "cavalry", "0403", 3), unit("B1", "blue", "cavalry", "0404", 3)], caps={"red": 1, "blue": 1}
+    )
     st2, ev = run(st, "melee R1 B1", rolls=[6, 5, 5, 1])
     a = kinds(ev, "attacked")[0]
     assert a["kind"] == "cavalry_melee" and a["hit_on"] == 6 and a["hits"] == 1
@@ -143,23 +159,30 @@ def test_cavalry_melee_one_point_hits_on_6_and_never_after_moving():
 
 
 def test_cavalry_melees_infantry_only_in_open_field_but_cavalry_anywhere():
-    inf = battle([unit("R1", "red", "cavalry", "0403"), unit("B1", "blue", "infantry", "0404")],
-                 hexes={"0404": {"terrain": "forest"}})
+    inf = battle(
+        [unit("R1", "red", "cavalry", "0403"), unit("B1", "blue", "infantry", "0404")],
+        hexes={"0404": {"terrain": "forest"}},
+    )
     assert "NW-36" in kinds(run(inf, "melee R1 B1")[1], "order_failed")[0]["reason"]
-    cav = battle([unit("R1", "red", "cavalry", "0403"), unit("B1", "blue", "cavalry", "0404")],
-                 hexes={"0404": {"terrain": "forest"}})
+    cav = battle(
+        [unit("R1", "red", "cavalry", "0403"), unit("B1", "blue", "cavalry", "0404")],
+        hexes={"0404": {"terrain": "forest"}},
+    )
     assert kinds(run(cav, "melee R1 B1", rolls=[6] * 4)[1], "attacked")
 
 
 # -- flank attacks NW-21..24 --------------------------------------------------------------------------
 
+
 def _ring(units_at):
-    return [unit(f"R{i}", "red", "infantry", at) for i, at in enumerate(units_at, 1)] + \
-        [unit("B1", "blue", "infantry", "0404", 8)]
+    return [unit(f"R{i}", "red", "infantry", at) for i, at in enumerate(units_at, 1)] + [
+        unit("B1", "blue", "infantry", "0404", 8)
+    ]
 
 
 def _around(at="0404"):
     from rules.hex import coords as C
+
     t = C.parse_label(at)
     return {d: C.label(C.neighbour(t, d)) for d in range(6)}
 
@@ -191,14 +214,25 @@ def test_flank_directions_are_forgotten_at_the_end_of_the_turn():
 
 # -- leaders NW-37..45, NW-DT-2, NW-DT-5 ---------------------------------------------------------------
 
+
 def test_nw_dt_2_a_leader_makes_actions_one_point_cheaper_for_one_unit_unless_he_moved():
-    units = [unit("R1", "red", "infantry", "0401"), unit("R2", "red", "infantry", "0401"),
-             unit("C1", "red", "cavalry", "0601"), unit("B1", "blue", "infantry", "0808")]
+    units = [
+        unit("R1", "red", "infantry", "0401"),
+        unit("R2", "red", "infantry", "0401"),
+        unit("C1", "red", "cavalry", "0601"),
+        unit("B1", "blue", "infantry", "0808"),
+    ]
     st = battle(units, leaders=[leader("L1", "red", "0401"), leader("L2", "red", "0601")])
     _, ev = run(st, "move R1 to 0402\nmove R2 to 0302")
     assert [m["cost"] for m in kinds(ev, "moved")] == [0, 1]  # only one of the two units
-    _, ev = run(battle([unit("C1", "red", "cavalry", "0601", 3), unit("B1", "blue", "infantry", "0604")],
-                       leaders=[leader("L2", "red", "0601")]), "charge C1 B1", rolls=[6] * 8)
+    _, ev = run(
+        battle(
+            [unit("C1", "red", "cavalry", "0601", 3), unit("B1", "blue", "infantry", "0604")],
+            leaders=[leader("L2", "red", "0601")],
+        ),
+        "charge C1 B1",
+        rolls=[6] * 8,
+    )
     assert kinds(ev, "moved")[0]["cost"] == 1  # a 2-point action costs 1
     _, ev = run(st, "move L1 to 0402\nmove R1 to 0302")
     assert kinds(ev, "moved")[0]["cost"] == 1  # the leader left: full price
@@ -206,17 +240,20 @@ def test_nw_dt_2_a_leader_makes_actions_one_point_cheaper_for_one_unit_unless_he
     assert "NW-37" in kinds(ev, "order_failed")[0]["reason"]
 
 
-@pytest.mark.parametrize("level,arm,nation,target,ok", [
-    (3, "infantry", "Prussian", "cavalry", True),
-    (2, "infantry", "French", "cavalry", True),
-    (2, "infantry", "Prussian", "infantry", False),
-    (1, "infantry", "French", "cavalry", False),
-    (1, "infantry", "French", "infantry", True),
-    (1, "cavalry", "French", "cavalry", True),
-    (1, "cavalry", "French", "infantry", False)])
+@pytest.mark.parametrize(
+    "level,arm,nation,target,ok",
+    [
+        (3, "infantry", "Prussian", "cavalry", True),
+        (2, "infantry", "French", "cavalry", True),
+        (2, "infantry", "Prussian", "infantry", False),
+        (1, "infantry", "French", "cavalry", False),
+        (1, "infantry", "French", "infantry", True),
+        (1, "cavalry", "French", "cavalry", True),
+        (1, "cavalry", "French", "infantry", False),
+    ],
+)
 def test_who_may_command_whom_by_level_nationality_and_arm(level, arm, nation, target, ok):
-    assert Battle.commands({"level": level, "arm": arm, "nation": nation},
-                           {"arm": target, "nation": "French"}) is ok
+    assert Battle.commands({"level": level, "arm": arm, "nation": nation}, {"arm": target, "nation": "French"}) is ok
 
 
 def test_nw_dt_5_bought_melee_dice_are_capped_at_the_figures_and_need_an_infantry_leader():
@@ -233,8 +270,11 @@ def test_nw_dt_5_bought_melee_dice_are_capped_at_the_figures_and_need_an_infantr
 
 
 def test_a_leader_checks_when_a_1_is_rolled_and_when_his_unit_is_destroyed():
-    units = [unit("R1", "red", "infantry", "0403"), unit("B1", "blue", "infantry", "0404", 1),
-             unit("B2", "blue", "infantry", "0707")]
+    units = [
+        unit("R1", "red", "infantry", "0403"),
+        unit("B1", "blue", "infantry", "0404", 1),
+        unit("B2", "blue", "infantry", "0707"),
+    ]
     st = battle(units, leaders=[leader("BL", "blue", "0404")])
     # melee 2 dice: 5 and 1 -> B1 destroyed; a 1 rolled: check (3, unhurt); destroyed: check (4), then retreat
     st2, ev = run(st, "melee R1 B1", rolls=[5, 1, 3, 4])
@@ -246,16 +286,21 @@ def test_a_leader_checks_when_a_1_is_rolled_and_when_his_unit_is_destroyed():
 
 
 def test_an_enemy_leader_alone_holds_his_hex():
-    st = battle([unit("R1", "red", "cavalry", "0401"), unit("B1", "blue", "infantry", "0808")],
-                leaders=[leader("BL", "blue", "0402")])
+    st = battle(
+        [unit("R1", "red", "cavalry", "0401"), unit("B1", "blue", "infantry", "0808")],
+        leaders=[leader("BL", "blue", "0402")],
+    )
     assert "held by the enemy" in kinds(run(st, "move R1 to 0402")[1], "order_failed")[0]["reason"]
     st2, _ = run(st, "move R1 to 0403")
     assert st2["units"]["R1"]["hex"] == "0403" and kinds(run(st, "move R1 to 0403")[1], "moved")[0]["path"][1] != "0402"
 
 
 def test_reinforcements_enter_at_their_edge_hex_as_having_moved():
-    units = [unit("R1", "red", "infantry", "0404"), unit("B1", "blue", "infantry", "0806"),
-             {**unit("R2", "red", "infantry", "0403"), "enters": 2}]
+    units = [
+        unit("R1", "red", "infantry", "0404"),
+        unit("B1", "blue", "infantry", "0806"),
+        {**unit("R2", "red", "infantry", "0403"), "enters": 2},
+    ]
     with pytest.raises(ScenarioError, match="edge"):
         battle(units)
     units[2] = {**unit("R2", "red", "infantry", "0101"), "enters": 2}
@@ -276,12 +321,15 @@ def test_reinforcements_enter_at_their_edge_hex_as_having_moved():
 
 # -- settings and scenarios NW-54..58 --------------------------------------------------------------
 
+
 def test_optional_troops_need_the_players_agreement():
     with pytest.raises(ScenarioError, match="NW-54"):
         battle([unit("R1", "red", "dragoons", "0101"), unit("B1", "blue", "infantry", "0808")])
     with pytest.raises(ScenarioError, match="cavalry_leaders"):
-        battle([unit("R1", "red", "infantry", "0101"), unit("B1", "blue", "infantry", "0808")],
-               leaders=[leader("L", "red", "0101", arm="cavalry")])
+        battle(
+            [unit("R1", "red", "infantry", "0101"), unit("B1", "blue", "infantry", "0808")],
+            leaders=[leader("L", "red", "0101", arm="cavalry")],
+        )
     with pytest.raises(ScenarioError, match="not one of|optional troop"):
         battle([unit("R1", "red", "infantry", "0101"), unit("B1", "blue", "infantry", "0808")], options=["elephants"])
 
@@ -293,14 +341,16 @@ def test_quatre_bras_changes():
     assert any(x["side"] == "red" and x["level"] == 2 for x in sc["leaders"])  # NW-58
     raw = builtin("quatre_bras")
     raw["options"] = ["light_infantry", "skirmishers"]
-    raw["units"].append({"id": "A10", "side": "blue", "arm": "skirmishers", "figures": 2, "at": "0101",
-                         "nation": "British"})
+    raw["units"].append(
+        {"id": "A10", "side": "blue", "arm": "skirmishers", "figures": 2, "at": "0101", "nation": "British"}
+    )
     with pytest.raises(ScenarioError, match="only one of light_infantry, skirmishers"):  # NW-57
         load(raw)
 
 
 def test_quatre_bras_opens_with_a_zero_point_allied_turn():
     from rules.napoleon.testing import start
+
     st = start("quatre_bras")
     assert st["side"] == "blue" and st["opening"]
     errors = RS.validate(st, "blue", RS.parse_orders(st, "blue", "fire A7 at F6\nmove A2 to 0704").orders)

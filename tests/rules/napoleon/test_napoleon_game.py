@@ -1,5 +1,6 @@
 """Napoleon's War games: both scenarios played by the bot to a scored end, deterministic with
 seeded dice; the turn protocol (alternation, validation, standing instructions), view and map."""
+
 import random
 
 import pytest
@@ -20,8 +21,9 @@ def test_a_bot_game_reaches_a_scored_end(scenario):
     assert res["winner"] in ("red", "blue", None) and res["reason"]
     sc = state["scenario"]
     expected = 2 * sc["turns"] + (1 if sc["opening"] else 0)
-    gone = any(not [u for u in state["units"].values() if u["side"] == s and u["status"] == "active"]
-               for s in ("red", "blue"))
+    gone = any(
+        not [u for u in state["units"].values() if u["side"] == s and u["status"] == "active"] for s in ("red", "blue")
+    )
     assert turns == expected or gone
     assert any(u["figures"] < u["start"] for u in state["units"].values())  # there was fighting
 
@@ -29,6 +31,7 @@ def test_a_bot_game_reaches_a_scored_end(scenario):
 @pytest.mark.parametrize("scenario", ["quatre_bras", "mill_ford"])
 def test_loading_a_loaded_scenario_gives_it_back(scenario):
     from rules.napoleon.scenario import load
+
     once = load(scenario)
     assert load(once) == once
 
@@ -54,8 +57,10 @@ def test_orders_get_line_errors():
     assert [e.line for e in parsed.errors] == [2, 3, 6]
     assert "unknown order 'fly'" in parsed.errors[0].message and "e.g. 'charge C1 B2" in parsed.errors[1].message
     errors = RS.validate(st, "red", parsed.orders)
-    assert [(e.line, e.message) for e in errors] == [(4, "you have no unit or leader B1"),
-                                                     (5, "R1 is not an enemy unit")]
+    assert [(e.line, e.message) for e in errors] == [
+        (4, "you have no unit or leader B1"),
+        (5, "R1 is not an enemy unit"),
+    ]
 
 
 def test_standing_instructions_persist_into_the_opponents_turn():
@@ -68,6 +73,7 @@ def test_standing_instructions_persist_into_the_opponents_turn():
     assert st["side"] == "blue"
     # A side's standing instructions are its own: the events and the log say them to it alone.
     assert {ev.audience for ev in events if ev.type == "napoleon.standing_set"} == {"side:red"}
+
     def said(viewer):
         return " ".join(RS.view(st, viewer)["log"])
 

@@ -1,4 +1,5 @@
 """Storming buildings, boarding and capturing machines (WW-32, WW-44..50) and ramming (WW-51 house)."""
+
 from rules.warworlds.activate import fight, ram
 from rules.warworlds.battle import Battle
 from rules.warworlds.orders import parse_line
@@ -51,8 +52,14 @@ def test_stormers_who_fail_must_come_out():
 
 
 def test_boarding_a_stationary_abandoned_machine_captures_it():
-    st = battle([inf("R1", "red", "0303"), {"id": "B1", "side": "blue", "profile": "light_vehicle", "at": "0304"},
-                 inf("B2", "blue", "0808")], rnd="melee")
+    st = battle(
+        [
+            inf("R1", "red", "0303"),
+            {"id": "B1", "side": "blue", "profile": "light_vehicle", "at": "0304"},
+            inf("B2", "blue", "0808"),
+        ],
+        rnd="melee",
+    )
     st["units"]["B1"] = {**st["units"]["B1"], "crew": [], "status": "abandoned"}
     b = Battle(st, Loaded([2]))  # light vehicle: no armoured hatch; D3 = 2 get in
     fight(b, parse_line(1, "board R1 B1"))
@@ -60,12 +67,19 @@ def test_boarding_a_stationary_abandoned_machine_captures_it():
     assert m["side"] == "red" and m["status"] == "active" and m["crew"] == ["driver", "gunner"]
     assert len(b.unit("R1")["models"]) == 8
     from rules.warworlds.turn import score
+
     assert score(b.state)["red"] == 5  # the captured car counts for its captor
 
 
 def test_boarding_a_moving_machine_needs_agility():
-    st = battle([inf("R1", "red", "0303"), {"id": "B1", "side": "blue", "profile": "light_vehicle", "at": "0304"},
-                 inf("B2", "blue", "0808")], rnd="melee")
+    st = battle(
+        [
+            inf("R1", "red", "0303"),
+            {"id": "B1", "side": "blue", "profile": "light_vehicle", "at": "0304"},
+            inf("B2", "blue", "0808"),
+        ],
+        rnd="melee",
+    )
     st["units"]["B1"] = {**st["units"]["B1"], "moved": 3}
     # D3 = 2 try; agility 8+ (moved 3, WW-50): 7 fails (save roll 1: lost), 8 passes; the one inside fights the crew
     b = Battle(st, Loaded([2, 7, 1, 8]))
@@ -75,12 +89,19 @@ def test_boarding_a_moving_machine_needs_agility():
 
 
 def test_heavy_machine_hatch_and_automaton_cannot_be_boarded():
-    st = battle([inf("R1", "red", "0303"), {"id": "B1", "side": "blue", "profile": "tank", "at": "0304"},
-                 {"id": "B2", "side": "blue", "profile": "automaton", "at": "0302"}], rnd="melee")
+    st = battle(
+        [
+            inf("R1", "red", "0303"),
+            {"id": "B1", "side": "blue", "profile": "tank", "at": "0304"},
+            {"id": "B2", "side": "blue", "profile": "automaton", "at": "0302"},
+        ],
+        rnd="melee",
+    )
     b = Battle(st, Loaded([5]))
     fight(b, parse_line(1, "board R1 B1"))
     assert [e.payload["open"] for e in b.events if e.type.endswith("door_forced")] == [False]
     from rules.warworlds import RULESET as RS
+
     errs = RS.validate(st, "red", RS.parse_orders(st, "red", "board R1 B2").orders)
     assert "automaton" in errs[0].message
 
@@ -96,8 +117,9 @@ def test_ramming_a_squad():
 
 
 def test_panicked_garrison_with_every_entrance_held_surrenders():
-    st = _with_building([inf("R1", "red", "0303"), inf("B1", "blue", "0304", 3, morale=1), inf("B2", "blue", "0808")],
-                        True, 1)
+    st = _with_building(
+        [inf("R1", "red", "0303"), inf("B1", "blue", "0304", 3, morale=1), inf("B2", "blue", "0808")], True, 1
+    )
     st = {**st, "round": "movement"}
     st2, ev = play_round(st, {"red": "", "blue": ""}, 1)
     assert st2["units"]["B1"]["status"] == "surrendered"

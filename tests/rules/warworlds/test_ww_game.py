@@ -1,4 +1,5 @@
 """War of the Worlds as a whole game: scenarios to a scored end, replay, views, orders."""
+
 import json
 import random
 
@@ -31,14 +32,16 @@ def test_adjudication_is_deterministic_and_replays():
         orders = {s: RS.parse_orders(state, s, t).orders for s, t in texts.items()}
         ev1 = RS.adjudicate(state, orders, random.Random(n))
         ev2 = RS.adjudicate(state, orders, random.Random(n))
-        assert [(e.type, json.dumps(e.payload, sort_keys=True)) for e in ev1] == \
-               [(e.type, json.dumps(e.payload, sort_keys=True)) for e in ev2]
+        assert [(e.type, json.dumps(e.payload, sort_keys=True)) for e in ev1] == [
+            (e.type, json.dumps(e.payload, sort_keys=True)) for e in ev2
+        ]
         state = fold_all(state, ev1)
     json.dumps(state)  # the state stays plain JSON
 
 
 def test_the_working_state_is_what_the_events_fold_to():
     from rules.warworlds.turn import run_round
+
     state = start("town_assault", 4)
     for n in range(9):
         orders = {s: RS.parse_orders(state, s, bot_orders(state, s)).orders for s in ("red", "blue")}
@@ -85,19 +88,27 @@ def test_hidden_units_leak_nothing_to_the_other_side():
 
 def test_surprise_attack_from_hiding_triggers_fear():
     from rules.warworlds.testing import battle
-    st = battle([{"id": "R1", "side": "red", "profile": "infantry", "at": "0101", "models": {"rifle": 10},
-                  "hidden": True}, {"id": "B1", "side": "blue", "profile": "infantry", "at": "0103",
-                                    "models": {"rifle": 10}}], rnd="shooting")
+
+    st = battle(
+        [
+            {"id": "R1", "side": "red", "profile": "infantry", "at": "0101", "models": {"rifle": 10}, "hidden": True},
+            {"id": "B1", "side": "blue", "profile": "infantry", "at": "0103", "models": {"rifle": 10}},
+        ],
+        rnd="shooting",
+    )
     st2, ev = play_round(st, {"red": "fire R1 at B1", "blue": ""}, 1)
     assert [e for e in ev if e.type == "warworlds.revealed"][0].audience == "public"
     assert any(e.payload.get("factor") == 7 for e in ev if e.type == "warworlds.fear_test")
 
 
-@pytest.mark.parametrize("text, message", [
-    ("move R1 to 0507 sprint", "unknown speed 'sprint'"),
-    ("fire R1", "cannot read this fire order"),
-    ("dance R1", "unknown order 'dance'"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("move R1 to 0507 sprint", "unknown speed 'sprint'"),
+        ("fire R1", "cannot read this fire order"),
+        ("dance R1", "unknown order 'dance'"),
+    ],
+)
 def test_parse_errors_name_the_line(text, message):
     state = start("field_battle", 1)
     parsed = RS.parse_orders(state, "red", "hold R2\n" + text)
@@ -105,15 +116,18 @@ def test_parse_errors_name_the_line(text, message):
     assert len(parsed.orders) == 1  # the good line is kept
 
 
-@pytest.mark.parametrize("text, message", [
-    ("move B1 to 0505", "you have no unit B1"),
-    ("fire R1 at B1", "this is the movement round"),
-    ("move R1 to 1199", "not on the map"),
-    ("move R1 to 0505 gallop", "moves by walk, run, not gallop"),
-    ("move R1 to 0505\nmove R1 to 0506", "already has an order on line 1"),
-    ("move R1 to 0505 bonus", "no bonus marker"),
-    ("protect R1 sniper", "R1 has no sniper"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("move B1 to 0505", "you have no unit B1"),
+        ("fire R1 at B1", "this is the movement round"),
+        ("move R1 to 1199", "not on the map"),
+        ("move R1 to 0505 gallop", "moves by walk, run, not gallop"),
+        ("move R1 to 0505\nmove R1 to 0506", "already has an order on line 1"),
+        ("move R1 to 0505 bonus", "no bonus marker"),
+        ("protect R1 sniper", "R1 has no sniper"),
+    ],
+)
 def test_validation_errors(text, message):
     state = start("field_battle", 1)
     errs = RS.validate(state, "red", RS.parse_orders(state, "red", text).orders)
@@ -155,6 +169,7 @@ def test_registered_and_renders():
 @pytest.mark.parametrize("seed", range(1, 9))
 def test_invariants_hold_in_every_round_of_scripted_games(scenario, seed):
     from rules.warworlds.testing import invariants
+
     state = start(scenario, seed)
     while state["result"] is None:
         texts = {s: bot_orders(state, s) for s in ("red", "blue")}
@@ -165,9 +180,14 @@ def test_invariants_hold_in_every_round_of_scripted_games(scenario, seed):
 
 def test_invariants_catch_an_overfull_hex_and_a_stray_lock():
     from rules.warworlds.testing import battle, invariants
-    st = battle([{"id": "R1", "side": "red", "profile": "infantry", "at": "0101", "models": {"rifle": 15}},
-                 {"id": "R2", "side": "red", "profile": "infantry", "at": "0303", "models": {"rifle": 10}},
-                 {"id": "B1", "side": "blue", "profile": "infantry", "at": "0808", "models": {"rifle": 5}}])
+
+    st = battle(
+        [
+            {"id": "R1", "side": "red", "profile": "infantry", "at": "0101", "models": {"rifle": 15}},
+            {"id": "R2", "side": "red", "profile": "infantry", "at": "0303", "models": {"rifle": 10}},
+            {"id": "B1", "side": "blue", "profile": "infantry", "at": "0808", "models": {"rifle": 5}},
+        ]
+    )
     assert invariants(st) == []
     st["units"]["R2"] = {**st["units"]["R2"], "hex": "0101"}
     st["units"]["B1"] = {**st["units"]["B1"], "locked": ["R1"]}
@@ -178,13 +198,20 @@ def test_invariants_catch_an_overfull_hex_and_a_stray_lock():
 
 def test_the_running_score_does_not_tell_of_hidden_losses():
     from rules.warworlds.testing import battle
-    st = battle([{"id": "R1", "side": "red", "profile": "infantry", "at": "0101", "models": {"rifle": 5}},
-                 {"id": "B1", "side": "blue", "profile": "infantry", "at": "0808", "models": {"rifle": 5}},
-                 {"id": "B2", "side": "blue", "profile": "infantry", "at": "0505", "models": {"rifle": 5},
-                  "hidden": True}], rnd="melee", objectives={"0505": 3})
+
+    st = battle(
+        [
+            {"id": "R1", "side": "red", "profile": "infantry", "at": "0101", "models": {"rifle": 5}},
+            {"id": "B1", "side": "blue", "profile": "infantry", "at": "0808", "models": {"rifle": 5}},
+            {"id": "B2", "side": "blue", "profile": "infantry", "at": "0505", "models": {"rifle": 5}, "hidden": True},
+        ],
+        rnd="melee",
+        objectives={"0505": 3},
+    )
     st["units"]["B2"] = {**st["units"]["B2"], "status": "destroyed", "models": []}
     st2, events = play_round(st, {"red": "", "blue": ""}, 1)
     opened = [e for e in events if e.type == "warworlds.round_opened"][0]
     assert opened.audience == "public" and opened.payload["score"] == {"red": 0, "blue": 0}
     from rules.warworlds.turn import score
+
     assert score(st2) == {"red": 1, "blue": 0}

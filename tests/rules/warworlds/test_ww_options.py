@@ -1,5 +1,6 @@
 """The orders open to a side (the game page's list): all of them valid, and built from the side's
 own view only, so a hidden enemy changes nothing in the list."""
+
 import pytest
 
 from rules.core.protocol import Viewer
@@ -37,11 +38,21 @@ def test_every_listed_order_is_valid_in_every_round(scenario):
 
 
 def red_and_blue(blue_hidden: bool | None, rnd: str) -> dict:
-    units = [{"id": "R1", "side": "red", "profile": "infantry", "at": "0303", "models": {"rifle": 10}},
-             {"id": "B1", "side": "blue", "profile": "infantry", "at": "0306", "models": {"rifle": 10}}]
+    units = [
+        {"id": "R1", "side": "red", "profile": "infantry", "at": "0303", "models": {"rifle": 10}},
+        {"id": "B1", "side": "blue", "profile": "infantry", "at": "0306", "models": {"rifle": 10}},
+    ]
     if blue_hidden is not None:  # a second blue squad next to R1, in the hex it would walk into
-        units.append({"id": "B2", "side": "blue", "profile": "infantry", "at": "0304", "models": {"rifle": 10},
-                      "hidden": blue_hidden})
+        units.append(
+            {
+                "id": "B2",
+                "side": "blue",
+                "profile": "infantry",
+                "at": "0304",
+                "models": {"rifle": 10},
+                "hidden": blue_hidden,
+            }
+        )
     return battle(units, rnd=rnd)
 
 

@@ -16,6 +16,7 @@ function as real mail.
 own recipient (not a longer address that contains it), and when the reports to it come from more
 than one game it refuses until ``--game`` says which (the report's X-Kriegsbrief-Game header).
 """
+
 import sys
 from email import policy
 from email.message import EmailMessage
@@ -47,7 +48,9 @@ def build_reply(report_bytes: bytes, text: str) -> bytes:
     if report.get("Message-ID"):
         msg["In-Reply-To"] = str(report["Message-ID"])
         msg["References"] = " ".join(filter(None, [str(report.get("References", "")), str(report["Message-ID"])]))
-    msg.set_content(f"{text.rstrip()}\n\nOn {report.get('Date', 'an earlier date')}, {report.get('From')} wrote:\n{quoted}\n")
+    msg.set_content(
+        f"{text.rstrip()}\n\nOn {report.get('Date', 'an earlier date')}, {report.get('From')} wrote:\n{quoted}\n"
+    )
     return msg.as_bytes()
 
 
@@ -58,8 +61,11 @@ class Command(BaseCommand):
         parser.add_argument("report", nargs="?", help="the report .eml being answered")
         parser.add_argument("text", nargs="?", help="file with the reply text, or - for standard input")
         parser.add_argument("--eml", help="a complete reply message to feed as it is")
-        parser.add_argument("--latest-for", metavar="EMAIL",
-                            help="answer the newest report in OUTBOX_DIR sent to EMAIL; the one argument is the text")
+        parser.add_argument(
+            "--latest-for",
+            metavar="EMAIL",
+            help="answer the newest report in OUTBOX_DIR sent to EMAIL; the one argument is the text",
+        )
         parser.add_argument("--game", metavar="ID", help="with --latest-for: only reports of this game (its id)")
 
     def handle(self, *args, report=None, text=None, eml=None, latest_for=None, game=None, **options):
@@ -94,8 +100,10 @@ def latest_report(email: str, game: str | None = None) -> Path:
         raise CommandError(f"no report to {email} with a Reply-To in {outbox}" + (f" for game {game}" if game else ""))
     if len(found) > 1:
         games = {str(g.uid): f"{g.pk} ({g.name})" for g in Game.objects.filter(uid__in=[u for u in found if u])}
-        raise CommandError(f"{email} has reports from {len(found)} games: "
-                           f"{', '.join(games.get(u, u or 'unknown') for u in found)}; say which with --game ID")
+        raise CommandError(
+            f"{email} has reports from {len(found)} games: "
+            f"{', '.join(games.get(u, u or 'unknown') for u in found)}; say which with --game ID"
+        )
     return next(iter(found.values()))
 
 

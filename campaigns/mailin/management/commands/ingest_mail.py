@@ -6,6 +6,7 @@ Exit status follows sysexits, as MTAs expect: 0 once the message is stored
 store), 75 (EX_TEMPFAIL) when it could not be stored, so the MTA keeps the
 message and tries again later. Nothing the MTA handed us is ever lost.
 """
+
 import logging
 import sys
 
