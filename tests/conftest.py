@@ -75,7 +75,7 @@ def _russian_catalogue():
     po = Path(__file__).resolve().parent.parent / "locale" / "ru" / "LC_MESSAGES" / "django.po"
     mo = po.with_suffix(".mo")
     if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
-        call_command("compilemessages", locale=["ru"], ignore_patterns=[".venv", "var", "node_modules"], verbosity=0)
+        call_command("compile_catalogues")
 
 
 @pytest.fixture(autouse=True)
