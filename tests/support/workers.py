@@ -27,20 +27,26 @@ def queue_of(kind: str) -> str:
     return queues.name(kind, PREFIX)
 
 
+def _process_env(**extra: str) -> dict[str, str]:
+    """The environment of a worker or beat this run starts: its database, Redis and queue prefix
+    (tasks routed by kind, so no default queue is inherited from the test process)."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "CELERY_BROKER_URL": REDIS_URL,
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+        "CELERY_QUEUE_PREFIX": PREFIX,
+        **extra,
+    }
+    env.pop("CELERY_TASK_DEFAULT_QUEUE", None)
+    return env
+
+
 class Worker:
     """A real Celery worker (prefork, one child) consuming the given kinds' queues (all by default)."""
 
     def __init__(self, kinds=queues.KINDS, env=None):
-        env = {
-            **os.environ,
-            "DATABASE_URL": database_url(),
-            "CELERY_BROKER_URL": REDIS_URL,
-            "CELERY_TASK_ALWAYS_EAGER": "false",
-            "LOG_LEVEL": "INFO",
-            "CELERY_QUEUE_PREFIX": PREFIX,
-            **(env or {}),
-        }
-        env.pop("CELERY_TASK_DEFAULT_QUEUE", None)
+        env = _process_env(LOG_LEVEL="INFO", **(env or {}))
         name = f"{PREFIX}{'-'.join(kinds)}"
         self.proc = subprocess.Popen(
             [
@@ -88,15 +94,7 @@ class Beat:
     """Celery beat, sending the rescue every ``rescue_every`` seconds to this run's maintenance queue."""
 
     def __init__(self, tmp_path, rescue_every: float = 1.0):
-        env = {
-            **os.environ,
-            "DATABASE_URL": database_url(),
-            "CELERY_BROKER_URL": REDIS_URL,
-            "CELERY_TASK_ALWAYS_EAGER": "false",
-            "CELERY_QUEUE_PREFIX": PREFIX,
-            "RESCUE_INTERVAL_SECONDS": str(rescue_every),
-        }
-        env.pop("CELERY_TASK_DEFAULT_QUEUE", None)
+        env = _process_env(RESCUE_INTERVAL_SECONDS=str(rescue_every))
         self.proc = subprocess.Popen(
             [
                 sys.executable,
