@@ -83,6 +83,10 @@ class Recorder(Protocol):
         snapshots: Sequence[tuple[int, str]] = (),
     ) -> bool: ...
 
+    def latest_snapshots(self, game_ids: Sequence[int]) -> dict[int, str]:
+        """{game id: the state JSON of its latest snapshot} for those of ``game_ids`` that have one."""
+        ...
+
 
 class PostgresRecorder:
     # One INSERT is atomic on its own: outside a caller's transaction an append
@@ -123,6 +127,19 @@ class PostgresRecorder:
             written = cur.fetchone()
             return written is not None and written[0] == len(rows)
 
+    # One index lookup per game (the latest snapshot by (game, seq)): DISTINCT ON would read every one.
+    _LATEST = (
+        "SELECT g.id, s.state FROM unnest(%s::bigint[]) AS g(id) CROSS JOIN LATERAL "
+        "(SELECT state FROM campaigns_snapshot WHERE game_id = g.id ORDER BY seq DESC LIMIT 1) s"
+    )
+
+    def latest_snapshots(self, game_ids: Sequence[int]) -> dict[int, str]:
+        if not game_ids:
+            return {}
+        with connection.cursor() as cur:
+            cur.execute(self._LATEST, [list(game_ids)])
+            return {int(game_id): str(state) for game_id, state in cur.fetchall()}
+
 
 class SqliteRecorder:
     single_statement_atomic = False
@@ -145,6 +162,19 @@ class SqliteRecorder:
         with connection.cursor() as cur:
             cur.execute(sql, params)
             return bool(cur.rowcount == len(rows))
+
+    # No LATERAL join here: a query per game, each still one lookup in the (game, seq) index.
+    _LATEST = "SELECT state FROM campaigns_snapshot WHERE game_id = %s ORDER BY seq DESC LIMIT 1"
+
+    def latest_snapshots(self, game_ids: Sequence[int]) -> dict[int, str]:
+        out: dict[int, str] = {}
+        with connection.cursor() as cur:
+            for game_id in game_ids:
+                cur.execute(self._LATEST, [game_id])
+                found = cur.fetchone()
+                if found is not None:
+                    out[game_id] = str(found[0])
+        return out
 
 
 RECORDERS: dict[str, Recorder] = {"postgresql": PostgresRecorder(), "sqlite": SqliteRecorder()}

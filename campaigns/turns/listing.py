@@ -18,9 +18,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 
-from django.db import connection
-
-from campaigns.models import Game, Seat, Snapshot
+from campaigns.log import recorders
+from campaigns.models import Game, Seat
 from rules import catalog
 from rules.core.protocol import Viewer
 
@@ -73,25 +72,10 @@ def _waiting(game: Game) -> LifecycleState:
     )
 
 
-# One index lookup per game (the latest snapshot by (game, seq)): DISTINCT ON would read every one.
-_LATEST_PG = (
-    "SELECT g.id, s.state FROM unnest(%s::bigint[]) AS g(id) CROSS JOIN LATERAL "
-    "(SELECT state FROM campaigns_snapshot WHERE game_id = g.id ORDER BY seq DESC LIMIT 1) s"
-)
-
-
 def latest_states(games: list[Game]) -> dict[int, LifecycleState]:
     """{game id: the state in its latest snapshot} for the games that have one (none before turn 1)."""
     started = [g.pk for g in games if g.turn_number > 0]
     if not started:
         return {}
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cur:
-            cur.execute(_LATEST_PG, [started])
-            return {game_id: lifecycle.from_json(json.loads(state)) for game_id, state in cur.fetchall()}
-    out = {}
-    for game_id in started:  # the embedded SQLite: a query per game, still by the index
-        state = Snapshot.objects.filter(game_id=game_id).order_by("-seq").values_list("state", flat=True).first()
-        if state is not None:
-            out[game_id] = lifecycle.from_json(json.loads(state))
-    return out
+    found = recorders.for_connection().latest_snapshots(started)
+    return {game_id: lifecycle.from_json(json.loads(state)) for game_id, state in found.items()}
