@@ -6,16 +6,21 @@ thread, is alive); and work moves (no closed turn waits for adjudication, and no
 longer than HEALTH_MAX_WAIT_SECONDS - a worker that stopped consuming still answers a ping, so
 the age of the oldest waiting work is what shows it). Queue depths are reported, not judged.
 
-No sign-in: a load balancer asks it. So it says nothing private and nothing secret: counts and
-ages only, no game, address, host name or URL, and a failure is named by its kind
-(the exception's class), never by a message that could carry a connection string.
+No sign-in: a load balancer asks it. So it says nothing private and nothing secret: no game,
+address, host name or URL, and a failure is named by its kind (the exception's class), never by a
+message that could carry a connection string. Even counts and ages tell an outsider how busy the
+server is (how many games wait, how much mail flows), so the figures are given only to the
+operator: a staff user's session, or ``Authorization: Bearer <HEALTHZ_TOKEN>`` for a monitor;
+everyone else gets each check's verdict (ok, and the failure's kind) and the status code.
 """
 
 from __future__ import annotations
 
+import hmac
 import time
 from datetime import timedelta
 
+import redis
 from django.conf import settings
 from django.db import connection
 from django.db.models import Min, OuterRef, Subquery
@@ -26,6 +31,7 @@ from django.views.decorators.http import require_GET
 
 from campaigns.models import Event, Game, Heartbeat, OutboxMail
 from campaigns.turns.lateness import SWEEP
+from kriegsbrief.celery import app
 
 MAX_WAIT = timedelta(seconds=getattr(settings, "HEALTH_MAX_WAIT_SECONDS", 300))
 
@@ -62,13 +68,9 @@ def check_broker() -> dict:
     if url.startswith("memory://") or getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
         return {"mode": "in-process"}
     if not url.startswith(("redis://", "rediss://")):
-        from kriegsbrief.celery import app
-
         with app.connection_for_write() as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
         return {"mode": "broker"}
-    import redis
-
     client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
     try:
         client.ping()
@@ -146,6 +148,20 @@ def _work() -> dict:
     return out
 
 
+def may_see_figures(request) -> bool:
+    """The operator: a staff session, or the monitor's bearer token (compared in constant time)."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated and user.is_staff:
+        return True
+    token = settings.HEALTHZ_TOKEN
+    scheme, _, given = request.headers.get("Authorization", "").partition(" ")
+    return bool(token) and scheme.lower() == "bearer" and hmac.compare_digest(given.encode(), token.encode())
+
+
+def verdict_only(check: dict) -> dict:
+    return {key: check[key] for key in ("ok", "error") if key in check}
+
+
 @never_cache
 @require_GET
 def healthz(request):
@@ -155,4 +171,6 @@ def healthz(request):
         checks["sweep"] = _timed(check_sweep)
         checks["work"] = _work()
     ok = all(c["ok"] for c in checks.values()) and len(checks) == 4
+    if not may_see_figures(request):
+        checks = {name: verdict_only(check) for name, check in checks.items()}
     return JsonResponse({"ok": ok, "checks": checks}, status=200 if ok else 503)

@@ -1,6 +1,7 @@
 """/healthz against the real PostgreSQL and Redis: 200 when the database, the broker, the sweep's
-heartbeat and the work all pass, 503 naming the failing check otherwise; queue depths reported;
-no sign-in needed and nothing private or secret in the answer."""
+heartbeat and the work all pass, 503 naming the failing check otherwise; queue depths and ages
+reported to the operator (a staff session or the monitor's bearer token); no sign-in needed for
+the verdict, and nothing private or secret in any answer."""
 
 import json
 import os
@@ -24,8 +25,17 @@ pytestmark = [pytest.mark.django_db, needs_redis]
 QUEUE = "kb-health-test"
 
 
+TOKEN = "monitor-token-for-tests"
+
+
+@pytest.fixture(autouse=True)
+def monitor_token(settings):
+    settings.HEALTHZ_TOKEN = TOKEN
+
+
 @pytest.fixture
-def broker():
+def health_queue():
+    """The broker /healthz asks, with a queue of this module's own to count."""
     client = redis.Redis.from_url(REDIS_URL)
     client.delete(QUEUE)
     with override_settings(
@@ -39,15 +49,15 @@ def beat(ago: timedelta = timedelta(0)):
     Heartbeat.objects.update_or_create(name=lateness.SWEEP, defaults={"at": timezone.now() - ago})
 
 
-def get(client):
-    res = client.get("/healthz")
+def get(client, token=TOKEN):
+    res = client.get("/healthz", headers={"Authorization": f"Bearer {token}"} if token else {})
     assert res["Content-Type"] == "application/json" and "no-cache" in res["Cache-Control"]
     return res.status_code, res.json()
 
 
-def test_healthy_with_queue_depths_and_nothing_secret(client, broker, game):
+def test_healthy_with_queue_depths_and_nothing_secret(client, health_queue, game):
     beat()
-    broker.rpush(QUEUE, b"{}", b"{}", b"{}")
+    health_queue.rpush(QUEUE, b"{}", b"{}", b"{}")
     status, body = get(client)
     assert status == 200 and body["ok"] is True, body
     assert set(body["checks"]) == {"database", "broker", "sweep", "work"}
@@ -57,7 +67,27 @@ def test_healthy_with_queue_depths_and_nothing_secret(client, broker, game):
         assert secret not in text
 
 
-def test_a_broker_that_does_not_answer_is_503(client, broker):
+def test_figures_are_for_the_operator_only(client, health_queue, game, django_user_model):
+    """Counts and ages tell an outsider how busy the server is: without the token (or a wrong one)
+    only each check's verdict is given; a staff session sees the figures as the token does."""
+    beat()
+    health_queue.rpush(QUEUE, b"{}")
+    for token in (None, "wrong", TOKEN[:-1]):
+        status, body = get(client, token)
+        assert status == 200 and body == {"ok": True, "checks": {name: {"ok": True} for name in body["checks"]}}
+        assert set(body["checks"]) == {"database", "broker", "sweep", "work"}
+    client.force_login(django_user_model.objects.create_user("operator", is_staff=True))
+    status, body = get(client, None)
+    assert body["checks"]["broker"]["queues"][QUEUE] == 1 and "turns_closed" in body["checks"]["work"]
+
+
+def test_a_failure_is_named_by_its_kind_to_anyone(client, health_queue):
+    with override_settings(CELERY_BROKER_URL="redis://127.0.0.1:1/0"):
+        status, body = get(client, None)
+    assert status == 503 and body["checks"]["broker"] == {"ok": False, "error": "ConnectionError"}
+
+
+def test_a_broker_that_does_not_answer_is_503(client, health_queue):
     beat()
     with override_settings(CELERY_BROKER_URL="redis://127.0.0.1:1/0"):
         status, body = get(client)
@@ -69,7 +99,7 @@ def test_a_broker_that_does_not_answer_is_503(client, broker):
     assert body["checks"]["database"]["ok"] and body["checks"]["sweep"]["ok"]
 
 
-def test_a_stale_or_missing_sweep_heartbeat_is_503(client, broker, settings):
+def test_a_stale_or_missing_sweep_heartbeat_is_503(client, health_queue, settings):
     status, body = get(client)
     assert status == 503 and body["checks"]["sweep"]["error"] == "SweepStale"
     beat(ago=timedelta(seconds=3 * settings.SWEEP_INTERVAL_SECONDS + 5))
@@ -78,7 +108,7 @@ def test_a_stale_or_missing_sweep_heartbeat_is_503(client, broker, settings):
     assert get(client)[0] == 200
 
 
-def test_work_that_waits_too_long_is_503(client, broker, game):
+def test_work_that_waits_too_long_is_503(client, health_queue, game):
     """A closed turn nobody adjudicates (a worker that stopped consuming still answers pings). The
     test's transaction never commits, so the adjudication queued on commit is never sent."""
     beat()
