@@ -9,8 +9,8 @@ import pytest
 from campaigns.models import Event
 from campaigns.turns import gamelog
 from rules.kingsofwar.testing import bot_orders
-from tests.api.test_kingsofwar_api import check_scored_end, new_game, play_through_api
 from tests.services import needs_redis
+from tests.support.playthrough import check_scored_end, new_game, play_through_api
 from tests.support.web import page, post_orders
 from tests.support.workers import wait_for_adjudication
 
@@ -21,7 +21,7 @@ SEATS = {"red": "bob", "blue": "carol"}
 
 @needs_redis
 def test_a_whole_game_on_a_real_celery_worker(people, lw_worker):
-    game = new_game(people, "objectives")
+    game = new_game(people, "kingsofwar", "objectives")
     turn = play_through_api(game, people, wait=wait_for_adjudication)
     result = check_scored_end(game, people, turn)
     adjudicated = Event.objects.filter(game=game, type="turn.adjudicated").values_list("turn", flat=True)
@@ -35,7 +35,7 @@ def _rules_state(game) -> dict:
 
 
 def test_orders_through_the_page_form_and_every_seat_sees_the_game_map_and_past_turns(people, client):
-    game = new_game(people, "pitched")
+    game = new_game(people, "kingsofwar", "pitched")
     client.force_login(people["bob"])
     refused = post_orders(client, game, "r1 halt\nr2 advance 3 pivot left 200")
     text = html.unescape(refused.content.decode())
@@ -74,7 +74,7 @@ def test_a_missed_deadline_halts_the_silent_side_and_passes_the_turn(people, cli
 
     from campaigns.turns import deadlines
 
-    game = new_game(people, "pitched")
+    game = new_game(people, "kingsofwar", "pitched")
     assert deadlines.sweep(now=timezone.now() + timedelta(days=30))["closed"] == 1
     defaulted = Event.objects.get(game=game, type="orders.defaulted", turn=1)
     assert defaulted.payload["side"] == "red" and defaulted.payload["text"].splitlines()[0] == "r1 halt"

@@ -9,8 +9,8 @@ from campaigns.models import Event
 from campaigns.turns import commands, gamelog
 from rules import catalog
 from rules.core.protocol import Viewer
-from tests.api.test_littlewars_api import check_scored_end, new_game, play_through_api
 from tests.services import needs_redis
+from tests.support.playthrough import check_scored_end, new_game, play_through_api
 from tests.support.workers import wait_for_adjudication
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -21,7 +21,7 @@ RS = catalog.get("littlewars")
 @needs_redis
 def test_a_whole_game_on_a_real_celery_worker(people, lw_worker):
     """Orders through the API; every turn is adjudicated by a Celery worker process on Redis."""
-    game = new_game(people, "skirmish")
+    game = new_game(people, "littlewars", "skirmish")
     turn = play_through_api(game, people, wait=wait_for_adjudication)
     result = check_scored_end(game, people, turn)
     assert turn["number"] >= 3  # the deployment and at least two turns of fighting
@@ -34,7 +34,7 @@ def test_a_whole_game_on_a_real_celery_worker(people, lw_worker):
 
 
 def test_the_curtain_and_private_orders_through_the_platform(people):
-    game = new_game(people, "skirmish")
+    game = new_game(people, "littlewars", "skirmish")
     state = gamelog.load(game.pk).state
     assert state.turn.sides == ["red", "blue"] and "curtain" in state.turn.prompt
     red_view = RS.view(state.rules, Viewer("player", "red"))
@@ -56,7 +56,7 @@ def test_the_curtain_and_private_orders_through_the_platform(people):
 def test_game_page_and_map_render_for_both_players_and_the_umpire(people, client):
     from tests.conftest import PASSWORD
 
-    game = new_game(people, "wells")
+    game = new_game(people, "littlewars", "wells")
     for side in ("red", "blue"):
         assert commands.submit_orders(game.pk, side, "hold", source="web").accepted
     for user in ("bob", "carol", "alice"):
@@ -71,7 +71,7 @@ def test_game_page_and_map_render_for_both_players_and_the_umpire(people, client
 
 def test_deployment_without_the_curtain_is_two_turns_through_the_platform(people):
     """LW-7 as a per-game option: the First Player deploys in turn 1, the other, seeing it, in turn 2."""
-    game = new_game(people, {"base": "skirmish", "settings": {"deployment": "alternate"}})
+    game = new_game(people, "littlewars", {"base": "skirmish", "settings": {"deployment": "alternate"}})
     state = gamelog.load(game.pk).state
     first = state.rules["first"]
     second = "blue" if first == "red" else "red"
@@ -90,7 +90,7 @@ def test_deployment_without_the_curtain_is_two_turns_through_the_platform(people
 
 def test_the_defender_chooses_its_edge_in_a_turn_of_its_own(people):
     """LW-53 through the platform: turn 1 is the defender's choice of edge, turn 2 the deployment."""
-    game = new_game(people, {"base": "defence", "settings": {"choose_edge": True}})
+    game = new_game(people, "littlewars", {"base": "defence", "settings": {"choose_edge": True}})
     state = gamelog.load(game.pk).state
     defender = state.rules["scenario"]["settings"]["defender"]
     edge = state.rules["scenario"]["edges"][defender]
@@ -112,7 +112,7 @@ def test_one_turn_number_everywhere(people, client):
     from tests.conftest import PASSWORD
     from tests.support.api import client_for
 
-    game = new_game(people, "skirmish")
+    game = new_game(people, "littlewars", "skirmish")
     for side in ("red", "blue"):
         assert commands.submit_orders(game.pk, side, "hold", source="web").accepted  # turn 1: deployment
     state = gamelog.load(game.pk).state

@@ -5,9 +5,8 @@ game page and map for every seat."""
 import pytest
 
 from campaigns.models import Event
-from tests.api.test_napoleon_api import new_game, play_through_api
-from tests.api.test_warworlds_api import check_scored_end
 from tests.services import needs_redis
+from tests.support.playthrough import check_scored_end, new_game, play_through_api
 from tests.support.workers import wait_for_adjudication
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -15,7 +14,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @needs_redis
 def test_a_whole_game_on_a_real_celery_worker(people, lw_worker):
-    game = new_game(people, "mill_ford")
+    game = new_game(people, "napoleon", "mill_ford")
     turn = play_through_api(game, people, wait=wait_for_adjudication)
     result = check_scored_end(game, people, turn)
     adjudicated = Event.objects.filter(game=game, type="turn.adjudicated").values_list("turn", flat=True)
@@ -27,7 +26,7 @@ def test_a_whole_game_on_a_real_celery_worker(people, lw_worker):
 def test_game_page_and_map_for_every_seat(people, client):
     from tests.conftest import PASSWORD
 
-    game = new_game(people, "quatre_bras")
+    game = new_game(people, "napoleon", "quatre_bras")
     for user in ("bob", "carol", "alice"):
         client.login(username=user, password=PASSWORD)
         page = client.get(f"/games/{game.pk}/")

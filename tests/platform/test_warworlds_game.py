@@ -4,8 +4,8 @@ the API each mail round, every round adjudicated by the worker, to a scored end.
 import pytest
 
 from campaigns.models import Event
-from tests.api.test_warworlds_api import check_scored_end, new_game, play_through_api
 from tests.services import needs_redis
+from tests.support.playthrough import check_scored_end, new_game, play_through_api
 from tests.support.workers import wait_for_adjudication
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @needs_redis
 def test_a_whole_game_on_a_real_celery_worker(people, lw_worker):
-    game = new_game(people, "town_assault")
+    game = new_game(people, "warworlds", "town_assault")
     turn = play_through_api(game, people, wait=wait_for_adjudication)
     result = check_scored_end(game, people, turn)
     adjudicated = Event.objects.filter(game=game, type="turn.adjudicated").values_list("turn", flat=True)
@@ -26,7 +26,7 @@ def test_game_page_and_map_for_every_seat(people, client):
     from campaigns.turns import commands
     from tests.conftest import PASSWORD
 
-    game = new_game(people, "town_assault")
+    game = new_game(people, "warworlds", "town_assault")
     for side in ("red", "blue"):
         assert commands.submit_orders(game.pk, side, f"hold {side[0].upper()}1", source="web").accepted
     for user, sees_b2 in (("bob", False), ("carol", True), ("alice", True)):

@@ -7,6 +7,7 @@ import pytest
 from tests.conftest import PASSWORD
 from tests.services import needs_chromium
 from tests.support.games import legal_op, state_of
+from tests.support.playthrough import new_game
 
 CHROMIUM = "/usr/bin/chromium"
 # The live server runs in a thread while playwright's sync API runs an event loop.
@@ -60,9 +61,8 @@ def test_bob_sees_the_hex_map_of_a_warworlds_game_and_orders(live_server, browse
     from campaigns.turns import viewing
     from rules.core.protocol import Viewer
     from rules.warworlds.testing import bot_orders, state_from_view
-    from tests.api.test_warworlds_api import new_game
 
-    game = new_game(people, "town_assault")
+    game = new_game(people, "warworlds", "town_assault")
     page = browser_page
     sign_in(page, live_server.url, "bob")
     page.goto(f"{live_server.url}/games/{game.pk}/")

@@ -3,8 +3,8 @@ and adjudicated, with the confirmation of a ready that closes the turn and the s
 orders drawn on its own map only; a Civil War operation by clicks."""
 
 from campaigns.turns import commands
-from tests.api.test_littlewars_api import new_game
 from tests.support.games import legal_op, new_game_with_people, state_of
+from tests.support.playthrough import new_game
 
 from .test_browser import browser_page, pytestmark, sign_in  # noqa: F401  (the fixture; browser, database and Chromium marks)
 
@@ -50,7 +50,7 @@ def group_at(game, side, name):
 
 
 def test_a_little_wars_turn_is_ordered_by_clicks_and_adjudicated(live_server, browser_page, people):
-    game = new_game(people, "skirmish")
+    game = new_game(people, "littlewars", "skirmish")
     for side in ("red", "blue"):  # deployment as set out: the battle's first turn follows
         assert commands.submit_orders(game.pk, side, "hold", source="web").accepted
     number = state_of(game).turn.number
@@ -85,7 +85,7 @@ def test_a_little_wars_turn_is_ordered_by_clicks_and_adjudicated(live_server, br
 
 
 def test_pending_orders_are_drawn_on_the_orderers_map_only(live_server, browser_page, people):
-    game = new_game(people, "skirmish")
+    game = new_game(people, "littlewars", "skirmish")
     for side in ("red", "blue"):
         assert commands.submit_orders(game.pk, side, "hold", source="web").accepted
     x, y = group_at(game, "red", "foot1")
@@ -124,9 +124,8 @@ def test_a_civil_war_operation_by_clicks(live_server, browser_page, game):
 
 
 def test_a_hex_unit_is_sent_to_a_hex_by_clicks(live_server, browser_page, people):
-    from tests.api.test_warworlds_api import new_game as new_warworlds_game
 
-    game = new_warworlds_game(people, "town_assault")
+    game = new_game(people, "warworlds", "town_assault")
     page = browser_page
     sign_in(page, live_server.url, "bob")
     page.goto(f"{live_server.url}/games/{game.pk}/")
@@ -184,7 +183,7 @@ def pinch(page, spread: float) -> None:
 
 
 def test_a_phone_sees_the_map_first_pinches_it_and_never_scrolls_sideways(live_server, browser_page, people):
-    game = new_game(people, "skirmish")
+    game = new_game(people, "littlewars", "skirmish")
     context = browser_page.context.browser.new_context(
         viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
     )

@@ -4,8 +4,8 @@ and, since the control is the same for every rule set, a Civil War map."""
 import pytest
 
 from campaigns.turns import commands
-from tests.api.test_littlewars_api import new_game
 from tests.conftest import PASSWORD
+from tests.support.playthrough import new_game
 
 from .test_browser import browser_page, pytestmark  # noqa: F401  (the fixture; browser, database and Chromium marks)
 
@@ -29,7 +29,7 @@ def first_figure_width(page) -> float:
 
 
 def test_the_big_battle_map_zooms_and_pans(live_server, browser_page, people):
-    game = new_game(people, "big_battle")
+    game = new_game(people, "littlewars", "big_battle")
     for side in ("red", "blue"):  # the curtain lifts: both armies on the map
         assert commands.submit_orders(game.pk, side, "hold", source="web").accepted
     page = browser_page
@@ -86,7 +86,7 @@ def test_the_same_control_zooms_a_civil_war_map(live_server, browser_page, game)
 
 def test_the_table_map_says_where_the_pointer_is_in_inches(live_server, browser_page, people):
     """Coordinates on hover, as orders write them (y from the south edge), before and after zooming."""
-    game = new_game(people, "big_battle")
+    game = new_game(people, "littlewars", "big_battle")
     for side in ("red", "blue"):
         assert commands.submit_orders(game.pk, side, "hold", source="web").accepted
     page = browser_page

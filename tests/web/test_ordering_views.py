@@ -4,8 +4,8 @@ from the rule set, an illegal target says why, and nothing is stored or shown to
 from django.urls import reverse
 
 from campaigns.models import Event
-from tests.api.test_littlewars_api import new_game
 from tests.support.games import legal_op, state_of
+from tests.support.playthrough import new_game
 
 
 def compose(client, game, **values):
@@ -47,7 +47,7 @@ def test_compose_is_for_the_side_to_order_only(client, people, game):
 
 
 def test_a_table_click_becomes_a_line_in_inches_and_a_gun_fires_only_in_battle(client, people):
-    game = new_game(people, "skirmish")
+    game = new_game(people, "littlewars", "skirmish")
     client.force_login(people["bob"])
     made = compose(client, game, select="foot1", x="12.34", y="3", map="table").content.decode()
     assert 'data-line="deploy foot1 at 12.3,3"' in made

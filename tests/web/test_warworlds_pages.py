@@ -12,7 +12,7 @@ from campaigns.turns import gamelog, viewing
 from rules.core.protocol import Viewer
 from rules.warworlds.orders import ORDERS_HELP
 from rules.warworlds.testing import bot_orders, state_from_view
-from tests.api.test_warworlds_api import check_scored_end, new_game
+from tests.support.playthrough import check_scored_end, new_game
 from tests.support.web import game_url, page, post_orders
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -55,7 +55,7 @@ def order_on_the_page(client, game, side: str) -> None:
 
 
 def test_a_town_assault_played_on_the_web_leaks_no_hidden_unit(people):
-    game = new_game(people, "town_assault")
+    game = new_game(people, "warworlds", "town_assault")
     clients = {who: Client() for who in USERS}
     for who, name in USERS.items():
         clients[who].force_login(people[name])

@@ -18,8 +18,8 @@ from campaigns.models import Event, OutboxMail
 from campaigns.turns import gamelog, viewing
 from rules.warworlds.orders import ORDERS_HELP
 from rules.warworlds.testing import bot_orders, state_from_view
-from tests.api.test_warworlds_api import check_scored_end, new_game
 from tests.support.mail import mail, part, plain
+from tests.support.playthrough import check_scored_end, new_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -76,7 +76,7 @@ def check_red_never_told_of_the_pickets_until_revealed(game) -> bool:
 
 
 def test_a_town_assault_played_to_its_end_only_by_mail(people, smtp):
-    game = new_game(people, "town_assault")
+    game = new_game(people, "warworlds", "town_assault")
     seats = {s.side: s for s in game.seats.filter(role="player")}
     for who, address in EMAILS.items():
         [start] = smtp.to(address)
