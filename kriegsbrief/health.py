@@ -82,7 +82,7 @@ def check_broker() -> dict:
         *depths, unacked = pipe.execute()
     finally:
         client.close()
-    return {"mode": "broker", "queues": dict(zip(names, depths)), "unacked": unacked}
+    return {"mode": "broker", "queues": dict(zip(names, depths, strict=True)), "unacked": unacked}
 
 
 def check_sweep() -> dict:

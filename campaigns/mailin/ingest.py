@@ -130,14 +130,17 @@ def store_many(raws: list[bytes], *, via: str) -> list[tuple[InboundMessage, boo
     with transaction.atomic(durable=True):
         created = prepared.insert_many_unless_exist(rows, "dedupe_key")
     first = {}
-    for row, new in zip(rows, created):
+    for row, new in zip(rows, created, strict=True):
         if new:
             first.setdefault(row.dedupe_key, row)
     missing = {row.dedupe_key for row in rows} - first.keys()
     if missing:
         first.update((r.dedupe_key, r) for r in InboundMessage.objects.defer("raw").filter(dedupe_key__in=missing))
     # A duplicate Message-ID with a body of its own is a message of its own (``_store_if_distinct``).
-    return [(row, True) if new else _store_if_distinct(row, first[row.dedupe_key]) for row, new in zip(rows, created)]
+    return [
+        (row, True) if new else _store_if_distinct(row, first[row.dedupe_key])
+        for row, new in zip(rows, created, strict=True)
+    ]
 
 
 def _new_row(raw: bytes, *, via: str, envelope_to: str = "") -> InboundMessage:

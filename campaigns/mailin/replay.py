@@ -75,7 +75,7 @@ def suspect(row: InboundMessage, seat, msg: Parsed, *, also_count: Sequence[str]
     since = prepared.db_value(InboundMessage(replied_at=django_timezone.now() - timedelta(hours=1)), "replied_at")
     counts = [p for key in also_count for p in (key, since)]
     found = prepared.fetchone(_suspect_sql(len(also_count)), [*counts, seat.pk, InboundMessage.Status.APPLIED, row.pk])
-    row.sent_counts = dict(zip(also_count, found[2:]))
+    row.sent_counts = dict(zip(also_count, found[2:], strict=True))
     last = found[:2] if found[0] is not None else None
     if last is None or not last[0]:
         return None

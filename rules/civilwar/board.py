@@ -17,6 +17,7 @@ import json
 import re
 from collections.abc import Iterable
 from functools import lru_cache
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -181,7 +182,7 @@ def load_map(raw: Any) -> dict[str, Any]:
         if len(set(pts)) != len(pts):
             dup = next(p for p in pts if pts.count(p) > 1)
             raise _err(f"line {lid}: point {dup} appears twice; a straight line cannot revisit a point")
-        for a, b in zip(pts, pts[1:]):
+        for a, b in pairwise(pts):
             ka, kb = graph.nodes[a]["kind"], graph.nodes[b]["kind"]
             if ka == kb:
                 raise _err(f"line {lid}: {a} and {b} are both {ka}s; a line must alternate city and road")
@@ -233,7 +234,7 @@ def derive_board(scenario: dict[str, Any]) -> dict[str, Any]:
     lines = {ln["id"]: list(ln["points"]) for ln in scenario["lines"]}
     steps: dict[str, list[Any]] = {}
     for lid, pts in lines.items():
-        for a, b in zip(pts, pts[1:]):
+        for a, b in pairwise(pts):
             steps[f"{a}>{b}"] = [lid, 1]
             steps[f"{b}>{a}"] = [lid, -1]
     return {

@@ -44,7 +44,9 @@ class CivilWar(RuleSetBase):
         rng.shuffle(faces)
         events = [
             RuleEvent(PREFIX + "map_loaded", {"map": scenario}, PUBLIC),
-            RuleEvent(PREFIX + "tokens_revealed", {"tokens": dict(zip(cities, faces)), "to_move": "red"}, PUBLIC),
+            RuleEvent(
+                PREFIX + "tokens_revealed", {"tokens": dict(zip(cities, faces, strict=True)), "to_move": "red"}, PUBLIC
+            ),
         ]
         state = self.initial_state()
         for ev in events:

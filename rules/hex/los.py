@@ -29,6 +29,7 @@ re-adjudicate to the same events (``verify_game``):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import pairwise
 from typing import Any
 
 from .coords import Hex, Side, adjacent_side, border_lines, lines
@@ -65,7 +66,7 @@ def _sample_blocked(
     if any(blocks(h) for h in path[1:-1]):
         return True
     if side_blocks is not None:
-        return any(side_blocks(adjacent_side(a, b)) for a, b in zip(path, path[1:]))
+        return any(side_blocks(adjacent_side(a, b)) for a, b in pairwise(path))
     return False
 
 
@@ -92,7 +93,7 @@ def crossed(a: Hex, b: Hex) -> list[Hex]:
     of distance from ``a``; what a scatter or an indirect arc may touch."""
     one, other = border_lines(a, b)
     seen: dict[Hex, None] = {}
-    for p, m in zip(one[1:-1], other[1:-1]):
+    for p, m in zip(one[1:-1], other[1:-1], strict=True):
         seen[p] = None
         seen[m] = None
     return list(seen)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
+from itertools import pairwise
 
 from .coords import Hex, distance, neighbours
 
@@ -79,7 +80,7 @@ def path(
 def path_cost(steps: list[Hex], step_cost: StepCost) -> float | None:
     """The cost of following ``steps`` exactly, or None if a step is not allowed or not adjacent."""
     total = 0.0
-    for a, b in zip(steps, steps[1:]):
+    for a, b in pairwise(steps):
         c = step_cost(a, b) if distance(a, b) == 1 else None
         if c is None:
             return None

@@ -106,7 +106,7 @@ def corners(u: dict[str, Any]) -> dict[str, tuple[float, float]]:
     """Front-left, front-right, rear-right, rear-left corners in world coordinates."""
     w, d = u["w"] / 2, u["d"]
     pts = to_world(u, [(-w, 0), (w, 0), (w, -d), (-w, -d)])
-    return dict(zip(("FL", "FR", "RR", "RL"), map(tuple, pts.tolist())))
+    return dict(zip(("FL", "FR", "RR", "RL"), map(tuple, pts.tolist()), strict=True))
 
 
 def side_segment(u: dict[str, Any], side: str) -> tuple[tuple[float, float], tuple[float, float]]:

@@ -241,7 +241,7 @@ def _contacts(p: Plan, orders: list[Order], proj: dict[str, Any], length: float)
         centres = [min(max(proj[orders[0].unit], -room), room)]
     else:
         centres = _slots(widths, length)
-    touch = [min(c + w / 2, length / 2) - max(c - w / 2, -length / 2) for c, w in zip(centres, widths)]
+    touch = [min(c + w / 2, length / 2) - max(c - w / 2, -length / 2) for c, w in zip(centres, widths, strict=True)]
     return centres, touch
 
 
@@ -265,7 +265,7 @@ def _charge_side(p: Plan, field_: Battlefield, target: dict[str, Any], tside: st
     while True:
         accepted.sort(key=lambda q: (proj[q.unit], q.line))
         centres, _ = _contacts(p, accepted, proj, length)
-        ends = {o.unit: mid + c * along for o, c in zip(accepted, centres)}
+        ends = {o.unit: mid + c * along for o, c in zip(accepted, centres, strict=True)}
         crossed = _crossing(p, sorted(accepted, key=lambda q: q.line), ends)
         if crossed is None:
             break

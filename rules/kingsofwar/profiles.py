@@ -31,7 +31,7 @@ _FIELDS = ("kind", "sp", "me", "ra", "de", "att", "waver", "rout", "w_mm", "d_mm
 
 
 def _p(*values: Any) -> dict[str, Any]:
-    prof = dict(zip(_FIELDS, values))
+    prof = dict(zip(_FIELDS, values, strict=True))
     prof["h"] = KIND_HEIGHT[prof["kind"]]
     return prof
 

@@ -83,7 +83,7 @@ def zones(view: dict[str, Any]) -> list[tuple[str, tablesvg.Region, str]]:
     w, d = view["table"]["width"], view["table"]["depth"]
     return [
         (side, tablesvg.edge_zone(edge, ZONE_DEPTH, w, d), f"{side} set up within {ZONE_DEPTH:g} in of the {edge} edge")
-        for side, edge in zip(view["sides"], ("south", "north"))
+        for side, edge in zip(view["sides"], ("south", "north"), strict=True)
     ]
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -122,8 +123,8 @@ def climb(ground: Ground, path: Polyline) -> tuple[int, int, bool]:
     pts = _samples(path)
     arr = np.asarray(pts, dtype=float)
     levels = ground.levels(arr[:, 0], arr[:, 1]).tolist()
-    up = sum(max(0, b - a) for a, b in zip(levels, levels[1:]))
-    down = sum(max(0, a - b) for a, b in zip(levels, levels[1:]))
+    up = sum(max(0, b - a) for a, b in pairwise(levels))
+    down = sum(max(0, a - b) for a, b in pairwise(levels))
     return up, down, _steep(ground, pts, levels)
 
 
@@ -134,7 +135,7 @@ def _near(path: Polyline, bounds: tuple[float, float, float, float]) -> bool:
 
 def _samples(path: Polyline) -> list[tuple[float, float]]:
     out = [(path[0][0], path[0][1])]
-    for a, b in zip(path, path[1:]):
+    for a, b in pairwise(path):
         n = max(1, math.ceil(math.dist(a, b) / SAMPLE))
         out += [(a[0] + (b[0] - a[0]) * k / n, a[1] + (b[1] - a[1]) * k / n) for k in range(1, n + 1)]
     return out
@@ -143,7 +144,7 @@ def _samples(path: Polyline) -> list[tuple[float, float]]:
 def _steep(ground: Ground, pts: Polyline, levels: Sequence[int]) -> bool:
     """Does the path change 4 levels within one horizontal foot anywhere off the road?"""
     cum = [0.0]
-    for a, b in zip(pts, pts[1:]):
+    for a, b in pairwise(pts):
         cum.append(cum[-1] + math.dist(a, b))
     j = 0
     for i in range(len(pts)):
@@ -172,7 +173,7 @@ def cost(
 ) -> tuple[float, float]:
     """(cost of ``path`` in inches, allowance) for a figure of ``arm``; raises MoveError if forbidden.
     ``steep_bars``: KS-25 applies to this arm in this game (``steep_bars(scenario, arm)``)."""
-    length = sum(math.dist(a, b) for a, b in zip(path, path[1:]))
+    length = sum(math.dist(a, b) for a, b in pairwise(path))
     _medium(ground, arm, path)
     up, down, steep = climb(ground, path)
     if steep and steep_bars:

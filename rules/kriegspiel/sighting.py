@@ -66,7 +66,7 @@ class Sightlines:
         if self.hill_tree is None or not len(pts):
             return out
         src, hit = self.hill_tree.query(shapely.points(pts), predicate="intersects")
-        for s, h in zip(src.tolist(), hit.tolist()):
+        for s, h in zip(src.tolist(), hit.tolist(), strict=True):
             out[s] = max(out[s], self.hills[h][0])
         return out
 
@@ -78,7 +78,7 @@ class Sightlines:
         lines = np.asarray(shapely.linestrings(np.stack([a, b], axis=1)))  # an array of LineStrings
         src, hit = self.tree.query(lines, predicate="intersects")
         wood = np.zeros(len(a))
-        for s, h in zip(src.tolist(), hit.tolist()):
+        for s, h in zip(src.tolist(), hit.tolist(), strict=True):
             if not ok[s]:
                 continue
             kind, level, geom = self.items[h]

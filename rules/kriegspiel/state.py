@@ -128,7 +128,9 @@ def _mirror_depots(before: dict[str, Any], new: dict[str, Any]) -> dict[str, Any
     sc = before["scenario"]
     supply = {}
     for side, sup in new["ks"]["supply"].items():
-        depots = {k: {**d, **dict(zip(("x", "y"), mirror(sc, d["x"], d["y"])))} for k, d in sup["depots"].items()}
+        depots = {
+            k: {**d, **dict(zip(("x", "y"), mirror(sc, d["x"], d["y"]), strict=True))} for k, d in sup["depots"].items()
+        }
         supply[side] = {**sup, "depots": depots}
     return _ks(new, supply=supply)
 

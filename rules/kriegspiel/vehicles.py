@@ -120,7 +120,7 @@ def landing(state: dict[str, Any], side: str, name: str, at: Coord) -> tuple[str
         edge,
         list(at),
     )
-    return vid, landing_turns(len(ids)), {fid: [x, y] for fid, (x, y) in zip(ids, spots)}
+    return vid, landing_turns(len(ids)), {fid: [x, y] for fid, (x, y) in zip(ids, spots, strict=True)}
 
 
 def route(state: dict[str, Any], side: str, name: str, to: Coord) -> tuple[str, list[Any]]:

@@ -23,6 +23,7 @@ Decisions (RULES.md, "Hidden works"):
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 from typing import Any
 
 from shapely.geometry import LineString, Point
@@ -407,7 +408,7 @@ def walked(path: Polyline, end: Coord) -> list[tuple[float, float]]:
     line = LineString(pts)
     s = line.project(Point(end))
     out, run = [pts[0]], 0.0
-    for a, b in zip(pts, pts[1:]):
+    for a, b in pairwise(pts):
         seg = math.dist(a, b)
         if run + seg >= s - 1e-9:
             out.append((float(end[0]), float(end[1])))
@@ -431,7 +432,7 @@ def passage(path: Polyline, arm: str, mine_at: Coord) -> float | None:
         return None  # nowhere near: skip the geometry
     mine = Point(mine_at)
     run = 0.0
-    for a, b in zip(path, path[1:]):
+    for a, b in pairwise(path):
         seg = LineString([a, b])
         if seg.distance(mine) <= reach + 1e-9:
             return run + _entry(a, b, mine_at, reach)
@@ -482,7 +483,7 @@ def triggers(mines: list[dict[str, Any]], walks: dict[str, tuple[list[Any], str,
 def position_at(path: Polyline, speed: float, t: float) -> tuple[float, float]:
     """Where a figure walking ``path`` at ``speed`` is at time t (0..1)."""
     s = t * speed
-    for a, b in zip(path, path[1:]):
+    for a, b in pairwise(path):
         seg = math.dist(a, b)
         if s <= seg:
             u = 0.0 if seg == 0 else s / seg

@@ -257,12 +257,14 @@ def _edge_chosen(state: State, p: Mapping[str, Any]) -> State:
         "forces": {s: mirror_force(sc, f) for s, f in sc["forces"].items()},
     }
     _set_figures(
-        state, new, {fid: dict(zip(("x", "y"), mirror(sc, f["x"], f["y"]))) for fid, f in state["figures"].items()}
+        state,
+        new,
+        {fid: dict(zip(("x", "y"), mirror(sc, f["x"], f["y"]), strict=True)) for fid, f in state["figures"].items()},
     )
     new["guns"] = {
         gid: {
             **g,
-            **dict(zip(("x", "y"), mirror(sc, g["x"], g["y"]))),
+            **dict(zip(("x", "y"), mirror(sc, g["x"], g["y"]), strict=True)),
             "heading": (-g["heading"] if flip_y else 180.0 - g["heading"]) % 360.0,
         }
         for gid, g in state["guns"].items()

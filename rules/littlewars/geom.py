@@ -72,7 +72,7 @@ class FigureIndex:
         ok = gap <= dists[src] + 1e-9
         if side is not None:
             ok &= self._side_mask(side)[cand]
-        return [(int(k), self.ids[c]) for k, c in zip(src[ok].tolist(), cand[ok].tolist())]
+        return [(int(k), self.ids[c]) for k, c in zip(src[ok].tolist(), cand[ok].tolist(), strict=True)]
 
     def _side_mask(self, side: str) -> NDArray[np.bool_]:
         if side not in self._masks:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -42,7 +43,7 @@ class Track:
             if not self.pts or self.pts[-1] != (float(x), float(y)):
                 self.pts.append((float(x), float(y)))
         self.cum = [0.0]
-        for a, b in zip(self.pts, self.pts[1:]):
+        for a, b in pairwise(self.pts):
             self.cum.append(self.cum[-1] + math.dist(a, b))
         self.speed = speed
         self.end = min(1.0, self.cum[-1] / speed) if speed > 0 else 0.0
@@ -113,7 +114,7 @@ def first_touch(a: Track, b: Track, d: float) -> float | None:
         return _simple_touch(a, b, d)
     times = sorted({0.0, 1.0, *a.breaks(), *b.breaks()})
     times = [t for t in times if 0.0 <= t <= 1.0]
-    for t0, t1 in zip(times, times[1:] + [1.0]):
+    for t0, t1 in zip(times, times[1:] + [1.0], strict=True):
         pa, pb = a.at(t0), b.at(t0)
         rx, ry = pa[0] - pb[0], pa[1] - pb[1]
         c = rx * rx + ry * ry - d * d
@@ -224,7 +225,7 @@ def _candidates(figs: dict[str, Any], tracks: dict[str, Track], fighters: list[s
     movers_arr = np.asarray(movers)
     keep = side[movers_arr[src]] != side[dst]
     pairs: set[tuple[str, str]] = set()
-    for s, k in zip(movers_arr[src[keep]].tolist(), dst[keep].tolist()):
+    for s, k in zip(movers_arr[src[keep]].tolist(), dst[keep].tolist(), strict=True):
         a, b = fighters[s], fighters[k]
         pairs.add((a, b) if a < b else (b, a))
     return sorted(pairs)
@@ -249,7 +250,7 @@ def _contacts(figs: dict[str, Any], tracks: dict[str, Track], fighters: list[str
     if simple:
         d = np.array([radius(figs[a]["arm"]) + radius(figs[b]["arm"]) + CONTACT_GAP for a, b in simple])
         times = _simple_times(tracks, simple, d)
-        for (a, b), t in zip(simple, times.tolist()):
+        for (a, b), t in zip(simple, times.tolist(), strict=True):
             if t <= 1.0:
                 heap.append((t, a, b, 0, 0))
         heapq.heapify(heap)

@@ -469,12 +469,12 @@ def _deploy(state: State, plan: Plan, o: Move, ids: list[str]) -> None:
     else:
         arm = figs[ids[0]]["arm"]
         spots = block({"arm": arm, "frontage": min(len(ids), 10), "count": len(ids)}, edge, list(o.points[0]))
-    for fid, (x, y) in zip(ids, spots):
+    for fid, (x, y) in zip(ids, spots, strict=True):
         err = table.spot_error(figs[fid]["arm"], x, y) or zone_error(sc, plan.side, x, y)
         if err:
             raise OrderRefused(_("{value} cannot deploy there: {err}", value=fid.split(":")[1], err=err))
     claim_figures(plan, ids, o)
-    plan.deploy_figures.update({fid: [x, y] for fid, (x, y) in zip(ids, spots)})
+    plan.deploy_figures.update({fid: [x, y] for fid, (x, y) in zip(ids, spots, strict=True)})
 
 
 def _deploy_gun(state: State, plan: Plan, o: Move, gid: str) -> None:
@@ -749,7 +749,7 @@ def _check_spacing(state: State, plan: Plan) -> None:
     tree = STRtree(point_array(xy))
     pairs = tree.query(shapely.points(xy), predicate="dwithin", distance=2 * max(r) + SCENERY_GAP)
     refused: set[int] = set()
-    for a, b in zip(*pairs):
+    for a, b in zip(*pairs, strict=True):
         ia, ib = ids[a], ids[b]
         if a >= b or (ia not in moved and ib not in moved):
             continue

@@ -86,7 +86,7 @@ def build(
             state["groups"] = {**state["groups"], side: {}}
             continue
         for name, _arm, pts in groups:
-            for fid, (x, y) in zip(state["groups"][side][name], pts):
+            for fid, (x, y) in zip(state["groups"][side][name], pts, strict=True):
                 figs[fid] = {**figs[fid], "x": float(x), "y": float(y)}
     gmap = dict(state["guns"])
     for side, name, x, y, heading in guns:

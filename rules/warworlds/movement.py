@@ -11,6 +11,7 @@ friendly ones may be passed through, but a move must end where the unit fits (WW
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 from rules.hex import coords as C
@@ -88,7 +89,7 @@ def plan(b: Battle, u: dict[str, Any], dest: str, mode: str, budget: int) -> tup
         why = f"{dest} cannot be entered; heading for {C.label(route[-1])}"
     spent: float = 0
     keep = [start]
-    for a, nxt in zip(route, route[1:]):
+    for a, nxt in pairwise(route):
         step = cost(a, nxt)
         assert step is not None  # the route was found at these costs (an unenterable goal is dropped above)
         spent += step

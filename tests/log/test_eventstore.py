@@ -1,6 +1,7 @@
 """The event store: append with expected seq, hash chain, snapshots, immutability."""
 
 import json
+from itertools import pairwise
 
 import pytest
 from django.db import DatabaseError, connection, transaction
@@ -30,7 +31,7 @@ def test_append_gives_gapless_hash_chained_sequence(game):
     stream = gamelog.append(stream, [note(i) for i in range(5)])
     events = list(Event.objects.filter(game=game).order_by("seq"))
     assert [e.seq for e in events] == list(range(1, start + 6))
-    for prev, ev in zip(events, events[1:]):
+    for prev, ev in pairwise(events):
         assert ev.prev_hash == prev.hash
     assert gamelog.head(game.pk) == (events[-1].seq, events[-1].hash) == (stream.seq, stream.head_hash)
 

@@ -186,14 +186,14 @@ def _red_saw_blue(game) -> bool:
 
 
 def _where(a: str, b: str) -> str:
-    at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
     return f"with blue's secrets ...{a[at - 150 : at + 150]}... without ...{b[at - 150 : at + 150]}..."
 
 
 def assert_same_until_reveal(busy, quiet) -> int:
     """Compared turn by turn until blue shows itself; returns how many turns were compared."""
     compared = 0
-    for turn, ((revealed, a), (_, b)) in enumerate(zip(busy, quiet), start=1):
+    for turn, ((revealed, a), (_, b)) in enumerate(zip(busy, quiet, strict=True), start=1):
         if revealed:
             break
         for key in b:

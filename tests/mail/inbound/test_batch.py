@@ -246,7 +246,7 @@ def test_batches_leave_exactly_what_one_by_one_leaves(monkeypatch):
     )
     for part in single:
         assert len(batched[part]) == len(single[part]), part
-        for one, many in zip(single[part], batched[part]):
+        for one, many in zip(single[part], batched[part], strict=True):
             assert many == one, part
     # ... and the run did what the samples are there for.
     statuses = {row[2] for row in single["inbound"]}

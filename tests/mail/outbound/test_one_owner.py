@@ -7,6 +7,7 @@ import socket
 import threading
 import time
 from email.parser import BytesHeaderParser
+from itertools import pairwise
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -81,7 +82,7 @@ def test_slow_failures_are_retried_after_the_backoff_from_their_end_once_each(ga
     assert len(sink.attempts) == ROWS + SLOW_FAILURES == sum(r.attempts for r in rows)
     for r in rows:
         mine = sorted((start, end) for m, start, end, _ in sink.attempts if m == r.message_id)
-        for k, ((_, end), (next_start, _)) in enumerate(zip(mine, mine[1:]), start=1):
+        for k, ((_, end), (next_start, _)) in enumerate(pairwise(mine), start=1):
             # the next attempt began no sooner than the backoff after the failed one ENDED
             assert next_start - end >= outbox.backoff(k).total_seconds(), (r.pk, k, next_start - end)
     assert pushes.count == len(sink.attempts)  # one broker message per attempt: one owner per retry

@@ -4,6 +4,8 @@ Vectors from Red Blob Games' implementation guide; properties with hypothesis; p
 against networkx's Dijkstra as an independent oracle.
 """
 
+from itertools import pairwise
+
 import networkx as nx
 import pytest
 from hypothesis import given, settings
@@ -94,7 +96,7 @@ def test_both_lines_are_connected_and_share_ends(a, b):
     for ln in (plus, minus):
         assert len(ln) == C.distance(a, b) + 1
         assert ln[0] == a and ln[-1] == b
-        assert all(C.distance(x, y) == 1 for x, y in zip(ln, ln[1:]))
+        assert all(C.distance(x, y) == 1 for x, y in pairwise(ln))
 
 
 def test_border_line_passes_both_sides():

@@ -2,6 +2,7 @@
 legacy version 1 kept for games set up before, and an independent pixel-space oracle."""
 
 import math
+from itertools import pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -64,7 +65,7 @@ def test_border_lines_are_connected_and_share_ends(a, b):
     for ln in C.border_lines(a, b):
         assert len(ln) == C.distance(a, b) + 1
         assert ln[0] == a and ln[-1] == b
-        assert all(C.distance(x, y) == 1 for x, y in zip(ln, ln[1:]))
+        assert all(C.distance(x, y) == 1 for x, y in pairwise(ln))
 
 
 def _nudged_in_pixels(a, b, toward_left):

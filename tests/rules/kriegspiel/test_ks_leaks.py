@@ -194,7 +194,7 @@ def test_red_work_id_does_not_count_blues_hidden_works(new_game):
     idle, b = red_digs_after_blue(new_game, "hold")
     assert [w["side"] for w in busy.state["ks"]["works"].values()].count("blue") == 3  # the runs do differ
     assert not [w for w in idle.state["ks"]["works"].values() if w["side"] == "blue"]
-    for turn, (x, y) in enumerate(zip(a, b), start=1):
+    for turn, (x, y) in enumerate(zip(a, b, strict=True), start=1):
         assert x == y, f"red or an observer could tell in turn {turn}"
     red_work = [w for w in busy.view("red")["kriegspiel"]["works"] if w["side"] == "red"]
     assert [w["id"] for w in red_work] == ["red:w1"]
@@ -248,7 +248,7 @@ def test_blues_hidden_shots_move_no_red_shell_and_erase_no_red_record(new_game):
     quiet, b = play(False)
     shots = [e for e in fired.events if e.type == "littlewars.fired"]
     assert [len(e.payload["shots"]) for e in shots] == [2, 1]  # the runs do differ
-    for turn, (x, y) in enumerate(zip(a, b), start=1):
+    for turn, (x, y) in enumerate(zip(a, b, strict=True), start=1):
         assert x == y, f"red could tell in turn {turn}"
     assert fired.view("red")["last"] is None  # turn 3 was blue's alone
 

@@ -88,7 +88,7 @@ def test_closed_form_vectorised_and_general_contact_times_agree():
         tracks[f"a{k}"], tracks[f"b{k}"] = ta, tb
         pairs.append((f"a{k}", f"b{k}", closed))
     times = _simple_times(tracks, [(a, b) for a, b, _ in pairs], np.full(len(pairs), 0.625))
-    for (_, _, closed), t in zip(pairs, times.tolist()):
+    for (_, _, closed), t in zip(pairs, times.tolist(), strict=True):
         if closed is None:
             assert t > 1.0 or not math.isfinite(t)
         else:
