@@ -38,6 +38,12 @@ def render(text: Any) -> str:
         return str(text)
 
 
+def map_language() -> str:
+    """The language maps are drawn in now (``render_svg(view, lang=...)``, rules/core/MAPS.md): the
+    active one — the request's on pages and API answers, the seat's inside ``for_seat``."""
+    return translation.get_language() or settings.LANGUAGE_CODE
+
+
 def language_of(user: Any) -> str:
     """The user's chosen language, or "" when they follow the browser (or are anonymous)."""
     if user is None or not getattr(user, "is_authenticated", False):
