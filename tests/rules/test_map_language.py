@@ -1,0 +1,205 @@
+"""Maps in the reader's language (issue 17, "Russian and English throughout"; rules/core/MAPS.md,
+"Language"): every rule set's map drawn in Russian says nothing in English but the names the
+scenario gives and the words of orders, and the English one nothing in Cyrillic.
+
+Built from the term tables themselves (rules/core/mapwords.py and each rule set's mapwords.py):
+the vocabulary checked is every English word of the tables, and what is left of the Russian map
+once the scenario's names are taken out may hold no Latin word at all, so a term drawn in English
+(left out of a table, or written past it) fails here.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import string
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from rules import catalog
+from rules.civilwar import mapwords as cw_words
+from rules.core import mapwords as core_words
+from rules.core.mapsvg import overlap, text_box
+from rules.core.protocol import Viewer
+from rules.hex import mapwords as hex_words
+from rules.kingsofwar import mapwords as kow_words
+from rules.kingsofwar.testing import bot_orders as kow_bot
+from rules.kriegspiel import mapwords as ks_words
+from rules.littlewars import mapwords as lw_words
+from rules.littlewars.testing import fuzz_game, new_game, play_bots
+from rules.napoleon import mapwords as nap_words
+from rules.napoleon.testing import play_game as nap_game
+from rules.warworlds import mapwords as ww_words
+from rules.warworlds.testing import play_game as ww_game
+
+NS = "{http://www.w3.org/2000/svg}"
+RED, UMPIRE = Viewer("player", "red"), Viewer("umpire")
+TABLES = {
+    "littlewars": (core_words.WORDS, lw_words.WORDS),
+    "kriegspiel": (core_words.WORDS, lw_words.WORDS, ks_words.WORDS),
+    "kingsofwar": (core_words.WORDS, kow_words.WORDS),
+    "warworlds": (core_words.WORDS, hex_words.WORDS, ww_words.WORDS),
+    "napoleon": (core_words.WORDS, hex_words.WORDS, nap_words.WORDS),
+    "civilwar": (core_words.WORDS, cw_words.WORDS),
+}
+NAME_KEYS = {"id", "name", "title", "nation", "lines", "options", "armies"}  # what the scenario or orders name
+LATIN_WORD = re.compile(r"(?<![\w.])[A-Za-z][A-Za-z']+(?![\w])")
+CYRILLIC = re.compile("[\u0400-\u04ff]")
+
+
+def english(key: str) -> str:
+    return key.split("|", 1)[-1]
+
+
+def vocabulary(name: str) -> set[str]:
+    """Every English word of a map's term tables (not the {params})."""
+    words: set[str] = set()
+    for table in TABLES[name]:
+        for key in table:
+            words |= {w.lower() for w in LATIN_WORD.findall(re.sub(r"\{[^}]*\}", " ", english(key)))}
+    return words
+
+
+def terms(name: str) -> set[str]:
+    return {english(key) for table in TABLES[name] for key in table}
+
+
+def names_in(view, name: str) -> set[str]:
+    """The strings of a view that name things (the scenario's and the orders' own words): the values
+    under a naming key, and the keys that are not a term of the map (group names, sides' armies)."""
+    vocab = terms(name)
+    found: set[str] = set()
+
+    def walk(value, naming=False):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                if isinstance(k, str) and k not in vocab:
+                    found.add(k)
+                walk(v, naming or k in NAME_KEYS)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v, naming)
+        elif isinstance(value, str) and naming:
+            found.add(value)
+
+    walk(view)
+    return {s for s in found if len(s) > 1}
+
+
+def texts(svg: str) -> list[str]:
+    root = ET.fromstring(svg)
+    return [e.text for e in root.iter() if e.tag in (f"{NS}text", f"{NS}title") and e.text]
+
+
+def latin_left(text: str, names: set[str]) -> list[str]:
+    """The Latin words of ``text`` once the given names are cut out of it (longest first)."""
+    for n in sorted(names, key=len, reverse=True):
+        text = re.sub(rf"(?<!\w){re.escape(n)}(?!\w)", " ", text)
+    return LATIN_WORD.findall(text)
+
+
+def _civilwar(turns: int):
+    rs = catalog.get("civilwar")
+    state = rs.set_up(rs.load_scenario(None), random.Random(7))
+    rng = random.Random(3)
+    for _ in range(turns):
+        side = rs.next_turn(state).sides[0]
+        ops = rs.legal_orders(rs.view(state, Viewer("player", side)), side)
+        op = next((o for o in ops if o.startswith("form")), ops[0])
+        state = rs.fold_events(state, rs.adjudicate(state, {side: rs.parse_orders(state, side, op).orders}, rng))
+    return state
+
+
+def _kingsofwar(turns: int):
+    rs = catalog.get("kingsofwar")
+    state = rs.set_up(rs.load_scenario("objectives"), random.Random(1))
+    rng = random.Random(2)
+    for _ in range(turns):
+        side = rs.next_turn(state).sides[0]
+        parsed = rs.parse_orders(state, side, kow_bot(state, side))
+        state = rs.fold_events(state, rs.adjudicate(state, {side: parsed.orders}, rng))
+    return state
+
+
+def positions():
+    """Each rule set fresh, played and (hex games) over: the words of most of its map's vocabulary."""
+    lw, ks = catalog.get("littlewars"), catalog.get("kriegspiel")
+    yield "littlewars-defence", lw, play_bots(new_game("defence", 1), seed=1, max_turns=3)[0]
+    yield "littlewars-convoy", lw, play_bots(new_game("convoy", 1), seed=2, max_turns=3)[0]
+    yield "littlewars-fresh", lw, new_game("skirmish", 1)
+    yield "kriegspiel-played", ks, fuzz_game(ks, None, 2, 5)
+    yield "kingsofwar-played", catalog.get("kingsofwar"), _kingsofwar(6)
+    yield "warworlds-over", catalog.get("warworlds"), ww_game("field_battle", 1, 60)[0]
+    ww = catalog.get("warworlds")
+    yield "warworlds-fresh", ww, ww.set_up(ww.load_scenario(None), random.Random(1))
+    yield "napoleon-over", catalog.get("napoleon"), nap_game("mill_ford", 1, 12)[0]
+    nap = catalog.get("napoleon")
+    yield "napoleon-fresh", nap, nap.set_up(nap.load_scenario(None), random.Random(1))
+    yield "civilwar-played", catalog.get("civilwar"), _civilwar(6)
+
+
+POSITIONS = list(positions())
+
+
+@pytest.mark.parametrize("key,rs,state", POSITIONS, ids=[p[0] for p in POSITIONS])
+@pytest.mark.parametrize("viewer", [RED, UMPIRE], ids=["red", "umpire"])
+def test_a_russian_map_says_nothing_in_english_and_an_english_one_nothing_in_russian(key, rs, state, viewer):
+    view = rs.view(state, viewer)
+    board = view
+    english_svg, russian_svg = rs.render_svg(board), rs.render_svg(board, lang="ru")
+    assert rs.render_svg(board, lang="en") == english_svg  # the default is English, as before languages came
+    assert not CYRILLIC.search(english_svg)
+    said = texts(russian_svg)
+    assert any(CYRILLIC.search(t) for t in said)
+    names, vocab = names_in(view, rs.name), vocabulary(rs.name)
+    left = [(t, w) for t in said for w in latin_left(t, names)]
+    assert not [(t, w) for t, w in left if w.lower() in vocab], "terms drawn in English on the Russian map"
+    assert not left, "English words on the Russian map that are neither a name nor a term"
+
+
+@pytest.mark.parametrize("name", sorted(TABLES))
+def test_every_term_has_its_russian_with_the_same_params(name):
+    for table in TABLES[name]:
+        for key, russian in table.items():
+            forms = russian if isinstance(russian, tuple) else (russian,)
+            fields = {f for _, f, _, _ in string.Formatter().parse(english(key)) if f}
+            for form in forms:
+                assert {f for _, f, _, _ in string.Formatter().parse(form) if f} == fields, (key, form)
+                if LATIN_WORD.search(re.sub(r"\{[^}]*\}", " ", english(key))):
+                    assert CYRILLIC.search(form), (key, form)
+
+
+LABELLED = [p for p in POSITIONS if p[1].name in ("littlewars", "kriegspiel", "kingsofwar", "civilwar")]
+
+
+@pytest.mark.parametrize("key,rs,state", LABELLED, ids=[p[0] for p in LABELLED])
+def test_russian_labels_never_overlap(key, rs, state):
+    """The placer measures Cyrillic by DejaVu Sans's own widths: the boxes the tests recompute
+    (bold ones bold) never meet, on the whole map and the mail's crop."""
+    view = rs.view(state, RED)
+    for crop in (False, True):
+        root = ET.fromstring(rs.render_svg(view, crop=crop, lang="ru"))
+        boxes = [
+            text_box(
+                float(e.get("x")),
+                float(e.get("y")),
+                float(e.get("font-size")),
+                e.text,
+                e.get("text-anchor"),
+                e.get("font-weight"),
+            )
+            for e in root.iter(f"{NS}text")
+            if "label" in e.get("class", "").split()
+        ]
+        assert boxes
+        for i, a in enumerate(boxes):
+            assert not any(overlap(a, b) for b in boxes[i + 1 :]), a
+
+
+def test_cyrillic_is_measured_wider_than_latin_and_bold_wider_still():
+    """What keeps Russian labels apart: the estimate follows the font, not a mean Latin width."""
+    latin, cyrillic = text_box(0, 0, 1, "infantry"), text_box(0, 0, 1, "пехотинец")
+    assert cyrillic[2] / 9 > latin[2] / 8
+    assert text_box(0, 0, 1, "пехотинец", weight="bold")[2] > cyrillic[2]
+    assert text_box(0, 0, 1, "ЖЖЖ")[2] > 3 * 0.6  # wider than the old 0.6 em a letter
