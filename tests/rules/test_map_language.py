@@ -20,6 +20,7 @@ import pytest
 from rules import catalog
 from rules.civilwar import mapwords as cw_words
 from rules.core import mapwords as core_words
+from rules.core.fontwidth import text_width
 from rules.core.mapsvg import overlap, text_box
 from rules.core.protocol import Viewer
 from rules.hex import mapwords as hex_words
@@ -170,31 +171,26 @@ def test_every_term_has_its_russian_with_the_same_params(name):
                     assert CYRILLIC.search(form), (key, form)
 
 
-LABELLED = [p for p in POSITIONS if p[1].name in ("littlewars", "kriegspiel", "kingsofwar", "civilwar")]
-
-
-@pytest.mark.parametrize("key,rs,state", LABELLED, ids=[p[0] for p in LABELLED])
-def test_russian_labels_never_overlap(key, rs, state):
-    """The placer measures Cyrillic by DejaVu Sans's own widths: the boxes the tests recompute
-    (bold ones bold) never meet, on the whole map and the mail's crop."""
-    view = rs.view(state, RED)
-    for crop in (False, True):
-        root = ET.fromstring(rs.render_svg(view, crop=crop, lang="ru"))
-        boxes = [
-            text_box(
-                float(e.get("x")),
-                float(e.get("y")),
-                float(e.get("font-size")),
-                e.text,
-                e.get("text-anchor"),
-                e.get("font-weight"),
-            )
-            for e in root.iter(f"{NS}text")
-            if "label" in e.get("class", "").split()
-        ]
-        assert boxes
-        for i, a in enumerate(boxes):
-            assert not any(overlap(a, b) for b in boxes[i + 1 :]), a
+@pytest.mark.parametrize("key,rs,state", POSITIONS, ids=[p[0] for p in POSITIONS])
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_legend_entries_never_run_into_each_other(key, rs, state, lang):
+    """The legends lay their entries out by the texts' measured widths: a longer language wraps
+    to a new row instead of writing over the next entry. (The labels on the map: test_map_reading.)"""
+    root = ET.fromstring(rs.render_svg(rs.view(state, RED), lang=lang))
+    legend = next(e for e in root.iter(f"{NS}g") if "legend" in e.get("class", "").split())
+    boxes = [
+        text_box(
+            float(e.get("x")),
+            float(e.get("y")),
+            float(e.get("font-size") or legend.get("font-size")),
+            e.text,
+            e.get("text-anchor", "start"),
+        )
+        for e in legend.iter(f"{NS}text")
+    ]
+    assert len(boxes) >= 3
+    for i, a in enumerate(boxes):
+        assert not any(overlap(a, b) for b in boxes[i + 1 :]), a
 
 
 def test_cyrillic_is_measured_wider_than_latin_and_bold_wider_still():
@@ -203,3 +199,20 @@ def test_cyrillic_is_measured_wider_than_latin_and_bold_wider_still():
     assert cyrillic[2] / 9 > latin[2] / 8
     assert text_box(0, 0, 1, "пехотинец", weight="bold")[2] > cyrillic[2]
     assert text_box(0, 0, 1, "ЖЖЖ")[2] > 3 * 0.6  # wider than the old 0.6 em a letter
+
+
+DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans{}.ttf"
+
+
+@pytest.mark.parametrize("weight,suffix", [("normal", ""), ("bold", "-Bold")])
+def test_the_width_table_is_the_fonts_own(weight, suffix):
+    """rules/core/fontwidth.py against DejaVu Sans itself (Pillow, which cairosvg brings), on the
+    maps' words in both languages: the placer's estimate is what the picture will take."""
+    image_font = pytest.importorskip("PIL.ImageFont")
+    try:
+        font = image_font.truetype(DEJAVU.format(suffix), 1000)
+    except OSError:
+        pytest.skip("DejaVu Sans is not installed here (fonts-dejavu-core)")
+    samples = [english(k) for k in lw_words.WORDS] + [v for v in lw_words.WORDS.values() if isinstance(v, str)]
+    for text in samples + ["Ёлки-палки «№ 5» — ×3", "ЖЩШЮЫ жщшюы"]:
+        assert text_width(text, 1000, weight) == pytest.approx(font.getlength(text), rel=0.01, abs=2), text
