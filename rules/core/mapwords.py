@@ -10,8 +10,7 @@ map's vocabulary is the rule set's, kept with it and tested with it: tests/rules
 - ``words("hill")``: a term; ``words("turn {n}", n=3)``: a template, filled in after translation.
 - ``"edge|south"``: a term with a context, when Russian needs another form of the same English
   word (an edge named in the genitive); the English is what follows the ``|``.
-- ``words.count(n, "{n} figure", "{n} figures")``: a counted text; the Russian entry (under the
-  plural key) is a tuple of its three forms (one, few, many).
+- A count is written as "killed: 3" («убито: 3»), not "3 killed": one form in every language.
 
 Names the scenario gives (towns, terrain ids, a board's or scenario's title, unit names) and the
 words of orders (ids, lines as orders write them) are never translated: the reader types them.
@@ -23,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-Table = Mapping[str, "str | tuple[str, str, str]"]
+Table = Mapping[str, str]
 LANGUAGES = ("en", "ru")
 
 WORDS: Table = {
@@ -51,53 +50,27 @@ WORDS: Table = {
 }
 
 
-def russian_form(n: int) -> int:
-    """Which of Russian's three counted forms ``n`` takes: 1 (один), 2-4 (два), 5-20 and 0 (пять)."""
-    if n % 10 == 1 and n % 100 != 11:
-        return 0
-    return 1 if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else 2
-
-
 class Words:
     """One map's words in one language: ``lang`` ("en", "ru"; anything else draws English) and the
-    term tables of the map (the shared one first). A term a table lacks is drawn in English and
-    listed in ``missing`` (the tests hold every map to none)."""
+    term tables of the map (the shared one first). A term a table lacks is drawn in English
+    (tests/rules/test_map_language.py finds any on the maps it draws)."""
 
     def __init__(self, lang: str | None, *tables: Table):
         code = (lang or "en").split("-")[0].lower()
         self.lang = code if code in LANGUAGES else "en"
-        self.table: dict[str, str | tuple[str, str, str]] = {}
+        self.table: dict[str, str] = {}
         for table in (WORDS, *tables) if self.lang != "en" else ():
             self.table.update(table)
-        self.missing: set[str] = set()
 
     def __call__(self, english: str, /, **params: Any) -> str:
         template = english.split("|", 1)[-1]
         if self.lang != "en":
-            found = self.table.get(english)
-            if isinstance(found, str):
-                template = found
-            else:
-                self.missing.add(english)
+            template = self.table.get(english, template)
         return template.format(**params) if params else template
-
-    def count(self, n: int, singular: str, plural: str, /, **params: Any) -> str:
-        template = singular if n == 1 else plural
-        if self.lang != "en":
-            forms = self.table.get(plural)
-            if isinstance(forms, tuple):
-                template = forms[russian_form(n)]
-            else:
-                self.missing.add(plural)
-        return template.format(n=n, **params)
 
     def side(self, side: Any) -> str:
         """A side as a sentence names it ("red", «красные»); nobody for none."""
         return self(f"side|{side or 'nobody'}")
-
-    def number(self, value: float) -> str:
-        """A number as the map writes it: no needless decimals (12, 4.5)."""
-        return f"{value:g}"
 
 
 def game_over(result: Mapping[str, Any], words: Words) -> str:

@@ -44,7 +44,9 @@ TABLES = {
     "napoleon": (core_words.WORDS, hex_words.WORDS, nap_words.WORDS),
     "civilwar": (core_words.WORDS, cw_words.WORDS),
 }
-NAME_KEYS = {"id", "name", "title", "nation", "lines", "options", "armies"}  # what the scenario or orders name
+# What the scenario or orders name: the values under these keys (and the keys of dicts under them).
+NAME_KEYS = {"id", "name", "title", "nation", "lines", "options", "armies"}
+NAME_KEYS |= {"groups", "prisoner_groups", "vehicles", "wrecks", "rail_breaks"}
 LATIN_WORD = re.compile(r"(?<![\w.])[A-Za-z][A-Za-z']+(?![\w])")
 CYRILLIC = re.compile("[\u0400-\u04ff]")
 
@@ -62,21 +64,16 @@ def vocabulary(name: str) -> set[str]:
     return words
 
 
-def terms(name: str) -> set[str]:
-    return {english(key) for table in TABLES[name] for key in table}
-
-
-def names_in(view, name: str) -> set[str]:
-    """The strings of a view that name things (the scenario's and the orders' own words): the values
-    under a naming key, and the keys that are not a term of the map (group names, sides' armies)."""
-    vocab = terms(name)
+def names_in(view) -> set[str]:
+    """The strings of a view that name things (the scenario's and the orders' own words): what is
+    under a naming key, values and keys (a side's group names, a vehicle's id)."""
     found: set[str] = set()
 
     def walk(value, naming=False):
         if isinstance(value, dict):
             for k, v in value.items():
-                if isinstance(k, str) and k not in vocab:
-                    found.add(k)
+                if naming:
+                    found.add(str(k))
                 walk(v, naming or k in NAME_KEYS)
         elif isinstance(value, list):
             for v in value:
@@ -146,29 +143,68 @@ POSITIONS = list(positions())
 @pytest.mark.parametrize("key,rs,state", POSITIONS, ids=[p[0] for p in POSITIONS])
 @pytest.mark.parametrize("viewer", [RED, UMPIRE], ids=["red", "umpire"])
 def test_a_russian_map_says_nothing_in_english_and_an_english_one_nothing_in_russian(key, rs, state, viewer):
-    view = rs.view(state, viewer)
-    board = view
-    english_svg, russian_svg = rs.render_svg(board), rs.render_svg(board, lang="ru")
-    assert rs.render_svg(board, lang="en") == english_svg  # the default is English, as before languages came
+    assert_each_in_its_language(rs, rs.view(state, viewer))
+
+
+def assert_each_in_its_language(rs, view) -> None:
+    english_svg, russian_svg = rs.render_svg(view), rs.render_svg(view, lang="ru")
+    assert rs.render_svg(view, lang="en") == english_svg  # the default is English, as before languages came
     assert not CYRILLIC.search(english_svg)
     said = texts(russian_svg)
     assert any(CYRILLIC.search(t) for t in said)
-    names, vocab = names_in(view, rs.name), vocabulary(rs.name)
+    names, vocab = names_in(view), vocabulary(rs.name)
     left = [(t, w) for t in said for w in latin_left(t, names)]
     assert not [(t, w) for t, w in left if w.lower() in vocab], "terms drawn in English on the Russian map"
     assert not left, "English words on the Russian map that are neither a name nor a term"
+
+
+def test_every_mark_and_state_a_map_can_show_is_russian_too():
+    """What the positions above may not reach: every Kriegspiel work, vehicle and sighting mark,
+    every War of the Worlds counter state, a Napoleon square. Views are the renderers' only input,
+    so each is the view of a real game with those entries set as the view would hold them."""
+    ks = catalog.get("kriegspiel")
+    view = ks.view(fuzz_game(ks, None, 2, 3), UMPIRE)
+    marks = view["kriegspiel"]
+    marks["works"] = [
+        {"id": f"w{i}", "kind": kind, "side": "red", "at": [10.0, 20.0 + i], "to": None, "status": status}
+        for i, (kind, status) in enumerate(
+            zip(
+                ("mine", "entrenchment", "gunpit", "bridge_destroy", "rail_destroy", "depot_burn", "wagons_destroy"),
+                ("building", "armed", "complete", "exploded", "abandoned", "building", "complete"),
+            )
+        )
+    ]
+    marks["vehicles"] = {"v1": {"kind": "train", "name": "t1", "x": 5.0, "y": 5.0, "aboard": ["a"]}}
+    marks["wrecks"] = {"red:gun9": [3.0, 3.0]}
+    marks["railways"] = [{"id": "line1", "line": [[0.0, 1.0], [90.0, 1.0]]}]
+    marks["rail_breaks"] = {"line1": [[20.0, 1.0]]}
+    marks["seen"] = {
+        "boxes": [{"id": "b1", "x": 30.0, "y": 30.0, "count": None}],
+        "objects": [{"kind": k, "x": 40.0, "y": 40.0} for k in ("depot", "train", "boat")],
+        "last_seen": [{"x": 50.0, "y": 50.0, "turn": 2}],
+    }
+    assert_each_in_its_language(ks, view)
+    ww = catalog.get("warworlds")
+    view = ww.view(ww.set_up(ww.load_scenario(None), random.Random(1)), UMPIRE)
+    states = ("panic", "despondency", "inspired", "heroism")
+    for u, morale in zip(view["units"], states * 3):
+        u.update(morale=morale, bonus=True, penalty=True, immobile=True, burning=True)
+    view["units"][-1]["status"] = "abandoned"
+    assert_each_in_its_language(ww, view)
+    nap = catalog.get("napoleon")
+    view = nap.view(nap.set_up(nap.load_scenario(None), random.Random(1)), UMPIRE)
+    view["units"][0]["square"] = True
+    assert_each_in_its_language(nap, view)
 
 
 @pytest.mark.parametrize("name", sorted(TABLES))
 def test_every_term_has_its_russian_with_the_same_params(name):
     for table in TABLES[name]:
         for key, russian in table.items():
-            forms = russian if isinstance(russian, tuple) else (russian,)
             fields = {f for _, f, _, _ in string.Formatter().parse(english(key)) if f}
-            for form in forms:
-                assert {f for _, f, _, _ in string.Formatter().parse(form) if f} == fields, (key, form)
-                if LATIN_WORD.search(re.sub(r"\{[^}]*\}", " ", english(key))):
-                    assert CYRILLIC.search(form), (key, form)
+            assert {f for _, f, _, _ in string.Formatter().parse(russian) if f} == fields, (key, russian)
+            if LATIN_WORD.search(re.sub(r"\{[^}]*\}", " ", english(key))):
+                assert CYRILLIC.search(russian), (key, russian)
 
 
 @pytest.mark.parametrize("key,rs,state", POSITIONS, ids=[p[0] for p in POSITIONS])
