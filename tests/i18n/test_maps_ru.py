@@ -55,7 +55,11 @@ def test_a_russian_reader_sees_russian_maps_on_every_page_and_an_english_one_eng
             urls += [reverse("umpire", args=[game.pk])] if who == "alice" else []
             urls += [reverse("turn_history", args=[game.pk, 1])] if ruleset == "civilwar" else []
             for url in urls:
-                assert_drawn_in(svg_in(client.get(url, HTTP_ACCEPT_LANGUAGE="en")), ruleset, language)
+                svg = svg_in(client.get(url, HTTP_ACCEPT_LANGUAGE="en"))
+                assert_drawn_in(svg, ruleset, language)
+                if ruleset == "civilwar":  # the last operation: a rule text the view carries, from the catalogue
+                    assert ("Red formed a unit in" in svg) == (language == "en"), (who, url)
+                    assert ("Красные сформировали отряд в" in svg) == (language == "ru"), (who, url)
 
 
 def test_the_api_map_is_drawn_in_the_token_users_language(client, people, games):
@@ -73,6 +77,7 @@ def test_each_seat_is_mailed_its_map_in_its_own_language(people, game, smtp):
     play_one(game)
     reports = {row.seat.side or row.seat.role: row for row in OutboxMail.objects.filter(game=game, kind="report")}
     assert_drawn_in(reports["red"].svg, "civilwar", "ru")
+    assert "Красные сформировали отряд в" in reports["red"].svg  # the last operation, from the catalogue
     assert_drawn_in(reports["blue"].svg, "civilwar", "en")
     assert_drawn_in(reports["umpire"].svg, "civilwar", "en")
     [ru] = smtp.to("bob@example.org")

@@ -21,6 +21,7 @@ from rules import catalog
 from rules.civilwar import mapwords as cw_words
 from rules.core import mapwords as core_words
 from rules.core.fontwidth import text_width
+from rules.core.i18n import Msg
 from rules.core.mapsvg import overlap, text_box
 from rules.core.protocol import Viewer
 from rules.hex import mapwords as hex_words
@@ -45,7 +46,7 @@ TABLES = {
     "civilwar": (core_words.WORDS, cw_words.WORDS),
 }
 # What the scenario or orders name: the values under these keys (and the keys of dicts under them).
-NAME_KEYS = {"id", "name", "title", "nation", "lines", "options", "armies"}
+NAME_KEYS = {"id", "name", "title", "nation", "options", "armies", "standing_instructions"}
 NAME_KEYS |= {"groups", "prisoner_groups", "vehicles", "wrecks", "rail_breaks"}
 LATIN_WORD = re.compile(r"(?<![\w.])[A-Za-z][A-Za-z']+(?![\w])")
 CYRILLIC = re.compile("[\u0400-\u04ff]")
@@ -66,7 +67,8 @@ def vocabulary(name: str) -> set[str]:
 
 def names_in(view) -> set[str]:
     """The strings of a view that name things (the scenario's and the orders' own words): what is
-    under a naming key, values and keys (a side's group names, a vehicle's id)."""
+    under a naming key, values and keys (a side's group names, a vehicle's id); and the rule texts
+    it carries marked, which the platform renders in the reader's language before drawing."""
     found: set[str] = set()
 
     def walk(value, naming=False):
@@ -78,8 +80,8 @@ def names_in(view) -> set[str]:
         elif isinstance(value, list):
             for v in value:
                 walk(v, naming)
-        elif isinstance(value, str) and naming:
-            found.add(value)
+        elif isinstance(value, Msg) or (isinstance(value, str) and naming):
+            found.add(value)  # a marked rule text is the platform's to render (campaigns.i18n.draw_map)
 
     walk(view)
     return {s for s in found if len(s) > 1}
