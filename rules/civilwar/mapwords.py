@@ -1,5 +1,6 @@
-"""The Civil War map's words in Russian (rules/core/mapwords.py). Orders quoted on the map (the last
-operation, standing instructions, the points' ids) stay as orders write them."""
+"""The Civil War map's words in Russian (rules/core/mapwords.py). Orders quoted on the map (standing
+instructions, the points' ids) stay as orders write them; the last operation is the rules' own
+marked text, which the platform renders (campaigns.i18n.draw_map)."""
 
 from __future__ import annotations
 

@@ -14,7 +14,8 @@ map's vocabulary is the rule set's, kept with it and tested with it: tests/rules
 
 Names the scenario gives (towns, terrain ids, a board's or scenario's title, unit names) and the
 words of orders (ids, lines as orders write them) are never translated: the reader types them.
-An English map is exactly what the renderers drew before languages came.
+An English map says what the renderers wrote before languages came (only its labels are placed by
+the font's measured widths now).
 """
 
 from __future__ import annotations
