@@ -31,7 +31,7 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
 from campaigns import maps
-from campaigns.i18n import activate_for, render
+from campaigns.i18n import activate_for, draw_map, render
 from campaigns.models import Game, Seat
 from campaigns.turns import commands, deadlines, gamelog, invitations, listing, rulings, viewing
 from campaigns.turns.commands import TurnError
@@ -439,7 +439,8 @@ class GameMapView(SeatedGameMixin, GenericAPIView):
     def get(self, request, pk=None):
         game = self.get_object()
         _, view = self.my_view(game)
-        return maps.svg_response(catalog.get(game.ruleset).render_svg(view["board"]))
+        svg = draw_map(catalog.get(game.ruleset), view["board"])  # in the user's language
+        return maps.svg_response(svg)
 
 
 @extend_schema_view(list=extend_schema(summary="My seats", responses={200: s.SeatSerializer(many=True), 401: NO_AUTH}))

@@ -38,6 +38,29 @@ def render(text: Any) -> str:
         return str(text)
 
 
+def map_language() -> str:
+    """The language maps are drawn in now (``render_svg(view, lang=...)``, rules/core/MAPS.md): the
+    active one — the request's on pages and API answers, the seat's inside ``for_seat``."""
+    return translation.get_language() or settings.LANGUAGE_CODE
+
+
+def localized(value: Any) -> Any:
+    """A view (JSON-like) with each marked text in it rendered in the active language, the rest as it is."""
+    if isinstance(value, Msg):
+        return render(value)
+    if isinstance(value, dict):
+        return {k: localized(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [localized(v) for v in value]
+    return value
+
+
+def draw_map(ruleset: Any, board: Any, crop: bool = False) -> str:
+    """One viewer's map in the active language: the rule set's own words by ``lang``, and the rule
+    texts its view carries (a Civil War map's last operation) rendered here, from the catalogue."""
+    return str(ruleset.render_svg(localized(board), crop=crop, lang=map_language()))
+
+
 def language_of(user: Any) -> str:
     """The user's chosen language, or "" when they follow the browser (or are anonymous)."""
     if user is None or not getattr(user, "is_authenticated", False):

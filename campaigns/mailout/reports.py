@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from campaigns.i18n import for_seat, render
+from campaigns.i18n import draw_map, for_seat, render
 from campaigns.models import Seat
 from campaigns.turns import viewing
 from campaigns.turns.invitations import roster
@@ -104,7 +104,7 @@ def seat_context(game, state, seat: Seat, turn_number: int) -> dict:
         "orders_help": render(rs.orders_help),
         "site_url": settings.SITE_URL,
         "result": viewing.describe_result(view["turn"]["result"]) if view["turn"]["result"] else "",
-        "svg": rs.render_svg(view["board"], crop=True),
+        "svg": draw_map(rs, view["board"], crop=True),
         "map_cid": MAP_CID,
         "open_orders": open_orders(rs, view, seat),
     }
@@ -194,6 +194,6 @@ def _queue_start(game, state, rs, who, seat, key_suffix: str, commands_help) -> 
         kind="start",
         subject=outbox.one_line("[Kriegsbrief] " + _("%(game)s: the game begins") % {"game": game.name}),
         body=render_to_string("mail/game_start.txt", ctx),
-        map_svg=rs.render_svg(view["board"], crop=True),
+        map_svg=draw_map(rs, view["board"], crop=True),
         thread_start=True,
     )

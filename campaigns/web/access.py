@@ -17,6 +17,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.timezone import localtime
 
+from campaigns.i18n import draw_map
 from campaigns.models import Game, Seat
 from campaigns.turns import commands, gamelog, viewing
 from campaigns.turns.localtime import local_time
@@ -61,7 +62,8 @@ class Seen:
         return catalog.get(self.game.ruleset)
 
     def svg(self, board_key: str = "board") -> str:
-        return self.ruleset.render_svg(self.view[board_key])
+        """This viewer's map, in the language of the page being answered."""
+        return draw_map(self.ruleset, self.view[board_key])
 
     @property
     def absence_days(self) -> int:

@@ -5,7 +5,11 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape
 
+from rules.core.fontwidth import text_width
 from rules.core.mapsvg import Box, LabelPlacer, data, label, text_box
+from rules.core.mapwords import Words, game_over
+
+from .mapwords import WORDS
 
 FONT = "DejaVu Sans, sans-serif"
 UNIT_FILL = {"red": "#c62828", "blue": "#1f4fa3"}
@@ -26,7 +30,9 @@ LINE_STYLE = 'stroke="#6a3fb5" stroke-width="2.5" stroke-dasharray="6 4" fill="n
 Anchor = tuple[float, float, str]  # where a name goes (x, y) and the name
 
 
-def _straight_lines(lines: list[dict[str, Any]], pos: dict[str, tuple[float, float]]) -> tuple[list[str], list[Anchor]]:
+def _straight_lines(
+    lines: list[dict[str, Any]], pos: dict[str, tuple[float, float]], words: Words
+) -> tuple[list[str], list[Anchor]]:
     """The straight lines along which breakthroughs run (CW-19), dashed over the roads, and
     where to name them (a third of the way along their first leg; placed last, clear of the rest)."""
     out: list[str] = []
@@ -36,7 +42,9 @@ def _straight_lines(lines: list[dict[str, Any]], pos: dict[str, tuple[float, flo
         if len(pts) < 2:
             continue
         path = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
-        out.append(f'<polyline points="{path}" {LINE_STYLE}><title>line {escape(ln["id"])}</title></polyline>')
+        out.append(
+            f'<polyline points="{path}" {LINE_STYLE}><title>{escape(words("line {id}", id=ln["id"]))}</title></polyline>'
+        )
         (x0, y0), (x1, y1) = pts[0], pts[1]
         labels.append((x0 + (x1 - x0) * 0.3, y0 + (y1 - y0) * 0.3, ln["id"]))
     return out, labels
@@ -62,13 +70,86 @@ def _road_label_at(r: dict[str, Any], pos: dict[str, tuple[float, float]]) -> tu
     return (x + 13, y + 3, "start") if abs(by - ay) > abs(bx - ax) * 0.5 else (x, y + 21, "middle")
 
 
-def render_svg(view: dict[str, Any], crop: bool = False) -> str:
-    """The whole map (``crop``, for large tables, does not apply: it fits one picture)."""
+def _letter(side: str, words: Words) -> str:
+    """The letter on a unit or token: its side's initial in the map's language."""
+    return words(f"letter|{side[0].upper()}")
+
+
+def _footer(view: dict[str, Any], words: Words) -> list[str]:
+    """The lines under the legend: the last operation, a pending retreat, standing instructions
+    (the orders themselves quoted as orders write them)."""
+    footer: list[str] = []
+    last = view.get("last_operation")
+    if last:
+        footer.append(
+            words("Last turn ({side}): {lines}", side=words.side(last["side"]), lines=" ".join(last["lines"]))
+        )
+    pending = view.get("pending")
+    if pending:
+        footer.append(
+            words(
+                "Pending: {side} unit driven from {point}: retreat to {options} or fight.",
+                side=words.side(pending["defender"]),
+                point=pending["point"],
+                options=", ".join(pending["options"]),
+            )
+        )
+    for side, lines in sorted((view.get("standing_instructions") or {}).items()):
+        said = "; ".join(lines) if lines else words("none")
+        footer.append(words("Standing instructions of {side}: {lines}", side=words.side(side), lines=said))
+    return footer
+
+
+def _status(view: dict[str, Any], words: Words) -> str:
+    turn = view.get("turn") or {}
+    result = view.get("result")
+    if result:
+        return game_over(result, words)
+    if turn.get("kind") == "decision":
+        acting = ", ".join(words.side(s) for s in turn.get("acting", []))
+        return words("turn {n}: {acting} must decide (retreat or fight)", n=turn.get("number"), acting=acting)
+    return words("turn {n}: {side} to move", n=turn.get("number"), side=words.side(turn.get("to_move")))
+
+
+def _legend(x: float, y: float, width: float, words: Words) -> tuple[str, float]:
+    """The key under the map, laid out in rows ``width`` wide from (x, y) by the texts' own widths
+    (so a longer language wraps instead of overlapping); returns the SVG and the height used."""
+    swatches = [
+        (f'<circle cx="8" cy="0" r="8" fill="{UNIT_FILL["red"]}"/>', "red unit"),
+        (f'<circle cx="8" cy="0" r="8" fill="{UNIT_FILL["blue"]}"/>', "blue unit"),
+        (
+            f'<circle cx="8" cy="0" r="9" fill="{TOKEN_FILL["red"]}" stroke="{TOKEN_STROKE["red"]}" stroke-width="2"/>',
+            "red/blue/neutral city",
+        ),
+        ('<rect x="0" y="-8" width="16" height="16" rx="3" fill="#fffdf7" stroke="#9c8f7a"/>', "road point"),
+        (
+            '<circle cx="8" cy="0" r="9" fill="none" stroke="#e0a100" stroke-width="2" stroke-dasharray="4 3"/>',
+            "just occupied (safe this turn)",
+        ),
+        (f'<line x1="0" y1="0" x2="30" y2="0" {LINE_STYLE}/>', "straight line L…: a breakthrough runs along it"),
+    ]
+    out, cx, cy = ['<g class="legend">'], x, y
+    for swatch, english in swatches:
+        text = words(english)
+        lead = 38 if "<line" in swatch else 22
+        w = lead + text_width(text, 11) + 24
+        if cx > x and cx + w > x + width:
+            cx, cy = x, cy + 24
+        out.append(f'<g transform="translate({cx:.1f},{cy:.1f})">{swatch}</g>')
+        out.append(_t(cx + lead, cy + 4, text, 11, "start"))
+        cx += w
+    out.append("</g>")
+    return "".join(out), cy - y + 24
+
+
+def render_svg(view: dict[str, Any], crop: bool = False, lang: str = "en") -> str:
+    """The whole map in ``lang`` (``crop``, for large tables, does not apply: it fits one picture)."""
+    words = Words(lang, WORDS)
     board = view.get("board")
     if not board:
         return (
             f'<svg xmlns="http://www.w3.org/2000/svg" width="400" height="60" viewBox="0 0 400 60">'
-            f"{_t(200, 35, 'Civil War: the map has not been laid out yet', 14)}</svg>"
+            f"{_t(200, 35, words('Civil War: the map has not been laid out yet'), 14)}</svg>"
         )
     xs = [c["x"] for c in board["cities"]]
     ys = [c["y"] for c in board["cities"]]
@@ -83,19 +164,9 @@ def render_svg(view: dict[str, Any], crop: bool = False) -> str:
     for r in board["roads"]:
         pos[r["id"]] = (r["x"] + ox, r["y"] + oy)
 
-    footer: list[str] = []
-    last = view.get("last_operation")
-    if last:
-        footer.append(f"Last turn ({last['side']}): " + " ".join(last["lines"]))
-    pending = view.get("pending")
-    if pending:
-        footer.append(
-            f"Pending: {pending['defender']} unit driven from {pending['point']}: retreat to "
-            f"{', '.join(pending['options'])} or fight."
-        )
-    for side, lines in sorted((view.get("standing_instructions") or {}).items()):
-        footer.append(f"Standing instructions of {side}: " + ("; ".join(lines) if lines else "none"))
-    height = top + 40 + map_h + 94 + 18 * len(footer)
+    footer = _footer(view, words)
+    legend, legend_h = _legend(20, top + 40 + map_h + 10, width - 40, words)
+    height = top + 40 + map_h + 40 + legend_h + 18 * len(footer)
 
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg"{data(map="graph")} width="{width:.0f}" height="{height:.0f}" '
@@ -105,20 +176,19 @@ def render_svg(view: dict[str, Any], crop: bool = False) -> str:
     # title line
     turn = view.get("turn") or {}
     result = view.get("result")
-    if result:
-        status = (
-            f"Game over: {result['winner']} wins" if result.get("winner") else "Game over: draw"
-        ) + f" ({result.get('reason', '')})"
-    elif turn.get("kind") == "decision":
-        status = f"turn {turn.get('number')}: {', '.join(turn.get('acting', []))} must decide (retreat or fight)"
-    else:
-        status = f"turn {turn.get('number')}: {turn.get('to_move')} to move"
-    out.append(_t(20, 28, f"Civil War: {board['name']}", 18, "start", weight="bold"))
-    out.append(_t(20, 50, status, 13, "start"))
+    out.append(_t(20, 28, words("Civil War: {name}", name=board["name"]), 18, "start", weight="bold"))
+    out.append(_t(20, 50, _status(view, words), 13, "start"))
     counters = view.get("counters") or {}
     if counters:
         c_text = "   |   ".join(
-            f"{s}: {v['on_map']} units on map, {v['in_box']} in box, {v['tokens']}/{v['tokens_dealt']} tokens"
+            words(
+                "{side}: {on_map} units on map, {in_box} in box, {tokens}/{dealt} tokens",
+                side=words.side(s),
+                on_map=v["on_map"],
+                in_box=v["in_box"],
+                tokens=v["tokens"],
+                dealt=v["tokens_dealt"],
+            )
             for s, v in counters.items()
         )
         out.append(_t(20, 66, c_text, 11, "start", fill="#444"))
@@ -132,7 +202,7 @@ def render_svg(view: dict[str, Any], crop: bool = False) -> str:
             f'<polyline points="{ax:.1f},{ay:.1f} {mx:.1f},{my:.1f} {bx:.1f},{by:.1f}" fill="none" '
             f'stroke="#9c8f7a" stroke-width="4" stroke-linecap="round"/>'
         )
-    line_paths, line_labels = _straight_lines(board.get("lines") or [], pos)
+    line_paths, line_labels = _straight_lines(board.get("lines") or [], pos, words)
     out += line_paths
     tokens = view.get("tokens") or {}
     for c in board["cities"]:
@@ -148,7 +218,7 @@ def render_svg(view: dict[str, Any], crop: bool = False) -> str:
             out.append(
                 f'<rect x="{x + 14:.1f}" y="{y - 26:.1f}" width="13" height="13" fill="{UNIT_FILL[tok]}" stroke="#fff"/>'
             )
-            out.append(_t(x + 20.5, y - 16, tok[0].upper(), 9, fill="#fff", weight="bold"))
+            out.append(_t(x + 20.5, y - 16, _letter(tok, words), 9, fill="#fff", weight="bold"))
     for r in board["roads"]:
         x, y = pos[r["id"]]
         out.append(
@@ -172,11 +242,12 @@ def render_svg(view: dict[str, Any], crop: bool = False) -> str:
             f'<circle class="unit"{attrs} cx="{x:.1f}" cy="{y:.1f}" r="{rad}" '
             f'fill="{UNIT_FILL.get(u["side"], "#000")}" stroke="#fff" stroke-width="2"/>'
         )
-        out.append(_t(x, y + 4, u["side"][0].upper(), 11, fill="#fff", weight="bold"))
+        out.append(_t(x, y + 4, _letter(u["side"], words), 11, fill="#fff", weight="bold"))
         if u["point"] in protected:
             out.append(
                 f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{rad + 4}" fill="none" stroke="#e0a100" stroke-width="2" stroke-dasharray="4 3"/>'
             )
+    pending = view.get("pending")
     if pending and pending["point"] in pos:
         x, y = pos[pending["point"]]
         out.append(
@@ -185,26 +256,8 @@ def render_svg(view: dict[str, Any], crop: bool = False) -> str:
         )
         out.append(_t(x + 22, y + 22, "?", 11, fill="#fff", weight="bold"))
 
-    # legend
-    ly = top + 40 + map_h + 10
-    lx = 20
-    out.append(f'<circle cx="{lx + 8}" cy="{ly}" r="8" fill="{UNIT_FILL["red"]}"/>')
-    out.append(_t(lx + 22, ly + 4, "red unit", 11, "start"))
-    out.append(f'<circle cx="{lx + 98}" cy="{ly}" r="8" fill="{UNIT_FILL["blue"]}"/>')
-    out.append(_t(lx + 112, ly + 4, "blue unit", 11, "start"))
-    out.append(
-        f'<circle cx="{lx + 198}" cy="{ly}" r="9" fill="{TOKEN_FILL["red"]}" stroke="{TOKEN_STROKE["red"]}" stroke-width="2"/>'
-    )
-    out.append(_t(lx + 212, ly + 4, "red/blue/neutral city", 11, "start"))
-    out.append(f'<rect x="{lx + 350}" y="{ly - 8}" width="16" height="16" rx="3" fill="#fffdf7" stroke="#9c8f7a"/>')
-    out.append(_t(lx + 372, ly + 4, "road point", 11, "start"))
-    out.append(
-        f'<circle cx="{lx + 458}" cy="{ly}" r="9" fill="none" stroke="#e0a100" stroke-width="2" stroke-dasharray="4 3"/>'
-    )
-    out.append(_t(lx + 472, ly + 4, "just occupied (safe this turn)", 11, "start"))
-    out.append(f'<line x1="{lx}" y1="{ly + 24}" x2="{lx + 30}" y2="{ly + 24}" {LINE_STYLE}/>')
-    out.append(_t(lx + 38, ly + 28, "straight line L…: a breakthrough runs along it", 11, "start"))
-    fy = ly + 54
+    out.append(legend)
+    fy = top + 40 + map_h + 10 + legend_h + 20
     for line in footer:
         out.append(_t(20, fy, line, 11, "start", fill="#333"))
         fy += 18

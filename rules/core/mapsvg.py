@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from html import escape
 
+from .fontwidth import text_width
+
 Box = tuple[float, float, float, float]  # x, y, w, h in the SVG's user units
 
 
@@ -70,12 +72,11 @@ def box_attr(box: Box | None) -> str | None:
 
 # --- labels without collisions -------------------------------------------------------------
 
-CHAR_WIDTH = 0.6  # DejaVu Sans: a character is about 0.6 of the font size wide on average
 
-
-def text_box(x: float, y: float, size: float, text: str, anchor: str = "middle") -> Box:
-    """The box a one-line label takes (baseline at ``y``): the estimate the placer and tests share."""
-    w = CHAR_WIDTH * size * max(1, len(text))
+def text_box(x: float, y: float, size: float, text: str, anchor: str = "middle", weight: str = "normal") -> Box:
+    """The box a one-line label takes (baseline at ``y``): the estimate the placer and tests share,
+    from DejaVu Sans's own advances (fontwidth.py), so a Cyrillic or bold label is as wide as drawn."""
+    w = max(text_width(text, size, weight), 0.6 * size)
     left = x - w / 2 if anchor == "middle" else (x - w if anchor == "end" else x)
     return (left, y - 0.8 * size, w, size)
 
@@ -100,13 +101,13 @@ class LabelPlacer:
         self.dropped: list[str] = []
 
     def place(
-        self, x: float, y: float, text: str, size: float, gap: float, around: Box | None = None
+        self, x: float, y: float, text: str, size: float, gap: float, around: Box | None = None, weight: str = "normal"
     ) -> tuple[float, float, str] | None:
         """Where to draw ``text`` near (x, y), or round the box ``around`` (a piece of terrain: on it
         where it fits, else beside it): (x, y, anchor) of a free spot, or None."""
         bx, by, bw, bh = around or (x, y, 0.0, 0.0)
         if around is not None:  # on the piece itself, if the text fits inside it
-            inside = text_box(bx + bw / 2, by + bh / 2 + 0.3 * size, size, text)
+            inside = text_box(bx + bw / 2, by + bh / 2 + 0.3 * size, size, text, weight=weight)
             if inside[2] <= bw and inside[3] <= bh and self._take(inside):
                 return bx + bw / 2, by + bh / 2 + 0.3 * size, "middle"
         mx, my = bx + bw / 2, by + bh / 2
@@ -117,7 +118,7 @@ class LabelPlacer:
                 (x, my + dy + 0.3 * size, a) for dy in steps for x, a in ((bx + bw + gap, "start"), (bx - gap, "end"))
             ]
         for cx, cy, anchor in beside:
-            if self._take(text_box(cx, cy, size, text, anchor)):
+            if self._take(text_box(cx, cy, size, text, anchor, weight)):
                 return cx, cy, anchor
         for ring in (0, 1, 2, 3.5, 5, 7, 10):  # further out a line of text at a time
             d = gap + size * ring
@@ -132,7 +133,7 @@ class LabelPlacer:
                 (right, bottom, "start"),
                 (left, bottom, "end"),
             ):
-                if self._take(text_box(cx, cy, size, text, anchor)):
+                if self._take(text_box(cx, cy, size, text, anchor, weight)):
                     return cx, cy, anchor
         self.dropped.append(text)
         return None
@@ -169,7 +170,7 @@ def label(
 ) -> str:
     """A placed ``<text class="label">`` (empty if no spot is free) on a faint ``halo`` of its box,
     so that it reads over lines and terrain."""
-    spot = placer.place(x, y, text, size, gap, around)
+    spot = placer.place(x, y, text, size, gap, around, weight)
     if spot is None:
         return ""
     tx, ty, anchor = spot

@@ -193,10 +193,11 @@ class RuleSet(Protocol):
         """The orders open to ``side`` now, from its own view ``board`` (RuleSetBase: the view's
         ``legal_operations``); shown on the game page."""
 
-    def render_svg(self, view: JSON, crop: bool = False) -> str:
+    def render_svg(self, view: JSON, crop: bool = False, lang: str = "en") -> str:
         """One viewer's map, from its view only (the contract: rules/core/MAPS.md). ``crop``: for
         the mail's picture, only the region round the viewer's own troops where that is much
-        smaller than the table; the web and the API show the whole map."""
+        smaller than the table; the web and the API show the whole map. ``lang``: the reader's
+        language ("en", "ru"; rules/core/mapwords.py), English by default."""
 
     def describe_event(self, event_type: str, payload: Mapping[str, JSON]) -> str:
         """One readable line for logs and reports."""

@@ -12,6 +12,7 @@ from html import escape
 
 from shapely.geometry.base import BaseGeometry
 
+from .fontwidth import text_width
 from .mapsvg import Box, data
 
 Region = tuple[float, float, float, float]
@@ -48,9 +49,10 @@ def tick_step(span: float) -> tuple[float, float]:
     return 6.0, 24.0
 
 
-def rulers(region: Region, depth: float, fs: float) -> str:
+def rulers(region: Region, depth: float, fs: float, unit: str = "in") -> str:
     """Inch rulers along the region's south (x) and west (y) edges, outside it, numbered as
-    orders write coordinates (x from the west edge, y from the south edge)."""
+    orders write coordinates (x from the west edge, y from the south edge); ``unit``: how the
+    map's language abbreviates inches."""
     x0, y0, w, h = region
     bottom, left = depth - y0, x0
     out = [
@@ -80,7 +82,9 @@ def rulers(region: Region, depth: float, fs: float) -> str:
         ),
         fs,
     )
-    out.append(f'<text x="{left - 3.1 * fs:.2f}" y="{bottom + 1.9 * fs:.2f}">in</text></g>')
+    out.append(
+        f'<text class="ruler-unit" x="{left - 3.1 * fs:.2f}" y="{bottom + 1.9 * fs:.2f}">{escape(unit)}</text></g>'
+    )
     return "".join(out)
 
 
@@ -124,7 +128,7 @@ def legend(items: Sequence[tuple[str, str]], x: float, y: float, width: float, f
     out = [f'<g class="legend" font-family="{FONT}" font-size="{fs:g}" fill="#222">']
     cx, cy, row = x, y, fs * 1.6
     for swatch, text in items:
-        w = fs * 1.5 + 0.6 * fs * len(text) + fs * 1.2
+        w = fs * 1.5 + text_width(text, fs) + fs * 1.2
         if cx > x and cx + w > x + width:
             cx, cy = x, cy + row
         out.append(

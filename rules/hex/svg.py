@@ -12,7 +12,9 @@ from collections.abc import Iterable, Mapping
 from html import escape
 from typing import Any
 
+from rules.core.fontwidth import text_width
 from rules.core.mapsvg import data
+from rules.core.mapwords import Words
 
 from .board import HexMap
 from .coords import corners, label, neighbour, parse_label, side_hexes, side_segment, to_pixel
@@ -28,6 +30,11 @@ def _t(
         f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:g}" text-anchor="{anchor}" fill="{fill}" '
         f'font-weight="{weight}">{escape(str(text))}</text>'
     )
+
+
+def _hex_title(hex_label: str, cell: Mapping[str, Any], words: Words) -> str:
+    template = "{hex} {terrain} elevation {elevation}"
+    return words(template, hex=hex_label, terrain=words(cell["terrain"]), elevation=cell["elevation"])
 
 
 def _counter(x: float, y: float, c: Mapping[str, Any], size: float) -> str:
@@ -67,6 +74,14 @@ def _badge(x: float, y: float, c: Mapping[str, Any], size: float) -> str:
     )
 
 
+def no_battle(text: str) -> str:
+    """The picture of a game with no map yet: one line saying so."""
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="60"><text x="20" y="35" '
+        f'font-family="{FONT}">{escape(text)}</text></svg>'
+    )
+
+
 def render(
     m: HexMap,
     *,
@@ -78,12 +93,15 @@ def render(
     marks: Mapping[str, str] | None = None,
     size: float = 42.0,
     css_class: str = "hexmap",
+    words: Words | None = None,
 ) -> str:
     """The map as SVG. ``counters``: dicts with ``hex`` (label), ``side``, ``name``, ``strength``,
     ``state``, ``hidden``, ``title``, and ``id`` (as orders name it: the counter is then a ``unit``
     of the map contract, rules/core/MAPS.md), ``kind`` and ``badge`` (a small tag under the
     hex's counters instead of a counter); ``marks``: {label: colour} hexes to ring (last shots,
-    fires). A legend of the terrain, hexsides, roads and marks goes under the map."""
+    fires). A legend of the terrain, hexsides, roads and marks goes under the map. ``words``: the
+    map's language (rules/core/mapwords.py; the caller's counters and lines are already in it)."""
+    words = words or Words("en")
     pts = {h: to_pixel(h, size) for h in m.hexes()}
     minx = min(x for x, _ in pts.values()) - size
     miny = min(y for _, y in pts.values()) - size
@@ -92,7 +110,7 @@ def render(
     ox, oy = 10 - minx, top - miny
     width = max(x for x, _ in pts.values()) + size + ox + 10
     legend, legend_h = _legend(
-        m, terrain_fill, side_stroke, bool(marks), 10, max(y for _, y in pts.values()) + size + oy, width - 20
+        m, terrain_fill, side_stroke, bool(marks), (10, max(y for _, y in pts.values()) + size + oy, width - 20), words
     )
     height = max(y for _, y in pts.values()) + size + oy + 10 + legend_h
     out = [
@@ -108,7 +126,7 @@ def render(
         fill = terrain_fill.get(cell["terrain"], "#dddddd")
         out.append(
             f'<polygon class="hex"{data(hex=label(h))} points="{poly}" fill="{fill}" stroke="#8d8570" stroke-width="0.8">'
-            f"<title>{label(h)} {escape(cell['terrain'])} elevation {cell['elevation']}</title></polygon>"
+            f"<title>{escape(_hex_title(label(h), cell, words))}</title></polygon>"
         )
         out.append(_t(x + ox, y + oy - size * 0.62, label(h), size * 0.2, "#5b5443"))
         if cell["elevation"]:
@@ -129,7 +147,7 @@ def render(
         out.append(
             f'<line x1="{x1 + ox:.1f}" y1="{y1 + oy:.1f}" x2="{x2 + ox:.1f}" y2="{y2 + oy:.1f}" '
             f'stroke="{side_stroke.get(feature, "#000")}" stroke-width="{size * 0.12:.1f}" stroke-linecap="round">'
-            f"<title>{escape(feature)}</title></line>"
+            f"<title>{escape(words(feature))}</title></line>"
         )
     for lab, colour in (marks or {}).items():
         x, y = pts[parse_label(lab)]
@@ -159,45 +177,48 @@ def _legend(
     terrain_fill: Mapping[str, str],
     side_stroke: Mapping[str, str],
     marks: bool,
-    x: float,
-    y: float,
-    width: float,
+    at: tuple[float, float, float],
+    words: Words,
 ) -> tuple[str, float]:
     """The key under the map: each terrain on it by name and colour, hexside features, roads,
-    counters and rings; returns the SVG and its height."""
+    counters and rings, from ``at`` (x, y, width); returns the SVG and its height."""
+    x, y, width = at
     items = [
-        (f'<rect x="0" y="2" width="18" height="12" fill="{terrain_fill.get(t, "#dddddd")}" stroke="#8d8570"/>', t)
+        (
+            f'<rect x="0" y="2" width="18" height="12" fill="{terrain_fill.get(t, "#dddddd")}" stroke="#8d8570"/>',
+            words(t),
+        )
         for t in sorted({c["terrain"] for c in m.cells.values()})
     ]
     items += [
         (
             f'<line x1="0" y1="8" x2="18" y2="8" stroke="{side_stroke.get(f, "#000")}" stroke-width="4"/>',
-            f"{f} (hexside)",
+            words("{feature} (hexside)", feature=words(f)),
         )
         for f in sorted(set(m.sides.values()))
     ]
     if any(c["road"] for c in m.cells.values()):
-        items.append(('<line x1="0" y1="8" x2="18" y2="8" stroke="#b49a6a" stroke-width="5"/>', "road"))
+        items.append(('<line x1="0" y1="8" x2="18" y2="8" stroke="#b49a6a" stroke-width="5"/>', words("road")))
     items += [
         (
             f'<rect x="0" y="2" width="18" height="12" rx="2" fill="{SIDE_COLOURS["red"]}"/>',
-            "unit: id kind, strength (yellow: its state)",
+            words("unit: id kind, strength (yellow: its state)"),
         ),
         (
             '<rect x="0" y="2" width="18" height="12" rx="2" fill="#777" stroke="#111" stroke-dasharray="3 2"/>',
-            "hidden from the enemy",
+            words("hidden from the enemy"),
         ),
     ]
     if marks:
         items.append(
             (
                 '<circle cx="9" cy="8" r="7" fill="none" stroke="#d4a017" stroke-width="2" stroke-dasharray="4 2"/>',
-                "objective",
+                words("objective"),
             )
         )
     out, cx, cy = ['<g class="legend">'], x, y + 16
     for swatch, text in items:
-        w = 26 + 6.2 * len(text) + 14
+        w = 26 + text_width(text, 11) + 14
         if cx > x and cx + w > x + width:
             cx, cy = x, cy + 20
         out.append(
@@ -209,4 +230,4 @@ def _legend(
     return "".join(out), cy - y + 14
 
 
-__all__ = ["render", "SIDE_COLOURS"]
+__all__ = ["no_battle", "render", "SIDE_COLOURS"]

@@ -10,9 +10,11 @@ from typing import Any
 
 from rules.core import tablesvg
 from rules.core.mapsvg import Box, LabelPlacer, box_attr, crop_box, data, label
+from rules.core.mapwords import Words
 from rules.tabletop.terrain import terrain_geometry
 
 from . import geom
+from .mapwords import WORDS
 
 COLOURS = {"red": "#c0392b", "blue": "#2457a6"}
 TERRAIN = {
@@ -31,12 +33,12 @@ def _pts(points: Iterable[Sequence[float]], depth: float) -> str:
     return " ".join(f"{x:.2f},{depth - y:.2f}" for x, y in points)
 
 
-def _terrain(item: dict[str, Any], depth: float) -> str:
+def _terrain(item: dict[str, Any], depth: float, words: Words) -> str:
     shape = terrain_geometry(item)
     label = (
-        f"{item['id']}: {item['kind']}"
-        + (f" level {item['level']}" if "level" in item else "")
-        + (f" {item['height']:g} in" if "height" in item else "")
+        f"{item['id']}: {words(item['kind'])}"
+        + (" " + words("level {level}", level=item["level"]) if "level" in item else "")
+        + (" " + words("{height} in", height=f"{item['height']:g}") if "height" in item else "")
     )
     return (
         f'<g class="terrain {item["kind"]}"><title>{escape(label)}</title>'
@@ -55,7 +57,7 @@ def _arcs(u: dict[str, Any], depth: float) -> str:
     return f'<g class="arcs">{"".join(out)}</g>'
 
 
-def _unit(u: dict[str, Any], depth: float) -> str:
+def _unit(u: dict[str, Any], depth: float, words: Words) -> str:
     colour = COLOURS.get(u["side"], "#555")
     c = geom.corners(u)
     routed = u["status"] == "routed"
@@ -66,9 +68,20 @@ def _unit(u: dict[str, Any], depth: float) -> str:
         f'y2="{depth - c["FR"][1]:.2f}" stroke="#111" stroke-width="0.2"/>'
     )
     cx, cy = geom.centre(u)
-    mark = f"{u['id']}" + (f" ✕{u['damage']}" if u["damage"] else "") + (" W" if u["status"] == "wavering" else "")
+    mark = (
+        f"{u['id']}"
+        + (f" ✕{u['damage']}" if u["damage"] else "")
+        + (" " + words("mark|W") if u["status"] == "wavering" else "")
+    )
     text = f'<text x="{cx:.2f}" y="{depth - cy + 0.3:.2f}" font-size="1" text-anchor="middle">{escape(mark)}</text>'
-    title = f"{u['id']} {u['type']} ({u['side']}): damage {u['damage']}, {u['status']}"
+    title = words(
+        "{id} {type} ({side}): damage {damage}, {status}",
+        id=u["id"],
+        type=words(u["type"]),
+        side=words.side(u["side"]),
+        damage=u["damage"],
+        status=words(u["status"]),
+    )
     arcs = "" if routed else _arcs(u, depth)
     attrs = data(id=u["id"], side=u["side"], kind="unit", x=cx, y=cy, reach=u["profile"]["sp"])
     return (
@@ -77,12 +90,17 @@ def _unit(u: dict[str, Any], depth: float) -> str:
     )
 
 
-def zones(view: dict[str, Any]) -> list[tuple[str, tablesvg.Region, str]]:
+def zones(view: dict[str, Any], words: Words) -> list[tuple[str, tablesvg.Region, str]]:
     """Where each side set up: ZONE_DEPTH from its edge, the first side on the south edge (the shipped
     scenarios place red south, blue north; RULES.md)."""
     w, d = view["table"]["width"], view["table"]["depth"]
+    note = "{side} set up within {reach} in of the {edge} edge"
     return [
-        (side, tablesvg.edge_zone(edge, ZONE_DEPTH, w, d), f"{side} set up within {ZONE_DEPTH:g} in of the {edge} edge")
+        (
+            side,
+            tablesvg.edge_zone(edge, ZONE_DEPTH, w, d),
+            words(note, side=words.side(side), reach=f"{ZONE_DEPTH:g}", edge=words(f"edge|{edge}")),
+        )
         for side, edge in zip(view["sides"], ("south", "north"), strict=True)
     ]
 
@@ -99,8 +117,9 @@ def _mine(view: dict[str, Any]) -> str | None:
     return box_attr(crop_box(own, t["width"], t["depth"], 12.0, 4 / 3))
 
 
-def render_svg(view: dict[str, Any], crop: bool = False) -> str:
-    """The whole table (``crop`` is for large tables; Kings of War's fit one picture)."""
+def render_svg(view: dict[str, Any], crop: bool = False, lang: str = "en") -> str:
+    """The whole table in ``lang`` (``crop`` is for large tables; Kings of War's fit one picture)."""
+    words = Words(lang, WORDS)
     if "table" not in view:
         return '<svg xmlns="http://www.w3.org/2000/svg" data-map="table" viewBox="0 0 1 1"></svg>'
     w, d = view["table"]["width"], view["table"]["depth"]
@@ -110,26 +129,33 @@ def render_svg(view: dict[str, Any], crop: bool = False) -> str:
     placer = LabelPlacer(bounds=(0, 0, w, d), keep_clear=unit_boxes)
     parts = [f"<style>{STYLE}</style>", f'<rect width="{w:g}" height="{d:g}" fill="#e8e4d0"/>']
     for kind in ORDER:
-        parts += [_terrain(t, d) for t in view["terrain"] if t["kind"] == kind]
-    zs = zones(view)
+        parts += [_terrain(t, d, words) for t in view["terrain"] if t["kind"] == kind]
+    zs = zones(view, words)
     parts += [tablesvg.zone(side, rect, d, note) for side, rect, note in zs]
     labels = []
     for i, (x, y) in enumerate(view["objectives"], start=1):
         held = (view["score"].get("held") or [None] * len(view["objectives"]))[i - 1]
         parts.append(
-            f'<g class="objective"><title>objective {i}: {escape(held or "nobody")}</title>'
+            f'<g class="objective"><title>{escape(words("objective {i}: {held}", i=i, held=words.side(held)))}</title>'
             f'<circle cx="{x:g}" cy="{d - y:g}" r="0.8" fill="{COLOURS.get(held, "#fff")}" stroke="#000" '
             f'stroke-width="0.1"/></g>'
         )
         placer.placed.append((x - 0.8, d - y - 0.8, 1.6, 1.6))
         labels.append(
             label(
-                placer, x, d - y - 0.8, f"objective {i}" + (f" ({held})" if held else ""), fs * 0.85, 0.2 * fs, "#000"
+                placer,
+                x,
+                d - y - 0.8,
+                words("objective {i}", i=i) + (f" ({words.side(held)})" if held else ""),
+                fs * 0.85,
+                0.2 * fs,
+                "#000",
             )
         )
-    parts += [_unit(u, d) for u in view["units"]]
+    parts += [_unit(u, d, words) for u in view["units"]]
     for t in view["terrain"]:
-        name = f"{t['id']} ({t['kind']})" if t["kind"] not in t["id"] else t["id"]
+        says_kind = words.lang == "en" and t["kind"] in t["id"]  # a name says its kind only in English
+        name = t["id"] if says_kind else f"{t['id']} ({words(t['kind'])})"
         labels.append(
             label(
                 placer,
@@ -144,9 +170,9 @@ def render_svg(view: dict[str, Any], crop: bool = False) -> str:
             )
         )
     parts += labels
-    parts.append(tablesvg.rulers(region, d, fs))
+    parts.append(tablesvg.rulers(region, d, fs, words("in")))
     items = [
-        (f'<rect x="0" y="0.1" width="1.2" height="0.8" {TERRAIN[k]}/>', k)
+        (f'<rect x="0" y="0.1" width="1.2" height="0.8" {TERRAIN[k]}/>', words(k))
         for k in ORDER
         if any(t["kind"] == k for t in view["terrain"])
     ]
@@ -154,12 +180,12 @@ def render_svg(view: dict[str, Any], crop: bool = False) -> str:
         (
             '<rect x="0" y="0.15" width="1.2" height="0.7" fill="#777" fill-opacity="0.6"/><line x1="0" y1="0.15" '
             'x2="1.2" y2="0.15" stroke="#111" stroke-width="0.15"/>',
-            "unit (dark edge: its front)",
+            words("unit (dark edge: its front)"),
         ),
-        ('<rect x="0" y="0.15" width="1.2" height="0.7" fill="#777" fill-opacity="0.15"/>', "routed unit"),
+        ('<rect x="0" y="0.15" width="1.2" height="0.7" fill="#777" fill-opacity="0.15"/>', words("routed unit")),
         (
             '<circle cx="0.5" cy="0.5" r="0.4" fill="#fff" stroke="#000" stroke-width="0.08"/>',
-            "objective (filled: held)",
+            words("objective (filled: held)"),
         ),
     ]
     items += [

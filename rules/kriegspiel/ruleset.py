@@ -13,11 +13,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.core.base import RuleSetBase, titled
+from rules.core.mapwords import Words
 from rules.core.protocol import LineError, ParsedOrders, RuleEvent
 from rules.littlewars import adjudicate as lw_adj
 from rules.littlewars import compose as lw_compose
 from rules.littlewars.commands import Teams
 from rules.littlewars.fold import initial_state as lw_initial
+from rules.littlewars.mapwords import WORDS as LW_WORDS
 from rules.littlewars.render import render_svg as lw_render
 from rules.littlewars.scenario import builtin_scenario as lw_builtin
 
@@ -26,6 +28,7 @@ from .describe import describe_event as _describe
 from .desk import HELP as DESK_HELP
 from .desk import desk_events
 from .invariants import check_invariants as ks_invariants
+from .mapwords import WORDS as KS_WORDS
 from .plan import errors as _errors
 from .render import extra_svg
 from .scenario import DEFAULT, builtin_names, builtin_scenario, load, playable_lw_names
@@ -70,8 +73,9 @@ class Kriegspiel(Teams, RuleSetBase):
     adjudicate = staticmethod(_adjudicate)
     view = staticmethod(build_view)
 
-    def render_svg(self, view: Any, crop: bool = False) -> str:
-        return lw_render(view, crop=crop, extra=extra_svg(view))
+    def render_svg(self, view: Any, crop: bool = False, lang: str = "en") -> str:
+        words = Words(lang, LW_WORDS, KS_WORDS)
+        return lw_render(view, crop=crop, extra=extra_svg(view, words), lang=lang, tables=(KS_WORDS,))
 
     describe_event = staticmethod(_describe)
 

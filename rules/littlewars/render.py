@@ -22,10 +22,13 @@ from shapely import MultiPoint
 from shapely.geometry import Polygon
 
 from rules.core import tablesvg
+from rules.core.fontwidth import text_width
 from rules.core.mapsvg import Box, LabelPlacer, box_attr, crop_box, data, label, order_name
+from rules.core.mapwords import Table, Words
 from rules.tabletop.terrain import terrain_geometry
 
 from .maplegend import legend_items, zones
+from .mapwords import WORDS
 from .units import CREW_RANGE, gun_pace, gun_range, pace
 from .wagons import wagon_pace
 
@@ -53,23 +56,29 @@ def _pts(points: Iterable[Sequence[float]], depth: float) -> str:
     return " ".join(f"{x:.2f},{depth - y:.2f}" for x, y in points)
 
 
-def _terrain(item: Thing, depth: float) -> str:
+def _kind(item: Thing, words: Words) -> str:
+    """A piece of terrain's kind as the map names it: "hill level 2"."""
+    return words(item["type"]) + (" " + words("level {level}", level=item["level"]) if item.get("level") else "")
+
+
+def _terrain(item: Thing, depth: float, words: Words) -> str:
     style = TERRAIN.get(item["type"], 'fill="#ccc"')
     shape = f'<polygon points="{_pts(list(terrain_geometry(item).exterior.coords), depth)}" {style}/>'
-    level = f" level {item['level']}" if item.get("level") else ""
     trunk = item.get("trunk", 0.5)
     shape += "".join(
         f'<circle class="tree" cx="{x:.2f}" cy="{depth - y:.2f}" r="{trunk:g}" fill="#2b5a28"/>'
         for x, y in item.get("trees", [])
     )
-    return f'<g class="terrain {item["type"]}"><title>{escape(item["id"])}: {item["type"]}{level}</title>{shape}</g>'
+    title = f"{item['id']}: {_kind(item, words)}"
+    return f'<g class="terrain {item["type"]}"><title>{escape(title)}</title>{shape}</g>'
 
 
-def _terrain_name(item: Thing) -> str:
-    """What the map writes on a piece of terrain: its name, and its kind where the name does not say it."""
+def _terrain_name(item: Thing, words: Words) -> str:
+    """What the map writes on a piece of terrain: its name as the scenario spells it, and its kind
+    where the name does not say it (an English name says nothing to a reader of another language)."""
     name = item["id"]
-    kind = item["type"] + (f" {item['level']}" if item.get("level") else "")
-    return name if item["type"] in name else f"{name} ({kind})"
+    kind = words(item["type"]) + (f" {item['level']}" if item.get("level") else "")
+    return name if words.lang == "en" and item["type"] in name else f"{name} ({kind})"
 
 
 def _figure(f: Thing, depth: float, scenario: Thing | None, groups: Mapping[str, str]) -> str:
@@ -112,13 +121,13 @@ def limber_known(view: Thing) -> set[str]:
     return own | set(ks.get("sides") or {})
 
 
-def gun_state(g: Thing, limbered: Collection[str]) -> str:
+def gun_state(g: Thing, limbered: Collection[str], words: Words) -> str:
     """What the map says of a gun beside its name: no crew, limbered (Kriegspiel), or nothing."""
-    words = ([] if g.get("crewed") else ["no crew"]) + (["limbered"] if g["id"] in limbered else [])
-    return ", ".join(words)
+    said = ([] if g.get("crewed") else [words("no crew")]) + ([words("limbered")] if g["id"] in limbered else [])
+    return ", ".join(said)
 
 
-def _gun(g: Thing, depth: float, view: Thing, limbered: Collection[str], known: Collection[str]) -> str:
+def _gun(g: Thing, depth: float, view: Thing, limbered: Collection[str], known: Collection[str], words: Words) -> str:
     x, y = g["x"], depth - g["y"]
     sc = view.get("scenario")
     cav = sum(
@@ -141,7 +150,7 @@ def _gun(g: Thing, depth: float, view: Thing, limbered: Collection[str], known: 
     h = math.radians(g["heading"])
     dx, dy = math.cos(h), -math.sin(h)
     colour = COLOURS.get(g["owner"], "#555")
-    state = gun_state(g, limbered)
+    state = gun_state(g, limbered, words)
     body = (
         f'<circle cx="{x:.2f}" cy="{y:.2f}" r="0.8" fill="#222" stroke="{colour}" stroke-width="0.25"/>'
         if crewed
@@ -156,22 +165,24 @@ def _gun(g: Thing, depth: float, view: Thing, limbered: Collection[str], known: 
         else ""
     )
     return (
-        f'<g class="unit gun"{attrs}><title>{escape(g["name"])} ({g["owner"]}){": " + state if state else ""}'
+        f'<g class="unit gun"{attrs}><title>{escape(g["name"])} ({escape(words.side(g["owner"]))})'
+        f"{': ' + escape(state) if state else ''}"
         f'</title>{limber}{body}<line x1="{x:.2f}" y1="{y:.2f}" x2="{x + 2 * dx:.2f}" y2="{y + 2 * dy:.2f}" '
         f'stroke="#222" stroke-width="0.45"/></g>'
     )
 
 
-def _wagon(w: Thing, depth: float, scenario: Thing | None) -> str:
+def _wagon(w: Thing, depth: float, scenario: Thing | None, words: Words) -> str:
     """LW-66/67: a supply wagon is a tilted box, an ammunition cart a smaller dark one, in the owner's colour."""
     x, y = w["x"], depth - w["y"]
     colour = COLOURS.get(w["owner"], "#555")
     big = w["kind"] == "supply"
     wd, ht, fill = (1.0, 0.7, "#f4ecd8") if big else (0.8, 0.55, "#5a4632")
-    what = "supply wagon" if big else "ammunition cart"
+    what = words("supply wagon" if big else "ammunition cart")
     attrs = data(id=w["name"], side=w["owner"], kind="wagon", x=w["x"], y=w["y"], reach=wagon_pace(scenario))
     return (
-        f'<g class="unit wagon {w["kind"]}"{attrs}><title>{escape(w["name"])} ({w["owner"]}): {what}</title>'
+        f'<g class="unit wagon {w["kind"]}"{attrs}><title>{escape(w["name"])} ({escape(words.side(w["owner"]))}): '
+        f"{escape(what)}</title>"
         f'<rect x="{x - wd / 2:.2f}" y="{y - ht / 2:.2f}" width="{wd:g}" height="{ht:g}" rx="0.15" fill="{fill}" '
         f'stroke="{colour}" stroke-width="0.15"/></g>'
     )
@@ -206,20 +217,23 @@ def _hulls(view: Thing, depth: float, key: str, kind: str) -> list[Hull]:
     return out
 
 
-def _last(view: Thing, depth: float) -> list[str]:
+def _last(view: Thing, depth: float, words: Words) -> list[str]:
     last = view.get("last") or {}
     out = []
     for imp in last.get("impacts", []):
         x, y = imp["at"][0], depth - imp["at"][1]
         out.append(
             f'<path d="M{x - 0.6:.2f},{y - 0.6:.2f}L{x + 0.6:.2f},{y + 0.6:.2f}M{x - 0.6:.2f},{y + 0.6:.2f}'
-            f'L{x + 0.6:.2f},{y - 0.6:.2f}" stroke="#000" stroke-width="0.2"><title>impact, {imp["killed"]} killed</title></path>'
+            f'L{x + 0.6:.2f},{y - 0.6:.2f}" stroke="#000" stroke-width="0.2">'
+            f"<title>{escape(words('impact, {killed} killed', killed=imp['killed']))}</title></path>"
         )
     for m in last.get("melees", []):
         x, y = m["at"][0], depth - m["at"][1]
         out.append(
             f'<circle cx="{x:.2f}" cy="{y:.2f}" r="3" fill="#f39c12" fill-opacity="0.25" stroke="#e67e22" '
-            f'stroke-width="0.2"><title>melee: {m["killed"]} killed, {m["captured"]} captured</title></circle>'
+            f'stroke-width="0.2"><title>'
+            f"{escape(words('melee: {killed} killed, {captured} captured', killed=m['killed'], captured=m['captured']))}"
+            "</title></circle>"
         )
     return out
 
@@ -250,13 +264,15 @@ def _region(view: Thing, mine: Box | None, crop: bool) -> tablesvg.Region:
     return (0.0, 0.0, float(w), float(d))
 
 
-def render_svg(view: Thing, crop: bool = False, extra: str = "") -> str:
-    """The map; ``extra``: more marks in table inches drawn over the troops, under the labels (Kriegspiel's)."""
+def render_svg(view: Thing, crop: bool = False, lang: str = "en", extra: str = "", tables: Sequence[Table] = ()) -> str:
+    """The map in ``lang`` (rules/core/mapwords.py); ``extra``: more marks in table inches drawn over
+    the troops, under the labels (Kriegspiel's), ``tables`` the term tables of its words."""
+    words = Words(lang, WORDS, *tables)
     table = view.get("table")
     if not table:
         return (
             '<svg xmlns="http://www.w3.org/2000/svg" data-map="table" viewBox="0 0 10 4"><text x="1" y="2" '
-            'font-size="1">No table yet</text></svg>'
+            f'font-size="1">{escape(words("No table yet"))}</text></svg>'
         )
     w, d = table["width"], table["depth"]
     mine = mine_box(view)
@@ -270,18 +286,18 @@ def render_svg(view: Thing, crop: bool = False, extra: str = "") -> str:
     placer = LabelPlacer(bounds=(rx, ry - fs, rw + fs, rh + fs), keep_clear=_troop_boxes(view, hulls))
     parts = [f'<rect x="0" y="0" width="{w:g}" height="{d:g}" fill="#dfe8c8" stroke="#444" stroke-width="0.2"/>']
     for kind in ORDER:
-        parts += [_terrain(t, d) for t in table["terrain"] if t["type"] == kind]
-    zone_marks, zone_notes = zones(view)
+        parts += [_terrain(t, d, words) for t in table["terrain"] if t["type"] == kind]
+    zone_marks, zone_notes = zones(view, words)
     parts += zone_marks
     parts += [_figure(f, d, view.get("scenario"), groups) for f in view.get("figures", [])]
     parts += [svg for _, _, svg, _ in hulls]
-    parts += [_gun(g, d, view, limbered, limber_known(view)) for g in view.get("guns", [])]
-    parts += [_wagon(x, d, view.get("scenario")) for x in view.get("wagons", [])]
-    parts += _last(view, d)
+    parts += [_gun(g, d, view, limbered, limber_known(view), words) for g in view.get("guns", [])]
+    parts += [_wagon(x, d, view.get("scenario"), words) for x in view.get("wagons", [])]
+    parts += _last(view, d, words)
     parts.append(extra)
-    parts += _labels(view, placer, hulls, limbered, fs)
-    parts.append(tablesvg.rulers(region, d, fs))
-    below, height = _below(view, region, fs, zone_notes)
+    parts += _labels(view, placer, hulls, limbered, fs, words)
+    parts.append(tablesvg.rulers(region, d, fs, words("in")))
+    below, height = _below(view, region, fs, zone_notes, words)
     parts.append(below)
     vb = (rx - 3.4 * fs, ry - fs, rw + 4.4 * fs, rh + fs + height)
     px = min(1600.0, max(900.0, 16.0 * vb[2]))  # the picture in pixels; the web scales it to the page
@@ -305,7 +321,9 @@ def _troop_boxes(view: Thing, hulls: Sequence[Hull]) -> list[Box]:
     return out
 
 
-def _labels(view: Thing, placer: LabelPlacer, hulls: Sequence[Hull], limbered: Collection[str], fs: float) -> list[str]:
+def _labels(
+    view: Thing, placer: LabelPlacer, hulls: Sequence[Hull], limbered: Collection[str], fs: float, words: Words
+) -> list[str]:
     """Names on the map, most important first (the placer gives way to the earlier): groups, guns,
     wagons, then terrain."""
     d = view["table"]["depth"]
@@ -325,7 +343,7 @@ def _labels(view: Thing, placer: LabelPlacer, hulls: Sequence[Hull], limbered: C
             )
         )
     for g in view.get("guns", []):
-        state = gun_state(g, limbered)
+        state = gun_state(g, limbered, words)
         out.append(
             label(
                 placer,
@@ -345,7 +363,7 @@ def _labels(view: Thing, placer: LabelPlacer, hulls: Sequence[Hull], limbered: C
                 placer,
                 0,
                 0,
-                _terrain_name(t),
+                _terrain_name(t, words),
                 fs * 0.85,
                 0.2 * fs,
                 "#3d3520",
@@ -356,37 +374,39 @@ def _labels(view: Thing, placer: LabelPlacer, hulls: Sequence[Hull], limbered: C
     return out
 
 
-def _below(view: Thing, region: tablesvg.Region, fs: float, zone_notes: Iterable[tuple[str, str]]) -> tuple[str, float]:
+def _below(
+    view: Thing, region: tablesvg.Region, fs: float, zone_notes: Iterable[tuple[str, str]], words: Words
+) -> tuple[str, float]:
     """Caption, scale bar and legend under the rulers; returns the SVG and the height they take."""
     d = view["table"]["depth"]
     rx, ry, rw, rh = tablesvg.svg_box(region, d)
     y = ry + rh + 3.4 * fs
     bar, sy = min(12.0, rw / 4), y + 1.6 * fs
-    caption = f"{view.get('scenario', {}).get('title', '')}, {_when(view)}"
-    size = round(min(fs * 1.1, (rw + 3 * fs) / (0.62 * len(caption))), 2)  # a long title shrinks to the width
+    caption = f"{view.get('scenario', {}).get('title', '')}, {_when(view, words)}"
+    size = round(min(fs * 1.1, (rw + 3 * fs) / text_width(caption, 1.0, "bold")), 2)  # a long title shrinks to fit
     out = [
         f'<text x="{rx:.2f}" y="{y:.2f}" font-size="{size:g}" font-weight="bold">{escape(caption)}</text>',
         f'<g class="scale"><line x1="{rx:.2f}" y1="{sy - 0.3 * fs:.2f}" x2="{rx + bar:.2f}" '
         f'y2="{sy - 0.3 * fs:.2f}" stroke="#000" stroke-width="{0.2 * fs:.2f}"/>'
         f'<text x="{rx + bar + 0.5 * fs:.2f}" y="{sy:.2f}" font-size="{fs * 0.8:g}">'
-        f"{bar:g} in{' (1 ft): an infantry move' if bar == 12 else ''}</text></g>",
+        f"{escape(words('{bar} in (1 ft): an infantry move' if bar == 12 else '{bar} in', bar=f'{bar:g}'))}</text></g>",
     ]
     shown = Polygon.from_bounds(region[0], region[1], region[0] + region[2], region[1] + region[3])
     present = {t["type"] for t in view["table"]["terrain"] if terrain_geometry(t).intersects(shown)}
     items = legend_items(
-        view, {k: v for k, v in TERRAIN.items() if k in present}, COLOURS, zone_notes, limbered_guns(view)
+        view, {k: v for k, v in TERRAIN.items() if k in present}, COLOURS, zone_notes, words, limbered_guns(view)
     )
     legend, height = tablesvg.legend(items, rx, sy + 0.8 * fs, rw, fs * 0.85)
     out.append(legend)
     return "".join(out), 5.0 * fs + 0.8 * fs + height + fs
 
 
-def _when(view: Thing) -> str:
+def _when(view: Thing, words: Words) -> str:
     """The caption's moment, by the game's turn number (the one the page, the mail and the rules use)."""
     phase = view.get("phase")
     number = (view.get("turn") or {}).get("number")
     if phase in ("edge", "deploy"):
-        return f"turn {number}: " + ("choosing the edge" if phase == "edge" else "deployment")
+        return words("turn {n}: choosing the edge" if phase == "edge" else "turn {n}: deployment", n=number)
     if phase == "over":
-        return f"the game is over after turn {number}"
-    return f"turn {number}"
+        return words("the game is over after turn {n}", n=number)
+    return words("turn {n}", n=number)

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.core.mapwords import Words, game_over, score_line
 from rules.hex.board import hexmap
-from rules.hex.svg import render
+from rules.hex.mapwords import WORDS as HEX_WORDS
+from rules.hex.svg import no_battle, render
 
 from .data import SIDE_STROKE, TERRAIN_FILL
+from .mapwords import WORDS
 
 SHORT = {
     "infantry": "inf",
@@ -23,35 +26,36 @@ SHORT = {
 }
 
 
-def _counter(u: dict[str, Any], leaders: list[dict[str, Any]]) -> dict[str, Any]:
+def _counter(u: dict[str, Any], leaders: list[dict[str, Any]], words: Words) -> dict[str, Any]:
     strength = f"{u['figures']}/{u['start']}"
-    state = (["square"] if u["square"] else []) + [f"L{x['level']} {x['id']}" for x in leaders]
+    state = ([words("square")] if u["square"] else []) + [
+        f"{words('L{level}', level=x['level'])} {x['id']}" for x in leaders
+    ]
     return {
         "id": u["id"],
         "hex": u["hex"],
         "side": u["side"],
-        "name": f"{u['id']} {SHORT[u['arm']]}",
+        "name": f"{u['id']} {words('short|' + SHORT[u['arm']])}",
         "strength": strength,
         "state": " ".join(state),
         "hidden": False,
-        "title": f"{u['id']} {u['name']} ({u['arm']}, {u['nation']}, {u['side']}): {strength}",
+        "title": f"{u['id']} {u['name']} ({words(u['arm'])}, {u['nation']}, {words.side(u['side'])}): {strength}",
     }
 
 
-def render_svg(view: dict[str, Any], crop: bool = False) -> str:
-    """The whole map (``crop``, for large tables, does not apply: it fits one picture)."""
+def render_svg(view: dict[str, Any], crop: bool = False, lang: str = "en") -> str:
+    """The whole map in ``lang`` (``crop``, for large tables, does not apply: it fits one picture)."""
+    words = Words(lang, HEX_WORDS, WORDS)
     sc = view.get("scenario")
     if not sc:
-        return (
-            '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="60"><text x="20" y="35" '
-            'font-family="DejaVu Sans, sans-serif">Napoleon\'s War: no battle yet</text></svg>'
-        )
+        return no_battle(words("Napoleon's War: no battle yet"))
     m = hexmap(sc["map"])
     leaders = [x for x in view["leaders"] if x["status"] == "active" and x["hex"]]
     counters = []
     for u in view["units"]:
         if u["status"] == "active" and u["hex"]:
-            counters.append(_counter(u, [x for x in leaders if x["hex"] == u["hex"] and x["side"] == u["side"]]))
+            with_him = [x for x in leaders if x["hex"] == u["hex"] and x["side"] == u["side"]]
+            counters.append(_counter(u, with_him, words))
     held = {c["hex"] for c in counters}
     for x in leaders:  # ordered by his id: a badge on the troops he is with, or a counter of his own
         counters.append(
@@ -61,30 +65,34 @@ def render_svg(view: dict[str, Any], crop: bool = False) -> str:
                 "badge": x["hex"] in held,
                 "hex": x["hex"],
                 "side": x["side"],
-                "name": f"{x['id']} L{x['level']}",
+                "name": f"{x['id']} {words('L{level}', level=x['level'])}",
                 "strength": "",
-                "state": "leader",
+                "state": words("leader"),
                 "hidden": False,
-                "title": f"{x['name']} (level {x['level']})",
+                "title": words("{name} (level {level})", name=x["name"], level=x["level"]),
             }
         )
     result, turn = view.get("result"), view.get("turn") or {}
     if result:
-        status = (
-            f"Game over: {result['winner']} wins" if result["winner"] else "Game over: draw"
-        ) + f" ({result['reason']})"
+        status = game_over(result, words)
     else:
-        status = f"Turn {turn['number']} of {sc['turns']}: {sc['armies'][turn['side']]} ({turn['side']}) to act"
-    score = view.get("score") or {}
-    lines = [status, "Score: " + ", ".join(f"{s} {p}" for s, p in score.items())]
+        status = words(
+            "Turn {n} of {turns}: {army} ({side}) to act",
+            n=turn["number"],
+            turns=sc["turns"],
+            army=sc["armies"][turn["side"]],
+            side=words.side(turn["side"]),
+        )
+    lines = [status, score_line(view, words)]
     marks = dict.fromkeys(sc["objectives"], "#d4a017")
     return render(
         m,
         terrain_fill=TERRAIN_FILL,
         side_stroke=SIDE_STROKE,
         counters=counters,
-        title=f"Napoleon's War: {sc['title']}",
+        title=words("Napoleon's War: {title}", title=sc["title"]),
         lines=lines,
         marks=marks,
         css_class="napoleon-map",
+        words=words,
     )

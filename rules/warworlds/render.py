@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.core.mapwords import Words, game_over, score_line
 from rules.hex.board import hexmap
-from rules.hex.svg import render
+from rules.hex.mapwords import WORDS as HEX_WORDS
+from rules.hex.svg import no_battle, render
 
 from .data import SIDE_STROKE, TERRAIN_FILL
+from .mapwords import WORDS
 
 SHORT = {
     "infantry": "inf",
@@ -23,58 +26,68 @@ SHORT = {
 }
 
 
-def _counter(u: dict[str, Any]) -> dict[str, Any]:
-    strength = f"{u['models']}/{u['start']}" if u["kind"] == "squad" else f"crew {u['crew']}/{u['crew_start']}"
+def _counter(u: dict[str, Any], words: Words) -> dict[str, Any]:
+    squad = u["kind"] == "squad"
+    strength = (
+        f"{u['models']}/{u['start']}" if squad else words("crew {crew}/{start}", crew=u["crew"], start=u["crew_start"])
+    )
     state = [] if u["morale"] == "calm" else [u["morale"]]
     if u["bonus"]:
         state.append("bonus")
     if u["penalty"]:
         state.append("penalty")
-    if u["kind"] != "squad":
+    if not squad:
         state += (["immobile"] if u["immobile"] else []) + (["burning"] if u["burning"] else [])
     if u["status"] != "active":
         state = [u["status"]]
+    profile, side, morale = words(u["profile"]), words.side(u["side"]), words(u["morale"])
     return {
         "id": u["id"],
         "hex": u["hex"],
         "side": u["side"],
-        "name": f"{u['id']} {SHORT[u['profile']]}",
+        "name": f"{u['id']} {words('short|' + SHORT[u['profile']])}",
         "strength": strength,
-        "state": " ".join(state),
+        "state": " ".join(map(words, state)),
         "hidden": u["hidden"],
-        "title": f"{u['id']} {u['name']} ({u['profile']}, {u['side']}): {strength}, {u['morale']}",
+        "title": f"{u['id']} {u['name']} ({profile}, {side}): {strength}, {morale}",
     }
 
 
-def render_svg(view: dict[str, Any], crop: bool = False) -> str:
-    """The whole map (``crop``, for large tables, does not apply: it fits one picture)."""
+def render_svg(view: dict[str, Any], crop: bool = False, lang: str = "en") -> str:
+    """The whole map in ``lang`` (``crop``, for large tables, does not apply: it fits one picture)."""
+    words = Words(lang, HEX_WORDS, WORDS)
     sc = view.get("scenario")
     if not sc:
-        return (
-            '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="60"><text x="20" y="35" '
-            'font-family="DejaVu Sans, sans-serif">War of the Worlds: no battle yet</text></svg>'
-        )
+        return no_battle(words("War of the Worlds: no battle yet"))
     m = hexmap(sc["map"])
-    counters = [_counter(u) for u in view["units"] if u["hex"] and u["status"] in ("active", "abandoned", "wreck")]
+    shown = ("active", "abandoned", "wreck")
+    counters = [_counter(u, words) for u in view["units"] if u["hex"] and u["status"] in shown]
     result, turn = view.get("result"), view.get("turn") or {}
     status = (
-        (f"Game over: {result['winner']} wins" if result["winner"] else "Game over: draw") + f" ({result['reason']})"
+        game_over(result, words)
         if result
-        else f"Turn {turn['number']} of {sc['turns']}, {turn['round']} round; {turn['attacker']} activates first"
+        else words(
+            "Turn {n} of {turns}, {round} round; {attacker} activates first",
+            n=turn["number"],
+            turns=sc["turns"],
+            round=words(turn["round"]),
+            attacker=words.side(turn["attacker"]),
+        )
     )
-    score = view.get("score") or {}
-    lines = [status, "Score: " + ", ".join(f"{s} {p}" for s, p in score.items())]
+    lines = [status, score_line(view, words)]
     off = [u for u in view["units"] if u["kind"] == "aircraft" and not u["hex"] and u["status"] == "active"]
     if off:
-        lines.append("Aircraft off the field: " + ", ".join(f"{u['id']} ({u['side']})" for u in off))
+        aircraft = ", ".join(f"{u['id']} ({words.side(u['side'])})" for u in off)
+        lines.append(words("Aircraft off the field: {aircraft}", aircraft=aircraft))
     marks = dict.fromkeys(sc["objectives"], "#d4a017")
     return render(
         m,
         terrain_fill=TERRAIN_FILL,
         side_stroke=SIDE_STROKE,
         counters=counters,
-        title=f"War of the Worlds: {sc['title']}",
+        title=words("War of the Worlds: {title}", title=sc["title"]),
         lines=lines,
         marks=marks,
         css_class="warworlds-map",
+        words=words,
     )

@@ -47,8 +47,14 @@ def play_first_legal(rs, state, turns):
     return state
 
 
-def svg_of(rs, state, viewer=RED):
-    return ET.fromstring(rs.render_svg(rs.view(state, viewer)))
+def svg_of(rs, state, lang, viewer=RED):
+    return ET.fromstring(rs.render_svg(rs.view(state, viewer), lang=lang))
+
+
+@pytest.fixture(params=["en", "ru"])
+def lang(request):
+    """Every contract test in both languages: the words change, the attributes orders use do not."""
+    return request.param
 
 
 def units(root):
@@ -62,9 +68,9 @@ def order_errors(rs, state, side, text):
 
 
 @pytest.mark.parametrize("name", sorted(KINDS))
-def test_root_and_units_carry_the_contract(name):
+def test_root_and_units_carry_the_contract(name, lang):
     rs, state = game(name)
-    root = svg_of(rs, state)
+    root = svg_of(rs, state, lang)
     assert root.get("data-map") == KINDS[name]
     own = [u for u in units(root) if u.get("data-side") == "red"]
     assert own, "the viewer's own units are on its map"
@@ -90,10 +96,10 @@ def test_root_and_units_carry_the_contract(name):
 
 
 @pytest.mark.parametrize("name", ["littlewars", "kriegspiel"])
-def test_table_orders_from_the_svg_are_accepted(name):
+def test_table_orders_from_the_svg_are_accepted(name, lang):
     """Deployment: a group or gun placed where the SVG says it stands (its own zone) is a legal order."""
     rs, state = game(name)
-    root = svg_of(rs, state)
+    root = svg_of(rs, state, lang)
     lines = [
         f"deploy {u.get('data-id')} at {u.get('data-x')},{u.get('data-y')}"
         for u in units(root)
@@ -103,20 +109,20 @@ def test_table_orders_from_the_svg_are_accepted(name):
     assert order_errors(rs, state, "red", "\n".join(lines)) == []
 
 
-def test_kings_of_war_orders_name_the_svg_units():
+def test_kings_of_war_orders_name_the_svg_units(lang):
     rs, state = game("kingsofwar")
-    ids = [u.get("data-id") for u in units(svg_of(rs, state)) if u.get("data-side") == "red"]
+    ids = [u.get("data-id") for u in units(svg_of(rs, state, lang)) if u.get("data-side") == "red"]
     assert ids and order_errors(rs, state, "red", "\n".join(f"{i} halt" for i in ids)) == []
     speeds = {u["id"]: u["profile"]["sp"] for u in rs.view(state, RED)["units"]}
-    assert all(float(u.get("data-reach")) == speeds[u.get("data-id")] for u in units(svg_of(rs, state)))
+    assert all(float(u.get("data-reach")) == speeds[u.get("data-id")] for u in units(svg_of(rs, state, lang)))
 
 
 @pytest.mark.parametrize("name", ["warworlds", "napoleon"])
-def test_hex_orders_name_the_svg_units_and_hexes(name):
+def test_hex_orders_name_the_svg_units_and_hexes(name, lang):
     """A move to a neighbouring hex, written with the SVG's ids and hex labels, is read as that unit's order."""
     rs, state = game(name)
     side = rs.next_turn(state).sides[0]
-    root = svg_of(rs, state, Viewer("player", side))
+    root = svg_of(rs, state, lang, Viewer("player", side))
     mine = [u for u in units(root) if u.get("data-side") == side and u.get("data-kind") == "unit"]
     assert mine
     u = mine[0]
@@ -126,9 +132,9 @@ def test_hex_orders_name_the_svg_units_and_hexes(name):
     assert all(view_units[m.get("data-id")] == m.get("data-hex") for m in mine)
 
 
-def test_civil_war_legal_operations_name_svg_units_and_nodes():
+def test_civil_war_legal_operations_name_svg_units_and_nodes(lang):
     rs, state = game("civilwar")
-    root = svg_of(rs, state)
+    root = svg_of(rs, state, lang)
     nodes = {e.get("data-node") for e in root.iter() if e.get("data-node")}
     mine = {u.get("data-id") for u in units(root) if u.get("data-side") == "red"}
     ops = rs.legal_orders(rs.view(state, RED), "red")
@@ -144,14 +150,14 @@ def test_civil_war_legal_operations_name_svg_units_and_nodes():
         assert order_errors(rs, state, "red", op) == [], op
 
 
-def test_little_wars_moves_written_from_the_svg_are_accepted_in_play():
+def test_little_wars_moves_written_from_the_svg_are_accepted_in_play(lang):
     """In play: each own group moved half an inch from where the SVG puts it, a single figure by its
     data-id, a gun firing at a point within its data-range: the rules accept every line."""
     from rules.littlewars.testing import new_game, play_bots
 
     rs = catalog.get("littlewars")
     state, _ = play_bots(new_game("skirmish", 1), seed=1, max_turns=2)
-    root = svg_of(rs, state)
+    root = svg_of(rs, state, lang)
     own = [u for u in units(root) if u.get("data-side") == "red"]
     lines = [
         f"move {u.get('data-id')} to {float(u.get('data-x')) + 0.5:.2f},{float(u.get('data-y')) + 0.5:.2f}"
