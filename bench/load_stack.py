@@ -113,9 +113,11 @@ class BrokerCounter:
 
 
 class Stack:
-    def __init__(self, *, web_workers: int, sweep_interval: int, private_pg: bool, log=print):
+    def __init__(self, *, web_workers: int, sweep_interval: int, private_pg: bool, log=print, nice: int = 10):
         self.tmp = Path(tempfile.mkdtemp(prefix="kb-load-"))
         self.log, self.web_workers, self.private_pg = log, web_workers, private_pg
+        # Workers and beat at a lower CPU priority, as deploy/Procfile runs them (0: as before).
+        self.nice = ["nice", "-n", str(nice)] if nice else []
         self.procs: dict[str, subprocess.Popen] = {}
         self.workers: list[subprocess.Popen] = []
         self.redis_port, self.web_port = free_port(), free_port()
@@ -268,16 +270,21 @@ class Stack:
             "gunicorn",
         )
 
-    def start_workers(self, count: int):
+    def start_workers(self, count: int, others=("mail", "maintenance"), queue: str = "adjudication"):
         """``count`` adjudication workers, and one worker each for the mail and maintenance queues
-        (queues by kind, as deploy/Procfile runs them: a frozen SMTP server holds only the mail one)."""
+        (queues by kind, as deploy/Procfile runs them: a frozen SMTP server holds only the mail one).
+        ``queue``: what the adjudication workers consume at first (another to hold them back)."""
         for proc in self.workers:
             self._kill(proc)
-        self.queues = ["adjudication"] * count + ["mail", "maintenance"]
+        self.queues = [queue] * count + list(others)
         self.workers = [self._spawn(f"worker{i}", self._worker_args(i)) for i in range(len(self.queues))]
+
+    def worker_name(self, i: int) -> str:
+        return f"bench{i}-{self.queues[i]}@{socket.gethostname()}"
 
     def _worker_args(self, i: int) -> list[str]:
         return [
+            *self.nice,
             str(BIN / "celery"),
             "-A",
             "kriegsbrief",
@@ -287,7 +294,7 @@ class Stack:
             "-Q",
             self.queues[i],
             "-n",
-            f"bench{i}-{self.queues[i]}@%h",
+            self.worker_name(i),
             "--without-gossip",
             "--without-mingle",
         ]
@@ -303,6 +310,7 @@ class Stack:
         self.procs["beat"] = self._spawn(
             "beat",
             [
+                *self.nice,
                 str(BIN / "celery"),
                 "-A",
                 "kriegsbrief",
