@@ -364,7 +364,9 @@ def turn_history(request, seen: Seen, number: int):
         raise Http404(_("That turn has not been published."))
     then = seen.as_of(published[number])
     turns_seen = sorted(published)
-    lines = next((g["lines"] for g in present.log_by_turn(seen) if g["turn"] == number), [])
+    # that turn's events only (lines show no numbers), not the whole log
+    turn_log = present.log_by_turn(seen, seen.events().filter(turn=number))
+    lines = next((g["lines"] for g in turn_log if g["turn"] == number), [])
     return render(
         request,
         "web/turn_history.html",
