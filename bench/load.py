@@ -553,9 +553,11 @@ def main(argv=None) -> int:
                 watcher = threading.Thread(target=fault_then_watch, daemon=True)
                 watcher.start()
             start, cpu = time.time(), resource.getrusage(resource.RUSAGE_SELF)
+            web_cpu = stack.cpu_seconds(stack.procs["web"])
             log(f"load: {2 * len(games)} players for {args.duration:.0f} s with {count} worker(s)")
             players.run(args.duration)
             end, used = time.time(), resource.getrusage(resource.RUSAGE_SELF)
+            web_cpu = stack.cpu_seconds(stack.procs["web"]) - web_cpu
             phases.append(
                 {
                     "workers": count,
@@ -564,6 +566,7 @@ def main(argv=None) -> int:
                     "accepted": len(players.accepted),
                     # the load driver's own CPU, in % of one core: is the client light?
                     "driver_cpu": 100 * (used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime) / (end - start),
+                    "web_cpu": web_cpu,  # gunicorn's CPU seconds in the window
                 }
             )
             log(f"load over: {len(players.accepted)} orders accepted so far")
@@ -604,6 +607,11 @@ def report(args, api, players, phases, stack, counter, drain_s, stalled, probed,
                 "players_p95_ms": p95(api.latencies(f"load{n}")),
                 "poll_p95_ms": p95(api.latencies(f"load{n}", "poll")),
                 "driver_cpu": phase["driver_cpu"],
+                # gunicorn's CPU per request answered in the window (players' and the probe's):
+                # the cost of a request, whatever else the shared machine runs
+                "web_cpu_ms": 1000
+                * phase["web_cpu"]
+                / max(1, len(api.latencies(f"load{n}")) + len(probed[0].within(phase["window"]))),
                 "order_p95_ms": p95(api.latencies(f"load{n}", "order")),
                 "errors": api.errors(f"load{n}"),
             }
@@ -624,6 +632,7 @@ def report(args, api, players, phases, stack, counter, drain_s, stalled, probed,
     print(f"{'  poll (GET view) p95 ms':28}{'':>18}" + "".join(f"{r['poll_p95_ms']:22.1f}" for r in results))
     print(f"{'  orders (POST) p95 ms':28}{'':>18}" + "".join(f"{r['order_p95_ms']:22.1f}" for r in results))
     print(f"{'load driver CPU % of a core':28}{'':>18}" + "".join(f"{r['driver_cpu']:22.0f}" for r in results))
+    print(f"{'web CPU ms per request':28}{'':>18}" + "".join(f"{r['web_cpu_ms']:22.1f}" for r in results))
     print(f"{'orders/s':28}{'':>18}" + "".join(f"{r['orders_per_s']:22.2f}" for r in results))
     print(f"{'turns published/s':28}{'':>18}" + "".join(f"{r['turns_per_s']:22.2f}" for r in results))
     print(f"{'HTTP 5xx / no answer':28}{'':>18}" + "".join(f"{sum(r['errors'].values()):22d}" for r in results))
@@ -656,6 +665,7 @@ def report(args, api, players, phases, stack, counter, drain_s, stalled, probed,
         "api_p95_ratio": f"{last['api_p95_ms'] / p95(idle):.2f}",
         "players_p95_ms": f"{last['players_p95_ms']:.0f}",
         "driver_cpu_pct": f"{last['driver_cpu']:.0f}",
+        "web_cpu_ms_per_req": f"{last['web_cpu_ms']:.1f}",
         "close_to_published_p95_s": f"{p95(a['close_to_published']):.2f}",
         "broker_msgs_per_queued_item": f"{pushes / items:.2f}" if items else "nan",
         "lost": a["lost_orders"] + a["lost_mail"],

@@ -188,6 +188,19 @@ class Stack:
         )
         wait_for(lambda: redis.Redis.from_url(self.redis_url).ping(), 15, "redis")
 
+    def cpu_seconds(self, proc: subprocess.Popen) -> float:
+        """CPU seconds used so far by the processes of ``proc``'s session (gunicorn and its workers,
+        a worker and its pool): what the machine's other load does not change."""
+        ticks = 0
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # ended meanwhile
+            if int(fields[3]) == proc.pid:  # the session's process group
+                ticks += int(fields[11]) + int(fields[12])  # utime + stime
+        return ticks / os.sysconf("SC_CLK_TCK")
+
     def stop_redis(self):
         self._kill(self.procs["redis"])
 
