@@ -73,8 +73,11 @@ def test_the_map_and_the_game_answer_if_none_match_too(game, people):
 
 
 def test_a_poll_costs_four_queries_and_a_stranger_gets_404(game, people):
-    """The token with its user, the user's language, the seat with its game and campaign, the
-    game's latest snapshot; one who holds no seat gets the 404 of a game that does not exist."""
+    """Through the ORM: knox's two (the token with its user; the user's other tokens, which it
+    clears when expired), the user's language, the seat with its game and campaign (one query,
+    where the game and the seat were two); the snapshot is read by a prepared statement
+    (campaigns/prepared.py) the ORM does not see. One who holds no seat gets the 404 of a game that
+    does not exist."""
     bob = token_client(people["bob"])
     view(bob, game)
     with CaptureQueriesContext(connection) as queries:
