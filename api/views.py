@@ -14,6 +14,7 @@ from dataclasses import asdict
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.cache import get_conditional_response, set_response_etag
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -76,6 +77,16 @@ CREATE_ERROR = OpenApiResponse(
 )
 
 
+def _conditional_get(request, response):
+    """The ETag is Django's hash of the body as sent (as its ConditionalGetMiddleware makes it), so
+    it says nothing the body does not: it changes only when what this viewer sees changes, never on
+    events hidden from them. A poller sending it back in If-None-Match gets 304 and no body."""
+    if hasattr(response, "render"):  # a DRF Response (the map is a plain HttpResponse)
+        response.render()
+    set_response_etag(response)
+    return get_conditional_response(request, etag=response.headers.get("ETag"), response=response)
+
+
 def _turn_error(exc: TurnError) -> Response:
     return Response({"detail": str(exc)}, status=status.HTTP_409_CONFLICT)
 
@@ -101,13 +112,23 @@ class SeatedGameMixin:
         return Game.objects.filter(pk__in=mine).select_related("campaign").order_by("-pk")
 
     def get_object(self) -> Game:
-        game = get_object_or_404(self.get_queryset(), pk=self.kwargs["pk"])
-        found = viewing.viewer_for(game, self.request.user)
-        if found is None:  # cannot happen given the queryset; deny anyway
-            raise Http404
-        self.viewer, self.seat = found
+        # One query finds the game among the user's and their seat in it (every poll comes here).
+        found = viewing.seated_in(self.kwargs["pk"], self.request.user)
+        if found is None:  # no such game, or no seat in it: the same answer
+            raise Http404("No Game matches the given query.")
+        game, self.viewer, self.seat = found
         self.check_object_permissions(self.request, game)
         return game
+
+    def conditional(self) -> bool:
+        """Whether a GET here answers If-None-Match (a view a client polls)."""
+        return getattr(self, "action", None) in {"retrieve", "view"}
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if request.method == "GET" and response.status_code == 200 and self.conditional():
+            return _conditional_get(request, response)
+        return response
 
     def my_view(self, game: Game) -> tuple[dict, dict]:
         """The state (for visible_events only) and this viewer's game_view."""
@@ -416,6 +437,9 @@ class GameMapView(SeatedGameMixin, GenericAPIView):
     renderer_classes = [JSONRenderer, SVGRenderer]  # JSON first: errors come back as JSON
     queryset = Game.objects.none()
     serializer_class = None
+
+    def conditional(self) -> bool:
+        return True
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)

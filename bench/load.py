@@ -14,12 +14,23 @@ mailed its report. A fault can be injected a third of the way through the load:
   pg-restart    restart PostgreSQL (a cluster of the bench's own, made for this run)
   smtp-freeze   the SMTP server holds every message unanswered for --fault-seconds
 
-Printed beside each other: the API's p95 while idle (the same requests, one at a time, before the
-load) and under load; with --workers 1,2 the load runs once per worker count and turns/s are
-compared. The last line is key=value pairs:
+Players poll as an app does, sending back the view's ETag (304 when nothing they see changed).
+Latency is measured by a probe, a process of its own asking one player's whole view (no ETag)
+every --probe-interval, alone for --idle seconds before the load (api_p95_idle_ms) and then
+under it (api_p95_ms): the load driver's threads share one interpreter, so their own timings
+(players_p95_ms) include waiting for it; driver_cpu_pct says how busy the driver itself was.
+Workers and beat run at nice --nice (10, as deploy/Procfile runs them; 0 as before).
 
-  orders_per_s turns_per_s api_p95_ms api_p95_idle_ms close_to_published_p95_s
+With --workers 1,2 the load runs once per worker count and turns/s are compared, but then the
+players set the pace. --scaling 1,2 measures the workers instead: after the load, every game's
+turn is ordered and closed while no worker runs, then 1 (or 2) adjudication workers start on an
+empty queue and, once all answer, are set on that backlog together; turns/s is the backlog over
+the seconds from that release to its last publication, the counts interleaved over
+--scaling-rounds (mail waits meanwhile). The last line is key=value pairs:
+
+  orders_per_s turns_per_s api_p95_ms api_p95_idle_ms api_p95_ratio close_to_published_p95_s
   broker_msgs_per_queued_item lost duplicated recovery_s (and stalled, drain_s, ...)
+  turns_per_s_1 turns_per_s_2 worker_scaling (with --scaling 1,2)
 
 lost: accepted orders missing from the log, mail given up (dead) or sent but never received;
 duplicated: a message received twice, a turn adjudicated twice, an order written twice;
@@ -29,13 +40,16 @@ recovery_s: from the fault's end until everything that was waiting then is done.
   .venv/bin/python bench/load.py                       # 20 games, 60 s of load, one worker
   .venv/bin/python bench/load.py --games 100 --duration 120 --workers 1,2
   .venv/bin/python bench/load.py --fault smtp-freeze
+  .venv/bin/python bench/load.py --games 20 --duration 30 --scaling 1,2 --scaling-rounds 3
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import random
+import resource
 import statistics
 import sys
 import threading
@@ -47,11 +61,12 @@ from pathlib import Path
 
 import psycopg
 import requests
+from celery import Celery
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load_stack import BrokerCounter, Stack
+from load_stack import BrokerCounter, Stack, wait_for
 
 from rules import catalog
 
@@ -82,12 +97,11 @@ class Api:
         self.base, self.records, self.lock = base, [], threading.Lock()
         self.phase = "setup"
 
-    def call(self, token: str, method: str, path: str, kind: str, body=None):
+    def call(self, token: str, method: str, path: str, kind: str, body=None, etag=None):
         start = time.monotonic()
+        headers = {"Authorization": f"Token {token}", **({"If-None-Match": etag} if etag else {})}
         try:
-            res = requests.request(
-                method, self.base + path, json=body, timeout=60, headers={"Authorization": f"Token {token}"}
-            )
+            res = requests.request(method, self.base + path, json=body, timeout=60, headers=headers)
             status = res.status_code
         except requests.RequestException:
             res, status = None, 0
@@ -150,12 +164,15 @@ class Players:
 
     def play(self, game: dict, side: str):
         token, ordered, rng = self.tokens[game["players"][side]], set(), random.Random(f"{game['id']}{side}")
+        etag, view = None, None
         time.sleep(rng.random() * self.poll)
         while not self.stop.is_set():
             start = time.monotonic()
-            res = self.api.call(token, "GET", f"/api/games/{game['id']}/view/", "poll")
+            # As an app polls: the view it has, sent back by its ETag (304: nothing new to read).
+            res = self.api.call(token, "GET", f"/api/games/{game['id']}/view/", "poll", etag=etag)
             if res is not None and res.status_code == 200:
-                view = res.json()
+                etag, view = res.headers.get("ETag"), res.json()
+            if res is not None and res.status_code in (200, 304) and view is not None:
                 turn = view["turn"]
                 if turn["game_status"] != "active":
                     return
@@ -201,6 +218,117 @@ class Players:
         self.stop.set()
         for t in threads:
             t.join(70)
+
+
+# --- latency as a light client sees it ---------------------------------------------------
+
+
+def probe(base: str, targets: list, interval: float, out, stop) -> None:
+    """A process of its own asking one player's view at a time, every ``interval`` s, in full (no
+    ETag): what a request costs, measured apart from the load driver's threads, which share one
+    interpreter. Puts (wall time, ms, status) on ``out`` when ``stop`` is set."""
+    records, i = [], 0
+    while not stop.is_set():
+        token, game_id = targets[i % len(targets)]
+        i += 1
+        start = time.monotonic()
+        try:
+            status = requests.get(
+                f"{base}/api/games/{game_id}/view/", timeout=60, headers={"Authorization": f"Token {token}"}
+            ).status_code
+        except requests.RequestException:
+            status = 0
+        took = time.monotonic() - start
+        records.append((time.time(), took * 1000, status))
+        stop.wait(max(0.0, interval - took))
+    out.put(records)
+
+
+class Probe:
+    def __init__(self, base: str, targets: list, interval: float):
+        ctx = multiprocessing.get_context("spawn")  # no copy of the driver's threads
+        self.out, self.stop = ctx.Queue(), ctx.Event()
+        self.proc = ctx.Process(target=probe, args=(base, targets, interval, self.out, self.stop), daemon=True)
+        self.records: list = []
+
+    def start(self):
+        self.proc.start()
+
+    def finish(self) -> list:
+        self.stop.set()
+        self.records = self.out.get(timeout=120)
+        self.proc.join(10)
+        return self.records
+
+    def within(self, window: tuple[float, float]) -> list[float]:
+        return [ms for at, ms, status in self.records if window[0] <= at <= window[1] and status == 200]
+
+
+# --- worker scaling: a backlog of ready turns released at once -----------------------------
+
+
+def ready_turns(api: Api, tokens: dict, games: list[dict]) -> set:
+    """Every game's open turn with its sides' orders sent and ready, so it closes and waits for a
+    worker; the (game, turn)s closed."""
+    rs = catalog.get("civilwar")
+
+    def one(game):
+        for side in ("red", "blue"):
+            token = tokens[game["players"][side]]
+            res = api.call(token, "GET", f"/api/games/{game['id']}/view/", "backlog")
+            view = res.json() if res is not None and res.status_code == 200 else None
+            turn = view["turn"] if view else {}
+            if not view or turn["game_status"] != "active" or turn["status"] != "open" or side not in turn["sides"]:
+                continue
+            options = rs.legal_orders(view["board"], side)
+            body = {"text": options[0] if options else "", "ready": True}
+            res = api.call(token, "POST", f"/api/games/{game['id']}/orders/", "backlog", body)
+            if res is not None and res.status_code == 201 and res.json()["closed"]:
+                return (game["id"], turn["number"])
+        return None
+
+    with ThreadPoolExecutor(4) as pool:
+        return {found for found in pool.map(one, games) if found}
+
+
+def published_at(db_url: str, backlog: set) -> list[float]:
+    with psycopg.connect(db_url) as conn:
+        rows = conn.execute(
+            "SELECT game_id, turn, extract(epoch FROM created_at) FROM campaigns_event WHERE type = 'turn.published'"
+        ).fetchall()
+    return [float(at) for game, turn, at in rows if (game, turn) in backlog]
+
+
+def release(stack: Stack, backlog: set, count: int, limit: float, log) -> tuple[int, float]:
+    """``count`` adjudication workers, started on an empty queue and, once every one answers, set on
+    the backlog together (Celery's add_consumer): (turns adjudicated, seconds from the release to the
+    last publication). Mail waits meanwhile: adjudication alone is measured."""
+    stack.start_workers(count, others=(), queue="bench-hold")
+    names = [stack.worker_name(i) for i in range(count)]
+    control = Celery(broker=stack.redis_url).control
+    wait_for(lambda: len(control.ping(destination=names, timeout=1.0)) == count, 90, f"{count} worker(s)")
+    start = time.time()
+    control.add_consumer("adjudication", destination=names, reply=True, timeout=5)
+    if wait_done(stack.db_url, backlog, set(), limit) is None:
+        log(f"scaling: the backlog of {len(backlog)} turns was not adjudicated within {limit:.0f} s")
+    times = published_at(stack.db_url, backlog)
+    return len(times), (max(times) - start) if times else float("nan")
+
+
+def scaling(stack: Stack, api: Api, tokens: dict, games: list[dict], counts: list[int], rounds: int, log) -> dict:
+    """Turns/s per adjudication worker count, the counts interleaved (1, 2, 1, 2...) so that a drift
+    of the shared machine's speed falls on both: {count: (turns, seconds)}."""
+    api.phase = "backlog"
+    totals = {c: [0, 0.0] for c in counts}
+    for _ in range(rounds):
+        for count in counts:
+            stack.start_workers(0, others=())  # no one adjudicates while the backlog is made
+            backlog = ready_turns(api, tokens, games)
+            turns, seconds = release(stack, backlog, count, 120, log)
+            log(f"scaling: {turns} turns with {count} worker(s) in {seconds:.2f} s ({turns / seconds:.2f}/s)")
+            totals[count][0] += turns
+            totals[count][1] += seconds
+    return totals
 
 
 # --- what the database says ----------------------------------------------------------
@@ -336,6 +464,15 @@ def main(argv=None) -> int:
     ap.add_argument("--fault", choices=FAULTS)
     ap.add_argument("--fault-seconds", type=float, default=30)
     ap.add_argument("--drain", type=float, default=150, help="the most seconds to wait for work to finish")
+    ap.add_argument(
+        "--scaling",
+        type=lambda v: [int(n) for n in v.split(",")],
+        help="e.g. 1,2: after the load, adjudication turns/s per worker count on a backlog released at once",
+    )
+    ap.add_argument("--scaling-rounds", type=int, default=2, help="backlogs per worker count (interleaved)")
+    ap.add_argument("--nice", type=int, default=10, help="CPU niceness of workers and beat (deploy/Procfile: 10)")
+    ap.add_argument("--probe-interval", type=float, default=0.2, help="seconds between the latency probe's GETs")
+    ap.add_argument("--idle", type=float, default=10, help="seconds of the probe alone before the load")
     ap.add_argument("--keep-db", action="store_true", help="keep the scratch database (e.g. for the backup drill)")
     args = ap.parse_args(argv)
     counts = [int(n) for n in args.workers.split(",")]
@@ -345,7 +482,11 @@ def main(argv=None) -> int:
         print(f"[{time.monotonic() - t0:6.1f}s] {msg}", flush=True)
 
     stack = Stack(
-        web_workers=args.web_workers, sweep_interval=args.sweep_interval, private_pg=args.fault == "pg-restart", log=log
+        web_workers=args.web_workers,
+        sweep_interval=args.sweep_interval,
+        private_pg=args.fault == "pg-restart",
+        log=log,
+        nice=args.nice,
     )
     try:
         stack.smtp.start()
@@ -379,10 +520,12 @@ def main(argv=None) -> int:
         for i in range(30):
             g = games[i % len(games)]
             api.call(tokens[g["players"]["red"]], "GET", f"/api/games/{g['id']}/view/", "warmup")
-        api.phase = "idle"
-        for i in range(100):
-            g = games[i % len(games)]
-            api.call(tokens[g["players"]["red"]], "GET", f"/api/games/{g['id']}/view/", "poll")
+        # Latency is measured by a probe of its own (see probe), first on the idle service.
+        prober = Probe(api.base, [(tokens[g["players"]["red"]], g["id"]) for g in games], args.probe_interval)
+        prober.start()
+        time.sleep(5)  # the probe's interpreter starts
+        idle_window = (time.time(), time.time() + args.idle)
+        time.sleep(args.idle)
         players = Players(api, tokens, games, args.poll)
         phases = []
         for n, count in enumerate(counts):
@@ -409,21 +552,38 @@ def main(argv=None) -> int:
 
                 watcher = threading.Thread(target=fault_then_watch, daemon=True)
                 watcher.start()
-            start = time.time()
+            start, cpu = time.time(), resource.getrusage(resource.RUSAGE_SELF)
+            web_cpu = stack.cpu_seconds(stack.procs["web"])
             log(f"load: {2 * len(games)} players for {args.duration:.0f} s with {count} worker(s)")
             players.run(args.duration)
-            end = time.time()
+            end, used = time.time(), resource.getrusage(resource.RUSAGE_SELF)
+            web_cpu = stack.cpu_seconds(stack.procs["web"]) - web_cpu
             phases.append(
-                {"workers": count, "window": (start, end), "recovery": recovery, "accepted": len(players.accepted)}
+                {
+                    "workers": count,
+                    "window": (start, end),
+                    "recovery": recovery,
+                    "accepted": len(players.accepted),
+                    # the load driver's own CPU, in % of one core: is the client light?
+                    "driver_cpu": 100 * (used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime) / (end - start),
+                    "web_cpu": web_cpu,  # gunicorn's CPU seconds in the window
+                }
             )
             log(f"load over: {len(players.accepted)} orders accepted so far")
+        prober.finish()
         if args.fault:
             watcher.join(args.drain + args.duration + 60)
+        scaled = {}
+        if args.scaling:
+            drain(stack.db_url, args.drain)
+            scaled = scaling(stack, api, tokens, games, args.scaling, args.scaling_rounds, log)
+            stack.start_workers(counts[-1])  # the mail waiting meanwhile goes out
         drain_s = drain(stack.db_url, args.drain)
         time.sleep(2)  # the last mails' SMTP conversations end
         stalled_turns, stalled_mail = waiting(stack.db_url)
         counter.stop()
-        report(args, api, players, phases, stack, counter, drain_s, len(stalled_turns) + len(stalled_mail))
+        stalled = len(stalled_turns) + len(stalled_mail)
+        report(args, api, players, phases, stack, counter, drain_s, stalled, (prober, idle_window), scaled)
         return 0
     finally:
         stack.stop(keep_db=args.keep_db)
@@ -431,7 +591,7 @@ def main(argv=None) -> int:
             print(f"kept: database {stack.db} ({stack.db_url}), logs in {stack.tmp}")
 
 
-def report(args, api, players, phases, stack, counter, drain_s, stalled):
+def report(args, api, players, phases, stack, counter, drain_s, stalled, probed, scaled):
     results = []
     for n, phase in enumerate(phases):
         seconds = phase["window"][1] - phase["window"][0]
@@ -442,26 +602,37 @@ def report(args, api, players, phases, stack, counter, drain_s, stalled):
                 "workers": phase["workers"],
                 "orders_per_s": orders / seconds,
                 "turns_per_s": a["published_in_window"] / seconds,
-                "api_p95_ms": p95(api.latencies(f"load{n}")),
+                "api_p95_ms": p95(probed[0].within(phase["window"])),
+                "api_p50_ms": statistics.median(probed[0].within(phase["window"]) or [float("nan")]),
+                "players_p95_ms": p95(api.latencies(f"load{n}")),
                 "poll_p95_ms": p95(api.latencies(f"load{n}", "poll")),
+                "driver_cpu": phase["driver_cpu"],
+                # gunicorn's CPU per request answered in the window (players' and the probe's):
+                # the cost of a request, whatever else the shared machine runs
+                "web_cpu_ms": 1000
+                * phase["web_cpu"]
+                / max(1, len(api.latencies(f"load{n}")) + len(probed[0].within(phase["window"]))),
                 "order_p95_ms": p95(api.latencies(f"load{n}", "order")),
                 "errors": api.errors(f"load{n}"),
             }
         )
     a = analyse(stack.db_url, stack.smtp, players.accepted, phases[-1]["window"])
-    idle = api.latencies("idle")
+    idle = probed[0].within(probed[1])
     print()
     print(
         f"{'':28}{'idle (baseline)':>18}"
         + "".join("load, {} worker(s)".format(r["workers"]).rjust(22) for r in results)
     )
     print(
-        f"{'API p50 ms':28}{statistics.median(idle):18.1f}"
-        + "".join(f"{statistics.median(api.latencies(f'load{n}')):22.1f}" for n in range(len(results)))
+        f"{'API p50 ms (probe)':28}{statistics.median(idle):18.1f}"
+        + "".join(f"{r['api_p50_ms']:22.1f}" for r in results)
     )
-    print(f"{'API p95 ms':28}{p95(idle):18.1f}" + "".join(f"{r['api_p95_ms']:22.1f}" for r in results))
-    print(f"{'  poll (GET view) p95 ms':28}{p95(idle):18.1f}" + "".join(f"{r['poll_p95_ms']:22.1f}" for r in results))
+    print(f"{'API p95 ms (probe)':28}{p95(idle):18.1f}" + "".join(f"{r['api_p95_ms']:22.1f}" for r in results))
+    print(f"{'players: all p95 ms':28}{'':>18}" + "".join(f"{r['players_p95_ms']:22.1f}" for r in results))
+    print(f"{'  poll (GET view) p95 ms':28}{'':>18}" + "".join(f"{r['poll_p95_ms']:22.1f}" for r in results))
     print(f"{'  orders (POST) p95 ms':28}{'':>18}" + "".join(f"{r['order_p95_ms']:22.1f}" for r in results))
+    print(f"{'load driver CPU % of a core':28}{'':>18}" + "".join(f"{r['driver_cpu']:22.0f}" for r in results))
+    print(f"{'web CPU ms per request':28}{'':>18}" + "".join(f"{r['web_cpu_ms']:22.1f}" for r in results))
     print(f"{'orders/s':28}{'':>18}" + "".join(f"{r['orders_per_s']:22.2f}" for r in results))
     print(f"{'turns published/s':28}{'':>18}" + "".join(f"{r['turns_per_s']:22.2f}" for r in results))
     print(f"{'HTTP 5xx / no answer':28}{'':>18}" + "".join(f"{sum(r['errors'].values()):22d}" for r in results))
@@ -491,6 +662,10 @@ def report(args, api, players, phases, stack, counter, drain_s, stalled):
         "turns_per_s": f"{last['turns_per_s']:.2f}",
         "api_p95_ms": f"{last['api_p95_ms']:.0f}",
         "api_p95_idle_ms": f"{p95(idle):.0f}",
+        "api_p95_ratio": f"{last['api_p95_ms'] / p95(idle):.2f}",
+        "players_p95_ms": f"{last['players_p95_ms']:.0f}",
+        "driver_cpu_pct": f"{last['driver_cpu']:.0f}",
+        "web_cpu_ms_per_req": f"{last['web_cpu_ms']:.1f}",
         "close_to_published_p95_s": f"{p95(a['close_to_published']):.2f}",
         "broker_msgs_per_queued_item": f"{pushes / items:.2f}" if items else "nan",
         "lost": a["lost_orders"] + a["lost_mail"],
@@ -504,6 +679,12 @@ def report(args, api, players, phases, stack, counter, drain_s, stalled):
         summary["turns_per_s_ratio"] = (
             f"{results[-1]['turns_per_s'] / results[0]['turns_per_s']:.2f}" if results[0]["turns_per_s"] else "nan"
         )
+    for count, (turns, seconds) in sorted(scaled.items()):
+        print(f"scaling: {turns} turns adjudicated by {count} worker(s) in {seconds:.1f} s")
+        summary[f"turns_per_s_{count}"] = f"{turns / seconds:.2f}"
+    if len(scaled) > 1:
+        rates = [turns / seconds for _, (turns, seconds) in sorted(scaled.items())]
+        summary["worker_scaling"] = f"{rates[-1] / rates[0]:.2f}"
     print(" ".join(f"{k}={v}" for k, v in summary.items()))
 
 

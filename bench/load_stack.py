@@ -113,9 +113,11 @@ class BrokerCounter:
 
 
 class Stack:
-    def __init__(self, *, web_workers: int, sweep_interval: int, private_pg: bool, log=print):
+    def __init__(self, *, web_workers: int, sweep_interval: int, private_pg: bool, log=print, nice: int = 10):
         self.tmp = Path(tempfile.mkdtemp(prefix="kb-load-"))
         self.log, self.web_workers, self.private_pg = log, web_workers, private_pg
+        # Workers and beat at a lower CPU priority, as deploy/Procfile runs them (0: as before).
+        self.nice = ["nice", "-n", str(nice)] if nice else []
         self.procs: dict[str, subprocess.Popen] = {}
         self.workers: list[subprocess.Popen] = []
         self.redis_port, self.web_port = free_port(), free_port()
@@ -185,6 +187,19 @@ class Stack:
             ],
         )
         wait_for(lambda: redis.Redis.from_url(self.redis_url).ping(), 15, "redis")
+
+    def cpu_seconds(self, proc: subprocess.Popen) -> float:
+        """CPU seconds used so far by the processes of ``proc``'s session (gunicorn and its workers,
+        a worker and its pool): what the machine's other load does not change."""
+        ticks = 0
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # ended meanwhile
+            if int(fields[3]) == proc.pid:  # the session's process group
+                ticks += int(fields[11]) + int(fields[12])  # utime + stime
+        return ticks / os.sysconf("SC_CLK_TCK")
 
     def stop_redis(self):
         self._kill(self.procs["redis"])
@@ -268,16 +283,21 @@ class Stack:
             "gunicorn",
         )
 
-    def start_workers(self, count: int):
+    def start_workers(self, count: int, others=("mail", "maintenance"), queue: str = "adjudication"):
         """``count`` adjudication workers, and one worker each for the mail and maintenance queues
-        (queues by kind, as deploy/Procfile runs them: a frozen SMTP server holds only the mail one)."""
+        (queues by kind, as deploy/Procfile runs them: a frozen SMTP server holds only the mail one).
+        ``queue``: what the adjudication workers consume at first (another to hold them back)."""
         for proc in self.workers:
             self._kill(proc)
-        self.queues = ["adjudication"] * count + ["mail", "maintenance"]
+        self.queues = [queue] * count + list(others)
         self.workers = [self._spawn(f"worker{i}", self._worker_args(i)) for i in range(len(self.queues))]
+
+    def worker_name(self, i: int) -> str:
+        return f"bench{i}-{self.queues[i]}@{socket.gethostname()}"
 
     def _worker_args(self, i: int) -> list[str]:
         return [
+            *self.nice,
             str(BIN / "celery"),
             "-A",
             "kriegsbrief",
@@ -287,7 +307,7 @@ class Stack:
             "-Q",
             self.queues[i],
             "-n",
-            f"bench{i}-{self.queues[i]}@%h",
+            self.worker_name(i),
             "--without-gossip",
             "--without-mingle",
         ]
@@ -303,6 +323,7 @@ class Stack:
         self.procs["beat"] = self._spawn(
             "beat",
             [
+                *self.nice,
                 str(BIN / "celery"),
                 "-A",
                 "kriegsbrief",

@@ -28,7 +28,21 @@ def viewer_for(game: Game, user) -> tuple[Viewer, Seat] | None:
     """The viewer a user is in this game, or None if they hold no active seat."""
     if not user.is_authenticated:
         return None
-    seats = list(game.seats.active().filter(user=user))  # an invitation is not a seat until accepted
+    return _first_role(game.seats.active().filter(user=user))  # an invitation is not a seat until accepted
+
+
+def seated_in(game_id: int, user) -> tuple[Game, Viewer, Seat] | None:
+    """The game with the viewer a user is in it, from one query (the API's every request: the
+    game row and campaign come joined to the seats); None if they hold no active seat."""
+    if not user.is_authenticated:
+        return None
+    found = _first_role(Seat.objects.active().filter(user=user, game_id=game_id).select_related("game__campaign"))
+    return None if found is None else (found[1].game, *found)
+
+
+def _first_role(seats) -> tuple[Viewer, Seat] | None:
+    """The seat a user views a game from: the umpire's before a player's before an observer's."""
+    seats = list(seats)
     for role in (Seat.Role.UMPIRE, Seat.Role.PLAYER, Seat.Role.OBSERVER):
         for seat in seats:
             if seat.role == role:
@@ -105,6 +119,25 @@ def number_events(
 ) -> list[Event]:
     """``numbered`` as a list."""
     return list(numbered(viewer, events, after, limit, after_seq=after_seq))
+
+
+def newest_first(
+    viewer: Viewer, events: QuerySet[Event], limit: int, *, before: tuple[int, int] | None = None
+) -> list[Event]:
+    """The viewer's latest ``limit`` events, newest first, each with its ``number`` (see
+    ``numbered``); with ``before`` = (number, seq) of one of their events, the ``limit`` before it.
+
+    ``events`` must be this viewer's whole ``visible_events``. The rows are found by the (game,
+    seq) index from the end, never counted past; only the newest page of a player's log needs one
+    COUNT, to number its events (the umpire's number is the seq)."""
+    rows = events.order_by("-seq")
+    if before is not None:
+        rows = rows.filter(seq__lt=before[1])
+    found = list(rows[:limit])
+    top = before[0] - 1 if before is not None else events.count() if found and not viewer.is_umpire else 0
+    for n, ev in enumerate(found):
+        ev.number = ev.seq if viewer.is_umpire else top - n
+    return found
 
 
 def _utc(iso: str) -> str:

@@ -13,6 +13,7 @@ from campaigns.mailout.reports import PLAIN_TEXT
 from campaigns.models import Absence
 from campaigns.turns import viewing
 from campaigns.turns.absences import seat_today
+from campaigns.turns.eventcursor import BadCursor, EventCursor
 from campaigns.turns.state import GameStatus, TurnStatus
 from rules.core.protocol import LineError, composes_orders
 
@@ -98,7 +99,28 @@ def log_by_turn(seen: Seen, events=None) -> list[dict]:
     whole log. Each line carries the viewer's own number of the event, never its seq. A player's
     lines say what happened without seeds and commitments (as the mailed reports do): those are on
     the verification page. Times are short, in the viewer's zone, with the full time on hover."""
-    events = viewing.numbered(seen.viewer, seen.events() if events is None else events)
+    return _grouped(seen, viewing.numbered(seen.viewer, seen.events() if events is None else events))
+
+
+LOG_PAGE = 200  # events on the game page; older ones a link away
+
+
+def log_page(seen: Seen, cursor: str | None) -> tuple[list[dict], str | None]:
+    """The game page's log: the viewer's latest LOG_PAGE events (those before ``cursor``'s place when
+    given), grouped as ``log_by_turn``; and the cursor of the page's oldest event if older ones
+    exist. Found by keyset from the log's end, so the page costs the same however long the log.
+    ``BadCursor`` if the cursor is not this viewer's for this game."""
+    before = EventCursor.place(cursor[:1000], seen.game, seen.viewer) if cursor else None
+    if before is not None and before[1] is None:
+        raise BadCursor("a cursor without its place")
+    rows = viewing.newest_first(seen.viewer, seen.events(), LOG_PAGE + 1, before=before)
+    oldest = rows[LOG_PAGE - 1] if len(rows) > LOG_PAGE else None
+    older = EventCursor.make(seen.game, seen.viewer, oldest.number, oldest.seq) if oldest else None
+    return _grouped(seen, reversed(rows[:LOG_PAGE])), older
+
+
+def _grouped(seen: Seen, events) -> list[dict]:
+    """Numbered events, oldest first, as lines grouped per turn, newest turn first."""
     groups = []
     for number, evs in groupby(events, key=lambda e: e.turn):
         lines = []

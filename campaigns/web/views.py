@@ -32,6 +32,7 @@ from campaigns.turns import (
     viewing,
 )
 from campaigns.turns.addresses import renew
+from campaigns.turns.eventcursor import BadCursor
 from campaigns.turns.localtime import local_time
 from campaigns.turns.state import GameStatus, TurnStatus
 from rules.core.protocol import RulesError, UmpireDesk
@@ -286,7 +287,8 @@ def new_game(request):
 # --- the game page ----------------------------------------------------------
 
 
-def game_context(seen: Seen, **extra) -> dict:
+def game_context(seen: Seen, cursor: str | None = None, **extra) -> dict:
+    log, older = present.log_page(seen, cursor)
     return {
         "seen": seen,
         "view": seen.view,
@@ -294,7 +296,9 @@ def game_context(seen: Seen, **extra) -> dict:
         "game": seen.game,
         "turn": present.turn_summary(seen),
         "svg": present.svg(seen),
-        "log": present.log_by_turn(seen),
+        "log": log,
+        "older_log": older,  # the cursor of the page's oldest event, when older ones exist
+        "paged_log": bool(cursor),
         "orders_help": in_language(seen.ruleset.orders_help),
         "may_order": present.may_order(seen),
         "own_orders": present.own_orders(seen),
@@ -315,7 +319,14 @@ def game_page(request, seen: Seen):
         form = (
             OrdersForm(initial={"text": present.own_orders(seen), "ready": False}) if present.may_order(seen) else None
         )
-        return render(request, "web/game.html", game_context(seen, form=form))
+        try:
+            context = game_context(seen, request.GET.get("cursor") or None, form=form)
+        except BadCursor:
+            return HttpResponseBadRequest(
+                _("That link to older events is not one this game's page gave you: open the game page again."),
+                content_type="text/plain; charset=utf-8",
+            )
+        return render(request, "web/game.html", context)
     if not present.may_order(seen):
         messages.error(request, _("You have no orders to give now."))
         return redirect(_game_url(seen))
@@ -353,7 +364,9 @@ def turn_history(request, seen: Seen, number: int):
         raise Http404(_("That turn has not been published."))
     then = seen.as_of(published[number])
     turns_seen = sorted(published)
-    lines = next((g["lines"] for g in present.log_by_turn(seen) if g["turn"] == number), [])
+    # that turn's events only (lines show no numbers), not the whole log
+    turn_log = present.log_by_turn(seen, seen.events().filter(turn=number))
+    lines = next((g["lines"] for g in turn_log if g["turn"] == number), [])
     return render(
         request,
         "web/turn_history.html",

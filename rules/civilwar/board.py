@@ -36,6 +36,7 @@ def other(side: str) -> str:
     return "blue" if side == "red" else "red"
 
 
+@lru_cache(maxsize=8192)  # a map's few hundred ids, sorted on every view a player polls
 def natural_key(point_id: str) -> tuple[Any, ...]:
     """Sort C2 before C10: digit runs compare as numbers."""
     return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", point_id))

@@ -8,12 +8,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from campaigns.log.eventstore import Draft
 from campaigns.models import Event
-from campaigns.turns import gamelog
-from rules.core.protocol import RuleEvent, side_audience
 from tests.support.api import client_for
-from tests.support.games import legal_red_orders
+from tests.support.games import grow_log, legal_red_orders
 from tests.support.leaks import counting_folds
 
 pytestmark = pytest.mark.django_db
@@ -26,31 +23,6 @@ def folds():
     """Counts the events the event store folds (every load and every past state goes through it)."""
     with counting_folds() as count:
         yield count
-
-
-def grow(game, events: int, text_red: str) -> None:
-    """``events`` more orders in the open turn, the two sides' by turns (each private to its side)."""
-    number = game.turn_number
-    for start in range(0, events, 2000):
-        stream = gamelog.load(game.pk)
-        drafts = [
-            Draft(
-                number,
-                RuleEvent(
-                    "orders.submitted",
-                    {
-                        "turn": number,
-                        "side": side,
-                        "text": text_red if side == "red" else "hold",
-                        "source": "api",
-                        "by": "bench",
-                    },
-                    audience=side_audience(side),
-                ),
-            )
-            for side in (("red", "blue")[i % 2] for i in range(start, min(events, start + 2000)))
-        ]
-        gamelog.append(stream, drafts)
 
 
 def requests(client, game, cursor: str | None) -> dict[str, str]:
@@ -91,7 +63,7 @@ def test_answers_cost_the_same_at_a_short_and_a_long_log(game, people, folds):
     clients = {who: client_for(people[who]) for who in ("bob", "alice")}  # a player and the umpire
     assert Event.objects.filter(game=game).count() <= 40
     short = {who: measure(c, game, folds, last_cursor(c, game)) for who, c in clients.items()}
-    grow(game, LONG, legal_red_orders(game)[0])
+    grow_log(game, LONG, legal_red_orders(game)[0])
     assert Event.objects.filter(game=game).count() >= LONG
     # The page after the end of a 10,000-event log (what a poller asks) is as cheap as after the
     # end of a short one; so is everything else.

@@ -1,10 +1,12 @@
 """Games for the tests: a game's folded state (the one ``state_of``), legal Civil War orders, turns
 played through the commands, games made with the shared people (tests/conftest.py)."""
 
+from campaigns.log.eventstore import Draft
 from campaigns.models import Campaign
 from campaigns.turns import commands, creation, gamelog
 from rules import catalog
 from rules.civilwar import legal_operations
+from rules.core.protocol import RuleEvent, side_audience
 
 
 def state_of(game):
@@ -57,3 +59,28 @@ def new_game_with_people(people, ruleset: str, scenario, campaign: str):
         ],
         operator=True,
     )
+
+
+def grow_log(game, events: int, text_red: str) -> None:
+    """``events`` more orders in the open turn, the two sides' by turns (each private to its side)."""
+    number = game.turn_number
+    for start in range(0, events, 2000):
+        stream = gamelog.load(game.pk)
+        drafts = [
+            Draft(
+                number,
+                RuleEvent(
+                    "orders.submitted",
+                    {
+                        "turn": number,
+                        "side": side,
+                        "text": text_red if side == "red" else "hold",
+                        "source": "api",
+                        "by": "bench",
+                    },
+                    audience=side_audience(side),
+                ),
+            )
+            for side in (("red", "blue")[i % 2] for i in range(start, min(events, start + 2000)))
+        ]
+        gamelog.append(stream, drafts)

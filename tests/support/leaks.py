@@ -18,7 +18,8 @@ construction and carry nothing about play:
 - MIME boundaries of outgoing mail (random per message);
 - ``Content-Length`` is checked to be exactly the length of the body as sent, then replaced by
   that fact: the body itself is compared (normalised), and the raw lengths differ only by the
-  digits of the game's id.
+  digits of the game's id. Likewise ``ETag``: checked to be the hash of the body as sent, so it
+  can say nothing the body does not (the bodies of two games differ by their ids).
 """
 
 from __future__ import annotations
@@ -27,7 +28,10 @@ import json
 import re
 from contextlib import contextmanager
 from dataclasses import fields
+from hashlib import md5
 from urllib.parse import unquote
+
+from django.utils.http import quote_etag
 
 from api.pagination import EventCursor
 from campaigns.log.eventstore import Fold
@@ -176,6 +180,9 @@ def headers(resp) -> str:
     if "Content-Length" in out:
         assert int(out["Content-Length"]) == len(resp.content)
         out["Content-Length"] = "the body's length"
+    if "ETag" in out:
+        assert out["ETag"] == quote_etag(md5(resp.content, usedforsecurity=False).hexdigest())
+        out["ETag"] = "the body's hash"
     return json.dumps(out, sort_keys=True)
 
 

@@ -1,0 +1,89 @@
+"""A poller's view is cheap to ask again (issue 18): GET /api/games/<id>/view/ carries an ETag, the
+hash of the body as sent, and If-None-Match with it is answered 304 without a body - until what
+this viewer sees changes. It never changes on what they may not see: the other side's draft
+orders leave it as it was (the differential leak test, tests/platform/test_hidden_activity.py,
+checks the header against the body for every seat's fetch). A request is answered from a fixed
+number of queries, whatever the viewer."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from knox.models import AuthToken
+from rest_framework.test import APIClient
+
+from campaigns.models import Profile
+from campaigns.turns import commands
+from tests.support.games import legal_red_orders
+
+pytestmark = pytest.mark.django_db
+
+
+def token_client(user) -> APIClient:
+    """A client as the bench's players and real apps are: a knox token, no session."""
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {AuthToken.objects.create(user)[1]}")
+    return client
+
+
+def view(client, game, etag=None):
+    headers = {"HTTP_IF_NONE_MATCH": etag} if etag else {}
+    return client.get(f"/api/games/{game.pk}/view/", **headers)
+
+
+def test_the_view_is_not_sent_again_until_what_the_viewer_sees_changes(game, people):
+    carol = token_client(people["carol"])  # blue: red is to move in turn 1
+    first = view(carol, game)
+    assert first.status_code == 200 and first["ETag"]
+    again = view(carol, game, first["ETag"])
+    assert again.status_code == 304 and again.content == b""
+    assert again["ETag"] == first["ETag"]
+
+    # Red's draft orders are red's secret: blue's view, and so its ETag, stay as they were.
+    assert commands.submit_orders(game.pk, "red", legal_red_orders(game)[0], source="api", ready=False).accepted
+    assert view(carol, game, first["ETag"]).status_code == 304
+    assert view(carol, game).content == first.content
+
+    # Red ready: the turn closes, which blue sees.
+    commands.set_ready(game.pk, "red", True)
+    changed = view(carol, game, first["ETag"])
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+    assert changed.json()["turn"]["number"] != first.json()["turn"]["number"] or (
+        changed.json()["turn"]["status"] != first.json()["turn"]["status"]
+    )
+
+
+def test_an_etag_is_the_viewers_own(game, people):
+    """Red and blue do not share ETags (their bodies differ); red's is red's in any language its
+    view is the same in (the view holds no words: its ETag follows the body, not the language)."""
+    bob, carol = token_client(people["bob"]), token_client(people["carol"])
+    red, blue = view(bob, game), view(carol, game)
+    assert red["ETag"] != blue["ETag"]
+    assert view(carol, game, red["ETag"]).status_code == 200
+    Profile.objects.filter(user=people["bob"]).update(language="ru")
+    russian = view(bob, game)
+    assert (russian["ETag"] == red["ETag"]) == (russian.content == red.content)
+
+
+def test_the_map_and_the_game_answer_if_none_match_too(game, people):
+    bob = token_client(people["bob"])
+    for url in (f"/api/games/{game.pk}/", f"/api/games/{game.pk}/map.svg"):
+        first = bob.get(url)
+        assert first.status_code == 200, url
+        assert bob.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304, url
+
+
+def test_a_poll_costs_four_queries_and_a_stranger_gets_404(game, people):
+    """Through the ORM: knox's two (the token with its user; the user's other tokens, which it
+    clears when expired), the user's language, the seat with its game and campaign (one query,
+    where the game and the seat were two); the snapshot is read by a prepared statement
+    (campaigns/prepared.py) the ORM does not see. One who holds no seat gets the 404 of a game that
+    does not exist."""
+    bob = token_client(people["bob"])
+    view(bob, game)
+    with CaptureQueriesContext(connection) as queries:
+        assert view(bob, game).status_code == 200
+    assert len(queries) == 4, [q["sql"][:120] for q in queries.captured_queries]
+    dave = token_client(people["dave"])
+    stranger, missing = view(dave, game), dave.get("/api/games/999999/view/")
+    assert stranger.status_code == missing.status_code == 404
+    assert stranger.content == missing.content
