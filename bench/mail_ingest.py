@@ -14,8 +14,10 @@ Each message goes the whole way: stored raw, parsed, sender authenticated
 (token, From, Authentication-Results), orders validated and appended through
 campaigns.turns, and the acknowledgement queued in the outbox and published
 to the Celery broker (Redis at BENCH_REDIS_URL; no worker consumes it, and the
-queue is purged afterwards; the outbox's publisher thread is drained inside
-the timing). The baseline inserts the same raw bytes, one autocommit INSERT
+queue is counted and purged afterwards; the outbox's publisher thread is drained inside
+the timing). A batch's acknowledgements go in one send-many task, so
+``published`` (tasks) is about one per batch and ``published_rows`` (the rows
+those tasks carry) is one per acknowledgement. The baseline inserts the same raw bytes, one autocommit INSERT
 each, with plain psycopg into a bare table, in the same run.
 
 The deadline rush (``rush_p99_ms``): messages offered at RUSH_RATE a second
@@ -41,6 +43,8 @@ BENCH_ROUNDS, BENCH_PROCS, BENCH_BATCH). Ends with one key=value line.
 """
 
 import argparse
+import base64
+import json
 import os
 import sys
 import time
@@ -203,11 +207,23 @@ def bench_raw(raws):
         return len(rows) / (time.perf_counter() - t0)
 
 
-def purge_broker() -> int:
-    """Empty the broker; returns how many send tasks were on it (each acknowledgement's one)."""
+def purge_broker() -> tuple[int, int]:
+    """Empty the broker; returns how many send tasks were on it and how many outbox rows they
+    carried (a send task carries one, a send-many task an IMAP batch's acknowledgements)."""
+    import redis
+    from django.conf import settings
+
+    from kriegsbrief import queues
     from kriegsbrief.celery import app
 
-    return app.control.purge()
+    rows = 0
+    for raw in redis.Redis.from_url(settings.CELERY_BROKER_URL).lrange(
+        queues.name("mail", settings.CELERY_QUEUE_PREFIX), 0, -1
+    ):
+        message = json.loads(raw)
+        arg = json.loads(base64.b64decode(message["body"]))[0][0]
+        rows += len(arg) if message["headers"]["task"] == outbox.SEND_MANY_TASK else 1
+    return app.control.purge(), rows
 
 
 def counts(prefix):
@@ -259,10 +275,10 @@ def rush(campaign, tag, seconds) -> list[str]:
 def main_rush(campaign, tag, seconds):
     raw = max(bench_raw(messages(new_seats(campaign), f"{tag}-raw{r}")) for r in range(ROUNDS))
     figures = rush(campaign, tag, seconds)
-    published = purge_broker()
+    published, rows = purge_broker()
     print(f"{'  raw psycopg autocommit insert (baseline)':52} {raw:8.0f}")
-    print(f"{published} send tasks found on the broker")
-    print(" ".join([f"raw_insert_per_s={raw:.0f}", *figures, f"published={published}"]))
+    print(f"{published} send tasks found on the broker, for {rows} outbox rows")
+    print(" ".join([f"raw_insert_per_s={raw:.0f}", *figures, f"published={published}", f"published_rows={rows}"]))
 
 
 def throughput(campaign, tag) -> list[str]:
@@ -275,7 +291,7 @@ def throughput(campaign, tag) -> list[str]:
     parallel = 0.0
     if PROCS > 1:
         parallel = bench_parallel(messages(new_seats(campaign), f"p{tag}"), PROCS)
-    published = purge_broker()
+    published, published_rows = purge_broker()
     raw, single, batched = max(rounds["raw"]), max(rounds["single"]), max(rounds["batched"])
     applied, acked = counts(f"{tag}-r")  # the rounds: -r0-single-, -r0-batched-, …
     total = N_MESSAGES * ROUNDS * 2
@@ -292,7 +308,10 @@ def throughput(campaign, tag) -> list[str]:
         f"{applied} of {total} messages applied, {acked} acknowledgements queued "
         "(each: store, parse, authenticate, validate, append, ack queued)"
     )
-    print(f"{published} send tasks found on the broker (all rounds and the parallel run)")
+    print(
+        f"{published} send tasks found on the broker, for {published_rows} outbox rows (all rounds and the "
+        "parallel run; a batch's acknowledgements go in one send-many task)"
+    )
     return [
         f"msgs_per_s={batched:.0f}",
         f"raw_insert_per_s={raw:.0f}",
@@ -306,6 +325,7 @@ def throughput(campaign, tag) -> list[str]:
         f"applied={applied}",
         f"acked={acked}",
         f"published={published}",
+        f"published_rows={published_rows}",
         f"rounds={ROUNDS}",
         f"games={N_GAMES * ROUNDS * 2}",
     ]

@@ -18,7 +18,8 @@
 message of the batch is stored in one durable commit before anything else
 happens to any of them; then each is processed as above inside one
 transaction, a savepoint per message (a failure rolls back that message only
-and is recorded on its row), committed once. A message whose processing
+and is recorded on its row), committed once, its replies handed to the broker in
+one publish after the commit (``outbox.one_wakeup``). A message whose processing
 queued work for after its commit other than mail (a turn it closed is
 adjudicated after commit) commits the batch so far, so that work runs where
 it would after that message alone. A crash mid-batch leaves its rows
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Iterable
 from datetime import timedelta
 from email.parser import BytesHeaderParser
 from email.policy import compat32
@@ -174,6 +176,7 @@ def process_many(pks: list[int]) -> dict[int, InboundMessage]:
     while todo:
         with transaction.atomic(durable=True):
             rows = _lock_all(todo)
+            _prefetch_addresses(rows.values())
             while todo:
                 pk = todo.pop(0)
                 queued = len(connection.run_on_commit)
@@ -186,7 +189,25 @@ def process_many(pks: list[int]) -> dict[int, InboundMessage]:
                     log.info("inbound message %s: %s", pk, done[pk].status)
                 if not all(outbox.is_mail_wakeup(f) for _, f, _ in connection.run_on_commit[queued:]):
                     break
+            outbox.one_wakeup()  # the batch's acknowledgements reach the broker in one publish
     return done
+
+
+def _prefetch_addresses(rows: Iterable[InboundMessage]) -> None:
+    """Parse each message of a batch and read the seat addresses of all their recipients in one
+    statement (``addresses.prefetch``), for ``_handle`` and ``_seat_address`` to use. The rows are
+    those of this transaction's start, as a message processed at once would read them. A message
+    that cannot be parsed here is left alone: its own processing parses it again and says why."""
+    todo = [row for row in rows if row.status in (Status.RECEIVED, Status.FAILED)]
+    for row in todo:
+        if row.size <= settings.MAIL_MAX_BYTES:
+            try:
+                row.parsed = parse(bytes(row.raw), max_parts=settings.MAIL_MAX_PARTS)
+            except Exception:
+                continue
+    known = addresses.prefetch(a for row in todo if "parsed" in row.__dict__ for a in _recipients(row, row.parsed))
+    for row in todo:
+        row.known_addresses = known
 
 
 def _process_locked(pk: int, row: InboundMessage | None = None) -> InboundMessage:
@@ -286,7 +307,7 @@ def _handle(row: InboundMessage) -> None:
         headers = _named(row, _headers_only(raw))
         return _reject(row, _too_large(row, raw), to=_sender(headers), msg=headers)
     try:
-        msg = parse(raw, max_parts=settings.MAIL_MAX_PARTS)
+        msg = row.__dict__.pop("parsed", None) or parse(raw, max_parts=settings.MAIL_MAX_PARTS)
     except MimeError as exc:
         headers = _named(row, _headers_only(raw))
         return _reject(row, str(exc), to=_sender(headers), msg=headers)
@@ -366,12 +387,18 @@ def _authenticated(row: InboundMessage, msg: Parsed) -> None:
     _apply(row, seat, msg, reply_to=addresses.address_of(address))
 
 
-def _seat_address(row: InboundMessage, msg: Parsed):
+def _recipients(row: InboundMessage, msg: Parsed) -> list[str]:
+    """Where the message went, in the order its seat's address is looked for."""
     candidates = [row.envelope_to] if row.envelope_to else []
     for name in RECIPIENT_HEADERS:
         candidates += parse_addresses(msg.all(name))
-    for addr in candidates:
-        found = addresses.lookup(addr)
+    return candidates
+
+
+def _seat_address(row: InboundMessage, msg: Parsed):
+    known = row.__dict__.get("known_addresses")  # read for the whole batch (``_prefetch_addresses``)
+    for addr in _recipients(row, msg):
+        found = addresses.lookup(addr, known)
         if found is not None:
             return found
     return None
