@@ -84,13 +84,18 @@ def renew(seat: Seat, reason: str) -> str:
 
 def parse_token(addr: str) -> str | None:
     """The token in one of our addresses (any display name, any case), else None."""
-    pairs = getaddresses([addr or ""])
+    return _parse_token(addr or "", _local(), _domain())
+
+
+@lru_cache(maxsize=256)  # a batch reads each recipient twice (``prefetch``, then ``lookup``)
+def _parse_token(addr: str, ours_local: str, ours_domain: str) -> str | None:
+    pairs = getaddresses([addr])
     if len(pairs) != 1:
         return None
     local, at, domain = pairs[0][1].rpartition("@")
-    if not at or domain.lower() != _domain():
+    if not at or domain.lower() != ours_domain:
         return None
-    m = re.fullmatch(rf"{re.escape(_local())}[+.]([0-9a-f]{{{TOKEN_BYTES * 2}}})", local, re.IGNORECASE)
+    m = re.fullmatch(rf"{re.escape(ours_local)}[+.]([0-9a-f]{{{TOKEN_BYTES * 2}}})", local, re.IGNORECASE)
     return m.group(1).lower() if m else None
 
 
