@@ -18,8 +18,9 @@
 message of the batch is stored in one durable commit before anything else
 happens to any of them; then each is processed as above inside one
 transaction (a failure rolls back that message only and is recorded on its
-row: the transaction is run again with a savepoint per message), committed once, its replies handed to the broker in
-one publish after the commit (``outbox.one_wakeup``). A message whose processing
+row: the transaction is run again with a savepoint per message), committed
+once, its replies handed to the broker in one publish after the commit
+(``outbox.one_wakeup``). A message whose processing
 queued work for after its commit other than mail (a turn it closed is
 adjudicated after commit) commits the batch so far, so that work runs where
 it would after that message alone. A crash mid-batch leaves its rows
