@@ -636,7 +636,9 @@ def report(args, api, players, phases, stack, counter, drain_s, stalled, probed,
     print(f"{'orders/s':28}{'':>18}" + "".join(f"{r['orders_per_s']:22.2f}" for r in results))
     print(f"{'turns published/s':28}{'':>18}" + "".join(f"{r['turns_per_s']:22.2f}" for r in results))
     print(f"{'HTTP 5xx / no answer':28}{'':>18}" + "".join(f"{sum(r['errors'].values()):22d}" for r in results))
-    pushes = counter.pushes["adjudicate_turn"] + counter.pushes["send_outbox_mail"]
+    pushes = (
+        counter.pushes["adjudicate_turn"] + counter.pushes["send_outbox_mail"] + counter.pushes["send_outbox_mails"]
+    )
     items = a["closed"] + a["outbox_rows"]
     print(
         f"\nbroker: {dict(counter.pushes)} messages pushed for {a['closed']} adjudications and "

@@ -16,6 +16,7 @@ writes exactly as through the ORM on every backend.
 
 from __future__ import annotations
 
+import contextlib
 from functools import cache, lru_cache
 from typing import TypeVar
 
@@ -29,8 +30,19 @@ M = TypeVar("M", bound=Model)
 def _cursor():
     connection.ensure_connection()
     if connection.vendor == "postgresql":
-        return psycopg.Cursor(connection.connection)
+        return contextlib.nullcontext(_pg_cursor())
     return connection.cursor()
+
+
+def _pg_cursor() -> psycopg.Cursor:
+    """One psycopg cursor per database connection, kept: making one (its adapters and
+    transformer) costs more Python than running a small prepared statement. Kept on Django's
+    connection wrapper with the connection it was made for, so a new connection gets a new one."""
+    raw = connection.connection
+    kept = getattr(connection, "_kb_prepared_cursor", None)
+    if kept is None or kept[0] is not raw or kept[1].closed:
+        kept = connection._kb_prepared_cursor = (raw, psycopg.Cursor(raw))
+    return kept[1]
 
 
 def fetchall(sql: str, params) -> list[tuple]:

@@ -1,8 +1,9 @@
 """Where Celery's autodiscovery (``app.autodiscover_tasks()``: ``<app>.tasks``) finds the app's
 tasks: the turn machinery's and the outbox's. Task names are kept as deployed
-("campaigns.tasks.adjudicate_turn", "campaigns.tasks.send_outbox_mail", "campaigns.tasks.sweep")."""
+("campaigns.tasks.adjudicate_turn", "campaigns.tasks.send_outbox_mail", "campaigns.tasks.sweep");
+"campaigns.tasks.send_outbox_mails" is new (several rows in one task)."""
 
-from campaigns.mailout.tasks import send_outbox_mail
+from campaigns.mailout.tasks import send_outbox_mail, send_outbox_mails
 from campaigns.turns.tasks import adjudicate_turn, rescue, sweep
 
-__all__ = ["adjudicate_turn", "rescue", "send_outbox_mail", "sweep"]
+__all__ = ["adjudicate_turn", "rescue", "send_outbox_mail", "send_outbox_mails", "sweep"]

@@ -11,6 +11,7 @@ KINDS = ("adjudication", "mail", "maintenance")
 TASK_KIND = {
     "campaigns.tasks.adjudicate_turn": "adjudication",
     "campaigns.tasks.send_outbox_mail": "mail",
+    "campaigns.tasks.send_outbox_mails": "mail",
     "campaigns.tasks.sweep": "maintenance",
     "campaigns.tasks.rescue": "maintenance",
     "campaigns.mailin.tasks.poll_imap": "maintenance",

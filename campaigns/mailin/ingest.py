@@ -17,8 +17,10 @@
 ``ingest_many`` is the same for a batch (the IMAP poller's fetch): every raw
 message of the batch is stored in one durable commit before anything else
 happens to any of them; then each is processed as above inside one
-transaction, a savepoint per message (a failure rolls back that message only
-and is recorded on its row), committed once. A message whose processing
+transaction (a failure rolls back that message only and is recorded on its
+row: the transaction is run again with a savepoint per message), committed
+once, its replies handed to the broker in one publish after the commit
+(``outbox.one_wakeup``). A message whose processing
 queued work for after its commit other than mail (a turn it closed is
 adjudicated after commit) commits the batch so far, so that work runs where
 it would after that message alone. A crash mid-batch leaves its rows
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Iterable
 from datetime import timedelta
 from email.parser import BytesHeaderParser
 from email.policy import compat32
@@ -170,26 +173,77 @@ def process(pk: int) -> InboundMessage:
 
 
 def process_many(pks: list[int]) -> dict[int, InboundMessage]:
-    """``process`` for each stored message in turn, in one transaction with a savepoint each;
-    returns the rows by pk. Committed once, and also after any message that queued work
-    for after its commit other than mail, which then runs before the next message."""
+    """``process`` for each stored message in turn, in one transaction; returns the rows by pk.
+    Committed once, and also after any message that queued work for after its commit other
+    than mail, which then runs before the next message.
+
+    Optimistic: the messages of a transaction run without a savepoint each (two round trips
+    and most of a millisecond of Python less per message). Should one of them raise, the
+    whole transaction is rolled back, its mail and after-commit work with it, and the same
+    messages run again from their stored rows with a savepoint each, so that the failure rolls
+    back that message only and is recorded on its row, as ``process`` would."""
     done, todo = {}, list(pks)
     while todo:
-        with transaction.atomic(durable=True):
-            rows = _lock_all(todo)
-            while todo:
-                pk = todo.pop(0)
-                queued = len(connection.run_on_commit)
-                try:
-                    with transaction.atomic():
-                        done[pk] = _process_locked(pk, rows.get(pk))
-                except Exception as exc:
-                    done[pk] = _failed(pk, exc)
-                else:
-                    log.info("inbound message %s: %s", pk, done[pk].status)
-                if not all(outbox.is_mail_wakeup(f) for _, f, _ in connection.run_on_commit[queued:]):
-                    break
+        try:
+            todo = _one_commit(todo, done, isolated=False)
+        except _Redo:
+            todo = _one_commit(todo, done, isolated=True)
     return done
+
+
+class _Redo(Exception):
+    """A message of an optimistic transaction raised: roll it all back and run it isolated."""
+
+
+def _one_commit(todo: list[int], done: dict[int, InboundMessage], *, isolated: bool) -> list[int]:
+    """Process messages of ``todo`` in one transaction (see ``process_many``); returns the rest."""
+    todo, mine = list(todo), {}
+    with transaction.atomic(durable=True):
+        rows = _lock_all(todo)
+        _prefetch_addresses(rows.values())
+        while todo:
+            pk = todo.pop(0)
+            queued = len(connection.run_on_commit)
+            mine[pk] = _process_isolated(pk, rows.get(pk)) if isolated else _process_or_redo(pk, rows.get(pk))
+            if not all(outbox.is_mail_wakeup(f) for _, f, _ in connection.run_on_commit[queued:]):
+                break
+        outbox.one_wakeup()  # the batch's acknowledgements reach the broker in one publish
+    done.update(mine)
+    for pk, row in mine.items():
+        log.info("inbound message %s: %s", pk, row.status)
+    return todo
+
+
+def _process_or_redo(pk: int, row: InboundMessage | None) -> InboundMessage:
+    try:
+        return _process_locked(pk, row)
+    except Exception as exc:
+        raise _Redo(pk) from exc
+
+
+def _process_isolated(pk: int, row: InboundMessage | None) -> InboundMessage:
+    try:
+        with transaction.atomic():
+            return _process_locked(pk, row)
+    except Exception as exc:
+        return _failed(pk, exc)
+
+
+def _prefetch_addresses(rows: Iterable[InboundMessage]) -> None:
+    """Parse each message of a batch and read the seat addresses of all their recipients in one
+    statement (``addresses.prefetch``), for ``_handle`` and ``_seat_address`` to use. The rows are
+    those of this transaction's start, as a message processed at once would read them. A message
+    that cannot be parsed here is left alone: its own processing parses it again and says why."""
+    todo = [row for row in rows if row.status in (Status.RECEIVED, Status.FAILED)]
+    for row in todo:
+        if row.size <= settings.MAIL_MAX_BYTES:
+            try:
+                row.parsed = parse(bytes(row.raw), max_parts=settings.MAIL_MAX_PARTS)
+            except Exception:
+                continue
+    known = addresses.prefetch(a for row in todo if "parsed" in row.__dict__ for a in _recipients(row, row.parsed))
+    for row in todo:
+        row.known_addresses = known
 
 
 def _process_locked(pk: int, row: InboundMessage | None = None) -> InboundMessage:
@@ -289,7 +343,7 @@ def _handle(row: InboundMessage) -> None:
         headers = _named(row, _headers_only(raw))
         return _reject(row, _too_large(row, raw), to=_sender(headers), msg=headers)
     try:
-        msg = parse(raw, max_parts=settings.MAIL_MAX_PARTS)
+        msg = row.__dict__.pop("parsed", None) or parse(raw, max_parts=settings.MAIL_MAX_PARTS)
     except MimeError as exc:
         headers = _named(row, _headers_only(raw))
         return _reject(row, str(exc), to=_sender(headers), msg=headers)
@@ -369,12 +423,18 @@ def _authenticated(row: InboundMessage, msg: Parsed) -> None:
     _apply(row, seat, msg, reply_to=addresses.address_of(address))
 
 
-def _seat_address(row: InboundMessage, msg: Parsed):
+def _recipients(row: InboundMessage, msg: Parsed) -> list[str]:
+    """Where the message went, in the order its seat's address is looked for."""
     candidates = [row.envelope_to] if row.envelope_to else []
     for name in RECIPIENT_HEADERS:
         candidates += parse_addresses(msg.all(name))
-    for addr in candidates:
-        found = addresses.lookup(addr)
+    return candidates
+
+
+def _seat_address(row: InboundMessage, msg: Parsed):
+    known = row.__dict__.get("known_addresses")  # read for the whole batch (``_prefetch_addresses``)
+    for addr in _recipients(row, msg):
+        found = addresses.lookup(addr, known)
         if found is not None:
             return found
     return None

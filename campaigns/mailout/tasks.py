@@ -1,4 +1,5 @@
-"""Celery task of the outbox: send one row (queued by name: outbox.SEND_TASK).
+"""Celery tasks of the outbox: send one row (queued by name: outbox.SEND_TASK), or several rows in
+turn (outbox.SEND_MANY_TASK: the acknowledgements of an inbound batch, published once per commit).
 
 Idempotent (acks_late + reject_on_worker_lost redeliver a task whose worker died),
 because ``outbox.send`` claims the row before it sends.
@@ -21,3 +22,8 @@ def send_outbox_mail(row_id: int) -> bool:
         return outbox.send(row_id)
     except outbox.SendFailed:
         return False
+
+
+@shared_task(name=outbox.SEND_MANY_TASK)
+def send_outbox_mails(row_ids: list[int]) -> int:
+    return outbox.send_many(row_ids)

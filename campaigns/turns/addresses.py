@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Iterable
 from email.utils import getaddresses
 from functools import lru_cache
 
@@ -25,7 +26,17 @@ from . import signals
 
 TOKEN_BYTES = 16  # 128 bits
 
-__all__ = ["SeatAddress", "reply_address", "address_of", "revoke", "renew", "seat_for_address", "lookup", "parse_token"]
+__all__ = [
+    "SeatAddress",
+    "reply_address",
+    "address_of",
+    "revoke",
+    "renew",
+    "seat_for_address",
+    "lookup",
+    "prefetch",
+    "parse_token",
+]
 
 
 def _local() -> str:
@@ -73,23 +84,43 @@ def renew(seat: Seat, reason: str) -> str:
 
 def parse_token(addr: str) -> str | None:
     """The token in one of our addresses (any display name, any case), else None."""
-    pairs = getaddresses([addr or ""])
+    return _parse_token(addr or "", _local(), _domain())
+
+
+@lru_cache(maxsize=256)  # a batch reads each recipient twice (``prefetch``, then ``lookup``)
+def _parse_token(addr: str, ours_local: str, ours_domain: str) -> str | None:
+    pairs = getaddresses([addr])
     if len(pairs) != 1:
         return None
     local, at, domain = pairs[0][1].rpartition("@")
-    if not at or domain.lower() != _domain():
+    if not at or domain.lower() != ours_domain:
         return None
-    m = re.fullmatch(rf"{re.escape(_local())}[+.]([0-9a-f]{{{TOKEN_BYTES * 2}}})", local, re.IGNORECASE)
+    m = re.fullmatch(rf"{re.escape(ours_local)}[+.]([0-9a-f]{{{TOKEN_BYTES * 2}}})", local, re.IGNORECASE)
     return m.group(1).lower() if m else None
 
 
-def lookup(addr: str) -> SeatAddress | None:
-    """The address row (live or revoked) an address names, or None."""
+def prefetch(addrs: Iterable[str]) -> dict[str, tuple | None]:
+    """What ``lookup`` would read for each of ``addrs`` that names one of our addresses, in one
+    statement (mail-in's batches: one query for every recipient of the batch): the joined row
+    by token, None for a token no address has. Rows, not instances: each ``lookup`` builds its
+    own, so two messages of a batch never share (and never change each other's) objects."""
+    tokens = sorted({t for t in map(parse_token, addrs) if t is not None})
+    found: dict[str, tuple | None] = dict.fromkeys(tokens)
+    if tokens:
+        sql = _lookup_sql().replace("a.token = %s", f"a.token IN ({', '.join(['%s'] * len(tokens))})")
+        token_at = [f.attname for f in SeatAddress._meta.concrete_fields].index("token")
+        found.update((row[token_at], row) for row in prepared.fetchall(sql, tokens))
+    return found
+
+
+def lookup(addr: str, known: dict[str, tuple | None] | None = None) -> SeatAddress | None:
+    """The address row (live or revoked) an address names, or None. ``known``: rows ``prefetch``
+    read for this address's token (a token it does not hold is read here)."""
     token = parse_token(addr)
     if token is None:
         return None
-    # One joined, prepared statement: this runs for every inbound message.
-    row = prepared.fetchone(_lookup_sql(), [token])
+    # Else one joined, prepared statement: this runs for every inbound message.
+    row = known[token] if known is not None and token in known else prepared.fetchone(_lookup_sql(), [token])
     if row is None:
         return None
     address, seat, game = prepared.instances(row, SeatAddress, Seat, Game)

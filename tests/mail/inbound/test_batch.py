@@ -299,6 +299,28 @@ def test_a_failing_message_rolls_back_only_itself(db, game, red, monkeypatch):
     assert BOOM in OutboxMail.objects.get(key=f"mailin:{bad.pk}:ack").body
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_failure_after_good_messages_leaves_them_applied_once(game, red, blue, monkeypatch):
+    """A batch runs without a savepoint per message until one raises; then it is rolled back and
+    run again isolated: what the first run did to the good ones is gone, and each is applied,
+    counted as attempted and acknowledged once."""
+    monkeypatch.setattr(apply, "carry_out", failing_carry_out(apply.carry_out))
+    tokens = _tokens(game)
+    raws = [
+        mail(to=addresses.reply_address(red), frm=red.email, body=f"form {tokens['red']}\nWAIT"),
+        mail(to=addresses.reply_address(blue), frm=blue.email, body="STATUS"),
+        mail(to=addresses.reply_address(red), frm=red.email, body=f"STATUS\n{BOOM}"),
+        mail(to=addresses.reply_address(red), frm=red.email, body=f"form {tokens['red']}\nWAIT"),  # sent again
+    ]
+    rows = ingest.ingest_many(raws, via="imap")
+    assert [(r.status, r.attempts) for r in rows] == [(S.APPLIED, 1), (S.APPLIED, 1), (S.FAILED, 1), (S.APPLIED, 1)]
+    assert Event.objects.filter(game=game, type="orders.submitted").count() == 2
+    for r in rows:
+        stored = InboundMessage.objects.get(pk=r.pk)
+        assert (stored.status, stored.attempts) == (r.status, r.attempts)
+        assert OutboxMail.objects.filter(key__startswith=f"mailin:{r.pk}:").count() == (r.status == S.APPLIED)
+
+
 def _die_at(raws, nth):
     """In a child process: ingest a batch and be killed while processing its ``nth`` message."""
     calls = itertools.count(1)

@@ -52,6 +52,29 @@ def test_lookup_gives_the_address_with_its_seat_and_game(game, red):
 
 
 @pytest.mark.django_db
+def test_prefetch_reads_a_batchs_addresses_in_one_statement_as_lookup_reads_each(game, red, blue, monkeypatch):
+    revoked = addresses.reply_address(red)
+    addresses.revoke(red)
+    live, unknown = addresses.reply_address(red), revoked.replace(addresses.parse_token(revoked), "0" * 32)
+    wanted = [live, f"Blue <{addresses.reply_address(blue)}>", revoked, unknown, "bob@example.org", live]
+    statements, real = [], prepared.fetchall
+    monkeypatch.setattr(prepared, "fetchall", lambda sql, params: statements.append(sql) or real(sql, params))
+    known = addresses.prefetch(wanted)
+    assert len(statements) == 1
+    monkeypatch.undo()
+    assert len(known) == 4 and known[addresses.parse_token(unknown)] is None
+    for addr in wanted:
+        ours, alone = addresses.lookup(addr, known), addresses.lookup(addr)
+        assert (ours and fields_of(ours), ours and fields_of(ours.seat), ours and fields_of(ours.seat.game)) == (
+            alone and fields_of(alone),
+            alone and fields_of(alone.seat),
+            alone and fields_of(alone.seat.game),
+        )
+    assert addresses.lookup(live, known) is not addresses.lookup(live, known)  # each message its own objects
+    assert addresses.lookup(revoked, known).revoked_at is not None
+
+
+@pytest.mark.django_db
 def test_insert_unless_exists_inserts_once_and_never_poisons_the_transaction(game):
     first = OutboxMail(key="p-1", to="a@example.org", subject="s", body="b", game=game, message_id="<x@y>")
     again = OutboxMail(key="p-1", to="a@example.org", subject="other", body="b", game=game, message_id="<x@y>")

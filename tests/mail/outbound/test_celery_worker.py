@@ -42,3 +42,27 @@ def test_a_turn_adjudicated_by_the_worker_mails_every_seat_its_report(game, smtp
     while time.time() < deadline and statuses() != {"sent"}:
         time.sleep(0.2)
     assert statuses() == {"sent"}
+
+
+def test_a_send_many_task_sends_every_row_once_past_a_refused_one(game, smtp, mail_worker):
+    """One publish for several rows (an inbound batch's acknowledgements): the worker sends them
+    in turn; the one the SMTP server refuses is left to the rescue and the rest still go."""
+    from django.db import transaction
+
+    smtp.refuse = 1  # the first attempt of the first row
+    with transaction.atomic():
+        rows = [
+            outbox.queue_mail(key=f"many-{i}", to="bob@example.org", subject=f"Many {i}", body="x", game=game)
+            for i in range(3)
+        ]
+        outbox.one_wakeup()
+    deadline = time.time() + 60
+
+    def statuses():
+        return [OutboxMail.objects.get(pk=r.pk).status for r in rows]
+
+    while time.time() < deadline and statuses() != ["sent"] * 3:
+        time.sleep(0.2)
+    assert statuses() == ["sent"] * 3
+    assert sorted(m["Subject"] for _, m in smtp.messages) == ["Many 0", "Many 1", "Many 2"]
+    assert [OutboxMail.objects.get(pk=r.pk).attempts for r in rows] == [2, 1, 1]

@@ -1,6 +1,7 @@
 """With a broker, the after-commit publish of a send task runs on the outbox's publisher
 thread: the task reaches Redis, a rolled-back row publishes nothing, and a publish that
-fails leaves the row PENDING for the sweep."""
+fails leaves the row PENDING for the sweep. ``outbox.one_wakeup`` (mail-in's batches) hands
+a transaction's rows to the broker in one publish, a send-many task."""
 
 import base64
 import json
@@ -22,14 +23,20 @@ from tests.support.workers import PREFIX, QUEUE, ROOT, queue_of  # noqa: F401
 pytestmark = [needs_redis, pytest.mark.django_db(transaction=True)]
 
 
-def tasks_on_broker() -> list[int]:
-    """The row ids of the send tasks waiting on the test's queue (Celery protocol 2, JSON)."""
+def publishes() -> list[tuple[str, list[int]]]:
+    """The send tasks waiting on the test's queue (Celery protocol 2, JSON): (task, row ids) each."""
     out = []
-    for raw in redis.Redis.from_url(REDIS_URL).lrange(queue_of("mail"), 0, -1):
+    for raw in reversed(redis.Redis.from_url(REDIS_URL).lrange(queue_of("mail"), 0, -1)):  # oldest first
         message = json.loads(raw)
-        assert message["headers"]["task"] == "campaigns.tasks.send_outbox_mail"
-        out.append(json.loads(base64.b64decode(message["body"]))[0][0])
-    return sorted(out)
+        task, arg = message["headers"]["task"], json.loads(base64.b64decode(message["body"]))[0][0]
+        assert task in ("campaigns.tasks.send_outbox_mail", "campaigns.tasks.send_outbox_mails")
+        out.append((task, [arg] if task.endswith("_mail") else arg))
+    return out
+
+
+def tasks_on_broker() -> list[int]:
+    """The row ids of the send tasks waiting on the test's queue."""
+    return sorted(pk for _, ids in publishes() for pk in ids)
 
 
 def queue(game, key):
@@ -90,3 +97,85 @@ def test_a_process_that_exits_right_after_committing_still_publishes(game, broke
     proc = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, timeout=120)
     assert proc.returncode == 0, proc.stderr.decode()
     assert tasks_on_broker() == [OutboxMail.objects.get(key="pub-exit").pk]
+
+
+def test_one_wakeup_publishes_a_transactions_rows_once_and_not_a_rolled_back_savepoints(game, broker):
+    with transaction.atomic():
+        first = queue(game, "many-1")
+        with pytest.raises(RuntimeError), transaction.atomic():
+            queue(game, "many-2")
+            raise RuntimeError("this message failed")
+        third = queue(game, "many-3")
+        with transaction.atomic():
+            fourth = queue(game, "many-4")
+        outbox.one_wakeup()
+    outbox.flush_publisher()
+    assert publishes() == [("campaigns.tasks.send_outbox_mails", [first.pk, third.pk, fourth.pk])]
+    assert not OutboxMail.objects.filter(key="many-2").exists()
+
+
+def test_one_wakeup_inside_a_savepoint_merges_only_its_sends_and_its_rollback_drops_them(game, broker):
+    with transaction.atomic():
+        kept = queue(game, "level-0")
+        with pytest.raises(RuntimeError), transaction.atomic():
+            queue(game, "level-1a")
+            queue(game, "level-1b")
+            outbox.one_wakeup()
+            assert len(transaction.get_connection().run_on_commit) == 2  # the outer send, and the merged one
+            raise RuntimeError("the block failed")
+    outbox.flush_publisher()
+    assert publishes() == [("campaigns.tasks.send_outbox_mail", [kept.pk])]
+
+
+def test_one_wakeup_keeps_other_after_commit_work_in_its_place(game, broker):
+    ran = []
+    with transaction.atomic():
+        transaction.on_commit(lambda: ran.append("before"))
+        first = queue(game, "order-1")
+        transaction.on_commit(lambda: ran.append("after"))
+        second = queue(game, "order-2")
+        outbox.one_wakeup()
+        assert [f.__name__ for _, f, _ in transaction.get_connection().run_on_commit] == [
+            "<lambda>",
+            "send_after_commit",
+            "<lambda>",
+        ]
+    outbox.flush_publisher()
+    assert ran == ["before", "after"]
+    assert publishes() == [("campaigns.tasks.send_outbox_mails", [first.pk, second.pk])]
+
+
+def test_a_failed_publish_of_many_releases_every_row_for_the_rescue(game, broker, monkeypatch, caplog):
+    from campaigns.tasks import send_outbox_mails
+
+    def down(*args, **kwargs):
+        raise ConnectionRefusedError("broker down")
+
+    monkeypatch.setattr(send_outbox_mails, "delay", down)
+    with transaction.atomic():
+        rows = [queue(game, f"many-down-{i}") for i in range(3)]
+        outbox.one_wakeup()
+    outbox.flush_publisher()
+    assert "queueing failed (ConnectionRefusedError); the sweep retries" in caplog.text
+    monkeypatch.undo()
+    assert tasks_on_broker() == []
+    assert set(OutboxMail.objects.filter(key__startswith="many-down-").values_list("leased_until", flat=True)) == {None}
+    assert outbox.requeue_due(timezone.now()) == 3  # the rescue queues them at once: one task for the three
+    outbox.flush_publisher()
+    assert publishes() == [("campaigns.tasks.send_outbox_mails", [r.pk for r in rows])]
+
+
+def test_an_inbound_batch_hands_its_acknowledgements_to_the_broker_in_one_publish(game, broker):
+    from campaigns.mailin import ingest
+    from campaigns.turns import addresses
+    from tests.support.mail import mail
+
+    to = addresses.reply_address(game.seats.get(side="red"))
+    auth = {"Authentication-Results": "mx.kriegsbrief.localhost; dmarc=pass"}
+    raws = [mail(to=to, frm="bob@example.org", body="STATUS", headers=auth) for _ in range(3)]
+    raws.append(mail(to=to, frm="mallory@evil.example", body="STATUS"))  # refused, and not answered: a stranger
+    rows = ingest.ingest_many(raws, via="test")
+    outbox.flush_publisher()
+    assert [r.status for r in rows] == ["applied", "applied", "applied", "rejected"]
+    acks = [OutboxMail.objects.get(key=f"mailin:{r.pk}:ack").pk for r in rows[:3]]
+    assert publishes() == [("campaigns.tasks.send_outbox_mails", acks)]
