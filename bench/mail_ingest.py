@@ -306,8 +306,8 @@ def throughput(campaign, tag) -> list[str]:
         print(f"  {k:10} " + " ".join(f"{x:7.0f}" for x in v))
     # Diagnostics beside the headline (best against best): load from elsewhere moves both figures
     # of a round together, so a round's own ratio is steadier; and the CPU our process spent per
-    # message, which other engineers' load hardly changes (it does not count the database's).
-    by_round = sorted(b / r for b, r in zip(rounds["batched"], rounds["raw"]))
+    # message, which load from other processes hardly changes (it does not count the database's).
+    by_round = sorted(b / r for b, r in zip(rounds["batched"], rounds["raw"], strict=True))
     print("  batched/raw per round " + " ".join(f"{x:7.3f}" for x in by_round) + " (sorted)")
     print("  batched CPU ms/message " + " ".join(f"{x:6.2f}" for x in cpu) + " (this process, every thread)")
     print(f"{'messages/s (best round)':52} {'msgs/s':>8} {'ratio to raw insert':>20}")
