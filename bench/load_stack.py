@@ -29,6 +29,8 @@ from aiosmtpd.controller import Controller
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
+# The pool of each queue's worker where it is not one process (deploy/Procfile): mail waits on SMTP.
+POOLS = {"mail": ["--pool=threads", f"--concurrency={os.environ.get('MAIL_CONCURRENCY', '8')}"]}
 
 
 def free_port() -> int:
@@ -269,11 +271,12 @@ class Stack:
         )
 
     def start_workers(self, count: int):
-        """``count`` adjudication workers, and one worker each for the mail and maintenance queues
-        (queues by kind, as deploy/Procfile runs them: a frozen SMTP server holds only the mail one)."""
+        """``count`` adjudication workers, and one worker each for the mail, render and maintenance
+        queues (queues by kind, as deploy/Procfile runs them: a frozen SMTP server holds only the mail
+        one, which runs threads as there; the render one draws the maps ahead of the mail)."""
         for proc in self.workers:
             self._kill(proc)
-        self.queues = ["adjudication"] * count + ["mail", "maintenance"]
+        self.queues = ["adjudication"] * count + ["mail", "render", "maintenance"]
         self.workers = [self._spawn(f"worker{i}", self._worker_args(i)) for i in range(len(self.queues))]
 
     def _worker_args(self, i: int) -> list[str]:
@@ -283,7 +286,7 @@ class Stack:
             "kriegsbrief",
             "worker",
             "--loglevel=info",
-            "--concurrency=1",
+            *POOLS.get(self.queues[i], ["--concurrency=1"]),
             "-Q",
             self.queues[i],
             "-n",

@@ -2,7 +2,7 @@
 tasks: the turn machinery's and the outbox's. Task names are kept as deployed
 ("campaigns.tasks.adjudicate_turn", "campaigns.tasks.send_outbox_mail", "campaigns.tasks.sweep")."""
 
-from campaigns.mailout.tasks import send_outbox_mail
+from campaigns.mailout.tasks import render_map, send_outbox_mail
 from campaigns.turns.tasks import adjudicate_turn, rescue, sweep
 
-__all__ = ["adjudicate_turn", "rescue", "send_outbox_mail", "sweep"]
+__all__ = ["adjudicate_turn", "render_map", "rescue", "send_outbox_mail", "sweep"]

@@ -1,4 +1,5 @@
-"""Celery task of the outbox: send one row (queued by name: outbox.SEND_TASK).
+"""Celery tasks of the outbox: send one row (queued by name: outbox.SEND_TASK), and draw a row's
+map ahead of its send (pictures.RENDER_TASK, on the render queue).
 
 Idempotent (acks_late + reject_on_worker_lost redeliver a task whose worker died),
 because ``outbox.send`` claims the row before it sends.
@@ -12,7 +13,15 @@ send are retried in-process (outbox.send, transient.py).
 
 from celery import shared_task
 
-from . import outbox
+from campaigns import transient
+
+from . import outbox, pictures
+
+
+@shared_task(name=pictures.RENDER_TASK)
+def render_map(row_id: int) -> bool:
+    """Draw a queued row's map ahead of its send (pictures.py); the send draws it if this is lost."""
+    return transient.retrying(pictures.prerender, row_id)
 
 
 @shared_task(name=outbox.SEND_TASK)

@@ -183,7 +183,7 @@ def test_a_lease_expiring_on_the_last_attempt_also_ends_dead(game, smtp, monkeyp
     OutboxMail.objects.filter(pk=row.pk).update(attempts=outbox.MAX_ATTEMPTS - 1)
     now = timezone.now()
     assert outbox.claim(row.pk, now)  # the last attempt's worker dies
-    assert rescue_at(now + outbox.SEND_LEASE + timedelta(seconds=1)) == 0
+    assert rescue_at(now + outbox.send_lease() + timedelta(seconds=1)) == 0
     row.refresh_from_db()
     assert row.status == "dead" and "lease expired" in row.last_error
 
