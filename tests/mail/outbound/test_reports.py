@@ -126,9 +126,10 @@ def test_a_game_name_cannot_inject_headers(game, smtp):
 
 
 def test_without_cairo_the_map_is_mailed_as_svg(game, smtp, monkeypatch):
-    import sys
+    from campaigns.mailout import pictures
 
-    monkeypatch.setitem(sys.modules, "cairosvg", None)  # what a machine without libcairo2 gives
+    # What a machine without libcairo2 gives: cairosvg failed to load when pictures.py was imported.
+    monkeypatch.setattr(pictures, "cairosvg", None)
     play_one(game)
     svg = part(smtp.to(EMAILS["blue"])[0], "image/svg+xml")
     assert svg.get_filename() == "map.svg" and svg.get_content().lstrip().startswith(b"<svg")
