@@ -75,3 +75,12 @@ def test_maps_are_drawn_on_the_render_queue_while_no_mail_goes_out(game, broker)
         assert set(reports.values_list("status", flat=True)) == {"pending"}  # nothing was sent meanwhile
     finally:
         worker.stop()
+
+
+def test_libvips_and_cairosvg_draw_the_same_map_at_the_same_size(game):
+    """The fallback draws the same picture: libvips where its wheel loads, cairosvg elsewhere."""
+    assert pictures.pyvips is not None and pictures.cairosvg is not None  # both installed here
+    svg = a_map(game)
+    by_vips = Image.open(io.BytesIO(pictures.draw(svg)))
+    by_cairo = Image.open(io.BytesIO(pictures.cairosvg.svg2png(bytestring=svg.encode())))
+    assert by_vips.size == by_cairo.size
