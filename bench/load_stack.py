@@ -29,8 +29,12 @@ from aiosmtpd.controller import Controller
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
-# The pool of each queue's worker where it is not one process (deploy/Procfile): mail waits on SMTP.
-POOLS = {"mail": ["--pool=threads", f"--concurrency={os.environ.get('MAIL_CONCURRENCY', '8')}"]}
+# The pool of each queue's worker where it is not one process, as deploy/Procfile runs them: mail
+# waits on SMTP (threads), render draws maps (CPU: processes).
+POOLS = {
+    "mail": ["--pool=threads", f"--concurrency={os.environ.get('MAIL_CONCURRENCY', '8')}"],
+    "render": [f"--concurrency={os.environ.get('RENDER_CONCURRENCY', '2')}"],
+}
 
 
 def free_port() -> int:

@@ -109,7 +109,8 @@ def queue_mail(
     root, which every later message of the game refers to; each seat gets its own copy.
 
     ``attachments``: (filename, content, mimetype) triples. ``map_svg`` is
-    attached as a PNG rendered at send time, outside the caller's transaction.
+    attached as a PNG drawn outside the caller's transaction, once per drawing
+    (pictures.py: on the render queue ahead of the send, else by the sender).
     A message to a seat gets the seat's secret reply address as Reply-To
     unless ``reply_to`` is given.
     """
