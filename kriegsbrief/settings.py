@@ -315,7 +315,11 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}, "celery.app.trace": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        "celery.app.trace": {"level": "WARNING"},
+        "pyvips": {"level": "WARNING"},  # libvips narrates every picture at INFO ("threadpool completed")
+    },
 }
 
 # --- HTTPS ----------------------------------------------------------------
