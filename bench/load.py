@@ -35,7 +35,10 @@ the seconds from that release to its last publication, the counts interleaved ov
 lost: accepted orders missing from the log, mail given up (dead) or sent but never received;
 duplicated: a message received twice, a turn adjudicated twice, an order written twice;
 stalled: work still waiting when the bench stopped waiting (closed turns, unsent mail);
-recovery_s: from the fault's end until everything that was waiting then is done.
+recovery_s: from the fault's end until everything that was waiting then is done, the larger of
+recovery_turns_s (the closed turns published) and recovery_mail_s (the unsent mail sent);
+backlog_turns and backlog_mail: what was waiting at the fault's end; mail_drain_per_s: the backlog's
+mail over recovery_mail_s.
 
   .venv/bin/python bench/load.py                       # 20 games, 60 s of load, one worker
   .venv/bin/python bench/load.py --games 100 --duration 120 --workers 1,2
@@ -358,17 +361,19 @@ def done(db_url: str, turns: set, mail: set) -> bool:
     return turns <= published and mail <= sent
 
 
-def wait_done(db_url: str, turns: set, mail: set, limit: float) -> float | None:
-    """Seconds until every turn and mail row given is done; None if not within ``limit``."""
-    start = time.monotonic()
-    while time.monotonic() - start < limit:
+def wait_done(db_url: str, turns: set, mail: set, limit: float, since: float) -> dict:
+    """Seconds from ``since`` (monotonic) until every turn given is published ("turns") and every
+    mail row given is sent ("mail"); a kind not done within ``limit`` is None."""
+    took: dict = {"turns": None, "mail": None}
+    while time.monotonic() - since < limit and None in took.values():
         try:
-            if done(db_url, turns, mail):
-                return time.monotonic() - start
+            for kind, finished in (("turns", done(db_url, turns, set())), ("mail", done(db_url, set(), mail))):
+                if finished and took[kind] is None:
+                    took[kind] = time.monotonic() - since
         except psycopg.Error:
             pass
         time.sleep(0.5)
-    return None
+    return took
 
 
 def drain(db_url: str, limit: float) -> float:
@@ -547,8 +552,10 @@ def main(argv=None) -> int:
                         time.sleep(1)
                         stalled = waiting(stack.db_url)
                     log(f"fault over: {len(stalled[0])} turns and {len(stalled[1])} mails waiting")
-                    took = wait_done(stack.db_url, *stalled, args.drain + args.duration)
-                    recovery["s"] = (time.monotonic() - back) if took is not None else None  # noqa: B023  (the watcher ends within this run)
+                    # The watcher ends within this run: the closure's variables are this run's.
+                    recovery.update(wait_done(stack.db_url, *stalled, args.drain + args.duration, back))  # noqa: B023
+                    recovery["backlog"] = tuple(map(len, stalled))  # noqa: B023
+                    log(f"recovered: turns {recovery['turns']}, mail {recovery['mail']} s after the fault's end")  # noqa: B023
 
                 watcher = threading.Thread(target=fault_then_watch, daemon=True)
                 watcher.start()
@@ -651,10 +658,7 @@ def report(args, api, players, phases, stack, counter, drain_s, stalled, probed,
     )
     rec = phases[-1]["recovery"]
     if args.fault:
-        print(
-            f"fault {args.fault}: recovery "
-            + (f"{rec['s']:.1f} s" if rec.get("s") is not None else f"not within {args.drain + args.duration:.0f} s")
-        )
+        print(f"fault {args.fault}: recovery " + _recovery_text(rec, args.drain + args.duration))
     last = results[-1]
     summary = {
         "games": args.games,
@@ -672,7 +676,7 @@ def report(args, api, players, phases, stack, counter, drain_s, stalled, probed,
         "broker_msgs_per_queued_item": f"{pushes / items:.2f}" if items else "nan",
         "lost": a["lost_orders"] + a["lost_mail"],
         "duplicated": a["dup_mail"] + a["dup_adjudications"] + a["dup_orders"],
-        "recovery_s": ("n/a" if not args.fault else f"{rec['s']:.1f}" if rec.get("s") is not None else "inf"),
+        **_recovery_keys(rec if args.fault else None),
         "stalled": stalled,
         "drain_s": f"{drain_s:.1f}",
         "http_errors": sum(last["errors"].values()),
@@ -688,6 +692,34 @@ def report(args, api, players, phases, stack, counter, drain_s, stalled, probed,
         rates = [turns / seconds for _, (turns, seconds) in sorted(scaled.items())]
         summary["worker_scaling"] = f"{rates[-1] / rates[0]:.2f}"
     print(" ".join(f"{k}={v}" for k, v in summary.items()))
+
+
+def _recovery_text(rec: dict, limit: float) -> str:
+    def s(kind):
+        return f"{rec[kind]:.1f} s" if rec.get(kind) is not None else f"not within {limit:.0f} s"
+
+    turns, mail = rec.get("backlog", (0, 0))
+    return f"{turns} turns waiting at the fault's end done in {s('turns')}, {mail} mails sent in {s('mail')}"
+
+
+def _recovery_keys(rec: dict | None) -> dict:
+    """recovery_s (the larger of the two), recovery_turns_s, recovery_mail_s, the backlog and its drain rate."""
+    if rec is None:
+        return {"recovery_s": "n/a"}
+
+    def s(value):
+        return f"{value:.1f}" if value is not None else "inf"
+
+    both = [rec.get("turns"), rec.get("mail")]
+    turns, mail = rec.get("backlog", (0, 0))
+    return {
+        "recovery_s": s(None if None in both else max(both)),
+        "recovery_turns_s": s(rec.get("turns")),
+        "recovery_mail_s": s(rec.get("mail")),
+        "backlog_turns": turns,
+        "backlog_mail": mail,
+        "mail_drain_per_s": f"{mail / rec['mail']:.1f}" if rec.get("mail") else "n/a",
+    }
 
 
 if __name__ == "__main__":

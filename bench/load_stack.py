@@ -29,6 +29,12 @@ from aiosmtpd.controller import Controller
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
+# The pool of each queue's worker where it is not one process, as deploy/Procfile runs them: mail
+# waits on SMTP (threads), render draws maps (CPU: processes).
+POOLS = {
+    "mail": ["--pool=threads", f"--concurrency={os.environ.get('MAIL_CONCURRENCY', '8')}"],
+    "render": [f"--concurrency={os.environ.get('RENDER_CONCURRENCY', '2')}"],
+}
 
 
 def free_port() -> int:
@@ -283,9 +289,10 @@ class Stack:
             "gunicorn",
         )
 
-    def start_workers(self, count: int, others=("mail", "maintenance"), queue: str = "adjudication"):
-        """``count`` adjudication workers, and one worker each for the mail and maintenance queues
-        (queues by kind, as deploy/Procfile runs them: a frozen SMTP server holds only the mail one).
+    def start_workers(self, count: int, others=("mail", "render", "maintenance"), queue: str = "adjudication"):
+        """``count`` adjudication workers, and one worker each for the mail, render and maintenance
+        queues (queues by kind, as deploy/Procfile runs them: a frozen SMTP server holds only the mail
+        one, which runs threads as there; the render one draws the maps ahead of the mail).
         ``queue``: what the adjudication workers consume at first (another to hold them back)."""
         for proc in self.workers:
             self._kill(proc)
@@ -303,7 +310,7 @@ class Stack:
             "kriegsbrief",
             "worker",
             "--loglevel=info",
-            "--concurrency=1",
+            *POOLS.get(self.queues[i], ["--concurrency=1"]),
             "-Q",
             self.queues[i],
             "-n",

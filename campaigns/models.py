@@ -221,6 +221,21 @@ class OutboxMail(models.Model):
         return f"{self.kind} to {self.to} ({self.status})"
 
 
+class MapPicture(models.Model):
+    """A map rendered as PNG once, found again by its SVG's SHA-256 (campaigns/mailout/pictures.py).
+
+    Keyed by content, not by mail: every send attempt, retry and resend of a message, and every
+    message that shows the same drawing, reuse it. What a map shows (the viewer's view, the
+    reader's language) is all in its SVG text, so the key needs nothing else."""
+
+    digest = models.CharField(max_length=64, primary_key=True, help_text="SHA-256 of the SVG text (hex)")
+    png = models.BinaryField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"map {self.digest[:12]} ({len(self.png)} bytes)"
+
+
 class Heartbeat(models.Model):
     """When a periodic job last ran (the deadline sweep): a gap longer than its interval allows means
     the service was down, and deadlines that passed meanwhile are given back (turns/lateness.py)."""

@@ -1,17 +1,21 @@
 """Celery queues by kind of work, so that one kind cannot hold up another: a hung SMTP server or
 a mail backlog fills only the mail queue, and turns are still adjudicated by the adjudication
 workers; the periodic sweep and rescue run on their own queue, so they still run when both are
-busy. deploy/Procfile and deploy/compose.yaml start workers per queue.
+busy. Maps are drawn as PNG on a queue of their own (CPU work, campaigns/mailout/pictures.py),
+ahead of their mail: while SMTP is down the waiting mail's maps are drawn, and the mail workers,
+which mostly wait on SMTP, can run as threads. deploy/Procfile and deploy/compose.yaml start
+workers per queue.
 
 ``prefix`` puts a run's queues apart on a shared Redis (the tests give each run its own).
 """
 
-KINDS = ("adjudication", "mail", "maintenance")
+KINDS = ("adjudication", "mail", "render", "maintenance")
 
 TASK_KIND = {
     "campaigns.tasks.adjudicate_turn": "adjudication",
     "campaigns.tasks.send_outbox_mail": "mail",
     "campaigns.tasks.send_outbox_mails": "mail",
+    "campaigns.tasks.render_map": "render",
     "campaigns.tasks.sweep": "maintenance",
     "campaigns.tasks.rescue": "maintenance",
     "campaigns.mailin.tasks.poll_imap": "maintenance",

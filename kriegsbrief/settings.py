@@ -172,7 +172,7 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# Queues by kind (kriegsbrief/queues.py): adjudication, mail, maintenance; a worker started
+# Queues by kind (kriegsbrief/queues.py): adjudication, mail, render, maintenance; a worker started
 # without -Q consumes them all. CELERY_QUEUE_PREFIX keeps a run's queues apart (tests).
 CELERY_QUEUE_PREFIX = env.str("CELERY_QUEUE_PREFIX", default="")
 CELERY_TASK_DEFAULT_QUEUE = env.str(
@@ -199,6 +199,14 @@ QUEUED_LEASE_SECONDS = env.int("QUEUED_LEASE_SECONDS", default=300)
 # the visibility timeout (an hour); a running adjudication holds the game row, which the rescue
 # skips (SKIP LOCKED), so the lease only covers the wait in the queue (normally under a second).
 ADJUDICATION_LEASE_SECONDS = env.int("ADJUDICATION_LEASE_SECONDS", default=30)
+# While a worker runs an adjudication or an SMTP conversation, its lease is this short and a
+# heartbeat thread renews it every third of it (campaigns/leases.py): a killed worker's work is
+# free for the rescue within seconds; a live one, however slow, keeps it.
+WORK_LEASE_SECONDS = env.float("WORK_LEASE_SECONDS", default=6.0)
+# A sender's lease on an outbox row, renewed the same way. Longer than the adjudication's: a send
+# cannot be undone, and a database outage longer than this lease (no renewal gets through) while an
+# SMTP conversation goes on could let the rescue send the row a second time.
+SEND_LEASE_SECONDS = env.float("SEND_LEASE_SECONDS", default=20.0)
 CELERY_BEAT_SCHEDULE = {
     "sweep-turns": {"task": "campaigns.tasks.sweep", "schedule": float(SWEEP_INTERVAL_SECONDS)},
     "rescue-unleased-work": {"task": "campaigns.tasks.rescue", "schedule": RESCUE_INTERVAL_SECONDS},
@@ -230,8 +238,7 @@ else:
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Kriegsbrief <umpire@kriegsbrief.localhost>")
 # Outbox retries back off from this base, doubling per failure (campaigns.mailout.outbox.backoff).
 OUTBOX_RETRY_BASE_SECONDS = env.int("OUTBOX_RETRY_BASE_SECONDS", default=30)
-# A hung SMTP connection must fail well inside the outbox send lease (10 min),
-# or the sweep would send the row again while the first attempt still hangs.
+# How long a hung SMTP connection holds a sender (its lease is renewed meanwhile: SEND_LEASE_SECONDS).
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=60)
 
 # --- Mail in (campaigns.mailin) -------------------------------------------
@@ -308,7 +315,11 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}, "celery.app.trace": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        "celery.app.trace": {"level": "WARNING"},
+        "pyvips": {"level": "WARNING"},  # libvips narrates every picture at INFO ("threadpool completed")
+    },
 }
 
 # --- HTTPS ----------------------------------------------------------------

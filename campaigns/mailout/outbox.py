@@ -40,18 +40,18 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from campaigns import prepared, transient
+from campaigns.leases import LeaseHeartbeat
 from campaigns.models import OutboxMail
 from campaigns.turns.addresses import reply_address
 from campaigns.turns.localtime import local_date, seat_timezone
 
+from . import pictures
 from .mapmail import MapMail
 
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 10
 BACKOFF_MAX = timedelta(hours=1)
-# A sender holds a row this long (several SMTP timeouts); after that the rescue assumes it died.
-SEND_LEASE = timedelta(minutes=10)
 RESCUE_BATCH = 1000
 MESSAGE_ID_DOMAIN = "kriegsbrief"
 # The Celery tasks that send one row and several rows in turn (campaigns.mailout.tasks), queued
@@ -113,7 +113,8 @@ def queue_mail(
     root, which every later message of the game refers to; each seat gets its own copy.
 
     ``attachments``: (filename, content, mimetype) triples. ``map_svg`` is
-    attached as a PNG rendered at send time, outside the caller's transaction.
+    attached as a PNG drawn outside the caller's transaction, once per drawing
+    (pictures.py: on the render queue ahead of the send, else by the sender).
     A message to a seat gets the seat's secret reply address as Reply-To
     unless ``reply_to`` is given.
     """
@@ -151,14 +152,15 @@ def queue_mail(
         return None
     row_id = row.pk
     # The after-commit hand-off owns the row (its lease); a broker failure releases it for the
-    # rescue and never undoes or fails the command that queued the mail.
-    transaction.on_commit(_send_after_commit([row_id]), robust=True)
+    # rescue and never undoes or fails the command that queued the mail. A map is drawn ahead of
+    # the send, on the render queue (pictures.py).
+    transaction.on_commit(_send_after_commit([row_id], render=[row_id] if map_svg else []), robust=True)
     return row
 
 
-def _send_after_commit(ids: list[int]):
+def _send_after_commit(ids: list[int], render: list[int] = ()):
     def send_after_commit():
-        enqueue(ids)
+        enqueue(ids, render=render)
 
     send_after_commit.outbox_ids = ids
     return send_after_commit
@@ -229,17 +231,18 @@ def queued_lease() -> timedelta:
     return timedelta(seconds=settings.QUEUED_LEASE_SECONDS)
 
 
-def enqueue(ids: Iterable[int]) -> None:
+def enqueue(ids: Iterable[int], render: Iterable[int] = ()) -> None:
     """Queue Celery sends for the rows: one task for one row, a send-many task for up to
-    SEND_MANY_MAX rows. In-process (eager) mode sends here and now; with a broker the publish
-    is handed to this process's publisher thread."""
-    ids = list(ids)
+    SEND_MANY_MAX rows (and first, for the ``render`` rows, the drawing of their maps). In-process
+    (eager) mode sends here and now (the send draws the map); with a broker the publish is handed
+    to this process's publisher thread."""
+    ids, render = list(ids), list(render)
     if current_app.conf.task_always_eager:
         for pk in ids:
             _send_task([pk])
         return
-    if ids:
-        _Publisher.get().put(ids)
+    if ids or render:
+        _Publisher.get().put(ids, render)
 
 
 def release(ids: list[int]) -> None:
@@ -273,6 +276,17 @@ def send_many(ids: list[int]) -> int:
     return sent
 
 
+def _render_tasks(ids: list[int]) -> None:
+    """Ask the render queue to draw these rows' maps. Only a head start: a row whose render is
+    lost is drawn by its sender, so a failure here is logged and nothing more."""
+    for pk in ids:
+        try:
+            current_app.tasks[pictures.RENDER_TASK].delay(pk)
+        except Exception as exc:
+            log.warning("outbox row %s: queueing its map failed (%s); the sender draws it", pk, type(exc).__name__)
+            return
+
+
 class _Publisher:
     """Publishes send tasks to the broker off the thread that committed the rows.
 
@@ -300,11 +314,13 @@ class _Publisher:
         self.thread = threading.Thread(target=self._run, name="outbox-publisher", daemon=True)
         self.thread.start()
 
-    def put(self, ids: list[int]) -> None:
-        self.queue.put(ids)
+    def put(self, ids: list[int], render: list[int] = ()) -> None:
+        self.queue.put((ids, render))
 
     def _run(self) -> None:
-        while (ids := self.queue.get()) is not None:
+        while (item := self.queue.get()) is not None:
+            ids, render = item
+            _render_tasks(render)  # first: a render waits in its queue less than the send in its own
             failed = []
             for start in range(0, len(ids), SEND_MANY_MAX):
                 chunk = ids[start : start + SEND_MANY_MAX]
@@ -346,17 +362,6 @@ os.register_at_fork(after_in_child=_forget_publisher)
 # --- sending ----------------------------------------------------------------
 
 
-def map_attachment(svg: str) -> tuple[str, bytes, str]:
-    """The map as map.png; as map.svg where cairo cannot be loaded (the embedded
-    default must run on a machine without Debian's libcairo2)."""
-    try:
-        import cairosvg
-    except (ImportError, OSError):  # cairocffi raises OSError when libcairo is missing
-        log.warning("cairosvg unavailable: maps are mailed as SVG (install libcairo2 for PNG)")
-        return "map.svg", svg.encode(), "image/svg+xml"
-    return "map.png", cairosvg.svg2png(bytestring=svg.encode()), "image/png"
-
-
 def build_message(row: OutboxMail) -> MapMail:
     headers = {
         "Message-ID": row.message_id,
@@ -371,7 +376,7 @@ def build_message(row: OutboxMail) -> MapMail:
     if row.game_id:
         headers["X-Kriegsbrief-Game"] = str(row.game.uid)
     headers["Date"] = local_date(seat_timezone(row.seat if row.seat_id else None), timezone.now())
-    picture = map_attachment(row.svg) if row.svg else None
+    picture = pictures.map_attachment(row.svg) if row.svg else None
     # The map in the HTML text (by Content-ID) and attached: see mapmail.py
     msg = MapMail(
         subject=row.subject,
@@ -397,6 +402,19 @@ def backoff(attempts: int) -> timedelta:
     return min(base * (2 ** max(attempts - 1, 0)), BACKOFF_MAX)
 
 
+def send_lease() -> timedelta:
+    """How long a sender holds a row without renewing it; its heartbeat renews it every third of
+    that while the SMTP conversation lasts, so a sender that died frees its row within it."""
+    return timedelta(seconds=settings.SEND_LEASE_SECONDS)
+
+
+def _renew_send(row_id: int, attempt: int) -> None:
+    # Only this attempt's lease: a row the rescue took back (and maybe another sender claimed) is not ours.
+    OutboxMail.objects.filter(pk=row_id, status=OutboxMail.Status.SENDING, attempts=attempt).update(
+        leased_until=timezone.now() + send_lease()
+    )
+
+
 def claim(row_id: int, now: datetime) -> bool:
     """Take the row for one attempt if it is PENDING or FAILED and due; False if not ours to send.
 
@@ -407,7 +425,7 @@ def claim(row_id: int, now: datetime) -> bool:
     due = Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now)
     return bool(
         OutboxMail.objects.filter(due, pk=row_id, status__in=sendable, attempts__lt=MAX_ATTEMPTS).update(
-            status=OutboxMail.Status.SENDING, attempts=F("attempts") + 1, leased_until=now + SEND_LEASE
+            status=OutboxMail.Status.SENDING, attempts=F("attempts") + 1, leased_until=now + send_lease()
         )
     )
 
@@ -427,7 +445,8 @@ def send(row_id: int) -> bool:
     if row is None:
         return False
     try:
-        build_message(row).send()
+        with LeaseHeartbeat(lambda: _renew_send(row_id, row.attempts), settings.SEND_LEASE_SECONDS, "send-lease"):
+            build_message(row).send()
     except Exception as exc:  # any failure: record it, never drop the row
         # The backoff counts from the END of the attempt: a slow failure is not due at once.
         transient.retrying(_record_failure, row, timezone.now(), f"{type(exc).__name__}: {exc}"[:2000])

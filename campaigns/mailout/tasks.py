@@ -1,5 +1,6 @@
 """Celery tasks of the outbox: send one row (queued by name: outbox.SEND_TASK), or several rows in
-turn (outbox.SEND_MANY_TASK: the acknowledgements of an inbound batch, published once per commit).
+turn (outbox.SEND_MANY_TASK: the acknowledgements of an inbound batch, published once per commit),
+and draw a row's map ahead of its send (pictures.RENDER_TASK, on the render queue).
 
 Idempotent (acks_late + reject_on_worker_lost redeliver a task whose worker died),
 because ``outbox.send`` claims the row before it sends.
@@ -13,7 +14,15 @@ send are retried in-process (outbox.send, transient.py).
 
 from celery import shared_task
 
-from . import outbox
+from campaigns import transient
+
+from . import outbox, pictures
+
+
+@shared_task(name=pictures.RENDER_TASK)
+def render_map(row_id: int) -> bool:
+    """Draw a queued row's map ahead of its send (pictures.py); the send draws it if this is lost."""
+    return transient.retrying(pictures.prerender, row_id)
 
 
 @shared_task(name=outbox.SEND_TASK)

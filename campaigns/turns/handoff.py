@@ -6,11 +6,18 @@ queues it again. A hand-off the broker refuses is recorded at once by releasing 
 rescue (every RESCUE_INTERVAL_SECONDS) queues every closed turn no one holds, locking the rows it
 takes with SKIP LOCKED: a game whose row a running adjudication has locked is skipped. A second
 message for one turn is harmless anyway (``commands.adjudicate`` checks the log under the lock).
+
+Two leases: while the message waits in the queue it owns the turn for ADJUDICATION_LEASE_SECONDS
+(a backlog must not look lost); once a worker starts it (``running``) the lease is cut to
+WORK_LEASE_SECONDS and renewed by a heartbeat (campaigns/leases.py), so a worker killed
+mid-adjudication frees the turn within seconds, not when the queued lease would have run out.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 
 from celery import current_app
@@ -19,6 +26,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from campaigns import transient
+from campaigns.leases import LeaseHeartbeat
 from campaigns.models import Game
 
 log = logging.getLogger(__name__)
@@ -30,6 +39,30 @@ RESCUE_BATCH = 500
 
 def lease() -> timedelta:
     return timedelta(seconds=settings.ADJUDICATION_LEASE_SECONDS)
+
+
+def work_lease() -> timedelta:
+    return timedelta(seconds=settings.WORK_LEASE_SECONDS)
+
+
+@contextmanager
+def running(game_id: int, turn: int) -> Iterator[LeaseHeartbeat]:
+    """Hold a closed turn's adjudication while this worker runs it: the short work lease, renewed."""
+    transient.retrying(_renew, game_id, turn, wait=True)
+    with LeaseHeartbeat(lambda: _renew(game_id, turn), settings.WORK_LEASE_SECONDS, name="adjudication-lease") as beat:
+        yield beat
+
+
+def _renew(game_id: int, turn: int, *, wait: bool = False) -> None:
+    """Move the lease to now + the work lease, if the turn still waits for its adjudication. The
+    heartbeat skips a row that is locked (``wait=False``): the lock is the running adjudication's own
+    (or another transaction's), and the rescue skips a locked row anyway."""
+    with transaction.atomic():
+        rows = Game.objects.select_for_update(skip_locked=not wait).filter(
+            pk=game_id, turn_number=turn, turn_status="closed"
+        )
+        if list(rows.values_list("pk", flat=True)):
+            Game.objects.filter(pk=game_id).update(adjudication_leased_until=timezone.now() + work_lease())
 
 
 def queue_after_commit(game_id: int, turn: int) -> None:

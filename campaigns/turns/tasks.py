@@ -10,14 +10,17 @@ from celery import shared_task
 
 from campaigns import transient
 
-from . import commands, deadlines
+from . import commands, deadlines, handoff
 
 
 # A database or broker error is retried in-process (transient.py): the task keeps the work it
 # was given, so no second owner is made; past that, the lease runs out and the rescue queues it.
+# While it runs, the turn's lease is short and renewed (handoff.running): a killed worker's turn is
+# free within WORK_LEASE_SECONDS.
 @shared_task(name=commands.ADJUDICATE_TASK)
 def adjudicate_turn(game_id: int, turn: int) -> bool:
-    return transient.retrying(commands.adjudicate, game_id, turn)
+    with handoff.running(game_id, turn):
+        return transient.retrying(commands.adjudicate, game_id, turn)
 
 
 @shared_task(name="campaigns.tasks.sweep")

@@ -77,8 +77,11 @@ class Worker:
         while time.time() < deadline:
             path = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")
             kids = path.read_text().split() if path.exists() else []
-            if kids:
-                return int(kids[0])
+            # The pool's child, not a passing helper the main process ran while loading (ctypes'
+            # find_library runs ldconfig, for instance).
+            pool = [int(k) for k in kids if b"celery" in _cmdline(int(k))]
+            if pool:
+                return pool[0]
             time.sleep(0.2)
         raise AssertionError("the worker started no child process")
 
@@ -88,6 +91,13 @@ class Worker:
             self.proc.wait(10)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:  # gone already
+        return b""
 
 
 class Beat:

@@ -11,13 +11,15 @@ from itertools import pairwise
 
 import pytest
 from aiosmtpd.controller import Controller
-from django.db import transaction
+from django.db import connection, transaction
+from django.utils import timezone
 
 from campaigns.mailout import outbox
 from campaigns.models import OutboxMail
 from tests.services import needs_redis
 from tests.support.broker_watch import PushCounter
 from tests.support.workers import Beat, Worker, queue_of, wait_for
+from tests.turns.test_queues_by_kind import HungSmtp
 
 pytestmark = [needs_redis, pytest.mark.django_db(transaction=True)]
 
@@ -87,3 +89,32 @@ def test_slow_failures_are_retried_after_the_backoff_from_their_end_once_each(ga
             assert next_start - end >= outbox.backoff(k).total_seconds(), (r.pk, k, next_start - end)
     assert pushes.count == len(sink.attempts)  # one broker message per attempt: one owner per retry
     assert pushes.count / ROWS <= 1.5
+
+
+def test_a_live_sender_keeps_its_row_however_long_the_smtp_server_takes(game, broker, settings):
+    """The send lease is short and renewed while the conversation lasts (campaigns/leases.py): the
+    rescue never takes the row from a sender that is alive, even long past the lease."""
+    settings.SEND_LEASE_SECONDS = 0.6  # renewed every 0.2 s
+    with HungSmtp() as smtp:
+        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+        settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", smtp.port, 60
+        row = outbox.queue_mail(key="slow-1", to="bob@example.org", subject="Slow", body="x", game=game)
+        sender = threading.Thread(target=_send_and_close, args=(row.pk,))
+        sender.start()
+        assert wait_for(lambda: smtp.waiting == 1), "the sender never reached the SMTP server"
+        for _ in range(8):  # four times the lease, and more
+            time.sleep(0.3)
+            assert outbox.requeue_due(timezone.now()) == 0
+        row.refresh_from_db()
+        assert row.status == OutboxMail.Status.SENDING and row.leased_until > timezone.now()
+        smtp.released.set()
+        sender.join(30)
+    row.refresh_from_db()
+    assert row.status == OutboxMail.Status.SENT and row.attempts == 1 and smtp.waiting == 1
+
+
+def _send_and_close(row_id):
+    try:
+        outbox.send(row_id)
+    finally:
+        connection.close()  # this thread's own connection

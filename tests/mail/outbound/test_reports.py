@@ -125,10 +125,12 @@ def test_a_game_name_cannot_inject_headers(game, smtp):
     assert msg["Subject"] == "[Kriegsbrief] Evil Bcc: victim@example.net: turn 1 results" and msg["Bcc"] is None
 
 
-def test_without_cairo_the_map_is_mailed_as_svg(game, smtp, monkeypatch):
-    import sys
+def test_without_a_png_renderer_the_map_is_mailed_as_svg(game, smtp, monkeypatch):
+    from campaigns.mailout import pictures
 
-    monkeypatch.setitem(sys.modules, "cairosvg", None)  # what a machine without libcairo2 gives
+    # What a machine without libcairo2 (and libvips) gives: neither loaded when pictures.py was imported.
+    monkeypatch.setattr(pictures, "cairosvg", None)
+    monkeypatch.setattr(pictures, "pyvips", None)
     play_one(game)
     svg = part(smtp.to(EMAILS["blue"])[0], "image/svg+xml")
     assert svg.get_filename() == "map.svg" and svg.get_content().lstrip().startswith(b"<svg")

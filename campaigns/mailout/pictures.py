@@ -1,0 +1,104 @@
+"""A report's map as a PNG, rendered once per drawing and kept by content.
+
+Rendering an SVG map to PNG costs a tenth of a second of CPU (libvips) to a few tenths (cairosvg),
+far more than the rest of a send. Done at every send attempt, it made a backlog after an SMTP outage drain at a few
+mails a second, and every retry paid it again. So the PNG is kept in ``MapPicture`` under the
+SHA-256 of the SVG text: whatever a map depends on (the viewer's view, the reader's language, the
+rule set's drawing) is in that text, so one key serves every attempt, retry and resend of a
+message and every message that shows the same drawing.
+
+``prerender`` makes the PNG ahead of the send, on the render queue (kriegsbrief/queues.py), as soon
+as the report is queued: while the SMTP server is down or slow, the maps of the waiting mail are
+drawn, and once it answers the mail workers only send. A send that finds no PNG yet renders it
+itself (nothing waits for the render queue). Concurrent renderers of one drawing take a
+PostgreSQL advisory lock on its key, so it is drawn once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+
+from django.db import connection, transaction
+
+from campaigns import transient
+from campaigns.models import MapPicture, OutboxMail
+
+try:
+    import cairosvg
+except (ImportError, OSError):  # cairocffi raises OSError when libcairo is missing
+    cairosvg = None
+try:
+    # libvips (pyvips-binary bundles it with librsvg): the same picture in a fraction of cairosvg's
+    # time, which is what bounds how fast mail goes out once an SMTP outage ends.
+    import pyvips
+except (ImportError, OSError):  # no wheel for this platform and no system libvips: cairosvg draws
+    pyvips = None
+
+log = logging.getLogger(__name__)
+
+# The Celery task that renders one row's map ahead of its send (campaigns.mailout.tasks), by name.
+RENDER_TASK = "campaigns.tasks.render_map"
+
+
+def digest(svg: str) -> str:
+    return hashlib.sha256(svg.encode()).hexdigest()
+
+
+def map_attachment(svg: str) -> tuple[str, bytes, str]:
+    """The map as map.png (kept: rendered once per drawing); as map.svg where neither libvips nor
+    cairo can be loaded (the embedded default must run on a machine without Debian's libcairo2)."""
+    if not can_draw():
+        log.warning("no PNG renderer (libvips, cairosvg): maps are mailed as SVG (install libcairo2 for PNG)")
+        return "map.svg", svg.encode(), "image/svg+xml"
+    return "map.png", transient.retrying(png, svg), "image/png"
+
+
+def png(svg: str) -> bytes:
+    """The PNG of this SVG: the kept one, else rendered now (once, under the drawing's lock) and kept."""
+    key = digest(svg)
+    kept = MapPicture.objects.filter(digest=key).values_list("png", flat=True).first()
+    if kept is not None:
+        return bytes(kept)
+    with transaction.atomic():
+        _lock(key)  # a concurrent renderer of the same drawing finishes first; we then read its PNG
+        kept = MapPicture.objects.filter(digest=key).values_list("png", flat=True).first()
+        if kept is not None:
+            return bytes(kept)
+        picture = MapPicture(digest=key, png=draw(svg))
+        MapPicture.objects.bulk_create([picture], ignore_conflicts=True)
+        return picture.png
+
+
+def can_draw() -> bool:
+    return pyvips is not None or cairosvg is not None
+
+
+def draw(svg: str) -> bytes:
+    """The SVG as PNG: by libvips where it loads, else by cairosvg."""
+    if pyvips is not None:
+        return pyvips.Image.svgload_buffer(svg.encode()).write_to_buffer(".png")
+    return cairosvg.svg2png(bytestring=svg.encode())
+
+
+def prerender(row_id: int) -> bool:
+    """Render a queued row's map ahead of its send (the render task). False if it has none or is sent."""
+    svg = (
+        OutboxMail.objects.filter(pk=row_id, status__in=[OutboxMail.Status.PENDING, OutboxMail.Status.FAILED])
+        .values_list("svg", flat=True)
+        .first()
+    )
+    if not svg or not can_draw():
+        return False
+    png(svg)
+    return True
+
+
+def _lock(key: str) -> None:
+    # Transaction-scoped advisory lock on the first 8 bytes of the digest (PostgreSQL only; the
+    # SQLite of a quick local run has one writer anyway).
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cur:
+            cur.execute(
+                "SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(bytes.fromhex(key[:16]), "big", signed=True)]
+            )

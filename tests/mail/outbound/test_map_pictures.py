@@ -1,0 +1,86 @@
+"""A map is drawn as PNG once per drawing (campaigns/mailout/pictures.py): kept by the SHA-256 of its
+SVG, reused by every attempt, retry and message that shows it, and drawn ahead of the send on the
+render queue, so mail that waits for an SMTP server has its maps ready when the server answers."""
+
+import io
+
+import pytest
+import time_machine
+from django.utils import timezone
+from PIL import Image
+
+from campaigns.mailout import outbox, pictures
+from campaigns.models import MapPicture, OutboxMail
+from rules import catalog
+from rules.core.protocol import Viewer
+from tests.services import needs_redis
+from tests.support.games import state_of
+from tests.support.workers import Worker, wait_for
+from tests.turns.test_celery_adjudication import close_with_orders
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def a_map(game, side="red") -> str:
+    rs = catalog.get(game.ruleset)
+    return rs.render_svg(rs.view(state_of(game).rules, Viewer(role="player", side=side)), crop=True)
+
+
+def attached_png(smtp, address) -> bytes:
+    msg = smtp.to(address)[-1]
+    return next(p for p in msg.walk() if p.get_content_disposition() == "attachment").get_content()
+
+
+def test_every_attempt_and_every_message_showing_a_drawing_use_the_one_kept_png(game, smtp):
+    svg = a_map(game).replace("</svg>", "<!-- a drawing no mail has shown yet --></svg>")
+    before = MapPicture.objects.count()  # the game's first mails showed their maps
+    smtp.refuse = 1  # the first attempt fails and is retried
+    first = outbox.queue_mail(key="pic-1", to="bob@example.org", subject="Map", body="x", game=game, map_svg=svg)
+    assert MapPicture.objects.count() == before + 1  # drawn for the failed attempt, and kept
+    kept = MapPicture.objects.get(digest=pictures.digest(svg))
+    Image.open(io.BytesIO(bytes(kept.png))).verify()
+    # Marked, so that a PNG drawn afresh would show: every later send must carry the kept bytes.
+    MapPicture.objects.filter(pk=kept.pk).update(png=b"kept png")
+    with time_machine.travel(timezone.now() + outbox.backoff(1) * 2, tick=False):
+        assert outbox.requeue_due(timezone.now()) == 1  # the retry, once due
+    first.refresh_from_db()
+    assert first.status == OutboxMail.Status.SENT and first.attempts == 2
+    assert attached_png(smtp, "bob@example.org") == b"kept png"
+    outbox.queue_mail(key="pic-2", to="carol@example.org", subject="Map", body="x", game=game, map_svg=svg)
+    assert attached_png(smtp, "carol@example.org") == b"kept png"
+    assert MapPicture.objects.count() == before + 1
+
+
+def test_another_drawing_gets_its_own_png(game, smtp):
+    before = MapPicture.objects.count()
+    one = a_map(game).replace("</svg>", "<!-- not yet shown --></svg>")
+    other = a_map(game).replace("</svg>", '<circle cx="1" cy="1" r="1"/></svg>')
+    outbox.queue_mail(key="pic-a", to="bob@example.org", subject="Map", body="x", game=game, map_svg=one)
+    outbox.queue_mail(key="pic-b", to="carol@example.org", subject="Map", body="x", game=game, map_svg=other)
+    assert MapPicture.objects.count() == before + 2
+    assert attached_png(smtp, "bob@example.org") != attached_png(smtp, "carol@example.org")
+
+
+@needs_redis
+def test_maps_are_drawn_on_the_render_queue_while_no_mail_goes_out(game, broker):
+    """Only a render worker runs (no mail worker, as while the SMTP server is down): the reports of
+    a published turn wait, and their maps are drawn meanwhile."""
+    worker = Worker(kinds=("adjudication", "render"))
+    try:
+        close_with_orders(game)
+        assert wait_for(lambda: state_of(game).turn.number == 2)
+        reports = OutboxMail.objects.filter(kind="report")
+        digests = {pictures.digest(svg) for svg in reports.values_list("svg", flat=True)}
+        assert digests and wait_for(lambda: MapPicture.objects.filter(digest__in=digests).count() == len(digests))
+        assert set(reports.values_list("status", flat=True)) == {"pending"}  # nothing was sent meanwhile
+    finally:
+        worker.stop()
+
+
+def test_libvips_and_cairosvg_draw_the_same_map_at_the_same_size(game):
+    """The fallback draws the same picture: libvips where its wheel loads, cairosvg elsewhere."""
+    assert pictures.pyvips is not None and pictures.cairosvg is not None  # both installed here
+    svg = a_map(game)
+    by_vips = Image.open(io.BytesIO(pictures.draw(svg)))
+    by_cairo = Image.open(io.BytesIO(pictures.cairosvg.svg2png(bytestring=svg.encode())))
+    assert by_vips.size == by_cairo.size
