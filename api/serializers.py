@@ -85,7 +85,12 @@ class OrdersRequestSerializer(StrictSerializer):
         validators=[NOT_BLANK],
         help_text="The orders, one per line, in the rule set's order language.",
     )
-    ready = serializers.BooleanField(default=True, help_text="Mark the side ready with these orders (default true).")
+    # Ready is never implied (issue 17): a side that sends orders without saying so is not ready.
+    ready = serializers.BooleanField(
+        default=False,
+        help_text="True to mark the side ready with these orders (the turn may then close); omitted or false: "
+        "the orders are kept and the side is not ready (it can send more, or POST .../ready/ later).",
+    )
 
     def validate_side(self, value):
         return _check_side(self, value)

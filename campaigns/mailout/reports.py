@@ -103,7 +103,7 @@ def seat_context(game, state, seat: Seat, turn_number: int) -> dict:
         "deadline": local_time(view["turn"]["deadline"], seat_timezone(seat)),
         "orders_help": render(rs.orders_help),
         "site_url": settings.SITE_URL,
-        "result": viewing.describe_result(view["turn"]["result"]) if view["turn"]["result"] else "",
+        "result": viewing.describe_result(view["turn"]["result"], game.ruleset) if view["turn"]["result"] else "",
         "svg": rs.render_svg(view["board"], crop=True),
         "map_cid": MAP_CID,
         "open_orders": open_orders(rs, view, seat),

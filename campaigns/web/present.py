@@ -30,10 +30,10 @@ STATUS_TEXT = {
 
 def turn_summary(seen: Seen) -> dict:
     """The turn panel: status, deadline in the viewer's time zone, who is ready, the result."""
-    return turn_panel(seen.view["turn"], seen.viewer, seen.local)
+    return turn_panel(seen.view["turn"], seen.viewer, seen.local, seen.game.ruleset)
 
 
-def turn_panel(turn: dict, viewer, local) -> dict:
+def turn_panel(turn: dict, viewer, local, ruleset: str) -> dict:
     """``turn_summary`` from a viewer's turn view (``lifecycle_view``), ``local`` giving times in their zone
     (the list of my games builds it without a game view: campaigns.listing)."""
     is_open = turn["status"] == TurnStatus.OPEN and turn["game_status"] == GameStatus.ACTIVE
@@ -45,7 +45,9 @@ def turn_panel(turn: dict, viewer, local) -> dict:
         "deadline_local": local(turn["deadline"]) if is_open else "",
         "grace_local": local(turn["late_until"]) if is_open and turn.get("late_until") else "",
         "missed_list": sorted(turn["missed"].items()),
-        "result_text": viewing.describe_result(turn["result"]) if turn["game_status"] == GameStatus.FINISHED else "",
+        "result_text": viewing.describe_result(turn["result"], ruleset)
+        if turn["game_status"] == GameStatus.FINISHED
+        else "",
         "awaiting": awaiting_for(turn, viewer),
     }
 

@@ -94,7 +94,7 @@ def my_games(request):
             "game": row.game,
             "viewer": row.viewer,
             "title": row.title,
-            "turn": present.turn_panel(row.turn, row.viewer, lambda iso: local_time(iso, tz)),
+            "turn": present.turn_panel(row.turn, row.viewer, lambda iso: local_time(iso, tz), row.game.ruleset),
         }
         for row in listing.rows(request.user, games)
     ]

@@ -29,7 +29,7 @@ _CANNOT = re.compile(r"^(\w+) cannot carry out any operation \(CW-11\)$")
 _PASSED = re.compile(r"^(\d+) turns in a row were passed: a draw$")
 
 
-def _reason(text: Any) -> Any:
+def describe_reason(text: Any) -> Any:
     """A game-over reason from its payload, marked for translation where it is one of the known ones."""
     cannot, passed = _CANNOT.match(str(text or "")), _PASSED.match(str(text or ""))
     if cannot:
@@ -160,7 +160,9 @@ def describe_event(event_type: str, payload: Mapping[str, Any]) -> str:
     if kind == "game_over":
         if p.get("winner"):
             return _(
-                "Game over: {winner} wins; {reason}.", winner=_cap(p.get("winner")), reason=_reason(p.get("reason"))
+                "Game over: {winner} wins; {reason}.",
+                winner=_cap(p.get("winner")),
+                reason=describe_reason(p.get("reason")),
             )
-        return _("Game over: a draw; {reason}.", reason=_reason(p.get("reason")))
+        return _("Game over: a draw; {reason}.", reason=describe_reason(p.get("reason")))
     return f"{event_type}: {dict(p)}"

@@ -76,6 +76,11 @@ class RuleSetBase:
         res = state.get("result") if isinstance(state, dict) else None
         return dict(res) if res else None
 
+    def describe_reason(self, reason: Any) -> Any:
+        """Why the game ended (``result()["reason"]``, kept in English), marked for the reader's
+        language where the rule set knows the sentence; as it is otherwise."""
+        return reason
+
     def legal_orders(self, board: Any, side: str | None) -> list[str]:
         """The orders open to ``side`` now, listed on its game page, from its own view ``board``
         only (a rule set that lists them puts them in its view as ``legal_operations``; one whose

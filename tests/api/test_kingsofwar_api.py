@@ -33,7 +33,7 @@ def play_through_api(game, people, submit=contextlib.nullcontext, wait=None, lim
         assert board["awaiting"] == [side]
         text = bot_orders(state_from_view(board), side)
         with submit():
-            resp = clients[side].post(f"/api/games/{game.pk}/orders/", {"text": text}, format="json")
+            resp = clients[side].post(f"/api/games/{game.pk}/orders/", {"text": text, "ready": True}, format="json")
         assert resp.status_code == 201, (side, text, resp.content)
         if wait is not None:
             wait(game, turn["number"])
@@ -67,7 +67,7 @@ def test_a_scripted_game_through_the_api_reaches_a_scored_end(people, scenario, 
 def test_orders_out_of_turn_and_bad_lines_are_refused_with_reasons(people):
     game = new_game(people, "pitched")
     carol = client_for(people["carol"])
-    resp = carol.post(f"/api/games/{game.pk}/orders/", {"text": "b1 halt"}, format="json")
+    resp = carol.post(f"/api/games/{game.pk}/orders/", {"text": "b1 halt", "ready": True}, format="json")
     assert resp.status_code in (400, 403, 409), resp.content
     bob = client_for(people["bob"])
     bad = bob.post(f"/api/games/{game.pk}/orders/", {"text": "r1 halt\nr2 fly\nr3 charge b9"}, format="json")

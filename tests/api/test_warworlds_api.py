@@ -31,7 +31,7 @@ def play_through_api(game, people, submit=contextlib.nullcontext, wait=None, lim
             board = clients[side].get(f"/api/games/{game.pk}/view/").json()["board"]
             text = bot_orders(state_from_view(board), side)
             with submit():
-                resp = clients[side].post(f"/api/games/{game.pk}/orders/", {"text": text}, format="json")
+                resp = clients[side].post(f"/api/games/{game.pk}/orders/", {"text": text, "ready": True}, format="json")
             assert resp.status_code == 201, (side, text, resp.content)
         if wait is not None:
             wait(game, turn["number"])
