@@ -10,7 +10,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns import maps
@@ -34,6 +34,7 @@ from campaigns.turns import (
 from campaigns.turns.addresses import renew
 from campaigns.turns.localtime import local_time
 from campaigns.turns.state import GameStatus, TurnStatus
+from rules.core.i18n import message_of
 from rules.core.protocol import RulesError, UmpireDesk
 
 from . import held, present
@@ -264,7 +265,7 @@ def new_game(request):
                 options=form.game_options(),
             )
         except (commands.TurnError, RulesError) as exc:
-            form.add_error(None, str(exc))
+            form.add_error(None, in_language(message_of(exc)))
         else:
             invited = sorted({s.user.get_username() for s in game.seats.filter(status=Seat.Status.INVITED)})
             messages.success(
@@ -583,7 +584,7 @@ def _address(request, seen: Seen, forms: UmpireForms):
     if not forms.address.is_valid():
         return None
     seat = seen.game.seats.get(pk=int(forms.address.cleaned_data["seat"]))
-    renew(seat, reason="replaced by the umpire")
+    renew(seat, reason=gettext_noop("replaced by the umpire"))  # a msgid: each seat reads it in its language
     messages.success(
         request,
         _(
