@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.core.validators import RegexValidator
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -51,7 +52,10 @@ class StrictSerializer(serializers.Serializer):
 def _check_side(serializer, side: str) -> str:
     sides = serializer.context.get("sides") or ()
     if side not in sides:
-        raise serializers.ValidationError(f"unknown side {side!r}; this game's sides are: {', '.join(sides)}")
+        raise serializers.ValidationError(
+            _("unknown side %(side)s; this game's sides are: %(sides)s")
+            % {"side": repr(side), "sides": ", ".join(sides)}
+        )
     return side
 
 
@@ -175,7 +179,7 @@ class DeadlineRequestSerializer(StrictSerializer):
             )
         raw = self.initial_data.get("deadline")
         if isinstance(raw, str) and (parsed := parse_datetime(raw)) is not None and parsed.tzinfo is None:
-            raise serializers.ValidationError({"deadline": ["give the UTC offset, e.g. 2026-12-01T18:00:00+01:00"]})
+            raise serializers.ValidationError({"deadline": [_("give the UTC offset, e.g. 2026-12-01T18:00:00+01:00")]})
         return attrs
 
 

@@ -48,9 +48,7 @@ from campaigns.i18n import for_seat, mail_language, render, seat_language
 from campaigns.mailout import outbox
 from campaigns.models import Profile
 from campaigns.turns import addresses
-from rules.core.i18n import Msg, message_of, to_data
-from rules.core.i18n import _ as marked
-from rules.core.i18n import gettext_noop as mark
+from rules.core.i18n import Msg, gettext_noop, message_of, to_data
 
 from . import apply, replay, replies, screen
 from .mime import MimeError, Parsed, message_id, one_line, parse
@@ -74,11 +72,11 @@ RESULT_FIELDS = [
     "replied_at",
     "result",
 ]
-UNKNOWN_SENDER = mark(
+UNKNOWN_SENDER = gettext_noop(
     "Your message was not accepted: this address does not take mail from your address.\n"
     "Players send orders by replying to their own game reports, from the address they registered."
 )
-REVOKED = mark(
+REVOKED = gettext_noop(
     "Your message was not accepted: this reply address has been revoked.\n"
     "Reply to your latest report instead: it carries your current address."
 )
@@ -288,7 +286,7 @@ def _reject(
         row.result["replies"] = ["none: the sender is no seat's and our mail server did not find it genuine"]
     else:
         with translation.override(_language(to, seat)):
-            said = render(detail or marked("Your message was not accepted: {reason}", reason=reason))
+            said = render(detail or Msg(gettext_noop("Your message was not accepted: {reason}"), reason=reason))
             replies.reply(row, to=to, seat=seat, purpose="rejected", body=said + "\n")
 
 
@@ -322,17 +320,19 @@ def _too_large(row: InboundMessage, raw: bytes) -> str:
     """Why an oversized message is refused, and how much of it is kept (the record and the reply say so)."""
     row.result["kept_bytes"] = len(raw)
     kept = (
-        marked("it is kept whole ({size} bytes)", size=row.size)
+        Msg(gettext_noop("it is kept whole ({size} bytes)"), size=row.size)
         if len(raw) >= row.size
-        else marked(
-            "only its first {kept} bytes are kept (the store keeps at most {most})",
+        else Msg(
+            gettext_noop("only its first {kept} bytes are kept (the store keeps at most {most})"),
             kept=len(raw),
             most=settings.MAIL_KEEP_MAX_BYTES,
         )
     )
-    return marked(
-        "the message is too large ({size} bytes; at most {most} are read), so nothing in it was applied; {kept}. "
-        "Send your orders as plain text without attachments",
+    return Msg(
+        gettext_noop(
+            "the message is too large ({size} bytes; at most {most} are read), so nothing in it was applied; "
+            "{kept}. Send your orders as plain text without attachments"
+        ),
         size=row.size,
         most=settings.MAIL_MAX_BYTES,
         kept=kept,
@@ -370,19 +370,19 @@ def _authenticated(row: InboundMessage, msg: Parsed) -> None:
     froms = parse_addresses(msg.all("From"))
     if len(msg.all("From")) != 1 or len(froms) != 1:
         return _reject(
-            row, mark("a message must have exactly one From header with one address"), to=_sender(msg), msg=msg
+            row, gettext_noop("a message must have exactly one From header with one address"), to=_sender(msg), msg=msg
         )
     sender = froms[0]
     address = _seat_address(row, msg)
     if address is None or address.seat.status != "active" or sender.lower() != address.seat.email.lower():
         # Unknown token and wrong sender get the same words: nothing about any game.
-        return _reject(row, mark("unknown reply address or sender"), to=sender, msg=msg, detail=UNKNOWN_SENDER)
+        return _reject(row, gettext_noop("unknown reply address or sender"), to=sender, msg=msg, detail=UNKNOWN_SENDER)
     seat = address.seat
     row.seat = seat
     if address.revoked_at is not None:
         return _reject(
             row,
-            mark("this reply address has been revoked"),
+            gettext_noop("this reply address has been revoked"),
             to=sender,
             msg=msg,
             seat=seat,
@@ -470,7 +470,7 @@ def release(row: InboundMessage) -> InboundMessage:
 
 def reject_held(row: InboundMessage, reason: str | None = None) -> InboundMessage:
     """Umpire: refuse a held message, telling its sender why (``reason``, the umpire's own words)."""
-    why = reason or mark("rejected by the umpire")
+    why = reason or gettext_noop("rejected by the umpire")
     with transaction.atomic():
         row = InboundMessage.objects.select_for_update().get(pk=row.pk)
         if row.status != Status.HELD:

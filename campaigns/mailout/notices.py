@@ -141,7 +141,7 @@ def _declined_readers(game) -> dict[str, str]:
     return {a: lang for a, lang in to.items() if a}
 
 
-def _invitation_declined(seat, user, **_):
+def _invitation_declined(seat, user, **_kw):
     game = seat.game
     for address, language in sorted(_declined_readers(game).items()):
         with translation.override(language):
@@ -168,7 +168,7 @@ def _invitation_declined(seat, user, **_):
             )
 
 
-def _side_replaced(stream, seat, side, old_email, handover, old_user=None, **_):
+def _side_replaced(stream, seat, side, old_email, handover, old_user=None, **_kw):
     game = stream.game
     with translation.override(mail_language(old_user)):  # the leaving player's language
         named = pgettext("side", side)
@@ -188,7 +188,7 @@ def _side_replaced(stream, seat, side, old_email, handover, old_user=None, **_):
         )
 
 
-def _address_renewed(seat, address, reason, **_):
+def _address_renewed(seat, address, reason, **_kw):
     """``reason``: a msgid (the web's "replaced by the umpire"), read in the seat's language."""
     with for_seat(seat):
         outbox.queue_mail(

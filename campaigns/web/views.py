@@ -10,7 +10,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, ngettext
+from django.utils.translation import gettext_noop, ngettext, pgettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns import maps
@@ -374,7 +374,7 @@ def turn_history(request, seen: Seen, number: int):
 @seat_required()
 def set_absence(request, seen: Seen):
     if seen.viewer.role != "player":
-        return HttpResponseBadRequest("only a player's seat is away or back")
+        return HttpResponseBadRequest(_("only a player's seat is away or back"))
     seat = seen.seat
     form = AbsenceForm(request.POST)
     if not form.is_valid():
@@ -408,7 +408,7 @@ def set_absence(request, seen: Seen):
 def set_ready(request, seen: Seen):
     form = ReadyForm(request.POST)
     if seen.viewer.role != "player" or not form.is_valid():
-        return HttpResponseBadRequest("not a player")
+        return HttpResponseBadRequest(_("not a player"))
     ready = form.cleaned_data["ready"]
     try:
         closed = commands.set_ready(seen.game.pk, seen.viewer.side, ready, command=seen.viewer.command)
@@ -538,7 +538,7 @@ def _submit(request, seen: Seen, forms: UmpireForms):
         for line in present.line_errors(result.errors):
             form.add_error("text", line)
         return None
-    messages.success(request, f"{side}: " + _accepted_message(result, ready))
+    messages.success(request, f"{pgettext('side', side)}: " + _accepted_message(result, ready))
     return redirect(_umpire_url(seen))
 
 
@@ -635,7 +635,7 @@ def umpire_page(request, seen: Seen):
     if request.method == "POST":
         handler = UMPIRE_ACTIONS.get(action)
         if handler is None:
-            return HttpResponseBadRequest("unknown action")
+            return HttpResponseBadRequest(_("unknown action"))
         try:
             response = handler(request, seen, forms)
         except commands.TurnError as exc:

@@ -18,10 +18,25 @@ ENDINGS = (
 )
 # The payloads' English words, as readers see them.
 _MODES = {
-    m: pgettext("move", m)
-    for m in ("walk", "run", "trot", "gallop", "cruise", "accelerate", "drive", "tow", "storm", "board")
+    "walk": pgettext("move", "walk"),
+    "run": pgettext("move", "run"),
+    "trot": pgettext("move", "trot"),
+    "gallop": pgettext("move", "gallop"),
+    "cruise": pgettext("move", "cruise"),
+    "accelerate": pgettext("move", "accelerate"),
+    "drive": pgettext("move", "drive"),
+    "tow": pgettext("move", "tow"),
+    "storm": pgettext("move", "storm"),
+    "board": pgettext("move", "board"),
 }
-_DIRECTIONS = {d: pgettext("compass", d) for d in DIRECTION_NAMES}
+_DIRECTIONS = {
+    "N": pgettext("compass", "N"),
+    "NE": pgettext("compass", "NE"),
+    "SE": pgettext("compass", "SE"),
+    "S": pgettext("compass", "S"),
+    "SW": pgettext("compass", "SW"),
+    "NW": pgettext("compass", "NW"),
+}
 _CAUSES = (
     gettext_noop("{unit} ran into it"),
     gettext_noop("it moved"),
@@ -41,9 +56,19 @@ _CAUSES = (
     gettext_noop("flank attack in melee"),
 )
 _WORDS = {
-    w: gettext_noop(w)
-    for w in ("panic", "despondency", "calm", "inspired", "heroism", "concussion", "weapon", "engine", "fire")
-} | {"explosion": gettext_noop("explosion"), "shooting": gettext_noop("shooting"), "melee": gettext_noop("melee")}
+    "panic": gettext_noop("panic"),
+    "despondency": gettext_noop("despondency"),
+    "calm": gettext_noop("calm"),
+    "inspired": gettext_noop("inspired"),
+    "heroism": gettext_noop("heroism"),
+    "concussion": gettext_noop("concussion"),
+    "weapon": gettext_noop("weapon"),
+    "engine": gettext_noop("engine"),
+    "fire": gettext_noop("fire"),
+    "explosion": gettext_noop("explosion"),
+    "shooting": gettext_noop("shooting"),
+    "melee": gettext_noop("melee"),
+}
 
 
 def describe_reason(reason: Any) -> Any:
