@@ -591,7 +591,7 @@ def _address(request, seen: Seen, forms: UmpireForms):
             "%(seat)s has a new reply address; the old one is refused from now on, and the "
             "seat has been told from the new one."
         )
-        % {"seat": seat.side or seat.role},
+        % {"seat": seats.seat_label(seat)},
     )
     return redirect(_umpire_url(seen))
 
@@ -609,7 +609,7 @@ def _replace(request, seen: Seen, forms: UmpireForms):
     messages.success(
         request,
         _("%(side)s is now played by %(user)s; both players have been told, and the side has a new reply address.")
-        % {"side": form.cleaned_data["side"], "user": user.get_username()},
+        % {"side": pgettext("side", form.cleaned_data["side"]), "user": user.get_username()},
     )
     return redirect(_umpire_url(seen))
 
