@@ -157,6 +157,10 @@ def board_extras(seen: Seen) -> dict:
     return {
         "legal_operations": seen.ruleset.legal_orders(board, seen.viewer.side),
         "standing": standing.get(seen.viewer.side, []) if seen.viewer.side else [],
+        # Standing instructions open to the side, to add with a click (Civil War's rules 19-21).
+        "legal_standing": [
+            {"line": s["line"], "meaning": render(s["meaning"])} for s in board.get("legal_standing") or []
+        ],
     }
 
 
