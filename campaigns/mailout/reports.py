@@ -80,7 +80,7 @@ def open_orders(rs, view: dict, seat: Seat) -> list[str]:
     """The orders open to a player whose side orders next, from its own view (as on its game page)."""
     if seat.role != Seat.Role.PLAYER or view["turn"]["result"] or seat.side not in view["turn"]["sides"]:
         return []
-    return rs.legal_orders(view["board"], seat.side)
+    return [render(line) for line in rs.legal_orders(view["board"], seat.side)]  # a line may carry a marked note
 
 
 def seat_context(game, state, seat: Seat, turn_number: int) -> dict:

@@ -155,7 +155,11 @@ def board_extras(seen: Seen) -> dict:
     board = seen.view["board"] if isinstance(seen.view["board"], dict) else {}
     standing = board.get("standing_instructions") or {}
     return {
-        "legal_operations": seen.ruleset.legal_orders(board, seen.viewer.side),
+        # Each line as it is added to the orders (a rule set may follow it with a note, after three spaces).
+        "legal_operations": [
+            {"line": str(op).split("   (")[0], "text": render(op)}
+            for op in seen.ruleset.legal_orders(board, seen.viewer.side)
+        ],
         "standing": standing.get(seen.viewer.side, []) if seen.viewer.side else [],
         # Standing instructions open to the side, to add with a click (Civil War's rules 19-21).
         "legal_standing": [

@@ -45,6 +45,33 @@ _CAUSES = (
     gettext_noop("it attacked"),
     gettext_noop("ran into {unit} hidden at {at}"),
     gettext_noop("heavy armour is immune to weapons that are not armour-piercing (WW-25)"),
+    gettext_noop("aircraft are not moved on the map: they are placed beside their target when they fire (WW-20)"),
+    gettext_noop("no such enemy unit to ram"),
+    gettext_noop("a {profile} cannot fight its way into a building (WW-31)"),
+    gettext_noop("a {profile} has no melee attack"),
+    gettext_noop("a {profile} moves by {moves}, not {mode}"),
+    gettext_noop("no way from {start} towards {dest} for a {profile} at {mode} speed"),
+    gettext_noop("{dest} cannot be entered; heading for {to}"),
+    gettext_noop("{unit} cannot be boarded (an automaton has no crew to fight or replace)"),
+    gettext_noop("{unit}: no such enemy unit to fight"),
+    gettext_noop("{target} is not adjacent to {unit} (WW-39)"),
+    gettext_noop("{unit} cannot fight in melee"),
+    gettext_noop("{unit} did not reach {target} at speed: no ramming"),
+    gettext_noop("{unit} has a penalty marker: it may not attack in melee (WW-58)"),
+    gettext_noop("{unit} has a penalty marker: it may not leave cover (WW-58)"),
+    gettext_noop("{unit} has a penalty marker: it may not move towards the enemy (WW-58)"),
+    gettext_noop("{unit} has already fired this turn"),
+    gettext_noop("{unit} has already fought this turn"),
+    gettext_noop("{unit} has already moved this turn"),
+    gettext_noop("{unit} has no bonus marker"),
+    gettext_noop("{unit} has no crew fit to drive it"),
+    gettext_noop("{unit} has no crew fit to fight"),
+    gettext_noop("{unit} is in panic and flees by itself (WW-59)"),
+    gettext_noop("{unit} is in panic: it does not fight (WW-59)"),
+    gettext_noop("{unit} is not a machine that can ram"),
+    gettext_noop("{unit} moved at {mode} this turn: it cannot shoot (WW-12)"),
+    gettext_noop("{unit}'s engine is wrecked: it cannot move"),
+    gettext_noop("{side} has already tried the door at {at} this turn (WW-46)"),
     gettext_noop("heavy losses"),
     gettext_noop("friend destroyed nearby"),
     gettext_noop("terrifying weapon"),
@@ -71,16 +98,33 @@ _WORDS = {
 }
 
 
+# The soldiers' roles the payloads name (a unit's models), as readers see them.
+_ROLES = {
+    "flamer": pgettext("soldier", "flamer"),
+    "grenadier": pgettext("soldier", "grenadier"),
+    "gunner": pgettext("soldier", "gunner"),
+    "lmg": pgettext("soldier", "lmg"),
+    "officer": pgettext("soldier", "officer"),
+    "rifle": pgettext("soldier", "rifle"),
+    "sniper": pgettext("soldier", "sniper"),
+    "trooper": pgettext("soldier", "trooper"),
+}
+
+
 def describe_reason(reason: Any) -> Any:
     return reread(reason, ENDINGS)
 
 
 def _cause(text: Any) -> Any:
-    return reread(text, _CAUSES, sides=())
+    return reread(text, _CAUSES, sides=("side",))
 
 
 def _units(ids: Any) -> str:
     return ", ".join(ids)
+
+
+def _roles(roles: Any) -> str:
+    return joined([word(_ROLES, r) for r in roles], ", ")
 
 
 def describe_event(event_type: str, p: Mapping[str, Any]) -> str:
@@ -116,7 +160,7 @@ def _struck(p: Mapping[str, Any], machine: bool) -> str:
         dice = _("{dice}, {stray} strike own troops", dice=dice, stray=p["stray"])
     if machine:
         return dice
-    lost = [_("lost {units}", units=_units(p["lost"]))] if p["lost"] else []
+    lost = [_("lost {units}", units=_roles(p["lost"]))] if p["lost"] else []
     return joined([dice, *lost, _("{left} left", left=p["left"])])
 
 
@@ -205,7 +249,7 @@ _TEXT: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "round_started": lambda p: _("Turn {turn}, {round} round.", turn=p["turn"], round=p["round"]),
     "round_opened": lambda p: _("Turn {turn}: the {round} round is open.", turn=p["turn"], round=p["round"]),
     "moved": _moved,
-    "order_failed": lambda p: _("Not carried out: '{order}': {reason}.", order=p["order"], reason=p["reason"]),
+    "order_failed": lambda p: _("Not carried out: '{order}': {reason}.", order=p["order"], reason=_cause(p["reason"])),
     "revealed": lambda p: _("{unit} is revealed at {at}: {why}.", unit=p["unit"], at=p["at"], why=_cause(p["why"])),
     "aircraft_placed": lambda p: _(
         "{unit} swoops in over {at} to attack {target}.", unit=p["unit"], at=p["at"], target=p["target"]
@@ -243,7 +287,7 @@ _TEXT: dict[str, Callable[[Mapping[str, Any]], str]] = {
             weapon=p["weapon"],
             target=p["target"],
             roll=p["roll"],
-            lost=p["lost"][0],
+            lost=word(_ROLES, p["lost"][0]),
         )
         if p["lost"]
         else _(

@@ -175,7 +175,7 @@ def parse_line(n: int, text: str) -> Order | str:
     verb = t.split()[0].lower()
     if verb in _EXAMPLE:
         return _("cannot read this {verb} order; e.g. {value}", verb=verb, value=_EXAMPLE[verb])
-    return f"unknown order {verb!r}: write move, hold, fire, attack or protect (see the order help)"
+    return _("unknown order {verb}: write move, hold, fire, attack or protect (see the order help)", verb=repr(verb))
 
 
 _EXAMPLE = {
