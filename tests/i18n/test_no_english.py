@@ -40,6 +40,7 @@ GAMES = [
     ("kingsofwar", SHORT_KINGS),
 ]
 GAME_NAME = "Партия"
+NONSENSE = "fly to the moon"  # a player's own bad line: quoted back to them as written
 
 
 def orders_for(game, state, side) -> str:
@@ -91,7 +92,7 @@ def mail_in(game) -> None:
     assert ingest.ingest(stranger, via="test").status == "rejected"
     failed = {"Authentication-Results": f"{OUR_AR}; dmarc=fail header.from=example.org"}
     assert ingest.ingest(seat_mail(red, "STATUS", headers=failed), via="test").status == "held"
-    assert ingest.ingest(seat_mail(red, "STATUS\nHELP\nfly to the moon"), via="test").status == "applied"
+    assert ingest.ingest(seat_mail(red, f"STATUS\nHELP\n{NONSENSE}"), via="test").status == "applied"
 
 
 def umpire_actions(client, game) -> None:
@@ -112,7 +113,7 @@ def pages(game) -> list[str]:
 def api_texts(client, game) -> list[str]:
     """The API's texts for people: the events' lines and the refusals' messages."""
     events = client.get(f"/api/games/{game.pk}/events/?limit=500").json()["results"]
-    bad = client.post(f"/api/games/{game.pk}/orders/", {"text": "fly to the moon"}, content_type="application/json")
+    bad = client.post(f"/api/games/{game.pk}/orders/", {"text": NONSENSE}, content_type="application/json")
     foreign = client.post(
         f"/api/games/{game.pk}/orders/", {"side": "green", "text": "pass"}, content_type="application/json"
     )
@@ -143,13 +144,13 @@ def test_a_russian_umpire_and_player_read_no_english_anywhere(client, people, ru
     game = new_game(people, ruleset, scenario)
     play(game, 3)
     client.force_login(people["bob"])
-    client.post(reverse("game", args=[game.pk]), {"text": "fly to the moon"})  # a refusal, as it is shown
+    client.post(reverse("game", args=[game.pk]), {"text": NONSENSE})  # a refusal, as it is shown
     mail_in(game)
     client.force_login(people["alice"])
     umpire_actions(client, game)
     seen = read_everything(client, people, game)
     assert len([k for k in seen if k.startswith("mail")]) >= 5
-    names = (GAME_NAME, "Кампания", str(catalog.get(ruleset).title))
+    names = (GAME_NAME, "Кампания", NONSENSE, str(catalog.get(ruleset).title))
     left = {where: english(text, names) for where, text in seen.items()}
     left = {where: found for where, found in left.items() if found}
     assert not left, "\n".join(f"{where}: {found}" for where, found in left.items())

@@ -91,9 +91,9 @@ def english(text: str, extra_names: tuple[str, ...] = ()) -> list[str]:
 
 class _Visible(HTMLParser):
     """The text of a page as read: text nodes and the labels of controls, not scripts, styles or
-    what shows orders as syntax (the order box, code, pre)."""
+    the order box (the player's own text) or the map."""
 
-    SYNTAX = ("script", "style", "textarea", "code", "pre", "kbd", "svg")
+    SYNTAX = ("script", "style", "textarea", "svg")
 
     def __init__(self):
         super().__init__()
