@@ -36,6 +36,8 @@ def order_words() -> frozenset[str]:
         for value in table.values():
             for text in value.values() if isinstance(value, dict) else [value]:
                 words.update(str(text).split())
+        desk = str(getattr(catalog.get(name), "umpire_help", ""))  # the desk's orders: each line's first column
+        words.update(w for line in desk.splitlines() for w in re.split(r"\s{2,}", line)[0].split())
     return frozenset(words)
 
 
