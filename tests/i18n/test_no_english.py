@@ -7,7 +7,7 @@ from django.urls import reverse
 from knox.models import AuthToken
 
 from campaigns.mailin import ingest
-from campaigns.models import Campaign, OutboxMail, Profile
+from campaigns.models import Campaign, OutboxMail, Profile, Seat
 from campaigns.turns import addresses, commands, creation
 from campaigns.turns.state import TurnStatus
 from rules import catalog
@@ -143,6 +143,8 @@ def read_everything(client, people, game) -> dict[str, str]:
 def test_a_russian_umpire_and_player_read_no_english_anywhere(client, people, ruleset, scenario):
     game = new_game(people, ruleset, scenario)
     play(game, 3)
+    if ruleset == "kingsofwar":  # one round on a small field: the game is over, its reason read too
+        assert state_of(game).status == "finished"
     client.force_login(people["bob"])
     client.post(reverse("game", args=[game.pk]), {"text": NONSENSE})  # a refusal, as it is shown
     mail_in(game)
@@ -154,3 +156,26 @@ def test_a_russian_umpire_and_player_read_no_english_anywhere(client, people, ru
     left = {where: english(text, names) for where, text in seen.items()}
     left = {where: found for where, found in left.items() if found}
     assert not left, "\n".join(f"{where}: {found}" for where, found in left.items())
+
+
+def test_seat_changes_are_told_in_russian(client, people):
+    """A refused and a done hand-over of a side, and a declined invitation: the umpire's page and the
+    notices (to the player who leaves, the one who comes, the creator told of a refusal) in Russian."""
+    from campaigns.turns import invitations
+
+    game = new_game(people, "civilwar", None)
+    client.force_login(people["alice"])
+    page = reverse("umpire", args=[game.pk])
+    refused = client.post(page, {"action": "replace", "replace-side": "red", "replace-username": "carol"})
+    assert "carol уже занимает место в этой партии" in visible(refused.content.decode())
+    done = client.post(page, {"action": "replace", "replace-side": "red", "replace-username": "dave"}, follow=True)
+    assert "теперь играет dave" in visible(done.content.decode())
+    told = OutboxMail.objects.get(to="bob@example.org", kind="notice")
+    assert told.subject.endswith("вы больше не играете за сторону красные") and "Спасибо за игру" in told.body
+    observer = invitations.offer(Seat(game=game, role="observer"), people["bob"])
+    invitations.decline(invitations.token_for(observer), people["bob"])
+    declined = OutboxMail.objects.get(to="alice@example.org", key__startswith="declined:")
+    assert "bob отказался от приглашения: место «наблюдатель»" in declined.body
+    rows = OutboxMail.objects.filter(to__in=["alice@example.org", "bob@example.org", "dave@example.org"])
+    left = {r.key: english("\n".join([r.subject, r.body, visible(r.html)]), (GAME_NAME,)) for r in rows}
+    assert not {k: v for k, v in left.items() if v}, left
