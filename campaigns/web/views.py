@@ -467,7 +467,7 @@ class UmpireForms:
         self.address = NewAddressForm(
             bound("address"),
             prefix="address",
-            seats=[(str(seat.pk), seat.side or seat.role) for seat in seen.game.seats.order_by("role", "side", "pk")],
+            seats=[(str(seat.pk), seats.seat_label(seat)) for seat in seen.game.seats.order_by("role", "side", "pk")],
         )
         self.amend_errors: list[str] = []
 
