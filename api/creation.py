@@ -14,6 +14,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -40,7 +41,7 @@ class InviteeSerializer(StrictSerializer):
         attrs = super().validate(attrs)
         if ("username" in attrs) == ("email" in attrs):
             raise serializers.ValidationError(
-                {"non_field_errors": ["name the invitee by username or by email, one of the two"]}
+                {"non_field_errors": [_("name the invitee by username or by email, one of the two")]}
             )
         attrs["user"] = find_user(attrs)
         return attrs
@@ -53,7 +54,9 @@ def find_user(attrs: dict):
         name = attrs["username"].strip()
         user = User.objects.filter(**{User.USERNAME_FIELD: name}).first()
         if user is None:
-            raise serializers.ValidationError({"username": [f"there is no user called {name[:150]!r}"]})
+            raise serializers.ValidationError(
+                {"username": [_("there is no user called %(name)s") % {"name": repr(name[:150])}]}
+            )
         return user
     # Only confirmed addresses count: an unconfirmed User.email could be anyone's.
     profile = Profile.objects.filter(verified_email__iexact=attrs["email"]).select_related("user").first()
@@ -61,8 +64,10 @@ def find_user(attrs: dict):
         raise serializers.ValidationError(
             {
                 "email": [
-                    "no user has confirmed this address; invite them by username, "
-                    "or ask them to confirm it on their settings page"
+                    _(
+                        "no user has confirmed this address; invite them by username, "
+                        "or ask them to confirm it on their settings page"
+                    )
                 ]
             }
         )
@@ -158,7 +163,8 @@ class NewGameSerializer(StrictSerializer):
             known = [name for name, _ in ruleset.scenarios()]
             if value not in known:
                 raise serializers.ValidationError(
-                    f"{ruleset.title} has no scenario {value[:100]!r}; its scenarios: {', '.join(known) or 'none'}"
+                    _("%(ruleset)s has no scenario %(name)s; its scenarios: %(known)s")
+                    % {"ruleset": ruleset.title, "name": repr(value[:100]), "known": ", ".join(known) or _("none")}
                 )
         return value
 
@@ -166,7 +172,8 @@ class NewGameSerializer(StrictSerializer):
         wrong = sorted(name for name, v in value.items() if not isinstance(v, (bool, str)))
         if wrong:
             raise serializers.ValidationError(
-                f"{', '.join(wrong)[:200]}: an option is true or false, or one of its choices (a string)"
+                _("%(options)s: an option is true or false, or one of its choices (a string)")
+                % {"options": ", ".join(wrong)[:200]}
             )
         return value
 
@@ -174,7 +181,7 @@ class NewGameSerializer(StrictSerializer):
         user = self.context["request"].user
         mine = Campaign.objects.filter(Q(created_by=user) | Q(games__seats__user=user), pk=value)
         if not mine.exists():
-            raise serializers.ValidationError("no such campaign among those you created or play in")
+            raise serializers.ValidationError(_("no such campaign among those you created or play in"))
         return value
 
     def validate(self, attrs):
@@ -183,7 +190,7 @@ class NewGameSerializer(StrictSerializer):
             raise serializers.ValidationError(
                 {
                     "non_field_errors": [
-                        "give campaign_id (an existing campaign) or campaign_name (a new one), one of the two"
+                        _("give campaign_id (an existing campaign) or campaign_name (a new one), one of the two")
                     ]
                 }
             )
@@ -191,7 +198,12 @@ class NewGameSerializer(StrictSerializer):
         wrong = sorted({p["side"] for p in attrs["players"]} - set(rs.sides))
         if wrong:
             raise serializers.ValidationError(
-                {"players": [f"{', '.join(wrong)} is not a side of {rs.title}: the sides are {', '.join(rs.sides)}"]}
+                {
+                    "players": [
+                        _("%(side)s is not a side of %(ruleset)s: the sides are %(sides)s")
+                        % {"side": ", ".join(wrong), "ruleset": rs.title, "sides": ", ".join(rs.sides)}
+                    ]
+                }
             )
         return attrs
 

@@ -8,6 +8,7 @@ view stores the viewer it resolved with ``campaigns.turns.viewing.viewer_for`` a
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
 from rest_framework.permissions import BasePermission
 
 from campaigns.turns import viewing
@@ -31,7 +32,7 @@ class HoldsSeat(BasePermission):
 class MayGiveOrders(BasePermission):
     """Players (for their own side; the view checks the side) and the umpire."""
 
-    message = "Only the players and the umpire may give orders in this game."
+    message = gettext_lazy("Only the players and the umpire may give orders in this game.")
 
     def has_object_permission(self, request, view, obj):
         viewer = _viewer(request, view, obj)
@@ -39,7 +40,7 @@ class MayGiveOrders(BasePermission):
 
 
 class IsUmpire(BasePermission):
-    message = "Only the umpire of this game may do this."
+    message = gettext_lazy("Only the umpire of this game may do this.")
 
     def has_object_permission(self, request, view, obj):
         viewer = _viewer(request, view, obj)

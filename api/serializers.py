@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.core.validators import RegexValidator
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -51,7 +52,10 @@ class StrictSerializer(serializers.Serializer):
 def _check_side(serializer, side: str) -> str:
     sides = serializer.context.get("sides") or ()
     if side not in sides:
-        raise serializers.ValidationError(f"unknown side {side!r}; this game's sides are: {', '.join(sides)}")
+        raise serializers.ValidationError(
+            _("unknown side %(side)s; this game's sides are: %(sides)s")
+            % {"side": repr(side), "sides": ", ".join(sides)}
+        )
     return side
 
 
@@ -85,7 +89,12 @@ class OrdersRequestSerializer(StrictSerializer):
         validators=[NOT_BLANK],
         help_text="The orders, one per line, in the rule set's order language.",
     )
-    ready = serializers.BooleanField(default=True, help_text="Mark the side ready with these orders (default true).")
+    # Ready is never implied (issue 17): a side that sends orders without saying so is not ready.
+    ready = serializers.BooleanField(
+        default=False,
+        help_text="True to mark the side ready with these orders (the turn may then close); omitted or false: "
+        "the orders are kept and the side is not ready (it can send more, or POST .../ready/ later).",
+    )
 
     def validate_side(self, value):
         return _check_side(self, value)
@@ -170,7 +179,7 @@ class DeadlineRequestSerializer(StrictSerializer):
             )
         raw = self.initial_data.get("deadline")
         if isinstance(raw, str) and (parsed := parse_datetime(raw)) is not None and parsed.tzinfo is None:
-            raise serializers.ValidationError({"deadline": ["give the UTC offset, e.g. 2026-12-01T18:00:00+01:00"]})
+            raise serializers.ValidationError({"deadline": [_("give the UTC offset, e.g. 2026-12-01T18:00:00+01:00")]})
         return attrs
 
 

@@ -15,6 +15,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.cache import get_conditional_response, set_response_etag
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -207,10 +209,13 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
         """The side a command acts for: players only their own, the umpire any named side."""
         if self.viewer.is_umpire:
             if not side:
-                raise ValidationError({"side": ["the umpire must name the side to act for"]})
+                raise ValidationError({"side": [_("the umpire must name the side to act for")]})
             return side
         if side and side != self.viewer.side:
-            raise PermissionDenied(f"you play {self.viewer.side}; you cannot act for {side}")
+            raise PermissionDenied(
+                _("you play %(mine)s; you cannot act for %(side)s")
+                % {"mine": pgettext("side", self.viewer.side), "side": pgettext("side", side)}
+            )
         return self.viewer.side
 
     # --- reading ----------------------------------------------------------

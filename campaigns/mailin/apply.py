@@ -229,7 +229,9 @@ def status_text(seat: Seat) -> str:
         % {"sides": ", ".join(view["sides"]) or nobody, "ready": ", ".join(view["ready"]) or nobody},
     ]
     if view["game_status"] == GameStatus.FINISHED:
-        lines.append("  " + _("game over: %(result)s") % {"result": viewing.describe_result(view["result"])})
+        lines.append(
+            "  " + _("game over: %(result)s") % {"result": viewing.describe_result(view["result"], game.ruleset)}
+        )
     for side, text in sorted(view["orders"].items()):
         indented = "\n".join("      " + line for line in text.split("\n"))
         lines.append("  " + _("orders in force for %(side)s:") % {"side": side} + f"\n{indented}")

@@ -42,14 +42,16 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from campaigns import prepared
-from campaigns.i18n import for_seat
+from campaigns.i18n import for_seat, mail_language, render, seat_language
 from campaigns.mailout import outbox
+from campaigns.models import Profile
 from campaigns.turns import addresses
+from rules.core.i18n import Msg, gettext_noop, message_of, to_data
 
 from . import apply, replay, replies, screen
 from .mime import MimeError, Parsed, message_id, one_line, parse
@@ -73,9 +75,13 @@ RESULT_FIELDS = [
     "replied_at",
     "result",
 ]
-UNKNOWN_SENDER = (
+UNKNOWN_SENDER = gettext_noop(
     "Your message was not accepted: this address does not take mail from your address.\n"
     "Players send orders by replying to their own game reports, from the address they registered."
+)
+REVOKED = gettext_noop(
+    "Your message was not accepted: this reply address has been revoked.\n"
+    "Reply to your latest report instead: it carries your current address."
 )
 
 
@@ -309,7 +315,19 @@ def retry_pending(now=None) -> int:
 
 
 def _finish(row: InboundMessage, status: str, error: str = "") -> None:
-    row.status, row.error = status, error
+    """``error`` in English for the record; a marked one is kept too, for the umpire's page in their language."""
+    row.status, row.error = status, str(error)
+    if isinstance(error, Msg):
+        row.result["why"] = to_data(error)
+
+
+def _language(to: str, seat) -> str:
+    """The language of a reply to ``to``: the seat's, else that of the user who confirmed that
+    address, else the site's (a stranger's mail: nothing says more)."""
+    if seat is not None:
+        return seat_language(seat)
+    profile = Profile.objects.filter(verified_email__iexact=to).select_related("user").first()
+    return mail_language(profile.user if profile else None)
 
 
 def _reject(
@@ -324,9 +342,9 @@ def _reject(
     elif seat is None and not _registered(row, msg, to) and not screen.sender_verified(msg, to):
         row.result["replies"] = ["none: the sender is no seat's and our mail server did not find it genuine"]
     else:
-        replies.reply(
-            row, to=to, seat=seat, purpose="rejected", body=detail or f"Your message was not accepted: {reason}\n"
-        )
+        with translation.override(_language(to, seat)):
+            said = render(detail or Msg(gettext_noop("Your message was not accepted: {reason}"), reason=reason))
+            replies.reply(row, to=to, seat=seat, purpose="rejected", body=said + "\n")
 
 
 def _registered(row: InboundMessage, msg: Parsed | None, sender: str) -> bool:
@@ -346,7 +364,7 @@ def _handle(row: InboundMessage) -> None:
         msg = row.__dict__.pop("parsed", None) or parse(raw, max_parts=settings.MAIL_MAX_PARTS)
     except MimeError as exc:
         headers = _named(row, _headers_only(raw))
-        return _reject(row, str(exc), to=_sender(headers), msg=headers)
+        return _reject(row, message_of(exc), to=_sender(headers), msg=headers)
     row.subject = one_line(msg.first("Subject"), 300)
     row.from_addr = ", ".join(parse_addresses(msg.all("From")))[:300]
     auto = screen.automatic(msg)
@@ -359,13 +377,22 @@ def _too_large(row: InboundMessage, raw: bytes) -> str:
     """Why an oversized message is refused, and how much of it is kept (the record and the reply say so)."""
     row.result["kept_bytes"] = len(raw)
     kept = (
-        f"it is kept whole ({row.size} bytes)"
+        Msg(gettext_noop("it is kept whole ({size} bytes)"), size=row.size)
         if len(raw) >= row.size
-        else f"only its first {len(raw)} bytes are kept (the store keeps at most {settings.MAIL_KEEP_MAX_BYTES})"
+        else Msg(
+            gettext_noop("only its first {kept} bytes are kept (the store keeps at most {most})"),
+            kept=len(raw),
+            most=settings.MAIL_KEEP_MAX_BYTES,
+        )
     )
-    return (
-        f"the message is too large ({row.size} bytes; at most {settings.MAIL_MAX_BYTES} are read), so nothing "
-        f"in it was applied; {kept}. Send your orders as plain text without attachments"
+    return Msg(
+        gettext_noop(
+            "the message is too large ({size} bytes; at most {most} are read), so nothing in it was applied; "
+            "{kept}. Send your orders as plain text without attachments"
+        ),
+        size=row.size,
+        most=settings.MAIL_MAX_BYTES,
+        kept=kept,
     )
 
 
@@ -399,23 +426,24 @@ def _sender(msg: Parsed | None) -> str | None:
 def _authenticated(row: InboundMessage, msg: Parsed) -> None:
     froms = parse_addresses(msg.all("From"))
     if len(msg.all("From")) != 1 or len(froms) != 1:
-        return _reject(row, "a message must have exactly one From header with one address", to=_sender(msg), msg=msg)
+        return _reject(
+            row, gettext_noop("a message must have exactly one From header with one address"), to=_sender(msg), msg=msg
+        )
     sender = froms[0]
     address = _seat_address(row, msg)
     if address is None or address.seat.status != "active" or sender.lower() != address.seat.email.lower():
         # Unknown token and wrong sender get the same words: nothing about any game.
-        return _reject(row, "unknown reply address or sender", to=sender, msg=msg, detail=UNKNOWN_SENDER)
+        return _reject(row, gettext_noop("unknown reply address or sender"), to=sender, msg=msg, detail=UNKNOWN_SENDER)
     seat = address.seat
     row.seat = seat
     if address.revoked_at is not None:
         return _reject(
             row,
-            "this reply address has been revoked",
+            gettext_noop("this reply address has been revoked"),
             to=sender,
             msg=msg,
             seat=seat,
-            detail="Your message was not accepted: this reply address has been revoked.\n"
-            "Reply to your latest report instead: it carries your current address.\n",
+            detail=REVOKED,
         )
     held = screen.authentication(msg)
     if held:
@@ -440,7 +468,7 @@ def _seat_address(row: InboundMessage, msg: Parsed):
     return None
 
 
-def _hold(row: InboundMessage, seat, reason: str) -> None:
+def _hold(row: InboundMessage, seat, reason: Msg) -> None:
     _finish(row, Status.HELD, reason)
     with for_seat(seat):
         replies.reply(
@@ -448,21 +476,28 @@ def _hold(row: InboundMessage, seat, reason: str) -> None:
             to=seat.email,
             seat=seat,
             purpose="held",
-            body=_("Your message is held for the umpire and not applied yet: %(reason)s.") % {"reason": reason}
+            body=_("Your message is held for the umpire and not applied yet: %(reason)s.") % {"reason": render(reason)}
             + "\n"
             + _("The umpire will release or reject it; you will hear either way.")
             + "\n",
         )
     umpire = seat.game.seats.active().filter(role="umpire").first()
     if umpire is not None:
-        replies.notify(
-            row,
-            seat=umpire,
-            purpose="held-umpire",
-            subject=f"[Kriegsbrief] {seat.game.name}: a message from {seat.side or seat.role} is held",
-            body=f"Inbound message #{row.pk} from the {seat.side or seat.role} seat is held: {reason}.\n"
-            f"Release or reject it here: {settings.SITE_URL}{reverse('mailin_held', args=[seat.game_id])}\n",
-        )
+        with for_seat(umpire):
+            who = pgettext("side", seat.side) if seat.side else _(seat.role)
+            replies.notify(
+                row,
+                seat=umpire,
+                purpose="held-umpire",
+                subject="[Kriegsbrief] "
+                + _("%(game)s: a message from %(seat)s is held") % {"game": seat.game.name, "seat": who},
+                body=_("Inbound message #%(number)s from the %(seat)s seat is held: %(reason)s.")
+                % {"number": row.pk, "seat": who, "reason": render(reason)}
+                + "\n"
+                + _("Release or reject it here: %(url)s")
+                % {"url": settings.SITE_URL + reverse("mailin_held", args=[seat.game_id])}
+                + "\n",
+            )
 
 
 def _apply(row: InboundMessage, seat, msg: Parsed, reply_to: str | None = None, *, released: bool = False) -> None:
@@ -496,18 +531,16 @@ def release(row: InboundMessage) -> InboundMessage:
     return row
 
 
-def reject_held(row: InboundMessage, reason: str = "rejected by the umpire") -> InboundMessage:
+def reject_held(row: InboundMessage, reason: str | None = None) -> InboundMessage:
+    """Umpire: refuse a held message, telling its sender why (``reason``, the umpire's own words)."""
+    why = reason or gettext_noop("rejected by the umpire")
     with transaction.atomic():
         row = InboundMessage.objects.select_for_update().get(pk=row.pk)
         if row.status != Status.HELD:
             raise ValueError(f"inbound message {row.pk} is {row.status}, not held")
-        _finish(row, Status.REJECTED, reason)
-        replies.reply(
-            row,
-            to=row.seat.email,
-            seat=row.seat,
-            purpose="held-rejected",
-            body=f"Your held message was not applied: {reason}.\n",
-        )
+        _finish(row, Status.REJECTED, why)
+        with for_seat(row.seat):
+            body = _("Your held message was not applied: %(reason)s.") % {"reason": render(why)} + "\n"
+        replies.reply(row, to=row.seat.email, seat=row.seat, purpose="held-rejected", body=body)
         row.save(update_fields=RESULT_FIELDS)
     return row

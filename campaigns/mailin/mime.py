@@ -23,6 +23,8 @@ from functools import lru_cache
 
 from anymail.inbound import AnymailInboundMessage
 
+from rules.core.i18n import _
+
 from .htmltext import html_to_text
 
 MSGID_RE = re.compile(r"<[^<>\s\x00-\x1f]{1,250}>")
@@ -92,9 +94,9 @@ def addresses(values: list[str]) -> list[str]:
 @lru_cache(maxsize=512)  # each message's From is read by several checks
 def _addresses(values: tuple[str, ...]) -> tuple[str, ...]:
     out = []
-    for _, addr in getaddresses(list(values)):
+    for _name, addr in getaddresses(list(values)):
         if "@" in addr and not any(ch.isspace() or not ch.isprintable() for ch in addr):
-            local, _, domain = addr.rpartition("@")
+            local, _at, domain = addr.rpartition("@")
             out.append(f"{local}@{domain.lower()}")
     return tuple(out)
 
@@ -120,7 +122,9 @@ def parse(raw: bytes, *, max_parts: int) -> Parsed:
 def _walk(part: Message, out: Parsed, plain: list, html: list, max_parts: int) -> None:
     out.parts += 1
     if out.parts > max_parts:
-        raise MimeError(f"the message has more than {max_parts} MIME parts; send your orders as plain text")
+        raise MimeError(
+            _("the message has more than {count} MIME parts; send your orders as plain text", count=max_parts)
+        )
     if part.get_content_type() == "message/rfc822" and out.parts > 1:
         # A forwarded message is someone else's text: never read as orders.
         out.other_attachments.append(Attachment("forwarded message", "message/rfc822", 0))

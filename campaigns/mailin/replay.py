@@ -29,6 +29,7 @@ from django.db import connection
 from django.utils import timezone as django_timezone
 
 from campaigns import prepared
+from rules.core.i18n import _, gettext_noop
 
 from .mime import Parsed
 from .models import InboundMessage
@@ -83,14 +84,18 @@ def suspect(row: InboundMessage, seat, msg: Parsed, *, also_count: Sequence[str]
     when = message_date(msg)
     newest = datetime.fromisoformat(last_date)
     if when is None:
-        return "it has no readable Date header, so it cannot be told from a replayed copy of earlier mail"
+        return gettext_noop("it has no readable Date header, so it cannot be told from a replayed copy of earlier mail")
     if when < newest:
-        return (
-            f"its Date ({when:%Y-%m-%d %H:%M:%S} UTC) is older than the newest message already applied "
-            f"from this seat ({newest:%Y-%m-%d %H:%M:%S} UTC): it may be a replayed copy"
+        return _(
+            "its Date ({when} UTC) is older than the newest message already applied from this seat ({newest} UTC): "
+            "it may be a replayed copy",
+            when=f"{when:%Y-%m-%d %H:%M:%S}",
+            newest=f"{newest:%Y-%m-%d %H:%M:%S}",
         )
     if when == newest and body_hash(bytes(row.raw)) == last_hash:
-        return "it repeats the last message applied from this seat (same Date, same text) under a new Message-ID"
+        return gettext_noop(
+            "it repeats the last message applied from this seat (same Date, same text) under a new Message-ID"
+        )
     return None
 
 

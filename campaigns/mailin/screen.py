@@ -23,6 +23,8 @@ import re
 import authres
 from django.conf import settings
 
+from rules.core.i18n import Msg, gettext_noop
+
 from .mime import Parsed, addresses
 
 AUTOMATIC_SENDERS = ("mailer-daemon", "postmaster", "noreply", "no-reply", "donotreply", "do-not-reply")
@@ -119,20 +121,20 @@ def sender_verified(msg: Parsed | None, sender: str) -> bool:
     )
 
 
-def authentication(msg: Parsed) -> str | None:
+def authentication(msg: Parsed) -> Msg | None:
     """Why this message must be held for the umpire (DMARC/DKIM failure, or no verdict of
     our MTA while MAIL_REQUIRE_AUTHENTICATION is on), or None."""
     found = _our_results(msg)
     if found is None:
         return (
-            "no Authentication-Results from our mail server (the message did not come through it)"
+            gettext_noop("no Authentication-Results from our mail server (the message did not come through it)")
             if settings.MAIL_REQUIRE_AUTHENTICATION
             else None
         )
     results = {method: _verdicts(found, method) for method in found}
     if "fail" in results.get("dmarc", []):
-        return "DMARC check failed at our mail server"
+        return gettext_noop("DMARC check failed at our mail server")
     dkim = results.get("dkim", [])
     if "fail" in dkim and "pass" not in dkim:
-        return "DKIM signature failed at our mail server"
+        return gettext_noop("DKIM signature failed at our mail server")
     return None

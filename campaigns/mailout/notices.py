@@ -14,9 +14,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, pgettext
 
-from campaigns.i18n import for_seat, language_of
+from campaigns.i18n import for_seat, language_of, mail_language, seat_language
 from campaigns.models import Seat
 from campaigns.turns import invitations, signals
 from campaigns.turns.mailaddress import verified_address
@@ -124,57 +124,89 @@ def _seat_invited(seat, by, **_kw):
         )
 
 
-def _invitation_declined(seat, user, **_):
+AUTOMATIC_NOTICE = gettext_noop("Kriegsbrief. This is an automatic notice.")
+
+
+def _signed(*lines: str) -> str:
+    return "\n".join(lines) + "\n\n--\n" + _(AUTOMATIC_NOTICE) + "\n"
+
+
+def _declined_readers(game) -> dict[str, str]:
+    """{address: language} of those told of a declined seat: the game's creator and its umpire."""
+    to = {}
+    if game.created_by_id and verified_address(game.created_by):
+        to[verified_address(game.created_by)] = mail_language(game.created_by)
+    for umpire in game.seats.active().filter(role=Seat.Role.UMPIRE).select_related("user"):
+        to.setdefault(umpire.email, seat_language(umpire))
+    return {a: lang for a, lang in to.items() if a}
+
+
+def _invitation_declined(seat, user, **_kw):
     game = seat.game
-    to = {verified_address(game.created_by)} if game.created_by_id else set()
-    to |= set(game.seats.active().filter(role=Seat.Role.UMPIRE).values_list("email", flat=True))
-    what = f"the {seat.side} player's seat" if seat.role == Seat.Role.PLAYER else f"the {seat.role}'s seat"
-    body = (
-        f"{user.get_username()} declined {what} in {game.name}.\n"
-        f"The seat is free; invite someone else to it: {settings.SITE_URL}{reverse('game_seats', args=[game.pk])}\n"
-        "The game starts when every player and the umpire have accepted.\n\n"
-        "--\nKriegsbrief. This is an automatic notice.\n"
-    )
-    for address in sorted(a for a in to if a):
+    for address, language in sorted(_declined_readers(game).items()):
+        with translation.override(language):
+            what = (
+                _("the %(side)s player's seat") % {"side": seat_label(seat)}
+                if seat.role == Seat.Role.PLAYER
+                else _("the %(role)s's seat") % {"role": _(seat.role)}
+            )
+            body = _signed(
+                _("%(user)s declined %(seat)s in %(game)s.")
+                % {"user": user.get_username(), "seat": what, "game": game.name},
+                _("The seat is free; invite someone else to it: %(url)s")
+                % {"url": settings.SITE_URL + reverse("game_seats", args=[game.pk])},
+                _("The game starts when every player and the umpire have accepted."),
+            )
+            outbox.queue_mail(
+                key=f"declined:{seat.pk}:{seat.version}:{address}",
+                to=address,
+                game=game,
+                kind="notice",
+                reply_to="",
+                subject=outbox.one_line(f"[Kriegsbrief] {game.name}: " + _("%(seat)s was declined") % {"seat": what}),
+                body=body,
+            )
+
+
+def _side_replaced(stream, seat, side, old_email, handover, old_user=None, **_kw):
+    game = stream.game
+    with translation.override(mail_language(old_user)):  # the leaving player's language
+        named = pgettext("side", side)
         outbox.queue_mail(
-            key=f"declined:{seat.pk}:{seat.version}:{address}",
-            to=address,
+            key=f"seat-left:{seat.pk}:{handover}",
+            to=old_email,
             game=game,
             kind="notice",
             reply_to="",
-            subject=outbox.one_line(f"[Kriegsbrief] {game.name}: {what} was declined"),
-            body=body,
+            subject=outbox.one_line(
+                f"[Kriegsbrief] {game.name}: " + _("you no longer play %(side)s") % {"side": named}
+            ),
+            body=_signed(
+                _("The umpire has handed %(side)s in %(game)s to another player.") % {"side": named, "game": game.name},
+                _("Thank you for playing. Mail to your old reply address is no longer read."),
+            ),
         )
 
 
-def _side_replaced(stream, seat, side, old_email, handover, **_):
-    outbox.queue_mail(
-        key=f"seat-left:{seat.pk}:{handover}",
-        to=old_email,
-        game=stream.game,
-        kind="notice",
-        reply_to="",
-        subject=outbox.one_line(f"[Kriegsbrief] {stream.game.name}: you no longer play {side}"),
-        body=f"The umpire has handed {side} in {stream.game.name} to another player.\n"
-        f"Thank you for playing. Mail to your old reply address is no longer read.\n\n"
-        f"--\nKriegsbrief. This is an automatic notice.\n",
-    )
-
-
-def _address_renewed(seat, address, reason, **_):
-    outbox.queue_mail(
-        key=f"address-renewed:{address.pk}",
-        to=seat.email,
-        game=seat.game,
-        seat=seat,
-        kind="notice",
-        subject=f"[Kriegsbrief] {' '.join(seat.game.name.split())}: your new reply address",
-        body=(
-            f"Your seat's secret reply address in {seat.game.name} has been replaced ({reason}).\n"
-            "Reply to this message, or to any later one, to send orders and commands. Mail to the old\n"
-            "address is refused with a reply that says so.\n\n--\nKriegsbrief. This is an automatic notice.\n"
-        ),
-    )
+def _address_renewed(seat, address, reason, **_kw):
+    """``reason``: a msgid (the web's "replaced by the umpire"), read in the seat's language."""
+    with for_seat(seat):
+        outbox.queue_mail(
+            key=f"address-renewed:{address.pk}",
+            to=seat.email,
+            game=seat.game,
+            seat=seat,
+            kind="notice",
+            subject=f"[Kriegsbrief] {' '.join(seat.game.name.split())}: " + _("your new reply address"),
+            body=_signed(
+                _("Your seat's secret reply address in %(game)s has been replaced (%(reason)s).")
+                % {"game": seat.game.name, "reason": _(reason)},
+                _(
+                    "Reply to this message, or to any later one, to send orders and commands. Mail to the old "
+                    "address is refused with a reply that says so."
+                ),
+            ),
+        )
 
 
 RECEIVERS = {

@@ -80,7 +80,7 @@ def open_orders(rs, view: dict, seat: Seat) -> list[str]:
     """The orders open to a player whose side orders next, from its own view (as on its game page)."""
     if seat.role != Seat.Role.PLAYER or view["turn"]["result"] or seat.side not in view["turn"]["sides"]:
         return []
-    return rs.legal_orders(view["board"], seat.side)
+    return [render(line) for line in rs.legal_orders(view["board"], seat.side)]  # a line may carry a marked note
 
 
 def seat_context(game, state, seat: Seat, turn_number: int) -> dict:
@@ -103,7 +103,7 @@ def seat_context(game, state, seat: Seat, turn_number: int) -> dict:
         "deadline": local_time(view["turn"]["deadline"], seat_timezone(seat)),
         "orders_help": render(rs.orders_help),
         "site_url": settings.SITE_URL,
-        "result": viewing.describe_result(view["turn"]["result"]) if view["turn"]["result"] else "",
+        "result": viewing.describe_result(view["turn"]["result"], game.ruleset) if view["turn"]["result"] else "",
         "svg": draw_map(rs, view["board"], crop=True),
         "map_cid": MAP_CID,
         "open_orders": open_orders(rs, view, seat),

@@ -46,6 +46,18 @@ def side(value) -> str:
     return pgettext("side", str(value)) if value else ""
 
 
+PUBLIC = gettext_noop("public")
+
+
+@register.filter
+def audience(value) -> str:
+    """Who may see an event ("public", "umpire", "side:red"), as the umpire's log names it."""
+    value = str(value or "")
+    if value.startswith("side:"):
+        return pgettext("side", value.split(":", 1)[1])
+    return gettext(value) if value else ""
+
+
 @register.filter
 def prompt(turn) -> str:
     """A turn's prompt (from the game's state) in the reader's language."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from campaigns.models import Campaign, Game, Seat
 from rules import catalog
@@ -52,7 +54,7 @@ def create_game(
     if teams:
         settings["teams"] = teams
     if not operator and any(s.get("email") for s in seats):
-        raise TurnError("a seat's mail address is its player's own verified address: it cannot be given here")
+        raise TurnError(_("a seat's mail address is its player's own verified address: it cannot be given here"))
     try:
         invitations.check_seating([(s["role"], s.get("user")) for s in seats], bool(settings["umpire_plays"]))
     except invitations.InvitationError as exc:
@@ -104,7 +106,7 @@ def _with_commands(rs, scenario, commands: dict | None):
     if not commands:
         return scenario
     if not isinstance(rs, SeveralCommands):
-        raise TurnError(f"{rs.title} is played by one player a side: it has no commands")
+        raise TurnError(_("%(ruleset)s is played by one player a side: it has no commands") % {"ruleset": rs.title})
     if scenario is None:
         scenario = rs.load_scenario(None)["name"]
     return {**({"base": scenario} if isinstance(scenario, str) else scenario), "commands": commands}
@@ -118,21 +120,33 @@ def _teams(rs, seats: list[dict]) -> dict[str, list[str]]:
         if s["role"] != Seat.Role.PLAYER:
             continue
         if s.get("side") not in by_side:
-            raise TurnError(f"{s.get('side')!r} is not a side of {rs.title}: the sides are {', '.join(rs.sides)}")
+            raise TurnError(
+                _("%(side)s is not a side of %(ruleset)s: the sides are %(sides)s")
+                % {"side": repr(s.get("side")), "ruleset": rs.title, "sides": _sides(rs.sides)}
+            )
         by_side[s["side"]].append(s.get("command") or "")
     missing = [side for side, cmds in by_side.items() if not cmds]
     if missing:
-        raise TurnError(f"{rs.title} needs a player for each of: {', '.join(rs.sides)} (none for {', '.join(missing)})")
+        raise TurnError(
+            _("%(ruleset)s needs a player for each of: %(sides)s (none for %(missing)s)")
+            % {"ruleset": rs.title, "sides": _sides(rs.sides), "missing": _sides(missing)}
+        )
     teams = {}
     for side, cmds in by_side.items():
         if len(cmds) == 1 and not cmds[0]:
             continue
         if not isinstance(rs, SeveralCommands):
-            raise TurnError(f"{rs.title} is played by one player a side: {side} has {len(cmds)}")
+            raise TurnError(
+                _("%(ruleset)s is played by one player a side: %(side)s has %(count)s")
+                % {"ruleset": rs.title, "side": pgettext("side", side), "count": len(cmds)}
+            )
         if "" in cmds or len(set(cmds)) != len(cmds):
             raise TurnError(
-                f"{side} has several players: each names its own command (or 'commander' for the "
-                f"whole side), and no two the same"
+                _(
+                    "%(side)s has several players: each names its own command (or 'commander' for the "
+                    "whole side), and no two the same"
+                )
+                % {"side": pgettext("side", side)}
             )
         teams[side] = sorted(cmds)
     return teams
@@ -146,14 +160,25 @@ def _check_commands(rs, rules_state, teams: dict[str, list[str]]) -> None:
         unknown = [c for c in cmds if c != "commander" and c not in known]
         if unknown:
             raise TurnError(
-                f"{side} has no command {', '.join(unknown)}: the scenario's commands for {side} are "
-                f"{', '.join(known) or 'none (give the scenario commands)'}, and 'commander'"
+                _(
+                    "%(side)s has no command %(unknown)s: the scenario's commands for %(side)s are %(known)s, and 'commander'"
+                )
+                % {
+                    "side": pgettext("side", side),
+                    "unknown": ", ".join(unknown),
+                    "known": ", ".join(known) or _("none (give the scenario commands)"),
+                }
             )
         unheld = [c for c in known if c not in cmds]
         if unheld and "commander" not in cmds:
             raise TurnError(
-                f"nobody orders {side}'s {', '.join(unheld)}: give each command a player, or seat a commander"
+                _("nobody orders %(side)s's %(commands)s: give each command a player, or seat a commander")
+                % {"side": pgettext("side", side), "commands": ", ".join(unheld)}
             )
+
+
+def _sides(sides) -> str:
+    return ", ".join(pgettext("side", side) for side in sides)
 
 
 def _creators_own(seat: dict, created_by) -> str:

@@ -110,10 +110,16 @@ def check_seating(seats: list[tuple[str, object]], umpire_plays: bool) -> None:
             if umpire_plays:
                 continue
             raise InvitationError(
-                f"{names[pk]} umpires this game and cannot also play a side: the umpire sees every side's "
-                "orders. Choose 'the umpire also plays' when creating the game if that is what everyone agrees to."
+                _(
+                    "%(user)s umpires this game and cannot also play a side: the umpire sees every side's "
+                    "orders. Choose 'the umpire also plays' when creating the game if that is what everyone agrees to."
+                )
+                % {"user": names[pk]}
             )
-        raise InvitationError(f"{names[pk]} is named for more than one seat ({', '.join(sorted(roles))}).")
+        raise InvitationError(
+            _("%(user)s is named for more than one seat (%(seats)s).")
+            % {"user": names[pk], "seats": ", ".join(_(r) for r in sorted(roles))}
+        )
 
 
 def _seating_with(seat: Seat, user) -> list[tuple[str, object]]:

@@ -16,6 +16,7 @@ from datetime import timedelta
 from django.core import signing
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from campaigns.models import Profile, Seat
 
@@ -40,16 +41,16 @@ def confirm(token: str, user) -> str:
     try:
         data = signing.loads(token, salt=SALT, max_age=MAX_AGE)
     except signing.SignatureExpired:
-        raise AddressError("This confirmation link has expired. Ask for a new one on your settings page.") from None
+        raise AddressError(_("This confirmation link has expired. Ask for a new one on your settings page.")) from None
     except signing.BadSignature:
-        raise AddressError("This is not a valid confirmation link.") from None
+        raise AddressError(_("This is not a valid confirmation link.")) from None
     if data.get("user") != user.pk:
-        raise AddressError("This link confirms another user's address. Sign in as that user to confirm it.")
+        raise AddressError(_("This link confirms another user's address. Sign in as that user to confirm it."))
     with transaction.atomic():
-        profile, _ = Profile.objects.select_for_update().get_or_create(user=user)
+        profile = Profile.objects.select_for_update().get_or_create(user=user)[0]
         email = data.get("email", "")
         if not email or profile.pending_email != email:
-            raise AddressError("This link has been used already, or a newer address was asked for since.")
+            raise AddressError(_("This link has been used already, or a newer address was asked for since."))
         profile.verified_email, profile.email_verified_at, profile.pending_email = email, timezone.now(), ""
         profile.save(update_fields=["verified_email", "email_verified_at", "pending_email"])
         user.email = email

@@ -34,7 +34,9 @@ def rule(game_id: int, text: str) -> tuple[int, list[LineError]]:
         state = stream.state
         rs = catalog.get(state.ruleset)
         if not isinstance(rs, UmpireDesk):
-            raise TurnError(f"{rs.title} has no umpire's desk: rule by amending orders instead")
+            raise TurnError(
+                _("%(ruleset)s has no umpire's desk: rule by amending orders instead") % {"ruleset": rs.title}
+            )
         if state.status != GameStatus.ACTIVE:
             raise TurnError(_("the game is over"))
         awaiting = state.turn.status == TurnStatus.ADJUDICATED

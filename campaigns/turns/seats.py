@@ -42,19 +42,27 @@ def replace_player(game_id: int, side: str, user) -> Seat:
         stream = gamelog.load(game_id, lock=True)
         seat = stream.game.seats.filter(role=Seat.Role.PLAYER, side=side).first()
         if seat is None:
-            raise SeatError(f"this game has no player seat for {side!r}")
+            raise SeatError(_("this game has no player seat for %(side)s") % {"side": repr(side)})
         if stream.state.status == GameStatus.FINISHED:
-            raise SeatError("the game is over: its seats stay as they were")
+            raise SeatError(_("the game is over: its seats stay as they were"))
         if seat.status != Seat.Status.ACTIVE:
-            raise SeatError(f"nobody has accepted {side} yet: invite a player to it on the seats page")
+            raise SeatError(
+                _("nobody has accepted %(side)s yet: invite a player to it on the seats page")
+                % {"side": pgettext("side", side)}
+            )
         email = verified_address(user)
         if not email:
-            raise SeatError(f"{user.get_username()} has not confirmed a mail address yet (on their settings page)")
+            raise SeatError(
+                _("%(user)s has not confirmed a mail address yet (on their settings page)")
+                % {"user": user.get_username()}
+            )
         if stream.game.seats.filter(user=user).exclude(pk=seat.pk).exists():
-            raise SeatError(f"{user.get_username()} already holds a seat in this game")
+            raise SeatError(_("%(user)s already holds a seat in this game") % {"user": user.get_username()})
         old_email, old_user = seat.email, seat.user
         if old_user == user and old_email == email:
-            raise SeatError(f"{user.get_username()} already plays {side}")
+            raise SeatError(
+                _("%(user)s already plays %(side)s") % {"user": user.get_username(), "side": pgettext("side", side)}
+            )
         seat.user, seat.email = user, email
         seat.save(update_fields=["user", "email"])
         revoke(seat)
@@ -69,7 +77,13 @@ def replace_player(game_id: int, side: str, user) -> Seat:
         )
         handover = stream.game.events.filter(type="side.replaced").count()
         signals.side_replaced.send(
-            sender=__name__, stream=stream, seat=seat, side=side, old_email=old_email, handover=handover
+            sender=__name__,
+            stream=stream,
+            seat=seat,
+            side=side,
+            old_email=old_email,
+            old_user=old_user,
+            handover=handover,
         )
         signals.seat_joined.send(sender=__name__, stream=stream, seat=seat, key_suffix=f":{handover}")
     return seat

@@ -224,7 +224,6 @@ _LIFECYCLE_TEXT = {
     "turn.published": lambda p: (
         _("%(published)s; seed revealed: %(seed)s") % {"published": published_text(p), "seed": p["seed"]}
     ),
-    "game.finished": lambda p: _("Game over: %(result)s") % {"result": describe_result(p["result"])},
 }
 # Words of the log's payloads shown to readers (the payload keeps the English word).
 _TURN_KINDS = {
@@ -264,19 +263,22 @@ def _sides(sides) -> str:
     return ", ".join(_side(s) for s in sides)
 
 
-def describe_result(result) -> str:
+def describe_result(result, ruleset: str) -> str:
+    """How the game ended, in the reader's language (the rule set reads its English reason back)."""
     if not result:
         return _("ended")
     winner = result.get("winner")
-    reason = render(result.get("reason", ""))
+    reason = render(catalog.get(ruleset).describe_reason(result.get("reason", "")))
     return (_("%(winner)s wins (%(reason)s)") if winner else _("draw (%(reason)s)")) % {
-        "winner": winner,
+        "winner": _side(winner) if winner else "",
         "reason": reason,
     }
 
 
 def describe(game: Game, event: Event, local: Callable[[str], str] | None = None) -> str:
     """One readable line; ``local``: writes a time in the reader's own zone (else the line says UTC)."""
+    if event.type == "game.finished":
+        return _("Game over: %(result)s") % {"result": describe_result(event.payload["result"], game.ruleset)}
     text = _LIFECYCLE_TEXT.get(event.type)
     if text is not None and local and event.type in _TIMED:
         return text({**event.payload, _TIMED[event.type]: local(event.payload[_TIMED[event.type]])})

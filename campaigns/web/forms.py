@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.utils.translation import get_language_info
+from django.utils.translation import get_language_info, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import Campaign
@@ -150,7 +150,7 @@ class ReplacePlayerForm(forms.Form):
 
     def __init__(self, *args, sides: list[str], **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["side"].choices = [(s, s) for s in sides]
+        self.fields["side"].choices = [(s, pgettext_lazy("side", s)) for s in sides]
 
     def clean(self):
         data = super().clean()
@@ -191,7 +191,7 @@ class OnBehalfForm(forms.Form):
 
     def __init__(self, *args, sides: list[str], **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["side"].choices = [(s, s) for s in sides]
+        self.fields["side"].choices = [(s, pgettext_lazy("side", s)) for s in sides]
 
 
 # --- a new game -----------------------------------------------------------

@@ -30,10 +30,10 @@ def held_mail(request, seen: Seen):
                 request, _("Message #%(number)s released and applied; the player was answered.") % {"number": row.pk}
             )
         elif request.POST.get("action") == "reject":
-            held.reject(row, (request.POST.get("reason") or "rejected by the umpire")[:300])
+            held.reject(row, request.POST.get("reason", "").strip()[:300] or None)  # none: the default, translated
             messages.success(request, _("Message #%(number)s rejected; the player was told.") % {"number": row.pk})
         else:
             messages.error(request, _("Choose release or reject."))
         return redirect("mailin_held", game_id=seen.game.pk)
-    rows = [{"row": r, "text": held.preview(r)} for r in _held(seen).order_by("received_at")]
+    rows = [{"row": r, "text": held.preview(r), "why": held.reason(r)} for r in _held(seen).order_by("received_at")]
     return render(request, "mailin/held.html", {"game": seen.game, "rows": rows})

@@ -31,10 +31,10 @@ STATUS_TEXT = {
 
 def turn_summary(seen: Seen) -> dict:
     """The turn panel: status, deadline in the viewer's time zone, who is ready, the result."""
-    return turn_panel(seen.view["turn"], seen.viewer, seen.local)
+    return turn_panel(seen.view["turn"], seen.viewer, seen.local, seen.game.ruleset)
 
 
-def turn_panel(turn: dict, viewer, local) -> dict:
+def turn_panel(turn: dict, viewer, local, ruleset: str) -> dict:
     """``turn_summary`` from a viewer's turn view (``lifecycle_view``), ``local`` giving times in their zone
     (the list of my games builds it without a game view: campaigns.listing)."""
     is_open = turn["status"] == TurnStatus.OPEN and turn["game_status"] == GameStatus.ACTIVE
@@ -46,7 +46,9 @@ def turn_panel(turn: dict, viewer, local) -> dict:
         "deadline_local": local(turn["deadline"]) if is_open else "",
         "grace_local": local(turn["late_until"]) if is_open and turn.get("late_until") else "",
         "missed_list": sorted(turn["missed"].items()),
-        "result_text": viewing.describe_result(turn["result"]) if turn["game_status"] == GameStatus.FINISHED else "",
+        "result_text": viewing.describe_result(turn["result"], ruleset)
+        if turn["game_status"] == GameStatus.FINISHED
+        else "",
         "awaiting": awaiting_for(turn, viewer),
     }
 
@@ -175,8 +177,16 @@ def board_extras(seen: Seen) -> dict:
     board = seen.view["board"] if isinstance(seen.view["board"], dict) else {}
     standing = board.get("standing_instructions") or {}
     return {
-        "legal_operations": seen.ruleset.legal_orders(board, seen.viewer.side),
+        # Each line as it is added to the orders (a rule set may follow it with a note, after three spaces).
+        "legal_operations": [
+            {"line": str(op).split("   (")[0], "text": render(op)}
+            for op in seen.ruleset.legal_orders(board, seen.viewer.side)
+        ],
         "standing": standing.get(seen.viewer.side, []) if seen.viewer.side else [],
+        # Standing instructions open to the side, to add with a click (Civil War's rules 19-21).
+        "legal_standing": [
+            {"line": s["line"], "meaning": render(s["meaning"])} for s in board.get("legal_standing") or []
+        ],
     }
 
 

@@ -10,7 +10,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext, pgettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns import maps
@@ -35,6 +35,7 @@ from campaigns.turns.addresses import renew
 from campaigns.turns.eventcursor import BadCursor
 from campaigns.turns.localtime import local_time
 from campaigns.turns.state import GameStatus, TurnStatus
+from rules.core.i18n import message_of
 from rules.core.protocol import RulesError, UmpireDesk
 
 from . import held, present
@@ -95,7 +96,7 @@ def my_games(request):
             "game": row.game,
             "viewer": row.viewer,
             "title": row.title,
-            "turn": present.turn_panel(row.turn, row.viewer, lambda iso: local_time(iso, tz)),
+            "turn": present.turn_panel(row.turn, row.viewer, lambda iso: local_time(iso, tz), row.game.ruleset),
         }
         for row in listing.rows(request.user, games)
     ]
@@ -265,7 +266,7 @@ def new_game(request):
                 options=form.game_options(),
             )
         except (commands.TurnError, RulesError) as exc:
-            form.add_error(None, str(exc))
+            form.add_error(None, in_language(message_of(exc)))
         else:
             invited = sorted({s.user.get_username() for s in game.seats.filter(status=Seat.Status.INVITED)})
             messages.success(
@@ -386,7 +387,7 @@ def turn_history(request, seen: Seen, number: int):
 @seat_required()
 def set_absence(request, seen: Seen):
     if seen.viewer.role != "player":
-        return HttpResponseBadRequest("only a player's seat is away or back")
+        return HttpResponseBadRequest(_("only a player's seat is away or back"))
     seat = seen.seat
     form = AbsenceForm(request.POST)
     if not form.is_valid():
@@ -420,7 +421,7 @@ def set_absence(request, seen: Seen):
 def set_ready(request, seen: Seen):
     form = ReadyForm(request.POST)
     if seen.viewer.role != "player" or not form.is_valid():
-        return HttpResponseBadRequest("not a player")
+        return HttpResponseBadRequest(_("not a player"))
     ready = form.cleaned_data["ready"]
     try:
         closed = commands.set_ready(seen.game.pk, seen.viewer.side, ready, command=seen.viewer.command)
@@ -479,7 +480,7 @@ class UmpireForms:
         self.address = NewAddressForm(
             bound("address"),
             prefix="address",
-            seats=[(str(seat.pk), seat.side or seat.role) for seat in seen.game.seats.order_by("role", "side", "pk")],
+            seats=[(str(seat.pk), seats.seat_label(seat)) for seat in seen.game.seats.order_by("role", "side", "pk")],
         )
         self.amend_errors: list[str] = []
 
@@ -550,7 +551,7 @@ def _submit(request, seen: Seen, forms: UmpireForms):
         for line in present.line_errors(result.errors):
             form.add_error("text", line)
         return None
-    messages.success(request, f"{side}: " + _accepted_message(result, ready))
+    messages.success(request, f"{pgettext('side', side)}: " + _accepted_message(result, ready))
     return redirect(_umpire_url(seen))
 
 
@@ -596,14 +597,14 @@ def _address(request, seen: Seen, forms: UmpireForms):
     if not forms.address.is_valid():
         return None
     seat = seen.game.seats.get(pk=int(forms.address.cleaned_data["seat"]))
-    renew(seat, reason="replaced by the umpire")
+    renew(seat, reason=gettext_noop("replaced by the umpire"))  # a msgid: each seat reads it in its language
     messages.success(
         request,
         _(
             "%(seat)s has a new reply address; the old one is refused from now on, and the "
             "seat has been told from the new one."
         )
-        % {"seat": seat.side or seat.role},
+        % {"seat": seats.seat_label(seat)},
     )
     return redirect(_umpire_url(seen))
 
@@ -621,7 +622,7 @@ def _replace(request, seen: Seen, forms: UmpireForms):
     messages.success(
         request,
         _("%(side)s is now played by %(user)s; both players have been told, and the side has a new reply address.")
-        % {"side": form.cleaned_data["side"], "user": user.get_username()},
+        % {"side": pgettext("side", form.cleaned_data["side"]), "user": user.get_username()},
     )
     return redirect(_umpire_url(seen))
 
@@ -647,7 +648,7 @@ def umpire_page(request, seen: Seen):
     if request.method == "POST":
         handler = UMPIRE_ACTIONS.get(action)
         if handler is None:
-            return HttpResponseBadRequest("unknown action")
+            return HttpResponseBadRequest(_("unknown action"))
         try:
             response = handler(request, seen, forms)
         except commands.TurnError as exc:

@@ -29,14 +29,14 @@ _CANNOT = re.compile(r"^(\w+) cannot carry out any operation \(CW-11\)$")
 _PASSED = re.compile(r"^(\d+) turns in a row were passed: a draw$")
 
 
-def _reason(text: Any) -> Any:
+def describe_reason(reason: Any) -> Any:
     """A game-over reason from its payload, marked for translation where it is one of the known ones."""
-    cannot, passed = _CANNOT.match(str(text or "")), _PASSED.match(str(text or ""))
+    cannot, passed = _CANNOT.match(str(reason or "")), _PASSED.match(str(reason or ""))
     if cannot:
         return _("{side} cannot carry out any operation (CW-11)", side=pgettext("side", cannot.group(1)))
     if passed:
         return _("{count} turns in a row were passed: a draw", count=passed.group(1))
-    return _REASONS.get(text, text)
+    return _REASONS.get(reason, reason)
 
 
 def standing_lines(instructions: Mapping[str, Mapping[str, Any]]) -> list[str]:
@@ -160,7 +160,9 @@ def describe_event(event_type: str, payload: Mapping[str, Any]) -> str:
     if kind == "game_over":
         if p.get("winner"):
             return _(
-                "Game over: {winner} wins; {reason}.", winner=_cap(p.get("winner")), reason=_reason(p.get("reason"))
+                "Game over: {winner} wins; {reason}.",
+                winner=_cap(p.get("winner")),
+                reason=describe_reason(p.get("reason")),
             )
-        return _("Game over: a draw; {reason}.", reason=_reason(p.get("reason")))
+        return _("Game over: a draw; {reason}.", reason=describe_reason(p.get("reason")))
     return f"{event_type}: {dict(p)}"

@@ -386,6 +386,29 @@ def legal_operations(state: dict[str, Any], side: str) -> list[str]:
     return list(iter_legal_operations(state, side))
 
 
+def legal_standing(state: dict[str, Any], side: str) -> list[dict[str, Any]]:
+    """The standing instructions open to ``side`` (rules 19-21), each with what it means: for each of
+    its units fight, retreat (anywhere, or to an adjacent point) or ask; then the general rules."""
+    out: list[dict[str, Any]] = []
+    for p in units_of(state, side):
+        out.append({"line": f"if attacked at {p} fight", "meaning": _("at {point}: fight to the end", point=p)})
+        out.append(
+            {"line": f"if attacked at {p} retreat", "meaning": _("at {point}: retreat to any free point", point=p)}
+        )
+        for q in natural_sorted(state["board"]["adj"][p]):
+            out.append(
+                {
+                    "line": f"if attacked at {p} retreat to {q}",
+                    "meaning": _("at {point}: retreat to {to}", point=p, to=q),
+                }
+            )
+        out.append({"line": f"if attacked at {p} ask", "meaning": _("at {point}: ask me", point=p)})
+    out.append({"line": "if attacked retreat", "meaning": _("anywhere else: retreat to any free point")})
+    out.append({"line": "if attacked fight", "meaning": _("anywhere else: fight to the end")})
+    out.append({"line": "if attacked ask", "meaning": _("anywhere else: ask me (removes the general rule)")})
+    return out
+
+
 def has_legal_operation(state: dict[str, Any], side: str) -> bool:
     return next(iter_legal_operations(state, side), None) is not None
 

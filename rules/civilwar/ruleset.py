@@ -12,6 +12,7 @@ from . import adjudicate as _adj
 from . import compose as _compose
 from .board import load_map, natural_sorted
 from .describe import describe_event as _describe
+from .describe import describe_reason as _describe_reason
 from .fold import PREFIX, build_state, check_invariants
 from .fold import fold as _fold
 from .fold import initial_state as _initial
@@ -73,6 +74,7 @@ class CivilWar(RuleSetBase):
     view = staticmethod(build_view)
     render_svg = staticmethod(_render)
     describe_event = staticmethod(_describe)
+    describe_reason = staticmethod(_describe_reason)
 
     # -- helpers for tests, bots and the platform --------------------------
     legal_operations = staticmethod(legal_operations)

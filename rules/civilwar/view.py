@@ -9,7 +9,7 @@ from rules.core.protocol import Viewer
 from .adjudicate import next_turn
 from .board import SIDES, natural_sorted, point_xy
 from .describe import describe_event, standing_lines
-from .legality import count_units, legal_operations
+from .legality import count_units, legal_operations, legal_standing
 
 
 def _board(board: dict[str, Any]) -> dict[str, Any]:
@@ -87,6 +87,7 @@ def build_view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     view["standing_instructions"] = {s: standing_lines(state["standing"].get(s, {})) for s in visible}
     if viewer.role == "player" and viewer.side is not None and viewer.side in spec.sides and spec.kind == "orders":
         view["legal_operations"] = legal_operations(state, viewer.side)
+        view["legal_standing"] = legal_standing(state, viewer.side)
     result = state.get("result")
     view["result"] = {k: result[k] for k in ("winner", "loser", "reason") if k in result} if result else None
     return view

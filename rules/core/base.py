@@ -14,6 +14,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
+from .i18n import _, gettext_noop
 from .protocol import GameOption, RuleEvent, ScenarioError
 
 
@@ -47,7 +48,7 @@ class RuleSetBase:
         """Checks the options; a rule set that declares some overrides this to put them in."""
         self.check_options(options)
         if any(options.values()):
-            raise ScenarioError(f"{getattr(self, 'title', self)} has no game options")
+            raise ScenarioError(_("{ruleset} has no game options", ruleset=getattr(self, "title", str(self))))
         return scenario
 
     def check_options(self, options: Mapping[str, Any]) -> None:
@@ -56,10 +57,23 @@ class RuleSetBase:
         for name, value in options.items():
             opt = declared.get(name)
             if opt is None:
-                raise ScenarioError(f"options.{name}: unknown option (known: {', '.join(declared) or 'none'})")
+                raise ScenarioError(
+                    _(
+                        "options.{name}: unknown option (known: {known})",
+                        name=name,
+                        known=", ".join(declared) or gettext_noop("none"),
+                    )
+                )
             allowed = [c for c, _ in opt.choices] if opt.choices else [True, False]
             if value not in allowed:
-                raise ScenarioError(f"options.{name}: {value!r} is not one of {', '.join(map(str, allowed))}")
+                raise ScenarioError(
+                    _(
+                        "options.{name}: {value} is not one of {allowed}",
+                        name=name,
+                        value=repr(value),
+                        allowed=", ".join(map(str, allowed)),
+                    )
+                )
 
     def fold_events(self: _Folding, state: Any, events: Iterable[RuleEvent]) -> Any:
         """``state`` after folding ``events`` (RuleEvents) in order: what setup or one adjudication gives."""
@@ -75,6 +89,11 @@ class RuleSetBase:
         """None while the game goes on; else a copy of the state's ``result``."""
         res = state.get("result") if isinstance(state, dict) else None
         return dict(res) if res else None
+
+    def describe_reason(self, reason: Any) -> Any:
+        """Why the game ended (``result()["reason"]``, kept in English), marked for the reader's
+        language where the rule set knows the sentence; as it is otherwise."""
+        return reason
 
     def legal_orders(self, board: Any, side: str | None) -> list[str]:
         """The orders open to ``side`` now, listed on its game page, from its own view ``board``

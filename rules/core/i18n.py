@@ -13,7 +13,9 @@ A param may itself be a ``Msg`` (a side's name, a reason): it is rendered in the
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 
@@ -67,6 +69,34 @@ def joined(parts: Iterable[str], sep: str = "; ") -> Msg:
     items = list(parts)
     params: dict[str, Any] = {f"p{i}": p for i, p in enumerate(items)}
     return Msg(sep.join(f"{{p{i}}}" for i in range(len(items))), **params)
+
+
+@lru_cache(maxsize=512)
+def _pattern(msgid: str) -> re.Pattern[str]:
+    """The English a msgid writes, as a regex whose named groups are its ``{params}``."""
+    parts = re.split(r"\{(\w+)\}", msgid)
+    body = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
+    return re.compile(f"^{body}$")
+
+
+def reread(text: Any, msgids: Sequence[str], sides: Iterable[str] = ("side", "winner", "loser")) -> Any:
+    """An English text a payload kept (a game-over reason, a cause) marked again for translation:
+    the first of ``msgids`` whose English it is, its params read back from it (those named in
+    ``sides`` as side names); anything else unchanged. The log keeps its English, so old games
+    read alike and re-adjudicate byte for byte."""
+    for msgid in msgids:
+        found = _pattern(msgid).match(str(text or ""))
+        if found:
+            params: dict[str, Any] = found.groupdict()
+            for key in set(sides) & params.keys():
+                params[key] = pgettext("side", params[key])
+            return Msg(msgid, **params)
+    return text
+
+
+def word(table: Mapping[str, Msg], value: Any) -> Any:
+    """A payload's English word as readers see it (``table``: its ``gettext_noop`` marks)."""
+    return table.get(str(value), value)
 
 
 # The sides of every rule set, as names (capitalised in English, «Красные» in Russian).

@@ -187,6 +187,9 @@ class RuleSet(Protocol):
     def result(self, state: JSON) -> JSON | None:
         """None while the game goes on; else {"winner": side|None, "reason": str, ...}."""
 
+    def describe_reason(self, reason: JSON) -> JSON:
+        """The game-over reason of ``result()`` marked for translation (RuleSetBase: as it is)."""
+
     def view(self, state: JSON, viewer: Viewer) -> JSON: ...
 
     def legal_orders(self, board: JSON, side: str | None) -> list[str]:

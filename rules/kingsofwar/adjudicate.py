@@ -17,6 +17,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rules.core.i18n import _, pgettext
 from rules.core.protocol import PUBLIC, LineError, RuleEvent, TurnSpec
 
 from . import combat, geom
@@ -73,7 +74,11 @@ def setup(scenario: Any, rng: random.Random | None = None) -> list[RuleEvent]:
 def next_turn(state: dict[str, Any]) -> TurnSpec:
     if state.get("result") or state.get("phase") != "play":
         return TurnSpec(())
-    return TurnSpec((state["to_move"],), "orders", f"{state['to_move']}'s turn {state['round']}")
+    return TurnSpec(
+        (state["to_move"],),
+        "orders",
+        _("{side}'s turn {round}", side=pgettext("side", state["to_move"]), round=state["round"]),
+    )
 
 
 def default_orders(state: dict[str, Any], side: str, kind: str = "orders") -> str:
@@ -116,7 +121,7 @@ def _movement(run: _Run, side: str, orders: list[Order]) -> Plan:
     """Refuse what cannot be done (re-planning without it, so later lines see the real
     positions), then move. Returns the accepted plan."""
     orders = list(orders)
-    for _ in range(len(orders) + 1):
+    for _attempt in range(len(orders) + 1):
         p = plan(run.state, side, orders)
         if not p.errors:
             break

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.core.i18n import _, gettext_noop, joined, pgettext
+from rules.core.i18n import _, gettext_noop, joined, pgettext, reread
 
 from .fold import PREFIX
 
@@ -22,6 +22,19 @@ _FACES = {
     "rear": pgettext("facing", "rear"),
     "left": pgettext("facing", "left"),
 }
+
+
+# How a game ended (scoring.final_result writes the English; read back here).
+ENDINGS = (
+    gettext_noop("{side} has no unit left on the field"),
+    gettext_noop("after {rounds} rounds, more objectives held"),
+    gettext_noop("after {rounds} rounds, more points of enemy units routed"),
+    gettext_noop("after {rounds} rounds, a draw"),
+)
+
+
+def describe_reason(reason: Any) -> Any:
+    return reread(reason, ENDINGS)
 
 
 def _side(s: Any) -> str:
@@ -134,5 +147,5 @@ def describe_event(event_type: str, p: Mapping[str, Any]) -> str:
             round=p["round"],
         )
     if name == "game_over":
-        return _("Game over: {winner} wins ({reason})", winner=_side(p["winner"]), reason=p["reason"])
+        return _("Game over: {winner} wins ({reason})", winner=_side(p["winner"]), reason=describe_reason(p["reason"]))
     return name

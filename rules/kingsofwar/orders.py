@@ -23,7 +23,7 @@ from rules.core.protocol import LineError, ParsedOrders
 
 MOVES = ("halt", "advance", "double", "charge", "counter")
 
-ORDERS_HELP = """\
+ORDERS_HELP = _("""\
 One order per line, in the movement phase's words (Kings of War, house order list):
   r1 halt                        stand still (a unit given no order halts, KW-24)
   r2 advance 5                   straight ahead up to Speed inches
@@ -33,7 +33,7 @@ One order per line, in the movement phase's words (Kings of War, house order lis
   r4 charge b2                   charge an enemy partly in your front arc and in sight, up to 2 x Speed
   r5 counter-charge b3           only a unit that charged you in its last turn; no sight or arc needed
   r6 shoot b1                    shooting phase: a target in your front arc, in sight and range
-A unit may have one movement order and one shoot line. Write 'pivot' degrees as whole numbers."""
+A unit may have one movement order and one shoot line. Write 'pivot' degrees as whole numbers.""")
 
 # What an order line begins with (the unit's id, then the order): mail reads a line as an order by
 # these (RuleSet.order_words; "* " stands for the unit).

@@ -10,6 +10,7 @@ from rules.core.protocol import ParsedOrders
 from . import adjudicate as _adj
 from . import compose as _compose
 from .describe import describe_event as _describe
+from .describe import describe_reason as _describe_reason
 from .fold import fold as _fold
 from .fold import initial_state as _initial
 from .invariants import check_invariants
@@ -46,6 +47,7 @@ class KingsOfWar(RuleSetBase):
     view = staticmethod(build_view)
     render_svg = staticmethod(_render)
     describe_event = staticmethod(_describe)
+    describe_reason = staticmethod(_describe_reason)
     check_invariants = staticmethod(check_invariants)
 
     # clicks on the map (rules.core.protocol.OrderComposer)

@@ -1,14 +1,6 @@
 """The umpire's desk in the rules layer: umpire-only orders, checked, turned into events.
 
-Umpire orders (one per line; "because" gives the reason every ruling carries):
-
-  note red: text                   narrative for one side (side audience); "note all: ..." is public
-  reveal blue:w3 because ...       reveal a hidden work early, e.g. a disputed sighting (public)
-  abandon blue:w3 because ...      rule a work abandoned (the owner and the umpire are told)
-  ledger red wagons food +6 because ...   add (or take, with -) portions to a depot (owner and umpire)
-  kill red:i3 red:i4 because ...   rule figures dead (a new event, never an edit; public)
-  revive red:i3 because ...        undo a death the engine got wrong (public)
-  show blue:i4 to red because ...  grant a sighting the engine denied (that side only)
+Umpire orders: one per line, listed in ``HELP``; "because" gives the reason every ruling carries.
 
 ``desk_events(state, text)`` returns (events, errors); nothing is produced if any line
 is wrong, so an umpire never half-applies a ruling.
@@ -146,7 +138,15 @@ def _show(state: State, m: re.Match[str]) -> RuleEvent:
     )
 
 
-HELP = "\n".join(line[2:] for line in __doc__.splitlines() if line.startswith("  "))
+# The desk's order language as the umpire's page shows it (the module's docstring lists the same).
+HELP = _("""\
+note red: text                   narrative for one side (side audience); "note all: ..." is public
+reveal blue:w3 because ...       reveal a hidden work early, e.g. a disputed sighting (public)
+abandon blue:w3 because ...      rule a work abandoned (the owner and the umpire are told)
+ledger red wagons food +6 because ...   add (or take, with -) portions to a depot (owner and umpire)
+kill red:i3 red:i4 because ...   rule figures dead (a new event, never an edit; public)
+revive red:i3 because ...        undo a death the engine got wrong (public)
+show blue:i4 to red because ...  grant a sighting the engine denied (that side only)""")
 
 _SIDE = "(" + "|".join(SIDES) + ")"
 _WORK = rf"((?:(?:{'|'.join(SIDES)}):)?[wp]\d+)"  # red:w2, blue:p1; w4 in older games

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any, Protocol
 
-from rules.core.i18n import marked_in, with_marked_texts
+from rules.core.i18n import _, gettext_noop, marked_in, pgettext, with_marked_texts
 from rules.core.protocol import PUBLIC, RuleEvent, State, TurnSpec, side_audience
 
 from . import aftermath, melee, scoring, wagons
@@ -108,9 +108,12 @@ def next_turn(state: dict[str, Any]) -> TurnSpec:
         return TurnSpec(
             (side,),
             "orders",
-            f"Choose the edge you start from (LW-2, LW-53): 'edge {edge}' keeps "
-            f"the {edge} edge, 'edge {OPPOSITE[edge]}' takes the other; the armies "
-            f"then deploy.",
+            _(
+                "Choose the edge you start from (LW-2, LW-53): 'edge {edge}' keeps the {edge} edge, "
+                "'edge {other}' takes the other; the armies then deploy.",
+                edge=edge,
+                other=OPPOSITE[edge],
+            ),
         )
     if state["phase"] == "deploy":
         sides = deploying_sides(state)
@@ -118,21 +121,36 @@ def next_turn(state: dict[str, Any]) -> TurnSpec:
             return TurnSpec(
                 SIDES,
                 "orders",
-                "Deployment behind the curtain (LW-8): place your groups and guns "
-                "along your edge with deploy orders, or keep the scenario's places.",
+                gettext_noop(
+                    "Deployment behind the curtain (LW-8): place your groups and guns "
+                    "along your edge with deploy orders, or keep the scenario's places."
+                ),
             )
-        seen = " You see the army already deployed." if state.get("deployed") else ""
-        return TurnSpec(
-            sides,
-            "orders",
-            f"Deployment without the curtain (LW-7): {sides[0]} deploys along its "
-            f"edge with deploy orders, or keeps the scenario's places.{seen} In the "
-            f"first turn every move is measured from the edge line.",
-        )
+        if state.get("deployed"):
+            prompt = _(
+                "Deployment without the curtain (LW-7): {side} deploys along its edge with deploy orders, or "
+                "keeps the scenario's places. You see the army already deployed. In the first turn every move "
+                "is measured from the edge line.",
+                side=pgettext("side", sides[0]),
+            )
+        else:
+            prompt = _(
+                "Deployment without the curtain (LW-7): {side} deploys along its edge with deploy orders, or "
+                "keeps the scenario's places. In the first turn every move is measured from the edge line.",
+                side=pgettext("side", sides[0]),
+            )
+        return TurnSpec(sides, "orders", prompt)
     if state["phase"] == "play" and not state.get("result"):
         first = game_turn_of_play(state, FIRST_FIRE_TURN)
-        fire = f" Guns may not fire before turn {first} (LW-14)." if state["turn"] < first else ""
-        return TurnSpec(SIDES, "orders", f"Turn {state['turn']}: both sides order at once.{fire}")
+        if state["turn"] < first:
+            prompt = _(
+                "Turn {turn}: both sides order at once. Guns may not fire before turn {first} (LW-14).",
+                turn=state["turn"],
+                first=first,
+            )
+        else:
+            prompt = _("Turn {turn}: both sides order at once.", turn=state["turn"])
+        return TurnSpec(SIDES, "orders", prompt)
     return TurnSpec(())
 
 

@@ -5,10 +5,28 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.core.i18n import _, joined, kept, ngettext, pgettext
+from rules.core.i18n import _, gettext_noop, joined, kept, ngettext, pgettext, reread
 from rules.core.i18n import side_name as _cap
 
 from .fold import PREFIX
+
+# How a game ended (scoring.check_end writes the English; read back here).
+ENDINGS = (
+    gettext_noop("both armies are destroyed or captured"),
+    gettext_noop("{side} has no fighting figure left (LW-47)"),
+    gettext_noop("both sides broke through with {count} figures: a draw (LW-50)"),
+    gettext_noop("{count} {winner} figures reached the enemy edge (LW-50)"),
+    gettext_noop("{count} {attacker} figures reached the {defender} edge, a quarter of the attack is {need} (LW-52)"),
+    gettext_noop(
+        "{attacker} has {fighting} fighting figures left, fewer than the {need} needed to break through (LW-52)"
+    ),
+    gettext_noop("both sides are below {limit} figures ({first} and {second}): a draw (LW-49)"),
+    gettext_noop("the turn limit ({limit}) was reached: the 100 is split"),
+)
+
+
+def describe_reason(reason: Any) -> Any:
+    return reread(reason, ENDINGS, sides=("side", "winner", "attacker", "defender"))
 
 
 def _side(side: Any) -> str:
@@ -104,10 +122,10 @@ def _game_over(p: Mapping[str, Any]) -> str:
         return _(
             "Game over: {winner} wins: {reason}. Score: {sheet}.",
             winner=_cap(p.get("winner")),
-            reason=p.get("reason"),
+            reason=describe_reason(p.get("reason")),
             sheet=sheet,
         )
-    return _("Game over: A draw: {reason}. Score: {sheet}.", reason=p.get("reason"), sheet=sheet)
+    return _("Game over: A draw: {reason}. Score: {sheet}.", reason=describe_reason(p.get("reason")), sheet=sheet)
 
 
 _SIMPLE = {

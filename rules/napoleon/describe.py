@@ -5,14 +5,44 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rules.core.i18n import _, gettext_noop, pgettext
+from rules.core.i18n import _, gettext_noop, joined, pgettext, reread
 
 from .fold import PREFIX
+
+# How a game ended (turn.end_of_turn writes the English into the payload; read back here).
+ENDINGS = (
+    gettext_noop("{side} has no units left"),
+    gettext_noop("after {turn} turns, {red} to {blue} points (red to blue)"),
+)
+# Why a die roll is modified, why a leader is checked (the payloads keep the English).
+_CAUSES = (
+    gettext_noop("charge from or onto high ground"),
+    gettext_noop("extended range"),
+    gettext_noop("fired after moving"),
+    gettext_noop("flank"),
+    gettext_noop("infantry not in square"),
+    gettext_noop("point-blank in the open"),
+    gettext_noop("target in cover"),
+    gettext_noop("target in square"),
+    gettext_noop("target on high ground"),
+    gettext_noop("the counter-charge check failed"),
+    gettext_noop("across a stream"),
+    gettext_noop("across a bridge"),
+    gettext_noop("a 1 was rolled"),
+    gettext_noop("the unit at {at} was destroyed (NW-39)"),
+)
+
+
+def describe_reason(reason: Any) -> Any:
+    return reread(reason, ENDINGS)
 
 
 def _mods(p: Mapping[str, Any]) -> str:
     m = p.get("mods") or []
-    return (" (" + ", ".join(f"{'+' if v > 0 else ''}{v} {r}" for r, v in m) + ")") if m else ""
+    if not m:
+        return ""
+    each = [_("{value} {why}", value=f"{'+' if v > 0 else ''}{v}", why=reread(r, _CAUSES, sides=())) for r, v in m]
+    return _(" ({mods})", mods=joined(each, ", "))
 
 
 def _side(s: Any) -> str:
@@ -53,6 +83,14 @@ def _attacked(p: Mapping[str, Any]) -> str:
     )
 
 
+def _roll(p: Mapping[str, Any]) -> dict[str, Any]:
+    return {"unit": p["unit"], "die": p["die"], "strength": p["strength"]}
+
+
+def _leader(p: Mapping[str, Any]) -> dict[str, Any]:
+    return {"leader": p["leader"], "why": reread(p["why"], _CAUSES, sides=()), "die": p["die"]}
+
+
 _TEXT: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "battle_set": lambda p: _(
         "The battle is set: {title}; {side} moves first.",
@@ -70,10 +108,16 @@ _TEXT: dict[str, Callable[[Mapping[str, Any]], str]] = {
         "{side} standing instruction: {key} {value}.", side=_side(p["side"]), key=p["key"], value=p["value"]
     ),
     "moved": lambda p: (
-        f"{p['unit']} {'charges along' if p.get('charge') else 'moves'} "
-        + " → ".join(p["path"])
-        + (" by road (the extra hex: done for the turn)" if p.get("done") else "")
-        + f" [{p['cost']} CP]."
+        _("{unit} charges along {path} [{cost} CP].", unit=p["unit"], path=" → ".join(p["path"]), cost=p["cost"])
+        if p.get("charge")
+        else _(
+            "{unit} moves {path} by road (the extra hex: done for the turn) [{cost} CP].",
+            unit=p["unit"],
+            path=" → ".join(p["path"]),
+            cost=p["cost"],
+        )
+        if p.get("done")
+        else _("{unit} moves {path} [{cost} CP].", unit=p["unit"], path=" → ".join(p["path"]), cost=p["cost"])
     ),
     "leader_moved": lambda p: _("Leader {leader} rides {path} [free].", leader=p["leader"], path=" → ".join(p["path"])),
     "leader_helps": lambda p: _(
@@ -92,12 +136,14 @@ _TEXT: dict[str, Callable[[Mapping[str, Any]], str]] = {
         "Out of command points; not carried out: {orders}.", orders="; ".join(p["not_done"])
     ),
     "square_check": lambda p: (
-        f"{p['unit']} tries to form square: {p['die']} against {p['strength']}: "
-        + ("formed." if p["formed"] else "fails (no penalty, NW-20).")
+        _("{unit} tries to form square: {die} against {strength}: formed.", **_roll(p))
+        if p["formed"]
+        else _("{unit} tries to form square: {die} against {strength}: fails (no penalty, NW-20).", **_roll(p))
     ),
     "countercharge_check": lambda p: (
-        f"{p['unit']} counter-charges: {p['die']} against {p['strength']}: "
-        + ("passes." if p["passed"] else "fails (+1 die to the charger).")
+        _("{unit} counter-charges: {die} against {strength}: passes.", **_roll(p))
+        if p["passed"]
+        else _("{unit} counter-charges: {die} against {strength}: fails (+1 die to the charger).", **_roll(p))
     ),
     "attacked": _attacked,
     "arrived": lambda p: _("{unit} enters the field at {at}.", unit=p["unit"], at=p["at"]),
@@ -105,12 +151,18 @@ _TEXT: dict[str, Callable[[Mapping[str, Any]], str]] = {
         "{unit} cannot enter at {at} this turn: {reason}.", unit=p["unit"], at=p["at"], reason=p["reason"]
     ),
     "leader_check": lambda p: (
-        f"Leader {p['leader']} checks ({p['why']}): {p['die']}" + (": killed." if p["killed"] else ": unhurt.")
+        _("Leader {leader} checks ({why}): {die}: killed.", **_leader(p))
+        if p["killed"]
+        else _("Leader {leader} checks ({why}): {die}: unhurt.", **_leader(p))
     ),
     "leader_retreats": lambda p: (
-        f"Leader {p['leader']} leaves {p['from']}" + (f" for {p['to']}." if p["to"] else " and the field.")
+        _("Leader {leader} leaves {origin} for {to}.", leader=p["leader"], origin=p["from"], to=p["to"])
+        if p["to"]
+        else _("Leader {leader} leaves {origin} and the field.", leader=p["leader"], origin=p["from"])
     ),
-    "game_over": lambda p: _("Game over: {winner} wins; {reason}.", winner=_side(p["winner"]), reason=p["reason"]),
+    "game_over": lambda p: _(
+        "Game over: {winner} wins; {reason}.", winner=_side(p["winner"]), reason=describe_reason(p["reason"])
+    ),
 }
 
 
@@ -119,4 +171,10 @@ def describe_event(event_type: str, p: Mapping[str, Any]) -> str:
         return event_type
     k = event_type[len(PREFIX) :]
     f = _TEXT.get(k)
-    return f(p) if f else f"{k}: " + ", ".join(f"{a}={b}" for a, b in p.items() if a not in ("units", "leaders"))
+    if f:
+        return f(p)
+    return _(
+        "{kind}: {details}",
+        kind=k,
+        details=", ".join(f"{a}={b}" for a, b in p.items() if a not in ("units", "leaders")),
+    )

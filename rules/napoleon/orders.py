@@ -14,7 +14,7 @@ from rules.core.protocol import ParsedOrders
 
 STANDING = {"square": ("yes", "no"), "countercharge": ("yes", "no"), "leader_morale": ("yes", "no")}
 
-ORDERS_HELP = """Napoleon's War (house base, non-canonical): sides take turns. In your turn write one
+ORDERS_HELP = _("""Napoleon's War (house base, non-canonical): sides take turns. In your turn write one
 line per action, in the order you want them done. The engine spends your scenario's command
 points (CP); when they are spent (or one point is borrowed past them) it rolls a die for extra
 points (ceil(die/2)); it stops at the first action you can no longer pay for and reports the
@@ -34,7 +34,7 @@ Standing instructions, for choices in the opponent's turn (kept until changed; f
   standing square yes|no         (infantry charged by cavalry tries to form square; default yes)
   standing countercharge yes|no  (cavalry charged by cavalry takes the check; default yes)
   standing leader_morale yes|no  (count the leader's level in those checks, NW-52; default yes)
-"""
+""")
 
 # What an order line begins with: mail reads a line as an order by these (RuleSet.order_words);
 # every example in ORDERS_HELP begins with one (tests/mail/inbound/test_honest_mail.py).

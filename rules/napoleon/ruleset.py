@@ -14,6 +14,7 @@ from rules.hex.compose import HexComposer
 from . import turn as _turn
 from .data import OPTIONAL, SIDES
 from .describe import describe_event as _describe
+from .describe import describe_reason as _describe_reason
 from .fold import PREFIX
 from .fold import fold as _fold
 from .fold import initial_state as _initial
@@ -74,6 +75,7 @@ class NapoleonsWar(RuleSetBase):
     view = staticmethod(build_view)
     render_svg = staticmethod(_render)
     describe_event = staticmethod(_describe)
+    describe_reason = staticmethod(_describe_reason)
 
     # clicks on the map (rules.core.protocol.OrderComposer)
     _composer = HexComposer(move=click_move, engage=click_engage)

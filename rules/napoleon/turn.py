@@ -15,6 +15,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rules.core.i18n import _, gettext_noop, pgettext
 from rules.core.protocol import LineError, ParsedOrders, RuleEvent, TurnSpec
 from rules.hex import coords as C
 
@@ -31,15 +32,21 @@ def next_turn(state: dict[str, Any]) -> TurnSpec:
         return TurnSpec(())
     sc = state["scenario"]
     what = (
-        "the opening turn with 0 command points: free road moves and leader moves only (NW-55)"
+        gettext_noop("the opening turn with 0 command points: free road moves and leader moves only (NW-55)")
         if state["opening"]
-        else f"{sc['caps'][state['side']]} command points, then the die for more"
+        else _("{points} command points, then the die for more", points=sc["caps"][state["side"]])
     )
     return TurnSpec(
         (state["side"],),
         "orders",
-        f"turn {state['turn']} of {sc['turns']}, {sc['armies'][state['side']]} ({state['side']}): "
-        f"list your actions in order; {what}",
+        _(
+            "turn {turn} of {turns}, {army} ({side}): list your actions in order; {what}",
+            turn=state["turn"],
+            turns=sc["turns"],
+            army=sc["armies"][state["side"]],
+            side=pgettext("side", state["side"]),
+            what=what,
+        ),
     )
 
 

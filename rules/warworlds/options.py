@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from rules.core.i18n import _
 from rules.hex import coords as C
 from rules.hex import paths
 
@@ -91,10 +92,9 @@ def _moves(b: Battle, u: dict[str, Any]) -> list[str]:
         reached = paths.reach(start, allowance(b, u, mode, False), step_cost_for(b, u, mode))
         ends = sorted(C.label(h) for h in reached if h != start and not b.refusal(u, C.label(h)))
         if ends:
-            lines.append(
-                f"move {u['id']} to {ends[0]} {mode}"
-                + (f"   (or to any of: {' '.join(ends[1:])})" if len(ends) > 1 else "")
-            )
+            order = f"move {u['id']} to {ends[0]} {mode}"
+            others = " ".join(ends[1:])
+            lines.append(_("{order}   (or to any of: {hexes})", order=order, hexes=others) if others else order)
     return lines
 
 

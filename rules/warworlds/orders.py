@@ -24,7 +24,7 @@ from rules.core.orderlines import parse_lines
 from rules.core.orderwords import Table, heads
 from rules.core.protocol import ParsedOrders
 
-ORDERS_HELP = """Each mail round is one phase of the turn: movement, then shooting, then melee (the
+ORDERS_HELP = _("""Each mail round is one phase of the turn: movement, then shooting, then melee (the
 organisation phase is rolled by the engine at the start of every turn). Write one line per
 unit you activate, in the order you want: the engine alternates the attacker's first line,
 the defender's first line, the attacker's second, and so on; units you do not name pass.
@@ -50,7 +50,7 @@ Melee round:
                               against a machine it is boarding; D3 soldiers per entrance get in)
 Any round:
   protect R1 officer, lmg    (the owner's wound priority: these roles are hit last)
-"""
+""")
 
 # What an order line begins with: mail reads a line as an order by these (RuleSet.order_words).
 ORDER_WORDS: tuple[str, ...] = (
@@ -175,7 +175,7 @@ def parse_line(n: int, text: str) -> Order | str:
     verb = t.split()[0].lower()
     if verb in _EXAMPLE:
         return _("cannot read this {verb} order; e.g. {value}", verb=verb, value=_EXAMPLE[verb])
-    return f"unknown order {verb!r}: write move, hold, fire, attack or protect (see the order help)"
+    return _("unknown order {verb}: write move, hold, fire, attack or protect (see the order help)", verb=repr(verb))
 
 
 _EXAMPLE = {

@@ -14,6 +14,7 @@ from . import options as _options
 from . import turn as _turn
 from .data import SIDES
 from .describe import describe_event as _describe
+from .describe import describe_reason as _describe_reason
 from .fold import PREFIX
 from .fold import fold as _fold
 from .fold import initial_state as _initial
@@ -68,6 +69,7 @@ class WarOfTheWorlds(RuleSetBase):
     view = staticmethod(build_view)
     render_svg = staticmethod(_render)
     describe_event = staticmethod(_describe)
+    describe_reason = staticmethod(_describe_reason)
 
     def legal_orders(self, board: Any, side: str | None) -> list[str]:
         """From the side's own view, on the page only."""

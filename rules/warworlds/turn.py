@@ -17,6 +17,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rules.core.i18n import _, pgettext
 from rules.core.protocol import (
     LineError,
     ParsedOrders,
@@ -36,19 +37,35 @@ from .orders import Order, parse_text
 ROUND_VERBS = {"movement": ("move", "ram", "hold"), "shooting": ("fire", "hold"), "melee": ("attack", "hold")}
 GONE = ("destroyed", "surrendered", "deserted", "wreck", "abandoned")  # "crewing": became a captured machine's crew
 WHOLE = 0
+# Each round's prompt, a whole sentence for the catalogue.
+_ROUND_PROMPTS = {
+    "movement": lambda p: _(
+        "turn {turn} of {turns}, movement round: list your move orders in the order you want them "
+        "({first} activates first)",
+        **p,
+    ),
+    "shooting": lambda p: _(
+        "turn {turn} of {turns}, shooting round: list your fire orders in the order you want them "
+        "({first} activates first)",
+        **p,
+    ),
+    "melee": lambda p: _(
+        "turn {turn} of {turns}, melee round: list your attack orders in the order you want them "
+        "({first} activates first)",
+        **p,
+    ),
+}
 
 
 def next_turn(state: dict[str, Any]) -> TurnSpec:
     if state.get("result") or state.get("phase") != "play":
         return TurnSpec(())
-    rnd = state["round"]
-    return TurnSpec(
-        SIDES,
-        "orders",
-        f"turn {state['turn']} of {state['scenario']['turns']}, {rnd} round: "
-        f"list your {ROUND_VERBS[rnd][0]} orders in the order you want them "
-        f"({state['attacker']} activates first)",
-    )
+    params = {
+        "turn": state["turn"],
+        "turns": state["scenario"]["turns"],
+        "first": pgettext("side", state["attacker"]),
+    }
+    return TurnSpec(SIDES, "orders", _ROUND_PROMPTS[state["round"]](params))
 
 
 def parse(state: dict[str, Any], side: str, text: str, kind: str = "orders") -> ParsedOrders:
@@ -182,7 +199,7 @@ def _heroic(b: Battle, side: str, rnd: str, ordered: set[str]) -> list[Order]:
             if e["side"] != side and e["status"] == "active" and not e["hidden"]
         )
         verb = "fire" if rnd == "shooting" else "attack"
-        for _, eid in enemies:
+        for _score, eid in enemies:
             o = Order(0, f"{verb} {u['id']} at {eid} (heroism, WW-57)", verb, u["id"], targets=(eid,))
             ok = (
                 (A.why_not_shoot(b, u) is None and A.pick_target(b, u, o)[0])

@@ -24,7 +24,7 @@ def test_a_scripted_game_through_the_api_reaches_a_scored_end(people, scenario, 
 def test_orders_out_of_turn_and_bad_lines_are_refused_with_reasons(people):
     game = new_game(people, "kingsofwar", "pitched")
     carol = client_for(people["carol"])
-    resp = carol.post(f"/api/games/{game.pk}/orders/", {"text": "b1 halt"}, format="json")
+    resp = carol.post(f"/api/games/{game.pk}/orders/", {"text": "b1 halt", "ready": True}, format="json")
     assert resp.status_code in (400, 403, 409), resp.content
     bob = client_for(people["bob"])
     bad = bob.post(f"/api/games/{game.pk}/orders/", {"text": "r1 halt\nr2 fly\nr3 charge b9"}, format="json")

@@ -10,7 +10,7 @@ from tests.support.games import legal_red_orders
 pytestmark = pytest.mark.django_db
 
 SECRET = "SECRET-RED-PLAN-7f3a"
-STANDING = "if attacked fight"
+STANDING = "if attacked at C20 retreat"  # point-specific: no line blue itself is offered reads the same
 
 
 def everything(client, game) -> tuple[list, list[dict]]:

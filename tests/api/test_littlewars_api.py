@@ -37,10 +37,15 @@ def test_bad_orders_through_the_api_get_line_errors_and_the_curtain_holds(people
     assert "deployment is within 8 in" in errors[0]["message"] and "unknown name 'ghost'" in errors[1]["message"]
     with django_capture_on_commit_callbacks(execute=True):
         assert (
-            bob.post(f"/api/games/{game.pk}/orders/", {"text": "deploy foot1 at 16,5"}, format="json").status_code
+            bob.post(
+                f"/api/games/{game.pk}/orders/", {"text": "deploy foot1 at 16,5", "ready": True}, format="json"
+            ).status_code
             == 201
         )
-        assert carol.post(f"/api/games/{game.pk}/orders/", {"text": "hold"}, format="json").status_code == 201
+        assert (
+            carol.post(f"/api/games/{game.pk}/orders/", {"text": "hold", "ready": True}, format="json").status_code
+            == 201
+        )
     board = carol.get(f"/api/games/{game.pk}/view/").json()["board"]
     assert {f["side"] for f in board["figures"]} == {"red", "blue"}  # the curtain lifted
     # turn 2, the first of play: guns may not fire yet (LW-14), and a clash between two lines is refused whole

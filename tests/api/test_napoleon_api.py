@@ -20,7 +20,7 @@ def test_a_scripted_game_through_the_api_reaches_a_scored_end(people, scenario, 
 def test_orders_out_of_turn_and_bad_lines_are_refused_with_reasons(people):
     game = new_game(people, "napoleon", "mill_ford")
     carol = client_for(people["carol"])
-    resp = carol.post(f"/api/games/{game.pk}/orders/", {"text": "pass"}, format="json")
+    resp = carol.post(f"/api/games/{game.pk}/orders/", {"text": "pass", "ready": True}, format="json")
     assert resp.status_code in (400, 403, 409), resp.content
     bob = client_for(people["bob"])
     bad = bob.post(f"/api/games/{game.pk}/orders/", {"text": "move R1 to 0406\nfly R2\nfire R4 at R1"}, format="json")

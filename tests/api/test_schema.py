@@ -31,6 +31,8 @@ def test_schema_validates_without_warnings(tmp_path):
     assert "image/svg+xml" in paths["/api/games/{id}/map.svg"]["get"]["responses"]["200"]["content"]
     text = schema["components"]["schemas"]["OrdersRequest"]["properties"]["text"]
     assert text["maxLength"] == 20000
+    ready = schema["components"]["schemas"]["OrdersRequest"]["properties"]["ready"]
+    assert ready["default"] is False and "not ready" in ready["description"]  # ready is never implied
 
 
 @pytest.mark.django_db

@@ -74,7 +74,7 @@ def post_orders(client, game, view, leave=()) -> None:
     and does not move with it) are left out and the rest sent again, as a player would."""
     text = seat_orders(view, leave)
     for _ in range(5):
-        resp = client.post(f"/api/games/{game.pk}/orders/", {"text": text}, format="json")
+        resp = client.post(f"/api/games/{game.pk}/orders/", {"text": text, "ready": True}, format="json")
         if resp.status_code == 201:
             return
         assert resp.status_code == 400, resp.content

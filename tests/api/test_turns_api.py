@@ -50,7 +50,7 @@ def test_accepted_red_order_is_adjudicated_and_the_result_is_visible(game, peopl
     order = next(op for op in legal_red_orders(game) if op.startswith("form "))
     city = order.split()[1]
     with django_capture_on_commit_callbacks(execute=True):
-        resp = post(bob, game, "orders", {"text": order})
+        resp = post(bob, game, "orders", {"text": order, "ready": True})
     assert resp.status_code == 201 and resp.json() == {"accepted": True, "closed": True}
 
     for client in (bob, carol):
@@ -84,7 +84,7 @@ def events_page(client, game, query=""):
 def test_events_cursor_pagination_has_no_gaps_or_repeats(game, people, django_capture_on_commit_callbacks):
     bob, carol = client_for(people["bob"]), client_for(people["carol"])
     with django_capture_on_commit_callbacks(execute=True):
-        assert post(bob, game, "orders", {"text": legal_red_orders(game)[0]}).status_code == 201
+        assert post(bob, game, "orders", {"text": legal_red_orders(game)[0], "ready": True}).status_code == 201
     for client in (bob, carol):
         full = all_events(client, game)
         assert [e["seq"] for e in full] == list(range(1, len(full) + 1)) and len(full) > 7
@@ -105,7 +105,7 @@ def test_events_cursor_pagination_has_no_gaps_or_repeats(game, people, django_ca
 def test_a_cursor_polls_for_what_is_new_and_nothing_of_the_other_side(game, people, django_capture_on_commit_callbacks):
     bob, carol = client_for(people["bob"]), client_for(people["carol"])
     with django_capture_on_commit_callbacks(execute=True):
-        assert post(bob, game, "orders", {"text": legal_red_orders(game)[0]}).status_code == 201
+        assert post(bob, game, "orders", {"text": legal_red_orders(game)[0], "ready": True}).status_code == 201
     mine = events_page(bob, game, "limit=500")
     blue = legal_operations(state_of(game).rules, "blue")
     for text in blue[:3]:  # blue changes its mind: private events after everything bob has
@@ -171,7 +171,7 @@ def test_umpire_amends_and_approves_results(approval_game, people, django_captur
     alice, bob, carol = (client_for(people[n]) for n in ("alice", "bob", "carol"))
     ops = [op for op in legal_red_orders(game) if op.startswith("form ")]
     with django_capture_on_commit_callbacks(execute=True):
-        assert post(bob, game, "orders", {"text": ops[0]}).json()["closed"] is True
+        assert post(bob, game, "orders", {"text": ops[0], "ready": True}).json()["closed"] is True
     assert state_of(game).turn.status == "adjudicated"
 
     umpire_view = alice.get(f"/api/games/{game.pk}/view/").json()
@@ -215,3 +215,16 @@ def test_map_svg(game, people):
     assert b"<svg" in resp.content
     denied = client_for(people["dave"]).get(f"/api/games/{game.pk}/map.svg", HTTP_ACCEPT="image/svg+xml")
     assert denied.status_code == 404 and denied["Content-Type"].startswith("application/json")
+
+
+def test_orders_without_ready_leave_the_side_not_ready(game, people, django_capture_on_commit_callbacks):
+    """Ready is never implied (issue 17): omitted ``ready`` keeps the orders and closes nothing."""
+    bob = client_for(people["bob"])
+    with django_capture_on_commit_callbacks(execute=True):
+        resp = post(bob, game, "orders", {"text": legal_red_orders(game)[0]})
+    assert resp.status_code == 201 and resp.json() == {"accepted": True, "closed": False}
+    turn = state_of(game).turn
+    assert turn.number == 1 and turn.status == "open" and "red" not in turn.ready
+    with django_capture_on_commit_callbacks(execute=True):
+        assert post(bob, game, "ready", {"ready": True}).json() == {"closed": True}
+    assert state_of(game).turn.number == 2

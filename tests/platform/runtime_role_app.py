@@ -70,7 +70,9 @@ def main() -> None:
         state = gamelog.load(game.pk).state
         for side in state.turn.sides:
             text = catalog.get("civilwar").legal_operations(state.rules, side)[0]
-            res = clients[side].post(f"/api/games/{game.pk}/orders/", {"text": text}, content_type="application/json")
+            res = clients[side].post(
+                f"/api/games/{game.pk}/orders/", {"text": text, "ready": True}, content_type="application/json"
+            )
             assert res.status_code == 201, res.content
     assert red.post(
         f"/api/games/{game.pk}/orders/", {"text": "no such order"}, content_type="application/json"

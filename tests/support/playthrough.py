@@ -59,7 +59,7 @@ def play_through_api(game, people, submit=contextlib.nullcontext, wait=None) -> 
             assert side in board.get("awaiting", [side]), board.get("awaiting")
             text = bots.bot_orders(bots.state_from_view(board), side)
             with submit():
-                resp = clients[side].post(f"/api/games/{game.pk}/orders/", {"text": text}, format="json")
+                resp = clients[side].post(f"/api/games/{game.pk}/orders/", {"text": text, "ready": True}, format="json")
             assert resp.status_code == 201, (side, text, resp.content)
         if wait is not None:
             wait(game, turn["number"])

@@ -209,3 +209,30 @@ def test_a_phone_sees_the_map_first_pinches_it_and_never_scrolls_sideways(live_s
     assert x <= mine[0] and y <= mine[1] and x + w >= mine[0] + mine[2] - 0.01 and y + h >= mine[1] + mine[3] - 0.01
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     context.close()
+
+
+def test_civil_war_standing_instructions_are_offered_in_russian_and_added_by_clicks(live_server, browser_page, game):
+    from campaigns.models import Profile
+    from tests.support.games import play_one
+
+    play_one(game)  # red forms a unit
+    play_one(game)  # blue's turn: red orders again, with a unit to instruct
+    Profile.objects.filter(user__username="bob").update(language="ru")
+    rules = state_of(game).rules
+    point = next(p for p, side in rules["units"].items() if side == "red")
+    page = browser_page
+    sign_in(page, live_server.url, "bob")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.click("summary:has-text('Постоянные указания, доступные вам')")
+    offered = page.locator(".add-lines li", has_text=f"if attacked at {point} fight")
+    assert f"на {point}: биться до конца" in offered.inner_text()
+    offered.locator("button").click()
+    page.click("summary:has-text('Доступные вам сейчас операции')")
+    op = legal_op(game)
+    page.locator(f'.add-lines button[data-add-line="{op}"]').click()
+    assert page.input_value("#id_text").strip().splitlines() == [f"if attacked at {point} fight", op]
+    page.check("#id_ready")
+    page.once("dialog", lambda d: d.accept())
+    page.click("button[type=submit]:has-text('Отправить приказы')")
+    page.wait_for_url(f"{live_server.url}/games/{game.pk}/")
+    assert state_of(game).rules["standing"]["red"][point]["action"] == "fight"

@@ -51,7 +51,7 @@ def test_a_napoleon_game_through_the_web_forms(client, people, django_capture_on
     for user in ("bob", "carol", "alice"):
         client.force_login(people[user])
         text = page(client, game)
-        assert "charge C1 B2 from 0405" in text and describe_result(state.result) in text, user
+        assert "charge C1 B2 from 0405" in text and describe_result(state.result, game.ruleset) in text, user
         svg = client.get(game_url(game, "game_map"))
         assert svg.status_code == 200 and svg["Content-Type"].startswith("image/svg+xml")
         assert b"napoleon-map" in svg.content and b"NEY" in svg.content
@@ -59,7 +59,7 @@ def test_a_napoleon_game_through_the_web_forms(client, people, django_capture_on
         assert all("napoleon-map" in h for h in history), user
         seen[user] = text + "".join(history)
     client.force_login(people["alice"])
-    assert describe_result(state.result) in page(client, game, "umpire")  # the umpire's own page
+    assert describe_result(state.result, game.ruleset) in page(client, game, "umpire")  # the umpire's own page
     said = f"{first} standing instruction: square no"
     assert said in seen[PLAYER[first]] and said in seen["alice"]
     assert "standing instruction" not in seen[PLAYER[second]]

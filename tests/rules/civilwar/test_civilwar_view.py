@@ -3,7 +3,7 @@
 import xml.etree.ElementTree as ET
 
 from rules.civilwar import RULESET as RS
-from rules.civilwar.testing import cj, new_game, play, state
+from rules.civilwar.testing import cj, errors, new_game, play, state
 from rules.core.protocol import Viewer
 
 RED = Viewer("player", "red")
@@ -130,3 +130,19 @@ def test_render_before_setup_and_after_game_over():
     v = RS.view(st, OBSERVER)
     assert v["result"]["winner"] == "red"
     assert "Game over: red wins" in RS.render_svg(v)
+
+
+def test_the_standing_instructions_offered_are_each_legal_and_only_the_viewers_own():
+    st = position_with_secrets()  # blue to move: its units R14 (and the general rules)
+    offered = RS.view(st, BLUE)["legal_standing"]
+    lines = [s["line"] for s in offered]
+    assert "if attacked at R14 fight" in lines and "if attacked at R14 ask" in lines
+    assert {f"if attacked at R14 retreat to {q}" for q in st["board"]["adj"]["R14"]} <= set(lines)
+    assert lines[-3:] == ["if attacked retreat", "if attacked fight", "if attacked ask"]
+    assert not [
+        line for line in lines if " C5 " in line or "R12" in line.split()[-1:]
+    ]  # red's units: not blue's to instruct
+    for line in lines:
+        assert errors(st, "blue", f"pass\n{line}") == [], line
+    assert offered[0]["meaning"] == "at R14: fight to the end"
+    assert "legal_standing" not in RS.view(st, RED)  # not red's turn to order
