@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import BasePagination, PageNumberPagination
 from rest_framework.response import Response
@@ -28,8 +29,11 @@ class GamePagination(PageNumberPagination):
         if raw is None:
             return default
         if not re.fullmatch(r"[0-9]{1,10}", raw) or not 1 <= int(raw) <= (most or 10**9):
-            limit = f"between 1 and {most}" if most else "a whole number from 1"
-            raise ValidationError({name: [f"must be {limit}, got {raw[:40]!r}"]})
+            if most:
+                message = _("must be between 1 and %(most)s, got %(raw)r") % {"most": most, "raw": raw[:40]}
+            else:
+                message = _("must be a whole number from 1, got %(raw)r") % {"raw": raw[:40]}
+            raise ValidationError({name: [message]})
         return int(raw)
 
     def get_page_size(self, request):
@@ -83,15 +87,19 @@ class ViewerLogPagination(BasePagination):
         try:
             value = int(raw)
         except (TypeError, ValueError):
-            raise ValidationError({self.limit_query_param: [f"must be an integer, got {raw[:40]!r}"]}) from None
+            raise ValidationError(
+                {self.limit_query_param: [_("must be an integer, got %(raw)r") % {"raw": raw[:40]}]}
+            ) from None
         if not 1 <= value <= self.max_limit:
-            raise ValidationError({self.limit_query_param: [f"must be between 1 and {self.max_limit}"]})
+            raise ValidationError(
+                {self.limit_query_param: [_("must be between 1 and %(most)s") % {"most": self.max_limit}]}
+            )
         return value
 
     def _after(self, request, view) -> tuple[int, int | None]:
         if "after" in request.query_params:
             raise ValidationError(
-                {"after": ["not accepted: resume with the `cursor` of an earlier page (or follow its `next`)"]}
+                {"after": [_("not accepted: resume with the `cursor` of an earlier page (or follow its `next`)")]}
             )
         token = request.query_params.get(self.cursor_query_param)
         if token is None or token == "":

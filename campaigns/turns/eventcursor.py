@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.core import signing
 from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext as _
 
 from rules.core.protocol import Viewer
 
@@ -62,16 +63,17 @@ class EventCursor:
             data = signing.Signer(salt=cls.SALT).unsign_object(token)
         except (signing.BadSignature, ValueError):
             raise BadCursor(
-                "not a cursor this server gave out: pass back the `cursor` or follow `next` "
-                "of an earlier page unchanged"
+                _(
+                    "not a cursor this server gave out: pass back the `cursor` or follow `next` of an earlier page unchanged"
+                )
             ) from None
         if not isinstance(data, dict) or not isinstance(data.get("after"), int) or data["after"] < 0:
-            raise BadCursor("not a cursor this server gave out")
+            raise BadCursor(_("not a cursor this server gave out"))
         if data.get("game") != game.pk:
-            raise BadCursor("this cursor pages another game's log")
+            raise BadCursor(_("this cursor pages another game's log"))
         window = viewing.window_of(viewer)
         if data.get("window") != window:
-            raise BadCursor("this cursor pages another seat's view of the log (yours begins without a cursor)")
+            raise BadCursor(_("this cursor pages another seat's view of the log (yours begins without a cursor)"))
         masked = data.get("at")
         seq = masked ^ cls._pad(game.pk, window, data["after"]) if isinstance(masked, int) else None
         return data["after"], seq

@@ -4,11 +4,11 @@ and the map mailed with a turn report (each seat's own). English readers' maps h
 
 import re
 
-import cairosvg
 import pytest
 from django.urls import reverse
 from knox.models import AuthToken
 
+from campaigns.mailout import pictures as map_pictures
 from campaigns.models import OutboxMail, Profile
 from tests.support.games import new_game_with_people, play_one
 
@@ -84,5 +84,5 @@ def test_each_seat_is_mailed_its_map_in_its_own_language(people, game, smtp):
     [en] = smtp.to("carol@example.org")
     pictures = {m["To"]: [p.get_content() for p in m.walk() if p.get_filename() == "map.png"] for m in (ru, en)}
     shown, attached = pictures["bob@example.org"]  # inline in the HTML and attached: the Russian map both times
-    assert shown == attached == cairosvg.svg2png(bytestring=reports["red"].svg.encode())
+    assert shown == attached == map_pictures.draw(reports["red"].svg)
     assert shown != pictures["carol@example.org"][0]

@@ -152,3 +152,27 @@ def test_the_api_answers_a_token_user_in_their_language(client, people, game):
         HTTP_AUTHORIZATION=f"Token {token}",
     )
     assert refused.status_code == 400 and "неизвестный пункт C99" in refused.content.decode(), refused.content
+
+
+def test_the_apis_paging_errors_are_in_the_token_users_language(client, people, game):
+    """A bad limit, page size or cursor is explained in Russian to a Russian token user (and the
+    English wording stays for an English one)."""
+    from knox.models import AuthToken
+
+    speaks(people["bob"], "ru")
+    _, token = AuthToken.objects.create(people["bob"])
+    auth = {"HTTP_AUTHORIZATION": f"Token {token}"}
+    cases = {
+        f"/api/games/{game.pk}/events/?limit=0": "должно быть от 1 до 500",
+        f"/api/games/{game.pk}/events/?limit=x": "должно быть целым числом, получено 'x'",
+        f"/api/games/{game.pk}/events/?cursor=forged": "этот курсор выдан не этим сервером",
+        f"/api/games/{game.pk}/events/?after=3": "не принимается",
+        "/api/games/?page_size=999": "должно быть от 1 до 200, получено '999'",
+        "/api/games/?page=0": "должно быть целым числом от 1, получено '0'",
+    }
+    for url, russian in cases.items():
+        response = client.get(url, **auth)
+        assert response.status_code == 400 and russian in response.content.decode(), (url, response.content)
+    speaks(people["bob"], "en")
+    response = client.get(f"/api/games/{game.pk}/events/?limit=0", **auth)
+    assert "must be between 1 and 500" in response.content.decode()
