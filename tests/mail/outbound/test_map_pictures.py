@@ -3,6 +3,7 @@ SVG, reused by every attempt, retry and message that shows it, and drawn ahead o
 render queue, so mail that waits for an SMTP server has its maps ready when the server answers."""
 
 import io
+import re
 
 import pytest
 import time_machine
@@ -84,3 +85,23 @@ def test_libvips_and_cairosvg_draw_the_same_map_at_the_same_size(game):
     by_vips = Image.open(io.BytesIO(pictures.draw(svg)))
     by_cairo = Image.open(io.BytesIO(pictures.cairosvg.svg2png(bytestring=svg.encode())))
     assert by_vips.size == by_cairo.size
+
+
+def zlib_level_class(png: bytes) -> int:
+    """FLEVEL of the PNG's zlib stream (RFC 1950: 0 fastest, 1 fast i.e. levels 2-5, 2 default, 3 best)."""
+    at = png.index(b"IDAT") + 4  # the first IDAT chunk's data begins with the zlib header
+    return png[at + 1] >> 6
+
+
+def test_the_mailed_png_is_the_maps_size_fast_compressed_and_the_same_every_time(game, smtp):
+    """One pixel per SVG unit (pictures.draw: the width a mail client shows), zlib level 3
+    (pictures.PNG_COMPRESSION, measured by bench/mail_maps.py), the same bytes for the same map."""
+    svg = a_map(game).replace("</svg>", "<!-- drawn for this test --></svg>")
+    outbox.queue_mail(key="pic-size", to="bob@example.org", subject="Map", body="x", game=game, map_svg=svg)
+    mailed = attached_png(smtp, "bob@example.org")
+    picture = Image.open(io.BytesIO(mailed))
+    picture.load()  # decodes every row: a truncated or corrupt stream raises
+    width, height = (round(float(re.search(f' {dim}="([0-9.]+)"', svg).group(1))) for dim in ("width", "height"))
+    assert picture.format == "PNG" and picture.size == (width, height)
+    assert zlib_level_class(mailed) == 1
+    assert pictures.draw(svg) == mailed
