@@ -11,8 +11,9 @@ from django.test.utils import CaptureQueriesContext
 from knox.models import AuthToken
 from rest_framework.test import APIClient
 
+from api import serializers as s
 from campaigns.models import Profile
-from campaigns.turns import commands
+from campaigns.turns import commands, gamelog, viewing
 from tests.support.games import legal_red_orders
 
 pytestmark = pytest.mark.django_db
@@ -88,3 +89,13 @@ def test_a_poll_costs_two_queries_and_a_stranger_gets_404(game, people):
     stranger, missing = view(dave, game), dave.get("/api/games/999999/view/")
     assert stranger.status_code == missing.status_code == 404
     assert stranger.content == missing.content
+
+
+def test_the_shared_serializer_answers_as_a_new_one_would(game, people):
+    """api.serializers.represent keeps one serializer per class for every request (DRF makes its
+    fields again for each new one): what it gives is what a fresh serializer gives, for each viewer,
+    also after another viewer's view went through it."""
+    state = gamelog.load(game).state
+    for seat in game.seats.all():
+        view = viewing.game_view(game, state, viewing.viewer_of_seat(seat))
+        assert s.represent(s.GameViewSerializer, view) == s.GameViewSerializer(view).data
