@@ -1,8 +1,15 @@
 """drf-spectacular extensions for shapes a plain serializer cannot express."""
 
+from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.plumbing import build_array_type, build_basic_type, build_object_type
 from drf_spectacular.types import OpenApiTypes
+
+
+class TokenScheme(KnoxTokenScheme):
+    """Our knox authentication (api.tokens) is documented as knox's own: the same header, the same scheme."""
+
+    target_class = "api.tokens.TokenAuthentication"
 
 
 class ValidationErrorExtension(OpenApiSerializerExtension):

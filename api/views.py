@@ -254,9 +254,10 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
         game = self.get_object()
         _, view = self.my_view(game)
         return Response(
-            s.GameDetailSerializer(
-                {**_summary(game, view["turn"], self.viewer), "view": view, "roster": invitations.roster(game)}
-            ).data
+            s.represent(
+                s.GameDetailSerializer,
+                {**_summary(game, view["turn"], self.viewer), "view": view, "roster": invitations.roster(game)},
+            )
         )
 
     @extend_schema(summary="My view of the game", responses={200: s.GameViewSerializer, **READ_ERRORS})
@@ -264,7 +265,7 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
     def view(self, request, pk=None):
         game = self.get_object()
         _, view = self.my_view(game)
-        return Response(s.GameViewSerializer(view).data)
+        return Response(s.represent(s.GameViewSerializer, view))
 
     @extend_schema(
         summary="The events I may see, oldest first",

@@ -285,7 +285,7 @@ REST_FRAMEWORK = {
     # WWW-Authenticate; browsers still authenticate by session. Tokens are django-rest-knox's
     # (hashed, expiring, revoked at logout and password change), sent as "Authorization: Token <t>".
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "knox.auth.TokenAuthentication",
+        "api.tokens.TokenAuthentication",  # knox's, in one query (api/tokens.py)
         "rest_framework.authentication.SessionAuthentication",
     ],
     # Attempts at /api/auth/token/ per client address, whatever the username (axes locks pairs).

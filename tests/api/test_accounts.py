@@ -8,8 +8,10 @@ import time_machine
 from django.conf import settings
 from django.test import Client
 from django.utils import timezone
+from knox.models import get_token_model
 from rest_framework.test import APIClient
 
+from campaigns.turns import deadlines
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -97,6 +99,24 @@ def test_tokens_expire(people):
     assert expiry
 
 
+def test_expired_tokens_are_refused_and_cleared_by_the_sweep(people):
+    """A request refuses an expired token without deleting it (api/tokens.py: one query per
+    request); the deadline sweep deletes every expired token, and only those."""
+    model = get_token_model()
+    _, short = model.objects.create(people["bob"], expiry=timedelta(minutes=1))
+    _, long = model.objects.create(people["bob"], expiry=timedelta(hours=1))
+    _, carol = model.objects.create(people["carol"], expiry=timedelta(minutes=1))
+    later = timezone.now() + timedelta(minutes=5)
+    with time_machine.travel(later):
+        assert token_client(short).get("/api/games/").status_code == 401
+        assert token_client(long).get("/api/games/").status_code == 200
+        assert model.objects.filter(user=people["bob"]).count() == 2  # refused, not yet deleted
+        assert deadlines.sweep(now=later)["expired_tokens"] == 2
+        assert list(model.objects.values_list("user__username", flat=True)) == ["bob"]
+        assert token_client(long).get("/api/games/").status_code == 200
+        assert token_client(carol).get("/api/games/").status_code == 401
+
+
 def test_logout_revokes_the_token_and_logout_all_every_token(people):
     first, second, third = (api_login("bob", PASSWORD).json()["token"] for _ in range(3))
     carol = api_login("carol", PASSWORD).json()["token"]
@@ -127,8 +147,6 @@ def test_a_password_change_revokes_every_token(people):
 
 
 def test_live_tokens_per_user_are_capped(people):
-    from knox.models import get_token_model
-
     for _ in range(settings.REST_KNOX["TOKEN_LIMIT_PER_USER"]):
         get_token_model().objects.create(user=people["bob"])
     refused = api_login("bob", PASSWORD)
