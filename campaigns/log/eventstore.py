@@ -17,6 +17,7 @@ database it runs on (recorders.py).
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from django.utils import timezone
 
 from campaigns import prepared
 from campaigns.models import Event, Game, Snapshot
-from rules.core.canonical import canonical_json, read_json
+from rules.core.canonical import canonical_json
 from rules.core.protocol import RuleEvent
 
 from . import recorders
@@ -88,7 +89,7 @@ class Fold:
 
     def thaw(self, text: str) -> Any:
         """The state a snapshot's text holds."""
-        return self.from_json(read_json(text))
+        return self.from_json(json.loads(text))
 
 
 def event_hash(
@@ -231,7 +232,7 @@ class EventStore:
             seq += 1
             ev = draft.event
             payload_json = canonical_json(dict(ev.payload))
-            payload = read_json(payload_json)  # plain JSON, no tuples
+            payload = json.loads(payload_json)  # plain JSON, no tuples
             digest = event_hash(
                 prev,
                 game.uid,
