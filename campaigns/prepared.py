@@ -27,26 +27,33 @@ from django.db.models import Model
 M = TypeVar("M", bound=Model)
 
 
-def _cursor():
-    connection.ensure_connection()
-    if connection.vendor == "postgresql":
-        return contextlib.nullcontext(_pg_cursor())
-    return connection.cursor()
+def _conn():
+    """Django's connection wrapper itself: every attribute read through the ``connection`` proxy
+    is a thread-local lookup, and a message's statements made some seventy of them."""
+    return transaction.get_connection()
 
 
-def _pg_cursor() -> psycopg.Cursor:
+def _cursor(conn):
+    conn.ensure_connection()
+    if conn.vendor == "postgresql":
+        return contextlib.nullcontext(_pg_cursor(conn))
+    return conn.cursor()
+
+
+def _pg_cursor(conn) -> psycopg.Cursor:
     """One psycopg cursor per database connection, kept: making one (its adapters and
     transformer) costs more Python than running a small prepared statement. Kept on Django's
     connection wrapper with the connection it was made for, so a new connection gets a new one."""
-    raw = connection.connection
-    kept = getattr(connection, "_kb_prepared_cursor", None)
+    raw = conn.connection
+    kept = getattr(conn, "_kb_prepared_cursor", None)
     if kept is None or kept[0] is not raw or kept[1].closed:
-        kept = connection._kb_prepared_cursor = (raw, psycopg.Cursor(raw))
+        kept = conn._kb_prepared_cursor = (raw, psycopg.Cursor(raw))
     return kept[1]
 
 
 def fetchall(sql: str, params) -> list[tuple]:
-    with connection.wrap_database_errors, _cursor() as cur:
+    conn = _conn()
+    with conn.wrap_database_errors, _cursor(conn) as cur:
         cur.execute(sql, params)
         return cur.fetchall()
 
@@ -58,7 +65,8 @@ def fetchone(sql: str, params) -> tuple | None:
 
 def execute(sql: str, params) -> int:
     """Run one statement; returns the number of rows it touched."""
-    with connection.wrap_database_errors, _cursor() as cur:
+    conn = _conn()
+    with conn.wrap_database_errors, _cursor(conn) as cur:
         cur.execute(sql, params)
         return cur.rowcount
 
@@ -120,10 +128,10 @@ def instances(row, *models: type[Model]) -> list[Model]:
     return out
 
 
-def db_value(obj: Model, name: str, *, add: bool = False):
+def db_value(obj: Model, name: str, *, add: bool = False, conn=None):
     """The value of field ``name`` of ``obj`` ready for the database (``pre_save`` first, as a save would)."""
     field = obj._meta.get_field(name)
-    return field.get_db_prep_save(field.pre_save(obj, add), connection)
+    return field.get_db_prep_save(field.pre_save(obj, add), conn or _conn())
 
 
 def insert_unless_exists(obj: Model, unique: str) -> bool:
@@ -133,11 +141,12 @@ def insert_unless_exists(obj: Model, unique: str) -> bool:
     opts = obj._meta
     fields = [f for f in _fields(type(obj)) if f is not opts.pk]
     sql = _insert_sql(type(obj), unique)
-    row = fetchone(sql, [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields])
+    conn = _conn()
+    row = fetchone(sql, [f.get_db_prep_save(f.pre_save(obj, True), conn) for f in fields])
     if row is None:
         return False
     obj.pk = row[0]
-    obj._state.adding, obj._state.db = False, connection.alias
+    obj._state.adding, obj._state.db = False, conn.alias
     return True
 
 
@@ -153,17 +162,18 @@ def insert_many_unless_exist(objs: list[Model], unique: str) -> list[bool]:
     fields = [f for f in _fields(model) if f is not opts.pk]
     ucol = opts.get_field(unique)
     inserted = [False] * len(objs)
+    conn = _conn()
     step = max(1, _MAX_PARAMS // len(fields))
     for start in range(0, len(objs), step):
         chunk = objs[start : start + step]
-        params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for obj in chunk for f in fields]
+        params = [f.get_db_prep_save(f.pre_save(obj, True), conn) for obj in chunk for f in fields]
         waiting: dict = {}  # unique value -> indexes of objects with it, first first
         for i, obj in enumerate(chunk, start):
-            waiting.setdefault(ucol.get_db_prep_save(getattr(obj, ucol.attname), connection), []).append(i)
+            waiting.setdefault(ucol.get_db_prep_save(getattr(obj, ucol.attname), conn), []).append(i)
         for pk, value in fetchall(_insert_sql(model, unique, len(chunk), returning_unique=True), params):
             i = waiting[value].pop(0)  # the first object with this value is the one inserted
             objs[i].pk, inserted[i] = pk, True
-            objs[i]._state.adding, objs[i]._state.db = False, connection.alias
+            objs[i]._state.adding, objs[i]._state.db = False, conn.alias
     return inserted
 
 
@@ -185,7 +195,12 @@ def _insert_sql(model: type[Model], unique: str, rows: int = 1, returning_unique
 
 def update(obj: Model, names: list[str]) -> int:
     """UPDATE the fields ``names`` of ``obj`` by primary key, values prepared as ``save`` would."""
-    opts = obj._meta
+    conn = _conn()
+    return execute(_update_sql(type(obj), tuple(names)), [db_value(obj, n, conn=conn) for n in names] + [obj.pk])
+
+
+@cache
+def _update_sql(model: type[Model], names: tuple[str, ...]) -> str:
+    opts = model._meta
     sets = ", ".join(f"{q(opts.get_field(n).column)} = %s" for n in names)
-    sql = f"UPDATE {q(opts.db_table)} SET {sets} WHERE {q(opts.pk.column)} = %s"
-    return execute(sql, [db_value(obj, n) for n in names] + [obj.pk])
+    return f"UPDATE {q(opts.db_table)} SET {sets} WHERE {q(opts.pk.column)} = %s"
