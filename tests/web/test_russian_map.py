@@ -4,7 +4,7 @@ English (the words change, the contract of rules/core/MAPS.md does not)."""
 
 from campaigns.models import Profile
 from campaigns.turns import commands
-from tests.api.test_littlewars_api import new_game
+from tests.support.playthrough import new_game
 
 from .test_browser import browser_page, pytestmark, sign_in  # noqa: F401  (the fixture; browser, database and Chromium marks)
 from .test_click_orders import group_at, order_by_clicks
@@ -12,7 +12,7 @@ from .test_click_orders import group_at, order_by_clicks
 
 def test_a_russian_player_orders_by_clicks_on_a_russian_map(live_server, browser_page, people):
     Profile.objects.filter(user=people["bob"]).update(language="ru")
-    game = new_game(people, "skirmish")
+    game = new_game(people, "littlewars", "skirmish")
     for side in ("red", "blue"):  # deployment as set out: the battle's first turn follows
         assert commands.submit_orders(game.pk, side, "hold", source="web").accepted
     page = browser_page
