@@ -312,7 +312,7 @@ def release(stack: Stack, backlog: set, count: int, limit: float, log) -> tuple[
     wait_for(lambda: len(control.ping(destination=names, timeout=1.0)) == count, 90, f"{count} worker(s)")
     start = time.time()
     control.add_consumer("adjudication", destination=names, reply=True, timeout=5)
-    if wait_done(stack.db_url, backlog, set(), limit) is None:
+    if wait_done(stack.db_url, backlog, set(), limit, time.monotonic())["turns"] is None:
         log(f"scaling: the backlog of {len(backlog)} turns was not adjudicated within {limit:.0f} s")
     times = published_at(stack.db_url, backlog)
     return len(times), (max(times) - start) if times else float("nan")
