@@ -29,6 +29,10 @@ needs_redis = pytest.mark.skipif(
     not REQUIRE and not (IS_POSTGRES and _port_open("127.0.0.1", 6379)),
     reason="needs PostgreSQL and Redis on 127.0.0.1",
 )
+DEJAVU_SANS = "/usr/share/fonts/truetype/dejavu/DejaVuSans{}.ttf"  # Debian's fonts-dejavu-core
+needs_dejavu = pytest.mark.skipif(
+    not REQUIRE and not os.path.exists(DEJAVU_SANS.format("")), reason="needs DejaVu Sans (fonts-dejavu-core)"
+)
 needs_chromium = pytest.mark.skipif(
     not REQUIRE and not shutil.which("chromium"), reason="needs Debian chromium at /usr/bin/chromium"
 )

@@ -16,6 +16,7 @@ import string
 import xml.etree.ElementTree as ET
 
 import pytest
+from PIL import ImageFont
 
 from rules import catalog
 from rules.civilwar import mapwords as cw_words
@@ -34,6 +35,7 @@ from rules.napoleon import mapwords as nap_words
 from rules.napoleon.testing import play_game as nap_game
 from rules.warworlds import mapwords as ww_words
 from rules.warworlds.testing import play_game as ww_game
+from tests.services import DEJAVU_SANS, needs_dejavu
 
 NS = "{http://www.w3.org/2000/svg}"
 RED, UMPIRE = Viewer("player", "red"), Viewer("umpire")
@@ -240,18 +242,12 @@ def test_cyrillic_is_measured_wider_than_latin_and_bold_wider_still():
     assert text_box(0, 0, 1, "ЖЖЖ")[2] > 3 * 0.6  # wider than the old 0.6 em a letter
 
 
-DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans{}.ttf"
-
-
+@needs_dejavu
 @pytest.mark.parametrize("weight,suffix", [("normal", ""), ("bold", "-Bold")])
 def test_the_width_table_is_the_fonts_own(weight, suffix):
     """rules/core/fontwidth.py against DejaVu Sans itself (Pillow, which cairosvg brings), on the
     maps' words in both languages: the placer's estimate is what the picture will take."""
-    image_font = pytest.importorskip("PIL.ImageFont")
-    try:
-        font = image_font.truetype(DEJAVU.format(suffix), 1000)
-    except OSError:
-        pytest.skip("DejaVu Sans is not installed here (fonts-dejavu-core)")
+    font = ImageFont.truetype(DEJAVU_SANS.format(suffix), 1000)
     samples = [english(k) for k in lw_words.WORDS] + [v for v in lw_words.WORDS.values() if isinstance(v, str)]
     for text in samples + ["Ёлки-палки «№ 5» — ×3", "ЖЩШЮЫ жщшюы"]:
         assert text_width(text, 1000, weight) == pytest.approx(font.getlength(text), rel=0.01, abs=2), text
