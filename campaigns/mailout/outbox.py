@@ -163,6 +163,7 @@ def _send_after_commit(ids: list[int], render: list[int] = ()):
         enqueue(ids, render=render)
 
     send_after_commit.outbox_ids = ids
+    send_after_commit.render_ids = list(render)  # kept when one_wakeup merges the sends
     return send_after_commit
 
 
@@ -187,7 +188,8 @@ def one_wakeup() -> None:
     if len(mail) < 2:
         return
     ids = [pk for i in mail for pk in hooks[i][1].outbox_ids]
-    merged = (level, _send_after_commit(ids), True)
+    render = [pk for i in mail for pk in hooks[i][1].render_ids]
+    merged = (level, _send_after_commit(ids, render), True)
     connection.run_on_commit = [merged if i == mail[0] else h for i, h in enumerate(hooks) if i not in mail[1:]]
 
 

@@ -179,3 +179,21 @@ def test_an_inbound_batch_hands_its_acknowledgements_to_the_broker_in_one_publis
     assert [r.status for r in rows] == ["applied", "applied", "applied", "rejected"]
     acks = [OutboxMail.objects.get(key=f"mailin:{r.pk}:ack").pk for r in rows[:3]]
     assert publishes() == [("campaigns.tasks.send_outbox_mails", acks)]
+
+
+def test_one_wakeup_keeps_the_maps_to_draw_ahead(game, broker):
+    """The merged send still asks the render queue for each row's map (a head start for the
+    senders; without it each sender would draw its map itself)."""
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>'
+    with transaction.atomic():
+        rows = [
+            outbox.queue_mail(key=f"drawn-{i}", to="bob@example.org", subject="Hi", body="x", game=game, map_svg=svg)
+            for i in range(2)
+        ]
+        outbox.one_wakeup()
+    outbox.flush_publisher()
+    assert publishes() == [("campaigns.tasks.send_outbox_mails", [r.pk for r in rows])]
+    renders = [json.loads(raw) for raw in redis.Redis.from_url(REDIS_URL).lrange(queue_of("render"), 0, -1)]
+    drawn = sorted(json.loads(base64.b64decode(m["body"]))[0][0] for m in renders)
+    assert [m["headers"]["task"] for m in renders] == ["campaigns.tasks.render_map"] * 2
+    assert drawn == sorted(r.pk for r in rows)
