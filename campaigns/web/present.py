@@ -107,15 +107,19 @@ def log_by_turn(seen: Seen, events=None) -> list[dict]:
 LOG_PAGE = 200  # events on the game page; older ones a link away
 
 
-def log_page(seen: Seen, cursor: str | None) -> tuple[list[dict], str | None]:
+def log_page(seen: Seen, cursor: str | None, events=None) -> tuple[list[dict], str | None]:
     """The game page's log: the viewer's latest LOG_PAGE events (those before ``cursor``'s place when
     given), grouped as ``log_by_turn``; and the cursor of the page's oldest event if older ones
     exist. Found by keyset from the log's end, so the page costs the same however long the log.
+    ``events``: the umpire's filtered log (umpirelog.LogFilter; their number is the seq, so a subset
+    pages as the whole does); a player's is always their whole log, which numbers their events.
     ``BadCursor`` if the cursor is not this viewer's for this game."""
     before = EventCursor.place(cursor[:1000], seen.game, seen.viewer) if cursor else None
     if before is not None and before[1] is None:
         raise BadCursor("a cursor without its place")
-    rows = viewing.newest_first(seen.viewer, seen.events(), LOG_PAGE + 1, before=before)
+    if events is not None and not seen.viewer.is_umpire:
+        raise ValueError("only the umpire's log pages a subset of itself")
+    rows = viewing.newest_first(seen.viewer, seen.events() if events is None else events, LOG_PAGE + 1, before=before)
     oldest = rows[LOG_PAGE - 1] if len(rows) > LOG_PAGE else None
     older = EventCursor.make(seen.game, seen.viewer, oldest.number, oldest.seq) if oldest else None
     return _grouped(seen, reversed(rows[:LOG_PAGE])), older
@@ -223,27 +227,3 @@ def ready_closes(seen: Seen) -> bool:
     if not may_order(seen) or seen.viewer.command:
         return False
     return all(side in turn["ready"] for side in turn["sides"] if side != seen.viewer.side)
-
-
-class LogFilter:
-    """The umpire's whole log narrowed to one audience ("public", "umpire", "side:red") and one kind
-    of event (its type, or the part before the dot: "turn", "orders", "littlewars")."""
-
-    def __init__(self, seen: Seen, query):
-        self.seen = seen
-        events = seen.events()
-        self.audiences = sorted(set(events.values_list("audience", flat=True)))
-        types = sorted(set(events.values_list("type", flat=True)))
-        self.kinds = sorted({t.split(".")[0] for t in types} | set(types))
-        self.audience = query.get("audience", "") if query.get("audience", "") in self.audiences else ""
-        self.kind = query.get("kind", "") if query.get("kind", "") in self.kinds else ""
-
-    def events(self):
-        events = self.seen.events()
-        if self.audience:
-            events = events.filter(audience=self.audience)
-        if self.kind:
-            events = (
-                events.filter(type=self.kind) if "." in self.kind else events.filter(type__startswith=self.kind + ".")
-            )
-        return events

@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext, pgettext
 from django.views.decorators.http import require_http_methods, require_POST
@@ -38,7 +39,7 @@ from campaigns.turns.state import GameStatus, TurnStatus
 from rules.core.i18n import message_of
 from rules.core.protocol import RulesError, UmpireDesk
 
-from . import held, present
+from . import held, present, umpirelog
 from .access import Seen, seat_required, user_timezone
 from .forms import (
     AbsenceForm,
@@ -288,6 +289,26 @@ def new_game(request):
 # --- the game page ----------------------------------------------------------
 
 
+def log_links(base: str, older: str | None, cursor: str | None, query: dict[str, str] | None = None) -> dict:
+    """A paged log's links: to its older events (``older``: the cursor of the page's oldest, when
+    older ones exist) and, on an older page (``cursor``), back to the latest; ``query`` (the
+    umpire's filter) kept in both."""
+    query = query or {}
+    latest = f"{base}?{urlencode(query)}" if query else base
+    return {
+        "older_log": older,
+        "older_url": f"{base}?{urlencode({**query, 'cursor': older})}" if older else "",
+        "latest_url": latest if cursor else "",
+    }
+
+
+def _bad_cursor():
+    return HttpResponseBadRequest(
+        _("That link to older events is not one this game's page gave you: open the game page again."),
+        content_type="text/plain; charset=utf-8",
+    )
+
+
 def game_context(seen: Seen, cursor: str | None = None, **extra) -> dict:
     log, older = present.log_page(seen, cursor)
     return {
@@ -298,8 +319,7 @@ def game_context(seen: Seen, cursor: str | None = None, **extra) -> dict:
         "turn": present.turn_summary(seen),
         "svg": present.svg(seen),
         "log": log,
-        "older_log": older,  # the cursor of the page's oldest event, when older ones exist
-        "paged_log": bool(cursor),
+        **log_links(reverse("game", args=[seen.game.pk]), older, cursor),
         "orders_help": in_language(seen.ruleset.orders_help),
         "may_order": present.may_order(seen),
         "own_orders": present.own_orders(seen),
@@ -323,10 +343,7 @@ def game_page(request, seen: Seen):
         try:
             context = game_context(seen, request.GET.get("cursor") or None, form=form)
         except BadCursor:
-            return HttpResponseBadRequest(
-                _("That link to older events is not one this game's page gave you: open the game page again."),
-                content_type="text/plain; charset=utf-8",
-            )
+            return _bad_cursor()
         return render(request, "web/game.html", context)
     if not present.may_order(seen):
         messages.error(request, _("You have no orders to give now."))
@@ -656,12 +673,20 @@ def umpire_page(request, seen: Seen):
             return redirect(_umpire_url(seen))
         if response is not None:
             return response
-    return render(request, "web/umpire.html", umpire_context(seen, forms, request.GET))
+    try:
+        context = umpire_context(seen, forms, request.GET)
+    except BadCursor:
+        return _bad_cursor()
+    return render(request, "web/umpire.html", context)
 
 
 def umpire_context(seen: Seen, forms: UmpireForms, query=None) -> dict:
+    """The console; its log is the newest page of the filtered log, or the page before ``query``'s
+    ``cursor`` (``BadCursor`` if it is not the umpire's for this game)."""
     turn = present.turn_summary(seen)
-    log_filter = present.LogFilter(seen, query or {})
+    log_filter = umpirelog.LogFilter(seen, query or {})
+    cursor = (query or {}).get("cursor") or None
+    log, older = present.log_page(seen, cursor, log_filter.events())
     awaiting = turn["status"] == TurnStatus.ADJUDICATED
     return {
         "seen": seen,
@@ -682,5 +707,6 @@ def umpire_context(seen: Seen, forms: UmpireForms, query=None) -> dict:
         "dead_mail": sorted(set(outbox.dead(seen.game).values_list("to", flat=True))),
         "dead_count": outbox.dead(seen.game).count(),
         "log_filter": log_filter,
-        "log": present.log_by_turn(seen, log_filter.events()),
+        "log": log,
+        **log_links(reverse("umpire", args=[seen.game.pk]), older, cursor, log_filter.query()),
     }
