@@ -11,6 +11,7 @@ import uuid
 import pgtrigger
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class Campaign(models.Model):
@@ -231,6 +232,9 @@ class MapPicture(models.Model):
     digest = models.CharField(max_length=64, primary_key=True, help_text="SHA-256 of the SVG text (hex)")
     png = models.BinaryField()
     created_at = models.DateTimeField(auto_now_add=True)
+    # When a send or a render last found it (bumped at most every few minutes): a picture no unsent
+    # mail needs and unused for MAP_PICTURE_KEEP_HOURS is deleted (pictures.forget_unused).
+    used_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     def __str__(self):
         return f"map {self.digest[:12]} ({len(self.png)} bytes)"

@@ -18,6 +18,7 @@ TASK_KIND = {
     "campaigns.tasks.render_map": "render",
     "campaigns.tasks.sweep": "maintenance",
     "campaigns.tasks.rescue": "maintenance",
+    "campaigns.tasks.forget_map_pictures": "maintenance",
     "campaigns.mailin.tasks.poll_imap": "maintenance",
     "campaigns.mailin.tasks.retry_inbound": "maintenance",
 }

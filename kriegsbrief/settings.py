@@ -207,9 +207,13 @@ WORK_LEASE_SECONDS = env.float("WORK_LEASE_SECONDS", default=6.0)
 # cannot be undone, and a database outage longer than this lease (no renewal gets through) while an
 # SMTP conversation goes on could let the rescue send the row a second time.
 SEND_LEASE_SECONDS = env.float("SEND_LEASE_SECONDS", default=20.0)
+# A mail's map kept as PNG (campaigns.MapPicture) that no unsent mail needs is deleted once no send
+# or render has used it for this long (hourly, on the maintenance queue).
+MAP_PICTURE_KEEP_HOURS = env.float("MAP_PICTURE_KEEP_HOURS", default=24.0)
 CELERY_BEAT_SCHEDULE = {
     "sweep-turns": {"task": "campaigns.tasks.sweep", "schedule": float(SWEEP_INTERVAL_SECONDS)},
     "rescue-unleased-work": {"task": "campaigns.tasks.rescue", "schedule": RESCUE_INTERVAL_SECONDS},
+    "forget-unused-map-pictures": {"task": "campaigns.tasks.forget_map_pictures", "schedule": 3600.0},
 }
 
 # --- Cache ----------------------------------------------------------------

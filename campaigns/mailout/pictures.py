@@ -12,14 +12,22 @@ as the report is queued: while the SMTP server is down or slow, the maps of the 
 drawn, and once it answers the mail workers only send. A send that finds no PNG yet renders it
 itself (nothing waits for the render queue). Concurrent renderers of one drawing take a
 PostgreSQL advisory lock on its key, so it is drawn once.
+
+``forget_unused`` (a beat task on the maintenance queue) deletes, in bounded batches, the pictures
+no unsent mail needs and no send or render has used for MAP_PICTURE_KEEP_HOURS.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import Func
+from django.db.models.functions import SHA256
+from django.utils import timezone
 
 from campaigns import transient
 from campaigns.models import MapPicture, OutboxMail
@@ -39,6 +47,8 @@ log = logging.getLogger(__name__)
 
 # The Celery task that renders one row's map ahead of its send (campaigns.mailout.tasks), by name.
 RENDER_TASK = "campaigns.tasks.render_map"
+# The beat task (maintenance queue) that deletes pictures no one needs any more (forget_unused).
+FORGET_TASK = "campaigns.tasks.forget_map_pictures"
 
 
 # zlib level 3, not libvips' default 6: the PNG's encoding takes about half the time (a tenth of a
@@ -63,9 +73,10 @@ def map_attachment(svg: str) -> tuple[str, bytes, str]:
 def png(svg: str) -> bytes:
     """The PNG of this SVG: the kept one, else rendered now (once, under the drawing's lock) and kept."""
     key = digest(svg)
-    kept = MapPicture.objects.filter(digest=key).values_list("png", flat=True).first()
+    kept = MapPicture.objects.filter(digest=key).values_list("png", "used_at").first()
     if kept is not None:
-        return bytes(kept)
+        _used(key, kept[1])
+        return bytes(kept[0])
     with transaction.atomic():
         _lock(key)  # a concurrent renderer of the same drawing finishes first; we then read its PNG
         kept = MapPicture.objects.filter(digest=key).values_list("png", flat=True).first()
@@ -74,6 +85,53 @@ def png(svg: str) -> bytes:
         picture = MapPicture(digest=key, png=draw(svg))
         MapPicture.objects.bulk_create([picture], ignore_conflicts=True)
         return picture.png
+
+
+# How stale ``used_at`` may be before a use writes it again: a picture shown by a burst of mail is
+# written once, not once per send; the keeping time is hours.
+USED_EVERY = timedelta(minutes=10)
+
+
+def _used(key: str, used_at: datetime) -> None:
+    now = timezone.now()
+    if used_at < now - USED_EVERY:
+        MapPicture.objects.filter(digest=key, used_at__lt=now - USED_EVERY).update(used_at=now)
+
+
+class _SvgDigest(SHA256):
+    """``digest`` of an outbox row's SVG where the row is: PostgreSQL's built-in sha256() of the UTF-8
+    text (Django's SHA256 wants pgcrypto there); SQLite's is Django's own. The SVG texts (tens of
+    kB each) never leave the database."""
+
+    def as_postgresql(self, compiler, connection, **extra_context):
+        template = "encode(sha256(convert_to(%(expressions)s, 'UTF8')), 'hex')"
+        return Func.as_sql(self, compiler, connection, template=template, **extra_context)
+
+
+def forget_unused(now: datetime | None = None, batch: int = 500, batches: int = 20) -> int:
+    """Delete pictures unused for MAP_PICTURE_KEEP_HOURS that no mail waiting to go out needs, oldest
+    first, at most ``batches`` batches of ``batch`` rows, each its own short statement; the number
+    deleted. A mail that needs a deleted drawing later (one queued meanwhile, a DEAD row sent again
+    by the operator) has it drawn again: the cost of a render, never a lost map."""
+    cutoff = (now or timezone.now()) - timedelta(hours=settings.MAP_PICTURE_KEEP_HOURS)
+    waiting = [OutboxMail.Status.PENDING, OutboxMail.Status.FAILED, OutboxMail.Status.SENDING]
+    needed = (
+        OutboxMail.objects.filter(status__in=waiting)  # outbox_waiting_idx's own condition: no scan of sent mail
+        .exclude(svg="")
+        .annotate(svg_digest=_SvgDigest("svg"))
+        .values("svg_digest")
+    )
+    stale = MapPicture.objects.filter(used_at__lt=cutoff).exclude(digest__in=needed)
+    deleted = 0
+    for _ in range(batches):
+        keys = list(stale.order_by("used_at").values_list("digest", flat=True)[:batch])
+        if not keys:
+            break
+        # used_at again: a send that found one of them meanwhile keeps it
+        deleted += MapPicture.objects.filter(digest__in=keys, used_at__lt=cutoff).delete()[0]
+        if len(keys) < batch:
+            break
+    return deleted
 
 
 def can_draw() -> bool:

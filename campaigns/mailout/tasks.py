@@ -25,6 +25,12 @@ def render_map(row_id: int) -> bool:
     return transient.retrying(pictures.prerender, row_id)
 
 
+@shared_task(name=pictures.FORGET_TASK)
+def forget_map_pictures() -> int:
+    """Delete the kept maps no unsent mail needs and unused for MAP_PICTURE_KEEP_HOURS (beat, hourly)."""
+    return transient.retrying(pictures.forget_unused)
+
+
 @shared_task(name=outbox.SEND_TASK)
 def send_outbox_mail(row_id: int) -> bool:
     try:
