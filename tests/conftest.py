@@ -88,6 +88,33 @@ def _fresh_cache():
     yield
 
 
+def _uses_db(request) -> bool:
+    return bool(request.node.get_closest_marker("django_db") or {"db", "transactional_db"} & set(request.fixturenames))
+
+
+@pytest.fixture(autouse=True)
+def _no_connection_left_open(request):
+    """Fails the database test that leaves a session on the test database behind it (a thread's or a
+    process's connection never closed: tests/support/dbleaks.py). Set up before, so torn down
+    after, the test's own fixtures (workers, brokers, threads), and before the database's."""
+    from django.conf import settings
+
+    if not _uses_db(request) or settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        yield
+        return
+    request.getfixturevalue("_django_db_helper")
+    yield
+    from django.db import DatabaseError
+
+    from tests.support import dbleaks
+
+    try:
+        rows = dbleaks.leaked()
+    except DatabaseError:  # the test broke its own connection inside its transaction: nothing to ask with
+        return
+    assert not rows, f"the test left sessions on the test database open: {rows}"
+
+
 @pytest.fixture(autouse=True)
 def _sqlite_event_triggers(request):
     """Keep SQLite's append-only triggers in place for every test, yet let
@@ -99,8 +126,7 @@ def _sqlite_event_triggers(request):
     """
     from django.conf import settings
 
-    uses_db = request.node.get_closest_marker("django_db") or {"db", "transactional_db"} & set(request.fixturenames)
-    if not uses_db or settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+    if not _uses_db(request) or settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
         yield
         return
     request.getfixturevalue("_django_db_helper")

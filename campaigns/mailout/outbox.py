@@ -321,23 +321,29 @@ class _Publisher:
 
     def _run(self) -> None:
         while (item := self.queue.get()) is not None:
-            ids, render = item
-            _render_tasks(render)  # first: a render waits in its queue less than the send in its own
-            failed = []
-            for start in range(0, len(ids), SEND_MANY_MAX):
-                chunk = ids[start : start + SEND_MANY_MAX]
-                try:
-                    _send_task(chunk)
-                except Exception as exc:  # the broker is down: recorded, the rescue queues the rows again
-                    log.warning(
-                        "outbox rows %s: queueing failed (%s); the sweep retries",
-                        ", ".join(map(str, chunk)),
-                        type(exc).__name__,
-                    )
-                    failed += chunk
-            if failed:
-                release(failed)
-                connection.close()  # this thread's own connection: not kept open between failures
+            try:
+                self._publish(*item)
+            finally:
+                # This thread's own connection (a release; a task run in-process if the app turned
+                # eager meanwhile): never kept open between items, where nothing would close it.
+                connection.close()
+
+    def _publish(self, ids: list[int], render: list[int]) -> None:
+        _render_tasks(render)  # first: a render waits in its queue less than the send in its own
+        failed = []
+        for start in range(0, len(ids), SEND_MANY_MAX):
+            chunk = ids[start : start + SEND_MANY_MAX]
+            try:
+                _send_task(chunk)
+            except Exception as exc:  # the broker is down: recorded, the rescue queues the rows again
+                log.warning(
+                    "outbox rows %s: queueing failed (%s); the sweep retries",
+                    ", ".join(map(str, chunk)),
+                    type(exc).__name__,
+                )
+                failed += chunk
+        if failed:
+            release(failed)
 
     def stop(self, timeout: float = 10.0) -> None:
         self.queue.put(None)

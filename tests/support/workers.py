@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import redis
 
+from campaigns.mailout import outbox
 from campaigns.turns import gamelog
 from kriegsbrief import queues
 from kriegsbrief.celery import app
@@ -145,6 +146,9 @@ def broker():
     )
     _reset_connections()
     yield
+    # What the test handed the publisher thread goes to this broker now: published after the
+    # eager conf is back, it would run in that thread, in a later test, on a connection of its own.
+    outbox.flush_publisher()
     app.conf.update(old)
     _reset_connections()
 

@@ -18,7 +18,7 @@ from django.utils import timezone
 from campaigns.mailout import outbox
 from campaigns.models import OutboxMail
 from tests.services import REDIS_URL, needs_redis
-from tests.support.workers import PREFIX, QUEUE, ROOT, queue_of  # noqa: F401
+from tests.support.workers import PREFIX, QUEUE, ROOT, queue_of, wait_for  # noqa: F401
 
 pytestmark = [needs_redis, pytest.mark.django_db(transaction=True)]
 
@@ -197,3 +197,20 @@ def test_one_wakeup_keeps_the_maps_to_draw_ahead(game, broker):
     drawn = sorted(json.loads(base64.b64decode(m["body"]))[0][0] for m in renders)
     assert [m["headers"]["task"] for m in renders] == ["campaigns.tasks.render_map"] * 2
     assert drawn == sorted(r.pk for r in rows)
+
+
+def test_the_publisher_thread_leaves_no_connection_open(game, smtp):
+    """A send the publisher thread ran in-process (the app was eager when it published: a test's
+    broker put away meanwhile) used a connection of that thread's own; the thread, which lives on,
+    closes it once the item is done, so no session stays on the database (tests/support/dbleaks.py)."""
+    from tests.support import dbleaks
+
+    row = OutboxMail.objects.create(
+        key="pub-eager", to="bob@example.org", subject="Hello", body="x", message_id="<pub-eager@kb>", game=game
+    )
+    outbox._Publisher.get().put([row.pk])
+    try:
+        assert wait_for(lambda: OutboxMail.objects.get(pk=row.pk).status == "sent")
+        assert dbleaks.leaked() == []
+    finally:
+        outbox.flush_publisher()
