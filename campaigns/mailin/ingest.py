@@ -50,7 +50,7 @@ from campaigns import prepared
 from campaigns.i18n import for_seat, mail_language, render, seat_language
 from campaigns.mailout import outbox
 from campaigns.models import Profile
-from campaigns.turns import addresses
+from campaigns.turns import addresses, gamelog
 from rules.core.i18n import Msg, gettext_noop, message_of, to_data
 
 from . import apply, replay, replies, screen
@@ -206,13 +206,19 @@ def _one_commit(todo: list[int], done: dict[int, InboundMessage], *, isolated: b
     todo, mine = list(todo), {}
     with transaction.atomic(durable=True):
         rows = _lock_all(todo)
-        _prefetch_addresses(rows.values())
-        while todo:
-            pk = todo.pop(0)
-            queued = len(connection.run_on_commit)
-            mine[pk] = _process_isolated(pk, rows.get(pk)) if isolated else _process_or_redo(pk, rows.get(pk))
-            if not all(outbox.is_mail_wakeup(f) for _, f, _ in connection.run_on_commit[queued:]):
-                break
+        # The games the batch writes to are locked now, in one statement and in id order (as
+        # every batch locks them: two never wait on each other in a cycle); each message's load
+        # then reads its game without locking it again (gamelog.holding_locks). A game of a
+        # message that turns out not to be applied is held till the commit too: as it would be
+        # behind any message of the batch that was.
+        games = _prefetch_addresses(rows.values())
+        with gamelog.holding_locks(games):
+            while todo:
+                pk = todo.pop(0)
+                queued = len(connection.run_on_commit)
+                mine[pk] = _process_isolated(pk, rows.get(pk)) if isolated else _process_or_redo(pk, rows.get(pk))
+                if not all(outbox.is_mail_wakeup(f) for _, f, _ in connection.run_on_commit[queued:]):
+                    break
         outbox.one_wakeup()  # the batch's acknowledgements reach the broker in one publish
     done.update(mine)
     for pk, row in mine.items():
@@ -235,11 +241,12 @@ def _process_isolated(pk: int, row: InboundMessage | None) -> InboundMessage:
         return _failed(pk, exc)
 
 
-def _prefetch_addresses(rows: Iterable[InboundMessage]) -> None:
+def _prefetch_addresses(rows: Iterable[InboundMessage]) -> set[int]:
     """Parse each message of a batch and read the seat addresses of all their recipients in one
     statement (``addresses.prefetch``), for ``_handle`` and ``_seat_address`` to use. The rows are
     those of this transaction's start, as a message processed at once would read them. A message
-    that cannot be parsed here is left alone: its own processing parses it again and says why."""
+    that cannot be parsed here is left alone: its own processing parses it again and says why.
+    Returns the ids of the games those addresses belong to."""
     todo = [row for row in rows if row.status in (Status.RECEIVED, Status.FAILED)]
     for row in todo:
         if row.size <= settings.MAIL_MAX_BYTES:
@@ -250,6 +257,7 @@ def _prefetch_addresses(rows: Iterable[InboundMessage]) -> None:
     known = addresses.prefetch(a for row in todo if "parsed" in row.__dict__ for a in _recipients(row, row.parsed))
     for row in todo:
         row.known_addresses = known
+    return addresses.games_of(known)
 
 
 def _process_locked(pk: int, row: InboundMessage | None = None) -> InboundMessage:

@@ -216,3 +216,63 @@ def test_a_load_folds_no_event_whatever_was_appended(game, people):
     before = list(Snapshot.objects.filter(game=game).order_by("seq").values_list("seq", "state"))
     gamelog.rebuild_snapshots(game.pk)
     assert before == list(Snapshot.objects.filter(game=game).order_by("seq").values_list("seq", "state"))
+
+
+def _stream_facts(stream):
+    game = stream.game
+    columns = {f.attname: getattr(game, f.attname) for f in game._meta.concrete_fields}
+    return columns, stream.seq, stream.head_hash, canonical_json(gamelog.store.fold.to_json(stream.state))
+
+
+def test_a_load_under_holding_locks_reads_what_a_locking_load_reads(game):
+    """``holding_locks``: the game row, snapshot and events read in one statement are those the
+    locking load reads in two, after an append in the same transaction too."""
+    with transaction.atomic():
+        plain = _stream_facts(gamelog.load(game.pk, lock=True))
+        with gamelog.holding_locks([game.pk]):
+            assert _stream_facts(gamelog.load(game.pk, lock=True)) == plain
+            stream = gamelog.append(gamelog.load(game.pk, lock=True), [note(1), note(2)])
+            held = _stream_facts(gamelog.load(game.pk, lock=True))
+            assert held[1:3] == (stream.seq, stream.head_hash)
+        assert _stream_facts(gamelog.load(game.pk, lock=True)) == held
+
+
+def test_a_missing_game_under_holding_locks_is_no_stream(game):
+    held = gamelog.holding_locks([game.pk, 10**9])
+    with transaction.atomic(), held, pytest.raises(type(game).DoesNotExist):
+        gamelog.load(10**9, lock=True)
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_holding_locks_holds_the_rows_past_a_rolled_back_savepoint(people):
+    """The rows stay locked until the transaction ends, whatever savepoint inside the block is
+    rolled back (mail-in's per message), so a load in the block may skip its own lock."""
+    from django.db import connections
+
+    from tests.conftest import new_civilwar_game
+
+    game = new_civilwar_game(people)
+    other = connections.create_connection("default")
+
+    def locked_elsewhere():
+        with other.cursor() as cur:
+            try:  # autocommit: the lock, if it is had, ends with the statement
+                cur.execute("SELECT id FROM campaigns_game WHERE id = %s FOR UPDATE NOWAIT", [game.pk])
+            except DatabaseError:
+                return True
+            return False
+
+    try:
+        assert not locked_elsewhere()
+        with pytest.raises(RuntimeError, match="inside a transaction"), gamelog.holding_locks([game.pk]):
+            pass
+        with transaction.atomic(), gamelog.holding_locks([game.pk]):
+            assert locked_elsewhere()
+            with pytest.raises(ZeroDivisionError), transaction.atomic():
+                gamelog.load(game.pk, lock=True)
+                raise ZeroDivisionError
+            assert locked_elsewhere()
+        assert not locked_elsewhere()
+    finally:
+        other.close()
