@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, nullcontext
 from datetime import timedelta
 from email.parser import BytesHeaderParser
 from email.policy import compat32
@@ -53,7 +54,7 @@ from campaigns.models import Profile
 from campaigns.turns import addresses, gamelog
 from rules.core.i18n import Msg, gettext_noop, message_of, to_data
 
-from . import apply, replay, replies, screen
+from . import apply, batch, replay, replies, screen
 from .mime import MimeError, Parsed, message_id, one_line, parse
 from .mime import addresses as parse_addresses
 from .models import InboundMessage
@@ -212,7 +213,7 @@ def _one_commit(todo: list[int], done: dict[int, InboundMessage], *, isolated: b
         # message that turns out not to be applied is held till the commit too: as it would be
         # behind any message of the batch that was.
         games = _prefetch_addresses(rows.values())
-        with gamelog.holding_locks(games):
+        with gamelog.holding_locks(games), nullcontext() if isolated else _optimistic(rows.values()):
             while todo:
                 pk = todo.pop(0)
                 queued = len(connection.run_on_commit)
@@ -224,6 +225,32 @@ def _one_commit(todo: list[int], done: dict[int, InboundMessage], *, isolated: b
     for pk, row in mine.items():
         log.info("inbound message %s: %s", pk, row.status)
     return todo
+
+
+@contextmanager
+def _optimistic(rows: Iterable[InboundMessage]) -> Iterator[None]:
+    """The optimistic transaction's batch (batch.py): the replay checks of the messages whose
+    seat their address tells read now, the results written at the end; a failure to write
+    them is a message's failure like any other (run again isolated)."""
+    with batch.opened(RESULT_FIELDS) as held:
+        replay.prefetch(held, [check for check in map(_expected_check, rows) if check is not None])
+        yield
+        try:
+            held.flush()
+        except Exception as exc:
+            raise _Redo() from exc
+
+
+def _expected_check(row: InboundMessage) -> tuple[int, int, tuple[str, ...]] | None:
+    """(row pk, seat id, thread keys) ``replay.suspect`` will be asked for, as far as the
+    address the message went to tells (``_prefetch_addresses``); None if it does not."""
+    if row.status not in (Status.RECEIVED, Status.FAILED) or "parsed" not in row.__dict__:
+        return None
+    address = _seat_address(row, row.parsed)
+    row.prefetched_address = (row.parsed, address)  # ``_seat_address`` of this message: found once
+    if address is None:
+        return None
+    return row.pk, address.seat_id, replies.lanes(address.seat.email, address.seat_id)
 
 
 def _process_or_redo(pk: int, row: InboundMessage | None) -> InboundMessage:
@@ -270,7 +297,12 @@ def _process_locked(pk: int, row: InboundMessage | None = None) -> InboundMessag
     row.result = {}
     _handle(row)
     row.processed_at = timezone.now()
-    prepared.update(row, RESULT_FIELDS)  # never the raw bytes again
+    held = batch.current()
+    if held is None:
+        prepared.update(row, RESULT_FIELDS)  # never the raw bytes again
+    else:
+        held.save(row)  # written with the batch's others before the commit (batch.py)
+        held.processed(row)
     return row
 
 
@@ -468,6 +500,9 @@ def _recipients(row: InboundMessage, msg: Parsed) -> list[str]:
 
 
 def _seat_address(row: InboundMessage, msg: Parsed):
+    stashed = row.__dict__.get("prefetched_address")
+    if stashed is not None and stashed[0] is msg:
+        return stashed[1]
     known = row.__dict__.get("known_addresses")  # read for the whole batch (``_prefetch_addresses``)
     for addr in _recipients(row, msg):
         found = addresses.lookup(addr, known)
