@@ -23,6 +23,7 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
+from json.encoder import encode_basestring
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
@@ -112,13 +113,23 @@ def event_hash(
     ``canonical_json({"at": …, "audience": …, "game": …, "payload": …, "seq": …,
     "turn": …, "type": …, "version": …})`` byte for byte.
     """
-    c = canonical_json
-    pj = payload_json if payload_json is not None else c(payload)
+    c = _scalar_json
+    pj = payload_json if payload_json is not None else canonical_json(payload)
     body = (
         f'{{"at":{c(created_at.isoformat())},"audience":{c(audience)},"game":{c(str(game_uid))},'
         f'"payload":{pj},"seq":{c(seq)},"turn":{c(turn)},"type":{c(type_)},"version":{c(version)}}}'
     )
     return hashlib.sha256((prev_hash + body).encode()).hexdigest()
+
+
+def _scalar_json(value: object) -> str:
+    """``canonical_json`` of one of an event's fields, without building a JSON encoder for a
+    string or an integer (seven a hash): what ``json.dumps`` itself returns for them."""
+    if type(value) is str:
+        return encode_basestring(value)  # json.dumps(value, ensure_ascii=False)
+    if type(value) is int:
+        return int.__repr__(value)
+    return canonical_json(value)
 
 
 def head(game_id: int) -> tuple[int, str]:

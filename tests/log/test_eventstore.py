@@ -167,20 +167,22 @@ def test_event_hash_is_sha256_over_canonical_json_of_the_whole_event():
 
     uid, at = uuid.uuid4(), timezone.now()
     payload = {"z": [1, "ä"], "a": {"y": None}}
-    whole = canonical_json(
-        {
-            "game": str(uid),
-            "seq": 3,
-            "turn": 1,
-            "type": "t.x",
-            "version": 2,
-            "payload": payload,
-            "audience": "public",
-            "at": at.isoformat(),
-        }
-    )
-    expected = hashlib.sha256(("p" * 64 + whole).encode()).hexdigest()
-    assert gamelog.event_hash("p" * 64, uid, 3, 1, "t.x", 2, payload, "public", at) == expected
+    # Plain and awkward strings (quotes, escapes, control characters, non-ASCII), large integers.
+    for kind, audience, seq in (("t.x", "public", 3), ('t."q"\\\n\x01ж😀', "side:крас\u2028", 2**70)):
+        whole = canonical_json(
+            {
+                "game": str(uid),
+                "seq": seq,
+                "turn": 1,
+                "type": kind,
+                "version": 2,
+                "payload": payload,
+                "audience": audience,
+                "at": at.isoformat(),
+            }
+        )
+        expected = hashlib.sha256(("p" * 64 + whole).encode()).hexdigest()
+        assert gamelog.event_hash("p" * 64, uid, seq, 1, kind, 2, payload, audience, at) == expected
 
 
 def test_admin_outbox_is_read_only_and_hides_reply_tokens(game, admin_client):
