@@ -12,7 +12,9 @@ only reads of the inbound rows while a batch runs are the replay check and the r
 message processed before it in the batch has touched its seat or its reply threads (``fresh``:
 those are the rows the check reads); otherwise, and for every message the prefetch could not
 tell, the check reads the table as before, after the results held so far are written
-(``flush``), as they would have been by then.
+(``flush``), as they would have been by then. Mail another process (the webhook, the pipe)
+applies meanwhile is seen as by a message processed at the batch's start: the check was
+never ordered with other processes' (no lock is held between a seat's two messages).
 """
 
 from __future__ import annotations

@@ -24,7 +24,9 @@ once, its replies handed to the broker in one publish after the commit
 queued work for after its commit other than mail (a turn it closed is
 adjudicated after commit) commits the batch so far, so that work runs where
 it would after that message alone. A crash mid-batch leaves its rows
-RECEIVED, for ``retry_pending``.
+RECEIVED, for ``retry_pending``. Three statements a message, the rest once a
+batch: the batch's games are locked up front (``gamelog.holding_locks``), and
+its replay checks read and its rows' results written once (batch.py).
 
 Logs name rows by id and status only: addresses carry secret tokens.
 """
