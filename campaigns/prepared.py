@@ -199,6 +199,16 @@ def update(obj: Model, names: list[str]) -> int:
     return execute(_update_sql(type(obj), tuple(names)), [db_value(obj, n, conn=conn) for n in names] + [obj.pk])
 
 
+def update_many(objs: list[Model], names: list[str]) -> None:
+    """``update`` for each of ``objs`` (one model), in one ``executemany``: psycopg sends the
+    statements in a pipeline, one round trip for them all."""
+    conn = _conn()
+    sql = _update_sql(type(objs[0]), tuple(names))
+    params = [[db_value(obj, n, conn=conn) for n in names] + [obj.pk] for obj in objs]
+    with conn.wrap_database_errors, _cursor(conn) as cur:
+        cur.executemany(sql, params)
+
+
 @cache
 def _update_sql(model: type[Model], names: tuple[str, ...]) -> str:
     opts = model._meta

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import nullcontext
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
+from json.encoder import encode_basestring
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
@@ -112,13 +113,23 @@ def event_hash(
     ``canonical_json({"at": …, "audience": …, "game": …, "payload": …, "seq": …,
     "turn": …, "type": …, "version": …})`` byte for byte.
     """
-    c = canonical_json
-    pj = payload_json if payload_json is not None else c(payload)
+    c = _scalar_json
+    pj = payload_json if payload_json is not None else canonical_json(payload)
     body = (
         f'{{"at":{c(created_at.isoformat())},"audience":{c(audience)},"game":{c(str(game_uid))},'
         f'"payload":{pj},"seq":{c(seq)},"turn":{c(turn)},"type":{c(type_)},"version":{c(version)}}}'
     )
     return hashlib.sha256((prev_hash + body).encode()).hexdigest()
+
+
+def _scalar_json(value: object) -> str:
+    """``canonical_json`` of one of an event's fields, without building a JSON encoder for a
+    string or an integer (seven a hash): what ``json.dumps`` itself returns for them."""
+    if type(value) is str:
+        return encode_basestring(value)  # json.dumps(value, ensure_ascii=False)
+    if type(value) is int:
+        return int.__repr__(value)
+    return canonical_json(value)
 
 
 def head(game_id: int) -> tuple[int, str]:
@@ -162,6 +173,61 @@ def _load_sql() -> str:
     )
 
 
+def _game_snapshot_and_events(game_id: int) -> tuple[Game, tuple[int, str] | None, list[Event]]:
+    """``_game`` and ``_snapshot_and_events`` in one statement, for a game this transaction has
+    locked already (``holding_locks``): the game row on every row, the rest as there."""
+    rows = prepared.fetchall(_game_load_sql(), [game_id, game_id])
+    if not rows:
+        raise Game.DoesNotExist(f"game {game_id} does not exist")
+    snap, events, width = None, [], prepared.width(Game)
+    for row in rows:
+        if row[width] is not None and snap is None:
+            snap = (row[width], row[width + 1])
+        if row[width + 2] is not None:
+            events.append(prepared.instance(Event, row[width + 2 :]))
+    return prepared.instance(Game, rows[0][:width]), snap, events
+
+
+@lru_cache(maxsize=1)
+def _game_load_sql() -> str:
+    return (
+        f"WITH s AS ({_SNAPSHOT_SQL}) SELECT {prepared.columns(Game, 'g')}, s.seq,"
+        f" CASE WHEN row_number() OVER (ORDER BY e.seq) = 1 THEN s.state END, {prepared.columns(Event, 'e')}"
+        " FROM campaigns_game g LEFT JOIN s ON true"
+        " LEFT JOIN campaigns_event e ON e.game_id = g.id AND e.seq >= coalesce(s.seq, 0) WHERE g.id = %s ORDER BY e.seq"
+    )
+
+
+@contextmanager
+def holding_locks(game_ids: Iterable[int]) -> Iterator[None]:
+    """Lock the rows of ``game_ids`` now, in id order, for the rest of the caller's transaction;
+    inside the block a ``load(lock=True)`` of one of them reads it without locking it again, in
+    one statement instead of two (mail-in's batches: a round trip less per message).
+
+    The locks are taken at the level of the enclosing atomic block: a savepoint opened inside
+    this block and rolled back (mail's per message) does not let them go, as it would locks
+    taken after it (which is why a load inside it takes its own)."""
+    conn = transaction.get_connection()
+    if not conn.in_atomic_block:
+        raise RuntimeError("holding_locks: only inside a transaction (the locks last until it ends)")
+    ids = sorted(set(game_ids))
+    if ids:
+        prepared.fetchall(
+            f"SELECT id FROM campaigns_game WHERE id IN ({', '.join(['%s'] * len(ids))}) ORDER BY id"
+            + prepared.for_update(),
+            ids,
+        )
+    conn._kb_games_locked = frozenset(ids)
+    try:
+        yield
+    finally:
+        conn._kb_games_locked = frozenset()
+
+
+def _held(game_id: int) -> bool:
+    return game_id in getattr(transaction.get_connection(), "_kb_games_locked", ())
+
+
 Projection = Callable[[State], dict[str, Any]]  # state -> the Game columns it determines
 # An append's drafts from fresh state; a pure function of the state (append_retrying).
 Build = Callable[["Stream"], Sequence[Draft]]
@@ -183,11 +249,14 @@ class EventStore:
         commit after its predecessor has (see recorders.py).
         """
         game_id = game if isinstance(game, int) else game.pk
-        if lock or isinstance(game, int):
-            game = _game(game_id, lock)
         # Prepared statements: every command loads, and the ORM's compile and the
         # server's planning cost more than these queries (see campaigns.prepared).
-        snap, events = _snapshot_and_events(game_id)
+        if lock and _held(game_id):
+            game, snap, events = _game_snapshot_and_events(game_id)
+        else:
+            if lock or isinstance(game, int):
+                game = _game(game_id, lock)
+            snap, events = _snapshot_and_events(game_id)
         state, seq, head_hash = (self.fold.thaw(snap[1]), snap[0], None) if snap else (self.fold.empty(), 0, "")
         # From the snapshot's own event on: its hash is the head if nothing follows.
         for ev in events:

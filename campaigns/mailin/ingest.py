@@ -24,7 +24,9 @@ once, its replies handed to the broker in one publish after the commit
 queued work for after its commit other than mail (a turn it closed is
 adjudicated after commit) commits the batch so far, so that work runs where
 it would after that message alone. A crash mid-batch leaves its rows
-RECEIVED, for ``retry_pending``.
+RECEIVED, for ``retry_pending``. Three statements a message, the rest once a
+batch: the batch's games are locked up front (``gamelog.holding_locks``), and
+its replay checks read and its rows' results written once (batch.py).
 
 Logs name rows by id and status only: addresses carry secret tokens.
 """
@@ -33,7 +35,8 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, nullcontext
 from datetime import timedelta
 from email.parser import BytesHeaderParser
 from email.policy import compat32
@@ -50,10 +53,10 @@ from campaigns import prepared
 from campaigns.i18n import for_seat, mail_language, render, seat_language
 from campaigns.mailout import outbox
 from campaigns.models import Profile
-from campaigns.turns import addresses
+from campaigns.turns import addresses, gamelog
 from rules.core.i18n import Msg, gettext_noop, message_of, to_data
 
-from . import apply, replay, replies, screen
+from . import apply, batch, replay, replies, screen
 from .mime import MimeError, Parsed, message_id, one_line, parse
 from .mime import addresses as parse_addresses
 from .models import InboundMessage
@@ -206,18 +209,50 @@ def _one_commit(todo: list[int], done: dict[int, InboundMessage], *, isolated: b
     todo, mine = list(todo), {}
     with transaction.atomic(durable=True):
         rows = _lock_all(todo)
-        _prefetch_addresses(rows.values())
-        while todo:
-            pk = todo.pop(0)
-            queued = len(connection.run_on_commit)
-            mine[pk] = _process_isolated(pk, rows.get(pk)) if isolated else _process_or_redo(pk, rows.get(pk))
-            if not all(outbox.is_mail_wakeup(f) for _, f, _ in connection.run_on_commit[queued:]):
-                break
+        # The games the batch writes to are locked now, in one statement and in id order (as
+        # every batch locks them: two never wait on each other in a cycle); each message's load
+        # then reads its game without locking it again (gamelog.holding_locks). A game of a
+        # message that turns out not to be applied is held till the commit too: as it would be
+        # behind any message of the batch that was.
+        games = _prefetch_addresses(rows.values())
+        with gamelog.holding_locks(games), nullcontext() if isolated else _optimistic(rows.values()):
+            while todo:
+                pk = todo.pop(0)
+                queued = len(connection.run_on_commit)
+                mine[pk] = _process_isolated(pk, rows.get(pk)) if isolated else _process_or_redo(pk, rows.get(pk))
+                if not all(outbox.is_mail_wakeup(f) for _, f, _ in connection.run_on_commit[queued:]):
+                    break
         outbox.one_wakeup()  # the batch's acknowledgements reach the broker in one publish
     done.update(mine)
     for pk, row in mine.items():
         log.info("inbound message %s: %s", pk, row.status)
     return todo
+
+
+@contextmanager
+def _optimistic(rows: Iterable[InboundMessage]) -> Iterator[None]:
+    """The optimistic transaction's batch (batch.py): the replay checks of the messages whose
+    seat their address tells read now, the results written at the end; a failure to write
+    them is a message's failure like any other (run again isolated)."""
+    with batch.opened(RESULT_FIELDS) as held:
+        replay.prefetch(held, [check for check in map(_expected_check, rows) if check is not None])
+        yield
+        try:
+            held.flush()
+        except Exception as exc:
+            raise _Redo() from exc
+
+
+def _expected_check(row: InboundMessage) -> tuple[int, int, tuple[str, ...]] | None:
+    """(row pk, seat id, thread keys) ``replay.suspect`` will be asked for, as far as the
+    address the message went to tells (``_prefetch_addresses``); None if it does not."""
+    if row.status not in (Status.RECEIVED, Status.FAILED) or "parsed" not in row.__dict__:
+        return None
+    address = _seat_address(row, row.parsed)
+    row.prefetched_address = (row.parsed, address)  # ``_seat_address`` of this message: found once
+    if address is None:
+        return None
+    return row.pk, address.seat_id, replies.lanes(address.seat.email, address.seat_id)
 
 
 def _process_or_redo(pk: int, row: InboundMessage | None) -> InboundMessage:
@@ -235,11 +270,12 @@ def _process_isolated(pk: int, row: InboundMessage | None) -> InboundMessage:
         return _failed(pk, exc)
 
 
-def _prefetch_addresses(rows: Iterable[InboundMessage]) -> None:
+def _prefetch_addresses(rows: Iterable[InboundMessage]) -> set[int]:
     """Parse each message of a batch and read the seat addresses of all their recipients in one
     statement (``addresses.prefetch``), for ``_handle`` and ``_seat_address`` to use. The rows are
     those of this transaction's start, as a message processed at once would read them. A message
-    that cannot be parsed here is left alone: its own processing parses it again and says why."""
+    that cannot be parsed here is left alone: its own processing parses it again and says why.
+    Returns the ids of the games those addresses belong to."""
     todo = [row for row in rows if row.status in (Status.RECEIVED, Status.FAILED)]
     for row in todo:
         if row.size <= settings.MAIL_MAX_BYTES:
@@ -250,6 +286,7 @@ def _prefetch_addresses(rows: Iterable[InboundMessage]) -> None:
     known = addresses.prefetch(a for row in todo if "parsed" in row.__dict__ for a in _recipients(row, row.parsed))
     for row in todo:
         row.known_addresses = known
+    return addresses.games_of(known)
 
 
 def _process_locked(pk: int, row: InboundMessage | None = None) -> InboundMessage:
@@ -262,7 +299,12 @@ def _process_locked(pk: int, row: InboundMessage | None = None) -> InboundMessag
     row.result = {}
     _handle(row)
     row.processed_at = timezone.now()
-    prepared.update(row, RESULT_FIELDS)  # never the raw bytes again
+    held = batch.current()
+    if held is None:
+        prepared.update(row, RESULT_FIELDS)  # never the raw bytes again
+    else:
+        held.save(row)  # written with the batch's others before the commit (batch.py)
+        held.processed(row)
     return row
 
 
@@ -460,6 +502,9 @@ def _recipients(row: InboundMessage, msg: Parsed) -> list[str]:
 
 
 def _seat_address(row: InboundMessage, msg: Parsed):
+    stashed = row.__dict__.get("prefetched_address")
+    if stashed is not None and stashed[0] is msg:
+        return stashed[1]
     known = row.__dict__.get("known_addresses")  # read for the whole batch (``_prefetch_addresses``)
     for addr in _recipients(row, msg):
         found = addresses.lookup(addr, known)

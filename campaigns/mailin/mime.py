@@ -65,10 +65,11 @@ class Parsed:
 def decode(value: str) -> str:
     """A header value with RFC 2047 words decoded; never raises."""
     value = str(value)
-    try:
-        value = str(make_header(decode_header(value)))
-    except Exception:  # malformed encoded words: keep the raw text
-        pass
+    if "=?" in value:  # else there is no encoded word, and decoding gives the text back as it is
+        try:
+            value = str(make_header(decode_header(value)))
+        except Exception:  # malformed encoded words: keep the raw text
+            pass
     return " ".join(value.split())
 
 

@@ -24,6 +24,7 @@ from django.utils import timezone
 from campaigns import prepared
 from campaigns.mailout.outbox import queue_mail
 
+from . import batch
 from .mime import MSGID_RE, one_line
 from .models import InboundMessage
 
@@ -50,6 +51,7 @@ def sent_last_hour(key: str, row: InboundMessage | None = None) -> int:
     counted = row.__dict__.get("sent_counts", {}).pop(key, None) if row is not None else None
     if counted is not None:
         return counted
+    batch.flush()  # the replies of the batch's messages so far count
     since = InboundMessage(replied_at=timezone.now() - timedelta(hours=1))
     (sent,) = prepared.fetchone(  # prepared: this runs for every reply
         "SELECT count(*) FROM mailin_inboundmessage WHERE thread_key = %s AND replied_at >= %s",

@@ -5,7 +5,7 @@ Auto-Submitted other than ``no``, Precedence bulk/list/junk, list headers,
 a null return path, MAILER-DAEMON/postmaster senders, delivery reports).
 
 ``authentication``: Authentication-Results (RFC 8601) are read with
-``authres`` and trusted only in the topmost header, and only when it carries
+``authres`` (authresults.py) and trusted only in the topmost header, and only when it carries
 our own authserv-id: our MTA adds its header on top and strips any older one
 with its id, so anything below or with another id may be forged.
 With MAIL_REQUIRE_AUTHENTICATION a message without such a header is held too.
@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import re
 
-import authres
 from django.conf import settings
 
 from rules.core.i18n import Msg, gettext_noop
 
+from . import authresults
 from .mime import Parsed, addresses
 
 AUTOMATIC_SENDERS = ("mailer-daemon", "postmaster", "noreply", "no-reply", "donotreply", "do-not-reply")
@@ -73,7 +73,7 @@ def _our_results(msg: Parsed) -> dict[str, list] | None:
     if not values:
         return None
     try:
-        header = authres.AuthenticationResultsHeader.parse_value(values[0])
+        header = authresults.parse_value(values[0])
     except Exception:
         return None  # the topmost header is not ours (or not readable): nothing to trust
     if str(header.authserv_id).lower() != settings.MAIL_AUTHSERV_ID.lower():

@@ -113,6 +113,12 @@ def prefetch(addrs: Iterable[str]) -> dict[str, tuple | None]:
     return found
 
 
+def games_of(known: dict[str, tuple | None]) -> set[int]:
+    """The ids of the games whose seats the rows ``prefetch`` read belong to."""
+    at = prepared.width(SeatAddress) + [f.attname for f in Seat._meta.concrete_fields].index("game_id")
+    return {row[at] for row in known.values() if row is not None}
+
+
 def lookup(addr: str, known: dict[str, tuple | None] | None = None) -> SeatAddress | None:
     """The address row (live or revoked) an address names, or None. ``known``: rows ``prefetch``
     read for this address's token (a token it does not hold is read here)."""

@@ -12,7 +12,16 @@ from datetime import timedelta
 from django.utils.dateparse import parse_datetime
 
 from campaigns.log import verify
-from campaigns.log.eventstore import ConcurrencyConflict, Draft, EventStore, Fold, Stream, event_hash, head
+from campaigns.log.eventstore import (
+    ConcurrencyConflict,
+    Draft,
+    EventStore,
+    Fold,
+    Stream,
+    event_hash,
+    head,
+    holding_locks,
+)
 from campaigns.models import Game
 
 from . import lifecycle
@@ -25,6 +34,7 @@ __all__ = [
     "Stream",
     "event_hash",
     "head",
+    "holding_locks",
     "load",
     "append",
     "append_retrying",

@@ -167,20 +167,22 @@ def test_event_hash_is_sha256_over_canonical_json_of_the_whole_event():
 
     uid, at = uuid.uuid4(), timezone.now()
     payload = {"z": [1, "ä"], "a": {"y": None}}
-    whole = canonical_json(
-        {
-            "game": str(uid),
-            "seq": 3,
-            "turn": 1,
-            "type": "t.x",
-            "version": 2,
-            "payload": payload,
-            "audience": "public",
-            "at": at.isoformat(),
-        }
-    )
-    expected = hashlib.sha256(("p" * 64 + whole).encode()).hexdigest()
-    assert gamelog.event_hash("p" * 64, uid, 3, 1, "t.x", 2, payload, "public", at) == expected
+    # Plain and awkward strings (quotes, escapes, control characters, non-ASCII), large integers.
+    for kind, audience, seq in (("t.x", "public", 3), ('t."q"\\\n\x01ж😀', "side:крас\u2028", 2**70)):
+        whole = canonical_json(
+            {
+                "game": str(uid),
+                "seq": seq,
+                "turn": 1,
+                "type": kind,
+                "version": 2,
+                "payload": payload,
+                "audience": audience,
+                "at": at.isoformat(),
+            }
+        )
+        expected = hashlib.sha256(("p" * 64 + whole).encode()).hexdigest()
+        assert gamelog.event_hash("p" * 64, uid, seq, 1, kind, 2, payload, audience, at) == expected
 
 
 def test_admin_outbox_is_read_only_and_hides_reply_tokens(game, admin_client):
@@ -216,3 +218,63 @@ def test_a_load_folds_no_event_whatever_was_appended(game, people):
     before = list(Snapshot.objects.filter(game=game).order_by("seq").values_list("seq", "state"))
     gamelog.rebuild_snapshots(game.pk)
     assert before == list(Snapshot.objects.filter(game=game).order_by("seq").values_list("seq", "state"))
+
+
+def _stream_facts(stream):
+    game = stream.game
+    columns = {f.attname: getattr(game, f.attname) for f in game._meta.concrete_fields}
+    return columns, stream.seq, stream.head_hash, canonical_json(gamelog.store.fold.to_json(stream.state))
+
+
+def test_a_load_under_holding_locks_reads_what_a_locking_load_reads(game):
+    """``holding_locks``: the game row, snapshot and events read in one statement are those the
+    locking load reads in two, after an append in the same transaction too."""
+    with transaction.atomic():
+        plain = _stream_facts(gamelog.load(game.pk, lock=True))
+        with gamelog.holding_locks([game.pk]):
+            assert _stream_facts(gamelog.load(game.pk, lock=True)) == plain
+            stream = gamelog.append(gamelog.load(game.pk, lock=True), [note(1), note(2)])
+            held = _stream_facts(gamelog.load(game.pk, lock=True))
+            assert held[1:3] == (stream.seq, stream.head_hash)
+        assert _stream_facts(gamelog.load(game.pk, lock=True)) == held
+
+
+def test_a_missing_game_under_holding_locks_is_no_stream(game):
+    held = gamelog.holding_locks([game.pk, 10**9])
+    with transaction.atomic(), held, pytest.raises(type(game).DoesNotExist):
+        gamelog.load(10**9, lock=True)
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_holding_locks_holds_the_rows_past_a_rolled_back_savepoint(people):
+    """The rows stay locked until the transaction ends, whatever savepoint inside the block is
+    rolled back (mail-in's per message), so a load in the block may skip its own lock."""
+    from django.db import connections
+
+    from tests.conftest import new_civilwar_game
+
+    game = new_civilwar_game(people)
+    other = connections.create_connection("default")
+
+    def locked_elsewhere():
+        with other.cursor() as cur:
+            try:  # autocommit: the lock, if it is had, ends with the statement
+                cur.execute("SELECT id FROM campaigns_game WHERE id = %s FOR UPDATE NOWAIT", [game.pk])
+            except DatabaseError:
+                return True
+            return False
+
+    try:
+        assert not locked_elsewhere()
+        with pytest.raises(RuntimeError, match="inside a transaction"), gamelog.holding_locks([game.pk]):
+            pass
+        with transaction.atomic(), gamelog.holding_locks([game.pk]):
+            assert locked_elsewhere()
+            with pytest.raises(ZeroDivisionError), transaction.atomic():
+                gamelog.load(game.pk, lock=True)
+                raise ZeroDivisionError
+            assert locked_elsewhere()
+        assert not locked_elsewhere()
+    finally:
+        other.close()

@@ -362,3 +362,39 @@ def test_a_batch_killed_mid_processing_loses_nothing(game, red):
     assert Event.objects.filter(type="orders.submitted").count() == 6
     assert OutboxMail.objects.filter(kind="mail-reply").count() == 6
     assert orders_of(game, "red")["source"] == "mail"
+
+
+def test_a_batch_reads_each_replay_check_once_and_only_while_it_is_fresh(game, red, blue, monkeypatch):
+    """batch.py: the replay checks of a batch's messages are read at its start; a message uses
+    its own while no message before it in the batch touched its seat or threads, and reads the
+    table otherwise - holding an old copy of red's applied mail either way."""
+    from campaigns.mailin import batch
+
+    used = []
+    real_fresh = batch.Batch.fresh
+    monkeypatch.setattr(batch.Batch, "fresh", lambda self, *a: used.append(real_fresh(self, *a)) or used[-1])
+    red_to, blue_to = addresses.reply_address(red), addresses.reply_address(blue)
+    opening = f"form {_tokens(game)['red']}"
+    older = mail(to=red_to, frm=red.email, body=f"{opening}\nWAIT")  # Dates rise: this one is the older
+    newer = mail(to=red_to, frm=red.email, body=f"{opening}\nWAIT")
+    assert ingest.ingest(newer, via="imap").status == S.APPLIED
+    again = mail(to=red_to, frm=red.email, body="STATUS")
+    rows = ingest.ingest_many([older, mail(to=blue_to, frm=blue.email, body="STATUS"), again], via="imap")
+    assert [r.status for r in rows] == [S.HELD, S.APPLIED, S.APPLIED]
+    assert "older than the newest message" in rows[0].error
+    # red's first and blue's read at the start; red's second after red's first touched the seat
+    assert [u is not None for u in used] == [True, True, False]
+
+
+def test_a_batch_check_is_stale_once_its_seat_or_thread_is_touched():
+    from campaigns.mailin import batch
+
+    held = batch.Batch(fields=[])
+    held.checks = {1: (10, ("a", "b"), ("", "", 0, 0)), 2: (11, ("c",), (None, None, 3))}
+    assert held.fresh(1, 10, ("a", "b")) == ("", "", 0, 0)
+    assert held.fresh(1, 11, ("a", "b")) is None and held.fresh(1, 10, ("a",)) is None  # asked for another
+    assert held.fresh(3, 10, ("a", "b")) is None  # never read
+    held.processed(InboundMessage(seat_id=None, thread_key="b"))
+    assert held.fresh(1, 10, ("a", "b")) is None and held.fresh(2, 11, ("c",)) == (None, None, 3)
+    held.processed(InboundMessage(seat_id=11, thread_key=""))
+    assert held.fresh(2, 11, ("c",)) is None
