@@ -19,7 +19,8 @@ Latency is measured by a probe, a process of its own asking one player's whole v
 every --probe-interval, alone for --idle seconds before the load (api_p95_idle_ms) and then
 under it (api_p95_ms): the load driver's threads share one interpreter, so their own timings
 (players_p95_ms) include waiting for it; driver_cpu_pct says how busy the driver itself was.
-Workers and beat run at nice --nice (10, as deploy/Procfile runs them; 0 as before).
+Workers and beat run at nice --nice (10, as deploy/Procfile runs them, their sessions too: see
+deploy/lowpriority; 0 as before); gunicorn runs --web-threads threads per process (4, gthread; 1: sync).
 
 With --workers 1,2 the load runs once per worker count and turns/s are compared, but then the
 players set the pace. --scaling 1,2 measures the workers instead: after the load, every game's
@@ -465,6 +466,7 @@ def main(argv=None) -> int:
         help="adjudication workers (concurrency 1 each; plus one mail and one maintenance worker); '1,2' compares",
     )
     ap.add_argument("--web-workers", type=int, default=3)
+    ap.add_argument("--web-threads", type=int, default=4, help="threads per web worker (deploy/Procfile: 4; 1: sync)")
     ap.add_argument("--sweep-interval", type=int, default=30, help="SWEEP_INTERVAL_SECONDS (production: 30)")
     ap.add_argument("--fault", choices=FAULTS)
     ap.add_argument("--fault-seconds", type=float, default=30)
@@ -493,6 +495,7 @@ def main(argv=None) -> int:
         log=log,
         nice=args.nice,
     )
+    stack.web_threads = args.web_threads
     try:
         stack.smtp.start()
         stack.start_redis()

@@ -122,8 +122,10 @@ class Stack:
     def __init__(self, *, web_workers: int, sweep_interval: int, private_pg: bool, log=print, nice: int = 10):
         self.tmp = Path(tempfile.mkdtemp(prefix="kb-load-"))
         self.log, self.web_workers, self.private_pg = log, web_workers, private_pg
-        # Workers and beat at a lower CPU priority, as deploy/Procfile runs them (0: as before).
-        self.nice = ["nice", "-n", str(nice)] if nice else []
+        self.web_threads = 4  # per web worker, as deploy/Procfile runs them (WEB_THREADS); 1: sync workers
+        # Workers and beat at a lower CPU priority, as deploy/Procfile runs them (0: as before); their
+        # sessions too (see deploy/lowpriority: nice alone does not rank one session against another).
+        self.nice = [str(ROOT / "deploy" / "lowpriority"), str(nice)] if nice else []
         self.procs: dict[str, subprocess.Popen] = {}
         self.workers: list[subprocess.Popen] = []
         self.redis_port, self.web_port = free_port(), free_port()
@@ -279,6 +281,7 @@ class Stack:
                 f"127.0.0.1:{self.web_port}",
                 "--workers",
                 str(self.web_workers),
+                *(["--worker-class", "gthread", "--threads", str(self.web_threads)] if self.web_threads > 1 else []),
             ],
         )
         import requests
