@@ -207,6 +207,11 @@ WORK_LEASE_SECONDS = env.float("WORK_LEASE_SECONDS", default=6.0)
 # cannot be undone, and a database outage longer than this lease (no renewal gets through) while an
 # SMTP conversation goes on could let the rescue send the row a second time.
 SEND_LEASE_SECONDS = env.float("SEND_LEASE_SECONDS", default=20.0)
+# Processes that queue work say they live every PROCESS_BEAT_SECONDS (campaigns/liveness.py); one
+# silent for PROCESS_STALE_SECONDS, or gone from this host's process table, is dead, and the rescue
+# takes at once the queued work whose broker publish it still owed.
+PROCESS_BEAT_SECONDS = env.float("PROCESS_BEAT_SECONDS", default=3.0)
+PROCESS_STALE_SECONDS = env.float("PROCESS_STALE_SECONDS", default=15.0)
 CELERY_BEAT_SCHEDULE = {
     "sweep-turns": {"task": "campaigns.tasks.sweep", "schedule": float(SWEEP_INTERVAL_SECONDS)},
     "rescue-unleased-work": {"task": "campaigns.tasks.rescue", "schedule": RESCUE_INTERVAL_SECONDS},
