@@ -479,9 +479,20 @@ def claim(row_id: int, now: datetime) -> bool:
 
 
 def _claimed(row_id: int, now: datetime) -> OutboxMail | None:
-    if not claim(row_id, now):
+    if not claim(row_id, now) and not _claimed_before(row_id, now):
         return None
     return OutboxMail.objects.select_related("game", "seat__user__profile").get(pk=row_id)
+
+
+def _claimed_before(row_id: int, now: datetime) -> bool:
+    """Whether this attempt's own claim is already in: ``_claimed`` is tried again after a database
+    error (transient.retrying, with the same ``now``), and the error may have come after the claim
+    committed (the read after it failed, or its answer was lost in a restart). The row then holds
+    the very lease this attempt wrote; without this check it was left SENDING, unsent, until the
+    send lease ran out and the rescue took it back."""
+    return OutboxMail.objects.filter(
+        pk=row_id, status=OutboxMail.Status.SENDING, leased_until=now + send_lease()
+    ).exists()
 
 
 def send(row_id: int, smtp=None) -> bool:

@@ -52,3 +52,27 @@ def test_a_row_sent_meanwhile_by_someone_else_is_skipped(game, smtp, broker):
     assert outbox.send(rows[1].pk)  # a duplicate message's sender got there first
     assert outbox.send_many([r.pk for r in rows]) == 2
     assert sorted(m["Subject"] for _, m in smtp.messages) == ["Batch a", "Batch b", "Batch c"]
+
+
+def test_a_claim_whose_read_failed_in_a_database_restart_is_still_sent(game, smtp, broker, monkeypatch):
+    """The claim committed, then the database went away before the row was read: the retry
+    (transient.retrying) finds the row SENDING under this attempt's own lease and sends it, instead
+    of leaving it for the rescue once the send lease runs out."""
+    from django.db import OperationalError
+
+    (row,) = queued(game, ["a"])
+    real_claim, failures = outbox.claim, []
+
+    def claim_then_lose_the_connection(row_id, now):
+        claimed = real_claim(row_id, now)
+        if not failures:
+            failures.append(claimed)
+            raise OperationalError("server closed the connection unexpectedly")
+        return claimed
+
+    monkeypatch.setattr(outbox, "claim", claim_then_lose_the_connection)
+    assert outbox.send(row.pk)
+    assert failures == [True]
+    assert [m["Subject"] for _, m in smtp.messages] == ["Batch a"]
+    row.refresh_from_db()
+    assert row.status == OutboxMail.Status.SENT and row.attempts == 1
