@@ -13,10 +13,6 @@ PROCESS_BEAT_SECONDS) for PROCESS_STALE_SECONDS. A live process mistaken for a d
 slow heartbeat) costs one more broker message for its rows, never a second send: the send claims
 its row first.
 
-The same holds for an adjudication: the worker that takes its message from the broker marks the
-turn with its id (``Game.adjudication_taken_by``, turns/handoff.py), so a worker killed while it
-ran the turn, or before it started it, gives the turn back at the next rescue.
-
 A process registers when it first needs an id (its first queued mail), from the heartbeat thread's
 own database connection, so the caller's transaction is not involved; a forked child (a Celery
 pool process) registers as itself.
@@ -36,7 +32,7 @@ from django.conf import settings
 from django.db import connections
 from django.utils import timezone
 
-from campaigns.models import Game, LiveProcess, OutboxMail
+from campaigns.models import LiveProcess
 
 log = logging.getLogger(__name__)
 
@@ -136,13 +132,6 @@ def dead(now: datetime) -> list[int]:
     return [p.pk for p in LiveProcess.objects.all() if not is_alive(p, now, host)]
 
 
-def forget_dead(now: datetime) -> int:
-    """Drop the dead processes from the registry that hold nothing any more (after the rescue has
-    taken what they held); returns how many."""
-    ids = dead(now)
-    if not ids:
-        return 0
-    turns = Game.objects.filter(turn_status="closed", adjudication_taken_by__in=ids)
-    mail = OutboxMail.objects.filter(status__in=["pending", "failed"], queued_by__in=ids)
-    held = set(turns.values_list("adjudication_taken_by", flat=True)) | set(mail.values_list("queued_by", flat=True))
-    return LiveProcess.objects.filter(pk__in=set(ids) - held).delete()[0]
+def forget(ids: list[int]) -> None:
+    """Drop dead processes from the registry once nothing is held in their name any more."""
+    LiveProcess.objects.filter(pk__in=ids).delete()

@@ -43,9 +43,6 @@ class Game(models.Model):
     # A closed turn's adjudication is owned by one queued task until then (turns/handoff.py): the
     # rescue queues it again only when no one holds it (NULL: a hand-off failed, or not queued yet).
     adjudication_leased_until = models.DateTimeField(null=True, blank=True)
-    # The worker process that took the queued adjudication from the broker (a LiveProcess id): if
-    # it dies, the rescue queues the turn again at once (turns/handoff.py).
-    adjudication_taken_by = models.BigIntegerField(null=True, blank=True)
     # Who created it on the web: they may invite someone else to a declined seat (turns/invitations.py).
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -574,6 +574,9 @@ def requeue_due(now: datetime) -> int:
         ids = list(due.values_list("pk", flat=True)[:RESCUE_BATCH])
         OutboxMail.objects.filter(pk__in=ids).update(leased_until=now + queued_lease(), queued_by=me)
     enqueue(ids)
+    if dead:  # forgotten once nothing waits in their name
+        held = OutboxMail.objects.filter(status__in=[S.PENDING, S.FAILED], queued_by__in=dead)
+        liveness.forget(sorted(set(dead) - set(held.values_list("queued_by", flat=True))))
     return len(ids)
 
 

@@ -16,7 +16,6 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from campaigns import liveness
 from campaigns.models import Game
 from rules.core.protocol import RuleEvent
 
@@ -134,9 +133,7 @@ def sweep(now: datetime | None = None) -> dict:
 def rescue(now: datetime | None = None) -> dict:
     """Queue the adjudications and mail no one holds (every RESCUE_INTERVAL_SECONDS: cheap)."""
     now = now or timezone.now()
-    counts = {
+    return {
         "adjudications": handoff.rescue(now),
         **signals.merged_counts(signals.rescue_due.send(sender=__name__, now=now)),
     }
-    liveness.forget_dead(now)  # what the dead held was taken just now
-    return counts

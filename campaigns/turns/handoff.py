@@ -22,11 +22,11 @@ from datetime import datetime, timedelta
 
 from celery import current_app
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from campaigns import liveness, transient
+from campaigns import transient
 from campaigns.leases import LeaseHeartbeat
 from campaigns.models import Game
 
@@ -65,25 +65,9 @@ def _renew(game_id: int, turn: int, *, wait: bool = False) -> None:
             Game.objects.filter(pk=game_id).update(adjudication_leased_until=timezone.now() + work_lease())
 
 
-def taken(game_id: int, turn: int) -> None:
-    """A worker took the adjudication's message from the broker (Celery's task_received, in the
-    worker's main process, before the pool runs it): the turn is held in that process's name, so
-    that if it dies - running the task or before it started it - the rescue queues the turn at
-    once, not when the work lease or the queued lease runs out. A failure (the database is down)
-    is logged: the leases still hold."""
-    try:
-        owner = liveness.me()
-        Game.objects.filter(pk=game_id, turn_number=turn, turn_status="closed").update(adjudication_taken_by=owner)
-    except Exception as exc:
-        log.warning("game %s turn %s: recording its taker failed (%s)", game_id, turn, type(exc).__name__)
-        connection.close()
-
-
 def queue_after_commit(game_id: int, turn: int) -> None:
     """In the closing transaction (the game row is locked): own the adjudication, queue it after commit."""
-    Game.objects.filter(pk=game_id).update(
-        adjudication_leased_until=timezone.now() + lease(), adjudication_taken_by=None
-    )
+    Game.objects.filter(pk=game_id).update(adjudication_leased_until=timezone.now() + lease())
     transaction.on_commit(lambda: hand_off(game_id, turn))
 
 
@@ -109,22 +93,14 @@ def hand_off(game_id: int, turn: int) -> bool:
 
 
 def rescue(now: datetime | None = None) -> int:
-    """Queue every closed turn whose adjudication no one holds (its lease ran out or was released,
-    or the worker that took it died). Returns how many were queued."""
+    """Queue every closed turn whose adjudication no one holds. Returns how many were queued."""
     now = now or timezone.now()
-    dead = liveness.dead(now)
     with transaction.atomic():
         free = (
             Game.objects.select_for_update(skip_locked=True)
             .filter(status=Game.Status.ACTIVE, turn_status="closed")
-            .filter(
-                Q(adjudication_leased_until__isnull=True)
-                | Q(adjudication_leased_until__lte=now)
-                | Q(adjudication_taken_by__in=dead)
-            )
+            .filter(Q(adjudication_leased_until__isnull=True) | Q(adjudication_leased_until__lte=now))
         )
-        held = list(free.values_list("pk", "turn_number")[:RESCUE_BATCH])
-        Game.objects.filter(pk__in=[pk for pk, _ in held]).update(
-            adjudication_leased_until=now + lease(), adjudication_taken_by=None
-        )
-    return sum(hand_off(pk, turn) for pk, turn in held)
+        taken = list(free.values_list("pk", "turn_number")[:RESCUE_BATCH])
+        Game.objects.filter(pk__in=[pk for pk, _ in taken]).update(adjudication_leased_until=now + lease())
+    return sum(hand_off(pk, turn) for pk, turn in taken)

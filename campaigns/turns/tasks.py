@@ -7,7 +7,6 @@ queue them by name (campaigns.turns.commands.ADJUDICATE_TASK).
 """
 
 from celery import shared_task
-from celery.signals import task_received
 
 from campaigns import transient
 
@@ -22,13 +21,6 @@ from . import commands, deadlines, handoff
 def adjudicate_turn(game_id: int, turn: int) -> bool:
     with handoff.running(game_id, turn):
         return transient.retrying(commands.adjudicate, game_id, turn)
-
-
-@task_received.connect
-def _taken(request=None, **_) -> None:
-    # In the worker's main process, as the message arrives: the turn is held in its name.
-    if request is not None and request.name == commands.ADJUDICATE_TASK:
-        handoff.taken(*request.args)
 
 
 @shared_task(name="campaigns.tasks.sweep")

@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from campaigns.models import Game, LiveProcess
+from campaigns.models import Game
 from campaigns.turns import handoff
 from campaigns.turns.gamelog import verify_game
 from tests.services import database_url, needs_redis
@@ -54,34 +54,11 @@ def test_a_sigkilled_workers_turn_is_adjudicated_by_another_within_the_work_leas
     """The first worker is killed whole while it adjudicates (it waits, holding the game row, on a
     report's outbox key that this test has inserted and not committed). The queued lease is an hour
     here, and the killed worker's message stays unacknowledged in Redis for the visibility timeout
-    (an hour too): only the short work lease can bring the turn back within the test. The mark of
-    the turn's taker is wiped, as if its write had failed (the database was down): the lease alone."""
+    (an hour too): only the short work lease can bring the turn back within the test."""
     settings.ADJUDICATION_LEASE_SECONDS = 3600
     close_with_orders(game)
     queued_lease = lease_of(game)
     env = {"WORK_LEASE_SECONDS": "2", "ADJUDICATION_LEASE_SECONDS": "3600"}
-    with _killed_mid_adjudication(game, env):
-        assert lease_of(game) < queued_lease  # the running task cut the lease to the work lease
-    Game.objects.filter(pk=game.pk).update(adjudication_taken_by=None)
-    _taken_up_once(game, env, tmp_path)
-
-
-def test_a_sigkilled_workers_turn_is_taken_back_at_once_from_its_dead_taker(game, broker, settings, tmp_path):
-    """As above, but both leases are an hour: only the liveness registry (the turn is held in the
-    name of the worker that took its message, and that process is gone) brings the turn back."""
-    settings.ADJUDICATION_LEASE_SECONDS = 3600
-    close_with_orders(game)
-    env = {"WORK_LEASE_SECONDS": "3600", "ADJUDICATION_LEASE_SECONDS": "3600"}
-    with _killed_mid_adjudication(game, env) as first:
-        taker = LiveProcess.objects.get(pk=Game.objects.get(pk=game.pk).adjudication_taken_by)
-        assert taker.pid == first.proc.pid  # the worker's main process, which took the message
-    _taken_up_once(game, env, tmp_path)
-    assert not LiveProcess.objects.filter(pk=taker.pk).exists()  # forgotten once it held nothing
-
-
-@contextlib.contextmanager
-def _killed_mid_adjudication(game, env):
-    """A worker that takes the turn and blocks mid-adjudication; after the block, killed whole."""
     with psycopg.connect(database_url()) as blocker:
         for seat in game.seats.active():
             blocker.execute(
@@ -95,7 +72,8 @@ def _killed_mid_adjudication(game, env):
         try:
             child = first.child_pid()
             assert wait_for(_adjudication_waits_on_the_outbox, 60), "the task never reached the reports"
-            yield first
+            held = lease_of(game)
+            assert held < queued_lease  # the running task cut the lease to the work lease
             # The main process first (a pool child killed alone would have its message redelivered by
             # reject_on_worker_lost); the child may already have followed it (billiard's death signal).
             os.kill(first.proc.pid, signal.SIGKILL)
@@ -105,9 +83,6 @@ def _killed_mid_adjudication(game, env):
         finally:
             first.stop()
         blocker.rollback()
-
-
-def _taken_up_once(game, env, tmp_path):
     second, beat = Worker(env=env), Beat(tmp_path, rescue_every=1.0)
     try:
         assert wait_for(lambda: state_of(game).turn.number == 2, 90), "the killed worker's turn was not taken up"
