@@ -206,6 +206,9 @@ class OutboxMail(models.Model):
     # Who owns the row until then: a queued send task (PENDING/FAILED) or a sender (SENDING).
     # NULL: no one; the rescue queues it once next_attempt_at has passed (mailout/outbox.py).
     leased_until = models.DateTimeField(null=True, blank=True)
+    # The process whose publisher owns a PENDING row's queued lease (a LiveProcess id): if it dies
+    # before the publish, the rescue takes the row at once instead of when the lease runs out.
+    queued_by = models.BigIntegerField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -220,6 +223,19 @@ class OutboxMail(models.Model):
 
     def __str__(self):
         return f"{self.kind} to {self.to} ({self.status})"
+
+
+class LiveProcess(models.Model):
+    """A process that queues work, and when it last said it lives (campaigns/liveness.py)."""
+
+    hostname = models.CharField(max_length=255)
+    pid = models.IntegerField()
+    # Its start (Linux: clock ticks after boot, from /proc): a pid reused later is another process.
+    started = models.BigIntegerField()
+    beat_at = models.DateTimeField()
+
+    def __str__(self):
+        return f"process {self.pid} on {self.hostname}"
 
 
 class MapPicture(models.Model):

@@ -217,6 +217,11 @@ SEND_LEASE_SECONDS = env.float("SEND_LEASE_SECONDS", default=20.0)
 # A mail's map kept as PNG (campaigns.MapPicture) that no unsent mail needs is deleted once no send
 # or render has used it for this long (hourly, on the maintenance queue).
 MAP_PICTURE_KEEP_HOURS = env.float("MAP_PICTURE_KEEP_HOURS", default=24.0)
+# Processes that queue work say they live every PROCESS_BEAT_SECONDS (campaigns/liveness.py); one
+# silent for PROCESS_STALE_SECONDS, or gone from this host's process table, is dead, and the rescue
+# takes at once the queued work whose broker publish it still owed.
+PROCESS_BEAT_SECONDS = env.float("PROCESS_BEAT_SECONDS", default=3.0)
+PROCESS_STALE_SECONDS = env.float("PROCESS_STALE_SECONDS", default=15.0)
 CELERY_BEAT_SCHEDULE = {
     "sweep-turns": {"task": "campaigns.tasks.sweep", "schedule": float(SWEEP_INTERVAL_SECONDS)},
     "rescue-unleased-work": {"task": "campaigns.tasks.rescue", "schedule": RESCUE_INTERVAL_SECONDS},

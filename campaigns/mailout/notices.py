@@ -36,6 +36,9 @@ def _seat_joined(stream, seat, key_suffix, **_):
 
 def _turn_published(stream, turn_number, **_):
     reports.queue_turn_reports(stream, turn_number)
+    # The turn's reports (a seat each) reach the broker as one send-many task: one publish, and
+    # one SMTP connection for them all (outbox.send_many), which is what a backlog drains at.
+    outbox.one_wakeup()
 
 
 def _deadline_moved(game, turn, note, **_):

@@ -34,12 +34,13 @@ from email.utils import getaddresses
 
 from celery import current_app
 from django.conf import settings
+from django.core import mail
 from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from campaigns import prepared, transient
+from campaigns import liveness, prepared, transient
 from campaigns.leases import LeaseHeartbeat
 from campaigns.models import OutboxMail
 from campaigns.turns.addresses import reply_address
@@ -144,6 +145,7 @@ def queue_mail(
         references=refs,
         next_attempt_at=timezone.now(),
         leased_until=timezone.now() + queued_lease(),
+        queued_by=publisher_id(),
     )
     # One INSERT ... ON CONFLICT (key) DO NOTHING: a key queued before (or by a
     # concurrent transaction that commits first) inserts nothing and is no error,
@@ -233,6 +235,13 @@ def queued_lease() -> timedelta:
     return timedelta(seconds=settings.QUEUED_LEASE_SECONDS)
 
 
+def publisher_id() -> int | None:
+    """Who owns a queued row until its message is published: this process (its registry id), whose
+    publisher thread publishes after the commit; None in-process (eager), where the send is made
+    here and now."""
+    return None if current_app.conf.task_always_eager else liveness.me()
+
+
 def enqueue(ids: Iterable[int], render: Iterable[int] = ()) -> None:
     """Queue Celery sends for the rows: one task for one row, a send-many task for up to
     SEND_MANY_MAX rows (and first, for the ``render`` rows, the drawing of their maps). In-process
@@ -266,16 +275,53 @@ def _send_task(ids: list[int]) -> None:
 
 
 def send_many(ids: list[int]) -> int:
-    """``send`` for each row in turn (the send-many task); returns how many were sent. Each row is
-    claimed on its own as ``send`` does, so a row sent by someone else meanwhile is skipped; a row
-    whose attempt failed is recorded and left to the rescue, and the rest are still sent."""
+    """``send`` for each row in turn (the send-many task) over one SMTP connection; returns how many
+    were sent. Each row is claimed on its own as ``send`` does, so a row sent by someone else
+    meanwhile is skipped; a row whose attempt failed is recorded and left to the rescue, the
+    connection it broke is dropped, and the rest are still sent (on a fresh one).
+
+    One connection for the batch: a new one per row cost its connect, EHLO and QUIT, nearly half
+    the conversation, and that bounded how fast a backlog drained after an SMTP outage."""
     sent = 0
-    for pk in ids:
-        try:
-            sent += send(pk)
-        except SendFailed:
-            continue
+    smtp = mail.get_connection()
+    try:
+        for pk in ids:
+            try:
+                sent += send(pk, smtp)
+            except SendFailed:
+                continue
+    finally:
+        _quit(smtp)
     return sent
+
+
+def _deliver(msg: MapMail, smtp) -> None:
+    if smtp is not None:
+        # Opened here (not by send_messages, which would close what it opened), it stays open for
+        # the batch's next row; a no-op when it is open already.
+        smtp.open()
+        msg.connection = smtp
+    msg.send()
+
+
+def _hang_up(smtp) -> None:
+    """Drop a connection an attempt failed on, without QUIT: its state is unknown (a refusal, a
+    timeout mid-DATA), and a frozen server would keep QUIT waiting too."""
+    conn = getattr(smtp, "connection", None)  # only the SMTP backend keeps one
+    if conn is not None:
+        try:
+            conn.close()
+        except Exception:  # a broken socket may fail to close; it is dropped either way
+            pass
+        smtp.connection = None
+
+
+def _quit(smtp) -> None:
+    # The batch's rows are recorded already: a failure to say goodbye changes nothing.
+    try:
+        smtp.close()
+    except Exception:
+        _hang_up(smtp)
 
 
 def _render_tasks(ids: list[int]) -> None:
@@ -439,14 +485,26 @@ def claim(row_id: int, now: datetime) -> bool:
 
 
 def _claimed(row_id: int, now: datetime) -> OutboxMail | None:
-    if not claim(row_id, now):
+    if not claim(row_id, now) and not _claimed_before(row_id, now):
         return None
     return OutboxMail.objects.select_related("game", "seat__user__profile").get(pk=row_id)
 
 
-def send(row_id: int) -> bool:
+def _claimed_before(row_id: int, now: datetime) -> bool:
+    """Whether this attempt's own claim is already in: ``_claimed`` is tried again after a database
+    error (transient.retrying, with the same ``now``), and the error may have come after the claim
+    committed (the read after it failed, or its answer was lost in a restart). The row then holds
+    the very lease this attempt wrote; without this check it was left SENDING, unsent, until the
+    send lease ran out and the rescue took it back."""
+    return OutboxMail.objects.filter(
+        pk=row_id, status=OutboxMail.Status.SENDING, leased_until=now + send_lease()
+    ).exists()
+
+
+def send(row_id: int, smtp=None) -> bool:
     """Send one row; True once sent, False if not claimable. Raises SendFailed after recording it.
 
+    ``smtp``: an open mail connection to send on and keep open (send_many's), else one of its own.
     The database steps before and after the SMTP conversation ride out a short database outage
     (transient.retrying); the conversation itself is never repeated here."""
     row = transient.retrying(_claimed, row_id, timezone.now())
@@ -454,8 +512,10 @@ def send(row_id: int) -> bool:
         return False
     try:
         with LeaseHeartbeat(lambda: _renew_send(row_id, row.attempts), settings.SEND_LEASE_SECONDS, "send-lease"):
-            build_message(row).send()
+            _deliver(build_message(row), smtp)
     except Exception as exc:  # any failure: record it, never drop the row
+        if smtp is not None:
+            _hang_up(smtp)
         # The backoff counts from the END of the attempt: a slow failure is not due at once.
         transient.retrying(_record_failure, row, timezone.now(), f"{type(exc).__name__}: {exc}"[:2000])
         raise SendFailed(row_id, row.attempts, type(exc).__name__) from exc
@@ -493,9 +553,14 @@ def _give_up(rows, **fields) -> None:
 def requeue_due(now: datetime) -> int:
     """Queue every due row no one holds: failed past its backoff, pending whose hand-off failed or
     whose message was lost (lease run out), or left in SENDING by a lost sender (lease run out).
-    Each is leased to the message queued for it, so it is queued once. Returns how many."""
+    Also, at once, the rows queued by a process that died (campaigns/liveness.py): its publish may
+    never have been made. Each is leased to the message queued for it, so it is queued once.
+    Returns how many."""
     S = OutboxMail.Status
-    free = Q(leased_until__isnull=True) | Q(leased_until__lte=now)
+    dead = liveness.dead(now)
+    me = publisher_id()
+    orphaned = Q(queued_by__in=dead) if dead else Q(pk__in=[])
+    free = Q(leased_until__isnull=True) | Q(leased_until__lte=now) | orphaned
     with transaction.atomic():
         lost = list(
             OutboxMail.objects.select_for_update(skip_locked=True)
@@ -513,8 +578,11 @@ def requeue_due(now: datetime) -> int:
             .order_by("next_attempt_at")
         )
         ids = list(due.values_list("pk", flat=True)[:RESCUE_BATCH])
-        OutboxMail.objects.filter(pk__in=ids).update(leased_until=now + queued_lease())
+        OutboxMail.objects.filter(pk__in=ids).update(leased_until=now + queued_lease(), queued_by=me)
     enqueue(ids)
+    if dead:  # forgotten once nothing waits in their name
+        held = OutboxMail.objects.filter(status__in=[S.PENDING, S.FAILED], queued_by__in=dead)
+        liveness.forget(sorted(set(dead) - set(held.values_list("queued_by", flat=True))))
     return len(ids)
 
 
@@ -522,11 +590,11 @@ def resend(rows) -> int:
     """Queue DEAD rows afresh (the operator's ``resend_mail``, the umpire's button): attempts start
     again; the Message-ID is kept, so a receiver that did get it once drops the copy."""
     S = OutboxMail.Status
-    now = timezone.now()
+    now, me = timezone.now(), publisher_id()
     with transaction.atomic():
         ids = list(rows.select_for_update(skip_locked=True).filter(status=S.DEAD).values_list("pk", flat=True))
         OutboxMail.objects.filter(pk__in=ids).update(
-            status=S.PENDING, attempts=0, next_attempt_at=now, leased_until=now + queued_lease()
+            status=S.PENDING, attempts=0, next_attempt_at=now, leased_until=now + queued_lease(), queued_by=me
         )
         transaction.on_commit(_send_after_commit(ids), robust=True)
     return len(ids)

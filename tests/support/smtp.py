@@ -14,12 +14,17 @@ class Sink:
     def __init__(self):
         self.messages = []  # (envelope recipients, parsed message)
         self.refuse = 0
+        self.refuse_to: set[str] = set()  # recipients whose messages are refused (451), every time
+        self.sessions: list = []  # per message accepted, its connection's (host, port): one per session
 
     async def handle_DATA(self, server, session, envelope):
         if self.refuse > 0:
             self.refuse -= 1
             return "451 4.3.0 try again later"
+        if self.refuse_to & set(envelope.rcpt_tos):
+            return "451 4.3.0 try again later"
         self.messages.append((envelope.rcpt_tos, email.message_from_bytes(envelope.content, policy=policy.default)))
+        self.sessions.append(session.peer)
         return "250 OK"
 
     def to(self, address: str) -> list:

@@ -214,3 +214,20 @@ def test_the_publisher_thread_leaves_no_connection_open(game, smtp):
         assert dbleaks.leaked() == []
     finally:
         outbox.flush_publisher()
+
+
+def test_a_published_turns_reports_reach_the_broker_in_one_publish(game, broker):
+    """An adjudication mails every seat its report: one send-many task for them all (sent over one
+    SMTP connection), not a publish each."""
+    from campaigns.turns import commands
+    from rules.civilwar import legal_operations
+    from tests.support.games import state_of
+
+    text = legal_operations(state_of(game).rules, "red")[0]
+    assert commands.submit_orders(game.pk, "red", text, source="mail").accepted  # closes turn 1
+    redis.Redis.from_url(REDIS_URL).delete(queue_of("mail"))  # the order's acknowledgement: not this test's
+    assert commands.adjudicate(game.pk, 1)
+    outbox.flush_publisher()
+    reports = sorted(OutboxMail.objects.filter(kind="report").values_list("pk", flat=True))
+    assert len(reports) == 3
+    assert publishes() == [("campaigns.tasks.send_outbox_mails", reports)]

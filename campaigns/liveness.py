@@ -1,0 +1,137 @@
+"""Which processes are alive: a registry of the processes that queue work.
+
+A process that commits outbox rows owns their broker publish (its publisher thread makes it just
+after the commit) and marks them with its registry id (``OutboxMail.queued_by``). If it dies in
+between (SIGKILL, the OOM killer), no message was ever published, and the rows' queued lease is
+long (QUEUED_LEASE_SECONDS: it must outlast a long queue): they would wait minutes for the rescue.
+With the registry, the rescue asks whether the owner still lives and takes its rows at once if not.
+
+A process is dead when it is gone from this host's process table (its pid is free, or now belongs
+to a process started at another time: the registry keeps the start time), which the rescue sees
+at once; or, on another host, when it has not said it lives (a heartbeat thread, every
+PROCESS_BEAT_SECONDS) for PROCESS_STALE_SECONDS. A live process mistaken for a dead one (a very
+slow heartbeat) costs one more broker message for its rows, never a second send: the send claims
+its row first.
+
+A process registers when it first needs an id (its first queued mail), from the heartbeat thread's
+own database connection, so the caller's transaction is not involved; a forked child (a Celery
+pool process) registers as itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from django.conf import settings
+from django.db import connections
+from django.utils import timezone
+
+from campaigns.models import LiveProcess
+
+log = logging.getLogger(__name__)
+
+# How long the first caller waits for the registration (one INSERT) before going on without an id.
+REGISTER_WAIT_SECONDS = 5.0
+
+
+def start_time(pid: int) -> int | None:
+    """The process's start (clock ticks after boot: /proc/<pid>/stat, field 22); None if no such
+    live process (gone, or a zombie not yet reaped) or no /proc here."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    state, ticks = fields[0], fields[19]
+    return None if state in ("Z", "X") else int(ticks)
+
+
+class _Registration:
+    """This process's registry row, kept alive by a thread of its own."""
+
+    def __init__(self):
+        self.id: int | None = None
+        self.registered = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="liveness", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        every = settings.PROCESS_BEAT_SECONDS
+        try:
+            self._register()
+            while True:
+                time.sleep(every)
+                self._beat()
+        finally:
+            connections.close_all()
+
+    def _register(self) -> None:
+        pid = os.getpid()
+        try:
+            row = LiveProcess.objects.create(
+                hostname=socket.gethostname(), pid=pid, started=start_time(pid) or 0, beat_at=timezone.now()
+            )
+            self.id = row.pk
+        except Exception as exc:  # the database is down: the next beat tries again
+            log.warning("liveness: registering failed (%s)", type(exc).__name__)
+        finally:
+            connections.close_all()
+            self.registered.set()
+
+    def _beat(self) -> None:
+        try:
+            if self.id is None or not LiveProcess.objects.filter(pk=self.id).update(beat_at=timezone.now()):
+                # Not registered yet, or taken for dead and forgotten (a long stall): register anew.
+                self._register()
+        except Exception as exc:  # the database is down: the next beat tries again
+            log.warning("liveness: heartbeat failed (%s)", type(exc).__name__)
+        finally:
+            connections.close_all()  # not held between beats (a connection per process is scarce)
+
+
+_current: _Registration | None = None
+_lock = threading.Lock()
+
+
+def me() -> int | None:
+    """This process's registry id (registering it on first use); None if the registration has not
+    got through (the database is down): then the owned work falls back on its lease alone."""
+    global _current
+    with _lock:
+        if _current is None:
+            _current = _Registration()
+        current = _current
+    current.registered.wait(REGISTER_WAIT_SECONDS)
+    return current.id
+
+
+def _forget() -> None:
+    # A forked child is another process: it registers as itself, with a thread of its own.
+    global _current, _lock
+    _current, _lock = None, threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget)
+
+
+def is_alive(process: LiveProcess, now: datetime, host: str | None = None) -> bool:
+    """Whether the registered process still lives, as far as this process can tell."""
+    if (host or socket.gethostname()) == process.hostname and process.started:
+        return start_time(process.pid) == process.started
+    return process.beat_at > now - timedelta(seconds=settings.PROCESS_STALE_SECONDS)
+
+
+def dead(now: datetime) -> list[int]:
+    """The registry ids of the processes that died (the rescue takes what they held)."""
+    host = socket.gethostname()
+    return [p.pk for p in LiveProcess.objects.all() if not is_alive(p, now, host)]
+
+
+def forget(ids: list[int]) -> None:
+    """Drop dead processes from the registry once nothing is held in their name any more."""
+    LiveProcess.objects.filter(pk__in=ids).delete()

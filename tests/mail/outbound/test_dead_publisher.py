@@ -1,0 +1,64 @@
+"""A process killed after committing outbox rows but before publishing their send (its publisher
+thread never ran) leaves the rows PENDING under a long queued lease. The rescue sees that their
+owner is dead (campaigns/liveness.py) and queues them at once: a real worker sends each once,
+although the queued lease (an hour here) has not run out."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from campaigns import liveness
+from campaigns.models import LiveProcess, OutboxMail
+from tests.services import needs_redis
+from tests.support.workers import ROOT, Beat, Worker, _process_env, wait_for
+
+pytestmark = [needs_redis, pytest.mark.django_db(transaction=True)]
+
+# Commits two rows (queue_mail, as any command does), then dies by SIGKILL where its publisher
+# would have been handed the send: the rows are committed, no message was ever published.
+COMMIT_THEN_DIE = """
+import os, signal, django
+django.setup()
+from django.db import transaction
+from campaigns.mailout import outbox
+outbox._Publisher.put = lambda self, ids, render=(): os.kill(os.getpid(), signal.SIGKILL)
+with transaction.atomic():
+    for n in ("one", "two"):
+        outbox.queue_mail(key=f"orphan-{n}", to=f"{n}@example.org", subject=f"Orphan {n}", body="x")
+"""
+
+
+def test_rows_of_a_publisher_killed_before_its_publish_are_sent_at_once(smtp, broker, settings, monkeypatch, tmp_path):
+    monkeypatch.setenv("EMAIL_URL", f"smtp://{settings.EMAIL_HOST}:{settings.EMAIL_PORT}")
+    env = _process_env(QUEUED_LEASE_SECONDS="3600", DJANGO_SETTINGS_MODULE="kriegsbrief.settings")
+    died = subprocess.run([sys.executable, "-c", COMMIT_THEN_DIE], cwd=ROOT, env=env, capture_output=True, timeout=120)
+    assert died.returncode == -signal.SIGKILL, died.stderr.decode()[-2000:]
+    rows = list(OutboxMail.objects.filter(key__startswith="orphan-"))
+    assert [r.status for r in rows] == ["pending", "pending"]
+    owner = LiveProcess.objects.get(pk=rows[0].queued_by)
+    assert {r.queued_by for r in rows} == {owner.pk} and liveness.start_time(owner.pid) is None
+    worker, beat = Worker(env={"QUEUED_LEASE_SECONDS": "3600"}), Beat(tmp_path, rescue_every=1.0)
+    try:
+        assert wait_for(lambda: len(smtp.messages) >= 2, 90), "the dead publisher's rows were not sent"
+        time.sleep(1)  # a second copy, if one were queued, would have had its time
+    finally:
+        beat.stop()
+        worker.stop()
+    assert sorted(m["Subject"] for _, m in smtp.messages) == ["Orphan one", "Orphan two"]
+    assert set(OutboxMail.objects.filter(key__startswith="orphan-").values_list("status", flat=True)) == {"sent"}
+    assert not LiveProcess.objects.filter(pk=owner.pk).exists()  # forgotten once nothing waits in its name
+
+
+def test_a_live_process_is_alive_and_a_reused_pid_is_not(db):
+    me = LiveProcess(hostname=os.uname().nodename, pid=os.getpid(), started=liveness.start_time(os.getpid()))
+    from django.utils import timezone
+
+    now = timezone.now()
+    me.beat_at = now
+    assert liveness.is_alive(me, now, host=me.hostname)
+    me.started += 1  # the same pid, started at another time: another process
+    assert not liveness.is_alive(me, now, host=me.hostname)
