@@ -6,6 +6,11 @@ import os
 
 os.environ["DEBUG"] = "true"  # pytest-django still runs each test with DEBUG off
 os.environ.setdefault("SECRET_KEY", "kriegsbrief-test-suite-key-not-secret")
+# Connections end with their request or task, as Django's default: production keeps them a minute
+# (DATABASE_CONN_MAX_AGE), which in a test run would leave the workers' and threads' sessions open
+# into later tests, where the leak guard (tests/support/dbleaks.py) cannot tell them from a leak.
+# Tests of kept connections set CONN_MAX_AGE themselves.
+os.environ.setdefault("DATABASE_CONN_MAX_AGE", "0")
 
 from kriegsbrief.settings import *  # noqa: F403
 
