@@ -34,6 +34,10 @@ def _conn():
 
 
 def _cursor(conn):
+    # As Django's own cursor does: a connection kept from an earlier request is checked once a
+    # request (CONN_HEALTH_CHECKS), so one a database restart broke is replaced, not used - an API
+    # poll's first statement is one of these (api/tokens.py).
+    conn.close_if_health_check_failed()
     conn.ensure_connection()
     if conn.vendor == "postgresql":
         return contextlib.nullcontext(_pg_cursor(conn))

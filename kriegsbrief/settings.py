@@ -124,10 +124,14 @@ else:
     # A connection kept per web thread and worker for this many seconds (0: one per request, as
     # Django does by default): opening one costs the server a backend process and the client a
     # handshake, and under load bench/load.py found a poll spending about a quarter of its time on
-    # it (issue 18). The health check pings a kept connection once a request before using it, so
+    # it (issue 18). The health check looks at a kept connection once a request before using it, so
     # one broken by a database restart is replaced instead of failing the request.
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # Django's backend, its health check asking the server only when the socket says something
+    # (kriegsbrief/postgresql/base.py): Django's SELECT 1 was a round trip on every request.
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["default"]["ENGINE"] = "kriegsbrief.postgresql"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

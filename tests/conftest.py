@@ -99,7 +99,7 @@ def _no_connection_left_open(request):
     after, the test's own fixtures (workers, brokers, threads), and before the database's."""
     from django.conf import settings
 
-    if not _uses_db(request) or settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+    if not _uses_db(request) or not settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
         yield
         return
     request.getfixturevalue("_django_db_helper")

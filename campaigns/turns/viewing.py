@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from datetime import UTC
+from functools import cache
 
 from django.db.models import Q, QuerySet
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext
 
+from campaigns import prepared
 from campaigns.i18n import render
-from campaigns.models import Event, Game, Seat
+from campaigns.models import Campaign, Event, Game, Seat
 from rules import catalog
 from rules.core.protocol import PUBLIC, Viewer, side_audience
 
@@ -34,10 +36,34 @@ def viewer_for(game: Game, user) -> tuple[Viewer, Seat] | None:
 def seated_in(game_id: int, user) -> tuple[Game, Viewer, Seat] | None:
     """The game with the viewer a user is in it, from one query (the API's every request: the
     game row and campaign come joined to the seats); None if they hold no active seat."""
-    if not user.is_authenticated:
+    if not user.is_authenticated or not 0 < game_id < 2**63:  # outside a bigint: no such game
         return None
-    found = _first_role(Seat.objects.active().filter(user=user, game_id=game_id).select_related("game__campaign"))
+    found = _first_role(_seats_in(game_id, user))
     return None if found is None else (found[1].game, *found)
+
+
+@cache
+def _seats_sql() -> str:
+    return (
+        f"SELECT {prepared.columns(Seat, 's')}, {prepared.columns(Game, 'g')}, {prepared.columns(Campaign, 'c')}"
+        " FROM campaigns_seat s JOIN campaigns_game g ON g.id = s.game_id JOIN campaigns_campaign c ON c.id = g.campaign_id"
+        " WHERE s.user_id = %s AND s.game_id = %s AND s.status = %s"
+    )
+
+
+def _seats_in(game_id: int, user) -> list[Seat]:
+    """The user's active seats in a game, each with the game and its campaign: what
+    ``Seat.objects.active().filter(user=user, game_id=game_id).select_related("game__campaign")``
+    gives, by a prepared statement (the ORM's compile of it cost every poll about 0.8 ms of CPU,
+    issue 18)."""
+    out = []
+    for row in prepared.fetchall(_seats_sql(), [user.pk, game_id, Seat.Status.ACTIVE.value]):
+        seat, game, campaign = prepared.instances(row, Seat, Game, Campaign)
+        Game._meta.get_field("campaign").set_cached_value(game, campaign)
+        Seat._meta.get_field("game").set_cached_value(seat, game)
+        Seat._meta.get_field("user").set_cached_value(seat, user)
+        out.append(seat)
+    return out
 
 
 def _first_role(seats) -> tuple[Viewer, Seat] | None:
