@@ -410,6 +410,7 @@ def analyse(db_url: str, sink, accepted: list[str], window: tuple[float, float])
         line.split("# bench ", 1)[1].strip() for t in texts for line in t.splitlines() if "# bench " in line
     )
     statuses = Counter(status for status, _, _ in outbox)
+    received = sink.received  # asked of the sink's process once
     sent = [(mid.strip(), to) for status, mid, to in outbox if status == "sent"]
     start, end = window
     return {
@@ -419,8 +420,8 @@ def analyse(db_url: str, sink, accepted: list[str], window: tuple[float, float])
         ],
         "closed": sum(1 for e in at.values() if "turn.closed" in e),
         "lost_orders": sum(1 for m in accepted if m not in in_log),
-        "lost_mail": statuses["dead"] + sum(1 for key in sent if sink.received[key] == 0),
-        "dup_mail": sum(n - 1 for n in sink.received.values() if n > 1),
+        "lost_mail": statuses["dead"] + sum(1 for key in sent if received[key] == 0),
+        "dup_mail": sum(n - 1 for n in received.values() if n > 1),
         "dup_adjudications": sum(n - 1 for n in adjudicated.values() if n > 1),
         "dup_orders": sum(n - 1 for n in in_log.values() if n > 1),
         "outbox_rows": len(outbox),
@@ -646,12 +647,11 @@ def report(args, api, players, phases, stack, counter, drain_s, stalled, probed,
     print(f"{'orders/s':28}{'':>18}" + "".join(f"{r['orders_per_s']:22.2f}" for r in results))
     print(f"{'turns published/s':28}{'':>18}" + "".join(f"{r['turns_per_s']:22.2f}" for r in results))
     print(f"{'HTTP 5xx / no answer':28}{'':>18}" + "".join(f"{sum(r['errors'].values()):22d}" for r in results))
-    pushes = (
-        counter.pushes["adjudicate_turn"] + counter.pushes["send_outbox_mail"] + counter.pushes["send_outbox_mails"]
-    )
+    counted = counter.pushes
+    pushes = counted["adjudicate_turn"] + counted["send_outbox_mail"] + counted["send_outbox_mails"]
     items = a["closed"] + a["outbox_rows"]
     print(
-        f"\nbroker: {dict(counter.pushes)} messages pushed for {a['closed']} adjudications and "
+        f"\nbroker: {dict(counted)} messages pushed for {a['closed']} adjudications and "
         f"{a['outbox_rows']} mails queued; outbox {a['outbox']}; SMTP received {sum(stack.smtp.received.values())}"
     )
     print(

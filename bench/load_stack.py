@@ -55,16 +55,65 @@ def wait_for(check, timeout: float, what: str) -> None:
     raise RuntimeError(f"{what} did not come up in {timeout:.0f} s")
 
 
-class SmtpSink:
+class _Remote:
+    """An object run in a process of its own (spawned: no copy of the driver's threads), driven by
+    calls over a pipe. The SMTP sink and the broker counter ran in the load driver's interpreter,
+    where forty player threads held the GIL: the sink took mail at the driver's pace (a backlog after
+    an SMTP freeze drained at ~22 mails/s whatever the workers could send) and the counter's MONITOR
+    parsing slowed the players. A real SMTP server is a process of its own; so is this one now."""
+
+    def __init__(self, target, *args):
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("spawn")
+        self._conn, child = ctx.Pipe()
+        self._lock = threading.Lock()
+        self.proc = ctx.Process(target=_serve, args=(child, target, args), daemon=True)
+        self.proc.start()
+        self.call("ping")
+
+    def call(self, name: str, *args):
+        with self._lock:
+            self._conn.send((name, args))
+            ok, value = self._conn.recv()
+        if not ok:
+            raise RuntimeError(f"{name}: {value}")
+        return value
+
+    def close(self):
+        if self.proc.is_alive():
+            try:
+                self.call("stop")
+            except (EOFError, OSError, RuntimeError):
+                pass
+            self.proc.join(10)
+        if self.proc.is_alive():
+            self.proc.kill()
+
+
+def _serve(conn, target, args):
+    obj = target(*args)
+    while True:
+        name, call_args = conn.recv()
+        try:
+            value = None if name == "ping" else getattr(obj, name)(*call_args)
+            conn.send((True, value))
+        except Exception as exc:  # sent back to the caller
+            conn.send((False, repr(exc)))
+        if name == "stop":
+            return
+
+
+class _Sink:
     """Counts deliveries by (Message-ID, recipient) - a game's first mail to each seat shares the
     game's thread Message-ID; ``freeze()`` makes it hold every message unanswered."""
 
-    def __init__(self):
-        self.received: Counter[str] = Counter()
+    def __init__(self, port: int):
+        self.received: Counter[tuple[str, str]] = Counter()
         self._thawed = threading.Event()
         self._thawed.set()
-        self.port = free_port()
-        self.controller = Controller(self, hostname="127.0.0.1", port=self.port)
+        self.controller = Controller(self, hostname="127.0.0.1", port=port)
+        self.controller.start()
 
     async def handle_DATA(self, server, session, envelope):
         while not self._thawed.is_set():  # a hung server: the client waits, up to its own timeout
@@ -74,21 +123,53 @@ class SmtpSink:
             self.received[(msgid.strip(), rcpt.lower())] += 1
         return "250 OK"
 
+    def counts(self) -> Counter:
+        return Counter(self.received)
+
     def freeze(self):
         self._thawed.clear()
 
     def thaw(self):
         self._thawed.set()
 
-    def start(self):
-        self.controller.start()
-
     def stop(self):
         self.thaw()
         self.controller.stop()
 
 
-class BrokerCounter:
+class SmtpSink:
+    """The SMTP sink (aiosmtpd) in a process of its own: ``received`` (a Counter by (Message-ID,
+    recipient)) is read from it when asked; ``freeze()`` and ``thaw()`` as a hung server would."""
+
+    def __init__(self):
+        self.port = free_port()
+        self._remote: _Remote | None = None
+        self._last: Counter = Counter()
+
+    def start(self):
+        self._remote = _Remote(_Sink, self.port)
+
+    @property
+    def received(self) -> Counter:
+        if self._remote is not None and self._remote.proc.is_alive():
+            self._last = self._remote.call("counts")
+        return self._last
+
+    def freeze(self):
+        assert self._remote is not None
+        self._remote.call("freeze")
+
+    def thaw(self):
+        assert self._remote is not None
+        self._remote.call("thaw")
+
+    def stop(self):
+        if self._remote is not None:
+            self.received  # noqa: B018 - the last counts, kept for a report after the stop
+            self._remote.close()
+
+
+class _Monitor:
     """Counts the messages put on the broker's queues, by task (Redis MONITOR of our own Redis)."""
 
     TASK = re.compile(r"campaigns\.tasks\.(\w+)")
@@ -96,6 +177,7 @@ class BrokerCounter:
     def __init__(self, url: str):
         self.url, self.pushes, self._stop = url, Counter(), threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
 
     def _run(self):
         while not self._stop.is_set():
@@ -111,11 +193,32 @@ class BrokerCounter:
             except (redis.ConnectionError, OSError):
                 time.sleep(0.2)  # Redis is down (a fault): count again when it is back
 
-    def start(self):
-        self.thread.start()
+    def counts(self) -> Counter:
+        return Counter(self.pushes)
 
     def stop(self):
         self._stop.set()
+
+
+class BrokerCounter:
+    """The broker's pushes by task, counted by a process of its own (see _Remote)."""
+
+    def __init__(self, url: str):
+        self.url, self._remote, self._last = url, None, Counter()
+
+    def start(self):
+        self._remote = _Remote(_Monitor, self.url)
+
+    @property
+    def pushes(self) -> Counter:
+        if self._remote is not None and self._remote.proc.is_alive():
+            self._last = self._remote.call("counts")
+        return self._last
+
+    def stop(self):
+        if self._remote is not None:
+            self.pushes  # noqa: B018 - the last counts, kept for the report
+            self._remote.close()
 
 
 class Stack:
