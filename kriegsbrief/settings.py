@@ -210,6 +210,10 @@ QUEUED_LEASE_SECONDS = env.int("QUEUED_LEASE_SECONDS", default=300)
 # the visibility timeout (an hour); a running adjudication holds the game row, which the rescue
 # skips (SKIP LOCKED), so the lease only covers the wait in the queue (normally under a second).
 ADJUDICATION_LEASE_SECONDS = env.int("ADJUDICATION_LEASE_SECONDS", default=30)
+# A queued adjudication whose message has left the queue this long ago and was never started (its
+# lease not cut to the work lease) was taken by a consumer that died holding it (a worker killed
+# between taking and starting): the rescue queues it again (campaigns/queued.py).
+ADJUDICATION_TAKEN_SECONDS = env.float("ADJUDICATION_TAKEN_SECONDS", default=5.0)
 # While a worker runs an adjudication or an SMTP conversation, its lease is this short and a
 # heartbeat thread renews it every third of it (campaigns/leases.py): a killed worker's work is
 # free for the rescue within seconds; a live one, however slow, keeps it.

@@ -10,7 +10,10 @@ message for one turn is harmless anyway (``commands.adjudicate`` checks the log 
 Two leases: while the message waits in the queue it owns the turn for ADJUDICATION_LEASE_SECONDS
 (a backlog must not look lost); once a worker starts it (``running``) the lease is cut to
 WORK_LEASE_SECONDS and renewed by a heartbeat (campaigns/leases.py), so a worker killed
-mid-adjudication frees the turn within seconds, not when the queued lease would have run out.
+mid-adjudication frees the turn within seconds, not when the queued lease would have run out. A
+message taken off the queue by a worker killed before it started (no work lease yet) is found by the
+rescue too: its queued lease is ADJUDICATION_TAKEN_SECONDS old and the broker's queue no longer
+holds it (campaigns/queued.py). A message the queue still holds is never queued a second time.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from campaigns import transient
+from campaigns import queued, transient
 from campaigns.leases import LeaseHeartbeat
 from campaigns.models import Game
 
@@ -93,14 +96,34 @@ def hand_off(game_id: int, turn: int) -> bool:
 
 
 def rescue(now: datetime | None = None) -> int:
-    """Queue every closed turn whose adjudication no one holds. Returns how many were queued."""
+    """Queue every closed turn whose adjudication no one holds. Returns how many were queued.
+
+    No one holds a turn whose lease is gone or over, or whose message was taken off the queue by a
+    consumer that never started it (a worker killed whole): a queued lease at least
+    ADJUDICATION_TAKEN_SECONDS old that was never cut to the work lease, with no message left in the
+    queue (campaigns.queued). A message the broker shows waiting is not queued again, even past its
+    lease (a long backlog): its lease is renewed instead. When the broker cannot be read, the
+    leases alone decide, as before."""
     now = now or timezone.now()
+    # A queued lease is longer than the work lease; how long it has left tells its age.
+    doubtful = lease() - timedelta(seconds=settings.ADJUDICATION_TAKEN_SECONDS)
     with transaction.atomic():
-        free = (
+        rows = (
             Game.objects.select_for_update(skip_locked=True)
             .filter(status=Game.Status.ACTIVE, turn_status="closed")
-            .filter(Q(adjudication_leased_until__isnull=True) | Q(adjudication_leased_until__lte=now))
+            .filter(
+                Q(adjudication_leased_until__isnull=True)
+                | Q(adjudication_leased_until__lte=now)
+                | Q(adjudication_leased_until__gt=now + work_lease(), adjudication_leased_until__lte=now + doubtful)
+            )
         )
-        taken = list(free.values_list("pk", "turn_number")[:RESCUE_BATCH])
-        Game.objects.filter(pk__in=[pk for pk, _ in taken]).update(adjudication_leased_until=now + lease())
+        found = list(rows.values_list("pk", "turn_number", "adjudication_leased_until")[:RESCUE_BATCH])
+        waiting = queued.waiting(ADJUDICATE_TASK) if found else set()
+        taken, renewed = [], []
+        for pk, turn, until in found:
+            if waiting is not None and (pk, turn) in waiting:
+                renewed.append(pk)  # waiting its turn in the queue: owned by that message
+            elif until is None or until <= now or waiting is not None:
+                taken.append((pk, turn))
+        Game.objects.filter(pk__in=[pk for pk, _ in taken] + renewed).update(adjudication_leased_until=now + lease())
     return sum(hand_off(pk, turn) for pk, turn in taken)

@@ -11,15 +11,16 @@ from datetime import timedelta
 
 import psycopg
 import pytest
+import redis
 from django.db import connection
 from django.utils import timezone
 
 from campaigns.models import Game
 from campaigns.turns import handoff
 from campaigns.turns.gamelog import verify_game
-from tests.services import database_url, needs_redis
+from tests.services import REDIS_URL, database_url, needs_redis
 from tests.support.games import state_of
-from tests.support.workers import Beat, Worker, wait_for
+from tests.support.workers import Beat, Worker, queue_of, wait_for
 
 from .test_celery_adjudication import adjudications, close_with_orders
 
@@ -33,6 +34,9 @@ def lease_of(game):
 def test_a_lease_held_by_a_live_long_adjudication_is_not_stolen(game, broker, settings):
     settings.WORK_LEASE_SECONDS = 0.6  # renewed every 0.2 s
     close_with_orders(game)  # queued (no worker runs it): its message holds the queued lease
+    # This test runs the adjudication's hold itself, so it takes the message as a worker would (a
+    # message left in the queue would own the turn: campaigns/queued.py).
+    assert redis.Redis.from_url(REDIS_URL).rpop(queue_of("adjudication")) is not None
     with handoff.running(game.pk, 1) as beat:
         assert lease_of(game) < timezone.now() + timedelta(seconds=1)  # cut to the work lease
         for _ in range(8):  # four times the lease, and more

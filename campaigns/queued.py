@@ -1,0 +1,76 @@
+"""What still waits on the broker: the arguments of a task's messages in its queue (Redis).
+
+The rescue uses it to tell a message waiting its turn in a queue from one a consumer took and never
+ran. A Celery worker killed whole (SIGKILL, the OOM killer, a lost host) leaves the messages it had
+taken but not started unacknowledged in Redis until the visibility timeout (an hour); the work they
+carry looks owned (its queued lease still runs) though no one will do it. A message taken by a
+live worker is started at once (acks_late, prefetch multiplier 1), and a started one has cut its
+lease to the short work lease: so a queued lease that is a few seconds old, whose message is no
+longer in the queue, belongs to a dead consumer, and the rescue may queue the work again. A
+message still in the queue is only waiting (a backlog): queuing it again would only make a copy.
+
+Only the queue's list is read (LRANGE; kombu's Redis transport keeps one list a queue and priority
+step): what a consumer holds is in kombu's ``unacked`` hash, which says nothing of whether its
+consumer lives. None when the broker cannot be read (not Redis, or down): the caller then falls
+back on the leases alone.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+from collections.abc import Iterable
+
+import redis
+from celery import current_app
+from kombu.transport.redis import PRIORITY_STEPS
+
+log = logging.getLogger(__name__)
+
+# kombu.transport.redis.Channel.sep: a priority step's list is "<queue><sep><step>" (step 0: "<queue>").
+_PRIORITY_SEP = "\x06\x16"
+_TIMEOUT = 1.0  # seconds: the rescue must not hang on a broker that is down
+
+
+def queue_of(task_name: str) -> str:
+    app = current_app
+    route = (app.conf.task_routes or {}).get(task_name) or {}
+    return str(route.get("queue") or app.conf.task_default_queue)
+
+
+def _lists(queue: str) -> list[str]:
+    return [queue] + [f"{queue}{_PRIORITY_SEP}{step}" for step in PRIORITY_STEPS if step]
+
+
+def _args(raw: bytes, task_name: str) -> tuple | None:
+    try:
+        message = json.loads(raw)
+        if message.get("headers", {}).get("task") != task_name:
+            return None
+        body = message["body"]
+        if message.get("properties", {}).get("body_encoding") == "base64":
+            body = base64.b64decode(body)
+        return tuple(json.loads(body)[0])  # protocol 2: [args, kwargs, embed]
+    except (ValueError, KeyError, TypeError, IndexError):
+        return None  # not a message of ours: it waits for no work the rescue knows
+
+
+def waiting(task_name: str) -> set[tuple] | None:
+    """The argument tuples of ``task_name``'s messages waiting in its queue, or None if unknown."""
+    url = str(current_app.conf.broker_url or "")
+    if not url.startswith(("redis://", "rediss://", "unix://")):
+        return None
+    try:
+        client = redis.Redis.from_url(url, socket_timeout=_TIMEOUT, socket_connect_timeout=_TIMEOUT)
+        try:
+            with client.pipeline(transaction=False) as pipe:
+                for name in _lists(queue_of(task_name)):
+                    pipe.lrange(name, 0, -1)
+                found: Iterable[list[bytes]] = pipe.execute()
+        finally:
+            client.close()
+    except (redis.RedisError, OSError) as exc:
+        log.warning("the broker's queue could not be read (%s): the leases alone decide", type(exc).__name__)
+        return None
+    return {args for items in found for raw in items if (args := _args(raw, task_name)) is not None}
