@@ -479,6 +479,12 @@ def main(argv=None) -> int:
     )
     ap.add_argument("--scaling-rounds", type=int, default=2, help="backlogs per worker count (interleaved)")
     ap.add_argument("--nice", type=int, default=10, help="CPU niceness of workers and beat (deploy/Procfile: 10)")
+    ap.add_argument(
+        "--nice-by-kind",
+        type=lambda v: {k: int(n) for k, n in (pair.split("=") for pair in v.split(","))},
+        default={},
+        help="a queue's workers at another niceness than --nice, e.g. adjudication=5,mail=5",
+    )
     ap.add_argument("--probe-interval", type=float, default=0.2, help="seconds between the latency probe's GETs")
     ap.add_argument("--idle", type=float, default=10, help="seconds of the probe alone before the load")
     ap.add_argument("--keep-db", action="store_true", help="keep the scratch database (e.g. for the backup drill)")
@@ -495,6 +501,7 @@ def main(argv=None) -> int:
         private_pg=args.fault == "pg-restart",
         log=log,
         nice=args.nice,
+        nice_by_kind=args.nice_by_kind,
     )
     stack.web_threads = args.web_threads
     try:

@@ -222,13 +222,17 @@ class BrokerCounter:
 
 
 class Stack:
-    def __init__(self, *, web_workers: int, sweep_interval: int, private_pg: bool, log=print, nice: int = 10):
+    def __init__(
+        self, *, web_workers: int, sweep_interval: int, private_pg: bool, log=print, nice: int = 10, nice_by_kind=None
+    ):
         self.tmp = Path(tempfile.mkdtemp(prefix="kb-load-"))
         self.log, self.web_workers, self.private_pg = log, web_workers, private_pg
         self.web_threads = 4  # per web worker, as deploy/Procfile runs them (WEB_THREADS); 1: sync workers
         # Workers and beat at a lower CPU priority, as deploy/Procfile runs them (0: as before); their
         # sessions too (see deploy/lowpriority: nice alone does not rank one session against another).
         self.nice = [str(ROOT / "deploy" / "lowpriority"), str(nice)] if nice else []
+        # A queue's workers at a niceness of their own (e.g. {"adjudication": 5}), as deploy/Procfile may run them.
+        self.nice_by_kind = dict(nice_by_kind or {})
         self.procs: dict[str, subprocess.Popen] = {}
         self.workers: list[subprocess.Popen] = []
         self.redis_port, self.web_port = free_port(), free_port()
@@ -408,9 +412,14 @@ class Stack:
     def worker_name(self, i: int) -> str:
         return f"bench{i}-{self.queues[i]}@{socket.gethostname()}"
 
+    def _nice_for(self, queue: str) -> list[str]:
+        if queue in self.nice_by_kind:
+            return [str(ROOT / "deploy" / "lowpriority"), str(self.nice_by_kind[queue])]
+        return self.nice
+
     def _worker_args(self, i: int) -> list[str]:
         return [
-            *self.nice,
+            *self._nice_for(self.queues[i]),
             str(BIN / "celery"),
             "-A",
             "kriegsbrief",

@@ -120,3 +120,31 @@ def test_every_boundary_is_set_before_flattening_and_unique_per_message(game, sm
     assert len(list(msg.iter_attachments())) == 1
     other = smtp.to(EMAILS["blue"])[0]
     assert not set(boundaries) & {p.get_boundary() for p in other.walk() if p.is_multipart()}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Приказы исполнены.\nFrom the front: all quiet\n\n-- \nKriegsbrief\n",
+        "CR only\rlines\r\nmixed\n\nand no ending",
+        "a long line " * 200,
+    ],
+)
+def test_the_line_generator_writes_the_stdlibs_bytes(body):
+    from email.generator import BytesGenerator
+    from io import BytesIO
+
+    from campaigns.mailout.mapmail import MapMail
+
+    png = bytes(range(256)) * 200  # 51 KB: base64 over ~700 lines
+    mail = MapMail(
+        "Донесение", body, "umpire@example.org", ["red@example.org"], inline_map=("map.png", png, "image/png")
+    )
+    mail.attach_alternative(f"<p>{body}</p>", "text/html")
+    mail.attach("map.png", png, "image/png")
+    mail.attach("orders.txt", body, "text/plain")
+    msg = mail.message()
+    for linesep in ("\r\n", "\n"):
+        fp = BytesIO()
+        BytesGenerator(fp, mangle_from_=False).flatten(msg, linesep=linesep)
+        assert msg.as_bytes(linesep=linesep) == fp.getvalue()
