@@ -64,6 +64,9 @@ class Stream:
     seq: int
     head_hash: str
     state: State
+    # The canonical JSON of the top-level values of the state's JSON as a snapshot last held
+    # them ({key: (value, its text)}: ``Fold.thaw_spans``), for the next snapshot to reuse.
+    texts: Mapping[str, tuple[Any, str]] | None = None
 
 
 @dataclass(frozen=True)
@@ -84,13 +87,76 @@ class Fold:
     def event(self, state: State, ev: Event) -> State:
         return self.apply(state, ev.type, ev.payload, ev.seq, ev.created_at.isoformat())
 
-    def snapshot(self, state: Any) -> str:
+    def snapshot(self, state: Any, texts: Mapping[str, tuple[Any, str]] | None = None) -> str:
         """The state as a snapshot's text: canonical JSON."""
-        return canonical_json(self.to_json(state))
+        return self.snapshot_spans(state, texts)[0]
+
+    def snapshot_spans(
+        self, state: Any, texts: Mapping[str, tuple[Any, str]] | None = None
+    ) -> tuple[str, dict[str, tuple[Any, str]] | None]:
+        """``snapshot``, and the text of each top-level value of the state's JSON (see ``thaw_spans``).
+
+        ``texts``: {key: (value, its canonical JSON)} of an earlier state (the snapshot it was
+        thawed from, or the last one written from it). A value that is that very object again
+        is not encoded again: a fold never changes its input (a command's events leave most of
+        a game's state, the rule set's board and units, the same objects), so its text is
+        still its canonical JSON. Byte for byte what ``canonical_json`` gives for the whole."""
+        value = self.to_json(state)
+        if type(value) is not dict or not all(type(k) is str for k in value):
+            return canonical_json(value), None
+        texts = texts or {}
+        spans = {}
+        for key, item in value.items():
+            known = texts.get(key)
+            spans[key] = (item, known[1] if known is not None and known[0] is item else canonical_json(item))
+        # As json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False) writes an object.
+        body = ",".join(f"{encode_basestring(k)}:{spans[k][1]}" for k in sorted(spans))
+        return "{" + body + "}", spans
 
     def thaw(self, text: str) -> Any:
         """The state a snapshot's text holds."""
         return self.from_json(json.loads(text))
+
+    def thaw_spans(self, text: str) -> tuple[Any, dict[str, tuple[Any, str]] | None]:
+        """``thaw``, and {key: (value, its text)} for each top-level value of the snapshot's JSON
+        object, for ``snapshot_spans`` to reuse: the text of a value in canonical JSON (every
+        snapshot's, written by ``snapshot``) is that value's canonical JSON. None (and a plain
+        ``json.loads``) for a text that is not laid out as canonical JSON at the top level."""
+        spans = _top_level_spans(text)
+        if spans is None:
+            return self.thaw(text), None
+        return self.from_json({k: v for k, (v, _) in spans.items()}), spans
+
+
+_scan = json.JSONDecoder().scan_once
+
+
+def _top_level_spans(text: str) -> dict[str, tuple[Any, str]] | None:
+    """A JSON object's top-level values, each with its own slice of ``text``, read by the same
+    scanner as ``json.loads``; None unless the object is written as canonical JSON writes one
+    (no whitespace, keys sorted and unique)."""
+    if len(text) < 2 or text[0] != "{" or text[-1] != "}":
+        return None
+    out: dict[str, tuple[Any, str]] = {}
+    i, end, last = 1, len(text) - 1, None
+    if i == end:
+        return out
+    try:
+        while True:
+            if text[i] != '"':
+                return None
+            key, i = _scan(text, i)
+            if text[i] != ":" or (last is not None and key <= last):
+                return None
+            value, j = _scan(text, i + 1)
+            out[key], last = (value, text[i + 1 : j]), key
+            if j == end:
+                return out
+            if text[j] != ",":
+                return None
+            i = j + 1
+    except (StopIteration, IndexError, ValueError):
+        return None
 
 
 def event_hash(
@@ -257,7 +323,8 @@ class EventStore:
             if lock or isinstance(game, int):
                 game = _game(game_id, lock)
             snap, events = _snapshot_and_events(game_id)
-        state, seq, head_hash = (self.fold.thaw(snap[1]), snap[0], None) if snap else (self.fold.empty(), 0, "")
+        state, texts = self.fold.thaw_spans(snap[1]) if snap else (self.fold.empty(), None)
+        seq, head_hash = (snap[0], None) if snap else (0, "")
         # From the snapshot's own event on: its hash is the head if nothing follows.
         for ev in events:
             if ev.seq > seq:
@@ -266,7 +333,7 @@ class EventStore:
             head_hash = ev.hash
         if head_hash is None:
             raise ValueError(f"game {game_id}: snapshot at seq {seq} has no event (was the log imported partly?)")
-        return Stream(game=game, seq=seq, head_hash=head_hash, state=state)
+        return Stream(game=game, seq=seq, head_hash=head_hash, state=state, texts=texts)
 
     def state_at(self, game_id: int, seq: int) -> State:
         """The state right after event ``seq``: the latest snapshot at or before it plus the events up to it
@@ -295,7 +362,7 @@ class EventStore:
             return stream
         game = stream.game
         now = timezone.now()
-        state, seq, prev = stream.state, stream.seq, stream.head_hash
+        state, seq, prev, texts = stream.state, stream.seq, stream.head_hash, stream.texts
         rows, snaps = [], []
         for draft in drafts:
             seq += 1
@@ -321,7 +388,8 @@ class EventStore:
             )
             state = self.fold.apply(state, ev.type, payload, seq, now.isoformat())
             if self.fold.snapshot_due(ev.type, state):
-                snaps.append(Snapshot(game_id=game.pk, seq=seq, state=self.fold.snapshot(state)))
+                text, texts = self.fold.snapshot_spans(state, texts)
+                snaps.append(Snapshot(game_id=game.pk, seq=seq, state=text))
             prev = digest
         columns: dict[str, Any] = {}
         if self.projection is not None:
@@ -360,7 +428,7 @@ class EventStore:
             raise ConcurrencyConflict(game.pk, stream.seq, head(game.pk)[0])
         for key, value in columns.items():
             setattr(game, key, value)
-        return Stream(game=game, seq=seq, head_hash=prev, state=state)
+        return Stream(game=game, seq=seq, head_hash=prev, state=state, texts=texts)
 
     def append_retrying(self, game_id: int, build: Build, attempts: int = 20) -> Stream:
         """Load, build drafts from fresh state, append; on a conflict start again.

@@ -91,3 +91,54 @@ def test_the_state_cannot_be_changed_in_place():
     state = lifecycle.empty_state()
     with pytest.raises(FrozenInstanceError):
         state.status = GameStatus.ACTIVE  # type: ignore[misc]
+
+
+# --- snapshots that reuse the text of what a fold left unchanged (eventstore.Fold.snapshot_spans) ---
+
+
+@pytest.mark.parametrize("i", range(len(RECORDED)), ids=[f"{r['type']}@{i}" for i, r in enumerate(RECORDED)])
+def test_a_snapshot_reusing_the_thawed_texts_is_the_canonical_json_of_the_state(i):
+    r, fold = RECORDED[i], gamelog.store.fold
+    before, texts = fold.thaw_spans(r["before"])
+    assert texts is not None and before == fold.thaw(r["before"])
+    assert {k: t for k, (_, t) in texts.items()} == {k: canonical_json(v) for k, v in json.loads(r["before"]).items()}
+    after = lifecycle.fold(before, r["type"], r["payload"], r["seq"], r["at"])
+    text, spans = fold.snapshot_spans(after, texts)
+    assert text == r["after"] == canonical_json(after.to_json())
+    # and again from what that snapshot left: a second event in the same append
+    again = lifecycle.fold(after, r["type"], r["payload"], r["seq"] + 1, r["at"])
+    assert fold.snapshot(again, spans) == canonical_json(again.to_json())
+
+
+def test_a_reused_text_is_only_that_of_the_very_same_object():
+    fold = gamelog.store.fold
+    text = next(t for t in SNAPSHOTS if json.loads(t)["rules"])
+    state, texts = fold.thaw_spans(text)
+    # An equal but different object, or an object whose text was of another value: encoded afresh.
+    stale = {**texts, "rules": ({"not": "these rules"}, '{"not":"these rules"}')}
+    assert fold.snapshot(state, stale) == text
+    changed = LifecycleState.from_json({**json.loads(text), "rules": {"board": "other"}})
+    assert '"rules":{"board":"other"}' in fold.snapshot(changed, texts)
+    assert fold.snapshot(changed, texts) == canonical_json(changed.to_json())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{ "missed":{}}',  # whitespace
+        '{"b":1,"a":2}',  # keys not sorted
+        '{"a":1,"a":2}',  # a key twice
+        "[1,2]",
+        "{}",
+        '{"a":1,}',
+        '{"a":1',
+    ],
+)
+def test_only_a_text_laid_out_as_canonical_json_gives_its_spans(text):
+    from campaigns.log.eventstore import _top_level_spans
+
+    spans = _top_level_spans(text)
+    if text == "{}":
+        assert spans == {}
+    else:
+        assert spans is None
