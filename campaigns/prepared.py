@@ -40,11 +40,11 @@ def _cursor(conn):
     conn.close_if_health_check_failed()
     conn.ensure_connection()
     if conn.vendor == "postgresql":
-        return contextlib.nullcontext(_pg_cursor(conn))
+        return contextlib.nullcontext(kept_cursor(conn))
     return conn.cursor()
 
 
-def _pg_cursor(conn) -> psycopg.Cursor:
+def kept_cursor(conn) -> psycopg.Cursor:
     """One psycopg cursor per database connection, kept: making one (its adapters and
     transformer) costs more Python than running a small prepared statement. Kept on Django's
     connection wrapper with the connection it was made for, so a new connection gets a new one."""

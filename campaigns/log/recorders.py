@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-import psycopg
-from django.db import connection
+from django.db import connection, transaction
+
+from campaigns import prepared
 
 
 @dataclass(frozen=True)
@@ -118,9 +119,12 @@ class PostgresRecorder:
         # Django binds parameters client-side, so the server would parse and plan
         # this hot statement on every append. A plain psycopg cursor on the same
         # connection (same transaction) binds on the server, and psycopg keeps it
-        # prepared (settings: DATABASE_PREPARE_THRESHOLD).
-        connection.ensure_connection()
-        with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cur:
+        # prepared (settings: DATABASE_PREPARE_THRESHOLD). The connection's kept cursor
+        # (campaigns.prepared): making a cursor costs more Python than running the statement.
+        conn = transaction.get_connection()
+        conn.ensure_connection()
+        with conn.wrap_database_errors:
+            cur = prepared.kept_cursor(conn)
             cur.execute(sql, params)
             if not snapshots:
                 return cur.rowcount == len(rows)
