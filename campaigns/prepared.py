@@ -17,6 +17,7 @@ writes exactly as through the ORM on every backend.
 from __future__ import annotations
 
 import contextlib
+import re
 from functools import cache, lru_cache
 from typing import TypeVar
 
@@ -44,22 +45,55 @@ def _cursor(conn):
     return conn.cursor()
 
 
-def kept_cursor(conn) -> psycopg.Cursor:
+def kept_cursor(conn, *, numbered: bool = False) -> psycopg.Cursor:
     """One psycopg cursor per database connection, kept: making one (its adapters and
     transformer) costs more Python than running a small prepared statement. Kept on Django's
-    connection wrapper with the connection it was made for, so a new connection gets a new one."""
+    connection wrapper with the connection it was made for, so a new connection gets a new one.
+    ``numbered``: a raw cursor, for statements whose placeholders are $1, $2, ... (``_numbered``)."""
     raw = conn.connection
-    kept = getattr(conn, "_kb_prepared_cursor", None)
+    name = "_kb_numbered_cursor" if numbered else "_kb_prepared_cursor"
+    kept = getattr(conn, name, None)
     if kept is None or kept[0] is not raw or kept[1].closed:
-        kept = conn._kb_prepared_cursor = (raw, psycopg.Cursor(raw))
+        kept = (raw, (psycopg.RawCursor if numbered else psycopg.Cursor)(raw))
+        setattr(conn, name, kept)
     return kept[1]
+
+
+# psycopg keeps its reading of a statement's %s placeholders only for statements of at most 50
+# parameters (and 4 KB): a multi-row statement with more (mail-in's batch INSERT of 50 rows: 850)
+# was read again on every run, placeholder by placeholder in Python (~90 us a message of the
+# batch). Those go with their placeholders numbered here once, through a raw cursor.
+_READ_EVERY_TIME = 50
 
 
 def fetchall(sql: str, params) -> list[tuple]:
     conn = _conn()
     with conn.wrap_database_errors, _cursor(conn) as cur:
+        if len(params) > _READ_EVERY_TIME and conn.vendor == "postgresql":
+            cur, sql = kept_cursor(conn, numbered=True), _numbered(sql)
         cur.execute(sql, params)
         return cur.fetchall()
+
+
+_PLACEHOLDER = re.compile(r"%(.)", re.DOTALL)
+
+
+@lru_cache(maxsize=64)
+def _numbered(sql: str) -> str:
+    """``sql`` with its %s placeholders as $1, $2, ... and %% as %, as psycopg reads it; only
+    %s placeholders (what this module writes)."""
+    count = 0
+
+    def number(m: re.Match) -> str:
+        nonlocal count
+        if m.group(1) == "%":
+            return "%"
+        if m.group(1) != "s":
+            raise ValueError(f"only %s placeholders are numbered, not %{m.group(1)}")
+        count += 1
+        return f"${count}"
+
+    return _PLACEHOLDER.sub(number, sql)
 
 
 def fetchone(sql: str, params) -> tuple | None:

@@ -104,3 +104,26 @@ def test_load_after_a_turn_opening_starts_at_its_snapshot(game):
     assert list(Snapshot.objects.filter(game=game).values_list("seq", flat=True)) == [opened + 1]
     *_, (last, replayed) = gamelog.replay(game.pk)
     assert canonical_json(gamelog.load(game.pk).state.to_json()) == canonical_json(replayed.to_json())
+
+
+@pytest.mark.django_db
+def test_a_statement_of_many_parameters_reads_as_a_small_one(game):
+    """More than psycopg keeps its reading of (50): numbered once, the same rows and '%%' as '%'."""
+    from django.db import connection
+
+    values = [f"v{i}%" for i in range(120)]
+    sql = f"SELECT x || '%%' FROM unnest(ARRAY[{', '.join(['%s'] * len(values))}]::text[]) AS x WHERE x LIKE 'v%%'"
+    with connection.cursor() as cur:
+        cur.execute(sql, values)
+        expected = cur.fetchall()
+    assert prepared.fetchall(sql, values) == expected == [(f"{v}%",) for v in values]
+    assert prepared.fetchall(sql, values) == expected  # again, from the numbered statement kept
+    ids = [game.pk] + [-i for i in range(1, 60)]
+    sql = f"SELECT id, name FROM campaigns_game WHERE id IN ({', '.join(['%s'] * len(ids))})"
+    assert prepared.fetchall(sql, ids) == [(game.pk, game.name)]
+
+
+def test_only_percent_s_placeholders_are_numbered():
+    assert prepared._numbered("SELECT %s, '%%', %s") == "SELECT $1, '%', $2"
+    with pytest.raises(ValueError, match="only %s"):
+        prepared._numbered("SELECT %(name)s")
