@@ -128,7 +128,9 @@ class Fold:
         return self.from_json({k: v for k, (v, _) in spans.items()}), spans
 
 
-_scan = json.JSONDecoder().scan_once
+# The decoder's own scanner (an instance attribute set in JSONDecoder.__init__, so the stubs don't
+# declare it): (value, index after it) for the JSON text starting at an index.
+_scan: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 def _top_level_spans(text: str) -> dict[str, tuple[Any, str]] | None:
