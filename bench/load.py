@@ -486,7 +486,13 @@ def main(argv=None) -> int:
         help="a queue's workers at another niceness than --nice, e.g. adjudication=5,mail=5",
     )
     ap.add_argument("--probe-interval", type=float, default=0.2, help="seconds between the latency probe's GETs")
-    ap.add_argument("--idle", type=float, default=10, help="seconds of the probe alone before the load")
+    ap.add_argument(
+        "--idle",
+        type=float,
+        default=20,
+        help="seconds of the probe alone before the load: its p95 is the ratio's baseline "
+        "(10 s gave 50 samples, and the baseline moved 13-40 ms from run to run)",
+    )
     ap.add_argument("--keep-db", action="store_true", help="keep the scratch database (e.g. for the backup drill)")
     args = ap.parse_args(argv)
     counts = [int(n) for n in args.workers.split(",")]
