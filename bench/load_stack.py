@@ -137,36 +137,48 @@ class _Sink:
         self.controller.stop()
 
 
-class SmtpSink:
-    """The SMTP sink (aiosmtpd) in a process of its own: ``received`` (a Counter by (Message-ID,
-    recipient)) is read from it when asked; ``freeze()`` and ``thaw()`` as a hung server would."""
+class _Served:
+    """The driver's side of an object a _Remote serves: its counts, asked for when read and kept
+    after the stop (the report reads them then)."""
 
-    def __init__(self):
-        self.port = free_port()
+    def __init__(self, target, *args):
+        self._target, self._args = target, args
         self._remote: _Remote | None = None
         self._last: Counter = Counter()
 
     def start(self):
-        self._remote = _Remote(_Sink, self.port)
+        self._remote = _Remote(self._target, *self._args)
 
-    @property
-    def received(self) -> Counter:
+    def _counts(self) -> Counter:
         if self._remote is not None and self._remote.proc.is_alive():
             self._last = self._remote.call("counts")
         return self._last
 
-    def freeze(self):
-        assert self._remote is not None
-        self._remote.call("freeze")
-
-    def thaw(self):
-        assert self._remote is not None
-        self._remote.call("thaw")
+    def _call(self, name: str):
+        assert self._remote is not None, "not started"
+        return self._remote.call(name)
 
     def stop(self):
         if self._remote is not None:
-            self.received  # noqa: B018 - the last counts, kept for a report after the stop
+            self._counts()
             self._remote.close()
+
+
+class SmtpSink(_Served):
+    """The SMTP sink (aiosmtpd) in a process of its own: ``received`` (a Counter by (Message-ID,
+    recipient)); ``freeze()`` and ``thaw()`` as a hung server would."""
+
+    def __init__(self):
+        self.port = free_port()
+        super().__init__(_Sink, self.port)
+
+    received = property(_Served._counts)
+
+    def freeze(self):
+        self._call("freeze")
+
+    def thaw(self):
+        self._call("thaw")
 
 
 class _Monitor:
@@ -200,25 +212,14 @@ class _Monitor:
         self._stop.set()
 
 
-class BrokerCounter:
-    """The broker's pushes by task, counted by a process of its own (see _Remote)."""
+class BrokerCounter(_Served):
+    """The broker's pushes by task (``pushes``), counted by a process of its own (see _Remote)."""
 
     def __init__(self, url: str):
-        self.url, self._remote, self._last = url, None, Counter()
+        self.url = url
+        super().__init__(_Monitor, url)
 
-    def start(self):
-        self._remote = _Remote(_Monitor, self.url)
-
-    @property
-    def pushes(self) -> Counter:
-        if self._remote is not None and self._remote.proc.is_alive():
-            self._last = self._remote.call("counts")
-        return self._last
-
-    def stop(self):
-        if self._remote is not None:
-            self.pushes  # noqa: B018 - the last counts, kept for the report
-            self._remote.close()
+    pushes = property(_Served._counts)
 
 
 class Stack:

@@ -24,12 +24,10 @@ from collections.abc import Iterable
 
 import redis
 from celery import current_app
-from kombu.transport.redis import PRIORITY_STEPS
+from kombu.transport.redis import PRIORITY_STEPS, Channel
 
 log = logging.getLogger(__name__)
 
-# kombu.transport.redis.Channel.sep: a priority step's list is "<queue><sep><step>" (step 0: "<queue>").
-_PRIORITY_SEP = "\x06\x16"
 _TIMEOUT = 1.0  # seconds: the rescue must not hang on a broker that is down
 
 
@@ -40,7 +38,8 @@ def queue_of(task_name: str) -> str:
 
 
 def _lists(queue: str) -> list[str]:
-    return [queue] + [f"{queue}{_PRIORITY_SEP}{step}" for step in PRIORITY_STEPS if step]
+    """The queue's lists, one a priority step, as kombu names them (Channel._q_for_pri: step 0 is the queue's own)."""
+    return [queue] + [f"{queue}{Channel.sep}{step}" for step in PRIORITY_STEPS if step]
 
 
 def _args(raw: bytes, task_name: str) -> tuple | None:

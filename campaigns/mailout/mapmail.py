@@ -18,6 +18,7 @@ raw header sees their own clock.
 
 from __future__ import annotations
 
+import functools
 import secrets
 from email.generator import NLCRE, BytesGenerator
 from email.mime.base import MIMEBase
@@ -66,8 +67,8 @@ class MapMail(EmailMultiAlternatives):
         for part in msg.walk():
             if part.is_multipart() and part.get_boundary() is None:
                 part.set_boundary(f"=_kb_{secrets.token_hex(16)}")
-        # What the SMTP and .eml backends call to flatten it (functools.partial would not bind self).
-        msg.as_bytes = lambda unixfrom=False, linesep="\n": as_bytes(msg, unixfrom, linesep)
+        # What the SMTP and .eml backends call to flatten it: as_bytes above, in place of Django's.
+        msg.as_bytes = functools.partial(as_bytes, msg)
         return msg
 
     def _create_alternatives(self, msg):

@@ -107,18 +107,22 @@ def rescue(now: datetime | None = None) -> int:
     now = now or timezone.now()
     # A queued lease is longer than the work lease; how long it has left tells its age.
     doubtful = lease() - timedelta(seconds=settings.ADJUDICATION_TAKEN_SECONDS)
+    candidates = Game.objects.filter(status=Game.Status.ACTIVE, turn_status="closed").filter(
+        Q(adjudication_leased_until__isnull=True)
+        | Q(adjudication_leased_until__lte=now)
+        | Q(adjudication_leased_until__gt=now + work_lease(), adjudication_leased_until__lte=now + doubtful)
+    )
+    if not candidates.exists():
+        return 0
+    # The broker is read before any row is locked: a slow or absent Redis must not hold game rows.
+    # A turn queued meanwhile has a fresh lease and is no longer a candidate below.
+    waiting = queued.waiting(ADJUDICATE_TASK)
     with transaction.atomic():
-        rows = (
-            Game.objects.select_for_update(skip_locked=True)
-            .filter(status=Game.Status.ACTIVE, turn_status="closed")
-            .filter(
-                Q(adjudication_leased_until__isnull=True)
-                | Q(adjudication_leased_until__lte=now)
-                | Q(adjudication_leased_until__gt=now + work_lease(), adjudication_leased_until__lte=now + doubtful)
-            )
+        found = list(
+            candidates.select_for_update(skip_locked=True).values_list(
+                "pk", "turn_number", "adjudication_leased_until"
+            )[:RESCUE_BATCH]
         )
-        found = list(rows.values_list("pk", "turn_number", "adjudication_leased_until")[:RESCUE_BATCH])
-        waiting = queued.waiting(ADJUDICATE_TASK) if found else set()
         taken, renewed = [], []
         for pk, turn, until in found:
             if waiting is not None and (pk, turn) in waiting:
