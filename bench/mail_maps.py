@@ -8,8 +8,10 @@ the umpire's report), Kriegspiel and Little Wars (red's). For each map, in CPU m
 without the map's <text> elements (the labels' share: it grows with their characters),
 ``at_075`` rasterising at scale 0.75 (what a smaller picture would save), ``old`` the PNG as
 pictures.draw made it before (zlib level 6, libvips' default), ``new`` pictures.draw now (level
-3), ``cairo`` the cairosvg fallback; then the PNG's bytes, old and new. Ends with one
-key=value line (the sums over the maps). No assertions: figures only.
+3; for a map with a board layer, the board drawn once and kept, and the view laid over it),
+``whole`` the same map drawn whole at level 3 (as before the board layer), ``cairo`` the cairosvg
+fallback; then the PNG's bytes, old and new. Ends with one key=value line (the sums over the maps).
+No assertions: figures only.
 """
 
 from __future__ import annotations
@@ -76,6 +78,7 @@ def measure(ruleset: str, role: str, side: str | None, runs: int) -> dict[str, f
         "no_text": cpu_ms(lambda: vips.Image.svgload_buffer(bare).copy_memory(), runs),
         "at_075": cpu_ms(lambda: vips.Image.svgload_buffer(svg.encode(), scale=0.75).copy_memory(), runs),
         "old": cpu_ms(lambda: old_draw(svg), runs),
+        "whole": cpu_ms(lambda: pictures._raster(svg), runs),
         "new": cpu_ms(lambda: pictures.draw(svg), runs),
         "cairo": cpu_ms(lambda: pictures.cairosvg.svg2png(bytestring=svg.encode()), max(3, runs // 5)),
         "old_kb": len(old) / 1024,
@@ -94,7 +97,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
     vips = pictures.pyvips
-    totals = dict.fromkeys(("svg", "raster", "no_text", "at_075", "old", "new", "cairo", "old_kb", "new_kb"), 0.0)
+    totals = dict.fromkeys(
+        ("svg", "raster", "no_text", "at_075", "old", "whole", "new", "cairo", "old_kb", "new_kb"), 0.0
+    )
     print(f"libvips {vips.version(0)}.{vips.version(1)}.{vips.version(2)}; CPU ms, medians of {args.runs} runs")
     for ruleset, role, side in MAPS:
         row = measure(ruleset, role, side, args.runs)
@@ -102,7 +107,8 @@ def main() -> None:
             totals[key] += value
     print(f"text's share of rasterising: {1 - totals['no_text'] / totals['raster']:.0%}")
     print(
-        f"old/new PNG time: {totals['old'] / totals['new']:.2f}x; cairosvg/new: {totals['cairo'] / totals['new']:.2f}x"
+        f"old/new PNG time: {totals['old'] / totals['new']:.2f}x; whole/new: {totals['whole'] / totals['new']:.2f}x; "
+        f"cairosvg/new: {totals['cairo'] / totals['new']:.2f}x"
     )
     print(" ".join(f"{k}_ms={v:.1f}" if not k.endswith("_kb") else f"{k}={v:.0f}" for k, v in totals.items()))
 

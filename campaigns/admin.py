@@ -77,7 +77,7 @@ class OutboxMailAdmin(admin.ModelAdmin):
     )
     list_filter = ("status", "kind")
     search_fields = ("to", "subject", "message_id")
-    exclude = ("reply_to", "attachments")
+    exclude = ("reply_to", "attachments", "composed")  # composed: the message, Reply-To and all
 
     def get_readonly_fields(self, request, obj=None):
         return [f.name for f in OutboxMail._meta.fields if f.name not in self.exclude]

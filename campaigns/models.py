@@ -210,6 +210,9 @@ class OutboxMail(models.Model):
     # before the publish, the rescue takes the row at once instead of when the lease runs out.
     queued_by = models.BigIntegerField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    # The message as it will be sent (MIME, CRLF line endings), flattened on the render queue ahead
+    # of the send (mailout/composing.py); NULL until then, and again once the row is SENT or DEAD.
+    composed = models.BinaryField(null=True, blank=True, editable=False)
 
     class Meta:
         indexes = [

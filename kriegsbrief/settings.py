@@ -256,7 +256,11 @@ CELERY_BROKER_URL = CELERY_BROKER_URL or "memory://localhost/"
 # --- Mail ---------------------------------------------------------------
 OUTBOX_DIR = Path(env.str("OUTBOX_DIR", default=str(VAR_DIR / "outbox")))
 if env.str("EMAIL_URL", default=""):
-    vars().update(env.email_url("EMAIL_URL"))
+    _email = env.email_url("EMAIL_URL")
+    if _email["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend":
+        # The same, with a cheaper DATA for large messages (campaigns/mailout/smtp_backend.py).
+        _email["EMAIL_BACKEND"] = "campaigns.mailout.smtp_backend.EmailBackend"
+    vars().update(_email)
 else:
     EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="campaigns.mailout.eml_backend.EmlFileBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Kriegsbrief <umpire@kriegsbrief.localhost>")

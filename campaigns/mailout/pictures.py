@@ -19,6 +19,7 @@ no unsent mail needs and no send or render has used for MAP_PICTURE_KEEP_HOURS.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 from datetime import datetime, timedelta
@@ -31,6 +32,7 @@ from django.utils import timezone
 
 from campaigns import transient
 from campaigns.models import MapPicture, OutboxMail
+from rules.core.mapsvg import BOARD_CLOSE, BOARD_OPEN
 
 try:
     import cairosvg
@@ -142,10 +144,42 @@ def draw(svg: str) -> bytes:
     """The SVG as PNG: by libvips where it loads, else by cairosvg. One pixel per SVG unit: the
     rule sets draw their mail maps 700-950 units wide, the width a mail client shows, and at a
     smaller scale their 8-9 px labels would blur (rasterising the text is most of the time, so a
-    smaller scale would save little anyway: bench/mail_maps.py)."""
+    smaller scale would save little anyway: bench/mail_maps.py).
+
+    A map with a board layer (rules/core/MAPS.md) is drawn as its board, kept drawn in this process
+    (``_board``: every report of a game, and every game on the same board, shares it), with the
+    view drawn over it: most of a map's text is the board's place names."""
+    split = layers(svg) if pyvips is not None else None
+    if split is None:
+        return _raster(svg)
+    board, view = split
+    picture = _board(board).composite2(pyvips.Image.svgload_buffer(view.encode()), "over")
+    return picture.write_to_buffer(".png", compression=PNG_COMPRESSION)
+
+
+def _raster(svg: str) -> bytes:
     if pyvips is not None:
         return pyvips.Image.svgload_buffer(svg.encode()).write_to_buffer(".png", compression=PNG_COMPRESSION)
     return cairosvg.svg2png(bytestring=svg.encode())
+
+
+def layers(svg: str) -> tuple[str, str] | None:
+    """(the board alone, the view alone), each a whole SVG of the map's size, of an SVG whose first
+    child is a board layer (MAPS.md); None for one without."""
+    head, found, rest = svg.partition(BOARD_OPEN)
+    if not found or head.count("<") != 1 or not head.lstrip().startswith("<svg"):
+        return None
+    board, closed, view = rest.partition(BOARD_CLOSE)
+    if not closed:
+        return None
+    return head + board + "</svg>", head + view
+
+
+# Boards drawn, by their SVG: a few games' boards in each language and map size (a map is ~2.7 MB
+# of pixels; 2 sizes of one board serve every report of every game played on it).
+@functools.lru_cache(maxsize=8)
+def _board(svg: str):
+    return pyvips.Image.svgload_buffer(svg.encode()).copy_memory()
 
 
 def prerender(row_id: int) -> bool:

@@ -1,6 +1,7 @@
 """Celery tasks of the outbox: send one row (queued by name: outbox.SEND_TASK), or several rows in
 turn (outbox.SEND_MANY_TASK: the acknowledgements of an inbound batch, published once per commit),
-and draw a row's map ahead of its send (pictures.RENDER_TASK, on the render queue).
+and draw a row's map and flatten its message ahead of its send (pictures.RENDER_TASK, on the render
+queue; composing.py).
 
 Idempotent (acks_late + reject_on_worker_lost redeliver a task whose worker died),
 because ``outbox.send`` claims the row before it sends.
@@ -16,13 +17,15 @@ from celery import shared_task
 
 from campaigns import transient
 
-from . import outbox, pictures
+from . import composing, outbox, pictures
 
 
 @shared_task(name=pictures.RENDER_TASK)
 def render_map(row_id: int) -> bool:
-    """Draw a queued row's map ahead of its send (pictures.py); the send draws it if this is lost."""
-    return transient.retrying(pictures.prerender, row_id)
+    """Draw a queued row's map ahead of its send (pictures.py), then flatten its whole message
+    (composing.py); the send does either itself if this is lost or late."""
+    drawn = transient.retrying(pictures.prerender, row_id)
+    return transient.retrying(composing.compose, row_id) or drawn
 
 
 @shared_task(name=pictures.FORGET_TASK)

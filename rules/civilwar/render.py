@@ -6,7 +6,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from rules.core.fontwidth import text_width
-from rules.core.mapsvg import Box, LabelPlacer, data, label, text_box
+from rules.core.mapsvg import Box, LabelPlacer, board_layer, data, label, text_box
 from rules.core.mapwords import Words, game_over
 
 from .mapwords import WORDS
@@ -142,6 +142,35 @@ def _legend(x: float, y: float, width: float, words: Words) -> tuple[str, float]
     return "".join(out), cy - y + 24
 
 
+def _board(board: dict[str, Any], pos: dict[str, tuple[float, float]], words: Words) -> list[str]:
+    """The board's own drawing: roads, straight lines, the points and the names of all of them. The
+    cities' circles are the view's (their fill is the token on them), drawn over this; the names sit
+    outside the circles and the unit markers, so the order changes nothing that shows."""
+    out = []
+    for r in board["roads"]:
+        a, b = r["joins"]
+        (ax, ay), (bx, by), (mx, my) = pos[a], pos[b], pos[r["id"]]
+        out.append(
+            f'<polyline points="{ax:.1f},{ay:.1f} {mx:.1f},{my:.1f} {bx:.1f},{by:.1f}" fill="none" '
+            f'stroke="#9c8f7a" stroke-width="4" stroke-linecap="round"/>'
+        )
+    line_paths, line_labels = _straight_lines(board.get("lines") or [], pos, words)
+    out += line_paths
+    for c in board["cities"]:
+        x, y = pos[c["id"]]
+        out.append(_t(x, y - 29, c["id"], 11, fill="#333", weight="bold"))
+        out.append(_t(x, y + 38, c["name"], 10, fill="#555"))
+    for r in board["roads"]:
+        x, y = pos[r["id"]]
+        out.append(
+            f'<rect class="node"{data(node=r["id"])} x="{x - 9:.1f}" y="{y - 9:.1f}" width="18" height="18" '
+            'rx="3" fill="#fffdf7" stroke="#9c8f7a" stroke-width="1.5"/>'
+        )
+        lx, ly, anchor = _road_label_at(r, pos)
+        out.append(_t(lx, ly, r["id"], 8, anchor, fill="#6b5f4d"))
+    return out + _line_names(line_labels, board, pos)
+
+
 def render_svg(view: dict[str, Any], crop: bool = False, lang: str = "en") -> str:
     """The whole map in ``lang`` (``crop``, for large tables, does not apply: it fits one picture)."""
     words = Words(lang, WORDS)
@@ -168,15 +197,22 @@ def render_svg(view: dict[str, Any], crop: bool = False, lang: str = "en") -> st
     legend, legend_h = _legend(20, top + 40 + map_h + 10, width - 40, words)
     height = top + 40 + map_h + 40 + legend_h + 18 * len(footer)
 
+    # The board (what no view changes: the ground, the roads and points with their names, the
+    # straight lines, the title and the key) first, as one layer; then what this view shows over
+    # it. A mail's picture draws the board once and lays each view over it (mapsvg.board_layer).
+    board_parts = [
+        f'<rect x="0" y="0" width="{width:.0f}" height="{height:.0f}" fill="#fbf8f0"/>',
+        _t(20, 28, words("Civil War: {name}", name=board["name"]), 18, "start", weight="bold"),
+        *_board(board, pos, words),
+        legend,
+    ]
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg"{data(map="graph")} width="{width:.0f}" height="{height:.0f}" '
         f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="{FONT}">',
-        f'<rect x="0" y="0" width="{width:.0f}" height="{height:.0f}" fill="#fbf8f0"/>',
+        board_layer(board_parts),
     ]
-    # title line
     turn = view.get("turn") or {}
     result = view.get("result")
-    out.append(_t(20, 28, words("Civil War: {name}", name=board["name"]), 18, "start", weight="bold"))
     out.append(_t(20, 50, _status(view, words), 13, "start"))
     counters = view.get("counters") or {}
     if counters:
@@ -192,18 +228,7 @@ def render_svg(view: dict[str, Any], crop: bool = False, lang: str = "en") -> st
             for s, v in counters.items()
         )
         out.append(_t(20, 66, c_text, 11, "start", fill="#444"))
-
-    # roads as lines between their cities
     city_ids = {c["id"] for c in board["cities"]}
-    for r in board["roads"]:
-        a, b = r["joins"]
-        (ax, ay), (bx, by), (mx, my) = pos[a], pos[b], pos[r["id"]]
-        out.append(
-            f'<polyline points="{ax:.1f},{ay:.1f} {mx:.1f},{my:.1f} {bx:.1f},{by:.1f}" fill="none" '
-            f'stroke="#9c8f7a" stroke-width="4" stroke-linecap="round"/>'
-        )
-    line_paths, line_labels = _straight_lines(board.get("lines") or [], pos, words)
-    out += line_paths
     tokens = view.get("tokens") or {}
     for c in board["cities"]:
         x, y = pos[c["id"]]
@@ -212,22 +237,11 @@ def render_svg(view: dict[str, Any], crop: bool = False, lang: str = "en") -> st
             f'<circle class="node"{data(node=c["id"])} cx="{x:.1f}" cy="{y:.1f}" r="24" '
             f'fill="{TOKEN_FILL[tok]}" stroke="{TOKEN_STROKE[tok]}" stroke-width="3"/>'
         )
-        out.append(_t(x, y - 29, c["id"], 11, fill="#333", weight="bold"))
-        out.append(_t(x, y + 38, c["name"], 10, fill="#555"))
         if tok:
             out.append(
                 f'<rect x="{x + 14:.1f}" y="{y - 26:.1f}" width="13" height="13" fill="{UNIT_FILL[tok]}" stroke="#fff"/>'
             )
             out.append(_t(x + 20.5, y - 16, _letter(tok, words), 9, fill="#fff", weight="bold"))
-    for r in board["roads"]:
-        x, y = pos[r["id"]]
-        out.append(
-            f'<rect class="node"{data(node=r["id"])} x="{x - 9:.1f}" y="{y - 9:.1f}" width="18" height="18" '
-            'rx="3" fill="#fffdf7" stroke="#9c8f7a" stroke-width="1.5"/>'
-        )
-        lx, ly, anchor = _road_label_at(r, pos)
-        out.append(_t(lx, ly, r["id"], 8, anchor, fill="#6b5f4d"))
-    out += _line_names(line_labels, board, pos)
     # points the side to move may not attack this turn (taken by the enemy on its last move)
     mover = turn.get("to_move")
     enemy = "blue" if mover == "red" else "red"
@@ -256,7 +270,6 @@ def render_svg(view: dict[str, Any], crop: bool = False, lang: str = "en") -> st
         )
         out.append(_t(x + 22, y + 22, "?", 11, fill="#fff", weight="bold"))
 
-    out.append(legend)
     fy = top + 40 + map_h + 10 + legend_h + 20
     for line in footer:
         out.append(_t(20, fy, line, 11, "start", fill="#333"))

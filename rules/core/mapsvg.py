@@ -28,6 +28,18 @@ def data(**attrs: object) -> str:
     return "".join(out)
 
 
+# The board layer (MAPS.md, "The board layer"): the first child of the root, closed by the comment,
+# so a mail's picture can draw it once and lay each view over it without parsing the SVG.
+BOARD_OPEN = '<g data-layer="board">'
+BOARD_CLOSE = "</g><!--/board-->"
+
+
+def board_layer(parts: Iterable[str]) -> str:
+    """The drawing of the board alone: what the board and the language fix and no view changes
+    (ground, roads, place names, the title and the key). Drawn first, so the view lies over it."""
+    return BOARD_OPEN + "".join(parts) + BOARD_CLOSE
+
+
 def order_name(thing_id: str) -> str:
     """The name an order uses for a thing the state keys by side (``red:gun1`` -> ``gun1``)."""
     return thing_id.split(":")[-1]

@@ -37,7 +37,7 @@ from api.pagination import EventCursor
 from campaigns.log.eventstore import Fold
 from campaigns.mailin import ingest
 from campaigns.mailin.models import SeatAddress
-from campaigns.mailout.outbox import build_message
+from campaigns.mailout.composing import build_message
 from campaigns.models import OutboxMail, Seat
 from campaigns.turns import gamelog
 from campaigns.turns.archive import export_lines

@@ -13,6 +13,7 @@ from aiosmtpd.controller import Controller
 class Sink:
     def __init__(self):
         self.messages = []  # (envelope recipients, parsed message)
+        self.raw: list[bytes] = []  # each accepted message's bytes, dot-stuffing undone
         self.refuse = 0
         self.refuse_to: set[str] = set()  # recipients whose messages are refused (451), every time
         self.sessions: list = []  # per message accepted, its connection's (host, port): one per session
@@ -24,6 +25,7 @@ class Sink:
         if self.refuse_to & set(envelope.rcpt_tos):
             return "451 4.3.0 try again later"
         self.messages.append((envelope.rcpt_tos, email.message_from_bytes(envelope.content, policy=policy.default)))
+        self.raw.append(envelope.original_content)
         self.sessions.append(session.peer)
         return "250 OK"
 
@@ -32,6 +34,7 @@ class Sink:
 
     def clear(self):
         self.messages.clear()
+        self.raw.clear()
 
 
 @pytest.fixture
@@ -43,7 +46,7 @@ def smtp(settings):
     sink = Sink()
     controller = Controller(sink, hostname="127.0.0.1", port=port)
     controller.start()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_BACKEND = "campaigns.mailout.smtp_backend.EmailBackend"
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
     settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
     yield sink

@@ -10,7 +10,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from campaigns.mailin.models import InboundMessage
-from campaigns.mailout.outbox import build_message, queue_mail
+from campaigns.mailout.composing import build_message
+from campaigns.mailout.outbox import queue_mail
 from campaigns.models import Event
 from tests.services import database_url, postgres_only
 from tests.support.games import orders_of, red_opening

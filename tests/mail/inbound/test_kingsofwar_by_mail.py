@@ -7,7 +7,7 @@ import pytest
 
 from campaigns.mailin import ingest
 from campaigns.mailin.models import InboundMessage
-from campaigns.mailout import outbox
+from campaigns.mailout import composing
 from campaigns.models import Event, OutboxMail
 from campaigns.turns import gamelog
 from campaigns.turns.gamelog import verify_game
@@ -71,7 +71,7 @@ def test_a_whole_kingsofwar_game_only_by_mail(people):
             assert f"{mover}'s turn ends" in report.body, (side, number)  # what happened, seen by both
             assert "kow-map" in report.svg and f"turn {number} results" in report.subject
         assert "The game is over:" in mailed[-1].body
-        message = outbox.build_message(mailed[-1])  # as it is sent: the map attached as a PNG
+        message = composing.build_message(mailed[-1])  # as it is sent: the map attached as a PNG
         assert [a[0] for a in message.attachments] == ["map.png"] and message.attachments[0][1][:4] == b"\x89PNG"
         assert OutboxMail.objects.filter(to=seat.email, kind="gameover").count() == 1
     first_blue = reports(seats["blue"].email)[0].body

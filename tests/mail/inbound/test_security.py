@@ -268,7 +268,7 @@ def test_header_injection_in_an_echoed_subject(game, red):
     ingest.ingest(raw, via="test")
     reply = last_reply(red.email)
     assert "\n" not in reply.subject and "\r" not in reply.subject
-    from campaigns.mailout.outbox import build_message
+    from campaigns.mailout.composing import build_message
 
     sent = build_message(reply).message()
     assert sent.get_all("Bcc") is None

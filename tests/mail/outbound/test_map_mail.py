@@ -148,3 +148,24 @@ def test_the_line_generator_writes_the_stdlibs_bytes(body):
         fp = BytesIO()
         BytesGenerator(fp, mangle_from_=False).flatten(msg, linesep=linesep)
         assert msg.as_bytes(linesep=linesep) == fp.getvalue()
+
+
+def test_the_map_encoded_once_is_the_part_django_would_make():
+    """MapMail encodes the map once for its inline and attached parts: each is byte for byte the
+    part Django's own _create_mime_attachment makes (Encoders.encode_base64)."""
+    from django.core.mail import EmailMessage
+
+    from campaigns.mailout.mapmail import MapMail
+
+    png = bytes(range(256)) * 431 + b"\x00"  # not a multiple of 57 bytes: a short last line
+    mail = MapMail("s", "b", "umpire@example.org", ["red@example.org"], inline_map=("map.png", png, "image/png"))
+    mail.attach_alternative("<p>b</p>", "text/html")
+    mail.attach("map.png", png, "image/png")
+    plain = EmailMessage("s", "b", "umpire@example.org", ["red@example.org"])
+    expected = plain._create_attachment("map.png", png, "image/png").as_bytes()
+    msg = mail.message()
+    images = [p for p in msg.walk() if p.get_content_type() == "image/png"]
+    attached = next(p for p in images if p.get_content_disposition() == "attachment")
+    inline = next(p for p in images if p.get_content_disposition() == "inline")
+    assert attached.as_bytes() == expected
+    assert inline.get_payload() == attached.get_payload() and inline.get_payload(decode=True) == png

@@ -65,7 +65,7 @@ def test_another_drawing_gets_its_own_png(game, smtp):
 @needs_redis
 def test_maps_are_drawn_on_the_render_queue_while_no_mail_goes_out(game, broker):
     """Only a render worker runs (no mail worker, as while the SMTP server is down): the reports of
-    a published turn wait, and their maps are drawn meanwhile."""
+    a published turn wait, and their maps are drawn and their messages composed meanwhile."""
     worker = Worker(kinds=("adjudication", "render"))
     try:
         close_with_orders(game)
@@ -73,6 +73,8 @@ def test_maps_are_drawn_on_the_render_queue_while_no_mail_goes_out(game, broker)
         reports = OutboxMail.objects.filter(kind="report")
         digests = {pictures.digest(svg) for svg in reports.values_list("svg", flat=True)}
         assert digests and wait_for(lambda: MapPicture.objects.filter(digest__in=digests).count() == len(digests))
+        # and each whole message flattened, ready for the SMTP server (composing.py)
+        assert wait_for(lambda: not reports.filter(composed__isnull=True).exists())
         assert set(reports.values_list("status", flat=True)) == {"pending"}  # nothing was sent meanwhile
     finally:
         worker.stop()
@@ -105,3 +107,32 @@ def test_the_mailed_png_is_the_maps_size_fast_compressed_and_the_same_every_time
     assert picture.format == "PNG" and picture.size == (width, height)
     assert zlib_level_class(mailed) == 1
     assert pictures.draw(svg) == mailed
+
+
+def test_a_map_with_a_board_layer_is_drawn_as_the_whole_map(game):
+    """The board drawn once and the view laid over it (pictures.draw, MAPS.md's board layer) give the
+    picture the whole SVG gives, to antialiasing's rounding, for every seat's view."""
+    from PIL import ImageChops
+
+    for side in ("red", "blue"):
+        svg = a_map(game, side)
+        assert pictures.layers(svg) is not None  # the Civil War map has one
+        layered = Image.open(io.BytesIO(pictures.draw(svg))).convert("RGBA")
+        whole = Image.open(io.BytesIO(pictures._raster(svg))).convert("RGBA")
+        assert layered.size == whole.size
+        assert max(high for _, high in ImageChops.difference(layered, whole).getextrema()) <= 4
+
+
+def test_the_board_is_drawn_once_for_every_view_of_it(game):
+    pictures._board.cache_clear()
+    for side in ("red", "blue", "red"):
+        pictures.draw(a_map(game, side))
+    info = pictures._board.cache_info()
+    assert (info.misses, info.hits) == (1, 2)  # red's and blue's maps differ, their board does not
+
+
+def test_an_svg_without_a_board_layer_is_drawn_whole():
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"><rect width="20" height="10"/></svg>'
+    assert pictures.layers(svg) is None
+    assert pictures.layers(svg.replace("<rect", '<g data-layer="board"><rect')) is None  # never closed
+    assert Image.open(io.BytesIO(pictures.draw(svg))).size == (20, 10)

@@ -96,7 +96,7 @@ def test_a_live_sender_keeps_its_row_however_long_the_smtp_server_takes(game, br
     rescue never takes the row from a sender that is alive, even long past the lease."""
     settings.SEND_LEASE_SECONDS = 0.6  # renewed every 0.2 s
     with HungSmtp() as smtp:
-        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+        settings.EMAIL_BACKEND = "campaigns.mailout.smtp_backend.EmailBackend"
         settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", smtp.port, 60
         row = outbox.queue_mail(key="slow-1", to="bob@example.org", subject="Slow", body="x", game=game)
         sender = threading.Thread(target=_send_and_close, args=(row.pk,))

@@ -234,7 +234,7 @@ def test_a_hung_smtp_server_fails_the_attempt_within_the_timeout(game, settings)
     with socket.socket() as silent:  # accepts connections, never says a word
         silent.bind(("127.0.0.1", 0))
         silent.listen(8)
-        settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+        settings.EMAIL_BACKEND = "campaigns.mailout.smtp_backend.EmailBackend"
         settings.EMAIL_HOST, settings.EMAIL_PORT = silent.getsockname()
         settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
         settings.EMAIL_TIMEOUT = 1

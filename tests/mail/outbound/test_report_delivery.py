@@ -51,7 +51,7 @@ def test_a_failed_send_stays_in_the_outbox_and_is_retried(game, settings):
     from campaigns.mailout.outbox import send
     from campaigns.models import OutboxMail
 
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_BACKEND = "campaigns.mailout.smtp_backend.EmailBackend"
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", 9  # nothing listens: connection refused
     play_one(game)  # the turn is published even though no mail can leave
     assert state_of(game).turn.number == 2
