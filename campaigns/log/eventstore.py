@@ -253,25 +253,36 @@ class _Thawed:
     text: str
 
 
-# Games per connection whose thawed state is kept (least recently used go first): a state is
-# some tens of KB of objects; a connection is a worker thread's.
+# Games per connection whose thawed state is kept, and the most snapshot text (characters) they
+# may stand for: a state's objects take a few times its text, and a connection is a worker
+# thread's. The least recently kept go first.
 THAWED_MAX = 256
+THAWED_CHARS = 16_000_000
 
 
-def _thawed_states() -> OrderedDict[int, _Thawed]:
+class _Kept(OrderedDict[int, _Thawed]):
+    """A connection's kept states, by game, bounded by THAWED_MAX and THAWED_CHARS."""
+
+    chars = 0  # the length of their texts
+
+    def keep(self, game_id: int, thawed: _Thawed) -> None:
+        old = self.pop(game_id, None)
+        self[game_id] = thawed
+        self.chars += len(thawed.text) - (len(old.text) if old is not None else 0)
+        while self and (len(self) > THAWED_MAX or self.chars > THAWED_CHARS):
+            self.chars -= len(self.popitem(last=False)[1].text)
+
+    def clear(self) -> None:
+        super().clear()
+        self.chars = 0
+
+
+def _thawed_states() -> _Kept:
     conn = transaction.get_connection()
     kept = getattr(conn, "_kb_thawed", None)
     if kept is None:
-        kept = conn._kb_thawed = OrderedDict()
+        kept = conn._kb_thawed = _Kept()
     return kept
-
-
-def _keep_thawed(game_id: int, thawed: _Thawed) -> None:
-    kept = _thawed_states()
-    kept[game_id] = thawed
-    kept.move_to_end(game_id)
-    while len(kept) > THAWED_MAX:
-        kept.popitem(last=False)
 
 
 def _game(game_id: int, lock: bool) -> Game:
@@ -591,7 +602,7 @@ class EventStore:
         if texts is not None and snaps and snaps[-1].seq == seq and _held(game.pk):
             # Kept for the next load of this game in a batch that holds it (``_Thawed``).
             kept, thawed = self.fold.rethaw(texts, thawed)
-            _keep_thawed(game.pk, _Thawed(seq, prev, kept, thawed, snaps[-1].state))
+            _thawed_states().keep(game.pk, _Thawed(seq, prev, kept, thawed, snaps[-1].state))
         return Stream(game=game, seq=seq, head_hash=prev, state=state, texts=texts, thawed=thawed)
 
     def append_retrying(self, game_id: int, build: Build, attempts: int = 20) -> Stream:

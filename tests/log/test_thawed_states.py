@@ -129,10 +129,17 @@ def test_a_kept_state_changed_in_place_is_found_out(game, settings):
         held_load(game.pk)
 
 
-def test_kept_states_are_bounded(game, monkeypatch):
-    monkeypatch.setattr(eventstore, "THAWED_MAX", 0)
+@pytest.mark.parametrize("bound", ["THAWED_MAX", "THAWED_CHARS"])
+def test_kept_states_are_bounded(game, people, monkeypatch, bound):
+    other = new_civilwar_game(people)
     held_append(game.pk, [note(1)])
-    assert game.pk not in eventstore._thawed_states()
+    kept = eventstore._thawed_states()
+    monkeypatch.setattr(eventstore, bound, 1 if bound == "THAWED_MAX" else kept.chars + 1)
+    held_append(other.pk, [note(1)])  # the game kept first goes
+    assert list(kept) == [other.pk] and kept.chars == len(kept[other.pk].text)
+    monkeypatch.setattr(eventstore, bound, 0)
+    held_append(other.pk, [note(2)])
+    assert not kept and kept.chars == 0
 
 
 # --- preloaded reads (holding_locks(preload=True), PostgreSQL) ---------------------------------
