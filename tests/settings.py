@@ -16,3 +16,6 @@ from kriegsbrief.settings import *  # noqa: F403
 
 # Tests log in a great deal; a fast hash keeps them quick (never in production).
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Every use of a state the event store kept thawed (campaigns/log/eventstore.py, ``_Thawed``) is
+# checked against a thaw of its snapshot: still the same text, and the same objects a thaw makes.
+EVENTSTORE_CHECK_THAWED = True

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from functools import lru_cache
 from json.encoder import encode_basestring
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
@@ -67,6 +69,9 @@ class Stream:
     # The canonical JSON of the top-level values of the state's JSON as a snapshot last held
     # them ({key: (value, its text)}: ``Fold.thaw_spans``), for the next snapshot to reuse.
     texts: Mapping[str, tuple[Any, str]] | None = None
+    # The spans of the snapshot this stream was loaded from, each value read from its text (a
+    # thaw's, or ``_Thawed``'s): what ``Fold.rethaw`` may take as read without reading it again.
+    thawed: Mapping[str, tuple[Any, str]] | None = None
 
 
 @dataclass(frozen=True)
@@ -126,6 +131,23 @@ class Fold:
         if spans is None:
             return self.thaw(text), None
         return self.from_json({k: v for k, (v, _) in spans.items()}), spans
+
+    def rethaw(
+        self, spans: Mapping[str, tuple[Any, str]], thawed: Mapping[str, tuple[Any, str]] | None
+    ) -> tuple[Any, dict[str, tuple[Any, str]]]:
+        """What ``thaw_spans`` gives for the snapshot ``snapshot_spans`` wrote with ``spans``, reading
+        only the values written anew: a text taken over from ``thawed`` (spans whose values were
+        read from their texts) keeps the value read then; any other is read from its text here, not
+        taken from the state it was written from, because what a fold made may differ from what
+        its JSON reads back (a dict's key order, a tuple for a list) and a thawed state must be
+        the same as a thaw's, object for object."""
+        thawed = thawed or {}
+        out: dict[str, tuple[Any, str]] = {}
+        for key in sorted(spans):
+            text = spans[key][1]
+            known = thawed.get(key)
+            out[key] = known if known is not None and known[1] is text else (json.loads(text), text)
+        return self.from_json({k: v for k, (v, _) in out.items()}), out
 
 
 # The decoder's own scanner (an instance attribute set in JSONDecoder.__init__, so the stubs don't
@@ -209,6 +231,60 @@ def head(game_id: int) -> tuple[int, str]:
 _SNAPSHOT_SQL = "SELECT seq, state FROM campaigns_snapshot WHERE game_id = %s ORDER BY seq DESC LIMIT 1"
 
 
+@dataclass(frozen=True)
+class _Thawed:
+    """A game's state as its snapshot at ``seq`` thaws, kept by the connection that wrote that
+    snapshot, so that its next load need not read and thaw the snapshot again (mail-in's
+    batches: a message on a game whose snapshot an earlier batch of this process wrote).
+
+    Keyed by the log itself: it stands for the snapshot at ``seq`` only while the event at
+    ``seq`` has the hash ``hash``, which chains every event before it, and a load checks that
+    in its statement (``_game_load_sql``). So another process's append (a later snapshot),
+    or a transaction that was rolled back (its event never committed; another one at that seq
+    has another hash: its time at least) finds it out of date, and the snapshot is read.
+    The state is shared with every load that takes it: states are never changed in place
+    (a fold makes new ones; ``Fold.snapshot_spans`` relies on it too), and with
+    ``EVENTSTORE_CHECK_THAWED`` (the tests) each use checks it still writes ``text``."""
+
+    seq: int
+    hash: str
+    state: Any
+    spans: dict[str, tuple[Any, str]]
+    text: str
+
+
+# Games per connection whose thawed state is kept, and the most snapshot text (characters) they
+# may stand for: a state's objects take a few times its text, and a connection is a worker
+# thread's. The least recently kept go first.
+THAWED_MAX = 256
+THAWED_CHARS = 16_000_000
+
+
+class _Kept(OrderedDict[int, _Thawed]):
+    """A connection's kept states, by game, bounded by THAWED_MAX and THAWED_CHARS."""
+
+    chars = 0  # the length of their texts
+
+    def keep(self, game_id: int, thawed: _Thawed) -> None:
+        old = self.pop(game_id, None)
+        self[game_id] = thawed
+        self.chars += len(thawed.text) - (len(old.text) if old is not None else 0)
+        while self and (len(self) > THAWED_MAX or self.chars > THAWED_CHARS):
+            self.chars -= len(self.popitem(last=False)[1].text)
+
+    def clear(self) -> None:
+        super().clear()
+        self.chars = 0
+
+
+def _thawed_states() -> _Kept:
+    conn = transaction.get_connection()
+    kept = getattr(conn, "_kb_thawed", None)
+    if kept is None:
+        kept = conn._kb_thawed = _Kept()
+    return kept
+
+
 def _game(game_id: int, lock: bool) -> Game:
     sql = f"SELECT {prepared.columns(Game, 'g')} FROM campaigns_game g WHERE g.id = %s" + (
         prepared.for_update() if lock else ""
@@ -241,12 +317,24 @@ def _load_sql() -> str:
     )
 
 
-def _game_snapshot_and_events(game_id: int) -> tuple[Game, tuple[int, str] | None, list[Event]]:
+def _game_snapshot_and_events(
+    game_id: int, known: _Thawed | None = None
+) -> tuple[Game, tuple[int, str | None] | None, list[Event]]:
     """``_game`` and ``_snapshot_and_events`` in one statement, for a game this transaction has
-    locked already (``holding_locks``): the game row on every row, the rest as there."""
-    rows = prepared.fetchall(_game_load_sql(), [game_id, game_id])
+    locked already (``holding_locks``): the game row on every row, the rest as there. The
+    snapshot's state is None when it is ``known``'s: its seq, and the hash of its event."""
+    seq, digest = (known.seq, known.hash) if known is not None else (-1, "")
+    rows = prepared.fetchall(_game_load_sql(), [game_id, seq, digest, game_id])
     if not rows:
         raise Game.DoesNotExist(f"game {game_id} does not exist")
+    return _game_load(rows)
+
+
+_Loaded = tuple[Game, tuple[int, str | None] | None, list[Event]]
+
+
+def _game_load(rows: list[tuple[Any, ...]]) -> _Loaded:
+    """A game's rows of ``_game_load_sql`` or ``_preload_sql`` read: (game, snapshot, events)."""
     snap, events, width = None, [], prepared.width(Game)
     for row in rows:
         if row[width] is not None and snap is None:
@@ -260,17 +348,58 @@ def _game_snapshot_and_events(game_id: int) -> tuple[Game, tuple[int, str] | Non
 def _game_load_sql() -> str:
     return (
         f"WITH s AS ({_SNAPSHOT_SQL}) SELECT {prepared.columns(Game, 'g')}, s.seq,"
-        f" CASE WHEN row_number() OVER (ORDER BY e.seq) = 1 THEN s.state END, {prepared.columns(Event, 'e')}"
+        # The first event is the snapshot's own: the state is left out when the caller holds it.
+        " CASE WHEN row_number() OVER (ORDER BY e.seq) = 1 AND (s.seq = %s AND e.hash = %s) IS NOT TRUE"
+        f" THEN s.state END, {prepared.columns(Event, 'e')}"
         " FROM campaigns_game g LEFT JOIN s ON true"
         " LEFT JOIN campaigns_event e ON e.game_id = g.id AND e.seq >= coalesce(s.seq, 0) WHERE g.id = %s ORDER BY e.seq"
     )
 
 
+@lru_cache(maxsize=1)
+def _preload_sql() -> str:
+    """``_game_load_sql`` for many games at once (PostgreSQL): the rows of each game together."""
+    return (
+        f"SELECT {prepared.columns(Game, 'g')}, s.seq, CASE WHEN row_number() OVER"
+        " (PARTITION BY g.id ORDER BY e.seq) = 1 AND (s.seq = k.seq AND e.hash = k.hash) IS NOT TRUE"
+        f" THEN s.state END, {prepared.columns(Event, 'e')}"
+        " FROM unnest(%s::bigint[], %s::bigint[], %s::text[]) AS k(id, seq, hash)"
+        " JOIN campaigns_game g ON g.id = k.id"
+        " LEFT JOIN LATERAL (SELECT seq, state FROM campaigns_snapshot WHERE game_id = g.id ORDER BY seq DESC LIMIT 1)"
+        " s ON true LEFT JOIN campaigns_event e ON e.game_id = g.id AND e.seq >= coalesce(s.seq, 0)"
+        " ORDER BY g.id, e.seq"
+    )
+
+
+def _preload(ids: list[int]) -> dict[int, tuple[_Loaded, _Thawed | None]]:
+    """What a locked load of each of ``ids`` would read now, in one statement: {game id: (its
+    read, the kept state it was read with)}."""
+    kept = _thawed_states()
+    known = [kept.get(game_id) for game_id in ids]
+    rows = prepared.fetchall(
+        _preload_sql(),
+        [ids, [k.seq if k else -1 for k in known], [k.hash if k else "" for k in known]],
+    )
+    by_game: dict[int, list[tuple[Any, ...]]] = {}
+    for row in rows:
+        by_game.setdefault(row[0], []).append(row)  # row[0]: the game's id, its first column
+    return {
+        game_id: (_game_load(by_game[game_id]), k) for game_id, k in zip(ids, known, strict=True) if game_id in by_game
+    }
+
+
 @contextmanager
-def holding_locks(game_ids: Iterable[int]) -> Iterator[None]:
+def holding_locks(game_ids: Iterable[int], *, preload: bool = False) -> Iterator[None]:
     """Lock the rows of ``game_ids`` now, in id order, for the rest of the caller's transaction;
     inside the block a ``load(lock=True)`` of one of them reads it without locking it again, in
     one statement instead of two (mail-in's batches: a round trip less per message).
+
+    ``preload`` (on PostgreSQL): those loads read now, all in one statement, and each game's
+    read taken by its first locked load in the block, unless the game was appended to before
+    (``append`` drops it): a round trip less per game. Read under the locks, so nothing but
+    this transaction's own appends can change what it read: every other writer of a game row
+    or log locks the row first (commands, ``rebuild_snapshots``), and within the batch a
+    message writes to its own game only.
 
     The locks are taken at the level of the enclosing atomic block: a savepoint opened inside
     this block and rolled back (mail's per message) does not let them go, as it would locks
@@ -286,10 +415,20 @@ def holding_locks(game_ids: Iterable[int]) -> Iterator[None]:
             ids,
         )
     conn._kb_games_locked = frozenset(ids)
+    conn._kb_games_preloaded = _preload(ids) if preload and ids and conn.vendor == "postgresql" else {}
     try:
         yield
     finally:
         conn._kb_games_locked = frozenset()
+        conn._kb_games_preloaded = {}
+
+
+def _preloaded(game_id: int) -> tuple[_Loaded, _Thawed | None] | None:
+    """The game's preloaded read (``holding_locks``), taken: a later load reads for itself."""
+    preloaded: dict[int, tuple[_Loaded, _Thawed | None]] = getattr(
+        transaction.get_connection(), "_kb_games_preloaded", {}
+    )
+    return preloaded.pop(game_id, None)
 
 
 def _held(game_id: int) -> bool:
@@ -319,13 +458,19 @@ class EventStore:
         game_id = game if isinstance(game, int) else game.pk
         # Prepared statements: every command loads, and the ORM's compile and the
         # server's planning cost more than these queries (see campaigns.prepared).
+        known = None
         if lock and _held(game_id):
-            game, snap, events = _game_snapshot_and_events(game_id)
+            pre = _preloaded(game_id)
+            if pre is not None:
+                (game, snap, events), known = pre
+            else:
+                known = _thawed_states().get(game_id)
+                game, snap, events = _game_snapshot_and_events(game_id, known)
         else:
             if lock or isinstance(game, int):
                 game = _game(game_id, lock)
             snap, events = _snapshot_and_events(game_id)
-        state, texts = self.fold.thaw_spans(snap[1]) if snap else (self.fold.empty(), None)
+        state, texts = self._thaw(snap, known)
         seq, head_hash = (snap[0], None) if snap else (0, "")
         # From the snapshot's own event on: its hash is the head if nothing follows.
         for ev in events:
@@ -335,7 +480,28 @@ class EventStore:
             head_hash = ev.hash
         if head_hash is None:
             raise ValueError(f"game {game_id}: snapshot at seq {seq} has no event (was the log imported partly?)")
-        return Stream(game=game, seq=seq, head_hash=head_hash, state=state, texts=texts)
+        return Stream(game=game, seq=seq, head_hash=head_hash, state=state, texts=texts, thawed=texts)
+
+    def _thaw(self, snap: tuple[int, str | None] | None, known: _Thawed | None) -> tuple[Any, Any]:
+        """(state, spans) of the snapshot ``snap`` read, or of ``known`` if the load left its text out."""
+        if snap is None:
+            return self.fold.empty(), None
+        if snap[1] is not None:
+            return self.fold.thaw_spans(snap[1])
+        if known is None or known.seq != snap[0]:  # the statement leaves out only what it was told of
+            raise RuntimeError(f"snapshot at seq {snap[0]} read without its state")
+        if getattr(settings, "EVENTSTORE_CHECK_THAWED", False):
+            self._check_thawed(known)
+        return known.state, known.spans
+
+    def _check_thawed(self, known: _Thawed) -> None:
+        """The tests' check of a kept state: unchanged since it was kept (it still writes its
+        snapshot's text) and what a thaw of that text makes (the same reprs: types, dict order)."""
+        if self.fold.snapshot(known.state) != known.text:
+            raise AssertionError(f"the kept state of snapshot {known.seq} was changed in place")
+        state, spans = self.fold.thaw_spans(known.text)
+        if repr(state) != repr(known.state) or repr(spans) != repr(known.spans):
+            raise AssertionError(f"the kept state of snapshot {known.seq} is not what its thaw makes")
 
     def state_at(self, game_id: int, seq: int) -> State:
         """The state right after event ``seq``: the latest snapshot at or before it plus the events up to it
@@ -363,9 +529,11 @@ class EventStore:
         if not drafts:
             return stream
         game = stream.game
+        _preloaded(game.pk)  # what was read of the game before this append is out of date
         now = timezone.now()
         state, seq, prev, texts = stream.state, stream.seq, stream.head_hash, stream.texts
-        rows, snaps = [], []
+        rows: list[recorders.Row] = []
+        snaps: list[Snapshot] = []
         for draft in drafts:
             seq += 1
             ev = draft.event
@@ -430,7 +598,12 @@ class EventStore:
             raise ConcurrencyConflict(game.pk, stream.seq, head(game.pk)[0])
         for key, value in columns.items():
             setattr(game, key, value)
-        return Stream(game=game, seq=seq, head_hash=prev, state=state, texts=texts)
+        thawed = stream.thawed
+        if texts is not None and snaps and snaps[-1].seq == seq and _held(game.pk):
+            # Kept for the next load of this game in a batch that holds it (``_Thawed``).
+            kept, thawed = self.fold.rethaw(texts, thawed)
+            _thawed_states().keep(game.pk, _Thawed(seq, prev, kept, thawed, snaps[-1].state))
+        return Stream(game=game, seq=seq, head_hash=prev, state=state, texts=texts, thawed=thawed)
 
     def append_retrying(self, game_id: int, build: Build, attempts: int = 20) -> Stream:
         """Load, build drafts from fresh state, append; on a conflict start again.

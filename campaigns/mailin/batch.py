@@ -1,10 +1,14 @@
-"""What a batch of mail-in (``ingest.ingest_many``) keeps between its messages: two statements
+"""What a batch of mail-in (``ingest.ingest_many``) keeps between its messages: three statements
 a message fewer.
 
 - The rows' results are written once, before the commit, in one ``executemany`` (one round
   trip), instead of an UPDATE after each message (``save``).
 - The replay check and reply counts (``replay.suspect``) of every message whose seat the batch
   can tell from its address are read at the start, in one statement (``replay.prefetch``).
+- The replies' outbox rows are written once, before the commit, in one multi-row INSERT
+  (``outbox.writing_later``), instead of an INSERT each. Nothing reads them before the
+  commit: the only reads of the outbox in a message's processing are of a seat's reports
+  (mailin.apply), never a reply.
 
 Nothing a message reads can differ from what it would read with a statement of its own: the
 only reads of the inbound rows while a batch runs are the replay check and the reply counts
@@ -26,6 +30,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 
 from campaigns import prepared
+from campaigns.mailout import outbox
 
 from .models import InboundMessage
 
@@ -38,6 +43,7 @@ class Batch:
     checks: dict[int, tuple[int, tuple[str, ...], tuple]] = field(default_factory=dict)
     seats: set[int] = field(default_factory=set)  # touched by a message processed in the batch
     threads: set[str] = field(default_factory=set)
+    mail: outbox.Later | None = None  # the replies' outbox rows, written by ``finish``
 
     def save(self, row: InboundMessage) -> None:
         self.pending.append(row)
@@ -46,6 +52,12 @@ class Batch:
         if self.pending:
             prepared.update_many(self.pending, self.fields)
             self.pending = []
+
+    def finish(self) -> None:
+        """Write everything held, before the commit."""
+        self.flush()
+        if self.mail is not None:
+            self.mail.finish()
 
     def processed(self, row: InboundMessage) -> None:
         if row.seat_id is not None:
@@ -65,12 +77,13 @@ class Batch:
 
 @contextmanager
 def opened(fields: list[str]) -> Iterator[Batch]:
-    """A batch for the rest of the caller's transaction; its held results are written on a normal exit."""
+    """A batch for the rest of the caller's transaction; what it holds is written on a normal exit."""
     conn = transaction.get_connection()
     conn._kb_mailin_batch = batch = Batch(fields)
     try:
-        yield batch
-        batch.flush()
+        with outbox.writing_later() as batch.mail:
+            yield batch
+            batch.finish()
     finally:
         conn._kb_mailin_batch = None
 

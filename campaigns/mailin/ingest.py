@@ -215,7 +215,7 @@ def _one_commit(todo: list[int], done: dict[int, InboundMessage], *, isolated: b
         # message that turns out not to be applied is held till the commit too: as it would be
         # behind any message of the batch that was.
         games = _prefetch_addresses(rows.values())
-        with gamelog.holding_locks(games), nullcontext() if isolated else _optimistic(rows.values()):
+        with gamelog.holding_locks(games, preload=True), nullcontext() if isolated else _optimistic(rows.values()):
             while todo:
                 pk = todo.pop(0)
                 queued = len(connection.run_on_commit)
@@ -238,7 +238,7 @@ def _optimistic(rows: Iterable[InboundMessage]) -> Iterator[None]:
         replay.prefetch(held, [check for check in map(_expected_check, rows) if check is not None])
         yield
         try:
-            held.flush()
+            held.finish()
         except Exception as exc:
             raise _Redo() from exc
 

@@ -102,6 +102,7 @@ def reply(
         references=(msgid,) if msgid else (),
         kind="mail-reply",
         reply_to=reply_to,
+        later=True,  # in a batch, written with the batch's others (batch.py)
     )
     row.replied_at = timezone.now()
     row.result.setdefault("replies", []).append(purpose)
@@ -130,4 +131,5 @@ def notify(row: InboundMessage, *, seat, body: str, subject: str, purpose: str) 
         game=seat.game,
         seat=seat,
         kind="mail-forward",
+        later=True,  # in a batch, written with the batch's others (batch.py)
     )

@@ -29,7 +29,8 @@ import logging
 import os
 import queue
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from email.utils import getaddresses
 
@@ -106,6 +107,7 @@ def queue_mail(
     html: str = "",
     map_svg: str = "",
     thread_start: bool = False,
+    later: bool = False,
 ) -> OutboxMail | None:
     """Write one outbox row (None if ``key`` was queued before) and send it after commit.
 
@@ -117,6 +119,9 @@ def queue_mail(
     (pictures.py: on the render queue ahead of the send, else by the sender).
     A message to a seat gets the seat's secret reply address as Reply-To
     unless ``reply_to`` is given.
+
+    ``later``: inside a ``writing_later`` block, the row is held to be written with others
+    before the commit, and returned unwritten (its ``pk`` None).
     """
     _check(key=key, to=to, subject=subject, in_reply_to=in_reply_to, references=references, reply_to=reply_to)
     if seat is not None and seat.status != seat.Status.ACTIVE:
@@ -146,6 +151,11 @@ def queue_mail(
         leased_until=timezone.now() + queued_lease(),
         queued_by=publisher_id(),
     )
+    waiting = _waiting()
+    if later and waiting is not None and waiting.hold(row):
+        return row
+    if waiting is not None:
+        waiting.write()  # the rows queued before this one get the lower ids, as written one by one
     # One INSERT ... ON CONFLICT (key) DO NOTHING: a key queued before (or by a
     # concurrent transaction that commits first) inserts nothing and is no error,
     # so the caller's transaction needs no savepoint. Prepared: every reply runs it.
@@ -155,15 +165,89 @@ def queue_mail(
     # The after-commit hand-off owns the row (its lease); a broker failure releases it for the
     # rescue and never undoes or fails the command that queued the mail. A map is drawn ahead of
     # the send, on the render queue (pictures.py).
-    transaction.on_commit(_send_after_commit([row_id], render=[row_id] if map_svg else []), robust=True)
+    transaction.on_commit(_send_after_commit([[row_id]], render=[row_id] if map_svg else []), robust=True)
     return row
 
 
-def _send_after_commit(ids: list[int], render: list[int] = ()):
-    def send_after_commit():
-        enqueue(ids, render=render)
+class Later:
+    """The rows ``queue_mail(later=True)`` holds in a ``writing_later`` block, to be written
+    together (one multi-row INSERT ... ON CONFLICT (key) DO NOTHING, the same rows written or
+    not as a ``queue_mail`` each would write), each with the list its after-commit send reads
+    its id from once it is written. Their sends are queued when they are: where ``queue_mail``
+    queues one among the transaction's after-commit work (the same order, the same merging by
+    ``one_wakeup``)."""
 
-    send_after_commit.outbox_ids = ids
+    def __init__(self) -> None:
+        self.held: list[tuple[OutboxMail, list[int]]] = []
+        # Written inside a savepoint, which may yet be rolled back: checked by ``finish``.
+        self.unsure: list[tuple[OutboxMail, list[int]]] = []
+
+    def hold(self, row: OutboxMail) -> bool:
+        """Hold ``row``; False (not held) inside a savepoint, whose rollback would not undo a
+        write made after it ended, or with a map, whose drawing is queued by row id."""
+        if transaction.get_connection().savepoint_ids or row.svg:
+            return False
+        ids: list[int] = []
+        transaction.on_commit(_send_after_commit([ids]), robust=True)
+        self.held.append((row, ids))
+        return True
+
+    def write(self) -> None:
+        """Write the rows held: at the end, or before another row, so that ids keep the order
+        the rows were queued in."""
+        if not self.held:
+            return
+        held, self.held = self.held, []
+        for (row, ids), new in zip(held, prepared.insert_many_unless_exist([r for r, _ in held], "key"), strict=True):
+            if new:
+                ids.append(row.pk)
+        if transaction.get_connection().savepoint_ids:
+            self.unsure += held
+
+    def finish(self) -> None:
+        """Write what is held, and again what was written in a savepoint since rolled back (it
+        was queued outside it: ``queue_mail`` would have written it there)."""
+        self.write()
+        if not self.unsure:
+            return
+        unsure, self.unsure = self.unsure, []
+        there = set(OutboxMail.objects.filter(pk__in=[row.pk for row, _ in unsure]).values_list("pk", flat=True))
+        for row, ids in unsure:
+            if ids and ids[0] not in there:  # written, then undone with its savepoint
+                ids.clear()
+                row.pk = None
+                self.held.append((row, ids))
+        self.write()
+
+
+def _waiting() -> Later | None:
+    later: Later | None = getattr(transaction.get_connection(), "_kb_outbox_later", None)
+    return later
+
+
+@contextmanager
+def writing_later() -> Iterator[Later]:
+    """A block in which ``queue_mail(later=True)`` holds its rows for the returned holder's
+    ``finish`` to write together before the commit: mail-in's batches, a round trip less per
+    reply. Nothing reads those rows before the commit (a reply is read only once sent). Left
+    without ``finish`` (the transaction is being rolled back) the held rows are dropped."""
+    conn = transaction.get_connection()
+    conn._kb_outbox_later = later = Later()
+    try:
+        yield later
+    finally:
+        conn._kb_outbox_later = None
+
+
+def _send_after_commit(id_lists: list[list[int]], render: list[int] = ()):
+    """The after-commit send of the rows whose ids are in ``id_lists``, read when it runs: a
+    held row's id is in its list only once ``Later.write`` wrote it, which may come
+    after ``one_wakeup`` merged the sends (a copy of the ids taken then would leave it out)."""
+
+    def send_after_commit():
+        enqueue([pk for ids in id_lists for pk in ids], render=render)
+
+    send_after_commit.id_lists = id_lists
     send_after_commit.render_ids = list(render)  # kept when one_wakeup merges the sends
     return send_after_commit
 
@@ -171,7 +255,7 @@ def _send_after_commit(ids: list[int], render: list[int] = ()):
 def is_mail_wakeup(callback) -> bool:
     """Whether an on-commit callback is only the send of outbox rows ``queue_mail`` queued
     (mail-in's batches tell it from other work queued for after a commit)."""
-    return getattr(callback, "outbox_ids", None) is not None
+    return getattr(callback, "id_lists", None) is not None
 
 
 def one_wakeup() -> None:
@@ -188,9 +272,9 @@ def one_wakeup() -> None:
     mail = [i for i, (sids, func, _) in enumerate(hooks) if is_mail_wakeup(func) and sids & level == level]
     if len(mail) < 2:
         return
-    ids = [pk for i in mail for pk in hooks[i][1].outbox_ids]
+    id_lists = [ids for i in mail for ids in hooks[i][1].id_lists]
     render = [pk for i in mail for pk in hooks[i][1].render_ids]
-    merged = (level, _send_after_commit(ids, render), True)
+    merged = (level, _send_after_commit(id_lists, render), True)
     connection.run_on_commit = [merged if i == mail[0] else h for i, h in enumerate(hooks) if i not in mail[1:]]
 
 
@@ -600,7 +684,7 @@ def resend(rows) -> int:
             queued_by=me,
             composed=None,  # built afresh, with today's Date
         )
-        transaction.on_commit(_send_after_commit(ids), robust=True)
+        transaction.on_commit(_send_after_commit([ids]), robust=True)
     return len(ids)
 
 

@@ -231,3 +231,61 @@ def test_a_published_turns_reports_reach_the_broker_in_one_publish(game, broker)
     reports = sorted(OutboxMail.objects.filter(kind="report").values_list("pk", flat=True))
     assert len(reports) == 3
     assert publishes() == [("campaigns.tasks.send_outbox_mails", reports)]
+
+
+# --- rows written later (outbox.writing_later: mail-in's batches) ------------------------------
+
+
+def later(game, key):
+    return outbox.queue_mail(key=key, to="bob@example.org", subject="Hello", body="x", game=game, later=True)
+
+
+def keys() -> list[str]:
+    return list(OutboxMail.objects.exclude(kind="start").order_by("pk").values_list("key", flat=True))
+
+
+def empty_broker():
+    outbox.flush_publisher()  # the game's start mail
+    redis.Redis.from_url(REDIS_URL).delete(queue_of("mail"))
+
+
+def test_rows_written_later_keep_their_order_and_their_sends(game, broker):
+    queue(game, "taken")  # a key queued before: held again, it is not written and sends nothing
+    empty_broker()
+    with transaction.atomic(), outbox.writing_later() as held:
+        first = later(game, "later-1")
+        assert first.pk is None  # held, not written yet
+        between = queue(game, "direct")  # a row queued directly writes the held ones first
+        assert first.pk is not None and first.pk < between.pk
+        taken, last = later(game, "taken"), later(game, "later-2")
+        outbox.one_wakeup()  # merged before the held rows are written: their ids are read at the send
+        held.finish()
+    outbox.flush_publisher()
+    assert publishes() == [("campaigns.tasks.send_outbox_mails", [first.pk, between.pk, last.pk])]
+    assert between.pk < last.pk and taken.pk is None
+    assert keys() == ["taken", "later-1", "direct", "later-2"]
+
+
+def test_a_held_row_written_in_a_savepoint_rolled_back_is_written_again(game, broker):
+    """Held outside the savepoint, as queue_mail would have written it there: its rollback (caught,
+    the transaction goes on) must not lose it; the row queued inside it is gone with it."""
+    empty_broker()
+    with transaction.atomic(), outbox.writing_later() as held:
+        kept = later(game, "held-outside")
+        with pytest.raises(RuntimeError), transaction.atomic():
+            queue(game, "inside")  # writes the held row first, inside the savepoint
+            assert later(game, "not-held") is not None  # inside a savepoint: written at once
+            raise RuntimeError("undone, and caught")
+        held.finish()
+    outbox.flush_publisher()
+    assert keys() == ["held-outside"]
+    assert tasks_on_broker() == [kept.pk]
+
+
+def test_held_rows_are_dropped_with_a_rolled_back_transaction(game, broker):
+    with pytest.raises(RuntimeError), transaction.atomic(), outbox.writing_later():
+        later(game, "rolled-back")
+        raise RuntimeError("the batch failed")
+    later(game, "after")  # outside the block: written at once, nothing held is left to write
+    outbox.flush_publisher()
+    assert keys() == ["after"]
