@@ -83,7 +83,8 @@ def test_a_worker_with_a_send_in_flight_rides_out_a_redis_restart(game, tmp_path
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    probe = Celery(broker=redis.url)
+    # Not the current app: the tests after this one queue their work through kriegsbrief's.
+    probe = Celery(broker=redis.url, set_as_current=False)
     try:
         row = OutboxMail.objects.create(key="outage-1", to="bob@example.org", subject="s", body="b", game=game)
         OutboxMail.objects.filter(pk=row.pk).update(next_attempt_at=timezone.now())
