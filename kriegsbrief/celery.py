@@ -24,6 +24,19 @@ class QuickReconnectConsumer(Consumer):
         )
         return super().ensure_connected(conn)
 
+    def on_connection_error_after_connected(self, exc):
+        # Celery 5.7.0 collects the broken connection, then closes it; the close closes its default
+        # channel, whose restore of unacknowledged messages goes through the client the collect
+        # removed (AttributeError: 'NoneType' object has no attribute 'hostname'), which Celery
+        # takes for an "Unrecoverable error" and stops the worker for good: worker-mail, whose
+        # threads always hold sends in flight, after every Redis blip (bench/load.py --fault
+        # redis-outage; tests/platform/test_broker_outage.py). Without the channel the close
+        # releases the socket and nothing more, as 5.6 did: the unacknowledged messages stay in
+        # Redis, and their work's leases hand it to the rescue.
+        if self.connection is not None:
+            self.connection._default_channel = None
+        super().on_connection_error_after_connected(exc)
+
 
 app = Celery("kriegsbrief")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -1,10 +1,11 @@
 """A worker with a task in flight rides out a Redis restart: it reconnects and answers again.
 
-Celery 5.7.0's consumer did not: on the lost connection it collected the connection and then closed
+Celery 5.7.0 as released did not: on the lost connection it collected the connection and then closed
 it, and the close's restore of the unacknowledged message met the collected client
 (AttributeError: 'NoneType' object has no attribute 'hostname'), an "Unrecoverable error" that
 stopped the worker for good - worker-mail, whose threads always hold sends in flight, after every
-Redis blip (bench/load.py --fault redis-outage: 129 mails never sent). pyproject.toml excludes it.
+Redis blip (bench/load.py --fault redis-outage: 129 mails never sent). kriegsbrief/celery.py
+works round it (QuickReconnectConsumer.on_connection_error_after_connected).
 
 A Redis of the test's own (so stopping it touches nobody else), a worker as deploy/Procfile runs
 worker-mail (threads), its send held by an SMTP server that accepts and never answers."""
