@@ -24,7 +24,6 @@ import logging
 import os
 import socket
 import threading
-import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -57,6 +56,7 @@ class _Registration:
     def __init__(self):
         self.id: int | None = None
         self.registered = threading.Event()
+        self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._run, name="liveness", daemon=True)
         self.thread.start()
 
@@ -64,8 +64,7 @@ class _Registration:
         every = settings.PROCESS_BEAT_SECONDS
         try:
             self._register()
-            while True:
-                time.sleep(every)
+            while not self.stopping.wait(every):
                 self._beat()
         finally:
             connections.close_all()
@@ -108,6 +107,21 @@ def me() -> int | None:
         current = _current
     current.registered.wait(REGISTER_WAIT_SECONDS)
     return current.id
+
+
+def stop() -> None:
+    """End this process's heartbeat and wait for its thread (which closes its connection): for a
+    process that stays but must hold no database session, such as the test runner between tests
+    (a beat in flight would be a session left open, and one after the run a logging error). The
+    next queued mail registers the process anew. The old row still names a live process (this
+    one), so mail queued under it waits for its lease, not the dead-owner rescue: stop only where
+    nothing queued is left to rescue."""
+    global _current
+    with _lock:
+        current, _current = _current, None
+    if current is not None:
+        current.stopping.set()
+        current.thread.join(REGISTER_WAIT_SECONDS + 5)
 
 
 def _forget() -> None:

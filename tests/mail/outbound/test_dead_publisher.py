@@ -62,3 +62,22 @@ def test_a_live_process_is_alive_and_a_reused_pid_is_not(db):
     assert liveness.is_alive(me, now, host=me.hostname)
     me.started += 1  # the same pid, started at another time: another process
     assert not liveness.is_alive(me, now, host=me.hostname)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_stopped_heartbeat_ends_its_thread_and_its_session(settings):
+    """The test runner stops its heartbeat after each test (tests/conftest.py): once stopped, the
+    thread has ended and closed its connection, and the next caller registers anew."""
+    from tests.support import dbleaks
+
+    settings.PROCESS_BEAT_SECONDS = 0.05  # beats (each a session of its own) all through the test
+    first = liveness.me()
+    thread = liveness._current.thread
+    assert first is not None and LiveProcess.objects.filter(pk=first).exists()
+    time.sleep(0.3)
+    liveness.stop()
+    assert not thread.is_alive() and liveness._current is None
+    assert dbleaks.leaked(grace=1.0) == []
+    second = liveness.me()
+    assert second is not None and second != first
+    liveness.stop()
