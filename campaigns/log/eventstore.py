@@ -344,15 +344,24 @@ def _game_load(rows: list[tuple[Any, ...]]) -> _Loaded:
     return prepared.instance(Game, rows[0][:width]), snap, events
 
 
+def _load_columns(window: str, seq: str, digest: str) -> str:
+    """What both loads read per row: the game, its latest snapshot's seq, that snapshot's state on
+    its first event's row unless the caller holds that state (seq and hash match), and the events."""
+    return (
+        f"{prepared.columns(Game, 'g')}, s.seq, CASE WHEN row_number() OVER ({window}ORDER BY e.seq) = 1"
+        f" AND (s.seq = {seq} AND e.hash = {digest}) IS NOT TRUE THEN s.state END, {prepared.columns(Event, 'e')}"
+    )
+
+
+# The snapshot's event and every one after it (all of them when the game has no snapshot).
+_EVENTS_FROM_SNAPSHOT = " LEFT JOIN campaigns_event e ON e.game_id = g.id AND e.seq >= coalesce(s.seq, 0)"
+
+
 @lru_cache(maxsize=1)
 def _game_load_sql() -> str:
     return (
-        f"WITH s AS ({_SNAPSHOT_SQL}) SELECT {prepared.columns(Game, 'g')}, s.seq,"
-        # The first event is the snapshot's own: the state is left out when the caller holds it.
-        " CASE WHEN row_number() OVER (ORDER BY e.seq) = 1 AND (s.seq = %s AND e.hash = %s) IS NOT TRUE"
-        f" THEN s.state END, {prepared.columns(Event, 'e')}"
-        " FROM campaigns_game g LEFT JOIN s ON true"
-        " LEFT JOIN campaigns_event e ON e.game_id = g.id AND e.seq >= coalesce(s.seq, 0) WHERE g.id = %s ORDER BY e.seq"
+        f"WITH s AS ({_SNAPSHOT_SQL}) SELECT {_load_columns('', '%s', '%s')}"
+        f" FROM campaigns_game g LEFT JOIN s ON true{_EVENTS_FROM_SNAPSHOT} WHERE g.id = %s ORDER BY e.seq"
     )
 
 
@@ -360,14 +369,11 @@ def _game_load_sql() -> str:
 def _preload_sql() -> str:
     """``_game_load_sql`` for many games at once (PostgreSQL): the rows of each game together."""
     return (
-        f"SELECT {prepared.columns(Game, 'g')}, s.seq, CASE WHEN row_number() OVER"
-        " (PARTITION BY g.id ORDER BY e.seq) = 1 AND (s.seq = k.seq AND e.hash = k.hash) IS NOT TRUE"
-        f" THEN s.state END, {prepared.columns(Event, 'e')}"
+        f"SELECT {_load_columns('PARTITION BY g.id ', 'k.seq', 'k.hash')}"
         " FROM unnest(%s::bigint[], %s::bigint[], %s::text[]) AS k(id, seq, hash)"
         " JOIN campaigns_game g ON g.id = k.id"
         " LEFT JOIN LATERAL (SELECT seq, state FROM campaigns_snapshot WHERE game_id = g.id ORDER BY seq DESC LIMIT 1)"
-        " s ON true LEFT JOIN campaigns_event e ON e.game_id = g.id AND e.seq >= coalesce(s.seq, 0)"
-        " ORDER BY g.id, e.seq"
+        f" s ON true{_EVENTS_FROM_SNAPSHOT} ORDER BY g.id, e.seq"
     )
 
 

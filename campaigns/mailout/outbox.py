@@ -520,15 +520,20 @@ def _renew_send(row_id: int, attempt: int) -> None:
     )
 
 
-def claim(row_id: int, now: datetime) -> bool:
-    """Take the row for one attempt if it is PENDING or FAILED and due; False if not ours to send.
+def claim(row_id: int, now: datetime) -> tuple | None:
+    """Take the row for one attempt if it is PENDING or FAILED and due: then its (composed, to,
+    attempts, kind), what a composed row's send needs; None if not ours to send.
 
     ``next_attempt_at`` is honoured here too: a message that arrives early (a duplicate, a
     redelivery) finds the row backing off and does nothing.
     """
     S, at = OutboxMail.Status, connection.ops.adapt_datetimefield_value
     params = [S.SENDING, at(now + send_lease()), row_id, S.PENDING, S.FAILED, MAX_ATTEMPTS, at(now)]
-    return bool(prepared.execute(_claim_sql(), params))
+    # UPDATE ... RETURNING (PostgreSQL; SQLite from 3.35, when Django can return columns from an
+    # INSERT): the claim and the read of what was claimed in one statement, not two.
+    if connection.features.can_return_columns_from_insert:
+        return prepared.fetchone(_claim_sql() + _claimed_columns("RETURNING"), params)
+    return prepared.fetchone(_composed_sql(), [row_id]) if prepared.execute(_claim_sql(), params) else None
 
 
 # The claim, the read of a composed row and the mark of a sent one are every send's own statements:
@@ -545,9 +550,14 @@ def _claim_sql() -> str:
 
 
 @functools.cache
+def _claimed_columns(verb: str) -> str:
+    return f" {verb} " + ", ".join(_column(name) for name in ("composed", "to", "attempts", "kind"))
+
+
+@functools.cache
 def _composed_sql() -> str:
     t, c = prepared.q(OutboxMail._meta.db_table), _column
-    return f"SELECT {c('composed')}, {c('to')}, {c('attempts')}, {c('kind')} FROM {t} WHERE {c('id')} = %s"
+    return _claimed_columns("SELECT").lstrip() + f" FROM {t} WHERE {c('id')} = %s"
 
 
 @functools.cache
@@ -564,9 +574,12 @@ def _column(name: str) -> str:
 def _claimed(row_id: int, now: datetime) -> OutboxMail | None:
     """The row this attempt claimed, or None. A composed row is read as its bytes, address, attempt
     and kind only (what its send needs); ``composing.message_for`` reads the rest if it must build."""
-    if not claim(row_id, now) and not _claimed_before(row_id, now):
-        return None
-    composed, to, attempts, kind = prepared.fetchone(_composed_sql(), [row_id])
+    claimed = claim(row_id, now)
+    if claimed is None:
+        if not _claimed_before(row_id, now):
+            return None
+        claimed = prepared.fetchone(_composed_sql(), [row_id])
+    composed, to, attempts, kind = claimed
     if composed is not None:
         return OutboxMail(pk=row_id, to=to, attempts=attempts, kind=kind, composed=bytes(composed))
     return OutboxMail.objects.select_related("game", "seat__user__profile").get(pk=row_id)

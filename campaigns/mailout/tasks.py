@@ -22,10 +22,10 @@ from . import composing, outbox, pictures
 
 @shared_task(name=pictures.RENDER_TASK)
 def render_map(row_id: int) -> bool:
-    """Draw a queued row's map ahead of its send (pictures.py), then flatten its whole message
-    (composing.py); the send does either itself if this is lost or late."""
-    drawn = transient.retrying(pictures.prerender, row_id)
-    return transient.retrying(composing.compose, row_id) or drawn
+    """Flatten a queued row's whole message ahead of its send (composing.py), which draws its map
+    (pictures.py); where no flattened message can be kept (a backend that sends fields), only draw
+    the map. The send does either itself if this is lost or late."""
+    return transient.retrying(composing.compose, row_id) or transient.retrying(pictures.prerender, row_id)
 
 
 @shared_task(name=pictures.FORGET_TASK)

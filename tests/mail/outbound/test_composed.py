@@ -105,6 +105,25 @@ def test_a_backend_that_takes_fields_gets_the_message_built(game, smtp, broker, 
 
 @needs_redis
 @pytest.mark.django_db(transaction=True)
+def test_the_render_task_composes_where_it_can_and_else_draws_the_map(game, smtp, broker, settings):
+    """Composing draws the map (and keeps its PNG); a backend that takes fields gets the map drawn
+    ahead all the same, for the message built at its send."""
+    from campaigns.mailout import pictures, tasks
+    from campaigns.models import MapPicture
+
+    row = report(game)
+    assert tasks.render_map(row.pk)
+    assert kept(row) is not None
+    assert MapPicture.objects.filter(digest=pictures.digest(row.svg)).exists()
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    MapPicture.objects.all().delete()
+    other = report(game, key="composed-2")
+    assert tasks.render_map(other.pk)
+    assert kept(other) is None and MapPicture.objects.filter(digest=pictures.digest(other.svg)).exists()
+
+
+@needs_redis
+@pytest.mark.django_db(transaction=True)
 def test_giving_up_and_resending_drop_the_composed_bytes(game, smtp, broker):
     row = report(game)
     assert composing.compose(row.pk)
