@@ -42,6 +42,11 @@ def _lists(queue: str) -> list[str]:
     return [queue] + [f"{queue}{Channel.sep}{step}" for step in PRIORITY_STEPS if step]
 
 
+def _frozen(value):
+    # A list argument (a send-many task's row ids) as a tuple, so that the arguments can be kept in a set.
+    return tuple(_frozen(v) for v in value) if isinstance(value, list) else value
+
+
 def _args(raw: bytes, task_name: str) -> tuple | None:
     try:
         message = json.loads(raw)
@@ -50,15 +55,16 @@ def _args(raw: bytes, task_name: str) -> tuple | None:
         body = message["body"]
         if message.get("properties", {}).get("body_encoding") == "base64":
             body = base64.b64decode(body)
-        return tuple(json.loads(body)[0])  # protocol 2: [args, kwargs, embed]
+        return _frozen(json.loads(body)[0])  # protocol 2: [args, kwargs, embed]
     except (ValueError, KeyError, TypeError, IndexError):
         return None  # not a message of ours: it waits for no work the rescue knows
 
 
 def waiting(task_name: str) -> set[tuple] | None:
-    """The argument tuples of ``task_name``'s messages waiting in its queue, or None if unknown."""
+    """The argument tuples of ``task_name``'s messages waiting in its queue (a list argument as a
+    tuple), or None if unknown: no Redis broker, or none in use (tasks run in-process)."""
     url = str(current_app.conf.broker_url or "")
-    if not url.startswith(("redis://", "rediss://", "unix://")):
+    if current_app.conf.task_always_eager or not url.startswith(("redis://", "rediss://", "unix://")):
         return None
     try:
         client = redis.Redis.from_url(url, socket_timeout=_TIMEOUT, socket_connect_timeout=_TIMEOUT)

@@ -214,6 +214,9 @@ ADJUDICATION_LEASE_SECONDS = env.int("ADJUDICATION_LEASE_SECONDS", default=30)
 # lease not cut to the work lease) was taken by a consumer that died holding it (a worker killed
 # between taking and starting): the rescue queues it again (campaigns/queued.py).
 ADJUDICATION_TAKEN_SECONDS = env.float("ADJUDICATION_TAKEN_SECONDS", default=5.0)
+# The same for a queued mail (its send or send-many message): a started send cuts the row's queued
+# lease to the send lease (campaigns/mailout/outbox.py).
+MAIL_TAKEN_SECONDS = env.float("MAIL_TAKEN_SECONDS", default=5.0)
 # While a worker runs an adjudication or an SMTP conversation, its lease is this short and a
 # heartbeat thread renews it every third of it (campaigns/leases.py): a killed worker's work is
 # free for the rescue within seconds; a live one, however slow, keeps it.

@@ -42,7 +42,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from campaigns import liveness, prepared, transient
+from campaigns import liveness, prepared, queued, transient
 from campaigns.leases import LeaseHeartbeat
 from campaigns.models import OutboxMail
 from campaigns.turns.addresses import reply_address
@@ -364,18 +364,36 @@ def send_many(ids: list[int]) -> int:
     connection it broke is dropped, and the rest are still sent (on a fresh one).
 
     One connection for the batch: a new one per row cost its connect, EHLO and QUIT, nearly half
-    the conversation, and that bounded how fast a backlog drained after an SMTP outage."""
-    sent = 0
+    the conversation, and that bounded how fast a backlog drained after an SMTP outage.
+
+    Started, the task holds the rows it has not reached yet under the short send lease, renewed
+    while it runs (``_hold``): so a message taken off the queue and not started (its worker killed
+    whole) is told from a started one by its lease (``requeue_due``), and a task killed mid-batch
+    frees its remaining rows within one send lease rather than the queued lease."""
+    sent, reached = 0, [0]
+    transient.retrying(_hold, ids)
     smtp = mail.get_connection()
     try:
-        for pk in ids:
-            try:
-                sent += send(pk, smtp)
-            except SendFailed:
-                continue
+        # The heartbeat renews only the rows not reached yet (a slice: read safely from its thread).
+        with LeaseHeartbeat(lambda: _hold(ids[reached[0] :]), settings.SEND_LEASE_SECONDS, "send-many-lease"):
+            for n, pk in enumerate(ids):
+                reached[0] = n + 1  # this row's own claim and heartbeat hold it from here
+                try:
+                    sent += send(pk, smtp)
+                except SendFailed:
+                    continue
     finally:
         _quit(smtp)
     return sent
+
+
+def _hold(ids: list[int]) -> None:
+    """Cut the waiting rows' queued lease to a started sender's (send lease), from now. A row with
+    no lease (released after a failure, so not this message's) is left alone."""
+    if ids:
+        OutboxMail.objects.filter(
+            pk__in=ids, status__in=[OutboxMail.Status.PENDING, OutboxMail.Status.FAILED], leased_until__isnull=False
+        ).update(leased_until=timezone.now() + send_lease())
 
 
 def _deliver(row: OutboxMail, smtp) -> None:
@@ -650,13 +668,20 @@ def requeue_due(now: datetime) -> int:
     """Queue every due row no one holds: failed past its backoff, pending whose hand-off failed or
     whose message was lost (lease run out), or left in SENDING by a lost sender (lease run out).
     Also, at once, the rows queued by a process that died (campaigns/liveness.py): its publish may
-    never have been made. Each is leased to the message queued for it, so it is queued once.
+    never have been made; and the rows whose message a consumer took and never started (a worker
+    killed whole): a queued lease MAIL_TAKEN_SECONDS old, never cut to a sender's (``send_many``,
+    ``claim``), whose message the mail queue no longer holds (campaigns/queued.py). A row whose
+    message the queue shows waiting is not queued again, even past its lease (a long backlog): its
+    lease is renewed instead. Each is leased to the message queued for it, so it is queued once.
     Returns how many."""
     S = OutboxMail.Status
     dead = liveness.dead(now)
     me = publisher_id()
     orphaned = Q(queued_by__in=dead) if dead else Q(pk__in=[])
     free = Q(leased_until__isnull=True) | Q(leased_until__lte=now) | orphaned
+    # A queued lease is longer than a sender's; how long it has left tells its age.
+    doubtful = queued_lease() - timedelta(seconds=settings.MAIL_TAKEN_SECONDS)
+    taken = Q(leased_until__gt=now + send_lease(), leased_until__lte=now + doubtful)
     with transaction.atomic():
         lost = list(
             OutboxMail.objects.select_for_update(skip_locked=True)
@@ -667,19 +692,33 @@ def requeue_due(now: datetime) -> int:
             status=S.FAILED, last_error="sender lost before it finished (lease expired)", leased_until=None
         )
     _give_up(OutboxMail.objects.filter(status=S.FAILED, attempts__gte=MAX_ATTEMPTS))
+    due = OutboxMail.objects.filter(status__in=[S.PENDING, S.FAILED], next_attempt_at__lte=now)
+    # The broker is read before any row is locked, and only when a row is in doubt.
+    waiting = _waiting_rows() if due.filter(free | taken).exists() else None
     with transaction.atomic():
-        due = (
-            OutboxMail.objects.select_for_update(skip_locked=True)
-            .filter(free, status__in=[S.PENDING, S.FAILED], next_attempt_at__lte=now)
+        found = list(
+            due.select_for_update(skip_locked=True)
+            .filter(free | taken if waiting is not None else free)
             .order_by("next_attempt_at")
+            .values_list("pk", flat=True)[:RESCUE_BATCH]
         )
-        ids = list(due.values_list("pk", flat=True)[:RESCUE_BATCH])
+        renewed = [pk for pk in found if waiting is not None and pk in waiting]
+        ids = [pk for pk in found if waiting is None or pk not in waiting]
+        OutboxMail.objects.filter(pk__in=renewed).update(leased_until=now + queued_lease())
         OutboxMail.objects.filter(pk__in=ids).update(leased_until=now + queued_lease(), queued_by=me)
     enqueue(ids)
     if dead:  # forgotten once nothing waits in their name
         held = OutboxMail.objects.filter(status__in=[S.PENDING, S.FAILED], queued_by__in=dead)
         liveness.forget(sorted(set(dead) - set(held.values_list("queued_by", flat=True))))
     return len(ids)
+
+
+def _waiting_rows() -> set[int] | None:
+    """The rows whose send or send-many message waits in the mail queue; None if unknown."""
+    one, many = queued.waiting(SEND_TASK), queued.waiting(SEND_MANY_TASK)
+    if one is None or many is None:
+        return None
+    return {args[0] for args in one} | {pk for args in many for pk in args[0]}
 
 
 def resend(rows) -> int:
