@@ -10,6 +10,7 @@ turn closes when its sides are ready, a worker adjudicates and publishes it, and
 mailed its report. A fault can be injected a third of the way through the load:
 
   worker-kill   SIGKILL a worker and its pool (restarted a second later)
+  mail-worker-kill  SIGKILL the mail worker mid-send (restarted a second later)
   redis-outage  stop the broker for --fault-seconds (the bench's own Redis)
   pg-restart    restart PostgreSQL (a cluster of the bench's own, made for this run)
   smtp-freeze   the SMTP server holds every message unanswered for --fault-seconds
@@ -74,7 +75,7 @@ from load_stack import BrokerCounter, Stack, wait_for
 
 from rules import catalog
 
-FAULTS = ("worker-kill", "redis-outage", "pg-restart", "smtp-freeze")
+FAULTS = ("worker-kill", "mail-worker-kill", "redis-outage", "pg-restart", "smtp-freeze")
 
 USERS = """
 import json
@@ -439,6 +440,12 @@ def inject(stack: Stack, fault: str, seconds: float, log) -> float:
         log("fault: worker 0 killed (SIGKILL, mid-work); restarting it in 1 s")
         time.sleep(1)
         stack.restart_worker(0)
+    elif fault == "mail-worker-kill":
+        mail = stack.queues.index("mail")
+        stack.kill_worker(mail)
+        log("fault: the mail worker killed (SIGKILL, mid-send); restarting it in 1 s")
+        time.sleep(1)
+        stack.restart_worker(mail)
     elif fault == "redis-outage":
         stack.stop_redis()
         log(f"fault: Redis stopped for {seconds:.0f} s")

@@ -1,10 +1,12 @@
 """Which processes are alive: a registry of the processes that queue work.
 
 A process that commits outbox rows owns their broker publish (its publisher thread makes it just
-after the commit) and marks them with its registry id (``OutboxMail.queued_by``). If it dies in
+after the commit) and marks them with its registry id (``OutboxMail.held_by``). If it dies in
 between (SIGKILL, the OOM killer), no message was ever published, and the rows' queued lease is
 long (QUEUED_LEASE_SECONDS: it must outlast a long queue): they would wait minutes for the rescue.
 With the registry, the rescue asks whether the owner still lives and takes its rows at once if not.
+A sender marks the rows it starts on the same way (a send's claim; a send-many task's rows not yet
+reached): a mail worker killed mid-batch frees them at once, not when their send lease runs out.
 
 A process is dead when it is gone from this host's process table (its pid is free, or now belongs
 to a process started at another time: the registry keeps the start time), which the rescue sees

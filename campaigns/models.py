@@ -206,9 +206,11 @@ class OutboxMail(models.Model):
     # Who owns the row until then: a queued send task (PENDING/FAILED) or a sender (SENDING).
     # NULL: no one; the rescue queues it once next_attempt_at has passed (mailout/outbox.py).
     leased_until = models.DateTimeField(null=True, blank=True)
-    # The process whose publisher owns a PENDING row's queued lease (a LiveProcess id): if it dies
-    # before the publish, the rescue takes the row at once instead of when the lease runs out.
-    queued_by = models.BigIntegerField(null=True, blank=True)
+    # The process that holds the row's lease (a LiveProcess id): the one whose publisher owes the
+    # broker its message, then the sender that started on it (a send, or a send-many task for the
+    # rows it has not reached). If that process dies, the rescue takes the row at once instead of
+    # when the lease runs out (campaigns/liveness.py).
+    held_by = models.BigIntegerField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
     # The message as it will be sent (MIME, CRLF line endings), flattened on the render queue ahead
     # of the send (mailout/composing.py); NULL until then, and again once the row is SENT or DEAD.

@@ -149,7 +149,7 @@ def queue_mail(
         references=refs,
         next_attempt_at=timezone.now(),
         leased_until=timezone.now() + queued_lease(),
-        queued_by=publisher_id(),
+        held_by=holder_id(),
     )
     waiting = _waiting()
     if later and waiting is not None and waiting.hold(row):
@@ -318,10 +318,10 @@ def queued_lease() -> timedelta:
     return timedelta(seconds=settings.QUEUED_LEASE_SECONDS)
 
 
-def publisher_id() -> int | None:
-    """Who owns a queued row until its message is published: this process (its registry id), whose
-    publisher thread publishes after the commit; None in-process (eager), where the send is made
-    here and now."""
+def holder_id() -> int | None:
+    """This process's registry id, for the rows whose lease it holds (``OutboxMail.held_by``): rows
+    it queued (its publisher thread publishes them after the commit) or started to send; None
+    in-process (eager), where the send is made here and now."""
     return None if current_app.conf.task_always_eager else liveness.me()
 
 
@@ -393,7 +393,7 @@ def _hold(ids: list[int]) -> None:
     if ids:
         OutboxMail.objects.filter(
             pk__in=ids, status__in=[OutboxMail.Status.PENDING, OutboxMail.Status.FAILED], leased_until__isnull=False
-        ).update(leased_until=timezone.now() + send_lease())
+        ).update(leased_until=timezone.now() + send_lease(), held_by=holder_id())
 
 
 def _deliver(row: OutboxMail, smtp) -> None:
@@ -546,7 +546,7 @@ def claim(row_id: int, now: datetime) -> tuple | None:
     redelivery) finds the row backing off and does nothing.
     """
     S, at = OutboxMail.Status, connection.ops.adapt_datetimefield_value
-    params = [S.SENDING, at(now + send_lease()), row_id, S.PENDING, S.FAILED, MAX_ATTEMPTS, at(now)]
+    params = [S.SENDING, at(now + send_lease()), holder_id(), row_id, S.PENDING, S.FAILED, MAX_ATTEMPTS, at(now)]
     # UPDATE ... RETURNING (PostgreSQL; SQLite from 3.35, when Django can return columns from an
     # INSERT): the claim and the read of what was claimed in one statement, not two.
     if connection.features.can_return_columns_from_insert:
@@ -561,7 +561,8 @@ def claim(row_id: int, now: datetime) -> tuple | None:
 def _claim_sql() -> str:
     t, c = prepared.q(OutboxMail._meta.db_table), _column
     return (
-        f"UPDATE {t} SET {c('status')} = %s, {c('attempts')} = {c('attempts')} + 1, {c('leased_until')} = %s "
+        f"UPDATE {t} SET {c('status')} = %s, {c('attempts')} = {c('attempts')} + 1, {c('leased_until')} = %s, "
+        f"{c('held_by')} = %s "
         f"WHERE {c('id')} = %s AND {c('status')} IN (%s, %s) AND {c('attempts')} < %s "
         f"AND ({c('next_attempt_at')} IS NULL OR {c('next_attempt_at')} <= %s)"
     )
@@ -676,8 +677,8 @@ def requeue_due(now: datetime) -> int:
     Returns how many."""
     S = OutboxMail.Status
     dead = liveness.dead(now)
-    me = publisher_id()
-    orphaned = Q(queued_by__in=dead) if dead else Q(pk__in=[])
+    me = holder_id()
+    orphaned = Q(held_by__in=dead) if dead else Q(pk__in=[])
     free = Q(leased_until__isnull=True) | Q(leased_until__lte=now) | orphaned
     # A queued lease is longer than a sender's; how long it has left tells its age.
     doubtful = queued_lease() - timedelta(seconds=settings.MAIL_TAKEN_SECONDS)
@@ -685,11 +686,13 @@ def requeue_due(now: datetime) -> int:
     with transaction.atomic():
         lost = list(
             OutboxMail.objects.select_for_update(skip_locked=True)
-            .filter(status=S.SENDING, leased_until__lte=now)
+            .filter(Q(leased_until__lte=now) | orphaned, status=S.SENDING)
             .values_list("pk", flat=True)
         )
         OutboxMail.objects.filter(pk__in=lost).update(
-            status=S.FAILED, last_error="sender lost before it finished (lease expired)", leased_until=None
+            status=S.FAILED,
+            last_error="sender lost before it finished (lease expired or sender dead)",
+            leased_until=None,
         )
     _give_up(OutboxMail.objects.filter(status=S.FAILED, attempts__gte=MAX_ATTEMPTS))
     due = OutboxMail.objects.filter(status__in=[S.PENDING, S.FAILED], next_attempt_at__lte=now)
@@ -705,11 +708,11 @@ def requeue_due(now: datetime) -> int:
         renewed = [pk for pk in found if waiting is not None and pk in waiting]
         ids = [pk for pk in found if waiting is None or pk not in waiting]
         OutboxMail.objects.filter(pk__in=renewed).update(leased_until=now + queued_lease())
-        OutboxMail.objects.filter(pk__in=ids).update(leased_until=now + queued_lease(), queued_by=me)
+        OutboxMail.objects.filter(pk__in=ids).update(leased_until=now + queued_lease(), held_by=me)
     enqueue(ids)
     if dead:  # forgotten once nothing waits in their name
-        held = OutboxMail.objects.filter(status__in=[S.PENDING, S.FAILED], queued_by__in=dead)
-        liveness.forget(sorted(set(dead) - set(held.values_list("queued_by", flat=True))))
+        held = OutboxMail.objects.filter(status__in=[S.PENDING, S.FAILED, S.SENDING], held_by__in=dead)
+        liveness.forget(sorted(set(dead) - set(held.values_list("held_by", flat=True))))
     return len(ids)
 
 
@@ -725,7 +728,7 @@ def resend(rows) -> int:
     """Queue DEAD rows afresh (the operator's ``resend_mail``, the umpire's button): attempts start
     again; the Message-ID is kept, so a receiver that did get it once drops the copy."""
     S = OutboxMail.Status
-    now, me = timezone.now(), publisher_id()
+    now, me = timezone.now(), holder_id()
     with transaction.atomic():
         ids = list(rows.select_for_update(skip_locked=True).filter(status=S.DEAD).values_list("pk", flat=True))
         OutboxMail.objects.filter(pk__in=ids).update(
@@ -733,7 +736,7 @@ def resend(rows) -> int:
             attempts=0,
             next_attempt_at=now,
             leased_until=now + queued_lease(),
-            queued_by=me,
+            held_by=me,
             composed=None,  # built afresh, with today's Date
         )
         transaction.on_commit(_send_after_commit([ids]), robust=True)

@@ -39,8 +39,8 @@ def test_rows_of_a_publisher_killed_before_its_publish_are_sent_at_once(smtp, br
     assert died.returncode == -signal.SIGKILL, died.stderr.decode()[-2000:]
     rows = list(OutboxMail.objects.filter(key__startswith="orphan-"))
     assert [r.status for r in rows] == ["pending", "pending"]
-    owner = LiveProcess.objects.get(pk=rows[0].queued_by)
-    assert {r.queued_by for r in rows} == {owner.pk} and liveness.start_time(owner.pid) is None
+    owner = LiveProcess.objects.get(pk=rows[0].held_by)
+    assert {r.held_by for r in rows} == {owner.pk} and liveness.start_time(owner.pid) is None
     worker, beat = Worker(env={"QUEUED_LEASE_SECONDS": "3600"}), Beat(tmp_path, rescue_every=1.0)
     try:
         assert wait_for(lambda: len(smtp.messages) >= 2, 90), "the dead publisher's rows were not sent"
@@ -51,6 +51,65 @@ def test_rows_of_a_publisher_killed_before_its_publish_are_sent_at_once(smtp, br
     assert sorted(m["Subject"] for _, m in smtp.messages) == ["Orphan one", "Orphan two"]
     assert set(OutboxMail.objects.filter(key__startswith="orphan-").values_list("status", flat=True)) == {"sent"}
     assert not LiveProcess.objects.filter(pk=owner.pk).exists()  # forgotten once nothing waits in its name
+
+
+# Queues three rows while the broker is not used (nothing publishes them), then sends them as one
+# send-many task in a process that dies by SIGKILL in the middle of the second row's conversation.
+SEND_MANY_THEN_DIE = """
+import os, signal, sys, django
+django.setup()
+from django.db import transaction
+from campaigns.mailout import outbox
+ids = [int(a) for a in sys.argv[1:]]
+deliver = outbox._deliver
+def deliver_or_die(row, smtp):
+    if row.pk == ids[1]:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return deliver(row, smtp)
+outbox._deliver = deliver_or_die
+outbox.send_many(ids)
+"""
+
+
+def test_rows_of_a_sender_killed_mid_batch_are_sent_again_at_once(game, smtp, broker, settings, monkeypatch):
+    """A mail worker killed whole in a send-many task: the row it was sending and the rows it had not
+    reached are held in its name, so the rescue takes them at once, not when their leases run out."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    from campaigns.mailout import outbox
+
+    monkeypatch.setenv("EMAIL_URL", f"smtp://{settings.EMAIL_HOST}:{settings.EMAIL_PORT}")
+    monkeypatch.setattr(outbox, "enqueue", lambda ids, render=(): None)  # the dying process sends them
+    with transaction.atomic():
+        rows = [outbox.queue_mail(key=f"held-{n}", to=f"{n}@example.org", subject=f"Held {n}", body="x") for n in "abc"]
+    env = _process_env(SEND_LEASE_SECONDS="3600", DJANGO_SETTINGS_MODULE="kriegsbrief.settings")
+    died = subprocess.run(
+        [sys.executable, "-c", SEND_MANY_THEN_DIE, *[str(r.pk) for r in rows]],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        timeout=120,
+    )
+    assert died.returncode == -signal.SIGKILL, died.stderr.decode()[-2000:]
+    assert [m["Subject"] for _, m in smtp.messages] == ["Held a"]
+    states = {r.key: r for r in OutboxMail.objects.filter(key__startswith="held-")}
+    assert [states[f"held-{n}"].status for n in "abc"] == ["sent", "sending", "pending"]
+    sender = LiveProcess.objects.get(pk=states["held-b"].held_by)
+    assert states["held-c"].held_by == sender.pk and liveness.start_time(sender.pid) is None
+    monkeypatch.undo()  # the rescue's own hand-off publishes again
+    monkeypatch.setenv("EMAIL_URL", f"smtp://{settings.EMAIL_HOST}:{settings.EMAIL_PORT}")
+    # Both leases (an hour here) still hold: only the sender's death frees the rows.
+    assert outbox.requeue_due(timezone.now()) == 2
+    assert outbox.requeue_due(timezone.now()) == 0  # and once
+    worker = Worker(env={"SEND_LEASE_SECONDS": "3600"})
+    try:
+        assert wait_for(lambda: len(smtp.messages) >= 3, 90), "the dead sender's rows were not sent"
+        time.sleep(1)
+    finally:
+        worker.stop()
+    assert sorted(m["Subject"] for _, m in smtp.messages) == ["Held a", "Held b", "Held c"]
+    assert set(OutboxMail.objects.filter(key__startswith="held-").values_list("status", flat=True)) == {"sent"}
 
 
 def test_a_live_process_is_alive_and_a_reused_pid_is_not(db):
