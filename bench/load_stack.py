@@ -32,7 +32,7 @@ PG_BIN = Path("/usr/lib/postgresql/15/bin")
 # waits on SMTP (threads), render draws maps (CPU: processes).
 POOLS = {
     "mail": ["--pool=threads", f"--concurrency={os.environ.get('MAIL_CONCURRENCY', '8')}"],
-    "render": [f"--concurrency={os.environ.get('RENDER_CONCURRENCY', '2')}"],
+    "render": [f"--concurrency={os.environ.get('RENDER_CONCURRENCY', '4')}"],
 }
 
 
