@@ -6,7 +6,10 @@ between (SIGKILL, the OOM killer), no message was ever published, and the rows' 
 long (QUEUED_LEASE_SECONDS: it must outlast a long queue): they would wait minutes for the rescue.
 With the registry, the rescue asks whether the owner still lives and takes its rows at once if not.
 A sender marks the rows it starts on the same way (a send's claim; a send-many task's rows not yet
-reached): a mail worker killed mid-batch frees them at once, not when their send lease runs out.
+reached): a mail worker killed mid-batch frees them at once, not when their send lease runs out. A
+row whose SMTP conversation was under way is taken at once only when the process table shows its
+sender gone (a sender on another host taken for dead by its silence may still be talking: its row
+waits for the send lease, so it is never sent twice at once).
 
 A process is dead when it is gone from this host's process table (its pid is free, or now belongs
 to a process started at another time: the registry keeps the start time), which the rescue sees
@@ -142,10 +145,14 @@ def is_alive(process: LiveProcess, now: datetime, host: str | None = None) -> bo
     return process.beat_at > now - timedelta(seconds=settings.PROCESS_STALE_SECONDS)
 
 
-def dead(now: datetime) -> list[int]:
-    """The registry ids of the processes that died (the rescue takes what they held)."""
+def dead(now: datetime, *, certain: bool = False) -> list[int]:
+    """The registry ids of the processes that died (the rescue takes what they held). ``certain``:
+    only those this host's process table shows gone; a process on another host is taken for dead
+    by its silence, which a live but stalled one can share (so not for work that must not run twice
+    at once, such as an SMTP conversation under way)."""
     host = socket.gethostname()
-    return [p.pk for p in LiveProcess.objects.all() if not is_alive(p, now, host)]
+    rows = LiveProcess.objects.filter(hostname=host) if certain else LiveProcess.objects.all()
+    return [p.pk for p in rows if not is_alive(p, now, host) and (p.started or not certain)]
 
 
 def forget(ids: list[int]) -> None:

@@ -686,7 +686,7 @@ def requeue_due(now: datetime) -> int:
     with transaction.atomic():
         lost = list(
             OutboxMail.objects.select_for_update(skip_locked=True)
-            .filter(Q(leased_until__lte=now) | orphaned, status=S.SENDING)
+            .filter(Q(leased_until__lte=now) | Q(held_by__in=liveness.dead(now, certain=True)), status=S.SENDING)
             .values_list("pk", flat=True)
         )
         OutboxMail.objects.filter(pk__in=lost).update(

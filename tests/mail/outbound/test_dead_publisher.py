@@ -140,3 +140,29 @@ def test_a_stopped_heartbeat_ends_its_thread_and_its_session(settings):
     second = liveness.me()
     assert second is not None and second != first
     liveness.stop()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_silent_sender_elsewhere_keeps_its_conversation_until_its_lease(monkeypatch):
+    """A process on another host is taken for dead by its silence alone: the rows it had queued or
+    not yet reached are queued again at once (their claim keeps them from going twice), but a row
+    it was sending waits for its send lease, since the sender may be alive and still talking."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from campaigns.mailout import outbox
+
+    an_hour_ago = timezone.now() - timedelta(hours=1)
+    silent = LiveProcess.objects.create(hostname="elsewhere.example", pid=4242, started=99, beat_at=an_hour_ago)
+    monkeypatch.setattr(outbox, "enqueue", lambda ids, render=(): None)  # counted, not sent
+    rows = [outbox.queue_mail(key=f"silent-{n}", to=f"{n}@example.org", subject=n, body="x") for n in "ab"]
+    now = timezone.now()
+    lease = now + outbox.send_lease()
+    OutboxMail.objects.filter(pk=rows[0].pk).update(status="sending", attempts=1, leased_until=lease, held_by=silent.pk)
+    OutboxMail.objects.filter(pk=rows[1].pk).update(leased_until=lease, held_by=silent.pk)
+    assert liveness.dead(now) == [silent.pk] and liveness.dead(now, certain=True) == []
+    assert outbox.requeue_due(now) == 1  # the row not yet reached
+    assert OutboxMail.objects.get(pk=rows[0].pk).status == "sending"
+    assert outbox.requeue_due(lease + timedelta(seconds=1)) == 1  # the conversation's lease ran out
+    assert OutboxMail.objects.get(pk=rows[0].pk).status == "failed"
