@@ -45,7 +45,7 @@ mail over recovery_mail_s.
   .venv/bin/python bench/load.py                       # 20 games, 60 s of load, one worker
   .venv/bin/python bench/load.py --games 100 --duration 120 --workers 1,2
   .venv/bin/python bench/load.py --fault smtp-freeze
-  .venv/bin/python bench/load.py --games 20 --duration 30 --scaling 1,2 --scaling-rounds 3
+  .venv/bin/python bench/load.py --games 100 --duration 10 --scaling 1,2   # backlogs of 100 turns: ~5 s each
 """
 
 from __future__ import annotations
