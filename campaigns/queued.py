@@ -20,7 +20,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import redis
 from celery import current_app
@@ -47,30 +47,38 @@ def _frozen(value):
     return tuple(_frozen(v) for v in value) if isinstance(value, list) else value
 
 
-def _args(raw: bytes, task_name: str) -> tuple | None:
+def _task_args(raw: bytes) -> tuple[str, tuple] | None:
+    """A message's task name and argument tuple, parsed once whatever task is asked about."""
     try:
         message = json.loads(raw)
-        if message.get("headers", {}).get("task") != task_name:
-            return None
         body = message["body"]
         if message.get("properties", {}).get("body_encoding") == "base64":
             body = base64.b64decode(body)
-        return _frozen(json.loads(body)[0])  # protocol 2: [args, kwargs, embed]
-    except (ValueError, KeyError, TypeError, IndexError):
+        task, args = message["headers"]["task"], _frozen(json.loads(body)[0])  # protocol 2: [args, kwargs, embed]
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
         return None  # not a message of ours: it waits for no work the rescue knows
+    return (task, args) if isinstance(task, str) and isinstance(args, tuple) else None
 
 
 def waiting(task_name: str) -> set[tuple] | None:
     """The argument tuples of ``task_name``'s messages waiting in its queue (a list argument as a
     tuple), or None if unknown: no Redis broker, or none in use (tasks run in-process)."""
+    found = waiting_all([task_name])
+    return None if found is None else found[task_name]
+
+
+def waiting_all(task_names: Sequence[str]) -> dict[str, set[tuple]] | None:
+    """``waiting`` for several tasks at once, each of their queues read once (the send and the
+    send-many task share the mail queue): {task name: argument tuples}, or None if unknown."""
     url = str(current_app.conf.broker_url or "")
     if current_app.conf.task_always_eager or not url.startswith(("redis://", "rediss://", "unix://")):
         return None
+    names = [name for queue in dict.fromkeys(queue_of(t) for t in task_names) for name in _lists(queue)]
     try:
         client = redis.Redis.from_url(url, socket_timeout=_TIMEOUT, socket_connect_timeout=_TIMEOUT)
         try:
             with client.pipeline(transaction=False) as pipe:
-                for name in _lists(queue_of(task_name)):
+                for name in names:
                     pipe.lrange(name, 0, -1)
                 found: Iterable[list[bytes]] = pipe.execute()
         finally:
@@ -78,4 +86,10 @@ def waiting(task_name: str) -> set[tuple] | None:
     except (redis.RedisError, OSError) as exc:
         log.warning("the broker's queue could not be read (%s): the leases alone decide", type(exc).__name__)
         return None
-    return {args for items in found for raw in items if (args := _args(raw, task_name)) is not None}
+    out: dict[str, set[tuple]] = {t: set() for t in task_names}
+    for items in found:
+        for raw in items:
+            parsed = _task_args(raw)
+            if parsed is not None and parsed[0] in out:
+                out[parsed[0]].add(parsed[1])
+    return out

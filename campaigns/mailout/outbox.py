@@ -718,10 +718,10 @@ def requeue_due(now: datetime) -> int:
 
 def _waiting_rows() -> set[int] | None:
     """The rows whose send or send-many message waits in the mail queue; None if unknown."""
-    one, many = queued.waiting(SEND_TASK), queued.waiting(SEND_MANY_TASK)
-    if one is None or many is None:
+    found = queued.waiting_all([SEND_TASK, SEND_MANY_TASK])
+    if found is None:
         return None
-    return {args[0] for args in one} | {pk for args in many for pk in args[0]}
+    return {args[0] for args in found[SEND_TASK]} | {pk for args in found[SEND_MANY_TASK] for pk in args[0]}
 
 
 def resend(rows) -> int:
