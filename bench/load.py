@@ -31,7 +31,7 @@ the seconds from that release to its last publication, the counts interleaved ov
 --scaling-rounds (mail waits meanwhile). The last line is key=value pairs:
 
   orders_per_s turns_per_s api_p95_ms api_p95_idle_ms api_p95_ratio close_to_published_p95_s
-  broker_msgs_per_queued_item lost duplicated recovery_s (and stalled, drain_s, ...)
+  broker_msgs_per_queued_item lost duplicated recovery_s (and stalled, drain_s, db_sessions_per_s, ...)
   turns_per_s_1 turns_per_s_2 worker_scaling (with --scaling 1,2)
 
 lost: accepted orders missing from the log, mail given up (dead) or sent but never received;
@@ -356,6 +356,13 @@ def waiting(db_url: str) -> tuple[set, set]:
     return turns, mail
 
 
+def db_sessions(db_url: str) -> int:
+    """Sessions opened on the bench's database so far (PostgreSQL's own count): kept connections
+    open few; one per request or task would open hundreds a second."""
+    with psycopg.connect(db_url, connect_timeout=3) as conn:
+        return conn.execute("SELECT sessions FROM pg_stat_database WHERE datname = current_database()").fetchone()[0]
+
+
 def done(db_url: str, turns: set, mail: set) -> bool:
     with psycopg.connect(db_url, connect_timeout=3) as conn:
         published = set(conn.execute("SELECT game_id, turn FROM campaigns_event WHERE type = 'turn.published'"))
@@ -585,10 +592,12 @@ def main(argv=None) -> int:
                 watcher.start()
             start, cpu = time.time(), resource.getrusage(resource.RUSAGE_SELF)
             web_cpu = stack.cpu_seconds(stack.procs["web"])
+            sessions = db_sessions(stack.db_url)
             log(f"load: {2 * len(games)} players for {args.duration:.0f} s with {count} worker(s)")
             players.run(args.duration)
             end, used = time.time(), resource.getrusage(resource.RUSAGE_SELF)
             web_cpu = stack.cpu_seconds(stack.procs["web"]) - web_cpu
+            sessions = db_sessions(stack.db_url) - sessions
             phases.append(
                 {
                     "workers": count,
@@ -598,6 +607,7 @@ def main(argv=None) -> int:
                     # the load driver's own CPU, in % of one core: is the client light?
                     "driver_cpu": 100 * (used.ru_utime + used.ru_stime - cpu.ru_utime - cpu.ru_stime) / (end - start),
                     "web_cpu": web_cpu,  # gunicorn's CPU seconds in the window
+                    "db_sessions": sessions,  # opened in the window (a fault's restart opens some)
                 }
             )
             log(f"load over: {len(players.accepted)} orders accepted so far")
@@ -644,6 +654,7 @@ def report(args, api, players, phases, stack, counter, drain_s, stalled, probed,
                 * phase["web_cpu"]
                 / max(1, len(api.latencies(f"load{n}")) + len(probed[0].within(phase["window"]))),
                 "order_p95_ms": p95(api.latencies(f"load{n}", "order")),
+                "db_sessions_per_s": phase["db_sessions"] / seconds,
                 "errors": api.errors(f"load{n}"),
             }
         )
@@ -664,6 +675,7 @@ def report(args, api, players, phases, stack, counter, drain_s, stalled, probed,
     print(f"{'  orders (POST) p95 ms':28}{'':>18}" + "".join(f"{r['order_p95_ms']:22.1f}" for r in results))
     print(f"{'load driver CPU % of a core':28}{'':>18}" + "".join(f"{r['driver_cpu']:22.0f}" for r in results))
     print(f"{'web CPU ms per request':28}{'':>18}" + "".join(f"{r['web_cpu_ms']:22.1f}" for r in results))
+    print(f"{'DB sessions opened/s':28}{'':>18}" + "".join(f"{r['db_sessions_per_s']:22.1f}" for r in results))
     print(f"{'orders/s':28}{'':>18}" + "".join(f"{r['orders_per_s']:22.2f}" for r in results))
     print(f"{'turns published/s':28}{'':>18}" + "".join(f"{r['turns_per_s']:22.2f}" for r in results))
     print(f"{'HTTP 5xx / no answer':28}{'':>18}" + "".join(f"{sum(r['errors'].values()):22d}" for r in results))
@@ -695,6 +707,7 @@ def report(args, api, players, phases, stack, counter, drain_s, stalled, probed,
         "players_p95_ms": f"{last['players_p95_ms']:.0f}",
         "driver_cpu_pct": f"{last['driver_cpu']:.0f}",
         "web_cpu_ms_per_req": f"{last['web_cpu_ms']:.1f}",
+        "db_sessions_per_s": f"{last['db_sessions_per_s']:.1f}",
         "close_to_published_p95_s": f"{p95(a['close_to_published']):.2f}",
         "broker_msgs_per_queued_item": f"{pushes / items:.2f}" if items else "nan",
         "lost": a["lost_orders"] + a["lost_mail"],

@@ -5,7 +5,7 @@ campaigns/mailin/tasks.py by autodiscovery; their names are kept as deployed."""
 import functools
 import os
 
-from celery import Celery
+from celery import Celery, signals
 from celery.worker.consumer import Consumer
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kriegsbrief.settings")
@@ -41,3 +41,20 @@ class QuickReconnectConsumer(Consumer):
 app = Celery("kriegsbrief")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@signals.task_prerun.connect
+@signals.task_postrun.connect
+def keep_healthy_connections(sender=None, **kwargs) -> None:
+    """A task's database connections live as a request's do: kept for DATABASE_CONN_MAX_AGE, and
+    checked before the next task uses them (CONN_HEALTH_CHECKS), so one broken by a database restart
+    is replaced. Celery 5.7 closes every connection around every task (its Django fixup; the
+    CONN_MAX_AGE behaviour was reverted upstream, celery/celery#9824) unless CELERY_DB_REUSE_MAX
+    says otherwise, which settings.py does: a new connection per task cost each task a handshake and
+    the server a backend process with cold caches (bench/load.py: ~130 connections a second under
+    load). Django's own request signal handler does this for the web."""
+    if sender is not None and getattr(sender.request, "is_eager", False):
+        return  # in-process (the demo, tests): the caller's connection, inside its transaction
+    from django.db import close_old_connections
+
+    close_old_connections()
