@@ -24,11 +24,12 @@ Workers and beat run at nice --nice (10, as deploy/Procfile runs them, their ses
 deploy/lowpriority; 0 as before); gunicorn runs --web-threads threads per process (4, gthread; 1: sync).
 
 With --workers 1,2 the load runs once per worker count and turns/s are compared, but then the
-players set the pace. --scaling 1,2 measures the workers instead: after the load, every game's
-turn is ordered and closed while no worker runs, then 1 (or 2) adjudication workers start on an
-empty queue and, once all answer, are set on that backlog together; turns/s is the backlog over
-the seconds from that release to its last publication, the counts interleaved over
---scaling-rounds (mail waits meanwhile). The last line is key=value pairs:
+players set the pace. --scaling 1,2 measures the workers instead: after the load, 1 (or 2)
+adjudication workers start and warm up (about 10 turns each, on 4 games per worker made for it: a
+fresh worker's first turns are slower), then stop consuming while every game's turn is ordered and
+closed, and are set on that backlog together; turns/s is the backlog over the seconds from that
+release to its last publication, the counts interleaved over --scaling-rounds (mail waits
+meanwhile). The last line is key=value pairs:
 
   orders_per_s turns_per_s api_p95_ms api_p95_idle_ms api_p95_ratio close_to_published_p95_s
   broker_msgs_per_queued_item lost duplicated recovery_s (and stalled, drain_s, db_sessions_per_s, ...)
@@ -304,32 +305,57 @@ def published_at(db_url: str, backlog: set) -> list[float]:
     return [float(at) for game, turn, at in rows if (game, turn) in backlog]
 
 
-def release(stack: Stack, backlog: set, count: int, limit: float, log) -> tuple[int, float]:
-    """``count`` adjudication workers, started on an empty queue and, once every one answers, set on
-    the backlog together (Celery's add_consumer): (turns adjudicated, seconds from the release to the
-    last publication). Mail waits meanwhile: adjudication alone is measured."""
-    stack.start_workers(count, others=(), queue="bench-hold")
+# Turns each worker adjudicates before a measured backlog: a fresh worker's first turns are slower
+# (its connection's statements not yet prepared, templates and rule modules not yet loaded: the
+# first ~0.5 s, then ~120 ms a turn falling to ~55 ms by the tenth here), and a backlog of a second
+# or two would measure that instead of the workers' rate. A deployment's workers are long warm.
+WARM_TURNS_PER_WORKER = 10
+WARM_GAMES_PER_WORKER = 4
+
+
+def warm_up(stack: Stack, api: Api, tokens: dict, warm_games: list[dict], names: list[str], control, log) -> int:
+    """The workers (consuming the adjudication queue) adjudicate turns of the warm-up games until each
+    had about WARM_TURNS_PER_WORKER; then they stop consuming. The turns adjudicated."""
+    done_turns, want = 0, WARM_TURNS_PER_WORKER * len(names)
+    while done_turns < want:
+        warm = ready_turns(api, tokens, warm_games)
+        if not warm:
+            log("scaling: the warm-up games are over; the workers start less warm")
+            break
+        if wait_done(stack.db_url, warm, set(), 60, time.monotonic())["turns"] is None:
+            raise RuntimeError("scaling: the warm-up turns were not adjudicated within 60 s")
+        done_turns += len(warm)
+    control.cancel_consumer("adjudication", destination=names, reply=True, timeout=5)
+    return done_turns
+
+
+def release(stack: Stack, api: Api, tokens: dict, games: list[dict], warm_games: list[dict], count: int, log):
+    """``count`` adjudication workers, started and warmed up (warm_up), then set together on a backlog
+    of every game's turn made while none consumed (Celery's cancel_consumer and add_consumer): (turns
+    adjudicated, seconds from the release to the last publication). Mail waits meanwhile:
+    adjudication alone is measured."""
+    stack.start_workers(count, others=())
     names = [stack.worker_name(i) for i in range(count)]
     control = Celery(broker=stack.redis_url).control
     wait_for(lambda: len(control.ping(destination=names, timeout=1.0)) == count, 90, f"{count} worker(s)")
+    warm_up(stack, api, tokens, warm_games, names, control, log)
+    backlog = ready_turns(api, tokens, games)
     start = time.time()
     control.add_consumer("adjudication", destination=names, reply=True, timeout=5)
-    if wait_done(stack.db_url, backlog, set(), limit, time.monotonic())["turns"] is None:
-        log(f"scaling: the backlog of {len(backlog)} turns was not adjudicated within {limit:.0f} s")
+    if wait_done(stack.db_url, backlog, set(), 120, time.monotonic())["turns"] is None:
+        log(f"scaling: the backlog of {len(backlog)} turns was not adjudicated within 120 s")
     times = published_at(stack.db_url, backlog)
     return len(times), (max(times) - start) if times else float("nan")
 
 
-def scaling(stack: Stack, api: Api, tokens: dict, games: list[dict], counts: list[int], rounds: int, log) -> dict:
+def scaling(stack: Stack, api: Api, tokens: dict, games: list[dict], warm_games: list[dict], counts, rounds, log):
     """Turns/s per adjudication worker count, the counts interleaved (1, 2, 1, 2...) so that a drift
     of the shared machine's speed falls on both: {count: (turns, seconds)}."""
     api.phase = "backlog"
     totals = {c: [0, 0.0] for c in counts}
     for _ in range(rounds):
         for count in counts:
-            stack.start_workers(0, others=())  # no one adjudicates while the backlog is made
-            backlog = ready_turns(api, tokens, games)
-            turns, seconds = release(stack, backlog, count, 120, log)
+            turns, seconds = release(stack, api, tokens, games, warm_games, count, log)
             log(f"scaling: {turns} turns with {count} worker(s) in {seconds:.2f} s ({turns / seconds:.2f}/s)")
             totals[count][0] += turns
             totals[count][1] += seconds
@@ -546,10 +572,14 @@ def main(argv=None) -> int:
         stack.start_web()
         stack.start_workers(counts[0])
         stack.start_beat()
-        tokens = json.loads(stack.manage("shell", "-c", USERS % args.games).split("TOKENS ", 1)[1])
+        # --scaling warms its workers up on games of their own (warm_up), which the players leave alone.
+        extra = WARM_GAMES_PER_WORKER * max(args.scaling) if args.scaling else 0
+        made = args.games + extra
+        tokens = json.loads(stack.manage("shell", "-c", USERS % made).split("TOKENS ", 1)[1])
         api = Api(f"http://127.0.0.1:{stack.web_port}")
-        games = create_games(api, tokens, args.games)
-        log(f"{len(games)} games created through the API and their seats accepted")
+        games = create_games(api, tokens, made)
+        games, warm_games = games[: args.games], games[args.games :]
+        log(f"{made} games created through the API and their seats accepted")
         # Baseline: the players' request, one at a time, on an idle service (after a warm-up: each
         # gunicorn worker's first requests load what it needs).
         time.sleep(3)
@@ -617,7 +647,7 @@ def main(argv=None) -> int:
         scaled = {}
         if args.scaling:
             drain(stack.db_url, args.drain)
-            scaled = scaling(stack, api, tokens, games, args.scaling, args.scaling_rounds, log)
+            scaled = scaling(stack, api, tokens, games, warm_games, args.scaling, args.scaling_rounds, log)
             stack.start_workers(counts[-1])  # the mail waiting meanwhile goes out
         drain_s = drain(stack.db_url, args.drain)
         time.sleep(2)  # the last mails' SMTP conversations end
