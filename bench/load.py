@@ -37,6 +37,8 @@ meanwhile). The last line is key=value pairs:
 
 lost: accepted orders missing from the log, mail given up (dead) or sent but never received;
 duplicated: a message received twice, a turn adjudicated twice, an order written twice;
+duplicated_resent: of those, messages a sender delivered and was killed before recording so, sent
+again with the same Message-ID (SMTP's at-least-once window, RFC 1047: mail-worker-kill can hit it);
 stalled: work still waiting when the bench stopped waiting (closed turns, unsent mail);
 recovery_s: from the fault's end until everything that was waiting then is done, the larger of
 recovery_turns_s (the closed turns published) and recovery_mail_s (the unsent mail sent);
@@ -433,7 +435,7 @@ def analyse(db_url: str, sink, accepted: list[str], window: tuple[float, float])
         texts = [
             r[0] for r in conn.execute("SELECT payload->>'text' FROM campaigns_event WHERE type = 'orders.submitted'")
         ]
-        outbox = conn.execute('SELECT status, message_id, lower("to") FROM campaigns_outboxmail').fetchall()
+        outbox = conn.execute('SELECT status, message_id, lower("to"), attempts FROM campaigns_outboxmail').fetchall()
     at = {}
     adjudicated = Counter()
     for game, turn, kind, when in events:
@@ -443,9 +445,12 @@ def analyse(db_url: str, sink, accepted: list[str], window: tuple[float, float])
     in_log = Counter(
         line.split("# bench ", 1)[1].strip() for t in texts for line in t.splitlines() if "# bench " in line
     )
-    statuses = Counter(status for status, _, _ in outbox)
+    statuses = Counter(status for status, _, _, _ in outbox)
     received = sink.received  # asked of the sink's process once
-    sent = [(mid.strip(), to) for status, mid, to in outbox if status == "sent"]
+    sent = [(mid.strip(), to) for status, mid, to, _ in outbox if status == "sent"]
+    # A message received twice from a row sent in two attempts: the first was delivered, and its
+    # sender killed before it could record so (RFC 1047's window; the copy has the same Message-ID).
+    resent = {(mid.strip(), to) for status, mid, to, attempts in outbox if attempts > 1}
     start, end = window
     return {
         "published_in_window": sum(1 for e in at.values() if start <= e.get("turn.published", 0) <= end),
@@ -456,6 +461,7 @@ def analyse(db_url: str, sink, accepted: list[str], window: tuple[float, float])
         "lost_orders": sum(1 for m in accepted if m not in in_log),
         "lost_mail": statuses["dead"] + sum(1 for key in sent if received[key] == 0),
         "dup_mail": sum(n - 1 for n in received.values() if n > 1),
+        "dup_mail_resent": sum(n - 1 for key, n in received.items() if n > 1 and key in resent),
         "dup_adjudications": sum(n - 1 for n in adjudicated.values() if n > 1),
         "dup_orders": sum(n - 1 for n in in_log.values() if n > 1),
         "outbox_rows": len(outbox),
@@ -718,7 +724,8 @@ def report(args, api, players, phases, stack, counter, drain_s, stalled, probed,
     )
     print(
         f"orders refused by the rules (400): {players.refused}; lost orders {a['lost_orders']}, lost mail "
-        f"{a['lost_mail']}; duplicated mail {a['dup_mail']}, adjudications {a['dup_adjudications']}, "
+        f"{a['lost_mail']}; duplicated mail {a['dup_mail']} ({a['dup_mail_resent']} resent after a sender "
+        f"killed between the server's acceptance and its record of it), adjudications {a['dup_adjudications']}, "
         f"orders {a['dup_orders']}"
     )
     rec = phases[-1]["recovery"]
@@ -742,6 +749,7 @@ def report(args, api, players, phases, stack, counter, drain_s, stalled, probed,
         "broker_msgs_per_queued_item": f"{pushes / items:.2f}" if items else "nan",
         "lost": a["lost_orders"] + a["lost_mail"],
         "duplicated": a["dup_mail"] + a["dup_adjudications"] + a["dup_orders"],
+        "duplicated_resent": a["dup_mail_resent"],
         **_recovery_keys(rec if args.fault else None),
         "stalled": stalled,
         "drain_s": f"{drain_s:.1f}",
