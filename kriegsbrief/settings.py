@@ -183,8 +183,8 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# Celery's Django fixup closes a worker's database connections around every task unless this many
-# tasks have run (it then closes them once and counts again): the connections live as the web's do,
+# Celery's Django fixup closes a worker's database connections around every task, unless this is set:
+# then only once every this many tasks. Between, the connections live as the web's do,
 # by DATABASE_CONN_MAX_AGE and the health check (kriegsbrief/celery.py: keep_healthy_connections).
 CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=1000)
 # Queues by kind (kriegsbrief/queues.py): adjudication, mail, render, maintenance; a worker started
