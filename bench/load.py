@@ -521,7 +521,7 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--scaling",
         type=lambda v: [int(n) for n in v.split(",")],
-        help="e.g. 1,2: after the load, adjudication turns/s per worker count on a backlog released at once",
+        help="e.g. 1,2: after the load, adjudication turns/s per worker count (warmed up) on a backlog released at once",
     )
     ap.add_argument("--scaling-rounds", type=int, default=2, help="backlogs per worker count (interleaved)")
     ap.add_argument("--nice", type=int, default=10, help="CPU niceness of workers and beat (deploy/Procfile: 10)")
