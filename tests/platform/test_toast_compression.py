@@ -1,5 +1,5 @@
 """The large text written on every turn is compressed with lz4, not PostgreSQL's default pglz
-(campaigns/migrations/0015): about the same size, a fraction of the server's CPU. The composed
+(campaigns/migrations/0015): a fraction of the server's CPU for a little more room. The composed
 message (mostly base64 of a PNG) is not compressed at all (0013)."""
 
 import pytest

@@ -10,17 +10,11 @@ from django.db import connection
 
 from campaigns.turns import commands
 from tests.services import needs_redis
+from tests.support import dbleaks
 from tests.support.games import state_of
 from tests.support.workers import Worker, broker, wait_for  # noqa: F401  (the fixture)
 
 pytestmark = [needs_redis, pytest.mark.django_db(transaction=True)]
-
-# The other client sessions on the test database and when each began; the liveness heartbeat's
-# come and go (it closes its own after each beat), the worker's kept one stays.
-SESSIONS = """
-    SELECT pid, backend_start FROM pg_stat_activity
-    WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
-"""
 
 
 @pytest.fixture
@@ -44,9 +38,11 @@ def play_one_turn(game) -> None:
 
 
 def sessions() -> set:
+    """(pid, start) of the other client sessions on the test database (dbleaks' query): the liveness
+    heartbeat's come and go (it closes its own after each beat), the worker's kept one stays."""
     with connection.cursor() as cur:
-        cur.execute(SESSIONS)
-        return set(cur.fetchall())
+        cur.execute(dbleaks.OTHERS)
+        return {(pid, started) for pid, _app, _state, started, _query in cur.fetchall()}
 
 
 def test_the_worker_adjudicates_turn_after_turn_on_one_kept_connection(game, worker):
