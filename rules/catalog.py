@@ -35,12 +35,15 @@ def _by_name(*rulesets: RuleSet) -> dict[str, RuleSet]:
 BUILT_IN: dict[str, RuleSet] = _by_name(CIVILWAR, KINGSOFWAR, LITTLEWARS, KRIEGSPIEL, WARWORLDS, NAPOLEON)
 
 
-def get(name: str) -> RuleSet:
-    """The rule set a game names; KeyError listing the known names if there is none."""
+def get(name: str, version: int | None = None) -> RuleSet:
+    """The rule set a game names, as it was at ``version`` (None: the current one, which also reads
+    games recorded before versions were); KeyError listing the known names if there is none,
+    UnknownRulesVersion for a version this code does not keep."""
     try:
-        return BUILT_IN[name]
+        rs = BUILT_IN[name]
     except KeyError:
         raise KeyError(f"unknown rule set {name!r} (known: {', '.join(names())})") from None
+    return rs if version is None else rs.pinned(version)
 
 
 def names() -> list[str]:

@@ -17,7 +17,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from rules import catalog
 from rules.core import dice
 from rules.core.i18n import marked
 from rules.core.protocol import UMPIRE, LineError, RuleEvent, side_audience
@@ -57,7 +56,7 @@ def start_game(stream: Stream) -> Stream:
 
 
 def _open_next_turn(state: LifecycleState) -> list[Draft]:
-    rs = catalog.get(state.ruleset)
+    rs = lifecycle.ruleset_of(state)
     result = rs.result(state.rules)
     spec = rs.next_turn(state.rules)
     number = state.turn.number + 1
@@ -92,7 +91,7 @@ def _open_next_turn(state: LifecycleState) -> list[Draft]:
 
 
 def check_orders(state: LifecycleState, side: str, text: str, command: str = "") -> tuple[list, list[LineError]]:
-    rs = catalog.get(state.ruleset)
+    rs = lifecycle.ruleset_of(state)
     kind = state.turn.kind
     parsed = rs.parse_orders(state.rules, side, text, kind)
     errors = list(parsed.errors) + list(rs.validate(state.rules, side, parsed.orders, kind))
@@ -257,7 +256,7 @@ def close_turn(game_id: int, reason: str, *, turn_number: int | None = None) -> 
 def close_turn_locked(stream: Stream, reason: str) -> Stream:
     state = stream.state
     turn = state.turn
-    rs = catalog.get(state.ruleset)
+    rs = lifecycle.ruleset_of(state)
     drafts = [Draft(turn.number, RuleEvent("turn.closed", {"turn": turn.number, "reason": reason}))]
     for side in turn.sides:
         conflicts = turn.orders.get(side, {}).get("conflicts")

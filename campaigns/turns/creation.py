@@ -70,6 +70,7 @@ def create_game(
                     "game.created",
                     {
                         "ruleset": ruleset,
+                        "rules_version": rs.version,  # the game keeps these rules (rules/README.md)
                         "name": name,
                         "settings": settings,
                         "scenario": {"name": scenario.get("name"), "title": scenario.get("title"), "options": chosen},

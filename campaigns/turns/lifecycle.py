@@ -66,7 +66,13 @@ def fold(state: LifecycleState, event_type: str, payload: Mapping[str, Any], seq
             pending=state.pending + [{"type": event_type, "payload": payload, "seq": seq}],
             pending_from=seq if state.pending_from is None else state.pending_from,
         )
-    return replace(state, rules=catalog.get(state.ruleset).fold(state.rules, event_type, payload))
+    return replace(state, rules=ruleset_of(state).fold(state.rules, event_type, payload))
+
+
+def ruleset_of(state: LifecycleState):
+    """The game's rule set at the version it is played by (the platform never asks for it any other
+    way: a game keeps the rules it started with, rules/README.md "Versions")."""
+    return catalog.get(state.ruleset, state.rules_version)
 
 
 def _turn(state: LifecycleState, **changes) -> LifecycleState:
@@ -74,13 +80,23 @@ def _turn(state: LifecycleState, **changes) -> LifecycleState:
 
 
 def _game_created(s, p, seq, at):
+    version = p.get("rules_version")  # absent in games created before versions were recorded
     return replace(
         s,
         ruleset=p["ruleset"],
         settings={**DEFAULT_SETTINGS, **p.get("settings", {})},
-        rules=catalog.get(p["ruleset"]).initial_state(),
+        rules=catalog.get(p["ruleset"], version).initial_state(),
         status=GameStatus.ACTIVE,
+        rules_version=version,
     )
+
+
+def _rules_changed(s, p, seq, at):
+    """An umpire moved the game to another version of its rules at a turn boundary
+    (campaigns/turns/versions.py): from here on it is folded and adjudicated by that version, and
+    its state is carried over by that version's upcaster."""
+    new = catalog.get(s.ruleset, p["to"])
+    return replace(s, rules=new.carry_over(s.rules, p["from"]), rules_version=p["to"])
 
 
 def _seed_sealed(s, p, seq, at):
@@ -142,7 +158,7 @@ def _orders_submitted(s, p, seq, at):
     commands = {side: dict(c) for side, c in s.turn.commands.items()}
     mine = commands.setdefault(p["side"], {})
     mine[p["command"]] = entry
-    text, conflicts = catalog.get(s.ruleset).merge_orders(
+    text, conflicts = ruleset_of(s).merge_orders(
         s.rules, p["side"], {c: e["text"] for c, e in mine.items()}, s.turn.kind
     )
     orders[p["side"]] = {**entry, "text": text, "conflicts": conflicts}
@@ -202,7 +218,7 @@ def _results_voided(s, p, seq, at):
 
 
 def _turn_published(s, p, seq, at):
-    rs = catalog.get(s.ruleset)
+    rs = ruleset_of(s)
     rules_state = preview_rules(s)
     s = replace(s, rules=rules_state, pending=[], pending_from=None, result=rs.result(rules_state))
     return _turn(s, status=TurnStatus.PUBLISHED)
@@ -215,6 +231,7 @@ def _game_finished(s, p, seq, at):
 
 _HANDLERS: dict[str, Callable[[LifecycleState, Mapping[str, Any], int, str], LifecycleState]] = {
     "game.created": _game_created,
+    "game.rules_changed": _rules_changed,
     "seed.sealed": _seed_sealed,
     "seed.revealed": _seed_revealed,
     "turn.opened": _turn_opened,
@@ -236,7 +253,7 @@ _HANDLERS: dict[str, Callable[[LifecycleState, Mapping[str, Any], int, str], Lif
 
 def preview_rules(state: LifecycleState) -> Any:
     """The rules state with pending results applied: for the umpire's review only."""
-    rs = catalog.get(state.ruleset)
+    rs = ruleset_of(state)
     rules_state = state.rules
     for ev in state.pending:
         rules_state = rs.fold(rules_state, ev["type"], ev["payload"])
@@ -304,7 +321,7 @@ def _command_view(state: LifecycleState, viewer: Viewer) -> dict:
     """A player of a side with several: their command and what it orders now, their own orders,
     the side's merge of its commands' orders (with any conflicts), and which commands are ready."""
     turn, side, cmd = state.turn, viewer.side, viewer.command
-    units = catalog.get(state.ruleset).command_units(state.rules, side, cmd)
+    units = ruleset_of(state).command_units(state.rules, side, cmd)
     own = turn.commands.get(side, {}).get(cmd)
     merged = turn.orders.get(side)
     return {
@@ -319,6 +336,7 @@ def _command_view(state: LifecycleState, viewer: Viewer) -> dict:
 
 __all__ = [
     "fold",
+    "ruleset_of",
     "empty_state",
     "to_json",
     "from_json",

@@ -32,7 +32,7 @@ def rule(game_id: int, text: str) -> tuple[int, list[LineError]]:
     with transaction.atomic():
         stream = gamelog.load(game_id, lock=True)
         state = stream.state
-        rs = catalog.get(state.ruleset)
+        rs = lifecycle.ruleset_of(state)
         if not isinstance(rs, UmpireDesk):
             raise TurnError(
                 _("%(ruleset)s has no umpire's desk: rule by amending orders instead") % {"ruleset": rs.title}

@@ -101,6 +101,10 @@ class LifecycleState:
     absence_used: dict[str, float] = field(
         default_factory=dict
     )  # side -> hours drawn (absences.py); out of the JSON until set
+    # The rules' version the game is played by (game.created, then any game.rules_changed); None:
+    # a game created before versions were recorded (rules/README.md, "Versions"). Out of the JSON
+    # while None, so such a game's snapshots are what they always were.
+    rules_version: int | None = None
 
     @property
     def started(self) -> bool:
@@ -108,16 +112,21 @@ class LifecycleState:
         return self.turn.number > 0 or self.status is GameStatus.FINISHED
 
     def to_json(self) -> dict[str, Any]:
-        out = {name: getattr(self, name) for name in _names(type(self)) if name != "absence_used"}
+        out = {name: getattr(self, name) for name in _names(type(self)) if name not in _STATE_OPTIONAL}
         out["status"], out["turn"] = str(self.status), self.turn.to_json()
         if self.absence_used:
             out["absence_used"] = self.absence_used
+        if self.rules_version is not None:
+            out["rules_version"] = self.rules_version
         return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> LifecycleState:
-        _check_keys(cls, data, {"absence_used"})
+        _check_keys(cls, data, _STATE_OPTIONAL)
         return cls(**{**data, "status": GameStatus(data["status"]), "turn": Turn.from_json(data["turn"])})
+
+
+_STATE_OPTIONAL = {"absence_used", "rules_version"}
 
 
 @cache

@@ -81,7 +81,7 @@ def viewer_of_seat(seat: Seat) -> Viewer:
 
 
 def game_view(game: Game, state: LifecycleState, viewer: Viewer) -> dict:
-    rs = catalog.get(state.ruleset)
+    rs = lifecycle.ruleset_of(state)
     out = {
         "game": {"id": game.pk, "name": game.name, "ruleset": game.ruleset, "title": rs.title, "sides": list(rs.sides)},
         "viewer": {"role": viewer.role, "side": viewer.side, **({"command": viewer.command} if viewer.command else {})},
@@ -185,6 +185,11 @@ _LIFECYCLE_TEXT = {
     "game.created": lambda p: (
         _("Game created (%(ruleset)s); setup seed commitment %(commitment)s…")
         % {"ruleset": p["ruleset"], "commitment": p["setup_commitment"][:12]}
+    ),
+    "game.rules_changed": lambda p: (
+        _("The umpire moved the game to version %(to)s of its rules (from %(from)s)")
+        % {"to": p["to"], "from": p["from"] or 1}
+        + (f": {p['reason']}" if p.get("reason") else "")
     ),
     "seed.sealed": lambda p: _("Seed for turn %(turn)s sealed") % p,
     "seed.revealed": lambda p: _("Setup seed revealed: %(seed)s") % p,

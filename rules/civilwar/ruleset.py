@@ -29,6 +29,8 @@ class CivilWar(RuleSetBase):
     turn_mode = "alternating"
     orders_help: str = ORDERS_HELP
     order_words: tuple[str, ...] = ORDER_WORDS
+    version = 1  # rules/README.md "Versions"
+    versions = {1: "0.1.0: as first shipped"}
 
     # -- lifecycle ---------------------------------------------------------
     initial_state = staticmethod(_initial)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
 from .i18n import _, gettext_noop
-from .protocol import GameOption, RuleEvent, ScenarioError
+from .protocol import GameOption, RuleEvent, ScenarioError, UnknownRulesVersion
 
 
 def titled(names: Iterable[str], read: Callable[[str], dict[str, Any]]) -> list[tuple[str, str]]:
@@ -40,6 +40,36 @@ class RuleSetBase:
     scenarios listed and no options chosen at creation unless the rule set declares them."""
 
     game_options: tuple[GameOption, ...] = ()
+    version: int = 1
+    versions: Mapping[int, str] = {1: "the first version"}
+    # How each older version is kept. ``by_flags``: versions whose behaviour this very object keeps,
+    # told apart by flags the game's own log carries (a setup event's payload: Little Wars' per-side
+    # ids); ``past``: a version kept in code, by an object of its own. A version in neither is not
+    # kept, and a game recorded with it is refused (UnknownRulesVersion) rather than replayed wrong.
+    by_flags: tuple[int, ...] = ()
+    past: Mapping[int, Callable[[], Any]] = {}
+
+    def pinned(self, version: int | None) -> Any:
+        """The rule set as it was at ``version``: this object for its own version, for None (a game
+        recorded before versions were: its log's flags tell its behaviour) and for a version in
+        ``by_flags``; ``past[version]()`` for one kept in code. UnknownRulesVersion else."""
+        if version is None or version == self.version or version in self.by_flags:
+            return self
+        if version in self.past:
+            return self.past[version]()
+        known = ", ".join(map(str, sorted(self.versions)))
+        raise UnknownRulesVersion(
+            _(
+                "{ruleset} has no rules version {version} (this code has {known})",
+                ruleset=getattr(self, "name", "?"),
+                version=version,
+                known=known,
+            )
+        )
+
+    def carry_over(self, state: Any, old: int | None) -> Any:
+        """No state change between versions unless a rule set says otherwise (its upcaster)."""
+        return state
 
     def scenarios(self) -> list[tuple[str, str]]:
         return []

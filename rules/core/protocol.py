@@ -144,6 +144,15 @@ class RuleSet(Protocol):
 
     name: str
     title: str
+    # The rules' version (rules/README.md, "Versions"): it changes whenever the events produced for
+    # the same state, orders and seed change. A game records the version it was created with and is
+    # folded, adjudicated and verified by it for good; ``versions`` says what each one changed.
+    version: int
+
+    @property
+    def versions(self) -> Mapping[int, str]:
+        """{version: what it changed}, for every version this code keeps (1 up to ``version``)."""
+
     sides: tuple[str, ...]
     turn_mode: str  # "simultaneous" | "alternating"
     orders_help: str  # the order language, with examples (shown on web and in mail)
@@ -154,6 +163,14 @@ class RuleSet(Protocol):
     order_words: tuple[str, ...]
 
     game_options: tuple[GameOption, ...]  # chosen at creation (RuleSetBase: none)
+
+    def pinned(self, version: int | None) -> RuleSet:
+        """The rule set as it was at ``version`` (None: a game recorded before versions were, which
+        its own log's flags tell apart); UnknownRulesVersion for a version never shipped."""
+
+    def carry_over(self, state: JSON, old: int | None) -> JSON:
+        """The rules state of a game moving from version ``old`` to this one at a turn boundary
+        (an umpire's decision, ``game.rules_changed``): an explicit upcaster, tested."""
 
     def initial_state(self) -> JSON: ...
 
@@ -288,6 +305,10 @@ def composes_orders(ruleset: Any) -> bool:
 
 class RulesError(Exception):
     """Base class of errors a rule set raises to the platform."""
+
+
+class UnknownRulesVersion(RulesError):
+    """A game names a version of its rule set that this code does not have."""
 
 
 class ScenarioError(RulesError):

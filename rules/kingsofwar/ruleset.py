@@ -27,6 +27,8 @@ class KingsOfWar(RuleSetBase):
     turn_mode = "alternating"
     orders_help: str = ORDERS_HELP
     order_words: tuple[str, ...] = ORDER_WORDS
+    version = 1  # rules/README.md "Versions"
+    versions = {1: "0.2.0: as first shipped"}
 
     initial_state = staticmethod(_initial)
 

@@ -46,6 +46,14 @@ class Kriegspiel(Teams, RuleSetBase):
     orders_help: str = ks_orders.ORDERS_HELP
     order_words: tuple[str, ...] = ks_orders.ORDER_WORDS
     umpire_help: str = DESK_HELP
+    # rules/README.md "Versions": version 1's games are told apart by their table_laid (no per-side
+    # ids: littlewars.fold.counts_play_turns, works.py), so this object plays both
+    version = 2
+    versions = {
+        1: "0.1.0: turns counted from the first turn of play; works and prisoner groups in one shared count",
+        2: "0.2.0: the game's turn number everywhere (play_from); works and prisoner groups numbered per side",
+    }
+    by_flags = (1,)
 
     def scenarios(self) -> list[tuple[str, str]]:
         """Its own scenarios (the default first), then the Little Wars ones it can play."""

@@ -30,6 +30,14 @@ class LittleWars(Teams, RuleSetBase):
     turn_mode = "simultaneous"
     orders_help: str = ORDERS_HELP
     order_words: tuple[str, ...] = ORDER_WORDS
+    # rules/README.md "Versions": version 1's games are told apart by their table_laid (no per-side
+    # ids: fold.counts_play_turns), so this object plays both
+    version = 2
+    versions = {
+        1: "0.1.0: turns counted from the first turn of play; prisoner groups numbered in one shared count",
+        2: "0.2.0: the game's turn number everywhere (play_from); prisoner and freed groups numbered per side",
+    }
+    by_flags = (1,)
 
     initial_state = staticmethod(_initial)
 

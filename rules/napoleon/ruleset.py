@@ -31,6 +31,8 @@ class NapoleonsWar(RuleSetBase):
     turn_mode = "alternating"  # the command-point economy is sequential (digest, adaptation)
     orders_help: str = ORDERS_HELP
     order_words: tuple[str, ...] = ORDER_WORDS
+    version = 1  # rules/README.md "Versions"
+    versions = {1: "0.2.0: as first shipped"}
 
     initial_state = staticmethod(_initial)
     # NW-54: the optional troops, agreed before sides are chosen (the scenario's ``options``).

@@ -31,6 +31,8 @@ class WarOfTheWorlds(RuleSetBase):
     turn_mode = "simultaneous"  # both sides order each phase; activations are interleaved by the engine
     orders_help: str = ORDERS_HELP
     order_words: tuple[str, ...] = ORDER_WORDS
+    version = 1  # rules/README.md "Versions"
+    versions = {1: "0.2.0: as first shipped"}
 
     initial_state = staticmethod(_initial)
 
