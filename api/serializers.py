@@ -188,6 +188,21 @@ class DeadlineRequestSerializer(StrictSerializer):
 # --- responses --------------------------------------------------------------
 
 
+class RulesVersionRequestSerializer(StrictSerializer):
+    version = serializers.IntegerField(min_value=1, help_text="The newer version of the game's rules to play by.")
+    reason = serializers.CharField(
+        required=False, allow_blank=True, max_length=500, default="", help_text="Told to everyone with the change."
+    )
+
+
+class RulesVersionSerializer(serializers.Serializer):
+    ruleset = serializers.CharField()
+    played_by = serializers.IntegerField(help_text="The version the game is played by now.")
+    recorded = serializers.BooleanField(help_text="False for a game created before versions were recorded.")
+    newest = serializers.IntegerField(help_text="The newest version this server has.")
+    newer = serializers.DictField(child=serializers.CharField(), help_text="{version: what it changed}")
+
+
 class DeadlineResultSerializer(serializers.Serializer):
     turn = serializers.IntegerField()
     deadline = serializers.DateTimeField()

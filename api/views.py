@@ -36,7 +36,7 @@ from rest_framework.response import Response
 from campaigns import maps
 from campaigns.i18n import activate_for, draw_map, render
 from campaigns.models import Game, Seat
-from campaigns.turns import commands, deadlines, gamelog, invitations, listing, rulings, viewing
+from campaigns.turns import commands, deadlines, gamelog, invitations, listing, rulings, versions, viewing
 from campaigns.turns.commands import TurnError
 from rules import catalog
 
@@ -159,7 +159,7 @@ def _summary(game: Game, turn: dict, viewer) -> dict:
 
 READ_ACTIONS = {"list", "retrieve", "view", "events"}
 ORDER_ACTIONS = {"orders", "ready"}
-UMPIRE_ACTIONS = {"approve", "amend", "close", "ruling", "deadline"}
+UMPIRE_ACTIONS = {"approve", "amend", "close", "ruling", "deadline", "rules_version"}
 
 
 @extend_schema_view(
@@ -423,6 +423,35 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
         except TurnError as exc:
             return _turn_error(exc)
         return Response({"turn": data["turn"], "deadline": new})
+
+    @extend_schema(
+        methods=["GET"],
+        summary="Umpire: the rules version the game is played by, and the newer ones",
+        responses={200: s.RulesVersionSerializer, **READ_ERRORS},
+    )
+    @extend_schema(
+        methods=["POST"],
+        summary="Umpire: move the game to a newer version of its rules",
+        description="Only at a turn boundary: while the turn is open and no side has ordered in it. "
+        "Everyone sees the change in the game's log; later turns are adjudicated by the new version, "
+        "earlier ones stay verified by theirs.",
+        request=s.RulesVersionRequestSerializer,
+        responses={200: s.RulesVersionSerializer, 400: INVALID, 409: CONFLICT, **READ_ERRORS},
+    )
+    @action(detail=True, methods=["get", "post"], url_path="rules-version")
+    def rules_version(self, request, pk=None):
+        game = self.get_object()
+        if request.method == "POST":
+            data = self._body(s.RulesVersionRequestSerializer, game)
+            try:
+                state = versions.change_rules_version(
+                    game.pk, data["version"], by=request.user.get_username(), reason=data["reason"]
+                )
+            except TurnError as exc:
+                return _turn_error(exc)
+        else:
+            state = gamelog.load(game.pk).state
+        return Response(asdict(versions.version_info(state)))
 
 
 class SVGRenderer(BaseRenderer):

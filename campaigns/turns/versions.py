@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from campaigns.i18n import render
 from rules import catalog
 from rules.core.protocol import PUBLIC, RuleEvent, RulesError
 
@@ -37,7 +38,7 @@ class VersionInfo:
 
 def version_info(state: LifecycleState) -> VersionInfo:
     rs = catalog.get(state.ruleset)
-    played = state.rules_version or 1
+    played = state.rules_version or rs.unrecorded_version(state.rules)
     newer = {v: what for v, what in sorted(rs.versions.items()) if v > played}
     return VersionInfo(state.ruleset, played, state.rules_version is not None, rs.version, newer)
 
@@ -72,13 +73,13 @@ def change_rules_version(game_id: int, version: int, *, by: str, reason: str = "
                 _("the game is played by version %(current)s of its rules: it can only move to a newer one")
                 % {"current": info.played_by}
             )
-        try:
-            catalog.get(state.ruleset, version)
-        except RulesError as exc:
-            raise TurnError(str(exc)) from exc
         why = boundary_error(state)
         if why:
             raise TurnError(why)
+        try:  # the new version's upcaster must take the state (it is run again by the fold)
+            catalog.get(state.ruleset, version).carry_over(state.rules, state.rules_version)
+        except RulesError as exc:
+            raise TurnError(render(exc.args[0]) if exc.args else str(exc)) from exc
         payload = {"from": state.rules_version, "to": version, "by": by, "reason": reason.strip()[:500]}
         stream = gamelog.append(stream, [Draft(state.turn.number, RuleEvent("game.rules_changed", payload, PUBLIC))])
         return stream.state

@@ -71,6 +71,10 @@ class RuleSetBase:
         """No state change between versions unless a rule set says otherwise (its upcaster)."""
         return state
 
+    def unrecorded_version(self, state: Any) -> int:
+        """A game from before recorded versions: version 1 unless the rule set tells otherwise."""
+        return 1
+
     def scenarios(self) -> list[tuple[str, str]]:
         return []
 

@@ -170,7 +170,11 @@ class RuleSet(Protocol):
 
     def carry_over(self, state: JSON, old: int | None) -> JSON:
         """The rules state of a game moving from version ``old`` to this one at a turn boundary
-        (an umpire's decision, ``game.rules_changed``): an explicit upcaster, tested."""
+        (an umpire's decision, ``game.rules_changed``): an explicit upcaster, tested. RulesError
+        saying why, for a state that cannot be carried over."""
+
+    def unrecorded_version(self, state: JSON) -> int:
+        """The version a game recorded before versions were is played by, told from its state."""
 
     def initial_state(self) -> JSON: ...
 

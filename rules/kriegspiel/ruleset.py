@@ -13,12 +13,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.core.base import RuleSetBase, titled
+from rules.core.i18n import _
 from rules.core.mapwords import Words
-from rules.core.protocol import LineError, ParsedOrders, RuleEvent
+from rules.core.protocol import LineError, ParsedOrders, RuleEvent, RulesError
 from rules.littlewars import adjudicate as lw_adj
 from rules.littlewars import compose as lw_compose
 from rules.littlewars.commands import Teams
 from rules.littlewars.fold import initial_state as lw_initial
+from rules.littlewars.fold import laid_by_version_1
 from rules.littlewars.mapwords import WORDS as LW_WORDS
 from rules.littlewars.render import render_svg as lw_render
 from rules.littlewars.scenario import builtin_scenario as lw_builtin
@@ -47,13 +49,28 @@ class Kriegspiel(Teams, RuleSetBase):
     order_words: tuple[str, ...] = ks_orders.ORDER_WORDS
     umpire_help: str = DESK_HELP
     # rules/README.md "Versions": version 1's games are told apart by their table_laid (no per-side
-    # ids: littlewars.fold.counts_play_turns, works.py), so this object plays both
+    # ids: littlewars.fold.laid_by_version_1, works.py), so this object plays both
     version = 2
     versions = {
         1: "0.1.0: turns counted from the first turn of play; works and prisoner groups in one shared count",
         2: "0.2.0: the game's turn number everywhere (play_from); works and prisoner groups numbered per side",
     }
     by_flags = (1,)
+
+    def unrecorded_version(self, state: Any) -> int:
+        return 1 if laid_by_version_1(state) else 2
+
+    def carry_over(self, state: Any, old: int | None) -> Any:
+        """A game laid by version 1 plays on by it to its end: its turns are numbered from the first
+        turn of play and its ids by shared counts, which no later turn could renumber without
+        changing every name and number its players have read."""
+        if laid_by_version_1(state):
+            raise RulesError(
+                _(
+                    "a game laid by version 1 of these rules plays on by it to its end: its turn numbers and ids cannot change"
+                )
+            )
+        return state
 
     def scenarios(self) -> list[tuple[str, str]]:
         """Its own scenarios (the default first), then the Little Wars ones it can play."""

@@ -36,6 +36,7 @@ from shapely.geometry import LineString, Point
 
 from rules.core.i18n import _
 from rules.core.protocol import State
+from rules.littlewars.fold import laid_by_version_1
 from rules.tabletop.points import XY, Coord
 
 from .numbers import (
@@ -113,6 +114,18 @@ def exempt(state: dict[str, Any], side: str, group: str) -> bool:
     return group in live and _exempt_body(state, next(b for b in bodies(state, side) if group in b), live)
 
 
+def _shares_v1(state: dict[str, Any], side: str, group: str, fires: bool) -> dict[str, Any]:
+    """Version 1 (0.1.0), frozen: KS-48's rounding applied to each group alone, so an army split
+    into groups side by side could eat less than whole (issue 15 bug 6, fixed in version 2)."""
+    if exempt(state, side, group):  # a lone group: the same in both versions
+        return {"food": 0, "forage": 0, "ammo": 0}
+    figs = state["figures"]
+    ids = [i for i in state["groups"][side][group] if figs[i]["st"] == "ok"]
+    horses = sum(1 for i in ids if figs[i]["arm"] == "cav")
+    riflemen = sum(1 for i in ids if figs[i]["arm"] == "inf")
+    return {"food": rations(len(ids)), "forage": forage(horses), "ammo": rations(riflemen) if fires else 0}
+
+
 def shares(state: dict[str, Any], side: str, fired: Collection[str] = frozenset()) -> dict[str, dict[str, Any]]:
     """Portions each group draws this turn: {group: {"food", "forage", "ammo"}}.
 
@@ -120,7 +133,11 @@ def shares(state: dict[str, Any], side: str, fired: Collection[str] = frozenset(
     splits eats as much as it did whole (46 men in four groups side by side draw 2 portions,
     as 46 in one). The body's portions are shared by cumulative rounding over its groups in
     name order: a group draws rations(men so far) - rations(men before it), so the shares add
-    up to the body's exact total. Ammunition is counted over the groups that fired."""
+    up to the body's exact total. Ammunition is counted over the groups that fired.
+
+    A game laid by 0.1.0 (kriegspiel version 1) rounds each group on its own, as 0.1.0 did."""
+    if laid_by_version_1(state):
+        return {group: _shares_v1(state, side, group, group in fired) for group in _live(state, side)}
     figs = state["figures"]
     live = _live(state, side)
     out = {}

@@ -112,7 +112,7 @@ def _table_laid(state: State, p: Mapping[str, Any]) -> State:
     sc = p["scenario"]
     new = initial_state()
     # turn 1: the first round of orders; 0 in a game laid by 0.1.0 (littlewars version 1), which
-    # counted turns of play only (its table_laid has no per-side ids: ``counts_play_turns``)
+    # counted turns of play only (its table_laid has no per-side ids: ``laid_by_version_1``)
     new.update(scenario=sc, phase="deploy", first=p["first"], turn=1 if p.get("ids") == "side" else 0)
     if p.get("ids") == "side":
         new.update(ids="side", serial={s: {"pow": 0, "freed": 0} for s in SIDES})
@@ -220,16 +220,17 @@ def _deployed(state: State, p: Mapping[str, Any]) -> State:
     new["guns"] = guns
     _place_wagons(state, new, p.get("wagons"))
     new["deployed"] = sorted(set(state.get("deployed", [])) | {p["side"]})  # LW-7: who has deployed
-    if not _curtain(state) and not counts_play_turns(state):  # without the curtain each side deploys in a turn
+    if not _curtain(state) and not laid_by_version_1(state):  # without the curtain each side deploys in a turn
         new["turn"] = state["turn"] + 1
     return new
 
 
-def counts_play_turns(state: dict[str, Any]) -> bool:
-    """A game laid by 0.1.0 (littlewars and kriegspiel version 1): its ``turn`` is 0 until the first
-    turn of play and then counts turns of play only, and it has no ``play_from``. Its log says so:
-    its ``table_laid`` came before per-side ids (the two changes shipped together, in 0.2.0), so
-    such a game re-adjudicates exactly as 0.1.0 did (tests/golden)."""
+def laid_by_version_1(state: dict[str, Any]) -> bool:
+    """A game laid by 0.1.0, played by littlewars (and kriegspiel) version 1 for good
+    (rules/README.md, "Versions"). Its log says so: its ``table_laid`` came before per-side ids,
+    which shipped in 0.2.0 with the other changes of version 2. Version 1's ``turn`` is 0 until
+    the first turn of play and then counts turns of play only (no ``play_from``); its melees are
+    resolved as 0.1.0 did (v1.py). So such a game re-adjudicates as 0.1.0 did (tests/golden)."""
     return state.get("ids") != "side"
 
 
@@ -243,14 +244,14 @@ def play_turn(state: dict[str, Any]) -> int:
     the turn limit) count these; every number shown is the game turn, ``state["turn"]``."""
     if "play_from" in state:
         return int(state["turn"] - state["play_from"] + 1)
-    if counts_play_turns(state) and state.get("phase") in ("play", "over"):
+    if laid_by_version_1(state) and state.get("phase") in ("play", "over"):
         return int(state["turn"])  # version 1: the turn is the turn of play
     return 0
 
 
 def game_turn_of_play(state: dict[str, Any], n: int) -> int:
     """The game turn of the ``n``-th turn of play (once deployment is done)."""
-    if "play_from" not in state and counts_play_turns(state):
+    if "play_from" not in state and laid_by_version_1(state):
         return n  # version 1 numbers turns of play only
     result: int = state["play_from"] + n - 1
     return result
@@ -263,7 +264,7 @@ def _edge_choice(state: State, p: Mapping[str, Any]) -> State:
 
 def _edge_chosen(state: State, p: Mapping[str, Any]) -> State:
     # the choice took a turn of its own (version 1 did not count it)
-    new = {**state, "phase": "deploy", "turn": state["turn"] + (0 if counts_play_turns(state) else 1)}
+    new = {**state, "phase": "deploy", "turn": state["turn"] + (0 if laid_by_version_1(state) else 1)}
     if not p["swapped"]:
         return new
     sc = state["scenario"]
@@ -292,7 +293,7 @@ def _edge_chosen(state: State, p: Mapping[str, Any]) -> State:
 
 def _deployment_done(state: State, p: Mapping[str, Any]) -> State:
     # behind the curtain both sides deployed in this turn; without it each ``deployed`` counted its turn
-    if counts_play_turns(state):  # version 1: the first turn of play is turn 1, and nothing else counts
+    if laid_by_version_1(state):  # version 1: the first turn of play is turn 1, and nothing else counts
         return {**state, "phase": "play", "turn": 1, "last": None}
     first = state["turn"] + (1 if _curtain(state) else 0)
     return {**state, "phase": "play", "turn": first, "play_from": first, "last": None}

@@ -21,7 +21,8 @@ import networkx as nx
 from rules.core.protocol import State
 from rules.tabletop.points import Coord
 
-from .fold import Namer
+from . import v1
+from .fold import Namer, laid_by_version_1
 from .geom import FigureIndex, isolated
 from .units import MELEE_JOIN, SIDES, other, radius
 
@@ -108,9 +109,12 @@ def _rank(state: State, ids: list[str], policy: str, centre: Coord) -> list[str]
 
 def resolve(state: dict[str, Any], contacts: list[Any]) -> Iterator[dict[str, Any]]:
     """Yield one ``melee`` payload per melee; the caller folds each before asking for the next."""
+    names = Namer(state, "pow")
+    if laid_by_version_1(state):  # a 0.1.0 game keeps 0.1.0's melees (v1.py)
+        yield from v1.resolve(state, contacts, lambda st, cl, by, n, ix, gone: _fight(st, cl, by, n, ix, gone, names))
+        return
     index = FigureIndex(state["figures"])
     figs = state["figures"]
-    names = Namer(state, "pow")
     gone: set[str] = set()  # killed or taken in an earlier melee: no longer anyone's support (LW-44)
     for cl in clusters(state, contacts, index):
         by_side = {s: [i for i in cl["fighters"] if figs[i]["side"] == s] for s in SIDES}

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.core.base import RuleSetBase, titled
-from rules.core.protocol import LineError, ParsedOrders
+from rules.core.i18n import _
+from rules.core.protocol import LineError, ParsedOrders, RulesError
 
 from . import adjudicate as _adj
 from . import compose as _compose
@@ -16,6 +17,7 @@ from .describe import describe_event as _describe
 from .describe import describe_reason as _describe_reason
 from .fold import fold as _fold
 from .fold import initial_state as _initial
+from .fold import laid_by_version_1
 from .invariants import check_invariants
 from .orders import ORDER_WORDS, ORDERS_HELP, parse_text
 from .render import render_svg as _render
@@ -31,13 +33,28 @@ class LittleWars(Teams, RuleSetBase):
     orders_help: str = ORDERS_HELP
     order_words: tuple[str, ...] = ORDER_WORDS
     # rules/README.md "Versions": version 1's games are told apart by their table_laid (no per-side
-    # ids: fold.counts_play_turns), so this object plays both
+    # ids: fold.laid_by_version_1), so this object plays both
     version = 2
     versions = {
         1: "0.1.0: turns counted from the first turn of play; prisoner groups numbered in one shared count",
         2: "0.2.0: the game's turn number everywhere (play_from); prisoner and freed groups numbered per side",
     }
     by_flags = (1,)
+
+    def unrecorded_version(self, state: Any) -> int:
+        return 1 if laid_by_version_1(state) else 2
+
+    def carry_over(self, state: Any, old: int | None) -> Any:
+        """A game laid by version 1 plays on by it to its end: its turns are numbered from the first
+        turn of play and its ids by shared counts, which no later turn could renumber without
+        changing every name and number its players have read."""
+        if laid_by_version_1(state):
+            raise RulesError(
+                _(
+                    "a game laid by version 1 of these rules plays on by it to its end: its turn numbers and ids cannot change"
+                )
+            )
+        return state
 
     initial_state = staticmethod(_initial)
 

@@ -10,19 +10,23 @@ version that adjudicated it.
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from campaigns.models import Campaign, Event
-from campaigns.turns import commands, creation, gamelog, versions
+from campaigns.turns import archive, commands, creation, gamelog, versions
 from campaigns.turns.errors import TurnError
 from rules import catalog
 from rules.core.base import RuleSetBase
 from rules.core.orderlines import parse_lines
 from rules.core.protocol import LineError, ParsedOrders, RuleEvent, TurnSpec, UnknownRulesVersion
+from tests.support.api import client_for
 
 SIDES = ("red", "blue")
 
@@ -247,3 +251,45 @@ def test_every_built_in_rule_set_says_what_each_of_its_versions_changed():
         assert sorted(rs.versions) == list(range(1, rs.version + 1)), name
         for v in rs.versions:
             assert catalog.get(name, v) is not None  # every version shipped is kept
+
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+
+
+def _import_golden(path: Path):
+    header = json.loads(path.open(encoding="utf-8").readline())
+    for seat in header.get("seats", []):
+        if seat.get("username"):
+            get_user_model().objects.get_or_create(username=seat["username"], defaults={"email": seat["email"]})
+    with path.open(encoding="utf-8") as fh:
+        return archive.import_stream(fh)
+
+
+def _seat_user(game, role: str, side: str = ""):
+    return game.seats.get(role=role, side=side).user
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_api_shows_the_umpire_the_version_and_refuses_to_carry_a_0_1_0_game_over():
+    game = _import_golden(GOLDEN / "0.1.0" / "littlewars-open.jsonl")
+    umpire, red = client_for(_seat_user(game, "umpire")), client_for(_seat_user(game, "player", "red"))
+    url = f"/api/games/{game.pk}/rules-version/"
+    got = umpire.get(url).json()
+    assert got["played_by"] == 1 and got["recorded"] is False and got["newest"] == 2
+    assert set(got["newer"]) == {"2"}
+    assert red.get(url).status_code == 403
+    assert red.post(url, {"version": 2}, format="json").status_code == 403
+    # the open turn has red's orders in: not a turn boundary
+    refused = umpire.post(url, {"version": 2}, format="json")
+    assert refused.status_code == 409 and "orders have been given" in refused.json()["detail"]
+    commands.close_turn(game.pk, "deadline")  # adjudicated in process: the next turn opens, no orders
+    refused = umpire.post(url, {"version": 2}, format="json")
+    assert refused.status_code == 409 and "plays on by it to its end" in refused.json()["detail"]
+    assert not Event.objects.filter(game=game, type="game.rules_changed").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_game_of_0_2_0_is_played_by_littlewars_version_2():
+    game = _import_golden(GOLDEN / "0.2.0" / "littlewars-open.jsonl")
+    got = client_for(_seat_user(game, "umpire")).get(f"/api/games/{game.pk}/rules-version/").json()
+    assert (got["played_by"], got["newer"]) == (2, {})
