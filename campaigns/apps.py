@@ -9,10 +9,15 @@ class CampaignsConfig(AppConfig):
         # The app's wiring, done once the models are loaded: the layers above the turn machinery
         # subscribe to its news, and the Celery tasks are registered so that the commands can
         # queue them by name (in-process when Celery is eager, as in the demo).
+        from django.db.models.signals import post_migrate
+
         from . import (
             accounts,  # noqa: F401  (connects the token revocation on password change)
             tasks,  # noqa: F401  (registers the tasks the commands and the outbox call by name)
         )
         from .mailout import notices
+        from .turns import snapshotformat
 
         notices.connect()
+        # migrate rebuilds the snapshots an older release's fold wrote (turns/snapshotformat.py)
+        post_migrate.connect(snapshotformat.after_migrate, dispatch_uid="kriegsbrief-snapshot-format")

@@ -169,6 +169,19 @@ class Snapshot(models.Model):
         return f"{self.game_id}@{self.seq}"
 
 
+class SnapshotFormat(models.Model):
+    """The format of every game's snapshots, one row: the version of the fold that wrote them
+    (campaigns.turns.gamelog.SNAPSHOT_FORMAT). ``migrate`` rebuilds every game's snapshots when the
+    code's format is newer (campaigns.snapshotformat), so an upgrade whose fold writes another
+    state for an old log (a new setting's default, a new key) leaves no snapshot a replay disagrees with."""
+
+    version = models.IntegerField()
+    rebuilt_at = models.DateTimeField()
+
+    def __str__(self):
+        return f"snapshot format {self.version}"
+
+
 class OutboxMail(models.Model):
     """A message to send; written in the transaction that caused it (campaigns.mailout.outbox).
 

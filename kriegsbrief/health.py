@@ -4,7 +4,10 @@ Checks: the database answers; the broker answers (in-process mode has none to as
 sweep ran lately (its heartbeat is younger than three intervals: beat, or the embedded server's
 thread, is alive); and work moves (no closed turn waits for adjudication, and no due mail waits,
 longer than HEALTH_MAX_WAIT_SECONDS - a worker that stopped consuming still answers a ping, so
-the age of the oldest waiting work is what shows it). Queue depths are reported, not judged.
+the age of the oldest waiting work is what shows it). Queue depths are reported, not judged, but
+for 0.1.0's queue (``celery``): no worker of this release reads it, so a message there, or one kept
+aside as no task of ours (campaigns/legacyqueue.py), fails the broker check until the maintenance
+worker (or ``./kb take_over_legacy_queue``) has taken it over, or the operator has looked at it.
 
 No sign-in: a load balancer asks it. So it says nothing private and nothing secret: no game,
 address, host name or URL, and a failure is named by its kind (the exception's class), never by a
@@ -29,6 +32,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from campaigns import legacyqueue
 from campaigns.models import Event, Game, Heartbeat, OutboxMail
 from campaigns.turns.lateness import SWEEP
 from kriegsbrief.celery import app
@@ -36,10 +40,20 @@ from kriegsbrief.celery import app
 MAX_WAIT = timedelta(seconds=getattr(settings, "HEALTH_MAX_WAIT_SECONDS", 300))
 
 
+class Failed(Exception):
+    """A check that failed with its figures, which the operator still needs."""
+
+    def __init__(self, figures: dict):
+        super().__init__(figures)
+        self.figures = figures
+
+
 def _timed(check) -> dict:
     start = time.monotonic()
     try:
         out = {"ok": True, **(check() or {})}
+    except Failed as exc:
+        out = {"ok": False, "error": type(exc).__name__, **exc.figures}
     except Exception as exc:  # any failure is this check's verdict; only its kind is shown
         out = {"ok": False, "error": type(exc).__name__}
     out["ms"] = round((time.monotonic() - start) * 1000, 1)
@@ -80,9 +94,23 @@ def check_broker() -> dict:
             pipe.llen(name)
         pipe.hlen("unacked")  # kombu's redis transport: delivered, not yet acknowledged
         *depths, unacked = pipe.execute()
+        legacy = legacyqueue.depths(client)
     finally:
         client.close()
-    return {"mode": "broker", "queues": dict(zip(names, depths, strict=True)), "unacked": unacked}
+    out = {
+        "mode": "broker",
+        "queues": dict(zip(names, depths, strict=True)),
+        "unacked": unacked,
+        "legacy_queues": legacy.waiting,
+        "legacy_kept": legacy.kept,
+    }
+    if legacy.total:
+        raise LegacyMessagesWait(out)
+    return out
+
+
+class LegacyMessagesWait(Failed):
+    """0.1.0's queue holds messages no worker reads, or some were kept aside as no task of ours."""
 
 
 def check_sweep() -> dict:

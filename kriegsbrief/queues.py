@@ -19,6 +19,7 @@ TASK_KIND = {
     "campaigns.tasks.sweep": "maintenance",
     "campaigns.tasks.rescue": "maintenance",
     "campaigns.tasks.forget_map_pictures": "maintenance",
+    "campaigns.tasks.take_over_legacy_queue": "maintenance",
     "campaigns.mailin.tasks.poll_imap": "maintenance",
     "campaigns.mailin.tasks.retry_inbound": "maintenance",
 }

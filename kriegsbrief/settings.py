@@ -242,6 +242,15 @@ CELERY_BEAT_SCHEDULE = {
     "rescue-unleased-work": {"task": "campaigns.tasks.rescue", "schedule": RESCUE_INTERVAL_SECONDS},
     "forget-unused-map-pictures": {"task": "campaigns.tasks.forget_map_pictures", "schedule": 3600.0},
 }
+# 0.1.0 sent every task to Celery's default queue, "celery", which no worker of this release reads:
+# the maintenance worker takes its messages over (campaigns/legacyqueue.py), also those an old
+# worker held, which come back into it after the visibility timeout.
+LEGACY_CELERY_QUEUES = env.list("LEGACY_CELERY_QUEUES", default=[_queues.name("celery", CELERY_QUEUE_PREFIX)])
+LEGACY_QUEUE_INTERVAL_SECONDS = env.float("LEGACY_QUEUE_INTERVAL_SECONDS", default=30.0)
+CELERY_BEAT_SCHEDULE["take-over-legacy-queue"] = {
+    "task": "campaigns.tasks.take_over_legacy_queue",
+    "schedule": LEGACY_QUEUE_INTERVAL_SECONDS,
+}
 
 # --- Cache ----------------------------------------------------------------
 # Shared by every process when there is a Redis: API throttles and the inbound webhook's

@@ -19,7 +19,7 @@ from django.utils.timezone import localtime
 
 from campaigns.i18n import draw_map
 from campaigns.models import Game, Seat
-from campaigns.turns import commands, gamelog, viewing
+from campaigns.turns import commands, gamelog, versions, viewing
 from campaigns.turns.localtime import local_time
 from campaigns.turns.state import LifecycleState
 from rules import catalog
@@ -64,6 +64,11 @@ class Seen:
     def svg(self, board_key: str = "board") -> str:
         """This viewer's map, in the language of the page being answered."""
         return draw_map(self.ruleset, self.view[board_key])
+
+    @property
+    def rules_version(self):
+        """The rules version the game is played by, and the newer ones (the umpire's console)."""
+        return versions.version_info(self._state)
 
     @property
     def absence_days(self) -> int:

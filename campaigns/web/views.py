@@ -30,6 +30,7 @@ from campaigns.turns import (
     mailaddress,
     rulings,
     seats,
+    versions,
     viewing,
 )
 from campaigns.turns.addresses import renew
@@ -644,7 +645,21 @@ def _replace(request, seen: Seen, forms: UmpireForms):
     return redirect(_umpire_url(seen))
 
 
+def _rules_version(request, seen: Seen, forms: UmpireForms):
+    """The umpire moves the game to a newer version of its rules (campaigns/turns/versions.py);
+    TurnError (off a turn boundary, a version not kept) is shown as the page's error."""
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        messages.error(request, _("Choose a version of the rules."))
+        return redirect(_umpire_url(seen))
+    versions.change_rules_version(seen.game.pk, version, by=request.user.get_username())
+    messages.success(request, _("The game is played by version %(v)s of its rules from now on.") % {"v": version})
+    return redirect(_umpire_url(seen))
+
+
 UMPIRE_ACTIONS = {
+    "rules_version": _rules_version,
     "approve": _approve,
     "amend": _amend,
     "close": _close,
@@ -703,6 +718,7 @@ def umpire_context(seen: Seen, forms: UmpireForms, query=None) -> dict:
         "orders_help": in_language(seen.ruleset.orders_help),
         "desk_help": in_language(seen.ruleset.umpire_help) if isinstance(seen.ruleset, UmpireDesk) else "",
         "held_mail": held.held_messages(seen.game).count(),
+        "rules_version": seen.rules_version,
         "roster": invitations.roster(seen.game),
         "dead_mail": sorted(set(outbox.dead(seen.game).values_list("to", flat=True))),
         "dead_count": outbox.dead(seen.game).count(),

@@ -37,15 +37,21 @@ class Sink:
         self.raw.clear()
 
 
-@pytest.fixture
-def smtp(settings):
+def on_loopback(handler) -> tuple[Controller, int]:
+    """An aiosmtpd server for ``handler`` on a free loopback port, started: (controller, port)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd narrates every command
-    sink = Sink()
-    controller = Controller(sink, hostname="127.0.0.1", port=port)
+    controller = Controller(handler, hostname="127.0.0.1", port=port)
     controller.start()
+    return controller, port
+
+
+@pytest.fixture
+def smtp(settings):
+    sink = Sink()
+    controller, port = on_loopback(sink)
     settings.EMAIL_BACKEND = "campaigns.mailout.smtp_backend.EmailBackend"
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", port
     settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False

@@ -72,3 +72,27 @@ def test_the_favicon_is_served(client, people, game):
     assert static("kb/favicon.svg") in page(client, game)
     assert client.get(static("kb/favicon.svg")).status_code == 200
     assert client.get("/favicon.ico", follow=True).status_code == 200
+
+
+def test_the_console_shows_the_rules_version_and_says_why_a_0_1_0_game_cannot_move_on(client, people):
+    from campaigns.turns import commands
+    from tests.turns.test_rules_versions import GOLDEN, _import_golden
+
+    game = _import_golden(GOLDEN / "0.1.0" / "littlewars-open.jsonl")
+    commands.close_turn(game.pk, "deadline")  # the next turn opens with no orders in: a turn boundary
+    client.force_login(game.seats.get(role="umpire").user)
+    text = page(client, game, "umpire")
+    assert "This game is played by version 1 of its rules; the newest is 2." in text
+    assert "Play on by version 2" in text
+    resp = client.post(game_url(game, "umpire"), {"action": "rules_version", "version": "2"}, follow=True)
+    assert "plays on by it to its end" in resp.content.decode()
+    assert not Event.objects.filter(game=game, type="game.rules_changed").exists()
+    new = page(client, game, "umpire")
+    assert "Play on by version 2" in new  # nothing changed
+
+
+def test_the_console_of_a_game_on_the_newest_rules_offers_no_move(client, people, game):
+    client.force_login(people["alice"])
+    text = page(client, game, "umpire")
+    assert "This game is played by version 1 of its rules; the newest is 1." in text
+    assert "Play on by version" not in text
