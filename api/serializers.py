@@ -313,6 +313,11 @@ class TurnViewSerializer(serializers.Serializer):
         help_text="Orders the viewer may see: the umpire sees every side's, a player only their own.",
     )
     pending_results = serializers.IntegerField(required=False, help_text="Umpire only.")
+    failure = serializers.DictField(
+        required=False,
+        allow_null=True,
+        help_text="Umpire only: why the turn's adjudication failed (error, where, code), while it is held.",
+    )
     # Several players a side (LW-61, KS-9): only for a player of such a side.
     command = serializers.CharField(
         required=False, help_text="The command this player orders ('commander': the whole side)."

@@ -36,7 +36,17 @@ from rest_framework.response import Response
 from campaigns import maps
 from campaigns.i18n import activate_for, draw_map, render
 from campaigns.models import Game, Seat
-from campaigns.turns import commands, deadlines, gamelog, invitations, listing, rulings, versions, viewing
+from campaigns.turns import (
+    commands,
+    deadlines,
+    failures,
+    gamelog,
+    invitations,
+    listing,
+    rulings,
+    versions,
+    viewing,
+)
 from campaigns.turns.commands import TurnError
 from rules import catalog
 
@@ -159,7 +169,7 @@ def _summary(game: Game, turn: dict, viewer) -> dict:
 
 READ_ACTIONS = {"list", "retrieve", "view", "events"}
 ORDER_ACTIONS = {"orders", "ready"}
-UMPIRE_ACTIONS = {"approve", "amend", "close", "ruling", "deadline", "rules_version"}
+UMPIRE_ACTIONS = {"approve", "amend", "close", "ruling", "deadline", "rules_version", "retry"}
 
 
 @extend_schema_view(
@@ -423,6 +433,22 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
         except TurnError as exc:
             return _turn_error(exc)
         return Response({"turn": data["turn"], "deadline": new})
+
+    @extend_schema(
+        summary="Umpire: adjudicate a failed turn again",
+        description="A turn whose adjudication raised is held (its status adjudication_failed, the error in "
+        "the umpire's view of the turn); this adjudicates it again from the same orders and sealed seed.",
+        request=None,
+        responses={200: s.CloseResultSerializer, 409: CONFLICT, **READ_ERRORS},
+    )
+    @action(detail=True, methods=["post"])
+    def retry(self, request, pk=None):
+        game = self.get_object()
+        try:
+            number = failures.retry(game.pk, by=request.user.get_username())
+        except TurnError as exc:
+            return _turn_error(exc)
+        return Response({"closed": True, "turn": number})
 
     @extend_schema(
         methods=["GET"],

@@ -11,14 +11,18 @@ and it imports nothing of the platform.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
 from django.utils import translation
+from django.utils.html import escape
 from django.utils.translation import gettext, ngettext, pgettext
 
 from rules.core.i18n import Msg
+
+log = logging.getLogger(__name__)
 
 
 def render(text: Any) -> str:
@@ -57,8 +61,19 @@ def localized(value: Any) -> Any:
 
 def draw_map(ruleset: Any, board: Any, crop: bool = False) -> str:
     """One viewer's map in the active language: the rule set's own words by ``lang``, and the rule
-    texts its view carries (a Civil War map's last operation) rendered here, from the catalogue."""
-    return str(ruleset.render_svg(localized(board), crop=crop, lang=map_language()))
+    texts its view carries (a Civil War map's last operation) rendered here, from the catalogue.
+
+    A rule set whose drawing raises gets a small map saying so, not a page or a mail that fails:
+    the game goes on (campaigns/turns/failures.py for adjudication)."""
+    try:
+        return str(ruleset.render_svg(localized(board), crop=crop, lang=map_language()))
+    except Exception:
+        log.exception("%s: the map could not be drawn", getattr(ruleset, "name", ruleset))
+        text = escape(gettext("The map could not be drawn."))
+        return (
+            '<svg xmlns="http://www.w3.org/2000/svg" width="480" height="60" viewBox="0 0 480 60">'
+            f'<text x="10" y="35" font-family="sans-serif" font-size="14">{text}</text></svg>'
+        )
 
 
 def language_of(user: Any) -> str:

@@ -151,6 +151,11 @@ def check_work() -> dict:
         "oldest_pending_mail_s": round((now - oldest_mail).total_seconds(), 1) if oldest_mail else 0,
         "mail_overdue_retries": overdue,
         "dead_mail": OutboxMail.objects.filter(status=OutboxMail.Status.DEAD).count(),
+        # held for the umpire after the rule set raised (campaigns/turns/failures.py): counted, not
+        # judged - the umpire has been told, and the rest of the server plays on
+        "adjudications_failed": Game.objects.filter(
+            status=Game.Status.ACTIVE, turn_status="adjudication_failed"
+        ).count(),
         "max_wait_s": MAX_WAIT.total_seconds(),
     }
     late = [

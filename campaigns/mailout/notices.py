@@ -74,6 +74,39 @@ def _tell_umpire(seat: Seat, key: str, what: str, body: Callable[[], str]) -> No
         )
 
 
+def _adjudication_failed(stream, turn_number, failure, **_kw):
+    """The umpire is told at once that a turn's adjudication failed, with the error and the way on."""
+    game = stream.game
+    umpire = game.seats.active().filter(role=Seat.Role.UMPIRE).first()
+    if umpire is None:
+        return
+    with for_seat(umpire):
+        body = "\n".join(
+            [
+                _("The rules could not adjudicate turn %(number)s: nothing of it was recorded, and the turn is held.")
+                % {"number": turn_number},
+                f"{failure['error']} ({failure['where']})",
+                _(
+                    "Adjudicate it again from the umpire's page once the rules are fixed; a deploy that changes "
+                    "the rules retries it by itself:"
+                ),
+                settings.SITE_URL.rstrip("/") + reverse("umpire", args=[game.pk]),
+                "",
+            ]
+        )
+        outbox.queue_mail(
+            key=f"adjudication-failed:{turn_number}:{failure['code']}",
+            to=umpire.email,
+            game=game,
+            seat=umpire,
+            kind="notice",
+            subject=outbox.one_line(
+                f"[Kriegsbrief] {game.name}: " + _("turn %(number)s could not be adjudicated") % {"number": turn_number}
+            ),
+            body=body,
+        )
+
+
 def _absence_declared(seat, absence, until, moved, **_kw):
     def body() -> str:
         away = _("%(seat)s says they are away until %(date)s.") % {"seat": seat_label(seat), "date": until.isoformat()}
@@ -221,6 +254,7 @@ RECEIVERS = {
     signals.swept: _swept,
     signals.rescue_due: _rescue_due,
     signals.absence_declared: _absence_declared,
+    signals.adjudication_failed: _adjudication_failed,
     signals.absence_ended: _absence_ended,
     signals.seat_invited: _seat_invited,
     signals.invitation_declined: _invitation_declined,

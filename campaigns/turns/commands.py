@@ -9,25 +9,31 @@ queued with ``transaction.on_commit`` so a rolled-back command queues nothing.
 from __future__ import annotations
 
 import functools
+import logging
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from campaigns.transient import TRANSIENT
 from rules.core import dice
 from rules.core.i18n import marked
 from rules.core.protocol import UMPIRE, LineError, RuleEvent, side_audience
 
-from . import absences, gamelog, handoff, lifecycle, signals
+from . import absences, failures, gamelog, handoff, lifecycle, signals
 from .adjudication import adjudication_drafts
 from .errors import TurnError
 from .gamelog import Draft, Stream
 from .state import GameStatus, LifecycleState, Turn, TurnStatus
 
+log = logging.getLogger(__name__)
 ADJUDICATE_TASK = handoff.ADJUDICATE_TASK
+# What an adjudication passes on rather than holding the turn: the database's errors (a conflict,
+# a lost connection: retried, or the rescue's), the broker's, and a concurrent append.
+PASSING_TROUBLES = (*TRANSIENT, DatabaseError, gamelog.ConcurrencyConflict)
 
 
 @dataclass
@@ -91,12 +97,23 @@ def _open_next_turn(state: LifecycleState) -> list[Draft]:
 
 
 def check_orders(state: LifecycleState, side: str, text: str, command: str = "") -> tuple[list, list[LineError]]:
+    """(orders, errors) of ``text``. A rule set that raises reading or checking it gives one error
+    for the whole text, never an exception: the orders are refused, those accepted before stand."""
     rs = lifecycle.ruleset_of(state)
     kind = state.turn.kind
-    parsed = rs.parse_orders(state.rules, side, text, kind)
-    errors = list(parsed.errors) + list(rs.validate(state.rules, side, parsed.orders, kind))
-    if command:  # a seat of a side with several: only its own command's units (LW-61, KS-9)
-        errors += list(rs.command_errors(state.rules, side, command, parsed.orders))
+    try:
+        parsed = rs.parse_orders(state.rules, side, text, kind)
+        errors = list(parsed.errors) + list(rs.validate(state.rules, side, parsed.orders, kind))
+        if command:  # a seat of a side with several: only its own command's units (LW-61, KS-9)
+            errors += list(rs.command_errors(state.rules, side, command, parsed.orders))
+    except PASSING_TROUBLES:
+        raise
+    except Exception:
+        log.exception("game rules %s: reading %s's orders raised", state.ruleset, side)
+        why = _(
+            "the rules could not read these orders (an error in the rules, not in your orders): write them another way or ask the umpire"
+        )
+        return [], [LineError(1, text.strip().splitlines()[0] if text.strip() else "", why)]
     return list(parsed.orders), sorted(errors, key=lambda e: e.line)
 
 
@@ -284,16 +301,26 @@ def close_turn_locked(stream: Stream, reason: str) -> Stream:
 
 
 def adjudicate(game_id: int, turn_number: int) -> bool:
-    """Adjudicate a closed turn exactly once: a second run finds it done and does nothing."""
-    with transaction.atomic():
-        stream = gamelog.load(game_id, lock=True)
-        turn = stream.state.turn
-        if turn.number != turn_number or turn.status != TurnStatus.CLOSED:
-            return False
-        stream = _append(stream, adjudication_drafts(stream.state, lifecycle.effective_orders(stream.state)))
-        if not stream.state.settings["require_approval"]:
-            publish_locked(stream)
-    return True
+    """Adjudicate a closed turn exactly once: a second run finds it done and does nothing.
+
+    If the rule set raises (adjudicating, or opening the next turn), nothing of it is appended and
+    the turn is held as failed for the umpire (failures.py): never re-queued for ever. The
+    database's and the broker's own errors pass on, for ``transient`` and the rescue."""
+    try:
+        with transaction.atomic():
+            stream = gamelog.load(game_id, lock=True)
+            turn = stream.state.turn
+            if turn.number != turn_number or turn.status != TurnStatus.CLOSED:
+                return False
+            stream = _append(stream, adjudication_drafts(stream.state, lifecycle.effective_orders(stream.state)))
+            if not stream.state.settings["require_approval"]:
+                publish_locked(stream)
+        return True
+    except PASSING_TROUBLES:
+        raise
+    except Exception as exc:  # the rule set's (or a bug's): held for the umpire, not retried blindly
+        failures.record(game_id, turn_number, exc)
+        return False
 
 
 def publish_locked(stream: Stream, *, amended: bool = False, note: str = "") -> Stream:

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from campaigns.models import Game
 from rules.core.protocol import RuleEvent
 
-from . import commands, gamelog, handoff, lateness, signals
+from . import commands, failures, gamelog, handoff, lateness, signals
 from .errors import TurnError
 from .gamelog import Draft
 from .state import TurnStatus
@@ -120,10 +120,13 @@ def sweep(now: datetime | None = None) -> dict:
                 closed += 1
     # Adjudications no one holds (a failed hand-off, a lost message): queued again, once.
     requeued = handoff.rescue(now)
+    # Turns whose adjudication failed under other code than this: adjudicated again (failures.py).
+    retried = failures.retry_after_deploy()
     # The mail part (reminders, waiting notices, outbox retries) is mail-out's, told by the signal.
     return {
         "closed": closed,
         "requeued": requeued,
+        "retried": retried,
         "given_back": given_back,
         "late": late,
         **signals.merged_counts(signals.swept.send(sender=__name__, now=now)),

@@ -195,6 +195,16 @@ def _turn_closed(s, p, seq, at):
     return _turn(s, status=TurnStatus.CLOSED, close_reason=p["reason"])
 
 
+def _adjudication_failed(s, p, seq, at):
+    """The rule set raised: the turn is held, closed, with its error (failures.py)."""
+    failure = {k: p[k] for k in ("error", "where", "code") if k in p}
+    return _turn(s, status=TurnStatus.FAILED, failure=failure)
+
+
+def _adjudication_retried(s, p, seq, at):
+    return _turn(s, status=TurnStatus.CLOSED, failure=None)
+
+
 def _orders_defaulted(s, p, seq, at):
     side = p["side"]
     s = replace(s, missed={**s.missed, side: s.missed.get(side, 0) + 1})
@@ -241,6 +251,8 @@ _HANDLERS: dict[str, Callable[[LifecycleState, Mapping[str, Any], int, str], Lif
     "side.ready": _side_ready,
     "side.replaced": _side_replaced,
     "turn.closed": _turn_closed,
+    "turn.adjudication_failed": _adjudication_failed,
+    "turn.adjudication_retried": _adjudication_retried,
     "orders.defaulted": _orders_defaulted,
     "turn.adjudicated": _turn_adjudicated,
     "results.voided": _results_voided,
@@ -306,6 +318,7 @@ def lifecycle_view(state: LifecycleState, viewer: Viewer) -> dict:
         "result": state.result,
     }
     if viewer.is_umpire:
+        out["failure"] = turn.failure  # why the adjudication failed (failures.py): the umpire's only
         out["orders"] = {side: o["text"] for side, o in turn.orders.items()}
         out["pending_results"] = len(state.pending)
     elif viewer.command and viewer.side in state.settings.get("teams", {}):

@@ -19,6 +19,7 @@ seat_invited = Signal()  # seat, by: an invitation to tell the invitee of
 invitation_declined = Signal()  # seat, user: a seat declined; the creator and umpire are told
 side_replaced = Signal()  # stream, seat, side, old_email, old_user, handover: a side handed to another player
 address_renewed = Signal()  # seat, address, reason: a seat's secret reply address replaced
+adjudication_failed = Signal()  # stream, turn_number, failure: the rule set raised; the turn is held (failures.py)
 swept = Signal()  # now: the deadline sweep ran; receivers return a dict of counts to add to its own
 rescue_due = Signal()  # now: queue again the work no one holds; receivers return a dict of counts
 

@@ -27,6 +27,7 @@ class TurnStatus(StrEnum):
     OPEN = "open"
     CLOSED = "closed"  # being adjudicated (or voided, to be adjudicated again)
     ADJUDICATED = "adjudicated"  # results held for the umpire's approval
+    FAILED = "adjudication_failed"  # the rule set raised: held for the umpire or a deploy (failures.py)
     PUBLISHED = "published"
     FINISHED = "finished"
 
@@ -60,6 +61,7 @@ class Turn:
     late_until: str | None = None  # the grace's end; written whenever ``late`` is
     commands: dict[str, dict[str, dict]] = field(default_factory=dict)  # side -> command -> orders entry
     commands_ready: dict[str, dict[str, str]] = field(default_factory=dict)  # side -> command -> when
+    failure: dict[str, Any] | None = None  # why the adjudication failed (failures.py), while it stands
 
     @property
     def is_open(self) -> bool:
@@ -72,7 +74,7 @@ class Turn:
             out["deadline_version"] = self.deadline_version
         if self.late is not None:
             out["late"], out["late_until"] = self.late, self.late_until
-        for name in ("commands", "commands_ready", "prompt_msg"):
+        for name in ("commands", "commands_ready", "prompt_msg", "failure"):
             if getattr(self, name):
                 out[name] = getattr(self, name)
         return out
@@ -83,7 +85,7 @@ class Turn:
         return cls(**{**data, "status": TurnStatus(data["status"])})
 
 
-_TURN_OPTIONAL = {"deadline_version", "late", "late_until", "commands", "commands_ready", "prompt_msg"}
+_TURN_OPTIONAL = {"deadline_version", "late", "late_until", "commands", "commands_ready", "prompt_msg", "failure"}
 
 
 @dataclass(frozen=True)

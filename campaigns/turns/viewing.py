@@ -7,6 +7,7 @@ with the viewer's own numbering (``numbered``), never with the log's seq.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from datetime import UTC
 from functools import cache
@@ -24,6 +25,8 @@ from rules.core.protocol import PUBLIC, Viewer, side_audience
 
 from . import lifecycle
 from .state import LifecycleState
+
+log = logging.getLogger(__name__)
 
 
 def viewer_for(game: Game, user) -> tuple[Viewer, Seat] | None:
@@ -80,16 +83,26 @@ def viewer_of_seat(seat: Seat) -> Viewer:
     return Viewer(role=seat.role, side=seat.side or None, command=seat.command or None)
 
 
+def _board(rs, rules_state, viewer: Viewer) -> dict:
+    """The rule set's view for ``viewer``; an empty board (the page says the map could not be
+    drawn) if the rule set raises, so the game's pages, mail and API still answer."""
+    try:
+        return rs.view(rules_state, viewer)
+    except Exception:
+        log.exception("%s: the view for %s raised", rs.name, viewer)
+        return {}
+
+
 def game_view(game: Game, state: LifecycleState, viewer: Viewer) -> dict:
     rs = lifecycle.ruleset_of(state)
     out = {
         "game": {"id": game.pk, "name": game.name, "ruleset": game.ruleset, "title": rs.title, "sides": list(rs.sides)},
         "viewer": {"role": viewer.role, "side": viewer.side, **({"command": viewer.command} if viewer.command else {})},
         "turn": lifecycle.lifecycle_view(state, viewer),
-        "board": rs.view(state.rules, viewer),
+        "board": _board(rs, state.rules, viewer),
     }
     if viewer.is_umpire and state.pending:
-        out["preview"] = rs.view(lifecycle.preview_rules(state), viewer)
+        out["preview"] = _board(rs, lifecycle.preview_rules(state), viewer)
     return out
 
 
@@ -191,6 +204,11 @@ _LIFECYCLE_TEXT = {
         % {"to": p["to"], "from": p["from"] or 1}
         + (f": {p['reason']}" if p.get("reason") else "")
     ),
+    "turn.adjudication_failed": lambda p: (
+        _("The adjudication of turn %(turn)s failed and the turn is held: %(error)s")
+        % {"turn": p["turn"], "error": p["error"]}
+    ),
+    "turn.adjudication_retried": lambda p: _("Turn %(turn)s is adjudicated again") % {"turn": p["turn"]},
     "seed.sealed": lambda p: _("Seed for turn %(turn)s sealed") % p,
     "seed.revealed": lambda p: _("Setup seed revealed: %(seed)s") % p,
     "turn.opened": lambda p: (
@@ -315,4 +333,8 @@ def describe(game: Game, event: Event, local: Callable[[str], str] | None = None
         return text({**event.payload, _TIMED[event.type]: local(event.payload[_TIMED[event.type]])})
     if text is not None:
         return text(event.payload)
-    return render(catalog.get(game.ruleset).describe_event(event.type, event.payload))
+    try:
+        return render(catalog.get(game.ruleset).describe_event(event.type, event.payload))
+    except Exception:  # a rule set that cannot describe its own event: the log still reads
+        log.exception("game %s: describing event %s raised", game.pk, event.seq)
+        return event.type

@@ -24,6 +24,7 @@ STATUS_TEXT = {
     TurnStatus.OPEN: gettext_lazy("open for orders"),
     TurnStatus.CLOSED: gettext_lazy("closed; being adjudicated"),
     TurnStatus.ADJUDICATED: gettext_lazy("results await the umpire"),
+    TurnStatus.FAILED: gettext_lazy("held: the umpire looks into its adjudication"),
     TurnStatus.PUBLISHED: gettext_lazy("published"),
     TurnStatus.FINISHED: gettext_lazy("game over"),
 }

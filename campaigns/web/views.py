@@ -25,6 +25,7 @@ from campaigns.turns import (
     commands,
     creation,
     deadlines,
+    failures,
     invitations,
     listing,
     mailaddress,
@@ -658,7 +659,15 @@ def _rules_version(request, seen: Seen, forms: UmpireForms):
     return redirect(_umpire_url(seen))
 
 
+def _retry(request, seen: Seen, forms: UmpireForms):
+    """The umpire adjudicates a failed turn again (campaigns/turns/failures.py)."""
+    number = failures.retry(seen.game.pk, by=request.user.get_username())
+    messages.success(request, _("Turn %(number)s is being adjudicated again.") % {"number": number})
+    return redirect(_umpire_url(seen))
+
+
 UMPIRE_ACTIONS = {
+    "retry": _retry,
     "rules_version": _rules_version,
     "approve": _approve,
     "amend": _amend,

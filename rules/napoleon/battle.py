@@ -23,6 +23,16 @@ def other(side: str) -> str:
     return SIDES[1] if side == SIDES[0] else SIDES[0]
 
 
+# rules/README.md "Versions": the version a game is played by is recorded in its scenario at setup
+# (``rules_version``); a game without it plays version 1 (0.2.0) for good.
+RULES_VERSION = 2
+
+
+def rules_version(state: dict[str, Any]) -> int:
+    version: int = state["scenario"].get("rules_version", 1)
+    return version
+
+
 class Battle:
     def __init__(self, state: dict[str, Any], rng: random.Random) -> None:
         self.state = {
@@ -156,12 +166,16 @@ class Battle:
             return foot if ldr["arm"] == "infantry" else not foot
         return True
 
-    def reducer(self, u: dict[str, Any]) -> dict[str, Any] | None:
-        """The leader whose presence makes ``u``'s actions one point cheaper (NW-37): with it, not
-        moved this turn, obeyed by it, and not already reducing another unit this turn."""
+    def reducer(self, u: dict[str, Any], verb: str = "") -> dict[str, Any] | None:
+        """The leader whose presence makes ``u``'s action ``verb`` one point cheaper (NW-37): with it,
+        not moved this turn, obeyed by it, and not already reducing another unit this turn. From
+        version 2 an infantry leader gives cavalry nothing in a melee or a charge (NW-42)."""
         best = None
+        no_foot_leader = rules_version(self.state) >= 2 and kind(u) == "cavalry" and verb in ("melee", "charge")
         for ldr in self.leaders_at(u["hex"], u["side"]):
             if ldr["moved"] or ldr["used"] not in (None, u["id"]) or not self.commands(ldr, u):
+                continue
+            if no_foot_leader and ldr["arm"] == "infantry":
                 continue
             if best is None or (ldr["level"], ldr["id"]) > (best["level"], best["id"]):
                 best = ldr

@@ -4,7 +4,8 @@ checks (NW-32, 39).
 
 Every attack is one-sided (the attacker rolls; house base): a die at or above the hit number
 removes one figure. The pool is the unit's figures (rifles 1 die, NW-47) plus or minus one die
-per condition (NW-51), at least one die (house).
+per condition (NW-51): version 1 rolled at least one die (house); from version 2 an attack left with
+0 dice or fewer is not made (the seed's own example, «3 – 3 = 0»).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 from rules.hex import coords as C
 
-from .battle import Battle
+from .battle import Battle, rules_version
 from .data import kind
 
 MELEE_DICE = 2  # infantry shock before dice bought with points (house base 11.6)
@@ -29,8 +30,22 @@ class Attack:
     extended: bool = False
     path: list[C.Hex] = field(default_factory=list)  # a charge's move
 
-    def pool(self) -> int:
-        return max(1, self.dice + sum(v for _, v in self.mods))
+    def raw_pool(self) -> int:
+        """The dice the unit has with every modifier (NW-51): may be 0 or fewer."""
+        return self.dice + sum(v for _, v in self.mods)
+
+    def pool(self, version: int = 1) -> int:
+        """The dice rolled: version 1 (0.2.0) rolls at least one; from version 2 none when the
+        modifiers leave 0 or fewer (NW-51: «3 – 3 = 0», the gun does not fire)."""
+        return max(1 if version < 2 else 0, self.raw_pool())
+
+
+def no_dice_left(b: Battle, u: dict[str, Any], a: Attack | str) -> str | None:
+    """Version 2: why a fire or melee left with 0 dice or fewer is not made (NW-51), not paid for."""
+    if isinstance(a, str) or rules_version(b.state) < 2 or a.raw_pool() > 0:
+        return None
+    mods = ", ".join(f"{reason} {v:+d}" for reason, v in a.mods)
+    return f"{u['id']} would roll {a.raw_pool()} dice ({a.dice} {mods}): it does not attack (NW-51)"
 
 
 def _common(b: Battle, u: dict[str, Any], t: dict[str, Any] | None, tid: str) -> str | None:
@@ -205,7 +220,8 @@ def resolve(
     recoil_on_ones: bool = False,
 ) -> None:
     """Roll the pool, take the figures off, check leaders, remove the destroyed."""
-    rolls = sorted((b.d6() for _ in range(a.pool())), reverse=True)
+    dice = a.pool(rules_version(b.state))
+    rolls = sorted((b.d6() for _ in range(dice)), reverse=True)
     hits = sum(1 for r in rolls if r >= a.hit_on)
     ones = rolls.count(1)
     left = max(0, t["figures"] - hits)
@@ -228,7 +244,7 @@ def resolve(
             "target": t["id"],
             "kind": a.kind,
             "order": order,
-            "dice": a.pool(),
+            "dice": dice,
             "base": a.dice,
             "mods": [[r, v] for r, v in a.mods],
             "hit_on": a.hit_on,

@@ -12,6 +12,7 @@ from rules.hex import los
 from rules.hex.compose import HexComposer
 
 from . import turn as _turn
+from .battle import RULES_VERSION, rules_version
 from .data import OPTIONAL, SIDES
 from .describe import describe_event as _describe
 from .describe import describe_reason as _describe_reason
@@ -31,8 +32,22 @@ class NapoleonsWar(RuleSetBase):
     turn_mode = "alternating"  # the command-point economy is sequential (digest, adaptation)
     orders_help: str = ORDERS_HELP
     order_words: tuple[str, ...] = ORDER_WORDS
-    version = 1  # rules/README.md "Versions"
-    versions = {1: "0.2.0: as first shipped"}
+    # rules/README.md "Versions": the version is recorded in the scenario at setup (battle.rules_version)
+    version = RULES_VERSION
+    versions = {
+        1: "0.2.0: as first shipped",
+        2: "0.3.0: an attack left with 0 dice or fewer is not made (NW-51); an infantry leader makes no cavalry "
+        "melee or charge cheaper (NW-42)",
+    }
+    by_flags = (1,)
+
+    def unrecorded_version(self, state: Any) -> int:
+        return rules_version(state) if state.get("scenario") else 1
+
+    def carry_over(self, state: Any, old: int | None) -> Any:
+        """Version 1 to 2: the same state, recorded as version 2 (the changes are in how later
+        attacks are made, none in what stands on the field)."""
+        return {**state, "scenario": {**state["scenario"], "rules_version": RULES_VERSION}}
 
     initial_state = staticmethod(_initial)
     # NW-54: the optional troops, agreed before sides are chosen (the scenario's ``options``).
@@ -57,9 +72,10 @@ class NapoleonsWar(RuleSetBase):
         sc = load(scenario)
         units = {u["id"]: new_unit(u) for u in sc["units"]}
         leaders = {x["id"]: new_leader(x) for x in sc["leaders"]}
-        public = los.stamp(
-            {k: v for k, v in sc.items() if k not in ("units", "leaders")}
-        )  # the game keeps this line of sight
+        public = {  # the game keeps this line of sight and these rules
+            **los.stamp({k: v for k, v in sc.items() if k not in ("units", "leaders")}),
+            "rules_version": RULES_VERSION,
+        }
         side = sc["opening"] or sc["first"]
         return [
             RuleEvent(

@@ -89,7 +89,7 @@ def _check(state: dict[str, Any], side: str, o: Order) -> str | None:
         return f"{o.unit} is a leader: leaders only move (write 'move {o.unit} to 0405')"
     if o.dest:
         b = Battle(state, random.Random(0))
-        if b.h(o.dest) not in b.map:
+        if not _on_map(b, o.dest):
             return f"hex {o.dest} is not on the map"
     if o.target:
         t = state["units"].get(o.target)
@@ -189,7 +189,7 @@ def _carry_out(b: Battle, o: Order) -> bool:
         b.emit("order_failed", {"order": o.text, "reason": plan})
         return True
     full = plan.cost if isinstance(plan, movement.Plan) else _attack_cost(o)
-    helper = b.reducer(u) if full > 0 else None
+    helper = b.reducer(u, o.verb) if full > 0 else None
     cost = max(0, full - 1) if helper else full
     if not b.affordable(cost):
         return False
@@ -223,10 +223,9 @@ def _plan(b: Battle, u: dict[str, Any], o: Order) -> movement.Plan | combat.Atta
         return (movement.plan_move if o.verb == "move" else movement.plan_road)(b, u, o.dest)
     assert o.target is not None  # the parser gives an attack its target
     t = b.unit(o.target)
-    if o.verb == "fire":
-        return combat.plan_fire(b, u, t, o.target)
-    if o.verb == "melee":
-        return combat.plan_melee(b, u, t, o.target, o.dice)
+    if o.verb in ("fire", "melee"):
+        a = combat.plan_fire(b, u, t, o.target) if o.verb == "fire" else combat.plan_melee(b, u, t, o.target, o.dice)
+        return combat.no_dice_left(b, u, a) or a
     a = combat.plan_charge(b, u, t, o.target)
     if isinstance(a, str):
         return a
@@ -349,3 +348,11 @@ def end_of_turn(b: Battle) -> None:
     b.emit(
         "turn_opened", {"turn": turn, "side": nxt, "opening": False, "score": pts, "units": units, "leaders": leaders}
     )
+
+
+def _on_map(b: Battle, label: str) -> bool:
+    """Whether ``label`` names a hex of the map (0600 and 0000 name none: rows and columns start at 01)."""
+    try:
+        return b.h(label) in b.map
+    except ValueError:
+        return False

@@ -47,6 +47,8 @@ def build_view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
         k: sc[k] for k in ("name", "title", "turns", "first", "caps", "armies", "options", "objectives", "map")
     }
     view["scenario"]["los_version"] = los.version_of(sc)  # a position rebuilt from the view sees alike
+    if "rules_version" in sc:  # and plays by the same rules (battle.rules_version)
+        view["scenario"]["rules_version"] = sc["rules_version"]
     spec = next_turn(state)
     view["turn"] = {
         "number": state["turn"],

@@ -78,6 +78,8 @@ def plan(b: Battle, u: dict[str, Any], dest: str, mode: str, budget: int) -> tup
     heads for the hex next to it on the cheapest way there (house fall-back)."""
     cost = step_cost_for(b, u, mode)
     start, goal = C.parse_label(u["hex"]), C.parse_label(dest)
+    if start == goal:  # already there (validate refuses it; an order accepted before that fix stays put)
+        return [u["hex"]], None
     # one A* search in which ``dest`` can always be entered: if it really cannot (an enemy holds
     # it, the terrain forbids it) the unit stops next to it (a search that fails explores the map)
     route = paths.path(start, goal, lambda a, b: (cost(a, b) or 1) if b == goal else cost(a, b), min_step=1)

@@ -110,8 +110,10 @@ def _check(b: Battle, side: str, rnd: str, o: Order, seen: dict[str, Any]) -> st
     if o.verb == "hold":
         return None
     if o.verb == "move":
-        if not (o.dest and b.h(o.dest) in b.map):
+        if not (o.dest and _on_map(b, o.dest)):
             return f"hex {o.dest} is not on the map"
+        if o.dest == u.get("hex"):
+            return f"{o.unit} already stands at {o.dest}: write 'hold {o.unit}' to keep it there"
         return A.why_not_move(b, u, o)
     if o.verb == "ram":
         return A.why_not_move(b, u, Order(o.line, o.text, "move", o.unit, mode=None, bonus=o.bonus)) or A.why_not_ram(
@@ -129,6 +131,14 @@ def _check(b: Battle, side: str, rnd: str, o: Order, seen: dict[str, Any]) -> st
         return None if t else why
     t = b.state["units"].get(o.targets[0])
     return A.why_not_fight(b, u, t, o)
+
+
+def _on_map(b: Battle, label: str) -> bool:
+    """Whether ``label`` names a hex of the map (0600 and 0000 name none: rows and columns start at 01)."""
+    try:
+        return b.h(label) in b.map
+    except ValueError:
+        return False
 
 
 def _weapons(u: dict[str, Any]) -> set[str]:

@@ -24,8 +24,9 @@ with gzip.open(Path(__file__).with_name("fold_transitions.json.gz"), "rt") as re
     RECORDED = json.loads(recorded.read())
 TURN_KEYS_ADDED_LATER = {"deadline_version", "late", "late_until", "commands", "commands_ready"}
 # Lifecycle events newer than the recording (their folds are tested where they are built):
-# game.rules_changed, the umpire's move to newer rules (tests/turns/test_rules_versions.py).
-EVENTS_AFTER_THE_RECORDING = {"game.rules_changed"}
+# game.rules_changed, the umpire's move to newer rules (tests/turns/test_rules_versions.py), and a
+# failed adjudication held and retried (tests/turns/test_no_wedged_games.py).
+EVENTS_AFTER_THE_RECORDING = {"game.rules_changed", "turn.adjudication_failed", "turn.adjudication_retried"}
 
 
 def test_the_recording_covers_every_lifecycle_event_and_every_key_added_later():
@@ -70,7 +71,15 @@ def test_the_empty_state_is_the_old_empty_state():
 
 
 def test_statuses_equal_the_strings_they_replace():
-    assert [s.value for s in TurnStatus] == ["", "open", "closed", "adjudicated", "published", "finished"]
+    assert [s.value for s in TurnStatus] == [
+        "",
+        "open",
+        "closed",
+        "adjudicated",
+        "adjudication_failed",
+        "published",
+        "finished",
+    ]
     assert TurnStatus.OPEN == "open" and GameStatus.FINISHED == "finished"
     assert json.dumps({"s": TurnStatus.ADJUDICATED}) == '{"s": "adjudicated"}'
 

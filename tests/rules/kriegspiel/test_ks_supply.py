@@ -47,7 +47,8 @@ def world(groups, depots=None, turn=1, last_horse=None):
     for side, name, x, y, food, forage, ammo in depots or []:
         sup[side]["depots"][name] = {"x": x, "y": y, "food": food, "forage": forage, "ammo": ammo, "moved": False}
     named.setdefault("blue", {})
-    return {"figures": figures, "groups": named, "turn": turn, "ks": {"supply": sup}}
+    # "ids": "side": laid by version 2 (0.2.0); a version 1 world (0.1.0) leaves it out
+    return {"figures": figures, "groups": named, "turn": turn, "ks": {"supply": sup}, "ids": "side"}
 
 
 def test_small_isolated_infantry_needs_nothing():
@@ -177,6 +178,16 @@ def test_an_army_that_splits_eats_as_much_as_it_did_whole():
     far = world([("red", "a", "inf", 31, 0, 0), ("red", "b", "inf", 14, 0, 12 * 12 + 20)], depots=depot)
     assert s.shares(far, "red") == {"a": {"food": 1, "forage": 0, "ammo": 0}, "b": {"food": 0, "forage": 0, "ammo": 0}}
     assert s.exempt(far, "red", "b") and not s.exempt(far, "red", "a")
+
+
+def test_a_game_laid_by_0_1_0_rounds_each_group_alone_as_0_1_0_did():
+    """Kriegspiel version 1 keeps 0.1.0's KS-48 rounding per group (rules/README.md, "Versions")."""
+    split = world(
+        [("red", "a", "inf", 14, 0, 0), ("red", "b", "inf", 14, 0, 10), ("red", "c", "inf", 14, 0, 20)],
+        depots=[("red", "d", 20, 30, 60, 60, 60)],
+    )
+    del split["ids"]
+    assert {g: v["food"] for g, v in s.shares(split, "red").items()} == {"a": 0, "b": 0, "c": 0}
 
 
 @given(st.lists(st.integers(1, 40), min_size=1, max_size=8))

@@ -228,7 +228,8 @@ def test_nw_dt_2_a_leader_makes_actions_one_point_cheaper_for_one_unit_unless_he
     _, ev = run(
         battle(
             [unit("C1", "red", "cavalry", "0601", 3), unit("B1", "blue", "infantry", "0604")],
-            leaders=[leader("L2", "red", "0601")],
+            leaders=[leader("L2", "red", "0601", arm="cavalry")],  # NW-42: a foot leader gives cavalry nothing
+            options=["cavalry_leaders"],
         ),
         "charge C1 B1",
         rolls=[6] * 8,
@@ -359,3 +360,67 @@ def test_quatre_bras_opens_with_a_zero_point_allied_turn():
     assert st2["units"]["A1"]["hex"] == "0604" and st2["leaders"]["WEL"]["hex"] == "0703"
     assert not kinds(ev, "points_rolled")
     assert st2["side"] == "red" and not st2["opening"] and st2["turn"] == 1
+
+
+# -- version 2 (issue 33): NW-51's "3 - 3 = 0" and NW-42; version 1 games keep 0.2.0's rules ---------
+
+
+def _as_version_1(state):
+    """A game set up by version 1 (0.2.0): its scenario records no rules version."""
+    return {**state, "scenario": {k: v for k, v in state["scenario"].items() if k != "rules_version"}}
+
+
+def _moved_horse_guns_at_a_gun_in_a_wood():
+    """The seed's own example (NW-51): horse artillery of 3 that moved, firing at extended range at a
+    unit in cover: 3 dice, -3."""
+    units = [unit("H1", "red", "horse_artillery", "0402", 3), unit("B1", "blue", "infantry", "0406")]
+    return battle(units, hexes={"0403": {"elevation": 1}, "0406": {"terrain": "forest"}}, options=["horse_artillery"])
+
+
+def test_nw_51_an_attack_left_with_no_dice_is_not_made_and_not_paid_for():
+    st = _moved_horse_guns_at_a_gun_in_a_wood()
+    assert st["scenario"]["rules_version"] == 2 and RS.version == 2
+    after, ev = run(st, "move H1 to 0403\nfire H1 at B1", rolls=[6, 6, 6])
+    assert not kinds(ev, "attacked")
+    why = kinds(ev, "order_failed")[0]["reason"]
+    assert "would roll 0 dice" in why and "NW-51" in why
+    assert after["units"]["B1"]["figures"] == 4
+
+
+def test_nw_51_a_version_1_game_still_rolls_one_die():
+    st = _as_version_1(_moved_horse_guns_at_a_gun_in_a_wood())
+    _, ev = run(st, "move H1 to 0403\nfire H1 at B1", rolls=[6, 6, 6])
+    a = kinds(ev, "attacked")[0]
+    assert a["dice"] == 1 and a["hits"] == 1
+
+
+def _cavalry_with_an_infantry_leader():
+    return battle(
+        [unit("C1", "red", "cavalry", "0601", 3), unit("B1", "blue", "infantry", "0604")],
+        leaders=[leader("L1", "red", "0601", level=2, arm="infantry")],
+    )
+
+
+def test_nw_42_an_infantry_leader_makes_no_cavalry_charge_cheaper():
+    _, ev = run(_cavalry_with_an_infantry_leader(), "charge C1 B1", rolls=[6] * 8)
+    assert kinds(ev, "moved")[0]["cost"] == 2
+    # a cavalry leader still does (NW-37)
+    st = battle(
+        [unit("C1", "red", "cavalry", "0601", 3), unit("B1", "blue", "infantry", "0604")],
+        leaders=[leader("L2", "red", "0601", level=2, arm="cavalry")],
+        options=["cavalry_leaders"],
+    )
+    assert kinds(run(st, "charge C1 B1", rolls=[6] * 8)[1], "moved")[0]["cost"] == 1
+
+
+def test_nw_42_a_version_1_game_keeps_the_infantry_leaders_discount():
+    _, ev = run(_as_version_1(_cavalry_with_an_infantry_leader()), "charge C1 B1", rolls=[6] * 8)
+    assert kinds(ev, "moved")[0]["cost"] == 1
+
+
+def test_moving_a_version_1_game_on_records_version_2_in_its_scenario():
+    st = _as_version_1(_cavalry_with_an_infantry_leader())
+    assert RS.unrecorded_version(st) == 1
+    moved = RS.pinned(2).carry_over(st, 1)
+    assert moved["scenario"]["rules_version"] == 2 and RS.unrecorded_version(moved) == 2
+    assert kinds(run(moved, "charge C1 B1", rolls=[6] * 8)[1], "moved")[0]["cost"] == 2
