@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from rules.civilwar import RULESET as RS
-from rules.civilwar import build_state
+from rules.civilwar import build_state, legal_operations
 from rules.core.canonical import canonical_json
 from rules.core.protocol import RuleEvent
 
@@ -115,3 +115,14 @@ def new_game(seed: int = 1, scenario: Any = None) -> tuple[dict[str, Any], list[
 
 def cj(value: Any) -> str:
     return canonical_json(value)
+
+
+def bot_orders(state: dict[str, Any], side: str) -> str:
+    """A scripted player (the conformance kit's, tests/rules/test_conformance.py): an attack when one
+    is open, else the first legal operation, and from turn 12 on it passes, so a game of two such
+    players ends (six passes in a row are a draw) whatever the dice."""
+    ops = legal_operations(state, side)
+    attacks = [op for op in ops if op.startswith("attack")]
+    if state["turn"] >= 12 or not ops:
+        return "pass"
+    return attacks[0] if attacks else ops[0]
