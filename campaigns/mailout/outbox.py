@@ -647,11 +647,15 @@ def _mark_sent(row_id: int) -> None:
 def _record_failure(row: OutboxMail, ended: datetime, error: str) -> None:
     # The log gets the exception type only: an SMTP error can echo addresses.
     log.warning("outbox row %s (%s) failed on attempt %s: %s", row.pk, row.kind, row.attempts, error.split(":")[0])
+    # Only this attempt's row: a sender that stalled (a paused host) may find its row taken back by
+    # the rescue and sent by another since; its late failure must not set a SENT row back to FAILED
+    # (issue 32: the row was then sent a third time).
+    mine = OutboxMail.objects.filter(pk=row.pk, status=OutboxMail.Status.SENDING, attempts=row.attempts)
     if row.attempts >= MAX_ATTEMPTS:
-        _give_up(OutboxMail.objects.filter(pk=row.pk), last_error=error)
+        _give_up(mine, last_error=error)
     else:
         # Released: no one owns the row until the rescue queues it, once it is due.
-        OutboxMail.objects.filter(pk=row.pk).update(
+        mine.update(
             status=OutboxMail.Status.FAILED,
             last_error=error,
             next_attempt_at=ended + backoff(row.attempts),

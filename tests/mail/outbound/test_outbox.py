@@ -155,6 +155,24 @@ def test_a_row_left_in_sending_by_a_crashed_worker_is_sent_after_its_lease(game,
     assert row.status == "sent" and row.attempts == 2 and len(smtp.messages) == 1
 
 
+def test_a_stalled_senders_late_failure_leaves_a_row_another_sender_sent(game, smtp, monkeypatch):
+    """Issue 32: a sender paused mid-conversation (SIGSTOP) loses its row to the rescue after the send
+    lease; another sends it; the first, resumed, meets a 421 and records its failure: the row stays
+    SENT and is never sent a third time."""
+    row = queue_while_broker_down(game, monkeypatch)
+    now = timezone.now()
+    assert outbox.claim(row.pk, now)  # host B takes the row (attempt 1) ... and is paused
+    stalled = OutboxMail.objects.get(pk=row.pk)
+    assert rescue_at(now + outbox.send_lease() + timedelta(seconds=1)) == 1  # host A sends it (attempt 2)
+    row.refresh_from_db()
+    assert row.status == "sent" and row.attempts == 2
+    outbox._record_failure(stalled, timezone.now(), "SMTPServerDisconnected: 421 closing")  # host B resumes
+    row.refresh_from_db()
+    assert row.status == "sent" and row.last_error == ""
+    assert rescue_at(now + timedelta(hours=2)) == 0
+    assert len(smtp.messages) == 1
+
+
 def test_a_pending_row_whose_queueing_was_lost_is_sent_by_the_sweep(game, smtp, monkeypatch):
     row = queue_while_broker_down(game, monkeypatch)
     assert row.status == "pending" and smtp.messages == []
