@@ -43,8 +43,27 @@ class InviteeSerializer(StrictSerializer):
             raise serializers.ValidationError(
                 {"non_field_errors": [_("name the invitee by username or by email, one of the two")]}
             )
-        attrs["user"] = find_user(attrs)
+        # Who the invitee is is looked up only once the whole request is sound (``with_users``):
+        # a request refused for another reason must not tell whether an address is confirmed (issue 29).
         return attrs
+
+
+def with_users(attrs: dict) -> dict:
+    """The request's invitees with their users; a ValidationError naming each one that is unknown."""
+    errors: dict[str, object] = {}
+    for role in ("umpire", "players", "observers"):
+        entries = attrs[role] if isinstance(attrs[role], list) else [attrs[role]]
+        wrong = {}
+        for i, entry in enumerate(entries):
+            try:
+                entry["user"] = find_user(entry)
+            except serializers.ValidationError as exc:
+                wrong[str(i)] = exc.detail
+        if wrong:
+            errors[role] = wrong if isinstance(attrs[role], list) else wrong["0"]
+    if errors:
+        raise serializers.ValidationError(errors)
+    return attrs
 
 
 def find_user(attrs: dict):
@@ -205,7 +224,7 @@ class NewGameSerializer(StrictSerializer):
                     ]
                 }
             )
-        return attrs
+        return with_users(attrs)
 
 
 def flat_errors(detail, path: str = "") -> dict[str, list[str]]:

@@ -16,10 +16,10 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from campaigns.models import Event, Seat
-from campaigns.turns import viewing
+from campaigns.turns import commands, viewing
 from rules import catalog
 
-MAX_ORDERS_CHARS = 20000
+MAX_ORDERS_CHARS = commands.MAX_ORDERS_CHARS  # the same on every channel
 MAX_NOTE_CHARS = 2000
 SIDE_MAX = 30  # a side named in an error message is cut to this
 # Every rule set's sides: the schema's enum. Whether a side plays in a given game is checked per game.

@@ -337,7 +337,7 @@ REST_FRAMEWORK = {
     # Throttles key on REMOTE_ADDR unless told how many proxies put their address in X-Forwarded-For.
     "NUM_PROXIES": env.int("API_NUM_PROXIES", default=0),
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
 REST_KNOX = {

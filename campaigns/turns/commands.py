@@ -30,6 +30,9 @@ from .gamelog import Draft, Stream
 from .state import GameStatus, LifecycleState, Turn, TurnStatus
 
 log = logging.getLogger(__name__)
+# The most characters one side's orders may have, on every channel (the API's schema says the same):
+# orders go into the append-only log for good, and every page of the game shows them (issue 29).
+MAX_ORDERS_CHARS = 20000
 ADJUDICATE_TASK = handoff.ADJUDICATE_TASK
 # What an adjudication passes on rather than holding the turn: the database's errors (a conflict,
 # a lost connection: retried, or the rescue's), the broker's, and a concurrent append.
@@ -175,6 +178,12 @@ def submit_orders(
     acting for such a side orders as its commander).
     """
     text = clean_text(text)
+    if len(text) > MAX_ORDERS_CHARS:  # every channel (web, API, mail): the log keeps orders for good
+        why = _("orders are at most %(most)s characters (these are %(n)s): send the orders alone") % {
+            "most": MAX_ORDERS_CHARS,
+            "n": len(text),
+        }
+        return SubmitResult(accepted=False, errors=[LineError(0, "", why)])
     stream, turn, command = _locked_for(game_id, side, command or ("commander" if source == "umpire" else None))
     orders, errors = check_orders(stream.state, side, text, command)
     if errors:

@@ -9,7 +9,7 @@ from django.utils.translation import get_language_info, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import Campaign
-from campaigns.turns import absences
+from campaigns.turns import absences, commands
 from campaigns.turns.lifecycle import DEFAULT_SETTINGS
 from campaigns.turns.mailaddress import verified_address
 from campaigns.turns.press import PRESS_CHOICES, PRESS_DEFAULT
@@ -19,7 +19,9 @@ ORDERS_WIDGET = forms.Textarea(attrs={"rows": 8, "spellcheck": "false", "autocom
 
 
 class OrdersForm(forms.Form):
-    text = forms.CharField(label=_("Your orders"), widget=ORDERS_WIDGET, required=False)
+    text = forms.CharField(
+        label=_("Your orders"), widget=ORDERS_WIDGET, required=False, max_length=commands.MAX_ORDERS_CHARS
+    )
     ready = forms.BooleanField(label=_("Ready: close the turn when every side is ready"), required=False, initial=False)
 
 

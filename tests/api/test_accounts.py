@@ -154,3 +154,11 @@ def test_live_tokens_per_user_are_capped(people):
     _, token = get_token_model().objects.create(user=people["bob"])
     assert token_client(token).post("/api/auth/logout-all/").status_code == 204
     assert api_login("bob", PASSWORD).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_body_nested_too_deep_is_a_400_not_a_server_error(client):
+    """Issue 29: 100,000 nested '[' to the token endpoint answered 500 (RecursionError) to anyone."""
+    resp = client.post("/api/auth/token/", "[" * 100_000, content_type="application/json")
+    assert resp.status_code == 400
+    assert "nested too deep" in resp.json()["detail"]

@@ -134,3 +134,13 @@ def test_a_player_creating_the_game_holds_their_seat_at_once(clients, people):
     assert res.status_code == 201
     assert seat_of(res.json()["id"], people["bob"]).status == Seat.Status.ACTIVE
     assert res.json()["invited"] == ["alice", "carol"]
+
+
+@pytest.mark.parametrize("address", ["carol@example.org", "nobody-confirmed-this@example.org"])
+def test_a_request_refused_for_another_reason_does_not_tell_whether_an_address_is_confirmed(clients, people, address):
+    """Issue 29: with a bad rule set, an unconfirmed invitee's address added an error of its own: an
+    oracle for which addresses are confirmed. Both answers are now the same."""
+    over = {"ruleset": "chess", "players": [{"side": "red", "username": "bob"}, {"side": "blue", "email": address}]}
+    res = clients["alice"].post(URL, body(**over), format="json")
+    assert res.status_code == 400
+    assert sorted(res.json()) == ["ruleset"], res.json()
