@@ -7,7 +7,7 @@ from typing import Any
 from rules.hex import coords as C
 
 from .assault import board, can_board, ram_effects, storm
-from .battle import Battle, other
+from .battle import Battle, other, rules_version
 from .combat import Strike, attack_any, explosive, fear_from_strike, melee_strength
 from .data import COVER_BONUS, WEAPONS
 from .morale import fear_tests, overwhelmed
@@ -72,12 +72,7 @@ def move(b: Battle, o: Order) -> None:
         if b.in_cover(u) and not _cover_at(b, o.dest):
             return b.fail(u["side"], o.text, f"{u['id']} has a penalty marker: it may not leave cover (WW-58)")
     route, short = plan(b, u, o.dest, mode, allowance(b, u, mode, o.bonus))
-    ambush = None
-    for i, hx in enumerate(route[1:], 1):
-        hidden = [e for e in b.enemies_in(u, hx) if e["hidden"]]
-        if hidden:
-            route, ambush, short = route[:i], hidden[0], f"ran into {hidden[0]['id']} hidden at {hx}"
-            break
+    route, ambush, short = _into_hidden(b, u, route, short)
     while len(route) > 1 and b.refusal(u, route[-1]):
         route = route[:-1]
     _walk(b, u, route, mode, o.bonus, short, o.text)
@@ -139,6 +134,18 @@ def _walk(
     )
 
 
+def _into_hidden(
+    b: Battle, u: dict[str, Any], route: list[str], short: str | None
+) -> tuple[list[str], dict[str, Any] | None, str | None]:
+    """The route cut before the first hex where a hidden enemy stands (the mover, which planned
+    through it unknowing, bumps into it), with that enemy and why it stopped short."""
+    for i, hx in enumerate(route[1:], 1):
+        hidden = [e for e in b.enemies_in(u, hx) if e["hidden"]]
+        if hidden:
+            return route[:i], hidden[0], f"ran into {hidden[0]['id']} hidden at {hx}"
+    return route, None, short
+
+
 def _spot(b: Battle, u: dict[str, Any]) -> None:
     """Hidden enemies next to where a unit stops are found (house)."""
     if u["status"] != "active" or not u["hex"]:
@@ -151,9 +158,12 @@ def _spot(b: Battle, u: dict[str, Any]) -> None:
 
 def flee(b: Battle, uid: str) -> None:
     """WW-59: a panicked unit runs as far from the enemy as it can; off the map it deserts;
-    with nowhere to run it surrenders."""
+    with nowhere to run it surrenders. From version 2 it runs into hidden enemies and spots them
+    as any move does (version 1 walked through them)."""
     u = b.unit(uid)
     what, route = flee_target(b, u)
+    if what == "stay":  # version 2: no enemy in sight to run from
+        return
     if what == "surrender":
         patches = _unlock(u, b)
         patches[uid] = {**patches[uid], "status": "surrendered"}
@@ -163,9 +173,22 @@ def flee(b: Battle, uid: str) -> None:
         return fear_tests(b, strike.factors)
     mode = max(b.profile(u)["moves"], key=lambda m: b.profile(u)["moves"][m])
     assert route is not None  # only a surrender has no route
-    _walk(b, u, route, mode, False, None, "flee")
-    if what == "desert":
+    if rules_version(b.state) < 2:
+        _walk(b, u, route, mode, False, None, "flee")
+        if what == "desert":
+            b.emit("deserted", {"unit": uid, "at": route[-1], "units": {uid: {"status": "deserted", "hex": None}}})
+        return
+    route, ambush, short = _into_hidden(b, u, route, None)
+    if ambush:  # stopped short of the edge or the hex it ran for, where it fits
+        while len(route) > 1 and b.refusal(u, route[-1]):
+            route = route[:-1]
+    _walk(b, u, route, mode, False, short, "flee")
+    if ambush:
+        b.reveal(ambush, f"{uid} ran into it")
+    elif what == "desert":
         b.emit("deserted", {"unit": uid, "at": route[-1], "units": {uid: {"status": "deserted", "hex": None}}})
+        return
+    _spot(b, b.unit(uid))
 
 
 # -- shooting -----------------------------------------------------------------------------------

@@ -27,6 +27,16 @@ def other(side: str) -> str:
     return SIDES[1] if side == SIDES[0] else SIDES[0]
 
 
+# rules/README.md "Versions": the version a game is played by is recorded in its scenario at setup
+# (``rules_version``); a game without it plays version 1 (0.2.0) for good.
+RULES_VERSION = 2
+
+
+def rules_version(state: dict[str, Any]) -> int:
+    version: int = state["scenario"].get("rules_version", 1)
+    return version
+
+
 class Battle:
     def __init__(self, state: dict[str, Any], rng: random.Random) -> None:
         # a private working copy: events are applied to it in place (fold.apply)

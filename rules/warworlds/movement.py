@@ -18,7 +18,7 @@ from rules.hex import coords as C
 from rules.hex import paths
 from rules.hex.paths import StepCost
 
-from .battle import Battle
+from .battle import Battle, other, rules_version
 
 VEHICLE_TERRAIN = {"open": 1, "rough": 2}
 
@@ -107,7 +107,8 @@ def plan(b: Battle, u: dict[str, Any], dest: str, mode: str, budget: int) -> tup
 
 def flee_target(b: Battle, u: dict[str, Any]) -> tuple[str, list[str] | None]:
     """WW-59: where a panicked unit runs. ("desert", path) off the map, ("run", path), or
-    ("surrender", None) when it has nowhere to run."""
+    ("surrender", None) when it has nowhere to run; from version 2 also ("stay", None) when it
+    sees no enemy to run from."""
     prof = b.profile(u)
     if u.get("immobile") or not prof["moves"]:
         return "surrender", None
@@ -118,6 +119,56 @@ def flee_target(b: Battle, u: dict[str, Any]) -> tuple[str, list[str] | None]:
     cost = step_cost_for(b, u, mode)
     start = C.parse_label(u["hex"])
     reach = paths.reach(start, budget, cost)
+    if rules_version(b.state) < 2:
+        return _flee_v1(b, u, start, budget, cost, reach)
+    return _farthest(b, u, start, budget, cost, reach)
+
+
+def _farthest(
+    b: Battle, u: dict[str, Any], start: C.Hex, budget: int, cost: StepCost, reach: dict[C.Hex, float]
+) -> tuple[str, list[str] | None]:
+    """Version 2, WW-59 «как можно дальше от отрядов противника» (RULES.md, WW-59). "Far" is the hex
+    distance to the nearest enemy on the ground that the unit's side can see (a hidden enemy counts
+    for nothing, as in any move). The unit may stop on a hex it reaches and fits in if that is
+    farther than where it stands, or leave the map from an edge hex it reaches with movement to
+    spare (its own hex too), measured at the hex beyond the edge it steps into (the farthest such
+    hex): so it deserts only where that is as far as it can get, never past the enemy when the map
+    takes it farther. Ties: leaving the map, then the least movement spent, then the lowest hex
+    number. Nowhere to go: it surrenders. No enemy in sight: it stays where it is."""
+    foes = [
+        C.parse_label(e["hex"])
+        for e in b.active(other(u["side"]))
+        if e["hex"] and not e["hidden"] and e["kind"] != "aircraft"
+    ]
+    if not foes:
+        return "stay", None
+
+    def away(h: C.Hex) -> int:
+        return min(C.distance(h, f) for f in foes)
+
+    here = away(start)
+    options: list[tuple[int, int, float, str]] = []  # (-distance, 0 if it leaves the map, movement spent, hex)
+    for h, spent in reach.items():
+        label = C.label(h)
+        if spent < budget and b.map.on_edge(h):
+            beyond = max(away(n) for n in C.neighbours(h) if n not in b.map)
+            options.append((-beyond, 0, spent, label))
+        if h != start and away(h) > here and not b.refusal(u, label):
+            options.append((-away(h), 1, spent, label))
+    if not options:
+        return "surrender", None
+    _, stays, _, goal = min(options)
+    route = paths.path(start, C.parse_label(goal), cost) or [start]
+    return ("run" if stays else "desert"), [C.label(h) for h in route]
+
+
+def _flee_v1(
+    b: Battle, u: dict[str, Any], start: C.Hex, budget: int, cost: StepCost, reach: dict[C.Hex, float]
+) -> tuple[str, list[str] | None]:
+    """Version 1 (0.2.0), kept for the games set up by it: the cheapest edge hex in reach with
+    movement to spare (then the lowest hex number), however near the enemy; else the hex farthest
+    from the nearest enemy, hidden or not (least movement, then the highest hex number); else
+    surrender."""
     exits = sorted((c, C.label(h)) for h, c in reach.items() if c < budget and b.map.on_edge(h))
     if exits or (b.map.on_edge(start) and budget >= 1):
         goal = C.parse_label(exits[0][1]) if exits else start

@@ -12,6 +12,7 @@ from rules.hex.compose import HexComposer
 
 from . import options as _options
 from . import turn as _turn
+from .battle import RULES_VERSION, rules_version
 from .data import SIDES
 from .describe import describe_event as _describe
 from .describe import describe_reason as _describe_reason
@@ -31,8 +32,25 @@ class WarOfTheWorlds(RuleSetBase):
     turn_mode = "simultaneous"  # both sides order each phase; activations are interleaved by the engine
     orders_help: str = ORDERS_HELP
     order_words: tuple[str, ...] = ORDER_WORDS
-    version = 1  # rules/README.md "Versions"
-    versions = {1: "0.2.0: as first shipped"}
+    # rules/README.md "Versions": the version is recorded in the scenario at setup (battle.rules_version)
+    version = RULES_VERSION
+    versions = {
+        1: "0.2.0: as first shipped",
+        2: "0.3.0: a panicked unit flees to where it ends farthest from the nearest enemy it can see, leaving the "
+        "map only where the hex beyond the edge is at least as far as any hex it could stop on (WW-59), and runs "
+        "into and spots hidden enemies as any move does",
+    }
+    by_flags = (1,)
+
+    def unrecorded_version(self, state: Any) -> int:
+        return rules_version(state) if state.get("scenario") else 1
+
+    def carry_over(self, state: Any, old: int | None) -> Any:
+        """Version 1 to 2: the same state, recorded as version 2 (the change is in how later
+        panicked units flee, none in what stands on the field)."""
+        if not state.get("scenario"):
+            return state
+        return {**state, "scenario": {**state["scenario"], "rules_version": RULES_VERSION}}
 
     initial_state = staticmethod(_initial)
 
@@ -47,7 +65,10 @@ class WarOfTheWorlds(RuleSetBase):
         sc = load(scenario)
         first = sc["first"] if sc["first"] != "dice" else rng.choice(SIDES)  # WW-5
         units = {u["id"]: new_unit(u) for u in sc["units"]}
-        public_sc = los.stamp({k: v for k, v in sc.items() if k != "units"})  # the game keeps this line of sight
+        public_sc = {  # the game keeps this line of sight and these rules
+            **los.stamp({k: v for k, v in sc.items() if k != "units"}),
+            "rules_version": RULES_VERSION,
+        }
         events = [
             RuleEvent(
                 PREFIX + "battle_set",

@@ -74,6 +74,8 @@ def build_view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
         "los_rule": sc["los_rule"],
         "los_version": los.version_of(sc),
     }
+    if "rules_version" in sc:  # a position rebuilt from the view plays by the same rules (battle.rules_version)
+        view["scenario"]["rules_version"] = sc["rules_version"]
     spec = next_turn(state)
     view["turn"] = {
         "number": state["turn"],
