@@ -28,6 +28,7 @@ from .plan import Move, Plan, alive, own_ids, plan, prof
 from .profiles import profile, weapon
 from .scenario import load
 from .scoring import final_result
+from .version import RULES_VERSION, rules_version
 
 FALL_BACK = 1.0  # house Regroup: chargers whose enemy stands fall back 1 in (KW-45)
 
@@ -48,7 +49,7 @@ def other(state: dict[str, Any], side: str) -> str:
 
 
 def setup(scenario: Any, rng: random.Random | None = None) -> list[RuleEvent]:
-    scenario = load(scenario)
+    scenario = {**load(scenario), "rules_version": RULES_VERSION}  # the game keeps these rules (version.py)
     units = {}
     for spec in scenario["units"]:
         army = scenario["armies"][spec["side"]]
@@ -250,6 +251,7 @@ def _regroup(run: _Run, tid: str, attackers: list[Move], occupancy: geom.Occupan
         return
     field_ = run.field
     units = run.state["units"]
+    version = rules_version(run.state)
     for m in attackers:
         u = run.state["units"][m.order.unit]
         back = geom.moved(u, forward=-FALL_BACK)
@@ -258,7 +260,7 @@ def _regroup(run: _Run, tid: str, attackers: list[Move], occupancy: geom.Occupan
             field_.off_table(shape)
             or field_.blocking(shape)
             or any(
-                k != u["id"] and alive(units[k]) and geom.base(units[k]).intersection(shape).area > 1e-6
+                k != u["id"] and alive(units[k]) and geom.overlaps(geom.base(units[k]), shape, version)
                 for k in occupancy.near(shape)
             )
         )

@@ -28,6 +28,7 @@ from rules.tabletop.cache import built_per_scenario
 from rules.tabletop.terrain import terrain_geometry
 
 from . import geom
+from .version import RULES_VERSION, scenario_version
 
 KINDS = ("impassable", "difficult", "obstacle", "decorative", "hill")
 SAMPLES = 21  # sight lines per target side; 1/21 of the side each
@@ -137,18 +138,29 @@ class Sight:
 
 
 def sighter_for(state: dict[str, Any], units: dict[str, Any]) -> Sighter:
-    """A Sighter over ``units`` with the scenario's sight and arc options."""
+    """A Sighter over ``units`` with the scenario's sight and arc options and the game's rules version."""
     sc = state["scenario"]
-    return Sighter(battlefield_of(sc), units, sc.get("block_rule", "both"), sc.get("arcs", "corner45"))
+    return Sighter(
+        battlefield_of(sc), units, sc.get("block_rule", "both"), sc.get("arcs", "corner45"), scenario_version(sc)
+    )
 
 
 class Sighter:
-    """Sight queries over one position of all units (an STRtree of their bases)."""
+    """Sight queries over one position of all units (an STRtree of their bases), by the rules of
+    ``version`` (KW-19 changed in version 2: ``_height_effect``)."""
 
-    def __init__(self, field: Battlefield, units: dict[str, Any], block_rule: str = "both", arcs: str = "corner45"):
+    def __init__(
+        self,
+        field: Battlefield,
+        units: dict[str, Any],
+        block_rule: str = "both",
+        arcs: str = "corner45",
+        version: int = RULES_VERSION,
+    ):
         if block_rule not in ("both", "either"):
-            raise ValueError("block_rule is 'both' (a blocker must be as high as both ends) or 'either'")
+            raise ValueError("block_rule is 'both' (a blocker must be higher than both ends) or 'either'")
         self.field, self.units, self.block_rule, self.arcs = field, units, block_rule, arcs
+        self.version = version
         self.ids = sorted(units)
         self.index = {uid: k for k, uid in enumerate(self.ids)}
         self.bases = [geom.base(units[i]) for i in self.ids]
@@ -187,7 +199,7 @@ class Sighter:
     ) -> Iterator[tuple[BaseGeometry, str]]:
         """(shape, "block" | "cover") for everything between shooter and target."""
         for p in self.field.touching(fan):
-            effect = _terrain_effect(p, sbase, tbase, hs, ht, hill, self.block_rule)
+            effect = _terrain_effect(p, sbase, tbase, hs, ht, hill, self.block_rule, self.version)
             if effect:
                 yield p.shape, effect
         if self.tree is None:
@@ -196,12 +208,14 @@ class Sighter:
             uid = self.ids[k]
             if uid in (sid, tid):
                 continue
-            effect = _height_effect(self.height(uid), hs, ht, hill, self.block_rule)
+            effect = _height_effect(self.height(uid), hs, ht, hill, self.block_rule, self.version)
             if effect:
                 yield self.bases[k], effect
 
 
-def _terrain_effect(p: Piece, sbase: Polygon, tbase: Polygon, hs: int, ht: int, hill: int, rule: str) -> str | None:
+def _terrain_effect(
+    p: Piece, sbase: Polygon, tbase: Polygon, hs: int, ht: int, hill: int, rule: str, version: int
+) -> str | None:
     if p.kind == "decorative":
         return None  # KW-16
     s_in, t_in = p.shape.intersects(sbase), p.shape.intersects(tbase)
@@ -214,20 +228,23 @@ def _terrain_effect(p: Piece, sbase: Polygon, tbase: Polygon, hs: int, ht: int, 
     if p.kind == "obstacle":
         # KW-18: never blocks sight; height 1 for cover (KW-32 hill, KW-34 large targets)
         return None if (hill and p.level <= hill) or ht - p.level >= LARGE_GAP else "cover"
-    return _height_effect(p.level, hs, ht, hill, rule)
+    return _height_effect(p.level, hs, ht, hill, rule, version)
 
 
-def _height_effect(h: int, hs: int, ht: int, hill: int, rule: str) -> str | None:
-    """KW-19/32/33/34 for a thing of height ``h`` between a shooter ``hs`` and a target ``ht``.
+def _height_effect(h: int, hs: int, ht: int, hill: int, rule: str, version: int) -> str | None:
+    """KW-19/32/33/34 for a thing of height ``h`` (terrain or a unit: KW-19, terrain blocks "as a
+    unit of the same height would") between a shooter ``hs`` and a target ``ht``.
 
-    Blocks when at least as high as both ends (``rule='both'``, ambiguity 3) or either end;
-    otherwise it is lower than the shooter or the target and gives cover (KW-33, ambiguity 4),
-    except to a target at least 3 levels higher (KW-34, ambiguity 5) or when the shooter on a
-    hill looks over it (KW-32: height equal to or lower than the hill)."""
+    Blocks when higher than both ends (``rule='both'``, ambiguity 3) or than either end: KW-EX-3,
+    a wall of 2 or more blocks sight between two height-1 units, so a wall (or unit) of 1 does
+    not. Version 1 (0.2.0) blocked when at least as high. Otherwise it gives cover (KW-33,
+    ambiguity 4; from version 2 also a thing as high as the ends), except to a target at least 3
+    levels higher (KW-34, ambiguity 5) or when the shooter on a hill looks over it (KW-32: height
+    equal to or lower than the hill)."""
     if hill and h <= hill:
         return None
-    tall = h >= max(hs, ht) if rule == "both" else h >= min(hs, ht)
-    if tall:
+    end = max(hs, ht) if rule == "both" else min(hs, ht)
+    if (h >= end) if version < 2 else (h > end):
         return "block"
     if ht - h >= LARGE_GAP:
         return None

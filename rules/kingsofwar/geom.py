@@ -18,12 +18,15 @@ import math
 from typing import Any
 
 import numpy as np
+import shapely
 from numpy.typing import ArrayLike, NDArray
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 TIE = 1e-6  # inches: a point this close to an arc ray is on it (and counts as flank)
 RANGE_EPS = 1e-5  # a distance equal to a range within rounding (positions keep 6 decimals) is in range (KW-DT-5)
+AREA_EPS = 1e-6  # square inches: less overlap than this is touching, not overlapping
+TOUCH = 1e-5  # inches: from version 2, bases that overlap no deeper than this touch (see ``overlaps``)
 MM = 1 / 25.4  # inches per millimetre: base sizes are given in mm, the table in inches
 ARC_MODES = ("corner45", "diagonal")
 SIDES = ("front", "right", "rear", "left")
@@ -187,6 +190,25 @@ def moved(u: dict[str, Any], forward: float = 0.0, pivot: float = 0.0, lateral: 
     fwd, right = local_frame(turned["facing"])
     x, y = np.array([turned["x"], turned["y"]]) + forward * fwd + lateral * right
     return dict(turned, x=round(float(x), 6), y=round(float(y), 6), facing=round(turned["facing"], 6))
+
+
+def overlaps(a: BaseGeometry, b: BaseGeometry, version: int) -> bool:
+    """Whether two shapes (bases, swept paths) overlap rather than touch.
+
+    Version 1: they share more than ``AREA_EPS`` square inches. That is also true of two bases
+    set side by side at a slant: positions keep 6 decimals, so rounding alone moves a leader
+    point up to 7e-7 in and leaves a sliver some 1e-6 in deep and a base long (issue 33: chargers
+    of a massed charge at a slant "overlapped", lost their Regroup and could not advance). From
+    version 2 the shared part must also be deeper than ``TOUCH`` (1e-5 in, as ``RANGE_EPS``):
+    its mean depth, twice its area over its perimeter, the depth of a sliver."""
+    shared = a.intersection(b)
+    area = float(shared.area)
+    if area <= AREA_EPS:
+        return False
+    if version < 2:
+        return True
+    rim = sum(float(g.length) for g in shapely.get_parts(shared) if g.area > 0)
+    return 2 * area / rim > TOUCH
 
 
 def sweep(before: dict[str, Any], after: dict[str, Any]) -> BaseGeometry:

@@ -27,8 +27,9 @@ from . import geom
 from .battlefield import Battlefield, Sighter, battlefield_of, sighter_for
 from .orders import Order
 from .profiles import profile, weapon
+from .version import rules_version
 
-AREA_EPS = 1e-6  # square inches: less overlap than this is touching, not overlapping
+AREA_EPS = geom.AREA_EPS  # square inches: less overlap than this is touching (terrain; units: geom.overlaps)
 ENEMY_GAP = 1.0  # house (published rule): no unit ends a non-charge move within 1 in of an enemy
 MAX_PIVOT = 90  # house: Advance allows one pivot of up to 90 degrees about the centre
 CONTACT_EPS = 1e-3  # inches of shared side needed for contact: less is corner to corner (KW-4)
@@ -47,6 +48,7 @@ class Plan:
     side: str
     poses: dict[str, Any]  # uid -> unit dict after movement (all units)
     occupancy: geom.Occupancy
+    version: int  # the game's rules version (version.rules_version)
     moves: list[Move] = field(default_factory=list)
     shots: list[tuple[Order, Order | None]] = field(default_factory=list)  # (shot, the unit's move order)
     errors: list[LineError] = field(default_factory=list)
@@ -65,7 +67,7 @@ def alive(u: dict[str, Any]) -> bool:
 
 def plan(state: dict[str, Any], side: str, orders: Sequence[Order]) -> Plan:
     units = {k: dict(v) for k, v in state["units"].items() if alive(v)}
-    p = Plan(side, units, geom.Occupancy(units))
+    p = Plan(side, units, geom.Occupancy(units), rules_version(state))
     field_ = battlefield_of(state["scenario"])
     given: dict[str, Order] = {}
     shoots: dict[str, Order] = {}
@@ -165,7 +167,7 @@ def _path_error(
     for oid in p.occupancy.near(swept):
         if oid == uid or oid in ignore:
             continue
-        if geom.base(p.poses[oid]).intersection(swept).area > AREA_EPS:
+        if geom.overlaps(geom.base(p.poses[oid]), swept, p.version):
             return f"{uid}'s path runs into {oid}"
     return None
 
@@ -309,7 +311,7 @@ def _place_charger(
     end = p.poses[o.unit]
     dist = math.dist((u["x"], u["y"]), (end["x"], end["y"]))
     reach = 2 * prof(u)["sp"]
-    swept = geom.sweep(dict(u, facing=end["facing"]), end)  # the charge wheels at its start (KW-12: not checked)
+    swept = _charge_path(dict(u, facing=end["facing"]), end, p.version)  # it wheels at its start (KW-12: not checked)
     msg = None
     if dist > reach + geom.RANGE_EPS:
         msg = f"{o.unit} would travel {dist:.1f} in to reach {o.target}: beyond its charge reach of {reach:g} in (2 x Speed)"
@@ -325,6 +327,22 @@ def _place_charger(
         pc.hinders and pc.shape.intersection(swept).area > AREA_EPS for pc in field_.touching(swept)
     )
     p.moves.append(Move(o, end, hindered=hindered, side=tside))
+
+
+def _charge_path(wheeled: dict[str, Any], end: dict[str, Any], version: int) -> BaseGeometry:
+    """The ground a charger covers from its start, wheeled to face the target's side, to ``end``.
+
+    Version 1: straight to its place, the hull of both bases. From version 2 (KW-1, KW-4, KW-8) it
+    goes straight ahead to the target's side and then slides along it to its place, so the slide
+    that lines a massed charge up sweeps past the target's side, not across the unit beside it
+    that stays put (three abreast, touching: the two that charge slide into place beside the
+    third, which gets another order, KW-EX-1)."""
+    if version < 2:
+        return geom.sweep(wheeled, end)
+    fwd, _ = geom.local_frame(end["facing"])
+    ahead = max(0.0, float(np.subtract((end["x"], end["y"]), (wheeled["x"], wheeled["y"])) @ fwd))
+    at_side = dict(wheeled, x=wheeled["x"] + ahead * float(fwd[0]), y=wheeled["y"] + ahead * float(fwd[1]))
+    return geom.sweep(wheeled, at_side).union(geom.sweep(at_side, end))
 
 
 # -- shooting checks that need the planned poses ----------------------------------------

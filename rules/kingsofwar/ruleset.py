@@ -17,6 +17,7 @@ from .invariants import check_invariants
 from .orders import ORDER_WORDS, ORDERS_HELP, parse_text
 from .render import render_svg as _render
 from .scenario import BUILTIN, DEFAULT, load
+from .version import RULES_VERSION, rules_version
 from .view import build_view
 
 
@@ -27,8 +28,25 @@ class KingsOfWar(RuleSetBase):
     turn_mode = "alternating"
     orders_help: str = ORDERS_HELP
     order_words: tuple[str, ...] = ORDER_WORDS
-    version = 1  # rules/README.md "Versions"
-    versions = {1: "0.2.0: as first shipped"}
+    # rules/README.md "Versions": the version is recorded in the scenario at setup (version.rules_version)
+    version = RULES_VERSION
+    versions = {
+        1: "0.2.0: as first shipped",
+        2: "0.3.0: a wall or unit only as high as both ends gives cover instead of blocking sight (KW-19, KW-EX-3: "
+        "a wall of 2 or more blocks height-1 units); bases sharing a sliver no deeper than 1e-5 in touch, not "
+        "overlap (positions keep 6 decimals: chargers of a massed charge at a slant regroup and move on); a charger "
+        "goes straight ahead to the target's side, then slides along it to its place (three abreast: two charge, "
+        "KW-1, KW-EX-1)",
+    }
+    by_flags = (1,)
+
+    def unrecorded_version(self, state: Any) -> int:
+        return rules_version(state) if state.get("scenario") else 1
+
+    def carry_over(self, state: Any, old: int | None) -> Any:
+        """Version 1 to 2: the same state, recorded as version 2 (the changes are in how later turns
+        see, move and charge, none in what stands on the field)."""
+        return {**state, "scenario": {**state["scenario"], "rules_version": RULES_VERSION}}
 
     initial_state = staticmethod(_initial)
 

@@ -130,6 +130,8 @@ def state_from_view(view: dict[str, Any]) -> dict[str, Any]:
         for k in ("table", "terrain", "objectives", "victory", "rounds", "sides", "first", "block_rule", "arcs")
     }
     scenario.update(name=view["scenario"], units=[], armies={u["side"]: u["army"] for u in view["units"]})
+    if "rules_version" in view:  # the same rules (version.rules_version)
+        scenario["rules_version"] = view["rules_version"]
     keys = ("id", "side", "army", "type", "x", "y", "facing", "w", "d", "h", "damage", "status", "charged_by")
     units = {
         u["id"]: {k: copy.deepcopy(u.get(k, [] if k == "charged_by" else None)) for k in keys} for u in view["units"]

@@ -40,6 +40,7 @@ def build_view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
         "first": sc["first"],
         "block_rule": sc["block_rule"],
         "arcs": sc["arcs"],
+        **({"rules_version": sc["rules_version"]} if "rules_version" in sc else {}),  # sees and moves alike
         "table": dict(sc["table"]),
         "terrain": sc["terrain"],
         "objectives": sc["objectives"],

@@ -96,12 +96,31 @@ def test_heights_on_a_hill_kw_ex_2():
     assert f.height(unit(10, 22.0, h=1)) == 1  # only a third of the base on the hill (KW-22: most of it)
 
 
-def test_wall_of_two_blocks_sight_between_height_one_units_kw_ex_3():
-    f = field(wall(20, 2))
+@pytest.mark.parametrize("version", [1, 2])
+def test_wall_of_two_blocks_sight_between_height_one_units_kw_ex_3(version):
     units = {"a": unit(30, 10, 90), "b": unit(30, 30, 270)}
-    assert not Sighter(f, units).sight("a", "b").los
-    f1 = field(wall(20, 1))  # a wall of 1 is as high as both: it blocks too (KW-19 "as a unit of that height")
-    assert not Sighter(f1, units).sight("a", "b").los
+    for rule in ("both", "either"):
+        assert not Sighter(field(wall(20, 2)), units, rule, version=version).sight("a", "b").los
+
+
+def test_kw_19_a_wall_of_one_does_not_hide_height_one_units_from_each_other():
+    """Version 2 (issue 33, KW-EX-3: «стена высотой 2 или выше» blocks between height-1 units, so a
+    wall of 1 does not): they see each other, and the wall, as high as both, gives cover."""
+    units = {"a": unit(30, 10, 90), "b": unit(30, 30, 270)}
+    for rule in ("both", "either"):
+        s = Sighter(field(wall(20, 1)), units, rule).sight("a", "b")  # the current version
+        assert s.los and s.cover is True and s.obscured == 1.0
+    # ends of 2 and 1: a wall must be higher than both (the default rule) or than either to block
+    units2 = {"a": unit(30, 10, 90, h=2), "b": unit(30, 30, 270)}
+    assert Sighter(field(wall(20, 2)), units2, "both").sight("a", "b").los
+    assert not Sighter(field(wall(20, 2)), units2, "either").sight("a", "b").los
+    assert not Sighter(field(wall(20, 3)), units2, "both").sight("a", "b").los
+
+
+def test_kw_19_a_wall_of_one_still_blocks_in_a_version_1_game():
+    """0.2.0's rule, kept for games set up before version 2: as high as both ends blocks."""
+    units = {"a": unit(30, 10, 90), "b": unit(30, 30, 270)}
+    assert not Sighter(field(wall(20, 1)), units, version=1).sight("a", "b").los
 
 
 def test_lower_unit_in_the_way_gives_cover_and_large_target_ignores_it_kw_ex_5():
@@ -114,10 +133,20 @@ def test_lower_unit_in_the_way_gives_cover_and_large_target_ignores_it_kw_ex_5()
     assert Sighter(f, units).sight("a", "b").cover is False  # three levels lower: no cover
 
 
-def test_unit_as_high_as_both_blocks():
+def test_unit_as_high_as_both_blocks_in_a_version_1_game():
     units = {"a": unit(30, 10, 90), "b": unit(30, 30, 270), "c": unit(30, 22, 90, w=12, d=2, h=1)}
+    assert not Sighter(field(), units, version=1).sight("a", "b").los
+    assert Sighter(field(), units, block_rule="either", version=1).sight("a", "b").los is False
+
+
+def test_kw_19_a_unit_blocks_as_a_wall_of_its_height_does():
+    """Version 2: terrain blocks "as a unit of the same height would" (KW-19), so a unit as high as
+    both ends gives cover and one higher than both blocks, as walls do."""
+    units = {"a": unit(30, 10, 90), "b": unit(30, 30, 270), "c": unit(30, 22, 90, w=12, d=2, h=1)}
+    s = Sighter(field(), units).sight("a", "b")
+    assert s.los and s.cover is True
+    units["c"] = unit(30, 22, 90, w=12, d=2, h=2)
     assert not Sighter(field(), units).sight("a", "b").los
-    assert Sighter(field(), units, block_rule="either").sight("a", "b").los is False
 
 
 def test_half_base_in_difficult_terrain_is_cover_and_wood_hides_nothing_inside():
