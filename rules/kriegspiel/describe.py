@@ -214,6 +214,9 @@ def _work_completed(p: Mapping[str, Any]) -> str:
 
 _SIMPLE = {
     "charge": _charge,
+    "withdrawn_off": lambda p: _(
+        "Pursued off the table and destroyed (KS-81): {figures}.", figures=", ".join(p["destroyed"])
+    ),
     "works": _works,
     "work_completed": _work_completed,
     "mine_exploded": _mine,

@@ -35,6 +35,7 @@ from shapely.ops import unary_union
 from rules.core.i18n import _
 from rules.littlewars.scenario import home_vector
 from rules.littlewars.table import path_length, table_of
+from rules.littlewars.units import radius
 from rules.tabletop.cache import built_per_scenario
 from rules.tabletop.points import Coord, Polyline
 from rules.tabletop.terrain import terrain_geometry, terrain_of
@@ -230,6 +231,15 @@ def way_home(state: dict[str, Any], side: str, xy: Coord, step: float, arm: str)
     dest = (min(max(xy[0] + vx * step, 0.5), table.width - 0.5), min(max(xy[1] + vy * step, 0.5), table.depth - 0.5))
     pts = table.path(arm, tuple(xy), dest)
     return pts if pts and path_length(pts) <= step + 1e-6 else []
+
+
+def leaves_table(state: dict[str, Any], side: str, xy: Coord, step: float, arm: str) -> bool:
+    """Version 3 (KS-81): ``step`` inches straight towards ``side``'s own edge from ``xy`` would take the
+    figure's footprint off the table (as a charge's push tells it, charge.push): it is destroyed."""
+    table = table_of(state["scenario"])
+    vx, vy = home_vector(state["scenario"], side)
+    x, y, r = xy[0] + vx * step, xy[1] + vy * step, radius(arm)
+    return not (r <= x <= table.width - r and r <= y <= table.depth - r)
 
 
 def move_and_fire(moved: set[str], fired: set[str]) -> list[str]:

@@ -30,7 +30,7 @@ from . import charge as charging
 from . import guns, pace, vehicles, works
 from .blast import rifles_in_line
 from .boxes import box_error
-from .movement import MoveError, check, ground_of, way_home
+from .movement import MoveError, check, ground_of, leaves_table, way_home
 from .numbers import RIFLE_RANGE
 from .orders import (
     Box,
@@ -46,6 +46,7 @@ from .orders import (
     split,
 )
 from .pace import arm_of
+from .version import ks_version
 
 
 @dataclass
@@ -62,6 +63,7 @@ class KsPlan:
     charges: list[Any] = field(default_factory=list)  # (line, ids, point)
     limbering: dict[str, Any] = field(default_factory=dict)  # gun id -> limber up (True) / unlimber (False), ordered
     limbered: list[Any] = field(default_factory=list)  # the side's guns limbered at the end of the turn (KS-33)
+    withdrawn_off: list[str] = field(default_factory=list)  # pursued figures withdrawing off the table (KS-81, v3)
     errors: list[Any] = field(default_factory=list)
 
 
@@ -348,7 +350,7 @@ def _volley(state: State, kp: KsPlan, o: Volley, boxed: set[str]) -> None:
         raise _Refused(_("unknown group '{who}': a volley is fired by one of your groups", who=o.who))
     if key in boxed:
         raise _Refused(_("{key} is in a box: men in a box cannot fire", key=key))
-    status = state["ks"]["supply"][kp.side]["status"].get(key, {})
+    status = _supply_status(state, kp, key)
     if status and not status.get("can_fire", True):
         raise _Refused(_("{key} has no ammunition (KS-51)", key=key))
     figs = state["figures"]
@@ -503,15 +505,37 @@ def _general_away(state: State, kp: KsPlan) -> None:
 
 def _unsupplied(state: State, kp: KsPlan) -> None:
     """KS-52: a group without food (or forage for its horses) does not move or charge."""
-    status = state["ks"]["supply"][kp.side]["status"]
     for name, ids in kp.lw.groups.items():
-        st = status.get(name)
+        st = _supply_status(state, kp, name)
         if not st or st["can_move"]:
             continue
         why = f"{name} has no food or forage and cannot move (KS-52)"
         _refuse_paths(kp, ids, why)
         kp.errors += [_line_error(kp, line, why) for line, cids, _ in kp.charges if set(cids) & set(ids)]
         kp.charges = [c for c in kp.charges if not set(c[1]) & set(ids)]
+
+
+def _supply_status(state: State, kp: KsPlan, key: str) -> dict[str, Any]:
+    """The supply status (KS-51/52) group ``key`` of this turn's plan acts under, {} if none.
+
+    Version 3: the status its men brought from the groups they began the turn in, so a group split
+    off, formed or merged into carries its parents' supply for the turn (it moves only if every
+    parent may, fires only if every parent may). Versions 1 and 2 looked it up by the group's name,
+    which a group split off this turn does not have yet."""
+    status: dict[str, Any] = state["ks"]["supply"][kp.side]["status"]
+    if ks_version(state) < 3:
+        found: dict[str, Any] = status.get(key, {})
+        return found
+    members = set(kp.lw.groups.get(key, ()))
+    parents = [
+        st for g, ids in sorted(state["groups"][kp.side].items()) if members & set(ids) and (st := status.get(g))
+    ]
+    if not parents:
+        return {}
+    return {
+        "can_move": all(st["can_move"] for st in parents),
+        "can_fire": all(st.get("can_fire", True) for st in parents),
+    }
 
 
 def _guns_out(state: State, kp: KsPlan) -> None:
@@ -565,6 +589,9 @@ def _pursuit(state: State, kp: KsPlan) -> None:
     _refuse_paths(kp, back, "pursued by cavalry: it keeps withdrawing (KS-80/84) unless the pursuers are attacked")
     for fid in back:
         f = figs[fid]
+        if ks_version(state) >= 3 and leaves_table(state, kp.side, (f["x"], f["y"]), pace.speed(state, fid), f["arm"]):
+            kp.withdrawn_off.append(fid)  # KS-81: destroyed in the movement (turn._withdrawn_off)
+            continue
         pts = way_home(state, kp.side, (f["x"], f["y"]), pace.speed(state, fid), f["arm"])
         if pts:
             kp.lw.paths[fid] = pts

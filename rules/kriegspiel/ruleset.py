@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from rules.core.base import RuleSetBase, titled
@@ -37,7 +38,10 @@ from .scenario import DEFAULT, builtin_names, builtin_scenario, load, playable_l
 from .state import fold as _fold
 from .state import initial_ks
 from .turn import adjudicate as _adjudicate
+from .version import RULES_VERSION, ks_version
 from .view import build_view
+
+LAID = "littlewars.table_laid"
 
 
 class Kriegspiel(Teams, RuleSetBase):
@@ -49,28 +53,33 @@ class Kriegspiel(Teams, RuleSetBase):
     order_words: tuple[str, ...] = ks_orders.ORDER_WORDS
     umpire_help: str = DESK_HELP
     # rules/README.md "Versions": version 1's games are told apart by their table_laid (no per-side
-    # ids: littlewars.fold.laid_by_version_1, works.py), so this object plays both
-    version = 2
+    # ids: littlewars.fold.laid_by_version_1, works.py), version 3's by the rules_version their
+    # table_laid records (version.ks_version), so this object plays all three
+    version = RULES_VERSION
     versions = {
         1: "0.1.0: turns counted from the first turn of play; works and prisoner groups in one shared count",
         2: "0.2.0: the game's turn number everywhere (play_from); works and prisoner groups numbered per side",
+        3: "0.3.0: a group split off or merged into carries its parent's supply for the turn (KS-51/52); "
+        "a pursued unit whose withdrawal would leave the table is destroyed (KS-81); a figure killed by a "
+        "mine sets off no later mine (KS-59); recorded at setup (table_laid's rules_version)",
     }
-    by_flags = (1,)
+    by_flags = (1, 2)
 
     def unrecorded_version(self, state: Any) -> int:
-        return 1 if laid_by_version_1(state) else 2
+        return ks_version(state)
 
     def carry_over(self, state: Any, old: int | None) -> Any:
         """A game laid by version 1 plays on by it to its end: its turns are numbered from the first
         turn of play and its ids by shared counts, which no later turn could renumber without
-        changing every name and number its players have read."""
+        changing every name and number its players have read. A version 2 game moves on to 3 as it
+        stands, recorded as version 3 (the changes are in how later turns are adjudicated)."""
         if laid_by_version_1(state):
             raise RulesError(
                 _(
                     "a game laid by version 1 of these rules plays on by it to its end: its turn numbers and ids cannot change"
                 )
             )
-        return state
+        return {**state, "ks": {**state["ks"], "rules_version": RULES_VERSION}}
 
     def scenarios(self) -> list[tuple[str, str]]:
         """Its own scenarios (the default first), then the Little Wars ones it can play."""
@@ -83,7 +92,11 @@ class Kriegspiel(Teams, RuleSetBase):
     load_scenario = staticmethod(load)
 
     def setup(self, scenario: Any, rng: random.Random) -> list[RuleEvent]:
-        return lw_adj.setup(load(scenario), rng)
+        """Little Wars' setup, its table_laid recording the version that lays it (version.ks_version)."""
+        return [
+            replace(ev, payload={**ev.payload, "rules_version": RULES_VERSION}) if ev.type == LAID else ev
+            for ev in lw_adj.setup(load(scenario), rng)
+        ]
 
     fold = staticmethod(_fold)
     next_turn = staticmethod(lw_adj.next_turn)

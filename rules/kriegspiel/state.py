@@ -25,6 +25,7 @@ The whole state is the Little Wars state (fold.py documents it) with one more ke
     pursued   {figure id: {"by": [pursuer ids], "turn"}} must withdraw again in that turn (KS-80/84)
     pursued_guns {gun id: {"by": [pursuer ids], "turn"}} likewise for guns (KS-86)
     limbered  {side: [gun ids]} limbered up to march; the rest are in action (KS-33)
+    rules_version  3 in games laid since version 3 (table_laid records it); absent before (version.py)
 
 Events that change figures reuse the Little Wars events (``littlewars.fired``,
 ``littlewars.melee``...) so A's fold stays the single place figures die or are taken.
@@ -116,6 +117,8 @@ def fold(state: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> 
             new["ks"]["engineers"] = {
                 s: sorted(f for g in named.get(s, []) for f in new["groups"][s].get(g, [])) for s in SIDES
             }
+            if event_type == "littlewars.table_laid" and "rules_version" in payload:
+                new["ks"]["rules_version"] = payload["rules_version"]  # version 3 on (version.ks_version)
         return new
     if not event_type.startswith(PREFIX):
         return state
@@ -464,6 +467,11 @@ def _sighting_ruled(state: State, p: Mapping[str, Any]) -> State:
     return _ks(state, seen={**state["ks"]["seen"], side: {**old, "now": now}})
 
 
+def _withdrawn_off(state: State, p: Mapping[str, Any]) -> State:
+    """Version 3 (KS-81): pursued figures whose withdrawal would leave the table are destroyed."""
+    return _kill(state, p["destroyed"])
+
+
 _HANDLERS = {
     "works": _works_report,
     "work_completed": _work_completed,
@@ -479,4 +487,5 @@ _HANDLERS = {
     "sighting_ruled": _sighting_ruled,
     "general_lost": _general_lost,
     "charge": _charge,
+    "withdrawn_off": _withdrawn_off,
 }

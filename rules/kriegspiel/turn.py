@@ -48,6 +48,7 @@ from .plan import KsPlan
 from .plan import build as build_plan
 from .sighting import sightings
 from .state import PREFIX, fold
+from .version import ks_version
 
 
 class Log:
@@ -96,6 +97,7 @@ def adjudicate(
     lw_adj.emit_surrenders(log, {s: plans[s].lw for s in SIDES})
     fired_groups = _fire(log, plans, streams)
     charged, failed = _charges(log, plans, coin)
+    _withdrawn_off(log, plans)
     before = log.state
     paths, moved = _movement(log, plans, charged)
     _mines(log, before, paths, moved)
@@ -273,6 +275,16 @@ def _charges(log: Log, plans: Mapping[str, KsPlan], rng: Random) -> tuple[set[st
     return touched, failed
 
 
+def _withdrawn_off(log: Log, plans: Mapping[str, KsPlan]) -> None:
+    """Version 3 (KS-81): the pursued whose withdrawal would take them off the table are destroyed as
+    the others move (unless fire or a charge took them first). Told to the umpire, as the movement is;
+    each side sees its own losses in its view (its counts), the other what it sights."""
+    figs = log.state["figures"]
+    lost = sorted(fid for p in plans.values() for fid in p.withdrawn_off if figs[fid]["st"] == "ok")
+    if lost:
+        log.ks("withdrawn_off", {"destroyed": lost}, UMPIRE)
+
+
 def _movement(log: Log, plans: Mapping[str, KsPlan], charged: set[str]) -> tuple[dict[str, Any], dict[str, Any]]:
     """All movement at once (umpire only); returns the planned paths and where everyone ended."""
     state = log.state
@@ -306,7 +318,7 @@ def _mines(log: Log, before: dict[str, Any], paths: dict[str, Any], moved: dict[
     walks = {
         fid: (works.walked(pts, moved[fid]), figs[fid]["arm"], pace.speed(before, fid)) for fid, pts in paths.items()
     }
-    for trig in works.triggers(sorted(armed, key=lambda w: w["id"]), walks):
+    for trig in _mine_triggers(log, sorted(armed, key=lambda w: w["id"]), walks):
         state = log.state
         mine = state["ks"]["works"][trig["mine"]]
         figs = state["figures"]
@@ -345,6 +357,26 @@ def _mines(log: Log, before: dict[str, Any], paths: dict[str, Any], moved: dict[
                 },
                 UMPIRE,
             )
+
+
+def _mine_triggers(log: Log, armed: list[dict[str, Any]], walks: dict[str, Any]) -> Iterable[dict[str, Any]]:
+    """The mines that go off, in time order, as ``_mines`` explodes them one by one.
+
+    Version 3 (KS-59): after each explosion the rest are worked out again from the walks of the
+    figures still standing, so a figure killed by a mine sets off no later mine (a later walker may).
+    Versions 1 and 2 worked every trigger out from the planned walks before any mine went off."""
+    if ks_version(log.state) < 3:
+        yield from works.triggers(armed, walks)
+        return
+    left = list(armed)
+    while left:
+        figs = log.state["figures"]
+        standing = {fid: w for fid, w in walks.items() if figs[fid]["st"] != "dead"}
+        found = works.triggers(left, standing)
+        if not found:
+            return
+        yield found[0]  # the caller explodes it (log.state then has its dead) before the next is sought
+        left = [m for m in left if m["id"] != found[0]["mine"]]
 
 
 def _live_contacts(log: Log) -> list[Any]:
