@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.core.i18n import gettext_noop
 from rules.hex import coords as C
 
 from .battle import Battle, rules_version
@@ -40,12 +41,15 @@ class Attack:
         return max(1 if version < 2 else 0, self.raw_pool())
 
 
+NO_DICE_LEFT = gettext_noop("{unit} would roll {dice} dice after its modifiers: it does not attack (NW-51)")
+
+
 def no_dice_left(b: Battle, u: dict[str, Any], a: Attack | str) -> str | None:
     """Version 2: why a fire or melee left with 0 dice or fewer is not made (NW-51), not paid for."""
     if isinstance(a, str) or rules_version(b.state) < 2 or a.raw_pool() > 0:
         return None
-    mods = ", ".join(f"{reason} {v:+d}" for reason, v in a.mods)
-    return f"{u['id']} would roll {a.raw_pool()} dice ({a.dice} {mods}): it does not attack (NW-51)"
+    # kept in the log in English; describe.py reads it back into the reader's language
+    return str(NO_DICE_LEFT).format(unit=u["id"], dice=a.raw_pool())
 
 
 def _common(b: Battle, u: dict[str, Any], t: dict[str, Any] | None, tid: str) -> str | None:

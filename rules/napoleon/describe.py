@@ -7,6 +7,7 @@ from typing import Any
 
 from rules.core.i18n import _, gettext_noop, joined, pgettext, reread
 
+from .combat import NO_DICE_LEFT
 from .fold import PREFIX
 
 # How a game ended (turn.end_of_turn writes the English into the payload; read back here).
@@ -15,6 +16,9 @@ ENDINGS = (
     gettext_noop("after {turn} turns, {red} to {blue} points (red to blue)"),
 )
 # Why a die roll is modified, why a leader is checked (the payloads keep the English).
+# Refusals an adjudication writes into order_failed as English, read back for the reader.
+_REFUSALS = (NO_DICE_LEFT,)
+
 _CAUSES = (
     gettext_noop("charge from or onto high ground"),
     gettext_noop("extended range"),
@@ -123,7 +127,9 @@ _TEXT: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "leader_helps": lambda p: _(
         "Leader {leader} directs {unit}: one point cheaper.", leader=p["leader"], unit=p["unit"]
     ),
-    "order_failed": lambda p: _("Not carried out: '{order}': {reason}.", order=p["order"], reason=p["reason"]),
+    "order_failed": lambda p: _(
+        "Not carried out: '{order}': {reason}.", order=p["order"], reason=reread(p["reason"], _REFUSALS, sides=())
+    ),
     "points_rolled": lambda p: _(
         "{side} has spent {spent} points and rolls {die} for {extra} more: {left} left.",
         side=_side(p["side"]),

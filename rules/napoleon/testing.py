@@ -30,7 +30,8 @@ fold_all = RS.fold_events
 
 def _attack_line(b: Battle, u: dict[str, Any], enemies: list[dict[str, Any]]) -> str | None:
     for e in enemies:
-        if C.distance(b.h(u["hex"]), b.h(e["hex"])) == 1 and not isinstance(combat.plan_melee(b, u, e, e["id"]), str):
+        a = combat.plan_melee(b, u, e, e["id"]) if C.distance(b.h(u["hex"]), b.h(e["hex"])) == 1 else "far"
+        if not isinstance(a, str) and not combat.no_dice_left(b, u, a):
             return f"melee {u['id']} {e['id']}"
     if kind(u) == "cavalry":
         for e in enemies[:3]:
@@ -39,7 +40,8 @@ def _attack_line(b: Battle, u: dict[str, Any], enemies: list[dict[str, Any]]) ->
             ):
                 return f"charge {u['id']} {e['id']}"
     for e in enemies:
-        if not isinstance(combat.plan_fire(b, u, e, e["id"]), str):
+        a = combat.plan_fire(b, u, e, e["id"])
+        if not isinstance(a, str) and not combat.no_dice_left(b, u, a):  # NW-51 (version 2): no empty shots
             return f"fire {u['id']} at {e['id']}"
     return None
 

@@ -17,11 +17,11 @@ from rules.core.protocol import Viewer
 from rules.hex.board import hexmap
 from rules.kriegspiel.ruleset import RULESET as KS
 from rules.littlewars import RULESET as LW
-from rules.littlewars.testing import build, fuzz_game, new_game, play_bots
+from rules.littlewars.testing import build, fuzz_game, new_game
+from tests.support.conformance import bot_game
 
 NS = "{http://www.w3.org/2000/svg}"
 RED = Viewer("player", "red")
-LW_SCENARIOS = ["skirmish", "big_battle", "convoy", "defence", "wells"]
 
 
 def classes(e):
@@ -53,19 +53,37 @@ def assert_no_overlaps(root):
             assert not overlap(a, b), (a, b)
 
 
+def scenarios(rs):
+    return [n for n, _ in rs.scenarios()] or [None]
+
+
+def map_kind(rs):
+    """The kind of map a rule set draws, as its SVG root declares it (rules/core/MAPS.md)."""
+    state = rs.set_up(rs.load_scenario(None), random.Random(1))
+    return ET.fromstring(rs.render_svg(rs.view(state, RED))).get("data-map")
+
+
+def reads_little_wars_orders(rs):
+    """A rule set that reads Little Wars' orders (the Kriegspiel) is fuzzed with its random orders too."""
+    return set(LW.order_words) <= set(rs.order_words)
+
+
+TABLE_GAMES = [catalog.get(name) for name in catalog.names() if map_kind(catalog.get(name)) == "table"]
+OTHER_MAPS = [name for name in catalog.names() if map_kind(catalog.get(name)) != "table"]
+
+
 def demo_positions():
-    """Positions the demo games reach: each shipped Little Wars scenario fresh and after bots played
-    two turns; Kriegspiel after random orders (splits make small groups side by side); Kings of War."""
-    for name in LW_SCENARIOS:
-        state = new_game(name, 1)
-        yield f"lw-{name}-fresh", LW, state
-        yield f"lw-{name}-played", LW, play_bots(state, seed=1, max_turns=3)[0]
-    for seed in (1, 2, 3):
-        yield f"lw-fuzz-{seed}", LW, fuzz_game(LW, "skirmish", seed, 4)
-        yield f"ks-fuzz-{seed}", KS, fuzz_game(KS, None, seed, 5)
-    kow = catalog.get("kingsofwar")
-    for name in ("pitched", "objectives"):
-        yield f"kow-{name}", kow, kow.set_up(kow.load_scenario(name), random.Random(1))
+    """Positions the demo games reach, on every rule set in the catalogue that plays on a table:
+    each shipped scenario fresh and after its bots played three turns; a rule set that reads Little
+    Wars' orders also after four and five turns of random orders (splits make small groups side by side)."""
+    for rs in TABLE_GAMES:
+        for name in scenarios(rs):
+            yield f"{rs.name}-{name}-fresh", rs, rs.set_up(rs.load_scenario(name), random.Random(1))
+            yield f"{rs.name}-{name}-played", rs, bot_game(rs, name, 1, 3)
+        if reads_little_wars_orders(rs):
+            for seed in (1, 2, 3):
+                for turns in (4, 5):
+                    yield f"{rs.name}-fuzz-{seed}-{turns}", rs, fuzz_game(rs, None, seed, turns)
 
 
 POSITIONS = list(demo_positions())
@@ -107,13 +125,14 @@ def test_tables_have_rulers_zones_terrain_names_and_a_legend(key, rs, state):
     assert all(k in legend_text for k in kinds) and "deploys" in legend_text or "set up" in legend_text
 
 
-@pytest.mark.parametrize("name", ["warworlds", "napoleon", "civilwar"])
+@pytest.mark.parametrize("name", OTHER_MAPS)
 def test_hex_and_graph_maps_have_a_legend(name):
     rs = catalog.get(name)
     state = rs.set_up(rs.load_scenario(None), random.Random(1))
     root = ET.fromstring(rs.render_svg(rs.view(state, RED)))
     text = " ".join(t.text or "" for t in root.iter(f"{NS}text"))
-    if name != "civilwar":
+    assert root.get("data-map") in ("hex", "graph")
+    if root.get("data-map") == "hex":
         legend = next(e for e in root.iter(f"{NS}g") if "legend" in classes(e))
         legend_text = " ".join(t.text for t in legend.iter(f"{NS}text"))
         cells = hexmap(rs.view(state, RED)["scenario"]["map"]).cells.values()

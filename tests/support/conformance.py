@@ -97,3 +97,22 @@ def play(name: str, scenario: str | None, seed: int, turns: int = 60) -> dict[st
         if not svg.startswith(("<svg", "<?xml")):
             raise Broken(f"{name} {scenario} seed {seed}: the map for {viewer} is not SVG")
     return counts
+
+
+def bot_game(rs: Any, scenario: str | None, seed: int, turns: int) -> Any:
+    """A position for tests that need one: set up with seed 1, then ``turns`` adjudications of the
+    rule set's own scripted player (``bot``), dice drawn from ``seed``; the game's end when ``turns``
+    is more than it takes. Unchecked (``play`` is the checked game); for Little Wars the positions of
+    its ``play_bots``."""
+    player = bot(rs.name)
+    state, rng = rs.set_up(rs.load_scenario(scenario), random.Random(1)), random.Random(seed)
+    for _ in range(turns):
+        spec = rs.next_turn(state)
+        if not spec.sides:
+            break
+        orders = {}
+        for side in spec.sides:
+            text = player(state, side) if spec.kind == "orders" else rs.default_orders(state, side, spec.kind)
+            orders[side] = rs.parse_orders(state, side, text, spec.kind).orders
+        state = rs.fold_events(state, rs.adjudicate(state, orders, random.Random(rng.getrandbits(64)), spec.kind))
+    return state

@@ -1,5 +1,5 @@
-"""Whole games through the REST API by two scripted players, for the rule sets whose bots live in
-``rules/<set>/testing.py`` (Little Wars, War of the Worlds, Kings of War, Napoleon's War).
+"""Whole games through the REST API by two scripted players, for every rule set in the catalogue
+(issue 33): its bots are its ``rules/<set>/testing.py`` (``bot_orders``, ``state_from_view``).
 
 bob plays red and carol blue (alice umpires, and never has to act). Each scripted player knows only
 what the API shows it: it rebuilds a position from its own board (GET .../view/, through the rule
@@ -11,24 +11,29 @@ server must accept them as they are. The API play-through tests, the same games 
 from __future__ import annotations
 
 import contextlib
+import importlib
 from types import ModuleType
 
 from campaigns.turns.gamelog import verify_game
-from rules.kingsofwar import testing as kingsofwar_bots
-from rules.littlewars import testing as littlewars_bots
-from rules.napoleon import testing as napoleon_bots
-from rules.warworlds import testing as warworlds_bots
+from rules import catalog
 from tests.support.api import client_for
 from tests.support.games import new_game_with_people
 
 PLAYERS = {"red": "bob", "blue": "carol"}
+# Most platform turns a shipped scenario may take (a War of the Worlds mail round, a Kings of War player
+# turn is one), one generous bound for all (the per-rule-set limits it replaces were 30 to 90).
+TURN_LIMIT = 150
 
-# ruleset: (bots, campaign name, most turns a shipped scenario may take)
+
+def campaign_name(ruleset: str) -> str:
+    """The rule set's title less its note: "Little Wars (H. G. Wells)" is "Little Wars"."""
+    return str(catalog.get(ruleset).title).split(" (")[0]
+
+
+# ruleset: (bots, campaign name, most turns a shipped scenario may take), for every rule set in the catalogue
 GAMES: dict[str, tuple[ModuleType, str, int]] = {
-    "littlewars": (littlewars_bots, "Little Wars", 90),
-    "warworlds": (warworlds_bots, "War of the Worlds", 40),  # a mail round is a platform turn
-    "kingsofwar": (kingsofwar_bots, "Kings of War", 30),  # a player turn is a platform turn
-    "napoleon": (napoleon_bots, "Napoleon's War", 40),
+    name: (importlib.import_module(f"rules.{name}.testing"), campaign_name(name), TURN_LIMIT)
+    for name in catalog.names()
 }
 
 
@@ -48,6 +53,7 @@ def play_through_api(game, people, submit=contextlib.nullcontext, wait=None) -> 
     ``submit``: a context manager around each POST (e.g. running the on-commit adjudication in
     process); ``wait(game, number)``: blocks until turn ``number`` is no longer open (a real worker)."""
     bots, _, limit = GAMES[game.ruleset]
+    assert hasattr(bots, "state_from_view"), f"rules.{game.ruleset}.testing has no state_from_view to play by the API"
     clients = {side: client_for(people[name]) for side, name in PLAYERS.items()}
     for _ in range(limit):
         turn = view(clients["red"], game)["turn"]

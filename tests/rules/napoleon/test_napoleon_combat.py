@@ -424,3 +424,12 @@ def test_moving_a_version_1_game_on_records_version_2_in_its_scenario():
     moved = RS.pinned(2).carry_over(st, 1)
     assert moved["scenario"]["rules_version"] == 2 and RS.unrecorded_version(moved) == 2
     assert kinds(run(moved, "charge C1 B1", rolls=[6] * 8)[1], "moved")[0]["cost"] == 2
+
+
+def test_nw_51_the_refusal_reads_back_into_the_readers_language():
+    """The log keeps the refusal in English; its description marks it again for translation."""
+    _, ev = run(_moved_horse_guns_at_a_gun_in_a_wood(), "move H1 to 0403\nfire H1 at B1", rolls=[6, 6, 6])
+    failed = next(e for e in ev if e.type.endswith("order_failed"))
+    text = RS.describe_event(failed.type, failed.payload)
+    reason = text.params["reason"]
+    assert reason.msgid == combat.NO_DICE_LEFT and reason.params == {"unit": "H1", "dice": "0"}
