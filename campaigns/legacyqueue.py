@@ -37,20 +37,18 @@ stopped) the task finds nothing and costs one round trip; it can go in the relea
 
 from __future__ import annotations
 
-import base64
 import json
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 
 import redis
-from celery import current_app
 from django.conf import settings
 from django.db.models import F
 from django.db.models.functions import Coalesce
 from django.utils import timezone
-from kombu.transport.redis import PRIORITY_STEPS, Channel
 
+from campaigns import queued
 from campaigns.models import Game, OutboxMail
 
 log = logging.getLogger(__name__)
@@ -73,21 +71,12 @@ class Message:
 
 
 def parse(raw: bytes) -> Message:
-    """A message as kombu's Redis transport keeps it (JSON envelope, body base64 of Celery's protocol
-    2 body ``[args, kwargs, embed]``)."""
-    try:
-        envelope = json.loads(raw)
-        headers = envelope.get("headers") or {}
-        body = envelope["body"]
-        if envelope.get("properties", {}).get("body_encoding") == "base64":
-            body = base64.b64decode(body)
-        args, kwargs = json.loads(body)[:2]
-        task = headers.get("task")
-        if not isinstance(task, str) or not isinstance(args, list) or not isinstance(kwargs, dict):
-            return Message(None)
-        return Message(task, tuple(args), kwargs, str(headers.get("id", "")))
-    except (ValueError, KeyError, TypeError, AttributeError):
+    """A message as kombu's Redis transport keeps it (campaigns.queued.decode)."""
+    decoded = queued.decode(raw)
+    if decoded is None:
         return Message(None)
+    task, args, kwargs, message_id = decoded
+    return Message(task, tuple(args), kwargs, message_id)
 
 
 def _argument(message: Message, index: int, name: str):
@@ -142,11 +131,6 @@ def queues() -> list[str]:
     return [name for name in settings.LEGACY_CELERY_QUEUES if name not in live]
 
 
-def lists(queue: str) -> list[str]:
-    """The queue's Redis lists, one a priority step, as kombu names them (step 0 is the queue's own)."""
-    return [queue] + [f"{queue}{Channel.sep}{step}" for step in PRIORITY_STEPS if step]
-
-
 def kept_list(queue: str) -> str:
     return queue + KEPT_SUFFIX
 
@@ -154,10 +138,7 @@ def kept_list(queue: str) -> str:
 def client() -> redis.Redis | None:
     """A client of the broker, or None when there is no Redis broker (tasks in-process, or another
     transport: 0.1.0's messages are taken over from Redis only)."""
-    url = str(current_app.conf.broker_url or "")
-    if current_app.conf.task_always_eager or not url.startswith(("redis://", "rediss://", "unix://")):
-        return None
-    return redis.Redis.from_url(url, socket_timeout=_TIMEOUT, socket_connect_timeout=_TIMEOUT)
+    return queued.broker_client(_TIMEOUT)
 
 
 @dataclass
@@ -175,13 +156,13 @@ def depths(conn: redis.Redis) -> Depths:
     names = queues()
     with conn.pipeline(transaction=False) as pipe:
         for name in names:
-            for key in lists(name):
+            for key in queued.lists(name):
                 pipe.llen(key)
             pipe.llen(kept_list(name))
         found = iter(pipe.execute())
     waiting, kept = {}, {}
     for name in names:
-        waiting[name] = sum(next(found) for _ in lists(name))
+        waiting[name] = sum(next(found) for _ in queued.lists(name))
         kept[name] = next(found)
     return Depths(waiting, kept)
 
@@ -237,7 +218,7 @@ def take_over(conn: redis.Redis | None = None, limit: int = 10_000) -> Outcome:
             for raw in conn.lrange(kept_list(queue), 0, -1):
                 if parse(raw).task in LEGACY_TASKS:
                     _taken(conn, queue, raw, outcome)
-            for key in lists(queue):
+            for key in queued.lists(queue):
                 while len(outcome.taken) + len(outcome.kept) < limit:
                     raw = conn.rpoplpush(key, kept_list(queue))  # the oldest, atomically this run's
                     if raw is None:
@@ -284,7 +265,7 @@ def kept_messages(conn: redis.Redis) -> dict[str, list[Message]]:
 def waiting_messages(conn: redis.Redis, limit: int = 1000) -> dict[str, list[Message]]:
     """The messages waiting in the old queues (read, not taken), oldest first, at most ``limit`` a list."""
     return {
-        queue: [parse(raw) for key in lists(queue) for raw in reversed(conn.lrange(key, -limit, -1))]
+        queue: [parse(raw) for key in queued.lists(queue) for raw in reversed(conn.lrange(key, -limit, -1))]
         for queue in queues()
     }
 

@@ -37,9 +37,36 @@ def queue_of(task_name: str) -> str:
     return str(route.get("queue") or app.conf.task_default_queue)
 
 
-def _lists(queue: str) -> list[str]:
+def lists(queue: str) -> list[str]:
     """The queue's lists, one a priority step, as kombu names them (Channel._q_for_pri: step 0 is the queue's own)."""
     return [queue] + [f"{queue}{Channel.sep}{step}" for step in PRIORITY_STEPS if step]
+
+
+def broker_client(timeout: float = _TIMEOUT) -> redis.Redis | None:
+    """A client of the Redis broker, or None when tasks run in-process or the broker is not Redis."""
+    url = str(current_app.conf.broker_url or "")
+    if current_app.conf.task_always_eager or not url.startswith(("redis://", "rediss://", "unix://")):
+        return None
+    return redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+
+
+def decode(raw: bytes) -> tuple[str, list, dict, str] | None:
+    """A message as kombu's Redis transport keeps it (a JSON envelope, the body Celery's protocol 2
+    ``[args, kwargs, embed]``, base64 where the envelope says so): (task, args, kwargs, id), or None
+    for anything else."""
+    try:
+        message = json.loads(raw)
+        headers = message.get("headers") or {}
+        body = message["body"]
+        if message.get("properties", {}).get("body_encoding") == "base64":
+            body = base64.b64decode(body)
+        args, kwargs = json.loads(body)[:2]
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return None
+    task = headers.get("task")
+    if not isinstance(task, str) or not isinstance(args, list) or not isinstance(kwargs, dict):
+        return None
+    return task, args, kwargs, str(headers.get("id", ""))
 
 
 def _frozen(value):
@@ -48,16 +75,10 @@ def _frozen(value):
 
 
 def _task_args(raw: bytes) -> tuple[str, tuple] | None:
-    """A message's task name and argument tuple, parsed once whatever task is asked about."""
-    try:
-        message = json.loads(raw)
-        body = message["body"]
-        if message.get("properties", {}).get("body_encoding") == "base64":
-            body = base64.b64decode(body)
-        task, args = message["headers"]["task"], _frozen(json.loads(body)[0])  # protocol 2: [args, kwargs, embed]
-    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
-        return None  # not a message of ours: it waits for no work the rescue knows
-    return (task, args) if isinstance(task, str) and isinstance(args, tuple) else None
+    """A message's task name and argument tuple, parsed once whatever task is asked about (None: not
+    a message of ours, it waits for no work the rescue knows)."""
+    decoded = decode(raw)
+    return None if decoded is None else (decoded[0], _frozen(decoded[1]))
 
 
 def waiting(task_name: str) -> set[tuple] | None:
@@ -70,12 +91,11 @@ def waiting(task_name: str) -> set[tuple] | None:
 def waiting_all(task_names: Sequence[str]) -> dict[str, set[tuple]] | None:
     """``waiting`` for several tasks at once, each of their queues read once (the send and the
     send-many task share the mail queue): {task name: argument tuples}, or None if unknown."""
-    url = str(current_app.conf.broker_url or "")
-    if current_app.conf.task_always_eager or not url.startswith(("redis://", "rediss://", "unix://")):
+    client = broker_client()
+    if client is None:
         return None
-    names = [name for queue in dict.fromkeys(queue_of(t) for t in task_names) for name in _lists(queue)]
+    names = [name for queue in dict.fromkeys(queue_of(t) for t in task_names) for name in lists(queue)]
     try:
-        client = redis.Redis.from_url(url, socket_timeout=_TIMEOUT, socket_connect_timeout=_TIMEOUT)
         try:
             with client.pipeline(transaction=False) as pipe:
                 for name in names:

@@ -6,6 +6,7 @@ from typing import Any
 
 from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import ParsedOrders
+from rules.core.versions import ScenarioVersion
 
 from . import adjudicate as _adj
 from . import compose as _compose
@@ -17,11 +18,11 @@ from .invariants import check_invariants
 from .orders import ORDER_WORDS, ORDERS_HELP, parse_text
 from .render import render_svg as _render
 from .scenario import BUILTIN, DEFAULT, load
-from .version import RULES_VERSION, rules_version
+from .version import RULES_VERSION
 from .view import build_view
 
 
-class KingsOfWar(RuleSetBase):
+class KingsOfWar(ScenarioVersion, RuleSetBase):
     name = "kingsofwar"
     title = "Kings of War (house base, non-canonical)"
     sides: tuple[str, ...] = ("red", "blue")
@@ -39,14 +40,6 @@ class KingsOfWar(RuleSetBase):
         "KW-1, KW-EX-1)",
     }
     by_flags = (1,)
-
-    def unrecorded_version(self, state: Any) -> int:
-        return rules_version(state) if state.get("scenario") else 1
-
-    def carry_over(self, state: Any, old: int | None) -> Any:
-        """Version 1 to 2: the same state, recorded as version 2 (the changes are in how later turns
-        see, move and charge, none in what stands on the field)."""
-        return {**state, "scenario": {**state["scenario"], "rules_version": RULES_VERSION}}
 
     initial_state = staticmethod(_initial)
 

@@ -10,12 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules.core.versions import scenario_version
+
 RULES_VERSION = 2
-
-
-def scenario_version(scenario: Mapping[str, Any]) -> int:
-    """The version a scenario as recorded at setup plays: 1 when it records none (0.2.0)."""
-    return int(scenario.get("rules_version", 1))
+__all__ = ["RULES_VERSION", "rules_version", "scenario_version"]
 
 
 def rules_version(state: Mapping[str, Any]) -> int:

@@ -14,14 +14,13 @@ from dataclasses import replace
 from typing import Any
 
 from rules.core.base import RuleSetBase, titled
-from rules.core.i18n import _
 from rules.core.mapwords import Words
-from rules.core.protocol import LineError, ParsedOrders, RuleEvent, RulesError
+from rules.core.protocol import LineError, ParsedOrders, RuleEvent
 from rules.littlewars import adjudicate as lw_adj
 from rules.littlewars import compose as lw_compose
 from rules.littlewars.commands import Teams
 from rules.littlewars.fold import initial_state as lw_initial
-from rules.littlewars.fold import laid_by_version_1
+from rules.littlewars.fold import refuse_carrying_version_1
 from rules.littlewars.mapwords import WORDS as LW_WORDS
 from rules.littlewars.render import render_svg as lw_render
 from rules.littlewars.scenario import builtin_scenario as lw_builtin
@@ -73,12 +72,7 @@ class Kriegspiel(Teams, RuleSetBase):
         turn of play and its ids by shared counts, which no later turn could renumber without
         changing every name and number its players have read. A version 2 game moves on to 3 as it
         stands, recorded as version 3 (the changes are in how later turns are adjudicated)."""
-        if laid_by_version_1(state):
-            raise RulesError(
-                _(
-                    "a game laid by version 1 of these rules plays on by it to its end: its turn numbers and ids cannot change"
-                )
-            )
+        refuse_carrying_version_1(state)
         return {**state, "ks": {**state["ks"], "rules_version": RULES_VERSION}}
 
     def scenarios(self) -> list[tuple[str, str]]:

@@ -37,7 +37,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.core.protocol import State
+from rules.core.i18n import _
+from rules.core.protocol import RulesError, State
 
 from . import wagons
 from .commands import resolve as resolve_commands
@@ -232,6 +233,19 @@ def laid_by_version_1(state: dict[str, Any]) -> bool:
     the first turn of play and then counts turns of play only (no ``play_from``); its melees are
     resolved as 0.1.0 did (v1.py). So such a game re-adjudicates as 0.1.0 did (tests/golden)."""
     return state.get("ids") != "side"
+
+
+def refuse_carrying_version_1(state: dict[str, Any]) -> None:
+    """A game laid by version 1 plays on by it to its end (Little Wars' and the Kriegspiel's
+    ``carry_over``): its turns are numbered from the first turn of play and its ids by shared
+    counts, which no later turn could renumber without changing every name and number its players
+    have read."""
+    if laid_by_version_1(state):
+        raise RulesError(
+            _(
+                "a game laid by version 1 of these rules plays on by it to its end: its turn numbers and ids cannot change"
+            )
+        )
 
 
 def _curtain(state: State) -> bool:

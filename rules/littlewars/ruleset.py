@@ -6,8 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.core.base import RuleSetBase, titled
-from rules.core.i18n import _
-from rules.core.protocol import LineError, ParsedOrders, RulesError
+from rules.core.protocol import LineError, ParsedOrders
 
 from . import adjudicate as _adj
 from . import compose as _compose
@@ -17,7 +16,7 @@ from .describe import describe_event as _describe
 from .describe import describe_reason as _describe_reason
 from .fold import fold as _fold
 from .fold import initial_state as _initial
-from .fold import laid_by_version_1
+from .fold import laid_by_version_1, refuse_carrying_version_1
 from .invariants import check_invariants
 from .orders import ORDER_WORDS, ORDERS_HELP, parse_text
 from .render import render_svg as _render
@@ -48,12 +47,7 @@ class LittleWars(Teams, RuleSetBase):
         """A game laid by version 1 plays on by it to its end: its turns are numbered from the first
         turn of play and its ids by shared counts, which no later turn could renumber without
         changing every name and number its players have read."""
-        if laid_by_version_1(state):
-            raise RulesError(
-                _(
-                    "a game laid by version 1 of these rules plays on by it to its end: its turn numbers and ids cannot change"
-                )
-            )
+        refuse_carrying_version_1(state)
         return state
 
     initial_state = staticmethod(_initial)

@@ -11,6 +11,7 @@ import random
 from typing import Any
 
 from rules.core.protocol import RuleEvent
+from rules.core.versions import scenario_version
 from rules.hex import coords as C
 from rules.hex import los
 from rules.hex.board import hexmap
@@ -29,8 +30,7 @@ RULES_VERSION = 2
 
 
 def rules_version(state: dict[str, Any]) -> int:
-    version: int = state["scenario"].get("rules_version", 1)
-    return version
+    return scenario_version(state["scenario"])
 
 
 class Battle:

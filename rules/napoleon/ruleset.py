@@ -8,11 +8,12 @@ from typing import Any
 
 from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import GameOption, RuleEvent
+from rules.core.versions import ScenarioVersion
 from rules.hex import los
 from rules.hex.compose import HexComposer
 
 from . import turn as _turn
-from .battle import RULES_VERSION, rules_version
+from .battle import RULES_VERSION
 from .data import OPTIONAL, SIDES
 from .describe import describe_event as _describe
 from .describe import describe_reason as _describe_reason
@@ -25,7 +26,7 @@ from .scenario import NAMES, builtin, load, new_leader, new_unit
 from .view import build_view
 
 
-class NapoleonsWar(RuleSetBase):
+class NapoleonsWar(ScenarioVersion, RuleSetBase):
     name = "napoleon"
     title = "Napoleon's War II, alternative rules (house base)"
     sides: tuple[str, ...] = SIDES
@@ -40,14 +41,6 @@ class NapoleonsWar(RuleSetBase):
         "melee or charge cheaper (NW-42)",
     }
     by_flags = (1,)
-
-    def unrecorded_version(self, state: Any) -> int:
-        return rules_version(state) if state.get("scenario") else 1
-
-    def carry_over(self, state: Any, old: int | None) -> Any:
-        """Version 1 to 2: the same state, recorded as version 2 (the changes are in how later
-        attacks are made, none in what stands on the field)."""
-        return {**state, "scenario": {**state["scenario"], "rules_version": RULES_VERSION}}
 
     initial_state = staticmethod(_initial)
     # NW-54: the optional troops, agreed before sides are chosen (the scenario's ``options``).
@@ -72,10 +65,8 @@ class NapoleonsWar(RuleSetBase):
         sc = load(scenario)
         units = {u["id"]: new_unit(u) for u in sc["units"]}
         leaders = {x["id"]: new_leader(x) for x in sc["leaders"]}
-        public = {  # the game keeps this line of sight and these rules
-            **los.stamp({k: v for k, v in sc.items() if k not in ("units", "leaders")}),
-            "rules_version": RULES_VERSION,
-        }
+        # the game keeps this line of sight and these rules
+        public = self.stamp(los.stamp({k: v for k, v in sc.items() if k not in ("units", "leaders")}))
         side = sc["opening"] or sc["first"]
         return [
             RuleEvent(

@@ -30,8 +30,10 @@ fold_all = RS.fold_events
 
 def _attack_line(b: Battle, u: dict[str, Any], enemies: list[dict[str, Any]]) -> str | None:
     for e in enemies:
-        a = combat.plan_melee(b, u, e, e["id"]) if C.distance(b.h(u["hex"]), b.h(e["hex"])) == 1 else "far"
-        if not isinstance(a, str) and not combat.no_dice_left(b, u, a):
+        if C.distance(b.h(u["hex"]), b.h(e["hex"])) != 1:
+            continue
+        a = combat.plan_melee(b, u, e, e["id"])
+        if not isinstance(a, str) and not combat.no_dice_left(b, u, a):  # NW-51 (version 2): no empty melee
             return f"melee {u['id']} {e['id']}"
     if kind(u) == "cavalry":
         for e in enemies[:3]:

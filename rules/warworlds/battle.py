@@ -12,6 +12,7 @@ from collections.abc import Iterable, ValuesView
 from typing import Any
 
 from rules.core.protocol import PUBLIC, RuleEvent, side_audience
+from rules.core.versions import scenario_version
 from rules.hex import coords as C
 from rules.hex import los
 from rules.hex.board import hexmap
@@ -33,8 +34,7 @@ RULES_VERSION = 2
 
 
 def rules_version(state: dict[str, Any]) -> int:
-    version: int = state["scenario"].get("rules_version", 1)
-    return version
+    return scenario_version(state["scenario"])
 
 
 class Battle:

@@ -7,12 +7,13 @@ from typing import Any
 
 from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import PUBLIC, RuleEvent, side_audience
+from rules.core.versions import ScenarioVersion
 from rules.hex import los
 from rules.hex.compose import HexComposer
 
 from . import options as _options
 from . import turn as _turn
-from .battle import RULES_VERSION, rules_version
+from .battle import RULES_VERSION
 from .data import SIDES
 from .describe import describe_event as _describe
 from .describe import describe_reason as _describe_reason
@@ -25,7 +26,7 @@ from .scenario import NAMES, builtin, load, new_unit
 from .view import build_view
 
 
-class WarOfTheWorlds(RuleSetBase):
+class WarOfTheWorlds(ScenarioVersion, RuleSetBase):
     name = "warworlds"
     title = "War of the Worlds (Война Миров)"
     sides: tuple[str, ...] = SIDES
@@ -42,16 +43,6 @@ class WarOfTheWorlds(RuleSetBase):
     }
     by_flags = (1,)
 
-    def unrecorded_version(self, state: Any) -> int:
-        return rules_version(state) if state.get("scenario") else 1
-
-    def carry_over(self, state: Any, old: int | None) -> Any:
-        """Version 1 to 2: the same state, recorded as version 2 (the change is in how later
-        panicked units flee, none in what stands on the field)."""
-        if not state.get("scenario"):
-            return state
-        return {**state, "scenario": {**state["scenario"], "rules_version": RULES_VERSION}}
-
     initial_state = staticmethod(_initial)
 
     def scenarios(self) -> list[tuple[str, str]]:
@@ -65,10 +56,8 @@ class WarOfTheWorlds(RuleSetBase):
         sc = load(scenario)
         first = sc["first"] if sc["first"] != "dice" else rng.choice(SIDES)  # WW-5
         units = {u["id"]: new_unit(u) for u in sc["units"]}
-        public_sc = {  # the game keeps this line of sight and these rules
-            **los.stamp({k: v for k, v in sc.items() if k != "units"}),
-            "rules_version": RULES_VERSION,
-        }
+        # the game keeps this line of sight and these rules
+        public_sc = self.stamp(los.stamp({k: v for k, v in sc.items() if k != "units"}))
         events = [
             RuleEvent(
                 PREFIX + "battle_set",

@@ -19,14 +19,15 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from campaigns.models import Campaign, Event
-from campaigns.turns import archive, commands, creation, gamelog, versions
+from campaigns.models import Event
+from campaigns.turns import archive, commands, gamelog, versions
 from campaigns.turns.errors import TurnError
 from rules import catalog
 from rules.core.base import RuleSetBase
 from rules.core.orderlines import parse_lines
 from rules.core.protocol import LineError, ParsedOrders, RuleEvent, TurnSpec, UnknownRulesVersion
 from tests.support.api import client_for
+from tests.support.games import new_game_with_people
 
 SIDES = ("red", "blue")
 
@@ -134,19 +135,8 @@ def _code_at(monkeypatch, version: int) -> None:
 
 
 def _new_game(people):
-    game = creation.create_game(
-        campaign=Campaign.objects.create(name="Versions"),
-        name="duel",
-        ruleset=Duel.name,
-        scenario=None,
-        seats=[
-            {"role": "umpire", "user": people["alice"], "email": "alice@example.org"},
-            {"role": "player", "side": "red", "user": people["bob"], "email": "bob@example.org"},
-            {"role": "player", "side": "blue", "user": people["carol"], "email": "carol@example.org"},
-        ],
-        operator=True,
-    )
-    return game
+    """A duel of the rule set registered as ``Duel.name``: alice umpires, bob red, carol blue."""
+    return new_game_with_people(people, Duel.name, None, "Versions")
 
 
 def _play_turn(game) -> list[Event]:
