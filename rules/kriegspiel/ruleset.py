@@ -24,6 +24,7 @@ from rules.littlewars.fold import refuse_carrying_version_1
 from rules.littlewars.mapwords import WORDS as LW_WORDS
 from rules.littlewars.render import render_svg as lw_render
 from rules.littlewars.scenario import builtin_scenario as lw_builtin
+from rules.littlewars.version import LW_VERSION
 
 from . import orders as ks_orders
 from .describe import describe_event as _describe
@@ -52,8 +53,8 @@ class Kriegspiel(Teams, RuleSetBase):
     order_words: tuple[str, ...] = ks_orders.ORDER_WORDS
     umpire_help: str = DESK_HELP
     # rules/README.md "Versions": version 1's games are told apart by their table_laid (no per-side
-    # ids: littlewars.fold.laid_by_version_1, works.py), version 3's by the rules_version their
-    # table_laid records (version.ks_version), so this object plays all three
+    # ids: littlewars.fold.laid_by_version_1, works.py), version 3 and on by the rules_version their
+    # table_laid records (version.ks_version), so this object plays all four
     version = RULES_VERSION
     versions = {
         1: "0.1.0: turns counted from the first turn of play; works and prisoner groups in one shared count",
@@ -61,8 +62,9 @@ class Kriegspiel(Teams, RuleSetBase):
         3: "0.3.0: a group split off or merged into carries its parent's supply for the turn (KS-51/52); "
         "a pursued unit whose withdrawal would leave the table is destroyed (KS-81); a figure killed by a "
         "mine sets off no later mine (KS-59); recorded at setup (table_laid's rules_version)",
+        4: "0.3.0: on Little Wars version 3: a team's merge keeps a command's own follow-up lines (KS-9)",
     }
-    by_flags = (1, 2)
+    by_flags = (1, 2, 3)
 
     def unrecorded_version(self, state: Any) -> int:
         return ks_version(state)
@@ -70,10 +72,11 @@ class Kriegspiel(Teams, RuleSetBase):
     def carry_over(self, state: Any, old: int | None) -> Any:
         """A game laid by version 1 plays on by it to its end: its turns are numbered from the first
         turn of play and its ids by shared counts, which no later turn could renumber without
-        changing every name and number its players have read. A version 2 game moves on to 3 as it
-        stands, recorded as version 3 (the changes are in how later turns are adjudicated)."""
+        changing every name and number its players have read. A version 2 or 3 game moves on as it
+        stands, recorded as the current version on Little Wars' current base (the changes are in how
+        later turns are adjudicated)."""
         refuse_carrying_version_1(state)
-        return {**state, "ks": {**state["ks"], "rules_version": RULES_VERSION}}
+        return {**state, "lw_version": LW_VERSION, "ks": {**state["ks"], "rules_version": RULES_VERSION}}
 
     def scenarios(self) -> list[tuple[str, str]]:
         """Its own scenarios (the default first), then the Little Wars ones it can play."""

@@ -33,6 +33,7 @@ from .fold import PREFIX, fold, game_turn_of_play, initial_state, next_name
 from .motion import resolve_moves
 from .scenario import OPPOSITE, load, swap_armies
 from .units import FIRST_FIRE_TURN, RESERVE, SIDES, other
+from .version import LW_VERSION
 
 
 class TurnLog(Protocol):
@@ -65,7 +66,7 @@ def setup(scenario: Any, rng: random.Random) -> list[RuleEvent]:
         sc = swap_armies(sc) if coin["swapped"] else sc
     sc = with_marked_texts(sc)  # refused lines keep their marked message (older games' logs have none)
     log.emit(
-        "table_laid", {"scenario": sc, "first": rng.choice(SIDES), "ids": "side"}
+        "table_laid", {"scenario": sc, "first": rng.choice(SIDES), "ids": "side", "lw_version": LW_VERSION}
     )  # LW-6: a coin for the First Player
     if coin:
         log.emit("defender_chosen", coin)

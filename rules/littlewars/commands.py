@@ -10,8 +10,9 @@ them. The command ``commander`` (and a seat without a command) may order everyth
 
 Orders are checked per command (``command_errors``) and merged per side (``merge``): the
 commander's lines come first, then each command's in name order; a later line naming a unit
-(or a new group name, or a side-wide order like ``melee``) that an earlier line already
-claimed is dropped and reported as a conflict, which the side (every seat of it) is told.
+(or a new group name, or a side-wide order like ``melee``) that another command's earlier line
+already claimed is dropped and reported as a conflict, which the side (every seat of it) is told.
+(Before Little Wars version 3 a command's own earlier line counted too: ``merge``.)
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any, Protocol
 from rules.core.protocol import LineError, ParsedOrders
 
 from .orders import Order
+from .version import lw_version
 
 COMMANDER = "commander"
 # Order fields that name a unit the order acts on; "new" names the group it makes.
@@ -120,9 +122,16 @@ def _claims(order: Order) -> list[str]:
     return [kind] if kind else [u.lower() for u in _units(order)]
 
 
-def merge(texts: dict[str, str], parse: Callable[[str], ParsedOrders]) -> tuple[str, list[dict[str, Any]]]:
+def merge(
+    texts: dict[str, str], parse: Callable[[str], ParsedOrders], own_lines: bool = True
+) -> tuple[str, list[dict[str, Any]]]:
     """One side's orders from its commands' texts: (text, conflicts). Commander first, then by name;
-    a line claiming a unit an earlier kept line claimed is dropped (a conflict)."""
+    a line claiming a unit another command's earlier kept line claimed is dropped (a conflict).
+
+    A command's own lines never clash with each other (``own_lines``, Little Wars version 3): its
+    ``split foot1 2 as sappers`` then ``mine sappers at …`` both reach the rules, which judge them
+    as they judge one player's orders. Before version 3 (``own_lines=False``) a command's later line
+    naming a unit its earlier line had named was dropped too, which lost such follow-up lines."""
     order = sorted(texts, key=lambda c: (c != COMMANDER, c))
     claimed: dict[str, str] = {}
     lines, conflicts = [], []
@@ -130,13 +139,13 @@ def merge(texts: dict[str, str], parse: Callable[[str], ParsedOrders]) -> tuple[
         kept = []
         for o in parse(texts[cmd]).orders:
             claims = list(_claims(o))
-            clash = next((c for c in claims if c in claimed), None)
+            clash = next((c for c in claims if c in claimed and not (own_lines and claimed[c] == cmd)), None)
             if clash is not None:
                 conflicts.append({"unit": clash, "kept": claimed[clash], "dropped": cmd, "line": o.text})
                 continue
             if type(o).__name__ == "Hold" and not claims:
                 continue
-            claimed.update(dict.fromkeys(claims, cmd))
+            claimed.update({c: claimed.get(c, cmd) for c in claims})
             kept.append(o.text)
         if kept:
             lines += [f"# {cmd}"] + kept
@@ -166,4 +175,4 @@ class Teams:
     def merge_orders(
         self: _ParsesOrders, state: dict[str, Any], side: str, texts: dict[str, str], kind: str = "orders"
     ) -> tuple[str, list[dict[str, Any]]]:
-        return merge(texts, lambda text: self.parse_orders(state, side, text, kind))
+        return merge(texts, lambda text: self.parse_orders(state, side, text, kind), lw_version(state) >= 3)

@@ -23,6 +23,7 @@ State (plain JSON)::
     last      {"turn", "impacts", "melees", "captures", "notes"} of the last turn
     result    None or {"winner", "reason", "scores"}
     ids       "side" in games laid since per-side numbering (table_laid says so); absent in older logs
+    lw_version  3 in games laid since Little Wars version 3 (table_laid records it; version.py)
     serial    {side: {"pow": n, "freed": n}} the groups each side has formed so far ("side" ids only)
     counter   the one count both sides shared before: names groups in older logs (next_name)
     commands  (only with several players a side) {side: {command: {"figures", "guns"}}} (commands.py)
@@ -117,6 +118,8 @@ def _table_laid(state: State, p: Mapping[str, Any]) -> State:
     new.update(scenario=sc, phase="deploy", first=p["first"], turn=1 if p.get("ids") == "side" else 0)
     if p.get("ids") == "side":
         new.update(ids="side", serial={s: {"pow": 0, "freed": 0} for s in SIDES})
+    if "lw_version" in p:
+        new["lw_version"] = p["lw_version"]
     for side in SIDES:
         numbers = {"inf": 0, "cav": 0}
         force = sc["forces"][side]

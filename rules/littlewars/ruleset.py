@@ -16,11 +16,12 @@ from .describe import describe_event as _describe
 from .describe import describe_reason as _describe_reason
 from .fold import fold as _fold
 from .fold import initial_state as _initial
-from .fold import laid_by_version_1, refuse_carrying_version_1
+from .fold import refuse_carrying_version_1
 from .invariants import check_invariants
 from .orders import ORDER_WORDS, ORDERS_HELP, parse_text
 from .render import render_svg as _render
 from .scenario import DEFAULT_SCENARIO, builtin_names, builtin_scenario, load
+from .version import LW_VERSION, lw_version
 from .view import build_view
 
 
@@ -32,23 +33,27 @@ class LittleWars(Teams, RuleSetBase):
     orders_help: str = ORDERS_HELP
     order_words: tuple[str, ...] = ORDER_WORDS
     # rules/README.md "Versions": version 1's games are told apart by their table_laid (no per-side
-    # ids: fold.laid_by_version_1), so this object plays both
-    version = 2
+    # ids: fold.laid_by_version_1), version 3's by the lw_version it records (version.lw_version),
+    # so this object plays all three
+    version = LW_VERSION
     versions = {
         1: "0.1.0: turns counted from the first turn of play; prisoner groups numbered in one shared count",
         2: "0.2.0: the game's turn number everywhere (play_from); prisoner and freed groups numbered per side",
+        3: "0.3.0: a team's merge keeps a command's own follow-up lines (split then mine or move the "
+        "new group: LW-61); recorded at setup (table_laid's lw_version)",
     }
-    by_flags = (1,)
+    by_flags = (1, 2)
 
     def unrecorded_version(self, state: Any) -> int:
-        return 1 if laid_by_version_1(state) else 2
+        return lw_version(state)
 
     def carry_over(self, state: Any, old: int | None) -> Any:
         """A game laid by version 1 plays on by it to its end: its turns are numbered from the first
         turn of play and its ids by shared counts, which no later turn could renumber without
-        changing every name and number its players have read."""
+        changing every name and number its players have read. A version 2 game moves on as it
+        stands, recorded as version 3 (the change is in how later orders are merged)."""
         refuse_carrying_version_1(state)
-        return state
+        return {**state, "lw_version": LW_VERSION}
 
     initial_state = staticmethod(_initial)
 

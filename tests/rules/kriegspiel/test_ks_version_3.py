@@ -6,7 +6,7 @@ import pytest
 from rules.core.protocol import RulesError
 from rules.kriegspiel.ruleset import RULESET
 from rules.kriegspiel.scenario import load
-from rules.kriegspiel.version import ks_version
+from rules.kriegspiel.version import RULES_VERSION, ks_version
 
 
 def as_version_2(g):
@@ -24,12 +24,14 @@ def laid(new_game, version, scenario=None, seed=1):
     return g
 
 
-def test_a_new_game_records_version_3_and_older_games_keep_theirs(new_game):
+def test_a_new_game_records_its_version_and_older_games_keep_theirs(new_game):
     g = new_game()
     (table,) = [e for e in g.events if e.type == "littlewars.table_laid"]
-    assert table.payload["rules_version"] == 3 and table.payload["ids"] == "side"
-    assert g.state["ks"]["rules_version"] == 3 and ks_version(g.state) == 3
-    assert RULESET.version == 3 and set(RULESET.versions) == {1, 2, 3} and RULESET.by_flags == (1, 2)
+    assert table.payload["rules_version"] == RULES_VERSION >= 3 and table.payload["ids"] == "side"
+    assert g.state["ks"]["rules_version"] == RULES_VERSION and ks_version(g.state) == RULES_VERSION
+    assert set(RULESET.versions) == set(range(1, RULES_VERSION + 1)) and RULESET.by_flags == tuple(
+        range(1, RULES_VERSION)
+    )
     assert RULESET.pinned(2) is RULESET and RULESET.pinned(1) is RULESET
     old = as_version_2(new_game()).state
     assert RULESET.unrecorded_version(old) == 2
@@ -37,7 +39,7 @@ def test_a_new_game_records_version_3_and_older_games_keep_theirs(new_game):
     del v1["ids"]
     assert ks_version(v1) == 1 and RULESET.unrecorded_version(v1) == 1
     moved = RULESET.carry_over(old, 2)
-    assert ks_version(moved) == 3 and moved["figures"] == old["figures"]
+    assert ks_version(moved) == RULES_VERSION and moved["figures"] == old["figures"]
     with pytest.raises(RulesError):
         RULESET.carry_over(v1, 1)
 
