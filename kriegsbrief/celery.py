@@ -58,3 +58,20 @@ def keep_healthy_connections(sender=None, **kwargs) -> None:
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+@signals.worker_init.connect
+def use_worker_timeouts(sender=None, **kwargs) -> None:
+    """A worker's database timeouts are the workers' (kriegsbrief/dbtimeouts.py: longer than a web
+    request's, and a session stopped inside a transaction still ends), set before it opens any
+    connection; a prefork pool's children inherit them."""
+    from django.conf import settings
+    from django.db import connections
+
+    if getattr(settings, "DATABASE_PGBOUNCER", False) or connections["default"].vendor != "postgresql":
+        return
+    from kriegsbrief import dbtimeouts
+
+    dbtimeouts.apply(settings.DATABASES["default"], os.environ, "worker")
+    connections["default"].settings_dict["OPTIONS"] = settings.DATABASES["default"]["OPTIONS"]
+    connections.close_all()

@@ -1,6 +1,6 @@
 """GET /healthz: is this installation doing its work? JSON, 200 when every check passes, else 503.
 
-Checks: the database answers; the broker answers (in-process mode has none to ask); the deadline
+Checks: the database answers (with how many sessions wait on a lock); the broker answers (in-process mode has none to ask); the deadline
 sweep ran lately (its heartbeat is younger than three intervals: beat, or the embedded server's
 thread, is alive); and work moves (no closed turn waits for adjudication, and no due mail waits,
 longer than HEALTH_MAX_WAIT_SECONDS - a worker that stopped consuming still answers a ping, so
@@ -61,10 +61,20 @@ def _timed(check) -> dict:
 
 
 def check_database() -> dict:
+    """The database answers; on PostgreSQL, how many of our sessions wait on a lock now and for how
+    long the longest has (reported, not judged: a request gives up after its lock_timeout,
+    kriegsbrief/dbtimeouts.py; a long wait points at a session holding a game locked)."""
     with connection.cursor() as cur:
-        cur.execute("SELECT 1")
-        cur.fetchone()
-    return {}
+        if connection.vendor != "postgresql":
+            cur.execute("SELECT 1")
+            cur.fetchone()
+            return {}
+        cur.execute(
+            "SELECT count(*), coalesce(max(extract(epoch FROM clock_timestamp() - query_start)), 0)"
+            " FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
+        waits, longest = cur.fetchone()
+    return {"lock_waits": waits, "longest_lock_wait_s": round(float(longest), 1)}
 
 
 def queue_names() -> list[str]:

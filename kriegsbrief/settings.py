@@ -14,10 +14,12 @@ DEBUG=true explicitly.
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import environ
 from django.utils.translation import gettext_lazy as _
 
+from kriegsbrief import dbtimeouts
 from kriegsbrief import queues as _queues
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -75,6 +77,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "campaigns.web.busy.DatabaseBusyMiddleware",  # a timed-out database wait: 503, retry (dbtimeouts.py)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",  # Accept-Language (or the language cookie) for everyone
@@ -106,6 +109,7 @@ TEMPLATES = [
     },
 ]
 
+DATABASE_PGBOUNCER = env.bool("DATABASE_PGBOUNCER", default=False)
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'kriegsbrief.sqlite3'}")}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL + a busy timeout let the embedded server's sweeper thread and
@@ -114,13 +118,21 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL;", "transaction_mode": "IMMEDIATE"}
     )
 else:
+    # Behind PgBouncer in transaction mode (DATABASE_PGBOUNCER=true) a session is not ours from one
+    # transaction to the next: no prepared statements (another client's server connection does
+    # not have them: "prepared statement _pg3_N does not exist"), no server-side cursors (Django's
+    # QuerySet.iterator() keeps one open across fetches), and no startup options (PgBouncer
+    # refuses them; the timeouts are set on the database roles instead: README, operations).
     # Django turns psycopg's prepared statements off; the event store's append
-    # (a server-side-binding cursor) is prepared after this many runs. Behind
-    # PgBouncer in transaction mode set DATABASE_PREPARE_THRESHOLD=off.
-    threshold = env.str("DATABASE_PREPARE_THRESHOLD", default="5")
+    # (a server-side-binding cursor) is prepared after this many runs.
+    threshold = env.str("DATABASE_PREPARE_THRESHOLD", default="off" if DATABASE_PGBOUNCER else "5")
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
-        None if threshold.lower() in ("off", "none", "") else int(threshold)
+        None if DATABASE_PGBOUNCER or threshold.lower() in ("off", "none", "") else int(threshold)
     )
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = DATABASE_PGBOUNCER
+    # Timeouts by role (kriegsbrief/dbtimeouts.py): the web's here, the workers' set as Celery starts.
+    if not DATABASE_PGBOUNCER:
+        dbtimeouts.apply(DATABASES["default"], os.environ, "web")
     # A connection kept per web thread and worker for this many seconds (0: one per request, as
     # Django does by default): opening one costs the server a backend process and the client a
     # handshake, and under load bench/load.py found a poll spending about a quarter of its time on
@@ -280,6 +292,11 @@ if env.str("EMAIL_URL", default=""):
 else:
     EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="campaigns.mailout.eml_backend.EmlFileBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Kriegsbrief <umpire@kriegsbrief.localhost>")
+# The domain of our Message-IDs (<…@domain>): a real one, the site's host unless told otherwise.
+_SITE_HOST = urlsplit(SITE_URL).hostname or ""
+MAIL_MESSAGE_ID_DOMAIN = env.str(
+    "MAIL_MESSAGE_ID_DOMAIN", default=_SITE_HOST if _SITE_HOST and ":" not in _SITE_HOST else "kriegsbrief.localhost"
+)
 # Outbox retries back off from this base, doubling per failure (campaigns.mailout.outbox.backoff).
 OUTBOX_RETRY_BASE_SECONDS = env.int("OUTBOX_RETRY_BASE_SECONDS", default=30)
 # How long a hung SMTP connection holds a sender (its lease is renewed meanwhile: SEND_LEASE_SECONDS).
@@ -291,6 +308,9 @@ INBOUND_DOMAIN = env.str("INBOUND_DOMAIN", default="kriegsbrief.localhost")
 INBOUND_LOCAL_PART = env.str("INBOUND_LOCAL_PART", default="orders")
 # Authentication-Results are trusted only when our own MTA wrote them.
 MAIL_AUTHSERV_ID = env.str("MAIL_AUTHSERV_ID", default="mx.kriegsbrief.localhost")
+# The authserv-id of the server that delivers into the polled IMAP mailbox (mx.google.com, say):
+# over IMAP only its Authentication-Results are read. Unset: none is (no server of ours is on the way).
+MAIL_IMAP_AUTHSERV_ID = env.str("MAIL_IMAP_AUTHSERV_ID", default="")
 # A message our MTA has not vouched for (no Authentication-Results with MAIL_AUTHSERV_ID on top)
 # is held for the umpire instead of applied, whichever way it came in. On in production.
 MAIL_REQUIRE_AUTHENTICATION = env.bool("MAIL_REQUIRE_AUTHENTICATION", default=not DEBUG)
