@@ -11,6 +11,11 @@ os.environ.setdefault("SECRET_KEY", "kriegsbrief-test-suite-key-not-secret")
 # into later tests, where the leak guard (tests/support/dbleaks.py) cannot tell them from a leak.
 # Tests of kept connections set CONN_MAX_AGE themselves.
 os.environ.setdefault("DATABASE_CONN_MAX_AGE", "0")
+# pytest-django runs a test inside one transaction, idle between its statements while the test
+# computes or waits (a golden log re-adjudicated, a subprocess awaited): the web's idle-in-transaction
+# timeout (kriegsbrief/dbtimeouts.py) would end that session mid-test. Off for the test process only;
+# tests/platform/test_db_timeouts.py checks the timeouts of the web and the workers themselves.
+os.environ.setdefault("DATABASE_IDLE_IN_TRANSACTION_TIMEOUT", "0")
 
 from kriegsbrief.settings import *  # noqa: F403
 
