@@ -204,6 +204,41 @@ def _invitation_declined(seat, user, **_kw):
             )
 
 
+def _side_offered(seat, user, by, token, **_kw):
+    """The standby's offer, with the link that takes the side (campaigns/turns/seats.py); in the
+    standby's language (else the umpire's, who knows whom they ask)."""
+    address = verified_address(user)
+    if not address:
+        return
+    game = seat.game
+    with translation.override(language_of(user) or language_of(by) or settings.LANGUAGE_CODE):
+        named = pgettext("side", seat.side)
+        outbox.queue_mail(
+            key=f"side-offered:{seat.pk}:{seat.version}:{user.pk}",
+            to=address,
+            game=game,
+            kind="invite",
+            reply_to="",
+            subject=outbox.one_line(
+                f"[Kriegsbrief] {game.name}: " + _("will you take over %(side)s?") % {"side": named}
+            ),
+            body=_signed(
+                _(
+                    "%(by)s, the umpire of %(game)s (%(title)s), asks you to take over %(side)s from a player who has gone."
+                )
+                % {
+                    "by": by.get_username() if by else _("the operator"),
+                    "game": game.name,
+                    "title": catalog.get(game.ruleset).title,
+                    "side": named,
+                },
+                _("Nothing changes unless you accept. To accept (signed in): %(url)s")
+                % {"url": settings.SITE_URL + reverse("side_offer", args=[token])},
+                _("The offer is open for a week; if you do not want the side, let it lapse."),
+            ),
+        )
+
+
 def _side_replaced(stream, seat, side, old_email, handover, old_user=None, **_kw):
     game = stream.game
     with translation.override(mail_language(old_user)):  # the leaving player's language
@@ -258,6 +293,7 @@ RECEIVERS = {
     signals.absence_ended: _absence_ended,
     signals.seat_invited: _seat_invited,
     signals.invitation_declined: _invitation_declined,
+    signals.side_offered: _side_offered,
     signals.side_replaced: _side_replaced,
     signals.address_renewed: _address_renewed,
 }

@@ -17,6 +17,7 @@ absence_declared = Signal()  # seat, absence, until, moved: a seat is away (move
 absence_ended = Signal()  # seat, today: a seat is back before the date it gave
 seat_invited = Signal()  # seat, by: an invitation to tell the invitee of
 invitation_declined = Signal()  # seat, user: a seat declined; the creator and umpire are told
+side_offered = Signal()  # seat, user, by, token: a side offered to a standby, who takes it by the token's link
 side_replaced = Signal()  # stream, seat, side, old_email, old_user, handover: a side handed to another player
 address_renewed = Signal()  # seat, address, reason: a seat's secret reply address replaced
 adjudication_failed = Signal()  # stream, turn_number, failure: the rule set raised; the turn is held (failures.py)

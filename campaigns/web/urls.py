@@ -14,6 +14,7 @@ urlpatterns = [
     path("accounts/settings/", views.my_settings, name="my_settings"),
     path("accounts/address/<str:token>/", views.confirm_address, name="confirm_address"),
     path("invitations/<str:token>/", views.invitation, name="invitation"),
+    path("handovers/<str:token>/", views.side_offer, name="side_offer"),
     path("games/new/", views.new_game, name="new_game"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/orders/compose/", ordering.compose, name="order_compose"),

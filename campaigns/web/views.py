@@ -119,6 +119,32 @@ def my_games(request):
 
 @login_required
 @require_http_methods(["GET", "POST"])
+def side_offer(request, token: str):
+    """A standby's offer of a side (campaigns/turns/seats.py): what it is, and the yes (POST)."""
+    try:
+        seat = seats.read_offer(token, request.user)
+    except seats.SeatError as exc:
+        return render(request, "web/side_offer.html", {"error": str(exc)}, status=400)
+    if request.method == "POST":
+        try:
+            seat = seats.accept_side(token, request.user)
+        except seats.SeatError as exc:
+            return render(request, "web/side_offer.html", {"error": str(exc)}, status=400)
+        messages.success(
+            request,
+            _("You play %(side)s in %(game)s from now on; its first mail is on its way to you.")
+            % {"side": pgettext("side", seat.side), "game": seat.game.name},
+        )
+        return redirect("game", seat.game_id)
+    return render(
+        request,
+        "web/side_offer.html",
+        {"seat": seat, "game": seat.game, "verified": mailaddress.verified_address(request.user)},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
 def invitation(request, token: str):
     """An invitation: what the game is and who is in it; accept or decline (POST only)."""
     try:
@@ -634,13 +660,16 @@ def _replace(request, seen: Seen, forms: UmpireForms):
         return None
     user = form.cleaned_data["user"]
     try:
-        seats.replace_player(seen.game.pk, form.cleaned_data["side"], user)
+        seats.offer_side(seen.game.pk, form.cleaned_data["side"], user, by=request.user)
     except seats.SeatError as exc:
         form.add_error("username", str(exc))
         return None
     messages.success(
         request,
-        _("%(side)s is now played by %(user)s; both players have been told, and the side has a new reply address.")
+        _(
+            "%(user)s has been offered %(side)s by mail: the side is theirs once they accept, and until then "
+            "it stays with its player."
+        )
         % {"side": pgettext("side", form.cleaned_data["side"]), "user": user.get_username()},
     )
     return redirect(_umpire_url(seen))

@@ -1,6 +1,7 @@
 """The web pages: sign in, my games, 404 for strangers, orders, the umpire's commands."""
 
 import html
+import re
 
 import pytest
 from django.urls import reverse
@@ -468,9 +469,22 @@ def test_the_umpire_hands_a_side_to_a_standby(client, people, game):
     r = client.post(page, {"action": "replace", "replace-side": "red", "replace-username": "carol"})
     assert "carol already holds a seat in this game" in html.unescape(r.content.decode())
     r = client.post(page, {"action": "replace", "replace-side": "red", "replace-username": "dave"}, follow=True)
-    assert "red is now played by dave" in r.content.decode()
+    assert "dave has been offered red by mail" in r.content.decode()
+    # Nothing changes without dave's yes (issue 29): bob still plays red, dave has only an offer.
     red.refresh_from_db()
-    assert red.user == people["dave"] and red.email == "dave@example.org"
+    assert red.user == people["bob"] and not Event.objects.filter(game=game, type="side.replaced").exists()
+    offer = OutboxMail.objects.get(kind="invite", to="dave@example.org")
+    assert "take over red" in offer.subject
+    link = re.search(r"https?://\S+(/handovers/\S+/)", offer.body).group(1)
+    client.force_login(people["carol"])
+    assert client.post(link).status_code == 400  # not hers to take
+    client.force_login(people["dave"])
+    assert "Take over the side" in client.get(link).content.decode()
+    r = client.post(link, follow=True)
+    assert "You play red in" in r.content.decode()
+    red.refresh_from_db()
+    assert red.user == people["dave"] and red.email == "dave@example.org" and red.accepted_at is not None
+    assert client.post(link).status_code == 400  # an offer is taken once
     assert Event.objects.get(game=game, type="side.replaced").audience == "public"
     welcome = OutboxMail.objects.get(kind="start", to="dave@example.org")
     assert welcome.reply_to == addresses.reply_address(red) != old_address
