@@ -301,7 +301,7 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
         description="The latest orders before the turn closes count. Orders with any error are refused "
         "whole (400 with per-line errors) and the orders accepted before stay in force.",
         request=s.OrdersRequestSerializer,
-        responses={201: s.OrdersAcceptedSerializer, 400: ORDERS_ERROR, 409: CONFLICT, **READ_ERRORS},
+        responses={201: s.OrdersAcceptedSerializer, 400: ORDERS_ERROR, 409: CONFLICT, 429: ORDERS_ERROR, **READ_ERRORS},
     )
     @action(detail=True, methods=["post"])
     def orders(self, request, pk=None):
@@ -321,6 +321,12 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
             )
         except TurnError as exc:
             return _turn_error(exc)
+        if result.retry_after:  # the seat's rate (campaigns/ratelimit.py): nothing was taken
+            return Response(
+                {"accepted": False, "errors": _line_errors(result.errors), "retry_after": result.retry_after},
+                status=status.HTTP_429_TOO_MANY_REQUESTS,
+                headers={"Retry-After": str(result.retry_after)},
+            )
         if not result.accepted:
             return Response(
                 {"accepted": False, "errors": _line_errors(result.errors)}, status=status.HTTP_400_BAD_REQUEST

@@ -281,6 +281,12 @@ CACHES = {
 
 CELERY_BROKER_URL = CELERY_BROKER_URL or "memory://localhost/"
 
+# Rate limits (campaigns/ratelimit.py; 0: none): orders one seat may send a minute, on every
+# channel; confirmation mails an hour to one address and asked for by one user.
+ORDERS_PER_SEAT_PER_MINUTE = env.int("ORDERS_PER_SEAT_PER_MINUTE", default=20)
+CONFIRMATIONS_PER_ADDRESS_PER_HOUR = env.int("CONFIRMATIONS_PER_ADDRESS_PER_HOUR", default=3)
+CONFIRMATIONS_PER_USER_PER_HOUR = env.int("CONFIRMATIONS_PER_USER_PER_HOUR", default=5)
+
 # --- Mail ---------------------------------------------------------------
 OUTBOX_DIR = Path(env.str("OUTBOX_DIR", default=str(VAR_DIR / "outbox")))
 if env.str("EMAIL_URL", default=""):

@@ -16,6 +16,9 @@ os.environ.setdefault("DATABASE_CONN_MAX_AGE", "0")
 # timeout (kriegsbrief/dbtimeouts.py) would end that session mid-test. Off for the test process only;
 # tests/platform/test_db_timeouts.py checks the timeouts of the web and the workers themselves.
 os.environ.setdefault("DATABASE_IDLE_IN_TRANSACTION_TIMEOUT", "0")
+# Scripted players send a seat's orders far faster than any person: the per-seat rate is off for the
+# suite, and tests/platform/test_rate_limits.py sets it where it is tested.
+os.environ.setdefault("ORDERS_PER_SEAT_PER_MINUTE", "0")
 
 from kriegsbrief.settings import *  # noqa: F403
 

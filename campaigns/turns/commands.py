@@ -13,11 +13,13 @@ import logging
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from campaigns import ratelimit
 from campaigns.transient import TRANSIENT
 from rules.core import dice
 from rules.core.i18n import marked
@@ -45,6 +47,7 @@ class SubmitResult:
     errors: list[LineError] = field(default_factory=list)
     closed: bool = False
     orders: list = field(default_factory=list)  # as the rule set parsed them (mail acknowledgements list them)
+    retry_after: int = 0  # refused for the seat's rate (seconds to wait): the API answers 429
 
 
 def _append(stream: Stream, drafts: list[Draft]) -> Stream:
@@ -184,6 +187,16 @@ def submit_orders(
             "n": len(text),
         }
         return SubmitResult(accepted=False, errors=[LineError(0, "", why)])
+    limited = ratelimit.hit(
+        f"orders:{game_id}:{side}:{command or ''}",
+        settings.ORDERS_PER_SEAT_PER_MINUTE,
+        60,
+    )
+    if limited:  # a flood would grow the append-only log for good (issue 29): refused, nothing lost
+        why = _("too many orders sent in a minute: send again in %(s)s seconds (the orders accepted before stand)") % {
+            "s": limited.retry_after
+        }
+        return SubmitResult(accepted=False, errors=[LineError(0, "", why)], retry_after=limited.retry_after)
     stream, turn, command = _locked_for(game_id, side, command or ("commander" if source == "umpire" else None))
     orders, errors = check_orders(stream.state, side, text, command)
     if errors:

@@ -18,7 +18,7 @@ from campaigns import maps
 from campaigns.i18n import render as in_language
 from campaigns.mailout import outbox
 from campaigns.mailout.reports import VERIFY_TEXT
-from campaigns.mailout.verification import request_verification
+from campaigns.mailout.verification import TooManyConfirmations, request_verification
 from campaigns.models import Game, Profile, Seat
 from campaigns.turns import (
     absences,
@@ -242,7 +242,15 @@ def my_settings(request):
     address_form = AddressForm(posted if is_address else None)
     if is_address and address_form.is_valid():
         email = address_form.cleaned_data["email"]
-        request_verification(request.user, email)
+        try:
+            request_verification(request.user, email)
+        except TooManyConfirmations as exc:
+            messages.error(
+                request,
+                _("Too many confirmation mails in an hour: ask again in %(minutes)s minutes.")
+                % {"minutes": max(1, exc.retry_after // 60)},
+            )
+            return redirect("my_settings")
         messages.success(
             request, _("We have mailed a link to %(email)s: follow it to confirm the address.") % {"email": email}
         )
