@@ -142,3 +142,32 @@ def test_bob_accepts_an_invitation_from_my_games(live_server, browser_page, peop
     assert "You joined Invited game" in page.inner_text(".messages")
     assert "alice" in page.inner_text("#roster")
     assert game.seats.get(side="red").status == "active"
+
+
+@pytest.mark.parametrize(
+    "viewport", [{"width": 1280, "height": 900}, {"width": 390, "height": 844}], ids=["desktop", "phone"]
+)
+def test_a_refused_order_is_at_the_top_of_the_viewport_with_the_focus(live_server, browser_page, game, viewport):
+    """Issue 31: after Send the page reloaded at the top and the errors sat far below (y=964 on a
+    900 px desktop, y=1742 on a phone); now the outcome is first, focused, in view, in both languages."""
+    page = browser_page
+    page.set_viewport_size(viewport)
+    sign_in(page, live_server.url, "bob")
+    for lang, refused in (("en", "Your orders were not accepted"), ("ru", "Ваши приказы не приняты")):
+        page.context.set_extra_http_headers({"Accept-Language": lang})
+        page.goto(f"{live_server.url}/games/{game.pk}/")
+        page.fill("#id_text", "fly to the moon")
+        page.click("button:has-text('Send orders'), button:has-text('Отправить приказы')")
+        page.wait_for_load_state("load")
+        outcome = page.locator("#outcome")
+        assert refused in outcome.inner_text() and "fly to the moon" in outcome.inner_text()
+        assert page.evaluate("document.activeElement.id") == "outcome"
+        box = outcome.bounding_box()
+        assert 0 <= box["y"] < viewport["height"] / 3, box  # at the top of what is shown, not below it
+    page.context.set_extra_http_headers({"Accept-Language": "en"})
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.fill("#id_text", legal_op(game))
+    page.click("button:has-text('Send orders')")
+    page.wait_for_load_state("load")
+    assert "Orders accepted" in page.locator("#outcome").inner_text()
+    assert page.evaluate("document.activeElement.id") == "outcome"
