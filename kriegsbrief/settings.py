@@ -54,7 +54,8 @@ DEBUG = env.bool("DEBUG", default=False)
 SECRET_KEY = env.str("SECRET_KEY", default="") or _kept_secret_key(VAR_DIR / "secret_key")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
-SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
+# The demo's links (`PORT=8123 ./kb demo`) point at the port it serves on (issue 31: they said 8000).
+SITE_URL = env.str("SITE_URL", default=f"http://127.0.0.1:{os.environ.get('PORT', '8000')}")
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -44,3 +44,19 @@ def test_load_demo_twice_gives_one_verified_game_with_turns_played():
     assert state.rules["scenario"]["name"] == "quatre_bras" and napoleon.seats.count() == 3
     assert verify_game(napoleon).ok
     assert Game.objects.count() == 1 + len(FRESH_GAMES)
+
+
+def test_the_demos_links_follow_the_port_it_serves_on():
+    """Issue 31: `PORT=8123 ./kb demo` mailed links to port 8000."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {k: v for k, v in os.environ.items() if k != "SITE_URL"}
+    code = "import django; django.setup(); from django.conf import settings; print(settings.SITE_URL)"
+    root = Path(__file__).resolve().parents[2]
+    for port, url in (("8123", "http://127.0.0.1:8123"), (None, "http://127.0.0.1:8000")):
+        run_env = {**env, "PORT": port} if port else {k: v for k, v in env.items() if k != "PORT"}
+        out = subprocess.run([sys.executable, "-c", code], cwd=root, env=run_env, capture_output=True, text=True)
+        assert out.stdout.strip() == url, out.stderr
