@@ -77,9 +77,18 @@ def change_rules_version(game_id: int, version: int, *, by: str, reason: str = "
         if why:
             raise TurnError(why)
         try:  # the new version's upcaster must take the state (it is run again by the fold)
-            catalog.get(state.ruleset, version).carry_over(state.rules, state.rules_version)
+            target = catalog.get(state.ruleset, version)
+            moved = target.carry_over(state.rules, state.rules_version)
         except RulesError as exc:
             raise TurnError(render(exc.args[0]) if exc.args else str(exc)) from exc
+        # A version kept by the flags its log carries is one object for every version: its upcaster
+        # can only record the newest, so moving to one in between would record (and play) another
+        lands_on = target.unrecorded_version(moved)
+        if lands_on > version:
+            raise TurnError(
+                _("this game can move only to version %(newest)s of its rules, not to version %(version)s")
+                % {"newest": lands_on, "version": version}
+            )
         payload = {"from": state.rules_version, "to": version, "by": by, "reason": reason.strip()[:500]}
         stream = gamelog.append(stream, [Draft(state.turn.number, RuleEvent("game.rules_changed", payload, PUBLIC))])
         return stream.state

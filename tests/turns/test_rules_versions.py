@@ -265,8 +265,9 @@ def test_the_api_shows_the_umpire_the_version_and_refuses_to_carry_a_0_1_0_game_
     umpire, red = client_for(_seat_user(game, "umpire")), client_for(_seat_user(game, "player", "red"))
     url = f"/api/games/{game.pk}/rules-version/"
     got = umpire.get(url).json()
-    assert got["played_by"] == 1 and got["recorded"] is False and got["newest"] == 2
-    assert set(got["newer"]) == {"2"}
+    newest = catalog.get("littlewars").version
+    assert got["played_by"] == 1 and got["recorded"] is False and got["newest"] == newest
+    assert set(got["newer"]) == {str(v) for v in range(2, newest + 1)}
     assert red.get(url).status_code == 403
     assert red.post(url, {"version": 2}, format="json").status_code == 403
     # the open turn has red's orders in: not a turn boundary
@@ -282,4 +283,21 @@ def test_the_api_shows_the_umpire_the_version_and_refuses_to_carry_a_0_1_0_game_
 def test_a_game_of_0_2_0_is_played_by_littlewars_version_2():
     game = _import_golden(GOLDEN / "0.2.0" / "littlewars-open.jsonl")
     got = client_for(_seat_user(game, "umpire")).get(f"/api/games/{game.pk}/rules-version/").json()
-    assert (got["played_by"], got["newer"]) == (2, {})
+    assert got["played_by"] == 2 and set(got["newer"]) == {"3"}  # Little Wars 3: the team merge (LW-61)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_game_moves_only_to_a_version_its_upcaster_records():
+    """A version kept by its log's flags is one object for all its versions, whose carry_over records
+    the newest: moving a Kriegspiel 2 game "to 3" would have recorded 3 and played 4."""
+    game = _import_golden(GOLDEN / "0.2.0" / "kriegspiel-works-open.jsonl")
+    umpire = client_for(_seat_user(game, "umpire"))
+    url = f"/api/games/{game.pk}/rules-version/"
+    state = gamelog.load(game.pk).state
+    if state.turn.orders or state.turn.ready:
+        commands.close_turn(game.pk, "deadline")
+    refused = umpire.post(url, {"version": 3}, format="json")
+    assert refused.status_code == 409 and "only to version 4" in refused.json()["detail"]
+    moved = umpire.post(url, {"version": 4}, format="json")
+    assert moved.status_code == 200, moved.content
+    assert gamelog.load(game.pk).state.rules_version == 4
