@@ -6,11 +6,12 @@ Pure Python (no pytest); used by tests/rules/civilwar and usable by platform tes
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rules.civilwar import RULESET as RS
 from rules.civilwar import build_state, legal_operations
+from rules.civilwar.board import SIDES
 from rules.core.canonical import canonical_json
 from rules.core.protocol import RuleEvent
 
@@ -126,3 +127,59 @@ def bot_orders(state: dict[str, Any], side: str) -> str:
     if state["turn"] >= 12 or not ops:
         return "pass"
     return attacks[0] if attacks else ops[0]
+
+
+def state_from_view(view: dict[str, Any]) -> dict[str, Any]:
+    """A position rebuilt from what one player's view shows (``view()``, e.g. the API's board), enough
+    for ``bot_orders``, ``default_orders`` and validation: a scripted player that knows only its own
+    view (tests/support/playthrough.py). It reads nothing the view does not give: no standing
+    instructions (the view shows its own side's as text only), no count of passes, no last
+    operation; a unit driven out and awaiting its decision has the retreats the view lists and no
+    record of where the attacker came from (the server checks the decision against its own)."""
+    board = view.get("board")
+    if board is None:
+        return RS.initial_state()
+    scenario = {
+        "name": board["name"],
+        "title": board["title"],
+        "max_units": board["max_units"],
+        "cities": [{k: c[k] for k in ("id", "name", "x", "y")} for c in board["cities"]],
+        "roads": [{k: r[k] for k in ("id", "joins", "x", "y")} for r in board["roads"]],
+        "lines": [{"id": ln["id"], "points": list(ln["points"])} for ln in board["lines"]],
+    }
+    turn = view["turn"]
+    state = build_state(
+        scenario,
+        tokens=dict(view["tokens"]),
+        units={u["point"]: u["side"] for u in view["units"]},
+        to_move=turn["to_move"],
+        just_occupied={s: list(view["protected"].get(s, [])) for s in SIDES},
+    )
+    pending = view.get("pending")
+    state.update(
+        phase=view["phase"],
+        turn=turn["number"],
+        token_start={s: view["counters"][s]["tokens_dealt"] for s in SIDES},
+        pending=None
+        if pending is None
+        else {
+            **{k: pending[k] for k in ("defender", "point", "attacker", "operation")},
+            "options": list(pending["options"]),
+            "vacated": [],
+            "entered": [],
+            "awaiting": True,
+        },
+        result=dict(view["result"]) if view.get("result") else None,
+    )
+    return state
+
+
+def check_result(result: Mapping[str, Any], board: Mapping[str, Any]) -> None:
+    """A finished game's result as Civil War ends it, read against a player's last view (the API
+    play-through's check, tests/support/playthrough.py): a winner and the other side as loser (which
+    could carry out no operation, CW-11), or a draw with neither."""
+    if result["winner"] is None:
+        assert result.get("loser") is None, result
+    else:
+        assert result.get("loser") == next(s for s in SIDES if s != result["winner"]), result
+    assert board["phase"] == "over" and board["result"] == dict(result), (board["result"], result)

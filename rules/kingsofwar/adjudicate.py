@@ -91,7 +91,29 @@ def validate(state: dict[str, Any], side: str, orders: Sequence[Order], kind: st
         return (LineError(0, "", "the game is over"),)
     if side != state.get("to_move"):
         return (LineError(0, "", f"it is not {side}'s turn: {state.get('to_move')} is to move"),)
-    return tuple(sorted(plan(state, side, orders).errors, key=lambda e: e.line))
+    return tuple(sorted(settle(state, side, orders)[1], key=lambda e: e.line))
+
+
+def settle(state: dict[str, Any], side: str, orders: Sequence[Order]) -> tuple[Plan, list[LineError]]:
+    """The plan a turn carries out and every line it refuses, in the order refused: what ``validate``
+    tells the player and what ``adjudicate`` does, so a turn refuses no line validation did not name.
+
+    From version 3 the plan is final (plan.py): its errors are the lines refused. Versions 1 and 2
+    refuse the plan's errors, then plan again without those lines until none is refused, which can
+    refuse more (issue 33: a charger refused stands in the way of one planned to move with it)."""
+    if rules_version(state) >= 3:
+        p = plan(state, side, orders)
+        return p, sorted(p.errors, key=lambda e: e.line)
+    orders = list(orders)
+    refused: list[LineError] = []
+    for _attempt in range(len(orders) + 1):
+        p = plan(state, side, orders)
+        if not p.errors:
+            break
+        bad = {e.line for e in p.errors}
+        refused += sorted(p.errors, key=lambda e: e.line)
+        orders = [o for o in orders if o.line not in bad]
+    return p, refused
 
 
 def _coerce(value: Any) -> list[Order]:
@@ -119,17 +141,11 @@ def adjudicate(
 
 
 def _movement(run: _Run, side: str, orders: list[Order]) -> Plan:
-    """Refuse what cannot be done (re-planning without it, so later lines see the real
-    positions), then move. Returns the accepted plan."""
-    orders = list(orders)
-    for _attempt in range(len(orders) + 1):
-        p = plan(run.state, side, orders)
-        if not p.errors:
-            break
-        bad = {e.line for e in p.errors}
-        for e in sorted(p.errors, key=lambda e: e.line):
-            run.emit("order_refused", {"side": side, "line": e.line, "text": e.text, "reason": e.message})
-        orders = [o for o in orders if o.line not in bad]
+    """Refuse what cannot be done (``settle``: the lines validate names), then move. Returns the
+    accepted plan."""
+    p, refused = settle(run.state, side, orders)
+    for e in refused:  # the English kept in the log (a marked reason is read back by describe.py)
+        run.emit("order_refused", {"side": side, "line": e.line, "text": e.text, "reason": str(e.message)})
     for m in p.moves:
         o, pose = m.order, m.pose
         if o.is_charge:

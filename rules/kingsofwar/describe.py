@@ -8,6 +8,7 @@ from typing import Any
 from rules.core.i18n import _, gettext_noop, joined, pgettext, reread
 
 from .fold import PREFIX
+from .plan import CANNOT_JOIN
 
 # The order words and rolls the payloads keep in English, as a reader reads them.
 _ORDERS = {
@@ -35,6 +36,10 @@ ENDINGS = (
 
 def describe_reason(reason: Any) -> Any:
     return reread(reason, ENDINGS)
+
+
+# Why a line was refused, where the log keeps a marked text's English (the rest is English only).
+REFUSALS = (CANNOT_JOIN,)
 
 
 def _side(s: Any) -> str:
@@ -106,7 +111,7 @@ def describe_event(event_type: str, p: Mapping[str, Any]) -> str:
             side=_side(p["side"]),
             line=p["line"],
             text=p["text"],
-            reason=p["reason"],
+            reason=reread(p["reason"], REFUSALS, sides=()),
             then=then,
         )
     if name == "shot":

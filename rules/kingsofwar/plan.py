@@ -8,6 +8,12 @@ turn never does what validation did not see.
 Order of resolution (documented in RULES.md): charges first, grouped by target in the
 order of each target's first charge line, then all other moves in line order, each
 checked against the units where the earlier lines left them.
+
+From version 3 the plan is final: every line it refuses stands where it is in the plan, and
+every line it carries out was checked against those that stand, so the turn refuses exactly
+the lines ``validate`` names (issue 33). The chargers of one side of a target are worked out
+together (``_charge_side_v3``). Versions 1 and 2 planned again without the refused lines
+(``adjudicate.settle``), and that could refuse more.
 """
 
 from __future__ import annotations
@@ -15,12 +21,14 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 import numpy as np
 from shapely.geometry import LineString, Polygon
 from shapely.geometry.base import BaseGeometry
 
+from rules.core.i18n import _, gettext_noop
 from rules.core.protocol import LineError
 
 from . import geom
@@ -33,6 +41,11 @@ AREA_EPS = geom.AREA_EPS  # square inches: less overlap than this is touching (t
 ENEMY_GAP = 1.0  # house (published rule): no unit ends a non-charge move within 1 in of an enemy
 MAX_PIVOT = 90  # house: Advance allows one pivot of up to 90 degrees about the centre
 CONTACT_EPS = 1e-3  # inches of shared side needed for contact: less is corner to corner (KW-4)
+MAX_GROUPINGS = 4096  # version 3: the most groupings of one side's chargers looked at (see _charge_side_v3)
+
+# Version 3: a charge that would stop another of the same massed charge (its reason is kept in
+# English in the log, as every refusal, and read back into the reader's language: describe.py).
+CANNOT_JOIN = gettext_noop("{unit} cannot join the charge on {target}: with it, {reason}; give it another order (KW-3)")
 
 
 @dataclass
@@ -55,6 +68,9 @@ class Plan:
 
     def err(self, o: Order, msg: str) -> None:
         self.errors.append(LineError(o.line, o.text, msg))
+
+    def refused(self, line: int) -> bool:
+        return any(e.line == line for e in self.errors)
 
 
 def prof(u: dict[str, Any]) -> dict[str, Any]:
@@ -201,7 +217,10 @@ def _charge_group(p: Plan, state: dict[str, Any], field_: Battlefield, sighter: 
         u = p.poses[o.unit]
         by_side.setdefault(geom.arc_of(target, (u["x"], u["y"]), sighter.arcs), []).append(o)
     for tside, orders in by_side.items():
-        _charge_side(p, field_, target, tside, orders)
+        if p.version >= 3:
+            _charge_side_v3(p, field_, target, tside, orders)
+        else:
+            _charge_side(p, field_, target, tside, orders)
 
 
 def _charge_rights(state: dict[str, Any], sighter: Sighter, o: Order) -> str | None:
@@ -287,6 +306,112 @@ def _charge_side(p: Plan, field_: Battlefield, target: dict[str, Any], tside: st
         _place_charger(p, field_, o, target, tside, starts[o.unit], together)
 
 
+def _charge_side_v3(p: Plan, field_: Battlefield, target: dict[str, Any], tside: str, orders: list[Order]) -> None:
+    """Version 3 (issue 33): the charges on one side of a target, worked out together.
+
+    The lines are taken in line order: each is carried out if some grouping of chargers can all
+    charge together (``trouble`` finds nothing) made of it, the earlier lines carried out and any
+    of the later ones; otherwise it is refused, and its unit stays where it is, in the way of the
+    others. In such a grouping each charger has room (KW-3/4, at its place by ``_contacts`` for that
+    grouping: a lone charger gets the most contact), no two leader-point paths cross (KW-5), and
+    each is within reach with its swept path clear of terrain, the table edge and every unit but
+    the target and the grouping's own chargers, which move together. The lines carried out form
+    such a grouping, so none of them is refused afterwards, and each refused line is refused for
+    what stops it joining them (``trouble`` with it added)."""
+    a, b = (np.array(x) for x in geom.side_segment(target, tside))
+    length = float(np.linalg.norm(b - a))
+    along = (b - a) / length
+    mid = (a + b) / 2
+    inward = round(math.degrees(math.atan2(along[0], -along[1])) % 360, 6)  # "along" is the charger's right
+    starts = {o.unit: p.poses[o.unit] for o in orders}
+    proj = {o.unit: float((np.array([starts[o.unit]["x"], starts[o.unit]["y"]]) - mid) @ along) for o in orders}
+
+    def placed(group: Sequence[Order]) -> tuple[dict[str, Any], bool]:
+        """Each charger's leader point on the side, and whether each has room (KW-3/4)."""
+        lined = sorted(group, key=lambda q: (proj[q.unit], q.line))
+        centres, touch = _contacts(p, lined, proj, length)
+        points = {q.unit: mid + c * along for q, c in zip(lined, centres, strict=True)}
+        return points, all(t >= CONTACT_EPS for t in touch)
+
+    def pose(o: Order, point: Any) -> dict[str, Any]:
+        return dict(starts[o.unit], x=round(float(point[0]), 6), y=round(float(point[1]), 6), facing=inward)
+
+    def trouble(group: Sequence[Order], blame: Order | None = None) -> str | None:
+        """What stops ``group`` charging this side together (said of ``blame``, a line joining it)."""
+        by_line = sorted(group, key=lambda q: q.line)
+        points, room = placed(group)
+        if not room:
+            return _no_room(blame or by_line[-1], target, tside)
+        crossed = _crossing(p, by_line, points)
+        if crossed is not None:
+            later, first = crossed
+            if blame is None or blame in crossed:
+                o, other = (later, first) if blame in (None, later) else (first, later)
+                return f"{o.unit}'s charge path would cross {other.unit}'s (KW-5); give it another order"
+            return _joining(blame, f"{later.unit}'s charge path would cross {first.unit}'s (KW-5)")
+        moving = {q.unit for q in group}
+        for q in sorted(by_line, key=lambda q: q is not blame):  # the joining line first
+            msg = _charger_trouble(p, field_, q, target, starts[q.unit], pose(q, points[q.unit]), moving)
+            if msg:
+                return msg if blame is None or q is blame else _joining(blame, msg)
+        return None
+
+    looked: dict[frozenset[int], bool] = {}
+    measured = [0]  # groupings whose paths were measured (MAX_GROUPINGS)
+
+    def fits(group: Sequence[Order]) -> bool:
+        key = frozenset(q.line for q in group)
+        if key not in looked:
+            looked[key] = False
+            if placed(group)[1] and measured[0] < MAX_GROUPINGS:  # room first: it needs no geometry
+                measured[0] += 1
+                looked[key] = trouble(group) is None
+        return looked[key]
+
+    most = _most_chargers([starts[o.unit]["w"] for o in orders], length)
+    carried: list[Order] = []
+    refused: list[Order] = []
+    for i, o in enumerate(orders):
+        later = orders[i + 1 :]
+        more = range(min(len(later), most - len(carried) - 1) + 1)
+        if any(fits([*carried, o, *extra]) for k in more for extra in combinations(later, k)):
+            carried.append(o)
+        else:
+            refused.append(o)
+    for o in refused:
+        p.err(o, trouble([*carried, o], blame=o) or _no_room(o, target, tside))
+    points, _room = placed(carried)
+    for o in sorted(carried, key=lambda q: q.line):
+        _set(p, o.unit, pose(o, points[o.unit]))
+        _charged(p, field_, o, tside, starts[o.unit], p.poses[o.unit])
+
+
+def _most_chargers(widths: list[float], length: float) -> int:
+    """The most chargers of these frontages that could have room on a side of ``length``: packed
+    about its middle, the two at the ends touch it only if the others fit within it (KW-3/4)."""
+    if not widths:
+        return 0
+    room, n = length + 2 * max(widths), 0
+    for w in sorted(widths):
+        room -= w
+        if room <= 0:
+            break
+        n += 1
+    return max(n, 1)
+
+
+def _no_room(o: Order, target: dict[str, Any], tside: str) -> str:
+    return (
+        f"no room on {target['id']}'s {tside} side for {o.unit} as well: it would touch corner to corner "
+        f"at most; give it another order (KW-3/4)"
+    )
+
+
+def _joining(o: Order, reason: str) -> str:
+    assert o.target is not None  # the parser gives every charge its target
+    return _(CANNOT_JOIN, unit=o.unit, target=o.target, reason=reason)
+
+
 def _crossing(p: Plan, orders: list[Order], ends: dict[str, Any]) -> tuple[Order, Order] | None:
     """The first later line whose leader point's path crosses an earlier one's (KW-5), with that earlier line."""
     paths = {o.unit: LineString([(p.poses[o.unit]["x"], p.poses[o.unit]["y"]), tuple(ends[o.unit])]) for o in orders}
@@ -307,22 +432,40 @@ def _place_charger(
     together: Iterable[str] = (),
 ) -> None:
     """Check the charge from ``u`` to the end pose already in ``p.poses``; put it back if refused."""
-    assert o.target is not None  # the parser gives every charge its target
     end = p.poses[o.unit]
-    dist = math.dist((u["x"], u["y"]), (end["x"], end["y"]))
-    reach = 2 * prof(u)["sp"]
-    swept = _charge_path(dict(u, facing=end["facing"]), end, p.version)  # it wheels at its start (KW-12: not checked)
-    msg = None
-    if dist > reach + geom.RANGE_EPS:
-        msg = f"{o.unit} would travel {dist:.1f} in to reach {o.target}: beyond its charge reach of {reach:g} in (2 x Speed)"
-    else:
-        msg = _path_error(
-            p, field_, o.unit, swept.difference(geom.base(target)), geom.base(end), ignore={o.target, *together}
-        )
+    msg = _charger_trouble(p, field_, o, target, u, end, together)
     if msg:
         _set(p, o.unit, u)
         p.err(o, msg)
         return
+    _charged(p, field_, o, tside, u, end)
+
+
+def _charger_trouble(
+    p: Plan,
+    field_: Battlefield,
+    o: Order,
+    target: dict[str, Any],
+    u: dict[str, Any],
+    end: dict[str, Any],
+    together: Iterable[str] = (),
+) -> str | None:
+    """Why ``o``'s unit cannot charge from ``u`` to ``end``: beyond its reach, or its swept path
+    blocked by terrain, the table edge or a unit not charging with it. None if it can."""
+    assert o.target is not None  # the parser gives every charge its target
+    dist = math.dist((u["x"], u["y"]), (end["x"], end["y"]))
+    reach = 2 * prof(u)["sp"]
+    if dist > reach + geom.RANGE_EPS:
+        return f"{o.unit} would travel {dist:.1f} in to reach {o.target}: beyond its charge reach of {reach:g} in (2 x Speed)"
+    swept = _charge_path(dict(u, facing=end["facing"]), end, p.version)  # it wheels at its start (KW-12: not checked)
+    return _path_error(
+        p, field_, o.unit, swept.difference(geom.base(target)), geom.base(end), ignore={o.target, *together}
+    )
+
+
+def _charged(p: Plan, field_: Battlefield, o: Order, tside: str, u: dict[str, Any], end: dict[str, Any]) -> None:
+    """The charge from ``u`` to ``end`` is carried out (hindered if its path or place is rough, KW-49)."""
+    swept = _charge_path(dict(u, facing=end["facing"]), end, p.version)
     hindered = o.verb == "charge" and any(
         pc.hinders and pc.shape.intersection(swept).area > AREA_EPS for pc in field_.touching(swept)
     )
@@ -360,8 +503,10 @@ def _check_shot(p: Plan, state: dict[str, Any], move: Order | None, o: Order) ->
     if move is not None and move.is_charge:
         p.err(o, f"{o.unit} charges on line {move.line} and fights instead of shooting")
         return
-    if move is not None and move.line in {e.line for e in p.errors}:
-        return  # its move is refused; the shot is judged when the move is fixed
+    if move is not None and p.refused(move.line):
+        if p.version < 3:
+            return  # its move is refused; the shot is judged when the move is fixed (planned again)
+        move = None  # version 3: the unit halts where it stands (KW-24), and shoots from there
     assert o.target is not None  # the parser gives every shot its target
     t = p.poses[o.target]
     if _enemy_within(p, o.unit, geom.base(u), 1e-3):

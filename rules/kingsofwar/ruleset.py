@@ -38,8 +38,13 @@ class KingsOfWar(ScenarioVersion, RuleSetBase):
         "overlap (positions keep 6 decimals: chargers of a massed charge at a slant regroup and move on); a charger "
         "goes straight ahead to the target's side, then slides along it to its place (three abreast: two charge, "
         "KW-1, KW-EX-1)",
+        3: "0.3.0: the movement plan is final: a turn refuses exactly the lines validation names, each for a reason "
+        "true of where the units end (issue 33); the charges on one side of a target are taken in line order, each "
+        "carried out if it can charge together with the earlier ones carried out and any later ones, and a charger "
+        "refused stays where it is, in the way of the others, who are placed anew without it (KW-1, KW-3, KW-5); a "
+        "unit whose move is refused shoots from where it stands",
     }
-    by_flags = (1,)
+    by_flags = (1, 2)
 
     initial_state = staticmethod(_initial)
 

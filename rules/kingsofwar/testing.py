@@ -146,6 +146,22 @@ def state_from_view(view: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def check_result(result: Mapping[str, Any], board: Mapping[str, Any]) -> None:
+    """A finished game's result as Kings of War scores it, read against a player's last view (the
+    API play-through's check, tests/support/playthrough.py): routed points for each side and, in a
+    battle for objectives, who holds each one; the game ended after its last round or when a side
+    had no unit left on the field."""
+    sides = set(board["sides"])
+    score = result["score"]
+    assert set(score["routed_points"]) == sides, score
+    if board["victory"] == "objectives":
+        assert len(score["held"]) == len(board["objectives"]) and set(score["objectives"]) == sides, score
+        assert all(holder in (*sides, None) for holder in score["held"]), score
+    standing = {u["side"] for u in board["units"] if u["status"] != "routed"}
+    assert board["round"] > board["rounds"] or standing != sides, (board["round"], standing)
+    assert score == board["score"], (score, board["score"])
+
+
 def play_to_end(
     scenario: Any, seed: str = "game", max_turns: int = 200, check: bool = False
 ) -> tuple[dict[str, Any], list[RuleEvent]]:

@@ -12,7 +12,7 @@ from typing import Any
 
 from rules.core.versions import scenario_version
 
-RULES_VERSION = 2
+RULES_VERSION = 3
 __all__ = ["RULES_VERSION", "rules_version", "scenario_version"]
 
 

@@ -465,3 +465,19 @@ def fuzz_game(
         problems = rs.check_invariants(state) + check_turn(events)
         assert problems == [], (scenario, seed, state["turn"], problems)
     return state
+
+
+SHEET_PARTS = ("victory", "guns_points", "cavalry_points", "infantry_points", "prisoner_points")
+
+
+def check_result(result: Mapping[str, Any], board: Mapping[str, Any]) -> None:
+    """A finished game's score sheet as Wells keeps it (scoring.sheet), read against a player's last
+    view (the API play-through's check, tests/support/playthrough.py): each side's total is the sum
+    of its parts, and the victory points are shared out whole (all to the winner, halves in a draw)."""
+    scores = result["scores"]
+    for side, lines in scores.items():
+        assert math.isclose(lines["total"], sum(lines[k] for k in SHEET_PARTS)), (side, lines)
+    assert math.isclose(sum(lines["victory"] for lines in scores.values()), 100), scores
+    if result["winner"] is not None:
+        assert scores[result["winner"]]["victory"] == 100, scores
+    assert board["result"] == dict(result), (board["result"], result)

@@ -1,26 +1,13 @@
-"""Little Wars through the REST API: two scripted players (bob red, carol blue) order every turn by
-POST /api/games/<id>/orders/, read whose turn it is and the result from GET .../view/ and .../events/,
-and play each shipped scenario to a scored end. Adjudication runs as the platform's Celery task
-(in-process here; tests/platform/test_littlewars_game.py runs one game on a real worker).
-
-Each scripted player knows only what the API shows it: it rebuilds a position from its own board
-(GET .../view/, through rules.littlewars.testing.state_from_view), checks its orders as a whole
-against that, and sends them; the server must accept them as they are."""
+"""Little Wars through the REST API: bad orders get line errors and the curtain holds. Each shipped
+scenario played to a scored end by two scripted players is tests/api/test_playthrough_api.py's (every
+rule set in the catalogue); tests/platform/test_littlewars_game.py runs one game on a real worker."""
 
 import pytest
 
 from tests.support.api import client_for
-from tests.support.playthrough import check_scored_end, new_game, play_through_api
+from tests.support.playthrough import new_game
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.mark.parametrize("scenario", ["skirmish", "defence", "wells", "big_battle", "convoy"])
-def test_a_scripted_game_through_the_api_reaches_a_scored_end(people, scenario, django_capture_on_commit_callbacks):
-    game = new_game(people, "littlewars", scenario)
-    turn = play_through_api(game, people, submit=lambda: django_capture_on_commit_callbacks(execute=True))
-    result = check_scored_end(game, people, turn)
-    assert result["reason"]
 
 
 def test_bad_orders_through_the_api_get_line_errors_and_the_curtain_holds(people, django_capture_on_commit_callbacks):

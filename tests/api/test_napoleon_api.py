@@ -1,20 +1,13 @@
-"""Napoleon's War through the REST API: two scripted players (bob red, carol blue) take
-alternating turns by POST /api/games/<id>/orders/, knowing only their own view, and play both
-shipped scenarios to a scored end. Adjudication runs as the platform's Celery task (in-process)."""
+"""Napoleon's War through the REST API: orders out of turn and bad lines are refused with reasons.
+Both shipped scenarios played to a scored end by two scripted players are
+tests/api/test_playthrough_api.py's (every rule set in the catalogue)."""
 
 import pytest
 
 from tests.support.api import client_for
-from tests.support.playthrough import check_scored_end, new_game, play_through_api
+from tests.support.playthrough import new_game
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.mark.parametrize("scenario", ["quatre_bras", "mill_ford"])
-def test_a_scripted_game_through_the_api_reaches_a_scored_end(people, scenario, django_capture_on_commit_callbacks):
-    game = new_game(people, "napoleon", scenario)
-    turn = play_through_api(game, people, submit=lambda: django_capture_on_commit_callbacks(execute=True))
-    check_scored_end(game, people, turn)
 
 
 def test_orders_out_of_turn_and_bad_lines_are_refused_with_reasons(people):

@@ -1,4 +1,5 @@
-"""Kings of War version 2 (issue 33), with version 1 kept for games set up before it.
+"""Kings of War version 2 (issue 33), with version 1 kept for games set up before it (and kept in
+version 3, test_kw_version_3.py: the games below set up now play version 3).
 
 - KW-19: a wall (or unit) only as high as both ends gives cover instead of blocking sight
   (KW-EX-3: a wall of 2 or more blocks between height-1 units); the geometry is in test_kw_geometry.
@@ -27,20 +28,25 @@ def _as_version_1(state):
     return {**state, "scenario": {k: v for k, v in state["scenario"].items() if k != "rules_version"}}
 
 
-def test_a_battle_set_up_now_records_version_2_and_its_view_says_so():
-    s = start(make_scenario([("r1", "archers", 30, 10, 90), ("b1", "axe band", 30, 20, 270)]))
-    assert KW.version == 2 and s["scenario"]["rules_version"] == 2
+def _as_version_2(state):
+    """A game set up by version 2 (0.3.0, before version 3)."""
+    return {**state, "scenario": {**state["scenario"], "rules_version": 2}}
+
+
+def test_a_version_2_game_keeps_version_2_and_its_view_says_so():
+    """Set up by 0.3.0 before version 3 (issue 33's charge plan, test_kw_version_3.py)."""
+    s = _as_version_2(start(make_scenario([("r1", "archers", 30, 10, 90), ("b1", "axe band", 30, 20, 270)])))
     assert KW.unrecorded_version(s) == 2 and KW.unrecorded_version(_as_version_1(s)) == 1
     assert KW.view(s, UMPIRE)["rules_version"] == 2
     assert "rules_version" not in KW.view(_as_version_1(s), UMPIRE)  # a 0.2.0 game's view is as it was
-    assert set(KW.versions) == {1, 2} and KW.versions[2].startswith("0.3.0: ")
-    assert KW.pinned(1) is KW  # version 1 is kept by the flag its scenario lacks (rules/README.md)
+    assert KW.versions[2].startswith("0.3.0: ")
+    assert KW.pinned(1) is KW and KW.pinned(2) is KW  # kept by the flag its scenario records (rules/README.md)
 
 
-def test_moving_a_version_1_game_on_records_version_2():
+def test_moving_a_version_1_game_on_records_the_current_version():
     s = _as_version_1(start(make_scenario([("r1", "archers", 30, 10, 90), ("b1", "axe band", 30, 20, 270)], [WALL])))
-    moved = KW.pinned(2).carry_over(s, 1)
-    assert moved["scenario"]["rules_version"] == 2 and KW.unrecorded_version(moved) == 2
+    moved = KW.carry_over(s, 1)
+    assert moved["scenario"]["rules_version"] == KW.version and KW.unrecorded_version(moved) == KW.version
     assert moved["units"] == s["units"]
     assert of(play(moved, "red", "r1 halt\nr1 shoot b1")[1], "shot")  # and now sees over the wall of 1
 
@@ -205,9 +211,10 @@ def test_kw_1_three_abreast_touching_two_charge_and_the_third_is_refused():
 
 def test_kw_1_version_1_refuses_all_three():
     """0.2.0: r2's slide was swept across r3, which stays put, and r1, planned again alone, slid
-    into r2: every line refused."""
+    into r2: every line refused. Validation now names all three (issue 33: it named lines 2 and 3,
+    and the turn refused line 1 as well); the turn is as it was."""
     s = _as_version_1(_three_abreast_touching())
-    assert [e.line for e in errors(s, "red", ALL_THREE)] == [2, 3]
+    assert [e.line for e in errors(s, "red", ALL_THREE)] == [1, 2, 3]
     _, ev = play(s, "red", ALL_THREE)
     assert [r["line"] for r in of(ev, "order_refused")] == [2, 3, 1] and not of(ev, "unit_charged")
     assert of(ev, "order_refused")[0]["reason"] == "r2's path runs into r3"
