@@ -2,6 +2,8 @@
 of every rule set: no English sentence is left (tests/support/english.py says what counts), on
 any page they can reach, in the API's messages meant for people, or in any mail (text and HTML)."""
 
+import re
+
 import pytest
 from django.urls import reverse
 from knox.models import AuthToken
@@ -158,8 +160,15 @@ def test_seat_changes_are_told_in_russian(client, people):
     page = reverse("umpire", args=[game.pk])
     refused = client.post(page, {"action": "replace", "replace-side": "red", "replace-username": "carol"})
     assert "carol уже занимает место в этой партии" in visible(refused.content.decode())
-    done = client.post(page, {"action": "replace", "replace-side": "red", "replace-username": "dave"}, follow=True)
-    assert "теперь играет dave" in visible(done.content.decode())
+    offered = client.post(page, {"action": "replace", "replace-side": "red", "replace-username": "dave"}, follow=True)
+    assert "dave получил по почте предложение взять сторону красные" in visible(offered.content.decode())
+    offer = OutboxMail.objects.get(to="dave@example.org", kind="invite")
+    assert "возьмёте ли вы сторону красные?" in offer.subject
+    client.force_login(people["dave"])
+    link = re.search(r"https?://\S+(/handovers/\S+/)", offer.body).group(1)
+    assert "Взять сторону" in visible(client.get(link).content.decode())
+    done = client.post(link, follow=True)
+    assert "Теперь вы играете за красные" in visible(done.content.decode())
     told = OutboxMail.objects.get(to="bob@example.org", kind="notice")
     assert told.subject.endswith("вы больше не играете за сторону красные") and "Спасибо за игру" in told.body
     observer = invitations.offer(Seat(game=game, role="observer"), people["bob"])
