@@ -11,7 +11,7 @@ from .battle import Battle, other, rules_version
 from .combat import Strike, attack_any, explosive, fear_from_strike, melee_strength
 from .data import COVER_BONUS, WEAPONS
 from .morale import fear_tests, overwhelmed
-from .movement import allowance, flee_target, plan, toward_enemy
+from .movement import allowance, flee_target, hidden_at_the_doors, plan, toward_enemy
 from .orders import Order
 
 
@@ -165,6 +165,8 @@ def flee(b: Battle, uid: str) -> None:
     if what == "stay":  # version 2: no enemy in sight to run from
         return
     if what == "surrender":
+        if rules_version(b.state) >= 3:
+            _found_at_the_doors(b, u)
         patches = _unlock(u, b)
         patches[uid] = {**patches[uid], "status": "surrendered"}
         b.emit("surrendered", {"unit": uid, "at": u["hex"], "units": patches}, (uid,))
@@ -189,6 +191,16 @@ def flee(b: Battle, uid: str) -> None:
         b.emit("deserted", {"unit": uid, "at": route[-1], "units": {uid: {"status": "deserted", "hex": None}}})
         return
     _spot(b, b.unit(uid))
+
+
+def _found_at_the_doors(b: Battle, u: dict[str, Any]) -> None:
+    """WW-49, version 3: hidden enemies that hold a building's last ways out are found there, so the
+    garrison's surrender tells nothing the log does not (a hidden garrison shows itself trying them)."""
+    found = hidden_at_the_doors(b, u)
+    if found and u["hidden"]:
+        b.reveal(u, f"it looked for a way out of {u['hex']}")
+    for e in found:
+        b.reveal(e, f"it held a way out of {u['hex']}")
 
 
 # -- shooting -----------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ def other(side: str) -> str:
 
 # rules/README.md "Versions": the version a game is played by is recorded in its scenario at setup
 # (``rules_version``); a game without it plays version 1 (0.2.0) for good.
-RULES_VERSION = 2
+RULES_VERSION = 3
 
 
 def rules_version(state: dict[str, Any]) -> int:
@@ -118,9 +118,14 @@ class Battle:
     def size(self, u: dict[str, Any]) -> tuple[int, int]:
         return (len(u["models"]), 0) if u["kind"] == "squad" else (0, 1)
 
-    def refusal(self, u: dict[str, Any], hx: str) -> str | None:
-        """Why ``u`` may not end its move in ``hx`` (WW-3, WW-30), or None."""
-        present = [self.size(o) for o in self.occupants(hx) if o["id"] != u["id"]]
+    def refusal(self, u: dict[str, Any], hx: str, seen: bool = False) -> str | None:
+        """Why ``u`` may not end its move in ``hx`` (WW-3, WW-30), or None; ``seen``: as far as its
+        side can tell (an enemy hidden there takes no room it knows of)."""
+        present = [
+            self.size(o)
+            for o in self.occupants(hx)
+            if o["id"] != u["id"] and not (seen and o["hidden"] and o["side"] != u["side"])
+        ]
         return CAPACITY.refusal(present, self.size(u))
 
     def enemies_in(self, u: dict[str, Any], hx: str) -> list[dict[str, Any]]:
@@ -144,15 +149,16 @@ class Battle:
                 out += [(r, self.unit(i)) for i in self.at.get(C.label(h), ())]
         return out
 
-    def nearest_enemy(self, u: dict[str, Any], hx: str | None = None) -> int:
-        """Distance to the nearest active enemy on the ground (99 if there is none)."""
+    def nearest_enemy(self, u: dict[str, Any], hx: str | None = None, seen: bool = False) -> int:
+        """Distance to the nearest active enemy on the ground (99 if there is none); ``seen``: only
+        those ``u``'s side can see (as its view shows them: hidden ones are not)."""
         centre = C.parse_label(hx or u["hex"])
         foe = other(u["side"])
         for r in range(1, self.map.cols + self.map.rows + 1):
             for h in C.ring(centre, r):
                 for i in self.at.get(C.label(h), ()):
                     e = self.unit(i)
-                    if e["side"] == foe and e["status"] == "active":
+                    if e["side"] == foe and e["status"] == "active" and not (seen and e["hidden"]):
                         return r
         return 99
 

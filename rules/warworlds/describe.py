@@ -44,6 +44,8 @@ _CAUSES = (
     gettext_noop("it opened fire"),
     gettext_noop("it attacked"),
     gettext_noop("ran into {unit} hidden at {at}"),
+    gettext_noop("it held a way out of {at}"),
+    gettext_noop("it looked for a way out of {at}"),
     gettext_noop("heavy armour is immune to weapons that are not armour-piercing (WW-25)"),
     gettext_noop("aircraft are not moved on the map: they are placed beside their target when they fire (WW-20)"),
     gettext_noop("no such enemy unit to ram"),
@@ -232,6 +234,16 @@ def _came_out(p: Mapping[str, Any]) -> str:
     return _("{unit} must come out of {at}: {out} get out.", **params)
 
 
+def _deployed(p: Mapping[str, Any]) -> str:
+    """Version 3: where a side put its hidden units (its eyes only), those the dice placed said so."""
+    dice = set(p["by_dice"])
+    where = [
+        _("{unit} at {at} (by the dice)", unit=u, at=at) if u in dice else _("{unit} at {at}", unit=u, at=at)
+        for u, at in p["placed"].items()
+    ]
+    return _("{side} deploys in hiding: {placed}.", side=side_name(p["side"]), placed=joined(where, ", "))
+
+
 def _game_over(p: Mapping[str, Any]) -> str:
     if p["winner"]:
         return _("{winner} wins: {reason}.", winner=side_name(p["winner"]), reason=describe_reason(p["reason"]))
@@ -245,6 +257,11 @@ _TEXT: dict[str, Callable[[Mapping[str, Any]], str]] = {
         first=pgettext("side", p["first"]),
     ),
     "hidden_deployed": lambda p: _("Units deployed in hiding: {units}.", units=_units(sorted(p.get("units", {})))),
+    "awaiting_deployment": lambda p: _(
+        "Units to deploy in hiding, in your deployment zone: {units}.", units=_units(sorted(p.get("units", {})))
+    ),
+    "deployed": _deployed,
+    "deployment_done": lambda p: _("The hidden units are deployed: the battle begins."),
     "markers_cleared": lambda p: _("Markers cleared for the new turn."),
     "round_started": lambda p: _("Turn {turn}, {round} round.", turn=p["turn"], round=p["round"]),
     "round_opened": lambda p: _("Turn {turn}: the {round} round is open.", turn=p["turn"], round=p["round"]),

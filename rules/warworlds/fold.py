@@ -2,7 +2,7 @@
 
 State (plain JSON, never mutated in place)::
 
-    phase      "empty" | "play" | "over"
+    phase      "empty" | "deploy" (version 3: sides place their hidden units) | "play" | "over"
     scenario   the loaded scenario (map, turns, objectives, buildings, options); shared by reference
     turn       1-based game turn
     round      "movement" | "shooting" | "melee": the mail round now open
@@ -64,7 +64,8 @@ def apply(new: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> N
         new.clear()
         new.update(initial_state())
         new.update(
-            phase="play",
+            # version 3: a scenario with deployment zones opens with the deployment round (deploy.py)
+            phase="deploy" if payload["scenario"].get("deployment") else "play",
             scenario=payload["scenario"],
             turn=1,
             round="movement",
@@ -77,6 +78,8 @@ def apply(new: dict[str, Any], event_type: str, payload: Mapping[str, Any]) -> N
         new.update(turn=payload["turn"], round=payload["round"])
     if kind == "round_started":
         new["log"] = []  # the log keeps the last adjudication's events
+    if kind == "deployment_done":
+        new["phase"] = "play"
     units = new["units"]
     for uid, patch in payload.get("units", {}).items():
         units[uid] = {**units[uid], **patch} if uid in units else dict(patch)

@@ -11,6 +11,9 @@ WORDS: Table = {
         "Ход {n} из {turns}, фаза: {round}; первыми действуют {attacker}"
     ),
     "Aircraft off the field: {aircraft}": "Авиация вне поля: {aircraft}",
+    "Deployment round before turn 1: hidden units are placed in their zones": (
+        "Развёртывание перед ходом 1: скрытые отряды расставляются в своих зонах"
+    ),
     "movement": "движение",
     "shooting": "стрельба",
     "melee": "рукопашная",

@@ -134,7 +134,9 @@ def _farthest(
     spare (its own hex too), measured at the hex beyond the edge it steps into (the farthest such
     hex): so it deserts only where that is as far as it can get, never past the enemy when the map
     takes it farther. Ties: leaving the map, then the least movement spent, then the lowest hex
-    number. Nowhere to go: it surrenders. No enemy in sight: it stays where it is."""
+    number. Nowhere to go: it surrenders. No enemy in sight: it stays where it is. From version 3 a
+    hex is left out where the unit would not fit beside what its side can see (version 2 also left
+    out one where a hidden enemy took the room); running into the hidden enemy, it stops short."""
     foes = [
         C.parse_label(e["hex"])
         for e in b.active(other(u["side"]))
@@ -147,13 +149,14 @@ def _farthest(
         return min(C.distance(h, f) for f in foes)
 
     here = away(start)
+    seen = rules_version(b.state) >= 3  # version 2 left out a hex a hidden enemy filled: that steered it
     options: list[tuple[int, int, float, str]] = []  # (-distance, 0 if it leaves the map, movement spent, hex)
     for h, spent in reach.items():
         label = C.label(h)
         if spent < budget and b.map.on_edge(h):
             beyond = max(away(n) for n in C.neighbours(h) if n not in b.map)
             options.append((-beyond, 0, spent, label))
-        if h != start and away(h) > here and not b.refusal(u, label):
+        if h != start and away(h) > here and not b.refusal(u, label, seen):
             options.append((-away(h), 1, spent, label))
     if not options:
         return "surrender", None
@@ -191,12 +194,39 @@ def _flee_v1(
 
 
 def toward_enemy(b: Battle, u: dict[str, Any], dest: str) -> bool:
-    """WW-58 penalty: a move that ends nearer the nearest enemy than it started."""
-    return b.nearest_enemy(u, dest) < b.nearest_enemy(u)
+    """WW-58 penalty: a move that ends nearer the nearest enemy than it started. From version 3 the
+    enemy its side can see: counting hidden ones, a refused move told where they stood."""
+    seen = rules_version(b.state) >= 3
+    return b.nearest_enemy(u, dest, seen) < b.nearest_enemy(u, None, seen)
+
+
+def _held_hexes(b: Battle, u: dict[str, Any]) -> list[str]:
+    """The hexes beside ``u`` that an active enemy holds, hidden or not, by hex number."""
+    near = sorted(C.label(h) for h in C.neighbours(C.parse_label(u["hex"])) if h in b.map)
+    return [hx for hx in near if b.enemies_in(u, hx)]
+
+
+def _entrances(b: Battle, u: dict[str, Any]) -> int:
+    entrances: int = b.state["scenario"]["buildings"].get(u["hex"], {"entrances": 1})["entrances"]
+    return entrances
 
 
 def _entrances_held(b: Battle, u: dict[str, Any]) -> bool:
     """WW-49, house: each adjacent hex held by an enemy controls one entrance of a building."""
-    spec = b.state["scenario"]["buildings"].get(u["hex"], {"entrances": 1})
-    held = sum(1 for h in C.neighbours(C.parse_label(u["hex"])) if h in b.map and b.enemies_in(u, C.label(h)))
-    return bool(held >= spec["entrances"])
+    return len(_held_hexes(b, u)) >= _entrances(b, u)
+
+
+def hidden_at_the_doors(b: Battle, u: dict[str, Any]) -> list[dict[str, Any]]:
+    """WW-49, version 3: the hidden enemies a garrison finds holding the last ways out of its
+    building, to be revealed before it surrenders (RULES.md, WW-49). Empty unless the enemy its side
+    can see leaves an entrance free and hidden ones hold the rest: then the hexes held by hidden
+    enemies alone, by hex number, as many as the entrances left, and every hidden enemy in them."""
+    if b.terrain(u["hex"]) != "building" or u.get("immobile") or not b.profile(u)["moves"]:
+        return []  # (an immobile unit surrenders without trying the doors)
+    held = _held_hexes(b, u)
+    seen = [hx for hx in held if any(not e["hidden"] for e in b.enemies_in(u, hx))]
+    unseen = [hx for hx in held if hx not in seen]
+    left = _entrances(b, u) - len(seen)
+    if left <= 0 or len(unseen) < left:
+        return []
+    return [e for hx in unseen[:left] for e in b.enemies_in(u, hx)]

@@ -13,6 +13,7 @@ from rules.core.i18n import _
 from rules.hex import coords as C
 from rules.hex import paths
 
+from . import deploy
 from .activate import volleys, why_not_fight, why_not_move, why_not_shoot
 from .battle import Battle, other
 from .data import MORALE_NAMES, PROFILES
@@ -109,6 +110,8 @@ def open_orders(view: dict[str, Any], side: str | None) -> list[str]:
         return []
     state = state_from_view(view)
     b = Battle(state, random.Random(0))
+    if state["phase"] == "deploy":
+        return deploy.open_orders(b, side)
     rnd, lines = state["round"], []
     enemies = sorted((e for e in b.active(other(side)) if e["hex"]), key=lambda e: e["id"])
     for u in sorted(b.active(side), key=lambda u: u["id"]):

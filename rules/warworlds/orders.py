@@ -7,6 +7,7 @@
     attack R1 B2 [bonus]                      (melee, WW-39..43; storming a building or boarding
                                                a machine when B2 is in one or is one, WW-44..50)
     protect R1 officer[, lmg ...]             (standing wound priority, WW-27; any phase)
+    deploy B2 at 0807                         (the deployment round before play: a hidden unit's hex)
 
 Blank lines and lines starting with # are ignored. Unit ids are case-insensitive.
 """
@@ -19,12 +20,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.core.compose import CompositionError
-from rules.core.i18n import _
+from rules.core.i18n import _, joined
 from rules.core.orderlines import parse_lines
 from rules.core.orderwords import Table, heads
 from rules.core.protocol import ParsedOrders
 
-ORDERS_HELP = _("""Each mail round is one phase of the turn: movement, then shooting, then melee (the
+_PLAY_HELP = _("""Each mail round is one phase of the turn: movement, then shooting, then melee (the
 organisation phase is rolled by the engine at the start of every turn). Write one line per
 unit you activate, in the order you want: the engine alternates the attacker's first line,
 the defender's first line, the attacker's second, and so on; units you do not name pass.
@@ -51,6 +52,13 @@ Melee round:
 Any round:
   protect R1 officer, lmg    (the owner's wound priority: these roles are hit last)
 """)
+# Version 3: the deployment round, a paragraph of its own (the text above keeps its translation).
+_DEPLOY_HELP = _("""Deployment round (before turn 1, when the scenario gives your side hidden units and a
+deployment zone; the other side does not see where you put them):
+  deploy H1 at 0807          (a hidden unit to a hex of your zone, one line per unit; a unit
+                              you leave out is put on a hex of the zone by the dice)
+""")
+ORDERS_HELP = joined([_PLAY_HELP, _DEPLOY_HELP], "\n")
 
 # What an order line begins with: mail reads a line as an order by these (RuleSet.order_words).
 ORDER_WORDS: tuple[str, ...] = (
@@ -66,6 +74,7 @@ ORDER_WORDS: tuple[str, ...] = (
     "board",
     "ram",
     "protect",
+    "deploy",
 )
 # The Russian order words (RULES.md, "Order words in Russian"): each line is read through them first.
 RU_WORDS: Table = {
@@ -87,8 +96,8 @@ RU_WORDS: Table = {
     "беречь": "protect",
     "защищать": "protect",
     "к": "to",
-    "на": "to",
-    "в": "to",
+    "на": {"deploy": "at", "*": "to"},  # "развернуть B2 в 0807": deploy B2 at 0807
+    "в": {"deploy": "at", "*": "to"},
     "по": "at",
     "из": "with",
     "оружием": "with",
@@ -107,6 +116,9 @@ RU_WORDS: Table = {
     "буксир": "tow",
     "офицер": "officer",
     "офицера": "officer",
+    "развернуть": "deploy",
+    "разместить": "deploy",
+    "укрыть": "deploy",
 }
 ORDER_WORDS = (*ORDER_WORDS, *heads(RU_WORDS, ORDER_WORDS))
 
@@ -142,6 +154,7 @@ _FIRE = re.compile(
 )
 _ATTACK = re.compile(rf"^(attack|charge|storm|board|ram)\s+({UID})\s+({UID})(\s+bonus)?$", re.I)
 _PROTECT = re.compile(rf"^protect\s+({UID})\s+(\w+(?:\s*,\s*\w+)*)$", re.I)
+_DEPLOY = re.compile(rf"^deploy\s+({UID})\s+(?:(?:at|to)\s+)?({HEX})$", re.I)
 
 
 def parse_line(n: int, text: str) -> Order | str:
@@ -172,6 +185,8 @@ def parse_line(n: int, text: str) -> Order | str:
         return Order(n, t, verb, m.group(2).upper(), targets=(m.group(3).upper(),), bonus=bool(m.group(4)))
     if m := _PROTECT.match(t):
         return Order(n, t, "protect", m.group(1).upper(), roles=tuple(r.strip().lower() for r in m.group(2).split(",")))
+    if m := _DEPLOY.match(t):
+        return Order(n, t, "deploy", m.group(1).upper(), dest=m.group(2))
     verb = t.split()[0].lower()
     if verb in _EXAMPLE:
         return _("cannot read this {verb} order; e.g. {value}", verb=verb, value=_EXAMPLE[verb])
@@ -191,6 +206,7 @@ _EXAMPLE = {
     "board": "'board R1 T2'",
     "ram": "'ram T1 B2'",
     "protect": "'protect R1 officer, lmg'",
+    "deploy": "'deploy H1 at 0807'",
 }
 
 
@@ -214,6 +230,8 @@ def click_engage(board: Mapping[str, Any], unit: dict[str, Any], enemy: dict[str
 
 
 def click_move(board: Mapping[str, Any], unit: dict[str, Any], hex_id: str) -> str:
+    if board.get("phase") == "deploy":  # version 3: a hidden unit sent to a hex of its zone
+        return f"deploy {unit['id']} at {hex_id}"
     rnd = (board.get("turn") or {}).get("round")
     if rnd != "movement":
         raise CompositionError(_("this is the {round} round: units move in the movement round", round=rnd))

@@ -66,6 +66,8 @@ def render_svg(view: dict[str, Any], crop: bool = False, lang: str = "en") -> st
     status = (
         game_over(result, words)
         if result
+        else words("Deployment round before turn 1: hidden units are placed in their zones")
+        if view.get("phase") == "deploy"
         else words(
             "Turn {n} of {turns}, {round} round; {attacker} activates first",
             n=turn["number"],

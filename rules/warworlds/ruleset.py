@@ -40,8 +40,17 @@ class WarOfTheWorlds(ScenarioVersion, RuleSetBase):
         2: "0.3.0: a panicked unit flees to where it ends farthest from the nearest enemy it can see, leaving the "
         "map only where the hex beyond the edge is at least as far as any hex it could stop on (WW-59), and runs "
         "into and spots hidden enemies as any move does",
+        3: "0.3.0: a side places its own hidden units in a deployment round before play, within a zone the "
+        "scenario declares (the game's dice place any it leaves out); a unit with a penalty marker is kept from "
+        "moving towards the enemy it can see, not towards hidden enemies (WW-58); hidden enemies holding the "
+        "last ways out of a building are revealed before its panicked garrison surrenders (WW-49); a flight is "
+        "not turned aside by the room a hidden enemy takes (WW-59)",
     }
+    # Version 1 is told from version 2 and on by the scenario's record, and this object plays them all
+    # (the code reads the recorded version). Version 2 has an object of its own only so that a game
+    # moved on to it records 2, not 3 (carry_over stamps the object's version).
     by_flags = (1,)
+    past = {2: lambda: _Version2()}
 
     initial_state = staticmethod(_initial)
 
@@ -52,7 +61,8 @@ class WarOfTheWorlds(ScenarioVersion, RuleSetBase):
         return load(scenario)
 
     def setup(self, scenario: Any, rng: random.Random) -> list[RuleEvent]:
-        """The battle (public, without hidden units), then each side's hidden units (its eyes only)."""
+        """The battle (public, without hidden units), then each side's hidden units (its eyes only):
+        to be placed in the deployment round where the scenario gives the side a zone (deploy.py)."""
         sc = load(scenario)
         first = sc["first"] if sc["first"] != "dice" else rng.choice(SIDES)  # WW-5
         units = {u["id"]: new_unit(u) for u in sc["units"]}
@@ -69,7 +79,8 @@ class WarOfTheWorlds(ScenarioVersion, RuleSetBase):
             hidden = {k: u for k, u in units.items() if u["hidden"] and u["side"] == side}
             if hidden:
                 aud = side_audience(side)
-                events.append(RuleEvent(PREFIX + "hidden_deployed", {"units": hidden, "audience": aud}, aud))
+                kind = "awaiting_deployment" if side in sc.get("deployment", {}) else "hidden_deployed"
+                events.append(RuleEvent(PREFIX + kind, {"units": hidden, "audience": aud}, aud))
         return events
 
     fold = staticmethod(_fold)
@@ -92,6 +103,13 @@ class WarOfTheWorlds(ScenarioVersion, RuleSetBase):
     compose_order = _composer.compose_order
     order_targets = _composer.order_targets
     pending_marks = _composer.pending_marks
+
+
+class _Version2(WarOfTheWorlds):
+    """Version 2 (0.3.0 before the deployment round): the same code, recording version 2."""
+
+    version = 2
+    versions = {v: what for v, what in WarOfTheWorlds.versions.items() if v <= 2}
 
 
 RULESET = WarOfTheWorlds()

@@ -7,11 +7,17 @@ Format (JSON; hexes by CCRR number)::
      "objectives": {"0505": 3},                                       # points for holding a hex at the end
      "buildings": {"0605": {"entrances": 2, "reinforced": true}},     # WW-44..49
      "map": {...rules/hex map...},
+     "deployment": {"blue": ["0701", "0702", ...]},                   # where each side hides its units
      "units": [{"id": "R1", "side": "red", "profile": "infantry", "at": "0202",
                 "models": {"rifle": 8, "lmg": 1, "officer": 1}, "morale": 3, "hidden": false,
                 "name": "1st Rifles"}, ...]}
 
-Aircraft have no ``at`` (WW-20: placed beside a target when they attack).
+Aircraft have no ``at`` (WW-20: placed beside a target when they attack). Nor has a hidden unit on
+the ground: the scenario is public, so its side places it itself, in the deployment round before
+play, on a hex of the side's ``deployment`` zone (deploy.py). A zone belongs to a side with hidden
+units to place; the two zones do not overlap and hold no enemy; and for each hidden unit the zone
+has as many empty hexes it can stand in as its side has hidden units, so that any placement of
+the others leaves it room.
 """
 
 from __future__ import annotations
@@ -61,7 +67,66 @@ def load(data: Any | None) -> dict[str, Any]:
             "reinforced": field(spec, "reinforced", bool, where, False),
         }
     out["units"] = _units(field(data, "units", list, ""), m)
+    zones = _zones(field(data, "deployment", dict, "", {}), m, out["units"])
+    if zones:  # (a scenario without hidden units reads as it did before version 3)
+        out["deployment"] = zones
     return out
+
+
+def can_stand(profile: str, terrain: str) -> bool:
+    """Whether a unit of ``profile`` may stand in ``terrain`` (nothing in water; machines never in
+    woods or buildings, WW-31)."""
+    return terrain != "water" and not (PROFILES[profile]["kind"] == "machine" and terrain in ("wood", "building"))
+
+
+def to_deploy(unit: dict[str, Any]) -> bool:
+    """A hidden unit on the ground still to be placed by its side (aircraft are off the map, WW-20)."""
+    return bool(unit["hidden"] and unit["kind"] != "aircraft" and not unit["hex"] and unit["status"] == "active")
+
+
+def _zones(spec: dict[str, Any], m: HexMap, units: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """Each side's deployment zone, checked against the units (see the module's docstring)."""
+    zones: dict[str, list[str]] = {}
+    for side, hexes in sorted(spec.items()):
+        where = f"deployment.{side}"
+        if side not in SIDES:
+            fail(where, f"{side!r} is not a side (the sides: {', '.join(SIDES)})")
+        if not isinstance(hexes, list) or not hexes:
+            fail(where, "must be a list of hexes (CCRR numbers)")
+        for i, key in enumerate(hexes):
+            _on_map(key, f"{where}[{i}]", m)
+        if len(set(hexes)) != len(hexes):
+            fail(where, "names a hex twice")
+        zones[side] = sorted(hexes)
+    shared = sorted(set(zones.get(SIDES[0], ())) & set(zones.get(SIDES[1], ())))
+    if shared:
+        fail("deployment", f"{shared[0]} is in both sides' zones")
+    taken = {u["at"] for u in units if u["at"]}
+    for side in SIDES:
+        where = f"deployment.{side}"
+        hidden = [
+            u for u in units if u["side"] == side and u["hidden"] and PROFILES[u["profile"]]["kind"] != "aircraft"
+        ]
+        zone = zones.get(side)
+        if zone is None:
+            if hidden:
+                ids = ", ".join(u["id"] for u in hidden)
+                fail(where, f"{side} has hidden units to place ({ids}): give it a deployment zone")
+            continue
+        if not hidden:
+            fail(where, f"{side} has no hidden units to place")
+        for u in units:
+            if u["side"] != side and u["at"] in zone:
+                fail(where, f"{u['at']} holds {u['id']} of the other side: a zone holds no enemy")
+        for u in hidden:
+            free = [hx for hx in zone if hx not in taken and can_stand(u["profile"], m.terrain(parse_label(hx)))]
+            if len(free) < len(hidden):
+                fail(
+                    where,
+                    f"{u['id']} ({u['profile']}) can stand in {len(free)} empty hex(es) of the zone: "
+                    f"each hidden unit needs as many as its side has hidden units ({len(hidden)})",
+                )
+    return zones
 
 
 def _on_map(key: Any, where: str, m: HexMap) -> Hex:
@@ -99,10 +164,18 @@ def _units(items: list[Any], m: HexMap) -> list[dict[str, Any]]:
             if u.get("at") is not None:
                 fail(f"{where}.at", "aircraft are not placed on the map (WW-20): leave 'at' out")
             spec["at"] = None
+        elif spec["hidden"]:
+            if u.get("at") is not None:
+                fail(
+                    f"{where}.at",
+                    "a hidden unit is placed by its side before play, in its side's deployment zone "
+                    "(the scenario is public): leave 'at' out",
+                )
+            spec["at"] = None
         else:
             spec["at"] = field(u, "at", str, where)
             h = _on_map(spec["at"], f"{where}.at", m)
-            if m.terrain(h) == "water" or (prof["kind"] == "machine" and m.terrain(h) in ("wood", "building")):
+            if not can_stand(prof_name, m.terrain(h)):
                 fail(f"{where}.at", f"a {prof_name} cannot stand in {m.terrain(h)}")
         if prof["kind"] == "squad":
             models = field(u, "models", dict, where, {next(iter(prof["models"])): 10})

@@ -13,8 +13,10 @@ from typing import Any
 from rules.hex import coords as C
 
 from . import RULESET as RS
+from . import deploy
 from .activate import pick_target, why_not_fight, why_not_move, why_not_shoot
 from .battle import Battle, other
+from .data import SIDES
 from .options import state_from_view  # noqa: F401  (the scripted players' import)
 from .orders import Order
 from .scenario import CAPACITY
@@ -30,6 +32,8 @@ fold_all = RS.fold_events
 
 def bot_orders(state: dict[str, Any], side: str) -> str:
     b = Battle(state, random.Random(0))
+    if state["phase"] == "deploy":  # version 3: hidden units into cover near the enemy
+        return "\n".join(deploy.bot_lines(b, side)) or RS.default_orders(state, side)
     rnd, lines = state["round"], []
     enemies = [e for e in b.active(other(side)) if e["hex"] and not e["hidden"]]
     for u in sorted(b.active(side), key=lambda u: u["id"]):
@@ -98,20 +102,52 @@ def battle(
     rnd: str = "movement",
     turns: int = 6,
     objectives: dict[str, Any] | None = None,
+    buildings: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """A battle from a hand-made scenario, in the given round of turn 1 (red attacks)."""
+    """A battle from a hand-made scenario, in the given round of turn 1 (red attacks). A hidden unit's
+    ``at`` is where its side puts it in the deployment round (version 3), played here."""
+    placed = {u["id"]: u["at"] for u in units if u.get("hidden") and u.get("at")}
     sc = {
         "name": "test",
         "turns": turns,
         "first": "red",
         "objectives": objectives or {},
+        "buildings": buildings or {},
         "map": {"name": "test", "cols": cols, "rows": rows, "hexes": hexes or {}, "sides": sides or {}},
-        "units": units,
+        "units": [{k: v for k, v in u.items() if not (k == "at" and u["id"] in placed)} for u in units],
     }
+    if placed:
+        sc["deployment"] = _zones(units, cols, rows)
     state = RS.initial_state()
     for ev in RS.setup(sc, random.Random(0)):
         state = RS.fold(state, ev.type, ev.payload)
+    if state["phase"] == "deploy":
+        texts = {
+            s: "\n".join(f"deploy {u['id']} at {u['at']}" for u in units if u["id"] in placed and u["side"] == s)
+            for s in RS.next_turn(state).sides
+        }
+        state, _ = play_round(state, texts, 0)
     return {**state, "round": rnd}
+
+
+def _zones(units: list[dict[str, Any]], cols: int, rows: int) -> dict[str, list[str]]:
+    """Deployment zones for ``battle``: each side's hidden units' hexes and, of the empty hexes, all
+    (one side hides) or its half of the map (red the west)."""
+    hidden = {s: {u["at"] for u in units if u.get("hidden") and u.get("at") and u["side"] == s} for s in SIDES}
+    shown = {u["at"] for u in units if u.get("at") and not u.get("hidden")}
+    both = all(hidden.values())
+    zones = {}
+    for s in SIDES:
+        if hidden[s]:
+            theirs = set().union(*(hidden[o] for o in SIDES if o != s))
+            half = {
+                f"{c:02d}{r:02d}"
+                for c in range(1, cols + 1)
+                for r in range(1, rows + 1)
+                if not both or (c <= cols // 2) == (s == SIDES[0])
+            }
+            zones[s] = sorted((half - shown - theirs) | hidden[s])
+    return zones
 
 
 class Loaded(random.Random):

@@ -27,6 +27,7 @@ from rules.core.protocol import (
 )
 
 from . import activate as A
+from . import deploy
 from .battle import Battle, other
 from .combat import Strike, crew_attacks, fear_from_strike
 from .data import MORALE_NAMES, PROFILES, SIDES, WEAPONS
@@ -58,6 +59,8 @@ _ROUND_PROMPTS = {
 
 
 def next_turn(state: dict[str, Any]) -> TurnSpec:
+    if state.get("phase") == "deploy":  # version 3: the sides with hidden units place them first
+        return TurnSpec(deploy.deploying_sides(state), "orders", deploy.PROMPT)
     if state.get("result") or state.get("phase") != "play":
         return TurnSpec(())
     params = {
@@ -73,12 +76,19 @@ def parse(state: dict[str, Any], side: str, text: str, kind: str = "orders") -> 
 
 
 def default_orders(state: dict[str, Any], side: str, kind: str = "orders") -> str:
+    if state.get("phase") == "deploy":  # (shown to everyone: it says nothing of where)
+        return "# no deployment orders: the dice place the hidden units in the zone"
     return "# no orders: every unit passes this round"
 
 
 def validate(state: dict[str, Any], side: str, orders: Sequence[Order], kind: str = "orders") -> tuple[LineError, ...]:
     if state.get("result"):
         return (LineError(WHOLE, "", "the game is over"),)
+    if state.get("phase") == "deploy":
+        protect = [o for o in orders if o.verb == "protect"]
+        b = Battle(state, random.Random(0))
+        wrong = [LineError(o.line, o.text, msg) for o in protect if (msg := _check(b, side, "movement", o, {}))]
+        return tuple(sorted([*wrong, *deploy.validate(state, side, orders)], key=lambda e: e.line))
     if state.get("phase") != "play":
         return (LineError(WHOLE, "", "the battle has not started"),)
     b = Battle(state, random.Random(0))
@@ -155,6 +165,8 @@ def _weapons(u: dict[str, Any]) -> set[str]:
 def adjudicate(
     state: dict[str, Any], orders: Mapping[str, Sequence[Order]], rng: random.Random, kind: str = "orders"
 ) -> list[RuleEvent]:
+    if state.get("phase") == "deploy":
+        return deploy.adjudicate(state, orders, rng)
     return run_round(state, orders, rng).events
 
 

@@ -76,6 +76,8 @@ def build_view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     }
     if "rules_version" in sc:  # a position rebuilt from the view plays by the same rules (battle.rules_version)
         view["scenario"]["rules_version"] = sc["rules_version"]
+    if "deployment" in sc:  # version 3: the zones are the public scenario's; what is put there is not
+        view["scenario"]["deployment"] = sc["deployment"]
     spec = next_turn(state)
     view["turn"] = {
         "number": state["turn"],

@@ -23,10 +23,16 @@ def test_a_whole_game_on_a_real_celery_worker(people, lw_worker):
 
 
 def test_game_page_and_map_for_every_seat(people, client):
-    from campaigns.turns import commands
+    from campaigns.turns import commands, gamelog
+    from campaigns.turns.errors import TurnError
     from tests.conftest import PASSWORD
 
     game = new_game(people, "warworlds", "town_assault")
+    # the deployment round (rules version 3): blue alone places its hidden pickets, then turn 1 is played
+    with pytest.raises(TurnError, match="red has no orders to give in turn 1"):  # red is not asked
+        commands.submit_orders(game.pk, "red", "hold R1", source="web")
+    assert commands.submit_orders(game.pk, "blue", "deploy B2 at 0807", source="web").accepted
+    assert gamelog.load(game.pk).state.turn.sides == ["red", "blue"]  # adjudicated: turn 1's movement round
     for side in ("red", "blue"):
         assert commands.submit_orders(game.pk, side, f"hold {side[0].upper()}1", source="web").accepted
     for user, sees_b2 in (("bob", False), ("carol", True), ("alice", True)):
@@ -37,4 +43,5 @@ def test_game_page_and_map_for_every_seat(people, client):
         svg = client.get(f"/games/{game.pk}/map.svg")
         assert svg.status_code == 200 and b"warworlds-map" in svg.content
         assert (b"B2 inf" in svg.content) == sees_b2  # the hidden pickets only for their side and the umpire
+        assert sees_b2 or b"B2" not in svg.content, user
         client.logout()

@@ -58,17 +58,21 @@ def sign_in(page, base: str, username: str) -> None:
 
 
 def test_bob_sees_the_hex_map_of_a_warworlds_game_and_orders(live_server, browser_page, people):
-    from campaigns.turns import viewing
+    from campaigns.turns import commands, viewing
     from rules.core.protocol import Viewer
     from rules.warworlds.testing import bot_orders, state_from_view
 
     game = new_game(people, "warworlds", "town_assault")
+    # the deployment round (rules version 3): blue alone places its hidden pickets; red orders in turn 1
+    assert commands.submit_orders(game.pk, "blue", "deploy B2 at 0807", source="web").accepted
+    assert state_of(game).turn.sides == ["red", "blue"]
     page = browser_page
     sign_in(page, live_server.url, "bob")
     page.goto(f"{live_server.url}/games/{game.pk}/")
     hexes = page.locator("section.map svg polygon")
     assert hexes.count() > 50 and page.locator("section.map svg text:has-text('R1 inf')").count() == 1
     assert page.locator("section.map svg text:has-text('B2 inf')").count() == 0  # blue's hidden pickets
+    assert "B2" not in page.inner_html("section.map svg")
     page.click(".map-tools [data-zoom=in]")  # the toolbar is shown for the hex map and zooms it
     assert page.inner_text(".map-tools [data-zoom-level]") == "×1.5"
     board = viewing.game_view(game, state_of(game), Viewer(role="player", side="red"))["board"]

@@ -126,6 +126,9 @@ def test_a_civil_war_operation_by_clicks(live_server, browser_page, game):
 def test_a_hex_unit_is_sent_to_a_hex_by_clicks(live_server, browser_page, people):
 
     game = new_game(people, "warworlds", "town_assault")
+    # the deployment round (rules version 3): blue alone places its hidden pickets; red orders in turn 1
+    assert commands.submit_orders(game.pk, "blue", "deploy B2 at 0807", source="web").accepted
+    assert state_of(game).turn.sides == ["red", "blue"]
     page = browser_page
     sign_in(page, live_server.url, "bob")
     page.goto(f"{live_server.url}/games/{game.pk}/")

@@ -1,8 +1,10 @@
 """A War of the Worlds game played to its scored end through the web forms, and every page each
 seat and the umpire can open checked for blue's hidden pickets (B2 in the town assault, WW-61 #7):
-red never sees them, on the game page, the map or a past turn's page, before they are revealed."""
+blue places them with the game page's form in the deployment round before turn 1 (rules version 3),
+and red never sees them, on the game page, the map or a past turn's page, before they are revealed."""
 
 import html
+import re
 
 import pytest
 from django.test import Client
@@ -25,12 +27,14 @@ def text_of(client, url: str) -> str:
     """A page as its reader sees it, without the order language (its examples name a B2)."""
     response = client.get(url)
     assert response.status_code == 200, url
-    return html.unescape(response.content.decode()).replace(ORDERS_HELP, "")
+    text = html.unescape(response.content.decode()).replace(ORDERS_HELP, "")
+    # a page's random CSRF token may hold the letters "B2": it names nothing, so it is not read
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", text)
 
 
 def pages_of(client, game, turn: int | None) -> str:
-    """The game page, the map, and the page of past turn ``turn`` (when there is one)."""
-    texts = [text_of(client, game_url(game)), text_of(client, game_url(game, "game_map"))]
+    """The game page, the map, the dice to check, and the page of past turn ``turn`` (when there is one)."""
+    texts = [text_of(client, game_url(game, name)) for name in ("game", "game_map", "verification")]
     if turn:
         texts.append(text_of(client, f"/games/{game.pk}/turns/{turn}/"))
     return "\n".join(texts)
@@ -54,11 +58,34 @@ def order_on_the_page(client, game, side: str) -> None:
         assert client.post(game_url(game, "set_ready"), {"ready": "on"}).status_code == 302
 
 
+def play_a_round_on_the_pages(clients, game) -> int:
+    """Every side asked for orders in the open round orders on its page; the round's number."""
+    state = gamelog.load(game.pk).state
+    number = state.turn.number
+    for side in state.turn.sides:
+        order_on_the_page(clients[side], game, side)
+    after = gamelog.load(game.pk).state
+    assert after.turn.number > number or after.status != "active", f"round {number} was not adjudicated"
+    return number
+
+
 def test_a_town_assault_played_on_the_web_leaks_no_hidden_unit(people):
     game = new_game(people, "warworlds", "town_assault")
     clients = {who: Client() for who in USERS}
     for who, name in USERS.items():
         clients[who].force_login(people[name])
+    # the deployment round: B2 stands nowhere yet; blue alone is asked to place it, within its zone
+    assert gamelog.load(game.pk).state.turn.sides == ["blue"]
+    assert f"{HIDDEN} inf" not in pages_of(clients["blue"], game, None)
+    assert f"deploy {HIDDEN} at " in text_of(clients["blue"], game_url(game))  # offered from blue's own view
+    red_page = text_of(clients["red"], game_url(game))
+    assert HIDDEN not in red_page and "move R1 to " not in red_page  # red neither sees B2 nor orders now
+    assert HIDDEN not in pages_of(clients["red"], game, None)
+    deployment = play_a_round_on_the_pages(clients, game)
+    assert not red_may_see_the_pickets(game)
+    assert HIDDEN not in pages_of(clients["red"], game, deployment), "red sees where blue deployed"
+    assert Event.objects.get(game=game, type="orders.submitted").payload["text"].startswith(f"deploy {HIDDEN} at ")
+    # placed: on the map of blue and of the umpire only; turn 1 of play opens, red ordering from its own view
     assert f"{HIDDEN} inf" in pages_of(clients["blue"], game, None)
     assert f"{HIDDEN} inf" in pages_of(clients["umpire"], game, None)
     red_page = text_of(clients["red"], game_url(game))
@@ -68,12 +95,7 @@ def test_a_town_assault_played_on_the_web_leaks_no_hidden_unit(people):
         state = gamelog.load(game.pk).state
         if state.status != "active":
             break
-        number = state.turn.number
-        for side in state.turn.sides:
-            order_on_the_page(clients[side], game, side)
-        assert gamelog.load(game.pk).state.turn.number > number or gamelog.load(game.pk).state.status != "active", (
-            f"round {number} was not adjudicated"
-        )
+        number = play_a_round_on_the_pages(clients, game)
         red_pages = pages_of(clients["red"], game, number)
         if first_seen is None and red_may_see_the_pickets(game):
             first_seen = number

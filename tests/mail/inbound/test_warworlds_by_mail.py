@@ -4,6 +4,7 @@ Each player reads nothing but the mail their seat receives over real SMTP (aiosm
 first mail, then each mail round's report. A scripted player orders from its own view and answers
 the Reply-To of its latest mail, quoting it below as a mail client would; every answer goes in as a
 real MIME message through the ingestion function. The town assault has blue's pickets (B2) hidden:
+blue places them by mail in the deployment round before turn 1 (rules version 3, red not asked), and
 red's mail must not name them, on the page or on the map, until a report tells red they are revealed.
 """
 
@@ -81,7 +82,10 @@ def test_a_town_assault_played_to_its_end_only_by_mail(people, smtp):
     for who, address in EMAILS.items():
         [start] = smtp.to(address)
         check_start_mail(start, player=who != "umpire")
-    assert f"{HIDDEN} inf" in smtp_map_of(game, EMAILS["blue"]) and HIDDEN not in smtp_map_of(game, EMAILS["red"])
+    # the deployment round: B2 stands nowhere yet, on no map; blue alone is asked for orders
+    assert f"{HIDDEN} inf" not in smtp_map_of(game, EMAILS["blue"]) and HIDDEN not in smtp_map_of(game, EMAILS["red"])
+    assert "Your side does not order this turn" in plain(smtp.to(EMAILS["red"])[0])
+    assert "reply to this message with your orders" in plain(smtp.to(EMAILS["blue"])[0])
     sent = 0
     for _ in range(40):
         state = gamelog.load(game.pk).state
@@ -102,6 +106,8 @@ def test_a_town_assault_played_to_its_end_only_by_mail(people, smtp):
     submitted = Event.objects.filter(game=game, type="orders.submitted")
     assert submitted.count() == sent and {e.payload["source"] for e in submitted} == {"mail"}
     assert all("Kriegsbrief wrote" not in e.payload["text"] for e in submitted)  # quotes never read
+    deployed = submitted.order_by("pk").first().payload  # blue's deployment, by mail, before turn 1
+    assert deployed["side"] == "blue" and deployed["text"].startswith(f"deploy {HIDDEN} at "), deployed
     rounds = state.turn.number - 1 if state.turn.status == "open" else state.turn.number
     for address in EMAILS.values():
         msgs = smtp.to(address)
@@ -110,12 +116,22 @@ def test_a_town_assault_played_to_its_end_only_by_mail(people, smtp):
         assert "game over" in str(ours(msgs)[-1]["Subject"]), address
     red_reports = [plain(m) for m in ours(smtp.to(EMAILS["red"])) if "results" in str(m["Subject"])]
     # each report lists the orders open to red next, from red's own view (the game's last one none)
-    assert "Orders open to you now:\n  move R" in red_reports[2] and "Orders open to you" not in red_reports[-1]
+    assert "Orders open to you now:\n  move R" in red_reports[0]  # after the deployment, turn 1's movement
+    assert "Orders open to you now:\n  move R" in red_reports[3] and "Orders open to you" not in red_reports[-1]
     assert not any("Orders open to you" in plain(m) for m in smtp.to(EMAILS["umpire"]))
     revealed = Event.objects.filter(game=game, type="warworlds.revealed", payload__unit=HIDDEN).exists()
     assert check_red_never_told_of_the_pickets_until_revealed(game) == revealed
     assert any(HIDDEN in text for text in mail_texts_in_order(game, EMAILS["blue"])[1:])  # blue's own reports
+    blue_deployed = [m for m in ours(smtp.to(EMAILS["blue"])) if "results" in str(m["Subject"])][0]
+    assert f"Blue deploys in hiding: {HIDDEN} at " in plain(blue_deployed)  # where it went: blue's alone
+    assert f"{HIDDEN} inf" in report_map_of(game, EMAILS["blue"], 0)
+    assert HIDDEN not in report_map_of(game, EMAILS["red"], 0) and "deploys in hiding" not in red_reports[0]
 
 
 def smtp_map_of(game, address: str) -> str:
     return OutboxMail.objects.filter(game=game, to=address, kind="start").get().svg
+
+
+def report_map_of(game, address: str, index: int) -> str:
+    """The map of the ``index``-th report to ``address`` (0: the deployment round's)."""
+    return OutboxMail.objects.filter(game=game, to=address, kind="report").order_by("pk")[index].svg

@@ -35,7 +35,7 @@ def _beside_an_enemy_on_the_edge():
 
 def test_ww_59_a_panicked_unit_flees_away_from_the_enemy_beside_its_nearest_edge():
     st = _beside_an_enemy_on_the_edge()
-    assert st["scenario"]["rules_version"] == 2 == RS.version and RS.unrecorded_version(st) == 2
+    assert st["scenario"]["rules_version"] == RS.version >= 2 and RS.unrecorded_version(st) == RS.version
     after, ev = play_round(st, {"red": "", "blue": ""}, 1)
     r1 = after["units"]["R1"]
     assert r1["status"] == "active" and not events_of(ev, "deserted")
@@ -48,7 +48,7 @@ def test_ww_59_a_version_1_game_still_deserts_by_the_edge_next_to_the_enemy():
     now = _beside_an_enemy_on_the_edge()
     st = as_version_1(now)
     # told apart by the scenario's record alone, and kept by this very object (by_flags)
-    assert (RS.unrecorded_version(now), RS.unrecorded_version(st)) == (2, 1) and RS.pinned(1) is RS
+    assert (RS.unrecorded_version(now), RS.unrecorded_version(st)) == (RS.version, 1) and RS.pinned(1) is RS
     after, ev = play_round(st, {"red": "", "blue": ""}, 1)
     assert events_of(ev, "moved")[0]["path"] == ["0204", "0105"]
     assert events_of(ev, "deserted")[0]["at"] == "0105" and after["units"]["R1"]["status"] == "deserted"
@@ -79,7 +79,10 @@ def _what_red_gets(state, seed=1):
     after, ev = play_round(state, {"red": "", "blue": ""}, seed)
     red = Viewer("player", "red")
     mine = [RS.describe_event(e.type, e.payload) for e in ev if red.may_see(e.audience)]
-    return after, mine, RS.view(after, red)
+    view = RS.view(after, red)
+    # (the test gives blue a deployment zone only when it hides a unit: the public scenario differs)
+    view["scenario"].pop("deployment", None)
+    return after, mine, view
 
 
 def test_ww_59_a_hidden_enemy_does_not_steer_the_flight():

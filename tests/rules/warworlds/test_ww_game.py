@@ -69,6 +69,9 @@ def test_hidden_units_leak_nothing_to_the_other_side():
     setup = RS.setup("town_assault", random.Random(1))
     public = [e for e in setup if e.audience == "public"]
     assert "B2" not in json.dumps([e.payload for e in public])
+    # version 3: blue places B2 in the deployment round; red is told only that it is done
+    state, events = play_round(state, {"blue": bot_orders(state, "blue")}, 49)
+    assert [e.type for e in events if e.audience == "public"] == ["warworlds.deployment_done"]
     # an order naming the hidden unit gets the same answer as a unit that does not exist
     state = {**state, "round": "shooting"}
     errs = RS.validate(state, "red", RS.parse_orders(state, "red", "fire R2 at B2").orders)
@@ -172,7 +175,7 @@ def test_invariants_hold_in_every_round_of_scripted_games(scenario, seed):
 
     state = start(scenario, seed)
     while state["result"] is None:
-        texts = {s: bot_orders(state, s) for s in ("red", "blue")}
+        texts = {s: bot_orders(state, s) for s in RS.next_turn(state).sides}
         rnd = ("movement", "shooting", "melee").index(state["round"])
         state, _ = play_round(state, texts, seed * 100 + state["turn"] * 3 + rnd)
         assert invariants(state) == [], (state["turn"], state["round"])

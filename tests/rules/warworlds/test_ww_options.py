@@ -17,8 +17,8 @@ def every_order(lines: list[str]) -> list[str]:
         order, _, more = line.partition("   (or to any of: ")
         out.append(order)
         if more:
-            verb, unit, to, _dest, mode = order.split()
-            out += [f"{verb} {unit} {to} {h} {mode}" for h in more.rstrip(")").split()]
+            verb, unit, to, _dest, *mode = order.split()  # (a deploy order has no speed)
+            out += [" ".join([verb, unit, to, h, *mode]) for h in more.rstrip(")").split()]
     return out
 
 
