@@ -30,30 +30,47 @@ Order: ``charge horse at x,y``. Decisions (RULES.md, "Cavalry"):
   were moving away are pursued like figures.
 - Survivors of the charge end 1 in short of the nearest surviving target (or where the
   target stood, if none is left), the group's shape kept.
+
+Version 4 (KS-30, LW-27; RULES.md "Cavalry"): a charge is ridden like any cavalry move. Its way is
+the shortest way for a horseman round impassable scenery (buildings, walls, trees, rivers away from
+every ford and bridge) to 1 in short of the nearest target, with the appendix's costs (climbing,
+KS-23/24; steep slopes, KS-25; a ford only as a whole turn's move, KS-30): a charge that has no
+such way within one cavalry move is not made (reported to its side), and its distance is the way's
+length. The group rides that way in its shape; a horseman whose own way meets scenery, a river,
+the table's edge or a move the appendix forbids stops 1/16 in short of it, so no one ends inside
+scenery. Chargers taken prisoner (KS-78) are taken where the fight was, beside their captors, who
+stay there for the rest of the turn to guard them (LW-33, LW-41); before version 4 the captured
+stayed where the charge began, and their captors rode on, so they went free the same turn.
 """
 
 from __future__ import annotations
 
+import functools
 import math
+from dataclasses import dataclass
 from random import Random
 from typing import Any
 
 import numpy as np
-from shapely.geometry import LineString, Point
+from shapely.geometry import LineString, Point, box
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import substring
 
 from rules.core.i18n import _, message_of
 from rules.core.protocol import State
 from rules.littlewars.fold import next_name
 from rules.littlewars.geom import isolated
 from rules.littlewars.scenario import home_vector as scenario_home
-from rules.littlewars.table import Table, table_of
+from rules.littlewars.table import Table, path_length, table_of
 from rules.littlewars.units import radius
 from rules.tabletop.points import XY, Coord, Polyline
 
 from . import cavalry
 from .guns import battery_withdrawing
-from .numbers import CHARGE_REACH, FOOT
+from .movement import MoveError, cost, ground_of, steep_bars
+from .numbers import CHARGE_REACH, FOOT, MOVE
 from .sighting import sightlines_of
+from .version import ks_version
 
 TARGET_REACH = 6.0
 GUN_REACH = 3.0
@@ -61,6 +78,9 @@ FORMED_GAP = 3.0
 CLOSE_ORDER_GAP = 1.0
 PUSH = 3 * FOOT
 FALL_BACK = 1 * FOOT
+APPROACH = 1.5  # centre to centre where a charge ends: 1 in between a horse (0.5 in) and its target
+STOP_SHORT = 0.01  # a horseman whose way is blocked stops this far before his 1/16 in from it (LW-27)
+AROUND = 16  # places round the nearest target a blocked charge may end at (a version 4 detour)
 
 
 class ChargeRefused(ValueError):
@@ -145,6 +165,8 @@ def seen_target(state: dict[str, Any], side: str, ids: list[str], point: Coord) 
                 value2=CHARGE_REACH / FOOT,
             )
         )
+    if ks_version(state) >= 4:
+        way(state, ids, aims)  # version 4: a charge is ridden round the scenery, over the ground (KS-30, LW-27)
 
 
 def _formation(figs: dict[str, Any], ids: list[str]) -> None:
@@ -159,6 +181,15 @@ def _formation(figs: dict[str, Any], ids: list[str]) -> None:
 def check(state: dict[str, Any], side: str, ids: list[str], point: Coord) -> tuple[list[str], str | None, float]:
     """The true target (figures, or an unsupported gun) and distance of a charge when it is made;
     ChargeRefused if it cannot be made (the side is told only after the turn)."""
+    tgt, gun, d, _way = _check(state, side, ids, point)
+    return tgt, gun, d
+
+
+def _check(
+    state: dict[str, Any], side: str, ids: list[str], point: Coord
+) -> tuple[list[str], str | None, float, Way | None]:
+    """``check``, with the way the charge is ridden in version 4 (None before it), whose length is then
+    its distance."""
     figs = state["figures"]
     _formation(figs, ids)
     tgt, gun = targets(state, side, point)
@@ -182,7 +213,85 @@ def check(state: dict[str, Any], side: str, ids: list[str], point: Coord) -> tup
                 value2=CHARGE_REACH / FOOT,
             )
         )
-    return tgt, gun, d
+    if ks_version(state) < 4:
+        return tgt, gun, d, None
+    ridden = way(state, ids, aims)
+    return tgt, gun, ridden.distance, ridden
+
+
+@dataclass(frozen=True)
+class Way:
+    """How a charge is ridden (version 4): the lead horseman's route from his place to 1 in short of
+    the target nearest him, and the charge's distance along it (to that target's centre)."""
+
+    lead: str
+    route: tuple[XY, ...]
+    distance: float
+
+
+def _toward(a: XY, p: Coord, short: float) -> XY:
+    """The point ``short`` inches before ``p`` on the straight line from ``a`` (``a`` if nearer)."""
+    d = math.dist(a, p)
+    if d <= short:
+        return a
+    k = (d - short) / d
+    return (a[0] + (p[0] - a[0]) * k, a[1] + (p[1] - a[1]) * k)
+
+
+def way(state: dict[str, Any], ids: list[str], aims: Polyline) -> Way:
+    """Version 4 (KS-30, LW-27): the way the charge of ``ids`` at the figures (or gun) at ``aims`` is
+    ridden, as a cavalry move: each horseman straight at the target nearest him where nothing stands
+    in the way, else the horseman nearest the enemy round the scenery (the shortest way for a horse's
+    footprint to a place 1 in short of that target); the shortest that the appendix allows (no steep
+    slope, KS-25; a ford only as a whole turn's move, KS-26/30) and whose cost with climbing
+    (KS-23/24) is within one cavalry move. ChargeRefused, saying why, where there is none."""
+    figs = state["figures"]
+    sc = state["scenario"]
+    table = table_of(sc)
+    free = table.free("cav")
+    ranked = sorted((min(math.dist(_xy(figs, i), p) for p in aims), i) for i in ids)
+    tried: list[tuple[float, str, tuple[XY, ...]]] = []
+    for _d, i in ranked:
+        a = _xy(figs, i)
+        p = min(aims, key=lambda q: (math.dist(a, q), q[0], q[1]))
+        end = _toward(a, p, APPROACH)
+        if free.clear(a, end) and table.spot_error("cav", end[0], end[1], hill_sides=False) is None:
+            tried.append((math.dist(a, end) + min(APPROACH, math.dist(a, p)), i, (a, end)))
+    lead = ranked[0][1]
+    if all(i != lead for _d, i, _r in tried):  # the horseman nearest the enemy rides round what is in the way
+        a = _xy(figs, lead)
+        p = min(aims, key=lambda q: (math.dist(a, q), q[0], q[1]))
+        for k in range(AROUND):
+            t = 2 * math.pi * k / AROUND
+            e = (p[0] + APPROACH * math.cos(t), p[1] + APPROACH * math.sin(t))
+            if table.spot_error("cav", e[0], e[1], hill_sides=False) is None:
+                pts = table.path("cav", a, e)
+                if pts:
+                    tried.append((path_length(pts) + APPROACH, lead, tuple((x, y) for x, y in pts)))
+    why: str | None = None
+    for dist, i, route in sorted(tried):
+        try:
+            c, _limit = cost(ground_of(sc), "cav", list(route), steep_bars=steep_bars(sc, "cav"), on_ground=True)
+        except MoveError as exc:
+            why = why or _("the charge cannot be ridden there: {why}", why=message_of(exc))
+            continue
+        c += dist - path_length(list(route))  # the last stretch to the target
+        if c > CHARGE_REACH + 1e-9:
+            why = why or _(
+                "the charge's way to the enemy, round the scenery and over the ground (a level up costs 1 ft, "
+                "a level down 1/2 ft: KS-23/24), is {value:.1f} ft; a charge reaches {value2:g} ft (one cavalry move)",
+                value=c / FOOT,
+                value2=CHARGE_REACH / FOOT,
+            )
+            continue
+        return Way(i, route, round(dist, 3))
+    raise ChargeRefused(
+        why
+        or _(
+            "the horsemen have no way to the enemy: buildings, walls, trees or a river away from every ford "
+            "and bridge stand in the way (LW-27, KS-30)"
+        )
+    )
 
 
 def _nearest_first(figs: dict[str, Any], ids: list[str], other_pts: Polyline) -> list[str]:
@@ -243,7 +352,7 @@ def resolve(
     ``withdrawing_guns``: the enemy's guns ordered to move away this turn (KS-86)."""
     figs = state["figures"]
     ids = [i for i in ids if figs[i]["st"] == "ok"]
-    tgt, gun, d = check(state, side, ids, point)
+    tgt, gun, d, ridden = _check(state, side, ids, point)
     enemy = [s for s in state["groups"] if s != side][0]
     out: dict[str, Any] = {
         "side": side,
@@ -263,6 +372,8 @@ def resolve(
         "captor": None,
         "pow": None,
     }
+    if ridden is not None:
+        out["guards"] = []  # version 4: the captors who stay to guard chargers taken prisoner (KS-78)
     if gun is not None:
         res = cavalry.vs_guns(len(ids), d)
         out["pursued_guns"] = battery_withdrawing(state, gun, set(withdrawing_guns))
@@ -270,7 +381,7 @@ def resolve(
             kind="guns",
             killed=_nearest_first(figs, ids, [(state["guns"][gun]["x"], state["guns"][gun]["y"])])[: res["cav_lost"]],
         )
-        _advance(state, out, ids, [(state["guns"][gun]["x"], state["guns"][gun]["y"])])
+        _advance(state, out, ids, [(state["guns"][gun]["x"], state["guns"][gun]["y"])], ridden)
         return out
     tpts = [_xy(figs, i) for i in tgt]
     cpts = [_xy(figs, i) for i in ids]
@@ -326,6 +437,8 @@ def resolve(
                 captor=captor,
                 pow=next_name(state, captor, "pow") if captor is not None else None,
             )  # the captor's own count
+            if ridden is not None and captor == enemy:  # version 4: they stay by the men they took (LW-33, LW-41)
+                out["guards"] = sorted(i for i in tgt if i not in lost_def)
             moved, lost = {}, []
             if res["withdraws"] == "defender":
                 moved, lost = push(state, enemy, [i for i in tgt if i not in lost_def], PUSH)
@@ -335,9 +448,9 @@ def resolve(
                 return out
         out.update(moved=moved, destroyed=sorted(lost), pursued=sorted(moved))  # KS-80: the pushed are pursued
     fallen = set(out["killed"]) | set(out["captured"]) | set(out["moved"])
-    _advance(
-        state, out, [i for i in ids if i not in out["captured"]], [_xy(figs, i) for i in tgt if i not in fallen] or tpts
-    )
+    # version 4: the chargers taken prisoner were taken where the fight was, so they ride in with the rest
+    riders = ids if ridden is not None else [i for i in ids if i not in out["captured"]]
+    _advance(state, out, riders, [_xy(figs, i) for i in tgt if i not in fallen] or tpts, ridden)
     return out
 
 
@@ -351,11 +464,15 @@ def _smaller_isolated(state: dict[str, Any], side: str, ids: list[str], tgt: lis
     return isolated(state, small_side, small, exclude=set(ids) | set(tgt))
 
 
-def _advance(state: State, out: dict[str, Any], ids: list[str], aims: Polyline) -> None:
-    """Surviving chargers end 1 in short of the nearest target, the group's shape kept."""
+def _advance(state: State, out: dict[str, Any], ids: list[str], aims: Polyline, ridden: Way | None = None) -> None:
+    """Surviving chargers end 1 in short of the nearest target, the group's shape kept. Version 4
+    (``ridden``, the way the charge was made): they ride there round the scenery (``_ride_in``)."""
     figs = state["figures"]
     alive = [i for i in ids if i not in out["killed"]]
     if not alive:
+        return
+    if ridden is not None:
+        _ride_in(state, out, alive, aims, ridden)
         return
     lead = min(alive, key=lambda i: min(math.dist(_xy(figs, i), p) for p in aims))
     a = _xy(figs, lead)
@@ -369,3 +486,65 @@ def _advance(state: State, out: dict[str, Any], ids: list[str], aims: Polyline) 
         x = min(max(x, 0.5), table.width - 0.5)
         y = min(max(y, 0.5), table.depth - 0.5)
         out["moved"][i] = [round(x, 4), round(y, 4)]
+
+
+def _ride_in(state: State, out: dict[str, Any], alive: list[str], aims: Polyline, ridden: Way) -> None:
+    """Version 4: the survivors ride the way to 1 in short of the nearest target still there (the way
+    the charge was made, if that one has none), each horseman on that route shifted by his place in
+    the group; one whose own route meets scenery, a river, the table's edge or a move the appendix
+    forbids stops short of it (``_ride``)."""
+    figs = state["figures"]
+    try:
+        route = way(state, alive, aims).route
+    except ChargeRefused:
+        route = ridden.route
+    x0, y0 = route[0]
+    for i in alive:
+        dx, dy = figs[i]["x"] - x0, figs[i]["y"] - y0
+        x, y = _ride(state, [(x + dx, y + dy) for x, y in route])
+        out["moved"][i] = [round(x, 4), round(y, 4)]
+
+
+@functools.lru_cache(maxsize=32)
+def _barrier(table: Table) -> BaseGeometry:
+    """Where no horse's centre may go: within its footprint and 1/16 in of impassable scenery, or
+    off the table (LW-27)."""
+    r = radius("cav")
+    outside = box(-1e6, -1e6, 1e6, 1e6).difference(box(r, r, table.width - r, table.depth - r))
+    core = table.free("cav").core
+    return outside if core.is_empty else core.union(outside)
+
+
+def _ride(state: State, route: Polyline) -> XY:
+    """Where a horseman riding ``route`` in a charge stops (version 4): its end, or short of the first
+    scenery or edge his footprint would come within 1/16 in of, or of the first stretch the appendix
+    forbids (a steep slope, a ford crossed in less than the whole turn, more than a cavalry move)."""
+    line = LineString(route)
+    if line.length == 0:
+        return route[0][0], route[0][1]
+    sc = state["scenario"]
+    stop = line.length
+    barrier = _barrier(table_of(sc))
+    if line.intersects(barrier):
+        hit = line.intersection(barrier)
+        first = min(line.project(Point(c)) for g in getattr(hit, "geoms", [hit]) for c in g.coords)
+        stop = max(0.0, first - STOP_SHORT)
+    if not _rideable(sc, line, stop):
+        lo, hi = 0.0, stop
+        while hi - lo > STOP_SHORT:
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if _rideable(sc, line, mid) else (lo, mid)
+        stop = lo
+    x, y = line.interpolate(stop).coords[0]
+    return x, y
+
+
+def _rideable(sc: dict[str, Any], line: LineString, length: float) -> bool:
+    """Whether the first ``length`` inches of ``line`` are a cavalry move the appendix allows."""
+    part = substring(line, 0.0, length)
+    pts = [(float(x), float(y)) for x, y in part.coords]
+    try:
+        c, _limit = cost(ground_of(sc), "cav", pts, steep_bars=steep_bars(sc, "cav"), on_ground=True)
+    except MoveError:
+        return False
+    return c <= MOVE["cav"] + 1e-9

@@ -198,6 +198,22 @@ def _charge(p: Mapping[str, Any]) -> str:
     return _("{text}.", text=joined(parts))
 
 
+def _withdrawn_off(p: Mapping[str, Any]) -> str:
+    """KS-81: the pursued withdrawing off the table (version 3), or whose withdrawal could only cross an
+    unfordable river (version 4, ``river``), destroyed."""
+    river = set(p.get("river", ()))
+    off = [f for f in p["destroyed"] if f not in river]
+    parts = [_("Pursued off the table and destroyed (KS-81): {figures}.", figures=", ".join(off))] if off else []
+    if river:
+        parts.append(
+            _(
+                "Pursued against an unfordable river and destroyed (KS-81): {figures}.",
+                figures=", ".join(sorted(river)),
+            )
+        )
+    return parts[0] if len(parts) == 1 else joined(parts, " ")
+
+
 def _work_completed(p: Mapping[str, Any]) -> str:
     if p["kind"] in _DONE:
         return _("{side} {done}.", side=_cap(p["side"]), done=_DONE[p["kind"]](p.get("target")))
@@ -214,9 +230,7 @@ def _work_completed(p: Mapping[str, Any]) -> str:
 
 _SIMPLE = {
     "charge": _charge,
-    "withdrawn_off": lambda p: _(
-        "Pursued off the table and destroyed (KS-81): {figures}.", figures=", ".join(p["destroyed"])
-    ),
+    "withdrawn_off": _withdrawn_off,
     "works": _works,
     "work_completed": _work_completed,
     "mine_exploded": _mine,

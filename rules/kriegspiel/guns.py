@@ -33,6 +33,7 @@ from rules.tabletop.points import Coord, Polyline
 
 from .movement import MoveError, cost, ground_of, steep_bars, way_home
 from .numbers import FOOT, HALF, MOVE
+from .version import ks_version
 
 BATTERY_REACH = 6.0  # KS-86 (decision): guns within 6 in of the gun taken are its battery
 
@@ -67,6 +68,7 @@ def move_error(state: dict[str, Any], gid: str, pts: Polyline, half_turns: int) 
             [tuple(p) for p in pts],
             half_turns=half_turns,
             steep_bars=steep_bars(state["scenario"], "art"),
+            on_ground=ks_version(state) >= 4,
         )
     except MoveError as exc:
         return f"{name}: {exc}"

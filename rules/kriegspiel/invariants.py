@@ -1,6 +1,10 @@
 """The Kriegspiel's invariants: the main part's (figures, prisoners, guns on the table and outside
 scenery), with riders standing where their train or boat is, plus the side's depots (wagons) and
-trains on the table and outside scenery. A boat stands on water, so only the table holds it."""
+trains on the table and outside scenery. A boat stands on water, so only the table holds it.
+
+Every figure standing on the table after a turn is checked, so after a charge too: no charger,
+pushed or pursued figure nor prisoner inside or within 1/16 in of a building, wall, tree or river
+(LW-27; charges are ridden round scenery from version 4, charge.py)."""
 
 from __future__ import annotations
 

@@ -10,6 +10,11 @@ Decisions (RULES.md, "Movement"):
   horizontal foot it is impassable, unless that part of the path is on a road. The
   seed says this for everyone, the default; the English original limits it to wheels
   (artillery, transport, the general's car), the per-game choice ``steep_slopes: "wheels"``.
+  Version 4 (``on_ground``): the slope is steep where the ground is, whatever the angle
+  the path takes across it: a path is also barred where it changes level at a point
+  whose ground within half a foot (a disc one foot across) spans 4 levels or more; before
+  it, only the path's own rise was measured, so a path slanting across a steep slope
+  (the contours farther apart along it) climbed it.
 - Fording takes a whole turn (KS-26, KS-30): a path that crosses a ford is legal only
   if it does nothing else: it starts and ends within FORD_REACH (2 in) of the ford; artillery, engineers,
   transport and the general's car cannot ford at all (KS-34, KS-37, KS-39).
@@ -21,6 +26,7 @@ Decisions (RULES.md, "Movement"):
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from itertools import pairwise
@@ -54,6 +60,7 @@ from .numbers import (
 )
 
 SAMPLE = 0.25  # the path is sampled every 1/4 in to find level changes
+STEEP_REACH = FOOT / 2  # version 4 (KS-25): the ground round a point, one horizontal foot across
 FORD_REACH = 2.0  # a fording move starts and ends within 2 in of the ford: the crossing and nothing else
 
 
@@ -78,6 +85,30 @@ class Ground:
         self.hill_bounds = unary_union([g for _, g in self.hills]).bounds if self.hills else None
         for _level, g in self.hills:
             shapely.prepare(g)
+
+    @functools.cached_property
+    def _reach(self) -> list[tuple[BaseGeometry, BaseGeometry]]:
+        """For each level k from 1: the ground within STEEP_REACH of some ground of level k or more, and
+        the ground all of whose surroundings within STEEP_REACH are of level k or more."""
+        out: list[tuple[BaseGeometry, BaseGeometry]] = []
+        for k in range(1, max((lv for lv, _g in self.hills), default=0) + 1):
+            high = unary_union([g for lv, g in self.hills if lv >= k])
+            near, within = high.buffer(STEEP_REACH), high.buffer(-STEEP_REACH)
+            shapely.prepare(near)
+            shapely.prepare(within)
+            out.append((near, within))
+        return out
+
+    def span(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """Version 4 (KS-25): how many levels the ground within STEEP_REACH of each point spans (its
+        highest level less its lowest), in bulk."""
+        top = np.zeros(len(xs), dtype=int)
+        bottom = np.zeros(len(xs), dtype=int)
+        for k, (near, within) in enumerate(self._reach, start=1):
+            top = np.where(shapely.intersects_xy(near, xs, ys), k, top)
+            if not within.is_empty:
+                bottom = np.where(shapely.intersects_xy(within, xs, ys), k, bottom)
+        return top - bottom
 
     def level(self, x: float, y: float) -> int:
         return int(self.levels(np.array([x]), np.array([y]))[0])
@@ -117,8 +148,9 @@ def task_half_turns(task: str) -> int:
         raise MoveError(_("unknown task {task}: tasks are {HALF}", task=repr(task), HALF=", ".join(HALF))) from None
 
 
-def climb(ground: Ground, path: Polyline) -> tuple[int, int, bool]:
-    """(levels up, levels down, steep off road) along ``path``, sampled every SAMPLE inch."""
+def climb(ground: Ground, path: Polyline, on_ground: bool = False) -> tuple[int, int, bool]:
+    """(levels up, levels down, steep off road) along ``path``, sampled every SAMPLE inch; ``on_ground``
+    (version 4): the steepness of the ground where the path changes level counts too (KS-25)."""
     if ground.hill_bounds is None or not _near(path, ground.hill_bounds):
         return 0, 0, False  # nowhere near a hill: flat all the way
     pts = _samples(path)
@@ -126,7 +158,8 @@ def climb(ground: Ground, path: Polyline) -> tuple[int, int, bool]:
     levels = ground.levels(arr[:, 0], arr[:, 1]).tolist()
     up = sum(max(0, b - a) for a, b in pairwise(levels))
     down = sum(max(0, a - b) for a, b in pairwise(levels))
-    return up, down, _steep(ground, pts, levels)
+    steep = _steep(ground, pts, levels) or (on_ground and _steep_ground(ground, pts, levels))
+    return up, down, steep
 
 
 def _near(path: Polyline, bounds: tuple[float, float, float, float]) -> bool:
@@ -159,6 +192,20 @@ def _steep(ground: Ground, pts: Polyline, levels: Sequence[int]) -> bool:
     return False
 
 
+def _steep_ground(ground: Ground, pts: Polyline, levels: Sequence[int]) -> bool:
+    """Version 4 (KS-25): does the path change level, off the road, where the ground within half a foot
+    spans 4 levels or more (a slope of 4 levels to the horizontal foot, at whatever angle it is crossed)?"""
+    steps = [i for i in range(len(levels) - 1) if levels[i] != levels[i + 1]]
+    if not steps:
+        return False
+    mid = np.array([((pts[i][0] + pts[i + 1][0]) / 2, (pts[i][1] + pts[i + 1][1]) / 2) for i in steps], dtype=float)
+    span = ground.span(mid[:, 0], mid[:, 1])
+    return any(
+        n >= STEEP_LEVELS_PER_FOOT and not ground.on(ground.road, [pts[i], pts[i + 1]])
+        for i, n in zip(steps, span.tolist(), strict=True)
+    )
+
+
 WHEELS = ("art", "transport", "general")  # KS-25 in the English original: wheels only
 
 
@@ -170,13 +217,21 @@ def steep_bars(scenario: dict[str, Any], arm: str) -> bool:
 
 
 def cost(
-    ground: Ground, arm: str, path: Polyline, *, column: bool = False, half_turns: int = 0, steep_bars: bool = True
+    ground: Ground,
+    arm: str,
+    path: Polyline,
+    *,
+    column: bool = False,
+    half_turns: int = 0,
+    steep_bars: bool = True,
+    on_ground: bool = False,
 ) -> tuple[float, float]:
     """(cost of ``path`` in inches, allowance) for a figure of ``arm``; raises MoveError if forbidden.
-    ``steep_bars``: KS-25 applies to this arm in this game (``steep_bars(scenario, arm)``)."""
+    ``steep_bars``: KS-25 applies to this arm in this game (``steep_bars(scenario, arm)``); ``on_ground``:
+    the slope is judged on the ground, whatever the angle (version 4, ``climb``)."""
     length = sum(math.dist(a, b) for a, b in pairwise(path))
     _medium(ground, arm, path)
-    up, down, steep = climb(ground, path)
+    up, down, steep = climb(ground, path, on_ground)
     if steep and steep_bars:
         raise MoveError(
             _(
@@ -240,6 +295,18 @@ def leaves_table(state: dict[str, Any], side: str, xy: Coord, step: float, arm: 
     vx, vy = home_vector(state["scenario"], side)
     x, y, r = xy[0] + vx * step, xy[1] + vy * step, radius(arm)
     return not (r <= x <= table.width - r and r <= y <= table.depth - r)
+
+
+def river_behind(state: dict[str, Any], side: str, xy: Coord, step: float) -> bool:
+    """Version 4 (KS-81): the way ``step`` inches straight towards ``side``'s own edge from ``xy`` crosses
+    a river away from every ford and bridge (all the table's crossings together, as a charge's push
+    tells it, charge.push). A pursued figure with no way round it within its pace (``way_home``) could
+    withdraw only across the river: it is destroyed."""
+    table = table_of(state["scenario"])
+    if table.water.is_empty:
+        return False
+    vx, vy = home_vector(state["scenario"], side)
+    return bool(LineString([tuple(xy), (xy[0] + vx * step, xy[1] + vy * step)]).intersects(table.water))
 
 
 def move_and_fire(moved: set[str], fired: set[str]) -> list[str]:

@@ -18,6 +18,7 @@ from . import guns
 from .boxes import speed_factor
 from .movement import MoveError, arm_name, cost, ground_of, steep_bars
 from .numbers import FOOT, MOVE
+from .version import ks_version
 
 
 def boxed_figures(state: dict[str, Any], side: str) -> set[str]:
@@ -98,6 +99,7 @@ def _pace_error(state: dict[str, Any], fid: str, pts: Polyline, arm: str, half: 
             column=column,
             half_turns=half,
             steep_bars=steep_bars(state["scenario"], arm),
+            on_ground=ks_version(state) >= 4,
         )
     except MoveError as exc:
         return f"{name}: {exc}"

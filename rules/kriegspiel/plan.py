@@ -30,7 +30,7 @@ from . import charge as charging
 from . import guns, pace, vehicles, works
 from .blast import rifles_in_line
 from .boxes import box_error
-from .movement import MoveError, check, ground_of, leaves_table, way_home
+from .movement import MoveError, check, ground_of, leaves_table, river_behind, way_home
 from .numbers import RIFLE_RANGE
 from .orders import (
     Box,
@@ -64,6 +64,7 @@ class KsPlan:
     limbering: dict[str, Any] = field(default_factory=dict)  # gun id -> limber up (True) / unlimber (False), ordered
     limbered: list[Any] = field(default_factory=list)  # the side's guns limbered at the end of the turn (KS-33)
     withdrawn_off: list[str] = field(default_factory=list)  # pursued figures withdrawing off the table (KS-81, v3)
+    withdrawn_river: list[str] = field(default_factory=list)  # ... of them, those across a river (KS-81, v4)
     errors: list[Any] = field(default_factory=list)
 
 
@@ -314,7 +315,7 @@ def _drive(state: State, kp: KsPlan, o: Drive) -> None:
     if not pts:
         raise _Refused(_("the wagons cannot get there: no way round the scenery"))
     try:
-        check(ground_of(state["scenario"]), "transport", pts)
+        check(ground_of(state["scenario"]), "transport", pts, on_ground=ks_version(state) >= 4)
     except MoveError as exc:
         raise _Refused(_("depot {depot}: {exc}", depot=o.depot, exc=message_of(exc))) from None
     kp.drives[o.depot] = [round(o.to[0], 4), round(o.to[1], 4)]
@@ -595,6 +596,9 @@ def _pursuit(state: State, kp: KsPlan) -> None:
         pts = way_home(state, kp.side, (f["x"], f["y"]), pace.speed(state, fid), f["arm"])
         if pts:
             kp.lw.paths[fid] = pts
+        elif ks_version(state) >= 4 and river_behind(state, kp.side, (f["x"], f["y"]), pace.speed(state, fid)):
+            kp.withdrawn_off.append(fid)  # KS-81, version 4: only across an unfordable river
+            kp.withdrawn_river.append(fid)
 
 
 def _pursuers_attacked(state: State, kp: KsPlan, pursued: dict[str, Any]) -> bool:

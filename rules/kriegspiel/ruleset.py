@@ -62,7 +62,11 @@ class Kriegspiel(Teams, RuleSetBase):
         3: "0.3.0: a group split off or merged into carries its parent's supply for the turn (KS-51/52); "
         "a pursued unit whose withdrawal would leave the table is destroyed (KS-81); a figure killed by a "
         "mine sets off no later mine (KS-59); recorded at setup (table_laid's rules_version)",
-        4: "0.3.0: on Little Wars version 3: a team's merge keeps a command's own follow-up lines (KS-9)",
+        4: "0.3.0: on Little Wars version 3: a team's merge keeps a command's own follow-up lines (KS-9); "
+        "charges ridden round scenery as cavalry moves, no figure ending inside scenery (KS-30, LW-27); "
+        "chargers taken prisoner guarded where they fought (KS-78); a pursued unit with only an unfordable "
+        "river behind it destroyed (KS-81); steep slopes judged on the ground (KS-25); sighting independent "
+        "of the state's order of figures",
     }
     by_flags = (1, 2, 3)
 

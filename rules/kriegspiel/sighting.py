@@ -38,6 +38,7 @@ from rules.tabletop.points import point_array
 from rules.tabletop.terrain import terrain_geometry, terrain_of
 
 from .numbers import FOOT
+from .version import ks_version
 
 SIGHT_RANGE = 12 * FOOT
 GENERAL_BEHIND = 6 * FOOT  # KS-12
@@ -168,7 +169,11 @@ def sightings(state: dict[str, Any], side: str) -> dict[str, Any]:
     """What ``side`` sees now of the enemy: {"figures": {id: [x, y, arm]}, "guns": {id: [x, y]},
     "objects": [[kind, x, y]]} (depots, trains, boats)."""
     figs = state["figures"]
-    own = [f for f in figs.values() if f["side"] == side and f["st"] == "ok"]
+    # version 4: the observers in the order of their ids, so the nearest OBSERVERS at equal distances are
+    # the same however the state's figures are ordered (a state read back from its JSON snapshot has
+    # them sorted, one folded from the log in the order they were laid); before, in the state's order
+    order = sorted(figs) if ks_version(state) >= 4 else list(figs)
+    own = [figs[i] for i in order if figs[i]["side"] == side and figs[i]["st"] == "ok"]
     observers = np.array([(f["x"], f["y"]) for f in own], dtype=float).reshape(-1, 2)
     eye = state.get("ks", {}).get("general_eye")
     enemy_ids = sorted(fid for fid, f in figs.items() if f["side"] != side and f["st"] == "ok")

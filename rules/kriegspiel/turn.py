@@ -272,17 +272,20 @@ def _charges(log: Log, plans: Mapping[str, KsPlan], rng: Random) -> tuple[set[st
             touched.update(
                 payload["by"], payload["killed"], payload["moved"], payload["destroyed"], payload["captured"]
             )
+            touched.update(payload.get("guards", ()))  # version 4: captors stay by the chargers they took (KS-78)
     return touched, failed
 
 
 def _withdrawn_off(log: Log, plans: Mapping[str, KsPlan]) -> None:
     """Version 3 (KS-81): the pursued whose withdrawal would take them off the table are destroyed as
-    the others move (unless fire or a charge took them first). Told to the umpire, as the movement is;
+    the others move (unless fire or a charge took them first); version 4: and those whose withdrawal
+    could only cross an unfordable river (``river``). Told to the umpire, as the movement is;
     each side sees its own losses in its view (its counts), the other what it sights."""
     figs = log.state["figures"]
     lost = sorted(fid for p in plans.values() for fid in p.withdrawn_off if figs[fid]["st"] == "ok")
-    if lost:
-        log.ks("withdrawn_off", {"destroyed": lost}, UMPIRE)
+    river = sorted(fid for p in plans.values() for fid in p.withdrawn_river if fid in lost)
+    if lost:  # version 4: those who could withdraw only across an unfordable river are named too
+        log.ks("withdrawn_off", {"destroyed": lost, **({"river": river} if river else {})}, UMPIRE)
 
 
 def _movement(log: Log, plans: Mapping[str, KsPlan], charged: set[str]) -> tuple[dict[str, Any], dict[str, Any]]:

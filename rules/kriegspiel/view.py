@@ -22,6 +22,7 @@ from rules.littlewars.view import build_view as lw_view
 
 from . import works
 from .sighting import SIGHT_RANGE
+from .version import ks_version
 
 REVEALED = ("complete", "exploded")
 
@@ -70,6 +71,22 @@ def _own_ks(state: dict[str, Any], side: str) -> dict[str, Any]:
         "guns_out": {g: t for g, t in sorted(ks["guns_out"].items()) if g.startswith(side + ":")},
         "limbered": list(ks.get("limbered", {}).get(side, [])),
         "general": dict(ks["generals"][side]),
+        # what binds the side's own units this turn, which its orders are checked against (a charge's
+        # after-effects and pursuit were public; formations, engineers and scouts are its own)
+        "columns": list(ks["columns"][side]),
+        "engineers": list(ks.get("engineers", {}).get(side, [])),
+        "scouts": list(ks["scouts"][side]),
+        "shaken": {f: dict(e) for f, e in sorted(ks["shaken"].items()) if state["figures"][f]["side"] == side},
+        "pursued": {
+            f: {"by": list(e["by"]), "turn": e["turn"]}
+            for f, e in sorted(ks.get("pursued", {}).items())
+            if state["figures"][f]["side"] == side
+        },
+        "pursued_guns": {
+            g: {"by": list(e["by"]), "turn": e["turn"]}
+            for g, e in sorted(ks.get("pursued_guns", {}).items())
+            if g in state["guns"] and state["guns"][g]["owner"] == side
+        },
     }
 
 
@@ -104,6 +121,9 @@ def build_view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
         "railways": [dict(r) for r in (state["scenario"].get("kriegspiel") or {}).get("railways", [])],
         "rail_breaks": {k: [list(b) for b in v] for k, v in sorted(ks.get("breaks", {}).items())},
         "notes": [dict(n) for n in ks["notes"] if viewer.may_see(n["audience"])],
+        # the game's terms, the same for every viewer: the rules it plays (version.py), KS-25's reading
+        "rules_version": ks_version(state),
+        "steep_slopes": (state["scenario"].get("kriegspiel") or {}).get("steep_slopes", "everyone"),
     }
     if viewer.is_umpire:
         _on_foot(state, view)

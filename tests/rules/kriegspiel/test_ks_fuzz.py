@@ -52,8 +52,32 @@ def _drive(state, side, name, c, rng):
 
 
 VERBS = (_charge, _charge, _volley, _work, _formation, _raid, _guns, _drive)
+
+
+def at_the_farm():
+    """The farm with both armies deployed round the farmhouse, its wall, the orchard and the knoll, 2 ft
+    apart: random orders then make charges (KS-68..85) among the scenery (the shipped start is 23 ft
+    apart, out of any charge's reach for as long as the fuzz plays)."""
+    from rules.kriegspiel.scenario import load
+
+    sc = load("ks_farm")
+    sc["settings"]["deploy_depth"] = 150
+    places = {"foot1": (16, 124, 164), "foot2": (80, 124, 164), "horse": (48, 126, 156)}
+    for side in ("red", "blue"):
+        for g in sc["forces"][side]["groups"]:
+            x, y_red, y_blue = places[g["name"]]
+            g["at"] = [x, y_red if side == "red" else y_blue]
+    return load(sc)
+
+
 # (scenario, seeds, turns): the big tables are slow, so they play fewer turns (bounded: ~15 s in all)
-RUNS = [("ks_farm", (1, 3), 16), ("skirmish", (1, 2), 8), ("defence", (1, 2), 8), ({"base": "wells"}, (1,), 3)]
+RUNS = [
+    ("ks_farm", (1, 3), 16),
+    (at_the_farm(), (1, 2, 5), 8),  # seeds 2 and 5 charge
+    ("skirmish", (1, 2), 8),
+    ("defence", (1, 2), 8),
+    ({"base": "wells"}, (1,), 3),
+]
 
 
 @pytest.mark.parametrize("scenario,seeds,turns", RUNS, ids=lambda v: v if isinstance(v, str) else None)

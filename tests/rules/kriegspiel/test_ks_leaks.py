@@ -11,7 +11,7 @@ all along. tests/platform/... repeats this through the platform (pages, API, mai
 import json
 
 SAPPERS_AT = {"blue:i1": (60, 100), "blue:i2": (60.75, 100)}
-RED_HORSE = {f"red:c{k}": (57.0 + k, 80) for k in range(1, 7)}
+RED_HORSE = {f"red:c{k}": (57.0 + (k - 1) % 6 + 1, 80 - (k - 1) // 6) for k in range(1, 13)}  # two ranks of 6
 
 
 def mine_game(KsGame, with_mine: bool, red_orders: list[str], seed=7):

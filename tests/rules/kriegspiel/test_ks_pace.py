@@ -40,7 +40,7 @@ def test_columns_on_the_road_and_the_half_turn_to_form(game):
     assert pace.move_error(st, "red:c2", road, reforming={}) is not None
     game.turn(red="column horse")
     st = game.state
-    assert set(st["ks"]["columns"]["red"]) == {f"red:c{k}" for k in range(1, 7)}
+    assert set(st["ks"]["columns"]["red"]) == {f"red:c{k}" for k in range(1, 13)}
     assert pace.move_error(st, "red:c2", road) is None  # 42 in: half as fast again (54)
     assert pace.move_error(st, "red:c2", [(54, 120), (96, 120)]) is not None  # off the road: 3 ft
     # changing formation takes half the turn (KS-31): 18 in left

@@ -57,12 +57,12 @@ def test_only_the_nearest_observers_are_asked():
 def test_sighting_and_last_seen_through_the_game(game):
     red_view = game.view("red")
     assert not [f for f in red_view["figures"] if f["side"] == "blue"]  # the armies start 23 ft apart
-    game.place({f"red:c{k}": (80 + k, 150) for k in range(1, 7)})  # red scouts ride forward
+    game.place({f"red:c{k}": (80 + k, 150) for k in range(1, 13)})  # red scouts ride forward
     game.turn()
     red_view = game.view("red")
     blue_seen = {f["id"] for f in red_view["figures"] if f["side"] == "blue"}
     assert blue_seen and blue_seen == set(game.state["ks"]["seen"]["red"]["now"]["figures"])
-    game.turn(red="move horse to 83.5,127")  # back out of sight
+    game.turn(red="move horse to 86.5,127")  # back out of sight
     assert not game.rejected["red"]
     red_view = game.view("red")
     assert not [f for f in red_view["figures"] if f["side"] == "blue"]
@@ -71,7 +71,7 @@ def test_sighting_and_last_seen_through_the_game(game):
     assert all(f["turn"] == 2 for f in red_view["kriegspiel"]["seen"]["last_seen"])  # game turn 2: 1 was deployment
     # the umpire sees every figure of both sides
     ump = game.view(role="umpire")
-    assert len([f for f in ump["figures"] if f["side"] == "blue"]) == 26
+    assert len([f for f in ump["figures"] if f["side"] == "blue"]) == 32
 
 
 def test_the_nearest_observers_are_those_of_a_brute_force_search():
@@ -90,12 +90,12 @@ def test_the_nearest_observers_are_those_of_a_brute_force_search():
 
 
 def test_enemy_depots_and_trains_are_seen_like_anything_else_but_never_named(game):
-    game.place({f"red:c{k}": (40 + k, 200) for k in range(1, 7)})  # red horse 7 ft from blue's wagons
+    game.place({f"red:c{k}": (34 + k, 200) for k in range(1, 13)})  # red horse 7 ft from blue's wagons
     game.turn()
     objects = game.view("red")["kriegspiel"]["seen"]["objects"]
     assert objects == [{"kind": "depot", "x": 48.0, "y": 286.0}]
     assert "wagons" not in str(objects)
-    game.place({f"red:c{k}": (40 + k, 100) for k in range(1, 7)})
+    game.place({f"red:c{k}": (34 + k, 100) for k in range(1, 13)})
     game.turn()
     assert game.view("red")["kriegspiel"]["seen"]["objects"] == []
 
@@ -108,7 +108,7 @@ def test_an_observer_sees_no_army_and_the_umpire_everything(game):
     assert obs["figures"] == [] and obs["guns"] == [] and obs["kriegspiel"]["works"] == []
     assert "mine" not in game.rs.render_svg(obs)
     ump = game.rs.view(game.state, Viewer("umpire"))
-    assert len(ump["figures"]) == 52 and [w["kind"] for w in ump["kriegspiel"]["works"]] == ["mine"]
+    assert len(ump["figures"]) == 64 and [w["kind"] for w in ump["kriegspiel"]["works"]] == ["mine"]
     assert ump["kriegspiel"]["works"][0]["done"] == 1 and "mine" in game.rs.render_svg(ump)
 
 

@@ -58,11 +58,11 @@ def test_a_train_keeps_to_its_line_its_pace_and_its_load(g):
     assert "not on train1's railway" in g.rejected["red"][0].message
     g.turn(red="steam train1 to 80,110")
     assert "a train runs 8 ft a turn" in g.rejected["red"][0].message
-    g.place({f"red:c{k}": (79 + k * 0.2, 12) for k in range(1, 7)})
+    g.place({f"red:c{k}": (79 + k * 0.2, 12) for k in range(1, 13)})
     g.turn(red="board foot1 on train1")
     g.turn()
-    g.turn(red="board horse on train1")  # 6 cavalry need 2 more wagons
-    assert "2 wagon(s); 16 figures need 3" in g.rejected["red"][0].message
+    g.turn(red="board horse on train1")  # 12 cavalry need 3 more wagons
+    assert "2 wagon(s); 22 figures need 4" in g.rejected["red"][0].message
     g.turn(red="board foot2 on train1")
     assert "figures board from within 4 in" in g.rejected["red"][0].message
 
