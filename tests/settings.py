@@ -16,6 +16,10 @@ os.environ.setdefault("DATABASE_CONN_MAX_AGE", "0")
 # timeout (kriegsbrief/dbtimeouts.py) would end that session mid-test. Off for the test process only;
 # tests/platform/test_db_timeouts.py checks the timeouts of the web and the workers themselves.
 os.environ.setdefault("DATABASE_IDLE_IN_TRANSACTION_TIMEOUT", "0")
+# The web's 3 s lock timeout, in a suite whose threads and workers hold games while two busy cores
+# run everything else, gave up on waits that are no fault (a snapshot rebuild beside live appends):
+# the test process waits up to 30 s; tests/platform/test_db_timeouts.py shortens it where it tests it.
+os.environ.setdefault("DATABASE_LOCK_TIMEOUT", "30")
 # Scripted players send a seat's orders far faster than any person: the per-seat rate is off for the
 # suite, and tests/platform/test_rate_limits.py sets it where it is tested.
 os.environ.setdefault("ORDERS_PER_SEAT_PER_MINUTE", "0")
