@@ -68,7 +68,8 @@ def _own_ks(state: dict[str, Any], side: str) -> dict[str, Any]:
             "depots": {k: dict(v) for k, v in sorted(sup["depots"].items())},
             "status": {k: dict(v) for k, v in sorted(sup["status"].items())},
         },
-        "guns_out": {g: t for g, t in sorted(ks["guns_out"].items()) if g.startswith(side + ":")},
+        # the guns it holds now: a captured gun is its own (KS-78), a lost one no longer (it is the enemy's)
+        "guns_out": {g: t for g, t in sorted(ks["guns_out"].items()) if state["guns"].get(g, {}).get("owner") == side},
         "limbered": list(ks.get("limbered", {}).get(side, [])),
         "general": dict(ks["generals"][side]),
         # what binds the side's own units this turn, which its orders are checked against (a charge's

@@ -221,3 +221,17 @@ def test_gunners_keep_their_own_pace_when_their_gun_stays(battery):
     assert sum("its gun does not move, so it keeps its own pace" in m for m in msgs) == 2
     assert g.state["guns"]["red:gun1"]["y"] == 40
     assert all(g.state["figures"][f"red:{n}"]["y"] == 37 for n in g.crew)
+
+
+def test_a_captured_gun_out_of_action_is_told_to_its_captor_and_no_longer_to_its_loser(new_game):
+    # KS-5 with KS-78: the side holding a gun is the one its orders for that gun are checked against
+    # (the API play-through's scripted red fired a captured blue gun still out of action); the side
+    # that lost it has no business knowing how it fares.
+    g = new_game()
+    g.deploy()
+    guns = {gid: dict(gun) for gid, gun in g.state["guns"].items()}
+    guns["blue:gun1"]["owner"] = "red"
+    ks = {**g.state["ks"], "guns_out": {"blue:gun1": g.state["turn"] + 2}}
+    g.state = {**g.state, "guns": guns, "ks": ks}
+    assert g.view("red")["kriegspiel"]["guns_out"] == {"blue:gun1": g.state["turn"] + 2}
+    assert g.view("blue")["kriegspiel"]["guns_out"] == {}
