@@ -17,7 +17,9 @@ from rules.core.protocol import (
     side_audience,
 )
 
+from . import battles
 from .board import other
+from .engaged import fought, open_battles
 from .fold import PREFIX, fold
 from .legality import (
     assault_counts,
@@ -314,6 +316,9 @@ def _operate(run: _Run, side: str, op: Order) -> None:
     elif isinstance(op, Evacuate):
         run.emit("evacuation", {"side": side, "from": op.city, "to": op.to})
         _complete(run, side, [])
+    elif isinstance(op, Assault) and fought(state):  # version 2: the assault is a battle (battles.py)
+        run.emit("battle_joined", battles.joined(state, side, op))
+        _complete(run, side, [])
     elif isinstance(op, Assault):
         ours, theirs = assault_counts(state, side, op.target)
         run.emit(
@@ -401,6 +406,8 @@ def _complete(run: _Run, side: str, entered: list[str], passed: bool = False) ->
         "turn_completed",
         {"side": side, "turn": run.state["turn"], "entered": list(entered), "next": nxt, "passed": passed},
     )
+    if open_battles(run.state):
+        return  # neither the draw nor the loss while a battle is fought: its result may change both
     if run.state["passes"] >= DRAW_AFTER_PASSES:
         run.emit("game_over", {"winner": None, "reason": f"{DRAW_AFTER_PASSES} turns in a row were passed: a draw"})
     elif not has_legal_operation(run.state, nxt):

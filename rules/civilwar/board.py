@@ -23,13 +23,17 @@ from typing import Any
 
 import networkx as nx
 
+from rules.core.battles import PLACE_KINDS
 from rules.core.protocol import ScenarioError
 
 SIDES = ("red", "blue")
 DEFAULT_MAX_UNITS = 30  # CW-5: the box holds 30 counters a side
 MAP_DIR = Path(__file__).with_name("maps")
 ID_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
-_TOP_KEYS = {"name", "title", "cities", "roads", "lines", "max_units", "description"}
+_TOP_KEYS = {"name", "title", "cities", "roads", "lines", "max_units", "description", "battles"}
+# The ground a battle at a point is fought on (rules/core/battles.py PLACE_KINDS; version 2): a city is a
+# town and a road open ground unless the map says otherwise.
+TERRAIN_DEFAULT = {"city": "town", "road": "open"}
 
 
 def other(side: str) -> str:
@@ -116,15 +120,19 @@ def load_map(raw: Any) -> dict[str, Any]:
         raise _err("scenario needs a non-empty list 'cities'")
     cities = []
     for i, c in enumerate(cities_raw, 1):
-        cid = entry(c, i, "city", {"id", "name", "x", "y"}, "id, x, y")
+        cid = entry(c, i, "city", {"id", "name", "x", "y", "terrain"}, "id, x, y")
         cname = c.get("name", cid)
         if not isinstance(cname, str):
             raise _err(f"city {cid}: name must be a string")
         if "x" not in c or "y" not in c:
             raise _err(f"city {cid}: needs drawing coordinates x and y")
-        cities.append(
-            {"id": cid, "name": cname, "x": _number(c["x"], f"city {cid}: x"), "y": _number(c["y"], f"city {cid}: y")}
-        )
+        city = {
+            "id": cid,
+            "name": cname,
+            "x": _number(c["x"], f"city {cid}: x"),
+            "y": _number(c["y"], f"city {cid}: y"),
+        }
+        cities.append(_with_terrain(city, c, f"city {cid}"))
     if len(cities) % 2 or len(cities) < 2:
         raise _err(
             f"the map has {len(cities)} cities; it needs an even number (at least 2) because one sympathy "
@@ -137,7 +145,7 @@ def load_map(raw: Any) -> dict[str, Any]:
         raise _err("scenario needs a non-empty list 'roads'")
     roads = []
     for i, r in enumerate(roads_raw, 1):
-        rid = entry(r, i, "road", {"id", "joins", "x", "y"}, "id and joins")
+        rid = entry(r, i, "road", {"id", "joins", "x", "y", "terrain"}, "id and joins")
         joins = r.get("joins")
         if not isinstance(joins, list) or len(joins) != 2:
             raise _err(f"road {rid}: 'joins' must list exactly two cities, got {joins!r}")
@@ -153,7 +161,7 @@ def load_map(raw: Any) -> dict[str, Any]:
         if "x" in r:
             road["x"] = _number(r["x"], f"road {rid}: x")
             road["y"] = _number(r["y"], f"road {rid}: y")
-        roads.append(road)
+        roads.append(_with_terrain(road, r, f"road {rid}"))
 
     graph = build_graph_from(cities, roads)
     if not nx.is_connected(graph):
@@ -202,7 +210,29 @@ def load_map(raw: Any) -> dict[str, Any]:
     out = {"name": name, "cities": cities, "roads": roads, "lines": lines, "max_units": max_units}
     if isinstance(raw.get("title"), str):
         out["title"] = raw["title"]
+    if "battles" in raw:
+        if not isinstance(raw["battles"], bool):
+            raise _err(f"battles must be true or false, got {raw['battles']!r}")
+        if raw["battles"]:  # only a game that fights them records it (version 2's flag)
+            out["battles"] = True
     return out
+
+
+def _with_terrain(point: dict[str, Any], raw: dict[str, Any], what: str) -> dict[str, Any]:
+    """``point`` with the map's ``terrain`` for it, when given and one of PLACE_KINDS."""
+    if "terrain" not in raw:
+        return point
+    if raw["terrain"] not in PLACE_KINDS:
+        raise _err(f"{what}: terrain must be one of {', '.join(PLACE_KINDS)}, got {raw['terrain']!r}")
+    return {**point, "terrain": raw["terrain"]}
+
+
+def place_of(board: dict[str, Any], point: str) -> dict[str, str]:
+    """The battle place at ``point``: its id, the name shown and the ground (rules/core/battles.py)."""
+    sc = board["scenario"]
+    entry = next(e for e in [*sc["cities"], *sc["roads"]] if e["id"] == point)
+    kind = entry.get("terrain", TERRAIN_DEFAULT[board["kind"][point]])
+    return {"id": point, "name": entry.get("name", point), "kind": kind}
 
 
 def build_graph_from(cities: list[dict[str, Any]], roads: list[dict[str, Any]]) -> nx.Graph[str]:

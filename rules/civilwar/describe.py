@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from rules.core.i18n import _, gettext_noop, pgettext
+from rules.core.i18n import _, gettext_noop, joined, pgettext
 from rules.core.i18n import side_name as _cap
 
 from .board import natural_sorted
@@ -157,6 +157,21 @@ def describe_event(event_type: str, payload: Mapping[str, Any]) -> str:
         return _(
             "{side}'s turn {turn} is over; {next} to move.", side=side, turn=p.get("turn"), next=_cap(p.get("next"))
         )
+    if kind == "battle_joined":
+        forces = p.get("forces", {})
+        return _(
+            "{side} assaulted {target} from {source}: battle {battle} is joined at {name}, {attackers} units "
+            "against {defenders}; they take no part in other operations until it is decided.",
+            side=side,
+            target=p.get("target"),
+            source=p.get("source"),
+            battle=p.get("battle"),
+            name=p.get("place", {}).get("name"),
+            attackers=len(forces.get(p.get("attacker"), [])),
+            defenders=len(forces.get(p.get("defender"), [])),
+        )
+    if kind == "battle_resolved":
+        return _battle_resolved(p)
     if kind == "game_over":
         if p.get("winner"):
             return _(
@@ -166,3 +181,38 @@ def describe_event(event_type: str, payload: Mapping[str, Any]) -> str:
             )
         return _("Game over: a draw; {reason}.", reason=describe_reason(p.get("reason")))
     return f"{event_type}: {dict(p)}"
+
+
+_BATTLE_BY = {
+    "table": gettext_noop("fought on the table"),
+    "rules": gettext_noop("decided by the Civil War's rules"),
+    "umpire": gettext_noop("decided by the umpire"),
+}
+
+
+def _battle_resolved(p: Mapping[str, Any]) -> str:
+    winner = p.get("winner")
+    head = (
+        _("Battle {battle} ({by}): {winner} won; {holder} holds {place}.", winner=_cap(winner), **_battle_words(p))
+        if winner
+        else _("Battle {battle} ({by}): neither side won; {holder} holds {place}.", **_battle_words(p))
+    )
+    lost = p.get("lost", {})
+    losses = [_("{side} lost {units}.", side=_cap(s), units=", ".join(u)) for s, u in sorted(lost.items()) if u]
+    parts = [head, *(losses or [_("No unit was lost.")])]
+    retreat = p.get("retreat")
+    if retreat and retreat.get("to"):
+        parts.append(_("The garrison of {origin} retreated to {to}.", origin=retreat["from"], to=retreat["to"]))
+    elif retreat:
+        reason = _REASONS.get(str(retreat.get("reason")), retreat.get("reason"))
+        parts.append(_("The garrison of {origin} was destroyed: {reason}.", origin=retreat["from"], reason=reason))
+    return joined(parts, " ")
+
+
+def _battle_words(p: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "battle": p.get("battle"),
+        "by": _BATTLE_BY.get(str(p.get("by")), p.get("by")),
+        "holder": _cap(p.get("holds")),
+        "place": p.get("place", {}).get("name"),
+    }

@@ -17,6 +17,8 @@ State (plain JSON, never mutated in place)::
     last           {"turn", "side", "events": [[type, payload], ...]}
     passes         consecutive passed turns
     result         None or {"winner", "reason", ...}
+    battles        {battle id: battle_joined's payload + status "joined"|"resolved"} (version 2,
+                   a game that fights its assaults; absent in every other game's state)
 
 ``fold`` copies only what an event changes, so the large static board is
 shared between all states of a game.
@@ -213,11 +215,42 @@ def _turn_completed(state: State, p: Mapping[str, Any], et: str) -> State:
     new["just_occupied"] = {**state["just_occupied"], side: list(p.get("entered", []))}
     new["to_move"] = p.get("next", other(side))
     new["turn"] = state["turn"] + 1
-    new["passes"] = state["passes"] + 1 if p.get("passed") else 0
+    # a pass while a battle is fought waits for it: not a step towards the draw (version 2, §9)
+    waiting = any(b["status"] == "joined" for b in state.get("battles", {}).values())
+    new["passes"] = state["passes"] + 1 if p.get("passed") and not waiting else 0
     new["pending"] = None
     last = state.get("last")
     if last and last.get("open"):
         new["last"] = {**last, "open": False}
+    return new
+
+
+def _battle_joined(state: State, p: Mapping[str, Any], et: str) -> State:
+    """An assault joined battle (version 2): its units are held until the result (battles.py)."""
+    battles = {**state.get("battles", {}), p["battle"]: {**p, "status": "joined"}}
+    new = {**state, "battles": battles}
+    _note(state, new, et, p)
+    return new
+
+
+def _battle_resolved(state: State, p: Mapping[str, Any], et: str) -> State:
+    """A battle's result: the lost units go, the winner holds the place, a beaten garrison retreats."""
+    battle = state["battles"][p["battle"]]
+    units = dict(state["units"])
+    for side in SIDES:
+        for u in p["lost"][side]:
+            units.pop(u, None)
+    retreat = p.get("retreat")
+    if p["holds"] == battle["attacker"]:
+        units.pop(battle["target"], None)
+        if battle["source"] in units:
+            del units[battle["source"]]
+        units[battle["target"]] = battle["attacker"]
+        if retreat and retreat["to"]:
+            units[retreat["to"]] = battle["defender"]
+    decided = {**battle, "status": "resolved", "winner": p["winner"], "holds": p["holds"], "by": p["by"]}
+    new = {**state, "units": units, "battles": {**state["battles"], p["battle"]: decided}}
+    _note(state, new, et, p)
     return new
 
 
@@ -245,6 +278,8 @@ _HANDLERS: dict[str, Callable[[State, Mapping[str, Any], str], State]] = {
     "evacuation": _evacuation,
     "turn_completed": _turn_completed,
     "game_over": _game_over,
+    "battle_joined": _battle_joined,
+    "battle_resolved": _battle_resolved,
 }
 
 

@@ -12,7 +12,8 @@ from typing import Any
 from rules.core.i18n import _
 
 from .board import natural_sorted, other
-from .orders import Assault, Breakthrough, Evacuate, Form, Move, Order, Pass, Terror
+from .engaged import column_engaged, engaged_error, engaged_points
+from .orders import Assault, Breakthrough, Evacuate, Form, Move, Order, Pass, Terror, parse_text
 
 
 def units_of(state: dict[str, Any], side: str) -> list[str]:
@@ -310,6 +311,9 @@ def check_evacuate(state: dict[str, Any], side: str, city: str, to: str) -> str 
 
 def check_operation(state: dict[str, Any], side: str, order: Order) -> str | None:
     """Error message if ``order`` (an operation) is illegal for ``side`` now, else None."""
+    busy = engaged_error(state, order)
+    if busy:
+        return busy
     if isinstance(order, Form):
         return check_form(state, side, order.city)
     if isinstance(order, Move):
@@ -317,7 +321,11 @@ def check_operation(state: dict[str, Any], side: str, order: Order) -> str | Non
     if isinstance(order, Assault):
         return check_assault(state, side, order.target, order.source)
     if isinstance(order, Breakthrough):
-        return resolve_breakthrough(state, side, order)[1]
+        plan, err = resolve_breakthrough(state, side, order)
+        fighting = column_engaged(state, plan["moves"]) if plan else None
+        if fighting:
+            return _("{point} is fighting a battle: the column cannot break through without it", point=fighting)
+        return err
     if isinstance(order, Terror):
         return check_terror(state, side, order.city)
     if isinstance(order, Evacuate):
@@ -342,6 +350,10 @@ def retreat_options(state: dict[str, Any], point: str, vacated: list[str]) -> li
 
 def iter_legal_operations(state: dict[str, Any], side: str) -> Iterator[str]:
     """Every legal operation for ``side`` as canonical order text (never 'pass')."""
+    return _free_of_battles(state, side, _candidate_operations(state, side))
+
+
+def _candidate_operations(state: dict[str, Any], side: str) -> Iterator[str]:
     if state.get("phase") != "play" or state.get("pending") or state.get("result"):
         return
     board = state["board"]
@@ -384,6 +396,17 @@ def iter_legal_operations(state: dict[str, Any], side: str) -> Iterator[str]:
 
 def legal_operations(state: dict[str, Any], side: str) -> list[str]:
     return list(iter_legal_operations(state, side))
+
+
+def _free_of_battles(state: dict[str, Any], side: str, texts: Iterator[str]) -> Iterator[str]:
+    """The operations among ``texts`` that use no point a battle holds (version 2's games only)."""
+    if not engaged_points(state):
+        yield from texts
+        return
+    for text in texts:
+        (order,) = parse_text(text, "orders", None, None).orders
+        if check_operation(state, side, order) is None:
+            yield text
 
 
 def legal_standing(state: dict[str, Any], side: str) -> list[dict[str, Any]]:

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from rules.core.base import RuleSetBase
-from rules.core.protocol import PUBLIC, RuleEvent
+from rules.core.i18n import gettext_noop
+from rules.core.protocol import PUBLIC, GameOption, RuleEvent
 
 from . import adjudicate as _adj
+from . import battles as _battles
 from . import compose as _compose
 from .board import load_map, natural_sorted
 from .describe import describe_event as _describe
 from .describe import describe_reason as _describe_reason
+from .engaged import open_battles
 from .fold import PREFIX, build_state, check_invariants
 from .fold import fold as _fold
 from .fold import initial_state as _initial
@@ -29,14 +33,42 @@ class CivilWar(RuleSetBase):
     turn_mode = "alternating"
     orders_help: str = ORDERS_HELP
     order_words: tuple[str, ...] = ORDER_WORDS
-    version = 1  # rules/README.md "Versions"
-    versions = {1: "0.1.0: as first shipped"}
+    version = 2  # rules/README.md "Versions"
+    versions = {
+        1: "0.1.0: as first shipped",
+        2: "0.4.0: ground on the map's points (town, crossing, open, hills) and, where a campaign game's "
+        "map says battles: true, assaults fought as battles (RULES.md §9)",
+    }
+    # version 1's games have neither: their map has no battles flag, so this object plays them alike
+    by_flags = (1,)
+    game_options: tuple[GameOption, ...] = (
+        GameOption(
+            "battles",
+            gettext_noop("Assaults are fought as battles on the table (a campaign of linked battles)"),
+        ),
+    )
 
     # -- lifecycle ---------------------------------------------------------
     initial_state = staticmethod(_initial)
 
     def load_scenario(self, scenario: Any | None) -> dict[str, Any]:
         return load_map(scenario)
+
+    def with_options(self, scenario: Any, options: Mapping[str, Any]) -> Any:
+        self.check_options(options)
+        if not options.get("battles"):
+            return scenario
+        return {**load_map(scenario), "battles": True}
+
+    # -- battles (rules.core.protocol.Strategic; battles.py) ----------------
+    def battles(self, state: Any) -> list[Any]:
+        return open_battles(state)
+
+    def resolve_by_rules(self, state: Any, battle_id: str) -> Any:
+        return _battles.by_rules(state, battle_id)
+
+    def resolve_battle(self, state: Any, battle_id: str, result: Mapping[str, Any], by: str) -> list[RuleEvent]:
+        return _battles.resolve(state, battle_id, result, by)
 
     def setup(self, scenario: Any, rng: random.Random) -> list[RuleEvent]:
         """Public events: the map, then the shuffled and revealed tokens (CW-6..9)."""

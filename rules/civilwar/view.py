@@ -27,6 +27,21 @@ def _board(board: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _battle(b: dict[str, Any]) -> dict[str, Any]:
+    out = {
+        "id": b["battle"],
+        "place": dict(b["place"]),
+        "attacker": b["attacker"],
+        "defender": b["defender"],
+        "forces": {s: [u["unit"] for u in b["forces"][s]] for s in SIDES},
+        "turn": b["turn"],
+        "status": b["status"],
+    }
+    if b["status"] == "resolved":
+        out.update(winner=b["winner"], holds=b["holds"], by=b["by"])
+    return out
+
+
 def build_view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     view: dict[str, Any] = {
         "ruleset": "civilwar",
@@ -58,6 +73,8 @@ def build_view(state: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
         "prompt": spec.prompt,
     }
     view["protected"] = {s: list(state["just_occupied"].get(s, [])) for s in SIDES}
+    if "battles" in state:  # version 2's battles: public, as everything in this game (rule 8)
+        view["battles"] = [_battle(b) for b in state["battles"].values()]
     last = state.get("last")
     if last:
         view["last_operation"] = {

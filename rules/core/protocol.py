@@ -302,6 +302,37 @@ class OrderComposer(Protocol):
         [{"unit": id, "verb": word, "to": target as in compose_order}], lines it cannot read left out."""
 
 
+@runtime_checkable
+class Strategic(Protocol):
+    """Optional capability: a rule set whose engagements can be fought as battles on the table
+    (rules/core/battles.py has the shapes). An engagement is reported by an event of the turn that
+    joins it and waits, its units held, until ``resolve_battle`` folds its result in."""
+
+    def battles(self, state: JSON) -> list[JSON]:
+        """The battles joined and not yet resolved, oldest first."""
+
+    def resolve_by_rules(self, state: JSON, battle_id: str) -> JSON:
+        """The result the strategic rules themselves give a battle (an umpire's choice not to fight
+        it on the table), in the shape a tactical rule set reads back."""
+
+    def resolve_battle(self, state: JSON, battle_id: str, result: Mapping[str, JSON], by: str) -> list[RuleEvent]:
+        """The events that fold a battle's ``result`` into the game (``by``: "table", "rules" or
+        "umpire"); RulesError saying why for a battle not open or a result that does not fit it."""
+
+
+@runtime_checkable
+class Tactical(Protocol):
+    """Optional capability: a rule set that can fight a strategic battle (rules/core/battles.py)."""
+
+    def battle_scenario(self, battle: Mapping[str, JSON]) -> JSON:
+        """A scenario of this rule set (``load_scenario`` takes it) for ``battle``: its place's
+        terrain template, deployment zones, a turn limit, each strategic unit's troops."""
+
+    def battle_result(self, state: JSON) -> JSON | None:
+        """None while the game goes on; then the battle's result, read back by the conversion in the
+        rule set's RULES.md."""
+
+
 def composes_orders(ruleset: Any) -> bool:
     """Whether a rule set offers the optional OrderComposer capability."""
     return isinstance(ruleset, OrderComposer)

@@ -9,6 +9,7 @@ from rules.core.base import RuleSetBase, titled
 from rules.core.protocol import LineError, ParsedOrders
 
 from . import adjudicate as _adj
+from . import battle as _battle
 from . import compose as _compose
 from . import plan as _plan
 from .commands import Teams
@@ -63,6 +64,9 @@ class LittleWars(Teams, RuleSetBase):
         return titled([DEFAULT_SCENARIO] + [n for n in names if n != DEFAULT_SCENARIO], builtin_scenario)
 
     load_scenario = staticmethod(load)
+    # a strategic battle fought on this table (rules.core.protocol.Tactical; battle.py, RULES.md §16)
+    battle_scenario = staticmethod(_battle.battle_scenario)
+    battle_result = staticmethod(_battle.battle_result)
     setup = staticmethod(_adj.setup)
     fold = staticmethod(_fold)
     next_turn = staticmethod(_adj.next_turn)
