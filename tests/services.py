@@ -13,7 +13,22 @@ from django.conf import settings
 
 REQUIRE = os.environ.get("KRIEGSBRIEF_REQUIRE_SERVICES") == "1"
 IS_POSTGRES = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+# Under pytest-xdist (``./kb test`` runs one process per core) each process is "gw0", "gw1"...: it
+# gets its own test database from pytest-django and its own Redis databases from here, counted down
+# from TEST_REDIS_URL's (Celery's queues and the flushes some tests make must not meet another's).
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+WORKER_INDEX = int(XDIST_WORKER[2:]) if XDIST_WORKER.startswith("gw") else 0
+SCRATCH_REDIS_DB = 10  # the first of the databases counted down for tests that need a second one
+
+
+def redis_url(db: int | None = None) -> str:
+    """TEST_REDIS_URL with this process's database: its own (``db=None``) or a scratch one."""
+    base = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+    root, _, own = base.rpartition("/")
+    return f"{root}/{(int(own) if db is None else db) - WORKER_INDEX}"
+
+
+REDIS_URL = redis_url()
 
 
 def _port_open(host: str, port: int) -> bool:

@@ -24,6 +24,11 @@ os.environ.setdefault("DATABASE_LOCK_TIMEOUT", "30")
 # suite, and tests/platform/test_rate_limits.py sets it where it is tested.
 os.environ.setdefault("ORDERS_PER_SEAT_PER_MINUTE", "0")
 
+# Each pytest-xdist process keeps its files (the outbox folder above all) in a folder of its own.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    _var = os.path.join(os.path.dirname(os.path.dirname(__file__)), "var", "test-" + os.environ["PYTEST_XDIST_WORKER"])
+    os.environ.setdefault("KRIEGSBRIEF_VAR_DIR", _var)
+
 from kriegsbrief.settings import *  # noqa: F403
 
 # Tests log in a great deal; a fast hash keeps them quick (never in production).

@@ -33,7 +33,7 @@ import psycopg
 import pytest
 import redis
 
-from tests.services import REDIS_URL, needs_redis, postgres_only
+from tests.services import SCRATCH_REDIS_DB, needs_redis, postgres_only, redis_url
 from tests.support.smtp import Sink, on_loopback
 
 pytestmark = [postgres_only, needs_redis]
@@ -47,7 +47,7 @@ PG = "postgres://postgres@127.0.0.1:5432"
 
 def _broker_url() -> str:
     """A Redis database of this test's own (0.1.0's queue has no prefix to keep runs apart)."""
-    return REDIS_URL.rsplit("/", 1)[0] + "/10"
+    return redis_url(SCRATCH_REDIS_DB)
 
 
 @pytest.fixture
