@@ -15,10 +15,12 @@ class CampaignsConfig(AppConfig):
             accounts,  # noqa: F401  (connects the token revocation on password change)
             tasks,  # noqa: F401  (registers the tasks the commands and the outbox call by name)
         )
+        from .battles import linking
         from .mailout import notices
         from .turns import snapshotformat
 
         notices.connect()
+        linking.connect()  # a strategic game's battles spawned and carried back (campaigns/battles)
         # migrate rebuilds the snapshots an older release's fold wrote (turns/snapshotformat.py)
         post_migrate.connect(snapshotformat.after_migrate, dispatch_uid="kriegsbrief-snapshot-format")
         pre_migrate.connect(no_statement_timeout, dispatch_uid="kriegsbrief-migrate-timeout")

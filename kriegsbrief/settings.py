@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "campaigns",
     "api",
     "campaigns.mailin",
+    "campaigns.battles",
 ]
 
 MIDDLEWARE = [

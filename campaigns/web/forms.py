@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import get_language_info, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.i18n import render
 from campaigns.models import Campaign
 from campaigns.turns import absences, commands
 from campaigns.turns.lifecycle import DEFAULT_SETTINGS
@@ -228,7 +229,8 @@ def scenario_choices() -> list:
 
 
 def option_field(rs, option) -> forms.Field:
-    label = _("%(option)s (%(title)s only)") % {"option": option.label, "title": rs.title}
+    # a label the rule set marked for translation (rules.core.i18n) is read in the reader's language
+    label = _("%(option)s (%(title)s only)") % {"option": render(option.label), "title": rs.title}
     if option.choices:
         return forms.ChoiceField(
             label=label, required=False, initial=option.default, choices=[("", "—")] + list(option.choices)

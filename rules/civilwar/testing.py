@@ -119,11 +119,11 @@ def cj(value: Any) -> str:
 
 
 def bot_orders(state: dict[str, Any], side: str) -> str:
-    """A scripted player (the conformance kit's, tests/rules/test_conformance.py): an attack when one
-    is open, else the first legal operation, and from turn 12 on it passes, so a game of two such
-    players ends (six passes in a row are a draw) whatever the dice."""
+    """A scripted player (the conformance kit's, tests/rules/test_conformance.py): an assault or a
+    breakthrough when one is open, else the first legal operation, and from turn 12 on it passes, so a
+    game of two such players ends (six passes in a row are a draw) whatever the dice."""
     ops = legal_operations(state, side)
-    attacks = [op for op in ops if op.startswith("attack")]
+    attacks = [op for op in ops if op.startswith(("assault", "breakthrough"))]
     if state["turn"] >= 12 or not ops:
         return "pass"
     return attacks[0] if attacks else ops[0]
@@ -147,6 +147,8 @@ def state_from_view(view: dict[str, Any]) -> dict[str, Any]:
         "roads": [{k: r[k] for k in ("id", "joins", "x", "y")} for r in board["roads"]],
         "lines": [{"id": ln["id"], "points": list(ln["points"])} for ln in board["lines"]],
     }
+    if board.get("battles"):
+        scenario["battles"] = True
     turn = view["turn"]
     state = build_state(
         scenario,
@@ -171,7 +173,22 @@ def state_from_view(view: dict[str, Any]) -> dict[str, Any]:
         },
         result=dict(view["result"]) if view.get("result") else None,
     )
+    if "battles" in view:  # the battles being fought hold their units' points (RULES.md §9)
+        state["battles"] = {b["id"]: _battle_from_view(b) for b in view["battles"]}
     return state
+
+
+def _battle_from_view(b: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "battle": b["id"],
+        "place": dict(b["place"]),
+        "attacker": b["attacker"],
+        "defender": b["defender"],
+        "target": b["place"]["id"],
+        "forces": {s: [{"unit": u, "strength": 1} for u in b["forces"][s]] for s in SIDES},
+        "turn": b["turn"],
+        "status": b["status"],
+    }
 
 
 def check_result(result: Mapping[str, Any], board: Mapping[str, Any]) -> None:

@@ -24,6 +24,7 @@ def _board(board: dict[str, Any]) -> dict[str, Any]:
             {"id": r["id"], "joins": list(r["joins"]), "x": xy[r["id"]][0], "y": xy[r["id"]][1]} for r in sc["roads"]
         ],
         "lines": [{"id": ln["id"], "points": list(ln["points"])} for ln in sc["lines"]],
+        "battles": bool(sc.get("battles")),  # assaults are fought as battles (version 2, RULES.md §9)
     }
 
 

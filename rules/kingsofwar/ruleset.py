@@ -9,6 +9,7 @@ from rules.core.protocol import ParsedOrders
 from rules.core.versions import ScenarioVersion
 
 from . import adjudicate as _adj
+from . import battle as _battle
 from . import compose as _compose
 from .describe import describe_event as _describe
 from .describe import describe_reason as _describe_reason
@@ -72,6 +73,10 @@ class KingsOfWar(ScenarioVersion, RuleSetBase):
     compose_order = staticmethod(_compose.compose_order)
     order_targets = staticmethod(_compose.order_targets)
     pending_marks = staticmethod(_compose.pending_marks)
+
+    # a strategic battle fought on this table (rules.core.protocol.Tactical; battle.py, RULES.md §11)
+    battle_scenario = staticmethod(_battle.battle_scenario)
+    battle_result = staticmethod(_battle.battle_result)
 
 
 RULESET = KingsOfWar()

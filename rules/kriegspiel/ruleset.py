@@ -26,6 +26,7 @@ from rules.littlewars.render import render_svg as lw_render
 from rules.littlewars.scenario import builtin_scenario as lw_builtin
 from rules.littlewars.version import LW_VERSION
 
+from . import battle as _battle
 from . import orders as ks_orders
 from .describe import describe_event as _describe
 from .desk import HELP as DESK_HELP
@@ -128,6 +129,10 @@ class Kriegspiel(Teams, RuleSetBase):
     compose_order = staticmethod(lw_compose.compose_order)
     order_targets = staticmethod(lw_compose.order_targets)
     pending_marks = staticmethod(lw_compose.pending_marks)
+
+    # a strategic battle fought on this table (rules.core.protocol.Tactical; battle.py, RULES.md)
+    battle_scenario = staticmethod(_battle.battle_scenario)
+    battle_result = staticmethod(_battle.battle_result)
 
 
 RULESET = Kriegspiel()

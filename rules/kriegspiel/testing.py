@@ -17,12 +17,13 @@ its units, and of the enemy only what it sees.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
-from rules.core.protocol import State
+from rules.core.protocol import RuleEvent, State
 from rules.littlewars.geom import fighting
 from rules.littlewars.scenario import home_vector
 from rules.littlewars.testing import bot_orders as lw_bot_orders
@@ -60,6 +61,25 @@ def bot_orders(state: dict[str, Any], side: str) -> str:
                 kept.append(candidate)
                 break
     return "\n".join(kept) if kept else RS.default_orders(state, side)
+
+
+def play_bots(state: State, seed: int = 0, check: bool = True) -> tuple[State, list[RuleEvent]]:
+    """Both sides played by ``bot_orders`` until the game ends; returns (state, all events). The
+    orders must be clean as a whole (no line refused); ``check`` also holds every state to the
+    rule set's invariants."""
+    rng = random.Random(seed)
+    events: list[RuleEvent] = []
+    while RS.next_turn(state).sides:
+        orders = {s: RS.parse_orders(state, s, bot_orders(state, s)).orders for s in RS.next_turn(state).sides}
+        evs = RS.adjudicate(state, orders, random.Random(rng.getrandbits(64)))
+        refused = [e.payload for e in evs if e.type == "littlewars.orders_rejected" and e.payload["errors"]]
+        assert not refused, refused
+        for ev in evs:
+            state = RS.fold(state, ev.type, ev.payload)
+        problems = RS.check_invariants(state) if check else []
+        assert not problems, problems
+        events += evs
+    return state, events
 
 
 def _clean(state: dict[str, Any], side: str, lines: list[str]) -> bool:

@@ -1,6 +1,6 @@
-"""A strategic battle fought as a Little Wars game (rules.core.protocol.Tactical; RULES.md §16).
+"""A strategic battle fought as a Little Wars game (rules.core.protocol.Tactical; RULES.md §14).
 
-The conversion, both ways (RULES.md §16 states it for players):
+The conversion, both ways (RULES.md §14 states it for players):
 - a strategic unit of strength 1 is a group of FIGURES_PER_STRENGTH infantry named after it (a
   fraction of a strength point is that fraction of the figures, rounded half up, at least 1), and
   every started pair of units of a side brings one gun;

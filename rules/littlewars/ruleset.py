@@ -64,7 +64,7 @@ class LittleWars(Teams, RuleSetBase):
         return titled([DEFAULT_SCENARIO] + [n for n in names if n != DEFAULT_SCENARIO], builtin_scenario)
 
     load_scenario = staticmethod(load)
-    # a strategic battle fought on this table (rules.core.protocol.Tactical; battle.py, RULES.md §16)
+    # a strategic battle fought on this table (rules.core.protocol.Tactical; battle.py, RULES.md §14)
     battle_scenario = staticmethod(_battle.battle_scenario)
     battle_result = staticmethod(_battle.battle_result)
     setup = staticmethod(_adj.setup)

@@ -1,0 +1,35 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from campaigns.battles.verify import verify_campaign
+from campaigns.models import Campaign
+
+
+class Command(BaseCommand):
+    help = (
+        "Verify a campaign: its record's hash chain, every game's log (verify_game), and each battle's "
+        "links (the battle log's head its result was read from, the result in the strategic log)."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("campaign", help="a campaign id, or 'all'")
+
+    def handle(self, *args, **opts):
+        if opts["campaign"] == "all":
+            campaigns = list(Campaign.objects.order_by("pk"))
+        else:
+            try:
+                campaigns = [Campaign.objects.get(pk=int(opts["campaign"]))]
+            except (ValueError, Campaign.DoesNotExist) as exc:
+                raise CommandError(f"no campaign {opts['campaign']!r} (give its id, or 'all')") from exc
+        failed = 0
+        for campaign in campaigns:
+            report = verify_campaign(campaign)
+            status = "OK" if report.ok else "FAILED"
+            self.stdout.write(
+                f"campaign {campaign.pk} {campaign.name!r}: {status} — {report.games} games, {report.battles} battles"
+            )
+            for problem in report.problems:
+                self.stdout.write(f"  {problem}")
+            failed += not report.ok
+        if failed:
+            raise CommandError(f"{failed} campaign(s) failed verification")
