@@ -11,6 +11,7 @@ The demo (``./kb demo``) and the test suite (``tests/settings.py``) ask for
 DEBUG=true explicitly.
 """
 
+import ipaddress
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -301,9 +302,20 @@ else:
     EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="campaigns.mailout.eml_backend.EmlFileBackend")
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Kriegsbrief <umpire@kriegsbrief.localhost>")
 # The domain of our Message-IDs (<…@domain>): a real one, the site's host unless told otherwise.
+
+
+def _is_domain(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return bool(host)
+    return False
+
+
+# An address literal (127.0.0.1, ::1) is no domain (rspamd's MID_RHS_NOT_FQDN): the local name instead.
 _SITE_HOST = urlsplit(SITE_URL).hostname or ""
 MAIL_MESSAGE_ID_DOMAIN = env.str(
-    "MAIL_MESSAGE_ID_DOMAIN", default=_SITE_HOST if _SITE_HOST and ":" not in _SITE_HOST else "kriegsbrief.localhost"
+    "MAIL_MESSAGE_ID_DOMAIN", default=_SITE_HOST if _is_domain(_SITE_HOST) else "kriegsbrief.localhost"
 )
 # Outbox retries back off from this base, doubling per failure (campaigns.mailout.outbox.backoff).
 OUTBOX_RETRY_BASE_SECONDS = env.int("OUTBOX_RETRY_BASE_SECONDS", default=30)

@@ -5,13 +5,15 @@ MAIL_IMAP_INTERVAL_SECONDS. New messages are those above the mailbox's cursor
 (``ImapCursor``: the highest UID stored, under the mailbox's UIDVALIDITY), not
 the unseen ones: a message an operator or a mail client opened in the mailbox
 is still taken in. They are fetched FETCH_BATCH at a time with BODY.PEEK; after
-a batch is stored (``ingest.store_many``: one commit) the cursor moves past it
+a batch is stored (``ingest.store_many``: one commit, one row per seat address
+a message went to, since a mailbox keeps one copy for all of them) the cursor moves past it
 and it is flagged \\Seen, for people reading the mailbox. A crash in between
 means the messages are fetched again next time and deduplicated by Message-ID;
 so does a new UIDVALIDITY (the server renumbered the mailbox: read it all
 again). The batch is then processed in one transaction (``ingest.process_many``);
 a crash there leaves the stored rows for ``ingest.retry_pending``. Mail is never
-deleted from the server (the store is ours, the mailbox the operator's).
+deleted from the server (the store is ours, the mailbox the operator's). Only the
+receiving server's Authentication-Results (MAIL_IMAP_AUTHSERV_ID) are read (screen.py).
 """
 
 from __future__ import annotations

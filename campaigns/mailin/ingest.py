@@ -1,9 +1,13 @@
 """The one ingestion function every way in ends at (stdin, webhook, IMAP).
 
 1. ``store``: the raw bytes (up to MAIL_KEEP_MAX_BYTES) are written and
-   committed first, keyed by Message-ID (sha256 of the bytes when there is
-   none), so a redelivery changes nothing and nothing accepted can be lost; the
-   same Message-ID with another body is stored as a message of its own.
+   committed first, one row per delivery: keyed by Message-ID (sha256 of the
+   bytes when there is none) and the envelope recipient, so a redelivery
+   changes nothing and nothing accepted can be lost; the same Message-ID with
+   another body is stored as a message of its own, and so is the same message
+   delivered to another seat address (each game reads only its own delivery).
+   A way in without one envelope recipient per delivery (IMAP, the webhook)
+   splits a message into one delivery per seat address it went to.
 2. ``process``: in a second transaction, with the row locked: size and MIME
    caps, automatic mail (recorded, never answered), the sender (exactly one
    From; the seat token in the recipient; From = the seat's registered
@@ -57,7 +61,7 @@ from campaigns.turns import addresses, gamelog
 from rules.core.i18n import Msg, gettext_noop, message_of, to_data
 
 from . import apply, batch, replay, replies, screen
-from .mime import MimeError, Parsed, message_id, one_line, parse
+from .mime import MimeError, Parsed, message_id_of, one_line, parse
 from .mime import addresses as parse_addresses
 from .models import InboundMessage
 
@@ -65,6 +69,7 @@ log = logging.getLogger(__name__)
 Status = InboundMessage.Status
 MAX_ATTEMPTS = 5
 HEADER_KEEP = 64 * 1024
+STORE_HEADER_BYTES = 256 * 1024  # read for the Message-ID and the recipients when a message is stored
 RECIPIENT_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "To", "Cc")
 RESULT_FIELDS = [
     "status",
@@ -89,16 +94,25 @@ REVOKED = gettext_noop(
 
 
 def ingest(raw: bytes, *, via: str, envelope_to: str = "") -> InboundMessage:
-    """Store one raw message and process it; a message seen before is returned untouched."""
+    """Store one delivery of a raw message (to ``envelope_to``, as an MTA pipe hands it over)
+    and process it; a delivery seen before is returned untouched."""
     row, created = store(raw, via=via, envelope_to=envelope_to)
     if created:
         row = process(row.pk)
     return row
 
 
+def ingest_deliveries(raw: bytes, *, via: str, envelope_to: str = "") -> list[InboundMessage]:
+    """``ingest`` for a way in that hands over a message once for all its recipients (the
+    webhook): one delivery per seat address it went to (``deliveries``), each stored, then
+    processed on its own, so that every game reads and answers its own."""
+    stored = [_insert(row) for row in _new_rows(raw, via=via, envelope_to=envelope_to, split=True)]
+    return [process(row.pk) if created else row for row, created in stored]
+
+
 def ingest_many(raws: list[bytes], *, via: str) -> list[InboundMessage]:
-    """``ingest`` for a batch, one row per raw message in order: all stored in one commit,
-    then processed in one transaction (a savepoint each), with the outcome of each
+    """``ingest`` for a batch, one row per delivery (``store_many``) in order: all stored in one
+    commit, then processed in one transaction (a savepoint each), with the outcome of each
     exactly as ``ingest`` one by one would give it. Not inside a caller's transaction."""
     stored = store_many(raws, via=via)
     done = process_many([row.pk for row, created in stored if created])
@@ -106,7 +120,11 @@ def ingest_many(raws: list[bytes], *, via: str) -> list[InboundMessage]:
 
 
 def store(raw: bytes, *, via: str, envelope_to: str = "") -> tuple[InboundMessage, bool]:
-    row = _new_row(raw, via=via, envelope_to=envelope_to)
+    """Store the delivery of ``raw`` to ``envelope_to``: (its row, whether it is new)."""
+    return _insert(_new_row(raw, via=via, envelope_to=envelope_to))
+
+
+def _insert(row: InboundMessage) -> tuple[InboundMessage, bool]:
     # One INSERT ... ON CONFLICT DO NOTHING: in autocommit it is durable when it
     # returns; a duplicate is no error, so it needs no savepoint in a caller's transaction.
     if prepared.insert_unless_exists(row, "dedupe_key"):
@@ -116,13 +134,13 @@ def store(raw: bytes, *, via: str, envelope_to: str = "") -> tuple[InboundMessag
 
 
 def _store_if_distinct(row: InboundMessage, stored: InboundMessage) -> tuple[InboundMessage, bool]:
-    """``row`` lost its insert to ``stored`` (the same Message-ID). A redelivery (the same body,
-    whatever trace headers were added on the way) is ``stored``; a different body under the same
-    Message-ID (a broken client, a script) is a message of its own, stored under the Message-ID
-    and its body's hash, and processed like any other."""
+    """``row`` lost its insert to ``stored`` (the same Message-ID to the same recipient). A
+    redelivery (the same body, whatever trace headers were added on the way) is ``stored``; a
+    different body under the same Message-ID (a broken client, a script) is a message of its
+    own, stored under the Message-ID, the recipient and its body's hash, and processed like any other."""
     if not row.message_id or _same_body(stored, bytes(row.raw)):
         return stored, False
-    row.dedupe_key = f"{row.message_id}#{replay.body_hash(bytes(row.raw))[:16]}"
+    row.dedupe_key = f"{delivery_key(row.message_id, row.envelope_to)}#{replay.body_hash(bytes(row.raw))[:16]}"
     if prepared.insert_unless_exists(row, "dedupe_key"):
         return row, True
     return InboundMessage.objects.defer("raw").get(dedupe_key=row.dedupe_key), False
@@ -136,9 +154,11 @@ def _same_body(stored: InboundMessage, raw: bytes) -> bool:
 
 
 def store_many(raws: list[bytes], *, via: str) -> list[tuple[InboundMessage, bool]]:
-    """Store a batch in one durable commit: (row, created) per raw message, in order. A message
-    stored before, or twice in the batch, is the row stored first, with created False."""
-    rows = [_new_row(raw, via=via) for raw in raws]
+    """Store a batch (the IMAP poller's: no envelope) in one durable commit: (row, created) per
+    delivery, in order: a raw message gives one delivery per seat address it went to
+    (``deliveries``). A delivery stored before, or twice in the batch, is the row stored
+    first, with created False."""
+    rows = [row for raw in raws for row in _new_rows(raw, via=via, split=True)]
     with transaction.atomic(durable=True):
         created = prepared.insert_many_unless_exist(rows, "dedupe_key")
     first = {}
@@ -155,19 +175,63 @@ def store_many(raws: list[bytes], *, via: str) -> list[tuple[InboundMessage, boo
     ]
 
 
+def delivery_key(key: str, envelope_to: str) -> str:
+    """The key of one delivery: the message's (its Message-ID, or the sha256 of its bytes) and,
+    when there is one, the envelope recipient it was delivered to."""
+    return f"{key} to {envelope_to.lower()}" if envelope_to else key
+
+
 def _new_row(raw: bytes, *, via: str, envelope_to: str = "") -> InboundMessage:
+    return _new_rows(raw, via=via, envelope_to=envelope_to)[0]
+
+
+def _new_rows(raw: bytes, *, via: str, envelope_to: str = "", split: bool = False) -> list[InboundMessage]:
+    """The rows of a raw message's deliveries: one to ``envelope_to`` (with none, to the first
+    seat address the message names), or with ``split`` one to each seat address it went to
+    (``deliveries``)."""
     try:
-        mid = message_id(raw)
+        headers = BytesHeaderParser(policy=compat32).parsebytes(raw[:STORE_HEADER_BYTES])
+        mid = message_id_of(headers)
     except Exception:  # the header block itself is unreadable: key by content
-        mid = ""
+        headers, mid = None, ""
     key = mid or "sha256:" + hashlib.sha256(raw).hexdigest()
     # Every message is kept byte for byte up to the hard cap MAIL_KEEP_MAX_BYTES (an oversized one
     # too: it is refused, not lost); beyond the cap only its beginning is kept, and ``size`` says how
     # large it was, so the row shows what is missing.
     kept = raw if len(raw) <= settings.MAIL_KEEP_MAX_BYTES else raw[: settings.MAIL_KEEP_MAX_BYTES]
-    return InboundMessage(
-        dedupe_key=key, message_id=mid, raw=kept, size=len(raw), via=via[:20], envelope_to=envelope_to[:300]
-    )
+    # Without an envelope (a file, a test) the delivery is to the first seat address it names, as
+    # the same message taken over IMAP would be: one key for it whichever way it came.
+    recipients = deliveries(headers, envelope_to) if split else [envelope_to or deliveries(headers)[0]]
+    return [
+        InboundMessage(
+            dedupe_key=delivery_key(key, to[:300]),
+            message_id=mid,
+            raw=kept,
+            size=len(raw),
+            via=via[:20],
+            envelope_to=to[:300],
+        )
+        for to in recipients
+    ]
+
+
+def deliveries(headers, envelope_to: str = "") -> list[str]:
+    """Where a message handed over once for all its recipients was delivered: each seat address
+    among the envelope recipients (``envelope_to``, comma-separated) and the recipient headers,
+    once per token (the first spelling met); ``envelope_to`` alone (may be "") when none is one."""
+    candidates = [a.strip() for a in envelope_to.split(",") if a.strip()]
+    if headers is not None:
+        for name in RECIPIENT_HEADERS:
+            try:
+                candidates += parse_addresses([str(v) for v in headers.get_all(name, [])])
+            except Exception:  # a malformed header names nobody
+                continue
+    seen: dict[str, str] = {}
+    for addr in candidates:
+        token = addresses.parse_token(addr)
+        if token is not None:
+            seen.setdefault(token, addr)
+    return list(seen.values()) or [envelope_to]
 
 
 def process(pk: int) -> InboundMessage:
@@ -381,7 +445,7 @@ def _reject(
     _finish(row, Status.REJECTED, reason)
     if not to:
         row.result["replies"] = ["none: no sender address to answer"]
-    elif seat is None and not _registered(row, msg, to) and not screen.sender_verified(msg, to):
+    elif seat is None and not _registered(row, msg, to) and not screen.sender_verified(msg, to, row.via):
         row.result["replies"] = ["none: the sender is no seat's and our mail server did not find it genuine"]
     else:
         with translation.override(_language(to, seat)):
@@ -397,7 +461,7 @@ def _registered(row: InboundMessage, msg: Parsed | None, sender: str) -> bool:
 
 def _handle(row: InboundMessage) -> None:
     raw = bytes(row.raw)
-    if row.message_id and row.dedupe_key != row.message_id:
+    if row.message_id and row.dedupe_key != delivery_key(row.message_id, row.envelope_to):
         row.result["note"] = "a Message-ID seen before with another body: stored and processed as a message of its own"
     if row.size > settings.MAIL_MAX_BYTES:
         headers = _named(row, _headers_only(raw))
@@ -487,14 +551,18 @@ def _authenticated(row: InboundMessage, msg: Parsed) -> None:
             seat=seat,
             detail=REVOKED,
         )
-    held = screen.authentication(msg)
+    held = screen.authentication(msg, sender, row.via)
     if held:
         return _hold(row, seat, held)
     _apply(row, seat, msg, reply_to=addresses.address_of(address))
 
 
 def _recipients(row: InboundMessage, msg: Parsed) -> list[str]:
-    """Where the message went, in the order its seat's address is looked for."""
+    """Where the message went, in the order its seat's address is looked for. A delivery to one
+    of our seat addresses is read by that seat's game alone: the other recipients of the
+    message are deliveries of their own."""
+    if addresses.parse_token(row.envelope_to) is not None:
+        return [row.envelope_to]
     candidates = [row.envelope_to] if row.envelope_to else []
     for name in RECIPIENT_HEADERS:
         candidates += parse_addresses(msg.all(name))

@@ -23,7 +23,12 @@ class InboundMessage(models.Model):
         FAILED = "failed"  # an internal error; ``error`` says which, retryable
 
     dedupe_key = models.CharField(
-        max_length=300, unique=True, help_text="Message-ID, or sha256 of the raw bytes when there is none."
+        max_length=600,
+        unique=True,
+        help_text=(
+            "One delivery: the Message-ID (or sha256 of the raw bytes when there is none) and the envelope "
+            "recipient; '#' and a body hash when another body came under the same Message-ID."
+        ),
     )
     message_id = models.CharField(max_length=300, blank=True)
     raw = models.BinaryField()

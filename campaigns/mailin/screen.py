@@ -5,10 +5,18 @@ Auto-Submitted other than ``no``, Precedence bulk/list/junk, list headers,
 a null return path, MAILER-DAEMON/postmaster senders, delivery reports).
 
 ``authentication``: Authentication-Results (RFC 8601) are read with
-``authres`` (authresults.py) and trusted only in the topmost header, and only when it carries
-our own authserv-id: our MTA adds its header on top and strips any older one
-with its id, so anything below or with another id may be forged.
-With MAIL_REQUIRE_AUTHENTICATION a message without such a header is held too.
+``authres`` (authresults.py) from one header only: the topmost one that carries
+the authserv-id of the server of ours on the message's way in (``trusted_id``).
+Our MTA (the pipe's) adds its header on top and removes any copy with its id
+that came from outside (RFC 8601 §5); should one be left below, it is ignored,
+as is every header with another id. The webhook has no MTA of ours on its way:
+its view writes our header on top itself, from the provider's own verified
+fields (webhook.py), so a copy with our id in the posted message is never read.
+Over IMAP only the receiving server's header (MAIL_IMAP_AUTHSERV_ID) is read;
+with none configured, none is. A DMARC or DKIM failure holds a message for the
+umpire; so, with MAIL_REQUIRE_AUTHENTICATION, does a message our server did
+not find genuine: no verdict of ours at all, or one with no pass for the From
+(``dmarc=none; spf=softfail; dkim=none`` authenticates no one).
 ``sender_verified``: whether our MTA found the
 From address genuine (DMARC pass, or SPF/DKIM pass aligned with its domain),
 the condition for answering a stranger automatically: anything else may be a
@@ -67,16 +75,35 @@ def automatic_subject(subject: str) -> bool:
     return bool(AUTOMATIC_SUBJECT.match(subject or ""))
 
 
-def _our_results(msg: Parsed) -> dict[str, list] | None:
-    """Our MTA's results by method (lower case), or None when the topmost header is not ours."""
-    values = msg.all("Authentication-Results")
-    if not values:
+def trusted_id(via: str) -> str:
+    """The authserv-id whose Authentication-Results are read for mail that came in ``via``
+    ("" when none is): the receiving server's over IMAP, else our own (our MTA's on the pipe,
+    the webhook view's, which writes it from the provider's fields)."""
+    return settings.MAIL_IMAP_AUTHSERV_ID if via == "imap" else settings.MAIL_AUTHSERV_ID
+
+
+_COMMENT = re.compile(r"\([^()]*\)")
+
+
+def _authserv_id(value: str) -> str:
+    """The authserv-id a header value begins with (comments dropped), lower case."""
+    head = _COMMENT.sub(" ", value.split(";", 1)[0]).split()
+    return head[0].lower() if head else ""
+
+
+def _our_results(msg: Parsed, via: str = "pipe") -> dict[str, list] | None:
+    """Our server's results by method (lower case), from the topmost header with its authserv-id
+    (``trusted_id``); None when there is none (or it cannot be read: nothing then is trusted,
+    not even a copy below it)."""
+    ours = trusted_id(via).lower()
+    value = next((v for v in msg.all("Authentication-Results") if ours and _authserv_id(v) == ours), None)
+    if value is None:
         return None
     try:
-        header = authresults.parse_value(values[0])
+        header = authresults.parse_value(value)
     except Exception:
-        return None  # the topmost header is not ours (or not readable): nothing to trust
-    if str(header.authserv_id).lower() != settings.MAIL_AUTHSERV_ID.lower():
+        return None
+    if str(header.authserv_id).lower() != ours:
         return None
     results = {}
     for r in header.results:
@@ -105,11 +132,15 @@ def _passed_for(results: dict[str, list], method: str, ptype: str, name: str, do
     )
 
 
-def sender_verified(msg: Parsed | None, sender: str) -> bool:
+def sender_verified(msg: Parsed | None, sender: str, via: str = "pipe") -> bool:
     """Whether our MTA found ``sender`` genuine: DMARC pass, or DKIM/SPF pass for its domain,
     and neither DMARC nor SPF failed. Without our header: no."""
-    results = _our_results(msg) if msg is not None else None
-    if results is None or "@" not in sender:
+    results = _our_results(msg, via) if msg is not None else None
+    return results is not None and _genuine(results, sender)
+
+
+def _genuine(results: dict[str, list], sender: str) -> bool:
+    if "@" not in sender:
         return False
     if "fail" in _verdicts(results, "dmarc") or "fail" in _verdicts(results, "spf"):
         return False
@@ -121,10 +152,11 @@ def sender_verified(msg: Parsed | None, sender: str) -> bool:
     )
 
 
-def authentication(msg: Parsed) -> Msg | None:
-    """Why this message must be held for the umpire (DMARC/DKIM failure, or no verdict of
-    our MTA while MAIL_REQUIRE_AUTHENTICATION is on), or None."""
-    found = _our_results(msg)
+def authentication(msg: Parsed, sender: str = "", via: str = "pipe") -> Msg | None:
+    """Why this message from ``sender`` must be held for the umpire (DMARC/DKIM failure; while
+    MAIL_REQUIRE_AUTHENTICATION is on, no verdict of our server, or one that finds no pass for
+    the sender), or None."""
+    found = _our_results(msg, via)
     if found is None:
         return (
             gettext_noop("no Authentication-Results from our mail server (the message did not come through it)")
@@ -137,4 +169,9 @@ def authentication(msg: Parsed) -> Msg | None:
     dkim = results.get("dkim", [])
     if "fail" in dkim and "pass" not in dkim:
         return gettext_noop("DKIM signature failed at our mail server")
+    if settings.MAIL_REQUIRE_AUTHENTICATION and not _genuine(found, sender):
+        # A verdict is not an authentication: "dmarc=none; spf=softfail; dkim=none" vouches for no one.
+        return gettext_noop(
+            "our mail server did not find the sender genuine (no DMARC, DKIM or SPF pass for the sender's domain)"
+        )
     return None

@@ -249,6 +249,9 @@ def _side_replaced(stream, seat, side, old_email, handover, old_user=None, **_kw
             game=game,
             kind="notice",
             reply_to="",
+            # In the leaving player's thread: its root is the first mail they got, under the
+            # seat's version before this handover bumped it (campaigns/turns/seats.py).
+            references=(outbox.thread_root(game, seat, seat.version - 1),),
             subject=outbox.one_line(
                 f"[Kriegsbrief] {game.name}: " + _("you no longer play %(side)s") % {"side": named}
             ),

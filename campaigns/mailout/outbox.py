@@ -14,9 +14,11 @@ queues the due rows no one holds - released after a failure or a failed hand-off
 or whose lease ran out (a lost message, a sender that died) - taking them with SKIP LOCKED.
 After ``MAX_ATTEMPTS`` a row is marked DEAD, never deleted; ``resend`` queues it afresh.
 
-Headers: a Message-ID derived from the idempotency key, In-Reply-To and
-References that put every message of a game into one thread, Reply-To (the
-seat's secret address), and ``Auto-Submitted: auto-generated`` (RFC 3834).
+Headers: a Message-ID of its own for every message, derived from the idempotency key,
+under a real domain (MAIL_MESSAGE_ID_DOMAIN); In-Reply-To and References that put every
+message of a game to one reader into one thread, whose root is the game's first mail that
+reader got (``thread_root``); Reply-To (the seat's secret address), and
+``Auto-Submitted: auto-generated`` (RFC 3834).
 Nothing here logs an address or a header: Reply-To carries a secret token.
 """
 
@@ -54,7 +56,6 @@ log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 10
 BACKOFF_MAX = timedelta(hours=1)
 RESCUE_BATCH = 1000
-MESSAGE_ID_DOMAIN = "kriegsbrief"
 # The Celery tasks that send one row and several rows in turn (campaigns.mailout.tasks), queued
 # by name: the task module imports this one, never the other way round.
 SEND_TASK = "campaigns.tasks.send_outbox_mail"
@@ -72,9 +73,14 @@ class SendFailed(Exception):
         self.row_id, self.attempts = row_id, attempts
 
 
-def thread_root(game) -> str:
-    """The Message-ID every message of a game refers to: one thread per game."""
-    return f"<game-{game.uid}@{MESSAGE_ID_DOMAIN}>"
+def thread_root(game, seat, version: int | None = None) -> str:
+    """The Message-ID of the game's first mail to the holder of ``seat`` (as of the seat's
+    ``version``: a handover to another player bumps it), which every later message of the game
+    to that seat refers to: one thread per game and reader. Each reader's root is a message of
+    its own (an umpire who also plays gets two first mails, and two threads); derived, so no
+    later message needs to look it up."""
+    version = seat.version if version is None else version
+    return message_id_for(f"thread-root:{game.uid}:{seat.pk}:{version}")
 
 
 def one_line(text: str) -> str:
@@ -88,7 +94,7 @@ def message_id_for(key: str) -> str:
     # could be inverted by trying ids, and the gap between the ids of two of a player's own
     # acknowledgements would count the mail that came in between, the enemy's included.
     digest = salted_hmac("kriegsbrief.outbox.message-id", key, algorithm="sha256").hexdigest()
-    return f"<{digest[:32]}@{MESSAGE_ID_DOMAIN}>"
+    return f"<{digest[:32]}@{settings.MAIL_MESSAGE_ID_DOMAIN}>"
 
 
 def queue_mail(
@@ -111,8 +117,8 @@ def queue_mail(
 ) -> OutboxMail | None:
     """Write one outbox row (None if ``key`` was queued before) and send it after commit.
 
-    ``thread_start``: the game's first message to a seat. Its Message-ID is the game's thread
-    root, which every later message of the game refers to; each seat gets its own copy.
+    ``thread_start``: the game's first message to a seat. Its Message-ID is that seat's thread
+    root (``thread_root``), which every later message of the game to the seat refers to.
 
     ``attachments``: (filename, content, mimetype) triples. ``map_svg`` is
     attached as a PNG drawn outside the caller's transaction, once per drawing
@@ -129,9 +135,9 @@ def queue_mail(
         raise ValueError(f"queue_mail: seat {seat.pk} has not been accepted")
     if reply_to is None and seat is not None:
         reply_to = reply_address(seat)
-    if thread_start and game is None:
-        raise ValueError("queue_mail: only a game's mail starts its thread")
-    refs, parent = ([], "") if thread_start else _threading(game, in_reply_to, references)
+    if thread_start and (game is None or seat is None):
+        raise ValueError("queue_mail: only a game's mail to a seat starts a thread")
+    refs, parent = ([], "") if thread_start else _threading(game, seat, in_reply_to, references)
     row = OutboxMail(
         key=key,
         game=game,
@@ -144,7 +150,7 @@ def queue_mail(
         html=html,
         svg=map_svg,
         attachments=[_attachment_json(a) for a in attachments],
-        message_id=thread_root(game) if thread_start else message_id_for(key),
+        message_id=thread_root(game, seat) if thread_start else message_id_for(key),
         in_reply_to=parent,
         references=refs,
         next_attempt_at=timezone.now(),
@@ -297,10 +303,15 @@ def _check(*, key, to, subject, in_reply_to, references, reply_to) -> None:
             raise ValueError(f"queue_mail: {name} must be one line (a line break would inject headers)")
 
 
-def _threading(game, in_reply_to: str | None, references: Sequence[str]) -> tuple[list[str], str]:
+def _threading(game, seat, in_reply_to: str | None, references: Sequence[str]) -> tuple[list[str], str]:
+    """References and In-Reply-To: a game's message to a seat begins with the seat's thread root;
+    mail of a game to no seat (an invitation's answer to the creator, say) has no root of its
+    reader's, only what the caller gives."""
     refs = [r for r in references if r]
-    if game is not None and thread_root(game) not in refs:
-        refs.insert(0, thread_root(game))
+    if game is not None and seat is not None:
+        root = thread_root(game, seat)
+        if root not in refs:
+            refs.insert(0, root)
     parent = in_reply_to or (refs[-1] if refs else "")
     if parent and parent not in refs:
         refs.append(parent)

@@ -22,7 +22,7 @@ from django.utils import timezone
 from campaigns.mailin import apply, ingest
 from campaigns.mailin.models import Absence, InboundMessage, SeatAddress
 from campaigns.mailout import outbox
-from campaigns.models import Campaign, Event, Game, OutboxMail
+from campaigns.models import Campaign, Event, Game, OutboxMail, Seat
 from campaigns.turns import addresses, creation
 from rules.core import dice
 from tests.services import postgres_only
@@ -147,6 +147,13 @@ def outcome() -> dict:
     }
     subs.update({str(g.uid): f"<uid {g.name}>" for g in Game.objects.all()})
     subs.update({g.uid.hex: f"<uid {g.name}>" for g in Game.objects.all()})
+    subs.update(  # each reader's thread root is derived (a keyed hash) from the game's uid
+        {
+            outbox.thread_root(seat.game, seat, version): f"<root {seat.game.name}/{seat.side or seat.role}/{version}>"
+            for seat in Seat.objects.select_related("game")
+            for version in range(seat.version + 1)
+        }
+    )
 
     def norm(value) -> str:
         text = value if isinstance(value, str) else json.dumps(value, sort_keys=True, default=str)
@@ -158,7 +165,7 @@ def outcome() -> dict:
         "inbound": [
             (
                 m.pk,
-                m.dedupe_key,
+                norm(m.dedupe_key),  # names the seat address it was delivered to
                 m.status,
                 norm(m.error),
                 m.attempts,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from campaigns.mailin import ingest, replay
+from campaigns.mailin import ingest, mime, replay
 from campaigns.mailin.models import InboundMessage
 from campaigns.turns import addresses
 from tests.support.mail import _date
@@ -29,7 +29,7 @@ def test_every_message_is_kept_and_none_crashes(db):
     for path in MESSAGES:
         raw = path.read_bytes()
         # A Message-ID with the same body is one message; with another body, a message of its own.
-        key = (ingest.message_id(raw), replay.body_of(raw)) if ingest.message_id(raw) else path.name
+        key = (mime.message_id(raw), replay.body_of(raw)) if mime.message_id(raw) else path.name
         started = time.perf_counter()
         row = ingest.ingest(raw, via="test")
         assert time.perf_counter() - started < 5, f"{path.name} took too long"  # bounded work per message

@@ -79,15 +79,15 @@ def test_a_post_whose_ingestion_failed_can_be_posted_again(client, game, red, mo
     """Mailgun retries a post we answered with a 500: the same token must still be taken then."""
     from campaigns.mailin import ingest
 
-    real, token, raw = ingest.ingest, secrets.token_hex(25), seat_mail(red, red_opening(game))
+    real, token, raw = ingest.ingest_deliveries, secrets.token_hex(25), seat_mail(red, red_opening(game))
 
     def down(*args, **kwargs):
         raise ConnectionError("database down")
 
-    monkeypatch.setattr(ingest, "ingest", down)
+    monkeypatch.setattr(ingest, "ingest_deliveries", down)
     with pytest.raises(ConnectionError):
         post(client, raw, token=token)
-    monkeypatch.setattr(ingest, "ingest", real)
+    monkeypatch.setattr(ingest, "ingest_deliveries", real)
     assert post(client, raw, token=token).status_code == 200
     assert orders_of(game, "red")["text"] == red_opening(game)
 
@@ -128,7 +128,9 @@ def test_a_message_too_large_arrives_and_is_answered_not_dropped(client, game, r
     response = post(client, raw)
     assert response.status_code == 200  # not a 400 that nobody reads
     row = InboundMessage.objects.get()
-    assert row.status == "rejected" and row.size == len(raw)
+    kept = bytes(row.raw)  # whole, under the Authentication-Results the view wrote on top (webhook.vouched)
+    assert kept.startswith(b"Authentication-Results: ") and kept.endswith(raw)
+    assert row.status == "rejected" and row.size == len(kept)
     assert "the message is too large" in last_reply(red.email).body
     assert orders_of(game, "red") is None  # nothing applied
 

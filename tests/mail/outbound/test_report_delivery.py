@@ -5,6 +5,7 @@ from datetime import timedelta
 import pytest
 import time_machine
 
+from campaigns.mailout.outbox import thread_root
 from campaigns.turns import commands
 from tests.support.games import play_one, state_of
 
@@ -23,9 +24,9 @@ def test_every_seat_gets_its_own_threaded_report_with_a_map(game, smtp):
     play_one(game)
     mails = by_recipient(smtp)
     assert set(mails) == {"alice@example.org", "bob@example.org", "carol@example.org"}
-    for msg in mails.values():
+    for address, msg in mails.items():
         assert msg["Auto-Submitted"] == "auto-generated"
-        assert msg["In-Reply-To"] == f"<game-{game.uid}@kriegsbrief>"
+        assert msg["In-Reply-To"] == thread_root(game, game.seats.get(email=address))
         assert "turn 1 results" in msg["Subject"]
         parts = {p.get_content_type() for p in msg.walk()}
         assert {"text/plain"} <= parts and parts & {"image/png", "image/svg+xml"}

@@ -31,8 +31,8 @@ def test_each_seat_gets_one_threaded_report_with_its_reply_address(game, smtp):
         [msg] = smtp.to(address)
         assert msg["Reply-To"] == reply_address(seat(game, who))
         assert msg["Auto-Submitted"] == "auto-generated"
-        assert msg["In-Reply-To"] == thread_root(game)
-        assert msg["References"] == thread_root(game)
+        assert msg["In-Reply-To"] == thread_root(game, seat(game, who))
+        assert msg["References"] == thread_root(game, seat(game, who))
         assert msg["Subject"] == "[Kriegsbrief] Test game: turn 1 results"
         ids.add(msg["Message-ID"])
     assert len(ids) == 3  # each message its own id, all in one thread
@@ -81,7 +81,7 @@ def test_every_turn_of_a_game_stays_in_one_thread(game, smtp):
         play_one(game)
     reports = smtp.to(EMAILS["blue"])
     assert [m["Subject"].split(": ")[1] for m in reports] == ["turn 1 results", "turn 2 results", "turn 3 results"]
-    assert {m["References"] for m in reports} == {thread_root(game)}
+    assert {m["References"] for m in reports} == {thread_root(game, seat(game, "blue"))}
     assert len({m["Message-ID"] for m in reports}) == 3
 
 
@@ -90,12 +90,12 @@ def test_game_over_summary_goes_to_every_seat(game, smtp):
     while state_of(game).status == "active":
         side = state_of(game).turn.sides[0]
         assert commands.submit_orders(game.pk, side, "pass", source="mail").accepted
-    for address in EMAILS.values():
+    for who, address in EMAILS.items():
         summaries = [m for m in smtp.to(address) if "game over" in m["Subject"]]
         assert len(summaries) == 1
         body = plain(summaries[0])
         assert "Result: draw (6 turns in a row were passed: a draw)." in body
-        assert summaries[0]["References"] == thread_root(game)
+        assert summaries[0]["References"] == thread_root(game, seat(game, who))
         assert part(summaries[0], "image/png")
 
 
@@ -110,8 +110,9 @@ def test_embedded_mode_writes_each_report_as_an_eml_file(game, settings, tmp_pat
     assert len(files) == 3
     msgs = [email.message_from_bytes(f.read_bytes(), policy=policy.default) for f in files]
     assert sorted(m["To"] for m in msgs) == sorted(EMAILS.values())
+    roots = {thread_root(game, seat(game, who)) for who in EMAILS}
     for m in msgs:
-        assert m["References"] == thread_root(game) and m["Reply-To"].startswith("orders+")
+        assert m["References"] in roots and m["Reply-To"].startswith("orders+")
         Image.open(io.BytesIO(part(m, "image/png").get_content())).verify()
 
 
@@ -167,7 +168,8 @@ def test_the_game_begins_with_one_mail_per_seat_that_roots_the_thread(people, sm
     assert sorted(starts) == sorted(EMAILS.values()) and len(smtp.messages) == 3
     for who, address in EMAILS.items():
         msg = starts[address]
-        assert msg["Message-ID"] == thread_root(game) and msg["In-Reply-To"] is None and msg["References"] is None
+        root = thread_root(game, seat(game, who))
+        assert msg["Message-ID"] == root and msg["In-Reply-To"] is None and msg["References"] is None
         assert msg["Reply-To"] == reply_address(seat(game, who)) and msg["Auto-Submitted"] == "auto-generated"
         assert part(msg, "image/png") is not None
     red, blue, umpire = (plain(starts[EMAILS[w]]) for w in ("red", "blue", "umpire"))
@@ -178,8 +180,9 @@ def test_the_game_begins_with_one_mail_per_seat_that_roots_the_thread(people, sm
     assert "You umpire this game" in umpire
     play_one(game)  # the first report threads under the start
     report = next(m for to, m in smtp.messages if to == [EMAILS["red"]] and "results" in m["Subject"])
-    assert report["References"] == thread_root(game)
+    assert report["References"] == starts[EMAILS["red"]]["Message-ID"] == thread_root(game, seat(game, "red"))
     assert OutboxMail.objects.filter(game=game, kind="start").count() == 3
+    assert len({m["Message-ID"] for m in starts.values()}) == 3  # every reader's start mail is a message of its own
 
 
 def test_a_report_shows_each_sides_orders_once_indented_and_its_dice_only_in_the_footer(game, smtp):
