@@ -131,7 +131,9 @@ class Seat(models.Model):
 class Event(models.Model):
     """One entry of a game's append-only log. Never updated, never deleted."""
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    # No index of its own: (game, seq) serves the foreign key, and a plan that took a game_id-only
+    # index read the whole of a game's log for a viewer (a generic plan did, issue 34).
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
     seq = models.BigIntegerField()
     turn = models.IntegerField()
     type = models.CharField(max_length=80)
@@ -144,7 +146,13 @@ class Event(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="event_game_seq_unique")]
-        indexes = [models.Index(fields=["game", "turn"])]
+        indexes = [
+            # A viewer's reads go audience by audience (turns/viewing.py, VisibleEvents), so that
+            # an index scan reaches only rows it may see, in seq order: the work of answering it
+            # never grows with the other side's private events (issue 34).
+            models.Index(fields=["game", "audience", "seq"], name="event_game_audience_seq"),
+            models.Index(fields=["game", "audience", "turn", "seq"], name="event_game_audience_turn_seq"),
+        ]
         triggers = [
             # Immutability lives in the database, not in Python: any UPDATE or
             # DELETE on this table fails whoever issues it.

@@ -366,7 +366,9 @@ def approve(game_id: int, turn_number: int, note: str = "") -> None:
         turn = stream.state.turn
         if turn.number != turn_number or turn.status != TurnStatus.ADJUDICATED:
             raise TurnError(_("turn %(number)s has no results awaiting approval") % {"number": turn_number})
-        amended = any(e.type == "results.voided" for e in stream.game.events.filter(turn=turn_number))
+        # The umpire's events of the turn, by the (game, audience, turn, seq) index: not the whole turn.
+        voided = stream.game.events.filter(audience=UMPIRE, turn=turn_number, type="results.voided")
+        amended = voided.exists()
         publish_locked(stream, amended=amended, note=note)
 
 

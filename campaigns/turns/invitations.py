@@ -37,6 +37,7 @@ from django.utils.translation import gettext as _
 
 from campaigns.models import Game, Seat
 from rules import catalog
+from rules.core.protocol import PUBLIC
 
 from . import commands, gamelog, signals
 from .addresses import revoke
@@ -55,7 +56,10 @@ class InvitationError(ValueError):
 
 
 def _created(game: Game) -> dict:
-    return game.events.filter(type="game.created").values_list("payload", flat=True).first() or {}
+    # Among the game's public events by seq (the (game, audience, seq) index, from the first): the
+    # type alone is indexed nowhere, so a plan read the whole log, every private event with it.
+    created = game.events.filter(audience=PUBLIC, type="game.created").order_by("seq")
+    return created.values_list("payload", flat=True).first() or {}
 
 
 def umpire_plays(game: Game) -> bool:

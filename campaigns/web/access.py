@@ -23,7 +23,7 @@ from campaigns.turns import commands, gamelog, versions, viewing
 from campaigns.turns.localtime import local_time
 from campaigns.turns.state import LifecycleState
 from rules import catalog
-from rules.core.protocol import Viewer
+from rules.core.protocol import PUBLIC, Viewer
 
 
 def _zone(name: str):
@@ -77,7 +77,8 @@ class Seen:
 
     def published_turns(self) -> dict[int, int]:
         """{turn number: seq of its publication} for every turn whose results everyone has seen."""
-        return dict(self.game.events.filter(type="turn.published").values_list("turn", "seq"))
+        # Among the public events (the (game, audience, seq) index): not through the whole log.
+        return dict(self.game.events.filter(audience=PUBLIC, type="turn.published").values_list("turn", "seq"))
 
     def as_of(self, seq: int) -> Seen:
         """This viewer's window on the game as it stood right after event ``seq`` (a published turn)."""
