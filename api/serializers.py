@@ -443,3 +443,75 @@ def represent(serializer_class: type[serializers.Serializer], value) -> dict:
     profile (issue 18). Representing reads the fields and changes nothing in them, so one instance
     per class (per process) serves every request; only for serializers without context."""
     return _reader(serializer_class).to_representation(value)
+
+
+# -- campaigns of linked battles (campaigns/battles) ----------------------------------------------
+
+
+class BattlePlaceSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="The strategic map's point (Civil War: a city or a road).")
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(choices=["town", "crossing", "open", "hills"], help_text="The ground fought on.")
+
+
+class BattleResultSerializer(serializers.Serializer):
+    winner = serializers.CharField(allow_null=True, help_text="The side that won; null: neither (the defender holds).")
+    lost = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()), help_text="The strategic units each side lost."
+    )
+    by = serializers.CharField(
+        allow_null=True, help_text="table, rules or umpire (null while the result awaits the umpire's review)."
+    )
+    amended = serializers.DictField(
+        allow_null=True, help_text="The umpire's amendment: {from, to, note} (null if passed on as it was)."
+    )
+
+
+class BattleSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="The strategic game's name for the battle (B1, B2...).")
+    place = BattlePlaceSerializer()
+    attacker = serializers.CharField()
+    defender = serializers.CharField()
+    forces = serializers.DictField(child=serializers.ListField(child=serializers.CharField()))
+    joined_turn = serializers.IntegerField(allow_null=True)
+    status = serializers.ChoiceField(
+        choices=["joined", "fighting", "finished", "resolved"],
+        help_text="joined: awaiting the umpire's choice; fighting: its game is being played; finished: its "
+        "result awaits the umpire's review; resolved: the result is in the strategic game.",
+    )
+    waiting_for_umpire = serializers.BooleanField()
+    ruleset = serializers.CharField(allow_null=True, help_text="The rule set it is fought in (null: not on a table).")
+    game = serializers.IntegerField(allow_null=True, help_text="The battle game's id (GET /api/games/<id>/).")
+    result = BattleResultSerializer(allow_null=True)
+
+
+class StandingSerializer(serializers.Serializer):
+    won = serializers.IntegerField()
+    lost = serializers.IntegerField()
+    drawn = serializers.IntegerField()
+    units_lost = serializers.IntegerField()
+
+
+class BattlesSerializer(serializers.Serializer):
+    battles = BattleSerializer(many=True)
+    standings = serializers.DictField(child=StandingSerializer(), help_text="{side: battles won, lost, drawn...}")
+    fought = serializers.IntegerField(help_text="Battles whose result is in the strategic game.")
+
+
+class BattleChoiceSerializer(StrictSerializer):
+    ruleset = serializers.CharField(
+        help_text="A rule set that can fight battles (littlewars, kingsofwar, kriegspiel...), or 'rules': the "
+        "strategic rules decide (Civil War: the assault succeeds)."
+    )
+
+
+class BattleReviewSerializer(StrictSerializer):
+    winner = serializers.CharField(
+        required=False, allow_null=True, help_text="Amend the winner (a side, or null for neither)."
+    )
+    lost = serializers.DictField(
+        required=False,
+        child=serializers.ListField(child=serializers.CharField(max_length=40), max_length=100),
+        help_text="Amend the units lost: {side: [unit ids]}.",
+    )
+    note = serializers.CharField(required=False, allow_blank=True, max_length=1000, help_text="Why, shown to players.")

@@ -34,6 +34,7 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
 from campaigns import maps
+from campaigns.battles import linking, summary
 from campaigns.i18n import activate_for, draw_map, render
 from campaigns.models import Game, Seat
 from campaigns.turns import (
@@ -169,7 +170,17 @@ def _summary(game: Game, turn: dict, viewer) -> dict:
 
 READ_ACTIONS = {"list", "retrieve", "view", "events"}
 ORDER_ACTIONS = {"orders", "ready"}
-UMPIRE_ACTIONS = {"approve", "amend", "close", "ruling", "deadline", "rules_version", "retry"}
+UMPIRE_ACTIONS = {
+    "approve",
+    "amend",
+    "close",
+    "ruling",
+    "deadline",
+    "rules_version",
+    "retry",
+    "battle_choose",
+    "battle_review",
+}
 
 
 @extend_schema_view(
@@ -484,6 +495,64 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
         else:
             state = gamelog.load(game.pk).state
         return Response(asdict(versions.version_info(state)))
+
+    # -- campaigns of linked battles (campaigns/battles) --------------------------------------------
+
+    @extend_schema(
+        summary="A strategic game's battles and its campaign standings",
+        description="Every battle the game joined (Civil War with the battles option): where, who, how it "
+        "stands, the game it is fought in and the result carried back. Only what the strategic game shows "
+        "every seat.",
+        responses={200: s.BattlesSerializer, **READ_ERRORS},
+    )
+    @action(detail=True, methods=["get"])
+    def battles(self, request, pk=None):
+        game = self.get_object()
+        listed = summary.battles_of(game)
+        table = summary.standings(game, listed, tuple(catalog.get(game.ruleset).sides))
+        return Response({"battles": listed, "standings": table["sides"], "fought": table["fought"]})
+
+    @extend_schema(
+        summary="Umpire: how a battle waiting on you is fought",
+        description="In a rule set that can fight it (a new game with the same players begins at once), or "
+        "'rules': the strategic rules decide it now.",
+        request=s.BattleChoiceSerializer,
+        responses={200: s.BattleSerializer, 400: INVALID, 409: CONFLICT, **READ_ERRORS},
+    )
+    @action(detail=True, methods=["post"], url_path="battles/<str:battle>/choose")
+    def battle_choose(self, request, pk=None, battle=None):
+        game = self.get_object()
+        data = self._body(s.BattleChoiceSerializer, game)
+        try:
+            linking.choose(game, str(battle), data["ruleset"])
+        except TurnError as exc:
+            return _turn_error(exc)
+        return Response(_battle_or_404(game, str(battle)))
+
+    @extend_schema(
+        summary="Umpire: pass a finished battle's result on, as it is or amended",
+        description="With the game's battle_review setting, a battle's result waits for you. Give winner "
+        "and/or lost to amend it (recorded with the note and shown to the players); give neither to pass it on.",
+        request=s.BattleReviewSerializer,
+        responses={200: s.BattleSerializer, 400: INVALID, 409: CONFLICT, **READ_ERRORS},
+    )
+    @action(detail=True, methods=["post"], url_path="battles/<str:battle>/review")
+    def battle_review(self, request, pk=None, battle=None):
+        game = self.get_object()
+        data = self._body(s.BattleReviewSerializer, game)
+        amended = {k: data[k] for k in ("winner", "lost") if k in data}
+        try:
+            linking.review(game, str(battle), amended or None, note=data.get("note", ""))
+        except TurnError as exc:
+            return _turn_error(exc)
+        return Response(_battle_or_404(game, str(battle)))
+
+
+def _battle_or_404(game: Game, battle: str) -> dict:
+    found = next((b for b in summary.battles_of(game) if b["id"] == battle), None)
+    if found is None:
+        raise Http404("No such battle in this game.")
+    return found
 
 
 class SVGRenderer(BaseRenderer):

@@ -43,6 +43,7 @@ from rules.core.protocol import RulesError, UmpireDesk
 
 from . import held, present, umpirelog
 from .access import Seen, seat_required, user_timezone
+from .battles import battles_context
 from .forms import (
     AbsenceForm,
     AddressForm,
@@ -365,6 +366,7 @@ def game_context(seen: Seen, cursor: str | None = None, **extra) -> dict:
         "map_orders": present.map_orders(seen),
         "ready_closes": present.ready_closes(seen),
         **present.board_extras(seen),
+        **battles_context(seen),
         **extra,
     }
 

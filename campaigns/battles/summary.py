@@ -1,0 +1,64 @@
+"""What a seat of a strategic game is shown of its campaign's battles: the record folded for reading.
+
+Only what the strategic game makes public goes in (a battle's place, forces, status and the result
+carried back, which the strategic game's own log shows every seat), never anything of a battle game's
+hidden play; a battle game is linked by its id, and its page shows each reader only their own view.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from campaigns.models import Game
+
+from . import record
+
+OUTCOMES = ("won", "lost", "drawn")
+
+
+def battles_of(strategic: Game) -> list[dict[str, Any]]:
+    """The strategic game's battles, oldest first, as the API and the page show them."""
+    mine = [b for b in record.battles(strategic.campaign).values() if b.strategic == str(strategic.uid)]
+    found = Game.objects.filter(uid__in=[b.game for b in mine if b.game]).values_list("uid", "pk")
+    games = {str(uid): pk for uid, pk in found}
+    return [_battle(b, games) for b in mine]
+
+
+def _battle(b: record.Battle, games: dict[str, int]) -> dict[str, Any]:
+    spec = b.spec
+    out: dict[str, Any] = {
+        "id": b.battle,
+        "place": dict(spec["place"]),
+        "attacker": spec["attacker"],
+        "defender": spec["defender"],
+        "forces": {side: [u["unit"] for u in units] for side, units in spec["forces"].items()},
+        "joined_turn": spec.get("turn"),
+        "status": b.status,
+        "waiting_for_umpire": b.waiting == "umpire" or (b.status == "finished"),
+        "ruleset": b.ruleset,
+        "game": games.get(b.game) if b.game else None,
+        "result": None,
+    }
+    if b.result is not None and b.status in ("finished", "resolved"):
+        out["result"] = {
+            "winner": b.result.get("winner"),
+            "lost": {s: list(u) for s, u in (b.result.get("lost") or {}).items()},
+            "by": b.by,
+            "amended": b.amended,
+        }
+    return out
+
+
+def standings(strategic: Game, battles: list[dict[str, Any]], sides: tuple[str, ...]) -> dict[str, Any]:
+    """Per side: battles won, lost and drawn, and units lost in them, counted from the results
+    carried back (a result awaiting the umpire's review does not count yet)."""
+    table: dict[str, dict[str, int]] = {s: {"won": 0, "lost": 0, "drawn": 0, "units_lost": 0} for s in sides}
+    for b in battles:
+        result = b["result"]
+        if b["status"] != "resolved" or result is None:
+            continue
+        for side in sides:
+            outcome = "drawn" if result["winner"] is None else "won" if result["winner"] == side else "lost"
+            table[side][outcome] += 1
+            table[side]["units_lost"] += len(result["lost"].get(side, []))
+    return {"sides": table, "fought": sum(1 for b in battles if b["status"] == "resolved")}
