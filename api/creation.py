@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from campaigns.battles import linking
 from campaigns.i18n import render
 from campaigns.models import Campaign, Game, Profile, Seat
 from campaigns.turns import creation, invitations, lifecycle
@@ -129,6 +130,16 @@ class SettingsSerializer(StrictSerializer):
         choices=[c for c, _ in PRESS_CHOICES],
         default=PRESS_DEFAULT,
         help_text="Who a player may write to through the game's mail address.",
+    )
+    # campaigns of linked battles (campaigns/battles): a strategic game with the battles option only
+    battle_ruleset = serializers.ChoiceField(
+        choices=[*linking.tactical_names(), linking.RULES, linking.ASK],
+        default=linking.DEFAULT_RULESET,
+        help_text="How the battles a strategic game joins are fought: in this rule set (a new game with the "
+        "same players), by the strategic rules ('rules'), or as the umpire chooses each time ('ask').",
+    )
+    battle_review = serializers.BooleanField(
+        default=False, help_text="A battle's result waits for the umpire before it changes the strategic game."
     )
 
 

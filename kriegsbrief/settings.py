@@ -392,6 +392,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # a battle's status beside a game's: each its own enum, named
+    "ENUM_NAME_OVERRIDES": {
+        "BattleStatusEnum": ["joined", "fighting", "finished", "resolved"],
+        "StatusEnum": "campaigns.models.Seat.Status",  # the name it had before battles had a status
+    },
 }
 
 LOGGING = {

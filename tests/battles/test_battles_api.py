@@ -81,3 +81,24 @@ def test_the_schema_lists_the_battle_endpoints(client):
         "/api/games/{id}/battles/{battle}/choose/",
         "/api/games/{id}/battles/{battle}/review/",
     } <= set(schema["paths"])
+
+
+def test_a_campaign_game_made_through_the_api_fights_its_battles_as_asked(people):
+    from campaigns.turns import gamelog
+
+    body = {
+        "name": "Volna",
+        "ruleset": "civilwar",
+        "options": {"battles": True},
+        "campaign_name": "Volna season",
+        "umpire": {"username": "alice"},
+        "players": [{"username": "bob", "side": "red"}, {"username": "carol", "side": "blue"}],
+        "settings": {"battle_ruleset": "kingsofwar", "battle_review": True},
+    }
+    alice = client_for(people["alice"])
+    made = alice.post("/api/games/", body, format="json")
+    assert made.status_code == 201, made.content
+    settings = gamelog.load(made.json()["id"]).state.settings
+    assert settings["battle_ruleset"] == "kingsofwar" and settings["battle_review"] is True
+    wrong = alice.post("/api/games/", {**body, "settings": {"battle_ruleset": "chess"}}, format="json")
+    assert wrong.status_code == 400 and "battle_ruleset" in str(wrong.json()), wrong.json()
