@@ -31,4 +31,5 @@ WORDS: Table = {
     "road point": "точка дороги",
     "just occupied (safe this turn)": "только что занят (в этот ход неуязвим)",
     "straight line L…: a breakthrough runs along it": "прямая L…: по ней идёт прорыв",
+    "battle being fought (B1, B2…)": "идёт сражение (B1, B2…)",
 }

@@ -111,9 +111,13 @@ def _status(view: dict[str, Any], words: Words) -> str:
     return words("turn {n}: {side} to move", n=turn.get("number"), side=words.side(turn.get("to_move")))
 
 
-def _legend(x: float, y: float, width: float, words: Words) -> tuple[str, float]:
+BATTLE_RING = 'fill="none" stroke="#c0392b" stroke-width="3" stroke-dasharray="6 3"'
+
+
+def _legend(x: float, y: float, width: float, words: Words, battles: bool = False) -> tuple[str, float]:
     """The key under the map, laid out in rows ``width`` wide from (x, y) by the texts' own widths
-    (so a longer language wraps instead of overlapping); returns the SVG and the height used."""
+    (so a longer language wraps instead of overlapping); returns the SVG and the height used.
+    ``battles``: the game fights its assaults as battles (RULES.md §9), so the key shows their mark."""
     swatches = [
         (f'<circle cx="8" cy="0" r="8" fill="{UNIT_FILL["red"]}"/>', "red unit"),
         (f'<circle cx="8" cy="0" r="8" fill="{UNIT_FILL["blue"]}"/>', "blue unit"),
@@ -128,6 +132,8 @@ def _legend(x: float, y: float, width: float, words: Words) -> tuple[str, float]
         ),
         (f'<line x1="0" y1="0" x2="30" y2="0" {LINE_STYLE}/>', "straight line L…: a breakthrough runs along it"),
     ]
+    if battles:
+        swatches.append((f'<circle cx="8" cy="0" r="9" {BATTLE_RING}/>', "battle being fought (B1, B2…)"))
     out, cx, cy = ['<g class="legend">'], x, y
     for swatch, english in swatches:
         text = words(english)
@@ -194,7 +200,7 @@ def render_svg(view: dict[str, Any], crop: bool = False, lang: str = "en") -> st
         pos[r["id"]] = (r["x"] + ox, r["y"] + oy)
 
     footer = _footer(view, words)
-    legend, legend_h = _legend(20, top + 40 + map_h + 10, width - 40, words)
+    legend, legend_h = _legend(20, top + 40 + map_h + 10, width - 40, words, bool(board.get("battles")))
     height = top + 40 + map_h + 40 + legend_h + 18 * len(footer)
 
     # The board (what no view changes: the ground, the roads and points with their names, the
@@ -261,6 +267,14 @@ def render_svg(view: dict[str, Any], crop: bool = False, lang: str = "en") -> st
             out.append(
                 f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{rad + 4}" fill="none" stroke="#e0a100" stroke-width="2" stroke-dasharray="4 3"/>'
             )
+    for b in view.get("battles") or []:  # a battle being fought: a ring round its place, its name beside
+        if b["status"] == "resolved" or b["place"]["id"] not in pos:
+            continue
+        x, y = pos[b["place"]["id"]]
+        out.append(
+            f'<g class="battle" data-battle="{b["id"]}"><circle cx="{x:.1f}" cy="{y:.1f}" r="30" {BATTLE_RING}/>'
+        )
+        out.append(_t(x - 30, y - 30, b["id"], 12, "end", fill="#c0392b", weight="bold") + "</g>")
     pending = view.get("pending")
     if pending and pending["point"] in pos:
         x, y = pos[pending["point"]]

@@ -142,3 +142,18 @@ def test_version_1_games_assault_as_before():
     _, events = play(st, "red", "assault C1 from R12")
     assert "battle_joined" not in types(events) and "assault" in types(events)
     assert RS.pinned(1) is RS
+
+
+def test_the_map_marks_a_battle_being_fought_and_keys_it_in_both_languages():
+    from rules.core.protocol import Viewer
+
+    st, _ = joined_position()
+    view = RS.view(st, Viewer("player", "blue"))
+    assert [b["id"] for b in view["battles"]] == ["B1"] and view["board"]["battles"] is True
+    svg = RS.render_svg(view)
+    assert 'data-battle="B1"' in svg and "battle being fought (B1, B2…)" in svg
+    assert "идёт сражение (B1, B2…)" in RS.render_svg(view, lang="ru")
+    after = fold_all(st, RS.resolve_battle(st, "B1", {"winner": "blue"}, "table"))
+    assert 'data-battle="B1"' not in RS.render_svg(RS.view(after, Viewer("player", "blue")))
+    plain = state(star_map(), units={"C1": "blue"})
+    assert "battle being fought" not in RS.render_svg(RS.view(plain, Viewer("player", "red")))
