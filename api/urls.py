@@ -4,7 +4,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import SimpleRouter
 
-from . import auth, views
+from . import agenda, auth, views
 
 router = SimpleRouter(use_regex_path=False)
 router.register("games", views.GameViewSet, basename="api-game")
@@ -15,6 +15,7 @@ urlpatterns = [
     path("auth/logout/", auth.LogoutView.as_view(), name="api-logout"),
     path("auth/logout-all/", auth.LogoutAllView.as_view(), name="api-logout-all"),
     path("games/<int:pk>/map.svg", views.GameMapView.as_view(), name="api-game-map"),
+    path("me/turns/", agenda.MyTurnsView.as_view(), name="api-my-turns"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     *router.urls,

@@ -78,6 +78,20 @@ class Profile(models.Model):
         return f"profile of user {self.user_id}"
 
 
+class CalendarFeed(models.Model):
+    """A user's personal calendar of deadlines at a secret address (``/calendar/<token>.ics``,
+    campaigns/turns/agenda.py). Made when the user asks for it; renewing it replaces the token, and the
+    old address answers 404 from then on. The token alone opens the feed: only its user is shown it."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calendar_feed")
+    token = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self):
+        # Never the token: this string ends up in logs and the admin.
+        return f"calendar feed of user {self.user_id}"
+
+
 class SeatQuerySet(models.QuerySet):
     def active(self):
         """Seats whose holder accepted (or an operator seated): only these get mail, reports and a view."""

@@ -35,10 +35,20 @@ class Row:
     viewer: Viewer
     seat: Seat
     turn: dict  # lifecycle.lifecycle_view for this viewer
+    # The sides the user plays in the game, whatever seat ``viewer`` is (an umpire who also plays
+    # holds a player's seat beside the umpire's: ``umpire_plays``).
+    played: tuple[str, ...] = ()
 
     @property
     def title(self) -> str:
         return catalog.get(self.game.ruleset).title
+
+
+def games_of(user):
+    """The games where ``user`` holds an active seat (an invitation is not one until accepted), with
+    their campaigns: the query of my games on the web, of "my turns" and of the API's list."""
+    mine = Seat.objects.active().filter(user=user).values("game_id")
+    return Game.objects.filter(pk__in=mine).select_related("campaign")
 
 
 def rows(user, games: list[Game]) -> list[Row]:
@@ -46,10 +56,13 @@ def rows(user, games: list[Game]) -> list[Row]:
     if not games:
         return []
     seats: dict[int, Seat] = {}
+    played: dict[int, list[str]] = {}
     for seat in Seat.objects.active().filter(user=user, game_id__in=[g.pk for g in games]):
         held = seats.get(seat.game_id)
         if held is None or _ROLE_ORDER[seat.role] < _ROLE_ORDER[held.role]:
             seats[seat.game_id] = seat  # the same choice as viewing.viewer_for
+        if seat.role == Seat.Role.PLAYER and seat.side:
+            played.setdefault(seat.game_id, []).append(seat.side)
     states = latest_states([g for g in games if g.pk in seats])
     out = []
     for game in games:
@@ -60,7 +73,10 @@ def rows(user, games: list[Game]) -> list[Row]:
         if state is None or state.turn.number != game.turn_number or state.turn.status != game.turn_status:
             state = gamelog.load(game).state
         viewer = viewing.viewer_of_seat(seat)
-        out.append(Row(game=game, viewer=viewer, seat=seat, turn=lifecycle.lifecycle_view(state, viewer)))
+        turn = lifecycle.lifecycle_view(state, viewer)
+        out.append(
+            Row(game=game, viewer=viewer, seat=seat, turn=turn, played=tuple(sorted(set(played.get(game.pk, [])))))
+        )
     return out
 
 

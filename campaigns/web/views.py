@@ -346,6 +346,29 @@ def _bad_cursor():
     )
 
 
+TURN_LINKS = 10  # a long game's page links its first turn and its last ten; the rest by number
+
+
+def turn_links(published: list[int]) -> dict:
+    """The past turns the game page links (a 600-turn campaign's page held 600 links, a third of its
+    time), and whether more are reached by number (``turn_jump``)."""
+    if len(published) <= TURN_LINKS + 2:
+        return {"past_turns": published, "turns_elided": None}
+    return {"past_turns": [published[0], *published[-TURN_LINKS:]], "turns_elided": published[-1]}
+
+
+@require_http_methods(["GET"])
+@seat_required()
+def turn_jump(request, seen: Seen):
+    """``?turn=N`` from the page's box: that turn's page (which says so if it is not published)."""
+    try:
+        number = int(request.GET.get("turn", ""))
+    except ValueError:
+        messages.error(request, _("Give a turn's number."))
+        return redirect(_game_url(seen))
+    return redirect("turn_history", seen.game.pk, number)
+
+
 def game_context(seen: Seen, cursor: str | None = None, **extra) -> dict:
     log, older = present.log_page(seen, cursor)
     return {
@@ -361,7 +384,7 @@ def game_context(seen: Seen, cursor: str | None = None, **extra) -> dict:
         "may_order": present.may_order(seen),
         "own_orders": present.own_orders(seen),
         "away_until": present.away_until(seen),
-        "past_turns": sorted(seen.published_turns()),
+        **turn_links(sorted(seen.published_turns())),
         "roster": invitations.roster(seen.game),
         "map_orders": present.map_orders(seen),
         "ready_closes": present.ready_closes(seen),

@@ -538,3 +538,15 @@ def test_settings_page_mails_a_link_to_confirm_a_new_address(client, people):
     assert response.status_code == 200
     assert "We have mailed a link to bob.new@example.org" in response.content.decode()
     assert OutboxMail.objects.filter(to="bob.new@example.org").count() == 1
+
+
+def test_a_long_games_page_links_its_first_and_last_turns_and_the_rest_by_number(client, people, game):
+    from campaigns.web.views import TURN_LINKS, turn_links
+
+    assert turn_links(list(range(1, 13))) == {"past_turns": list(range(1, 13)), "turns_elided": None}
+    long = turn_links(list(range(1, 601)))  # a 600-turn campaign's page held 600 links
+    assert long["past_turns"] == [1, *range(601 - TURN_LINKS, 601)] and long["turns_elided"] == 600
+    client.force_login(people["bob"])
+    assert client.get(f"/games/{game.pk}/turns/?turn=1").status_code == 302
+    assert client.get(f"/games/{game.pk}/turns/?turn=1")["Location"] == f"/games/{game.pk}/turns/1/"
+    assert client.get(f"/games/{game.pk}/turns/?turn=x", follow=True).status_code == 200
