@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from campaigns.mailout import health
 from campaigns.models import Event, Seat
 from campaigns.turns import commands, viewing
 from rules import catalog
@@ -400,14 +401,40 @@ class GameDetailSerializer(GameSummarySerializer):
     roster = RosterSerializer()
 
 
+class MailHealthSerializer(serializers.Serializer):
+    """A seat's mail coming back undelivered (campaigns/mailout/health.py)."""
+
+    state = serializers.ChoiceField(choices=["ok", "soft_bounces", "failing"])
+    paused = serializers.BooleanField(help_text="Its mail is held back until its player confirms an address.")
+    address = serializers.EmailField()
+    hard_bounces = serializers.IntegerField()
+    soft_bounces_7d = serializers.IntegerField()
+    last_status = serializers.CharField(help_text="The last delivery report's status, e.g. 5.1.1.")
+    last_diagnostic = serializers.CharField(help_text="What the receiving server said.")
+    last_bounce_at = serializers.DateTimeField()
+    failing_since = serializers.DateTimeField(allow_null=True)
+
+
 class SeatSerializer(serializers.ModelSerializer):
     game_name = serializers.CharField(source="game.name", read_only=True)
     ruleset = serializers.CharField(source="game.ruleset", read_only=True)
+    mail_health = serializers.SerializerMethodField(help_text="null: no mail to this seat ever came back.")
 
     class Meta:
         model = Seat
-        fields = ["id", "game", "game_name", "ruleset", "role", "side", "email", "status"]
+        fields = ["id", "game", "game_name", "ruleset", "role", "side", "email", "status", "mail_health"]
         read_only_fields = fields
+
+    @extend_schema_field(MailHealthSerializer(allow_null=True))
+    def get_mail_health(self, obj) -> dict | None:
+        return health.summary(obj)
+
+
+class SeatMailHealthSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    role = serializers.CharField()
+    side = serializers.CharField()
+    mail_health = MailHealthSerializer(allow_null=True)
 
 
 class EventSerializer(serializers.ModelSerializer):

@@ -5,7 +5,7 @@ store is never edited here."""
 from django.contrib import admin, messages
 
 from . import ingest
-from .models import Absence, InboundMessage, SeatAddress
+from .models import Absence, AddressHealth, InboundMessage, SeatAddress
 
 
 @admin.register(InboundMessage)
@@ -62,3 +62,17 @@ class SeatAddressAdmin(admin.ModelAdmin):
 @admin.register(Absence)
 class AbsenceAdmin(admin.ModelAdmin):
     list_display = ("seat", "until", "created_at")
+
+
+@admin.register(AddressHealth)
+class AddressHealthAdmin(admin.ModelAdmin):
+    """What came back from each seat's address (campaigns/mailout/health.py); written by the delivery
+    reports only. Clearing ``failing since`` resumes the seat's mail as a confirmation would."""
+
+    list_display = ("seat", "email", "hard_bounces", "last_status", "last_bounce_at", "failing_since")
+    list_filter = ("failing_since",)
+    search_fields = ("email",)
+    readonly_fields = ("seat", "token", "email", "hard_bounces", "soft_bounces", "last_status", "last_diagnostic")
+
+    def has_add_permission(self, request):
+        return False

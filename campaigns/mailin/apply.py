@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from campaigns.i18n import for_seat, render
 from campaigns.mailout.commands_help import COMMANDS_HELP
@@ -87,11 +88,25 @@ def carry_out(row: InboundMessage, seat: Seat, msg: Parsed) -> Outcome:
         out.add(f"! {error}", error=True)
     if req.prose:
         out.add(commands.prose_note(req.prose))
+    forwarded = quotes.forwarded(msg.body)
     if req.empty:
         out.add(
-            _("No orders and no commands were found above the quoted text.") + "\n\n" + str(COMMANDS_HELP), error=True
+            (
+                _(
+                    "No orders and no commands were found in your own text: the forwarded message below it was "
+                    "skipped (orders in a forwarded message are not read). Write your orders in your own text, "
+                    "or attach them as a .txt file."
+                )
+                if forwarded
+                else _("No orders and no commands were found above the quoted text.")
+            )
+            + "\n\n"
+            + str(COMMANDS_HELP),
+            error=True,
         )
         return out
+    if forwarded:
+        out.add(_("The forwarded message below your text was skipped: orders in it were not read."))
     wait = req.has("WAIT")
     if req.orders.strip():
         _orders(row, seat, req.orders, ready=not wait, out=out)
@@ -226,7 +241,7 @@ def status_text(seat: Seat) -> str:
         "  " + _("deadline: %(deadline)s") % {"deadline": local_time(view["deadline"], seat_timezone(seat))},
         "  "
         + _("to order: %(sides)s; ready: %(ready)s")
-        % {"sides": ", ".join(view["sides"]) or nobody, "ready": ", ".join(view["ready"]) or nobody},
+        % {"sides": _sides(view["sides"]) or nobody, "ready": _sides(view["ready"]) or nobody},
     ]
     if view["game_status"] == GameStatus.FINISHED:
         lines.append(
@@ -234,10 +249,15 @@ def status_text(seat: Seat) -> str:
         )
     for side, text in sorted(view["orders"].items()):
         indented = "\n".join("      " + line for line in text.split("\n"))
-        lines.append("  " + _("orders in force for %(side)s:") % {"side": side} + f"\n{indented}")
+        lines.append("  " + _("orders in force for %(side)s:") % {"side": pgettext("side", side)} + f"\n{indented}")
     if seat.side and seat.side in view["sides"] and seat.side not in view["orders"]:
         lines.append("  " + _("you have sent no orders for this turn yet"))
     return "\n".join(lines)
+
+
+def _sides(sides) -> str:
+    """Side names as the reader reads them ("красные, синие")."""
+    return ", ".join(pgettext("side", side) for side in sides)
 
 
 def _status(row, seat, arg, out, req) -> None:

@@ -55,12 +55,12 @@ from django.utils.translation import pgettext
 
 from campaigns import prepared
 from campaigns.i18n import for_seat, mail_language, render, seat_language
-from campaigns.mailout import outbox
+from campaigns.mailout import bouncemail, health, outbox
 from campaigns.models import Profile
 from campaigns.turns import addresses, gamelog
 from rules.core.i18n import Msg, gettext_noop, message_of, to_data
 
-from . import apply, batch, replay, replies, screen
+from . import apply, batch, bounces, replay, replies, screen
 from .mime import MimeError, Parsed, message_id_of, one_line, parse
 from .mime import addresses as parse_addresses
 from .models import InboundMessage
@@ -465,6 +465,9 @@ def _handle(row: InboundMessage) -> None:
         row.result["note"] = "a Message-ID seen before with another body: stored and processed as a message of its own"
     if row.size > settings.MAIL_MAX_BYTES:
         headers = _named(row, _headers_only(raw))
+        token = bounces.token_of(row.envelope_to, headers) if headers is not None else None
+        if token is not None:  # a report with a large original attached: its report part comes first
+            return _bounced(row, raw[: settings.MAIL_MAX_BYTES], token)
         return _reject(row, _too_large(row, raw), to=_sender(headers), msg=headers)
     try:
         msg = row.__dict__.pop("parsed", None) or parse(raw, max_parts=settings.MAIL_MAX_PARTS)
@@ -473,10 +476,32 @@ def _handle(row: InboundMessage) -> None:
         return _reject(row, message_of(exc), to=_sender(headers), msg=headers)
     row.subject = one_line(msg.first("Subject"), 300)
     row.from_addr = ", ".join(parse_addresses(msg.all("From")))[:300]
+    token = bounces.token_of(row.envelope_to, msg)
+    if token is not None:
+        return _bounced(row, raw, token)
     auto = screen.automatic(msg)
     if auto:
         return _finish(row, Status.IGNORED, f"automatic mail ({auto}): recorded, not answered")
     _authenticated(row, msg)
+
+
+def _bounced(row: InboundMessage, raw: bytes, token: str) -> None:
+    """Mail to a seat's return path: a delivery report is recorded for the seat's address health
+    (and the umpire told when it makes the address failing); never answered, like any automatic mail."""
+    found = bounces.read(raw)
+    recorded = health.record(token, found)
+    row.seat = recorded.seat
+    row.result["bounce"] = {"hard": recorded.hard, "soft": recorded.soft, "statuses": [b.status for b in found]}
+    if recorded.became_failing and recorded.health is not None:
+        bouncemail.tell_umpire(recorded.health)
+        row.result["bounce"]["failing"] = True
+    if recorded.seat is None:
+        why = "mail to an unknown return path"
+    elif not found:
+        why = "mail to a return path that is no delivery report (an auto-reply?)"
+    else:
+        why = f"delivery report: {recorded.hard} permanent, {recorded.soft} temporary failure(s) recorded"
+    _finish(row, Status.IGNORED, f"{why}: recorded, not answered")
 
 
 def _too_large(row: InboundMessage, raw: bytes) -> str:
@@ -627,7 +652,14 @@ def _apply(row: InboundMessage, seat, msg: Parsed, reply_to: str | None = None, 
     _finish(row, Status.APPLIED, f"{outcome.errors} error(s) reported to the sender" if outcome.errors else "")
     row.result["sections"] = len(outcome.sections)
     body = "\n\n".join([head, *outcome.sections]) + "\n"
-    person = outcome.read_anything and not screen.automatic_subject(row.subject)
+    automatic = screen.automatic_subject(row.subject)
+    if automatic and (outcome.orders_accepted is False or not outcome.read_anything):
+        # An auto-responder without auto headers (an Outlook client rule: "Automatic reply: …"): its
+        # template's lines read as orders were refused, or nothing was read. Nothing was applied, and
+        # an answer would only feed the loop: recorded, not answered.
+        row.result["replies"] = ["none: an automatic reply (by its subject) in which nothing was applied"]
+        return
+    person = outcome.read_anything and not automatic
     replies.reply(row, to=seat.email, seat=seat, purpose="ack", body=body, reply_to=reply_to, person=person)
 
 

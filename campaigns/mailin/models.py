@@ -1,5 +1,7 @@
 """The inbound message store (seat reply addresses and absences, app ``mailin`` too, are seat
-concepts: their classes are in campaigns.models).
+concepts: their classes are in campaigns.models; a seat's address health, written from the
+delivery reports mail-in reads and read by the outbox and the pages, is mail-out's:
+campaigns/mailout/health.py).
 
 ``InboundMessage`` is written before anything else is done with a message, in
 its own transaction, so nothing accepted is ever lost: whatever fails later
@@ -8,9 +10,10 @@ is recorded on the row (status + error) and the row can be processed again.
 
 from django.db import models
 
+from campaigns.mailout.health import AddressHealth
 from campaigns.models import Absence, Seat, SeatAddress
 
-__all__ = ["Absence", "SeatAddress", "InboundMessage", "ImapCursor"]
+__all__ = ["Absence", "AddressHealth", "SeatAddress", "InboundMessage", "ImapCursor"]
 
 
 class InboundMessage(models.Model):

@@ -110,6 +110,19 @@ def new_text(text: str) -> str:
     return _strip_signature("\n".join(kept)).strip("\n")
 
 
+FORWARD_MARKERS = re.compile(
+    r"^\s*(-{2,}\s*(forwarded message|weitergeleitete nachricht|пересылаемое сообщение|перенаправленное сообщение)"
+    r"\s*-{2,}|begin forwarded message:|начало переадресованного сообщения:)\s*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def forwarded(text: str) -> bool:
+    """Whether the body carries a forwarded message (Gmail's, Apple Mail's, Yandex's and Mail.ru's
+    markers): it is never read, and the sender is told so."""
+    return bool(FORWARD_MARKERS.search(text or ""))
+
+
 def _library_headers(lines: list[str]) -> dict[int, int]:
     """mail-parser-reply's attributions and Outlook blocks: first line -> last line."""
     text = "\n".join(line.strip() for line in lines)  # as the library normalises it; same line count

@@ -16,12 +16,15 @@ In-Reply-To we set is the sender's Message-ID only when it has the syntax of one
 from __future__ import annotations
 
 import hashlib
+from contextlib import nullcontext
 from datetime import timedelta
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from campaigns import prepared
+from campaigns.i18n import for_seat
 from campaigns.mailout.outbox import queue_mail
 
 from . import batch
@@ -87,7 +90,7 @@ def reply(
         if sent_last_hour(thread_key(to, seat_id, "paused"), row):
             return _suppressed(row, purpose)
         row.thread_key = thread_key(to, seat_id, "paused")
-        body += PAUSED.format(n=settings.MAIL_ACKS_PER_THREAD_HOUR)
+        body += paused_note(seat, settings.MAIL_ACKS_PER_THREAD_HOUR)
     elif not person and throttled(key, row):
         return _suppressed(row, purpose)
     msgid = row.message_id if MSGID_RE.fullmatch(row.message_id or "") else None
@@ -109,11 +112,23 @@ def reply(
     return True
 
 
-PAUSED = (
-    "\nACKNOWLEDGEMENTS PAUSED: you have had {n} acknowledgements in the last hour, so the next ones this hour "
-    "are not sent (a guard against mail loops). Your mail is still read and applied exactly as before; "
-    "acknowledgements resume within the hour, and STATUS then shows your orders in force.\n"
-)
+def paused_note(seat, n: int) -> str:
+    """The acknowledgement's last words when the next ones this hour are not sent, in the seat's language."""
+    with for_seat(seat) if seat is not None else nullcontext():
+        return (
+            "\n"
+            + ngettext(
+                "ACKNOWLEDGEMENTS PAUSED: you have had %(n)s acknowledgement in the last hour, so the next ones "
+                "this hour are not sent (a guard against mail loops). Your mail is still read and applied exactly "
+                "as before; acknowledgements resume within the hour, and STATUS then shows your orders in force.",
+                "ACKNOWLEDGEMENTS PAUSED: you have had %(n)s acknowledgements in the last hour, so the next ones "
+                "this hour are not sent (a guard against mail loops). Your mail is still read and applied exactly "
+                "as before; acknowledgements resume within the hour, and STATUS then shows your orders in force.",
+                n,
+            )
+            % {"n": n}
+            + "\n"
+        )
 
 
 def _suppressed(row: InboundMessage, purpose: str) -> bool:

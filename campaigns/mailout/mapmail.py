@@ -115,7 +115,8 @@ class MapMail(EmailMultiAlternatives):
 class ComposedMail(EmailMessage):
     """A message flattened ahead of its send (composing.py): the kept bytes stand in for the MIME
     tree wherever a backend flattens it (Django's SMTP backend and the .eml folder call
-    ``message().as_bytes(linesep="\r\n")``). The envelope is the default sender and ``to``."""
+    ``message().as_bytes(linesep="\r\n")``). The envelope is ``to`` and the default sender, or the
+    seat's return path the outbox puts in ``from_email`` (health.py)."""
 
     def __init__(self, raw: bytes, to: str):
         super().__init__(to=[to])

@@ -19,6 +19,12 @@ under a real domain (MAIL_MESSAGE_ID_DOMAIN); In-Reply-To and References that pu
 message of a game to one reader into one thread, whose root is the game's first mail that
 reader got (``thread_root``); Reply-To (the seat's secret address), and
 ``Auto-Submitted: auto-generated`` (RFC 3834).
+
+Envelope: a message to a seat goes out with the seat's own return path (VERP,
+``bounces+<token>@INBOUND_DOMAIN``: health.py), so that a server that cannot deliver it sends its
+delivery report back into mail-in's pipe; while the seat's address is failing its rows are parked
+(PENDING, not due, ``last_error`` PAUSED) instead of sent, and the rescue queues them again once
+the player has confirmed an address (``_resume_parked``).
 Nothing here logs an address or a header: Reply-To carries a secret token.
 """
 
@@ -49,7 +55,8 @@ from campaigns.leases import LeaseHeartbeat
 from campaigns.models import OutboxMail
 from campaigns.turns.addresses import reply_address
 
-from . import composing, pictures
+from . import composing, health, pictures
+from .mapmail import ComposedMail
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +70,8 @@ SEND_MANY_TASK = "campaigns.tasks.send_outbox_mails"
 # Rows per send-many task: one publish for a whole IMAP batch's acknowledgements (imap.FETCH_BATCH
 # is 50), while a rescue of a thousand rows is still spread over several tasks (and workers).
 SEND_MANY_MAX = 100
+# A row held back because its seat's address fails (health.py): PENDING, not due, no lease.
+PAUSED = "paused: mail to this seat's address bounces; sent once its player confirms an address"
 
 
 class SendFailed(Exception):
@@ -408,8 +417,17 @@ def _hold(ids: list[int]) -> None:
 
 
 def _deliver(row: OutboxMail, smtp) -> None:
+    """Send the row's message; ``row.envelope`` (set by ``send``): the seat's return path, or ""."""
     backend = smtp if smtp is not None else mail.get_connection()
     msg = composing.message_for(row, backend)
+    envelope = getattr(row, "envelope", "")
+    if envelope and composing.flattens(backend):
+        # The seat's return path as the envelope sender (MAIL FROM); the From header stays
+        # DEFAULT_FROM_EMAIL (composing.build_message writes it). An email API's backend keeps
+        # its own sender: its provider reports bounces its own way.
+        if not isinstance(msg, ComposedMail):  # composed bytes carry their From already
+            msg.extra_headers.setdefault("From", msg.from_email)
+        msg.from_email = envelope
     if smtp is not None:
         # Opened here (not by send_messages, which would close what it opened), it stays open for
         # the batch's next row; a no-op when it is open already.
@@ -551,7 +569,7 @@ def _renew_send(row_id: int, attempt: int) -> None:
 
 def claim(row_id: int, now: datetime) -> tuple | None:
     """Take the row for one attempt if it is PENDING or FAILED and due: then its (composed, to,
-    attempts, kind), what a composed row's send needs; None if not ours to send.
+    attempts, kind, seat id), what a composed row's send needs; None if not ours to send.
 
     ``next_attempt_at`` is honoured here too: a message that arrives early (a duplicate, a
     redelivery) finds the row backing off and does nothing.
@@ -581,7 +599,7 @@ def _claim_sql() -> str:
 
 @functools.cache
 def _claimed_columns(verb: str) -> str:
-    return f" {verb} " + ", ".join(_column(name) for name in ("composed", "to", "attempts", "kind"))
+    return f" {verb} " + ", ".join(_column(name) for name in ("composed", "to", "attempts", "kind", "seat"))
 
 
 @functools.cache
@@ -609,9 +627,9 @@ def _claimed(row_id: int, now: datetime) -> OutboxMail | None:
         if not _claimed_before(row_id, now):
             return None
         claimed = prepared.fetchone(_composed_sql(), [row_id])
-    composed, to, attempts, kind = claimed
+    composed, to, attempts, kind, seat_id = claimed
     if composed is not None:
-        return OutboxMail(pk=row_id, to=to, attempts=attempts, kind=kind, composed=bytes(composed))
+        return OutboxMail(pk=row_id, to=to, attempts=attempts, kind=kind, seat_id=seat_id, composed=bytes(composed))
     return OutboxMail.objects.select_related("game", "seat__user__profile").get(pk=row_id)
 
 
@@ -635,6 +653,11 @@ def send(row_id: int, smtp=None) -> bool:
     row = transient.retrying(_claimed, row_id, timezone.now())
     if row is None:
         return False
+    way = transient.retrying(health.route, row.seat_id) if row.seat_id else None
+    if way is not None and way.paused:
+        transient.retrying(_park, row)
+        return False
+    row.envelope = way.envelope if way is not None else ""
     try:
         with LeaseHeartbeat(lambda: _renew_send(row_id, row.attempts), settings.SEND_LEASE_SECONDS, "send-lease"):
             _deliver(row, smtp)
@@ -646,6 +669,40 @@ def send(row_id: int, smtp=None) -> bool:
         raise SendFailed(row_id, row.attempts, type(exc).__name__) from exc
     transient.retrying(_mark_sent, row_id)
     return True
+
+
+def _park(row: OutboxMail) -> None:
+    """Hold a claimed row back, unsent, while its seat's address fails: PENDING and not due (the
+    rescue passes it by), its attempt given back; ``_resume_parked`` queues it again."""
+    OutboxMail.objects.filter(pk=row.pk, status=OutboxMail.Status.SENDING, attempts=row.attempts).update(
+        status=OutboxMail.Status.PENDING,
+        attempts=row.attempts - 1,
+        next_attempt_at=None,
+        leased_until=None,
+        held_by=None,
+        last_error=PAUSED,
+    )
+    log.info("outbox row %s (%s) parked: its seat's address bounces", row.pk, row.kind)
+
+
+def _resume_parked(now: datetime) -> int:
+    """Make the parked rows due again whose seat's mail is no longer paused (its player confirmed
+    an address, or the seat has another); returns how many. The rescue runs it before it looks
+    for due rows: one indexed statement when nothing is parked."""
+    parked = OutboxMail.objects.filter(
+        status=OutboxMail.Status.PENDING, next_attempt_at__isnull=True, last_error=PAUSED
+    )
+    seats = set(parked.values_list("seat_id", flat=True).distinct())
+    if not seats:
+        return 0
+    going = seats - health.paused_seats(s for s in seats if s is not None)
+    return parked.filter(seat_id__in=[s for s in going if s is not None]).update(next_attempt_at=now, last_error="")
+
+
+def paused_rows(game=None):
+    """The rows parked because their seat's address fails (all, or one game's)."""
+    rows = OutboxMail.objects.filter(status=OutboxMail.Status.PENDING, next_attempt_at__isnull=True, last_error=PAUSED)
+    return rows.filter(game=game) if game is not None else rows
 
 
 def _mark_sent(row_id: int) -> None:
@@ -691,6 +748,7 @@ def requeue_due(now: datetime) -> int:
     lease is renewed instead. Each is leased to the message queued for it, so it is queued once.
     Returns how many."""
     S = OutboxMail.Status
+    _resume_parked(now)
     dead = liveness.dead(now)
     me = holder_id()
     orphaned = Q(held_by__in=dead) if dead else Q(pk__in=[])
