@@ -526,19 +526,50 @@ class BattlesSerializer(serializers.Serializer):
 
 
 class BattleChoiceSerializer(StrictSerializer):
-    ruleset = serializers.CharField(
-        help_text="A rule set that can fight battles (littlewars, kingsofwar, kriegspiel...), or 'rules': the "
-        "strategic rules decide (Civil War: the assault succeeds)."
+    ruleset = serializers.ChoiceField(
+        choices=[],  # filled in below: the rule sets that can fight battles, and "rules"
+        help_text="A rule set that can fight battles, or 'rules': the strategic rules decide (Civil War: the "
+        "assault succeeds).",
     )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["ruleset"].choices = [*battle_rulesets(), "rules"]
+
+
+def battle_rulesets() -> list[str]:
+    from rules.core.protocol import Tactical
+
+    return [n for n in catalog.names() if isinstance(catalog.get(n), Tactical)]
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "maxProperties": 4,
+        "additionalProperties": {
+            "type": "array",
+            "maxItems": 50,
+            "items": {"type": "string", "minLength": 1, "maxLength": 40},
+        },
+    }
+)
+class LostField(serializers.JSONField):
+    """{side: [unit ids]}, checked as one field (its errors are one message, not one per element)."""
+
+    def to_internal_value(self, data):
+        ok = isinstance(data, dict) and all(
+            isinstance(k, str) and isinstance(v, list) and all(isinstance(u, str) and 0 < len(u) <= 40 for u in v)
+            for k, v in data.items()
+        )
+        if not ok or len(data) > 4 or any(len(v) > 50 for v in data.values()):
+            raise serializers.ValidationError("must be {side: [unit ids]}, each id 1 to 40 characters")
+        return data
 
 
 class BattleReviewSerializer(StrictSerializer):
     winner = serializers.CharField(
         required=False, allow_null=True, help_text="Amend the winner (a side, or null for neither)."
     )
-    lost = serializers.DictField(
-        required=False,
-        child=serializers.ListField(child=serializers.CharField(max_length=40), max_length=100),
-        help_text="Amend the units lost: {side: [unit ids]}.",
-    )
+    lost = LostField(required=False, help_text="Amend the units lost: {side: [unit ids]}.")
     note = serializers.CharField(required=False, allow_blank=True, max_length=1000, help_text="Why, shown to players.")
