@@ -62,3 +62,29 @@ def standings(strategic: Game, battles: list[dict[str, Any]], sides: tuple[str, 
             table[side][outcome] += 1
             table[side]["units_lost"] += len(result["lost"].get(side, []))
     return {"sides": table, "fought": sum(1 for b in battles if b["status"] == "resolved")}
+
+
+def timeline(campaign, strategic_uids: set[str]) -> list[dict[str, Any]]:
+    """The record's entries of the battles of the strategic games named (those the reader holds a
+    seat in), oldest first: {at, battle, kind, game (its id, once fought), ruleset, result}."""
+    games: dict[str, int] = {}
+    out: list[dict[str, Any]] = []
+    entries = [e for e in record.entries(campaign) if e.payload.get("strategic") in strategic_uids]
+    uids = {e.payload.get("game") for e in entries if e.payload.get("game")}
+    games = {str(uid): pk for uid, pk in Game.objects.filter(uid__in=uids).values_list("uid", "pk")}
+    for e in entries:
+        p = e.payload
+        item = {"at": e.created_at, "battle": p["battle"], "kind": e.type.removeprefix("battle."), "game": None}
+        if e.type == "battle.joined":
+            item["place"] = p["spec"]["place"]
+            item["attacker"], item["defender"] = p["spec"]["attacker"], p["spec"]["defender"]
+            item["waiting"] = p.get("waiting")
+        elif e.type == "battle.spawned":
+            item["game"], item["ruleset"] = games.get(p["game"]), p["ruleset"]
+        elif e.type in ("battle.finished", "battle.resolved"):
+            item["game"] = games.get(p["game"]) if p.get("game") else None
+            item["winner"] = (p.get("result") or {}).get("winner")
+            item["by"] = p.get("by")
+            item["amended"] = bool(p.get("amended"))
+        out.append(item)
+    return out

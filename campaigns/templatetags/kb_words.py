@@ -70,3 +70,14 @@ def prompt(turn) -> str:
 def rendered(value) -> str:
     """A rule set's marked text (a turn's prompt) in the reader's language."""
     return render(value) if value else ""
+
+
+@register.filter
+def ruleset_title(name) -> str:
+    """A rule set's title by its name ("littlewars": "Little Wars (H. G. Wells)"); the name if unknown."""
+    from rules import catalog
+
+    try:
+        return render(catalog.get(str(name)).title)
+    except Exception:  # a rule set retired since the record was written: its name
+        return str(name)

@@ -25,29 +25,26 @@ from . import present
 from .access import user_timezone
 
 
+def agenda_rows(listed, tz) -> list[dict]:
+    """The rows my-turns and a campaign's page show: each game, the reader's seat, its turn and waits."""
+    return [
+        {
+            "item": item,
+            "game": item.game,
+            "viewer": item.viewer,
+            "title": item.row.title,
+            "turn": present.turn_panel(item.turn, item.viewer, lambda iso: local_time(iso, tz), item.game.ruleset),
+            "waits": item.waits,
+        }
+        for item in listed
+    ]
+
+
 @login_required
 def my_turns(request):
     tz = user_timezone(request.user)
     listed = agenda.items(request.user, battles_of=summary.battles_of)
-    groups = [
-        {
-            "campaign": campaign,
-            "items": [
-                {
-                    "item": item,
-                    "game": item.game,
-                    "viewer": item.viewer,
-                    "title": item.row.title,
-                    "turn": present.turn_panel(
-                        item.turn, item.viewer, lambda iso: local_time(iso, tz), item.game.ruleset
-                    ),
-                    "waits": item.waits,
-                }
-                for item in items
-            ],
-        }
-        for campaign, items in agenda.by_campaign(listed)
-    ]
+    groups = [{"campaign": campaign, "items": agenda_rows(items, tz)} for campaign, items in agenda.by_campaign(listed)]
     return render(
         request,
         "web/my_turns.html",

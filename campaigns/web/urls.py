@@ -3,7 +3,7 @@ from django.urls import path
 
 from campaigns import accounts
 
-from . import agenda, battles, held, ordering, views
+from . import agenda, battles, campaign, held, ordering, views
 
 urlpatterns = [
     # Browsers ask for /favicon.ico whatever the page says (the SVG map, a download): no 404 for it.
@@ -29,6 +29,7 @@ urlpatterns = [
     path("games/<int:game_id>/verification/", views.verification, name="verification"),
     path("games/<int:game_id>/map.svg", views.game_map, name="game_map"),
     path("games/<int:game_id>/umpire/", views.umpire_page, name="umpire"),
+    path("campaigns/<int:campaign_id>/", campaign.campaign_page, name="campaign"),
     path("games/<int:game_id>/battles/<str:battle>/", battles.battle_action, name="battle_action"),
     path("games/<int:game_id>/seats/", views.game_seats, name="game_seats"),
     # The held-mail page kept its address and name from when mail-in served it.
