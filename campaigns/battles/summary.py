@@ -49,6 +49,12 @@ def _battle(b: record.Battle, games: dict[str, int]) -> dict[str, Any]:
     return out
 
 
+def fights_battles(game: Game) -> bool:
+    """Whether the game was made with the battles option (its public game.created says so)."""
+    created = game.events.filter(audience="public", type="game.created").values_list("payload", flat=True).first()
+    return bool(((created or {}).get("scenario") or {}).get("options", {}).get("battles"))
+
+
 def standings(strategic: Game, battles: list[dict[str, Any]], sides: tuple[str, ...]) -> dict[str, Any]:
     """Per side: battles won, lost and drawn, and units lost in them, counted from the results
     carried back (a result awaiting the umpire's review does not count yet)."""

@@ -31,6 +31,8 @@ def campaign_page(request, campaign_id: int):
     wars = []
     for item in strategic:
         battles = summary.battles_of(item.game)
+        if not battles and not summary.fights_battles(item.game):
+            continue  # a Civil War game without the battles option: no war to show
         for b in battles:
             b["kind_text"] = KINDS.get(b["place"]["kind"], b["place"]["kind"])
             b["status_text"] = _(STATUSES[b["status"]])

@@ -139,6 +139,11 @@ def _fetch(game, user, seat_role, side) -> dict:
         assert resp.status_code == 200, url
         out[path] = resp.content.decode()
         out[f"headers {path}"] = headers(resp)
+    # the game's campaign as the seat sees it (issue 28): its games, battles, standings and record
+    resp = web.get(f"/campaigns/{game.campaign_id}/")
+    assert resp.status_code == 200
+    out["/campaigns/C/"] = resp.content.decode()
+    out["headers /campaigns/C/"] = headers(resp)
     for query in ("cursor=forged", "limit=0", "after=3"):  # the errors its requests get
         resp = api.get(f"/api/games/{game.pk}/events/?{query}")
         assert resp.status_code == 400, query
@@ -208,12 +213,14 @@ def _items(body):
 def normalise(text: str, game) -> str:
     text = text.replace(str(game.uid), "GAME-UID")
     text = re.sub(rf"(/games/|\"(?:id|game|game_id)\":\s*){game.pk}\b", r"\1G", text)
-    text = re.sub(rf"(\"campaign_id\":\s*){game.campaign_id}\b", r"\1C", text)
+    text = re.sub(rf"(\"campaign_id\":\s*|/campaigns/){game.campaign_id}\b", r"\1C", text)
     for seat in Seat.objects.filter(game=game):
         text = re.sub(rf"(\"(?:id|seat|seat_id)\":\s*|seats/){seat.pk}\b", rf"\1S-{seat.role}-{seat.side}", text)
     for addr in SeatAddress.objects.filter(seat__game=game):
         text = text.replace(addr.token, "TOKEN")
     text = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', 'name="csrfmiddlewaretoken" value="CSRF"', text)
+    # a seat's one-click unsubscribe link is signed for that seat (so it differs between the two games)
+    text = re.sub(r"/mail/unsubscribe/[^/\s>\"]+/", "/mail/unsubscribe/SIGNED/", text)
     text = re.sub(r"(cursor=|\"cursor\":\s*\")([\w:%-]{8,})", lambda m: m[1] + _cursor(game, unquote(m[2])), text)
     return re.sub(r"<[0-9a-f]{32}@", "<MSGID@", text)
 
