@@ -12,6 +12,7 @@ from rules.core.versions import ScenarioVersion
 from rules.hex import los
 from rules.hex.compose import HexComposer
 
+from . import tactical as _tactical
 from . import turn as _turn
 from .battle import RULES_VERSION
 from .data import OPTIONAL, SIDES
@@ -91,6 +92,10 @@ class NapoleonsWar(ScenarioVersion, RuleSetBase):
     compose_order = _composer.compose_order
     order_targets = _composer.order_targets
     pending_marks = _composer.pending_marks
+
+    # a strategic battle fought on this map (rules.core.protocol.Tactical; tactical.py, RULES.md)
+    battle_scenario = staticmethod(_tactical.battle_scenario)
+    battle_result = staticmethod(_tactical.battle_result)
 
 
 RULESET = NapoleonsWar()

@@ -70,6 +70,28 @@ def load(data: Any | None) -> dict[str, Any]:
     zones = _zones(field(data, "deployment", dict, "", {}), m, out["units"])
     if zones:  # (a scenario without hidden units reads as it did before version 3)
         out["deployment"] = zones
+    if data.get("battle") is not None:  # only then: a scenario without it loads as it always did
+        out["battle"] = _battle(data["battle"], out["units"])
+    return out
+
+
+def _battle(spec: Any, units: list[dict[str, Any]]) -> dict[str, Any]:
+    """A strategic battle's record (tactical.py): which board units are which strategic units."""
+    if not isinstance(spec, dict):
+        fail("battle", "must be an object with id and units")
+    sides = {u["id"]: u["side"] for u in units}
+    out: dict[str, Any] = {"id": field(spec, "id", str, "battle"), "units": {}}
+    given = field(spec, "units", dict, "battle")
+    for side in SIDES:
+        mapping = field(given, side, dict, "battle.units")
+        out["units"][side] = {}
+        for uid, strategic in mapping.items():
+            where = f"battle.units.{side}.{uid}"
+            if sides.get(str(uid).upper()) != side:
+                fail(where, f"{side} has no unit {uid}")
+            if not isinstance(strategic, str) or not strategic:
+                fail(where, "must be the strategic unit's id")
+            out["units"][side][str(uid).upper()] = strategic
     return out
 
 
