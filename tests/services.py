@@ -25,7 +25,7 @@ def redis_url(db: int | None = None) -> str:
     """TEST_REDIS_URL with this process's database: its own (``db=None``) or a scratch one."""
     base = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
     root, _, own = base.rpartition("/")
-    return f"{root}/{(int(own) if db is None else db) - WORKER_INDEX}"
+    return f"{root}/{((int(own) if db is None else db) - WORKER_INDEX) % 16}"  # Redis has databases 0-15
 
 
 REDIS_URL = redis_url()
