@@ -123,6 +123,15 @@ class Seat(models.Model):
     email = models.EmailField(blank=True, help_text="The holder's verified address, set when they accept.")
     # Default active: seats made by code (operator path, imports) are seated; the web invites.
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+
+    class Mail(models.TextChoices):
+        ALL = "all"
+        # "Mail me less": turn reports, the umpire's and the game's notices, answers to the
+        # player's own mail; no reminders and no waiting notices (mailout/reminders.py). Set by
+        # the one-click unsubscribe of every mail's List-Unsubscribe (mailout/unsubscribe.py).
+        LESS = "less"
+
+    mail = models.CharField(max_length=10, choices=Mail.choices, default=Mail.ALL)
     # Bumped by every invitation and answer: an invitation link names the version it was sent
     # for, so a link works once and not after the seat was answered or offered to someone else.
     version = models.PositiveIntegerField(default=0)

@@ -153,6 +153,16 @@ def _orders(row, seat, text, *, ready, out) -> None:
         )
 
 
+def canonical_line(order) -> str:
+    """An order as the rule set read it, in its canonical English words: its ``to_text()`` (Civil
+    War, Napoleon, War of the Worlds), else the line it was read from once the Russian order words
+    were put in English (Little Wars, Kriegspiel, Kings of War keep that as ``text``); "" if neither."""
+    if hasattr(order, "to_text"):
+        return str(order.to_text())
+    text = getattr(order, "text", None)
+    return " ".join(text.split()) if isinstance(text, str) else ""
+
+
 def understood(text: str, orders, errors) -> str:
     """Each line as the rule set read it, or its error; numbered as the rule set numbers lines."""
     by_line = {getattr(o, "line", 0): o for o in orders}
@@ -167,8 +177,8 @@ def understood(text: str, orders, errors) -> str:
             lines.append(
                 f"  {n:>2}. {line.strip()}\n      " + _("ERROR: %(errors)s") % {"errors": "; ".join(err_by_line[n])}
             )
-        elif n in by_line and hasattr(by_line[n], "to_text"):
-            lines.append(f"  {n:>2}. {line.strip()}  ->  {by_line[n].to_text()}")
+        elif n in by_line and (canon := canonical_line(by_line[n])):
+            lines.append(f"  {n:>2}. {line.strip()}  ->  {canon}")
         else:
             lines.append(f"  {n:>2}. {line.strip()}")
     return "\n".join(lines)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
+import re
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -55,8 +56,19 @@ FORGET_TASK = "campaigns.tasks.forget_map_pictures"
 
 # zlib level 3, not libvips' default 6: the PNG's encoding takes about half the time (a tenth of a
 # map's drawing) for some 7-9% more bytes. bench/mail_maps.py measures it beside the old settings;
-# it also measured, and rejected, dropping the alpha band (flattening costs what it saves).
+# it also measured, and rejected, dropping the alpha band (flattening costs what it saves). Now the
+# fallback only, where libvips cannot quantise (PALETTE).
 PNG_COMPRESSION = 3
+# Sized for a phone (issue 30): a map is written as an 8-bit palette PNG, quantised without
+# dithering (the maps are flat colours and text: dithering's noise is what would not compress),
+# at a third of the bytes of the RGBA one (median 33 kB against 100 kB over the rule sets' mail
+# maps, bench/mail_maps.py) for ~12 ms more CPU, and nothing a reader can tell apart. With the map
+# once per message a report is ~50 kB instead of ~300 kB.
+PALETTE = {"palette": True, "dither": 0, "Q": 80, "effort": 1, "compression": 6}
+# No map wider than a large phone's screen is in device pixels: a wider one (Kings of War's table,
+# the Kriegspiel umpire's whole table) is drawn smaller, as vectors, so it stays sharp.
+MAX_WIDTH = 1080
+_WIDTH = re.compile(r"""<svg\b[^>]*?\swidth=["']\s*([0-9.]+)""")
 
 
 def digest(svg: str) -> str:
@@ -141,9 +153,9 @@ def can_draw() -> bool:
 
 
 def draw(svg: str) -> bytes:
-    """The SVG as PNG: by libvips where it loads, else by cairosvg. One pixel per SVG unit: the
-    rule sets draw their mail maps 700-950 units wide, the width a mail client shows, and at a
-    smaller scale their 8-9 px labels would blur (rasterising the text is most of the time, so a
+    """The SVG as PNG: by libvips where it loads, else by cairosvg. One pixel per SVG unit up to
+    MAX_WIDTH: the rule sets draw their mail maps 700-950 units wide, the width a mail client shows,
+    and at a smaller scale their 8-9 px labels would blur (rasterising the text is most of the time, so a
     smaller scale would save little anyway: bench/mail_maps.py).
 
     A map with a board layer (rules/core/MAPS.md) is drawn as its board, kept drawn in this process
@@ -153,14 +165,30 @@ def draw(svg: str) -> bytes:
     if split is None:
         return _raster(svg)
     board, view = split
-    picture = _board(board).composite2(pyvips.Image.svgload_buffer(view.encode()), "over")
-    return picture.write_to_buffer(".png", compression=PNG_COMPRESSION)
+    at = scale(svg)
+    picture = _board(board, at).composite2(pyvips.Image.svgload_buffer(view.encode(), scale=at), "over")
+    return encode(picture)
+
+
+def scale(svg: str) -> float:
+    """The scale a map is drawn at: 1, or less for one wider than MAX_WIDTH (its root's width)."""
+    found = _WIDTH.search(svg[:2000])
+    width = float(found.group(1)) if found else 0.0
+    return MAX_WIDTH / width if width > MAX_WIDTH else 1.0
+
+
+def encode(picture) -> bytes:
+    """A drawn map as PNG: the palette PNG (PALETTE), else (a libvips without quantisation) RGBA."""
+    try:
+        return bytes(picture.write_to_buffer(".png", **PALETTE))
+    except pyvips.Error:
+        return bytes(picture.write_to_buffer(".png", compression=PNG_COMPRESSION))
 
 
 def _raster(svg: str) -> bytes:
     if pyvips is not None:
-        return pyvips.Image.svgload_buffer(svg.encode()).write_to_buffer(".png", compression=PNG_COMPRESSION)
-    return cairosvg.svg2png(bytestring=svg.encode())
+        return encode(pyvips.Image.svgload_buffer(svg.encode(), scale=scale(svg)))
+    return cairosvg.svg2png(bytestring=svg.encode(), scale=scale(svg))
 
 
 def layers(svg: str) -> tuple[str, str] | None:
@@ -178,8 +206,8 @@ def layers(svg: str) -> tuple[str, str] | None:
 # Boards drawn, by their SVG: a few games' boards in each language and map size (a map is ~2.7 MB
 # of pixels; 2 sizes of one board serve every report of every game played on it).
 @functools.lru_cache(maxsize=8)
-def _board(svg: str):
-    return pyvips.Image.svgload_buffer(svg.encode()).copy_memory()
+def _board(svg: str, at: float = 1.0):
+    return pyvips.Image.svgload_buffer(svg.encode(), scale=at).copy_memory()
 
 
 def prerender(row_id: int) -> bool:

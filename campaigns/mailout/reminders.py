@@ -17,7 +17,9 @@ runs late past both points sends only the nearer one.
 
 A seat is reminded only while its side must order and has sent nothing, and
 not while it is away: a seat that sent ABSENT UNTIL a date (mail-in) gets no
-reminder up to and including that date, counted in the seat's time zone. The
+reminder up to and including that date, counted in the seat's time zone. A seat whose player
+asked for less mail (``Seat.Mail.LESS``: the one-click unsubscribe, unsubscribe.py) gets neither
+reminders nor waiting notices. The
 waiting notice goes to each side that is not ready while every other side of
 the turn is, and to the umpire while results wait for approval: once per seat
 per turn.
@@ -41,7 +43,7 @@ from campaigns.turns import gamelog
 from campaigns.turns.localtime import local_time, seat_timezone
 from campaigns.turns.state import Turn, TurnStatus
 
-from . import outbox
+from . import outbox, unsubscribe
 
 LEAD_FRACTIONS = (3, 36)  # lead = turn length / fraction
 MIN_LEAD = timedelta(minutes=5)
@@ -74,6 +76,11 @@ def _player_seats(game: Game, sides) -> list[Seat]:
     return list(game.seats.active().select_related("user__profile").filter(role=Seat.Role.PLAYER, side__in=sides))
 
 
+def _wants_reminders(seat: Seat) -> bool:
+    """Not a seat whose player asked for less mail (unsubscribe.py): reports and notices only."""
+    return seat.mail != Seat.Mail.LESS
+
+
 def _has_sent(turn: Turn, seat: Seat) -> bool:
     """Has this seat's side (or, where a side has several seats, this seat's command) sent orders?"""
     if seat.command:
@@ -97,6 +104,8 @@ def _queue(game: Game, seat: Seat, key: str, subject: str, template: str, ctx: d
     written in the seat's own language."""
     with for_seat(seat):
         ctx = {**ctx, "game": game, "seat": seat, "deadline": local_time(ctx["turn"].deadline, seat_timezone(seat))}
+        if kind == "reminder":
+            ctx["less_mail_url"] = unsubscribe.url(seat)
         if "left" in ctx:
             ctx["remaining"] = _remaining(ctx["left"])
         subject = gettext(subject) % {"number": ctx["turn"].number, "remaining": ctx.get("remaining", "")}
@@ -122,7 +131,7 @@ def remind(game: Game, turn: Turn, now: datetime) -> int:
     if lead is None:
         return 0
     ctx = {"turn": turn, "left": deadline - now}
-    seats = [seat for seat in _player_seats(game, turn.sides) if not _has_sent(turn, seat)]
+    seats = [s for s in _player_seats(game, turn.sides) if not _has_sent(turn, s) and _wants_reminders(s)]
     away = absent_seat_ids(seats, now)
     version = turn.deadline_version  # a moved deadline is reminded afresh
     return sum(
@@ -147,7 +156,7 @@ def notify_waiting(game: Game, turn: Turn, now: datetime | None = None) -> int:
     if len(turn.sides) < 2 or len(waiting) != 1:
         return 0
     ctx = {"turn": turn, "ready": sorted(turn.ready)}
-    seats = _player_seats(game, waiting)
+    seats = [seat for seat in _player_seats(game, waiting) if _wants_reminders(seat)]
     away = absent_seat_ids(seats, now or timezone.now())
     return sum(
         _queue(

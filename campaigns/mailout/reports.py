@@ -102,12 +102,21 @@ def seat_context(game, state, seat: Seat, turn_number: int) -> dict:
         "orders": orders_as_executed(turn_events, viewer),
         "deadline": local_time(view["turn"]["deadline"], seat_timezone(seat)),
         "orders_help": render(rs.orders_help),
+        # In every report, text and HTML: how to answer by mail. A report's HTML with the map and
+        # only a few lines besides is what image spam looks like (SpamAssassin's HTML_IMAGE_ONLY_*).
+        "commands_help": render(COMMANDS_HELP),
         "site_url": settings.SITE_URL,
         "result": viewing.describe_result(view["turn"]["result"], game.ruleset) if view["turn"]["result"] else "",
         "svg": draw_map(rs, view["board"], crop=True),
         "map_cid": MAP_CID,
         "open_orders": open_orders(rs, view, seat),
+        "side_names": side_names(view["turn"]["sides"]),
     }
+
+
+def side_names(sides) -> str:
+    """The sides of a turn as the reader calls them ("красные, синие"), for the mail's sentences."""
+    return ", ".join(pgettext("side", s) for s in sides)
 
 
 def _report_line(game, event) -> str | None:
@@ -185,6 +194,7 @@ def _queue_start(game, state, rs, who, seat, key_suffix: str, commands_help) -> 
         "commands_help": render(commands_help),
         "site_url": settings.SITE_URL,
         "roster": who,
+        "side_names": side_names(view["turn"]["sides"]),
     }
     outbox.queue_mail(
         key=f"start:{game.uid}:{seat.pk}{key_suffix}",

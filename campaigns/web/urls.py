@@ -3,7 +3,7 @@ from django.urls import path
 
 from campaigns import accounts
 
-from . import agenda, battles, campaign, held, ordering, views
+from . import agenda, battles, campaign, held, ordering, unsubscribe, views
 
 urlpatterns = [
     # Browsers ask for /favicon.ico whatever the page says (the SVG map, a download): no 404 for it.
@@ -34,4 +34,5 @@ urlpatterns = [
     path("games/<int:game_id>/seats/", views.game_seats, name="game_seats"),
     # The held-mail page kept its address and name from when mail-in served it.
     path("mail/games/<int:game_id>/held/", held.held_mail, name="mailin_held"),
+    path("mail/unsubscribe/<str:token>/", unsubscribe.mail_less, name="mail_unsubscribe"),
 ]

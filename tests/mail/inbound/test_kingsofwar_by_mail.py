@@ -71,8 +71,9 @@ def test_a_whole_kingsofwar_game_only_by_mail(people):
             assert f"{mover}'s turn ends" in report.body, (side, number)  # what happened, seen by both
             assert "kow-map" in report.svg and f"turn {number} results" in report.subject
         assert "The game is over:" in mailed[-1].body
-        message = composing.build_message(mailed[-1])  # as it is sent: the map attached as a PNG
-        assert [a[0] for a in message.attachments] == ["map.png"] and message.attachments[0][1][:4] == b"\x89PNG"
+        message = composing.build_message(mailed[-1])  # as it is sent: the map as a PNG, once, in the HTML
+        assert message.attachments == [] and message.inline_map[0] == "map.png"
+        assert message.inline_map[1][:4] == b"\x89PNG"
         assert OutboxMail.objects.filter(to=seat.email, kind="gameover").count() == 1
     first_blue = reports(seats["blue"].email)[0].body
     assert "red's turn ends; blue to move (round 1)" in first_blue

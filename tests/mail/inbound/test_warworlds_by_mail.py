@@ -11,6 +11,7 @@ red's mail must not name them, on the page or on the map, until a report tells r
 import io
 
 import pytest
+from django.utils.html import escape
 from PIL import Image
 
 from campaigns.mailin import ingest
@@ -65,7 +66,10 @@ def mail_texts_in_order(game, address: str) -> list[str]:
     """Every message to ``address`` as queued: its text, HTML and the map it carries, without the
     order language (the same for everyone, and its examples name a B2)."""
     rows = OutboxMail.objects.filter(game=game, to=address).order_by("pk")
-    return [f"{r.subject}\n{r.body}\n{r.html}\n{r.svg}".replace(ORDERS_HELP, "") for r in rows]
+    return [
+        f"{r.subject}\n{r.body}\n{r.html}\n{r.svg}".replace(ORDERS_HELP, "").replace(escape(ORDERS_HELP), "")
+        for r in rows
+    ]
 
 
 def check_red_never_told_of_the_pickets_until_revealed(game) -> bool:

@@ -75,7 +75,9 @@ def test_the_composed_message_is_the_one_the_sender_would_build(game, smtp, brok
     assert {k: v for k, v in composed.items() if k not in ("Date", "Content-Type")} == {
         k: v for k, v in built.items() if k not in ("Date", "Content-Type")
     }
-    assert composed.get_content_type() == built.get_content_type() == "multipart/mixed"
+    assert (
+        composed.get_content_type() == built.get_content_type() == "multipart/alternative"
+    )  # the map once, inline (issue 30)
 
 
 @needs_redis
@@ -100,7 +102,7 @@ def test_a_backend_that_takes_fields_gets_the_message_built(game, smtp, broker, 
     assert not composing.compose(report(game, key="composed-2").pk)
     assert outbox.send(row.pk)
     sent = mail.outbox[-1]
-    assert sent.subject == "Turn 1 results" and [a[0] for a in sent.attachments] == ["map.png"]
+    assert sent.subject == "Turn 1 results" and sent.inline_map[0] == "map.png"  # the map once, in the HTML
 
 
 @needs_redis

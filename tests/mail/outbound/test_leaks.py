@@ -6,10 +6,13 @@ from datetime import timedelta
 
 import pytest
 from django.utils.dateparse import parse_datetime
+from django.utils.html import escape
 
+from campaigns.i18n import render
 from campaigns.mailin.models import SeatAddress
 from campaigns.models import OutboxMail, Seat
 from campaigns.turns import commands, deadlines
+from rules import catalog
 from rules.civilwar import legal_operations
 from tests.support.games import state_of
 from tests.support.mail import all_text
@@ -42,7 +45,13 @@ def play_with_secrets(game):
 
 
 def mail_of(smtp, who) -> str:
-    text = "\n".join(all_text(m) for m in smtp.to(ADDRESS[who]))
+    # Without the order language every report carries (the same for everyone: its examples are
+    # standing orders like the ones the sides give here).
+    help_text = render(catalog.get("civilwar").orders_help)
+    text = "\n".join(
+        all_text(m).replace("\r\n", "\n").replace(help_text, "").replace(escape(help_text), "")
+        for m in smtp.to(ADDRESS[who])
+    )
     # The PNG map cannot be read as text: scan the SVG it was drawn from.
     return text + "\n".join(OutboxMail.objects.filter(to=ADDRESS[who]).values_list("svg", flat=True))
 

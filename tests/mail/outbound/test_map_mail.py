@@ -27,25 +27,17 @@ def tree(part):
     return (part.get_content_type(), part.get_content_disposition())
 
 
-def test_the_map_is_inline_in_the_html_and_attached(game, smtp):
+def test_the_map_is_inline_in_the_html_once(game, smtp):
     play_one(game)
     msg = smtp.to(EMAILS["blue"])[0]
     assert tree(msg) == (
-        "multipart/mixed",
-        [
-            (
-                "multipart/alternative",
-                [("text/plain", None), ("multipart/related", [("text/html", None), ("image/png", "inline")])],
-            ),
-            ("image/png", "attachment"),
-        ],
+        "multipart/alternative",
+        [("text/plain", None), ("multipart/related", [("text/html", None), ("image/png", "inline")])],
     )
     related = next(p for p in msg.walk() if p.get_content_type() == "multipart/related")
     html, inline = related.get_payload()
     assert f'src="cid:{MAP_CID}"' in html.get_content() and inline["Content-ID"] == f"<{MAP_CID}>"
-    attached = [p for p in msg.walk() if p.get_content_disposition() == "attachment"]
-    assert [p.get_filename() for p in attached] == ["map.png"]
-    assert inline.get_content() == attached[0].get_content()  # one picture, shown and attached
+    assert inline.get_filename() == "map.png"  # the map once (issue 30): no attached copy
     Image.open(io.BytesIO(inline.get_content())).verify()
 
 
@@ -87,15 +79,11 @@ def test_a_kriegspiel_report_shows_the_readers_troops_not_the_whole_strip(people
         assert commands.submit_orders(game.pk, side, "hold", source="api").accepted
     reports = {to[0]: m for to, m in smtp.messages if "turn 1 results" in m["Subject"]}
     red = Image.open(
-        io.BytesIO(
-            next(p for p in reports[EMAILS["red"]].walk() if p.get_content_disposition() == "attachment").get_content()
-        )
+        io.BytesIO(next(p for p in reports[EMAILS["red"]].walk() if p.get_content_type() == "image/png").get_content())
     )
     umpire = Image.open(
         io.BytesIO(
-            next(
-                p for p in reports[EMAILS["umpire"]].walk() if p.get_content_disposition() == "attachment"
-            ).get_content()
+            next(p for p in reports[EMAILS["umpire"]].walk() if p.get_content_type() == "image/png").get_content()
         )
     )
     # The table is three times deeper than wide: the umpire's picture is a tall strip, red's a
@@ -112,12 +100,12 @@ def test_every_boundary_is_set_before_flattening_and_unique_per_message(game, sm
     msg = smtp.to(EMAILS["red"])[0]
     raw = msg.as_bytes()
     boundaries = [p.get_boundary() for p in msg.walk() if p.is_multipart()]
-    assert len(boundaries) == 3 and len(set(boundaries)) == 3
+    assert len(boundaries) == 2 and len(set(boundaries)) == 2
     assert all(b.startswith("=_kb_") and len(b) == len("=_kb_") + 32 for b in boundaries)
     for b in boundaries:
         lines = [line.strip() for line in raw.splitlines() if b.encode() in line]
         assert {line for line in lines if b"boundary=" not in line} == {b"--" + b.encode(), b"--" + b.encode() + b"--"}
-    assert len(list(msg.iter_attachments())) == 1
+    assert len([p for p in msg.walk() if p.get_content_type() == "image/png"]) == 1
     other = smtp.to(EMAILS["blue"])[0]
     assert not set(boundaries) & {p.get_boundary() for p in other.walk() if p.is_multipart()}
 
