@@ -15,6 +15,9 @@ from django.utils import timezone
 
 
 class Campaign(models.Model):
+    # Its name everywhere, also in its record's hashes (campaigns/battles/record.py): a campaign
+    # keeps it when it moves to another server (export_campaign / import_campaign).
+    uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     name = models.CharField(max_length=200)
     description = models.TextField(blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")

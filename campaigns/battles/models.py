@@ -26,3 +26,23 @@ class CampaignEvent(models.Model):
 
     def __str__(self):
         return f"campaign {self.campaign_id}#{self.seq} {self.type}"
+
+
+class LegacyRecordName(models.Model):
+    """The name a record begun before campaigns had uids is hashed with: ``campaign:<id>``, the
+    campaign's database id where the record was begun (battles migration 0002 wrote one for every
+    record there was; import_campaign writes the one a moved campaign brings). Every other record is
+    hashed with ``campaign:<uid>`` (record.campaign_uid). Never changed: a record keeps its name."""
+
+    campaign = models.OneToOneField(
+        Campaign, primary_key=True, on_delete=models.PROTECT, related_name="legacy_record_name"
+    )
+    name = models.CharField(max_length=80)
+
+    class Meta:
+        triggers = [
+            pgtrigger.Protect(name="legacy_record_name_fixed", operation=pgtrigger.Update | pgtrigger.Delete),
+        ]
+
+    def __str__(self):
+        return f"campaign {self.campaign_id}: record hashed as {self.name}"

@@ -11,6 +11,14 @@ Entries (``type``: payload):
 - ``battle.resolved``: {strategic, battle, game, by, result, amended, head, strategic_head}: the result
   as folded into the strategic game, whose log's head after it is ``strategic_head``.
 Games are named by uid, never by their database ids (they move between servers with exports).
+
+Each entry's hash covers the campaign's name (campaign_uid): ``campaign:<uid>``, so the record
+verifies wherever the campaign is (export_campaign / import_campaign, portable.py). One rule for the
+records begun before campaigns had uids (before campaigns migration 0021), hashed with
+``campaign:<database id>``: battles migration 0002 wrote that name down for each of them
+(LegacyRecordName), and such a record is hashed and checked with it for good, its later entries too,
+also after it moves (the export carries the name, the import writes it down again). A record never
+mixes names; verify tries no second one.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ from django.utils import timezone
 from campaigns.models import Campaign
 from rules.core.canonical import canonical_json
 
-from .models import CampaignEvent
+from .models import CampaignEvent, LegacyRecordName
 
 
 def entry_hash(prev_hash: str, campaign_uid: str, seq: int, type_: str, payload: Any, at: str) -> str:
@@ -34,8 +42,17 @@ def entry_hash(prev_hash: str, campaign_uid: str, seq: int, type_: str, payload:
 
 
 def campaign_uid(campaign: Campaign) -> str:
-    """A campaign's name in its record's hashes: its id (campaigns have no uid of their own yet)."""
-    return f"campaign:{campaign.pk}"
+    """A campaign's name in its record's hashes, the same in every entry of the record and wherever
+    the campaign is: ``campaign:<uid>``; for a record begun before campaigns had uids, the name it was
+    begun with, ``campaign:<database id there>``, written down as its LegacyRecordName (battles
+    migration 0002, or import_campaign for a moved one)."""
+    legacy = LegacyRecordName.objects.filter(campaign_id=campaign.pk).values_list("name", flat=True).first()
+    return legacy if legacy is not None else uid_name(campaign)
+
+
+def uid_name(campaign: Campaign) -> str:
+    """The name of every record begun since campaigns have uids (campaigns migration 0021)."""
+    return f"campaign:{campaign.uid}"
 
 
 def append(campaign: Campaign, type_: str, payload: dict[str, Any]) -> CampaignEvent:
