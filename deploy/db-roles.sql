@@ -43,5 +43,7 @@ REVOKE UPDATE, DELETE ON campaigns_event FROM :"app_role";
 REVOKE UPDATE, DELETE ON campaigns_snapshot FROM :"app_role";
 REVOKE DELETE ON campaigns_game, campaigns_campaign, campaigns_seat, campaigns_outboxmail FROM :"app_role";
 REVOKE DELETE ON mailin_inboundmessage, mailin_seataddress FROM :"app_role";
+-- A campaign's record and the names its old entries are hashed with are append-only, like a game's log.
+REVOKE UPDATE, DELETE ON battles_campaignevent, battles_legacyrecordname FROM :"app_role";
 -- The migration history is the owner's.
 REVOKE INSERT, UPDATE, DELETE ON django_migrations FROM :"app_role";

@@ -100,6 +100,9 @@ def test_the_runtime_role_does_what_the_app_does_and_nothing_more(scratch):
             "UPDATE campaigns_snapshot SET seq = seq",
             "DELETE FROM campaigns_snapshot",
             "DELETE FROM mailin_inboundmessage",
+            "UPDATE battles_campaignevent SET type = type",
+            "DELETE FROM battles_campaignevent",
+            "DELETE FROM battles_legacyrecordname",
             "DELETE FROM django_migrations",
             "CREATE TABLE public.kb_extra (id int)",
         ):
