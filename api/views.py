@@ -9,14 +9,16 @@ among those where the user holds a seat, so everyone else gets 404.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import asdict
 
-from django.http import Http404
+from django.http import Http404, HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.cache import get_conditional_response, set_response_etag
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -36,6 +38,7 @@ from rest_framework.response import Response
 from campaigns import maps
 from campaigns.battles import linking, summary
 from campaigns.i18n import activate_for, draw_map, render
+from campaigns.mailout import health
 from campaigns.models import Game, Seat
 from campaigns.turns import (
     commands,
@@ -90,13 +93,57 @@ CREATE_ERROR = OpenApiResponse(
 )
 
 
-def _conditional_get(request, response):
+# The headers a 304 carries over from the 200 it stands for (RFC 9110, 15.4.5; Vary is set again).
+_KEPT_HEADERS = ("Cache-Control", "Content-Location", "ETag", "Expires", "Last-Modified")
+
+
+class SentETags:
+    """The ETag (with the headers a 304 repeats) of each body sent, by what the body was made
+    from (``SeatedGameMixin.etag_key``): a poll whose If-None-Match is the one kept for its key
+    is answered 304 from the two statements that find the token and the seat with its key, without
+    loading, folding or rendering the game. Per process, bounded (least recently used first out),
+    and lost at a restart or deploy, when a poll folds and hashes once more: so the ETag is always
+    the hash of a body this code made. Thread-safe (gunicorn's gthread workers)."""
+
+    def __init__(self, size: int):
+        self._kept: OrderedDict[tuple, tuple[tuple[str, str], ...]] = OrderedDict()
+        self._size, self._lock = size, threading.Lock()
+
+    def get(self, key: tuple) -> tuple[tuple[str, str], ...] | None:
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+            return found
+
+    def put(self, key: tuple, headers: tuple[tuple[str, str], ...]) -> None:
+        with self._lock:
+            self._kept[key] = headers
+            self._kept.move_to_end(key)
+            while len(self._kept) > self._size:
+                self._kept.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
+
+SENT_ETAGS = SentETags(20_000)  # a key and its ETag: some 600 bytes, so about 12 MB at most
+# Bodies whose bytes depend only on the key: not the browsable API's HTML (its CSRF token, its user).
+_KEYED_FORMATS = frozenset({"json", "svg"})
+
+
+def _conditional_get(request, response, key: tuple | None = None):
     """The ETag is Django's hash of the body as sent (as its ConditionalGetMiddleware makes it), so
     it says nothing the body does not: it changes only when what this viewer sees changes, never on
-    events hidden from them. A poller sending it back in If-None-Match gets 304 and no body."""
+    events hidden from them. A poller sending it back in If-None-Match gets 304 and no body. With
+    ``key`` (``SeatedGameMixin.etag_key``) it is kept, so that the next poll with it is answered
+    before the body is made again (``SeatedGameMixin.not_modified``)."""
     if hasattr(response, "render"):  # a DRF Response (the map is a plain HttpResponse)
         response.render()
     set_response_etag(response)
+    if key is not None and response.has_header("ETag"):
+        SENT_ETAGS.put(key, tuple((h, response.headers[h]) for h in _KEPT_HEADERS if h in response.headers))
     return get_conditional_response(request, etag=response.headers.get("ETag"), response=response)
 
 
@@ -108,11 +155,20 @@ def _line_errors(errors) -> list[dict]:
     return [{**asdict(e), "message": render(e.message)} for e in errors]  # in the user's language
 
 
+def _rules_code_version(ruleset: str) -> int | None:
+    try:
+        return catalog.get(ruleset).version
+    except KeyError:  # a game of a rule set this code does not have: its view says so
+        return None
+
+
 class SeatedGameMixin:
     """Looks games up only among the requesting user's; resolves the viewer."""
 
     viewer = None
     seat = None
+    heads: tuple[str | None, ...] = ()
+    etag_key: tuple | None = None
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
@@ -125,11 +181,17 @@ class SeatedGameMixin:
         return Game.objects.filter(pk__in=mine).select_related("campaign").order_by("-pk")
 
     def get_object(self) -> Game:
-        # One query finds the game among the user's and their seat in it (every poll comes here).
-        found = viewing.seated_in(self.kwargs["pk"], self.request.user)
+        # One query finds the game among the user's, their seat in it and the heads of the parts of
+        # the log their view is made from (every request about a game comes here).
+        game = self._seated(viewing.seated_in(self.kwargs["pk"], self.request.user))
+        if self._keyed():
+            self.etag_key = self._etag_key(game)
+        return game
+
+    def _seated(self, found: viewing.Seated | None) -> Game:
         if found is None:  # no such game, or no seat in it: the same answer
             raise Http404("No Game matches the given query.")
-        game, self.viewer, self.seat = found
+        game, self.viewer, self.seat, self.heads = found
         self.check_object_permissions(self.request, game)
         return game
 
@@ -137,10 +199,71 @@ class SeatedGameMixin:
         """Whether a GET here answers If-None-Match (a view a client polls)."""
         return getattr(self, "action", None) in {"retrieve", "view"}
 
+    def etag_more(self, game: Game) -> tuple:
+        """What else than the view this action's body is made from, for its ETag's key."""
+        return ()
+
+    def _keyed(self) -> bool:
+        """Whether this request's body is one whose ETag is kept by its key (``not_modified``)."""
+        request = self.request
+        renderer = getattr(request, "accepted_renderer", None)
+        return request.method == "GET" and self.conditional() and getattr(renderer, "format", None) in _KEYED_FORMATS
+
+    def _etag_key(self, game: Game) -> tuple:
+        """Everything the body of this GET is made from (``not_modified``)."""
+        request = self.request
+        return (
+            type(self).__name__,
+            getattr(self, "action", None),
+            request.accepted_renderer.format,
+            request.accepted_media_type,
+            get_language(),
+            request.user.pk,
+            self.seat.pk if self.seat is not None else None,
+            self.viewer,
+            game.pk,
+            game.name,
+            game.ruleset,
+            game.campaign_id,
+            game.campaign.name,
+            _rules_code_version(game.ruleset),
+            self.heads,
+            *self.etag_more(game),
+        )
+
+    def not_modified(self) -> HttpResponseBase | None:
+        """The 304 for a conditional GET whose If-None-Match names the ETag last sent for what its
+        body would be made from now, known without loading the game or making the body: from the
+        seat, found with the heads by a light query (``seated_in(light=True)``), and the ETag kept
+        for this key. None: make the body (by ``get_object``'s full query; ``finalize_response``
+        then keeps its ETag for the key).
+
+        The key (``_etag_key``): the action and the format; the viewer (user, seat, role, side,
+        command) and their language; the game's row and its campaign's (names); the version of the
+        rule set's code; what else the action's body holds (``etag_more``: the roster's seats);
+        and the heads of the parts of the log this viewer's view is folded from
+        (``viewing.Seated``): a new event they may see, a turn opened or closed, a deadline moved,
+        a rules version changed all move one. The other side's private events are not in it, so
+        they neither change the answer nor make it cost more. The ETag itself stays the hash of a
+        body as sent."""
+        request = self.request
+        if "HTTP_IF_NONE_MATCH" not in request.META or not self._keyed():
+            return None
+        game = self._seated(viewing.seated_in(self.kwargs["pk"], request.user, light=True))
+        kept = SENT_ETAGS.get(self._etag_key(game))
+        if kept is None:
+            return None
+        headers = dict(kept)
+        answer = get_conditional_response(request, etag=headers["ETag"])
+        if answer is not None:
+            for name, value in headers.items():
+                answer.headers[name] = value
+        return answer
+
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
         if request.method == "GET" and response.status_code == 200 and self.conditional():
-            return _conditional_get(request, response)
+            return _conditional_get(request, response, self.etag_key)
         return response
 
     def my_view(self, game: Game) -> tuple[dict, dict]:
@@ -180,6 +303,7 @@ UMPIRE_ACTIONS = {
     "retry",
     "battle_choose",
     "battle_review",
+    "mail_health",  # seats' addresses: the umpire's only
 }
 
 
@@ -271,7 +395,18 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
             headers={"Location": reverse("api-game-detail", args=[game.pk])},
         )
 
+    def etag_more(self, game: Game) -> tuple:
+        if self.action != "retrieve":
+            return ()
+        # The roster is made from the seats (with their users' names) and the game's first event,
+        # which never changes: the seats are in the key.
+        seats = Seat.objects.filter(game_id=game.pk).order_by("pk")
+        return tuple(seats.values_list("pk", "role", "side", "status", "user_id", "user__username"))
+
     def retrieve(self, request, pk=None):
+        unchanged = self.not_modified()
+        if unchanged is not None:
+            return unchanged
         game = self.get_object()
         _, view = self.my_view(game)
         return Response(
@@ -284,6 +419,9 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
     @extend_schema(summary="My view of the game", responses={200: s.GameViewSerializer, **READ_ERRORS})
     @action(detail=True, methods=["get"])
     def view(self, request, pk=None):
+        unchanged = self.not_modified()
+        if unchanged is not None:
+            return unchanged
         game = self.get_object()
         _, view = self.my_view(game)
         return Response(s.represent(s.GameViewSerializer, view))
@@ -547,6 +685,20 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
             return _turn_error(exc)
         return Response(_battle_or_404(game, str(battle)))
 
+    @extend_schema(
+        summary="Umpire: every seat's mail that comes back undelivered",
+        description="Each seat with its mail health (null: nothing ever came back). A failing seat's mail is "
+        "held back until its player confirms an address; its orders still count.",
+        responses={200: s.SeatMailHealthSerializer(many=True), **READ_ERRORS},
+    )
+    @action(detail=True, methods=["get"], url_path="mail-health")
+    def mail_health(self, request, pk=None):
+        game = self.get_object()
+        seats = game.seats.filter(status=Seat.Status.ACTIVE).order_by("id")
+        return Response(
+            [{"seat": x.pk, "role": x.role, "side": x.side, "mail_health": health.summary(x)} for x in seats]
+        )
+
 
 def _battle_or_404(game: Game, battle: str) -> dict:
     found = next((b for b in summary.battles_of(game) if b["id"] == battle), None)
@@ -597,6 +749,9 @@ class GameMapView(SeatedGameMixin, GenericAPIView):
         },
     )
     def get(self, request, pk=None):
+        unchanged = self.not_modified()
+        if unchanged is not None:
+            return unchanged
         game = self.get_object()
         _, view = self.my_view(game)
         svg = draw_map(catalog.get(game.ruleset), view["board"])  # in the user's language

@@ -9,10 +9,15 @@ server's time is not in it, the round trips' client side is. The baseline is a b
 returning the same JSON bytes (behind the same middleware), i.e. what Django itself costs a
 request here; ``poll_over_bare`` is our figure over it.
 
-The machine may be shared: CPU time is steadier than wall time, and ROUNDS rounds are taken,
-each figure the best one. ``--profile`` prints cProfile's top functions of the 304 poll instead.
+The 304 is answered from the ETag kept for what red's view is made from (issue 34: the token's
+statement and the seat's with the heads of the log red may see; nothing loaded, folded or
+rendered); the probe's 200 makes the body.
 
-Run: python bench/api_poll.py [--requests N] [--rounds R] [--profile]   (PostgreSQL at
+The machine may be shared: CPU time is steadier than wall time, and ROUNDS rounds are taken,
+each figure the best one. ``--profile`` prints cProfile's top functions of the 304 poll instead
+(CPU time; ``--sort cumulative`` for cProfile's other order).
+
+Run: python bench/api_poll.py [--requests N] [--rounds R] [--profile [--sort S]]   (PostgreSQL at
 BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/kriegsbrief_bench; Redis at
 BENCH_REDIS_URL for the invitations' mail, which nothing consumes). Ends with one key=value line.
 """
@@ -98,6 +103,7 @@ def main() -> None:
     ap.add_argument("--requests", type=int, default=500)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--sort", default="tottime", help="cProfile's order with --profile (e.g. cumulative)")
     args = ap.parse_args()
     game, token = make_game()
     url = f"/api/games/{game.pk}/view/"
@@ -109,9 +115,9 @@ def main() -> None:
         BODY["view"], etag = first.content, first["ETag"]
         assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
         if args.profile:
-            prof = cProfile.Profile()
+            prof = cProfile.Profile(time.process_time)  # CPU, as the figures are
             prof.runcall(cpu_ms, client, url, args.requests, HTTP_IF_NONE_MATCH=etag)
-            pstats.Stats(prof).sort_stats("tottime").print_stats(40)
+            pstats.Stats(prof).sort_stats(args.sort).print_stats(40)
             return
         best = {"poll": float("inf"), "probe": float("inf"), "bare": float("inf")}
         for r in range(args.rounds):

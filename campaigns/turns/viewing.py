@@ -8,11 +8,14 @@ with the viewer's own numbering (``numbered``), never with the log's seq.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Iterator
 from datetime import UTC
 from functools import cache
+from typing import NamedTuple
 
-from django.db.models import Q, QuerySet
+from django.db import DEFAULT_DB_ALIAS
+from django.db.models import Model, Q, QuerySet
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext
@@ -21,7 +24,7 @@ from campaigns import prepared
 from campaigns.i18n import render
 from campaigns.models import Campaign, Event, Game, Seat
 from rules import catalog
-from rules.core.protocol import PUBLIC, Viewer, side_audience
+from rules.core.protocol import PUBLIC, UMPIRE, Viewer, side_audience
 
 from . import lifecycle
 from .state import LifecycleState
@@ -36,36 +39,135 @@ def viewer_for(game: Game, user) -> tuple[Viewer, Seat] | None:
     return _first_role(game.seats.active().filter(user=user))  # an invitation is not a seat until accepted
 
 
-def seated_in(game_id: int, user) -> tuple[Game, Viewer, Seat] | None:
-    """The game with the viewer a user is in it, from one query (the API's every request: the
-    game row and campaign come joined to the seats); None if they hold no active seat."""
+class Seated(NamedTuple):
+    """A user's seat in a game, as ``seated_in`` finds it.
+
+    ``heads``: the heads ("seq hash", None for an empty or unread part) of the parts of the log
+    this viewer's view is folded from, so that a cache keyed by them (the API's conditional GET)
+    holds until one of them moves. The umpire's: the whole log's. A player's: the public events',
+    their own side's and the umpire's; an observer's: the public and the umpire's. Never another
+    side's private events: a viewer's key does not move when only the other side acts in secret
+    (nor is the work of answering them any greater). The umpire's events are in it, although they
+    are hidden from players, because some change what a player is shown (a failed adjudication
+    holds the turn, which every seat sees); the key is never shown to anyone, and what a view shows
+    is in the view itself: the key only says when to look again. The hashes chain the log, so a
+    key is not met again by another log that has the same seqs (a game rolled back and made again)."""
+
+    game: Game
+    viewer: Viewer
+    seat: Seat
+    heads: tuple[str | None, ...]
+
+
+def seated_in(game_id: int, user, *, light: bool = False) -> Seated | None:
+    """The game with the viewer a user is in it and the heads of what that viewer's view is made
+    from, from one query (the API's every request: the game row and campaign come joined to the
+    seats); None if they hold no active seat.
+
+    ``light``: only the columns that name the seat and the game (``LIGHT``; the others are deferred,
+    read on use), for a conditional GET that is mostly answered 304 from them (api/views.py):
+    reading the other columns (their datetimes most of all) was half the statement's CPU."""
     if not user.is_authenticated or not 0 < game_id < 2**63:  # outside a bigint: no such game
         return None
-    found = _first_role(_seats_in(game_id, user))
-    return None if found is None else (found[1].game, *found)
+    seats = _seats_in(game_id, user, light)
+    found = _first_role(seat for seat, _ in seats)
+    if found is None:
+        return None
+    viewer, seat = found
+    return Seated(seat.game, viewer, seat, next(heads for s, heads in seats if s is seat))
 
 
-@cache
-def _seats_sql() -> str:
+# The columns a light ``seated_in`` reads of each model (attnames); the others are deferred.
+LIGHT: dict[type[Model], tuple[str, ...]] = {
+    Seat: ("id", "game_id", "user_id", "role", "side", "command", "status"),
+    Game: ("id", "campaign_id", "name", "ruleset"),
+    Campaign: ("id", "name"),
+}
+
+
+def _literal(value: str) -> str:
+    """One of the code's own words (a role, an audience) as an SQL literal: the statement's
+    parameters are only the user's and the game's ids (psycopg dumps each parameter, every run)."""
+    if not re.fullmatch(r"[a-z_:]*", value):
+        raise ValueError(f"not a word of the code's: {value!r}")
+    return f"'{value}'"
+
+
+def _head(audience: str | None) -> str:
+    """The (seq, hash) of the last event of the game, or of one audience of it, found by an index
+    from the end: one row read, whatever else the log holds. An audience's is bounded by a range
+    (not ``=``) and ordered by audience first, an order only the (game, audience, seq) index gives:
+    so no plan takes the (game, seq) index back from the head, dropping the rows of the audiences
+    it passes (the other side's private ones) by a filter, as a plan may when the audience is
+    named by ``=`` (the planner then drops audience from the order, and both indexes give it)."""
+    if audience is None:
+        return (
+            "(SELECT CAST(e.seq AS TEXT) || ' ' || e.hash FROM campaigns_event e"
+            " WHERE e.game_id = s.game_id ORDER BY e.seq DESC LIMIT 1)"
+        )
     return (
-        f"SELECT {prepared.columns(Seat, 's')}, {prepared.columns(Game, 'g')}, {prepared.columns(Campaign, 'c')}"
-        " FROM campaigns_seat s JOIN campaigns_game g ON g.id = s.game_id JOIN campaigns_campaign c ON c.id = g.campaign_id"
-        " WHERE s.user_id = %s AND s.game_id = %s AND s.status = %s"
+        "(SELECT CAST(e.seq AS TEXT) || ' ' || e.hash FROM campaigns_event e"
+        f" WHERE e.game_id = s.game_id AND e.audience >= {audience} AND e.audience <= {audience}"
+        " ORDER BY e.audience DESC, e.seq DESC LIMIT 1)"
     )
 
 
-def _seats_in(game_id: int, user) -> list[Seat]:
-    """The user's active seats in a game, each with the game and its campaign: what
-    ``Seat.objects.active().filter(user=user, game_id=game_id).select_related("game__campaign")``
-    gives, by a prepared statement (the ORM's compile of it cost every poll about 0.8 ms of CPU,
-    issue 18)."""
+@cache
+def _seats_sql(light: bool) -> str:
+    # Seated.heads, per seat row (a CASE runs only the subquery of the branch it takes, so a
+    # player's row never reads the other side's audience, nor the head of the whole log).
+    umpire, player = _literal(Seat.Role.UMPIRE.value), _literal(Seat.Role.PLAYER.value)
+    side = f"({_literal(side_audience(''))} || s.side)"
+    heads = (
+        f"CASE WHEN s.role = {umpire} THEN {_head(None)} END,"
+        f" CASE WHEN s.role <> {umpire} THEN {_head(_literal(PUBLIC))} END,"
+        f" CASE WHEN s.role = {player} AND s.side <> '' THEN {_head(side)} END,"
+        f" CASE WHEN s.role <> {umpire} THEN {_head(_literal(UMPIRE))} END"
+    )
+    if light:
+        columns = ", ".join(
+            f"{alias}.{prepared.q(model._meta.get_field(name).column)}"
+            for model, alias in ((Seat, "s"), (Game, "g"), (Campaign, "c"))
+            for name in _light_names(model)
+        )
+    else:
+        columns = f"{prepared.columns(Seat, 's')}, {prepared.columns(Game, 'g')}, {prepared.columns(Campaign, 'c')}"
+    return (
+        f"SELECT {columns}, {heads}"
+        " FROM campaigns_seat s JOIN campaigns_game g ON g.id = s.game_id JOIN campaigns_campaign c ON c.id = g.campaign_id"
+        f" WHERE s.user_id = %s AND s.game_id = %s AND s.status = {_literal(Seat.Status.ACTIVE.value)}"
+    )
+
+
+@cache
+def _light_names(model: type[Model]) -> tuple[str, ...]:
+    """The ``LIGHT`` attnames of ``model``, in the order of its columns."""
+    return tuple(f.attname for f in model._meta.concrete_fields if f.attname in LIGHT[model])
+
+
+def _light(row, *models: type[Model]) -> list[Model]:
+    """``prepared.instances`` for a light row: the ``LIGHT`` columns of each model, the rest deferred
+    (none of them needs a converter: ids and text)."""
+    out, start = [], 0
+    for model in models:
+        names = _light_names(model)
+        out.append(model.from_db(DEFAULT_DB_ALIAS, names, row[start : start + len(names)]))
+        start += len(names)
+    return out
+
+
+def _seats_in(game_id: int, user, light: bool = False) -> list[tuple[Seat, tuple[str | None, ...]]]:
+    """The user's active seats in a game, each with the game and its campaign and its
+    ``Seated.heads``: what ``Seat.objects.active().filter(user=user, game_id=game_id)
+    .select_related("game__campaign")`` gives, by a prepared statement (the ORM's compile of it
+    cost every poll about 0.8 ms of CPU, issue 18)."""
     out = []
-    for row in prepared.fetchall(_seats_sql(), [user.pk, game_id, Seat.Status.ACTIVE.value]):
-        seat, game, campaign = prepared.instances(row, Seat, Game, Campaign)
+    for row in prepared.fetchall(_seats_sql(light), [user.pk, game_id]):
+        seat, game, campaign = (_light if light else prepared.instances)(row, Seat, Game, Campaign)
         Game._meta.get_field("campaign").set_cached_value(game, campaign)
         Seat._meta.get_field("game").set_cached_value(seat, game)
         Seat._meta.get_field("user").set_cached_value(seat, user)
-        out.append(seat)
+        out.append((seat, tuple(row[-4:])))
     return out
 
 

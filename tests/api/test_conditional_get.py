@@ -1,9 +1,10 @@
 """A poller's view is cheap to ask again (issue 18): GET /api/games/<id>/view/ carries an ETag, the
 hash of the body as sent, and If-None-Match with it is answered 304 without a body - until what
-this viewer sees changes. It never changes on what they may not see: the other side's draft
-orders leave it as it was (the differential leak test, tests/platform/test_hidden_activity.py,
-checks the header against the body for every seat's fetch). A request is answered from a fixed
-number of queries, whatever the viewer."""
+this viewer sees changes - and without loading the game (issue 34, tests/api/test_cheap_polls.py).
+It never changes on what they may not see: the other side's draft orders leave it as it was
+(the differential leak test, tests/platform/test_hidden_activity.py, checks the header against the
+body for every seat's fetch). A request is answered from a fixed number of queries, whatever the
+viewer."""
 
 import pytest
 from django.db import connection
@@ -75,7 +76,7 @@ def test_the_map_and_the_game_answer_if_none_match_too(game, people):
 
 
 def test_a_poll_costs_three_statements_and_a_stranger_gets_404(game, people, monkeypatch):
-    """Three statements, each prepared (campaigns/prepared.py), none compiled by the ORM: the token
+    """Three statements (two for a 304), each prepared (campaigns/prepared.py), none compiled by the ORM: the token
     with its user and the user's profile, for the language (api/tokens.py: knox's scan of the
     user's other tokens for expired ones is the sweep's now), the seat with its game and campaign,
     and the snapshot with the events after it. Under contention each round trip waits to be
@@ -88,9 +89,18 @@ def test_a_poll_costs_three_statements_and_a_stranger_gets_404(game, people, mon
     run = prepared.fetchall
     monkeypatch.setattr(prepared, "fetchall", lambda sql, params: statements.append(sql) or run(sql, params))
     with CaptureQueriesContext(connection) as queries:
-        assert view(bob, game).status_code == 200
+        sent = view(bob, game)
+        assert sent.status_code == 200
     assert len(queries) == 0, [q["sql"][:120] for q in queries.captured_queries]
     assert len(statements) == 3, [sql[:120] for sql in statements]
+    # Asked again with its ETag: two, the token's and the seat's with the heads of what red may see
+    # (a light one: the seat's and the game's names), and no load (tests/api/test_cheap_polls.py).
+    statements.clear()
+    with CaptureQueriesContext(connection) as queries:
+        assert view(bob, game, sent["ETag"]).status_code == 304
+    assert len(queries) == 0, [q["sql"][:120] for q in queries.captured_queries]
+    assert len(statements) == 2, [sql[:120] for sql in statements]
+    assert "campaigns_snapshot" not in " ".join(statements)
     dave = token_client(people["dave"])
     stranger, missing = view(dave, game), dave.get("/api/games/999999/view/")
     huge = dave.get(f"/api/games/{2**70}/view/")

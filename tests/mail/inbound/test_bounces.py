@@ -242,6 +242,15 @@ def test_a_postfix_hard_bounce_pauses_the_seat_tells_the_umpire_and_resumes_on_c
     assert red.email in umpire_page and "5.1.1" in umpire_page and blue.email not in umpire_page
     assert "does not arrive" in render_to_string("web/_bounce_player.html", {"seat": red})
     assert render_to_string("web/_bounce_player.html", {"seat": blue}).strip() == ""
+    # the API: the umpire sees every seat's, a player only their own seat's
+    from tests.support.api import client_for
+
+    umpire_view = client_for(umpire.user).get(f"/api/games/{game.pk}/mail-health/").json()
+    by_side = {x["side"]: x["mail_health"] for x in umpire_view}
+    assert by_side["red"]["state"] == "failing" and by_side["blue"] is None
+    assert client_for(blue.user).get(f"/api/games/{game.pk}/mail-health/").status_code == 403
+    mine = [x for x in client_for(red.user).get("/api/seats/").json() if x["game"] == game.pk]
+    assert mine[0]["mail_health"]["last_status"] == "5.1.1"
     # The next turn's report to the failing address is held back; the others go out.
     sink.clear()
     play_one(game)
