@@ -437,6 +437,10 @@ class SeatMailHealthSerializer(serializers.Serializer):
     mail_health = MailHealthSerializer(allow_null=True)
 
 
+class GameMailHealthSerializer(serializers.Serializer):
+    seats = SeatMailHealthSerializer(many=True)
+
+
 class EventSerializer(serializers.ModelSerializer):
     """One event as ``viewing.numbered`` numbered it for the requesting viewer."""
 

@@ -689,15 +689,14 @@ class GameViewSet(SeatedGameMixin, viewsets.GenericViewSet):
         summary="Umpire: every seat's mail that comes back undelivered",
         description="Each seat with its mail health (null: nothing ever came back). A failing seat's mail is "
         "held back until its player confirms an address; its orders still count.",
-        responses={200: s.SeatMailHealthSerializer(many=True), **READ_ERRORS},
+        responses={200: s.GameMailHealthSerializer, **READ_ERRORS},
     )
     @action(detail=True, methods=["get"], url_path="mail-health")
     def mail_health(self, request, pk=None):
         game = self.get_object()
         seats = game.seats.filter(status=Seat.Status.ACTIVE).order_by("id")
-        return Response(
-            [{"seat": x.pk, "role": x.role, "side": x.side, "mail_health": health.summary(x)} for x in seats]
-        )
+        rows = [{"seat": x.pk, "role": x.role, "side": x.side, "mail_health": health.summary(x)} for x in seats]
+        return Response({"seats": rows})
 
 
 def _battle_or_404(game: Game, battle: str) -> dict:

@@ -102,3 +102,18 @@ def test_a_campaign_game_made_through_the_api_fights_its_battles_as_asked(people
     assert settings["battle_ruleset"] == "kingsofwar" and settings["battle_review"] is True
     wrong = alice.post("/api/games/", {**body, "settings": {"battle_ruleset": "chess"}}, format="json")
     assert wrong.status_code == 400 and "battle_ruleset" in str(wrong.json()), wrong.json()
+
+
+def test_a_campaign_through_the_api(people, django_capture_on_commit_callbacks):
+    game = strategic_game(people, battle_ruleset="ask")
+    play_strategic_until(game, django_capture_on_commit_callbacks, lambda s: open_battles(s))
+    url = f"/api/campaigns/{game.campaign_id}/"
+    assert client_for(people["dave"]).get(url).status_code == 404  # no seat in it: no such campaign
+    body = client_for(people["bob"]).get(url).json()
+    assert body["name"] == "The Volna campaign" and [g["id"] for g in body["games"]] == [game.pk]
+    assert body["games"][0]["side"] == "red"
+    (war,) = body["wars"]
+    assert war["game"] == game.pk and war["battles"][0]["status"] == "joined"
+    assert [e["kind"] for e in body["timeline"]] == ["joined"]
+    schema = client_for(people["bob"]).get("/api/schema/?format=json").json()
+    assert "/api/campaigns/{campaign_id}/" in schema["paths"]

@@ -246,7 +246,7 @@ def test_a_postfix_hard_bounce_pauses_the_seat_tells_the_umpire_and_resumes_on_c
     from tests.support.api import client_for
 
     umpire_view = client_for(umpire.user).get(f"/api/games/{game.pk}/mail-health/").json()
-    by_side = {x["side"]: x["mail_health"] for x in umpire_view}
+    by_side = {x["side"]: x["mail_health"] for x in umpire_view["seats"]}
     assert by_side["red"]["state"] == "failing" and by_side["blue"] is None
     assert client_for(blue.user).get(f"/api/games/{game.pk}/mail-health/").status_code == 403
     mine = [x for x in client_for(red.user).get("/api/seats/").json() if x["game"] == game.pk]
