@@ -191,3 +191,18 @@ def test_the_record_is_append_only_and_its_chain_is_checked(people, django_captu
             )
     problems = verify_campaign(game.campaign).problems
     assert any("record entry 1 (battle.joined)" in p for p in problems), problems
+
+
+def test_verify_campaign_is_asked_by_id_or_uid_and_names_one_it_cannot_find(people):
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    game = strategic_game(people)
+    for given in (str(game.campaign_id), str(game.campaign.uid)):
+        out = StringIO()
+        call_command("verify_campaign", given, stdout=out)
+        assert f"campaign {game.campaign_id} 'The Volna campaign': OK" in out.getvalue()
+    for wrong in ("999999", "not-a-uid", "00000000-0000-0000-0000-000000000000"):
+        with pytest.raises(CommandError, match="no campaign"):
+            call_command("verify_campaign", wrong)

@@ -1,3 +1,5 @@
+import uuid
+
 from django.core.management.base import BaseCommand, CommandError
 
 from campaigns.battles.verify import verify_campaign
@@ -11,16 +13,23 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("campaign", help="a campaign id, or 'all'")
+        parser.add_argument("campaign", help="a campaign's id or uid, or 'all'")
 
     def handle(self, *args, **opts):
         if opts["campaign"] == "all":
             campaigns = list(Campaign.objects.order_by("pk"))
         else:
-            try:
-                campaigns = [Campaign.objects.get(pk=int(opts["campaign"]))]
-            except (ValueError, Campaign.DoesNotExist) as exc:
-                raise CommandError(f"no campaign {opts['campaign']!r} (give its id, or 'all')") from exc
+            given = opts["campaign"]
+            # its id here, or its uid (which it keeps when it moves: export_campaign / import_campaign)
+            found = Campaign.objects.filter(pk=int(given)) if given.isdigit() else Campaign.objects.none()
+            if not given.isdigit():
+                try:
+                    found = Campaign.objects.filter(uid=uuid.UUID(given))
+                except ValueError:
+                    pass
+            campaigns = list(found)
+            if not campaigns:
+                raise CommandError(f"no campaign {given!r} (give its id, its uid, or 'all')")
         failed = 0
         for campaign in campaigns:
             report = verify_campaign(campaign)
