@@ -27,6 +27,7 @@ from .legality import (
     has_legal_operation,
     resolve_breakthrough,
     retreat_options,
+    standing_choice,
 )
 from .orders import (
     Assault,
@@ -198,29 +199,6 @@ def default_orders(state: dict[str, Any], side: str, kind: str = "orders") -> st
             return f"retreat to {pending['options'][0]}"
         return "fight"
     return "pass"
-
-
-def standing_choice(
-    state: dict[str, Any], defender: str, point: str, options: list[str]
-) -> tuple[str, str | None, str] | None:
-    """What the defender's standing instructions say: (action, destination, which rule) or None = ask."""
-    rules = state["standing"].get(defender, {})
-    for key in (point, "*"):
-        rule = rules.get(key)
-        if not rule:
-            continue
-        action, to = rule.get("action"), rule.get("to")
-        if action == "ask":
-            return None
-        if action == "fight":
-            return ("fight", None, key)
-        if action == "retreat":
-            if to is None and options:
-                return ("retreat", options[0], key)
-            if to in options:
-                return ("retreat", to, key)
-            # named destination not available: this rule does not apply
-    return None
 
 
 def _coerce(state: State, side: str, kind: str, value: Any) -> tuple[tuple[Order, ...], bool]:

@@ -20,7 +20,7 @@ from rules.core.protocol import PUBLIC, RuleEvent, RulesError, State
 from .board import SIDES, natural_sorted, other, place_of
 from .engaged import open_battles
 from .fold import PREFIX, fold
-from .legality import has_legal_operation, retreat_options
+from .legality import has_legal_operation, retreat_options, standing_choice
 from .orders import Assault
 
 
@@ -133,8 +133,6 @@ def _retreat(state: State, battle: Mapping[str, Any], lost: Mapping[str, list[st
     defender's say): its standing instruction for the place or its general rule, else the free point
     with the lowest id; destroyed when there is none. Points the lost units leave count as free; the
     point the assaulting unit comes from does not (rule 20)."""
-    from .adjudicate import standing_choice  # adjudicate imports this module
-
     units = {p: s for p, s in state["units"].items() if p not in lost["red"] and p not in lost["blue"]}
     defender, target = battle["defender"], battle["target"]
     options = retreat_options({**state, "units": units}, target, [battle["source"]])

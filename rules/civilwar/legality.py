@@ -345,6 +345,29 @@ def retreat_options(state: dict[str, Any], point: str, vacated: list[str]) -> li
     return [p for p in state["board"]["adj"][point] if p not in units and p not in vacated]
 
 
+def standing_choice(
+    state: dict[str, Any], defender: str, point: str, options: list[str]
+) -> tuple[str, str | None, str] | None:
+    """What the defender's standing instructions say: (action, destination, which rule) or None = ask."""
+    rules = state["standing"].get(defender, {})
+    for key in (point, "*"):
+        rule = rules.get(key)
+        if not rule:
+            continue
+        action, to = rule.get("action"), rule.get("to")
+        if action == "ask":
+            return None
+        if action == "fight":
+            return ("fight", None, key)
+        if action == "retreat":
+            if to is None and options:
+                return ("retreat", options[0], key)
+            if to in options:
+                return ("retreat", to, key)
+            # named destination not available: this rule does not apply
+    return None
+
+
 # --------------------------------------------------------------------------- enumeration
 
 
